@@ -1,0 +1,1 @@
+"""The ``ndcg`` command line."""

@@ -1,0 +1,132 @@
+"""The ``ndcg`` command line: a thin front over formats and scoring."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from ndcg_desktop import __version__
+from ndcg_desktop.cli.report import export, to_json, to_text
+from ndcg_desktop.domain import (
+    DuplicatePolicy,
+    EvalSettings,
+    Gain,
+    GradeScale,
+    InputError,
+    QuerySet,
+    TiePolicy,
+    UnjudgedPolicy,
+    UnknownQueryPolicy,
+    ZeroIdcgPolicy,
+)
+from ndcg_desktop.formats.qrels import QRELS_FORMATS, read_qrels
+from ndcg_desktop.formats.runs import RUN_FORMATS, read_run
+from ndcg_desktop.scoring import evaluate
+
+
+def _choices(enum: type) -> list[str]:
+    return [member.value for member in enum]
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"K must be a positive integer, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"K must be a positive integer, not {value}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="ndcg",
+        description="Score retrieval runs with NDCG against a fixed judged universe, making every choice explicit.",
+    )
+    parser.add_argument("--version", action="version", version=f"ndcg-desktop {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    score = sub.add_parser(
+        "score",
+        help="score a run against judgments",
+        description="Score a run against judgments (qrels). Problems are errors until you choose a policy.",
+    )
+    score.add_argument("--qrels", required=True, metavar="FILE", help="judgments: TREC qrels, CSV or TSV (.gz ok)")
+    score.add_argument("--run", required=True, metavar="FILE", help="run: TREC, CSV, TSV or JSONL (.gz ok)")
+    score.add_argument("--k", type=_positive_int, default=10, help="cutoff K (default 10)")
+    score.add_argument("--gain", choices=_choices(Gain), default="linear", help="linear: grade; exponential: 2^grade-1")
+    score.add_argument(
+        "--unjudged", choices=_choices(UnjudgedPolicy), default="reject",
+        help="returned documents without a judgment: reject (default), zero (non-relevant, keeps position), "
+        "condense (removed, gaps closed)",
+    )
+    score.add_argument("--duplicates", choices=_choices(DuplicatePolicy), default="reject",
+                       help="a document twice for one query: reject (default) or keep the first")
+    score.add_argument("--zero-idcg", choices=_choices(ZeroIdcgPolicy), default="keep",
+                       help="queries with no relevant document: keep (score 0, in the mean) or exclude")
+    score.add_argument("--queries", choices=_choices(QuerySet), default="pool",
+                       help="pool: every judged query counts, unanswered score 0; run: only answered queries")
+    score.add_argument("--unknown-queries", choices=_choices(UnknownQueryPolicy), default="reject",
+                       help="run queries with no judgments: reject (default) or ignore (listed)")
+    score.add_argument("--ties", choices=_choices(TiePolicy), default="docid-desc",
+                       help="order of equal scores: docid-desc (trec_eval), docid-asc, file-order")
+    score.add_argument("--scale", default="0..3", metavar="LO..HI", help="grade range (default 0..3)")
+    score.add_argument("--id-map", metavar="SEP", help="cut returned IDs at the first SEP (doc12#3 -> doc12)")
+    score.add_argument("--qrels-format", choices=QRELS_FORMATS, help="force the judgments format")
+    score.add_argument("--run-format", choices=RUN_FORMATS, help="force the run format")
+    score.add_argument("--json", action="store_true", help="print one JSON document instead of the table")
+    score.add_argument("--export", metavar="DIR", help="write per_query.csv, per_position.csv, manifest.json")
+    return parser
+
+
+def run_score(args: argparse.Namespace) -> int:
+    settings = EvalSettings(
+        k=args.k,
+        gain=Gain(args.gain),
+        unjudged=UnjudgedPolicy(args.unjudged),
+        duplicates=DuplicatePolicy(args.duplicates),
+        zero_idcg=ZeroIdcgPolicy(args.zero_idcg),
+        queries=QuerySet(args.queries),
+        unknown_queries=UnknownQueryPolicy(args.unknown_queries),
+        ties=TiePolicy(args.ties),
+        scale=GradeScale.parse(args.scale),
+        id_map=args.id_map,
+    )
+    qrels = read_qrels(args.qrels, scale=settings.scale, fmt=args.qrels_format)
+    run = read_run(args.run, fmt=args.run_format)
+    evaluation = evaluate(qrels, run, settings)
+    if args.export:
+        try:
+            export(evaluation, args.export)
+        except OSError as exc:
+            raise InputError(f"cannot write the export: {exc.strerror or exc}", path=args.export) from None
+    if args.json:
+        json.dump(to_json(evaluation), sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        print(to_text(evaluation))
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "score":
+            return run_score(args)
+    except InputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    parser.error(f"unknown command {args.command}")
+    return 2
+
+
+def entry_point() -> None:
+    sys.exit(main())

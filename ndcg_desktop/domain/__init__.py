@@ -1,0 +1,31 @@
+"""Plain data shared by every layer: settings, errors, judgments and runs."""
+
+from ndcg_desktop.domain.data import OrderKind, Qrels, Run
+from ndcg_desktop.domain.errors import InputError
+from ndcg_desktop.domain.settings import (
+    DuplicatePolicy,
+    EvalSettings,
+    Gain,
+    GradeScale,
+    QuerySet,
+    TiePolicy,
+    UnjudgedPolicy,
+    UnknownQueryPolicy,
+    ZeroIdcgPolicy,
+)
+
+__all__ = [
+    "DuplicatePolicy",
+    "EvalSettings",
+    "Gain",
+    "GradeScale",
+    "InputError",
+    "OrderKind",
+    "Qrels",
+    "QuerySet",
+    "Run",
+    "TiePolicy",
+    "UnjudgedPolicy",
+    "UnknownQueryPolicy",
+    "ZeroIdcgPolicy",
+]

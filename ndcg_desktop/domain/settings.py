@@ -1,0 +1,204 @@
+"""Evaluation settings: every choice that changes a number, named, validated, printable.
+
+Modelled on ir_measures' measure objects: one frozen value whose text form
+round-trips through :meth:`EvalSettings.parse`, printed into every report and export.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import asdict, dataclass, field, replace
+from enum import Enum
+from typing import Any
+
+from ndcg_desktop.domain.errors import InputError
+
+
+class _Choice(str, Enum):
+    """A named option; its value is the spelling used on the command line."""
+
+    def __str__(self) -> str:
+        return self.value
+
+    @classmethod
+    def from_text(cls, text: str, option: str) -> Any:
+        for member in cls:
+            if member.value == text:
+                return member
+        allowed = "|".join(m.value for m in cls)
+        raise InputError(f"{option} must be one of {allowed}, not {text!r}")
+
+
+class Gain(_Choice):
+    LINEAR = "linear"  # gain = grade (trec_eval)
+    EXPONENTIAL = "exponential"  # gain = 2**grade - 1 (Burges et al.)
+
+
+class UnjudgedPolicy(_Choice):
+    REJECT = "reject"
+    ZERO = "zero"  # non-relevant, keeps its position: what trec_eval does silently
+    CONDENSE = "condense"  # removed, gaps closed: Sakai's condensed lists
+
+
+class DuplicatePolicy(_Choice):
+    REJECT = "reject"
+    FIRST = "first"  # keep the best-ranked occurrence
+
+
+class ZeroIdcgPolicy(_Choice):
+    KEEP = "keep"  # scores 0 and stays in the mean
+    EXCLUDE = "exclude"
+
+
+class QuerySet(_Choice):
+    POOL = "pool"  # every judged query counts; unanswered ones score 0 (trec_eval -c)
+    RUN = "run"  # only the queries the run answered
+
+
+class UnknownQueryPolicy(_Choice):
+    REJECT = "reject"
+    IGNORE = "ignore"
+
+
+class TiePolicy(_Choice):
+    DOCID_DESC = "docid-desc"  # trec_eval: equal scores ordered by doc id, descending strcmp
+    DOCID_ASC = "docid-asc"
+    FILE_ORDER = "file-order"
+
+
+@dataclass(frozen=True)
+class GradeScale:
+    """The inclusive integer range of grades a judgment may take.
+
+    >>> GradeScale.parse("0..3")
+    GradeScale(low=0, high=3)
+    """
+
+    low: int = 0
+    high: int = 3
+
+    def __post_init__(self) -> None:
+        if self.low > self.high:
+            raise InputError(f"grade scale {self.low}..{self.high} is empty: the low end is above the high end")
+
+    def __str__(self) -> str:
+        return f"{self.low}..{self.high}"
+
+    @classmethod
+    def parse(cls, text: str) -> GradeScale:
+        match = re.fullmatch(r"\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*", text)
+        if not match:
+            raise InputError(f"grade scale must look like LO..HI (for example 0..3), not {text!r}")
+        return cls(int(match.group(1)), int(match.group(2)))
+
+
+@dataclass(frozen=True)
+class EvalSettings:
+    """Everything that decides an NDCG figure besides the data itself.
+
+    The defaults refuse to guess: unjudged documents, duplicates and unknown queries are
+    errors until a policy is chosen.
+
+    >>> s = EvalSettings(k=5, unjudged=UnjudgedPolicy.ZERO)
+    >>> s.to_text()
+    'nDCG@5(gain=linear,unjudged=zero,duplicates=reject,zero_idcg=keep,queries=pool,unknown_queries=reject,ties=docid-desc,scale=0..3)'
+    >>> EvalSettings.parse(s.to_text()) == s
+    True
+    """
+
+    k: int = 10
+    gain: Gain = Gain.LINEAR
+    unjudged: UnjudgedPolicy = UnjudgedPolicy.REJECT
+    duplicates: DuplicatePolicy = DuplicatePolicy.REJECT
+    zero_idcg: ZeroIdcgPolicy = ZeroIdcgPolicy.KEEP
+    queries: QuerySet = QuerySet.POOL
+    unknown_queries: UnknownQueryPolicy = UnknownQueryPolicy.REJECT
+    ties: TiePolicy = TiePolicy.DOCID_DESC
+    scale: GradeScale = field(default_factory=GradeScale)
+    id_map: str | None = None  # cut each returned ID at the first occurrence of this separator
+
+    def __post_init__(self) -> None:
+        if isinstance(self.k, bool) or not isinstance(self.k, int) or self.k < 1:
+            raise InputError(f"the cutoff K must be a positive integer, not {self.k!r}")
+        if self.id_map is not None and self.id_map == "":
+            raise InputError("the ID map separator must not be empty")
+        for name, kind in _FIELD_TYPES.items():
+            value = getattr(self, name)
+            if not isinstance(value, kind):
+                object.__setattr__(self, name, kind.from_text(str(value), name))
+        if isinstance(self.scale, str):
+            object.__setattr__(self, "scale", GradeScale.parse(self.scale))
+
+    @property
+    def discount(self) -> str:
+        """The discount is fixed: 1/log2(rank + 1), as in trec_eval and Jarvelin and Kekalainen."""
+        return "log2"
+
+    def with_(self, **changes: Any) -> EvalSettings:
+        return replace(self, **changes)
+
+    def to_text(self) -> str:
+        parts = [
+            f"gain={self.gain}",
+            f"unjudged={self.unjudged}",
+            f"duplicates={self.duplicates}",
+            f"zero_idcg={self.zero_idcg}",
+            f"queries={self.queries}",
+            f"unknown_queries={self.unknown_queries}",
+            f"ties={self.ties}",
+            f"scale={self.scale}",
+        ]
+        if self.id_map is not None:
+            parts.append(f"id_map={json.dumps(self.id_map)}")
+        return f"nDCG@{self.k}(" + ",".join(parts) + ")"
+
+    @classmethod
+    def parse(cls, text: str) -> EvalSettings:
+        match = re.fullmatch(r"nDCG@(\d+)\((.*)\)", text.strip())
+        if not match:
+            raise InputError(f"not an evaluation setting: {text!r}")
+        values: dict[str, Any] = {"k": int(match.group(1))}
+        for key, raw in re.findall(r'(\w+)=("(?:[^"\\]|\\.)*"|[^,]*)', match.group(2)):
+            if key == "scale":
+                values[key] = GradeScale.parse(raw)
+            elif key == "id_map":
+                values[key] = json.loads(raw)
+            elif key in _FIELD_TYPES:
+                values[key] = _FIELD_TYPES[key].from_text(raw, key)
+            else:
+                raise InputError(f"unknown evaluation setting {key!r} in {text!r}")
+        return cls(**values)
+
+    def describe(self) -> str:
+        """One readable line for reports, e.g. ``nDCG@10, linear gain, unjudged: zero, ...``."""
+        zero = "kept in the mean" if self.zero_idcg is ZeroIdcgPolicy.KEEP else "excluded"
+        text = (
+            f"nDCG@{self.k}, {self.gain} gain, log2 discount, unjudged: {self.unjudged}, "
+            f"duplicates: {self.duplicates}, zero-IDCG: {zero}, queries: {self.queries}, "
+            f"unknown queries: {self.unknown_queries}, ties: {self.ties}, scale {self.scale}"
+        )
+        if self.id_map is not None:
+            text += f", IDs cut at {self.id_map!r}"
+        return text
+
+    def as_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        for key, value in data.items():
+            if isinstance(value, _Choice):
+                data[key] = value.value
+        data["scale"] = str(self.scale)
+        data["discount"] = self.discount
+        data["text"] = self.to_text()
+        return data
+
+
+_FIELD_TYPES: dict[str, type[_Choice]] = {
+    "gain": Gain,
+    "unjudged": UnjudgedPolicy,
+    "duplicates": DuplicatePolicy,
+    "zero_idcg": ZeroIdcgPolicy,
+    "queries": QuerySet,
+    "unknown_queries": UnknownQueryPolicy,
+    "ties": TiePolicy,
+}

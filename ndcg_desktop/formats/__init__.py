@@ -1,0 +1,1 @@
+"""Reading and writing files; every problem raises InputError with file and line."""
