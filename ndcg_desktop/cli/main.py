@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Sequence
 
@@ -58,20 +59,42 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--k", type=_positive_int, default=10, help="cutoff K (default 10)")
     score.add_argument("--gain", choices=_choices(Gain), default="linear", help="linear: grade; exponential: 2^grade-1")
     score.add_argument(
-        "--unjudged", choices=_choices(UnjudgedPolicy), default="reject",
+        "--unjudged",
+        choices=_choices(UnjudgedPolicy),
+        default="reject",
         help="returned documents without a judgment: reject (default), zero (non-relevant, keeps position), "
         "condense (removed, gaps closed)",
     )
-    score.add_argument("--duplicates", choices=_choices(DuplicatePolicy), default="reject",
-                       help="a document twice for one query: reject (default) or keep the first")
-    score.add_argument("--zero-idcg", choices=_choices(ZeroIdcgPolicy), default="keep",
-                       help="queries with no relevant document: keep (score 0, in the mean) or exclude")
-    score.add_argument("--queries", choices=_choices(QuerySet), default="pool",
-                       help="pool: every judged query counts, unanswered score 0; run: only answered queries")
-    score.add_argument("--unknown-queries", choices=_choices(UnknownQueryPolicy), default="reject",
-                       help="run queries with no judgments: reject (default) or ignore (listed)")
-    score.add_argument("--ties", choices=_choices(TiePolicy), default="docid-desc",
-                       help="order of equal scores: docid-desc (trec_eval), docid-asc, file-order")
+    score.add_argument(
+        "--duplicates",
+        choices=_choices(DuplicatePolicy),
+        default="reject",
+        help="a document twice for one query: reject (default) or keep the first",
+    )
+    score.add_argument(
+        "--zero-idcg",
+        choices=_choices(ZeroIdcgPolicy),
+        default="keep",
+        help="queries with no relevant document: keep (score 0, in the mean) or exclude",
+    )
+    score.add_argument(
+        "--queries",
+        choices=_choices(QuerySet),
+        default="pool",
+        help="pool: every judged query counts, unanswered score 0; run: only answered queries",
+    )
+    score.add_argument(
+        "--unknown-queries",
+        choices=_choices(UnknownQueryPolicy),
+        default="reject",
+        help="run queries with no judgments: reject (default) or ignore (listed)",
+    )
+    score.add_argument(
+        "--ties",
+        choices=_choices(TiePolicy),
+        default="docid-desc",
+        help="order of equal scores: docid-desc (trec_eval), docid-asc, file-order",
+    )
     score.add_argument("--scale", default="0..3", metavar="LO..HI", help="grade range (default 0..3)")
     score.add_argument("--id-map", metavar="SEP", help="cut returned IDs at the first SEP (doc12#3 -> doc12)")
     score.add_argument("--qrels-format", choices=QRELS_FORMATS, help="force the judgments format")
@@ -110,9 +133,20 @@ def run_score(args: argparse.Namespace) -> int:
     return 0
 
 
+def _join_negative_scale(argv: list[str]) -> list[str]:
+    """Let ``--scale -1..4`` through: argparse would take ``-1..4`` for an option."""
+    out: list[str] = []
+    for arg in argv:
+        if out and out[-1] == "--scale" and re.match(r"-\d", arg):
+            out[-1] = f"--scale={arg}"
+        else:
+            out.append(arg)
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(_join_negative_scale(list(sys.argv[1:] if argv is None else argv)))
     try:
         if args.command == "score":
             return run_score(args)

@@ -45,9 +45,11 @@ def to_text(evaluation: Evaluation) -> str:
     m = evaluation.manifest
     lines += [
         "",
-        f"{s['measure']} mean            {_fmt(s['mean_ndcg'])}   (equal-weight mean over {s['queries_in_mean']} queries)",
+        f"{s['measure'] + ' mean':<22} {_fmt(s['mean_ndcg'])}   "
+        f"(equal-weight mean over {s['queries_in_mean']} queries)",
         f"pooled ratio           {_fmt(s['pooled_ndcg'])}   (sum of DCG / sum of IDCG: a different number)",
-        f"candidate-only mean    {_fmt(s['mean_candidate_ndcg'])}   (diagnostic: ideal taken from returned documents only)",
+        f"candidate-only mean    {_fmt(s['mean_candidate_ndcg'])}   "
+        "(diagnostic: ideal taken from the returned documents only)",
         f"tie-averaged mean      {_fmt(s['mean_tie_averaged_ndcg'])}",
         "",
         f"settings   {s['settings']}",

@@ -7,14 +7,14 @@ codes into one array of distinct query IDs and one of distinct document IDs.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 
 
-class OrderKind(str, Enum):
+class OrderKind(StrEnum):
     """How a run's file says its documents are ordered."""
 
     SCORE = "score"  # score descending, ties by policy (TREC runs: rank column ignored, as trec_eval)

@@ -9,13 +9,13 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import asdict, dataclass, field, replace
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from ndcg_desktop.domain.errors import InputError
 
 
-class _Choice(str, Enum):
+class _Choice(StrEnum):
     """A named option; its value is the spelling used on the command line."""
 
     def __str__(self) -> str:

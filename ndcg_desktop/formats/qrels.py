@@ -23,6 +23,7 @@ from ndcg_desktop.formats.common import (
     make_source,
     nonblank_line_numbers,
     read_input,
+    read_whitespace_table,
 )
 
 QRELS_FORMATS = ("trec", "csv", "tsv")
@@ -60,18 +61,12 @@ def read_qrels(path: str | Path, *, scale: GradeScale | None = None, fmt: str | 
 
 
 def _read_trec(data: bytes, path: str | Path) -> pd.DataFrame:
-    sep = "\t" if "\t" in first_line(data) else " "
-    try:
-        table = pacsv.read_csv(
-            io.BytesIO(data),
-            read_options=pacsv.ReadOptions(column_names=["query_id", "iteration", "doc_id", "grade"]),
-            parse_options=pacsv.ParseOptions(delimiter=sep, quote_char=False),
-            convert_options=pacsv.ConvertOptions(
-                column_types={"query_id": pa.string(), "doc_id": pa.string(), "grade": pa.int64()},
-                include_columns=["query_id", "doc_id", "grade"],
-            ),
-        )
-    except (pa.ArrowInvalid, pa.ArrowTypeError):
+    table = read_whitespace_table(
+        data,
+        ["query_id", "iteration", "doc_id", "grade"],
+        {"query_id": pa.string(), "doc_id": pa.string(), "grade": pa.int64()},
+    )
+    if table is None:
         return _read_trec_slow(data, path)
     frame = table.to_pandas()
     frame["line"] = _line_numbers(data, len(frame), first=1)
@@ -114,6 +109,8 @@ def _read_delimited(data: bytes, path: str | Path, sep: str) -> pd.DataFrame:
                 strings_can_be_null=False,
             ),
         )
+        if table.num_rows == 0:
+            raise pa.ArrowInvalid("no rows")
     except (pa.ArrowInvalid, pa.ArrowTypeError):
         return _read_delimited_slow(data, path, sep)
     frame = table.to_pandas()
@@ -130,7 +127,9 @@ def _read_delimited_slow(data: bytes, path: str | Path, sep: str) -> pd.DataFram
     for number, text in lines_iter:
         cells = next(csv.reader([text], delimiter=sep))
         if len(cells) != len(header):
-            raise InputError(f"expected {len(header)} columns as in the header, found {len(cells)}", path=path, line=number)
+            raise InputError(
+                f"expected {len(header)} columns as in the header, found {len(cells)}", path=path, line=number
+            )
         rows["query_id"].append(cells[index["query_id"]].strip())
         rows["doc_id"].append(cells[index["doc_id"]].strip())
         rows["grade"].append(_int_grade(cells[index["grade"]], path, number))

@@ -24,6 +24,7 @@ from ndcg_desktop.formats.common import (
     make_source,
     nonblank_line_numbers,
     read_input,
+    read_whitespace_table,
 )
 
 RUN_FORMATS = ("trec", "csv", "tsv", "jsonl")
@@ -67,7 +68,11 @@ def _encode(ids: pa.Array | pa.ChunkedArray) -> tuple[pa.Array, np.ndarray]:
     """Dictionary-encode IDs: (distinct values, int32 code per row)."""
     encoded = pc.dictionary_encode(ids)
     if isinstance(encoded, pa.ChunkedArray):
-        encoded = encoded.unify_dictionaries().combine_chunks() if encoded.num_chunks else pa.array([], pa.dictionary(pa.int32(), pa.string()))
+        encoded = (
+            encoded.unify_dictionaries().combine_chunks()
+            if encoded.num_chunks
+            else pa.array([], pa.dictionary(pa.int32(), pa.string()))
+        )
     codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int32, copy=False)
     return encoded.dictionary, codes
 
@@ -90,11 +95,12 @@ def _finish(
     line_numbers: np.ndarray | None,
     first: int,
     notes: list[str],
+    empty_queries: tuple[str, ...] = (),
 ) -> Run:
     queries, q = _encode(query_ids)
     docs, d = _encode(doc_ids)
-    run = Run(queries, docs, q, d, score, rank, order, source, line_numbers, first, notes)
-    if len(run) == 0:
+    run = Run(queries, docs, q, d, score, rank, order, source, line_numbers, first, notes, empty_queries)
+    if len(run) == 0 and not empty_queries:
         raise InputError("has no ranked documents", path=source.path)
     _check_ids(queries, q, "query ID", source, run.line_of)
     _check_ids(docs, d, "document ID", source, run.line_of)
@@ -116,23 +122,21 @@ def _line_map(data: bytes, n_rows: int, first: int) -> np.ndarray | None:
 
 def _read_trec(data: bytes, source: Source) -> Run:
     notes = ["ordered by score descending, rank column ignored as in trec_eval"]
-    sep = "\t" if "\t" in first_line(data) else " "
-    try:
-        table = pacsv.read_csv(
-            io.BytesIO(data),
-            read_options=pacsv.ReadOptions(column_names=_TREC_COLUMNS, block_size=1 << 24),
-            parse_options=pacsv.ParseOptions(delimiter=sep, quote_char=False),
-            convert_options=pacsv.ConvertOptions(
-                column_types={"query_id": pa.string(), "doc_id": pa.string(), "score": pa.float64()},
-                include_columns=["query_id", "doc_id", "score"],
-            ),
-        )
-    except (pa.ArrowInvalid, pa.ArrowTypeError):
+    table = read_whitespace_table(
+        data, _TREC_COLUMNS, {"query_id": pa.string(), "doc_id": pa.string(), "score": pa.float64()}
+    )
+    if table is None:
         return _read_trec_slow(data, source, notes)
-    score = table.column("score").to_numpy()
     return _finish(
-        source, table.column("query_id"), table.column("doc_id"), score, None, OrderKind.SCORE,
-        _line_map(data, table.num_rows, 1), 1, notes,
+        source,
+        table.column("query_id"),
+        table.column("doc_id"),
+        table.column("score").to_numpy(),
+        None,
+        OrderKind.SCORE,
+        _line_map(data, table.num_rows, 1),
+        1,
+        notes,
     )
 
 
@@ -152,8 +156,15 @@ def _read_trec_slow(data: bytes, source: Source, notes: list[str]) -> Run:
         scores.append(_float(parts[4], "score", source.path, number))
         lines.append(number)
     return _finish(
-        source, pa.array(qids, pa.string()), pa.array(dids, pa.string()), np.array(scores, dtype=np.float64),
-        None, OrderKind.SCORE, np.array(lines, dtype=np.int64), 1, notes,
+        source,
+        pa.array(qids, pa.string()),
+        pa.array(dids, pa.string()),
+        np.array(scores, dtype=np.float64),
+        None,
+        OrderKind.SCORE,
+        np.array(lines, dtype=np.int64),
+        1,
+        notes,
     )
 
 
@@ -191,15 +202,21 @@ def _read_delimited(data: bytes, source: Source, sep: str) -> Run:
             ),
         )
         values = table.column(by).to_numpy()
-        if table.column(by).null_count:
-            raise pa.ArrowInvalid("missing values")
+        if table.column(by).null_count or table.num_rows == 0:
+            raise pa.ArrowInvalid("missing values or no rows")
     except (pa.ArrowInvalid, pa.ArrowTypeError):
         return _read_delimited_slow(data, source, sep, header, by, notes)
     order = OrderKind.SCORE if by == "score" else OrderKind.RANK
     return _finish(
-        source, table.column("query_id"), table.column("doc_id"),
-        values if by == "score" else None, values if by == "rank" else None,
-        order, _line_map(data, table.num_rows, 2), 2, notes,
+        source,
+        table.column("query_id"),
+        table.column("doc_id"),
+        values if by == "score" else None,
+        values if by == "rank" else None,
+        order,
+        _line_map(data, table.num_rows, 2),
+        2,
+        notes,
     )
 
 
@@ -218,11 +235,19 @@ def _read_delimited_slow(data: bytes, source: Source, sep: str, header: list[str
         dids.append(cells[idoc].strip())
         values.append(_float(cells[iv], by, source.path, number))
         lines.append(number)
+    if not lines:
+        raise InputError("has a header but no ranked documents", path=source.path, line=1)
     arr = np.array(values, dtype=np.float64)
     return _finish(
-        source, pa.array(qids, pa.string()), pa.array(dids, pa.string()),
-        arr if by == "score" else None, arr if by == "rank" else None,
-        OrderKind.SCORE if by == "score" else OrderKind.RANK, np.array(lines, dtype=np.int64), 2, notes,
+        source,
+        pa.array(qids, pa.string()),
+        pa.array(dids, pa.string()),
+        arr if by == "score" else None,
+        arr if by == "rank" else None,
+        OrderKind.SCORE if by == "score" else OrderKind.RANK,
+        np.array(lines, dtype=np.int64),
+        2,
+        notes,
     )
 
 
@@ -236,7 +261,9 @@ def _read_jsonl(data: bytes, source: Source) -> Run:
         try:
             obj = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise InputError(f"not valid JSON ({exc.msg} at column {exc.colno})", path=source.path, line=number) from None
+            raise InputError(
+                f"not valid JSON ({exc.msg} at column {exc.colno})", path=source.path, line=number
+            ) from None
         if not isinstance(obj, dict) or "query_id" not in obj or "doc_ids" not in obj:
             raise InputError('expected an object with "query_id" and "doc_ids"', path=source.path, line=number)
         qid = _json_id(obj["query_id"], "query_id", source.path, number)
@@ -258,14 +285,19 @@ def _read_jsonl(data: bytes, source: Source) -> Run:
         lines.extend([number] * len(docs))
     if not seen:
         raise InputError("has no queries", path=source.path)
-    if not dids:
-        raise InputError("lists no documents for any query", path=source.path)
-    run = _finish(
-        source, pa.array(qids, pa.string()), pa.array(dids, pa.string()), None, None, OrderKind.LIST,
-        np.array(lines, dtype=np.int64), 1, ["ordered as listed in doc_ids"],
+    # A query listed with no documents is an answer (it scores 0), not a missing ranking.
+    return _finish(
+        source,
+        pa.array(qids, pa.string()),
+        pa.array(dids, pa.string()),
+        None,
+        None,
+        OrderKind.LIST,
+        np.array(lines, dtype=np.int64),
+        1,
+        ["ordered as listed in doc_ids"],
+        tuple(empty),
     )
-    run.empty_queries = tuple(empty)
-    return run
 
 
 def _json_id(value: object, field: str, path: str, line: int) -> str:

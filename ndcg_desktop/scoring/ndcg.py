@@ -131,7 +131,9 @@ def evaluate(
 
     # Rule 9: run queries that are not in the pool are an error unless explicitly ignored.
     run_query_ids = np.array(run.queries.to_pylist(), dtype=object)
-    run_to_pool = pool_index.get_indexer(run_query_ids).astype(np.int64) if len(run_query_ids) else np.zeros(0, np.int64)
+    run_to_pool = (
+        pool_index.get_indexer(run_query_ids).astype(np.int64) if len(run_query_ids) else np.zeros(0, np.int64)
+    )
     unknown_codes = np.flatnonzero(run_to_pool < 0)
     unknown = sorted(run_query_ids[unknown_codes].tolist())
     unknown += sorted(q for q in run.empty_queries if q not in pool_index)
@@ -410,7 +412,7 @@ def _manifest(
     return {
         "tool": "ndcg-desktop",
         "version": __version__,
-        "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        "created": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
         "settings": settings.as_dict(),
         "judgments": {
             "path": qrels.source.path,

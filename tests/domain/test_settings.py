@@ -1,0 +1,51 @@
+"""Evaluation settings: named, validated, and round-tripping through their text form."""
+
+from __future__ import annotations
+
+import pytest
+
+from ndcg_desktop.domain import EvalSettings, Gain, GradeScale, InputError, TiePolicy, UnjudgedPolicy
+
+
+def test_defaults_refuse_to_guess():
+    s = EvalSettings()
+    assert (s.k, s.gain, s.unjudged, s.ties) == (10, Gain.LINEAR, UnjudgedPolicy.REJECT, TiePolicy.DOCID_DESC)
+    assert s.duplicates.value == "reject" and s.unknown_queries.value == "reject"
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        EvalSettings(),
+        EvalSettings(k=3, gain="exponential", unjudged="condense", ties="file-order", scale=GradeScale(-1, 4)),
+        EvalSettings(id_map="#"),
+        EvalSettings(id_map='a,b")'),
+    ],
+)
+def test_text_form_round_trips(settings):
+    assert EvalSettings.parse(settings.to_text()) == settings
+
+
+def test_strings_become_named_choices_and_bad_ones_are_refused():
+    assert EvalSettings(gain="exponential").gain is Gain.EXPONENTIAL
+    with pytest.raises(InputError, match="gain must be one of linear|exponential"):
+        EvalSettings(gain="cubic")
+    with pytest.raises(InputError, match="unknown evaluation setting"):
+        EvalSettings.parse("nDCG@10(colour=blue)")
+
+
+def test_describe_is_one_readable_line():
+    text = EvalSettings(k=5, unjudged="zero").describe()
+    assert text.startswith("nDCG@5, linear gain, log2 discount, unjudged: zero")
+    assert "\n" not in text
+
+
+@pytest.mark.parametrize("text", ["0..3", "-1..4", " 1 .. 2 "])
+def test_scale_parse(text):
+    scale = GradeScale.parse(text)
+    assert str(scale) == text.replace(" ", "")
+
+
+def test_scale_must_not_be_empty():
+    with pytest.raises(InputError, match="empty"):
+        GradeScale.parse("3..0")

@@ -1,0 +1,134 @@
+"""Run files: TREC, CSV/TSV, JSONL; accepted variants and refusals naming file and line."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+import numpy as np
+import pytest
+
+from ndcg_desktop.domain import InputError, OrderKind
+from ndcg_desktop.formats.runs import read_run
+
+TREC = "q1 Q0 A 1 3.5 tag\nq1 Q0 B 2 2.0 tag\nq2 Q0 C 1 1.0 tag\n"
+
+
+def triples(run):
+    queries = run.queries.to_pylist()
+    docs = run.docs.to_pylist()
+    return [(queries[q], docs[d], float(s)) for q, d, s in zip(run.q, run.d, run.score, strict=True)]
+
+
+EXPECTED = [("q1", "A", 3.5), ("q1", "B", 2.0), ("q2", "C", 1.0)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        TREC,
+        "\ufeff" + TREC,
+        TREC.replace("\n", "\r\n"),
+        TREC.replace(" ", "\t"),
+        TREC.replace(" ", "  "),
+        "q1\tQ0\tA\t1\t  3.5\ttag\nq1 Q0 B 2 2.0 tag\nq2 Q0 C 1 1.0 tag\n",  # trec_eval's own test file style
+        TREC + "\n\n",
+    ],
+    ids=["plain", "bom", "crlf", "tabs", "spaces", "mixed", "trailing-blank"],
+)
+def test_trec_variants(write, text):
+    run = read_run(write("run.txt", text))
+    assert triples(run) == EXPECTED
+    assert run.order is OrderKind.SCORE
+    assert "rank column ignored" in run.notes[0]
+
+
+def test_gzip(write):
+    run = read_run(write("run.txt.gz", gzip.compress(TREC.encode())))
+    assert triples(run) == EXPECTED
+
+
+def test_csv_with_score_and_tsv_with_rank(write):
+    run = read_run(write("r.csv", "query_id,doc_id,score\nq1,A,3.5\nq1,B,2\nq2,C,1\n"))
+    assert triples(run) == EXPECTED and run.order is OrderKind.SCORE
+    run = read_run(write("r.tsv", "query_id\tdoc_id\trank\nq1\tB\t2\nq1\tA\t1\n"))
+    assert run.order is OrderKind.RANK and run.rank.tolist() == [2.0, 1.0]
+    run = read_run(write("r2.csv", "query_id,doc_id,rank,score\nq1,A,1,3\n"))
+    assert run.order is OrderKind.SCORE and any("rank column is ignored" in n for n in run.notes)
+
+
+def test_jsonl(write):
+    lines = [{"query_id": "q1", "doc_ids": ["d3", "d7"]}, {"query_id": 2, "doc_ids": []}]
+    run = read_run(write("r.jsonl", "\n".join(json.dumps(x) for x in lines) + "\n"))
+    assert run.order is OrderKind.LIST
+    assert run.docs.take(run.d).to_pylist() == ["d3", "d7"]
+    assert run.empty_queries == ("2",)
+    assert run.line_of(1) == 1
+
+
+def test_format_detection_and_forcing(write):
+    assert read_run(write("r.txt", '{"query_id": "q", "doc_ids": ["a"]}\n')).source.format == "jsonl"
+    assert read_run(write("r.dat", "query_id,doc_id,score\nq,a,1\n")).source.format == "csv"
+    with pytest.raises(InputError):
+        read_run(write("r.csv", TREC), fmt="csv")
+    assert read_run(write("r2.csv", TREC), fmt="trec").source.format == "trec"
+
+
+def test_line_numbers_survive_blank_lines(write):
+    run = read_run(write("run.txt", "\nq1 Q0 A 1 3 t\n\n\nq1 Q0 B 2 2 t\n"))
+    assert [run.line_of(i) for i in range(2)] == [2, 5]
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "line", "fragment"),
+    [
+        ("run.txt", "q1 Q0 A 1 3 t\nq1 Q0 B 2 2\n", 2, "expected 6 columns"),
+        ("run.txt", "q1 Q0 A 1 3 t\nq1 Q0 B 2 x t\n", 2, "score 'x' is not a number"),
+        ("run.txt", "q1 Q0 A 1 3 t\nq1 Q0 B 2 nan t\n", 2, "not a finite number"),
+        ("run.txt", "q1 Q0 A 1 3 t\n\nq1 Q0 B 2 inf t\n", 3, "not a finite number"),
+        ("run.txt", b"q1 Q0 A 1 3 t\nq1 Q0 B\xc3 2 2 t\n", 2, "invalid UTF-8"),
+        ("run.csv", "query_id,doc_id,score\nq1,A,1\nq1,B,oops\n", 3, "score 'oops' is not a number"),
+        ("run.csv", "query_id,doc_id,score\nq1,A,1\nq1,,2\n", 3, "empty document ID"),
+        ("run.csv", "query_id,doc_id,score\nq1,A,1\nq1,B,\n", 3, "score '' is not a number"),
+        ("run.csv", "query_id,doc_id\nq1,A\n", 1, "score or rank"),
+        ("run.jsonl", '{"query_id": "q1", "doc_ids": ["a"]}\n{"query_id": "q2", "doc_ids": [\n', 2, "not valid JSON"),
+        (
+            "run.jsonl",
+            '{"query_id": "q1", "doc_ids": ["a"]}\n{"query_id": "q1", "doc_ids": ["b"]}\n',
+            2,
+            "already listed at line 1",
+        ),
+        ("run.jsonl", '{"query_id": "q1", "docs": ["a"]}\n', 1, '"query_id" and "doc_ids"'),
+        ("run.jsonl", '{"query_id": "q1", "doc_ids": [1.5]}\n', 1, "must hold strings"),
+        ("run.jsonl", '{"query_id": "q1", "doc_ids": "a"}\n', 1, "must be a list"),
+    ],
+)
+def test_refusals_name_file_and_line(write, name, content, line, fragment):
+    path = write(name, content)
+    with pytest.raises(InputError) as info:
+        read_run(path)
+    message = str(info.value)
+    assert message.startswith(f"{path}:{line}: "), message
+    assert fragment in message
+
+
+def test_empty_missing_and_directory(write, tmp_path):
+    with pytest.raises(InputError, match="is empty"):
+        read_run(write("run.txt", "\n\n"))
+    with pytest.raises(InputError, match="no such file"):
+        read_run(tmp_path / "missing.run")
+    with pytest.raises(InputError, match="is a directory"):
+        read_run(tmp_path)
+
+
+def test_real_results_trunc_has_junk_columns(shared_data):
+    path = shared_data / "trec_eval_test" / "results.trunc"
+    with pytest.raises(InputError) as info:
+        read_run(path)
+    assert str(info.value).startswith(f"{path}:1: expected 6 columns")
+
+
+def test_real_trec_eval_results(shared_data):
+    run = read_run(shared_data / "trec_eval_test" / "results.test")
+    assert len(run) == 1500 and sorted(run.queries.to_pylist()) == ["301", "302", "303"]
+    assert np.isfinite(run.score).all()

@@ -1,0 +1,31 @@
+"""The layering STYLE.md asks for, checked by import-linter and by a clean interpreter."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def test_import_linter_contracts_hold(tmp_path):
+    lint = shutil.which("lint-imports", path=str(Path(sys.executable).parent)) or shutil.which("lint-imports")
+    assert lint, "import-linter is part of the test extra"
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    result = subprocess.run([lint, "--no-cache"], cwd=REPO, capture_output=True, text=True, env=env)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Contracts: 2 kept, 0 broken" in result.stdout
+
+
+def test_scoring_a_run_never_loads_qt(tmp_path):
+    (tmp_path / "q.txt").write_text("q1 0 A 1\n")
+    (tmp_path / "r.txt").write_text("q1 Q0 A 1 1 s\n")
+    code = (
+        "import sys; from ndcg_desktop.cli.main import main; "
+        f"main(['score','--qrels',{str(tmp_path / 'q.txt')!r},'--run',{str(tmp_path / 'r.txt')!r},'--json']); "
+        "assert not [m for m in sys.modules if m.startswith(('PySide6', 'shiboken6'))], 'Qt was imported'"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
