@@ -7,6 +7,7 @@ import json
 import re
 import sys
 from collections.abc import Sequence
+from enum import Enum
 
 from ndcg_desktop import __version__
 from ndcg_desktop.cli.report import export, to_json, to_text
@@ -27,7 +28,7 @@ from ndcg_desktop.formats.runs import RUN_FORMATS, read_run
 from ndcg_desktop.scoring import evaluate
 
 
-def _choices(enum: type) -> list[str]:
+def _choices(enum: type[Enum]) -> list[str]:
     return [member.value for member in enum]
 
 

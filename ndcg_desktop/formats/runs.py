@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import math
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -58,21 +59,36 @@ def read_run(path: str | Path, *, fmt: str | None = None) -> Run:
     check_utf8(data, path)
     source = make_source(path, digest, fmt)
     if fmt == "trec":
-        return _read_trec(data, source)
-    if fmt == "jsonl":
-        return _read_jsonl(data, source)
-    return _read_delimited(data, source, "," if fmt == "csv" else "\t")
+        columns = _read_trec(data, source)
+    elif fmt == "jsonl":
+        columns = _read_jsonl(data, source)
+    else:
+        columns = _read_delimited(data, source, "," if fmt == "csv" else "\t")
+    del data  # the file's bytes are no longer needed: keep the peak low for multi-GB runs
+    return _finish(source, columns)
+
+
+@dataclass
+class _Columns:
+    """What a reader extracted, before IDs are encoded and checked."""
+
+    query_ids: pa.Array | pa.ChunkedArray
+    doc_ids: pa.Array | pa.ChunkedArray
+    score: np.ndarray | None
+    rank: np.ndarray | None
+    order: OrderKind
+    line_numbers: np.ndarray | None
+    first: int
+    notes: list[str]
+    empty_queries: tuple[str, ...] = ()
 
 
 def _encode(ids: pa.Array | pa.ChunkedArray) -> tuple[pa.Array, np.ndarray]:
     """Dictionary-encode IDs: (distinct values, int32 code per row)."""
+    if isinstance(ids, pa.ChunkedArray):
+        # One hash pass over contiguous data: unifying per-chunk dictionaries is several times slower.
+        ids = ids.combine_chunks() if ids.num_chunks else pa.array([], pa.string())
     encoded = pc.dictionary_encode(ids)
-    if isinstance(encoded, pa.ChunkedArray):
-        encoded = (
-            encoded.unify_dictionaries().combine_chunks()
-            if encoded.num_chunks
-            else pa.array([], pa.dictionary(pa.int32(), pa.string()))
-        )
     codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int32, copy=False)
     return encoded.dictionary, codes
 
@@ -85,22 +101,14 @@ def _check_ids(values: pa.Array, codes: np.ndarray, what: str, run_source: Sourc
         raise InputError(f"empty {what}", path=run_source.path, line=line_of(int(rows[0])))
 
 
-def _finish(
-    source: Source,
-    query_ids: pa.Array | pa.ChunkedArray,
-    doc_ids: pa.Array | pa.ChunkedArray,
-    score: np.ndarray | None,
-    rank: np.ndarray | None,
-    order: OrderKind,
-    line_numbers: np.ndarray | None,
-    first: int,
-    notes: list[str],
-    empty_queries: tuple[str, ...] = (),
-) -> Run:
-    queries, q = _encode(query_ids)
-    docs, d = _encode(doc_ids)
-    run = Run(queries, docs, q, d, score, rank, order, source, line_numbers, first, notes, empty_queries)
-    if len(run) == 0 and not empty_queries:
+def _finish(source: Source, c: _Columns) -> Run:
+    queries, q = _encode(c.query_ids)
+    del c.query_ids
+    docs, d = _encode(c.doc_ids)
+    del c.doc_ids
+    run = Run(queries, docs, q, d, c.score, c.rank, c.order, source, c.line_numbers, c.first, c.notes, c.empty_queries)
+    score, rank = c.score, c.rank
+    if len(run) == 0 and not c.empty_queries:
         raise InputError("has no ranked documents", path=source.path)
     _check_ids(queries, q, "query ID", source, run.line_of)
     _check_ids(docs, d, "document ID", source, run.line_of)
@@ -120,15 +128,14 @@ def _line_map(data: bytes, n_rows: int, first: int) -> np.ndarray | None:
     return None
 
 
-def _read_trec(data: bytes, source: Source) -> Run:
+def _read_trec(data: bytes, source: Source) -> _Columns:
     notes = ["ordered by score descending, rank column ignored as in trec_eval"]
     table = read_whitespace_table(
         data, _TREC_COLUMNS, {"query_id": pa.string(), "doc_id": pa.string(), "score": pa.float64()}
     )
     if table is None:
         return _read_trec_slow(data, source, notes)
-    return _finish(
-        source,
+    return _Columns(
         table.column("query_id"),
         table.column("doc_id"),
         table.column("score").to_numpy(),
@@ -140,7 +147,7 @@ def _read_trec(data: bytes, source: Source) -> Run:
     )
 
 
-def _read_trec_slow(data: bytes, source: Source, notes: list[str]) -> Run:
+def _read_trec_slow(data: bytes, source: Source, notes: list[str]) -> _Columns:
     """Line by line: accepts any whitespace, and names the first bad line exactly."""
     qids, dids, scores, lines = [], [], [], []
     for number, text in iter_lines(data, source.path):
@@ -155,8 +162,7 @@ def _read_trec_slow(data: bytes, source: Source, notes: list[str]) -> Run:
         dids.append(parts[2])
         scores.append(_float(parts[4], "score", source.path, number))
         lines.append(number)
-    return _finish(
-        source,
+    return _Columns(
         pa.array(qids, pa.string()),
         pa.array(dids, pa.string()),
         np.array(scores, dtype=np.float64),
@@ -178,7 +184,7 @@ def _float(text: str, what: str, path: str, line: int) -> float:
     return value
 
 
-def _read_delimited(data: bytes, source: Source, sep: str) -> Run:
+def _read_delimited(data: bytes, source: Source, sep: str) -> _Columns:
     header = [c.strip() for c in next(csv.reader([first_line(data)], delimiter=sep))]
     required = {"query_id", "doc_id"}
     if not required <= set(header) or not ({"score", "rank"} & set(header)):
@@ -207,8 +213,7 @@ def _read_delimited(data: bytes, source: Source, sep: str) -> Run:
     except (pa.ArrowInvalid, pa.ArrowTypeError):
         return _read_delimited_slow(data, source, sep, header, by, notes)
     order = OrderKind.SCORE if by == "score" else OrderKind.RANK
-    return _finish(
-        source,
+    return _Columns(
         table.column("query_id"),
         table.column("doc_id"),
         values if by == "score" else None,
@@ -220,7 +225,9 @@ def _read_delimited(data: bytes, source: Source, sep: str) -> Run:
     )
 
 
-def _read_delimited_slow(data: bytes, source: Source, sep: str, header: list[str], by: str, notes: list[str]) -> Run:
+def _read_delimited_slow(
+    data: bytes, source: Source, sep: str, header: list[str], by: str, notes: list[str]
+) -> _Columns:
     lines_iter = iter_lines(data, source.path)
     next(lines_iter)
     iq, idoc, iv = header.index("query_id"), header.index("doc_id"), header.index(by)
@@ -238,8 +245,7 @@ def _read_delimited_slow(data: bytes, source: Source, sep: str, header: list[str
     if not lines:
         raise InputError("has a header but no ranked documents", path=source.path, line=1)
     arr = np.array(values, dtype=np.float64)
-    return _finish(
-        source,
+    return _Columns(
         pa.array(qids, pa.string()),
         pa.array(dids, pa.string()),
         arr if by == "score" else None,
@@ -251,7 +257,7 @@ def _read_delimited_slow(data: bytes, source: Source, sep: str, header: list[str
     )
 
 
-def _read_jsonl(data: bytes, source: Source) -> Run:
+def _read_jsonl(data: bytes, source: Source) -> _Columns:
     qids: list[str] = []
     dids: list[str] = []
     lines: list[int] = []
@@ -286,8 +292,7 @@ def _read_jsonl(data: bytes, source: Source) -> Run:
     if not seen:
         raise InputError("has no queries", path=source.path)
     # A query listed with no documents is an answer (it scores 0), not a missing ranking.
-    return _finish(
-        source,
+    return _Columns(
         pa.array(qids, pa.string()),
         pa.array(dids, pa.string()),
         None,

@@ -60,15 +60,48 @@ def discounts(positions: np.ndarray) -> np.ndarray:
 def _positions(groups: np.ndarray) -> np.ndarray:
     """1-based position within each run of equal values of a sorted group array."""
     n = len(groups)
+    index = np.arange(n, dtype=np.int64)
+    if n == 0:
+        return index
+    starts = np.where(np.r_[True, groups[1:] != groups[:-1]], index, 0)
+    return index - np.maximum.accumulate(starts) + 1
+
+
+def _ranking_order(groups: np.ndarray, key: np.ndarray) -> np.ndarray:
+    """Stable permutation sorting rows by (group, key); equal keys keep file order.
+
+    Run files usually list each query's documents together and already in order; then
+    only whole query blocks are moved, which is far cheaper than a full sort.
+    """
+    n = len(groups)
     if n == 0:
         return np.zeros(0, dtype=np.int64)
     starts = np.flatnonzero(np.r_[True, groups[1:] != groups[:-1]])
+    same = groups[1:] == groups[:-1]
+    contiguous = len(starts) == len(np.unique(groups[starts]))
+    if not contiguous or (same & (key[1:] < key[:-1])).any():
+        return np.lexsort((key, groups))  # stable
     lengths = np.diff(np.r_[starts, n])
-    return np.arange(n, dtype=np.int64) - np.repeat(starts, lengths) + 1
+    block_order = np.argsort(groups[starts], kind="stable")
+    new_starts = np.cumsum(np.r_[0, lengths[block_order][:-1]])
+    return np.arange(n, dtype=np.int64) + np.repeat(starts[block_order] - new_starts, lengths[block_order])
+
+
+def _repeats(values: np.ndarray) -> np.ndarray:
+    """Mask of values already seen earlier in the array (the first occurrence is not marked)."""
+    if len(values) < 2 or not (np.diff(np.sort(values)) == 0).any():
+        return np.zeros(len(values), dtype=bool)
+    order = np.argsort(values, kind="stable")
+    ordered = values[order]
+    mask = np.empty(len(values), dtype=bool)
+    mask[order] = np.r_[False, ordered[1:] == ordered[:-1]]
+    return mask
 
 
 def _sum_top_k(groups: np.ndarray, gains: np.ndarray, k: int, n_groups: int) -> np.ndarray:
     """Per group: DCG@k of ``gains`` sorted descending (an ideal ordering)."""
+    positive = np.flatnonzero(gains > 0)  # zero gains add nothing wherever they sit
+    groups, gains = groups[positive], gains[positive]
     order = np.lexsort((-gains, groups))
     g, v = groups[order], gains[order]
     pos = _positions(g)
@@ -148,8 +181,16 @@ def evaluate(
             line=line,
             hint="choose --unknown-queries ignore",
         )
-    kept_rows = np.flatnonzero(run_to_pool[run.q] >= 0) if len(run) else np.zeros(0, np.int64)
-    rq = run_to_pool[run.q[kept_rows]]
+    row_q = run_to_pool.astype(np.int32)[run.q] if len(run) else np.zeros(0, np.int32)
+    if len(unknown_codes):
+        kept_rows: np.ndarray | None = np.flatnonzero(row_q >= 0)
+        rq = row_q[kept_rows]
+    else:
+        kept_rows, rq = None, row_q  # the common case: no copy of every row
+    del row_q
+
+    def kept(values: np.ndarray) -> np.ndarray:
+        return values if kept_rows is None else values[kept_rows]
 
     # Rule 11: chunk IDs map to judged document IDs before anything else looks at them.
     docs = run.docs
@@ -167,38 +208,41 @@ def evaluate(
         encoded = pc.dictionary_encode(cut)
         docs = encoded.dictionary
         doc_code = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int32)[run.d]
-    rd = doc_code[kept_rows]
     advance()
 
     # Rule 10: order by score (or rank, or list order), equal keys broken by the named policy.
     if run.order is OrderKind.SCORE:
-        key = -run.score[kept_rows]  # type: ignore[index]
+        key = -kept(run.score)  # type: ignore[arg-type]
     elif run.order is OrderKind.RANK:
-        key = run.rank[kept_rows].astype(np.float64)  # type: ignore[union-attr]
+        key = kept(run.rank).astype(np.float64)  # type: ignore[arg-type]
     else:
-        key = kept_rows.astype(np.float64)
-    perm = np.lexsort((kept_rows, key, rq))
-    sq, sk, sd, srow = rq[perm], key[perm], rd[perm], kept_rows[perm]
+        key = np.arange(len(rq), dtype=np.float64)
+    perm = _ranking_order(rq, key)
+    srow = perm if kept_rows is None else kept_rows[perm]
+    sq, sk, sd = rq[perm], key[perm], doc_code[srow]
+    del perm, key, rq
     same_as_prev = np.r_[False, (sq[1:] == sq[:-1]) & (sk[1:] == sk[:-1])]
-    tied = same_as_prev | np.r_[same_as_prev[1:], False]
-    if tied.any() and settings.ties is not TiePolicy.FILE_ORDER:
+    tied = np.flatnonzero(same_as_prev | np.r_[same_as_prev[1:], False])
+    if len(tied) and settings.ties is not TiePolicy.FILE_ORDER:
         # trec_eval: equal scores ordered by docno, descending strcmp (UTF-8 byte order).
+        # Only the tied rows move, each within its own group of equal keys.
         tied_docs = np.unique(sd[tied])
         order = pc.sort_indices(docs.take(pa.array(tied_docs))).to_numpy()
-        doc_rank = np.zeros(len(tied_docs), dtype=np.int64)
+        doc_rank = np.empty(len(tied_docs), dtype=np.int64)
         doc_rank[order] = np.arange(len(tied_docs))
-        tiebreak = np.zeros(len(sd), dtype=np.int64)
-        tiebreak[tied] = doc_rank[np.searchsorted(tied_docs, sd[tied])]
+        tiebreak = doc_rank[np.searchsorted(tied_docs, sd[tied])]
         if settings.ties is TiePolicy.DOCID_DESC:
             tiebreak = -tiebreak
-        sub = np.lexsort((tiebreak, sk, sq))
-        sq, sk, sd, srow = sq[sub], sk[sub], sd[sub], srow[sub]
+        group = np.cumsum(~same_as_prev)[tied]
+        moved = tied[np.lexsort((tiebreak, group))]
+        sd[tied], srow[tied] = sd[moved], srow[moved]
+    del same_as_prev, tied
     advance()
 
     # Rule 5: a document twice in one query's ranking is an error unless the first is kept.
     n_docs = max(len(docs), 1)
-    pair = sq * n_docs + sd
-    dup = pd.Series(pair).duplicated(keep="first").to_numpy() if len(pair) else np.zeros(0, bool)
+    pair = sq.astype(np.int64) * n_docs + sd
+    dup = _repeats(pair)
     duplicates_per_query = np.bincount(sq[dup], minlength=nq)
     if dup.any() and settings.duplicates is DuplicatePolicy.REJECT:
         j = int(np.flatnonzero(dup)[np.argmin(srow[dup])])
@@ -211,8 +255,11 @@ def evaluate(
             line=run.line_of(int(srow[j])),
             hint="choose --duplicates first",
         )
-    keep = ~dup
-    sq, sk, sd, srow = sq[keep], sk[keep], sd[keep], srow[keep]
+    if dup.any():
+        keep = ~dup
+        sq, sk, sd, srow = sq[keep], sk[keep], sd[keep], srow[keep]
+    del pair
+    answered = np.bincount(sq, minlength=nq) > 0
     advance()
 
     # Rule 6: look every returned document up in its query's fixed universe.
@@ -241,14 +288,17 @@ def evaluate(
             line=run.line_of(int(srow[j])),
             hint="choose --unjudged zero|condense",
         )
-    if settings.unjudged is UnjudgedPolicy.CONDENSE:
+    pos = pos_before
+    if settings.unjudged is UnjudgedPolicy.CONDENSE and not judged.all():
         sq, sk, sd, srow, hit, judged = sq[judged], sk[judged], sd[judged], srow[judged], hit[judged], judged[judged]
-    grade = np.where(judged, pool["grade"].to_numpy()[np.maximum(hit, 0)], 0)
-    gain = np.where(judged, pool_gain[np.maximum(hit, 0)], 0.0)
+        pos = _positions(sq)
+    grade = np.zeros(len(sq), dtype=np.int64)
+    gain = np.zeros(len(sq), dtype=np.float64)
+    grade[judged] = pool["grade"].to_numpy()[hit[judged]]
+    gain[judged] = pool_gain[hit[judged]]
     advance()
 
     # Rules 2-4: DCG over the ranking as it is (never padded); IDCG over the whole universe.
-    pos = _positions(sq)
     top = pos <= k
     disc = discounts(pos)
     contrib = np.where(top, gain * disc, 0.0)
@@ -277,8 +327,6 @@ def evaluate(
     advance()
 
     # Rules 7-9: which queries count, and how.
-    answered = np.zeros(nq, dtype=bool)
-    answered[rq] = True
     empty_known = pool_index.get_indexer(list(run.empty_queries)) if run.empty_queries else np.zeros(0, np.int64)
     answered[empty_known[empty_known >= 0]] = True
     if settings.queries is QuerySet.POOL:
