@@ -24,11 +24,11 @@ from ndcg_desktop.domain.settings import (
     EvalSettings,
     Gain,
     QuerySet,
-    TiePolicy,
     UnjudgedPolicy,
     UnknownQueryPolicy,
     ZeroIdcgPolicy,
 )
+from ndcg_desktop.scoring.ranking import positions, rank_run, repeats
 
 Progress = Callable[[int, int], None]
 IsCancelled = Callable[[], bool]
@@ -57,54 +57,13 @@ def discounts(positions: np.ndarray) -> np.ndarray:
     return 1.0 / np.log2(np.asarray(positions, dtype=np.float64) + 1.0)
 
 
-def _positions(groups: np.ndarray) -> np.ndarray:
-    """1-based position within each run of equal values of a sorted group array."""
-    n = len(groups)
-    index = np.arange(n, dtype=np.int64)
-    if n == 0:
-        return index
-    starts = np.where(np.r_[True, groups[1:] != groups[:-1]], index, 0)
-    return index - np.maximum.accumulate(starts) + 1
-
-
-def _ranking_order(groups: np.ndarray, key: np.ndarray) -> np.ndarray:
-    """Stable permutation sorting rows by (group, key); equal keys keep file order.
-
-    Run files usually list each query's documents together and already in order; then
-    only whole query blocks are moved, which is far cheaper than a full sort.
-    """
-    n = len(groups)
-    if n == 0:
-        return np.zeros(0, dtype=np.int64)
-    starts = np.flatnonzero(np.r_[True, groups[1:] != groups[:-1]])
-    same = groups[1:] == groups[:-1]
-    contiguous = len(starts) == len(np.unique(groups[starts]))
-    if not contiguous or (same & (key[1:] < key[:-1])).any():
-        return np.lexsort((key, groups))  # stable
-    lengths = np.diff(np.r_[starts, n])
-    block_order = np.argsort(groups[starts], kind="stable")
-    new_starts = np.cumsum(np.r_[0, lengths[block_order][:-1]])
-    return np.arange(n, dtype=np.int64) + np.repeat(starts[block_order] - new_starts, lengths[block_order])
-
-
-def _repeats(values: np.ndarray) -> np.ndarray:
-    """Mask of values already seen earlier in the array (the first occurrence is not marked)."""
-    if len(values) < 2 or not (np.diff(np.sort(values)) == 0).any():
-        return np.zeros(len(values), dtype=bool)
-    order = np.argsort(values, kind="stable")
-    ordered = values[order]
-    mask = np.empty(len(values), dtype=bool)
-    mask[order] = np.r_[False, ordered[1:] == ordered[:-1]]
-    return mask
-
-
 def _sum_top_k(groups: np.ndarray, gains: np.ndarray, k: int, n_groups: int) -> np.ndarray:
     """Per group: DCG@k of ``gains`` sorted descending (an ideal ordering)."""
     positive = np.flatnonzero(gains > 0)  # zero gains add nothing wherever they sit
     groups, gains = groups[positive], gains[positive]
     order = np.lexsort((-gains, groups))
     g, v = groups[order], gains[order]
-    pos = _positions(g)
+    pos = positions(g)
     top = pos <= k
     return np.bincount(g[top], weights=v[top] * discounts(pos[top]), minlength=n_groups)
 
@@ -181,68 +140,24 @@ def evaluate(
             line=line,
             hint="choose --unknown-queries ignore",
         )
-    row_q = run_to_pool.astype(np.int32)[run.q] if len(run) else np.zeros(0, np.int32)
-    if len(unknown_codes):
-        kept_rows: np.ndarray | None = np.flatnonzero(row_q >= 0)
-        rq = row_q[kept_rows]
-    else:
-        kept_rows, rq = None, row_q  # the common case: no copy of every row
-    del row_q
-
-    def kept(values: np.ndarray) -> np.ndarray:
-        return values if kept_rows is None else values[kept_rows]
-
-    # Rule 11: chunk IDs map to judged document IDs before anything else looks at them.
-    docs = run.docs
-    doc_code = run.d
-    if settings.id_map is not None:
-        cut = pc.list_element(pc.split_pattern(docs, pattern=settings.id_map, max_splits=1), 0)
-        empty = np.flatnonzero(pc.equal(pc.utf8_length(cut), 0).to_numpy(zero_copy_only=False))
-        if len(empty):
-            rows = np.flatnonzero(np.isin(run.d, empty))
-            raise InputError(
-                f"document ID {docs[int(empty[0])].as_py()!r} is empty once cut at {settings.id_map!r}",
-                path=path,
-                line=run.line_of(int(rows[0])),
-            )
-        encoded = pc.dictionary_encode(cut)
-        docs = encoded.dictionary
-        doc_code = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int32)[run.d]
     advance()
 
-    # Rule 10: order by score (or rank, or list order), equal keys broken by the named policy.
-    if run.order is OrderKind.SCORE:
-        key = -kept(run.score)  # type: ignore[arg-type]
-    elif run.order is OrderKind.RANK:
-        key = kept(run.rank).astype(np.float64)  # type: ignore[arg-type]
+    # Rules 10 and 11: map chunk IDs, order by score (or rank, or list order), break ties.
+    ranking = rank_run(run, ties=settings.ties, id_map=settings.id_map)
+    docs = ranking.docs
+    row_q = run_to_pool.astype(np.int32)[ranking.q] if len(run) else np.zeros(0, np.int32)
+    if len(unknown_codes):
+        kept = np.flatnonzero(row_q >= 0)
+        sq, sk, sd, srow = row_q[kept], ranking.key[kept], ranking.d[kept], ranking.row[kept]
     else:
-        key = np.arange(len(rq), dtype=np.float64)
-    perm = _ranking_order(rq, key)
-    srow = perm if kept_rows is None else kept_rows[perm]
-    sq, sk, sd = rq[perm], key[perm], doc_code[srow]
-    del perm, key, rq
-    same_as_prev = np.r_[False, (sq[1:] == sq[:-1]) & (sk[1:] == sk[:-1])]
-    tied = np.flatnonzero(same_as_prev | np.r_[same_as_prev[1:], False])
-    if len(tied) and settings.ties is not TiePolicy.FILE_ORDER:
-        # trec_eval: equal scores ordered by docno, descending strcmp (UTF-8 byte order).
-        # Only the tied rows move, each within its own group of equal keys.
-        tied_docs = np.unique(sd[tied])
-        order = pc.sort_indices(docs.take(pa.array(tied_docs))).to_numpy()
-        doc_rank = np.empty(len(tied_docs), dtype=np.int64)
-        doc_rank[order] = np.arange(len(tied_docs))
-        tiebreak = doc_rank[np.searchsorted(tied_docs, sd[tied])]
-        if settings.ties is TiePolicy.DOCID_DESC:
-            tiebreak = -tiebreak
-        group = np.cumsum(~same_as_prev)[tied]
-        moved = tied[np.lexsort((tiebreak, group))]
-        sd[tied], srow[tied] = sd[moved], srow[moved]
-    del same_as_prev, tied
+        sq, sk, sd, srow = row_q, ranking.key, ranking.d, ranking.row  # the common case: no copies
+    del ranking, row_q
     advance()
 
     # Rule 5: a document twice in one query's ranking is an error unless the first is kept.
     n_docs = max(len(docs), 1)
     pair = sq.astype(np.int64) * n_docs + sd
-    dup = _repeats(pair)
+    dup = repeats(pair)
     duplicates_per_query = np.bincount(sq[dup], minlength=nq)
     if dup.any() and settings.duplicates is DuplicatePolicy.REJECT:
         j = int(np.flatnonzero(dup)[np.argmin(srow[dup])])
@@ -274,7 +189,7 @@ def evaluate(
     known = run_pd >= 0
     hit[known] = pool_pairs.get_indexer(sq[known] * n_pool_docs + run_pd[known])
     judged = hit >= 0
-    pos_before = _positions(sq)
+    pos_before = positions(sq)
     unjudged_total = np.bincount(sq[~judged], minlength=nq)
     unjudged_top_k = np.bincount(sq[~judged & (pos_before <= k)], minlength=nq)
     if (~judged).any() and settings.unjudged is UnjudgedPolicy.REJECT:
@@ -291,7 +206,7 @@ def evaluate(
     pos = pos_before
     if settings.unjudged is UnjudgedPolicy.CONDENSE and not judged.all():
         sq, sk, sd, srow, hit, judged = sq[judged], sk[judged], sd[judged], srow[judged], hit[judged], judged[judged]
-        pos = _positions(sq)
+        pos = positions(sq)
     grade = np.zeros(len(sq), dtype=np.int64)
     gain = np.zeros(len(sq), dtype=np.float64)
     grade[judged] = pool["grade"].to_numpy()[hit[judged]]
@@ -397,6 +312,7 @@ def _per_position(
 ) -> pd.DataFrame:
     """The top K of every query, position by position (what earned gain, and where)."""
     idx = np.flatnonzero(top)
+    idx = idx[np.argsort(sq[idx], kind="stable")]  # queries in the pool's (sorted) order
     rows = srow[idx]
     contribution = gain[idx] * disc[idx]
     frame = pd.DataFrame(
