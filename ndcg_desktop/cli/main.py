@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from enum import Enum
 
 from ndcg_desktop import __version__
+from ndcg_desktop.cli.project import add_project_commands
 from ndcg_desktop.cli.report import export, to_json, to_text
 from ndcg_desktop.domain import (
     DuplicatePolicy,
@@ -26,6 +27,7 @@ from ndcg_desktop.domain import (
 from ndcg_desktop.formats.qrels import QRELS_FORMATS, read_qrels
 from ndcg_desktop.formats.runs import RUN_FORMATS, read_run
 from ndcg_desktop.scoring import evaluate
+from ndcg_desktop.store import Project
 
 
 def _choices(enum: type[Enum]) -> list[str]:
@@ -55,8 +57,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="score a run against judgments",
         description="Score a run against judgments (qrels). Problems are errors until you choose a policy.",
     )
-    score.add_argument("--qrels", required=True, metavar="FILE", help="judgments: TREC qrels, CSV or TSV (.gz ok)")
-    score.add_argument("--run", required=True, metavar="FILE", help="run: TREC, CSV, TSV or JSONL (.gz ok)")
+    score.add_argument("--qrels", metavar="FILE", help="judgments: TREC qrels, CSV or TSV (.gz ok)")
+    score.add_argument("--run", metavar="FILE", help="run: TREC, CSV, TSV or JSONL (.gz ok)")
+    score.add_argument("--project", metavar="PROJECT", help="score a run stored in a project instead of files")
+    score.add_argument("--run-name", metavar="NAME", help="with --project: the imported run to score")
+    score.add_argument(
+        "--pool-version", type=_positive_int, metavar="N", help="with --project: frozen pool version (default latest)"
+    )
     score.add_argument("--k", type=_positive_int, default=10, help="cutoff K (default 10)")
     score.add_argument("--gain", choices=_choices(Gain), default="linear", help="linear: grade; exponential: 2^grade-1")
     score.add_argument(
@@ -93,20 +100,20 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument(
         "--ties",
         choices=_choices(TiePolicy),
-        default="docid-desc",
-        help="order of equal scores: docid-desc (trec_eval), docid-asc, file-order",
+        help="order of equal scores: docid-desc (trec_eval, the default), docid-asc, file-order",
     )
-    score.add_argument("--scale", default="0..3", metavar="LO..HI", help="grade range (default 0..3)")
+    score.add_argument("--scale", metavar="LO..HI", help="grade range (default 0..3; a project uses its own)")
     score.add_argument("--id-map", metavar="SEP", help="cut returned IDs at the first SEP (doc12#3 -> doc12)")
     score.add_argument("--qrels-format", choices=QRELS_FORMATS, help="force the judgments format")
     score.add_argument("--run-format", choices=RUN_FORMATS, help="force the run format")
     score.add_argument("--json", action="store_true", help="print one JSON document instead of the table")
     score.add_argument("--export", metavar="DIR", help="write per_query.csv, per_position.csv, manifest.json")
+    add_project_commands(sub)
     return parser
 
 
-def run_score(args: argparse.Namespace) -> int:
-    settings = EvalSettings(
+def _settings(args: argparse.Namespace, *, scale: GradeScale, ties: str, id_map: str | None) -> EvalSettings:
+    return EvalSettings(
         k=args.k,
         gain=Gain(args.gain),
         unjudged=UnjudgedPolicy(args.unjudged),
@@ -114,13 +121,35 @@ def run_score(args: argparse.Namespace) -> int:
         zero_idcg=ZeroIdcgPolicy(args.zero_idcg),
         queries=QuerySet(args.queries),
         unknown_queries=UnknownQueryPolicy(args.unknown_queries),
-        ties=TiePolicy(args.ties),
-        scale=GradeScale.parse(args.scale),
-        id_map=args.id_map,
+        ties=TiePolicy(args.ties or ties),
+        scale=scale,
+        id_map=args.id_map if args.id_map is not None else id_map,
     )
-    qrels = read_qrels(args.qrels, scale=settings.scale, fmt=args.qrels_format)
-    run = read_run(args.run, fmt=args.run_format)
-    evaluation = evaluate(qrels, run, settings)
+
+
+def run_score(args: argparse.Namespace) -> int:
+    if args.project:
+        if args.qrels or args.run or not args.run_name:
+            raise InputError("with --project, name the stored run with --run-name (and give no --qrels or --run)")
+        with Project.open(args.project, read_only=True) as project:
+            version = project.frozen_version(args.pool_version)
+            qrels = project.qrels(version.version)
+            run, info = project.load_run(args.run_name)
+            if args.scale and GradeScale.parse(args.scale) != version.scale:
+                raise InputError(f"pool version {version.version} uses the scale {version.scale}, not {args.scale}")
+            settings = _settings(args, scale=version.scale, ties=info.reading["ties"], id_map=info.reading["id_map"])
+            evaluation = evaluate(qrels, run, settings)
+            evaluation.manifest["judgments"].update(
+                {"path": str(project.path), "pool_version": version.version, "pool_hash": version.hash}
+            )
+            evaluation.manifest["run"]["name"] = info.name
+    else:
+        if not (args.qrels and args.run):
+            raise InputError("give --qrels FILE and --run FILE (or --project PROJECT --run-name NAME)")
+        settings = _settings(args, scale=GradeScale.parse(args.scale or "0..3"), ties="docid-desc", id_map=None)
+        qrels = read_qrels(args.qrels, scale=settings.scale, fmt=args.qrels_format)
+        run = read_run(args.run, fmt=args.run_format)
+        evaluation = evaluate(qrels, run, settings)
     if args.export:
         try:
             export(evaluation, args.export)
@@ -151,6 +180,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "score":
             return run_score(args)
+        return int(args.handler(args))
     except InputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -159,8 +189,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
-    parser.error(f"unknown command {args.command}")
-    return 2
 
 
 def entry_point() -> None:

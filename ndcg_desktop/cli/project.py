@@ -1,0 +1,206 @@
+"""`ndcg` subcommands over a project file, for teams that script their judging."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from ndcg_desktop.domain import GradeScale, InputError, TiePolicy
+from ndcg_desktop.store import Project
+
+
+def add_project_commands(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("init", help="create a project file", description="Create a new project file.")
+    p.add_argument("project", metavar="PROJECT")
+    p.add_argument("--scale", default="0..3", metavar="LO..HI", help="grade range (default 0..3)")
+    p.add_argument("--labels", help='one label per grade, comma separated: "Not relevant,Related,..."')
+    p.set_defaults(handler=cmd_init)
+
+    for name, what, handler in (
+        ("import-queries", "queries: TSV query_id<TAB>text, CSV or JSONL", cmd_import_queries),
+        ("import-docs", "documents: JSONL {doc_id, title, text} or CSV/TSV", cmd_import_docs),
+    ):
+        p = sub.add_parser(name, help=f"import {what.split(':')[0]}", description=f"Import {what}.")
+        p.add_argument("project", metavar="PROJECT")
+        p.add_argument("file", metavar="FILE")
+        p.set_defaults(handler=handler)
+
+    p = sub.add_parser("import-qrels", help="import judgments into the draft pool")
+    p.add_argument("project", metavar="PROJECT")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--format", choices=("trec", "csv", "tsv"), help="force the format")
+    p.add_argument(
+        "--negative-as-ungraded",
+        action="store_true",
+        help="import negative grades (trec_eval's 'pooled but not judged') as ungraded pool items",
+    )
+    p.set_defaults(handler=cmd_import_qrels)
+
+    p = sub.add_parser("import-run", help="import a run (stored as read, with its reading settings)")
+    p.add_argument("project", metavar="PROJECT")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--name", required=True, help="a name for the run inside the project")
+    p.add_argument("--ties", choices=[t.value for t in TiePolicy], default="docid-desc", help="order of equal scores")
+    p.add_argument("--id-map", metavar="SEP", help="cut returned IDs at the first SEP (doc12#3 -> doc12)")
+    p.add_argument("--format", choices=("trec", "csv", "tsv", "jsonl"), help="force the format")
+    p.set_defaults(handler=cmd_import_run)
+
+    p = sub.add_parser("pool", help="add the top K documents of runs to the draft pool (depth-k pooling)")
+    p.add_argument("project", metavar="PROJECT")
+    p.add_argument("--depth", type=int, required=True, metavar="K")
+    p.add_argument("--runs", nargs="+", required=True, metavar="NAME")
+    p.add_argument("--dry-run", action="store_true", help="show what would be added, change nothing")
+    p.set_defaults(handler=cmd_pool)
+
+    p = sub.add_parser("freeze", help="freeze the draft pool into an immutable, hashed version")
+    p.add_argument("project", metavar="PROJECT")
+    p.add_argument("--remove-ungraded", action="store_true", help="drop ungraded items instead of refusing")
+    p.set_defaults(handler=cmd_freeze)
+
+    p = sub.add_parser("new-draft", help="start a new draft pool from a frozen version")
+    p.add_argument("project", metavar="PROJECT")
+    p.add_argument("--from-version", type=int, metavar="N", help="frozen version to copy (default latest)")
+    p.set_defaults(handler=cmd_new_draft)
+
+    p = sub.add_parser("status", help="versions, pools, grading progress and runs of a project")
+    p.add_argument("project", metavar="PROJECT")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=cmd_status)
+
+    p = sub.add_parser("export-qrels", help="write a frozen pool version as TREC qrels or CSV")
+    p.add_argument("project", metavar="PROJECT")
+    p.add_argument("-o", "--output", required=True, metavar="FILE")
+    p.add_argument("--version", type=int, metavar="N", help="frozen version (default latest)")
+    p.add_argument("--format", choices=("trec", "csv"), default="trec")
+    p.set_defaults(handler=cmd_export_qrels)
+
+
+def cmd_init(args: argparse.Namespace) -> int:
+    scale = GradeScale.parse(args.scale)
+    labels = [x.strip() for x in args.labels.split(",")] if args.labels else None
+    with Project.create(args.project, scale=scale, labels=labels) as project:
+        print(f"created {project.path} (grades {project.scale}: {', '.join(project.labels)})")
+    return 0
+
+
+def cmd_import_queries(args: argparse.Namespace) -> int:
+    with Project.open(args.project) as project:
+        print(f"imported {project.import_queries(args.file)} queries")
+    return 0
+
+
+def cmd_import_docs(args: argparse.Namespace) -> int:
+    with Project.open(args.project) as project:
+        show = sys.stderr.isatty()
+
+        def progress(done: int, total: int) -> None:
+            if show:
+                print(f"\r{100 * done / max(total, 1):5.1f}%", end="", file=sys.stderr, flush=True)
+
+        count = project.import_documents(args.file, progress=progress)
+        if show:
+            print(file=sys.stderr)
+        print(f"imported {count} documents")
+    return 0
+
+
+def cmd_import_qrels(args: argparse.Namespace) -> int:
+    with Project.open(args.project) as project:
+        report = project.import_qrels(args.file, negative_as_ungraded=args.negative_as_ungraded, fmt=args.format)
+        draft = project.draft()
+        print(
+            f"draft version {draft.version if draft else '?'}: {report['added']} judgments added, "
+            f"{report['graded_existing']} pool items graded, {report['unchanged']} unchanged, "
+            f"{report['ungraded']} ungraded, {report['identical_repeats']} identical repeats ignored"
+        )
+    return 0
+
+
+def cmd_import_run(args: argparse.Namespace) -> int:
+    with Project.open(args.project) as project:
+        info = project.import_run(args.file, name=args.name, ties=TiePolicy(args.ties), id_map=args.id_map,
+                                  fmt=args.format)  # fmt: skip
+        print(f"imported run {info.name}: {info.rows} documents for {info.queries} queries ({info.format}, "
+              f"sha256 {info.sha256[:12]}…)")  # fmt: skip
+    return 0
+
+
+def cmd_pool(args: argparse.Namespace) -> int:
+    with Project.open(args.project) as project:
+        counts = project.pool_from_runs(args.runs, args.depth, apply=not args.dry_run)
+        draft = project.draft()
+        verb = "would add" if args.dry_run else "added"
+        for row in counts.itertuples(index=False):
+            print(f"{row.query_id}\t{verb} {row.new} of {row.candidates}")
+        where = f"draft version {draft.version}" if draft else "a new draft"
+        print(f"{verb} {int(counts['new'].sum())} documents to {where} ({len(counts)} queries)")
+    return 0
+
+
+def cmd_freeze(args: argparse.Namespace) -> int:
+    with Project.open(args.project) as project:
+        version = project.freeze(remove_ungraded=args.remove_ungraded)
+        print(f"froze pool version {version.version}")
+        print(f"sha256 {version.hash}")
+    return 0
+
+
+def cmd_new_draft(args: argparse.Namespace) -> int:
+    with Project.open(args.project) as project:
+        source = args.from_version
+        if source is None:
+            latest = project.latest_frozen()
+            if latest is None:
+                raise InputError("has no frozen version to copy", path=project.path)
+            source = latest.version
+        draft = project.new_draft_from(source)
+        print(f"draft version {draft.version} started from version {source}")
+    return 0
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    with Project.open(args.project, read_only=True) as project:
+        status = project.status()
+    if args.json:
+        json.dump(status, sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+        return 0
+    print(_status_text(status))
+    return 0
+
+
+def _status_text(s: dict[str, Any]) -> str:
+    lines = [
+        f"project    {s['project']}",
+        f"grades     {s['scale']}: {', '.join(s['labels'])}",
+        f"contents   {s['counts']['queries']} queries, {s['counts']['documents']} documents, "
+        f"{s['counts']['runs']} runs",
+        "",
+        "pool versions:" if s["pool_versions"] else "pool versions: none yet (import judgments or pool from runs)",
+    ]
+    for v in s["pool_versions"]:
+        state = (
+            f"frozen {v['frozen_at']} by {v['frozen_by']}, sha256 {v['hash'][:12]}…"
+            if v["state"] == "frozen"
+            else "draft"
+        )
+        lines.append(
+            f"  v{v['version']}  {state}; {v['queries']} queries, {v['items']} items, {v['graded']} graded, "
+            f"{v['ungraded']} ungraded"
+        )
+    if s["runs"]:
+        lines += ["", "runs:"]
+        for r in s["runs"]:
+            mapping = f", IDs cut at {r['id_map']!r}" if r["id_map"] else ""
+            lines.append(f"  {r['name']}  {r['source']} ({r['format']}, {r['rows']} documents, {r['queries']} queries, "
+                         f"ties {r['ties']}{mapping})")  # fmt: skip
+    return "\n".join(lines)
+
+
+def cmd_export_qrels(args: argparse.Namespace) -> int:
+    with Project.open(args.project, read_only=True) as project:
+        version = project.export_qrels(args.output, version=args.version, fmt=args.format)
+        print(f"wrote pool version {version.version} (sha256 {(version.hash or '')[:12]}…) to {args.output}")
+    return 0

@@ -1,0 +1,111 @@
+"""The project file's schema, its version, and the triggers that make frozen pools immutable."""
+
+from __future__ import annotations
+
+APPLICATION_ID = 0x6E646367  # "ndcg": marks a SQLite file as an ndcg-desktop project
+SCHEMA_VERSION = 1
+
+SCHEMA = """
+CREATE TABLE meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE queries (
+    query_id TEXT PRIMARY KEY CHECK (length(query_id) > 0),
+    text     TEXT NOT NULL DEFAULT ''
+) WITHOUT ROWID;
+CREATE TABLE documents (
+    doc_id TEXT PRIMARY KEY CHECK (length(doc_id) > 0),
+    title  TEXT NOT NULL DEFAULT '',
+    text   TEXT NOT NULL DEFAULT ''
+) WITHOUT ROWID;
+CREATE TABLE pool_versions (
+    version    INTEGER PRIMARY KEY,
+    state      TEXT NOT NULL CHECK (state IN ('draft', 'frozen')),
+    parent     INTEGER REFERENCES pool_versions(version),
+    scale_low  INTEGER NOT NULL,
+    scale_high INTEGER NOT NULL,
+    labels     TEXT NOT NULL,             -- JSON list, one label per grade
+    created_at TEXT NOT NULL,
+    created_by TEXT NOT NULL,
+    frozen_at  TEXT,
+    frozen_by  TEXT,
+    hash       TEXT
+);
+CREATE TABLE judgments (
+    version    INTEGER NOT NULL REFERENCES pool_versions(version),
+    query_id   TEXT NOT NULL,
+    doc_id     TEXT NOT NULL,
+    grade      INTEGER,                   -- NULL: in the pool, not graded yet
+    annotator  TEXT,
+    note       TEXT NOT NULL DEFAULT '',
+    updated_at TEXT,
+    PRIMARY KEY (version, query_id, doc_id)
+) WITHOUT ROWID;
+CREATE TABLE audit_log (
+    id        INTEGER PRIMARY KEY,
+    version   INTEGER NOT NULL,
+    query_id  TEXT NOT NULL,
+    doc_id    TEXT NOT NULL,
+    action    TEXT NOT NULL,              -- grade, note, add, remove, import
+    old_grade INTEGER,
+    new_grade INTEGER,
+    old_note  TEXT,
+    new_note  TEXT,
+    who       TEXT NOT NULL,
+    at        TEXT NOT NULL
+);
+CREATE TABLE runs (
+    run_id      INTEGER PRIMARY KEY,
+    name        TEXT NOT NULL UNIQUE,
+    source_name TEXT NOT NULL,
+    sha256      TEXT NOT NULL,
+    format      TEXT NOT NULL,
+    reading     TEXT NOT NULL,            -- JSON: order, ties, id_map, notes
+    rows        INTEGER NOT NULL,
+    queries     INTEGER NOT NULL,
+    data        BLOB NOT NULL,            -- Arrow IPC: query_id, doc_id, score, rank, line in file order
+    imported_at TEXT NOT NULL,
+    imported_by TEXT NOT NULL
+);
+CREATE TABLE evaluations (
+    id           INTEGER PRIMARY KEY,
+    run_name     TEXT NOT NULL,
+    pool_version INTEGER NOT NULL REFERENCES pool_versions(version),
+    settings     TEXT NOT NULL,
+    manifest     TEXT NOT NULL,
+    created_at   TEXT NOT NULL
+);
+CREATE INDEX judgments_by_query ON judgments (version, query_id, grade);
+
+-- A frozen pool version can never change, whoever writes to the file.
+CREATE TRIGGER frozen_version_is_final BEFORE UPDATE ON pool_versions
+WHEN OLD.state = 'frozen'
+BEGIN SELECT RAISE(ABORT, 'pool version is frozen and cannot change'); END;
+CREATE TRIGGER frozen_version_not_deleted BEFORE DELETE ON pool_versions
+WHEN OLD.state = 'frozen'
+BEGIN SELECT RAISE(ABORT, 'pool version is frozen and cannot be deleted'); END;
+CREATE TRIGGER frozen_judgment_not_updated BEFORE UPDATE ON judgments
+WHEN (SELECT state FROM pool_versions WHERE version = OLD.version) = 'frozen'
+  OR (SELECT state FROM pool_versions WHERE version = NEW.version) = 'frozen'
+BEGIN SELECT RAISE(ABORT, 'pool version is frozen: its judgments cannot change'); END;
+CREATE TRIGGER frozen_judgment_not_deleted BEFORE DELETE ON judgments
+WHEN (SELECT state FROM pool_versions WHERE version = OLD.version) = 'frozen'
+BEGIN SELECT RAISE(ABORT, 'pool version is frozen: its judgments cannot be removed'); END;
+CREATE TRIGGER frozen_judgment_not_added BEFORE INSERT ON judgments
+WHEN (SELECT state FROM pool_versions WHERE version = NEW.version) = 'frozen'
+BEGIN SELECT RAISE(ABORT, 'pool version is frozen: nothing can be added'); END;
+CREATE TRIGGER freezing_needs_grades BEFORE UPDATE OF state ON pool_versions
+WHEN NEW.state = 'frozen'
+ AND EXISTS (SELECT 1 FROM judgments WHERE version = NEW.version AND grade IS NULL)
+BEGIN SELECT RAISE(ABORT, 'every pool item needs a grade before freezing'); END;
+
+-- The audit log only grows.
+CREATE TRIGGER audit_log_not_updated BEFORE UPDATE ON audit_log
+BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+CREATE TRIGGER audit_log_not_deleted BEFORE DELETE ON audit_log
+BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+"""
+
+# Forward migrations: MIGRATIONS[n] takes a file from schema version n to n + 1.
+MIGRATIONS: dict[int, str] = {}
