@@ -174,6 +174,8 @@ def _delimited_records(source: IO[bytes], path: str | Path, fmt: str) -> Iterato
             )
     except UnicodeDecodeError:
         raise InputError("invalid UTF-8", path=path, line=reader.line_num + 1) from None
+    finally:
+        wrapper.detach()  # the caller owns and closes the byte stream
 
 
 def _json_object(text: str, path: str | Path, line: int, required: tuple[str, ...]) -> dict:
