@@ -229,7 +229,7 @@ def evaluate(
     if run.order is OrderKind.LIST:
         new_group = np.ones(len(sq), dtype=bool)
     else:
-        new_group = np.r_[True, (sq[1:] != sq[:-1]) | (sk[1:] != sk[:-1])]
+        new_group = np.r_[True, (sq[1:] != sq[:-1]) | (sk[1:] != sk[:-1])][: len(sq)]
     at_k = np.flatnonzero((pos == k)[:-1] & ~new_group[1:]) if len(sq) > 1 else np.zeros(0, np.int64)
     tie_at_k = np.zeros(nq, dtype=bool)
     tie_at_k[sq[at_k]] = True

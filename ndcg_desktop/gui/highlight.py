@@ -1,0 +1,27 @@
+"""Query terms highlighted in a document, as safe HTML for the reader pane."""
+
+from __future__ import annotations
+
+import html
+import re
+
+_STOP = frozenset(
+    "a an and are as at be by for from how in is it of on or the to what when where which who why with".split()
+)
+
+
+def query_terms(query: str) -> list[str]:
+    """Content words of a query, longest first so that longer matches win."""
+    words = {w.lower() for w in re.findall(r"\w+", query) if len(w) > 2 and w.lower() not in _STOP}
+    return sorted(words, key=lambda w: (-len(w), w))
+
+
+def highlighted_html(text: str, query: str) -> str:
+    """HTML paragraphs of ``text`` with the query's terms marked (prefix match: 'freeze' marks 'freezing')."""
+    terms = query_terms(query)
+    escaped = html.escape(text)
+    if terms:
+        pattern = re.compile(r"\b(" + "|".join(re.escape(html.escape(t)) for t in terms) + r")\w*", re.IGNORECASE)
+        escaped = pattern.sub(lambda m: f'<span style="background-color:#ffe58a">{m.group(0)}</span>', escaped)
+    paragraphs = [p.strip() for p in re.split(r"\n\s*\n", escaped) if p.strip()]
+    return "".join(f"<p>{p.replace(chr(10), '<br>')}</p>" for p in paragraphs)
