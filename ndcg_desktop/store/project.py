@@ -15,6 +15,7 @@ import json
 import os
 import sqlite3
 import sys
+import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -170,23 +171,38 @@ class Project:
             raise InputError("already exists; choose another name or open it", path=target)
         if not target.parent.is_dir():
             raise InputError("the folder does not exist", path=target.parent)
-        conn = sqlite3.connect(target, isolation_level=None)
+        # Built under a temporary name and moved into place: a crash never leaves half a project.
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        os.close(fd)
+        tmp = Path(tmp_name)
         try:
-            conn.execute("PRAGMA journal_mode = WAL")
-            conn.executescript(SCHEMA)
-            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            conn.executemany(
-                "INSERT INTO meta (key, value) VALUES (?, ?)",
-                [
-                    ("scale", str(scale)),
-                    ("labels", json.dumps(labels)),
-                    ("created_at", _now()),
-                    ("created_by", user or default_user()),
-                ],
-            )
+            conn = sqlite3.connect(tmp, isolation_level=None)
+            try:
+                conn.execute("PRAGMA journal_mode = WAL")
+                conn.executescript(
+                    "BEGIN;\n" + SCHEMA + f"\nPRAGMA application_id = {APPLICATION_ID};\n"
+                    f"PRAGMA user_version = {SCHEMA_VERSION};\nCOMMIT;"
+                )
+                conn.execute("BEGIN")
+                conn.executemany(
+                    "INSERT INTO meta (key, value) VALUES (?, ?)",
+                    [
+                        ("scale", str(scale)),
+                        ("labels", json.dumps(labels)),
+                        ("created_at", _now()),
+                        ("created_by", user or default_user()),
+                    ],
+                )
+                conn.execute("COMMIT")
+                conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            finally:
+                conn.close()
+            if target.exists():
+                raise InputError("already exists; choose another name or open it", path=target)
+            os.replace(tmp, target)
         finally:
-            conn.close()
+            for leftover in (tmp, Path(f"{tmp}-wal"), Path(f"{tmp}-shm")):
+                leftover.unlink(missing_ok=True)
         return cls.open(target, user=user)
 
     @classmethod
@@ -208,12 +224,20 @@ class Project:
                     path=target,
                 )
         uri = target.resolve().as_uri() + ("?mode=ro" if read_only else "")
-        conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
-        conn.execute("PRAGMA foreign_keys = ON")
-        conn.execute("PRAGMA busy_timeout = 5000")
-        if not read_only:
-            conn.execute("PRAGMA synchronous = FULL")  # a grade survives a power cut, not only a crash
-            cls._migrate(conn)
+        conn = None
+        try:
+            conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+            conn.execute("PRAGMA foreign_keys = ON")
+            conn.execute("PRAGMA busy_timeout = 5000")
+            if not read_only:
+                conn.execute("PRAGMA synchronous = FULL")  # a grade survives a power cut, not only a crash
+                cls._migrate(conn)
+        except BaseException:
+            if conn is not None:
+                conn.close()
+            if lock is not None:
+                lock.release()
+            raise
         return cls(target, conn, read_only=read_only, user=user or default_user(), lock=lock)
 
     @staticmethod
@@ -227,14 +251,18 @@ class Project:
             try:
                 app_id = conn.execute("PRAGMA application_id").fetchone()[0]
                 version = conn.execute("PRAGMA user_version").fetchone()[0]
-                if app_id == APPLICATION_ID:
-                    conn.execute("PRAGMA quick_check").fetchone()
+                problems = conn.execute("PRAGMA quick_check").fetchall() if app_id == APPLICATION_ID else []
             finally:
                 conn.close()
         except sqlite3.DatabaseError as exc:
             raise InputError(f"is damaged and cannot be opened ({exc})", path=target) from None
         if app_id != APPLICATION_ID:
             raise InputError("is a SQLite file but not an ndcg-desktop project", path=target)
+        if problems != [("ok",)]:
+            detail = "; ".join(str(row[0]) for row in problems[:3])
+            raise InputError(f"is damaged and cannot be opened ({detail})", path=target)
+        if version < 1:
+            raise InputError("is an incomplete ndcg-desktop project (its creation was interrupted)", path=target)
         if version > SCHEMA_VERSION:
             raise InputError(
                 f"was written by a newer ndcg-desktop (file format {version}, this version reads up to "
@@ -244,13 +272,18 @@ class Project:
 
     @staticmethod
     def _migrate(conn: sqlite3.Connection) -> None:
+        """Apply forward migrations, each in one transaction with its version bump."""
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         while version < SCHEMA_VERSION:
-            conn.execute("BEGIN IMMEDIATE")
-            conn.executescript(MIGRATIONS[version])
+            # executescript would commit an open transaction first: put BEGIN inside the script.
+            script = f"BEGIN IMMEDIATE;\n{MIGRATIONS[version]}\nPRAGMA user_version = {version + 1};\nCOMMIT;"
+            try:
+                conn.executescript(script)
+            except sqlite3.Error:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
             version += 1
-            conn.execute(f"PRAGMA user_version = {version}")
-            conn.execute("COMMIT")
 
     def close(self) -> None:
         if self._conn is not None:
@@ -439,12 +472,15 @@ class Project:
         return frame
 
     def query_progress(self, number: int) -> pd.DataFrame:
-        """Per query of a version: text, pool size and graded count (one aggregate query)."""
+        """Every query (imported or pooled) with its text, pool size and graded count in a version."""
         return pd.read_sql_query(
-            "SELECT p.query_id, coalesce(q.text, '') AS text, p.pool_size, p.graded FROM ("
-            "  SELECT query_id, count(*) AS pool_size, count(grade) AS graded"
-            "  FROM judgments WHERE version = ? GROUP BY query_id) p "
-            "LEFT JOIN queries q ON q.query_id = p.query_id ORDER BY p.query_id",
+            "WITH p AS (SELECT query_id, count(*) AS pool_size, count(grade) AS graded"
+            "           FROM judgments WHERE version = ? GROUP BY query_id),"
+            "     ids AS (SELECT query_id FROM queries UNION SELECT query_id FROM p) "
+            "SELECT ids.query_id, coalesce(q.text, '') AS text, coalesce(p.pool_size, 0) AS pool_size,"
+            "       coalesce(p.graded, 0) AS graded "
+            "FROM ids LEFT JOIN p ON p.query_id = ids.query_id LEFT JOIN queries q ON q.query_id = ids.query_id "
+            "ORDER BY ids.query_id",
             self._conn,
             params=[number],
         )
@@ -574,24 +610,26 @@ class Project:
         new = both[both["_merge"] == "left_only"]
         fill = present[present["grade_old"].isna() & present["grade"].notna()]
         now = _now()
+
+        def triples(frame: pd.DataFrame) -> list[tuple[Any, Any, Any]]:
+            return list(frame[["query_id", "doc_id", "grade"]].itertuples(index=False, name=None))
+
         with self.transaction() as conn:
             conn.executemany(
-                "INSERT INTO judgments (version, query_id, doc_id, grade, annotator, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
-                [(v.version, q, d, _opt_int(g), self.user if not pd.isna(g) else None, now)
-                 for q, d, g in new[["query_id", "doc_id", "grade"]].itertuples(index=False, name=None)],
-            )  # fmt: skip
+                "INSERT INTO judgments (version, query_id, doc_id, grade, annotator, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                [(v.version, q, d, _opt_int(g), None if pd.isna(g) else self.user, now) for q, d, g in triples(new)],
+            )
             conn.executemany(
-                "UPDATE judgments SET grade = ?, annotator = ?, updated_at = ? WHERE version = ? AND query_id = ? "
-                "AND doc_id = ?",
-                [(int(g), self.user, now, v.version, q, d)
-                 for q, d, g in fill[["query_id", "doc_id", "grade"]].itertuples(index=False, name=None)],
-            )  # fmt: skip
+                "UPDATE judgments SET grade = ?, annotator = ?, updated_at = ? "
+                "WHERE version = ? AND query_id = ? AND doc_id = ?",
+                [(int(g), self.user, now, v.version, q, d) for q, d, g in triples(fill)],
+            )
             conn.executemany(
                 "INSERT INTO audit_log (version, query_id, doc_id, action, new_grade, who, at) "
                 "VALUES (?, ?, ?, 'import', ?, ?, ?)",
-                [(v.version, q, d, _opt_int(g), self.user, now)
-                 for q, d, g in pd.concat([new, fill])[["query_id", "doc_id", "grade"]].itertuples(index=False, name=None)],
-            )  # fmt: skip
+                [(v.version, q, d, _opt_int(g), self.user, now) for q, d, g in triples(pd.concat([new, fill]))],
+            )
         return {
             "lines": int(len(frame) + qrels.repeats),
             "added": int(len(new)),
@@ -785,7 +823,8 @@ class Project:
     def save_evaluation(self, run_name: str, version: int, settings_text: str, manifest: dict[str, Any]) -> int:
         with self.transaction() as conn:
             cur = conn.execute(
-                "INSERT INTO evaluations (run_name, pool_version, settings, manifest, created_at) VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO evaluations (run_name, pool_version, settings, manifest, created_at) "
+                "VALUES (?, ?, ?, ?, ?)",
                 (run_name, version, settings_text, json.dumps(manifest), _now()),
             )
         return int(cur.lastrowid)  # type: ignore[arg-type]

@@ -100,7 +100,18 @@ WHEN NEW.state = 'frozen'
  AND EXISTS (SELECT 1 FROM judgments WHERE version = NEW.version AND grade IS NULL)
 BEGIN SELECT RAISE(ABORT, 'every pool item needs a grade before freezing'); END;
 
+-- REPLACE deletes conflicting rows without firing DELETE triggers: refuse it up front.
+CREATE TRIGGER frozen_version_not_replaced BEFORE INSERT ON pool_versions
+WHEN (SELECT state FROM pool_versions WHERE version = NEW.version) = 'frozen'
+BEGIN SELECT RAISE(ABORT, 'pool version is frozen and cannot be replaced'); END;
+CREATE TRIGGER version_numbers_are_final BEFORE UPDATE OF version ON pool_versions
+WHEN NEW.version IS NOT OLD.version
+BEGIN SELECT RAISE(ABORT, 'pool version numbers never change'); END;
+
 -- The audit log only grows.
+CREATE TRIGGER audit_log_not_replaced BEFORE INSERT ON audit_log
+WHEN NEW.id IS NOT NULL AND EXISTS (SELECT 1 FROM audit_log WHERE id = NEW.id)
+BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
 CREATE TRIGGER audit_log_not_updated BEFORE UPDATE ON audit_log
 BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
 CREATE TRIGGER audit_log_not_deleted BEFORE DELETE ON audit_log

@@ -1,0 +1,86 @@
+"""Long work off the GUI thread: a QRunnable per task, results back through signals."""
+
+from __future__ import annotations
+
+import threading
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
+from PySide6.QtWidgets import QProgressDialog, QWidget
+
+from ndcg_desktop.domain import InputError
+from ndcg_desktop.scoring import Cancelled
+from ndcg_desktop.store import ImportCancelled
+
+
+class TaskSignals(QObject):
+    progress = Signal(int, int)
+    finished = Signal(object)
+    failed = Signal(str)
+    cancelled = Signal()
+
+
+class Task(QRunnable):
+    """Runs ``fn(progress=..., cancelled=...)`` on the thread pool; never touches widgets."""
+
+    def __init__(self, fn: Callable[..., Any]) -> None:
+        super().__init__()
+        self.fn = fn
+        self.signals = TaskSignals()
+        self.cancel_event = threading.Event()
+        self.setAutoDelete(False)  # the caller keeps it until its signals have arrived
+
+    def run(self) -> None:
+        try:
+            result = self.fn(progress=self.signals.progress.emit, cancelled=self.cancel_event.is_set)
+        except (Cancelled, ImportCancelled):
+            self.signals.cancelled.emit()
+        except InputError as exc:
+            self.signals.failed.emit(str(exc))
+        except Exception as exc:  # an unexpected bug: show it rather than lose it
+            self.signals.failed.emit(f"unexpected error: {exc}\n\n{traceback.format_exc(limit=4)}")
+        else:
+            self.signals.finished.emit(result)
+
+
+_running: set[Task] = set()
+
+
+def run_with_progress(
+    parent: QWidget,
+    title: str,
+    fn: Callable[..., Any],
+    on_done: Callable[[Any], None],
+    on_error: Callable[[str], None],
+    on_cancel: Callable[[], None] | None = None,
+) -> Task:
+    """Run ``fn`` in the background behind a modal, cancellable progress dialog."""
+    dialog = QProgressDialog(title, "Cancel", 0, 0, parent)
+    dialog.setWindowTitle("ndcg-desktop")
+    dialog.setWindowModality(Qt.WindowModality.WindowModal)
+    dialog.setMinimumDuration(300)
+    dialog.setAutoClose(False)
+    dialog.setAutoReset(False)
+    task = Task(fn)
+    _running.add(task)
+
+    def progress(done: int, total: int) -> None:
+        scale = 1000
+        dialog.setMaximum(scale)
+        dialog.setValue(int(scale * done / max(total, 1)))
+
+    def finish(callback: Callable[..., None], *args: Any) -> None:
+        _running.discard(task)
+        dialog.close()
+        dialog.deleteLater()
+        callback(*args)
+
+    task.signals.progress.connect(progress)
+    task.signals.finished.connect(lambda result: finish(on_done, result))
+    task.signals.failed.connect(lambda message: finish(on_error, message))
+    task.signals.cancelled.connect(lambda: finish(on_cancel or (lambda: None)))
+    dialog.canceled.connect(task.cancel_event.set)
+    QThreadPool.globalInstance().start(task)
+    return task

@@ -1,0 +1,405 @@
+"""The annotation workspace: queries, a query's pool, the document, and the grade bar."""
+
+from __future__ import annotations
+
+import html
+
+import pandas as pd
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
+from PySide6.QtGui import QFont, QKeySequence, QShortcut, QUndoStack
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QButtonGroup,
+    QCheckBox,
+    QFrame,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ndcg_desktop.domain import InputError
+from ndcg_desktop.gui.commands import SetGradeCommand, SetNoteCommand
+from ndcg_desktop.gui.highlight import highlighted_html
+from ndcg_desktop.gui.models import PoolFilterProxy, PoolTableModel, QueryFilterProxy, QueryListModel
+from ndcg_desktop.store import PoolVersion, Project
+
+BANNER_FROZEN = "background:#e8eef7; color:#1f3b63; border:1px solid #b9c9e0; border-radius:4px; padding:6px 10px;"
+
+
+def _title(text: str) -> QLabel:
+    label = QLabel(text)
+    font = label.font()
+    font.setBold(True)
+    label.setFont(font)
+    return label
+
+
+class Workspace(QWidget):
+    """Shows one pool version of a project; edits go through the undo stack to the store."""
+
+    progress_changed = Signal(int, int)  # graded, total in the shown version
+    error = Signal(str)
+
+    def __init__(self, undo_stack: QUndoStack, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.undo_stack = undo_stack
+        self.project: Project | None = None
+        self.version: PoolVersion | None = None
+        self.query_id: str | None = None
+        self.query_text = ""
+
+        self.queries = QueryListModel(self)
+        self.query_proxy = QueryFilterProxy(self)
+        self.query_proxy.setSourceModel(self.queries)
+        self.pool = PoolTableModel(self)
+        self.pool_proxy = PoolFilterProxy(self)
+        self.pool_proxy.setSourceModel(self.pool)
+
+        # Left: queries with a filter box.
+        self.filter_box = QLineEdit(placeholderText="Filter queries (Ctrl+F)")
+        self.filter_box.setClearButtonEnabled(True)
+        self.filter_box.setAccessibleName("Filter queries")
+        self.filter_box.textChanged.connect(self.query_proxy.setFilterFixedString)
+        self.query_view = self._table(self.query_proxy, "Queries")
+        left = QWidget()
+        lv = QVBoxLayout(left)
+        lv.setContentsMargins(0, 0, 0, 0)
+        lv.addWidget(_title("Queries"))
+        lv.addWidget(self.filter_box)
+        lv.addWidget(self.query_view)
+
+        # Centre: the query, its pool, the grade bar and the note.
+        self.banner = QLabel()
+        self.banner.setStyleSheet(BANNER_FROZEN)
+        self.banner.setWordWrap(True)
+        self.banner.hide()
+        self.query_label = QLabel("Select a query")
+        self.query_label.setWordWrap(True)
+        self.query_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        big = self.query_label.font()
+        big.setPointSizeF(big.pointSizeF() * 1.25)
+        self.query_label.setFont(big)
+        self.ungraded_only = QCheckBox("Show ungraded only")
+        self.ungraded_only.toggled.connect(self.pool_proxy.set_ungraded_only)
+        self.pool_view = self._table(self.pool_proxy, "Pool")
+        self.grade_bar = QWidget()
+        self.grade_layout = QHBoxLayout(self.grade_bar)
+        self.grade_layout.setContentsMargins(0, 0, 0, 0)
+        self.grade_buttons = QButtonGroup(self)
+        self.grade_buttons.setExclusive(True)
+        self.grade_buttons.idClicked.connect(self.grade_current)
+        self.note_edit = QLineEdit(placeholderText="Note on this document (E to edit, Enter to save)")
+        self.note_edit.setAccessibleName("Note")
+        self.note_edit.returnPressed.connect(self.save_note)
+        centre = QWidget()
+        cv = QVBoxLayout(centre)
+        cv.setContentsMargins(0, 0, 0, 0)
+        cv.addWidget(self.banner)
+        cv.addWidget(self.query_label)
+        row = QHBoxLayout()
+        row.addWidget(_title("Pool"))
+        row.addStretch(1)
+        row.addWidget(self.ungraded_only)
+        cv.addLayout(row)
+        cv.addWidget(self.pool_view, 1)
+        cv.addWidget(self.grade_bar)
+        cv.addWidget(self.note_edit)
+
+        # Right: the document, readable.
+        self.doc_title = _title("")
+        self.doc_title.setWordWrap(True)
+        self.reader = QTextBrowser()
+        self.reader.setOpenLinks(False)
+        self.reader.setAccessibleName("Document text")
+        reading = QFont(self.reader.font())
+        reading.setPointSizeF(reading.pointSizeF() * 1.15)
+        self.reader.setFont(reading)
+        self.reader.document().setDocumentMargin(12)
+        right = QFrame()
+        rv = QVBoxLayout(right)
+        rv.setContentsMargins(0, 0, 0, 0)
+        rv.addWidget(_title("Document"))
+        rv.addWidget(self.doc_title)
+        rv.addWidget(self.reader, 1)
+
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.setObjectName("workspace_splitter")
+        for w in (left, centre, right):
+            self.splitter.addWidget(w)
+        self.splitter.setStretchFactor(0, 2)
+        self.splitter.setStretchFactor(1, 4)
+        self.splitter.setStretchFactor(2, 4)
+        self.splitter.setSizes([260, 520, 480])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 8, 8, 8)
+        layout.addWidget(self.splitter)
+
+        self.query_view.selectionModel().currentRowChanged.connect(self._query_selected)
+        self.pool_view.selectionModel().currentRowChanged.connect(self._doc_selected)
+        self._shortcuts()
+
+    # -- construction helpers --------------------------------------------------------------
+    def _table(self, model: object, name: str) -> QTableView:
+        view = QTableView()
+        view.setObjectName(name.lower() + "_view")
+        view.setAccessibleName(name)
+        view.setModel(model)  # type: ignore[arg-type]
+        view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        view.setSortingEnabled(True)
+        view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
+        view.verticalHeader().hide()
+        view.setAlternatingRowColors(True)
+        view.setWordWrap(False)
+        view.verticalHeader().setDefaultSectionSize(view.fontMetrics().height() + 10)
+        view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        header = view.horizontalHeader()
+        header.setStretchLastSection(True)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        return view
+
+    def _shortcuts(self) -> None:
+        def add(keys: str, slot: object) -> None:
+            shortcut = QShortcut(QKeySequence(keys), self)
+            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            shortcut.activated.connect(slot)  # type: ignore[arg-type]
+
+        for digit in range(10):
+            add(str(digit), lambda d=digit: self.grade_current(d))
+        add("J", lambda: self.move_doc(1))
+        add("K", lambda: self.move_doc(-1))
+        add("N", self.next_query_with_ungraded)
+        add("E", self.focus_note)
+        add("Ctrl+F", self.filter_box.setFocus)
+        add("Escape", self.pool_view.setFocus)
+
+    # -- loading -------------------------------------------------------------------------
+    def show_version(self, project: Project, version: PoolVersion) -> None:
+        keep = self.query_id
+        self.project, self.version = project, version
+        self.queries.load(project.query_progress(version.version), frozen=version.frozen)
+        self._rebuild_grade_bar()
+        frozen = version.frozen
+        self.banner.setVisible(frozen)
+        if frozen:
+            self.banner.setText(
+                f"🔒 Pool version {version.version} is frozen (sha256 {version.short_hash}…, "
+                f"{version.frozen_at} by {version.frozen_by}). It is read-only: use "
+                "Pool ▸ New draft from this version to start the next round."
+            )
+        self.grade_bar.setEnabled(not frozen)
+        self.note_edit.setReadOnly(frozen)
+        for column in range(3):
+            self.query_view.resizeColumnToContents(column)
+        row = self.queries.row_of(keep) if keep else -1
+        self.query_id = None  # another version: the pool must be read again even for the same query
+        self.select_query_row(self.query_proxy.mapFromSource(self.queries.index(max(row, 0), 0)).row())
+        self._emit_progress()
+
+    def _rebuild_grade_bar(self) -> None:
+        for button in self.grade_buttons.buttons():
+            self.grade_buttons.removeButton(button)
+            button.deleteLater()
+        assert self.version is not None
+        scale, labels = self.version.scale, self.version.labels
+        for grade in range(scale.low, scale.high + 1):
+            label = labels[grade - scale.low] if grade - scale.low < len(labels) else str(grade)
+            key = f"  [{grade}]" if 0 <= grade <= 9 else ""
+            button = QPushButton(f"{label}{key}")
+            button.setCheckable(True)
+            button.setToolTip(f"Grade the current document {grade} ({label})" + (f"; key {grade}" if key else ""))
+            button.setAccessibleName(f"Grade {grade}: {label}")
+            button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
+            self.grade_buttons.addButton(button, grade)
+            self.grade_layout.addWidget(button)
+
+    def select_query_row(self, proxy_row: int) -> None:
+        if self.query_proxy.rowCount() == 0:
+            self._load_pool(None)
+            return
+        proxy_row = min(max(proxy_row, 0), self.query_proxy.rowCount() - 1)
+        index = self.query_proxy.index(proxy_row, 0)
+        self.query_view.selectionModel().setCurrentIndex(
+            index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
+        )
+        self.query_view.scrollTo(index)
+        self._query_selected(index, QModelIndex())
+
+    def _query_selected(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if not current.isValid():
+            return
+        query_id = self.queries.query_id(self.query_proxy.mapToSource(current).row())
+        if query_id != self.query_id or self.pool.rowCount() == 0:
+            self._load_pool(query_id)
+
+    def _load_pool(self, query_id: str | None) -> None:
+        self.query_id = query_id
+        if self.project is None or self.version is None or query_id is None:
+            self.pool.clear()
+            self.query_label.setText("No queries yet: import queries and judgments, or build a pool from runs.")
+            self._show_doc(None)
+            return
+        query = self.project.query(query_id)
+        text = query["text"] if query and query["text"] else "(no query text imported)"
+        self.query_label.setText(f"<b>{query_id}</b> — {_escape(text)}")
+        self.query_text = text
+        self.pool.load(self.project.pool_items(self.version.version, query_id), self.version.labels,
+                       self.version.scale.low)  # fmt: skip
+        self.pool_view.resizeColumnToContents(0)
+        self.pool_view.setColumnWidth(1, 240)
+        self.pool_view.resizeColumnToContents(2)
+        first = self._first_ungraded_row() if not self.version.frozen else 0
+        self.select_doc_row(first if first is not None else 0)
+
+    def _first_ungraded_row(self, after: int = -1) -> int | None:
+        rows = self.pool_proxy.rowCount()
+        for step in range(1, rows + 1):
+            row = (after + step) % rows
+            if self.pool.grade(self.pool_proxy.mapToSource(self.pool_proxy.index(row, 0)).row()) is None:
+                return row
+        return None
+
+    def select_doc_row(self, proxy_row: int) -> None:
+        if self.pool_proxy.rowCount() == 0:
+            self._show_doc(None)
+            return
+        proxy_row = min(max(proxy_row, 0), self.pool_proxy.rowCount() - 1)
+        index = self.pool_proxy.index(proxy_row, 0)
+        self.pool_view.selectionModel().setCurrentIndex(
+            index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
+        )
+        self.pool_view.scrollTo(index)
+        self._doc_selected(index, QModelIndex())
+
+    def current_doc(self) -> str | None:
+        index = self.pool_view.currentIndex()
+        if not index.isValid():
+            return None
+        return self.pool.doc_id(self.pool_proxy.mapToSource(index).row())
+
+    def _doc_selected(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if not current.isValid():
+            self._show_doc(None)
+            return
+        self._show_doc(self.pool.doc_id(self.pool_proxy.mapToSource(current).row()))
+
+    def _show_doc(self, doc_id: str | None) -> None:
+        for button in self.grade_buttons.buttons():
+            button.setChecked(False)
+        if doc_id is None or self.project is None:
+            self.doc_title.setText("")
+            self.reader.setHtml("")
+            self.note_edit.clear()
+            return
+        row = self.pool.row_of(doc_id)
+        grade = self.pool.grade(row)
+        if grade is not None and self.grade_buttons.button(grade) is not None:
+            self.grade_buttons.button(grade).setChecked(True)
+        self.note_edit.setText(self.pool.note(row))
+        doc = self.project.document(doc_id)
+        if doc is None:
+            self.doc_title.setText(doc_id)
+            self.reader.setHtml("<p><i>This document's text was not imported (File ▸ Import documents).</i></p>")
+            return
+        self.doc_title.setText(f"{doc_id} — {doc['title']}" if doc["title"] else doc_id)
+        self.reader.setHtml(highlighted_html(doc["text"], self.query_text))
+
+    # -- actions -------------------------------------------------------------------------
+    def grade_current(self, grade: int) -> None:
+        """Grade the current document and move to the next ungraded one (keyboard-first)."""
+        if self.project is None or self.version is None or self.version.frozen or self.query_id is None:
+            return
+        if not (self.version.scale.low <= grade <= self.version.scale.high):
+            return
+        doc_id = self.current_doc()
+        if doc_id is None:
+            return
+        proxy_row = self.pool_view.currentIndex().row()
+        old = self.pool.grade(self.pool.row_of(doc_id))
+        if old == grade:
+            self._advance(proxy_row)
+            return
+        try:
+            self.undo_stack.push(SetGradeCommand(self.project, self.version.version, self.query_id, doc_id, grade,
+                                                 old, self._refresh_item))  # fmt: skip
+        except InputError as exc:
+            self.error.emit(str(exc))
+            return
+        self._advance(proxy_row)
+
+    def _advance(self, proxy_row: int) -> None:
+        nxt = self._first_ungraded_row(after=proxy_row if not self.pool_proxy.ungraded_only else proxy_row - 1)
+        if nxt is None:
+            nxt = min(proxy_row + 1, self.pool_proxy.rowCount() - 1)
+        self.select_doc_row(nxt)
+
+    def save_note(self) -> None:
+        if self.project is None or self.version is None or self.version.frozen or self.query_id is None:
+            return
+        doc_id = self.current_doc()
+        if doc_id is None:
+            return
+        old = self.pool.note(self.pool.row_of(doc_id))
+        note = self.note_edit.text().strip()
+        if note != old:
+            self.undo_stack.push(SetNoteCommand(self.project, self.version.version, self.query_id, doc_id, note, old,
+                                                self._refresh_item))  # fmt: skip
+        self.pool_view.setFocus()
+
+    def _refresh_item(self, query_id: str, doc_id: str) -> None:
+        """After a command ran (or was undone): show the stored values, keep counts right."""
+        if self.project is None or self.version is None:
+            return
+        if query_id != self.query_id:
+            self.select_query_row(
+                self.query_proxy.mapFromSource(self.queries.index(self.queries.row_of(query_id), 0)).row()
+            )
+        items = self.project.pool_items(self.version.version, query_id)
+        rec = items[items["doc_id"] == doc_id].iloc[0]
+        grade = None if pd.isna(rec["grade"]) else int(rec["grade"])
+        self.pool.set_values(doc_id, grade=grade, annotator=rec["annotator"], note=rec["note"])
+        self.queries.update_counts(query_id, len(items), int(items["grade"].notna().sum()))
+        if doc_id == self.current_doc():
+            self._show_doc(doc_id)
+        else:
+            row = self.pool.row_of(doc_id)
+            proxy = self.pool_proxy.mapFromSource(self.pool.index(row, 0))
+            if proxy.isValid():
+                self.select_doc_row(proxy.row())
+        self._emit_progress()
+
+    def move_doc(self, step: int) -> None:
+        self.select_doc_row(self.pool_view.currentIndex().row() + step)
+
+    def next_query_with_ungraded(self) -> None:
+        if self.version is None or self.version.frozen:
+            return
+        rows = self.query_proxy.rowCount()
+        current = self.query_view.currentIndex().row()
+        for step in range(1, rows + 1):
+            row = (current + step) % rows
+            if self.queries.ungraded(self.query_proxy.mapToSource(self.query_proxy.index(row, 0)).row()) > 0:
+                self.select_query_row(row)
+                self.pool_view.setFocus()
+                return
+
+    def focus_note(self) -> None:
+        if self.version is not None and not self.version.frozen:
+            self.note_edit.setFocus()
+            self.note_edit.selectAll()
+
+    def _emit_progress(self) -> None:
+        if self.project is None or self.version is None:
+            return
+        self.progress_changed.emit(*self.queries.totals())
+
+
+def _escape(text: str) -> str:
+    return html.escape(text)
