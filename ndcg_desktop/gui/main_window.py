@@ -58,7 +58,8 @@ class WelcomePage(QWidget):
         ):
             button = QPushButton(text)
             button.setObjectName(f"welcome_{name}")
-            button.setMinimumHeight(36)
+            button.setMinimumHeight(40)
+            button.setMinimumWidth(150)
             button.clicked.connect(slot)
             buttons.addWidget(button)
         buttons.addStretch(1)
@@ -66,8 +67,12 @@ class WelcomePage(QWidget):
         self.recent.setAccessibleName("Recent projects")
         self.recent.itemActivated.connect(lambda item: window.open_project(item.data(Qt.ItemDataRole.UserRole)))
         self.recent_label = QLabel("<b>Recent projects</b>")
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(48, 40, 48, 40)
+        self.empty_hint = QLabel("Projects you open or create will be listed here.")
+        self.empty_hint.setStyleSheet("color:#666")
+        column = QWidget()
+        column.setMaximumWidth(760)
+        layout = QVBoxLayout(column)
+        layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(14)
         layout.addWidget(title)
         layout.addWidget(subtitle)
@@ -75,10 +80,16 @@ class WelcomePage(QWidget):
         layout.addLayout(buttons)
         layout.addSpacing(16)
         layout.addWidget(self.recent_label)
+        layout.addWidget(self.empty_hint)
         layout.addWidget(self.recent, 1)
         hint = QLabel("Every change is stored in the project file the moment you make it: there is no Save.")
         hint.setStyleSheet("color:#666")
         layout.addWidget(hint)
+        outer = QHBoxLayout(self)
+        outer.setContentsMargins(48, 40, 48, 32)
+        outer.addStretch(1)
+        outer.addWidget(column, 4)
+        outer.addStretch(1)
 
     def refresh(self) -> None:
         self.recent.clear()
@@ -88,7 +99,8 @@ class WelcomePage(QWidget):
             item.setToolTip(path)
             self.recent.addItem(item)
         empty = self.recent.count() == 0
-        self.recent_label.setText("<b>Recent projects</b>" + (" — none yet" if empty else ""))
+        self.recent.setVisible(not empty)
+        self.empty_hint.setVisible(empty)
 
 
 class MainWindow(QMainWindow):

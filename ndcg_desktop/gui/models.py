@@ -72,7 +72,7 @@ class QueryListModel(QAbstractTableModel):
             return "frozen"
         if self._frame.at[row, "pool_size"] == 0:
             return "no pool"
-        return "has ungraded" if self.ungraded(row) else "done"
+        return "to grade" if self.ungraded(row) else "done"
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
@@ -87,7 +87,7 @@ class QueryListModel(QAbstractTableModel):
             return (natural_key(str(rec["query_id"])), ratio, self._state(row), str(rec["text"]))[col]
         if role == Qt.ItemDataRole.ToolTipRole:
             return f"{rec['query_id']}: {rec['text']}\n{graded} of {size} graded"
-        if role == Qt.ItemDataRole.ForegroundRole and col == 2 and self._state(row) == "has ungraded":
+        if role == Qt.ItemDataRole.ForegroundRole and col == 2 and self._state(row) == "to grade":
             return QBrush(QColor("#b35c00"))
         if role == Qt.ItemDataRole.TextAlignmentRole and col == 1:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)

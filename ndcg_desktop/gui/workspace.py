@@ -89,6 +89,15 @@ class Workspace(QWidget):
         self.ungraded_only = QCheckBox("Show ungraded only")
         self.ungraded_only.toggled.connect(self.pool_proxy.set_ungraded_only)
         self.pool_view = self._table(self.pool_proxy, "Pool")
+        header = self.pool_view.horizontalHeader()
+        header.setStretchLastSection(False)
+        for column, mode in enumerate(
+            (QHeaderView.ResizeMode.ResizeToContents, QHeaderView.ResizeMode.Stretch,
+             QHeaderView.ResizeMode.ResizeToContents, QHeaderView.ResizeMode.ResizeToContents,
+             QHeaderView.ResizeMode.Interactive)
+        ):  # fmt: skip
+            header.setSectionResizeMode(column, mode)
+        header.resizeSection(4, 140)
         self.grade_bar = QWidget()
         self.grade_layout = QHBoxLayout(self.grade_bar)
         self.grade_layout.setContentsMargins(0, 0, 0, 0)
@@ -136,7 +145,7 @@ class Workspace(QWidget):
         self.splitter.setStretchFactor(0, 2)
         self.splitter.setStretchFactor(1, 4)
         self.splitter.setStretchFactor(2, 4)
-        self.splitter.setSizes([260, 520, 480])
+        self.splitter.setSizes([330, 540, 410])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 8)
         layout.addWidget(self.splitter)
@@ -252,9 +261,6 @@ class Workspace(QWidget):
         self.query_text = text
         self.pool.load(self.project.pool_items(self.version.version, query_id), self.version.labels,
                        self.version.scale.low)  # fmt: skip
-        self.pool_view.resizeColumnToContents(0)
-        self.pool_view.setColumnWidth(1, 240)
-        self.pool_view.resizeColumnToContents(2)
         first = self._first_ungraded_row() if not self.version.frozen else 0
         self.select_doc_row(first if first is not None else 0)
 
