@@ -125,6 +125,8 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self.saved_label = QLabel("All changes are saved as you make them")
         self.progress_label = QLabel()
+        self.progress_label.setMinimumWidth(260)
+        self.progress_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.statusBar().addWidget(self.saved_label)
         self.statusBar().addPermanentWidget(self.progress_label)
         self.resize(1280, 800)
@@ -288,7 +290,7 @@ class MainWindow(QMainWindow):
         self.version_box.clear()
         for v in reversed(versions):
             text = f"v{v.version} · frozen · {v.short_hash}…" if v.frozen else f"v{v.version} · draft"
-            self.version_box.addItem(("🔒 " if v.frozen else "✎ ") + text, v.version)
+            self.version_box.addItem(text, v.version)
         if prefer_draft or current is None:
             draft = self.project.draft()
             current = draft.version if draft else (versions[-1].version if versions else None)

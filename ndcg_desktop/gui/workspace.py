@@ -79,6 +79,7 @@ class Workspace(QWidget):
         self.banner = QLabel()
         self.banner.setStyleSheet(BANNER_FROZEN)
         self.banner.setWordWrap(True)
+        self.banner.setMinimumHeight(2 * self.banner.fontMetrics().lineSpacing() + 16)
         self.banner.hide()
         self.query_label = QLabel("Select a query")
         self.query_label.setWordWrap(True)
@@ -199,10 +200,10 @@ class Workspace(QWidget):
         self.banner.setVisible(frozen)
         if frozen:
             self.banner.setText(
-                f"🔒 Pool version {version.version} is frozen (sha256 {version.short_hash}…, "
-                f"{version.frozen_at} by {version.frozen_by}). It is read-only: use "
-                "Pool ▸ New draft from this version to start the next round."
+                f"<b>Frozen:</b> pool version {version.version} (sha256 {version.short_hash}…) is read-only. "
+                "Pool ▸ New draft from this version starts the next round."
             )
+            self.banner.setToolTip(f"Frozen {version.frozen_at} by {version.frozen_by}\nsha256 {version.hash}")
         self.grade_bar.setEnabled(not frozen)
         self.note_edit.setReadOnly(frozen)
         for column in range(3):

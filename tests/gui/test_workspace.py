@@ -122,7 +122,7 @@ def test_freeze_blocks_edits_then_new_draft(window, small_project, qtbot, monkey
     window.freeze()
     assert messages[-1][0] == "information" and "SHA-256" in messages[-1][1]
     assert ws.version.frozen and ws.banner.isVisible() and not ws.grade_bar.isEnabled()
-    assert "frozen" in ws.banner.text()
+    assert "Frozen:" in ws.banner.text() and ws.version.short_hash in ws.banner.text()
     shot(window, "frozen_pool")
     ws.pool_view.setFocus()
     qtbot.keyClick(ws.pool_view, Qt.Key.Key_3)
