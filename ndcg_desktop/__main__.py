@@ -1,17 +1,19 @@
-"""``python -m ndcg_desktop``: the command line with arguments, the desktop window without."""
+"""``python -m ndcg_desktop``: the desktop window without arguments (or with a project or --demo),
+the ``ndcg`` command line otherwise (``python -m ndcg_desktop score ...``)."""
 
 import sys
 
 
 def _main() -> None:
-    if len(sys.argv) > 1:
-        from ndcg_desktop.cli.main import entry_point
+    args = sys.argv[1:]
+    if not args or args[0] == "--demo" or args[0].endswith(".ndcgproj"):
+        from ndcg_desktop.gui.app import entry_point as gui
 
-        entry_point()
+        gui()
     else:
-        from ndcg_desktop.gui.app import main
+        from ndcg_desktop.cli.main import entry_point as cli
 
-        main()
+        cli()
 
 
 if __name__ == "__main__":
