@@ -54,6 +54,15 @@ def add_project_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--dry-run", action="store_true", help="show what would be added, change nothing")
     p.set_defaults(handler=cmd_pool)
 
+    p = sub.add_parser(
+        "send-for-judging",
+        help="add a run's unjudged documents to the draft pool (rule 6: send for judging)",
+    )
+    p.add_argument("project", metavar="PROJECT")
+    p.add_argument("--run-name", required=True, metavar="NAME")
+    p.add_argument("--depth", type=int, metavar="K", help="only the top K documents of each query (default all)")
+    p.set_defaults(handler=cmd_send_for_judging)
+
     p = sub.add_parser("freeze", help="freeze the draft pool into an immutable, hashed version")
     p.add_argument("project", metavar="PROJECT")
     p.add_argument("--remove-ungraded", action="store_true", help="drop ungraded items instead of refusing")
@@ -136,6 +145,16 @@ def cmd_pool(args: argparse.Namespace) -> int:
             print(f"{row.query_id}\t{verb} {row.new} of {row.candidates}")
         where = f"draft version {draft.version}" if draft else "a new draft"
         print(f"{verb} {int(counts['new'].sum())} documents to {where} ({len(counts)} queries)")
+    return 0
+
+
+def cmd_send_for_judging(args: argparse.Namespace) -> int:
+    with Project.open(args.project) as project:
+        counts = project.send_for_judging(args.run_name, depth=args.depth)
+        draft = project.draft()
+        waiting = int(counts["new"].sum())
+        print(f"{waiting} documents of run {args.run_name} await grading in draft version "
+              f"{draft.version if draft else '?'}; freeze it, then score again")  # fmt: skip
     return 0
 
 

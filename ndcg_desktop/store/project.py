@@ -819,6 +819,18 @@ class Project:
         merged = pairs.merge(existing, how="left", indicator=True)
         return _per_query_counts(pairs, merged[merged["_merge"] == "left_only"])
 
+    def send_for_judging(self, name: str, *, depth: int | None = None) -> pd.DataFrame:
+        """PRODUCT.md rule 6's third resolution: a run's unjudged documents join the draft.
+
+        Every returned document (or the top ``depth``) that the draft's pool lacks is added
+        ungraded to the draft (created from the latest frozen version if needed). Returns per
+        query how many documents now await grading.
+        """
+        run, info = self.load_run(name)
+        depth = depth or max(len(run), 1)
+        pairs = top_documents(run, depth, ties=TiePolicy(info.reading["ties"]), id_map=info.reading["id_map"])
+        return self.add_items(pairs[["query_id", "doc_id"]], action="send for judging")
+
     # -- evaluations -----------------------------------------------------------------------
     def save_evaluation(self, run_name: str, version: int, settings_text: str, manifest: dict[str, Any]) -> int:
         with self.transaction() as conn:

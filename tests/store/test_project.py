@@ -233,3 +233,18 @@ def test_cli_project_flow_matches_file_scoring(tmp_path, write, capsys):
     assert status["pool_versions"][0]["state"] == "frozen" and status["runs"][0]["name"] == "sys"
     assert main(["export-qrels", proj, "-o", str(tmp_path / "x.qrels")]) == 0
     assert (tmp_path / "x.qrels").read_text().splitlines()[0] == "q1 0 A 3"
+
+
+def test_send_for_judging_adds_unjudged_documents_to_a_new_draft(project, write, capsys):
+    project.import_qrels(write("q.txt", QRELS))
+    project.freeze()
+    project.import_run(write("run.txt", RUN), name="sys")
+    assert main(["send-for-judging", str(project.path), "--run-name", "sys"]) == 2  # project is open here
+    assert "in another" in capsys.readouterr().err
+    counts = project.send_for_judging("sys")
+    assert counts.set_index("query_id")["new"].to_dict() == {"q1": 1, "q2": 1}  # X and Y
+    draft = project.draft()
+    assert draft.version == 2 and draft.parent == 1
+    items = project.pool_items(2).set_index("doc_id")
+    assert pd.isna(items.loc["X", "grade"]) and items.loc["A", "grade"] == 3
+    assert set(project.audit_log(2)["action"]) == {"send for judging"}
