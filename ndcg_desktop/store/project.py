@@ -251,7 +251,7 @@ class Project:
             try:
                 app_id = conn.execute("PRAGMA application_id").fetchone()[0]
                 version = conn.execute("PRAGMA user_version").fetchone()[0]
-                problems = conn.execute("PRAGMA quick_check").fetchall() if app_id == APPLICATION_ID else []
+                problems = _quick_check(conn) if app_id == APPLICATION_ID else [("ok",)]
             finally:
                 conn.close()
         except sqlite3.DatabaseError as exc:
@@ -876,6 +876,19 @@ class Project:
                 for r in self.runs()
             ],  # fmt: skip
         }
+
+
+# Checked on every open. The corpus (documents) is left out: a full check reads the whole
+# file, seconds for a multi-GB corpus, and damage there surfaces as an error when read.
+_CHECKED_TABLES = ("meta", "queries", "pool_versions", "judgments", "audit_log", "runs", "evaluations")
+
+
+def _quick_check(conn: sqlite3.Connection) -> list[tuple[Any, ...]]:
+    if sqlite3.sqlite_version_info < (3, 33, 0):  # no per-table checks before SQLite 3.33
+        return conn.execute("PRAGMA quick_check").fetchall()
+    problems = [row for table in _CHECKED_TABLES for row in conn.execute(f"PRAGMA quick_check({table})").fetchall()
+                if row != ("ok",)]  # fmt: skip
+    return problems or [("ok",)]
 
 
 def _opt_int(value: Any) -> int | None:
