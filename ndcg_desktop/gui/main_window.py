@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -129,7 +130,8 @@ class MainWindow(QMainWindow):
         self.progress_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.statusBar().addWidget(self.saved_label)
         self.statusBar().addPermanentWidget(self.progress_label)
-        self.resize(1280, 800)
+        screen = self.screen().availableGeometry()
+        self.resize(min(1280, int(screen.width() * 0.92)), min(800, int(screen.height() * 0.9)))
         self._restore_state()
         self.welcome.refresh()
         self._update_actions()
@@ -260,6 +262,10 @@ class MainWindow(QMainWindow):
         remember_project(project.path)
         self.stack.setCurrentWidget(self.workspace)
         self.refresh(prefer_draft=True)
+        # Loading leaves many long-lived objects; freezing them keeps full collections (tens of
+        # ms on a big project) out of the key presses that follow.
+        gc.collect()
+        gc.freeze()
         return True
 
     def close_project(self) -> None:
@@ -327,7 +333,7 @@ class MainWindow(QMainWindow):
         if version is None:
             return
         share = f" ({100 * graded / total:.0f}%)" if total else ""
-        self.progress_label.setText(f"Pool v{version.version}: {graded} of {total} graded{share}")
+        self.progress_label.setText(f"Pool v{version.version}: {graded:,} of {total:,} graded{share}")
 
     # -- long work ---------------------------------------------------------------------------
     def _background(self, title: str, fn: Callable[..., Any], done: Callable[[Any], None]) -> None:

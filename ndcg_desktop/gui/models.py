@@ -1,4 +1,8 @@
-"""Qt table models over the project's tables: data() formats, it never computes."""
+"""Qt table models over the project's tables: data() formats, it never computes.
+
+Columns are kept as plain Python lists with their display and sort values prepared on
+load: data() is called thousands of times per repaint or sort, so it must only index.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +15,10 @@ from PySide6.QtGui import QBrush, QColor
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 Index = QModelIndex | QPersistentModelIndex
+_DISPLAY = Qt.ItemDataRole.DisplayRole
+_TODO = QBrush(QColor("#b35c00"))
+_MUTED = QBrush(QColor("#8a8a8a"))
+_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 
 
 def natural_key(text: str) -> str:
@@ -18,127 +26,164 @@ def natural_key(text: str) -> str:
     return re.sub(r"\d+", lambda m: m.group(0).zfill(12), text)
 
 
-class QueryListModel(QAbstractTableModel):
+def _text(value: Any) -> str:
+    return "" if value is None or (not isinstance(value, str) and pd.isna(value)) else str(value)
+
+
+class _ListTableModel(QAbstractTableModel):
+    COLUMNS: tuple[str, ...] = ()
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 - Qt's signature
+        return 0 if parent.isValid() else self._rows()
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = _DISPLAY) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == _DISPLAY:
+            return self.COLUMNS[section]
+        return None
+
+    def _rows(self) -> int:
+        raise NotImplementedError
+
+
+class QueryListModel(_ListTableModel):
     """Queries of the shown pool version with grading progress and state."""
 
     COLUMNS = ("Query", "Graded", "State", "Text")
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
-        self._frame = pd.DataFrame(columns=["query_id", "text", "pool_size", "graded"])
+        self._ids: list[str] = []
+        self._texts: list[str] = []
+        self._sizes: list[int] = []
+        self._graded: list[int] = []
+        self._keys: list[str] = []
+        self._row: dict[str, int] = {}
         self._frozen = False
 
     def load(self, frame: pd.DataFrame, *, frozen: bool) -> None:
         self.beginResetModel()
-        self._frame = frame.reset_index(drop=True)
+        self._ids = [str(x) for x in frame["query_id"]]
+        self._texts = [_text(x) for x in frame["text"]]
+        self._sizes = [int(x) for x in frame["pool_size"]]
+        self._graded = [int(x) for x in frame["graded"]]
+        self._keys = [natural_key(x) for x in self._ids]
+        self._row = {q: i for i, q in enumerate(self._ids)}
         self._frozen = frozen
         self.endResetModel()
 
+    def _rows(self) -> int:
+        return len(self._ids)
+
     def query_id(self, row: int) -> str:
-        return str(self._frame.at[row, "query_id"])
+        return self._ids[row]
 
     def row_of(self, query_id: str) -> int:
-        matches = self._frame.index[self._frame["query_id"] == query_id]
-        return int(matches[0]) if len(matches) else -1
+        return self._row.get(query_id, -1)
 
     def update_counts(self, query_id: str, pool_size: int, graded: int) -> None:
         row = self.row_of(query_id)
         if row < 0:
             return
-        self._frame.at[row, "pool_size"] = pool_size
-        self._frame.at[row, "graded"] = graded
+        self._sizes[row], self._graded[row] = pool_size, graded
         self.dataChanged.emit(self.index(row, 1), self.index(row, 2))
 
     def totals(self) -> tuple[int, int]:
         """(graded, pool items) over all queries of the version."""
-        return int(self._frame["graded"].sum()), int(self._frame["pool_size"].sum())
+        return sum(self._graded), sum(self._sizes)
 
     def ungraded(self, row: int) -> int:
-        return int(self._frame.at[row, "pool_size"] - self._frame.at[row, "graded"])
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 - Qt's signature
-        return 0 if parent.isValid() else len(self._frame)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.COLUMNS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self.COLUMNS[section]
-        return None
+        return self._sizes[row] - self._graded[row]
 
     def _state(self, row: int) -> str:
         if self._frozen:
             return "frozen"
-        if self._frame.at[row, "pool_size"] == 0:
+        if self._sizes[row] == 0:
             return "no pool"
         return "to grade" if self.ungraded(row) else "done"
 
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
-            return None
+    def data(self, index: Index, role: int = _DISPLAY) -> Any:
         row, col = index.row(), index.column()
-        rec = self._frame.iloc[row]
-        size, graded = int(rec["pool_size"]), int(rec["graded"])
-        if role == Qt.ItemDataRole.DisplayRole:
-            return (str(rec["query_id"]), f"{graded}/{size}", self._state(row), str(rec["text"]))[col]
+        if role == _DISPLAY:
+            if col == 0:
+                return self._ids[row]
+            if col == 1:
+                return f"{self._graded[row]}/{self._sizes[row]}"
+            return self._state(row) if col == 2 else self._texts[row]
         if role == SORT_ROLE:
-            ratio = graded / size if size else -1.0
-            return (natural_key(str(rec["query_id"])), ratio, self._state(row), str(rec["text"]))[col]
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{rec['query_id']}: {rec['text']}\n{graded} of {size} graded"
+            if col == 0:
+                return self._keys[row]
+            if col == 1:
+                return self._graded[row] / self._sizes[row] if self._sizes[row] else -1.0
+            return self._state(row) if col == 2 else self._texts[row]
         if role == Qt.ItemDataRole.ForegroundRole and col == 2 and self._state(row) == "to grade":
-            return QBrush(QColor("#b35c00"))
+            return _TODO
         if role == Qt.ItemDataRole.TextAlignmentRole and col == 1:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            return _RIGHT
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return f"{self._ids[row]}: {self._texts[row]}\n{self._graded[row]} of {self._sizes[row]} graded"
         return None
 
 
-class PoolTableModel(QAbstractTableModel):
+class PoolTableModel(_ListTableModel):
     """One query's pool: document, title, grade, annotator, note."""
 
     COLUMNS = ("Document", "Title", "Grade", "Annotator", "Note")
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
-        self._frame = pd.DataFrame(columns=["query_id", "doc_id", "grade", "annotator", "note", "title"])
+        self._docs: list[str] = []
+        self._titles: list[str] = []
+        self._grades: list[int | None] = []
+        self._annotators: list[str] = []
+        self._notes: list[str] = []
+        self._keys: list[str] = []
+        self._row: dict[str, int] = {}
         self.labels: list[str] = []
         self.low = 0
 
     def load(self, frame: pd.DataFrame, labels: list[str], low: int) -> None:
         self.beginResetModel()
-        self._frame = frame.reset_index(drop=True)
+        self._docs = [str(x) for x in frame["doc_id"]]
+        self._titles = [_text(x) for x in frame["title"]]
+        self._grades = [None if pd.isna(g) else int(g) for g in frame["grade"]]
+        self._annotators = [_text(x) for x in frame["annotator"]]
+        self._notes = [_text(x) for x in frame["note"]]
+        self._keys = [natural_key(x) for x in self._docs]
+        self._row = {d: i for i, d in enumerate(self._docs)}
         self.labels, self.low = labels, low
         self.endResetModel()
 
     def clear(self) -> None:
-        self.load(self._frame.iloc[0:0], [], 0)
+        self.load(pd.DataFrame(columns=["doc_id", "title", "grade", "annotator", "note"]), [], 0)
+
+    def _rows(self) -> int:
+        return len(self._docs)
 
     def doc_id(self, row: int) -> str:
-        return str(self._frame.at[row, "doc_id"])
+        return self._docs[row]
 
     def grade(self, row: int) -> int | None:
-        value = self._frame.at[row, "grade"]
-        return None if pd.isna(value) else int(value)
+        return self._grades[row]
 
     def note(self, row: int) -> str:
-        return str(self._frame.at[row, "note"] or "")
+        return self._notes[row]
 
     def row_of(self, doc_id: str) -> int:
-        matches = self._frame.index[self._frame["doc_id"] == doc_id]
-        return int(matches[0]) if len(matches) else -1
+        return self._row.get(doc_id, -1)
 
     def counts(self) -> tuple[int, int]:
-        return len(self._frame), int(self._frame["grade"].notna().sum())
+        return len(self._docs), sum(g is not None for g in self._grades)
 
-    def set_values(self, doc_id: str, **values: Any) -> None:
+    def set_values(self, doc_id: str, *, grade: int | None, annotator: str | None, note: str | None) -> None:
         """Reflect a change the store has already made (after a command ran)."""
         row = self.row_of(doc_id)
         if row < 0:
             return
-        for key, value in values.items():
-            self._frame.at[row, key] = pd.NA if value is None else value
-        self.dataChanged.emit(self.index(row, 0), self.index(row, len(self.COLUMNS) - 1))
+        self._grades[row], self._annotators[row], self._notes[row] = grade, _text(annotator), _text(note)
+        self.dataChanged.emit(self.index(row, 2), self.index(row, 4))
 
     def grade_text(self, grade: int | None) -> str:
         if grade is None:
@@ -147,34 +192,27 @@ class PoolTableModel(QAbstractTableModel):
         label = self.labels[i] if 0 <= i < len(self.labels) else ""
         return f"{grade} · {label}" if label else str(grade)
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._frame)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.COLUMNS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self.COLUMNS[section]
-        return None
-
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
-            return None
+    def data(self, index: Index, role: int = _DISPLAY) -> Any:
         row, col = index.row(), index.column()
-        rec = self._frame.iloc[row]
-        grade = self.grade(row)
-        if role == Qt.ItemDataRole.DisplayRole:
-            values = (rec["doc_id"], rec["title"], self.grade_text(grade), rec["annotator"], rec["note"])
-            value = values[col]
-            return "" if value is None or (not isinstance(value, str) and pd.isna(value)) else str(value)
+        if role == _DISPLAY or role == Qt.ItemDataRole.ToolTipRole:
+            if role == Qt.ItemDataRole.ToolTipRole and col not in (1, 4):
+                return None
+            if col == 0:
+                return self._docs[row]
+            if col == 1:
+                return self._titles[row]
+            if col == 2:
+                return self.grade_text(self._grades[row])
+            return self._annotators[row] if col == 3 else self._notes[row]
         if role == SORT_ROLE:
-            return (natural_key(str(rec["doc_id"])), str(rec["title"]), -1 if grade is None else grade,
-                    str(rec["annotator"] or ""), str(rec["note"] or ""))[col]  # fmt: skip
-        if role == Qt.ItemDataRole.ForegroundRole and col == 2 and grade is None:
-            return QBrush(QColor("#8a8a8a"))
-        if role == Qt.ItemDataRole.ToolTipRole and col in (1, 4):
-            return self.data(index)
+            if col == 0:
+                return self._keys[row]
+            if col == 2:
+                grade = self._grades[row]
+                return -1 if grade is None else grade
+            return (None, self._titles, None, self._annotators, self._notes)[col][row]  # type: ignore[index]
+        if role == Qt.ItemDataRole.ForegroundRole and col == 2 and self._grades[row] is None:
+            return _MUTED
         return None
 
 

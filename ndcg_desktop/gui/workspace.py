@@ -92,13 +92,11 @@ class Workspace(QWidget):
         self.pool_view = self._table(self.pool_proxy, "Pool")
         header = self.pool_view.horizontalHeader()
         header.setStretchLastSection(False)
-        for column, mode in enumerate(
-            (QHeaderView.ResizeMode.ResizeToContents, QHeaderView.ResizeMode.Stretch,
-             QHeaderView.ResizeMode.ResizeToContents, QHeaderView.ResizeMode.ResizeToContents,
-             QHeaderView.ResizeMode.Interactive)
-        ):  # fmt: skip
-            header.setSectionResizeMode(column, mode)
-        header.resizeSection(4, 140)
+        # Sized once per load, not ResizeToContents: that re-measures every row on each grade.
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        header.resizeSection(3, 90)
+        header.resizeSection(4, 110)
         self.grade_bar = QWidget()
         self.grade_layout = QHBoxLayout(self.grade_bar)
         self.grade_layout.setContentsMargins(0, 0, 0, 0)
@@ -196,6 +194,7 @@ class Workspace(QWidget):
         self.project, self.version = project, version
         self.queries.load(project.query_progress(version.version), frozen=version.frozen)
         self._rebuild_grade_bar()
+        self._size_pool_columns()
         frozen = version.frozen
         self.banner.setVisible(frozen)
         if frozen:
@@ -212,6 +211,14 @@ class Workspace(QWidget):
         self.query_id = None  # another version: the pool must be read again even for the same query
         self.select_query_row(self.query_proxy.mapFromSource(self.queries.index(max(row, 0), 0)).row())
         self._emit_progress()
+
+    def _size_pool_columns(self) -> None:
+        assert self.version is not None
+        metrics = self.pool_view.fontMetrics()
+        grades = range(self.version.scale.low, self.version.scale.high + 1)
+        self.pool.labels, self.pool.low = self.version.labels, self.version.scale.low
+        widest = max([metrics.horizontalAdvance(self.pool.grade_text(g)) for g in grades] + [40])
+        self.pool_view.horizontalHeader().resizeSection(2, widest + 24)
 
     def _rebuild_grade_bar(self) -> None:
         for button in self.grade_buttons.buttons():
@@ -262,6 +269,7 @@ class Workspace(QWidget):
         self.query_text = text
         self.pool.load(self.project.pool_items(self.version.version, query_id), self.version.labels,
                        self.version.scale.low)  # fmt: skip
+        self.pool_view.resizeColumnToContents(0)
         first = self._first_ungraded_row() if not self.version.frozen else 0
         self.select_doc_row(first if first is not None else 0)
 
@@ -298,8 +306,11 @@ class Workspace(QWidget):
         self._show_doc(self.pool.doc_id(self.pool_proxy.mapToSource(current).row()))
 
     def _show_doc(self, doc_id: str | None) -> None:
+        # An exclusive group ignores unchecking its checked button: lift exclusivity meanwhile.
+        self.grade_buttons.setExclusive(False)
         for button in self.grade_buttons.buttons():
             button.setChecked(False)
+        self.grade_buttons.setExclusive(True)
         if doc_id is None or self.project is None:
             self.doc_title.setText("")
             self.reader.setHtml("")

@@ -48,6 +48,7 @@ def test_keyboard_grading_moves_on_and_undo_redo(window, small_project, qtbot):
     qtbot.keyClick(ws.pool_view, Qt.Key.Key_0)
     assert pool_grades(small_project)["C"] == 0  # on disk at once
     assert ws.current_doc() == "D"  # moved to the next ungraded one
+    assert ws.grade_buttons.checkedId() == -1  # and its grade bar shows no grade
     qtbot.keyClick(ws.pool_view, Qt.Key.Key_2)
     assert pool_grades(small_project)["D"] == 2
     assert "4 of 5 graded" in window.progress_label.text()
