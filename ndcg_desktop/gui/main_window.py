@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QFileDialog,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QListWidget,
@@ -20,7 +21,9 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QPushButton,
+    QScrollArea,
     QStackedWidget,
+    QTabWidget,
     QToolBar,
     QVBoxLayout,
     QWidget,
@@ -28,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from ndcg_desktop import __version__
 from ndcg_desktop.domain import InputError
+from ndcg_desktop.gui.analysis import AnalysisView
 from ndcg_desktop.gui.dialogs import BuildPoolDialog, FreezeDialog, ImportRunDialog, NewProjectDialog, ShortcutsDialog
 from ndcg_desktop.gui.preferences import Preferences, forget_project, recent_projects, remember_project, ui_state
 from ndcg_desktop.gui.tasks import run_with_progress
@@ -115,9 +119,21 @@ class MainWindow(QMainWindow):
         self.workspace = Workspace(self.undo_stack)
         self.workspace.error.connect(self.show_error)
         self.workspace.progress_changed.connect(self._progress)
+        self.analysis = AnalysisView()
+        self.analysis.error.connect(self.show_error)
+        self.analysis.sent_for_judging.connect(self._sent_for_judging)
+        self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)
+        self.tabs.addTab(self.workspace, "Annotate")
+        scroller = QScrollArea()  # small or scaled screens scroll instead of forcing a big window
+        scroller.setWidgetResizable(True)
+        scroller.setFrameShape(QFrame.Shape.NoFrame)
+        scroller.setWidget(self.analysis)
+        self.tabs.addTab(scroller, "Scores")
+        self.tabs.currentChanged.connect(lambda _i: self._update_actions())
         self.stack = QStackedWidget()
         self.stack.addWidget(self.welcome)
-        self.stack.addWidget(self.workspace)
+        self.stack.addWidget(self.tabs)
         self.setCentralWidget(self.stack)
         self.version_box = QComboBox()
         self.version_box.setAccessibleName("Pool version")
@@ -203,7 +219,7 @@ class MainWindow(QMainWindow):
         self.freeze_action.setEnabled(writable and version is not None and not version.frozen)
         has_draft = bool(self.project and self.project.draft())
         self.new_draft_action.setEnabled(writable and version is not None and version.frozen and not has_draft)
-        self.toolbar.setVisible(open_)
+        self.toolbar.setVisible(open_ and self.tabs.currentWidget() is self.workspace)
 
     # -- projects --------------------------------------------------------------------------
     def annotator(self) -> str:
@@ -260,7 +276,7 @@ class MainWindow(QMainWindow):
             return False
         self.project = project
         remember_project(project.path)
-        self.stack.setCurrentWidget(self.workspace)
+        self.stack.setCurrentWidget(self.tabs)
         self.refresh(prefer_draft=True)
         # Loading leaves many long-lived objects; freezing them keeps full collections (tens of
         # ms on a big project) out of the key presses that follow.
@@ -276,6 +292,7 @@ class MainWindow(QMainWindow):
         self.project.close()
         self.project = None
         self.version_box.clear()
+        self.analysis.set_project(None)
         self.stack.setCurrentWidget(self.welcome)
         self.welcome.refresh()
         self.setWindowTitle("ndcg-desktop")
@@ -303,6 +320,7 @@ class MainWindow(QMainWindow):
         if current is not None:
             self.version_box.setCurrentIndex(self.version_box.findData(current))
         self._show_current()
+        self.analysis.set_project(self.project)
 
     def _version_chosen(self, _index: int) -> None:
         self.undo_stack.clear()  # commands belong to the version they were made in
@@ -327,6 +345,12 @@ class MainWindow(QMainWindow):
             self.setWindowTitle(f"{name} — pool v{version.version} ({state}) — ndcg-desktop")
             self.workspace.grade_bar.setEnabled(not version.frozen and not self.project.read_only)
         self._update_actions()
+
+    def _sent_for_judging(self, message: str) -> None:
+        self.undo_stack.clear()
+        self.refresh(prefer_draft=True)
+        self.tabs.setCurrentWidget(self.workspace)
+        QMessageBox.information(self, "Sent for judging", message)
 
     def _progress(self, graded: int, total: int) -> None:
         version = self.current_version()

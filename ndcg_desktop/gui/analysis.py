@@ -1,0 +1,569 @@
+"""The analyst's view: choose a run and a frozen pool, resolve every flag, read per-query NDCG.
+
+All numbers come from ``ndcg_desktop.scoring`` (the same code as ``ndcg score``); this module
+formats them and never computes a metric.
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSortFilterProxyModel, Qt, Signal
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QSpinBox,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ndcg_desktop.domain import (
+    DuplicatePolicy,
+    EvalSettings,
+    Gain,
+    QuerySet,
+    UnjudgedPolicy,
+    UnknownQueryPolicy,
+    ZeroIdcgPolicy,
+)
+from ndcg_desktop.gui.models import SORT_ROLE, Index, natural_key
+from ndcg_desktop.gui.tasks import run_with_progress
+from ndcg_desktop.scoring import Evaluation, evaluate
+from ndcg_desktop.scoring.explain import FlagReport, ideal_ranking, inspect, missed_relevant
+from ndcg_desktop.store import Project
+
+SEND_FOR_JUDGING = "send"
+
+
+def _shade(value: float) -> QBrush:
+    """Red for bad queries through amber to green, light enough to read text on."""
+    value = min(max(value, 0.0), 1.0)
+    red, green = (255, int(120 + 135 * value / 0.5)) if value < 0.5 else (int(255 - 120 * (value - 0.5) / 0.5), 255)
+    return QBrush(QColor(red, green, 150, 110))
+
+
+class FrameModel(QAbstractTableModel):
+    """A read-only table of prepared strings and raw sort values (results, positions, ideal)."""
+
+    def __init__(self, columns: list[tuple[str, str, str]], parent: Any = None) -> None:
+        super().__init__(parent)
+        self.columns = columns  # (header, frame column, format) ; format: "", "f4", "int", "flag"
+        self.display: list[list[str]] = []
+        self.raw: list[list[Any]] = []
+        self.shade_column = -1
+        self.shades: list[QBrush] = []
+
+    def load(self, frame: pd.DataFrame, shade: str | None = None) -> None:
+        self.beginResetModel()
+        self.display, self.raw = [], []
+        for _, name, fmt in self.columns:
+            values = frame[name].tolist() if name in frame else [""] * len(frame)
+            self.raw.append([natural_key(str(v)) if fmt == "" else (-1 if v is None or v != v else v) for v in values])
+            self.display.append([_format(v, fmt) for v in values])
+        self.shade_column = next((i for i, c in enumerate(self.columns) if c[1] == shade), -1)
+        self.shades = [_shade(float(v)) for v in frame[shade]] if shade else []
+        self.endResetModel()
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() or not self.display else len(self.display[0])
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.columns)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return self.columns[section][0]
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        row, col = index.row(), index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self.display[col][row]
+        if role == SORT_ROLE:
+            return self.raw[col][row]
+        if role == Qt.ItemDataRole.BackgroundRole and col == self.shade_column:
+            return self.shades[row]
+        if role == Qt.ItemDataRole.TextAlignmentRole and self.columns[col][2] in ("f4", "int"):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def value(self, row: int, column: str) -> Any:
+        col = next(i for i, c in enumerate(self.columns) if c[1] == column)
+        return self.display[col][row]
+
+
+def _format(value: Any, fmt: str) -> str:
+    if value is None or (isinstance(value, float) and value != value):
+        return "—"
+    if fmt == "f4":
+        return f"{float(value):.4f}"
+    if fmt == "int":
+        return str(int(value))
+    return str(value)
+
+
+class ResultsProxy(QSortFilterProxyModel):
+    """Sort by raw values; filter by "NDCG below" and "has missed relevant"."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.setSortRole(SORT_ROLE)
+        self.below: float | None = None
+        self.missed_only = False
+
+    def set_filters(self, below: float | None, missed_only: bool) -> None:
+        if hasattr(self, "beginFilterChange"):
+            self.beginFilterChange()
+            self.below, self.missed_only = below, missed_only
+            self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+        else:
+            self.below, self.missed_only = below, missed_only
+            self.invalidateRowsFilter()
+
+    def filterAcceptsRow(self, source_row: int, source_parent: Index) -> bool:
+        model = self.sourceModel()
+        assert isinstance(model, FrameModel)
+        if self.below is not None and float(model.raw[1][source_row]) >= self.below:
+            return False
+        return not (self.missed_only and int(model.raw[7][source_row]) == 0)
+
+
+RESULT_COLUMNS = [
+    ("Query", "query_id", ""),
+    ("nDCG", "ndcg", "f4"),
+    ("Candidate-only (diagnostic)", "candidate_ndcg", "f4"),
+    ("DCG", "dcg", "f4"),
+    ("IDCG", "idcg", "f4"),
+    ("Relevant in pool", "relevant_in_pool", "int"),
+    ("Found in top K", "relevant_found", "int"),
+    ("Missed", "relevant_missed", "int"),
+    ("Unjudged in top K", "unjudged_in_top_k", "int"),
+    ("Flags", "flags", ""),
+]
+POSITION_COLUMNS = [
+    ("Rank", "rank", "int"),
+    ("Document", "doc_id", ""),
+    ("Grade", "grade_text", ""),
+    ("Gain", "gain", "f4"),
+    ("Discount", "discount", "f4"),
+    ("Contribution", "contribution", "f4"),
+    ("Cumulative DCG", "cumulative_dcg", "f4"),
+]
+IDEAL_COLUMNS = [
+    ("Rank", "rank", "int"),
+    ("Document", "doc_id", ""),
+    ("Grade", "grade", "int"),
+    ("Gain", "gain", "f4"),
+    ("Cumulative IDCG", "cumulative_idcg", "f4"),
+]
+
+
+def _table(model: Any, sortable: bool = True) -> QTableView:
+    view = QTableView()
+    view.setModel(model)
+    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    view.verticalHeader().hide()
+    view.verticalHeader().setDefaultSectionSize(view.fontMetrics().height() + 10)
+    view.setSortingEnabled(sortable)
+    view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+    view.horizontalHeader().setStretchLastSection(True)
+    return view
+
+
+class AnalysisView(QWidget):
+    """Run + frozen pool + settings -> flags to resolve -> per-query results and breakdowns."""
+
+    error = Signal(str)
+    sent_for_judging = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.project: Project | None = None
+        self.report: FlagReport | None = None
+        self.evaluation: Evaluation | None = None
+        self.qrels: Any = None
+
+        self.run_box = QComboBox()
+        self.run_box.setAccessibleName("Run")
+        self.version_box = QComboBox()
+        self.version_box.setAccessibleName("Frozen pool version")
+        self.k = QSpinBox(minimum=1, maximum=10_000, value=10)
+        self.k.setAccessibleName("Cutoff K")
+        self.gain = QComboBox()
+        for g in Gain:
+            self.gain.addItem(f"{g.value} gain", g.value)
+        self.zero_idcg = QComboBox()
+        self.zero_idcg.addItem("zero-IDCG: score 0, in the mean", ZeroIdcgPolicy.KEEP.value)
+        self.zero_idcg.addItem("zero-IDCG: excluded", ZeroIdcgPolicy.EXCLUDE.value)
+        self.check_button = QPushButton("Check run")
+        self.check_button.clicked.connect(self.check)
+        top = QGridLayout()
+        top.addWidget(QLabel("Run"), 0, 0)
+        top.addWidget(self.run_box, 0, 1)
+        top.addWidget(QLabel("against"), 0, 2)
+        top.addWidget(self.version_box, 0, 3)
+        top.addWidget(self.check_button, 0, 5)
+        top.addWidget(QLabel("K"), 1, 0)
+        knobs = QHBoxLayout()
+        knobs.addWidget(self.k)
+        knobs.addWidget(self.gain)
+        knobs.addWidget(self.zero_idcg)
+        knobs.addStretch(1)
+        top.addLayout(knobs, 1, 1, 1, 5)
+        top.setColumnStretch(4, 1)
+        for w in (self.run_box, self.version_box, self.k, self.gain, self.zero_idcg):
+            signal = w.valueChanged if isinstance(w, QSpinBox) else w.currentIndexChanged
+            signal.connect(self._invalidate)
+
+        # Resolve panel: one choice per flag group.
+        self.flags_box = QGroupBox("Resolve before scoring")
+        grid = QGridLayout(self.flags_box)
+        self.flag_labels: dict[str, QLabel] = {}
+        self.choices: dict[str, QComboBox] = {}
+        groups = [
+            ("unjudged", "Unjudged documents",
+             [("choose…", None), ("count as non-relevant (keeps its position)", UnjudgedPolicy.ZERO.value),
+              ("condense (remove, close the gaps)", UnjudgedPolicy.CONDENSE.value),
+              ("send for judging (adds them to a draft)", SEND_FOR_JUDGING)]),
+            ("duplicates", "Duplicate documents", [("choose…", None), ("keep the first", DuplicatePolicy.FIRST.value)]),
+            ("unknown_queries", "Run queries not in the pool",
+             [("choose…", None), ("ignore them (listed)", UnknownQueryPolicy.IGNORE.value)]),
+            ("queries", "Pool queries without a ranking",
+             [("score them 0 (every pool query counts)", QuerySet.POOL.value),
+              ("score only answered queries", QuerySet.RUN.value)]),
+        ]  # fmt: skip
+        for row, (key, title, options) in enumerate(groups):
+            grid.addWidget(QLabel(f"<b>{title}</b>"), row, 0)
+            self.flag_labels[key] = QLabel("—")
+            grid.addWidget(self.flag_labels[key], row, 1)
+            combo = QComboBox()
+            combo.setAccessibleName(title)
+            for text, value in options:
+                combo.addItem(text, value)
+            combo.currentIndexChanged.connect(self._update_score_button)
+            self.choices[key] = combo
+            grid.addWidget(combo, row, 2)
+        self.ties_label = QLabel("—")
+        grid.addWidget(QLabel("<b>Ties straddling K</b>"), len(groups), 0)
+        grid.addWidget(self.ties_label, len(groups), 1, 1, 2)
+        grid.setColumnStretch(1, 1)
+        self.missing_label = QLabel("Check a run to see what needs a decision.")
+        self.missing_label.setWordWrap(True)
+        self.score_button = QPushButton("Score")
+        self.score_button.setEnabled(False)
+        self.score_button.clicked.connect(self.score)
+        row = QHBoxLayout()
+        row.addWidget(self.missing_label, 1)
+        row.addWidget(self.score_button)
+        grid.addLayout(row, len(groups) + 1, 0, 1, 3)
+
+        # Results.
+        self.settings_line = QLabel()
+        self.settings_line.setWordWrap(True)
+        self.settings_line.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        self.results = FrameModel(RESULT_COLUMNS, self)
+        self.results_proxy = ResultsProxy(self)
+        self.results_proxy.setSourceModel(self.results)
+        self.results_view = _table(self.results_proxy)
+        self.results_view.setAccessibleName("Per-query results")
+        self.results_view.selectionModel().currentRowChanged.connect(self._query_selected)
+        self.below_on = QCheckBox("nDCG below")
+        self.below = QDoubleSpinBox(minimum=0.0, maximum=1.0, singleStep=0.05, value=0.3, decimals=2)
+        self.below.setAccessibleName("nDCG threshold")
+        self.missed_only = QCheckBox("has missed relevant")
+        self.below_on.toggled.connect(self._filter)
+        self.below.valueChanged.connect(self._filter)
+        self.missed_only.toggled.connect(self._filter)
+        self.export_button = QPushButton("Export CSV…")
+        self.export_button.clicked.connect(self.export)
+        self.export_button.setEnabled(False)
+        filters = QHBoxLayout()
+        filters.addWidget(QLabel("Show only queries with"))
+        filters.addWidget(self.below_on)
+        filters.addWidget(self.below)
+        filters.addWidget(self.missed_only)
+        filters.addStretch(1)
+        filters.addWidget(self.export_button)
+
+        self.explain = QLabel()
+        self.explain.setWordWrap(True)
+        self.positions = FrameModel(POSITION_COLUMNS, self)
+        self.ideal = FrameModel(IDEAL_COLUMNS, self)
+        self.positions_view = _table(self.positions, sortable=False)
+        self.ideal_view = _table(self.ideal, sortable=False)
+        self.missed_label = QLabel()
+        self.missed_label.setWordWrap(True)
+        breakdown = QWidget()
+        bl = QGridLayout(breakdown)
+        bl.setContentsMargins(0, 0, 0, 0)
+        bl.addWidget(self.explain, 0, 0, 1, 2)
+        bl.addWidget(QLabel("<b>The run's top K</b>"), 1, 0)
+        bl.addWidget(QLabel("<b>The ideal ranking (from the frozen pool)</b>"), 1, 1)
+        bl.addWidget(self.positions_view, 2, 0)
+        bl.addWidget(self.ideal_view, 2, 1)
+        bl.addWidget(self.missed_label, 3, 0, 1, 2)
+        bl.setColumnStretch(0, 3)
+        bl.setColumnStretch(1, 2)
+
+        results_top = QWidget()
+        rl = QVBoxLayout(results_top)
+        rl.setContentsMargins(0, 0, 0, 0)
+        rl.addWidget(self.settings_line)
+        rl.addWidget(self.summary)
+        rl.addLayout(filters)
+        rl.addWidget(self.results_view)
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(results_top)
+        split.addWidget(breakdown)
+        split.setSizes([380, 300])
+        for combo in self.findChildren(QComboBox):  # long option texts must not set the window's width
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(10)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 8, 8, 8)
+        layout.addLayout(top)
+        layout.addWidget(self.flags_box)
+        layout.addWidget(split, 1)
+
+    # -- state -----------------------------------------------------------------------------
+    def set_project(self, project: Project | None) -> None:
+        self.project = project
+        self.run_box.blockSignals(True)
+        self.version_box.blockSignals(True)
+        self.run_box.clear()
+        self.version_box.clear()
+        if project is not None:
+            for info in project.runs():
+                self.run_box.addItem(f"{info.name}  ({info.source_name})", info.name)
+            for v in reversed(project.versions()):
+                if v.frozen:
+                    self.version_box.addItem(f"pool v{v.version} · {v.short_hash}…", v.version)
+        self.run_box.blockSignals(False)
+        self.version_box.blockSignals(False)
+        ready = self.run_box.count() > 0 and self.version_box.count() > 0
+        self.check_button.setEnabled(ready)
+        self._invalidate()
+        if not ready and project is not None:
+            self.missing_label.setText(
+                "Import a run (File ▸ Import run) and freeze a pool version (Pool ▸ Freeze draft) to score."
+            )
+
+    def settings(self) -> EvalSettings:
+        """The settings the choices make; a refused group stays at its refusing default."""
+
+        def choice(key: str, default: str) -> str:
+            value = self.choices[key].currentData()
+            return default if value in (None, SEND_FOR_JUDGING) else str(value)
+
+        return EvalSettings(
+            k=self.k.value(),
+            gain=Gain(self.gain.currentData()),
+            zero_idcg=ZeroIdcgPolicy(self.zero_idcg.currentData()),
+            unjudged=UnjudgedPolicy(choice("unjudged", UnjudgedPolicy.REJECT.value)),
+            duplicates=DuplicatePolicy(choice("duplicates", DuplicatePolicy.REJECT.value)),
+            unknown_queries=UnknownQueryPolicy(choice("unknown_queries", UnknownQueryPolicy.REJECT.value)),
+            queries=QuerySet(choice("queries", QuerySet.POOL.value)),
+            scale=self.project.version(self.version_box.currentData()).scale if self.project else EvalSettings().scale,
+        )
+
+    def _invalidate(self) -> None:
+        self.report = None
+        for label in self.flag_labels.values():
+            label.setText("—")
+        self.ties_label.setText("—")
+        self.missing_label.setText("Check the run to see what needs a decision.")
+        self._update_score_button()
+
+    def _update_score_button(self) -> None:
+        if self.report is None:
+            self.score_button.setEnabled(False)
+            return
+        if self.choices["unjudged"].currentData() == SEND_FOR_JUDGING:
+            self.score_button.setText("Send for judging")
+            self.score_button.setEnabled(True)
+            self.missing_label.setText("The unjudged documents will be added to a draft pool for grading; "
+                                       "score again once that draft is frozen.")  # fmt: skip
+            return
+        self.score_button.setText("Score")
+        missing = self.report.missing(self.settings())
+        self.score_button.setEnabled(not missing)
+        self.missing_label.setText("Ready to score." if not missing else "Before scoring: " + "; ".join(missing) + ".")
+
+    # -- work ------------------------------------------------------------------------------
+    def _inputs(self) -> tuple[Any, Any, Any]:
+        assert self.project is not None
+        version = self.project.version(self.version_box.currentData())
+        qrels = self.project.qrels(version.version)
+        run, info = self.project.load_run(self.run_box.currentData())
+        return version, qrels, (run, info)
+
+    def check(self) -> None:
+        if self.project is None or self.run_box.currentIndex() < 0 or self.version_box.currentIndex() < 0:
+            return
+        version, qrels, (run, info) = self._inputs()
+        settings = self.settings().with_(ties=info.reading["ties"], id_map=info.reading["id_map"])
+        run_with_progress(
+            self, "Checking the run…",
+            lambda progress, cancelled: inspect(qrels, run, settings, progress=progress, cancelled=cancelled),
+            self._show_report, self.error.emit,
+        )  # fmt: skip
+
+    def _show_report(self, report: FlagReport) -> None:
+        self.report = report
+        k = self.k.value()
+        self.flag_labels["unjudged"].setText(
+            f"{report.unjudged_total} in {report.unjudged_queries} queries ({report.unjudged_in_top_k} in the top {k})"
+        )
+        self.flag_labels["duplicates"].setText(f"{report.duplicates}")
+        self.flag_labels["unknown_queries"].setText(_listing(report.unknown_queries))
+        self.flag_labels["queries"].setText(_listing(report.unanswered_queries))
+        self.ties_label.setText(
+            _listing(report.ties_at_k) + (" (the tie-averaged nDCG is shown beside each)" if report.ties_at_k else "")
+        )
+        self._update_score_button()
+
+    def score(self) -> None:
+        if self.project is None or self.report is None:
+            return
+        if self.choices["unjudged"].currentData() == SEND_FOR_JUDGING:
+            self._send_for_judging()
+            return
+        version, qrels, (run, info) = self._inputs()
+        settings = self.settings().with_(ties=info.reading["ties"], id_map=info.reading["id_map"])
+        self.qrels = qrels
+
+        def done(evaluation: Evaluation) -> None:
+            evaluation.manifest["judgments"].update(
+                {"path": str(self.project.path), "pool_version": version.version, "pool_hash": version.hash}
+            )  # type: ignore[union-attr]
+            evaluation.manifest["run"]["name"] = info.name
+            self.project.save_evaluation(info.name, version.version, settings.to_text(), evaluation.manifest)  # type: ignore[union-attr]
+            self._show_results(evaluation, version)
+
+        run_with_progress(
+            self, "Scoring…",
+            lambda progress, cancelled: evaluate(qrels, run, settings, progress=progress, cancelled=cancelled),
+            done, self.error.emit,
+        )  # fmt: skip
+
+    def _send_for_judging(self) -> None:
+        assert self.project is not None
+        name = self.run_box.currentData()
+        try:
+            counts = self.project.send_for_judging(name)
+        except Exception as exc:  # InputError: read-only project, a draft elsewhere...
+            self.error.emit(str(exc))
+            return
+        draft = self.project.draft()
+        self.sent_for_judging.emit(
+            f"{int(counts['new'].sum())} documents of {name} await grading in draft pool "
+            f"v{draft.version if draft else '?'}. Grade them, freeze the draft, then score again."
+        )
+
+    def _show_results(self, e: Evaluation, version: Any) -> None:
+        self.evaluation = e
+        s = e.summary
+        self.settings_line.setText(
+            f"<b>{html.escape(s['settings'])}</b>, pool v{version.version} ({version.short_hash}…), "
+            f"zero-IDCG: {s['zero_idcg']} of {s['queries_total']}"
+        )
+        mean = "—" if s["mean_ndcg"] is None else f"{s['mean_ndcg']:.4f}"
+        pooled = "—" if s["pooled_ndcg"] is None else f"{s['pooled_ndcg']:.4f}"
+        self.summary.setText(
+            f"<span style='font-size:16pt'><b>{s['measure']} {mean}</b></span> (macro mean) &nbsp; "
+            f"pooled ratio {pooled} (sum DCG / sum IDCG) &nbsp; · &nbsp; queries {s['queries_total']} total, "
+            f"{s['queries_in_mean']} in the mean, {s['zero_idcg']} zero-IDCG, {s['excluded']} excluded, "
+            f"{s['no_ranking']} no ranking, {s['dropped_unanswered']} dropped &nbsp; · &nbsp; unjudged in top K "
+            f"{s['unjudged_in_top_k']}, ties at K {s['ties_at_k']}"
+        )
+        frame = e.per_query.copy()
+        frame["flags"] = [
+            ", ".join(n for n, on in (("no ranking", nr), ("zero IDCG", z), ("excluded", x), ("tie at K", t)) if on)
+            for nr, z, x, t in zip(frame["no_ranking"], frame["zero_idcg"], frame["excluded"], frame["tie_at_k"],
+                                   strict=True)
+        ]  # fmt: skip
+        self.results.load(frame, shade="ndcg")
+        self.results_view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
+        self.results_view.resizeColumnsToContents()
+        self.export_button.setEnabled(True)
+        if self.results_proxy.rowCount():
+            self.results_view.selectRow(0)
+
+    def _filter(self) -> None:
+        below = self.below.value() if self.below_on.isChecked() else None
+        self.results_proxy.set_filters(below, self.missed_only.isChecked())
+
+    def _query_selected(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if not current.isValid() or self.evaluation is None:
+            return
+        e = self.evaluation
+        row = self.results_proxy.mapToSource(current).row()
+        query_id = str(e.per_query["query_id"].iloc[row])
+        rec = e.per_query.iloc[row]
+        positions = e.per_position[e.per_position["query_id"].astype(str) == query_id].copy()
+        labels = {}
+        if self.project is not None:
+            v = self.project.version(self.version_box.currentData())
+            labels = {v.scale.low + i: f"{v.scale.low + i} · {lab}" for i, lab in enumerate(v.labels)}
+        positions["grade_text"] = [
+            labels.get(int(g), str(int(g))) if j else "unjudged"
+            for g, j in zip(positions["grade"].fillna(0), positions["judged"], strict=True)
+        ]
+        self.positions.load(positions)
+        self.ideal.load(ideal_ranking(self.qrels, query_id, e.settings.k, e.settings.gain))
+        missed = missed_relevant(self.qrels, e.per_position, query_id, e.settings.gain)
+        self.missed_label.setText(
+            "<b>Missed relevant documents:</b> "
+            + (", ".join(f"{d} (grade {g})" for d, g in missed.values.tolist()) if len(missed) else "none")
+        )
+        self.explain.setText(
+            f"<b>{html.escape(query_id)}</b>: nDCG {rec['ndcg']:.4f} against the whole frozen pool; "
+            f"candidate-only {rec['candidate_ndcg']:.4f} (ideal taken from the returned documents only: it measures "
+            "ordering among what was returned, and ignores what was missed)."
+            + (f" Tie at K: the tie-averaged nDCG is {rec['tie_averaged_ndcg']:.4f}." if rec["tie_at_k"] else "")
+        )
+        for view in (self.positions_view, self.ideal_view):
+            view.resizeColumnsToContents()
+
+    def export(self, folder: str | None = None) -> list[Path]:
+        if self.evaluation is None:
+            return []
+        folder = folder or QFileDialog.getExistingDirectory(self, "Export results to a folder")
+        if not folder:
+            return []
+        from ndcg_desktop.cli.report import export  # the same writer as `ndcg score --export`
+
+        try:
+            return export(self.evaluation, folder)
+        except OSError as exc:
+            self.error.emit(f"{folder}: cannot write the export ({exc.strerror or exc})")
+            return []
+
+
+def _listing(items: list[str], limit: int = 8) -> str:
+    if not items:
+        return "none"
+    shown = ", ".join(items[:limit]) + (f" and {len(items) - limit} more" if len(items) > limit else "")
+    return f"{len(items)}: {shown}"
+
+
+__all__ = ["AnalysisView", "FrameModel"]

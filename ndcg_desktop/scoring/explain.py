@@ -1,0 +1,113 @@
+"""Explanations built on an evaluation: flag groups to resolve, the ideal ranking of a query.
+
+Used by the desktop application's analysis view; every number comes from :func:`evaluate`
+or from the frozen pool itself, never recomputed differently.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from ndcg_desktop.domain.data import Qrels, Run
+from ndcg_desktop.domain.settings import (
+    DuplicatePolicy,
+    EvalSettings,
+    Gain,
+    QuerySet,
+    UnjudgedPolicy,
+    UnknownQueryPolicy,
+)
+from ndcg_desktop.scoring.ndcg import IsCancelled, Progress, discounts, evaluate, gain_values
+
+
+@dataclass
+class FlagReport:
+    """Every problem that needs an explicit choice before a run can be scored, counted."""
+
+    unjudged_total: int
+    unjudged_in_top_k: int
+    unjudged_queries: int
+    duplicates: int
+    unknown_queries: list[str] = field(default_factory=list)
+    unanswered_queries: list[str] = field(default_factory=list)
+    ties_at_k: list[str] = field(default_factory=list)
+
+    def needs_choice(self) -> dict[str, bool]:
+        """Which setting must leave its refusing default for scoring to go ahead."""
+        return {
+            "unjudged": self.unjudged_total > 0,
+            "duplicates": self.duplicates > 0,
+            "unknown_queries": bool(self.unknown_queries),
+        }
+
+    def missing(self, settings: EvalSettings) -> list[str]:
+        """Sentences saying what still needs a choice under ``settings`` (empty: ready to score)."""
+        out = []
+        if self.unjudged_total and settings.unjudged is UnjudgedPolicy.REJECT:
+            out.append(f"{self.unjudged_total} unjudged documents ({self.unjudged_in_top_k} in the top "
+                       f"{settings.k}) need a policy")  # fmt: skip
+        if self.duplicates and settings.duplicates is DuplicatePolicy.REJECT:
+            out.append(f"{self.duplicates} duplicate documents need a policy")
+        if self.unknown_queries and settings.unknown_queries is UnknownQueryPolicy.REJECT:
+            out.append(f"{len(self.unknown_queries)} run queries are not in the pool")
+        return out
+
+
+def inspect(
+    qrels: Qrels,
+    run: Run,
+    settings: EvalSettings,
+    *,
+    progress: Progress | None = None,
+    cancelled: IsCancelled | None = None,
+) -> FlagReport:
+    """Count every flag group by scoring once with permissive policies (nothing is refused)."""
+    permissive = settings.with_(
+        unjudged=UnjudgedPolicy.ZERO,
+        duplicates=DuplicatePolicy.FIRST,
+        unknown_queries=UnknownQueryPolicy.IGNORE,
+        queries=QuerySet.POOL,
+    )
+    e = evaluate(qrels, run, permissive, progress=progress, cancelled=cancelled)
+    pq = e.per_query
+    return FlagReport(
+        unjudged_total=int(pq["unjudged_total"].sum()),
+        unjudged_in_top_k=int(pq["unjudged_in_top_k"].sum()),
+        unjudged_queries=int((pq["unjudged_total"] > 0).sum()),
+        duplicates=int(pq["duplicates_removed"].sum()),
+        unknown_queries=list(e.unknown_queries),
+        unanswered_queries=pq.loc[pq["no_ranking"], "query_id"].astype(str).tolist(),
+        ties_at_k=pq.loc[pq["tie_at_k"], "query_id"].astype(str).tolist(),
+    )
+
+
+def ideal_ranking(qrels: Qrels, query_id: str, k: int, gain: Gain) -> pd.DataFrame:
+    """The ideal top K of a query from its whole judged universe (rule 1), with cumulative IDCG.
+
+    Equal grades are listed by document ID; the order among them does not change the IDCG.
+    """
+    pool = qrels.frame[qrels.frame["query_id"] == query_id]
+    frame = pd.DataFrame({"doc_id": pool["doc_id"].astype(str), "grade": pool["grade"].astype(np.int64)})
+    frame["gain"] = gain_values(frame["grade"].to_numpy(), gain)
+    frame = frame.sort_values(["gain", "doc_id"], ascending=[False, True], kind="stable").head(k)
+    frame.insert(0, "rank", np.arange(1, len(frame) + 1))
+    frame["discount"] = discounts(frame["rank"].to_numpy())
+    frame["cumulative_idcg"] = (frame["gain"] * frame["discount"]).cumsum()
+    return frame.reset_index(drop=True)
+
+
+def missed_relevant(qrels: Qrels, per_position: pd.DataFrame, query_id: str, gain: Gain) -> pd.DataFrame:
+    """Judged documents with positive gain that the run did not place in its top K."""
+    pool = qrels.frame[qrels.frame["query_id"] == query_id]
+    gains = gain_values(pool["grade"].to_numpy(), gain)
+    relevant = pool[gains > 0]
+    shown = set(per_position.loc[per_position["query_id"] == query_id, "doc_id"].astype(str))
+    missed = relevant[~relevant["doc_id"].astype(str).isin(shown)]
+    return (
+        pd.DataFrame({"doc_id": missed["doc_id"].astype(str), "grade": missed["grade"].astype(np.int64)})
+        .sort_values(["grade", "doc_id"], ascending=[False, True])
+        .reset_index(drop=True)
+    )

@@ -1,0 +1,121 @@
+"""The analyst's view: flags must be resolved before scoring, and its numbers equal `ndcg score`'s."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import pytest
+from PySide6.QtCore import Qt
+
+from ndcg_desktop.cli.main import main
+from ndcg_desktop.domain import GradeScale
+from ndcg_desktop.store import Project
+
+from .conftest import shot
+
+
+@pytest.fixture
+def cranfield_project(tmp_path, shared_data):
+    cran = shared_data / "cranfield"
+    path = tmp_path / "cran.ndcgproj"
+    with Project.create(path, scale=GradeScale(0, 4), user="tester") as p:
+        p.import_queries(cran / "queries.tsv")
+        p.import_qrels(cran / "qrels.txt")
+        p.freeze()
+        p.import_run(cran / "bm25.run", name="bm25")
+        p.import_run(cran / "chunks.run", name="chunks", id_map="#")
+    return path
+
+
+def choose(combo, value):
+    combo.setCurrentIndex(combo.findData(value))
+
+
+def scored(window, qtbot):
+    view = window.analysis
+    view.score_button.click()
+    qtbot.waitUntil(lambda: view.evaluation is not None, timeout=10_000)
+    return view
+
+
+def test_flags_block_scoring_until_chosen_and_numbers_equal_the_cli(
+    window, cranfield_project, qtbot, qtmodeltester, capsys, shared_data, tmp_path
+):
+    window.open_project(cranfield_project)
+    window.tabs.setCurrentIndex(1)
+    view = window.analysis
+    assert view.run_box.currentData() == "bm25" and view.version_box.currentData() == 1
+    view.check()
+    qtbot.waitUntil(lambda: view.report is not None, timeout=10_000)
+    assert view.report.unjudged_total == 21183 and view.report.unjudged_in_top_k == 1570
+    assert not view.score_button.isEnabled()
+    assert "21183 unjudged documents (1570 in the top 10) need a policy" in view.missing_label.text()
+    choose(view.choices["unjudged"], "zero")
+    assert view.score_button.isEnabled() and view.missing_label.text() == "Ready to score."
+    view = scored(window, qtbot)
+    qtmodeltester.check(view.results)
+    shot(window, "scores")
+    capsys.readouterr()  # the model tester's own notice
+    cran = shared_data / "cranfield"
+    args = ["score", "--qrels", str(cran / "qrels.txt"), "--run", str(cran / "bm25.run"), "--scale", "0..4"]
+    assert main([*args, "--unjudged", "zero", "--json"]) == 0
+    cli = json.loads(capsys.readouterr().out)
+    assert view.evaluation.summary["mean_ndcg"] == cli["summary"]["mean_ndcg"]  # full precision
+    assert round(cli["summary"]["mean_ndcg"], 4) == 0.5105
+    gui_rows = view.evaluation.per_query.set_index("query_id")["ndcg"].to_dict()
+    assert gui_rows == {q["query_id"]: q["ndcg"] for q in cli["queries"]}
+    assert "0.5105" in view.summary.text() and "pool v1" in view.settings_line.text()
+
+    # The breakdown of the selected query, and the export through `ndcg score --export`'s writer.
+    view.results_view.selectRow(0)
+    assert view.positions.rowCount() == 10 and view.ideal.rowCount() == 10
+    assert "candidate-only" in view.explain.text()
+    paths = view.export(str(tmp_path / "out"))
+    with open(paths[0], encoding="utf-8", newline="") as handle:
+        exported = {r["query_id"]: float(r["ndcg"]) for r in csv.DictReader(handle)}
+    assert exported == gui_rows
+    with Project.open(cranfield_project, read_only=True) as p:
+        saved = p._query("SELECT run_name, pool_version, settings FROM evaluations")
+    assert saved[0][0] == "bm25" and saved[0][1] == 1 and "unjudged=zero" in saved[0][2]
+
+
+def test_filters_and_chunk_runs(window, cranfield_project, qtbot):
+    window.open_project(cranfield_project)
+    view = window.analysis
+    choose(view.run_box, "chunks")
+    view.check()
+    qtbot.waitUntil(lambda: view.report is not None, timeout=10_000)
+    assert view.report.duplicates == 4118  # repeated parents of chunks (rule 11)
+    choose(view.choices["unjudged"], "zero")
+    assert "4118 duplicate documents need a policy" in view.missing_label.text()
+    choose(view.choices["duplicates"], "first")
+    view = scored(window, qtbot)
+    total = view.results_proxy.rowCount()
+    view.below.setValue(0.3)
+    view.below_on.setChecked(True)
+    below = view.results_proxy.rowCount()
+    assert 0 < below < total
+    assert all(float(view.results.raw[1][view.results_proxy.mapToSource(view.results_proxy.index(r, 0)).row()]) < 0.3
+               for r in range(below))  # fmt: skip
+    view.missed_only.setChecked(True)
+    assert view.results_proxy.rowCount() <= below
+
+
+def test_send_for_judging_starts_a_draft_and_switches_to_annotation(window, small_project, qtbot, messages):
+    with Project.open(small_project) as p:
+        p.remove_ungraded()
+        p.freeze()
+    window.open_project(small_project)
+    view = window.analysis
+    view.check()
+    qtbot.waitUntil(lambda: view.report is not None, timeout=10_000)
+    choose(view.choices["unjudged"], "send")
+    assert view.score_button.text() == "Send for judging"
+    view.score_button.click()
+    assert window.tabs.currentWidget() is window.workspace
+    assert window.workspace.version.version == 2 and not window.workspace.version.frozen
+    assert "await grading in draft pool v2" in messages[-1][1]
+    view.results_view.setFocus()
+    window.workspace.pool_view.setFocus()
+    qtbot.keyClick(window.workspace.pool_view, Qt.Key.Key_0)  # grade X straight away

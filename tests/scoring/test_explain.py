@@ -1,0 +1,50 @@
+"""Flag counting and the per-query explanations the analysis view shows."""
+
+from __future__ import annotations
+
+from math import log2
+
+import pytest
+
+from ndcg_desktop.domain import EvalSettings
+from ndcg_desktop.formats.qrels import read_qrels
+from ndcg_desktop.formats.runs import read_run
+from ndcg_desktop.scoring import evaluate
+from ndcg_desktop.scoring.explain import ideal_ranking, inspect, missed_relevant
+
+QRELS = "q1 0 A 3\nq1 0 B 2\nq1 0 C 1\nq1 0 D 0\nq2 0 E 1\nq3 0 F 2\n"
+RUN = "q1 Q0 B 1 3 s\nq1 Q0 X 2 2 s\nq1 Q0 B 3 1 s\nq2 Q0 E 1 5 s\nq2 Q0 Y 2 5 s\nq9 Q0 A 1 1 s\n"
+
+
+@pytest.fixture
+def data(write):
+    return read_qrels(write("q.txt", QRELS)), read_run(write("r.txt", RUN))
+
+
+def test_inspect_counts_every_flag_group(data):
+    qrels, run = data
+    report = inspect(qrels, run, EvalSettings(k=1))
+    # Y ties with E on q2 and comes first under docid-desc, so one unjudged document is in the top 1.
+    assert (report.unjudged_total, report.unjudged_in_top_k, report.unjudged_queries) == (2, 1, 2)
+    assert report.duplicates == 1
+    assert report.unknown_queries == ["q9"]
+    assert report.unanswered_queries == ["q3"]
+    assert report.ties_at_k == ["q2"]  # E and Y tie on 5 across K=1
+    assert len(report.missing(EvalSettings(k=1))) == 3
+    ready = EvalSettings(k=1, unjudged="zero", duplicates="first", unknown_queries="ignore")
+    assert report.missing(ready) == []
+    evaluate(qrels, run, ready)  # and indeed nothing is refused
+
+
+def test_ideal_ranking_comes_from_the_whole_universe(data):
+    qrels, _ = data
+    ideal = ideal_ranking(qrels, "q1", 2, EvalSettings().gain)
+    assert ideal["doc_id"].tolist() == ["A", "B"]
+    assert ideal["cumulative_idcg"].iloc[-1] == pytest.approx(3 / log2(2) + 2 / log2(3))
+
+
+def test_missed_relevant(data):
+    qrels, run = data
+    e = evaluate(qrels, run, EvalSettings(k=2, unjudged="zero", duplicates="first", unknown_queries="ignore"))
+    missed = missed_relevant(qrels, e.per_position, "q1", EvalSettings().gain)
+    assert missed.values.tolist() == [["A", 3], ["C", 1]]  # D has no gain, B was found
