@@ -44,7 +44,7 @@ from ndcg_desktop.domain import (
 from ndcg_desktop.gui.models import SORT_ROLE, Index, natural_key
 from ndcg_desktop.gui.tasks import run_with_progress
 from ndcg_desktop.scoring import Evaluation, evaluate
-from ndcg_desktop.scoring.explain import FlagReport, ideal_ranking, inspect, missed_relevant
+from ndcg_desktop.scoring.explain import FlagReport, compare, ideal_ranking, inspect, missed_relevant
 from ndcg_desktop.store import Project
 
 SEND_FOR_JUDGING = "send"
@@ -164,6 +164,12 @@ POSITION_COLUMNS = [
     ("Contribution", "contribution", "f4"),
     ("Cumulative DCG", "cumulative_dcg", "f4"),
 ]
+COMPARE_COLUMNS = [
+    ("Query", "query_id", ""),
+    ("nDCG of the run", "ndcg_a", "f4"),
+    ("nDCG of the other run", "ndcg_b", "f4"),
+    ("Other − run", "difference", "f4"),
+]
 IDEAL_COLUMNS = [
     ("Rank", "rank", "int"),
     ("Document", "doc_id", ""),
@@ -212,6 +218,8 @@ class AnalysisView(QWidget):
         self.zero_idcg = QComboBox()
         self.zero_idcg.addItem("zero-IDCG: score 0, in the mean", ZeroIdcgPolicy.KEEP.value)
         self.zero_idcg.addItem("zero-IDCG: excluded", ZeroIdcgPolicy.EXCLUDE.value)
+        self.compare_box = QComboBox()
+        self.compare_box.setAccessibleName("Compare with run")
         self.check_button = QPushButton("Check run")
         self.check_button.clicked.connect(self.check)
         top = QGridLayout()
@@ -226,9 +234,11 @@ class AnalysisView(QWidget):
         knobs.addWidget(self.gain)
         knobs.addWidget(self.zero_idcg)
         knobs.addStretch(1)
+        knobs.addWidget(QLabel("compare with"))
+        knobs.addWidget(self.compare_box)
         top.addLayout(knobs, 1, 1, 1, 5)
         top.setColumnStretch(4, 1)
-        for w in (self.run_box, self.version_box, self.k, self.gain, self.zero_idcg):
+        for w in (self.run_box, self.version_box, self.k, self.gain, self.zero_idcg, self.compare_box):
             signal = w.valueChanged if isinstance(w, QSpinBox) else w.currentIndexChanged
             signal.connect(self._invalidate)
 
@@ -304,6 +314,15 @@ class AnalysisView(QWidget):
         filters.addStretch(1)
         filters.addWidget(self.export_button)
 
+        self.comparison_label = QLabel()
+        self.comparison = FrameModel(COMPARE_COLUMNS, self)
+        self.comparison_view = _table(self.comparison)
+        self.comparison_view.setAccessibleName("Comparison")
+        self.comparison_box = QGroupBox("Comparison")
+        cl = QVBoxLayout(self.comparison_box)
+        cl.addWidget(self.comparison_label)
+        cl.addWidget(self.comparison_view)
+        self.comparison_box.hide()
         self.explain = QLabel()
         self.explain.setWordWrap(True)
         self.positions = FrameModel(POSITION_COLUMNS, self)
@@ -331,6 +350,7 @@ class AnalysisView(QWidget):
         rl.addWidget(self.summary)
         rl.addLayout(filters)
         rl.addWidget(self.results_view)
+        rl.addWidget(self.comparison_box)
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(results_top)
         split.addWidget(breakdown)
@@ -351,14 +371,19 @@ class AnalysisView(QWidget):
         self.version_box.blockSignals(True)
         self.run_box.clear()
         self.version_box.clear()
+        self.compare_box.blockSignals(True)
+        self.compare_box.clear()
+        self.compare_box.addItem("no other run", None)
         if project is not None:
             for info in project.runs():
                 self.run_box.addItem(f"{info.name}  ({info.source_name})", info.name)
+                self.compare_box.addItem(info.name, info.name)
             for v in reversed(project.versions()):
                 if v.frozen:
                     self.version_box.addItem(f"pool v{v.version} · {v.short_hash}…", v.version)
         self.run_box.blockSignals(False)
         self.version_box.blockSignals(False)
+        self.compare_box.blockSignals(False)
         ready = self.run_box.count() > 0 and self.version_box.count() > 0
         self.check_button.setEnabled(ready)
         self._invalidate()
@@ -450,20 +475,44 @@ class AnalysisView(QWidget):
         version, qrels, (run, info) = self._inputs()
         settings = self.settings().with_(ties=info.reading["ties"], id_map=info.reading["id_map"])
         self.qrels = qrels
+        other_name = self.compare_box.currentData()
+        other = self.project.load_run(other_name) if other_name and other_name != info.name else None
 
-        def done(evaluation: Evaluation) -> None:
+        def work(progress: Any, cancelled: Any) -> tuple[Evaluation, Evaluation | None]:
+            first = evaluate(qrels, run, settings, progress=progress, cancelled=cancelled)
+            if other is None:
+                return first, None
+            o_run, o_info = other
+            o_settings = settings.with_(ties=o_info.reading["ties"], id_map=o_info.reading["id_map"])
+            return first, evaluate(qrels, o_run, o_settings, progress=progress, cancelled=cancelled)
+
+        def done(result: tuple[Evaluation, Evaluation | None]) -> None:
+            evaluation, second = result
+            assert self.project is not None
             evaluation.manifest["judgments"].update(
                 {"path": str(self.project.path), "pool_version": version.version, "pool_hash": version.hash}
-            )  # type: ignore[union-attr]
+            )
             evaluation.manifest["run"]["name"] = info.name
-            self.project.save_evaluation(info.name, version.version, settings.to_text(), evaluation.manifest)  # type: ignore[union-attr]
+            self.project.save_evaluation(info.name, version.version, settings.to_text(), evaluation.manifest)
             self._show_results(evaluation, version)
+            self._show_comparison(evaluation, second, other_name)
 
-        run_with_progress(
-            self, "Scoring…",
-            lambda progress, cancelled: evaluate(qrels, run, settings, progress=progress, cancelled=cancelled),
-            done, self.error.emit,
-        )  # fmt: skip
+        run_with_progress(self, "Scoring…", work, done, self.error.emit)
+
+    def _show_comparison(self, first: Evaluation, second: Evaluation | None, name: str | None) -> None:
+        self.comparison_box.setVisible(second is not None)
+        if second is None:
+            return
+        table, counts = compare(first, second)
+        self.comparison.load(table, shade=None)
+        self.comparison_view.sortByColumn(3, Qt.SortOrder.AscendingOrder)
+        self.comparison_view.resizeColumnsToContents()
+        mean = second.summary["mean_ndcg"]
+        self.comparison_label.setText(
+            f"<b>{html.escape(str(name))}</b>: {'—' if mean is None else f'{mean:.4f}'} (macro mean) · "
+            f"better on {counts['wins']} queries, equal on {counts['ties']}, worse on {counts['losses']} "
+            f"(of {len(table)} counted in both means)"
+        )
 
     def _send_for_judging(self) -> None:
         assert self.project is not None

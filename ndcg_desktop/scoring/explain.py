@@ -20,7 +20,7 @@ from ndcg_desktop.domain.settings import (
     UnjudgedPolicy,
     UnknownQueryPolicy,
 )
-from ndcg_desktop.scoring.ndcg import IsCancelled, Progress, discounts, evaluate, gain_values
+from ndcg_desktop.scoring.ndcg import Evaluation, IsCancelled, Progress, discounts, evaluate, gain_values
 
 
 @dataclass
@@ -111,3 +111,23 @@ def missed_relevant(qrels: Qrels, per_position: pd.DataFrame, query_id: str, gai
         .sort_values(["grade", "doc_id"], ascending=[False, True])
         .reset_index(drop=True)
     )
+
+
+def compare(a: Evaluation, b: Evaluation) -> tuple[pd.DataFrame, dict[str, int]]:
+    """Per-query nDCG of two runs under the same settings, and win/tie/loss counts (b against a).
+
+    Only queries counted in both means are compared; equal scores (to 1e-12) are ties.
+    """
+    if a.settings.with_(ties=b.settings.ties, id_map=b.settings.id_map) != b.settings:
+        raise ValueError("runs can only be compared under the same evaluation settings")
+    left = a.per_query.loc[a.per_query["in_mean"], ["query_id", "ndcg"]]
+    right = b.per_query.loc[b.per_query["in_mean"], ["query_id", "ndcg"]]
+    both = left.merge(right, on="query_id", suffixes=("_a", "_b"))
+    both["difference"] = both["ndcg_b"] - both["ndcg_a"]
+    tie = both["difference"].abs() <= 1e-12
+    counts = {
+        "wins": int(((both["difference"] > 0) & ~tie).sum()),
+        "ties": int(tie.sum()),
+        "losses": int(((both["difference"] < 0) & ~tie).sum()),
+    }
+    return both.reset_index(drop=True), counts

@@ -119,3 +119,23 @@ def test_send_for_judging_starts_a_draft_and_switches_to_annotation(window, smal
     view.results_view.setFocus()
     window.workspace.pool_view.setFocus()
     qtbot.keyClick(window.workspace.pool_view, Qt.Key.Key_0)  # grade X straight away
+
+
+def test_compare_two_runs(window, cranfield_project, qtbot, shared_data, capsys):
+    window.open_project(cranfield_project)
+    view = window.analysis
+    choose(view.compare_box, "chunks")
+    view.check()
+    qtbot.waitUntil(lambda: view.report is not None, timeout=10_000)
+    choose(view.choices["unjudged"], "zero")
+    choose(view.choices["duplicates"], "first")  # the chunk run needs it; harmless for bm25
+    view = scored(window, qtbot)
+    assert not view.comparison_box.isHidden()
+    assert view.comparison.rowCount() == 225
+    text = view.comparison_label.text()
+    assert "better on" in text and "(of 225 counted in both means)" in text
+    cran = shared_data / "cranfield"
+    args = ["score", "--qrels", str(cran / "qrels.txt"), "--run", str(cran / "chunks.run"), "--scale", "0..4"]
+    assert main([*args, "--unjudged", "zero", "--duplicates", "first", "--id-map", "#", "--json"]) == 0
+    mean = json.loads(capsys.readouterr().out)["summary"]["mean_ndcg"]
+    assert f"{mean:.4f}" in text

@@ -10,7 +10,7 @@ from ndcg_desktop.domain import EvalSettings
 from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.formats.runs import read_run
 from ndcg_desktop.scoring import evaluate
-from ndcg_desktop.scoring.explain import ideal_ranking, inspect, missed_relevant
+from ndcg_desktop.scoring.explain import compare, ideal_ranking, inspect, missed_relevant
 
 QRELS = "q1 0 A 3\nq1 0 B 2\nq1 0 C 1\nq1 0 D 0\nq2 0 E 1\nq3 0 F 2\n"
 RUN = "q1 Q0 B 1 3 s\nq1 Q0 X 2 2 s\nq1 Q0 B 3 1 s\nq2 Q0 E 1 5 s\nq2 Q0 Y 2 5 s\nq9 Q0 A 1 1 s\n"
@@ -48,3 +48,15 @@ def test_missed_relevant(data):
     e = evaluate(qrels, run, EvalSettings(k=2, unjudged="zero", duplicates="first", unknown_queries="ignore"))
     missed = missed_relevant(qrels, e.per_position, "q1", EvalSettings().gain)
     assert missed.values.tolist() == [["A", 3], ["C", 1]]  # D has no gain, B was found
+
+
+def test_compare_two_runs(write):
+    qrels = read_qrels(write("q.txt", "q1 0 A 1\nq2 0 B 1\nq3 0 C 1\n"))
+    first = read_run(write("a.txt", "q1 Q0 A 1 1 s\nq2 Q0 X 1 1 s\nq3 Q0 C 1 1 s\n"))
+    second = read_run(write("b.txt", "q1 Q0 X 1 1 s\nq2 Q0 B 1 1 s\nq3 Q0 C 1 1 s\n"))
+    settings = EvalSettings(k=1, unjudged="zero")
+    table, counts = compare(evaluate(qrels, first, settings), evaluate(qrels, second, settings))
+    assert table["difference"].tolist() == [-1.0, 1.0, 0.0]
+    assert counts == {"wins": 1, "ties": 1, "losses": 1}
+    with pytest.raises(ValueError, match="same evaluation settings"):
+        compare(evaluate(qrels, first, settings), evaluate(qrels, second, settings.with_(k=2)))
