@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
     QComboBox,
+    QDialog,
     QDoubleSpinBox,
     QFileDialog,
     QGridLayout,
@@ -28,6 +29,7 @@ from PySide6.QtWidgets import (
     QSpinBox,
     QSplitter,
     QTableView,
+    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
@@ -41,6 +43,7 @@ from ndcg_desktop.domain import (
     UnknownQueryPolicy,
     ZeroIdcgPolicy,
 )
+from ndcg_desktop.gui.highlight import highlighted_html
 from ndcg_desktop.gui.models import SORT_ROLE, Index, natural_key
 from ndcg_desktop.gui.tasks import run_with_progress
 from ndcg_desktop.scoring import Evaluation, evaluate
@@ -331,6 +334,10 @@ class AnalysisView(QWidget):
         self.ideal_view = _table(self.ideal, sortable=False)
         self.missed_label = QLabel()
         self.missed_label.setWordWrap(True)
+        self.positions_view.setToolTip("Double-click a document to read it")
+        self.ideal_view.setToolTip("Double-click a document to read it")
+        self.positions_view.doubleClicked.connect(lambda index: self.read_document(self.positions, index.row()))
+        self.ideal_view.doubleClicked.connect(lambda index: self.read_document(self.ideal, index.row()))
         breakdown = QWidget()
         bl = QGridLayout(breakdown)
         bl.setContentsMargins(0, 0, 0, 0)
@@ -592,6 +599,27 @@ class AnalysisView(QWidget):
         )
         for view in (self.positions_view, self.ideal_view):
             view.resizeColumnsToContents()
+
+    def read_document(self, model: FrameModel, row: int) -> QDialog | None:
+        """Show a document's text (double-click in a breakdown table)."""
+        if self.project is None or row < 0:
+            return None
+        doc_id = model.value(row, "doc_id")
+        doc = self.project.document(doc_id)
+        dialog = QDialog(self)
+        dialog.setWindowTitle(f"Document {doc_id}")
+        reader = QTextBrowser()
+        if doc is None:
+            reader.setHtml(
+                f"<p><i>The text of {html.escape(doc_id)} was not imported (File ▸ Import documents).</i></p>"
+            )
+        else:
+            reader.setHtml(f"<h3>{html.escape(doc['title'] or doc_id)}</h3>" + highlighted_html(doc["text"], ""))
+        layout = QVBoxLayout(dialog)
+        layout.addWidget(reader)
+        dialog.resize(560, 420)
+        dialog.show()
+        return dialog
 
     def export(self, folder: str | None = None) -> list[Path]:
         if self.evaluation is None:

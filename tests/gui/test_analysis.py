@@ -7,6 +7,7 @@ import json
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QTextBrowser
 
 from ndcg_desktop.cli.main import main
 from ndcg_desktop.domain import GradeScale
@@ -71,6 +72,9 @@ def test_flags_block_scoring_until_chosen_and_numbers_equal_the_cli(
     view.results_view.selectRow(0)
     assert view.positions.rowCount() == 10 and view.ideal.rowCount() == 10
     assert "candidate-only" in view.explain.text()
+    reader = view.read_document(view.positions, 0)
+    assert "was not imported" in reader.findChild(QTextBrowser).toPlainText()  # Cranfield texts not imported here
+    reader.close()
     paths = view.export(str(tmp_path / "out"))
     with open(paths[0], encoding="utf-8", newline="") as handle:
         exported = {r["query_id"]: float(r["ndcg"]) for r in csv.DictReader(handle)}
