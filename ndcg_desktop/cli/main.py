@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from enum import Enum
+from typing import TYPE_CHECKING, Any
 
 from ndcg_desktop import __version__
-from ndcg_desktop.cli.project import add_project_commands
-from ndcg_desktop.cli.report import export, to_json, to_text
 from ndcg_desktop.domain import (
     DuplicatePolicy,
     EvalSettings,
@@ -24,10 +23,13 @@ from ndcg_desktop.domain import (
     UnknownQueryPolicy,
     ZeroIdcgPolicy,
 )
-from ndcg_desktop.formats.qrels import QRELS_FORMATS, read_qrels
-from ndcg_desktop.formats.runs import RUN_FORMATS, read_run
-from ndcg_desktop.scoring import evaluate
-from ndcg_desktop.store import Project
+from ndcg_desktop.formats.common import QRELS_FORMATS, RUN_FORMATS
+from ndcg_desktop.formats.runs import read_run
+
+# Scoring files needs neither the project store nor, until the run is being read, pandas
+# (about 0.2 s to import): those modules are imported where they are used.
+if TYPE_CHECKING:
+    from ndcg_desktop.scoring import Evaluation
 
 
 def _choices(enum: type[Enum]) -> list[str]:
@@ -44,7 +46,7 @@ def _positive_int(text: str) -> int:
     return value
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(*, project_commands: bool = True) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ndcg",
         description="Score retrieval runs with NDCG against a fixed judged universe, making every choice explicit.",
@@ -108,7 +110,10 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--run-format", choices=RUN_FORMATS, help="force the run format")
     score.add_argument("--json", action="store_true", help="print one JSON document instead of the table")
     score.add_argument("--export", metavar="DIR", help="write per_query.csv, per_position.csv, manifest.json")
-    add_project_commands(sub)
+    if project_commands:
+        from ndcg_desktop.cli.project import add_project_commands
+
+        add_project_commands(sub)
     return parser
 
 
@@ -127,40 +132,84 @@ def _settings(args: argparse.Namespace, *, scale: GradeScale, ties: str, id_map:
     )
 
 
+class _Background:
+    """A call run on a thread; ``result()`` waits for it and returns its value or raises its error."""
+
+    def __init__(self, function: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
+        self._value: Any = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, args=(function, args, kwargs), daemon=True)
+        self._thread.start()
+
+    def _run(self, function: Callable[..., Any], args: tuple, kwargs: dict) -> None:
+        try:
+            self._value = function(*args, **kwargs)
+        except BaseException as exc:  # handed to the caller by result()
+            self._error = exc
+
+    def wait(self) -> None:
+        self._thread.join()
+
+    def result(self) -> Any:
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._value
+
+
 def run_score(args: argparse.Namespace) -> int:
-    if args.project:
-        if args.qrels or args.run or not args.run_name:
-            raise InputError("with --project, name the stored run with --run-name (and give no --qrels or --run)")
-        with Project.open(args.project, read_only=True) as project:
-            version = project.frozen_version(args.pool_version)
-            qrels = project.qrels(version.version)
-            run, info = project.load_run(args.run_name)
-            if args.scale and GradeScale.parse(args.scale) != version.scale:
-                raise InputError(f"pool version {version.version} uses the scale {version.scale}, not {args.scale}")
-            settings = _settings(args, scale=version.scale, ties=info.reading["ties"], id_map=info.reading["id_map"])
-            evaluation = evaluate(qrels, run, settings)
-            evaluation.manifest["judgments"].update(
-                {"path": str(project.path), "pool_version": version.version, "pool_hash": version.hash}
-            )
-            evaluation.manifest["run"]["name"] = info.name
-    else:
-        if not (args.qrels and args.run):
-            raise InputError("give --qrels FILE and --run FILE (or --project PROJECT --run-name NAME)")
-        settings = _settings(args, scale=GradeScale.parse(args.scale or "0..3"), ties="docid-desc", id_map=None)
-        qrels = read_qrels(args.qrels, scale=settings.scale, fmt=args.qrels_format)
-        run = read_run(args.run, fmt=args.run_format)
-        evaluation = evaluate(qrels, run, settings)
+    evaluation = _score_project(args) if args.project else _score_files(args)
+    from ndcg_desktop.cli.report import export, to_json_text, to_text
+
     if args.export:
         try:
             export(evaluation, args.export)
         except OSError as exc:
             raise InputError(f"cannot write the export: {exc.strerror or exc}", path=args.export) from None
     if args.json:
-        json.dump(to_json(evaluation), sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
+        sys.stdout.write(to_json_text(evaluation) + "\n")  # one write: json.dump would make ~70 per query
     else:
         print(to_text(evaluation))
     return 0
+
+
+def _score_files(args: argparse.Namespace) -> Evaluation:
+    if not (args.qrels and args.run):
+        raise InputError("give --qrels FILE and --run FILE (or --project PROJECT --run-name NAME)")
+    settings = _settings(args, scale=GradeScale.parse(args.scale or "0..3"), ties="docid-desc", id_map=None)
+    # The run is the big file: read it on a thread (pyarrow and numpy work without the GIL) while
+    # pandas is imported and the judgments are read. A problem with the judgments is still reported first.
+    reading = _Background(read_run, args.run, fmt=args.run_format)
+    try:
+        from ndcg_desktop.formats.qrels import read_qrels
+        from ndcg_desktop.scoring import evaluate
+
+        qrels = read_qrels(args.qrels, scale=settings.scale, fmt=args.qrels_format)
+    except BaseException:
+        reading.wait()
+        raise
+    return evaluate(qrels, reading.result(), settings)
+
+
+def _score_project(args: argparse.Namespace) -> Evaluation:
+    from ndcg_desktop.scoring import evaluate
+    from ndcg_desktop.store import Project
+
+    if args.qrels or args.run or not args.run_name:
+        raise InputError("with --project, name the stored run with --run-name (and give no --qrels or --run)")
+    with Project.open(args.project, read_only=True) as project:
+        version = project.frozen_version(args.pool_version)
+        qrels = project.qrels(version.version)
+        run, info = project.load_run(args.run_name)
+        if args.scale and GradeScale.parse(args.scale) != version.scale:
+            raise InputError(f"pool version {version.version} uses the scale {version.scale}, not {args.scale}")
+        settings = _settings(args, scale=version.scale, ties=info.reading["ties"], id_map=info.reading["id_map"])
+        evaluation = evaluate(qrels, run, settings)
+        evaluation.manifest["judgments"].update(
+            {"path": str(project.path), "pool_version": version.version, "pool_hash": version.hash}
+        )
+        evaluation.manifest["run"]["name"] = info.name
+    return evaluation
 
 
 def _join_negative_scale(argv: list[str]) -> list[str]:
@@ -175,8 +224,10 @@ def _join_negative_scale(argv: list[str]) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(_join_negative_scale(list(sys.argv[1:] if argv is None else argv)))
+    arguments = _join_negative_scale(list(sys.argv[1:] if argv is None else argv))
+    # ``score`` parses the same without the project commands, and skips importing the store.
+    parser = build_parser(project_commands=arguments[:1] != ["score"])
+    args = parser.parse_args(arguments)
     try:
         if args.command == "score":
             return run_score(args)

@@ -15,18 +15,17 @@ from ndcg_desktop.domain.data import Qrels
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import GradeScale
 from ndcg_desktop.formats.common import (
+    QRELS_FORMATS,
     base_suffix,
     check_utf8,
     first_line,
-    has_inner_blank_lines,
     iter_lines,
     make_source,
-    nonblank_line_numbers,
     read_input,
     read_whitespace_table,
+    row_line_numbers,
 )
 
-QRELS_FORMATS = ("trec", "csv", "tsv")
 _HEADER = ("query_id", "doc_id", "grade")
 
 
@@ -147,9 +146,8 @@ def _int_grade(text: str, path: str | Path, line: int) -> int:
 
 
 def _line_numbers(data: bytes, n_rows: int, first: int) -> np.ndarray:
-    if has_inner_blank_lines(data):
-        return nonblank_line_numbers(data)[first - 1 : first - 1 + n_rows]
-    return np.arange(first, first + n_rows, dtype=np.int64)
+    lines = row_line_numbers(data, n_rows, first)
+    return np.arange(first, first + n_rows, dtype=np.int64) if lines is None else lines
 
 
 def _validate(frame: pd.DataFrame, path: str | Path, scale: GradeScale) -> tuple[pd.DataFrame, int]:

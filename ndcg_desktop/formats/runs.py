@@ -17,19 +17,25 @@ import pyarrow.csv as pacsv
 from ndcg_desktop.domain.data import OrderKind, Run, Source
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.formats.common import (
+    BLANK,
+    BOM,
+    RUN_FORMATS,
+    FileScan,
     base_suffix,
     check_utf8,
     first_line,
-    has_inner_blank_lines,
     iter_lines,
     make_source,
-    nonblank_line_numbers,
-    read_input,
+    open_input,
+    read_separated,
     read_whitespace_table,
+    row_line_numbers,
 )
 
-RUN_FORMATS = ("trec", "csv", "tsv", "jsonl")
 _TREC_COLUMNS = ["query_id", "q0", "doc_id", "rank", "score", "tag"]
+_TREC_TYPES = {"query_id": pa.string(), "doc_id": pa.string(), "score": pa.float64()}
+_TREC_NOTE = "ordered by score descending, rank column ignored as in trec_eval"
+STREAM_MIN_BYTES = 32 << 20  # TREC runs at least this large are parsed straight from disk
 
 
 def detect_run_format(path: str | Path, data: bytes) -> str:
@@ -52,20 +58,23 @@ def read_run(path: str | Path, *, fmt: str | None = None) -> Run:
 
     TREC runs are ordered by score, as trec_eval orders them; their rank column is ignored.
     """
-    data, digest = read_input(path)
+    large = _read_large_trec(path, fmt)
+    if large is not None:
+        return _finish(*large)
+    data, digest = open_input(path)  # the SHA-256 is computed on a thread while the file is parsed
     fmt = fmt or detect_run_format(path, data)
     if fmt not in RUN_FORMATS:
         raise InputError(f"unknown run format {fmt!r}; choose one of {', '.join(RUN_FORMATS)}")
     check_utf8(data, path)
-    source = make_source(path, digest, fmt)
+    name = str(path)
     if fmt == "trec":
-        columns = _read_trec(data, source)
+        columns = _read_trec(data, name)
     elif fmt == "jsonl":
-        columns = _read_jsonl(data, source)
+        columns = _read_jsonl(data, name)
     else:
-        columns = _read_delimited(data, source, "," if fmt == "csv" else "\t")
+        columns = _read_delimited(data, name, "," if fmt == "csv" else "\t")
     del data  # the file's bytes are no longer needed: keep the peak low for multi-GB runs
-    return _finish(source, columns)
+    return _finish(make_source(path, digest.result(), fmt), columns)
 
 
 @dataclass
@@ -93,25 +102,89 @@ def _encode(ids: pa.Array | pa.ChunkedArray) -> tuple[pa.Array, np.ndarray]:
     return encoded.dictionary, codes
 
 
-def _check_ids(values: pa.Array, codes: np.ndarray, what: str, run_source: Source, line_of) -> None:
+def _encode_queries(ids: pa.Array | pa.ChunkedArray) -> tuple[pa.Array, np.ndarray]:
+    """Like :func:`_encode` (same values, same codes), hashing only the first row of each block.
+
+    Run files list each query's documents together, so comparing neighbours finds the few
+    rows where the query changes, and those alone need a dictionary lookup.
+    """
+    chunks = [c for c in (ids.chunks if isinstance(ids, pa.ChunkedArray) else [ids]) if len(c)]
+    heads, lengths = [], []
+    n_heads = 0
+    for chunk in chunks:
+        n = len(chunk)
+        change = pc.not_equal(chunk.slice(1), chunk.slice(0, n - 1)).to_numpy(zero_copy_only=False)
+        first = np.flatnonzero(np.r_[True, change])
+        n_heads += len(first)
+        if n_heads > len(ids) // 8 + 1:
+            return _encode(ids)  # not grouped by query: hashing every row is cheaper
+        heads.append(chunk.take(pa.array(first)))
+        lengths.append(np.diff(np.r_[first, n]))
+    if not heads:
+        return _encode(ids)
+    values, head_codes = _encode(pa.chunked_array(heads, ids.type))
+    return values, np.repeat(head_codes, np.concatenate(lengths))
+
+
+def _canonical_integers(ids: pa.Array | pa.ChunkedArray) -> np.ndarray | None:
+    """Each ID's value (int32) if every ID is a decimal integer in canonical form below 2**31, else None.
+
+    Canonical: only ASCII digits, no sign, no leading zero ("0", "7", "4096"; not "", "007",
+    "+7" or "0x7"), so that the value's decimal string is the ID and distinct IDs have distinct
+    values. pyarrow's cast alone would accept "007", "-0" and hexadecimal "0x7".
+    """
+    if len(ids) == 0:
+        return None
+    chunks = ids.chunks if isinstance(ids, pa.ChunkedArray) else [ids]
+    for chunk in chunks:
+        if len(chunk) == 0:
+            continue
+        if chunk.type != pa.string() or chunk.null_count:
+            return None
+        # Checked on the raw buffers: no per-string work in Python and no copies of the strings.
+        offsets = np.frombuffer(chunk.buffers()[1], dtype=np.int32, count=len(chunk) + 1, offset=4 * chunk.offset)
+        chars = np.frombuffer(chunk.buffers()[2], dtype=np.uint8)[offsets[0] : offsets[-1]]
+        lengths = np.diff(offsets)
+        if lengths.min() == 0 or lengths.max() > 10:  # empty, or more digits than an int32 holds
+            return None
+        if chars.min() < 48 or chars.max() > 57:  # not all ASCII digits
+            return None
+        if ((chars[offsets[:-1] - offsets[0]] == 48) & (lengths > 1)).any():  # a leading zero
+            return None
+    try:
+        numbers = pc.cast(ids, pa.int32())  # only digits now, so this is exact; 10 digits may overflow
+    except pa.ArrowInvalid:
+        return None
+    if isinstance(numbers, pa.ChunkedArray):
+        numbers = numbers.combine_chunks() if numbers.num_chunks else pa.array([], pa.int32())
+    return numbers.to_numpy(zero_copy_only=False)
+
+
+def _check_ids(values: pa.Array, codes: np.ndarray, what: str, path: str, line_of) -> None:
     lengths = pc.utf8_length(pc.utf8_trim_whitespace(values)).to_numpy(zero_copy_only=False)
     empty = np.flatnonzero(lengths == 0)
     if len(empty):
         rows = np.flatnonzero(np.isin(codes, empty))
-        raise InputError(f"empty {what}", path=run_source.path, line=line_of(int(rows[0])))
+        raise InputError(f"empty {what}", path=path, line=line_of(int(rows[0])))
 
 
 def _finish(source: Source, c: _Columns) -> Run:
-    queries, q = _encode(c.query_ids)
+    queries, q = _encode_queries(c.query_ids)
     del c.query_ids
-    docs, d = _encode(c.doc_ids)
+    # Document IDs that are all integers are kept as numbers, without a dictionary (see Run).
+    numbers = _canonical_integers(c.doc_ids)
+    docs, d = _encode(c.doc_ids) if numbers is None else (None, None)
     del c.doc_ids
-    run = Run(queries, docs, q, d, c.score, c.rank, c.order, source, c.line_numbers, c.first, c.notes, c.empty_queries)
+    run = Run(
+        queries, docs, q, d, c.score, c.rank, c.order, source, c.line_numbers, c.first, c.notes, c.empty_queries,
+        doc_numbers=numbers,
+    )  # fmt: skip
     score, rank = c.score, c.rank
     if len(run) == 0 and not c.empty_queries:
         raise InputError("has no ranked documents", path=source.path)
-    _check_ids(queries, q, "query ID", source, run.line_of)
-    _check_ids(docs, d, "document ID", source, run.line_of)
+    _check_ids(queries, q, "query ID", source.path, run.line_of)
+    if numbers is None:  # numbers are never empty
+        _check_ids(run.docs, run.d, "document ID", source.path, run.line_of)
     for name, values in (("score", score), ("rank", rank)):
         if values is None:
             continue
@@ -122,45 +195,76 @@ def _finish(source: Source, c: _Columns) -> Run:
     return run
 
 
-def _line_map(data: bytes, n_rows: int, first: int) -> np.ndarray | None:
-    if has_inner_blank_lines(data):
-        return nonblank_line_numbers(data)[first - 1 : first - 1 + n_rows]
-    return None
-
-
-def _read_trec(data: bytes, source: Source) -> _Columns:
-    notes = ["ordered by score descending, rank column ignored as in trec_eval"]
-    table = read_whitespace_table(
-        data, _TREC_COLUMNS, {"query_id": pa.string(), "doc_id": pa.string(), "score": pa.float64()}
-    )
+def _read_trec(data: bytes, path: str) -> _Columns:
+    table = read_whitespace_table(data, _TREC_COLUMNS, _TREC_TYPES)
     if table is None:
-        return _read_trec_slow(data, source, notes)
+        return _read_trec_slow(data, path, [_TREC_NOTE])
+    return _trec_columns(table, row_line_numbers(data, table.num_rows, 1))
+
+
+def _trec_columns(table: pa.Table, line_numbers: np.ndarray | None) -> _Columns:
     return _Columns(
         table.column("query_id"),
         table.column("doc_id"),
         table.column("score").to_numpy(),
         None,
         OrderKind.SCORE,
-        _line_map(data, table.num_rows, 1),
+        line_numbers,
         1,
-        notes,
+        [_TREC_NOTE],
     )
 
 
-def _read_trec_slow(data: bytes, source: Source, notes: list[str]) -> _Columns:
+def _read_large_trec(path: str | Path, fmt: str | None) -> tuple[Source, _Columns] | None:
+    """A large TREC run parsed by pyarrow straight from disk while a thread hashes and scans it.
+
+    Holding the file's bytes in memory next to its columns would add the file's size to the
+    peak, and the time to fault that memory in. Returns None, for the in-memory reader, when
+    the file is small or not plain TREC text (gzip, BOM, another format), or anything needs
+    that reader's exact checks: mixed separators, non-ASCII bytes, lone CRs, a bad line.
+    """
+    p = Path(path)
+    try:
+        size = p.stat().st_size if p.is_file() else -1
+        if fmt not in (None, "trec") or size < STREAM_MIN_BYTES:
+            return None
+        with open(p, "rb") as handle:
+            head = handle.read(1 << 16)
+            handle.seek(max(size - 4096, 0))
+            tail = handle.read()
+    except OSError:
+        return None
+    if head[:2] == b"\x1f\x8b" or head.startswith(BOM) or b"\n" not in head.lstrip():
+        return None  # the last: the first line must be whole for detect_run_format
+    content = tail.rstrip(BLANK)
+    if (fmt or detect_run_format(path, head)) != "trec" or not content:
+        return None
+    scan = FileScan(p)
+    table = read_separated(p, "\t" if b"\t" in head else " ", _TREC_COLUMNS, _TREC_TYPES)
+    scan.result()
+    unusual = (scan.has_tab and scan.has_space) or not scan.ascii or scan.carriage_returns != scan.crlf
+    if table is None or not table.num_rows or scan.error or unusual:
+        return None
+    # pyarrow skips empty lines: when the rows fill every line up to the last data line there are none.
+    lines = scan.newlines - tail.count(b"\n", len(content)) + 1
+    line_numbers = None if lines == table.num_rows else row_line_numbers(p.read_bytes(), table.num_rows, 1)
+    return make_source(path, scan.sha256, "trec"), _trec_columns(table, line_numbers)
+
+
+def _read_trec_slow(data: bytes, path: str, notes: list[str]) -> _Columns:
     """Line by line: accepts any whitespace, and names the first bad line exactly."""
     qids, dids, scores, lines = [], [], [], []
-    for number, text in iter_lines(data, source.path):
+    for number, text in iter_lines(data, path):
         parts = text.split()
         if len(parts) != 6:
             raise InputError(
                 f"expected 6 columns (query_id Q0 doc_id rank score tag), found {len(parts)}",
-                path=source.path,
+                path=path,
                 line=number,
             )
         qids.append(parts[0])
         dids.append(parts[2])
-        scores.append(_float(parts[4], "score", source.path, number))
+        scores.append(_float(parts[4], "score", path, number))
         lines.append(number)
     return _Columns(
         pa.array(qids, pa.string()),
@@ -184,13 +288,13 @@ def _float(text: str, what: str, path: str, line: int) -> float:
     return value
 
 
-def _read_delimited(data: bytes, source: Source, sep: str) -> _Columns:
+def _read_delimited(data: bytes, path: str, sep: str) -> _Columns:
     header = [c.strip() for c in next(csv.reader([first_line(data)], delimiter=sep))]
     required = {"query_id", "doc_id"}
     if not required <= set(header) or not ({"score", "rank"} & set(header)):
         raise InputError(
             f"header must name query_id{sep}doc_id and score or rank; found {sep.join(header)}",
-            path=source.path,
+            path=path,
             line=1,
         )
     by = "score" if "score" in header else "rank"
@@ -211,7 +315,7 @@ def _read_delimited(data: bytes, source: Source, sep: str) -> _Columns:
         if table.column(by).null_count or table.num_rows == 0:
             raise pa.ArrowInvalid("missing values or no rows")
     except (pa.ArrowInvalid, pa.ArrowTypeError):
-        return _read_delimited_slow(data, source, sep, header, by, notes)
+        return _read_delimited_slow(data, path, sep, header, by, notes)
     order = OrderKind.SCORE if by == "score" else OrderKind.RANK
     return _Columns(
         table.column("query_id"),
@@ -219,16 +323,14 @@ def _read_delimited(data: bytes, source: Source, sep: str) -> _Columns:
         values if by == "score" else None,
         values if by == "rank" else None,
         order,
-        _line_map(data, table.num_rows, 2),
+        row_line_numbers(data, table.num_rows, 2),
         2,
         notes,
     )
 
 
-def _read_delimited_slow(
-    data: bytes, source: Source, sep: str, header: list[str], by: str, notes: list[str]
-) -> _Columns:
-    lines_iter = iter_lines(data, source.path)
+def _read_delimited_slow(data: bytes, path: str, sep: str, header: list[str], by: str, notes: list[str]) -> _Columns:
+    lines_iter = iter_lines(data, path)
     next(lines_iter)
     iq, idoc, iv = header.index("query_id"), header.index("doc_id"), header.index(by)
     qids, dids, values, lines = [], [], [], []
@@ -236,14 +338,14 @@ def _read_delimited_slow(
         cells = next(csv.reader([text], delimiter=sep))
         if len(cells) != len(header):
             raise InputError(
-                f"expected {len(header)} columns as in the header, found {len(cells)}", path=source.path, line=number
+                f"expected {len(header)} columns as in the header, found {len(cells)}", path=path, line=number
             )
         qids.append(cells[iq].strip())
         dids.append(cells[idoc].strip())
-        values.append(_float(cells[iv], by, source.path, number))
+        values.append(_float(cells[iv], by, path, number))
         lines.append(number)
     if not lines:
-        raise InputError("has a header but no ranked documents", path=source.path, line=1)
+        raise InputError("has a header but no ranked documents", path=path, line=1)
     arr = np.array(values, dtype=np.float64)
     return _Columns(
         pa.array(qids, pa.string()),
@@ -257,40 +359,38 @@ def _read_delimited_slow(
     )
 
 
-def _read_jsonl(data: bytes, source: Source) -> _Columns:
+def _read_jsonl(data: bytes, path: str) -> _Columns:
     qids: list[str] = []
     dids: list[str] = []
     lines: list[int] = []
     seen: dict[str, int] = {}
     empty: list[str] = []
-    for number, text in iter_lines(data, source.path):
+    for number, text in iter_lines(data, path):
         try:
             obj = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise InputError(
-                f"not valid JSON ({exc.msg} at column {exc.colno})", path=source.path, line=number
-            ) from None
+            raise InputError(f"not valid JSON ({exc.msg} at column {exc.colno})", path=path, line=number) from None
         if not isinstance(obj, dict) or "query_id" not in obj or "doc_ids" not in obj:
-            raise InputError('expected an object with "query_id" and "doc_ids"', path=source.path, line=number)
-        qid = _json_id(obj["query_id"], "query_id", source.path, number)
+            raise InputError('expected an object with "query_id" and "doc_ids"', path=path, line=number)
+        qid = _json_id(obj["query_id"], "query_id", path, number)
         docs = obj["doc_ids"]
         if not isinstance(docs, list):
-            raise InputError('"doc_ids" must be a list of document IDs', path=source.path, line=number)
+            raise InputError('"doc_ids" must be a list of document IDs', path=path, line=number)
         if qid in seen:
             raise InputError(
                 f"query {qid} is already listed at line {seen[qid]}; give each query one line",
-                path=source.path,
+                path=path,
                 line=number,
             )
         seen[qid] = number
         if not docs:
             empty.append(qid)
         for doc in docs:
-            dids.append(_json_id(doc, "doc_ids", source.path, number))
+            dids.append(_json_id(doc, "doc_ids", path, number))
         qids.extend([qid] * len(docs))
         lines.extend([number] * len(docs))
     if not seen:
-        raise InputError("has no queries", path=source.path)
+        raise InputError("has no queries", path=path)
     # A query listed with no documents is an answer (it scores 0), not a missing ranking.
     return _Columns(
         pa.array(qids, pa.string()),

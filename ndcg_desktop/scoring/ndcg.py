@@ -14,7 +14,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from ndcg_desktop import __version__
 from ndcg_desktop.domain.data import OrderKind, Qrels, Run
@@ -28,7 +27,7 @@ from ndcg_desktop.domain.settings import (
     UnknownQueryPolicy,
     ZeroIdcgPolicy,
 )
-from ndcg_desktop.scoring.ranking import positions, rank_run, repeats
+from ndcg_desktop.scoring.ranking import DocIds, blocks, codes_in, doc_strings, positions, rank_run, repeats
 
 Progress = Callable[[int, int], None]
 IsCancelled = Callable[[], bool]
@@ -66,6 +65,34 @@ def _sum_top_k(groups: np.ndarray, gains: np.ndarray, k: int, n_groups: int) -> 
     pos = positions(g)
     top = pos <= k
     return np.bincount(g[top], weights=v[top] * discounts(pos[top]), minlength=n_groups)
+
+
+def _member(values: np.ndarray, members: np.ndarray, size: int) -> np.ndarray:
+    """``np.isin(values, members)`` for codes below ``size``: a lookup table when that is small."""
+    if size > 4 * len(values) + (1 << 20):
+        return np.isin(values, members, kind="sort")
+    table = np.zeros(size, dtype=bool)
+    table[members] = True
+    return table[values]
+
+
+def _tie_group_ends(groups: np.ndarray, key: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """For each of ``rows``, one past the last row of its tie group (equal group and key).
+
+    Works from the sparse list of rows tied with the row before them, so that a run of any
+    length costs a few passes of comparisons and no per-group loop.
+    """
+    if len(groups) < 2 or not len(rows):
+        return rows + 1
+    tied = np.flatnonzero((groups[1:] == groups[:-1]) & (key[1:] == key[:-1])) + 1
+    if not len(tied):
+        return rows + 1
+    # Consecutive entries of ``tied`` extend one group; find the run that ``row + 1`` starts.
+    i = np.searchsorted(tied, rows + 1)
+    inside = tied[np.minimum(i, len(tied) - 1)] == rows + 1
+    run_last = np.flatnonzero(np.r_[tied[1:] != tied[:-1] + 1, True])
+    last = run_last[np.minimum(np.searchsorted(run_last, i), len(run_last) - 1)]
+    return np.where(inside, tied[last] + 1, rows + 1)
 
 
 @dataclass
@@ -143,70 +170,101 @@ def evaluate(
     advance()
 
     # Rules 10 and 11: map chunk IDs, order by score (or rank, or list order), break ties.
+    # A run can hold millions of rows: the arrays over every row (query codes stay the run's
+    # own, mapped to the pool's on the few rows that need it) are only compared and filtered,
+    # and the arithmetic runs on the rows near the top of each ranking.
     ranking = rank_run(run, ties=settings.ties, id_map=settings.id_map)
     docs = ranking.docs
-    row_q = run_to_pool.astype(np.int32)[ranking.q] if len(run) else np.zeros(0, np.int32)
+    sq, sk, sd, srow = ranking.q, ranking.key, ranking.d, ranking.row
+    del ranking
     if len(unknown_codes):
-        kept = np.flatnonzero(row_q >= 0)
-        sq, sk, sd, srow = row_q[kept], ranking.key[kept], ranking.d[kept], ranking.row[kept]
-    else:
-        sq, sk, sd, srow = row_q, ranking.key, ranking.d, ranking.row  # the common case: no copies
-    del ranking, row_q
+        kept = np.flatnonzero(run_to_pool[sq] >= 0)
+        sq, sk, sd, srow = sq[kept], sk[kept], sd[kept], srow[kept]
     advance()
 
     # Rule 5: a document twice in one query's ranking is an error unless the first is kept.
     n_docs = max(len(docs), 1)
     pair = sq.astype(np.int64) * n_docs + sd
-    dup = repeats(pair)
-    duplicates_per_query = np.bincount(sq[dup], minlength=nq)
-    if dup.any() and settings.duplicates is DuplicatePolicy.REJECT:
+    pair.sort()  # duplicates are rare: first only ask whether there are any, sorting in place
+    if len(pair) > 1 and (pair[1:] == pair[:-1]).any():
+        pair = sq.astype(np.int64) * n_docs + sd
+        dup = repeats(pair)
+    else:
+        dup = np.zeros(len(pair), dtype=bool)
+    n_dup = int(dup.sum())
+    duplicates_per_query = np.bincount(run_to_pool[sq[dup]], minlength=nq)
+    if n_dup and settings.duplicates is DuplicatePolicy.REJECT:
         j = int(np.flatnonzero(dup)[np.argmin(srow[dup])])
         first = int(srow[np.flatnonzero(pair == pair[j])[0]])
         label = _doc_label(run, int(srow[j]), docs, sd[j], settings)
         raise InputError(
-            f"document {label} appears again for query {pool_queries[sq[j]]} (also at line {run.line_of(first)}; "
-            f"{int(dup.sum())} duplicate{'s' if dup.sum() != 1 else ''} in all)",
+            f"document {label} appears again for query {pool_queries[run_to_pool[sq[j]]]} "
+            f"(also at line {run.line_of(first)}; {n_dup} duplicate{'s' if n_dup != 1 else ''} in all)",
             path=path,
             line=run.line_of(int(srow[j])),
             hint="choose --duplicates first",
         )
-    if dup.any():
+    if n_dup:
         keep = ~dup
         sq, sk, sd, srow = sq[keep], sk[keep], sd[keep], srow[keep]
-    del pair
-    answered = np.bincount(sq, minlength=nq) > 0
+    del pair, dup
+    starts, lengths = blocks(sq)  # each query's rows are contiguous
+    block_q = run_to_pool[sq[starts]]
+    listed = np.zeros(nq, dtype=np.int64)  # rows per query, before rule 6
+    listed[block_q] = lengths
+    answered = listed > 0
     advance()
 
-    # Rule 6: look every returned document up in its query's fixed universe.
+    # Rule 6: look every returned document up in its query's fixed universe. Most returned
+    # documents are judged for no query at all, so only the others are looked up by pair.
     pool_docs = pa.array(pool["doc_id"].unique().tolist(), pa.string())
     pool_doc_index = pd.Index(pool_docs.to_pylist())
     pool_d = pool_doc_index.get_indexer(pool["doc_id"]).astype(np.int64)
-    dict_to_pool_doc = pc.fill_null(pc.index_in(docs, value_set=pool_docs), -1).to_numpy().astype(np.int64)
     n_pool_docs = max(len(pool_docs), 1)
-    run_pd = dict_to_pool_doc[sd] if len(sd) else np.zeros(0, np.int64)
     pool_pairs = pd.Index(pool_q * n_pool_docs + pool_d)
-    hit = np.full(len(sd), -1, dtype=np.int64)
-    known = run_pd >= 0
-    hit[known] = pool_pairs.get_indexer(sq[known] * n_pool_docs + run_pd[known])
-    judged = hit >= 0
-    pos_before = positions(sq)
-    unjudged_total = np.bincount(sq[~judged], minlength=nq)
-    unjudged_top_k = np.bincount(sq[~judged & (pos_before <= k)], minlength=nq)
-    if (~judged).any() and settings.unjudged is UnjudgedPolicy.REJECT:
-        j = int(np.flatnonzero(~judged)[np.argmin(srow[~judged])])
+    codes, code_pool_doc = codes_in(docs, pool_docs)
+    known = np.flatnonzero(_member(sd, codes, n_docs))
+    known_pool_doc = code_pool_doc[np.searchsorted(codes, sd[known])]
+    hit = pool_pairs.get_indexer(run_to_pool[sq[known]] * n_pool_docs + known_pool_doc)
+    judged_rows, judged_hit = known[hit >= 0], hit[hit >= 0]  # rows in ranked order, their judgment
+    judged_q = run_to_pool[sq[judged_rows]]
+    judged_pos = judged_rows - starts[np.searchsorted(starts, judged_rows, side="right") - 1] + 1
+    unjudged_total = listed - np.bincount(judged_q, minlength=nq)
+    unjudged_top_k = np.minimum(listed, k) - np.bincount(judged_q[judged_pos <= k], minlength=nq)
+    n_unjudged = len(sq) - len(judged_rows)
+    if n_unjudged and settings.unjudged is UnjudgedPolicy.REJECT:
+        unjudged = np.ones(len(sq), dtype=bool)
+        unjudged[judged_rows] = False
+        j = int(np.flatnonzero(unjudged)[np.argmin(srow[unjudged])])
         label = _doc_label(run, int(srow[j]), docs, sd[j], settings)
-        n = int((~judged).sum())
         raise InputError(
-            f"document {label} for query {pool_queries[sq[j]]} is not in the judgment pool "
-            f"(unjudged; {n} unjudged document{'s' if n != 1 else ''} in all)",
+            f"document {label} for query {pool_queries[run_to_pool[sq[j]]]} is not in the judgment pool "
+            f"(unjudged; {n_unjudged} unjudged document{'s' if n_unjudged != 1 else ''} in all)",
             path=path,
             line=run.line_of(int(srow[j])),
             hint="choose --unjudged zero|condense",
         )
-    pos = pos_before
-    if settings.unjudged is UnjudgedPolicy.CONDENSE and not judged.all():
-        sq, sk, sd, srow, hit, judged = sq[judged], sk[judged], sd[judged], srow[judged], hit[judged], judged[judged]
-        pos = positions(sq)
+    if settings.unjudged is UnjudgedPolicy.CONDENSE and n_unjudged:
+        sq, sk, sd, srow = sq[judged_rows], sk[judged_rows], sd[judged_rows], srow[judged_rows]
+        judged_rows = np.arange(len(sq))
+        starts, lengths = blocks(sq)
+    returned = np.zeros(nq, dtype=np.int64)
+    returned[run_to_pool[sq[starts]]] = lengths
+    candidate_idcg = _sum_top_k(run_to_pool[sq[judged_rows]], pool_gain[judged_hit], k, nq)  # rule 1's diagnostic
+
+    # Only positions up to K earn gain, and ties reach past K only from position K: keep each
+    # query's first K rows and the rest of the tie group at position K ("near", in ranked order).
+    near_end = starts + np.minimum(lengths, k)
+    if run.order is not OrderKind.LIST:
+        near_end = _tie_group_ends(sq, sk, near_end - 1)
+    span = near_end - starts
+    offset = np.repeat(np.cumsum(span) - span, span)
+    near = np.repeat(starts, span) + np.arange(int(span.sum())) - offset
+    pos = near - np.repeat(starts, span) + 1
+    sq, sk, sd, srow = run_to_pool[sq[near]], sk[near], sd[near], srow[near]
+    at = np.minimum(np.searchsorted(judged_rows, near), max(len(judged_rows) - 1, 0))
+    judged = judged_rows[at] == near if len(judged_rows) else np.zeros(len(near), dtype=bool)
+    hit = np.where(judged, judged_hit[at] if len(judged_hit) else -1, -1)
     grade = np.zeros(len(sq), dtype=np.int64)
     gain = np.zeros(len(sq), dtype=np.float64)
     grade[judged] = pool["grade"].to_numpy()[hit[judged]]
@@ -219,13 +277,12 @@ def evaluate(
     contrib = np.where(top, gain * disc, 0.0)
     dcg = np.bincount(sq[top], weights=contrib[top], minlength=nq)
     idcg = _sum_top_k(pool_q, pool_gain, k, nq)
-    candidate_idcg = _sum_top_k(sq, gain, k, nq)  # rule 1's diagnostic: ideal of the candidates only
     relevant_in_pool = np.bincount(pool_q[pool_gain > 0], minlength=nq)
     relevant_found = np.bincount(sq[top & (gain > 0)], minlength=nq)
-    returned = np.bincount(sq, minlength=nq)
 
     # Rule 10: a tie straddles K when positions K and K+1 share a key; tie-averaged DCG
     # gives every member of a tied group the group's mean gain (McSherry and Najork 2008).
+    # Groups that start past K would add exactly zero, so leaving them out changes nothing.
     if run.order is OrderKind.LIST:
         new_group = np.ones(len(sq), dtype=bool)
     else:
@@ -281,17 +338,17 @@ def evaluate(
     per_query = per_query[evaluated].reset_index(drop=True)
 
     per_position = _per_position(run, settings, pool_queries, docs, sq, sd, srow, pos, top, judged, grade, gain, disc)
-    summary = _summary(per_query, settings, unknown, dropped, int(dup.sum()))
+    summary = _summary(per_query, settings, unknown, dropped, n_dup)
     manifest = _manifest(qrels, run, settings, summary, nq, unknown, dropped)
     advance()
     return Evaluation(settings, per_query, per_position, summary, manifest, unknown, dropped)
 
 
-def _doc_label(run: Run, row: int, docs: pa.Array, code: int, settings: EvalSettings) -> str:
-    mapped = docs[int(code)].as_py()
+def _doc_label(run: Run, row: int, docs: DocIds, code: int, settings: EvalSettings) -> str:
+    mapped = doc_strings(docs, np.array([code]))[0].as_py()
     if settings.id_map is None:
         return str(mapped)
-    original = run.docs[int(run.d[row])].as_py()
+    original = run.doc_ids(np.array([row]))[0].as_py()
     return f"{mapped} (from {original})" if original != mapped else str(mapped)
 
 
@@ -299,7 +356,7 @@ def _per_position(
     run: Run,
     settings: EvalSettings,
     pool_queries: np.ndarray,
-    docs: pa.Array,
+    docs: DocIds,
     sq: np.ndarray,
     sd: np.ndarray,
     srow: np.ndarray,
@@ -319,8 +376,8 @@ def _per_position(
         {
             "query_id": pool_queries[sq[idx]],
             "rank": pos[idx],
-            "doc_id": docs.take(pa.array(sd[idx])).to_numpy(zero_copy_only=False),
-            "returned_id": run.docs.take(pa.array(run.d[rows])).to_numpy(zero_copy_only=False),
+            "doc_id": doc_strings(docs, sd[idx]).to_numpy(zero_copy_only=False),
+            "returned_id": run.doc_ids(rows).to_numpy(zero_copy_only=False),
             "score": run.score[rows] if run.score is not None else np.full(len(idx), np.nan),
             "judged": judged[idx],
             "grade": pd.array(np.where(judged[idx], grade[idx], 0), dtype="Int64"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypeAlias
 
 import numpy as np
 import pandas as pd
@@ -14,6 +15,46 @@ from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import TiePolicy
 
 
+@dataclass(frozen=True)
+class NumberedIds:
+    """The IDs "0", "1", ... up to ``size - 1`` as a dictionary never built: code ``i`` is ``str(i)``.
+
+    Runs whose document IDs are all numbers (``Run.doc_numbers``) are ranked and scored with
+    the numbers as codes.
+    """
+
+    size: int
+
+    def __len__(self) -> int:
+        return self.size
+
+
+DocIds: TypeAlias = pa.Array | NumberedIds  # distinct document IDs, indexed by code
+
+
+def doc_strings(docs: DocIds, codes: np.ndarray) -> pa.Array:
+    """The IDs (strings) of some codes."""
+    if isinstance(docs, NumberedIds):
+        return pc.cast(pa.array(np.asarray(codes), pa.int64()), pa.string())
+    return docs.take(pa.array(np.asarray(codes)))
+
+
+def codes_in(docs: DocIds, values: pa.Array) -> tuple[np.ndarray, np.ndarray]:
+    """The codes of ``docs`` that are among ``values`` (ascending), and the index in ``values`` of each."""
+    if isinstance(docs, NumberedIds):
+        # Only a canonical integer string can equal a numbered ID.
+        canonical = pc.match_substring_regex(values, r"^(0|[1-9][0-9]{0,9})$").to_numpy(zero_copy_only=False)
+        index = np.flatnonzero(canonical)
+        numbers = pc.cast(values.filter(pa.array(canonical)), pa.int64()).to_numpy()
+        inside = numbers < docs.size
+        numbers, index = numbers[inside], index[inside]
+        order = np.argsort(numbers, kind="stable")
+        return numbers[order], index[order]
+    position = pc.index_in(docs, value_set=values)
+    codes = np.flatnonzero(position.is_valid().to_numpy(zero_copy_only=False))
+    return codes, position.to_numpy(zero_copy_only=False)[codes].astype(np.int64)
+
+
 @dataclass
 class Ranking:
     """A run's rows in ranked order, grouped by query (each query's rows are contiguous)."""
@@ -21,47 +62,61 @@ class Ranking:
     q: np.ndarray  # int32 code into run.queries
     d: np.ndarray  # int32 code into ``docs`` (IDs after the ID map)
     row: np.ndarray  # the file row each position came from
-    key: np.ndarray  # the sort key (negated score, rank or list position): equal keys are ties
-    docs: pa.Array  # distinct document IDs after the ID map
+    key: np.ndarray  # the sort key (score, rank or list position): equal keys are ties
+    docs: DocIds  # distinct document IDs after the ID map
 
 
-def map_ids(run: Run, id_map: str | None) -> tuple[pa.Array, np.ndarray]:
+def map_ids(run: Run, id_map: str | None) -> tuple[DocIds, np.ndarray]:
     """Rule 11: cut every returned ID at the first ``id_map`` (``doc12#3`` -> ``doc12``).
 
     Returns the distinct mapped IDs and each row's code into them. Works on the distinct
     IDs, not on every row, so it costs little on large runs.
     """
+    if run.doc_numbers is not None and (id_map is None or not set(id_map) <= set("0123456789")):
+        # Digits only: a separator with any other character never occurs in them.
+        return NumberedIds(int(run.doc_numbers.max()) + 1 if len(run) else 0), run.doc_numbers
     if id_map is None:
         return run.docs, run.d
     cut = pc.list_element(pc.split_pattern(run.docs, pattern=id_map, max_splits=1), 0)
     empty = np.flatnonzero(pc.equal(pc.utf8_length(cut), 0).to_numpy(zero_copy_only=False))
     if len(empty):
-        rows = np.flatnonzero(np.isin(run.d, empty))
+        row = int(np.flatnonzero(np.isin(run.d, empty))[0])  # the first such line, named with its ID
         raise InputError(
-            f"document ID {run.docs[int(empty[0])].as_py()!r} is empty once cut at {id_map!r}",
+            f"document ID {run.docs[int(run.d[row])].as_py()!r} is empty once cut at {id_map!r}",
             path=run.source.path,
-            line=run.line_of(int(rows[0])),
+            line=run.line_of(row),
         )
     encoded = pc.dictionary_encode(cut)
     return encoded.dictionary, encoded.indices.to_numpy(zero_copy_only=False).astype(np.int32)[run.d]
 
 
 def order_rows(groups: np.ndarray, key: np.ndarray) -> np.ndarray:
-    """Stable permutation sorting rows by (group, key); equal keys keep file order.
+    """Stable permutation sorting rows by (group, key); equal keys keep file order."""
+    perm = _order(groups, key, descending=False)
+    return np.arange(len(groups), dtype=np.int64) if perm is None else perm
+
+
+def _order(groups: np.ndarray, key: np.ndarray, descending: bool) -> np.ndarray | None:
+    """Like :func:`order_rows`, but None when the rows are in order already.
 
     Run files usually list each query's documents together and already in order; then
-    only whole query blocks are moved, which is far cheaper than a full sort.
+    only whole query blocks are moved, which is far cheaper than a full sort, and when the
+    blocks are in order too (codes numbered by first appearance) nothing moves at all.
     """
     n = len(groups)
     if n == 0:
-        return np.zeros(0, dtype=np.int64)
-    starts = np.flatnonzero(np.r_[True, groups[1:] != groups[:-1]])
+        return None
     same = groups[1:] == groups[:-1]
-    contiguous = len(starts) == len(np.unique(groups[starts]))
-    if not contiguous or (same & (key[1:] < key[:-1])).any():
-        return np.lexsort((key, groups))  # stable
+    starts = np.flatnonzero(np.r_[True, ~same])
+    block_groups = groups[starts]
+    contiguous = len(starts) == len(np.unique(block_groups))
+    out_of_order = key[1:] > key[:-1] if descending else key[1:] < key[:-1]
+    if not contiguous or (same & out_of_order).any():
+        return np.lexsort((-key if descending else key, groups))  # stable
+    if (block_groups[1:] > block_groups[:-1]).all():
+        return None
     lengths = np.diff(np.r_[starts, n])
-    block_order = np.argsort(groups[starts], kind="stable")
+    block_order = np.argsort(block_groups, kind="stable")
     new_starts = np.cumsum(np.r_[0, lengths[block_order][:-1]])
     return np.arange(n, dtype=np.int64) + np.repeat(starts[block_order] - new_starts, lengths[block_order])
 
@@ -74,28 +129,67 @@ def rank_run(run: Run, *, ties: TiePolicy, id_map: str | None = None) -> Ranking
     """
     docs, doc_code = map_ids(run, id_map)
     if run.order is OrderKind.SCORE:
-        key = -run.score  # type: ignore[operator]
+        key: np.ndarray = run.score  # type: ignore[assignment]  # descending; never changed in place
     elif run.order is OrderKind.RANK:
         key = run.rank.astype(np.float64)  # type: ignore[union-attr]
     else:
         key = np.arange(len(run), dtype=np.float64)
-    perm = order_rows(run.q, key)
-    sq, sk, sd = run.q[perm], key[perm], doc_code[perm]
+    perm = _order(run.q, key, run.order is OrderKind.SCORE)  # type: ignore[arg-type]
+    if perm is None:  # no copies of the run's columns (and never change them in place below)
+        perm = np.arange(len(run), dtype=np.int64)
+        sq, sk, sd = run.q, key, doc_code
+    else:
+        sq, sk, sd = run.q[perm], key[perm], doc_code[perm]
     same_as_prev = np.r_[False, (sq[1:] == sq[:-1]) & (sk[1:] == sk[:-1])]
     tied = np.flatnonzero(same_as_prev | np.r_[same_as_prev[1:], False])
     if len(tied) and ties is not TiePolicy.FILE_ORDER:
         # Only the tied rows move, each within its own group of equal keys.
-        tied_docs = np.unique(sd[tied])
-        order = pc.sort_indices(docs.take(pa.array(tied_docs))).to_numpy()
-        doc_rank = np.empty(len(tied_docs), dtype=np.int64)
-        doc_rank[order] = np.arange(len(tied_docs))
-        tiebreak = doc_rank[np.searchsorted(tied_docs, sd[tied])]
+        tiebreak = string_order(docs, sd[tied])
         if ties is TiePolicy.DOCID_DESC:
             tiebreak = -tiebreak
-        group = np.cumsum(~same_as_prev)[tied]
-        moved = tied[np.lexsort((tiebreak, group))]
+        group = np.cumsum(~same_as_prev[tied])  # numbers the tie groups in order
+        moved = tied[_sort_within(group, tiebreak)]
+        if sd is doc_code:
+            sd = sd.copy()
         sd[tied], perm[tied] = sd[moved], perm[moved]
     return Ranking(q=sq, d=sd, row=perm, key=sk, docs=docs)
+
+
+def _sort_within(group: np.ndarray, key: np.ndarray) -> np.ndarray:
+    """Stable permutation sorting by (group, key), for ascending groups."""
+    low, span = int(key.min()), int(key.max()) - int(key.min()) + 1
+    if int(group[-1]) * span < 1 << 62:
+        # One combined key: a stable sort of runs already in group order is far faster than lexsort.
+        return np.argsort(group * span + (key - low), kind="stable")
+    return np.lexsort((key, group))
+
+
+def string_order(docs: DocIds, codes: np.ndarray) -> np.ndarray:
+    """An int64 per code that sorts as the IDs do as strings (UTF-8 byte order, like strcmp)."""
+    if isinstance(docs, NumberedIds):
+        # Digit strings compare digit by digit, then the shorter first ("1" < "10" < "9"):
+        # the number's digits left-aligned to ten places, then its length.
+        numbers = codes.astype(np.int64)
+        length = np.searchsorted(_POWERS_OF_TEN, numbers, side="right")
+        length[numbers == 0] = 1
+        return numbers * _POWERS_OF_TEN[10 - length] * 16 + length
+    distinct = np.unique(codes)
+    order = pc.sort_indices(doc_strings(docs, distinct)).to_numpy()
+    rank = np.empty(len(distinct), dtype=np.int64)
+    rank[order] = np.arange(len(distinct))
+    return rank[np.searchsorted(distinct, codes)]
+
+
+_POWERS_OF_TEN = 10 ** np.arange(11, dtype=np.int64)  # numbered IDs have at most ten digits
+
+
+def blocks(groups: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Start and length of each run of equal values of a grouped array."""
+    n = len(groups)
+    if n == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    starts = np.flatnonzero(np.r_[True, groups[1:] != groups[:-1]])
+    return starts, np.diff(np.r_[starts, n])
 
 
 def positions(groups: np.ndarray) -> np.ndarray:
@@ -110,7 +204,8 @@ def positions(groups: np.ndarray) -> np.ndarray:
 
 def repeats(values: np.ndarray) -> np.ndarray:
     """Mask of values already seen earlier in the array (the first occurrence is not marked)."""
-    if len(values) < 2 or not (np.diff(np.sort(values)) == 0).any():
+    ordered = np.sort(values)
+    if len(values) < 2 or not (ordered[1:] == ordered[:-1]).any():
         return np.zeros(len(values), dtype=bool)
     order = np.argsort(values, kind="stable")
     ordered = values[order]
@@ -134,6 +229,6 @@ def top_documents(run: Run, depth: int, *, ties: TiePolicy, id_map: str | None =
         {
             "query_id": run.queries.take(pa.array(q[top])).to_numpy(zero_copy_only=False),
             "rank": pos[top],
-            "doc_id": ranking.docs.take(pa.array(d[top])).to_numpy(zero_copy_only=False),
+            "doc_id": doc_strings(ranking.docs, d[top]).to_numpy(zero_copy_only=False),
         }
     )
