@@ -44,7 +44,7 @@ from ndcg_desktop.domain import (
     ZeroIdcgPolicy,
 )
 from ndcg_desktop.gui.highlight import highlighted_html
-from ndcg_desktop.gui.models import SORT_ROLE, Index, natural_key
+from ndcg_desktop.gui.models import SORT_ROLE, Index, grade_label, natural_key
 from ndcg_desktop.gui.tasks import run_with_progress
 from ndcg_desktop.scoring import Evaluation, evaluate
 from ndcg_desktop.scoring.explain import FlagReport, compare, ideal_ranking, inspect, missed_relevant
@@ -441,23 +441,29 @@ class AnalysisView(QWidget):
         self.missing_label.setText("Ready to score." if not missing else "Before scoring: " + "; ".join(missing) + ".")
 
     # -- work ------------------------------------------------------------------------------
-    def _inputs(self) -> tuple[Any, Any, Any]:
+    def _loader(self) -> Any:
+        """Read the frozen pool and the run off the GUI thread (a stored run can hold millions of rows)."""
         assert self.project is not None
-        version = self.project.version(self.version_box.currentData())
-        qrels = self.project.qrels(version.version)
-        run, info = self.project.load_run(self.run_box.currentData())
-        return version, qrels, (run, info)
+        project, version = self.project, self.project.version(self.version_box.currentData())
+        name, base = self.run_box.currentData(), self.settings()
+
+        def load(name: str = name) -> tuple[Any, Any, Any, EvalSettings]:
+            qrels = project.qrels(version.version)
+            run, info = project.load_run(name)
+            return qrels, run, info, base.with_(ties=info.reading["ties"], id_map=info.reading["id_map"])
+
+        return version, load
 
     def check(self) -> None:
         if self.project is None or self.run_box.currentIndex() < 0 or self.version_box.currentIndex() < 0:
             return
-        version, qrels, (run, info) = self._inputs()
-        settings = self.settings().with_(ties=info.reading["ties"], id_map=info.reading["id_map"])
-        run_with_progress(
-            self, "Checking the run…",
-            lambda progress, cancelled: inspect(qrels, run, settings, progress=progress, cancelled=cancelled),
-            self._show_report, self.error.emit,
-        )  # fmt: skip
+        _version, load = self._loader()
+
+        def work(progress: Any, cancelled: Any) -> FlagReport:
+            qrels, run, _info, settings = load()
+            return inspect(qrels, run, settings, progress=progress, cancelled=cancelled)
+
+        run_with_progress(self, "Checking the run…", work, self._show_report, self.error.emit)
 
     def _show_report(self, report: FlagReport) -> None:
         self.report = report
@@ -479,28 +485,28 @@ class AnalysisView(QWidget):
         if self.choices["unjudged"].currentData() == SEND_FOR_JUDGING:
             self._send_for_judging()
             return
-        version, qrels, (run, info) = self._inputs()
-        settings = self.settings().with_(ties=info.reading["ties"], id_map=info.reading["id_map"])
-        self.qrels = qrels
+        version, load = self._loader()
         other_name = self.compare_box.currentData()
-        other = self.project.load_run(other_name) if other_name and other_name != info.name else None
+        if other_name == self.run_box.currentData():
+            other_name = None
 
-        def work(progress: Any, cancelled: Any) -> tuple[Evaluation, Evaluation | None]:
+        def work(progress: Any, cancelled: Any) -> tuple[Any, Any, Evaluation, Evaluation | None]:
+            qrels, run, info, settings = load()
             first = evaluate(qrels, run, settings, progress=progress, cancelled=cancelled)
-            if other is None:
-                return first, None
-            o_run, o_info = other
-            o_settings = settings.with_(ties=o_info.reading["ties"], id_map=o_info.reading["id_map"])
-            return first, evaluate(qrels, o_run, o_settings, progress=progress, cancelled=cancelled)
+            if other_name is None:
+                return qrels, info, first, None
+            _q, o_run, _o_info, o_settings = load(other_name)  # its own tie policy and ID map
+            return qrels, info, first, evaluate(qrels, o_run, o_settings, progress=progress, cancelled=cancelled)
 
-        def done(result: tuple[Evaluation, Evaluation | None]) -> None:
-            evaluation, second = result
+        def done(result: tuple[Any, Any, Evaluation, Evaluation | None]) -> None:
+            qrels, info, evaluation, second = result
             assert self.project is not None
+            self.qrels = qrels
             evaluation.manifest["judgments"].update(
                 {"path": str(self.project.path), "pool_version": version.version, "pool_hash": version.hash}
             )
             evaluation.manifest["run"]["name"] = info.name
-            self.project.save_evaluation(info.name, version.version, settings.to_text(), evaluation.manifest)
+            self.project.save_evaluation(info.name, version.version, evaluation.settings.to_text(), evaluation.manifest)
             self._show_results(evaluation, version)
             self._show_comparison(evaluation, second, other_name)
 
@@ -576,13 +582,11 @@ class AnalysisView(QWidget):
         query_id = str(e.per_query["query_id"].iloc[row])
         rec = e.per_query.iloc[row]
         positions = e.per_position[e.per_position["query_id"].astype(str) == query_id].copy()
-        labels = {}
-        if self.project is not None:
-            v = self.project.version(self.version_box.currentData())
-            labels = {v.scale.low + i: f"{v.scale.low + i} · {lab}" for i, lab in enumerate(v.labels)}
+        version = self.project.version(self.version_box.currentData()) if self.project else None
+        labels, low = (version.labels, version.scale.low) if version else ([], 0)
         positions["grade_text"] = [
-            labels.get(int(g), str(int(g))) if j else "unjudged"
-            for g, j in zip(positions["grade"].fillna(0), positions["judged"], strict=True)
+            grade_label(int(g), labels, low) if judged else "unjudged"
+            for g, judged in zip(positions["grade"].fillna(0), positions["judged"], strict=True)
         ]
         self.positions.load(positions)
         self.ideal.load(ideal_ranking(self.qrels, query_id, e.settings.k, e.settings.gain))

@@ -26,6 +26,15 @@ def natural_key(text: str) -> str:
     return re.sub(r"\d+", lambda m: m.group(0).zfill(12), text)
 
 
+def grade_label(grade: int | None, labels: list[str], low: int) -> str:
+    """'2 · Highly relevant' for a grade on a scale starting at ``low``; '—' when ungraded."""
+    if grade is None:
+        return "—"
+    i = grade - low
+    label = labels[i] if 0 <= i < len(labels) else ""
+    return f"{grade} · {label}" if label else str(grade)
+
+
 def _text(value: Any) -> str:
     return "" if value is None or (not isinstance(value, str) and pd.isna(value)) else str(value)
 
@@ -186,11 +195,7 @@ class PoolTableModel(_ListTableModel):
         self.dataChanged.emit(self.index(row, 2), self.index(row, 4))
 
     def grade_text(self, grade: int | None) -> str:
-        if grade is None:
-            return "—"
-        i = grade - self.low
-        label = self.labels[i] if 0 <= i < len(self.labels) else ""
-        return f"{grade} · {label}" if label else str(grade)
+        return grade_label(grade, self.labels, self.low)
 
     def data(self, index: Index, role: int = _DISPLAY) -> Any:
         row, col = index.row(), index.column()
