@@ -105,9 +105,14 @@ class FrameModel(QAbstractTableModel):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
-    def value(self, row: int, column: str) -> Any:
-        col = next(i for i, c in enumerate(self.columns) if c[1] == column)
-        return self.display[col][row]
+    def _column(self, name: str) -> int:
+        return next(i for i, c in enumerate(self.columns) if c[1] == name)
+
+    def value(self, row: int, column: str) -> str:
+        return self.display[self._column(column)][row]
+
+    def raw_value(self, row: int, column: str) -> Any:
+        return self.raw[self._column(column)][row]
 
 
 def _format(value: Any, fmt: str) -> str:
@@ -141,9 +146,9 @@ class ResultsProxy(QSortFilterProxyModel):
     def filterAcceptsRow(self, source_row: int, source_parent: Index) -> bool:
         model = self.sourceModel()
         assert isinstance(model, FrameModel)
-        if self.below is not None and float(model.raw[1][source_row]) >= self.below:
+        if self.below is not None and float(model.raw_value(source_row, "ndcg")) >= self.below:
             return False
-        return not (self.missed_only and int(model.raw[7][source_row]) == 0)
+        return not (self.missed_only and int(model.raw_value(source_row, "relevant_missed")) == 0)
 
 
 RESULT_COLUMNS = [
@@ -156,6 +161,7 @@ RESULT_COLUMNS = [
     ("Found in top K", "relevant_found", "int"),
     ("Missed", "relevant_missed", "int"),
     ("Unjudged in top K", "unjudged_in_top_k", "int"),
+    ("Tie-averaged nDCG", "tie_averaged_ndcg", "f4"),
     ("Flags", "flags", ""),
 ]
 POSITION_COLUMNS = [

@@ -100,8 +100,8 @@ def test_filters_and_chunk_runs(window, cranfield_project, qtbot):
     view.below_on.setChecked(True)
     below = view.results_proxy.rowCount()
     assert 0 < below < total
-    assert all(float(view.results.raw[1][view.results_proxy.mapToSource(view.results_proxy.index(r, 0)).row()]) < 0.3
-               for r in range(below))  # fmt: skip
+    rows = [view.results_proxy.mapToSource(view.results_proxy.index(r, 0)).row() for r in range(below)]
+    assert all(view.results.raw_value(row, "ndcg") < 0.3 for row in rows)
     view.missed_only.setChecked(True)
     assert view.results_proxy.rowCount() <= below
 
