@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import gzip
 import io
 import json
 import math
@@ -412,3 +413,42 @@ def _json_id(value: object, field: str, path: str, line: int) -> str:
     if not text.strip():
         raise InputError(f'empty ID in "{field}"', path=path, line=line)
     return text
+
+
+def preview_run(path: str | Path, *, rows: int = 8, fmt: str | None = None) -> tuple[Run, list[int]]:
+    """The first lines of a run read exactly as the full import would read them.
+
+    Returns a small :class:`Run` of the first ``rows`` data lines (the first 100 KB at most) and
+    their line numbers, for an import dialog to show before the whole file is read.
+    """
+    p = Path(path)
+    if not p.is_file():
+        raise InputError("no such file" if not p.exists() else "is not a file", path=path)
+    with open(p, "rb") as handle:
+        compressed = handle.read(2) == b"\x1f\x8b"
+    kept: list[bytes] = []
+    data_lines = size = 0
+    with gzip.open(p, "rb") if compressed else open(p, "rb") as handle:
+        for raw in handle:
+            kept.append(raw)
+            size += len(raw)
+            if raw.strip():
+                data_lines += 1
+            header = 1 if kept[0].lstrip(BOM).strip().startswith(b"query_id") else 0
+            if data_lines >= rows + header or size > 100_000:
+                break
+    head = b"".join(kept)
+    if head.startswith(BOM):
+        head = head[len(BOM) :]
+    if not head.strip():
+        raise InputError("is empty: no data lines", path=path)
+    fmt = fmt or detect_run_format(path, head)
+    name = str(path)
+    if fmt == "trec":
+        columns = _read_trec(head, name)
+    elif fmt == "jsonl":
+        columns = _read_jsonl(head, name)
+    else:
+        columns = _read_delimited(head, name, "," if fmt == "csv" else "\t")
+    run = _finish(make_source(path, "", fmt), columns)
+    return run, [run.line_of(i) for i in range(len(run))]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import numpy as np
 import pandas as pd
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -134,7 +135,8 @@ class NewProjectDialog(QDialog):
 class ImportRunDialog(QDialog):
     """Name a run and choose how its order is formed (tie policy, chunk-to-document mapping)."""
 
-    def __init__(self, suggested: str, taken: list[str], parent: QWidget | None = None) -> None:
+    def __init__(self, suggested: str, taken: list[str], path: str | None = None,
+                 parent: QWidget | None = None) -> None:  # fmt: skip
         super().__init__(parent)
         self.setWindowTitle("Import run")
         self.taken = taken
@@ -154,13 +156,50 @@ class ImportRunDialog(QDialog):
         form.addRow("Name", self.name)
         form.addRow("Equal scores", self.ties)
         form.addRow("Cut IDs at", self.id_map)
+        self.preview = QTableWidget(0, 4)
+        self.preview.setHorizontalHeaderLabels(["Line", "Query", "Document", "Score / rank"])
+        self.preview.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.preview.verticalHeader().hide()
+        self.preview.setAccessibleName("The first lines as they will be read")
+        self.reading = QLabel()
+        self.reading.setWordWrap(True)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self._accept)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
+        layout.addWidget(QLabel("<b>The first lines, as they will be read</b>"))
+        layout.addWidget(self.preview)
+        layout.addWidget(self.reading)
         layout.addWidget(self.error)
         layout.addWidget(buttons)
+        self.resize(560, 460)
+        self.path = path
+        self.id_map.textChanged.connect(lambda _t: self._fill_preview())
+        self._fill_preview()
+
+    def _fill_preview(self) -> None:
+        """Parse the head of the file with the importer's own reader (file and line on errors)."""
+        if self.path is None:
+            return
+        from ndcg_desktop.formats.runs import preview_run
+
+        try:
+            run, lines = preview_run(self.path)
+        except InputError as exc:
+            self.preview.setRowCount(0)
+            self.reading.setText(f"<span style='color:#a40000'>{exc}</span>")
+            return
+        queries, docs = run.queries.to_pylist(), run.doc_ids(np.arange(len(run))).to_pylist()
+        values = run.score if run.score is not None else run.rank
+        cut = self.id_map.text()
+        self.preview.setRowCount(len(run))
+        for row in range(len(run)):
+            doc = docs[row] if not cut else f"{docs[row]} → {docs[row].split(cut, 1)[0]}"
+            value = "" if values is None else f"{values[row]:g}"
+            for col, text in enumerate((str(lines[row]), queries[run.q[row]], doc, value)):
+                self.preview.setItem(row, col, QTableWidgetItem(text))
+        self.reading.setText(f"{run.source.format.upper()} run, " + "; ".join(run.notes) + ".")
 
     def _accept(self) -> None:
         name = self.name.text().strip()

@@ -408,7 +408,7 @@ class MainWindow(QMainWindow):
         if not path or self.project is None:
             return
         if values is None:
-            dialog = ImportRunDialog(Path(path).stem, [r.name for r in self.project.runs()], self)
+            dialog = ImportRunDialog(Path(path).stem, [r.name for r in self.project.runs()], path, self)
             if dialog.exec() != QDialog.DialogCode.Accepted:
                 return
             values = dialog.values()

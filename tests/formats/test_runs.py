@@ -132,3 +132,16 @@ def test_real_trec_eval_results(shared_data):
     run = read_run(shared_data / "trec_eval_test" / "results.test")
     assert len(run) == 1500 and sorted(run.queries.to_pylist()) == ["301", "302", "303"]
     assert np.isfinite(run.score).all()
+
+
+def test_preview_reads_the_first_lines_like_the_import(write):
+    from ndcg_desktop.formats.runs import preview_run
+
+    text = "".join(f"q{i // 3} Q0 D{i} {i % 3 + 1} {10 - i} sys\n" for i in range(30))
+    run, lines = preview_run(write("run.txt", text), rows=5)
+    assert len(run) == 5 and lines == [1, 2, 3, 4, 5]
+    assert run.doc_ids(np.arange(5)).to_pylist() == ["D0", "D1", "D2", "D3", "D4"]
+    run, lines = preview_run(write("r.csv.gz", gzip.compress(b"query_id,doc_id,rank\nq1,A,1\nq1,B,2\n")), rows=5)
+    assert run.order is OrderKind.RANK and lines == [2, 3]
+    with pytest.raises(InputError, match=r"bad.txt:2: expected 6 columns"):
+        preview_run(write("bad.txt", "q1 Q0 A 1 1 s\nq1 Q0 B\n"))

@@ -219,3 +219,22 @@ def test_window_state_is_restored(qtbot, small_project):
     restored = second.workspace.splitter.sizes()
     assert [round(x / sum(restored), 1) for x in restored] == [round(x / sum(sizes), 1) for x in sizes]
     second.close()
+
+
+def test_import_run_dialog_previews_the_first_lines(qtbot, shared_data):
+    dialog = dialogs_module.ImportRunDialog("chunks", [], str(shared_data / "cranfield" / "chunks.run"))
+    qtbot.addWidget(dialog)
+    assert dialog.preview.rowCount() == 8
+    assert dialog.preview.item(0, 2).text() == "184#0"
+    dialog.id_map.setText("#")
+    assert dialog.preview.item(0, 2).text() == "184#0 → 184"
+    assert "rank column ignored" in dialog.reading.text()
+    shot(dialog, "import_run_dialog")
+
+
+def test_import_run_dialog_shows_file_and_line_of_a_bad_line(qtbot, tmp_path):
+    bad = tmp_path / "bad.run"
+    bad.write_text("q1 Q0 A 1 1 s\nq1 Q0 B 2\n")
+    dialog = dialogs_module.ImportRunDialog("bad", [], str(bad))
+    qtbot.addWidget(dialog)
+    assert f"{bad}:2: expected 6 columns" in dialog.reading.text()
