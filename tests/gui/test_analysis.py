@@ -112,6 +112,8 @@ def test_send_for_judging_starts_a_draft_and_switches_to_annotation(window, smal
         p.freeze()
     window.open_project(small_project)
     view = window.analysis
+    window.tabs.setCurrentWidget(view.parentWidget().parentWidget())
+    qtbot.wait(50)
     view.check()
     qtbot.waitUntil(lambda: view.report is not None, timeout=10_000)
     choose(view.choices["unjudged"], "send")
@@ -143,3 +145,4 @@ def test_compare_two_runs(window, cranfield_project, qtbot, shared_data, capsys)
     assert main([*args, "--unjudged", "zero", "--duplicates", "first", "--id-map", "#", "--json"]) == 0
     mean = json.loads(capsys.readouterr().out)["summary"]["mean_ndcg"]
     assert f"{mean:.4f}" in text
+
