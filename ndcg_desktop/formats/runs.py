@@ -63,19 +63,23 @@ def read_run(path: str | Path, *, fmt: str | None = None) -> Run:
     if large is not None:
         return _finish(*large)
     data, digest = open_input(path)  # the SHA-256 is computed on a thread while the file is parsed
+    fmt, columns = _parse(data, path, fmt)
+    del data  # the file's bytes are no longer needed: keep the peak low for multi-GB runs
+    return _finish(make_source(path, digest.result(), fmt), columns)
+
+
+def _parse(data: bytes, path: str | Path, fmt: str | None) -> tuple[str, _Columns]:
+    """Detect (or check) the format, then read the in-memory bytes with that format's reader."""
     fmt = fmt or detect_run_format(path, data)
     if fmt not in RUN_FORMATS:
         raise InputError(f"unknown run format {fmt!r}; choose one of {', '.join(RUN_FORMATS)}")
     check_utf8(data, path)
     name = str(path)
     if fmt == "trec":
-        columns = _read_trec(data, name)
-    elif fmt == "jsonl":
-        columns = _read_jsonl(data, name)
-    else:
-        columns = _read_delimited(data, name, "," if fmt == "csv" else "\t")
-    del data  # the file's bytes are no longer needed: keep the peak low for multi-GB runs
-    return _finish(make_source(path, digest.result(), fmt), columns)
+        return fmt, _read_trec(data, name)
+    if fmt == "jsonl":
+        return fmt, _read_jsonl(data, name)
+    return fmt, _read_delimited(data, name, "," if fmt == "csv" else "\t")
 
 
 @dataclass
@@ -442,13 +446,6 @@ def preview_run(path: str | Path, *, rows: int = 8, fmt: str | None = None) -> t
         head = head[len(BOM) :]
     if not head.strip():
         raise InputError("is empty: no data lines", path=path)
-    fmt = fmt or detect_run_format(path, head)
-    name = str(path)
-    if fmt == "trec":
-        columns = _read_trec(head, name)
-    elif fmt == "jsonl":
-        columns = _read_jsonl(head, name)
-    else:
-        columns = _read_delimited(head, name, "," if fmt == "csv" else "\t")
+    fmt, columns = _parse(head, path, fmt)
     run = _finish(make_source(path, "", fmt), columns)
     return run, [run.line_of(i) for i in range(len(run))]
