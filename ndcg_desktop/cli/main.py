@@ -24,7 +24,7 @@ from ndcg_desktop.domain import (
     ZeroIdcgPolicy,
 )
 from ndcg_desktop.formats.common import QRELS_FORMATS, RUN_FORMATS
-from ndcg_desktop.formats.runs import read_run
+from ndcg_desktop.formats.runs import ORDER_CHOICES, read_run
 
 # Scoring files needs neither the project store nor, until the run is being read, pandas
 # (about 0.2 s to import): those modules are imported where they are used.
@@ -108,6 +108,11 @@ def build_parser(*, project_commands: bool = True) -> argparse.ArgumentParser:
     score.add_argument("--id-map", metavar="SEP", help="cut returned IDs at the first SEP (doc12#3 -> doc12)")
     score.add_argument("--qrels-format", choices=QRELS_FORMATS, help="force the judgments format")
     score.add_argument("--run-format", choices=RUN_FORMATS, help="force the run format")
+    score.add_argument(
+        "--order",
+        choices=("score", "rank", "file"),
+        help="how rankings are formed: by score (TREC's default), by the rank column, or as the file lists them",
+    )
     score.add_argument("--json", action="store_true", help="print one JSON document instead of the table")
     score.add_argument("--export", metavar="DIR", help="write per_query.csv, per_position.csv, manifest.json")
     if project_commands:
@@ -179,7 +184,7 @@ def _score_files(args: argparse.Namespace) -> Evaluation:
     settings = _settings(args, scale=GradeScale.parse(args.scale or "0..3"), ties="docid-desc", id_map=None)
     # The run is the big file: read it on a thread (pyarrow and numpy work without the GIL) while
     # pandas is imported and the judgments are read. A problem with the judgments is still reported first.
-    reading = _Background(read_run, args.run, fmt=args.run_format)
+    reading = _Background(read_run, args.run, fmt=args.run_format, order=ORDER_CHOICES.get(args.order or ""))
     try:
         from ndcg_desktop.formats.qrels import read_qrels
         from ndcg_desktop.scoring import evaluate
@@ -201,6 +206,9 @@ def _score_project(args: argparse.Namespace) -> Evaluation:
         version = project.frozen_version(args.pool_version)
         qrels = project.qrels(version.version)
         run, info = project.load_run(args.run_name)
+        if args.order and ORDER_CHOICES[args.order] is not run.order:
+            raise InputError(f"run {info.name} was imported ordered by {run.order.value}; import it again "
+                             f"with --order {args.order} to score it that way")  # fmt: skip
         if args.scale and GradeScale.parse(args.scale) != version.scale:
             raise InputError(f"pool version {version.version} uses the scale {version.scale}, not {args.scale}")
         settings = _settings(args, scale=version.scale, ties=info.reading["ties"], id_map=info.reading["id_map"])

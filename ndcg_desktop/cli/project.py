@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from ndcg_desktop.domain import GradeScale, InputError, TiePolicy
+from ndcg_desktop.formats.runs import ORDER_CHOICES
 from ndcg_desktop.store import Project
 
 
@@ -45,6 +46,7 @@ def add_project_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--ties", choices=[t.value for t in TiePolicy], default="docid-desc", help="order of equal scores")
     p.add_argument("--id-map", metavar="SEP", help="cut returned IDs at the first SEP (doc12#3 -> doc12)")
     p.add_argument("--format", choices=("trec", "csv", "tsv", "jsonl"), help="force the format")
+    p.add_argument("--order", choices=("score", "rank", "file"), help="by score (default), rank column or file order")
     p.set_defaults(handler=cmd_import_run)
 
     p = sub.add_parser("pool", help="add the top K documents of runs to the draft pool (depth-k pooling)")
@@ -130,7 +132,7 @@ def cmd_import_qrels(args: argparse.Namespace) -> int:
 def cmd_import_run(args: argparse.Namespace) -> int:
     with Project.open(args.project) as project:
         info = project.import_run(args.file, name=args.name, ties=TiePolicy(args.ties), id_map=args.id_map,
-                                  fmt=args.format)  # fmt: skip
+                                  fmt=args.format, order=ORDER_CHOICES.get(args.order or ""))  # fmt: skip
         print(f"imported run {info.name}: {info.rows} documents for {info.queries} queries ({info.format}, "
               f"sha256 {info.sha256[:12]}…)")  # fmt: skip
     return 0

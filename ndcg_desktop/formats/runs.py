@@ -36,6 +36,20 @@ from ndcg_desktop.formats.common import (
 _TREC_COLUMNS = ["query_id", "q0", "doc_id", "rank", "score", "tag"]
 _TREC_TYPES = {"query_id": pa.string(), "doc_id": pa.string(), "score": pa.float64()}
 _TREC_NOTE = "ordered by score descending, rank column ignored as in trec_eval"
+_TREC_RANK_NOTE = "ordered by the rank column ascending, scores ignored (not trec_eval's order)"
+ORDERS = {
+    "trec": (OrderKind.SCORE, OrderKind.RANK, OrderKind.LIST),
+    "jsonl": (OrderKind.LIST,),
+}  # what each format can be ordered by; CSV/TSV: the columns their header names, and LIST
+
+
+ORDER_CHOICES = {"score": OrderKind.SCORE, "rank": OrderKind.RANK, "file": OrderKind.LIST}  # --order
+
+
+def _trec_types(order: OrderKind | None) -> dict[str, pa.DataType]:
+    return _TREC_TYPES | {"rank": pa.float64()} if order is OrderKind.RANK else _TREC_TYPES
+
+
 STREAM_MIN_BYTES = 32 << 20  # TREC runs at least this large are parsed straight from disk
 
 
@@ -54,32 +68,45 @@ def detect_run_format(path: str | Path, data: bytes) -> str:
     return "trec"
 
 
-def read_run(path: str | Path, *, fmt: str | None = None) -> Run:
+def read_run(path: str | Path, *, fmt: str | None = None, order: OrderKind | None = None) -> Run:
     """Read a run, validating every line; raises :class:`InputError` naming file and line.
 
-    TREC runs are ordered by score, as trec_eval orders them; their rank column is ignored.
+    By default TREC runs are ordered by score, as trec_eval orders them (their rank column is
+    ignored), CSV/TSV by score if given else by rank, and JSONL as listed. ``order`` asks for
+    another order the file supports: the rank column, or the order of the lines (``LIST``).
     """
-    large = _read_large_trec(path, fmt)
+    large = _read_large_trec(path, fmt, order)
     if large is not None:
         return _finish(*large)
     data, digest = open_input(path)  # the SHA-256 is computed on a thread while the file is parsed
-    fmt, columns = _parse(data, path, fmt)
+    fmt, columns = _parse(data, path, fmt, order)
     del data  # the file's bytes are no longer needed: keep the peak low for multi-GB runs
     return _finish(make_source(path, digest.result(), fmt), columns)
 
 
-def _parse(data: bytes, path: str | Path, fmt: str | None) -> tuple[str, _Columns]:
+def _parse(data: bytes, path: str | Path, fmt: str | None, order: OrderKind | None = None) -> tuple[str, _Columns]:
     """Detect (or check) the format, then read the in-memory bytes with that format's reader."""
     fmt = fmt or detect_run_format(path, data)
     if fmt not in RUN_FORMATS:
         raise InputError(f"unknown run format {fmt!r}; choose one of {', '.join(RUN_FORMATS)}")
+    if order is not None and fmt in ORDERS and order not in ORDERS[fmt]:
+        raise InputError(f"a {fmt} run cannot be ordered by {order.value}", path=path)
     check_utf8(data, path)
     name = str(path)
     if fmt == "trec":
-        return fmt, _read_trec(data, name)
-    if fmt == "jsonl":
-        return fmt, _read_jsonl(data, name)
-    return fmt, _read_delimited(data, name, "," if fmt == "csv" else "\t")
+        columns = _read_trec(data, name, order)
+    elif fmt == "jsonl":
+        columns = _read_jsonl(data, name)
+    else:
+        columns = _read_delimited(data, name, "," if fmt == "csv" else "\t", order)
+    return fmt, _in_file_order(columns) if order is OrderKind.LIST else columns
+
+
+def _in_file_order(c: _Columns) -> _Columns:
+    if c.order is not OrderKind.LIST:
+        c.order = OrderKind.LIST
+        c.notes = ["ordered as the lines of the file list them (scores and ranks ignored)"]
+    return c
 
 
 @dataclass
@@ -200,27 +227,28 @@ def _finish(source: Source, c: _Columns) -> Run:
     return run
 
 
-def _read_trec(data: bytes, path: str) -> _Columns:
-    table = read_whitespace_table(data, _TREC_COLUMNS, _TREC_TYPES)
+def _read_trec(data: bytes, path: str, order: OrderKind | None = None) -> _Columns:
+    table = read_whitespace_table(data, _TREC_COLUMNS, _trec_types(order))
     if table is None:
-        return _read_trec_slow(data, path, [_TREC_NOTE])
+        return _read_trec_slow(data, path, order)
     return _trec_columns(table, row_line_numbers(data, table.num_rows, 1))
 
 
 def _trec_columns(table: pa.Table, line_numbers: np.ndarray | None) -> _Columns:
+    by_rank = "rank" in table.column_names
     return _Columns(
         table.column("query_id"),
         table.column("doc_id"),
         table.column("score").to_numpy(),
-        None,
-        OrderKind.SCORE,
+        table.column("rank").to_numpy() if by_rank else None,
+        OrderKind.RANK if by_rank else OrderKind.SCORE,
         line_numbers,
         1,
-        [_TREC_NOTE],
+        [_TREC_RANK_NOTE if by_rank else _TREC_NOTE],
     )
 
 
-def _read_large_trec(path: str | Path, fmt: str | None) -> tuple[Source, _Columns] | None:
+def _read_large_trec(path: str | Path, fmt: str | None, order: OrderKind | None) -> tuple[Source, _Columns] | None:
     """A large TREC run parsed by pyarrow straight from disk while a thread hashes and scans it.
 
     Holding the file's bytes in memory next to its columns would add the file's size to the
@@ -245,7 +273,7 @@ def _read_large_trec(path: str | Path, fmt: str | None) -> tuple[Source, _Column
     if (fmt or detect_run_format(path, head)) != "trec" or not content:
         return None
     scan = FileScan(p)
-    table = read_separated(p, "\t" if b"\t" in head else " ", _TREC_COLUMNS, _TREC_TYPES)
+    table = read_separated(p, "\t" if b"\t" in head else " ", _TREC_COLUMNS, _trec_types(order))
     scan.result()
     unusual = (scan.has_tab and scan.has_space) or not scan.ascii or scan.carriage_returns != scan.crlf
     if table is None or not table.num_rows or scan.error or unusual:
@@ -253,12 +281,14 @@ def _read_large_trec(path: str | Path, fmt: str | None) -> tuple[Source, _Column
     # pyarrow skips empty lines: when the rows fill every line up to the last data line there are none.
     lines = scan.newlines - tail.count(b"\n", len(content)) + 1
     line_numbers = None if lines == table.num_rows else row_line_numbers(p.read_bytes(), table.num_rows, 1)
-    return make_source(path, scan.sha256, "trec"), _trec_columns(table, line_numbers)
+    columns = _trec_columns(table, line_numbers)
+    return make_source(path, scan.sha256, "trec"), _in_file_order(columns) if order is OrderKind.LIST else columns
 
 
-def _read_trec_slow(data: bytes, path: str, notes: list[str]) -> _Columns:
+def _read_trec_slow(data: bytes, path: str, order: OrderKind | None) -> _Columns:
     """Line by line: accepts any whitespace, and names the first bad line exactly."""
-    qids, dids, scores, lines = [], [], [], []
+    qids, dids, scores, ranks, lines = [], [], [], [], []
+    by_rank = order is OrderKind.RANK
     for number, text in iter_lines(data, path):
         parts = text.split()
         if len(parts) != 6:
@@ -270,16 +300,18 @@ def _read_trec_slow(data: bytes, path: str, notes: list[str]) -> _Columns:
         qids.append(parts[0])
         dids.append(parts[2])
         scores.append(_float(parts[4], "score", path, number))
+        if by_rank:
+            ranks.append(_float(parts[3], "rank", path, number))
         lines.append(number)
     return _Columns(
         pa.array(qids, pa.string()),
         pa.array(dids, pa.string()),
         np.array(scores, dtype=np.float64),
-        None,
-        OrderKind.SCORE,
+        np.array(ranks, dtype=np.float64) if by_rank else None,
+        OrderKind.RANK if by_rank else OrderKind.SCORE,
         np.array(lines, dtype=np.int64),
         1,
-        notes,
+        [_TREC_RANK_NOTE if by_rank else _TREC_NOTE],
     )
 
 
@@ -293,7 +325,7 @@ def _float(text: str, what: str, path: str, line: int) -> float:
     return value
 
 
-def _read_delimited(data: bytes, path: str, sep: str) -> _Columns:
+def _read_delimited(data: bytes, path: str, sep: str, order: OrderKind | None = None) -> _Columns:
     header = [c.strip() for c in next(csv.reader([first_line(data)], delimiter=sep))]
     required = {"query_id", "doc_id"}
     if not required <= set(header) or not ({"score", "rank"} & set(header)):
@@ -303,9 +335,15 @@ def _read_delimited(data: bytes, path: str, sep: str) -> _Columns:
             line=1,
         )
     by = "score" if "score" in header else "rank"
+    if order in (OrderKind.SCORE, OrderKind.RANK):
+        by = order.value
+        if by not in header:
+            raise InputError(f"cannot order by {by}: the header has no {by} column", path=path, line=1)
     notes = [f"ordered by {by} {'descending' if by == 'score' else 'ascending'}"]
     if by == "score" and "rank" in header:
         notes.append("the rank column is ignored because scores are given")
+    elif by == "rank" and "score" in header:
+        notes.append("the score column is ignored: ordered by rank as chosen")
     try:
         table = pacsv.read_csv(
             io.BytesIO(data),
@@ -419,7 +457,9 @@ def _json_id(value: object, field: str, path: str, line: int) -> str:
     return text
 
 
-def preview_run(path: str | Path, *, rows: int = 8, fmt: str | None = None) -> tuple[Run, list[int]]:
+def preview_run(
+    path: str | Path, *, rows: int = 8, fmt: str | None = None, order: OrderKind | None = None
+) -> tuple[Run, list[int]]:
     """The first lines of a run read exactly as the full import would read them.
 
     Returns a small :class:`Run` of the first ``rows`` data lines (the first 100 KB at most) and
@@ -446,6 +486,6 @@ def preview_run(path: str | Path, *, rows: int = 8, fmt: str | None = None) -> t
         head = head[len(BOM) :]
     if not head.strip():
         raise InputError("is empty: no data lines", path=path)
-    fmt, columns = _parse(head, path, fmt)
+    fmt, columns = _parse(head, path, fmt, order)
     run = _finish(make_source(path, "", fmt), columns)
     return run, [run.line_of(i) for i in range(len(run))]

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ndcg_desktop.domain import GradeScale, InputError, TiePolicy
+from ndcg_desktop.domain import GradeScale, InputError, OrderKind, TiePolicy
 from ndcg_desktop.store.project import default_labels
 
 SHORTCUTS = [
@@ -132,8 +132,15 @@ class NewProjectDialog(QDialog):
             self.accept()
 
 
+ORDER_TEXTS = {
+    OrderKind.SCORE: "score, highest first",
+    OrderKind.RANK: "rank column, lowest first",
+    OrderKind.LIST: "the order of the lines in the file",
+}
+
+
 class ImportRunDialog(QDialog):
-    """Name a run and choose how its order is formed (tie policy, chunk-to-document mapping)."""
+    """Name a run and choose how its order is formed (score, rank or file order; ties; ID mapping)."""
 
     def __init__(self, suggested: str, taken: list[str], path: str | None = None,
                  parent: QWidget | None = None) -> None:  # fmt: skip
@@ -150,11 +157,14 @@ class ImportRunDialog(QDialog):
             self.ties.addItem(text, policy.value)
         self.id_map = QLineEdit()
         self.id_map.setPlaceholderText("e.g. # turns doc12#3 into doc12 (leave empty for none)")
+        self.order = QComboBox()
+        self.order.setAccessibleName("Order rankings by")
         self.error = QLabel()
         self.error.setStyleSheet("color:#a40000")
         form = QFormLayout()
         form.addRow("Name", self.name)
-        form.addRow("Equal scores", self.ties)
+        form.addRow("Order by", self.order)
+        form.addRow("Equal scores or ranks", self.ties)
         form.addRow("Cut IDs at", self.id_map)
         self.preview = QTableWidget(0, 4)
         self.preview.setHorizontalHeaderLabels(["Line", "Query", "Document", "Score / rank"])
@@ -175,8 +185,27 @@ class ImportRunDialog(QDialog):
         layout.addWidget(buttons)
         self.resize(560, 460)
         self.path = path
+        self._offer_orders()
         self.id_map.textChanged.connect(lambda _t: self._fill_preview())
+        self.order.currentIndexChanged.connect(lambda _i: self._fill_preview())
         self._fill_preview()
+
+    def _offer_orders(self) -> None:
+        """Offer the orders this file supports, the format's default first (score for TREC, as trec_eval)."""
+        if self.path is None:
+            return
+        from ndcg_desktop.formats.runs import preview_run
+
+        try:
+            default = preview_run(self.path)[0].order
+        except InputError:
+            return  # the preview shows the error
+        for order in (default, *(o for o in OrderKind if o is not default)):
+            try:
+                preview_run(self.path, order=order)
+            except InputError:
+                continue
+            self.order.addItem(ORDER_TEXTS[order] + (" (the file's default)" if order is default else ""), order.value)
 
     def _fill_preview(self) -> None:
         """Parse the head of the file with the importer's own reader (file and line on errors)."""
@@ -185,13 +214,13 @@ class ImportRunDialog(QDialog):
         from ndcg_desktop.formats.runs import preview_run
 
         try:
-            run, lines = preview_run(self.path)
+            run, lines = preview_run(self.path, order=self.chosen_order())
         except InputError as exc:
             self.preview.setRowCount(0)
             self.reading.setText(f"<span style='color:#a40000'>{exc}</span>")
             return
         queries, docs = run.queries.to_pylist(), run.doc_ids(np.arange(len(run))).to_pylist()
-        values = run.score if run.score is not None else run.rank
+        values = run.rank if run.order is OrderKind.RANK else run.score
         cut = self.id_map.text()
         self.preview.setRowCount(len(run))
         for row in range(len(run)):
@@ -199,6 +228,7 @@ class ImportRunDialog(QDialog):
             value = "" if values is None else f"{values[row]:g}"
             for col, text in enumerate((str(lines[row]), queries[run.q[row]], doc, value)):
                 self.preview.setItem(row, col, QTableWidgetItem(text))
+        self.preview.setHorizontalHeaderItem(3, QTableWidgetItem("Rank" if run.order is OrderKind.RANK else "Score"))
         self.reading.setText(f"{run.source.format.upper()} run, " + "; ".join(run.notes) + ".")
 
     def _accept(self) -> None:
@@ -210,8 +240,16 @@ class ImportRunDialog(QDialog):
         else:
             self.accept()
 
-    def values(self) -> tuple[str, TiePolicy, str | None]:
-        return self.name.text().strip(), TiePolicy(self.ties.currentData()), self.id_map.text() or None
+    def chosen_order(self) -> OrderKind | None:
+        return None if self.order.currentData() is None else OrderKind(self.order.currentData())
+
+    def values(self) -> tuple[str, TiePolicy, str | None, OrderKind | None]:
+        return (
+            self.name.text().strip(),
+            TiePolicy(self.ties.currentData()),
+            self.id_map.text() or None,
+            self.chosen_order(),
+        )
 
 
 class BuildPoolDialog(QDialog):

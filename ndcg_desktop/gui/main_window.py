@@ -403,7 +403,7 @@ class MainWindow(QMainWindow):
             ),
         )
 
-    def import_run(self, path: str | None = None, values: tuple[str, Any, str | None] | None = None) -> None:
+    def import_run(self, path: str | None = None, values: tuple[str, Any, str | None, Any] | None = None) -> None:
         path = path or self._pick("Import run", "Runs (*.txt *.run *.trec *.csv *.tsv *.jsonl *.gz);;All files (*)")
         if not path or self.project is None:
             return
@@ -412,11 +412,11 @@ class MainWindow(QMainWindow):
             if dialog.exec() != QDialog.DialogCode.Accepted:
                 return
             values = dialog.values()
-        name, ties, id_map = values
+        name, ties, id_map, order = values
         project = self.project
         self._background(
             "Importing run…",
-            lambda **_: project.import_run(path, name=name, ties=ties, id_map=id_map),
+            lambda **_: project.import_run(path, name=name, ties=ties, id_map=id_map, order=order),
             lambda info: self._imported(f"Imported run {info.name}: {info.rows} documents for {info.queries} queries."),
         )
 

@@ -718,13 +718,14 @@ class Project:
         ties: TiePolicy = TiePolicy.DOCID_DESC,
         id_map: str | None = None,
         fmt: str | None = None,
+        order: OrderKind | None = None,
     ) -> RunInfo:
         """Store a run as read (rows in file order) with the reading settings that order it."""
         if not name.strip():
             raise InputError("a run needs a name")
         if self._query("SELECT 1 FROM runs WHERE name = ?", (name,)):
             raise InputError(f"already has a run named {name!r}; choose another name", path=self.path)
-        run = read_run(path, fmt=fmt)
+        run = read_run(path, fmt=fmt, order=order)
         top_documents(run, 1, ties=ties, id_map=id_map)  # validates the ID map before anything is written
         table = pa.table(
             {
@@ -781,7 +782,7 @@ class Project:
             docs=dcol.dictionary,
             q=qcol.indices.to_numpy().astype(np.int32),
             d=dcol.indices.to_numpy().astype(np.int32),
-            score=table.column("score").to_numpy() if order is OrderKind.SCORE else None,
+            score=None if table.column("score").null_count == len(table) else table.column("score").to_numpy(),
             rank=table.column("rank").to_numpy() if order is OrderKind.RANK else None,
             order=order,
             source=Source(path=info.source_name, sha256=info.sha256, format=info.format),

@@ -145,3 +145,37 @@ def test_preview_reads_the_first_lines_like_the_import(write):
     assert run.order is OrderKind.RANK and lines == [2, 3]
     with pytest.raises(InputError, match=r"bad.txt:2: expected 6 columns"):
         preview_run(write("bad.txt", "q1 Q0 A 1 1 s\nq1 Q0 B\n"))
+
+
+def test_the_user_can_choose_how_rankings_are_formed(write, monkeypatch):
+    from ndcg_desktop.formats import runs
+    from ndcg_desktop.formats.runs import preview_run
+    from ndcg_desktop.scoring.ranking import rank_run
+
+    # The rank column disagrees with the scores: B is ranked first, but A has the higher score.
+    text = "q1 Q0 A 2 3.5 s\nq1 Q0 B 1 2.0 s\nq1 Q0 C 3 9.0 s\n"
+    path = write("r.txt", text)
+
+    def ranked(run):
+        return run.docs.take(rank_run(run, ties="docid-desc").d).to_pylist()
+
+    assert ranked(read_run(path)) == ["C", "A", "B"]
+    by_rank = read_run(path, order=OrderKind.RANK)
+    assert by_rank.order is OrderKind.RANK and ranked(by_rank) == ["B", "A", "C"]
+    assert "rank column" in by_rank.notes[0]
+    listed = read_run(path, order=OrderKind.LIST)
+    assert listed.order is OrderKind.LIST and ranked(listed) == ["A", "B", "C"]
+    monkeypatch.setattr(runs, "STREAM_MIN_BYTES", 1)  # the large-file path honours the choice too
+    assert ranked(read_run(path, order=OrderKind.RANK)) == ["B", "A", "C"]
+    assert ranked(read_run(path, order=OrderKind.LIST)) == ["A", "B", "C"]
+    # The line-by-line reader (mixed separators and a bad rank) names the line.
+    with pytest.raises(InputError, match=r"r2.txt:2: rank 'x' is not a number"):
+        read_run(write("r2.txt", "q1\tQ0 A 1 1 s\nq1 Q0 B x 1 s\n"), order=OrderKind.RANK)
+    csv_path = write("r.csv", "query_id,doc_id,rank,score\nq1,A,2,3.5\nq1,B,1,2.0\n")
+    assert ranked(read_run(csv_path, order=OrderKind.RANK)) == ["B", "A"]
+    with pytest.raises(InputError, match=r"r3.csv:1: cannot order by rank: the header has no rank column"):
+        read_run(write("r3.csv", "query_id,doc_id,score\nq1,A,1\n"), order=OrderKind.RANK)
+    with pytest.raises(InputError, match="a jsonl run cannot be ordered by score"):
+        read_run(write("r.jsonl", '{"query_id": "q1", "doc_ids": ["A"]}\n'), order=OrderKind.SCORE)
+    preview, _ = preview_run(path, order=OrderKind.RANK)
+    assert ranked(preview) == ["B", "A", "C"]

@@ -145,4 +145,3 @@ def test_compare_two_runs(window, cranfield_project, qtbot, shared_data, capsys)
     assert main([*args, "--unjudged", "zero", "--duplicates", "first", "--id-map", "#", "--json"]) == 0
     mean = json.loads(capsys.readouterr().out)["summary"]["mean_ndcg"]
     assert f"{mean:.4f}" in text
-

@@ -188,7 +188,7 @@ def test_background_import_of_documents_and_run(window, small_project, qtbot, tm
     qtbot.waitUntil(lambda: "Imported 30 documents" in window.statusBar().currentMessage(), timeout=5000)
     run = tmp_path / "second.run"
     run.write_text("q1 Q0 A 1 1 s\n")
-    window.import_run(str(run), values=("second", dialogs_module.TiePolicy.DOCID_DESC, None))
+    window.import_run(str(run), values=("second", dialogs_module.TiePolicy.DOCID_DESC, None, None))
     qtbot.waitUntil(lambda: "Imported run second" in window.statusBar().currentMessage(), timeout=5000)
 
 
@@ -229,7 +229,24 @@ def test_import_run_dialog_previews_the_first_lines(qtbot, shared_data):
     dialog.id_map.setText("#")
     assert dialog.preview.item(0, 2).text() == "184#0 → 184"
     assert "rank column ignored" in dialog.reading.text()
+    # The orders the file supports, the format's default first; choosing one re-reads the preview.
+    assert [dialog.order.itemData(i) for i in range(dialog.order.count())] == ["score", "rank", "list"]
+    assert dialog.values()[3] is dialogs_module.OrderKind.SCORE
+    dialog.order.setCurrentIndex(1)
+    assert "rank column ascending" in dialog.reading.text()
+    assert dialog.preview.horizontalHeaderItem(3).text() == "Rank" and dialog.preview.item(0, 3).text() == "1"
+    assert dialog.values() == ("chunks", dialogs_module.TiePolicy.DOCID_DESC, "#", dialogs_module.OrderKind.RANK)
     shot(dialog, "import_run_dialog")
+
+
+def test_import_run_dialog_offers_only_list_order_for_jsonl(qtbot, tmp_path):
+    path = tmp_path / "r.jsonl"
+    path.write_text('{"query_id": "q1", "doc_ids": ["A", "B"]}\n')
+    dialog = dialogs_module.ImportRunDialog("r", [], str(path))
+    qtbot.addWidget(dialog)
+    assert [dialog.order.itemText(i) for i in range(dialog.order.count())] == [
+        "the order of the lines in the file (the file's default)"
+    ]
 
 
 def test_import_run_dialog_shows_file_and_line_of_a_bad_line(qtbot, tmp_path):

@@ -233,6 +233,16 @@ def test_cli_project_flow_matches_file_scoring(tmp_path, write, capsys):
     assert status["pool_versions"][0]["state"] == "frozen" and status["runs"][0]["name"] == "sys"
     assert main(["export-qrels", proj, "-o", str(tmp_path / "x.qrels")]) == 0
     assert (tmp_path / "x.qrels").read_text().splitlines()[0] == "q1 0 A 3"
+    # Rankings formed by the rank column: stored with the run, equal to scoring the file that way.
+    assert main(["import-run", proj, str(run), "--name", "by-rank", "--order", "rank"]) == 0
+    capsys.readouterr()
+    by_rank = ["--unjudged", "zero", "--k", "3", "--json"]
+    assert main(["score", "--project", proj, "--run-name", "by-rank", *by_rank]) == 0
+    from_project = json.loads(capsys.readouterr().out)
+    assert main(["score", "--qrels", str(qrels), "--run", str(run), "--order", "rank", *by_rank]) == 0
+    assert json.loads(capsys.readouterr().out)["queries"] == from_project["queries"]
+    assert main(["score", "--project", proj, "--run-name", "by-rank", "--order", "score", *by_rank]) == 2
+    assert "import it again with --order score" in capsys.readouterr().err
 
 
 def test_send_for_judging_adds_unjudged_documents_to_a_new_draft(project, write, capsys):
