@@ -21,6 +21,7 @@ from ndcg_desktop.domain.settings import (
     UnknownQueryPolicy,
 )
 from ndcg_desktop.scoring.ndcg import Evaluation, IsCancelled, Progress, discounts, evaluate, gain_values
+from ndcg_desktop.scoring.ranking import DocIds, doc_strings, rank_run
 
 
 @dataclass
@@ -99,18 +100,65 @@ def ideal_ranking(qrels: Qrels, query_id: str, k: int, gain: Gain) -> pd.DataFra
     return frame.reset_index(drop=True)
 
 
-def missed_relevant(qrels: Qrels, per_position: pd.DataFrame, query_id: str, gain: Gain) -> pd.DataFrame:
-    """Judged documents with positive gain that the run did not place in its top K."""
+@dataclass
+class FullRankings:
+    """Every query's whole ranking (ID map and tie policy applied), kept to look past K.
+
+    Holds two int32 codes per run row, not the rows' strings; one query's list is built on demand.
+    """
+
+    settings: EvalSettings
+    query_codes: dict[str, int]
+    q: np.ndarray  # ascending query codes, one per ranked row
+    d: np.ndarray
+    docs: DocIds
+
+    @classmethod
+    def of(cls, run: Run, settings: EvalSettings) -> FullRankings:
+        ranking = rank_run(run, ties=settings.ties, id_map=settings.id_map)
+        if len(ranking.q) > 1 and (ranking.q[1:] < ranking.q[:-1]).any():  # blocks kept in first-seen order
+            order = np.argsort(ranking.q, kind="stable")
+            q, d = ranking.q[order], ranking.d[order]
+        else:
+            q, d = ranking.q, ranking.d
+        codes = {str(query): i for i, query in enumerate(run.queries.to_pylist())}
+        return cls(settings, codes, q, d, ranking.docs)
+
+    def ranking(self, query_id: str, judged: set[str] | None = None) -> list[str]:
+        """The query's documents in scored order: repeats dropped (rule 5, keep first) and,
+        when the settings condense, documents outside ``judged`` removed (rule 6)."""
+        code = self.query_codes.get(query_id)
+        if code is None:
+            return []
+        lo, hi = np.searchsorted(self.q, [code, code + 1])
+        docs = list(dict.fromkeys(doc_strings(self.docs, self.d[lo:hi]).to_pylist()))
+        if judged is not None and self.settings.unjudged is UnjudgedPolicy.CONDENSE:
+            docs = [d for d in docs if d in judged]
+        return docs
+
+
+def missed_relevant(
+    qrels: Qrels,
+    per_position: pd.DataFrame,
+    query_id: str,
+    gain: Gain,
+    rankings: FullRankings | None = None,
+) -> pd.DataFrame:
+    """Judged documents with positive gain that the run did not place in its top K.
+
+    With ``rankings``, column ``position`` says where each appears below K (NA: not returned).
+    """
     pool = qrels.frame[qrels.frame["query_id"] == query_id]
     gains = gain_values(pool["grade"].to_numpy(), gain)
     relevant = pool[gains > 0]
     shown = set(per_position.loc[per_position["query_id"] == query_id, "doc_id"].astype(str))
     missed = relevant[~relevant["doc_id"].astype(str).isin(shown)]
-    return (
-        pd.DataFrame({"doc_id": missed["doc_id"].astype(str), "grade": missed["grade"].astype(np.int64)})
-        .sort_values(["grade", "doc_id"], ascending=[False, True])
-        .reset_index(drop=True)
-    )
+    frame = pd.DataFrame({"doc_id": missed["doc_id"].astype(str), "grade": missed["grade"].astype(np.int64)})
+    if rankings is not None:
+        ranked = rankings.ranking(query_id, judged=set(pool["doc_id"].astype(str)))
+        where = {doc: i + 1 for i, doc in enumerate(ranked)}
+        frame["position"] = pd.array([where.get(d) for d in frame["doc_id"]], dtype="Int64")
+    return frame.sort_values(["grade", "doc_id"], ascending=[False, True]).reset_index(drop=True)
 
 
 def compare(a: Evaluation, b: Evaluation) -> tuple[pd.DataFrame, dict[str, int]]:

@@ -10,7 +10,7 @@ from ndcg_desktop.domain import EvalSettings
 from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.formats.runs import read_run
 from ndcg_desktop.scoring import evaluate
-from ndcg_desktop.scoring.explain import compare, ideal_ranking, inspect, missed_relevant
+from ndcg_desktop.scoring.explain import FullRankings, compare, ideal_ranking, inspect, missed_relevant
 
 QRELS = "q1 0 A 3\nq1 0 B 2\nq1 0 C 1\nq1 0 D 0\nq2 0 E 1\nq3 0 F 2\n"
 RUN = "q1 Q0 B 1 3 s\nq1 Q0 X 2 2 s\nq1 Q0 B 3 1 s\nq2 Q0 E 1 5 s\nq2 Q0 Y 2 5 s\nq9 Q0 A 1 1 s\n"
@@ -48,6 +48,33 @@ def test_missed_relevant(data):
     e = evaluate(qrels, run, EvalSettings(k=2, unjudged="zero", duplicates="first", unknown_queries="ignore"))
     missed = missed_relevant(qrels, e.per_position, "q1", EvalSettings().gain)
     assert missed.values.tolist() == [["A", 3], ["C", 1]]  # D has no gain, B was found
+
+
+def test_missed_relevant_says_where_below_k(write):
+    qrels = read_qrels(write("q.txt", "q1 0 A 3\nq1 0 B 2\nq1 0 C 1\nq1 0 D 1\nq2 0 E 1\n"))
+    # q2 comes first in the file: its block must not confuse q1's lookup. B repeats (kept first).
+    run = read_run(
+        write(
+            "r.txt",
+            "q2 Q0 E 1 9 s\nq1 Q0 X 1 9 s\nq1 Q0 B 2 8 s\nq1 Q0 Y 3 7 s\n"
+            "q1 Q0 B 4 6 s\nq1 Q0 C 5 5 s\nq1 Q0 Z 6 4 s\nq1 Q0 A 7 3 s\n",
+        )
+    )
+    zero = EvalSettings(k=2, unjudged="zero", duplicates="first")
+    e = evaluate(qrels, run, zero)
+    missed = missed_relevant(qrels, e.per_position, "q1", zero.gain, FullRankings.of(run, zero))
+    # Ranked X B Y C Z A (the second B dropped): A at 6, C at 4, D never returned.
+    assert missed.astype(object).where(missed.notna(), None).values.tolist() == [
+        ["A", 3, 6],
+        ["C", 1, 4],
+        ["D", 1, None],
+    ]
+    condense = zero.with_(unjudged="condense")
+    e = evaluate(qrels, run, condense)
+    missed = missed_relevant(qrels, e.per_position, "q1", condense.gain, FullRankings.of(run, condense))
+    # Condensed: B C A; the top 2 is B C, so A is missed at 3.
+    assert missed.astype(object).where(missed.notna(), None).values.tolist() == [["A", 3, 3], ["D", 1, None]]
+    assert FullRankings.of(run, zero).ranking("nope") == []
 
 
 def test_compare_two_runs(write):
