@@ -136,3 +136,15 @@ def export(evaluation: Evaluation, folder: str | Path) -> list[Path]:
     write_csv(evaluation.per_position, paths[1])
     write_json(evaluation.manifest, paths[2])
     return paths
+
+
+def export_comparison(
+    table: pd.DataFrame, runs: tuple[str, str], folder: str | Path, name: str = "comparison.csv"
+) -> Path:
+    """Write a comparison (``explain.compare``) like the other tables, its columns named after the runs."""
+    a, b = runs
+    out = Path(folder)
+    out.mkdir(parents=True, exist_ok=True)
+    write_csv(table.rename(columns={"ndcg_a": f"ndcg {a}", "ndcg_b": f"ndcg {b}", "difference": f"{b} - {a}"}),
+              out / name)  # fmt: skip
+    return out / name

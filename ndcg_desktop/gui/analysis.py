@@ -29,7 +29,9 @@ from PySide6.QtWidgets import (
     QSpinBox,
     QSplitter,
     QTableView,
+    QTabWidget,
     QTextBrowser,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -43,11 +45,20 @@ from ndcg_desktop.domain import (
     UnknownQueryPolicy,
     ZeroIdcgPolicy,
 )
+from ndcg_desktop.gui.charts import CumulativeChart, HistogramChart, ScatterChart
 from ndcg_desktop.gui.highlight import highlighted_html
 from ndcg_desktop.gui.models import SORT_ROLE, Index, grade_label, natural_key
 from ndcg_desktop.gui.tasks import run_with_progress
 from ndcg_desktop.scoring import Evaluation, evaluate
-from ndcg_desktop.scoring.explain import FlagReport, compare, ideal_ranking, inspect, missed_relevant
+from ndcg_desktop.scoring.explain import (
+    FlagReport,
+    FullRankings,
+    compare,
+    histogram,
+    ideal_ranking,
+    inspect,
+    missed_relevant,
+)
 from ndcg_desktop.store import Project
 
 SEND_FOR_JUDGING = "send"
@@ -179,10 +190,24 @@ COMPARE_COLUMNS = [
     ("nDCG of the other run", "ndcg_b", "f4"),
     ("Other − run", "difference", "f4"),
 ]
+FLAG_COLUMNS = [
+    ("Query", "query_id", ""),
+    ("Unjudged", "unjudged_total", "int"),
+    ("Unjudged in top K", "unjudged_in_top_k", "int"),
+    ("Their positions in the top K", "unjudged_positions", ""),
+    ("Duplicates", "duplicates", "int"),
+    ("No ranking", "no_ranking_text", ""),
+    ("Tie at K", "tie_at_k_text", ""),
+]
+MISSED_COLUMNS = [
+    ("Document", "doc_id", ""),
+    ("Grade", "grade_text", ""),
+    ("Where the run placed it", "where", ""),
+]
 IDEAL_COLUMNS = [
     ("Rank", "rank", "int"),
     ("Document", "doc_id", ""),
-    ("Grade", "grade", "int"),
+    ("Grade", "grade_text", ""),
     ("Gain", "gain", "f4"),
     ("Cumulative IDCG", "cumulative_idcg", "f4"),
 ]
@@ -252,7 +277,13 @@ class AnalysisView(QWidget):
             signal.connect(self._invalidate)
 
         # Resolve panel: one choice per flag group.
-        self.flags_box = QGroupBox("Resolve before scoring")
+        self.flags_toggle = QToolButton()
+        self.flags_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.flags_toggle.setCheckable(True)
+        self.flags_toggle.setAutoRaise(True)
+        self.flags_toggle.setStyleSheet("QToolButton { font-weight: bold; }")
+        self.flags_toggle.toggled.connect(self._show_flags)
+        self.flags_box = QGroupBox()
         grid = QGridLayout(self.flags_box)
         self.flag_labels: dict[str, QLabel] = {}
         self.choices: dict[str, QComboBox] = {}
@@ -288,10 +319,21 @@ class AnalysisView(QWidget):
         self.score_button = QPushButton("Score")
         self.score_button.setEnabled(False)
         self.score_button.clicked.connect(self.score)
+        self.details_button = QPushButton("Show flagged queries")
+        self.details_button.setCheckable(True)
+        self.details_button.setEnabled(False)
+        self.flag_details = FrameModel(FLAG_COLUMNS, self)
+        self.flag_view = _table(self.flag_details)
+        self.flag_view.setAccessibleName("Flagged queries")
+        self.flag_view.setMinimumHeight(160)
+        self.flag_view.hide()
+        self.details_button.toggled.connect(self._toggle_details)
         row = QHBoxLayout()
         row.addWidget(self.missing_label, 1)
+        row.addWidget(self.details_button)
         row.addWidget(self.score_button)
         grid.addLayout(row, len(groups) + 1, 0, 1, 3)
+        grid.addWidget(self.flag_view, len(groups) + 2, 0, 1, 3)
 
         # Results.
         self.settings_line = QLabel()
@@ -325,36 +367,62 @@ class AnalysisView(QWidget):
 
         self.comparison_label = QLabel()
         self.comparison = FrameModel(COMPARE_COLUMNS, self)
-        self.comparison_view = _table(self.comparison)
+        self.comparison_proxy = QSortFilterProxyModel(self)
+        self.comparison_proxy.setSortRole(SORT_ROLE)
+        self.comparison_proxy.setSourceModel(self.comparison)
+        self.comparison_view = _table(self.comparison_proxy)
         self.comparison_view.setAccessibleName("Comparison")
-        self.comparison_box = QGroupBox("Comparison")
-        cl = QVBoxLayout(self.comparison_box)
-        cl.addWidget(self.comparison_label)
-        cl.addWidget(self.comparison_view)
-        self.comparison_box.hide()
+        self.comparison_box = QWidget()
+        self.scatter = ScatterChart()
+        self.histogram = HistogramChart()
+        self.comparison_export = QPushButton("Export comparison CSV…")
+        self.comparison_export.clicked.connect(lambda: self.export_comparison())
+        cl = QGridLayout(self.comparison_box)
+        cl.addWidget(self.comparison_label, 0, 0, 1, 2)
+        cl.addWidget(self.comparison_export, 0, 2, Qt.AlignmentFlag.AlignRight)
+        cl.addWidget(self.comparison_view, 1, 0)
+        cl.addWidget(self.scatter, 1, 1)
+        cl.addWidget(self.histogram, 1, 2)
+        for column, stretch in enumerate((3, 2, 3)):
+            cl.setColumnStretch(column, stretch)
+        self.comparison_box.setMinimumHeight(280)
+        self.comparison_table: pd.DataFrame | None = None
+        self.comparison_names = ("", "")
         self.explain = QLabel()
         self.explain.setWordWrap(True)
         self.positions = FrameModel(POSITION_COLUMNS, self)
         self.ideal = FrameModel(IDEAL_COLUMNS, self)
         self.positions_view = _table(self.positions, sortable=False)
         self.ideal_view = _table(self.ideal, sortable=False)
-        self.missed_label = QLabel()
-        self.missed_label.setWordWrap(True)
-        self.positions_view.setToolTip("Double-click a document to read it")
-        self.ideal_view.setToolTip("Double-click a document to read it")
-        self.positions_view.doubleClicked.connect(lambda index: self.read_document(self.positions, index.row()))
-        self.ideal_view.doubleClicked.connect(lambda index: self.read_document(self.ideal, index.row()))
+        self.missed = FrameModel(MISSED_COLUMNS, self)
+        self.missed_view = _table(self.missed, sortable=False)
+        self.missed_label = QLabel("<b>Relevant documents missed in the top K</b>")
+        self.chart = CumulativeChart()
+        self.rankings: FullRankings | None = None
+        for view, model in ((self.positions_view, self.positions), (self.ideal_view, self.ideal),
+                            (self.missed_view, self.missed)):  # fmt: skip
+            view.setToolTip("Double-click a document to read it")
+            view.doubleClicked.connect(lambda index, m=model: self.read_document(m, index.row()))
+        self.positions_view.setAccessibleName("The run's top K")
+        self.ideal_view.setAccessibleName("The ideal ranking")
+        self.missed_view.setAccessibleName("Missed relevant documents")
         breakdown = QWidget()
         bl = QGridLayout(breakdown)
         bl.setContentsMargins(0, 0, 0, 0)
-        bl.addWidget(self.explain, 0, 0, 1, 2)
+        bl.addWidget(self.explain, 0, 0, 1, 3)
         bl.addWidget(QLabel("<b>The run's top K</b>"), 1, 0)
         bl.addWidget(QLabel("<b>The ideal ranking (from the frozen pool)</b>"), 1, 1)
-        bl.addWidget(self.positions_view, 2, 0)
+        bl.addWidget(self.positions_view, 2, 0, 3, 1)
         bl.addWidget(self.ideal_view, 2, 1)
-        bl.addWidget(self.missed_label, 3, 0, 1, 2)
-        bl.setColumnStretch(0, 3)
-        bl.setColumnStretch(1, 2)
+        bl.addWidget(self.missed_label, 3, 1)
+        bl.addWidget(self.missed_view, 4, 1)
+        bl.addWidget(self.chart, 1, 2, 4, 1)
+        bl.setColumnStretch(0, 4)
+        bl.setColumnStretch(1, 3)
+        bl.setColumnStretch(2, 3)
+        bl.setRowStretch(2, 3)
+        bl.setRowStretch(4, 2)
+        breakdown.setMinimumHeight(280)
 
         results_top = QWidget()
         rl = QVBoxLayout(results_top)
@@ -363,18 +431,24 @@ class AnalysisView(QWidget):
         rl.addWidget(self.summary)
         rl.addLayout(filters)
         rl.addWidget(self.results_view)
-        rl.addWidget(self.comparison_box)
+        self.lower = QTabWidget()
+        self.lower.addTab(breakdown, "Breakdown of the selected query")
+        self.lower.addTab(self.comparison_box, "Comparison")
+        self.lower.setTabEnabled(1, False)
+        self.lower.setTabToolTip(1, "Choose a run in 'compare with' and score")
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(results_top)
-        split.addWidget(breakdown)
-        split.setSizes([380, 300])
+        split.addWidget(self.lower)
+        split.setSizes([380, 380])
         for combo in self.findChildren(QComboBox):  # long option texts must not set the window's width
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
             combo.setMinimumContentsLength(10)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 8)
         layout.addLayout(top)
+        layout.addWidget(self.flags_toggle)
         layout.addWidget(self.flags_box)
+        self.flags_toggle.setChecked(True)
         layout.addWidget(split, 1)
 
     # -- state -----------------------------------------------------------------------------
@@ -423,8 +497,24 @@ class AnalysisView(QWidget):
             scale=self.project.version(self.version_box.currentData()).scale if self.project else EvalSettings().scale,
         )
 
+    def _show_flags(self, shown: bool) -> None:
+        """The resolve panel folds away once scored; its choices stay in the settings line."""
+        self.flags_box.setVisible(shown)
+        self.flags_toggle.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
+        self.flags_toggle.setText(
+            "Resolve before scoring" if shown else "Resolve before scoring: every flag has a choice (show)"
+        )
+
+    def _toggle_details(self, shown: bool) -> None:
+        self.flag_view.setVisible(shown)
+        self.details_button.setText("Hide flagged queries" if shown else "Show flagged queries")
+
     def _invalidate(self) -> None:
         self.report = None
+        self.flags_toggle.setChecked(True)
+        self.flag_details.load(pd.DataFrame(columns=[c[1] for c in FLAG_COLUMNS]))
+        self.details_button.setChecked(False)
+        self.details_button.setEnabled(False)
         for label in self.flag_labels.values():
             label.setText("—")
         self.ties_label.setText("—")
@@ -483,6 +573,13 @@ class AnalysisView(QWidget):
         self.ties_label.setText(
             _listing(report.ties_at_k) + (" (the tie-averaged nDCG is shown beside each)" if report.ties_at_k else "")
         )
+        details = report.per_query.copy()
+        details["no_ranking_text"] = ["no ranking" if v else "" for v in details["no_ranking"]]
+        details["tie_at_k_text"] = ["tie" if v else "" for v in details["tie_at_k"]]
+        self.flag_details.load(details)
+        self.flag_view.resizeColumnsToContents()
+        self.details_button.setEnabled(len(details) > 0)
+        self.details_button.setText(f"Show flagged queries ({len(details)})" if len(details) else "No flagged queries")
         self._update_score_button()
 
     def score(self) -> None:
@@ -496,34 +593,51 @@ class AnalysisView(QWidget):
         if other_name == self.run_box.currentData():
             other_name = None
 
-        def work(progress: Any, cancelled: Any) -> tuple[Any, Any, Evaluation, Evaluation | None]:
+        def work(progress: Any, cancelled: Any) -> tuple[Any, Any, Evaluation, Evaluation | None, FullRankings]:
             qrels, run, info, settings = load()
             first = evaluate(qrels, run, settings, progress=progress, cancelled=cancelled)
+            rankings = FullRankings.of(run, settings)  # where missed documents sit below K
             if other_name is None:
-                return qrels, info, first, None
+                return qrels, info, first, None, rankings
             _q, o_run, _o_info, o_settings = load(other_name)  # its own tie policy and ID map
-            return qrels, info, first, evaluate(qrels, o_run, o_settings, progress=progress, cancelled=cancelled)
+            second = evaluate(qrels, o_run, o_settings, progress=progress, cancelled=cancelled)
+            return qrels, info, first, second, rankings
 
-        def done(result: tuple[Any, Any, Evaluation, Evaluation | None]) -> None:
-            qrels, info, evaluation, second = result
+        def done(result: tuple[Any, Any, Evaluation, Evaluation | None, FullRankings]) -> None:
+            qrels, info, evaluation, second, rankings = result
             assert self.project is not None
-            self.qrels = qrels
+            self.qrels, self.rankings = qrels, rankings
             evaluation.manifest["judgments"].update(
                 {"path": str(self.project.path), "pool_version": version.version, "pool_hash": version.hash}
             )
             evaluation.manifest["run"]["name"] = info.name
             self.project.save_evaluation(info.name, version.version, evaluation.settings.to_text(), evaluation.manifest)
             self._show_results(evaluation, version)
+            self.flags_toggle.setChecked(False)
             self._show_comparison(evaluation, second, other_name)
 
         run_with_progress(self, "Scoring…", work, done, self.error.emit)
 
     def _show_comparison(self, first: Evaluation, second: Evaluation | None, name: str | None) -> None:
-        self.comparison_box.setVisible(second is not None)
+        self.lower.setTabEnabled(1, second is not None)
+        self.comparison_table = None
         if second is None:
             return
         table, counts = compare(first, second)
+        self.comparison_table = table
+        run_name = str(self.run_box.currentData())
+        self.comparison.columns = [
+            ("Query", "query_id", ""),
+            (f"nDCG of {run_name}", "ndcg_a", "f4"),
+            (f"nDCG of {name}", "ndcg_b", "f4"),
+            (f"{name} − {run_name}", "difference", "f4"),
+        ]
         self.comparison.load(table, shade=None)
+        self.scatter.show_comparison(table, run_name, str(name))
+        self.comparison_names = (run_name, str(name))
+        self.histogram.show_histograms(
+            [(run_name, histogram(first.per_query)), (str(name), histogram(second.per_query))]
+        )
         self.comparison_view.sortByColumn(3, Qt.SortOrder.AscendingOrder)
         self.comparison_view.resizeColumnsToContents()
         mean = second.summary["mean_ndcg"]
@@ -595,19 +709,25 @@ class AnalysisView(QWidget):
             for g, judged in zip(positions["grade"].fillna(0), positions["judged"], strict=True)
         ]
         self.positions.load(positions)
-        self.ideal.load(ideal_ranking(self.qrels, query_id, e.settings.k, e.settings.gain))
-        missed = missed_relevant(self.qrels, e.per_position, query_id, e.settings.gain)
-        self.missed_label.setText(
-            "<b>Missed relevant documents:</b> "
-            + (", ".join(f"{d} (grade {g})" for d, g in missed.values.tolist()) if len(missed) else "none")
-        )
+        ideal = ideal_ranking(self.qrels, query_id, e.settings.k, e.settings.gain)
+        ideal["grade_text"] = [grade_label(int(g), labels, low) for g in ideal["grade"]]
+        self.ideal.load(ideal)
+        self.chart.show_query(positions, ideal, e.settings.k)
+        missed = missed_relevant(self.qrels, e.per_position, query_id, e.settings.gain, self.rankings)
+        missed["grade_text"] = [grade_label(int(g), labels, low) for g in missed["grade"]]
+        missed["where"] = [
+            "not returned" if pd.isna(p) else f"position {p}"
+            for p in missed.get("position", pd.Series(pd.NA, missed.index))
+        ]
+        self.missed.load(missed)
+        self.missed_label.setText(f"<b>Relevant documents missed in the top {e.settings.k}</b> ({len(missed)})")
         self.explain.setText(
             f"<b>{html.escape(query_id)}</b>: nDCG {rec['ndcg']:.4f} against the whole frozen pool; "
             f"candidate-only {rec['candidate_ndcg']:.4f} (ideal taken from the returned documents only: it measures "
             "ordering among what was returned, and ignores what was missed)."
             + (f" Tie at K: the tie-averaged nDCG is {rec['tie_averaged_ndcg']:.4f}." if rec["tie_at_k"] else "")
         )
-        for view in (self.positions_view, self.ideal_view):
+        for view in (self.positions_view, self.ideal_view, self.missed_view):
             view.resizeColumnsToContents()
 
     def read_document(self, model: FrameModel, row: int) -> QDialog | None:
@@ -632,18 +752,36 @@ class AnalysisView(QWidget):
         return dialog
 
     def export(self, folder: str | None = None) -> list[Path]:
+        """per_query.csv, per_position.csv and manifest.json, plus comparison.csv when comparing."""
         if self.evaluation is None:
             return []
         folder = folder or QFileDialog.getExistingDirectory(self, "Export results to a folder")
         if not folder:
             return []
-        from ndcg_desktop.cli.report import export  # the same writer as `ndcg score --export`
+        from ndcg_desktop.cli.report import export, export_comparison  # the same writer as `ndcg score --export`
 
         try:
-            return export(self.evaluation, folder)
+            paths = export(self.evaluation, folder)
+            if self.comparison_table is not None:
+                paths.append(export_comparison(self.comparison_table, self.comparison_names, folder))
+            return paths
         except OSError as exc:
             self.error.emit(f"{folder}: cannot write the export ({exc.strerror or exc})")
             return []
+
+    def export_comparison(self, path: str | None = None) -> Path | None:
+        if self.comparison_table is None:
+            return None
+        path = path or QFileDialog.getSaveFileName(self, "Export comparison", "comparison.csv", "CSV (*.csv)")[0]
+        if not path:
+            return None
+        from ndcg_desktop.cli.report import export_comparison
+
+        try:
+            return export_comparison(self.comparison_table, self.comparison_names, Path(path).parent, Path(path).name)
+        except OSError as exc:
+            self.error.emit(f"{path}: cannot write the export ({exc.strerror or exc})")
+            return None
 
 
 def _listing(items: list[str], limit: int = 8) -> str:

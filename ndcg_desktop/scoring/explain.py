@@ -35,6 +35,7 @@ class FlagReport:
     unknown_queries: list[str] = field(default_factory=list)
     unanswered_queries: list[str] = field(default_factory=list)
     ties_at_k: list[str] = field(default_factory=list)
+    per_query: pd.DataFrame = field(default_factory=pd.DataFrame)  # the flagged queries, one row each
 
     def needs_choice(self) -> dict[str, bool]:
         """Which setting must leave its refusing default for scoring to go ahead."""
@@ -75,6 +76,7 @@ def inspect(
     e = evaluate(qrels, run, permissive, progress=progress, cancelled=cancelled)
     pq = e.per_query
     return FlagReport(
+        per_query=_flagged_queries(e),
         unjudged_total=int(pq["unjudged_total"].sum()),
         unjudged_in_top_k=int(pq["unjudged_in_top_k"].sum()),
         unjudged_queries=int((pq["unjudged_total"] > 0).sum()),
@@ -83,6 +85,26 @@ def inspect(
         unanswered_queries=pq.loc[pq["no_ranking"], "query_id"].astype(str).tolist(),
         ties_at_k=pq.loc[pq["tie_at_k"], "query_id"].astype(str).tolist(),
     )
+
+
+def _flagged_queries(e: Evaluation) -> pd.DataFrame:
+    """Per flagged query: unjudged documents (and their positions in the top K), duplicates, no ranking, tie at K."""
+    pos = e.per_position
+    unjudged_at = pos.loc[~pos["judged"]].groupby("query_id", sort=False)["rank"].agg(lambda r: ", ".join(map(str, r)))
+    pq = e.per_query
+    frame = pd.DataFrame(
+        {
+            "query_id": pq["query_id"].astype(str),
+            "unjudged_total": pq["unjudged_total"],
+            "unjudged_in_top_k": pq["unjudged_in_top_k"],
+            "unjudged_positions": pq["query_id"].map(unjudged_at).fillna(""),
+            "duplicates": pq["duplicates_removed"],
+            "no_ranking": pq["no_ranking"],
+            "tie_at_k": pq["tie_at_k"],
+        }
+    )
+    flagged = (frame["unjudged_total"] > 0) | (frame["duplicates"] > 0) | frame["no_ranking"] | frame["tie_at_k"]
+    return frame[flagged].reset_index(drop=True)
 
 
 def ideal_ranking(qrels: Qrels, query_id: str, k: int, gain: Gain) -> pd.DataFrame:
@@ -179,3 +201,10 @@ def compare(a: Evaluation, b: Evaluation) -> tuple[pd.DataFrame, dict[str, int]]
         "losses": int(((both["difference"] < 0) & ~tie).sum()),
     }
     return both.reset_index(drop=True), counts
+
+
+def histogram(per_query: pd.DataFrame, bins: int = 10) -> pd.DataFrame:
+    """How many of the queries in the mean fall in each nDCG bin [0, 0.1), ..., [0.9, 1.0]."""
+    values = per_query.loc[per_query["in_mean"], "ndcg"].to_numpy()
+    counts, edges = np.histogram(values, bins=bins, range=(0.0, 1.0))  # the last bin includes 1.0
+    return pd.DataFrame({"low": edges[:-1], "high": edges[1:], "queries": counts})

@@ -29,6 +29,14 @@ def cranfield_project(tmp_path, shared_data):
     return path
 
 
+def scores_shot(window, qtbot, name):
+    """A screenshot of the Scores tab at a common laptop size."""
+    window.resize(1440, 960)
+    window.tabs.setCurrentIndex(1)
+    qtbot.wait(30)
+    shot(window, name)
+
+
 def choose(combo, value):
     combo.setCurrentIndex(combo.findData(value))
 
@@ -52,11 +60,22 @@ def test_flags_block_scoring_until_chosen_and_numbers_equal_the_cli(
     assert view.report.unjudged_total == 21183 and view.report.unjudged_in_top_k == 1570
     assert not view.score_button.isEnabled()
     assert "21183 unjudged documents (1570 in the top 10) need a policy" in view.missing_label.text()
+    # The flagged queries, each with its unjudged positions in the top K.
+    assert view.details_button.isEnabled() and view.flag_view.isHidden()
+    view.details_button.click()
+    assert not view.flag_view.isHidden()
+    assert view.flag_details.rowCount() == len(view.report.per_query) == 225
+    assert sum(int(view.flag_details.raw_value(r, "unjudged_in_top_k")) for r in range(225)) == 1570
+    row = next(r for r in range(225) if view.flag_details.value(r, "unjudged_positions"))
+    positions = view.flag_details.value(row, "unjudged_positions").split(", ")
+    assert len(positions) == int(view.flag_details.raw_value(row, "unjudged_in_top_k"))
+    scores_shot(window, qtbot, "resolve_panel")
     choose(view.choices["unjudged"], "zero")
     assert view.score_button.isEnabled() and view.missing_label.text() == "Ready to score."
     view = scored(window, qtbot)
     qtmodeltester.check(view.results)
-    shot(window, "scores")
+    view.details_button.click()
+    scores_shot(window, qtbot, "scores")
     capsys.readouterr()  # the model tester's own notice
     cran = shared_data / "cranfield"
     args = ["score", "--qrels", str(cran / "qrels.txt"), "--run", str(cran / "bm25.run"), "--scale", "0..4"]
@@ -72,6 +91,27 @@ def test_flags_block_scoring_until_chosen_and_numbers_equal_the_cli(
     view.results_view.selectRow(0)
     assert view.positions.rowCount() == 10 and view.ideal.rowCount() == 10
     assert "candidate-only" in view.explain.text()
+    # The chart draws the breakdown tables' own cumulative columns.
+    from ndcg_desktop.gui.charts import points
+
+    ranks = [float(view.positions.raw_value(r, "rank")) for r in range(10)]
+    assert points(view.chart.dcg) == list(
+        zip(ranks, [float(view.positions.raw_value(r, "cumulative_dcg")) for r in range(10)], strict=True)
+    )
+    assert [y for _, y in points(view.chart.idcg)] == [view.ideal.raw_value(r, "cumulative_idcg") for r in range(10)]
+    # Missed relevant documents, and where the run placed them below K (read independently from the file).
+    query = view.results.value(view.results_proxy.mapToSource(view.results_proxy.index(0, 0)).row(), "query_id")
+    import pandas as pd
+
+    ranked = pd.read_csv(cran / "bm25.run", sep=" ", header=None, names=["q", "z", "doc", "r", "score", "t"], dtype=str)
+    ranked = ranked[ranked["q"] == query].assign(score=lambda f: f["score"].astype(float))
+    order = ranked.sort_values(["score", "doc"], ascending=[False, False])["doc"].tolist()
+    assert view.missed.rowCount() > 0
+    for r in range(view.missed.rowCount()):
+        doc = view.missed.value(r, "doc_id")
+        expected = f"position {order.index(doc) + 1}" if doc in order else "not returned"
+        assert view.missed.value(r, "where") == expected
+        assert doc not in order[:10]
     reader = view.read_document(view.positions, 0)
     assert "was not imported" in reader.findChild(QTextBrowser).toPlainText()  # Cranfield texts not imported here
     reader.close()
@@ -127,7 +167,7 @@ def test_send_for_judging_starts_a_draft_and_switches_to_annotation(window, smal
     qtbot.keyClick(window.workspace.pool_view, Qt.Key.Key_0)  # grade X straight away
 
 
-def test_compare_two_runs(window, cranfield_project, qtbot, shared_data, capsys):
+def test_compare_two_runs(window, cranfield_project, qtbot, shared_data, capsys, tmp_path):
     window.open_project(cranfield_project)
     view = window.analysis
     choose(view.compare_box, "chunks")
@@ -136,7 +176,8 @@ def test_compare_two_runs(window, cranfield_project, qtbot, shared_data, capsys)
     choose(view.choices["unjudged"], "zero")
     choose(view.choices["duplicates"], "first")  # the chunk run needs it; harmless for bm25
     view = scored(window, qtbot)
-    assert not view.comparison_box.isHidden()
+    assert view.lower.isTabEnabled(1)
+    view.lower.setCurrentIndex(1)
     assert view.comparison.rowCount() == 225
     text = view.comparison_label.text()
     assert "better on" in text and "(of 225 counted in both means)" in text
@@ -145,3 +186,17 @@ def test_compare_two_runs(window, cranfield_project, qtbot, shared_data, capsys)
     assert main([*args, "--unjudged", "zero", "--duplicates", "first", "--id-map", "#", "--json"]) == 0
     mean = json.loads(capsys.readouterr().out)["summary"]["mean_ndcg"]
     assert f"{mean:.4f}" in text
+    # Scatter and histograms draw the comparison's own numbers; the export equals the table.
+    from ndcg_desktop.gui.charts import points
+
+    table = view.comparison_table
+    assert points(view.scatter.points) == list(zip(table["ndcg_a"], table["ndcg_b"], strict=True))
+    counts = view.histogram.counts()
+    assert len(counts) == 2 and [sum(c) for c in counts] == [225, 225]
+    path = view.export_comparison(str(tmp_path / "cmp.csv"))
+    with open(path, encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert list(rows[0]) == ["query_id", "ndcg bm25", "ndcg chunks", "chunks - bm25"]
+    assert [float(r["chunks - bm25"]) for r in rows] == table["difference"].tolist()  # full precision
+    assert "comparison.csv" in [p.name for p in view.export(str(tmp_path / "all"))]
+    scores_shot(window, qtbot, "comparison")

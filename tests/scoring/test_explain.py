@@ -30,6 +30,12 @@ def test_inspect_counts_every_flag_group(data):
     assert report.unknown_queries == ["q9"]
     assert report.unanswered_queries == ["q3"]
     assert report.ties_at_k == ["q2"]  # E and Y tie on 5 across K=1
+    # Per query: q1 has X unjudged at position 2 (outside the top 1) and B twice; q2 has Y at 1.
+    assert report.per_query.values.tolist() == [
+        ["q1", 1, 0, "", 1, False, False],
+        ["q2", 1, 1, "1", 0, False, True],
+        ["q3", 0, 0, "", 0, True, False],
+    ]
     assert len(report.missing(EvalSettings(k=1))) == 3
     ready = EvalSettings(k=1, unjudged="zero", duplicates="first", unknown_queries="ignore")
     assert report.missing(ready) == []
@@ -87,3 +93,15 @@ def test_compare_two_runs(write):
     assert counts == {"wins": 1, "ties": 1, "losses": 1}
     with pytest.raises(ValueError, match="same evaluation settings"):
         compare(evaluate(qrels, first, settings), evaluate(qrels, second, settings.with_(k=2)))
+
+
+def test_histogram_counts_the_queries_in_the_mean(write):
+    from ndcg_desktop.scoring.explain import histogram
+
+    qrels = read_qrels(write("q.txt", "q1 0 A 1\nq2 0 B 1\nq3 0 C 1\nq4 0 D 0\n"))
+    run = read_run(write("r.txt", "q1 Q0 A 1 1 s\nq2 Q0 X 1 2 s\nq2 Q0 B 2 1 s\n"))
+    e = evaluate(qrels, run, EvalSettings(k=2, unjudged="zero", zero_idcg="exclude"))
+    table = histogram(e.per_query, bins=4)
+    # q1 = 1.0 (last bin includes 1), q2 = 1/log2(3) = 0.63, q3 = 0 (no ranking), q4 excluded (zero IDCG).
+    assert table["queries"].tolist() == [1, 0, 1, 1]
+    assert table["low"].tolist() == [0.0, 0.25, 0.5, 0.75]

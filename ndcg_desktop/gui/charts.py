@@ -1,0 +1,158 @@
+"""Qt Charts views of numbers the scoring module computed (nothing is computed here)."""
+
+from __future__ import annotations
+
+import pandas as pd
+from PySide6.QtCharts import (
+    QBarCategoryAxis,
+    QBarSeries,
+    QBarSet,
+    QChart,
+    QChartView,
+    QLineSeries,
+    QScatterSeries,
+    QValueAxis,
+)
+from PySide6.QtCore import QMargins, QPointF, Qt
+from PySide6.QtGui import QColor, QPainter, QPen
+from PySide6.QtWidgets import QWidget
+
+RUN_COLOUR = QColor("#1f6fb2")
+IDEAL_COLOUR = QColor("#2e8b57")
+OTHER_COLOUR = QColor("#d9822b")
+
+
+class _ChartView(QChartView):
+    def __init__(self, title: str, accessible: str, parent: QWidget | None = None) -> None:
+        chart = QChart()
+        chart.setTitle(title)
+        chart.setMargins(QMargins(4, 4, 4, 4))
+        chart.legend().setAlignment(Qt.AlignmentFlag.AlignBottom)
+        chart.setAnimationOptions(QChart.AnimationOption.NoAnimation)
+        super().__init__(chart, parent)
+        self.setRenderHint(QPainter.RenderHint.Antialiasing)
+        self.setMinimumSize(260, 220)
+        self.setAccessibleName(accessible)
+
+    def _axis(self, title: str, low: float, high: float, alignment: Qt.AlignmentFlag) -> QValueAxis:
+        axis = QValueAxis()
+        axis.setTitleText(title)
+        axis.setRange(low, high)
+        self.chart().addAxis(axis, alignment)
+        return axis
+
+
+def _line(name: str, colour: QColor, width: int = 2, dashed: bool = False) -> QLineSeries:
+    series = QLineSeries()
+    series.setName(name)
+    pen = QPen(colour, width)
+    if dashed:
+        pen.setStyle(Qt.PenStyle.DashLine)
+    series.setPen(pen)
+    series.setPointsVisible(True)
+    return series
+
+
+class CumulativeChart(_ChartView):
+    """Cumulative DCG of the run's top K against cumulative IDCG of the ideal ranking, by position."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("Cumulative gain by position", "Cumulative DCG and IDCG chart", parent)
+        self.dcg = _line("the run (cumulative DCG)", RUN_COLOUR)
+        self.idcg = _line("ideal (cumulative IDCG)", IDEAL_COLOUR, dashed=True)
+        chart = self.chart()
+        chart.addSeries(self.idcg)
+        chart.addSeries(self.dcg)
+        self.x = self._axis("position", 1, 10, Qt.AlignmentFlag.AlignBottom)
+        self.x.setLabelFormat("%d")
+        self.y = self._axis("cumulative gain", 0, 1, Qt.AlignmentFlag.AlignLeft)
+        for series in (self.dcg, self.idcg):
+            series.attachAxis(self.x)
+            series.attachAxis(self.y)
+
+    def show_query(self, positions: pd.DataFrame, ideal: pd.DataFrame, k: int) -> None:
+        """``positions``: rank, cumulative_dcg; ``ideal``: rank, cumulative_idcg (both from the scoring module)."""
+        self.dcg.replace([QPointF(float(r), float(v)) for r, v in zip(positions["rank"], positions["cumulative_dcg"],
+                                                                     strict=True)])  # fmt: skip
+        self.idcg.replace([QPointF(float(r), float(v)) for r, v in zip(ideal["rank"], ideal["cumulative_idcg"],
+                                                                      strict=True)])  # fmt: skip
+        top = max([0.0, *positions["cumulative_dcg"].tolist(), *ideal["cumulative_idcg"].tolist()])
+        self.x.setRange(1, max(k, 2))
+        self.x.setTickCount(min(max(k, 2), 11))
+        self.y.setRange(0, top * 1.08 if top > 0 else 1)
+
+
+class ScatterChart(_ChartView):
+    """Per-query nDCG of one run (x) against another (y); points above the diagonal favour the other."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("Per-query nDCG", "Per-query nDCG scatter plot", parent)
+        self.points = QScatterSeries()
+        self.points.setMarkerSize(8)
+        self.points.setColor(RUN_COLOUR)
+        self.points.setBorderColor(RUN_COLOUR.darker(130))
+        self.diagonal = _line("equal", QColor("#888888"), 1, dashed=True)
+        self.diagonal.setPointsVisible(False)
+        self.diagonal.replace([QPointF(0, 0), QPointF(1, 1)])
+        chart = self.chart()
+        chart.addSeries(self.diagonal)
+        chart.addSeries(self.points)
+        self.x = self._axis("run", -0.03, 1.03, Qt.AlignmentFlag.AlignBottom)
+        self.y = self._axis("other run", -0.03, 1.03, Qt.AlignmentFlag.AlignLeft)
+        for axis in (self.x, self.y):  # a margin so points at 0 and 1 are whole; ticks stay on quarters
+            axis.setTickType(QValueAxis.TickType.TicksDynamic)
+            axis.setTickAnchor(0.0)
+            axis.setTickInterval(0.25)
+        for series in (self.diagonal, self.points):
+            series.attachAxis(self.x)
+            series.attachAxis(self.y)
+
+    def show_comparison(self, table: pd.DataFrame, first: str, second: str) -> None:
+        """``table``: ndcg_a, ndcg_b per query (``explain.compare``)."""
+        self.points.setName(f"queries ({len(table)})")
+        self.points.replace([QPointF(float(a), float(b)) for a, b in zip(table["ndcg_a"], table["ndcg_b"],
+                                                                        strict=True)])  # fmt: skip
+        self.x.setTitleText(f"{first} nDCG")
+        self.y.setTitleText(f"{second} nDCG")
+
+
+class HistogramChart(_ChartView):
+    """How many queries fall in each nDCG bin, one bar set per run."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("Queries by nDCG", "Histogram of per-query nDCG", parent)
+        self.series = QBarSeries()
+        self.chart().addSeries(self.series)
+        self.x = QBarCategoryAxis()
+        self.x.setTitleText("nDCG (each bar: from this value to the next)")
+        self.chart().addAxis(self.x, Qt.AlignmentFlag.AlignBottom)
+        self.series.attachAxis(self.x)
+        self.y = self._axis("queries", 0, 1, Qt.AlignmentFlag.AlignLeft)
+        self.y.setLabelFormat("%d")
+        self.series.attachAxis(self.y)
+
+    def show_histograms(self, histograms: list[tuple[str, pd.DataFrame]]) -> None:
+        """``histograms``: (run name, ``explain.histogram`` table) per run, same bins."""
+        self.series.clear()
+        for (name, table), colour in zip(histograms, (RUN_COLOUR, OTHER_COLOUR), strict=False):
+            bars = QBarSet(name)
+            bars.setColor(colour)
+            bars.append([float(n) for n in table["queries"]])
+            self.series.append(bars)
+        if histograms:
+            edges = histograms[0][1]
+            self.x.setCategories([f"{lo:.1f}" for lo in edges["low"]])
+            top = max(int(t["queries"].max()) for _, t in histograms)
+            self.y.setRange(0, max(top, 4))
+            self.y.applyNiceNumbers()
+
+    def counts(self) -> list[list[float]]:
+        return [[bars.at(i) for i in range(bars.count())] for bars in self.series.barSets()]
+
+
+def points(series: QLineSeries | QScatterSeries) -> list[tuple[float, float]]:
+    """A series' points as plain tuples (tests and accessibility text)."""
+    return [(p.x(), p.y()) for p in series.points()]
+
+
+__all__ = ["CumulativeChart", "HistogramChart", "ScatterChart", "points"]
