@@ -161,6 +161,7 @@ class Workspace(QWidget):
         view.setModel(model)  # type: ignore[arg-type]
         view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        view.horizontalHeader().setResizeContentsPrecision(200)  # fitting a column measures 200 rows, not all
         view.setSortingEnabled(True)
         view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
         view.verticalHeader().hide()
