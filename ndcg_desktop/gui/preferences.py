@@ -31,6 +31,7 @@ class Preferences:
     """What the user chose: saved as JSON in the config folder."""
 
     annotator: str = ""
+    language: str = ""  # "" follows the system locale
     extra: dict = field(default_factory=dict)
 
     @classmethod
@@ -38,7 +39,11 @@ class Preferences:
         path = config_dir() / "preferences.json"
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
-            return cls(annotator=str(data.get("annotator", "")), extra=dict(data.get("extra", {})))
+            return cls(
+                annotator=str(data.get("annotator", "")),
+                language=str(data.get("language", "")),
+                extra=dict(data.get("extra", {})),
+            )
         except (OSError, ValueError, AttributeError):
             return cls()
 

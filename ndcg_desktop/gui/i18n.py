@@ -1,0 +1,44 @@
+"""The interface language: the system locale's, or the one chosen in preferences (or --language).
+
+Translations are Qt .qm files compiled from ``resources/translations/*.ts`` into
+``ndcg_desktop/gui/translations/`` (package data); Qt's own strings (standard buttons, file
+dialogs) come from the qtbase catalogue that ships with Qt.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QLibraryInfo, QLocale, QTranslator
+from PySide6.QtWidgets import QApplication
+
+TRANSLATIONS = Path(__file__).resolve().parent / "translations"
+LANGUAGES = {"en": "English", "zh_CN": "简体中文 (Simplified Chinese)"}  # each name in its own language
+
+
+def resolve(choice: str | None, system: str | None = None) -> str:
+    """The language to use: a supported ``choice``, else the system locale's, else English."""
+    for code in (choice, system if system is not None else QLocale.system().name()):
+        if not code:
+            continue
+        if code in LANGUAGES:
+            return code
+        if code.lower().replace("-", "_").startswith("zh"):  # zh_SG, zh-Hans...: the Simplified catalogue
+            return "zh_CN"
+        if code.split("_")[0] == "en":
+            return "en"
+    return "en"
+
+
+def install(app: QApplication, choice: str | None = None) -> str:
+    """Load the catalogues for the chosen language into ``app``; returns the language used."""
+    language = resolve(choice)
+    QLocale.setDefault(QLocale(language))
+    if language == "en":
+        return language
+    for name, folder in (("ndcg_desktop", str(TRANSLATIONS)),
+                         ("qtbase", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath))):  # fmt: skip
+        translator = QTranslator(app)  # parented: lives as long as the application
+        if translator.load(f"{name}_{language}", folder):
+            app.installTranslator(translator)
+    return language
