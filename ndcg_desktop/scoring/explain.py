@@ -97,7 +97,7 @@ def _flagged_queries(e: Evaluation) -> pd.DataFrame:
             "query_id": pq["query_id"].astype(str),
             "unjudged_total": pq["unjudged_total"],
             "unjudged_in_top_k": pq["unjudged_in_top_k"],
-            "unjudged_positions": pq["query_id"].map(unjudged_at).fillna(""),
+            "unjudged_positions": [unjudged_at.get(q, "") for q in pq["query_id"]],
             "duplicates": pq["duplicates_removed"],
             "no_ranking": pq["no_ranking"],
             "tie_at_k": pq["tie_at_k"],

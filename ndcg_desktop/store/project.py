@@ -590,7 +590,7 @@ class Project:
             raise InputError(f"grade {int(first['grade'])} is outside the scale {v.scale}{hint}", path=path,
                              line=int(first["line"]))  # fmt: skip
         grades = frame["grade"].astype("Int64")
-        grades[frame["grade"] < 0] = pd.NA
+        grades[frame["grade"] < v.scale.low] = pd.NA  # only with negative_as_ungraded; -1 on a -1..4 scale is a grade
         incoming = pd.DataFrame({"query_id": frame["query_id"], "doc_id": frame["doc_id"], "grade": grades,
                                  "line": frame["line"]})  # fmt: skip
         existing = self.pool_items(v.version)[["query_id", "doc_id", "grade"]]

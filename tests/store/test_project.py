@@ -258,3 +258,11 @@ def test_send_for_judging_adds_unjudged_documents_to_a_new_draft(project, write,
     items = project.pool_items(2).set_index("doc_id")
     assert pd.isna(items.loc["X", "grade"]) and items.loc["A", "grade"] == 3
     assert set(project.audit_log(2)["action"]) == {"send for judging"}
+
+
+def test_negative_grades_inside_the_scale_are_grades(tmp_path, write):
+    with Project.create(tmp_path / "neg.ndcgproj", scale=GradeScale(-1, 4), user="ann") as project:
+        counts = project.import_qrels(write("q.txt", "q1 0 A -1\nq1 0 B 4\n"))
+        assert counts["ungraded"] == 0
+        project.freeze()  # nothing ungraded
+        assert project.qrels(1).frame["grade"].tolist() == [-1, 4]
