@@ -25,6 +25,11 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="CODE",
         help="interface language for this run: en or zh_CN (default: the preference, else the system's)",
     )
+    parser.add_argument(
+        "--theme",
+        choices=("system", "dark", "high-contrast"),
+        help="colours for this run (default: the preference, else the system's palette)",
+    )
     parser.add_argument("--version", action="version", version=f"ndcg-desktop {__version__}")
     return parser
 
@@ -38,7 +43,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
 
-    from ndcg_desktop.gui import i18n
+    from ndcg_desktop.gui import i18n, themes
     from ndcg_desktop.gui.preferences import Preferences
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
@@ -46,7 +51,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     app.setOrganizationName("ndcg-desktop")
     app.setDesktopFileName("ndcg-desktop")  # matches packaging/ndcg-desktop.desktop (Wayland)
     app.setWindowIcon(QIcon(str(ASSETS / "ndcg-desktop.svg")))
-    i18n.install(app, args.language or Preferences.load().language)  # before any widget exists
+    preferences = Preferences.load()
+    i18n.install(app, args.language or preferences.language)  # before any widget exists
+    themes.apply(app, args.theme or preferences.theme)
 
     from ndcg_desktop.gui.main_window import MainWindow
 

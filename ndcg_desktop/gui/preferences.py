@@ -32,6 +32,7 @@ class Preferences:
 
     annotator: str = ""
     language: str = ""  # "" follows the system locale
+    theme: str = ""  # "", "system", "dark" or "high-contrast"
     extra: dict = field(default_factory=dict)
 
     @classmethod
@@ -42,6 +43,7 @@ class Preferences:
             return cls(
                 annotator=str(data.get("annotator", "")),
                 language=str(data.get("language", "")),
+                theme=str(data.get("theme", "")),
                 extra=dict(data.get("extra", {})),
             )
         except (OSError, ValueError, AttributeError):

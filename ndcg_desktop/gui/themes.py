@@ -1,0 +1,80 @@
+"""Colour themes: the platform's own palette, a dark one and a high-contrast one.
+
+The widgets use palette roles, not fixed colours, except where a colour carries meaning (nDCG
+shading, the frozen banner, errors); those read the palette too (see ``is_dark``).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import QApplication, QStyleFactory
+
+THEMES = ("system", "dark", "high-contrast")
+
+
+def _palette(colours: dict[QPalette.ColorRole, str], disabled_text: str) -> QPalette:
+    palette = QPalette()
+    for role, colour in colours.items():
+        palette.setColor(role, QColor(colour))
+    for role in (QPalette.ColorRole.Text, QPalette.ColorRole.WindowText, QPalette.ColorRole.ButtonText):
+        palette.setColor(QPalette.ColorGroup.Disabled, role, QColor(disabled_text))
+    return palette
+
+
+def dark() -> QPalette:
+    R = QPalette.ColorRole
+    return _palette({
+        R.Window: "#202124", R.WindowText: "#e8eaed", R.Base: "#17181a", R.AlternateBase: "#26282b",
+        R.Text: "#e8eaed", R.Button: "#2d2f33", R.ButtonText: "#e8eaed", R.Highlight: "#3b78c4",
+        R.HighlightedText: "#ffffff", R.ToolTipBase: "#2d2f33", R.ToolTipText: "#e8eaed", R.Link: "#8ab4f8",
+        R.PlaceholderText: "#9aa0a6", R.Light: "#3c4043", R.Midlight: "#34373b", R.Mid: "#4a4d52",
+        R.Dark: "#111214", R.Shadow: "#000000", R.BrightText: "#ffffff",
+    }, "#7f8489")  # fmt: skip
+
+
+def high_contrast() -> QPalette:
+    """Black and white with yellow selection, in the manner of Windows' High Contrast Black."""
+    R = QPalette.ColorRole
+    return _palette({
+        R.Window: "#000000", R.WindowText: "#ffffff", R.Base: "#000000", R.AlternateBase: "#1a1a1a",
+        R.Text: "#ffffff", R.Button: "#000000", R.ButtonText: "#ffffff", R.Highlight: "#ffff00",
+        R.HighlightedText: "#000000", R.ToolTipBase: "#000000", R.ToolTipText: "#ffffff", R.Link: "#00ffff",
+        R.PlaceholderText: "#c0c0c0", R.Light: "#ffffff", R.Midlight: "#ffffff", R.Mid: "#ffffff",
+        R.Dark: "#ffffff", R.Shadow: "#ffffff", R.BrightText: "#ffff00",
+    }, "#3ff23f")  # fmt: skip
+
+
+def apply(app: QApplication, theme: str | None) -> str:
+    """Use ``theme`` ("system" or empty: leave the platform's palette alone)."""
+    if theme not in ("dark", "high-contrast"):
+        return "system"
+    app.setStyle(QStyleFactory.create("Fusion"))  # draws everything from the palette
+    app.setPalette(dark() if theme == "dark" else high_contrast())
+    if theme == "high-contrast":
+        app.setStyleSheet(HIGH_CONTRAST_SHEET)
+    return theme
+
+
+# Fusion outlines check boxes in a shade of the window colour, which on pure black is black.
+HIGH_CONTRAST_SHEET = """
+QCheckBox::indicator, QTableView::indicator {
+    width: 13px; height: 13px; border: 2px solid #ffffff; background: #000000;
+}
+QCheckBox::indicator:checked, QTableView::indicator:checked { background: #ffff00; }
+QCheckBox::indicator:focus { border-color: #ffff00; }
+"""
+
+
+def is_dark(palette: QPalette | None = None) -> bool:
+    window = (palette or QApplication.palette()).color(QPalette.ColorRole.Window)
+    return window.lightness() < 128
+
+
+def error_colour() -> str:
+    """Red that reads on the current window colour (dark red on light, light red on dark)."""
+    return "#ff7b72" if is_dark() else "#a40000"
+
+
+def muted_colour() -> str:
+    """Secondary text: the palette's placeholder colour, which every theme sets readable."""
+    return QApplication.palette().color(QPalette.ColorRole.PlaceholderText).name()
