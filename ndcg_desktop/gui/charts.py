@@ -13,9 +13,11 @@ from PySide6.QtCharts import (
     QScatterSeries,
     QValueAxis,
 )
-from PySide6.QtCore import QMargins, QPointF, Qt
+from PySide6.QtCore import QCoreApplication, QMargins, QPointF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import QWidget
+
+translate = QCoreApplication.translate  # context: "charts", this module's name, for pyside6-lupdate
 
 RUN_COLOUR = QColor("#1f6fb2")
 IDEAL_COLOUR = QColor("#2e8b57")
@@ -23,7 +25,7 @@ OTHER_COLOUR = QColor("#d9822b")
 
 
 class _ChartView(QChartView):
-    def __init__(self, title: str, accessible: str, parent: QWidget | None = None) -> None:
+    def __init__(self, title: str, accessible: str, description: str, parent: QWidget | None = None) -> None:
         chart = QChart()
         chart.setTitle(title)
         chart.setMargins(QMargins(4, 4, 4, 4))
@@ -33,6 +35,8 @@ class _ChartView(QChartView):
         self.setRenderHint(QPainter.RenderHint.Antialiasing)
         self.setMinimumSize(260, 220)
         self.setAccessibleName(accessible)
+        self.setAccessibleDescription(description)  # what the chart shows; each show_*() adds its numbers
+        self.description = description
 
     def _axis(self, title: str, low: float, high: float, alignment: Qt.AlignmentFlag) -> QValueAxis:
         axis = QValueAxis()
@@ -40,6 +44,10 @@ class _ChartView(QChartView):
         axis.setRange(low, high)
         self.chart().addAxis(axis, alignment)
         return axis
+
+    def _describe(self, summary: str) -> None:
+        """The chart's accessible description: what it shows, then what it shows now."""
+        self.setAccessibleDescription(f"{self.description} {summary}" if summary else self.description)
 
 
 def _line(name: str, colour: QColor, width: int = 2, dashed: bool = False) -> QLineSeries:
@@ -57,15 +65,21 @@ class CumulativeChart(_ChartView):
     """Cumulative DCG of the run's top K against cumulative IDCG of the ideal ranking, by position."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__("Cumulative gain by position", "Cumulative DCG and IDCG chart", parent)
-        self.dcg = _line("the run (cumulative DCG)", RUN_COLOUR)
-        self.idcg = _line("ideal (cumulative IDCG)", IDEAL_COLOUR, dashed=True)
+        super().__init__(
+            translate("charts", "Cumulative gain by position"),
+            translate("charts", "Cumulative DCG and IDCG chart"),
+            translate("charts", "Line chart of the selected query: the run's cumulative DCG and the ideal ranking's "
+                      "cumulative IDCG at each position up to K; the gap between the lines is what the run lost."),
+            parent,
+        )  # fmt: skip
+        self.dcg = _line(translate("charts", "the run (cumulative DCG)"), RUN_COLOUR)
+        self.idcg = _line(translate("charts", "ideal (cumulative IDCG)"), IDEAL_COLOUR, dashed=True)
         chart = self.chart()
         chart.addSeries(self.idcg)
         chart.addSeries(self.dcg)
-        self.x = self._axis("position", 1, 10, Qt.AlignmentFlag.AlignBottom)
+        self.x = self._axis(translate("charts", "position"), 1, 10, Qt.AlignmentFlag.AlignBottom)
         self.x.setLabelFormat("%d")
-        self.y = self._axis("cumulative gain", 0, 1, Qt.AlignmentFlag.AlignLeft)
+        self.y = self._axis(translate("charts", "cumulative gain"), 0, 1, Qt.AlignmentFlag.AlignLeft)
         for series in (self.dcg, self.idcg):
             series.attachAxis(self.x)
             series.attachAxis(self.y)
@@ -80,25 +94,40 @@ class CumulativeChart(_ChartView):
         self.x.setRange(1, max(k, 2))
         self.x.setTickCount(min(max(k, 2), 11))
         self.y.setRange(0, top * 1.08 if top > 0 else 1)
+        dcg, idcg = positions["cumulative_dcg"], ideal["cumulative_idcg"]
+        summary = translate("charts", "At position {k} the run's cumulative DCG is {dcg}; the ideal's is {idcg}.")
+        self._describe(
+            summary.format(
+                k=k,
+                dcg=f"{dcg.iloc[-1]:.4f}" if len(dcg) else "0",
+                idcg=f"{idcg.iloc[-1]:.4f}" if len(idcg) else "0",
+            )
+        )
 
 
 class ScatterChart(_ChartView):
     """Per-query nDCG of one run (x) against another (y); points above the diagonal favour the other."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__("Per-query nDCG", "Per-query nDCG scatter plot", parent)
+        super().__init__(
+            translate("charts", "Per-query nDCG"),
+            translate("charts", "Per-query nDCG scatter plot"),
+            translate("charts", "One point per query: its nDCG in the run across, in the other run up. Points above "
+                      "the diagonal are queries the other run scores higher."),
+            parent,
+        )  # fmt: skip
         self.points = QScatterSeries()
         self.points.setMarkerSize(8)
         self.points.setColor(RUN_COLOUR)
         self.points.setBorderColor(RUN_COLOUR.darker(130))
-        self.diagonal = _line("equal", QColor("#888888"), 1, dashed=True)
+        self.diagonal = _line(translate("charts", "equal"), QColor("#888888"), 1, dashed=True)
         self.diagonal.setPointsVisible(False)
         self.diagonal.replace([QPointF(0, 0), QPointF(1, 1)])
         chart = self.chart()
         chart.addSeries(self.diagonal)
         chart.addSeries(self.points)
-        self.x = self._axis("run", -0.03, 1.03, Qt.AlignmentFlag.AlignBottom)
-        self.y = self._axis("other run", -0.03, 1.03, Qt.AlignmentFlag.AlignLeft)
+        self.x = self._axis(translate("charts", "run"), -0.03, 1.03, Qt.AlignmentFlag.AlignBottom)
+        self.y = self._axis(translate("charts", "other run"), -0.03, 1.03, Qt.AlignmentFlag.AlignLeft)
         for axis in (self.x, self.y):  # a margin so points at 0 and 1 are whole; ticks stay on quarters
             axis.setTickType(QValueAxis.TickType.TicksDynamic)
             axis.setTickAnchor(0.0)
@@ -109,25 +138,33 @@ class ScatterChart(_ChartView):
 
     def show_comparison(self, table: pd.DataFrame, first: str, second: str) -> None:
         """``table``: ndcg_a, ndcg_b per query (``explain.compare``)."""
-        self.points.setName(f"queries ({len(table)})")
+        self.points.setName(translate("charts", "queries ({count})").format(count=len(table)))
         self.points.replace([QPointF(float(a), float(b)) for a, b in zip(table["ndcg_a"], table["ndcg_b"],
                                                                         strict=True)])  # fmt: skip
-        self.x.setTitleText(f"{first} nDCG")
-        self.y.setTitleText(f"{second} nDCG")
+        axis = translate("charts", "{run} nDCG")
+        self.x.setTitleText(axis.format(run=first))
+        self.y.setTitleText(axis.format(run=second))
+        summary = translate("charts", "{count} queries: {first} across, {second} up.")
+        self._describe(summary.format(count=len(table), first=first, second=second))
 
 
 class HistogramChart(_ChartView):
     """How many queries fall in each nDCG bin, one bar set per run."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__("Queries by nDCG", "Histogram of per-query nDCG", parent)
+        super().__init__(
+            translate("charts", "Queries by nDCG"),
+            translate("charts", "Histogram of per-query nDCG"),
+            translate("charts", "Bar chart: how many queries fall in each nDCG bin, one bar colour per run."),
+            parent,
+        )
         self.series = QBarSeries()
         self.chart().addSeries(self.series)
         self.x = QBarCategoryAxis()
-        self.x.setTitleText("nDCG (each bar: from this value to the next)")
+        self.x.setTitleText(translate("charts", "nDCG (each bar: from this value to the next)"))
         self.chart().addAxis(self.x, Qt.AlignmentFlag.AlignBottom)
         self.series.attachAxis(self.x)
-        self.y = self._axis("queries", 0, 1, Qt.AlignmentFlag.AlignLeft)
+        self.y = self._axis(translate("charts", "queries"), 0, 1, Qt.AlignmentFlag.AlignLeft)
         self.y.setLabelFormat("%d")
         self.series.attachAxis(self.y)
 
@@ -145,6 +182,8 @@ class HistogramChart(_ChartView):
             top = max(int(t["queries"].max()) for _, t in histograms)
             self.y.setRange(0, max(top, 4))
             self.y.applyNiceNumbers()
+        runs = translate("charts", ", ", "list separator").join(name for name, _ in histograms)
+        self._describe(translate("charts", "Runs shown: {runs}.").format(runs=runs) if histograms else "")
 
     def counts(self) -> list[list[float]]:
         return [[bars.at(i) for i in range(bars.count())] for bars in self.series.barSets()]

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QUndoCommand
 
 from ndcg_desktop.store import Project
+
+translate = QCoreApplication.translate
 
 Changed = Callable[[str, str], None]
 
@@ -16,8 +19,15 @@ class SetGradeCommand(QUndoCommand):
 
     def __init__(self, project: Project, version: int, query_id: str, doc_id: str, grade: int | None,
                  old: int | None, changed: Changed) -> None:  # fmt: skip
-        shown = "ungraded" if grade is None else f"as {grade}"
-        super().__init__(f"Grade {doc_id} {shown} for {query_id}")
+        if grade is None:
+            text = translate("commands", "Grade {doc_id} ungraded for {query_id}").format(
+                doc_id=doc_id, query_id=query_id
+            )
+        else:
+            text = translate("commands", "Grade {doc_id} as {grade} for {query_id}").format(
+                doc_id=doc_id, grade=grade, query_id=query_id
+            )
+        super().__init__(text)
         self.project, self.version = project, version
         self.query_id, self.doc_id, self.grade, self.old = query_id, doc_id, grade, old
         self.changed = changed
@@ -34,7 +44,9 @@ class SetGradeCommand(QUndoCommand):
 class SetNoteCommand(QUndoCommand):
     def __init__(self, project: Project, version: int, query_id: str, doc_id: str, note: str, old: str,
                  changed: Changed) -> None:  # fmt: skip
-        super().__init__(f"Note on {doc_id} for {query_id}")
+        super().__init__(
+            translate("commands", "Note on {doc_id} for {query_id}").format(doc_id=doc_id, query_id=query_id)
+        )
         self.project, self.version = project, version
         self.query_id, self.doc_id, self.note, self.old = query_id, doc_id, note, old
         self.changed = changed

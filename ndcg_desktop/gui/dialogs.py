@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -28,35 +28,68 @@ from PySide6.QtWidgets import (
 )
 
 from ndcg_desktop.domain import GradeScale, InputError, OrderKind, TiePolicy
-from ndcg_desktop.store.project import default_labels
+from ndcg_desktop.store.project import DEFAULT_LABELS, default_labels
 
+translate = QCoreApplication.translate
+
+# Keys are marked too: some languages name modifier keys differently (German "Strg").
 SHORTCUTS = [
-    ("0 … 9", "Grade the current document and move to the next ungraded one"),
-    ("↑ ↓ or J / K", "Previous / next document"),
-    ("N", "Next query that still has ungraded documents"),
-    ("E", "Edit the note of the current document (Enter saves, Esc returns)"),
-    ("Ctrl+F", "Filter the query list"),
-    ("Ctrl+Z", "Undo the last grade or note"),
-    ("Ctrl+Shift+Z / Ctrl+Y", "Redo"),
-    ("Ctrl+N", "New project"),
-    ("Ctrl+O", "Open project"),
-    ("Ctrl+Shift+P", "Build pool from runs"),
-    ("Ctrl+Shift+F", "Freeze the draft pool"),
-    ("F1", "This list"),
-    ("Ctrl+Q", "Quit (everything is already saved)"),
-]
+    (QT_TRANSLATE_NOOP("dialogs", "0 … 9"),
+     QT_TRANSLATE_NOOP("dialogs", "Grade the current document and move to the next ungraded one")),
+    (QT_TRANSLATE_NOOP("dialogs", "↑ ↓ or J / K"), QT_TRANSLATE_NOOP("dialogs", "Previous / next document")),
+    (QT_TRANSLATE_NOOP("dialogs", "N"), QT_TRANSLATE_NOOP("dialogs", "Next query that still has ungraded documents")),
+    (QT_TRANSLATE_NOOP("dialogs", "E"),
+     QT_TRANSLATE_NOOP("dialogs", "Edit the note of the current document (Enter saves, Esc returns)")),
+    (QT_TRANSLATE_NOOP("dialogs", "Ctrl+F"), QT_TRANSLATE_NOOP("dialogs", "Filter the query list")),
+    (QT_TRANSLATE_NOOP("dialogs", "Ctrl+Z"), QT_TRANSLATE_NOOP("dialogs", "Undo the last grade or note")),
+    (QT_TRANSLATE_NOOP("dialogs", "Ctrl+Shift+Z / Ctrl+Y"), QT_TRANSLATE_NOOP("dialogs", "Redo")),
+    (QT_TRANSLATE_NOOP("dialogs", "Ctrl+N"), QT_TRANSLATE_NOOP("dialogs", "New project")),
+    (QT_TRANSLATE_NOOP("dialogs", "Ctrl+O"), QT_TRANSLATE_NOOP("dialogs", "Open project")),
+    (QT_TRANSLATE_NOOP("dialogs", "Ctrl+Shift+P"), QT_TRANSLATE_NOOP("dialogs", "Build pool from runs")),
+    (QT_TRANSLATE_NOOP("dialogs", "Ctrl+Shift+F"), QT_TRANSLATE_NOOP("dialogs", "Freeze the draft pool")),
+    (QT_TRANSLATE_NOOP("dialogs", "F1"), QT_TRANSLATE_NOOP("dialogs", "This list")),
+    (QT_TRANSLATE_NOOP("dialogs", "Ctrl+Q"), QT_TRANSLATE_NOOP("dialogs", "Quit (everything is already saved)")),
+]  # fmt: skip
+
+# The store's default grade labels (ndcg_desktop.store.project.DEFAULT_LABELS), offered translated.
+_DEFAULT_LABEL_TEXTS = (
+    QT_TRANSLATE_NOOP("dialogs", "Not relevant"),
+    QT_TRANSLATE_NOOP("dialogs", "Related"),
+    QT_TRANSLATE_NOOP("dialogs", "Highly relevant"),
+    QT_TRANSLATE_NOOP("dialogs", "Perfect"),
+)
+
+
+def _default_label(text: str, grade: int) -> str:
+    """A default grade label from the store, in the interface language."""
+    if text in DEFAULT_LABELS:
+        return translate("dialogs", text)
+    if text == f"Grade {grade}":  # the store's fallback label
+        return translate("dialogs", "Grade {grade}").format(grade=grade)
+    return text
+
+
+def _chain(*widgets: QWidget) -> None:
+    """Set the Tab order to the given sequence (top to bottom in each dialog)."""
+    for first, second in zip(widgets, widgets[1:], strict=False):
+        QWidget.setTabOrder(first, second)
+
+
+def _box_buttons(buttons: QDialogButtonBox) -> list[QWidget]:
+    """The box's buttons, accept before reject: Tab reaches the default action first."""
+    return list(buttons.buttons())
 
 
 class ShortcutsDialog(QDialog):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Keyboard shortcuts")
+        self.setWindowTitle(translate("dialogs", "Keyboard shortcuts"))
         grid = QGridLayout()
         grid.setHorizontalSpacing(24)
         for row, (keys, what) in enumerate(SHORTCUTS):
-            key_label = QLabel(f"<b>{keys}</b>")
+            key_label = QLabel(f"<b>{translate('dialogs', keys)}</b>")
             grid.addWidget(key_label, row, 0, Qt.AlignmentFlag.AlignRight)
-            grid.addWidget(QLabel(what), row, 1)
+            grid.addWidget(QLabel(translate("dialogs", what)), row, 1)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
@@ -69,11 +102,14 @@ class NewProjectDialog(QDialog):
 
     def __init__(self, annotator: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("New project")
+        self.setWindowTitle(translate("dialogs", "New project"))
         self.low = QSpinBox(minimum=-1, maximum=9, value=0)
+        self.low.setAccessibleName(translate("dialogs", "Lowest grade"))
         self.high = QSpinBox(minimum=0, maximum=9, value=3)
+        self.high.setAccessibleName(translate("dialogs", "Highest grade"))
         self.annotator = QLineEdit(annotator)
-        self.annotator.setPlaceholderText("Your name, recorded with every grade")
+        self.annotator.setPlaceholderText(translate("dialogs", "Your name, recorded with every grade"))
+        self.annotator.setAccessibleName(translate("dialogs", "Annotator"))
         self.labels_form = QFormLayout()
         self.label_edits: list[QLineEdit] = []
         form = QFormLayout()
@@ -81,19 +117,28 @@ class NewProjectDialog(QDialog):
         sl = QGridLayout(scale_row)
         sl.setContentsMargins(0, 0, 0, 0)
         sl.addWidget(self.low, 0, 0)
-        sl.addWidget(QLabel("to"), 0, 1)
+        to_label = QLabel(translate("dialogs", "to"))
+        to_label.setBuddy(self.high)
+        sl.addWidget(to_label, 0, 1)
         sl.addWidget(self.high, 0, 2)
-        form.addRow("Grades from", scale_row)
-        form.addRow("Annotator", self.annotator)
+        form.addRow(translate("dialogs", "Grades from"), scale_row)
+        grades_label = form.labelForField(scale_row)
+        if isinstance(grades_label, QLabel):
+            grades_label.setBuddy(self.low)  # the row's field is a container: point at its first box
+        form.addRow(translate("dialogs", "Annotator"), self.annotator)
         self.error = QLabel()
         self.error.setStyleSheet("color:#a40000")
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Create…")
+        self.error.setAccessibleName(translate("dialogs", "Problem"))
+        self.buttons = buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText(translate("dialogs", "Create…"))
         buttons.accepted.connect(self._accept)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
-        layout.addWidget(QLabel("<b>Label of each grade</b>"))
+        labels_title = QLabel(translate("dialogs", "<b>Label of each grade</b>"))
+        layout.addWidget(labels_title)
         layout.addLayout(self.labels_form)
         layout.addWidget(self.error)
         layout.addWidget(buttons)
@@ -111,9 +156,15 @@ class NewProjectDialog(QDialog):
         scale = GradeScale(self.low.value(), self.high.value())
         defaults = default_labels(scale)
         for i, grade in enumerate(range(scale.low, scale.high + 1)):
-            edit = QLineEdit(old[i] if i < len(old) and old[i] else defaults[i])
+            edit = QLineEdit(old[i] if i < len(old) and old[i] else _default_label(defaults[i], grade))
+            edit.setAccessibleName(translate("dialogs", "Label of grade {grade}").format(grade=grade))
             self.label_edits.append(edit)
-            self.labels_form.addRow(f"Grade {grade}", edit)
+            self.labels_form.addRow(translate("dialogs", "Grade {grade}").format(grade=grade), edit)
+        self._tab_order()
+
+    def _tab_order(self) -> None:
+        # Label fields are rebuilt after the buttons exist: without this, Tab would visit the buttons first.
+        _chain(self.low, self.high, self.annotator, *self.label_edits, *_box_buttons(self.buttons))
 
     def scale(self) -> GradeScale:
         return GradeScale(self.low.value(), self.high.value())
@@ -123,19 +174,19 @@ class NewProjectDialog(QDialog):
 
     def _accept(self) -> None:
         if self.low.value() > self.high.value():
-            self.error.setText("The lowest grade must not be above the highest.")
+            self.error.setText(translate("dialogs", "The lowest grade must not be above the highest."))
         elif any(not label for label in self.labels()):
-            self.error.setText("Every grade needs a label.")
+            self.error.setText(translate("dialogs", "Every grade needs a label."))
         elif not self.annotator.text().strip():
-            self.error.setText("Enter the annotator's name: it is recorded with every grade.")
+            self.error.setText(translate("dialogs", "Enter the annotator's name: it is recorded with every grade."))
         else:
             self.accept()
 
 
 ORDER_TEXTS = {
-    OrderKind.SCORE: "score, highest first",
-    OrderKind.RANK: "rank column, lowest first",
-    OrderKind.LIST: "the order of the lines in the file",
+    OrderKind.SCORE: QT_TRANSLATE_NOOP("dialogs", "score, highest first"),
+    OrderKind.RANK: QT_TRANSLATE_NOOP("dialogs", "rank column, lowest first"),
+    OrderKind.LIST: QT_TRANSLATE_NOOP("dialogs", "the order of the lines in the file"),
 }
 
 
@@ -145,45 +196,61 @@ class ImportRunDialog(QDialog):
     def __init__(self, suggested: str, taken: list[str], path: str | None = None,
                  parent: QWidget | None = None) -> None:  # fmt: skip
         super().__init__(parent)
-        self.setWindowTitle("Import run")
+        self.setWindowTitle(translate("dialogs", "Import run"))
         self.taken = taken
         self.name = QLineEdit(suggested)
+        self.name.setAccessibleName(translate("dialogs", "Run name"))
         self.ties = QComboBox()
+        self.ties.setAccessibleName(translate("dialogs", "Equal scores or ranks"))
         for policy, text in (
-            (TiePolicy.DOCID_DESC, "Doc ID descending (trec_eval)"),
-            (TiePolicy.DOCID_ASC, "Doc ID ascending"),
-            (TiePolicy.FILE_ORDER, "File order"),
+            (TiePolicy.DOCID_DESC, translate("dialogs", "Doc ID descending (trec_eval)")),
+            (TiePolicy.DOCID_ASC, translate("dialogs", "Doc ID ascending")),
+            (TiePolicy.FILE_ORDER, translate("dialogs", "File order")),
         ):
             self.ties.addItem(text, policy.value)
         self.id_map = QLineEdit()
-        self.id_map.setPlaceholderText("e.g. # turns doc12#3 into doc12 (leave empty for none)")
+        self.id_map.setPlaceholderText(translate("dialogs", "e.g. # turns doc12#3 into doc12 (leave empty for none)"))
+        self.id_map.setAccessibleName(translate("dialogs", "Cut IDs at"))
         self.order = QComboBox()
-        self.order.setAccessibleName("Order rankings by")
+        self.order.setAccessibleName(translate("dialogs", "Order rankings by"))
         self.error = QLabel()
         self.error.setStyleSheet("color:#a40000")
+        self.error.setAccessibleName(translate("dialogs", "Problem"))
         form = QFormLayout()
-        form.addRow("Name", self.name)
-        form.addRow("Order by", self.order)
-        form.addRow("Equal scores or ranks", self.ties)
-        form.addRow("Cut IDs at", self.id_map)
+        form.addRow(translate("dialogs", "Name"), self.name)
+        form.addRow(translate("dialogs", "Order by"), self.order)
+        form.addRow(translate("dialogs", "Equal scores or ranks"), self.ties)
+        form.addRow(translate("dialogs", "Cut IDs at"), self.id_map)
         self.preview = QTableWidget(0, 4)
-        self.preview.setHorizontalHeaderLabels(["Line", "Query", "Document", "Score / rank"])
+        self.preview.setHorizontalHeaderLabels(
+            [
+                translate("dialogs", "Line"),
+                translate("dialogs", "Query"),
+                translate("dialogs", "Document"),
+                translate("dialogs", "Score / rank"),
+            ]
+        )
         self.preview.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.preview.verticalHeader().hide()
-        self.preview.setAccessibleName("The first lines as they will be read")
+        self.preview.setTabKeyNavigation(False)  # Tab moves on to the buttons
+        self.preview.setAccessibleName(translate("dialogs", "The first lines as they will be read"))
         self.reading = QLabel()
         self.reading.setWordWrap(True)
+        self.reading.setAccessibleName(translate("dialogs", "How the file is read"))
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self._accept)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
-        layout.addWidget(QLabel("<b>The first lines, as they will be read</b>"))
+        preview_title = QLabel(translate("dialogs", "<b>The first lines, as they will be read</b>"))
+        preview_title.setBuddy(self.preview)
+        layout.addWidget(preview_title)
         layout.addWidget(self.preview)
         layout.addWidget(self.reading)
         layout.addWidget(self.error)
         layout.addWidget(buttons)
         self.resize(560, 460)
+        _chain(self.name, self.order, self.ties, self.id_map, self.preview, *_box_buttons(buttons))
         self.path = path
         self._offer_orders()
         self.id_map.textChanged.connect(lambda _t: self._fill_preview())
@@ -205,7 +272,10 @@ class ImportRunDialog(QDialog):
                 preview_run(self.path, order=order)
             except InputError:
                 continue
-            self.order.addItem(ORDER_TEXTS[order] + (" (the file's default)" if order is default else ""), order.value)
+            text = translate("dialogs", ORDER_TEXTS[order])
+            if order is default:
+                text = translate("dialogs", "{order} (the file's default)").format(order=text)
+            self.order.addItem(text, order.value)
 
     def _fill_preview(self) -> None:
         """Parse the head of the file with the importer's own reader (file and line on errors)."""
@@ -228,15 +298,21 @@ class ImportRunDialog(QDialog):
             value = "" if values is None else f"{values[row]:g}"
             for col, text in enumerate((str(lines[row]), queries[run.q[row]], doc, value)):
                 self.preview.setItem(row, col, QTableWidgetItem(text))
-        self.preview.setHorizontalHeaderItem(3, QTableWidgetItem("Rank" if run.order is OrderKind.RANK else "Score"))
-        self.reading.setText(f"{run.source.format.upper()} run, " + "; ".join(run.notes) + ".")
+        value_header = translate("dialogs", "Rank") if run.order is OrderKind.RANK else translate("dialogs", "Score")
+        self.preview.setHorizontalHeaderItem(3, QTableWidgetItem(value_header))
+        # The notes come from the Qt-free reader and stay as it wrote them; only the frame is translated.
+        self.reading.setText(
+            translate("dialogs", "{format} run, {notes}.").format(
+                format=run.source.format.upper(), notes="; ".join(run.notes)
+            )
+        )
 
     def _accept(self) -> None:
         name = self.name.text().strip()
         if not name:
-            self.error.setText("The run needs a name.")
+            self.error.setText(translate("dialogs", "The run needs a name."))
         elif name in self.taken:
-            self.error.setText(f"A run named {name!r} exists already.")
+            self.error.setText(translate("dialogs", "A run named {name} exists already.").format(name=repr(name)))
         else:
             self.accept()
 
@@ -258,10 +334,10 @@ class BuildPoolDialog(QDialog):
     def __init__(self, runs: list[str], preview: Callable[[list[str], int], pd.DataFrame],
                  parent: QWidget | None = None) -> None:  # fmt: skip
         super().__init__(parent)
-        self.setWindowTitle("Build pool from runs")
+        self.setWindowTitle(translate("dialogs", "Build pool from runs"))
         self.preview_fn = preview
         self.runs = QListWidget()
-        self.runs.setAccessibleName("Runs")
+        self.runs.setAccessibleName(translate("dialogs", "Runs"))
         for name in runs:
             item = QListWidgetItem(name)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
@@ -269,20 +345,30 @@ class BuildPoolDialog(QDialog):
             self.runs.addItem(item)
         self.runs.setMaximumHeight(120)
         self.depth = QSpinBox(minimum=1, maximum=10_000, value=10)
-        self.depth.setAccessibleName("Pool depth")
+        self.depth.setAccessibleName(translate("dialogs", "Pool depth"))
         self.table = QTableWidget(0, 3)
-        self.table.setHorizontalHeaderLabels(["Query", "In the top k", "New to the pool"])
+        self.table.setHorizontalHeaderLabels(
+            [
+                translate("dialogs", "Query"),
+                translate("dialogs", "In the top k"),
+                translate("dialogs", "New to the pool"),
+            ]
+        )
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.table.verticalHeader().hide()
+        self.table.setTabKeyNavigation(False)  # Tab moves on to the buttons
+        self.table.setAccessibleName(translate("dialogs", "Documents each query would gain"))
         self.summary = QLabel()
-        self.preview_button = QPushButton("Preview")
+        self.summary.setAccessibleName(translate("dialogs", "Summary"))
+        self.preview_button = QPushButton(translate("dialogs", "Preview"))
+        self.preview_button.setAccessibleName(translate("dialogs", "Preview"))
         self.preview_button.clicked.connect(self.refresh)
         form = QFormLayout()
-        form.addRow("Runs", self.runs)
-        form.addRow("Depth k", self.depth)
+        form.addRow(translate("dialogs", "Runs"), self.runs)
+        form.addRow(translate("dialogs", "Depth k"), self.depth)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.ok = buttons.button(QDialogButtonBox.StandardButton.Ok)
-        self.ok.setText("Add to draft")
+        self.ok.setText(translate("dialogs", "Add to draft"))
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
@@ -292,6 +378,7 @@ class BuildPoolDialog(QDialog):
         layout.addWidget(self.summary)
         layout.addWidget(buttons)
         self.resize(520, 520)
+        _chain(self.runs, self.depth, self.preview_button, self.table, *_box_buttons(buttons))
         self.runs.itemChanged.connect(lambda _item: self.refresh())
         self.depth.valueChanged.connect(lambda _v: self.refresh())
         self.refresh()
@@ -308,7 +395,7 @@ class BuildPoolDialog(QDialog):
         names, depth = self.chosen()
         self.table.setRowCount(0)
         if not names:
-            self.summary.setText("Choose at least one run.")
+            self.summary.setText(translate("dialogs", "Choose at least one run."))
             self.ok.setEnabled(False)
             return
         try:
@@ -325,7 +412,11 @@ class BuildPoolDialog(QDialog):
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(row, col, item)
         total = int(counts["new"].sum()) if len(counts) else 0
-        self.summary.setText(f"<b>{total}</b> new documents for {len(counts)} queries will await grading.")
+        self.summary.setText(
+            translate("dialogs", "<b>{total}</b> new documents for {queries} queries will await grading.").format(
+                total=total, queries=len(counts)
+            )
+        )
         self.ok.setEnabled(total > 0)
 
 
@@ -335,29 +426,40 @@ class FreezeDialog(QDialog):
     def __init__(self, version: int, items: pd.DataFrame, labels: list[str], low: int,
                  parent: QWidget | None = None) -> None:  # fmt: skip
         super().__init__(parent)
-        self.setWindowTitle(f"Freeze pool version {version}")
+        self.setWindowTitle(translate("dialogs", "Freeze pool version {version}").format(version=version))
         ungraded = int(items["grade"].isna().sum())
         graded = items["grade"].dropna().astype(int)
         form = QFormLayout()
-        form.addRow("Queries", QLabel(str(items["query_id"].nunique())))
-        form.addRow("Documents", QLabel(str(len(items))))
+        form.addRow(translate("dialogs", "Queries"), QLabel(str(items["query_id"].nunique())))
+        form.addRow(translate("dialogs", "Documents"), QLabel(str(len(items))))
         for i, label in enumerate(labels):
             grade = low + i
-            form.addRow(f"Grade {grade} · {label}", QLabel(str(int((graded == grade).sum()))))
-        warn = QLabel(f"{ungraded} ungraded" if ungraded else "none")
+            form.addRow(
+                translate("dialogs", "Grade {grade} · {label}").format(grade=grade, label=label),
+                QLabel(str(int((graded == grade).sum()))),
+            )
         if ungraded:
+            warn = QLabel(translate("dialogs", "{count} ungraded").format(count=ungraded))
             warn.setStyleSheet("color:#a40000; font-weight:bold")
-        form.addRow("Ungraded", warn)
-        self.remove = QCheckBox(f"Remove the {ungraded} ungraded items from this version")
+        else:
+            warn = QLabel(translate("dialogs", "none"))
+        form.addRow(translate("dialogs", "Ungraded"), warn)
+        self.remove = QCheckBox(
+            translate("dialogs", "Remove the {count} ungraded items from this version").format(count=ungraded)
+        )
+        self.remove.setAccessibleName(self.remove.text())
         self.remove.setVisible(bool(ungraded))
         text = QLabel(
-            "Freezing makes this version permanent: its judgments can never change, and scores name it "
-            "by its SHA-256 hash. Later rounds start from a new draft."
+            translate(
+                "dialogs",
+                "Freezing makes this version permanent: its judgments can never change, and scores name it "
+                "by its SHA-256 hash. Later rounds start from a new draft.",
+            )
         )
         text.setWordWrap(True)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.ok = buttons.button(QDialogButtonBox.StandardButton.Ok)
-        self.ok.setText("Freeze")
+        self.ok.setText(translate("dialogs", "Freeze"))
         self.ok.setEnabled(not ungraded and len(items) > 0)
         self.remove.toggled.connect(lambda on: self.ok.setEnabled(on and len(items) > ungraded))
         buttons.accepted.connect(self.accept)
@@ -367,4 +469,5 @@ class FreezeDialog(QDialog):
         layout.addLayout(form)
         layout.addWidget(self.remove)
         layout.addWidget(buttons)
+        _chain(self.remove, *_box_buttons(buttons))
         self.setMinimumWidth(440)

@@ -5,6 +5,12 @@ from __future__ import annotations
 import html
 import re
 
+from PySide6.QtCore import QCoreApplication
+
+# No user-visible text here (stop words are matching data, not interface text); the alias keeps
+# the GUI package's convention for any text added later.
+translate = QCoreApplication.translate
+
 _STOP = frozenset(
     "a an and are as at be by for from how in is it of on or the to what when where which who why with".split()
 )

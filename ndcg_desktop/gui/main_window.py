@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QByteArray, Qt
+from PySide6.QtCore import QByteArray, QCoreApplication, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QUndoStack
 from PySide6.QtWidgets import (
     QComboBox,
@@ -39,40 +39,52 @@ from ndcg_desktop.gui.workspace import Workspace
 from ndcg_desktop.store import SUFFIX, PoolVersion, Project, ProjectInUse
 from ndcg_desktop.store.project import default_user
 
-FILTER = f"ndcg-desktop projects (*{SUFFIX})"
+translate = QCoreApplication.translate
+
+
+def project_filter() -> str:
+    """The file-dialog filter for project files, in the interface language."""
+    return translate("main_window", "ndcg-desktop projects (*{suffix})").format(suffix=SUFFIX)
 
 
 class WelcomePage(QWidget):
     def __init__(self, window: MainWindow) -> None:
         super().__init__()
-        title = QLabel("ndcg-desktop")
+        title = QLabel("ndcg-desktop")  # the application's name, not translated
         font = title.font()
         font.setPointSizeF(font.pointSizeF() * 2.2)
         font.setBold(True)
         title.setFont(font)
         subtitle = QLabel(
-            "Build and freeze graded judgment pools, then score runs against a fixed judged universe, "
-            "with every evaluation choice explicit."
+            translate(
+                "main_window",
+                "Build and freeze graded judgment pools, then score runs against a fixed judged universe, "
+                "with every evaluation choice explicit.",
+            )
         )
         subtitle.setWordWrap(True)
         buttons = QHBoxLayout()
+        self.buttons: list[QPushButton] = []
         for text, slot, name in (
-            ("New project…", window.new_project, "new"),
-            ("Open project…", window.open_project_dialog, "open"),
-            ("Open demo", window.open_demo, "demo"),
+            (translate("main_window", "New project…"), window.new_project, "new"),
+            (translate("main_window", "Open project…"), window.open_project_dialog, "open"),
+            (translate("main_window", "Open demo"), window.open_demo, "demo"),
         ):
             button = QPushButton(text)
+            button.setAccessibleName(text)
             button.setObjectName(f"welcome_{name}")
             button.setMinimumHeight(40)
             button.setMinimumWidth(150)
             button.clicked.connect(slot)
             buttons.addWidget(button)
+            self.buttons.append(button)
         buttons.addStretch(1)
         self.recent = QListWidget()
-        self.recent.setAccessibleName("Recent projects")
+        self.recent.setAccessibleName(translate("main_window", "Recent projects"))
         self.recent.itemActivated.connect(lambda item: window.open_project(item.data(Qt.ItemDataRole.UserRole)))
-        self.recent_label = QLabel("<b>Recent projects</b>")
-        self.empty_hint = QLabel("Projects you open or create will be listed here.")
+        self.recent_label = QLabel(translate("main_window", "<b>Recent projects</b>"))
+        self.recent_label.setBuddy(self.recent)
+        self.empty_hint = QLabel(translate("main_window", "Projects you open or create will be listed here."))
         self.empty_hint.setStyleSheet("color:#666")
         column = QWidget()
         column.setMaximumWidth(760)
@@ -87,7 +99,11 @@ class WelcomePage(QWidget):
         layout.addWidget(self.recent_label)
         layout.addWidget(self.empty_hint)
         layout.addWidget(self.recent, 1)
-        hint = QLabel("Every change is stored in the project file the moment you make it: there is no Save.")
+        hint = QLabel(
+            translate(
+                "main_window", "Every change is stored in the project file the moment you make it: there is no Save."
+            )
+        )
         hint.setStyleSheet("color:#666")
         layout.addWidget(hint)
         outer = QHBoxLayout(self)
@@ -95,6 +111,8 @@ class WelcomePage(QWidget):
         outer.addStretch(1)
         outer.addWidget(column, 4)
         outer.addStretch(1)
+        for first, second in zip([*self.buttons, self.recent], [*self.buttons, self.recent][1:], strict=False):
+            QWidget.setTabOrder(first, second)
 
     def refresh(self) -> None:
         self.recent.clear()
@@ -111,7 +129,7 @@ class WelcomePage(QWidget):
 class MainWindow(QMainWindow):
     def __init__(self) -> None:
         super().__init__()
-        self.setWindowTitle("ndcg-desktop")
+        self.setWindowTitle("ndcg-desktop")  # the application's name, not translated
         self.prefs = Preferences.load()
         self.project: Project | None = None
         self.undo_stack = QUndoStack(self)
@@ -124,24 +142,26 @@ class MainWindow(QMainWindow):
         self.analysis.sent_for_judging.connect(self._sent_for_judging)
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
-        self.tabs.addTab(self.workspace, "Annotate")
+        self.tabs.setAccessibleName(translate("main_window", "Project views"))
+        self.tabs.addTab(self.workspace, translate("main_window", "Annotate"))
         scroller = QScrollArea()  # small or scaled screens scroll instead of forcing a big window
         scroller.setWidgetResizable(True)
         scroller.setFrameShape(QFrame.Shape.NoFrame)
         scroller.setWidget(self.analysis)
-        self.tabs.addTab(scroller, "Scores")
+        self.tabs.addTab(scroller, translate("main_window", "Scores"))
         self.tabs.currentChanged.connect(lambda _i: self._update_actions())
         self.stack = QStackedWidget()
         self.stack.addWidget(self.welcome)
         self.stack.addWidget(self.tabs)
         self.setCentralWidget(self.stack)
         self.version_box = QComboBox()
-        self.version_box.setAccessibleName("Pool version")
+        self.version_box.setAccessibleName(translate("main_window", "Pool version"))
         self.version_box.setMinimumContentsLength(26)
         self.version_box.activated.connect(self._version_chosen)
         self._build_menus()
-        self.saved_label = QLabel("All changes are saved as you make them")
+        self.saved_label = QLabel(translate("main_window", "All changes are saved as you make them"))
         self.progress_label = QLabel()
+        self.progress_label.setAccessibleName(translate("main_window", "Grading progress"))
         self.progress_label.setMinimumWidth(260)
         self.progress_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.statusBar().addWidget(self.saved_label)
@@ -163,50 +183,81 @@ class MainWindow(QMainWindow):
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
-        file = bar.addMenu("&File")
-        self._action(file, "&New project…", self.new_project, QKeySequence.StandardKey.New)
-        self._action(file, "&Open project…", self.open_project_dialog, QKeySequence.StandardKey.Open)
-        self.recent_menu = file.addMenu("Open &recent")
+        file = bar.addMenu(translate("main_window", "&File"))
+        self._action(file, translate("main_window", "&New project…"), self.new_project, QKeySequence.StandardKey.New)
+        self._action(
+            file, translate("main_window", "&Open project…"), self.open_project_dialog, QKeySequence.StandardKey.Open
+        )
+        self.recent_menu = file.addMenu(translate("main_window", "Open &recent"))
         self.recent_menu.aboutToShow.connect(self._fill_recent)
-        self._action(file, "Open &demo project", self.open_demo)
+        self._action(file, translate("main_window", "Open &demo project"), self.open_demo)
         file.addSeparator()
         self.import_actions = [
-            self._action(file, "Import &queries…", self.import_queries),
-            self._action(file, "Import &documents…", self.import_documents),
-            self._action(file, "Import &judgments…", self.import_judgments),
-            self._action(file, "Import &run…", self.import_run),
+            self._action(file, translate("main_window", "Import &queries…"), self.import_queries),
+            self._action(file, translate("main_window", "Import &documents…"), self.import_documents),
+            self._action(file, translate("main_window", "Import &judgments…"), self.import_judgments),
+            self._action(file, translate("main_window", "Import &run…"), self.import_run),
         ]
         file.addSeparator()
-        self.close_action = self._action(file, "&Close project", self.close_project, QKeySequence.StandardKey.Close)
-        self._action(file, "&Quit", self.close, QKeySequence.StandardKey.Quit)
-        edit = bar.addMenu("&Edit")
-        undo = self.undo_stack.createUndoAction(self, "&Undo")
+        self.close_action = self._action(
+            file, translate("main_window", "&Close project"), self.close_project, QKeySequence.StandardKey.Close
+        )
+        self._action(file, translate("main_window", "&Quit"), self.close, QKeySequence.StandardKey.Quit)
+        edit = bar.addMenu(translate("main_window", "&Edit"))
+        undo = self.undo_stack.createUndoAction(self)
         undo.setShortcut(QKeySequence.StandardKey.Undo)
-        redo = self.undo_stack.createRedoAction(self, "&Redo")
+        redo = self.undo_stack.createRedoAction(self)
         redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
+        # Qt would glue a prefix to the command's text; whole sentences let a translator order the words.
+        self.undo_stack.undoTextChanged.connect(lambda text: self._name_undo(undo, text))
+        self.undo_stack.redoTextChanged.connect(lambda text: self._name_redo(redo, text))
+        self._name_undo(undo, self.undo_stack.undoText())
+        self._name_redo(redo, self.undo_stack.redoText())
         edit.addAction(undo)
         edit.addAction(redo)
-        pool = bar.addMenu("&Pool")
-        self.pool_action = self._action(pool, "&Build pool from runs…", self.build_pool, "Ctrl+Shift+P")
-        self.freeze_action = self._action(pool, "&Freeze draft…", self.freeze, "Ctrl+Shift+F")
-        self.new_draft_action = self._action(pool, "&New draft from this version", self.new_draft)
-        help_menu = bar.addMenu("&Help")
-        self._action(help_menu, "&Keyboard shortcuts", lambda: ShortcutsDialog(self).exec(), "F1")
-        self._action(help_menu, "&About ndcg-desktop", self.about)
-        toolbar = QToolBar("Pool version")
+        pool = bar.addMenu(translate("main_window", "&Pool"))
+        self.pool_action = self._action(
+            pool, translate("main_window", "&Build pool from runs…"), self.build_pool, "Ctrl+Shift+P"
+        )
+        self.freeze_action = self._action(pool, translate("main_window", "&Freeze draft…"), self.freeze, "Ctrl+Shift+F")
+        self.new_draft_action = self._action(
+            pool, translate("main_window", "&New draft from this version"), self.new_draft
+        )
+        help_menu = bar.addMenu(translate("main_window", "&Help"))
+        self._action(
+            help_menu, translate("main_window", "&Keyboard shortcuts"), lambda: ShortcutsDialog(self).exec(), "F1"
+        )
+        self._action(help_menu, translate("main_window", "&About ndcg-desktop"), self.about)
+        toolbar = QToolBar(translate("main_window", "Pool version"))
         toolbar.setObjectName("version_toolbar")
         toolbar.setMovable(False)
-        toolbar.addWidget(QLabel(" Pool version: "))
+        version_label = QLabel(translate("main_window", " Pool version: "))
+        version_label.setBuddy(self.version_box)
+        toolbar.addWidget(version_label)
         toolbar.addWidget(self.version_box)
         self.addToolBar(toolbar)
         self.toolbar = toolbar
+
+    @staticmethod
+    def _name_undo(action: QAction, text: str) -> None:
+        if text:
+            action.setText(translate("main_window", "&Undo {action}").format(action=text))
+        else:
+            action.setText(translate("main_window", "&Undo"))
+
+    @staticmethod
+    def _name_redo(action: QAction, text: str) -> None:
+        if text:
+            action.setText(translate("main_window", "&Redo {action}").format(action=text))
+        else:
+            action.setText(translate("main_window", "&Redo"))
 
     def _fill_recent(self) -> None:
         self.recent_menu.clear()
         for path in recent_projects():
             self._action(self.recent_menu, path, lambda p=path: self.open_project(p))
         if not self.recent_menu.actions():
-            self.recent_menu.addAction("No recent projects").setEnabled(False)
+            self.recent_menu.addAction(translate("main_window", "No recent projects")).setEnabled(False)
 
     def _update_actions(self) -> None:
         open_ = self.project is not None
@@ -229,7 +280,9 @@ class MainWindow(QMainWindow):
         dialog = NewProjectDialog(self.prefs.annotator or default_user(), self)
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return
-        path, _ = QFileDialog.getSaveFileName(self, "Create project", str(Path.home() / f"evaluation{SUFFIX}"), FILTER)
+        path, _ = QFileDialog.getSaveFileName(
+            self, translate("main_window", "Create project"), str(Path.home() / f"evaluation{SUFFIX}"), project_filter()
+        )
         if not path:
             return
         if not path.endswith(SUFFIX):
@@ -244,7 +297,9 @@ class MainWindow(QMainWindow):
         self.open_project(path)
 
     def open_project_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Open project", str(Path.home()), FILTER)
+        path, _ = QFileDialog.getOpenFileName(
+            self, translate("main_window", "Open project"), str(Path.home()), project_filter()
+        )
         if path:
             self.open_project(path)
 
@@ -262,9 +317,11 @@ class MainWindow(QMainWindow):
             project = Project.open(path, user=self.annotator())
         except ProjectInUse as exc:
             answer = QMessageBox.question(
-                self, "Project in use", f"{exc}\n\nOpen it read-only?",
+                self,
+                translate("main_window", "Project in use"),
+                translate("main_window", "{error}\n\nOpen it read-only?").format(error=exc),
                 QMessageBox.StandardButton.Open | QMessageBox.StandardButton.Cancel,
-            )  # fmt: skip
+            )
             if answer != QMessageBox.StandardButton.Open:
                 return False
             project = Project.open(path, read_only=True, user=self.annotator())
@@ -295,7 +352,7 @@ class MainWindow(QMainWindow):
         self.analysis.set_project(None)
         self.stack.setCurrentWidget(self.welcome)
         self.welcome.refresh()
-        self.setWindowTitle("ndcg-desktop")
+        self.setWindowTitle("ndcg-desktop")  # the application's name, not translated
         self.progress_label.clear()
         self._update_actions()
 
@@ -312,7 +369,12 @@ class MainWindow(QMainWindow):
         current = version if version is not None else self.version_box.currentData()
         self.version_box.clear()
         for v in reversed(versions):
-            text = f"v{v.version} · frozen · {v.short_hash}…" if v.frozen else f"v{v.version} · draft"
+            if v.frozen:
+                text = translate("main_window", "v{version} · frozen · {hash}…").format(
+                    version=v.version, hash=v.short_hash
+                )
+            else:
+                text = translate("main_window", "v{version} · draft").format(version=v.version)
             self.version_box.addItem(text, v.version)
         if prefer_draft or current is None:
             draft = self.project.draft()
@@ -329,20 +391,27 @@ class MainWindow(QMainWindow):
     def _show_current(self) -> None:
         assert self.project is not None
         version = self.current_version()
-        name = self.project.path.name + (" (read-only)" if self.project.read_only else "")
+        name = self.project.path.name
+        if self.project.read_only:
+            name = translate("main_window", "{project} (read-only)").format(project=name)
         if version is None:
             self.workspace.project = self.project
             self.workspace.version = None
             self.workspace.queries.load(self.project.query_progress(-1), frozen=False)
             self.workspace.select_query_row(0)
             self.progress_label.setText(
-                "No pool yet: import judgments (File ▸ Import judgments) or build one from runs"
+                translate(
+                    "main_window", "No pool yet: import judgments (File ▸ Import judgments) or build one from runs"
+                )
             )
-            self.setWindowTitle(f"{name} — ndcg-desktop")
+            self.setWindowTitle(translate("main_window", "{project} — ndcg-desktop").format(project=name))
         else:
             self.workspace.show_version(self.project, version)
-            state = "frozen" if version.frozen else "draft"
-            self.setWindowTitle(f"{name} — pool v{version.version} ({state}) — ndcg-desktop")
+            if version.frozen:
+                title = translate("main_window", "{project} — pool v{version} (frozen) — ndcg-desktop")
+            else:
+                title = translate("main_window", "{project} — pool v{version} (draft) — ndcg-desktop")
+            self.setWindowTitle(title.format(project=name, version=version.version))
             self.workspace.grade_bar.setEnabled(not version.frozen and not self.project.read_only)
         self._update_actions()
 
@@ -350,19 +419,26 @@ class MainWindow(QMainWindow):
         self.undo_stack.clear()
         self.refresh(prefer_draft=True)
         self.tabs.setCurrentWidget(self.workspace)
-        QMessageBox.information(self, "Sent for judging", message)
+        QMessageBox.information(self, translate("main_window", "Sent for judging"), message)
 
     def _progress(self, graded: int, total: int) -> None:
         version = self.current_version()
         if version is None:
             return
-        share = f" ({100 * graded / total:.0f}%)" if total else ""
-        self.progress_label.setText(f"Pool v{version.version}: {graded:,} of {total:,} graded{share}")
+        if total:
+            text = translate("main_window", "Pool v{version}: {graded} of {total} graded ({percent}%)").format(
+                version=version.version, graded=f"{graded:,}", total=f"{total:,}", percent=f"{100 * graded / total:.0f}"
+            )
+        else:
+            text = translate("main_window", "Pool v{version}: {graded} of {total} graded").format(
+                version=version.version, graded=f"{graded:,}", total=f"{total:,}"
+            )
+        self.progress_label.setText(text)
 
     # -- long work ---------------------------------------------------------------------------
     def _background(self, title: str, fn: Callable[..., Any], done: Callable[[Any], None]) -> None:
         def cancelled() -> None:
-            self.statusBar().showMessage("Cancelled: the project is unchanged.", 6000)
+            self.statusBar().showMessage(translate("main_window", "Cancelled: the project is unchanged."), 6000)
 
         run_with_progress(self, title, fn, done, self.show_error, cancelled)
 
@@ -371,40 +447,57 @@ class MainWindow(QMainWindow):
         return path or None
 
     def import_queries(self, path: str | None = None) -> None:
-        path = path or self._pick("Import queries", "Queries (*.tsv *.csv *.jsonl *.txt *.gz);;All files (*)")
-        if not path or self.project is None:
-            return
-        project = self.project
-        self._background("Importing queries…", lambda **_: project.import_queries(path),
-                         lambda n: self._imported(f"Imported {n} queries."))  # fmt: skip
-
-    def import_documents(self, path: str | None = None) -> None:
-        path = path or self._pick("Import documents", "Documents (*.jsonl *.csv *.tsv *.gz);;All files (*)")
+        path = path or self._pick(
+            translate("main_window", "Import queries"),
+            translate("main_window", "Queries (*.tsv *.csv *.jsonl *.txt *.gz);;All files (*)"),
+        )
         if not path or self.project is None:
             return
         project = self.project
         self._background(
-            "Importing documents…",
+            translate("main_window", "Importing queries…"),
+            lambda **_: project.import_queries(path),
+            lambda n: self._imported(translate("main_window", "Imported {count} queries.").format(count=n)),
+        )
+
+    def import_documents(self, path: str | None = None) -> None:
+        path = path or self._pick(
+            translate("main_window", "Import documents"),
+            translate("main_window", "Documents (*.jsonl *.csv *.tsv *.gz);;All files (*)"),
+        )
+        if not path or self.project is None:
+            return
+        project = self.project
+        self._background(
+            translate("main_window", "Importing documents…"),
             lambda progress, cancelled: project.import_documents(path, progress=progress, cancelled=cancelled),
-            lambda n: self._imported(f"Imported {n} documents."),
+            lambda n: self._imported(translate("main_window", "Imported {count} documents.").format(count=n)),
         )
 
     def import_judgments(self, path: str | None = None) -> None:
-        path = path or self._pick("Import judgments", "Judgments (*.txt *.qrels *.csv *.tsv *.gz);;All files (*)")
+        path = path or self._pick(
+            translate("main_window", "Import judgments"),
+            translate("main_window", "Judgments (*.txt *.qrels *.csv *.tsv *.gz);;All files (*)"),
+        )
         if not path or self.project is None:
             return
         project = self.project
         self._background(
-            "Importing judgments…",
+            translate("main_window", "Importing judgments…"),
             lambda **_: project.import_qrels(path, negative_as_ungraded=True),
             lambda r: self._imported(
-                f"Judgments: {r['added']} added, {r['graded_existing']} pool items graded, {r['ungraded']} ungraded.",
+                translate(
+                    "main_window", "Judgments: {added} added, {graded} pool items graded, {ungraded} ungraded."
+                ).format(added=r["added"], graded=r["graded_existing"], ungraded=r["ungraded"]),
                 prefer_draft=True,
             ),
         )
 
     def import_run(self, path: str | None = None, values: tuple[str, Any, str | None, Any] | None = None) -> None:
-        path = path or self._pick("Import run", "Runs (*.txt *.run *.trec *.csv *.tsv *.jsonl *.gz);;All files (*)")
+        path = path or self._pick(
+            translate("main_window", "Import run"),
+            translate("main_window", "Runs (*.txt *.run *.trec *.csv *.tsv *.jsonl *.gz);;All files (*)"),
+        )
         if not path or self.project is None:
             return
         if values is None:
@@ -415,9 +508,13 @@ class MainWindow(QMainWindow):
         name, ties, id_map, order = values
         project = self.project
         self._background(
-            "Importing run…",
+            translate("main_window", "Importing run…"),
             lambda **_: project.import_run(path, name=name, ties=ties, id_map=id_map, order=order),
-            lambda info: self._imported(f"Imported run {info.name}: {info.rows} documents for {info.queries} queries."),
+            lambda info: self._imported(
+                translate("main_window", "Imported run {name}: {rows} documents for {queries} queries.").format(
+                    name=info.name, rows=info.rows, queries=info.queries
+                )
+            ),
         )
 
     def _imported(self, message: str, *, prefer_draft: bool = False) -> None:
@@ -434,10 +531,12 @@ class MainWindow(QMainWindow):
             return
         names, depth = dialog.chosen()
         self._background(
-            "Adding documents to the draft pool…",
+            translate("main_window", "Adding documents to the draft pool…"),
             lambda **_: project.pool_from_runs(names, depth),
             lambda counts: self._imported(
-                f"Added {int(counts['new'].sum())} documents to the draft pool; they await grading.",
+                translate("main_window", "Added {count} documents to the draft pool; they await grading.").format(
+                    count=int(counts["new"].sum())
+                ),
                 prefer_draft=True,
             ),
         )
@@ -458,10 +557,14 @@ class MainWindow(QMainWindow):
         self.undo_stack.clear()
         self.refresh(version=frozen.version)
         QMessageBox.information(
-            self, "Pool frozen",
-            f"Pool version {frozen.version} is frozen.\n\nSHA-256:\n{frozen.hash}\n\n"
-            "Scores computed against it will name this version and hash.",
-        )  # fmt: skip
+            self,
+            translate("main_window", "Pool frozen"),
+            translate(
+                "main_window",
+                "Pool version {version} is frozen.\n\nSHA-256:\n{hash}\n\n"
+                "Scores computed against it will name this version and hash.",
+            ).format(version=frozen.version, hash=frozen.hash),
+        )
 
     def new_draft(self) -> None:
         version = self.current_version()
@@ -474,18 +577,27 @@ class MainWindow(QMainWindow):
             return
         self.undo_stack.clear()
         self.refresh(version=draft.version)
-        self.statusBar().showMessage(f"Draft v{draft.version} started from v{version.version}.", 8000)
+        self.statusBar().showMessage(
+            translate("main_window", "Draft v{draft} started from v{version}.").format(
+                draft=draft.version, version=version.version
+            ),
+            8000,
+        )
 
     # -- misc ------------------------------------------------------------------------------
     def show_error(self, message: str) -> None:
-        QMessageBox.warning(self, "ndcg-desktop", message)
+        QMessageBox.warning(self, "ndcg-desktop", message)  # title: the application's name, not translated
 
     def about(self) -> None:
         QMessageBox.about(
-            self, "About ndcg-desktop",
-            f"<b>ndcg-desktop {__version__}</b><p>Graded judgment pools that freeze, and NDCG against a fixed "
-            "judged universe, with every evaluation choice explicit.</p>",
-        )  # fmt: skip
+            self,
+            translate("main_window", "About ndcg-desktop"),
+            translate(
+                "main_window",
+                "<b>ndcg-desktop {version}</b><p>Graded judgment pools that freeze, and NDCG against a fixed "
+                "judged universe, with every evaluation choice explicit.</p>",
+            ).format(version=__version__),
+        )
 
     def _restore_state(self) -> None:
         state = ui_state()

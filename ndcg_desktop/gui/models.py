@@ -10,8 +10,18 @@ import re
 from typing import Any
 
 import pandas as pd
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
+    QAbstractTableModel,
+    QCoreApplication,
+    QModelIndex,
+    QPersistentModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+)
 from PySide6.QtGui import QBrush, QColor
+
+translate = QCoreApplication.translate
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 Index = QModelIndex | QPersistentModelIndex
@@ -19,6 +29,15 @@ _DISPLAY = Qt.ItemDataRole.DisplayRole
 _TODO = QBrush(QColor("#b35c00"))
 _MUTED = QBrush(QColor("#8a8a8a"))
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+
+# A query's state: a key kept in the model, its text translated once per load (data() must only index).
+_FROZEN, _NO_POOL, _TO_GRADE, _DONE = "frozen", "no pool", "to grade", "done"
+STATE_TEXTS = {
+    _FROZEN: QT_TRANSLATE_NOOP("models", "frozen"),
+    _NO_POOL: QT_TRANSLATE_NOOP("models", "no pool"),
+    _TO_GRADE: QT_TRANSLATE_NOOP("models", "to grade"),
+    _DONE: QT_TRANSLATE_NOOP("models", "done"),
+}
 
 
 def natural_key(text: str) -> str:
@@ -50,7 +69,7 @@ class _ListTableModel(QAbstractTableModel):
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = _DISPLAY) -> Any:
         if orientation == Qt.Orientation.Horizontal and role == _DISPLAY:
-            return self.COLUMNS[section]
+            return translate("models", self.COLUMNS[section])
         return None
 
     def _rows(self) -> int:
@@ -60,7 +79,12 @@ class _ListTableModel(QAbstractTableModel):
 class QueryListModel(_ListTableModel):
     """Queries of the shown pool version with grading progress and state."""
 
-    COLUMNS = ("Query", "Graded", "State", "Text")
+    COLUMNS = (
+        QT_TRANSLATE_NOOP("models", "Query"),
+        QT_TRANSLATE_NOOP("models", "Graded"),
+        QT_TRANSLATE_NOOP("models", "State"),
+        QT_TRANSLATE_NOOP("models", "Text"),
+    )
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -71,6 +95,7 @@ class QueryListModel(_ListTableModel):
         self._keys: list[str] = []
         self._row: dict[str, int] = {}
         self._frozen = False
+        self._state_texts = {key: translate("models", text) for key, text in STATE_TEXTS.items()}
 
     def load(self, frame: pd.DataFrame, *, frozen: bool) -> None:
         self.beginResetModel()
@@ -81,6 +106,7 @@ class QueryListModel(_ListTableModel):
         self._keys = [natural_key(x) for x in self._ids]
         self._row = {q: i for i, q in enumerate(self._ids)}
         self._frozen = frozen
+        self._state_texts = {key: translate("models", text) for key, text in STATE_TEXTS.items()}
         self.endResetModel()
 
     def _rows(self) -> int:
@@ -108,10 +134,13 @@ class QueryListModel(_ListTableModel):
 
     def _state(self, row: int) -> str:
         if self._frozen:
-            return "frozen"
+            return _FROZEN
         if self._sizes[row] == 0:
-            return "no pool"
-        return "to grade" if self.ungraded(row) else "done"
+            return _NO_POOL
+        return _TO_GRADE if self.ungraded(row) else _DONE
+
+    def _state_text(self, row: int) -> str:
+        return self._state_texts[self._state(row)]
 
     def data(self, index: Index, role: int = _DISPLAY) -> Any:
         row, col = index.row(), index.column()
@@ -120,26 +149,34 @@ class QueryListModel(_ListTableModel):
                 return self._ids[row]
             if col == 1:
                 return f"{self._graded[row]}/{self._sizes[row]}"
-            return self._state(row) if col == 2 else self._texts[row]
+            return self._state_text(row) if col == 2 else self._texts[row]
         if role == SORT_ROLE:
             if col == 0:
                 return self._keys[row]
             if col == 1:
                 return self._graded[row] / self._sizes[row] if self._sizes[row] else -1.0
-            return self._state(row) if col == 2 else self._texts[row]
-        if role == Qt.ItemDataRole.ForegroundRole and col == 2 and self._state(row) == "to grade":
+            return self._state_text(row) if col == 2 else self._texts[row]
+        if role == Qt.ItemDataRole.ForegroundRole and col == 2 and self._state(row) == _TO_GRADE:
             return _TODO
         if role == Qt.ItemDataRole.TextAlignmentRole and col == 1:
             return _RIGHT
         if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{self._ids[row]}: {self._texts[row]}\n{self._graded[row]} of {self._sizes[row]} graded"
+            return translate("models", "{query}: {text}\n{graded} of {total} graded").format(
+                query=self._ids[row], text=self._texts[row], graded=self._graded[row], total=self._sizes[row]
+            )
         return None
 
 
 class PoolTableModel(_ListTableModel):
     """One query's pool: document, title, grade, annotator, note."""
 
-    COLUMNS = ("Document", "Title", "Grade", "Annotator", "Note")
+    COLUMNS = (
+        QT_TRANSLATE_NOOP("models", "Document"),
+        QT_TRANSLATE_NOOP("models", "Title"),
+        QT_TRANSLATE_NOOP("models", "Grade"),
+        QT_TRANSLATE_NOOP("models", "Annotator"),
+        QT_TRANSLATE_NOOP("models", "Note"),
+    )
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)

@@ -7,12 +7,14 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
+from PySide6.QtCore import QCoreApplication, QObject, QRunnable, Qt, QThreadPool, Signal
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
 from ndcg_desktop.domain import InputError
 from ndcg_desktop.scoring import Cancelled
 from ndcg_desktop.store import ImportCancelled
+
+translate = QCoreApplication.translate
 
 
 class TaskSignals(QObject):
@@ -40,7 +42,9 @@ class Task(QRunnable):
         except InputError as exc:
             self.signals.failed.emit(str(exc))
         except Exception as exc:  # an unexpected bug: show it rather than lose it
-            self.signals.failed.emit(f"unexpected error: {exc}\n\n{traceback.format_exc(limit=4)}")
+            # QCoreApplication.translate is thread-safe; only widgets must stay on the GUI thread.
+            message = translate("tasks", "unexpected error: {error}\n\n{traceback}")
+            self.signals.failed.emit(message.format(error=exc, traceback=traceback.format_exc(limit=4)))
         else:
             self.signals.finished.emit(result)
 
@@ -57,8 +61,9 @@ def run_with_progress(
     on_cancel: Callable[[], None] | None = None,
 ) -> Task:
     """Run ``fn`` in the background behind a modal, cancellable progress dialog."""
-    dialog = QProgressDialog(title, "Cancel", 0, 0, parent)
-    dialog.setWindowTitle("ndcg-desktop")
+    dialog = QProgressDialog(title, translate("tasks", "Cancel"), 0, 0, parent)
+    dialog.setWindowTitle("ndcg-desktop")  # the application's name, not translated
+    dialog.setAccessibleName(title)
     dialog.setWindowModality(Qt.WindowModality.WindowModal)
     dialog.setMinimumDuration(300)
     dialog.setAutoClose(False)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import html
 
 import pandas as pd
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
-from PySide6.QtGui import QFont, QKeySequence, QShortcut, QUndoStack
+from PySide6.QtCore import QCoreApplication, QItemSelectionModel, QModelIndex, Qt, Signal
+from PySide6.QtGui import QFont, QKeySequence, QShortcut, QTextDocumentFragment, QUndoStack
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QButtonGroup,
@@ -29,6 +29,8 @@ from ndcg_desktop.gui.commands import SetGradeCommand, SetNoteCommand
 from ndcg_desktop.gui.highlight import highlighted_html
 from ndcg_desktop.gui.models import PoolFilterProxy, PoolTableModel, QueryFilterProxy, QueryListModel
 from ndcg_desktop.store import PoolVersion, Project
+
+translate = QCoreApplication.translate
 
 BANNER_FROZEN = "background:#e8eef7; color:#1f3b63; border:1px solid #b9c9e0; border-radius:4px; padding:6px 10px;"
 
@@ -63,15 +65,17 @@ class Workspace(QWidget):
         self.pool_proxy.setSourceModel(self.pool)
 
         # Left: queries with a filter box.
-        self.filter_box = QLineEdit(placeholderText="Filter queries (Ctrl+F)")
+        self.filter_box = QLineEdit(placeholderText=translate("workspace", "Filter queries (Ctrl+F)"))
         self.filter_box.setClearButtonEnabled(True)
-        self.filter_box.setAccessibleName("Filter queries")
+        self.filter_box.setAccessibleName(translate("workspace", "Filter queries"))
         self.filter_box.textChanged.connect(self.query_proxy.setFilterFixedString)
-        self.query_view = self._table(self.query_proxy, "Queries")
+        self.query_view = self._table(self.query_proxy, "queries_view", translate("workspace", "Queries"))
         left = QWidget()
         lv = QVBoxLayout(left)
         lv.setContentsMargins(0, 0, 0, 0)
-        lv.addWidget(_title("Queries"))
+        queries_title = _title(translate("workspace", "Queries"))
+        queries_title.setBuddy(self.query_view)
+        lv.addWidget(queries_title)
         lv.addWidget(self.filter_box)
         lv.addWidget(self.query_view)
 
@@ -80,16 +84,19 @@ class Workspace(QWidget):
         self.banner.setStyleSheet(BANNER_FROZEN)
         self.banner.setWordWrap(True)
         self.banner.setMinimumHeight(2 * self.banner.fontMetrics().lineSpacing() + 16)
+        self.banner.setAccessibleName(translate("workspace", "Pool version notice"))
         self.banner.hide()
-        self.query_label = QLabel("Select a query")
+        self.query_label = QLabel(translate("workspace", "Select a query"))
+        self.query_label.setAccessibleName(translate("workspace", "Current query"))
         self.query_label.setWordWrap(True)
         self.query_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         big = self.query_label.font()
         big.setPointSizeF(big.pointSizeF() * 1.25)
         self.query_label.setFont(big)
-        self.ungraded_only = QCheckBox("Show ungraded only")
+        self.ungraded_only = QCheckBox(translate("workspace", "Show ungraded only"))
+        self.ungraded_only.setAccessibleName(translate("workspace", "Show ungraded only"))
         self.ungraded_only.toggled.connect(self.pool_proxy.set_ungraded_only)
-        self.pool_view = self._table(self.pool_proxy, "Pool")
+        self.pool_view = self._table(self.pool_proxy, "pool_view", translate("workspace", "Pool"))
         header = self.pool_view.horizontalHeader()
         header.setStretchLastSection(False)
         # Sized once per load, not ResizeToContents: that re-measures every row on each grade.
@@ -98,13 +105,19 @@ class Workspace(QWidget):
         header.resizeSection(3, 90)
         header.resizeSection(4, 110)
         self.grade_bar = QWidget()
+        self.grade_bar.setAccessibleName(translate("workspace", "Grades"))
         self.grade_layout = QHBoxLayout(self.grade_bar)
         self.grade_layout.setContentsMargins(0, 0, 0, 0)
         self.grade_buttons = QButtonGroup(self)
         self.grade_buttons.setExclusive(True)
         self.grade_buttons.idClicked.connect(self.grade_current)
-        self.note_edit = QLineEdit(placeholderText="Note on this document (E to edit, Enter to save)")
-        self.note_edit.setAccessibleName("Note")
+        self.note_edit = QLineEdit(
+            placeholderText=translate("workspace", "Note on this document (E to edit, Enter to save)")
+        )
+        self.note_edit.setAccessibleName(translate("workspace", "Note"))
+        self.note_edit.setAccessibleDescription(
+            translate("workspace", "Note on this document (E to edit, Enter to save)")
+        )
         self.note_edit.returnPressed.connect(self.save_note)
         centre = QWidget()
         cv = QVBoxLayout(centre)
@@ -112,7 +125,9 @@ class Workspace(QWidget):
         cv.addWidget(self.banner)
         cv.addWidget(self.query_label)
         row = QHBoxLayout()
-        row.addWidget(_title("Pool"))
+        pool_title = _title(translate("workspace", "Pool"))
+        pool_title.setBuddy(self.pool_view)
+        row.addWidget(pool_title)
         row.addStretch(1)
         row.addWidget(self.ungraded_only)
         cv.addLayout(row)
@@ -123,9 +138,10 @@ class Workspace(QWidget):
         # Right: the document, readable.
         self.doc_title = _title("")
         self.doc_title.setWordWrap(True)
+        self.doc_title.setAccessibleName(translate("workspace", "Document title"))
         self.reader = QTextBrowser()
         self.reader.setOpenLinks(False)
-        self.reader.setAccessibleName("Document text")
+        self.reader.setAccessibleName(translate("workspace", "Document text"))
         reading = QFont(self.reader.font())
         reading.setPointSizeF(reading.pointSizeF() * 1.15)
         self.reader.setFont(reading)
@@ -133,7 +149,9 @@ class Workspace(QWidget):
         right = QFrame()
         rv = QVBoxLayout(right)
         rv.setContentsMargins(0, 0, 0, 0)
-        rv.addWidget(_title("Document"))
+        document_title = _title(translate("workspace", "Document"))
+        document_title.setBuddy(self.reader)
+        rv.addWidget(document_title)
         rv.addWidget(self.doc_title)
         rv.addWidget(self.reader, 1)
 
@@ -152,13 +170,15 @@ class Workspace(QWidget):
         self.query_view.selectionModel().currentRowChanged.connect(self._query_selected)
         self.pool_view.selectionModel().currentRowChanged.connect(self._doc_selected)
         self._shortcuts()
+        self._set_tab_order()
 
     # -- construction helpers --------------------------------------------------------------
-    def _table(self, model: object, name: str) -> QTableView:
+    def _table(self, model: object, object_name: str, accessible_name: str) -> QTableView:
         view = QTableView()
-        view.setObjectName(name.lower() + "_view")
-        view.setAccessibleName(name)
+        view.setObjectName(object_name)  # not translated: saved window state and tests find it by name
+        view.setAccessibleName(accessible_name)
         view.setModel(model)  # type: ignore[arg-type]
+        view.setTabKeyNavigation(False)  # Tab leaves the table for the next control; arrows move within it
         view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         view.horizontalHeader().setResizeContentsPrecision(200)  # fitting a column measures 200 rows, not all
@@ -189,6 +209,14 @@ class Workspace(QWidget):
         add("Ctrl+F", self.filter_box.setFocus)
         add("Escape", self.pool_view.setFocus)
 
+    def _set_tab_order(self) -> None:
+        """Tab follows the work: filter, queries, pool, grade buttons, note, then the document."""
+        chain = [self.filter_box, self.query_view, self.ungraded_only, self.pool_view]
+        chain += self.grade_buttons.buttons()  # in grade order: added so on every rebuild
+        chain += [self.note_edit, self.reader]
+        for first, second in zip(chain, chain[1:], strict=False):
+            QWidget.setTabOrder(first, second)
+
     # -- loading -------------------------------------------------------------------------
     def show_version(self, project: Project, version: PoolVersion) -> None:
         keep = self.query_id
@@ -199,11 +227,18 @@ class Workspace(QWidget):
         frozen = version.frozen
         self.banner.setVisible(frozen)
         if frozen:
-            self.banner.setText(
-                f"<b>Frozen:</b> pool version {version.version} (sha256 {version.short_hash}…) is read-only. "
-                "Pool ▸ New draft from this version starts the next round."
+            text = translate(
+                "workspace",
+                "<b>Frozen:</b> pool version {version} (sha256 {hash}…) is read-only. "
+                "Pool ▸ New draft from this version starts the next round.",
+            ).format(version=version.version, hash=version.short_hash)
+            self.banner.setText(text)
+            self.banner.setAccessibleDescription(QTextDocumentFragment.fromHtml(text).toPlainText())
+            self.banner.setToolTip(
+                translate("workspace", "Frozen {when} by {who}\nsha256 {hash}").format(
+                    when=version.frozen_at, who=version.frozen_by, hash=version.hash
+                )
             )
-            self.banner.setToolTip(f"Frozen {version.frozen_at} by {version.frozen_by}\nsha256 {version.hash}")
         self.grade_bar.setEnabled(not frozen)
         self.note_edit.setReadOnly(frozen)
         for column in range(3):
@@ -229,14 +264,21 @@ class Workspace(QWidget):
         scale, labels = self.version.scale, self.version.labels
         for grade in range(scale.low, scale.high + 1):
             label = labels[grade - scale.low] if grade - scale.low < len(labels) else str(grade)
-            key = f"  [{grade}]" if 0 <= grade <= 9 else ""
-            button = QPushButton(f"{label}{key}")
+            if 0 <= grade <= 9:  # a digit key grades
+                text = f"{label}  [{grade}]"  # the label (project data) and its key: no words to translate
+                tip = translate("workspace", "Grade the current document {grade} ({label}); key {grade}")
+            else:
+                text = label
+                tip = translate("workspace", "Grade the current document {grade} ({label})")
+            button = QPushButton(text)
             button.setCheckable(True)
-            button.setToolTip(f"Grade the current document {grade} ({label})" + (f"; key {grade}" if key else ""))
-            button.setAccessibleName(f"Grade {grade}: {label}")
+            button.setToolTip(tip.format(grade=grade, label=label))
+            button.setAccessibleName(translate("workspace", "Grade {grade}: {label}").format(grade=grade, label=label))
+            button.setAccessibleDescription(tip.format(grade=grade, label=label))
             button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
             self.grade_buttons.addButton(button, grade)
             self.grade_layout.addWidget(button)
+        self._set_tab_order()
 
     def select_query_row(self, proxy_row: int) -> None:
         if self.query_proxy.rowCount() == 0:
@@ -261,11 +303,13 @@ class Workspace(QWidget):
         self.query_id = query_id
         if self.project is None or self.version is None or query_id is None:
             self.pool.clear()
-            self.query_label.setText("No queries yet: import queries and judgments, or build a pool from runs.")
+            self.query_label.setText(
+                translate("workspace", "No queries yet: import queries and judgments, or build a pool from runs.")
+            )
             self._show_doc(None)
             return
         query = self.project.query(query_id)
-        text = query["text"] if query and query["text"] else "(no query text imported)"
+        text = query["text"] if query and query["text"] else translate("workspace", "(no query text imported)")
         self.query_label.setText(f"<b>{query_id}</b> — {_escape(text)}")
         self.query_text = text
         self.pool.load(self.project.pool_items(self.version.version, query_id), self.version.labels,
@@ -325,7 +369,8 @@ class Workspace(QWidget):
         doc = self.project.document(doc_id)
         if doc is None:
             self.doc_title.setText(doc_id)
-            self.reader.setHtml("<p><i>This document's text was not imported (File ▸ Import documents).</i></p>")
+            missing = translate("workspace", "This document's text was not imported (File ▸ Import documents).")
+            self.reader.setHtml(f"<p><i>{missing}</i></p>")
             return
         self.doc_title.setText(f"{doc_id} — {doc['title']}" if doc["title"] else doc_id)
         self.reader.setHtml(highlighted_html(doc["text"], self.query_text))
