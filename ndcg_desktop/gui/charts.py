@@ -17,6 +17,8 @@ from PySide6.QtCore import QCoreApplication, QMargins, QPointF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import QWidget
 
+from ndcg_desktop.gui.themes import is_dark
+
 translate = QCoreApplication.translate  # context: "charts", this module's name, for pyside6-lupdate
 
 RUN_COLOUR = QColor("#1f6fb2")
@@ -27,6 +29,8 @@ OTHER_COLOUR = QColor("#d9822b")
 class _ChartView(QChartView):
     def __init__(self, title: str, accessible: str, description: str, parent: QWidget | None = None) -> None:
         chart = QChart()
+        if is_dark():  # a light chart would glare out of a dark or high-contrast window
+            chart.setTheme(QChart.ChartTheme.ChartThemeDark)
         chart.setTitle(title)
         chart.setMargins(QMargins(4, 4, 4, 4))
         chart.legend().setAlignment(Qt.AlignmentFlag.AlignBottom)

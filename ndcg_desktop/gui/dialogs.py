@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from ndcg_desktop.domain import GradeScale, InputError, OrderKind, TiePolicy
+from ndcg_desktop.gui.themes import error_colour
 from ndcg_desktop.store.project import DEFAULT_LABELS, default_labels
 
 translate = QCoreApplication.translate
@@ -47,6 +48,9 @@ SHORTCUTS = [
     (QT_TRANSLATE_NOOP("dialogs", "Ctrl+O"), QT_TRANSLATE_NOOP("dialogs", "Open project")),
     (QT_TRANSLATE_NOOP("dialogs", "Ctrl+Shift+P"), QT_TRANSLATE_NOOP("dialogs", "Build pool from runs")),
     (QT_TRANSLATE_NOOP("dialogs", "Ctrl+Shift+F"), QT_TRANSLATE_NOOP("dialogs", "Freeze the draft pool")),
+    (QT_TRANSLATE_NOOP("dialogs", "F5"), QT_TRANSLATE_NOOP("dialogs", "Scores: check the run (count every flag)")),
+    (QT_TRANSLATE_NOOP("dialogs", "Ctrl+Enter"),
+     QT_TRANSLATE_NOOP("dialogs", "Scores: score (once every flag has a choice)")),
     (QT_TRANSLATE_NOOP("dialogs", "F1"), QT_TRANSLATE_NOOP("dialogs", "This list")),
     (QT_TRANSLATE_NOOP("dialogs", "Ctrl+Q"), QT_TRANSLATE_NOOP("dialogs", "Quit (everything is already saved)")),
 ]  # fmt: skip
@@ -127,7 +131,7 @@ class NewProjectDialog(QDialog):
             grades_label.setBuddy(self.low)  # the row's field is a container: point at its first box
         form.addRow(translate("dialogs", "Annotator"), self.annotator)
         self.error = QLabel()
-        self.error.setStyleSheet("color:#a40000")
+        self.error.setStyleSheet(f"color:{error_colour()}")
         self.error.setAccessibleName(translate("dialogs", "Problem"))
         self.buttons = buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
@@ -214,7 +218,7 @@ class ImportRunDialog(QDialog):
         self.order = QComboBox()
         self.order.setAccessibleName(translate("dialogs", "Order rankings by"))
         self.error = QLabel()
-        self.error.setStyleSheet("color:#a40000")
+        self.error.setStyleSheet(f"color:{error_colour()}")
         self.error.setAccessibleName(translate("dialogs", "Problem"))
         form = QFormLayout()
         form.addRow(translate("dialogs", "Name"), self.name)
@@ -287,7 +291,7 @@ class ImportRunDialog(QDialog):
             run, lines = preview_run(self.path, order=self.chosen_order())
         except InputError as exc:
             self.preview.setRowCount(0)
-            self.reading.setText(f"<span style='color:#a40000'>{exc}</span>")
+            self.reading.setText(f"<span style='color:{error_colour()}'>{exc}</span>")
             return
         queries, docs = run.queries.to_pylist(), run.doc_ids(np.arange(len(run))).to_pylist()
         values = run.rank if run.order is OrderKind.RANK else run.score
@@ -440,7 +444,7 @@ class FreezeDialog(QDialog):
             )
         if ungraded:
             warn = QLabel(translate("dialogs", "{count} ungraded").format(count=ungraded))
-            warn.setStyleSheet("color:#a40000; font-weight:bold")
+            warn.setStyleSheet(f"color:{error_colour()}; font-weight:bold")
         else:
             warn = QLabel(translate("dialogs", "none"))
         form.addRow(translate("dialogs", "Ungraded"), warn)

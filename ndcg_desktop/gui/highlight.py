@@ -28,6 +28,8 @@ def highlighted_html(text: str, query: str) -> str:
     escaped = html.escape(text)
     if terms:
         pattern = re.compile(r"\b(" + "|".join(re.escape(html.escape(t)) for t in terms) + r")\w*", re.IGNORECASE)
-        escaped = pattern.sub(lambda m: f'<span style="background-color:#ffe58a">{m.group(0)}</span>', escaped)
+        escaped = pattern.sub(
+            lambda m: f'<span style="background-color:#ffe58a; color:#000000">{m.group(0)}</span>', escaped
+        )
     paragraphs = [p.strip() for p in re.split(r"\n\s*\n", escaped) if p.strip()]
     return "".join(f"<p>{p.replace(chr(10), '<br>')}</p>" for p in paragraphs)

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QByteArray, QCoreApplication, Qt
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QUndoStack
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QUndoStack
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -33,8 +33,10 @@ from ndcg_desktop import __version__
 from ndcg_desktop.domain import InputError
 from ndcg_desktop.gui.analysis import AnalysisView
 from ndcg_desktop.gui.dialogs import BuildPoolDialog, FreezeDialog, ImportRunDialog, NewProjectDialog, ShortcutsDialog
+from ndcg_desktop.gui.i18n import LANGUAGES
 from ndcg_desktop.gui.preferences import Preferences, forget_project, recent_projects, remember_project, ui_state
 from ndcg_desktop.gui.tasks import run_with_progress
+from ndcg_desktop.gui.themes import muted_colour
 from ndcg_desktop.gui.workspace import Workspace
 from ndcg_desktop.store import SUFFIX, PoolVersion, Project, ProjectInUse
 from ndcg_desktop.store.project import default_user
@@ -85,7 +87,7 @@ class WelcomePage(QWidget):
         self.recent_label = QLabel(translate("main_window", "<b>Recent projects</b>"))
         self.recent_label.setBuddy(self.recent)
         self.empty_hint = QLabel(translate("main_window", "Projects you open or create will be listed here."))
-        self.empty_hint.setStyleSheet("color:#666")
+        self.empty_hint.setStyleSheet(f"color:{muted_colour()}")
         column = QWidget()
         column.setMaximumWidth(760)
         layout = QVBoxLayout(column)
@@ -104,7 +106,7 @@ class WelcomePage(QWidget):
                 "main_window", "Every change is stored in the project file the moment you make it: there is no Save."
             )
         )
-        hint.setStyleSheet("color:#666")
+        hint.setStyleSheet(f"color:{muted_colour()}")
         layout.addWidget(hint)
         outer = QHBoxLayout(self)
         outer.setContentsMargins(48, 40, 48, 32)
@@ -181,6 +183,23 @@ class MainWindow(QMainWindow):
         menu.addAction(action)
         return action
 
+    def _choice_menu(self, menu: Any, key: str, options: list[tuple[str, str]]) -> None:
+        """Radio items for a preference that applies at the next start (language, theme)."""
+        group = QActionGroup(menu)
+        current = getattr(Preferences.load(), key)
+        for value, text in options:
+            action = QAction(text, menu, checkable=True, checked=value == current)
+            action.triggered.connect(lambda _checked=False, v=value: self._set_preference(key, v))
+            group.addAction(action)
+            menu.addAction(action)
+
+    def _set_preference(self, key: str, value: str) -> None:
+        preferences = Preferences.load()
+        setattr(preferences, key, value)
+        preferences.save()
+        message = translate("main_window", "Saved; it takes effect the next time ndcg-desktop starts.")
+        self.statusBar().showMessage(message, 8000)
+
     def _build_menus(self) -> None:
         bar = self.menuBar()
         file = bar.addMenu(translate("main_window", "&File"))
@@ -223,6 +242,14 @@ class MainWindow(QMainWindow):
         self.new_draft_action = self._action(
             pool, translate("main_window", "&New draft from this version"), self.new_draft
         )
+        view = bar.addMenu(translate("main_window", "&View"))
+        self._choice_menu(view.addMenu(translate("main_window", "&Language")), "language",
+                          [("", translate("main_window", "As the system")), *LANGUAGES.items()])  # fmt: skip
+        self._choice_menu(view.addMenu(translate("main_window", "&Theme")), "theme", [
+            ("", translate("main_window", "As the system")),
+            ("dark", translate("main_window", "Dark")),
+            ("high-contrast", translate("main_window", "High contrast")),
+        ])  # fmt: skip
         help_menu = bar.addMenu(translate("main_window", "&Help"))
         self._action(
             help_menu, translate("main_window", "&Keyboard shortcuts"), lambda: ShortcutsDialog(self).exec(), "F1"

@@ -26,7 +26,7 @@ translate = QCoreApplication.translate
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 Index = QModelIndex | QPersistentModelIndex
 _DISPLAY = Qt.ItemDataRole.DisplayRole
-_TODO = QBrush(QColor("#b35c00"))
+_TODO = QBrush(QColor("#b35c00"))  # amber: readable on light and on dark bases alike
 _MUTED = QBrush(QColor("#8a8a8a"))
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 
