@@ -673,7 +673,7 @@ class AnalysisView(QWidget):
                                                  "grading; score again once that draft is frozen."))  # fmt: skip
             return
         self._set_score_text(sending=False)
-        missing = self.report.missing(self.settings())  # the core's own sentences, in English
+        missing = missing_sentences(self.report, self.settings())
         self.score_button.setEnabled(not missing)
         if missing:
             problems = translate("analysis", "; ", "separator between problems").join(missing)
@@ -833,8 +833,8 @@ class AnalysisView(QWidget):
         s = e.summary
         self.settings_line.setText(
             translate("analysis", "<b>{settings}</b>, pool v{version} ({hash}…), zero-IDCG: {zero_idcg} of {total}")
-            .format(settings=html.escape(s["settings"]), version=version.version, hash=version.short_hash,
-                    zero_idcg=s["zero_idcg"], total=s["queries_total"])
+            .format(settings=html.escape(describe_settings(e.settings)), version=version.version,
+                    hash=version.short_hash, zero_idcg=s["zero_idcg"], total=s["queries_total"])
         )  # fmt: skip
         mean = "—" if s["mean_ndcg"] is None else f"{s['mean_ndcg']:.4f}"
         pooled = "—" if s["pooled_ndcg"] is None else f"{s['pooled_ndcg']:.4f}"
@@ -973,6 +973,50 @@ def _write_error(path: str, exc: OSError) -> str:
     return translate("analysis", "{path}: cannot write the export ({reason})").format(
         path=path, reason=exc.strerror or exc
     )
+
+
+# Policy values as the settings line shows them (the command line's option values, in English).
+_POLICY_WORDS = (
+    QT_TRANSLATE_NOOP("analysis", "linear"), QT_TRANSLATE_NOOP("analysis", "exponential"),
+    QT_TRANSLATE_NOOP("analysis", "reject"), QT_TRANSLATE_NOOP("analysis", "zero"),
+    QT_TRANSLATE_NOOP("analysis", "condense"), QT_TRANSLATE_NOOP("analysis", "first"),
+    QT_TRANSLATE_NOOP("analysis", "pool"), QT_TRANSLATE_NOOP("analysis", "run"),
+    QT_TRANSLATE_NOOP("analysis", "ignore"), QT_TRANSLATE_NOOP("analysis", "docid-desc"),
+    QT_TRANSLATE_NOOP("analysis", "docid-asc"), QT_TRANSLATE_NOOP("analysis", "file-order"),
+)  # fmt: skip
+
+
+def _word(value: object) -> str:
+    return translate("analysis", str(value))
+
+
+def describe_settings(settings: EvalSettings) -> str:
+    """``EvalSettings.describe()`` in the interface language (the same words in English)."""
+    zero = (translate("analysis", "kept in the mean") if settings.zero_idcg is ZeroIdcgPolicy.KEEP
+            else translate("analysis", "excluded"))  # fmt: skip
+    text = translate(
+        "analysis",
+        "nDCG@{k}, {gain} gain, log2 discount, unjudged: {unjudged}, duplicates: {duplicates}, zero-IDCG: {zero}, "
+        "queries: {queries}, unknown queries: {unknown}, ties: {ties}, scale {scale}",
+    ).format(k=settings.k, gain=_word(settings.gain), unjudged=_word(settings.unjudged),
+             duplicates=_word(settings.duplicates), zero=zero, queries=_word(settings.queries),
+             unknown=_word(settings.unknown_queries), ties=_word(settings.ties), scale=settings.scale)  # fmt: skip
+    if settings.id_map is not None:
+        text += translate("analysis", ", IDs cut at {separator}").format(separator=repr(settings.id_map))
+    return text
+
+
+def missing_sentences(report: FlagReport, settings: EvalSettings) -> list[str]:
+    """``FlagReport.missing()`` in the interface language."""
+    sentences = {
+        "unjudged": translate("analysis", "{count} unjudged documents ({top} in the top {k}) need a policy").format(
+            count=report.unjudged_total, top=report.unjudged_in_top_k, k=settings.k),
+        "duplicates": translate("analysis", "{count} duplicate documents need a policy").format(
+            count=report.duplicates),
+        "unknown_queries": translate("analysis", "{count} run queries are not in the pool").format(
+            count=len(report.unknown_queries)),
+    }  # fmt: skip
+    return [sentences[group] for group in report.missing_groups(settings)]
 
 
 def _listing(items: list[str], limit: int = 8) -> str:

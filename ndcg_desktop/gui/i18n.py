@@ -30,8 +30,12 @@ def resolve(choice: str | None, system: str | None = None) -> str:
     return "en"
 
 
+_installed: list[QTranslator] = []
+
+
 def install(app: QApplication, choice: str | None = None) -> str:
     """Load the catalogues for the chosen language into ``app``; returns the language used."""
+    uninstall(app)
     language = resolve(choice)
     QLocale.setDefault(QLocale(language))
     if language == "en":
@@ -41,4 +45,12 @@ def install(app: QApplication, choice: str | None = None) -> str:
         translator = QTranslator(app)  # parented: lives as long as the application
         if translator.load(f"{name}_{language}", folder):
             app.installTranslator(translator)
+            _installed.append(translator)
     return language
+
+
+def uninstall(app: QApplication) -> None:
+    """Back to the source language (English)."""
+    while _installed:
+        app.removeTranslator(_installed.pop())
+    QLocale.setDefault(QLocale("en_US"))

@@ -45,17 +45,24 @@ class FlagReport:
             "unknown_queries": bool(self.unknown_queries),
         }
 
+    def missing_groups(self, settings: EvalSettings) -> list[str]:
+        """The flag groups still refused under ``settings`` (empty: ready to score)."""
+        refused = {
+            "unjudged": settings.unjudged is UnjudgedPolicy.REJECT,
+            "duplicates": settings.duplicates is DuplicatePolicy.REJECT,
+            "unknown_queries": settings.unknown_queries is UnknownQueryPolicy.REJECT,
+        }
+        return [group for group, needed in self.needs_choice().items() if needed and refused[group]]
+
     def missing(self, settings: EvalSettings) -> list[str]:
         """Sentences saying what still needs a choice under ``settings`` (empty: ready to score)."""
-        out = []
-        if self.unjudged_total and settings.unjudged is UnjudgedPolicy.REJECT:
-            out.append(f"{self.unjudged_total} unjudged documents ({self.unjudged_in_top_k} in the top "
-                       f"{settings.k}) need a policy")  # fmt: skip
-        if self.duplicates and settings.duplicates is DuplicatePolicy.REJECT:
-            out.append(f"{self.duplicates} duplicate documents need a policy")
-        if self.unknown_queries and settings.unknown_queries is UnknownQueryPolicy.REJECT:
-            out.append(f"{len(self.unknown_queries)} run queries are not in the pool")
-        return out
+        sentences = {
+            "unjudged": f"{self.unjudged_total} unjudged documents ({self.unjudged_in_top_k} in the top "
+            f"{settings.k}) need a policy",
+            "duplicates": f"{self.duplicates} duplicate documents need a policy",
+            "unknown_queries": f"{len(self.unknown_queries)} run queries are not in the pool",
+        }
+        return [sentences[group] for group in self.missing_groups(settings)]
 
 
 def inspect(
