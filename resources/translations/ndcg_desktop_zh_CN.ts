@@ -1,0 +1,1697 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>analysis</name>
+    <message>
+        <source>linear gain</source>
+        <translation>线性增益</translation>
+    </message>
+    <message>
+        <source>exponential gain</source>
+        <translation>指数增益</translation>
+    </message>
+    <message>
+        <source>Query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>nDCG</source>
+        <translation>nDCG</translation>
+    </message>
+    <message>
+        <source>Candidate-only (diagnostic)</source>
+        <translation>仅候选（诊断）</translation>
+    </message>
+    <message>
+        <source>DCG</source>
+        <translation>DCG</translation>
+    </message>
+    <message>
+        <source>IDCG</source>
+        <translation>IDCG</translation>
+    </message>
+    <message>
+        <source>Relevant in pool</source>
+        <translation>判断池中的相关文档</translation>
+    </message>
+    <message>
+        <source>Found in top K</source>
+        <translation>前 K 位中找到</translation>
+    </message>
+    <message>
+        <source>Missed</source>
+        <translation>遗漏</translation>
+    </message>
+    <message>
+        <source>Unjudged in top K</source>
+        <translation>前 K 位中未判断</translation>
+    </message>
+    <message>
+        <source>Tie-averaged nDCG</source>
+        <translation>并列平均 nDCG</translation>
+    </message>
+    <message>
+        <source>Flags</source>
+        <translation>标记</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>排名</translation>
+    </message>
+    <message>
+        <source>Document</source>
+        <translation>文档</translation>
+    </message>
+    <message>
+        <source>Grade</source>
+        <translation>等级</translation>
+    </message>
+    <message>
+        <source>Gain</source>
+        <translation>增益</translation>
+    </message>
+    <message>
+        <source>Discount</source>
+        <translation>折扣</translation>
+    </message>
+    <message>
+        <source>Contribution</source>
+        <translation>贡献</translation>
+    </message>
+    <message>
+        <source>Cumulative DCG</source>
+        <translation>累积 DCG</translation>
+    </message>
+    <message>
+        <source>nDCG of the run</source>
+        <translation>本运行结果的 nDCG</translation>
+    </message>
+    <message>
+        <source>nDCG of the other run</source>
+        <translation>另一运行结果的 nDCG</translation>
+    </message>
+    <message>
+        <source>Other − run</source>
+        <translation>另一运行 − 本运行</translation>
+    </message>
+    <message>
+        <source>Unjudged</source>
+        <translation>未判断</translation>
+    </message>
+    <message>
+        <source>Their positions in the top K</source>
+        <translation>其在前 K 位中的位置</translation>
+    </message>
+    <message>
+        <source>Duplicates</source>
+        <translation>重复</translation>
+    </message>
+    <message>
+        <source>No ranking</source>
+        <translation>无排序</translation>
+    </message>
+    <message>
+        <source>Tie at K</source>
+        <translation>K 处并列</translation>
+    </message>
+    <message>
+        <source>Where the run placed it</source>
+        <translation>在运行结果中的位置</translation>
+    </message>
+    <message>
+        <source>Cumulative IDCG</source>
+        <translation>累积 IDCG</translation>
+    </message>
+    <message>
+        <source>nDCG of {run}</source>
+        <translation>{run} 的 nDCG</translation>
+    </message>
+    <message>
+        <source>nDCG of {other}</source>
+        <translation>{other} 的 nDCG</translation>
+    </message>
+    <message>
+        <source>{other} − {run}</source>
+        <translation>{other} − {run}</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行结果</translation>
+    </message>
+    <message>
+        <source>The stored run to score</source>
+        <translation>要计算得分的已存储运行结果</translation>
+    </message>
+    <message>
+        <source>Frozen pool version</source>
+        <translation>已冻结的判断池版本</translation>
+    </message>
+    <message>
+        <source>The frozen judgments the run is scored against</source>
+        <translation>为运行结果评分所依据的已冻结相关性判断</translation>
+    </message>
+    <message>
+        <source>Cutoff K</source>
+        <translation>截断位置 K</translation>
+    </message>
+    <message>
+        <source>Only the first K documents of each ranking are scored</source>
+        <translation>每个排序只计算前 K 个文档的得分</translation>
+    </message>
+    <message>
+        <source>How a grade becomes a gain: linear (the grade) or exponential (2 to the grade, minus 1)</source>
+        <translation>等级如何换算为增益：线性（即等级本身）或指数（2 的等级次方减 1）</translation>
+    </message>
+    <message>
+        <source>Queries with zero IDCG</source>
+        <translation>IDCG 为零的查询</translation>
+    </message>
+    <message>
+        <source>Whether queries without a relevant document in the pool count in the mean</source>
+        <translation>判断池中没有相关文档的查询是否计入均值</translation>
+    </message>
+    <message>
+        <source>zero-IDCG: score 0, in the mean</source>
+        <translation>零 IDCG：得分为 0，计入均值</translation>
+    </message>
+    <message>
+        <source>zero-IDCG: excluded</source>
+        <translation>零 IDCG：排除</translation>
+    </message>
+    <message>
+        <source>Compare with run</source>
+        <translation>与运行结果比较</translation>
+    </message>
+    <message>
+        <source>Another run scored with the same settings, shown in the Comparison tab</source>
+        <translation>以相同设置计算得分的另一个运行结果，显示在“比较”标签页中</translation>
+    </message>
+    <message>
+        <source>Check run</source>
+        <translation>检查运行结果</translation>
+    </message>
+    <message>
+        <source>Find what needs a decision before scoring: unjudged documents, duplicates… ({keys})</source>
+        <translation>找出计算得分前需要决定的事项：未判断文档、重复文档… ({keys})</translation>
+    </message>
+    <message>
+        <source>against</source>
+        <translation>对照</translation>
+    </message>
+    <message>
+        <source>K</source>
+        <translation>K</translation>
+    </message>
+    <message>
+        <source>compare with</source>
+        <translation>比较对象</translation>
+    </message>
+    <message>
+        <source>Resolve before scoring</source>
+        <translation>计算得分前处理</translation>
+    </message>
+    <message>
+        <source>Shows or hides the choices for what the check found</source>
+        <translation>显示或隐藏针对检查结果的处理选项</translation>
+    </message>
+    <message>
+        <source>choose…</source>
+        <translation>选择…</translation>
+    </message>
+    <message>
+        <source>Unjudged documents</source>
+        <translation>未判断文档</translation>
+    </message>
+    <message>
+        <source>count as non-relevant (keeps its position)</source>
+        <translation>视为不相关（保留其位置）</translation>
+    </message>
+    <message>
+        <source>condense (remove, close the gaps)</source>
+        <translation>压缩（移除并填补空位）</translation>
+    </message>
+    <message>
+        <source>send for judging (adds them to a draft)</source>
+        <translation>送交判断（添加到草稿）</translation>
+    </message>
+    <message>
+        <source>Duplicate documents</source>
+        <translation>重复文档</translation>
+    </message>
+    <message>
+        <source>keep the first</source>
+        <translation>保留第一次出现</translation>
+    </message>
+    <message>
+        <source>Run queries not in the pool</source>
+        <translation>运行结果中不在判断池内的查询</translation>
+    </message>
+    <message>
+        <source>ignore them (listed)</source>
+        <translation>忽略（并列出）</translation>
+    </message>
+    <message>
+        <source>Pool queries without a ranking</source>
+        <translation>判断池中没有排序的查询</translation>
+    </message>
+    <message>
+        <source>score them 0 (every pool query counts)</source>
+        <translation>记为 0 分（每个判断池查询都计入）</translation>
+    </message>
+    <message>
+        <source>score only answered queries</source>
+        <translation>只对有排序的查询计算得分</translation>
+    </message>
+    <message>
+        <source>Ties straddling K</source>
+        <translation>跨越 K 的并列</translation>
+    </message>
+    <message>
+        <source>Check a run to see what needs a decision.</source>
+        <translation>检查运行结果，查看需要决定的事项。</translation>
+    </message>
+    <message>
+        <source>Shows or hides a table of the queries the check flagged</source>
+        <translation>显示或隐藏检查所标记查询的表格</translation>
+    </message>
+    <message>
+        <source>Show flagged queries</source>
+        <translation>显示已标记的查询</translation>
+    </message>
+    <message>
+        <source>Flagged queries</source>
+        <translation>已标记的查询</translation>
+    </message>
+    <message>
+        <source>One row per flagged query: unjudged documents, duplicates, no ranking, tie at K</source>
+        <translation>每个已标记查询一行：未判断文档、重复、无排序、K 处并列</translation>
+    </message>
+    <message>
+        <source>Per-query results</source>
+        <translation>逐查询结果</translation>
+    </message>
+    <message>
+        <source>One row per query; select one to see its breakdown in the tab below</source>
+        <translation>每个查询一行；选中一行可在下方标签页查看其明细</translation>
+    </message>
+    <message>
+        <source>nDCG below</source>
+        <translation>nDCG 低于</translation>
+    </message>
+    <message>
+        <source>Show only the queries whose nDCG is below the threshold</source>
+        <translation>仅显示 nDCG 低于阈值的查询</translation>
+    </message>
+    <message>
+        <source>nDCG threshold</source>
+        <translation>nDCG 阈值</translation>
+    </message>
+    <message>
+        <source>has missed relevant</source>
+        <translation>有遗漏的相关文档</translation>
+    </message>
+    <message>
+        <source>Show only the queries that missed a relevant document in the top K</source>
+        <translation>仅显示在前 K 位中遗漏了相关文档的查询</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <source>Export CSV</source>
+        <translation>导出 CSV</translation>
+    </message>
+    <message>
+        <source>Write per_query.csv, per_position.csv and manifest.json to a folder</source>
+        <translation>将 per_query.csv、per_position.csv 和 manifest.json 写入文件夹</translation>
+    </message>
+    <message>
+        <source>Show only queries with</source>
+        <translation>仅显示符合条件的查询：</translation>
+    </message>
+    <message>
+        <source>Comparison</source>
+        <translation>比较</translation>
+    </message>
+    <message>
+        <source>One row per query: the nDCG of both runs and their difference</source>
+        <translation>每个查询一行：两个运行结果的 nDCG 及其差值</translation>
+    </message>
+    <message>
+        <source>Export comparison CSV…</source>
+        <translation>导出比较 CSV…</translation>
+    </message>
+    <message>
+        <source>Export comparison CSV</source>
+        <translation>导出比较 CSV</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Relevant documents missed in the top K&lt;/b&gt;</source>
+        <translation>&lt;b&gt;前 K 位中遗漏的相关文档&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Double-click a document to read it</source>
+        <translation>双击文档可阅读其内容</translation>
+    </message>
+    <message>
+        <source>The run&apos;s top K</source>
+        <translation>运行结果的前 K 位</translation>
+    </message>
+    <message>
+        <source>The selected query&apos;s top K: each document&apos;s grade, gain, discount and contribution</source>
+        <translation>所选查询的前 K 位：每个文档的等级、增益、折扣和贡献</translation>
+    </message>
+    <message>
+        <source>The ideal ranking</source>
+        <translation>理想排序</translation>
+    </message>
+    <message>
+        <source>The best possible top K from the frozen pool, which gives the IDCG</source>
+        <translation>由已冻结判断池得出的最佳前 K 位，即 IDCG 的来源</translation>
+    </message>
+    <message>
+        <source>Missed relevant documents</source>
+        <translation>遗漏的相关文档</translation>
+    </message>
+    <message>
+        <source>Relevant documents not in the run&apos;s top K, and where the run placed them</source>
+        <translation>不在运行结果前 K 位中的相关文档，及其在运行结果中的位置</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The run&apos;s top K&lt;/b&gt;</source>
+        <translation>&lt;b&gt;运行结果的前 K 位&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The ideal ranking (from the frozen pool)&lt;/b&gt;</source>
+        <translation>&lt;b&gt;理想排序（来自已冻结的判断池）&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Breakdown and comparison</source>
+        <translation>明细与比较</translation>
+    </message>
+    <message>
+        <source>Breakdown of the selected query</source>
+        <translation>所选查询的明细</translation>
+    </message>
+    <message>
+        <source>Choose a run in &apos;compare with&apos; and score</source>
+        <translation>在“比较对象”中选择运行结果，然后计算得分</translation>
+    </message>
+    <message>
+        <source>no other run</source>
+        <translation>无其他运行结果</translation>
+    </message>
+    <message>
+        <source>pool v{version} · {hash}…</source>
+        <translation>判断池 v{version} · {hash}…</translation>
+    </message>
+    <message>
+        <source>Import a run (File ▸ Import run) and freeze a pool version (Pool ▸ Freeze draft) to score.</source>
+        <translation>导入运行结果（文件 ▸ 导入运行结果）并冻结一个判断池版本（判断池 ▸ 冻结草稿）后即可计算得分。</translation>
+    </message>
+    <message>
+        <source>Resolve before scoring: every flag has a choice (show)</source>
+        <translation>计算得分前处理：每个标记均已选择处理方式（显示）</translation>
+    </message>
+    <message>
+        <source>Hide flagged queries</source>
+        <translation>隐藏已标记的查询</translation>
+    </message>
+    <message>
+        <source>Check the run to see what needs a decision.</source>
+        <translation>检查运行结果，查看需要决定的事项。</translation>
+    </message>
+    <message>
+        <source>The unjudged documents will be added to a draft pool for grading; score again once that draft is frozen.</source>
+        <translation>未判断文档将添加到草稿判断池中以供评级；草稿冻结后请重新计算得分。</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <comment>separator between problems</comment>
+        <translation>；</translation>
+    </message>
+    <message>
+        <source>Before scoring: {problems}.</source>
+        <translation>计算得分前：{problems}。</translation>
+    </message>
+    <message>
+        <source>Ready to score.</source>
+        <translation>可以计算得分。</translation>
+    </message>
+    <message>
+        <source>Send for judging</source>
+        <translation>送交判断</translation>
+    </message>
+    <message>
+        <source>Add the unjudged documents to a draft pool for grading ({keys})</source>
+        <translation>将未判断文档添加到草稿判断池以供评级 ({keys})</translation>
+    </message>
+    <message>
+        <source>Score</source>
+        <translation>计算得分</translation>
+    </message>
+    <message>
+        <source>Score the run with these choices ({keys})</source>
+        <translation>按这些选择计算运行结果的得分 ({keys})</translation>
+    </message>
+    <message>
+        <source>Checking the run…</source>
+        <translation>正在检查运行结果…</translation>
+    </message>
+    <message>
+        <source>{total} in {queries} queries ({in_top_k} in the top {k})</source>
+        <translation>{queries} 个查询中共 {total} 个（前 {k} 位中有 {in_top_k} 个）</translation>
+    </message>
+    <message>
+        <source>Found: {flags}</source>
+        <translation>发现：{flags}</translation>
+    </message>
+    <message>
+        <source>{ties} (the tie-averaged nDCG is shown beside each)</source>
+        <translation>{ties}（每项旁显示并列平均 nDCG）</translation>
+    </message>
+    <message>
+        <source>no ranking</source>
+        <translation>无排序</translation>
+    </message>
+    <message>
+        <source>tie</source>
+        <translation>并列</translation>
+    </message>
+    <message>
+        <source>Show flagged queries ({count})</source>
+        <translation>显示已标记的查询 ({count})</translation>
+    </message>
+    <message>
+        <source>No flagged queries</source>
+        <translation>没有已标记的查询</translation>
+    </message>
+    <message>
+        <source>Scoring…</source>
+        <translation>正在计算得分…</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{run}&lt;/b&gt;: {mean} (macro mean) · better on {wins} queries, equal on {ties}, worse on {losses} (of {total} counted in both means)</source>
+        <translation>&lt;b&gt;{run}&lt;/b&gt;：{mean}（宏平均）· {wins} 个查询更好，{ties} 个持平，{losses} 个更差（共 {total} 个查询同时计入两个均值）</translation>
+    </message>
+    <message>
+        <source>{count} documents of {run} await grading in draft pool v{version}. Grade them, freeze the draft, then score again.</source>
+        <translation>{run} 的 {count} 个文档正在草稿判断池 v{version} 中等待评级。请完成评级并冻结草稿，然后重新计算得分。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{settings}&lt;/b&gt;, pool v{version} ({hash}…), zero-IDCG: {zero_idcg} of {total}</source>
+        <translation>&lt;b&gt;{settings}&lt;/b&gt;，判断池 v{version} ({hash}…)，零 IDCG：{total} 个中有 {zero_idcg} 个</translation>
+    </message>
+    <message>
+        <source>{headline} (macro mean) &amp;nbsp; pooled ratio {pooled} (sum DCG / sum IDCG) &amp;nbsp; · &amp;nbsp; queries {total} total, {in_mean} in the mean, {zero_idcg} zero-IDCG, {excluded} excluded, {no_ranking} no ranking, {dropped} dropped &amp;nbsp; · &amp;nbsp; unjudged in top K {unjudged}, ties at K {ties}</source>
+        <translation>{headline}（宏平均）&amp;nbsp; 合并比值 {pooled}（DCG 总和 / IDCG 总和）&amp;nbsp; · &amp;nbsp; 查询：共 {total} 个，{in_mean} 个计入均值，{zero_idcg} 个零 IDCG，{excluded} 个排除，{no_ranking} 个无排序，{dropped} 个丢弃 &amp;nbsp; · &amp;nbsp; 前 K 位中未判断 {unjudged}，K 处并列 {ties}</translation>
+    </message>
+    <message>
+        <source>zero IDCG</source>
+        <translation>零 IDCG</translation>
+    </message>
+    <message>
+        <source>excluded</source>
+        <translation>已排除</translation>
+    </message>
+    <message>
+        <source>tie at K</source>
+        <translation>K 处并列</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <comment>list separator</comment>
+        <translation>、</translation>
+    </message>
+    <message>
+        <source>unjudged</source>
+        <translation>未判断</translation>
+    </message>
+    <message>
+        <source>not returned</source>
+        <translation>未返回</translation>
+    </message>
+    <message>
+        <source>position {position}</source>
+        <translation>第 {position} 位</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Relevant documents missed in the top {k}&lt;/b&gt; ({count})</source>
+        <translation>&lt;b&gt;前 {k} 位中遗漏的相关文档&lt;/b&gt; ({count})</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{query}&lt;/b&gt;: nDCG {ndcg} against the whole frozen pool; candidate-only {candidate} (ideal taken from the returned documents only: it measures ordering among what was returned, and ignores what was missed).</source>
+        <translation>&lt;b&gt;{query}&lt;/b&gt;：相对整个已冻结判断池的 nDCG 为 {ndcg}；仅候选 nDCG 为 {candidate}（理想排序仅取自返回的文档：它衡量的是已返回文档之间的排序，不考虑遗漏的文档）。</translation>
+    </message>
+    <message>
+        <source>Tie at K: the tie-averaged nDCG is {ndcg}.</source>
+        <translation>K 处并列：并列平均 nDCG 为 {ndcg}。</translation>
+    </message>
+    <message>
+        <source>Document {doc_id}</source>
+        <translation>文档 {doc_id}</translation>
+    </message>
+    <message>
+        <source>Document text</source>
+        <translation>文档文本</translation>
+    </message>
+    <message>
+        <source>The text of {doc_id} was not imported (File ▸ Import documents).</source>
+        <translation>未导入 {doc_id} 的文本（文件 ▸ 导入文档）。</translation>
+    </message>
+    <message>
+        <source>Export results to a folder</source>
+        <translation>将结果导出到文件夹</translation>
+    </message>
+    <message>
+        <source>Export comparison</source>
+        <translation>导出比较</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <source>{path}: cannot write the export ({reason})</source>
+        <translation>{path}：无法写入导出文件 ({reason})</translation>
+    </message>
+    <message>
+        <source>linear</source>
+        <translation>线性</translation>
+    </message>
+    <message>
+        <source>exponential</source>
+        <translation>指数</translation>
+    </message>
+    <message>
+        <source>reject</source>
+        <translation>拒绝</translation>
+    </message>
+    <message>
+        <source>zero</source>
+        <translation>记为零</translation>
+    </message>
+    <message>
+        <source>condense</source>
+        <translation>压缩</translation>
+    </message>
+    <message>
+        <source>first</source>
+        <translation>保留首个</translation>
+    </message>
+    <message>
+        <source>pool</source>
+        <translation>判断池</translation>
+    </message>
+    <message>
+        <source>run</source>
+        <translation>运行结果</translation>
+    </message>
+    <message>
+        <source>ignore</source>
+        <translation>忽略</translation>
+    </message>
+    <message>
+        <source>docid-desc</source>
+        <translation>文档 ID 降序</translation>
+    </message>
+    <message>
+        <source>docid-asc</source>
+        <translation>文档 ID 升序</translation>
+    </message>
+    <message>
+        <source>file-order</source>
+        <translation>文件顺序</translation>
+    </message>
+    <message>
+        <source>kept in the mean</source>
+        <translation>计入均值</translation>
+    </message>
+    <message>
+        <source>nDCG@{k}, {gain} gain, log2 discount, unjudged: {unjudged}, duplicates: {duplicates}, zero-IDCG: {zero}, queries: {queries}, unknown queries: {unknown}, ties: {ties}, scale {scale}</source>
+        <translation>nDCG@{k}，{gain}增益，log2 折扣，未判断：{unjudged}，重复：{duplicates}，零 IDCG：{zero}，查询：{queries}，未知查询：{unknown}，并列：{ties}，等级范围 {scale}</translation>
+    </message>
+    <message>
+        <source>, IDs cut at {separator}</source>
+        <translation>，ID 截断于 {separator}</translation>
+    </message>
+    <message>
+        <source>{count} unjudged documents ({top} in the top {k}) need a policy</source>
+        <translation>{count} 个未判断文档（前 {k} 位中有 {top} 个）需要选择处理方式</translation>
+    </message>
+    <message>
+        <source>{count} duplicate documents need a policy</source>
+        <translation>{count} 个重复文档需要选择处理方式</translation>
+    </message>
+    <message>
+        <source>{count} run queries are not in the pool</source>
+        <translation>运行结果中有 {count} 个查询不在判断池中</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>{items} and {more} more</source>
+        <translation>{items} 及另外 {more} 个</translation>
+    </message>
+    <message>
+        <source>{count}: {items}</source>
+        <translation>{count} 个：{items}</translation>
+    </message>
+</context>
+<context>
+    <name>charts</name>
+    <message>
+        <source>Cumulative gain by position</source>
+        <translation>各位置的累积增益</translation>
+    </message>
+    <message>
+        <source>Cumulative DCG and IDCG chart</source>
+        <translation>累积 DCG 与 IDCG 图表</translation>
+    </message>
+    <message>
+        <source>Line chart of the selected query: the run&apos;s cumulative DCG and the ideal ranking&apos;s cumulative IDCG at each position up to K; the gap between the lines is what the run lost.</source>
+        <translation>所选查询的折线图：运行结果在 K 以内各位置的累积 DCG 与理想排序的累积 IDCG；两条线之间的差距就是运行结果的损失。</translation>
+    </message>
+    <message>
+        <source>the run (cumulative DCG)</source>
+        <translation>运行结果（累积 DCG）</translation>
+    </message>
+    <message>
+        <source>ideal (cumulative IDCG)</source>
+        <translation>理想排序（累积 IDCG）</translation>
+    </message>
+    <message>
+        <source>position</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <source>cumulative gain</source>
+        <translation>累积增益</translation>
+    </message>
+    <message>
+        <source>At position {k} the run&apos;s cumulative DCG is {dcg}; the ideal&apos;s is {idcg}.</source>
+        <translation>在第 {k} 位，运行结果的累积 DCG 为 {dcg}，理想排序的为 {idcg}。</translation>
+    </message>
+    <message>
+        <source>Per-query nDCG</source>
+        <translation>逐查询 nDCG</translation>
+    </message>
+    <message>
+        <source>Per-query nDCG scatter plot</source>
+        <translation>逐查询 nDCG 散点图</translation>
+    </message>
+    <message>
+        <source>One point per query: its nDCG in the run across, in the other run up. Points above the diagonal are queries the other run scores higher.</source>
+        <translation>每个查询一个点：横轴为其在本运行结果中的 nDCG，纵轴为在另一运行结果中的 nDCG。对角线上方的点表示另一运行结果得分更高的查询。</translation>
+    </message>
+    <message>
+        <source>equal</source>
+        <translation>相等</translation>
+    </message>
+    <message>
+        <source>run</source>
+        <translation>运行结果</translation>
+    </message>
+    <message>
+        <source>other run</source>
+        <translation>另一运行结果</translation>
+    </message>
+    <message>
+        <source>queries ({count})</source>
+        <translation>查询 ({count})</translation>
+    </message>
+    <message>
+        <source>{run} nDCG</source>
+        <translation>{run} nDCG</translation>
+    </message>
+    <message>
+        <source>{count} queries: {first} across, {second} up.</source>
+        <translation>{count} 个查询：横轴为 {first}，纵轴为 {second}。</translation>
+    </message>
+    <message>
+        <source>Queries by nDCG</source>
+        <translation>查询的 nDCG 分布</translation>
+    </message>
+    <message>
+        <source>Histogram of per-query nDCG</source>
+        <translation>逐查询 nDCG 直方图</translation>
+    </message>
+    <message>
+        <source>Bar chart: how many queries fall in each nDCG bin, one bar colour per run.</source>
+        <translation>柱状图：落在各 nDCG 区间内的查询数，每个运行结果一种柱色。</translation>
+    </message>
+    <message>
+        <source>nDCG (each bar: from this value to the next)</source>
+        <translation>nDCG（每根柱：从此值到下一个值）</translation>
+    </message>
+    <message>
+        <source>queries</source>
+        <translation>查询数</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <comment>list separator</comment>
+        <translation>、</translation>
+    </message>
+    <message>
+        <source>Runs shown: {runs}.</source>
+        <translation>显示的运行结果：{runs}。</translation>
+    </message>
+</context>
+<context>
+    <name>commands</name>
+    <message>
+        <source>Grade {doc_id} ungraded for {query_id}</source>
+        <translation>将查询 {query_id} 中的 {doc_id} 设为未评级</translation>
+    </message>
+    <message>
+        <source>Grade {doc_id} as {grade} for {query_id}</source>
+        <translation>将查询 {query_id} 中的 {doc_id} 评为等级 {grade}</translation>
+    </message>
+    <message>
+        <source>Note on {doc_id} for {query_id}</source>
+        <translation>查询 {query_id} 中 {doc_id} 的备注</translation>
+    </message>
+</context>
+<context>
+    <name>dialogs</name>
+    <message>
+        <source>0 … 9</source>
+        <translation>0 … 9</translation>
+    </message>
+    <message>
+        <source>Grade the current document and move to the next ungraded one</source>
+        <translation>为当前文档评级并转到下一个未评级文档</translation>
+    </message>
+    <message>
+        <source>↑ ↓ or J / K</source>
+        <translation>↑ ↓ 或 J / K</translation>
+    </message>
+    <message>
+        <source>Previous / next document</source>
+        <translation>上一个 / 下一个文档</translation>
+    </message>
+    <message>
+        <source>N</source>
+        <translation>N</translation>
+    </message>
+    <message>
+        <source>Next query that still has ungraded documents</source>
+        <translation>下一个仍有未评级文档的查询</translation>
+    </message>
+    <message>
+        <source>E</source>
+        <translation>E</translation>
+    </message>
+    <message>
+        <source>Edit the note of the current document (Enter saves, Esc returns)</source>
+        <translation>编辑当前文档的备注（Enter 保存，Esc 返回）</translation>
+    </message>
+    <message>
+        <source>Ctrl+F</source>
+        <translation>Ctrl+F</translation>
+    </message>
+    <message>
+        <source>Filter the query list</source>
+        <translation>筛选查询列表</translation>
+    </message>
+    <message>
+        <source>Ctrl+Z</source>
+        <translation>Ctrl+Z</translation>
+    </message>
+    <message>
+        <source>Undo the last grade or note</source>
+        <translation>撤销上一次评级或备注</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+Z / Ctrl+Y</source>
+        <translation>Ctrl+Shift+Z / Ctrl+Y</translation>
+    </message>
+    <message>
+        <source>Redo</source>
+        <translation>重做</translation>
+    </message>
+    <message>
+        <source>Ctrl+N</source>
+        <translation>Ctrl+N</translation>
+    </message>
+    <message>
+        <source>New project</source>
+        <translation>新建项目</translation>
+    </message>
+    <message>
+        <source>Ctrl+O</source>
+        <translation>Ctrl+O</translation>
+    </message>
+    <message>
+        <source>Open project</source>
+        <translation>打开项目</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+P</source>
+        <translation>Ctrl+Shift+P</translation>
+    </message>
+    <message>
+        <source>Build pool from runs</source>
+        <translation>从运行结果构建判断池</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+F</source>
+        <translation>Ctrl+Shift+F</translation>
+    </message>
+    <message>
+        <source>Freeze the draft pool</source>
+        <translation>冻结草稿判断池</translation>
+    </message>
+    <message>
+        <source>F5</source>
+        <translation>F5</translation>
+    </message>
+    <message>
+        <source>Scores: check the run (count every flag)</source>
+        <translation>得分：检查运行结果（统计所有标记）</translation>
+    </message>
+    <message>
+        <source>Ctrl+Enter</source>
+        <translation>Ctrl+Enter</translation>
+    </message>
+    <message>
+        <source>Scores: score (once every flag has a choice)</source>
+        <translation>得分：计算得分（所有标记均已选择处理方式后）</translation>
+    </message>
+    <message>
+        <source>F1</source>
+        <translation>F1</translation>
+    </message>
+    <message>
+        <source>This list</source>
+        <translation>本列表</translation>
+    </message>
+    <message>
+        <source>Ctrl+Q</source>
+        <translation>Ctrl+Q</translation>
+    </message>
+    <message>
+        <source>Quit (everything is already saved)</source>
+        <translation>退出（所有内容均已保存）</translation>
+    </message>
+    <message>
+        <source>Not relevant</source>
+        <translation>不相关</translation>
+    </message>
+    <message>
+        <source>Related</source>
+        <translation>有关联</translation>
+    </message>
+    <message>
+        <source>Highly relevant</source>
+        <translation>高度相关</translation>
+    </message>
+    <message>
+        <source>Perfect</source>
+        <translation>完美</translation>
+    </message>
+    <message>
+        <source>Grade {grade}</source>
+        <translation>等级 {grade}</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>Lowest grade</source>
+        <translation>最低等级</translation>
+    </message>
+    <message>
+        <source>Highest grade</source>
+        <translation>最高等级</translation>
+    </message>
+    <message>
+        <source>Your name, recorded with every grade</source>
+        <translation>您的姓名，将随每次评级一起记录</translation>
+    </message>
+    <message>
+        <source>Annotator</source>
+        <translation>标注者</translation>
+    </message>
+    <message>
+        <source>to</source>
+        <translation>至</translation>
+    </message>
+    <message>
+        <source>Grades from</source>
+        <translation>等级范围</translation>
+    </message>
+    <message>
+        <source>Problem</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <source>Create…</source>
+        <translation>创建…</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Label of each grade&lt;/b&gt;</source>
+        <translation>&lt;b&gt;各等级的标签&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Label of grade {grade}</source>
+        <translation>等级 {grade} 的标签</translation>
+    </message>
+    <message>
+        <source>The lowest grade must not be above the highest.</source>
+        <translation>最低等级不能高于最高等级。</translation>
+    </message>
+    <message>
+        <source>Every grade needs a label.</source>
+        <translation>每个等级都需要一个标签。</translation>
+    </message>
+    <message>
+        <source>Enter the annotator&apos;s name: it is recorded with every grade.</source>
+        <translation>请输入标注者姓名：它将随每次评级一起记录。</translation>
+    </message>
+    <message>
+        <source>score, highest first</source>
+        <translation>得分，从高到低</translation>
+    </message>
+    <message>
+        <source>rank column, lowest first</source>
+        <translation>排名列，从低到高</translation>
+    </message>
+    <message>
+        <source>the order of the lines in the file</source>
+        <translation>文件中各行的顺序</translation>
+    </message>
+    <message>
+        <source>Import run</source>
+        <translation>导入运行结果</translation>
+    </message>
+    <message>
+        <source>Run name</source>
+        <translation>运行结果名称</translation>
+    </message>
+    <message>
+        <source>Equal scores or ranks</source>
+        <translation>得分或排名相同时</translation>
+    </message>
+    <message>
+        <source>Doc ID descending (trec_eval)</source>
+        <translation>文档 ID 降序 (trec_eval)</translation>
+    </message>
+    <message>
+        <source>Doc ID ascending</source>
+        <translation>文档 ID 升序</translation>
+    </message>
+    <message>
+        <source>File order</source>
+        <translation>文件顺序</translation>
+    </message>
+    <message>
+        <source>e.g. # turns doc12#3 into doc12 (leave empty for none)</source>
+        <translation>例如 # 会将 doc12#3 变为 doc12（留空表示不截断）</translation>
+    </message>
+    <message>
+        <source>Cut IDs at</source>
+        <translation>ID 截断字符</translation>
+    </message>
+    <message>
+        <source>Order rankings by</source>
+        <translation>排序依据</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Order by</source>
+        <translation>排序依据</translation>
+    </message>
+    <message>
+        <source>Line</source>
+        <translation>行</translation>
+    </message>
+    <message>
+        <source>Query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>Document</source>
+        <translation>文档</translation>
+    </message>
+    <message>
+        <source>Score / rank</source>
+        <translation>得分 / 排名</translation>
+    </message>
+    <message>
+        <source>The first lines as they will be read</source>
+        <translation>前几行的读取结果</translation>
+    </message>
+    <message>
+        <source>How the file is read</source>
+        <translation>文件读取方式</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The first lines, as they will be read&lt;/b&gt;</source>
+        <translation>&lt;b&gt;前几行的读取结果&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>{order} (the file&apos;s default)</source>
+        <translation>{order}（该文件的默认值）</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>排名</translation>
+    </message>
+    <message>
+        <source>Score</source>
+        <translation>得分</translation>
+    </message>
+    <message>
+        <source>{format} run, {notes}.</source>
+        <translation>{format} 运行结果，{notes}。</translation>
+    </message>
+    <message>
+        <source>The run needs a name.</source>
+        <translation>运行结果需要一个名称。</translation>
+    </message>
+    <message>
+        <source>A run named {name} exists already.</source>
+        <translation>已存在名为 {name} 的运行结果。</translation>
+    </message>
+    <message>
+        <source>Runs</source>
+        <translation>运行结果</translation>
+    </message>
+    <message>
+        <source>Pool depth</source>
+        <translation>判断池深度</translation>
+    </message>
+    <message>
+        <source>In the top k</source>
+        <translation>前 k 位中</translation>
+    </message>
+    <message>
+        <source>New to the pool</source>
+        <translation>判断池中新增</translation>
+    </message>
+    <message>
+        <source>Documents each query would gain</source>
+        <translation>每个查询将新增的文档</translation>
+    </message>
+    <message>
+        <source>Summary</source>
+        <translation>摘要</translation>
+    </message>
+    <message>
+        <source>Preview</source>
+        <translation>预览</translation>
+    </message>
+    <message>
+        <source>Depth k</source>
+        <translation>深度 k</translation>
+    </message>
+    <message>
+        <source>Add to draft</source>
+        <translation>添加到草稿</translation>
+    </message>
+    <message>
+        <source>Choose at least one run.</source>
+        <translation>请至少选择一个运行结果。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{total}&lt;/b&gt; new documents for {queries} queries will await grading.</source>
+        <translation>{queries} 个查询的 &lt;b&gt;{total}&lt;/b&gt; 个新文档将等待评级。</translation>
+    </message>
+    <message>
+        <source>Freeze pool version {version}</source>
+        <translation>冻结判断池版本 {version}</translation>
+    </message>
+    <message>
+        <source>Queries</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>Documents</source>
+        <translation>文档</translation>
+    </message>
+    <message>
+        <source>Grade {grade} · {label}</source>
+        <translation>等级 {grade} · {label}</translation>
+    </message>
+    <message>
+        <source>{count} ungraded</source>
+        <translation>{count} 个未评级</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Ungraded</source>
+        <translation>未评级</translation>
+    </message>
+    <message>
+        <source>Remove the {count} ungraded items from this version</source>
+        <translation>从此版本中移除 {count} 个未评级项</translation>
+    </message>
+    <message>
+        <source>Freezing makes this version permanent: its judgments can never change, and scores name it by its SHA-256 hash. Later rounds start from a new draft.</source>
+        <translation>冻结会使此版本永久固定：其相关性判断永远不能更改，得分将以其 SHA-256 哈希值标识该版本。后续轮次从新草稿开始。</translation>
+    </message>
+    <message>
+        <source>Freeze</source>
+        <translation>冻结</translation>
+    </message>
+</context>
+<context>
+    <name>main_window</name>
+    <message>
+        <source>ndcg-desktop projects (*{suffix})</source>
+        <translation>ndcg-desktop 项目 (*{suffix})</translation>
+    </message>
+    <message>
+        <source>Build and freeze graded judgment pools, then score runs against a fixed judged universe, with every evaluation choice explicit.</source>
+        <translation>构建并冻结分级判断池，然后基于固定的已判断文档集为运行结果计算得分，每项评估选择都明确可见。</translation>
+    </message>
+    <message>
+        <source>New project…</source>
+        <translation>新建项目…</translation>
+    </message>
+    <message>
+        <source>Open project…</source>
+        <translation>打开项目…</translation>
+    </message>
+    <message>
+        <source>Open demo</source>
+        <translation>打开演示项目</translation>
+    </message>
+    <message>
+        <source>Recent projects</source>
+        <translation>最近的项目</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Recent projects&lt;/b&gt;</source>
+        <translation>&lt;b&gt;最近的项目&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Projects you open or create will be listed here.</source>
+        <translation>您打开或创建的项目将在此列出。</translation>
+    </message>
+    <message>
+        <source>Every change is stored in the project file the moment you make it: there is no Save.</source>
+        <translation>每项更改都会立即存入项目文件：无需保存。</translation>
+    </message>
+    <message>
+        <source>Project views</source>
+        <translation>项目视图</translation>
+    </message>
+    <message>
+        <source>Annotate</source>
+        <translation>标注</translation>
+    </message>
+    <message>
+        <source>Scores</source>
+        <translation>得分</translation>
+    </message>
+    <message>
+        <source>Pool version</source>
+        <translation>判断池版本</translation>
+    </message>
+    <message>
+        <source>All changes are saved as you make them</source>
+        <translation>所有更改均已即时保存</translation>
+    </message>
+    <message>
+        <source>Grading progress</source>
+        <translation>评级进度</translation>
+    </message>
+    <message>
+        <source>Saved; it takes effect the next time ndcg-desktop starts.</source>
+        <translation>已保存；将在下次启动 ndcg-desktop 时生效。</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;New project…</source>
+        <translation>新建项目(&amp;N)…</translation>
+    </message>
+    <message>
+        <source>&amp;Open project…</source>
+        <translation>打开项目(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open &amp;recent</source>
+        <translation>打开最近的项目(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Open &amp;demo project</source>
+        <translation>打开演示项目(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Import &amp;queries…</source>
+        <translation>导入查询(&amp;Q)…</translation>
+    </message>
+    <message>
+        <source>Import &amp;documents…</source>
+        <translation>导入文档(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>Import &amp;judgments…</source>
+        <translation>导入相关性判断(&amp;J)…</translation>
+    </message>
+    <message>
+        <source>Import &amp;run…</source>
+        <translation>导入运行结果(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>&amp;Close project</source>
+        <translation>关闭项目(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Pool</source>
+        <translation>判断池(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Build pool from runs…</source>
+        <translation>从运行结果构建判断池(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>&amp;Freeze draft…</source>
+        <translation>冻结草稿(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>&amp;New draft from this version</source>
+        <translation>从此版本新建草稿(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>As the system</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation>主题(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <source>High contrast</source>
+        <translation>高对比度</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>&amp;About ndcg-desktop</source>
+        <translation>关于 ndcg-desktop(&amp;A)</translation>
+    </message>
+    <message>
+        <source> Pool version: </source>
+        <translation> 判断池版本： </translation>
+    </message>
+    <message>
+        <source>&amp;Undo {action}</source>
+        <translation>撤销“{action}”(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo {action}</source>
+        <translation>重做“{action}”(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
+        <source>No recent projects</source>
+        <translation>没有最近的项目</translation>
+    </message>
+    <message>
+        <source>Create project</source>
+        <translation>创建项目</translation>
+    </message>
+    <message>
+        <source>Open project</source>
+        <translation>打开项目</translation>
+    </message>
+    <message>
+        <source>Project in use</source>
+        <translation>项目正在使用中</translation>
+    </message>
+    <message>
+        <source>{error}
+
+Open it read-only?</source>
+        <translation>{error}
+
+是否以只读方式打开？</translation>
+    </message>
+    <message>
+        <source>v{version} · frozen · {hash}…</source>
+        <translation>v{version} · 已冻结 · {hash}…</translation>
+    </message>
+    <message>
+        <source>v{version} · draft</source>
+        <translation>v{version} · 草稿</translation>
+    </message>
+    <message>
+        <source>{project} (read-only)</source>
+        <translation>{project}（只读）</translation>
+    </message>
+    <message>
+        <source>No pool yet: import judgments (File ▸ Import judgments) or build one from runs</source>
+        <translation>尚无判断池：请导入相关性判断（文件 ▸ 导入相关性判断）或从运行结果构建</translation>
+    </message>
+    <message>
+        <source>{project} — ndcg-desktop</source>
+        <translation>{project} — ndcg-desktop</translation>
+    </message>
+    <message>
+        <source>{project} — pool v{version} (frozen) — ndcg-desktop</source>
+        <translation>{project} — 判断池 v{version}（已冻结）— ndcg-desktop</translation>
+    </message>
+    <message>
+        <source>{project} — pool v{version} (draft) — ndcg-desktop</source>
+        <translation>{project} — 判断池 v{version}（草稿）— ndcg-desktop</translation>
+    </message>
+    <message>
+        <source>Sent for judging</source>
+        <translation>已送交判断</translation>
+    </message>
+    <message>
+        <source>Pool v{version}: {graded} of {total} graded ({percent}%)</source>
+        <translation>判断池 v{version}：已评级 {graded}/{total} ({percent}%)</translation>
+    </message>
+    <message>
+        <source>Pool v{version}: {graded} of {total} graded</source>
+        <translation>判断池 v{version}：已评级 {graded}/{total}</translation>
+    </message>
+    <message>
+        <source>Cancelled: the project is unchanged.</source>
+        <translation>已取消：项目未更改。</translation>
+    </message>
+    <message>
+        <source>Import queries</source>
+        <translation>导入查询</translation>
+    </message>
+    <message>
+        <source>Queries (*.tsv *.csv *.jsonl *.txt *.gz);;All files (*)</source>
+        <translation>查询 (*.tsv *.csv *.jsonl *.txt *.gz);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Importing queries…</source>
+        <translation>正在导入查询…</translation>
+    </message>
+    <message>
+        <source>Imported {count} queries.</source>
+        <translation>已导入 {count} 个查询。</translation>
+    </message>
+    <message>
+        <source>Import documents</source>
+        <translation>导入文档</translation>
+    </message>
+    <message>
+        <source>Documents (*.jsonl *.csv *.tsv *.gz);;All files (*)</source>
+        <translation>文档 (*.jsonl *.csv *.tsv *.gz);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Importing documents…</source>
+        <translation>正在导入文档…</translation>
+    </message>
+    <message>
+        <source>Imported {count} documents.</source>
+        <translation>已导入 {count} 个文档。</translation>
+    </message>
+    <message>
+        <source>Import judgments</source>
+        <translation>导入相关性判断</translation>
+    </message>
+    <message>
+        <source>Judgments (*.txt *.qrels *.csv *.tsv *.gz);;All files (*)</source>
+        <translation>相关性判断 (*.txt *.qrels *.csv *.tsv *.gz);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Importing judgments…</source>
+        <translation>正在导入相关性判断…</translation>
+    </message>
+    <message>
+        <source>Judgments: {added} added, {graded} pool items graded, {ungraded} ungraded.</source>
+        <translation>相关性判断：新增 {added} 条，判断池中已评级 {graded} 项，未评级 {ungraded} 项。</translation>
+    </message>
+    <message>
+        <source>Import run</source>
+        <translation>导入运行结果</translation>
+    </message>
+    <message>
+        <source>Runs (*.txt *.run *.trec *.csv *.tsv *.jsonl *.gz);;All files (*)</source>
+        <translation>运行结果 (*.txt *.run *.trec *.csv *.tsv *.jsonl *.gz);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Importing run…</source>
+        <translation>正在导入运行结果…</translation>
+    </message>
+    <message>
+        <source>Imported run {name}: {rows} documents for {queries} queries.</source>
+        <translation>已导入运行结果 {name}：{queries} 个查询的 {rows} 个文档。</translation>
+    </message>
+    <message>
+        <source>Adding documents to the draft pool…</source>
+        <translation>正在将文档添加到草稿判断池…</translation>
+    </message>
+    <message>
+        <source>Added {count} documents to the draft pool; they await grading.</source>
+        <translation>已将 {count} 个文档添加到草稿判断池，等待评级。</translation>
+    </message>
+    <message>
+        <source>Pool frozen</source>
+        <translation>判断池已冻结</translation>
+    </message>
+    <message>
+        <source>Pool version {version} is frozen.
+
+SHA-256:
+{hash}
+
+Scores computed against it will name this version and hash.</source>
+        <translation>判断池版本 {version} 已冻结。
+
+SHA-256：
+{hash}
+
+基于此版本计算的得分将标明该版本及其哈希值。</translation>
+    </message>
+    <message>
+        <source>Draft v{draft} started from v{version}.</source>
+        <translation>已从 v{version} 创建草稿 v{draft}。</translation>
+    </message>
+    <message>
+        <source>About ndcg-desktop</source>
+        <translation>关于 ndcg-desktop</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;ndcg-desktop {version}&lt;/b&gt;&lt;p&gt;Graded judgment pools that freeze, and NDCG against a fixed judged universe, with every evaluation choice explicit.&lt;/p&gt;</source>
+        <translation>&lt;b&gt;ndcg-desktop {version}&lt;/b&gt;&lt;p&gt;可冻结的分级判断池，以及基于固定已判断文档集的 NDCG，每项评估选择都明确可见。&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>models</name>
+    <message>
+        <source>frozen</source>
+        <translation>已冻结</translation>
+    </message>
+    <message>
+        <source>no pool</source>
+        <translation>无判断池</translation>
+    </message>
+    <message>
+        <source>to grade</source>
+        <translation>待评级</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>Query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>Graded</source>
+        <translation>已评级</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Text</source>
+        <translation>文本</translation>
+    </message>
+    <message>
+        <source>{query}: {text}
+{graded} of {total} graded</source>
+        <translation>{query}：{text}
+已评级 {graded}/{total}</translation>
+    </message>
+    <message>
+        <source>Document</source>
+        <translation>文档</translation>
+    </message>
+    <message>
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <source>Grade</source>
+        <translation>等级</translation>
+    </message>
+    <message>
+        <source>Annotator</source>
+        <translation>标注者</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>备注</translation>
+    </message>
+</context>
+<context>
+    <name>tasks</name>
+    <message>
+        <source>unexpected error: {error}
+
+{traceback}</source>
+        <translation>意外错误：{error}
+
+{traceback}</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+</context>
+<context>
+    <name>workspace</name>
+    <message>
+        <source>Filter queries (Ctrl+F)</source>
+        <translation>筛选查询 (Ctrl+F)</translation>
+    </message>
+    <message>
+        <source>Filter queries</source>
+        <translation>筛选查询</translation>
+    </message>
+    <message>
+        <source>Queries</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>Pool version notice</source>
+        <translation>判断池版本提示</translation>
+    </message>
+    <message>
+        <source>Select a query</source>
+        <translation>选择一个查询</translation>
+    </message>
+    <message>
+        <source>Current query</source>
+        <translation>当前查询</translation>
+    </message>
+    <message>
+        <source>Show ungraded only</source>
+        <translation>仅显示未评级</translation>
+    </message>
+    <message>
+        <source>Pool</source>
+        <translation>判断池</translation>
+    </message>
+    <message>
+        <source>Grades</source>
+        <translation>等级</translation>
+    </message>
+    <message>
+        <source>Note on this document (E to edit, Enter to save)</source>
+        <translation>此文档的备注（按 E 编辑，按 Enter 保存）</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <source>Document title</source>
+        <translation>文档标题</translation>
+    </message>
+    <message>
+        <source>Document text</source>
+        <translation>文档文本</translation>
+    </message>
+    <message>
+        <source>Document</source>
+        <translation>文档</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Frozen:&lt;/b&gt; pool version {version} (sha256 {hash}…) is read-only. Pool ▸ New draft from this version starts the next round.</source>
+        <translation>&lt;b&gt;已冻结：&lt;/b&gt;判断池版本 {version} (sha256 {hash}…) 为只读。通过“判断池 ▸ 从此版本新建草稿”开始下一轮。</translation>
+    </message>
+    <message>
+        <source>Frozen {when} by {who}
+sha256 {hash}</source>
+        <translation>由 {who} 于 {when} 冻结
+sha256 {hash}</translation>
+    </message>
+    <message>
+        <source>Grade the current document {grade} ({label}); key {grade}</source>
+        <translation>将当前文档评为 {grade} ({label})；按键 {grade}</translation>
+    </message>
+    <message>
+        <source>Grade the current document {grade} ({label})</source>
+        <translation>将当前文档评为 {grade} ({label})</translation>
+    </message>
+    <message>
+        <source>Grade {grade}: {label}</source>
+        <translation>等级 {grade}：{label}</translation>
+    </message>
+    <message>
+        <source>No queries yet: import queries and judgments, or build a pool from runs.</source>
+        <translation>尚无查询：请导入查询和相关性判断，或从运行结果构建判断池。</translation>
+    </message>
+    <message>
+        <source>(no query text imported)</source>
+        <translation>（未导入查询文本）</translation>
+    </message>
+    <message>
+        <source>This document&apos;s text was not imported (File ▸ Import documents).</source>
+        <translation>未导入此文档的文本（文件 ▸ 导入文档）。</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,141 @@
+"""The Simplified Chinese translation is complete, compiled from the current sources, and used."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from PySide6.QtWidgets import QAbstractButton, QComboBox, QGroupBox, QLabel, QTableView, QTabWidget
+
+from ndcg_desktop.gui import i18n
+
+from .conftest import shot
+
+REPO = Path(__file__).resolve().parents[2]
+TS = REPO / "resources" / "translations" / "ndcg_desktop_zh_CN.ts"
+QM = REPO / "ndcg_desktop" / "gui" / "translations" / "ndcg_desktop_zh_CN.qm"
+CJK = re.compile(r"[\u4e00-\u9fff]")
+ENGLISH = re.compile(r"\b[A-Za-z]{3,}\s+[A-Za-z]{2,}\b")  # two English words in a row
+
+
+def tool(name: str) -> str:
+    found = shutil.which(name) or str(Path(sys.executable).with_name(name))
+    if not Path(found).exists():
+        pytest.skip(f"{name} is not installed")
+    return found
+
+
+def test_every_message_is_translated():
+    messages = ET.parse(TS).getroot().iter("message")
+    missing = [m.findtext("source") for m in messages if not (m.findtext("translation") or "").strip()
+               or m.find("translation").get("type") == "unfinished"]  # fmt: skip
+    assert missing == []
+
+
+def test_catalogue_lists_every_string_of_the_sources(tmp_path):
+    copy = tmp_path / TS.name
+    shutil.copy(TS, copy)
+    sources = sorted(str(p) for p in (REPO / "ndcg_desktop" / "gui").glob("*.py"))
+    out = subprocess.run([tool("pyside6-lupdate"), *sources, "-ts", str(copy), "-no-obsolete", "-locations", "none"],
+                         capture_output=True, text=True, check=True).stdout  # fmt: skip
+    assert "(0 new and" in out, out  # a string added to the code without running lupdate + translating
+    assert copy.read_text(encoding="utf-8") == TS.read_text(encoding="utf-8"), "run pyside6-lupdate (README)"
+
+
+def test_compiled_catalogue_is_current(tmp_path):
+    out = tmp_path / "check.qm"
+    subprocess.run([tool("pyside6-lrelease"), str(TS), "-qm", str(out)], capture_output=True, check=True)
+    assert out.read_bytes() == QM.read_bytes(), "recompile: pyside6-lrelease (see README, Translations)"
+
+
+def visible_texts(window) -> list[str]:
+    texts = []
+    for widget in window.findChildren(QLabel):
+        if widget.isVisibleTo(window) and widget.accessibleName() not in DATA_LABELS:
+            texts.append(widget.text())
+    for widget in window.findChildren(QAbstractButton):
+        if widget.isVisibleTo(window):
+            texts.append(widget.text())
+    for widget in window.findChildren(QGroupBox):
+        texts.append(widget.title())
+    for widget in window.findChildren(QTabWidget):
+        texts += [widget.tabText(i) for i in range(widget.count())]
+    for widget in window.findChildren(QComboBox):
+        if widget.accessibleName() not in DATA_COMBOS:
+            texts += [widget.itemText(i) for i in range(widget.count())]
+    for view in window.findChildren(QTableView):
+        model = view.model()
+        texts += [str(model.headerData(c, view.horizontalHeader().orientation()) or "")
+                  for c in range(model.columnCount())]  # fmt: skip
+    for action in window.menuBar().actions():
+        texts.append(action.text())
+        texts += [a.text() for a in action.menu().actions()] if action.menu() else []
+    texts.append(window.windowTitle())
+    texts.append(window.statusBar().currentMessage())
+    return [t for t in texts if t]
+
+
+def test_main_views_in_chinese_leave_nothing_in_english(qapp, qtbot, small_project):
+    from ndcg_desktop.gui.main_window import MainWindow
+    from ndcg_desktop.store import Project
+
+    with Project.open(small_project) as p:
+        p.remove_ungraded()
+        p.freeze()
+        p.new_draft_from(1)
+    assert i18n.install(qapp, "zh_CN") == "zh_CN"
+    try:
+        window = MainWindow()
+        qtbot.addWidget(window)
+        window.resize(1280, 800)
+        window.show()
+        welcome = visible_texts(window)
+        window.open_project(small_project)
+        qtbot.wait(20)
+        shot(window, "zh_CN_workspace")
+        annotate = visible_texts(window)
+        window.tabs.setCurrentIndex(1)
+        view = window.analysis
+        view.check()
+        qtbot.waitUntil(lambda: view.report is not None, timeout=10_000)
+        for key, value in (("unjudged", "zero"), ("unknown_queries", "ignore")):
+            view.choices[key].setCurrentIndex(view.choices[key].findData(value))
+        view.score_button.click()
+        qtbot.waitUntil(lambda: view.evaluation is not None, timeout=10_000)
+        shot(window, "zh_CN_scores")
+        scores = visible_texts(window)
+        assert any(CJK.search(t) for t in scores)
+        left = sorted({t for t in welcome + annotate + scores if ENGLISH.search(strip(t)) and not CJK.search(t)})
+        assert left == []
+    finally:
+        i18n.uninstall(qapp)
+        window.close_project()
+
+
+def strip(text: str) -> str:
+    """Remove markup and the data this test's project shows (IDs, titles, the core's settings line)."""
+    text = re.sub(r"<[^>]+>", " ", text)
+    for data in DATA_TEXTS:
+        text = text.replace(data, " ")
+    return text
+
+
+DATA_LABELS = {"Query text", "Document", "Document text", "Document title"}
+DATA_COMBOS = {"Run", "Compare with run"}
+DATA_TEXTS = [
+    "freezing judgment pools",
+    "why fixed universes matter",
+    "Freezing pools",
+    "Judgment basics",
+    "A frozen pool never changes.",
+    "It is hashed.",
+    "Not relevant",
+    "Highly relevant",
+    "Related",
+    "Perfect",
+]  # the small project's own data and grade labels (project data is never translated)
