@@ -662,11 +662,16 @@ class AnalysisView(QWidget):
         self.missing_label.setText(translate("analysis", "Check the run to see what needs a decision."))
         self._update_score_button()
 
+    def _sending(self) -> bool:
+        """Send for judging is chosen and there is something to send (after grading, nothing is)."""
+        chosen = self.choices["unjudged"].currentData() == SEND_FOR_JUDGING
+        return chosen and self.report is not None and self.report.unjudged_total > 0
+
     def _update_score_button(self) -> None:
         if self.report is None:
             self.score_button.setEnabled(False)
             return
-        if self.choices["unjudged"].currentData() == SEND_FOR_JUDGING:
+        if self._sending():
             self._set_score_text(sending=True)
             self.score_button.setEnabled(True)
             self.missing_label.setText(translate("analysis", "The unjudged documents will be added to a draft pool for "
@@ -754,7 +759,7 @@ class AnalysisView(QWidget):
     def score(self) -> None:
         if self.project is None or self.report is None:
             return
-        if self.choices["unjudged"].currentData() == SEND_FOR_JUDGING:
+        if self._sending():
             self._send_for_judging()
             return
         version, load = self._loader()

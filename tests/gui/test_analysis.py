@@ -166,6 +166,27 @@ def test_send_for_judging_starts_a_draft_and_switches_to_annotation(window, smal
     window.workspace.pool_view.setFocus()
     qtbot.keyClick(window.workspace.pool_view, Qt.Key.Key_0)  # grade X straight away
 
+    # Grade what remains, freeze the new version and score again: the results name it.
+    with Project.open(small_project, read_only=True) as p:
+        left = p.pool_items(2)
+        left = left[left["grade"].isna()]
+    assert left[["query_id", "doc_id"]].values.tolist() == [["q2", "E"], ["q2", "Y"]]  # the run's unjudged
+    window.project.set_grade("q2", "E", 2)
+    window.project.set_grade("q2", "Y", 0)
+    window.refresh()
+    version = window.project.freeze()
+    window.refresh()
+    window.tabs.setCurrentWidget(view.parentWidget().parentWidget())
+    assert view.version_box.currentData() == 2  # the newest frozen version comes first
+    view.check()
+    qtbot.waitUntil(lambda: view.report is not None, timeout=10_000)
+    assert view.report.unjudged_total == 0  # nothing left to resolve for this run
+    choose(view.choices["unknown_queries"], "ignore") if view.report.unknown_queries else None
+    assert view.score_button.isEnabled(), (view.missing_label.text(), messages)
+    view = scored(window, qtbot)
+    assert f"pool v2 ({version.short_hash}" in view.settings_line.text()
+    assert view.evaluation.manifest["judgments"]["pool_hash"] == version.hash
+
 
 def test_compare_two_runs(window, cranfield_project, qtbot, shared_data, capsys, tmp_path):
     window.open_project(cranfield_project)
