@@ -457,14 +457,8 @@ def _json_id(value: object, field: str, path: str, line: int) -> str:
     return text
 
 
-def preview_run(
-    path: str | Path, *, rows: int = 8, fmt: str | None = None, order: OrderKind | None = None
-) -> tuple[Run, list[int]]:
-    """The first lines of a run read exactly as the full import would read them.
-
-    Returns a small :class:`Run` of the first ``rows`` data lines (the first 100 KB at most) and
-    their line numbers, for an import dialog to show before the whole file is read.
-    """
+def _head(path: str | Path, rows: int) -> bytes:
+    """The first ``rows`` data lines of a run (the first 100 KB at most), decompressed, without a BOM."""
     p = Path(path)
     if not p.is_file():
         raise InputError("no such file" if not p.exists() else "is not a file", path=path)
@@ -486,6 +480,36 @@ def preview_run(
         head = head[len(BOM) :]
     if not head.strip():
         raise InputError("is empty: no data lines", path=path)
+    return head
+
+
+def supported_orders(path: str | Path, *, fmt: str | None = None) -> list[OrderKind]:
+    """The orders this run file can be read in (its columns decide), the format's default first.
+
+    Reads the head of the file once; raises :class:`InputError` when even the default fails.
+    """
+    head = _head(path, 8)
+    default = _parse(head, path, fmt)[1].order
+    orders = [default]
+    for order in OrderKind:
+        if order is not default:
+            try:
+                _parse(head, path, fmt, order)
+            except InputError:
+                continue
+            orders.append(order)
+    return orders
+
+
+def preview_run(
+    path: str | Path, *, rows: int = 8, fmt: str | None = None, order: OrderKind | None = None
+) -> tuple[Run, list[int]]:
+    """The first lines of a run read exactly as the full import would read them.
+
+    Returns a small :class:`Run` of the first ``rows`` data lines (the first 100 KB at most) and
+    their line numbers, for an import dialog to show before the whole file is read.
+    """
+    head = _head(path, rows)
     fmt, columns = _parse(head, path, fmt, order)
     run = _finish(make_source(path, "", fmt), columns)
     return run, [run.line_of(i) for i in range(len(run))]

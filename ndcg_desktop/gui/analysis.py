@@ -896,10 +896,7 @@ class AnalysisView(QWidget):
         missed = missed_relevant(self.qrels, e.per_position, query_id, e.settings.gain, self.rankings)
         missed["grade_text"] = [grade_label(int(g), labels, low) for g in missed["grade"]]
         not_returned, position = translate("analysis", "not returned"), translate("analysis", "position {position}")
-        missed["where"] = [
-            not_returned if pd.isna(p) else position.format(position=p)
-            for p in missed.get("position", pd.Series(pd.NA, missed.index))
-        ]
+        missed["where"] = [not_returned if pd.isna(p) else position.format(position=p) for p in missed["position"]]
         self.missed.load(missed)
         self.missed_label.setText(
             translate("analysis", "<b>Relevant documents missed in the top {k}</b> ({count})").format(

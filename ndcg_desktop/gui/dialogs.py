@@ -265,17 +265,14 @@ class ImportRunDialog(QDialog):
         """Offer the orders this file supports, the format's default first (score for TREC, as trec_eval)."""
         if self.path is None:
             return
-        from ndcg_desktop.formats.runs import preview_run
+        from ndcg_desktop.formats.runs import supported_orders
 
         try:
-            default = preview_run(self.path)[0].order
+            orders = supported_orders(self.path)
         except InputError:
             return  # the preview shows the error
-        for order in (default, *(o for o in OrderKind if o is not default)):
-            try:
-                preview_run(self.path, order=order)
-            except InputError:
-                continue
+        default = orders[0]
+        for order in orders:
             text = translate("dialogs", ORDER_TEXTS[order])
             if order is default:
                 text = translate("dialogs", "{order} (the file's default)").format(order=text)

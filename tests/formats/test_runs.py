@@ -179,3 +179,13 @@ def test_the_user_can_choose_how_rankings_are_formed(write, monkeypatch):
         read_run(write("r.jsonl", '{"query_id": "q1", "doc_ids": ["A"]}\n'), order=OrderKind.SCORE)
     preview, _ = preview_run(path, order=OrderKind.RANK)
     assert ranked(preview) == ["B", "A", "C"]
+
+
+def test_supported_orders_follow_the_columns(write):
+    from ndcg_desktop.formats.runs import supported_orders
+
+    assert supported_orders(write("r.txt", "q1 Q0 A 1 2.0 s\n")) == [OrderKind.SCORE, OrderKind.RANK, OrderKind.LIST]
+    assert supported_orders(write("r.csv", "query_id,doc_id,rank\nq1,A,1\n")) == [OrderKind.RANK, OrderKind.LIST]
+    assert supported_orders(write("r.jsonl", '{"query_id": "q1", "doc_ids": ["A"]}\n')) == [OrderKind.LIST]
+    with pytest.raises(InputError, match="bad.txt:1"):
+        supported_orders(write("bad.txt", "q1 Q0 A\n"))
