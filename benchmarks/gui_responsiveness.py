@@ -264,8 +264,10 @@ def percentile(values: list[float], q: float) -> float:
 def summary(values: list[float]) -> str:
     if not values:
         return "(none)"
-    return (f"median {statistics.median(values):.1f} ms, p95 {percentile(values, 0.95):.1f} ms, "
-            f"max {max(values):.1f} ms ({len(values)} presses)")  # fmt: skip
+    return (
+        f"median {statistics.median(values):.1f} ms, p95 {percentile(values, 0.95):.1f} ms, "
+        f"max {max(values):.1f} ms ({len(values)} presses)"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -319,30 +321,42 @@ def main(argv: list[str] | None = None) -> int:
     med, p95 = statistics.median(res.grade_ms), percentile(res.grade_ms, 0.95)
     detail = ", ".join(f"{k} {v:.2f} s" for k, v in res.open_detail.items())
     rows: list[tuple[str, str, str, bool | None]] = [
-        ("open project, first query shown", f"{res.open_s:.2f} s (warm file again: {detail})",
-         f"< {TARGET_OPEN_S:g} s", res.open_s < TARGET_OPEN_S),
-        ("grade key press -> next document shown", summary(res.grade_ms), f"median, p95 < {TARGET_MS:g} ms",
-         med < TARGET_MS and p95 < TARGET_MS),
+        (
+            "open project, first query shown",
+            f"{res.open_s:.2f} s (warm file again: {detail})",
+            f"< {TARGET_OPEN_S:g} s",
+            res.open_s < TARGET_OPEN_S,
+        ),
+        (
+            "grade key press -> next document shown",
+            summary(res.grade_ms),
+            f"median, p95 < {TARGET_MS:g} ms",
+            med < TARGET_MS and p95 < TARGET_MS,
+        ),
         ("  of which inside the key press delivery", summary(res.grade_handler_ms), "-", None),
         ("N (next query with ungraded) -> shown", summary(res.next_query_ms), "-", None),
-    ]  # fmt: skip
+    ]
     width = max(len(r[0]) for r in rows)
     fwidth = max(len(r[1]) for r in rows)
     scale = os.environ.get("QT_SCALE_FACTOR", "1")
-    print(f"\n{passages:,} passages, {queries:,} queries x {args.per_query} = {queries * args.per_query:,} judgments "
-          f"({size / 2**20:,.0f} MiB project file, copied in {copy_s:.1f} s); QT_SCALE_FACTOR={scale}, "
-          f"device pixel ratio {res.device_pixel_ratio:g}, window {res.window_size[0]}x{res.window_size[1]}"
-          + ("; PROFILED: times include cProfile's overhead" if args.profile else ""))  # fmt: skip
+    print(
+        f"\n{passages:,} passages, {queries:,} queries x {args.per_query} = {queries * args.per_query:,} judgments "
+        f"({size / 2**20:,.0f} MiB project file, copied in {copy_s:.1f} s); QT_SCALE_FACTOR={scale}, "
+        f"device pixel ratio {res.device_pixel_ratio:g}, window {res.window_size[0]}x{res.window_size[1]}"
+        + ("; PROFILED: times include cProfile's overhead" if args.profile else "")
+    )
     print(f"{'measurement':<{width}}  {'figure':<{fwidth}}  {'target':<21}  result")
     for label, figure, target, ok in rows:
         verdict = "info" if ok is None else ("PASS" if ok else "FAIL")
         print(f"{label:<{width}}  {figure:<{fwidth}}  {target:<21}  {verdict}")
     from PySide6 import __version__ as pyside_version
 
-    print(f"\n{res.queries_visited} queries visited ({res.finished_queries} finished); Python "
-          f"{platform.python_version()}, PySide6 {pyside_version}, {os.cpu_count()} cores; other processes used "
-          + ("(unknown)" if others is None else f"{others:.2f} cores")
-          + f" meanwhile; Qt messages: {len(res.qt_messages)}")  # fmt: skip
+    print(
+        f"\n{res.queries_visited} queries visited ({res.finished_queries} finished); Python "
+        f"{platform.python_version()}, PySide6 {pyside_version}, {os.cpu_count()} cores; other processes used "
+        + ("(unknown)" if others is None else f"{others:.2f} cores")
+        + f" meanwhile; Qt messages: {len(res.qt_messages)}"
+    )
     for message, count in Counter(res.qt_messages).most_common(10):
         print(f"  {count} x {message}")
     if others is not None and others > 0.1:
@@ -355,9 +369,19 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\nprofile of the grading loop ({args.profile}), by cumulative time:")
         pstats.Stats(str(args.profile)).sort_stats("cumulative").print_stats(25)
     if args.json_out:
-        args.json_out.write_text(json.dumps({**res.__dict__, "passages": passages, "queries": queries,
-                                             "per_query": args.per_query, "scale": scale,
-                                             "other_cores": others}, indent=2))  # fmt: skip
+        args.json_out.write_text(
+            json.dumps(
+                {
+                    **res.__dict__,
+                    "passages": passages,
+                    "queries": queries,
+                    "per_query": args.per_query,
+                    "scale": scale,
+                    "other_cores": others,
+                },
+                indent=2,
+            )
+        )
     return 1 if any(r[3] is False for r in rows) else 0
 
 

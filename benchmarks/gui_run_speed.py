@@ -102,24 +102,39 @@ def main(argv: list[str] | None = None) -> int:
     qrels, run = dataset(HERE / "data", args.queries, args.depth, args.seed)
     lines = sum(1 for _ in open(run, "rb"))
     # The window in a fresh process, like the peers (a warm page cache for all: the run was just read).
-    child = subprocess.run([sys.executable, __file__, "--child", str(qrels), str(run)],
-                           capture_output=True, text=True, check=True)  # fmt: skip
+    child = subprocess.run(
+        [sys.executable, __file__, "--child", str(qrels), str(run)], capture_output=True, text=True, check=True
+    )
     gui = json.loads(child.stdout.strip().splitlines()[-1])
-    cli_cmd = [sys.executable, "-m", "ndcg_desktop", "score", "--qrels", str(qrels), "--run", str(run),
-               "--unjudged", "zero", "--json"]  # fmt: skip
+    cli_cmd = [
+        sys.executable,
+        "-m",
+        "ndcg_desktop",
+        "score",
+        "--qrels",
+        str(qrels),
+        "--run",
+        str(run),
+        "--unjudged",
+        "zero",
+        "--json",
+    ]
     with open(os.devnull, "w") as null:
         cli_wall, _, cli_rss = run_once(cli_cmd, null)
         trec_wall, _, trec_rss = run_once([sys.executable, "-c", PYTREC_EVAL, str(qrels), str(run)], null)
     window_total = gui["import_s"] + gui["score_s"]
     print(f"run: {run.name} ({lines:,} lines)")
-    print(f"window: import {gui['import_s']:.2f} s (longest stall {gui['import_stall_ms']} ms), "
-          f"check {gui['check_s']:.2f} s ({gui['check_stall_ms']} ms), "
-          f"score {gui['score_s']:.2f} s ({gui['score_stall_ms']} ms); peak RSS {gui['peak_rss_mib']:.0f} MiB; "
-          f"nDCG@10 {gui['mean_ndcg']:.6f}")  # fmt: skip
+    print(
+        f"window: import {gui['import_s']:.2f} s (longest stall {gui['import_stall_ms']} ms), "
+        f"check {gui['check_s']:.2f} s ({gui['check_stall_ms']} ms), "
+        f"score {gui['score_s']:.2f} s ({gui['score_stall_ms']} ms); peak RSS {gui['peak_rss_mib']:.0f} MiB; "
+        f"nDCG@10 {gui['mean_ndcg']:.6f}"
+    )
     print(f"ndcg score (CLI): {cli_wall:.2f} s, {cli_rss:.0f} MiB")
     print(f"pytrec_eval: {trec_wall:.2f} s, {trec_rss:.0f} MiB")
-    print(f"ratio window import+score / CLI: {window_total / cli_wall:.2f}; "
-          f"/ pytrec_eval: {window_total / trec_wall:.2f}")  # fmt: skip
+    print(
+        f"ratio window import+score / CLI: {window_total / cli_wall:.2f}; / pytrec_eval: {window_total / trec_wall:.2f}"
+    )
     return 0
 
 

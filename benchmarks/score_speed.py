@@ -153,8 +153,21 @@ def dataset(data_dir: Path, n_queries: int, depth: int, seed: int) -> tuple[Path
 
 def command(tool: Tool, qrels: Path, run: Path) -> list[str]:
     if tool.code is None:
-        return [sys.executable, "-m", "ndcg_desktop", "score", "--qrels", str(qrels), "--run", str(run),
-                "--unjudged", "zero", "--k", "10", "--json"]
+        return [
+            sys.executable,
+            "-m",
+            "ndcg_desktop",
+            "score",
+            "--qrels",
+            str(qrels),
+            "--run",
+            str(run),
+            "--unjudged",
+            "zero",
+            "--k",
+            "10",
+            "--json",
+        ]
     return [sys.executable, "-c", tool.code, str(qrels), str(run)]
 
 
@@ -204,8 +217,11 @@ def measure(tool: Tool, qrels: Path, run: Path, repeats: int) -> Result:
         result.wall_s.append(wall)
         result.cpu_s.append(cpu)
         result.rss_mib.append(rss)
-        print(f"{tool.name}: run {i + 1}/{repeats} {wall:.2f} s wall, {cpu:.2f} s CPU, {rss:.0f} MiB",
-              file=sys.stderr, flush=True)
+        print(
+            f"{tool.name}: run {i + 1}/{repeats} {wall:.2f} s wall, {cpu:.2f} s CPU, {rss:.0f} MiB",
+            file=sys.stderr,
+            flush=True,
+        )
     return result
 
 
@@ -225,8 +241,10 @@ def busy_cpu_seconds() -> float | None:
 def table(results: list[Result]) -> str:
     base = next((r for r in results if r.tool == "ndcg score" and not r.skipped), None)
     trec = next((r for r in results if r.tool == "pytrec_eval" and not r.skipped), None)
-    header = (f"{'tool':<12} {'median wall s':>13} {'CPU s':>8} {'peak RSS MiB':>12} "
-              f"{'x ndcg time':>11} {'ndcg/pytrec':>11} {'nDCG@10':>10}")
+    header = (
+        f"{'tool':<12} {'median wall s':>13} {'CPU s':>8} {'peak RSS MiB':>12} "
+        f"{'x ndcg time':>11} {'ndcg/pytrec':>11} {'nDCG@10':>10}"
+    )
     lines = [header, "-" * len(header)]
     for r in results:
         if r.skipped:
@@ -234,8 +252,9 @@ def table(results: list[Result]) -> str:
             continue
         vs_ndcg = f"{r.wall / base.wall:.2f}" if base else "n/a"
         vs_trec = f"{base.wall / trec.wall:.2f}" if base and trec and r is base else ""
-        lines.append(f"{r.tool:<12} {r.wall:>13.2f} {r.cpu:>8.2f} {r.rss:>12.0f} {vs_ndcg:>11} {vs_trec:>11} "
-                     f"{r.ndcg10:>10.6f}")
+        lines.append(
+            f"{r.tool:<12} {r.wall:>13.2f} {r.cpu:>8.2f} {r.rss:>12.0f} {vs_ndcg:>11} {vs_trec:>11} {r.ndcg10:>10.6f}"
+        )
     return "\n".join(lines)
 
 
@@ -259,10 +278,12 @@ def verdict(results: list[Result]) -> dict[str, object]:
 def git_state() -> str:
     """Commit of the code under test, and whether it had local changes (they change the figures)."""
     try:
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True,
-                                check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--", "ndcg_desktop"], cwd=REPO, capture_output=True,
-                               text=True, check=True).stdout.strip()
+        commit = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True, check=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--", "ndcg_desktop"], cwd=REPO, capture_output=True, text=True, check=True
+        ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
     return f"{commit}{' + local changes in ndcg_desktop/' if dirty else ''}"
@@ -275,8 +296,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=3, help="timed runs per tool after one warm-up (default 3)")
     parser.add_argument("--seed", type=int, default=20261129, help="seed of the generated data")
     parser.add_argument("--data-dir", type=Path, default=HERE / "data", help="cache for generated files")
-    parser.add_argument("--tools", default=",".join(t.name.split()[0] for t in TOOLS),
-                        help="comma-separated subset of: ndcg,pytrec_eval,ranx,ir_measures")
+    parser.add_argument(
+        "--tools",
+        default=",".join(t.name.split()[0] for t in TOOLS),
+        help="comma-separated subset of: ndcg,pytrec_eval,ranx,ir_measures",
+    )
     parser.add_argument("--json-out", type=Path, help="also write the figures as JSON here")
     args = parser.parse_args(argv)
 
@@ -299,32 +323,49 @@ def main(argv: list[str] | None = None) -> int:
         ours = time.process_time() - self_before + sum(r.warmup_cpu_s + sum(r.cpu_s) for r in results)
         others_cores = max(busy_after - busy_before - ours, 0.0) / elapsed
 
-    print(f"\n{lines:,}-line run ({run.stat().st_size / 2**20:.0f} MiB), {args.queries:,} queries x {args.depth:,}; "
-          f"median of {args.repeats} runs after one warm-up; Python {platform.python_version()}, "
-          f"{os.cpu_count()} cores; ndcg_desktop at {code}\n")
+    print(
+        f"\n{lines:,}-line run ({run.stat().st_size / 2**20:.0f} MiB), {args.queries:,} queries x {args.depth:,}; "
+        f"median of {args.repeats} runs after one warm-up; Python {platform.python_version()}, "
+        f"{os.cpu_count()} cores; ndcg_desktop at {code}\n"
+    )
     print(table(results))
     if others_cores is not None:
-        print(f"\nother processes used {others_cores:.2f} of {os.cpu_count()} cores on average meanwhile"
-              + (": wall times may be inflated, compare CPU seconds" if others_cores > 0.1 else " (quiet machine)"))
+        print(
+            f"\nother processes used {others_cores:.2f} of {os.cpu_count()} cores on average meanwhile"
+            + (": wall times may be inflated, compare CPU seconds" if others_cores > 0.1 else " (quiet machine)")
+        )
     outcome = verdict(results)
     if outcome["met"] is not None:
         rss, ratio = outcome["peak_rss_mib"], outcome["time_ratio_ndcg_over_pytrec_eval"]
-        print(f"\ntarget (ndcg <= {TARGET_RATIO:.0%} of pytrec_eval wall time, peak RSS < 1.5 GiB): "
-              f"{'MET' if outcome['met'] else 'NOT MET'}")
+        print(
+            f"\ntarget (ndcg <= {TARGET_RATIO:.0%} of pytrec_eval wall time, peak RSS < 1.5 GiB): "
+            f"{'MET' if outcome['met'] else 'NOT MET'}"
+        )
         print(f"  time: ndcg / pytrec_eval = {ratio} ({'ok' if outcome['speed_ok'] else 'too slow'})")
-        print(f"  memory: {rss} MiB = {rss * 2**20 / 1e9:.2f} GB ({'ok' if outcome['memory_ok'] else 'too much'} "
-              f"against {TARGET_RSS_MIB:.0f} MiB; read as 10^9 bytes the limit is {1.5e9 / 2**20:.0f} MiB)")
+        print(
+            f"  memory: {rss} MiB = {rss * 2**20 / 1e9:.2f} GB ({'ok' if outcome['memory_ok'] else 'too much'} "
+            f"against {TARGET_RSS_MIB:.0f} MiB; read as 10^9 bytes the limit is {1.5e9 / 2**20:.0f} MiB)"
+        )
     if any(r.tool == "ranx" and not r.skipped for r in results):
-        print("\nranx keeps equal scores in file order (as ndcg score --ties file-order) where trec_eval, pytrec_eval "
-              "and ndcg score's default order them by document ID descending: its nDCG differs slightly when ties "
-              "straddle rank 10.")
+        print(
+            "\nranx keeps equal scores in file order (as ndcg score --ties file-order) where trec_eval, pytrec_eval "
+            "and ndcg score's default order them by document ID descending: its nDCG differs slightly when ties "
+            "straddle rank 10."
+        )
     if args.json_out:
         doc = {
-            "queries": args.queries, "depth": args.depth, "lines": lines, "repeats": args.repeats, "seed": args.seed,
-            "python": platform.python_version(), "cores": os.cpu_count(), "code": code,
+            "queries": args.queries,
+            "depth": args.depth,
+            "lines": lines,
+            "repeats": args.repeats,
+            "seed": args.seed,
+            "python": platform.python_version(),
+            "cores": os.cpu_count(),
+            "code": code,
             "other_processes_cores": others_cores,
-            "results": [asdict(r) | ({} if r.skipped else {"median_wall_s": r.wall, "peak_rss_mib": r.rss})
-                        for r in results],
+            "results": [
+                asdict(r) | ({} if r.skipped else {"median_wall_s": r.wall, "peak_rss_mib": r.rss}) for r in results
+            ],
             "target": outcome,
         }
         args.json_out.write_text(json.dumps(doc, indent=2) + "\n")

@@ -218,10 +218,14 @@ def main(argv: list[str] | None = None) -> int:
 
         # 3. open + list queries with progress counts, then single grades
         print("timing open + query_progress and set_grade ...", file=sys.stderr)
-        opens = {name: run_child(OPEN_CHILD, str(path), str(args.repeats)) for name, path in
-                 (("judged", judged), ("with_corpus", with_corpus))}  # fmt: skip
-        grades = {name: run_child(GRADE_CHILD, str(path), str(args.grades)) for name, path in
-                  (("judged", judged), ("with_corpus", with_corpus))}  # fmt: skip
+        opens = {
+            name: run_child(OPEN_CHILD, str(path), str(args.repeats))
+            for name, path in (("judged", judged), ("with_corpus", with_corpus))
+        }
+        grades = {
+            name: run_child(GRADE_CHILD, str(path), str(args.grades))
+            for name, path in (("judged", judged), ("with_corpus", with_corpus))
+        }
         sizes = {"judged": judged.stat().st_size, "with_corpus": with_corpus.stat().st_size}
     finally:
         if args.keep:
@@ -237,15 +241,19 @@ def main(argv: list[str] | None = None) -> int:
     def open_row(name: str, label: str) -> tuple[str, str, str, bool]:
         runs = opens[name].output["runs"]
         first, med = runs[0], statistics.median(r["total"] for r in runs)
-        figure = (f"first {first['total']:.3f} s (open {first['open']:.3f} + list {first['list']:.3f}), "
-                  f"median of {len(runs)} {med:.3f} s")  # fmt: skip
+        figure = (
+            f"first {first['total']:.3f} s (open {first['open']:.3f} + list {first['list']:.3f}), "
+            f"median of {len(runs)} {med:.3f} s"
+        )
         return label, figure, f"< {TARGET_OPEN_S:g} s", max(r["total"] for r in runs) < TARGET_OPEN_S
 
     def grade_row(name: str, label: str) -> tuple[str, str, str, bool | None]:
         times = sorted(grades[name].output["times"])
         p95 = times[int(0.95 * (len(times) - 1))]
-        figure = (f"median {statistics.median(times) * 1000:.2f} ms, p95 {p95 * 1000:.2f} ms, "
-                  f"max {times[-1] * 1000:.2f} ms ({len(times)} calls)")  # fmt: skip
+        figure = (
+            f"median {statistics.median(times) * 1000:.2f} ms, p95 {p95 * 1000:.2f} ms, "
+            f"max {times[-1] * 1000:.2f} ms ({len(times)} calls)"
+        )
         return label, figure, "(none)", None
 
     rows: list[tuple[str, str, str, bool | None]] = [

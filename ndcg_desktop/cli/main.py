@@ -207,8 +207,10 @@ def _score_project(args: argparse.Namespace) -> Evaluation:
         qrels = project.qrels(version.version)
         run, info = project.load_run(args.run_name)
         if args.order and ORDER_CHOICES[args.order] is not run.order:
-            raise InputError(f"run {info.name} was imported ordered by {run.order.value}; import it again "
-                             f"with --order {args.order} to score it that way")  # fmt: skip
+            raise InputError(
+                f"run {info.name} was imported ordered by {run.order.value}; import it again "
+                f"with --order {args.order} to score it that way"
+            )
         if args.scale and GradeScale.parse(args.scale) != version.scale:
             raise InputError(f"pool version {version.version} uses the scale {version.scale}, not {args.scale}")
         settings = _settings(args, scale=version.scale, ties=info.reading["ties"], id_map=info.reading["id_map"])

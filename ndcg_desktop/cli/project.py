@@ -131,10 +131,18 @@ def cmd_import_qrels(args: argparse.Namespace) -> int:
 
 def cmd_import_run(args: argparse.Namespace) -> int:
     with Project.open(args.project) as project:
-        info = project.import_run(args.file, name=args.name, ties=TiePolicy(args.ties), id_map=args.id_map,
-                                  fmt=args.format, order=ORDER_CHOICES.get(args.order or ""))  # fmt: skip
-        print(f"imported run {info.name}: {info.rows} documents for {info.queries} queries ({info.format}, "
-              f"sha256 {info.sha256[:12]}…)")  # fmt: skip
+        info = project.import_run(
+            args.file,
+            name=args.name,
+            ties=TiePolicy(args.ties),
+            id_map=args.id_map,
+            fmt=args.format,
+            order=ORDER_CHOICES.get(args.order or ""),
+        )
+        print(
+            f"imported run {info.name}: {info.rows} documents for {info.queries} queries ({info.format}, "
+            f"sha256 {info.sha256[:12]}…)"
+        )
     return 0
 
 
@@ -155,8 +163,10 @@ def cmd_send_for_judging(args: argparse.Namespace) -> int:
         counts = project.send_for_judging(args.run_name, depth=args.depth)
         draft = project.draft()
         waiting = int(counts["new"].sum())
-        print(f"{waiting} documents of run {args.run_name} await grading in draft version "
-              f"{draft.version if draft else '?'}; freeze it, then score again")  # fmt: skip
+        print(
+            f"{waiting} documents of run {args.run_name} await grading in draft version "
+            f"{draft.version if draft else '?'}; freeze it, then score again"
+        )
     return 0
 
 
@@ -215,8 +225,10 @@ def _status_text(s: dict[str, Any]) -> str:
         lines += ["", "runs:"]
         for r in s["runs"]:
             mapping = f", IDs cut at {r['id_map']!r}" if r["id_map"] else ""
-            lines.append(f"  {r['name']}  {r['source']} ({r['format']}, {r['rows']} documents, {r['queries']} queries, "
-                         f"ties {r['ties']}{mapping})")  # fmt: skip
+            lines.append(
+                f"  {r['name']}  {r['source']} ({r['format']}, {r['rows']} documents, {r['queries']} queries, "
+                f"ties {r['ties']}{mapping})"
+            )
     return "\n".join(lines)
 
 

@@ -145,6 +145,7 @@ def export_comparison(
     a, b = runs
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
-    write_csv(table.rename(columns={"ndcg_a": f"ndcg {a}", "ndcg_b": f"ndcg {b}", "difference": f"{b} - {a}"}),
-              out / name)  # fmt: skip
+    write_csv(
+        table.rename(columns={"ndcg_a": f"ndcg {a}", "ndcg_b": f"ndcg {b}", "difference": f"{b} - {a}"}), out / name
+    )
     return out / name

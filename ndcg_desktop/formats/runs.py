@@ -208,9 +208,20 @@ def _finish(source: Source, c: _Columns) -> Run:
     docs, d = _encode(c.doc_ids) if numbers is None else (None, None)
     del c.doc_ids
     run = Run(
-        queries, docs, q, d, c.score, c.rank, c.order, source, c.line_numbers, c.first, c.notes, c.empty_queries,
+        queries,
+        docs,
+        q,
+        d,
+        c.score,
+        c.rank,
+        c.order,
+        source,
+        c.line_numbers,
+        c.first,
+        c.notes,
+        c.empty_queries,
         doc_numbers=numbers,
-    )  # fmt: skip
+    )
     score, rank = c.score, c.rank
     if len(run) == 0 and not c.empty_queries:
         raise InputError("has no ranked documents", path=source.path)

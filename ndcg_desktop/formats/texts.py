@@ -71,8 +71,11 @@ def read_queries(path: str | Path) -> pd.DataFrame:
     dup = frame[frame.duplicated("query_id", keep=False)]
     if len(dup):
         first, second = dup.iloc[0], dup.iloc[1]
-        raise InputError(f"query {second['query_id']} is listed twice (also at line {first['line']})", path=path,
-                         line=int(second["line"]))  # fmt: skip
+        raise InputError(
+            f"query {second['query_id']} is listed twice (also at line {first['line']})",
+            path=path,
+            line=int(second["line"]),
+        )
     if frame.empty:
         raise InputError("has no queries", path=path)
     return frame
@@ -155,8 +158,9 @@ def _delimited_records(source: IO[bytes], path: str | Path, fmt: str) -> Iterato
     except UnicodeDecodeError:
         raise InputError("invalid UTF-8", path=path, line=1) from None
     if "doc_id" not in header:
-        raise InputError(f"the header must name doc_id (and optionally title, text); found {sep.join(header)}",
-                         path=path, line=1)  # fmt: skip
+        raise InputError(
+            f"the header must name doc_id (and optionally title, text); found {sep.join(header)}", path=path, line=1
+        )
     i_id = header.index("doc_id")
     i_title = header.index("title") if "title" in header else None
     i_text = header.index("text") if "text" in header else None
@@ -165,8 +169,7 @@ def _delimited_records(source: IO[bytes], path: str | Path, fmt: str) -> Iterato
             if not cells:
                 continue
             if len(cells) != len(header):
-                raise InputError(f"expected {len(header)} columns, found {len(cells)}", path=path,
-                                 line=reader.line_num)  # fmt: skip
+                raise InputError(f"expected {len(header)} columns, found {len(cells)}", path=path, line=reader.line_num)
             yield (
                 _id(cells[i_id], "doc_id", path, reader.line_num),
                 cells[i_title] if i_title is not None else "",

@@ -303,9 +303,10 @@ class AnalysisView(QWidget):
         self.check_button = QPushButton(translate("analysis", "Check run"))
         self.check_button.setAccessibleName(translate("analysis", "Check run"))
         self.check_button.setToolTip(
-            translate("analysis", "Find what needs a decision before scoring: unjudged documents, duplicates… ({keys})")
-            .format(keys=_keys(CHECK_KEYS))
-        )  # fmt: skip
+            translate(
+                "analysis", "Find what needs a decision before scoring: unjudged documents, duplicates… ({keys})"
+            ).format(keys=_keys(CHECK_KEYS))
+        )
         self.check_button.clicked.connect(self.check)
         run_label = QLabel(translate("analysis", "Run"))
         run_label.setBuddy(self.run_box)  # a buddy names the field for screen readers
@@ -352,19 +353,35 @@ class AnalysisView(QWidget):
         self.choices: dict[str, QComboBox] = {}
         choose = translate("analysis", "choose…")
         groups = [
-            ("unjudged", translate("analysis", "Unjudged documents"),
-             [(choose, None),
-              (translate("analysis", "count as non-relevant (keeps its position)"), UnjudgedPolicy.ZERO.value),
-              (translate("analysis", "condense (remove, close the gaps)"), UnjudgedPolicy.CONDENSE.value),
-              (translate("analysis", "send for judging (adds them to a draft)"), SEND_FOR_JUDGING)]),
-            ("duplicates", translate("analysis", "Duplicate documents"),
-             [(choose, None), (translate("analysis", "keep the first"), DuplicatePolicy.FIRST.value)]),
-            ("unknown_queries", translate("analysis", "Run queries not in the pool"),
-             [(choose, None), (translate("analysis", "ignore them (listed)"), UnknownQueryPolicy.IGNORE.value)]),
-            ("queries", translate("analysis", "Pool queries without a ranking"),
-             [(translate("analysis", "score them 0 (every pool query counts)"), QuerySet.POOL.value),
-              (translate("analysis", "score only answered queries"), QuerySet.RUN.value)]),
-        ]  # fmt: skip
+            (
+                "unjudged",
+                translate("analysis", "Unjudged documents"),
+                [
+                    (choose, None),
+                    (translate("analysis", "count as non-relevant (keeps its position)"), UnjudgedPolicy.ZERO.value),
+                    (translate("analysis", "condense (remove, close the gaps)"), UnjudgedPolicy.CONDENSE.value),
+                    (translate("analysis", "send for judging (adds them to a draft)"), SEND_FOR_JUDGING),
+                ],
+            ),
+            (
+                "duplicates",
+                translate("analysis", "Duplicate documents"),
+                [(choose, None), (translate("analysis", "keep the first"), DuplicatePolicy.FIRST.value)],
+            ),
+            (
+                "unknown_queries",
+                translate("analysis", "Run queries not in the pool"),
+                [(choose, None), (translate("analysis", "ignore them (listed)"), UnknownQueryPolicy.IGNORE.value)],
+            ),
+            (
+                "queries",
+                translate("analysis", "Pool queries without a ranking"),
+                [
+                    (translate("analysis", "score them 0 (every pool query counts)"), QuerySet.POOL.value),
+                    (translate("analysis", "score only answered queries"), QuerySet.RUN.value),
+                ],
+            ),
+        ]
         for row, (key, title, options) in enumerate(groups):
             title_label = QLabel(f"<b>{title}</b>")
             grid.addWidget(title_label, row, 0)
@@ -498,8 +515,11 @@ class AnalysisView(QWidget):
         self.missed_label.setBuddy(self.missed_view)
         self.chart = CumulativeChart()
         self.rankings: FullRankings | None = None
-        for view, model in ((self.positions_view, self.positions), (self.ideal_view, self.ideal),
-                            (self.missed_view, self.missed)):  # fmt: skip
+        for view, model in (
+            (self.positions_view, self.positions),
+            (self.ideal_view, self.ideal),
+            (self.missed_view, self.missed),
+        ):
             view.setToolTip(translate("analysis", "Double-click a document to read it"))
             view.doubleClicked.connect(lambda index, m=model: self.read_document(m, index.row()))
         self.positions_view.setAccessibleName(translate("analysis", "The run's top K"))
@@ -568,12 +588,33 @@ class AnalysisView(QWidget):
     def _keyboard(self) -> None:
         """Tab order top to bottom, and shortcuts for the two main actions (shown in the buttons' tooltips)."""
         order: list[QWidget] = [
-            self.run_box, self.version_box, self.check_button, self.k, self.gain, self.zero_idcg, self.compare_box,
-            self.flags_toggle, *self.choices.values(), self.details_button, self.score_button, self.flag_view,
-            self.below_on, self.below, self.missed_only, self.export_button, self.results_view, self.lower,
-            self.positions_view, self.ideal_view, self.missed_view, self.chart,
-            self.comparison_export, self.comparison_view, self.scatter, self.histogram,
-        ]  # fmt: skip
+            self.run_box,
+            self.version_box,
+            self.check_button,
+            self.k,
+            self.gain,
+            self.zero_idcg,
+            self.compare_box,
+            self.flags_toggle,
+            *self.choices.values(),
+            self.details_button,
+            self.score_button,
+            self.flag_view,
+            self.below_on,
+            self.below,
+            self.missed_only,
+            self.export_button,
+            self.results_view,
+            self.lower,
+            self.positions_view,
+            self.ideal_view,
+            self.missed_view,
+            self.chart,
+            self.comparison_export,
+            self.comparison_view,
+            self.scatter,
+            self.histogram,
+        ]
         for first, second in zip(order, order[1:], strict=False):
             QWidget.setTabOrder(first, second)
         # Window context: active only while this view is shown (the Scores tab); the buttons' own
@@ -674,8 +715,13 @@ class AnalysisView(QWidget):
         if self._sending():
             self._set_score_text(sending=True)
             self.score_button.setEnabled(True)
-            self.missing_label.setText(translate("analysis", "The unjudged documents will be added to a draft pool for "
-                                                 "grading; score again once that draft is frozen."))  # fmt: skip
+            self.missing_label.setText(
+                translate(
+                    "analysis",
+                    "The unjudged documents will be added to a draft pool for "
+                    "grading; score again once that draft is frozen.",
+                )
+            )
             return
         self._set_score_text(sending=False)
         missing = missing_sentences(self.report, self.settings())
@@ -812,11 +858,19 @@ class AnalysisView(QWidget):
         self.comparison_view.resizeColumnsToContents()
         mean = second.summary["mean_ndcg"]
         self.comparison_label.setText(
-            translate("analysis", "<b>{run}</b>: {mean} (macro mean) · better on {wins} queries, equal on {ties}, "
-                      "worse on {losses} (of {total} counted in both means)")
-            .format(run=html.escape(str(name)), mean="—" if mean is None else f"{mean:.4f}", wins=counts["wins"],
-                    ties=counts["ties"], losses=counts["losses"], total=len(table))
-        )  # fmt: skip
+            translate(
+                "analysis",
+                "<b>{run}</b>: {mean} (macro mean) · better on {wins} queries, equal on {ties}, "
+                "worse on {losses} (of {total} counted in both means)",
+            ).format(
+                run=html.escape(str(name)),
+                mean="—" if mean is None else f"{mean:.4f}",
+                wins=counts["wins"],
+                ties=counts["ties"],
+                losses=counts["losses"],
+                total=len(table),
+            )
+        )
 
     def _send_for_judging(self) -> None:
         assert self.project is not None
@@ -828,40 +882,62 @@ class AnalysisView(QWidget):
             return
         draft = self.project.draft()
         self.sent_for_judging.emit(
-            translate("analysis", "{count} documents of {run} await grading in draft pool v{version}. "
-                      "Grade them, freeze the draft, then score again.")
-            .format(count=int(counts["new"].sum()), run=name, version=draft.version if draft else "?")
-        )  # fmt: skip
+            translate(
+                "analysis",
+                "{count} documents of {run} await grading in draft pool v{version}. "
+                "Grade them, freeze the draft, then score again.",
+            ).format(count=int(counts["new"].sum()), run=name, version=draft.version if draft else "?")
+        )
 
     def _show_results(self, e: Evaluation, version: Any) -> None:
         self.evaluation = e
         s = e.summary
         self.settings_line.setText(
-            translate("analysis", "<b>{settings}</b>, pool v{version} ({hash}…), zero-IDCG: {zero_idcg} of {total}")
-            .format(settings=html.escape(describe_settings(e.settings)), version=version.version,
-                    hash=version.short_hash, zero_idcg=s["zero_idcg"], total=s["queries_total"])
-        )  # fmt: skip
+            translate(
+                "analysis", "<b>{settings}</b>, pool v{version} ({hash}…), zero-IDCG: {zero_idcg} of {total}"
+            ).format(
+                settings=html.escape(describe_settings(e.settings)),
+                version=version.version,
+                hash=version.short_hash,
+                zero_idcg=s["zero_idcg"],
+                total=s["queries_total"],
+            )
+        )
         mean = "—" if s["mean_ndcg"] is None else f"{s['mean_ndcg']:.4f}"
         pooled = "—" if s["pooled_ndcg"] is None else f"{s['pooled_ndcg']:.4f}"
         headline = f"<span style='font-size:16pt'><b>{s['measure']} {mean}</b></span>"  # data: "nDCG@10 0.5105"
         self.summary.setText(
-            translate("analysis", "{headline} (macro mean) &nbsp; pooled ratio {pooled} (sum DCG / sum IDCG) "
-                      "&nbsp; · &nbsp; queries {total} total, {in_mean} in the mean, {zero_idcg} zero-IDCG, "
-                      "{excluded} excluded, {no_ranking} no ranking, {dropped} dropped &nbsp; · &nbsp; "
-                      "unjudged in top K {unjudged}, ties at K {ties}")
-            .format(headline=headline, pooled=pooled, total=s["queries_total"], in_mean=s["queries_in_mean"],
-                    zero_idcg=s["zero_idcg"], excluded=s["excluded"], no_ranking=s["no_ranking"],
-                    dropped=s["dropped_unanswered"], unjudged=s["unjudged_in_top_k"], ties=s["ties_at_k"])
-        )  # fmt: skip
+            translate(
+                "analysis",
+                "{headline} (macro mean) &nbsp; pooled ratio {pooled} (sum DCG / sum IDCG) "
+                "&nbsp; · &nbsp; queries {total} total, {in_mean} in the mean, {zero_idcg} zero-IDCG, "
+                "{excluded} excluded, {no_ranking} no ranking, {dropped} dropped &nbsp; · &nbsp; "
+                "unjudged in top K {unjudged}, ties at K {ties}",
+            ).format(
+                headline=headline,
+                pooled=pooled,
+                total=s["queries_total"],
+                in_mean=s["queries_in_mean"],
+                zero_idcg=s["zero_idcg"],
+                excluded=s["excluded"],
+                no_ranking=s["no_ranking"],
+                dropped=s["dropped_unanswered"],
+                unjudged=s["unjudged_in_top_k"],
+                ties=s["ties_at_k"],
+            )
+        )
         frame = e.per_query.copy()
-        names = (translate("analysis", "no ranking"), translate("analysis", "zero IDCG"),
-                 translate("analysis", "excluded"), translate("analysis", "tie at K"))  # fmt: skip
+        names = (
+            translate("analysis", "no ranking"),
+            translate("analysis", "zero IDCG"),
+            translate("analysis", "excluded"),
+            translate("analysis", "tie at K"),
+        )
         separator = translate("analysis", ", ", "list separator")
         frame["flags"] = [
             separator.join(n for n, on in zip(names, flags, strict=True) if on)
-            for flags in zip(frame["no_ranking"], frame["zero_idcg"], frame["excluded"], frame["tie_at_k"],
-                             strict=True)
-        ]  # fmt: skip
+            for flags in zip(frame["no_ranking"], frame["zero_idcg"], frame["excluded"], frame["tie_at_k"], strict=True)
+        ]
         self.results.load(frame, shade="ndcg")
         self.results_view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
         self.results_view.resizeColumnsToContents()
@@ -903,9 +979,12 @@ class AnalysisView(QWidget):
                 k=e.settings.k, count=len(missed)
             )
         )
-        explain = translate("analysis", "<b>{query}</b>: nDCG {ndcg} against the whole frozen pool; candidate-only "
-                            "{candidate} (ideal taken from the returned documents only: it measures ordering among "
-                            "what was returned, and ignores what was missed).")  # fmt: skip
+        explain = translate(
+            "analysis",
+            "<b>{query}</b>: nDCG {ndcg} against the whole frozen pool; candidate-only "
+            "{candidate} (ideal taken from the returned documents only: it measures ordering among "
+            "what was returned, and ignores what was missed).",
+        )
         explain = explain.format(
             query=html.escape(query_id), ndcg=f"{rec['ndcg']:.4f}", candidate=f"{rec['candidate_ndcg']:.4f}"
         )
@@ -979,13 +1058,19 @@ def _write_error(path: str, exc: OSError) -> str:
 
 # Policy values as the settings line shows them (the command line's option values, in English).
 _POLICY_WORDS = (
-    QT_TRANSLATE_NOOP("analysis", "linear"), QT_TRANSLATE_NOOP("analysis", "exponential"),
-    QT_TRANSLATE_NOOP("analysis", "reject"), QT_TRANSLATE_NOOP("analysis", "zero"),
-    QT_TRANSLATE_NOOP("analysis", "condense"), QT_TRANSLATE_NOOP("analysis", "first"),
-    QT_TRANSLATE_NOOP("analysis", "pool"), QT_TRANSLATE_NOOP("analysis", "run"),
-    QT_TRANSLATE_NOOP("analysis", "ignore"), QT_TRANSLATE_NOOP("analysis", "docid-desc"),
-    QT_TRANSLATE_NOOP("analysis", "docid-asc"), QT_TRANSLATE_NOOP("analysis", "file-order"),
-)  # fmt: skip
+    QT_TRANSLATE_NOOP("analysis", "linear"),
+    QT_TRANSLATE_NOOP("analysis", "exponential"),
+    QT_TRANSLATE_NOOP("analysis", "reject"),
+    QT_TRANSLATE_NOOP("analysis", "zero"),
+    QT_TRANSLATE_NOOP("analysis", "condense"),
+    QT_TRANSLATE_NOOP("analysis", "first"),
+    QT_TRANSLATE_NOOP("analysis", "pool"),
+    QT_TRANSLATE_NOOP("analysis", "run"),
+    QT_TRANSLATE_NOOP("analysis", "ignore"),
+    QT_TRANSLATE_NOOP("analysis", "docid-desc"),
+    QT_TRANSLATE_NOOP("analysis", "docid-asc"),
+    QT_TRANSLATE_NOOP("analysis", "file-order"),
+)
 
 
 def _word(value: object) -> str:
@@ -994,15 +1079,26 @@ def _word(value: object) -> str:
 
 def describe_settings(settings: EvalSettings) -> str:
     """``EvalSettings.describe()`` in the interface language (the same words in English)."""
-    zero = (translate("analysis", "kept in the mean") if settings.zero_idcg is ZeroIdcgPolicy.KEEP
-            else translate("analysis", "excluded"))  # fmt: skip
+    zero = (
+        translate("analysis", "kept in the mean")
+        if settings.zero_idcg is ZeroIdcgPolicy.KEEP
+        else translate("analysis", "excluded")
+    )
     text = translate(
         "analysis",
         "nDCG@{k}, {gain} gain, log2 discount, unjudged: {unjudged}, duplicates: {duplicates}, zero-IDCG: {zero}, "
         "queries: {queries}, unknown queries: {unknown}, ties: {ties}, scale {scale}",
-    ).format(k=settings.k, gain=_word(settings.gain), unjudged=_word(settings.unjudged),
-             duplicates=_word(settings.duplicates), zero=zero, queries=_word(settings.queries),
-             unknown=_word(settings.unknown_queries), ties=_word(settings.ties), scale=settings.scale)  # fmt: skip
+    ).format(
+        k=settings.k,
+        gain=_word(settings.gain),
+        unjudged=_word(settings.unjudged),
+        duplicates=_word(settings.duplicates),
+        zero=zero,
+        queries=_word(settings.queries),
+        unknown=_word(settings.unknown_queries),
+        ties=_word(settings.ties),
+        scale=settings.scale,
+    )
     if settings.id_map is not None:
         text += translate("analysis", ", IDs cut at {separator}").format(separator=repr(settings.id_map))
     return text
@@ -1012,12 +1108,15 @@ def missing_sentences(report: FlagReport, settings: EvalSettings) -> list[str]:
     """``FlagReport.missing()`` in the interface language."""
     sentences = {
         "unjudged": translate("analysis", "{count} unjudged documents ({top} in the top {k}) need a policy").format(
-            count=report.unjudged_total, top=report.unjudged_in_top_k, k=settings.k),
+            count=report.unjudged_total, top=report.unjudged_in_top_k, k=settings.k
+        ),
         "duplicates": translate("analysis", "{count} duplicate documents need a policy").format(
-            count=report.duplicates),
+            count=report.duplicates
+        ),
         "unknown_queries": translate("analysis", "{count} run queries are not in the pool").format(
-            count=len(report.unknown_queries)),
-    }  # fmt: skip
+            count=len(report.unknown_queries)
+        ),
+    }
     return [sentences[group] for group in report.missing_groups(settings)]
 
 

@@ -72,10 +72,13 @@ class CumulativeChart(_ChartView):
         super().__init__(
             translate("charts", "Cumulative gain by position"),
             translate("charts", "Cumulative DCG and IDCG chart"),
-            translate("charts", "Line chart of the selected query: the run's cumulative DCG and the ideal ranking's "
-                      "cumulative IDCG at each position up to K; the gap between the lines is what the run lost."),
+            translate(
+                "charts",
+                "Line chart of the selected query: the run's cumulative DCG and the ideal ranking's "
+                "cumulative IDCG at each position up to K; the gap between the lines is what the run lost.",
+            ),
             parent,
-        )  # fmt: skip
+        )
         self.dcg = _line(translate("charts", "the run (cumulative DCG)"), RUN_COLOUR)
         self.idcg = _line(translate("charts", "ideal (cumulative IDCG)"), IDEAL_COLOUR, dashed=True)
         chart = self.chart()
@@ -90,10 +93,12 @@ class CumulativeChart(_ChartView):
 
     def show_query(self, positions: pd.DataFrame, ideal: pd.DataFrame, k: int) -> None:
         """``positions``: rank, cumulative_dcg; ``ideal``: rank, cumulative_idcg (both from the scoring module)."""
-        self.dcg.replace([QPointF(float(r), float(v)) for r, v in zip(positions["rank"], positions["cumulative_dcg"],
-                                                                     strict=True)])  # fmt: skip
-        self.idcg.replace([QPointF(float(r), float(v)) for r, v in zip(ideal["rank"], ideal["cumulative_idcg"],
-                                                                      strict=True)])  # fmt: skip
+        self.dcg.replace(
+            [QPointF(float(r), float(v)) for r, v in zip(positions["rank"], positions["cumulative_dcg"], strict=True)]
+        )
+        self.idcg.replace(
+            [QPointF(float(r), float(v)) for r, v in zip(ideal["rank"], ideal["cumulative_idcg"], strict=True)]
+        )
         top = max([0.0, *positions["cumulative_dcg"].tolist(), *ideal["cumulative_idcg"].tolist()])
         self.x.setRange(1, max(k, 2))
         self.x.setTickCount(min(max(k, 2), 11))
@@ -116,10 +121,13 @@ class ScatterChart(_ChartView):
         super().__init__(
             translate("charts", "Per-query nDCG"),
             translate("charts", "Per-query nDCG scatter plot"),
-            translate("charts", "One point per query: its nDCG in the run across, in the other run up. Points above "
-                      "the diagonal are queries the other run scores higher."),
+            translate(
+                "charts",
+                "One point per query: its nDCG in the run across, in the other run up. Points above "
+                "the diagonal are queries the other run scores higher.",
+            ),
             parent,
-        )  # fmt: skip
+        )
         self.points = QScatterSeries()
         self.points.setMarkerSize(8)
         self.points.setColor(RUN_COLOUR)
@@ -143,8 +151,9 @@ class ScatterChart(_ChartView):
     def show_comparison(self, table: pd.DataFrame, first: str, second: str) -> None:
         """``table``: ndcg_a, ndcg_b per query (``explain.compare``)."""
         self.points.setName(translate("charts", "queries ({count})").format(count=len(table)))
-        self.points.replace([QPointF(float(a), float(b)) for a, b in zip(table["ndcg_a"], table["ndcg_b"],
-                                                                        strict=True)])  # fmt: skip
+        self.points.replace(
+            [QPointF(float(a), float(b)) for a, b in zip(table["ndcg_a"], table["ndcg_b"], strict=True)]
+        )
         axis = translate("charts", "{run} nDCG")
         self.x.setTitleText(axis.format(run=first))
         self.y.setTitleText(axis.format(run=second))

@@ -17,8 +17,16 @@ Changed = Callable[[str, str], None]
 class SetGradeCommand(QUndoCommand):
     """Grade one pool item; undo restores the previous grade (both are audited)."""
 
-    def __init__(self, project: Project, version: int, query_id: str, doc_id: str, grade: int | None,
-                 old: int | None, changed: Changed) -> None:  # fmt: skip
+    def __init__(
+        self,
+        project: Project,
+        version: int,
+        query_id: str,
+        doc_id: str,
+        grade: int | None,
+        old: int | None,
+        changed: Changed,
+    ) -> None:
         if grade is None:
             text = translate("commands", "Grade {doc_id} ungraded for {query_id}").format(
                 doc_id=doc_id, query_id=query_id
@@ -42,8 +50,9 @@ class SetGradeCommand(QUndoCommand):
 
 
 class SetNoteCommand(QUndoCommand):
-    def __init__(self, project: Project, version: int, query_id: str, doc_id: str, note: str, old: str,
-                 changed: Changed) -> None:  # fmt: skip
+    def __init__(
+        self, project: Project, version: int, query_id: str, doc_id: str, note: str, old: str, changed: Changed
+    ) -> None:
         super().__init__(
             translate("commands", "Note on {doc_id} for {query_id}").format(doc_id=doc_id, query_id=query_id)
         )

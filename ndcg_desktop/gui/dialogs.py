@@ -35,12 +35,16 @@ translate = QCoreApplication.translate
 
 # Keys are marked too: some languages name modifier keys differently (German "Strg").
 SHORTCUTS = [
-    (QT_TRANSLATE_NOOP("dialogs", "0 … 9"),
-     QT_TRANSLATE_NOOP("dialogs", "Grade the current document and move to the next ungraded one")),
+    (
+        QT_TRANSLATE_NOOP("dialogs", "0 … 9"),
+        QT_TRANSLATE_NOOP("dialogs", "Grade the current document and move to the next ungraded one"),
+    ),
     (QT_TRANSLATE_NOOP("dialogs", "↑ ↓ or J / K"), QT_TRANSLATE_NOOP("dialogs", "Previous / next document")),
     (QT_TRANSLATE_NOOP("dialogs", "N"), QT_TRANSLATE_NOOP("dialogs", "Next query that still has ungraded documents")),
-    (QT_TRANSLATE_NOOP("dialogs", "E"),
-     QT_TRANSLATE_NOOP("dialogs", "Edit the note of the current document (Enter saves, Esc returns)")),
+    (
+        QT_TRANSLATE_NOOP("dialogs", "E"),
+        QT_TRANSLATE_NOOP("dialogs", "Edit the note of the current document (Enter saves, Esc returns)"),
+    ),
     (QT_TRANSLATE_NOOP("dialogs", "Ctrl+F"), QT_TRANSLATE_NOOP("dialogs", "Filter the query list")),
     (QT_TRANSLATE_NOOP("dialogs", "Ctrl+Z"), QT_TRANSLATE_NOOP("dialogs", "Undo the last grade or note")),
     (QT_TRANSLATE_NOOP("dialogs", "Ctrl+Shift+Z / Ctrl+Y"), QT_TRANSLATE_NOOP("dialogs", "Redo")),
@@ -49,11 +53,13 @@ SHORTCUTS = [
     (QT_TRANSLATE_NOOP("dialogs", "Ctrl+Shift+P"), QT_TRANSLATE_NOOP("dialogs", "Build pool from runs")),
     (QT_TRANSLATE_NOOP("dialogs", "Ctrl+Shift+F"), QT_TRANSLATE_NOOP("dialogs", "Freeze the draft pool")),
     (QT_TRANSLATE_NOOP("dialogs", "F5"), QT_TRANSLATE_NOOP("dialogs", "Scores: check the run (count every flag)")),
-    (QT_TRANSLATE_NOOP("dialogs", "Ctrl+Enter"),
-     QT_TRANSLATE_NOOP("dialogs", "Scores: score (once every flag has a choice)")),
+    (
+        QT_TRANSLATE_NOOP("dialogs", "Ctrl+Enter"),
+        QT_TRANSLATE_NOOP("dialogs", "Scores: score (once every flag has a choice)"),
+    ),
     (QT_TRANSLATE_NOOP("dialogs", "F1"), QT_TRANSLATE_NOOP("dialogs", "This list")),
     (QT_TRANSLATE_NOOP("dialogs", "Ctrl+Q"), QT_TRANSLATE_NOOP("dialogs", "Quit (everything is already saved)")),
-]  # fmt: skip
+]
 
 # The store's default grade labels (ndcg_desktop.store.project.DEFAULT_LABELS), offered translated.
 _DEFAULT_LABEL_TEXTS = (
@@ -197,8 +203,9 @@ ORDER_TEXTS = {
 class ImportRunDialog(QDialog):
     """Name a run and choose how its order is formed (score, rank or file order; ties; ID mapping)."""
 
-    def __init__(self, suggested: str, taken: list[str], path: str | None = None,
-                 parent: QWidget | None = None) -> None:  # fmt: skip
+    def __init__(
+        self, suggested: str, taken: list[str], path: str | None = None, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle(translate("dialogs", "Import run"))
         self.taken = taken
@@ -332,8 +339,9 @@ class ImportRunDialog(QDialog):
 class BuildPoolDialog(QDialog):
     """Choose runs and a depth; preview how many documents each query would gain; apply."""
 
-    def __init__(self, runs: list[str], preview: Callable[[list[str], int], pd.DataFrame],
-                 parent: QWidget | None = None) -> None:  # fmt: skip
+    def __init__(
+        self, runs: list[str], preview: Callable[[list[str], int], pd.DataFrame], parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle(translate("dialogs", "Build pool from runs"))
         self.preview_fn = preview
@@ -424,8 +432,9 @@ class BuildPoolDialog(QDialog):
 class FreezeDialog(QDialog):
     """The draft's summary; ungraded items block freezing unless explicitly removed."""
 
-    def __init__(self, version: int, items: pd.DataFrame, labels: list[str], low: int,
-                 parent: QWidget | None = None) -> None:  # fmt: skip
+    def __init__(
+        self, version: int, items: pd.DataFrame, labels: list[str], low: int, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle(translate("dialogs", "Freeze pool version {version}").format(version=version))
         ungraded = int(items["grade"].isna().sum())

@@ -40,8 +40,10 @@ def install(app: QApplication, choice: str | None = None) -> str:
     QLocale.setDefault(QLocale(language))
     if language == "en":
         return language
-    for name, folder in (("ndcg_desktop", str(TRANSLATIONS)),
-                         ("qtbase", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath))):  # fmt: skip
+    for name, folder in (
+        ("ndcg_desktop", str(TRANSLATIONS)),
+        ("qtbase", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)),
+    ):
         translator = QTranslator(app)  # parented: lives as long as the application
         if translator.load(f"{name}_{language}", folder):
             app.installTranslator(translator)

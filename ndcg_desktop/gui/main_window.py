@@ -243,13 +243,20 @@ class MainWindow(QMainWindow):
             pool, translate("main_window", "&New draft from this version"), self.new_draft
         )
         view = bar.addMenu(translate("main_window", "&View"))
-        self._choice_menu(view.addMenu(translate("main_window", "&Language")), "language",
-                          [("", translate("main_window", "As the system")), *LANGUAGES.items()])  # fmt: skip
-        self._choice_menu(view.addMenu(translate("main_window", "&Theme")), "theme", [
-            ("", translate("main_window", "As the system")),
-            ("dark", translate("main_window", "Dark")),
-            ("high-contrast", translate("main_window", "High contrast")),
-        ])  # fmt: skip
+        self._choice_menu(
+            view.addMenu(translate("main_window", "&Language")),
+            "language",
+            [("", translate("main_window", "As the system")), *LANGUAGES.items()],
+        )
+        self._choice_menu(
+            view.addMenu(translate("main_window", "&Theme")),
+            "theme",
+            [
+                ("", translate("main_window", "As the system")),
+                ("dark", translate("main_window", "Dark")),
+                ("high-contrast", translate("main_window", "High contrast")),
+            ],
+        )
         help_menu = bar.addMenu(translate("main_window", "&Help"))
         self._action(
             help_menu, translate("main_window", "&Keyboard shortcuts"), lambda: ShortcutsDialog(self).exec(), "F1"

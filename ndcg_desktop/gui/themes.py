@@ -23,25 +23,59 @@ def _palette(colours: dict[QPalette.ColorRole, str], disabled_text: str) -> QPal
 
 def dark() -> QPalette:
     R = QPalette.ColorRole
-    return _palette({
-        R.Window: "#202124", R.WindowText: "#e8eaed", R.Base: "#17181a", R.AlternateBase: "#26282b",
-        R.Text: "#e8eaed", R.Button: "#2d2f33", R.ButtonText: "#e8eaed", R.Highlight: "#3b78c4",
-        R.HighlightedText: "#ffffff", R.ToolTipBase: "#2d2f33", R.ToolTipText: "#e8eaed", R.Link: "#8ab4f8",
-        R.PlaceholderText: "#9aa0a6", R.Light: "#3c4043", R.Midlight: "#34373b", R.Mid: "#4a4d52",
-        R.Dark: "#111214", R.Shadow: "#000000", R.BrightText: "#ffffff",
-    }, "#7f8489")  # fmt: skip
+    return _palette(
+        {
+            R.Window: "#202124",
+            R.WindowText: "#e8eaed",
+            R.Base: "#17181a",
+            R.AlternateBase: "#26282b",
+            R.Text: "#e8eaed",
+            R.Button: "#2d2f33",
+            R.ButtonText: "#e8eaed",
+            R.Highlight: "#3b78c4",
+            R.HighlightedText: "#ffffff",
+            R.ToolTipBase: "#2d2f33",
+            R.ToolTipText: "#e8eaed",
+            R.Link: "#8ab4f8",
+            R.PlaceholderText: "#9aa0a6",
+            R.Light: "#3c4043",
+            R.Midlight: "#34373b",
+            R.Mid: "#4a4d52",
+            R.Dark: "#111214",
+            R.Shadow: "#000000",
+            R.BrightText: "#ffffff",
+        },
+        "#7f8489",
+    )
 
 
 def high_contrast() -> QPalette:
     """Black and white with yellow selection, in the manner of Windows' High Contrast Black."""
     R = QPalette.ColorRole
-    return _palette({
-        R.Window: "#000000", R.WindowText: "#ffffff", R.Base: "#000000", R.AlternateBase: "#1a1a1a",
-        R.Text: "#ffffff", R.Button: "#000000", R.ButtonText: "#ffffff", R.Highlight: "#ffff00",
-        R.HighlightedText: "#000000", R.ToolTipBase: "#000000", R.ToolTipText: "#ffffff", R.Link: "#00ffff",
-        R.PlaceholderText: "#c0c0c0", R.Light: "#ffffff", R.Midlight: "#ffffff", R.Mid: "#ffffff",
-        R.Dark: "#ffffff", R.Shadow: "#ffffff", R.BrightText: "#ffff00",
-    }, "#3ff23f")  # fmt: skip
+    return _palette(
+        {
+            R.Window: "#000000",
+            R.WindowText: "#ffffff",
+            R.Base: "#000000",
+            R.AlternateBase: "#1a1a1a",
+            R.Text: "#ffffff",
+            R.Button: "#000000",
+            R.ButtonText: "#ffffff",
+            R.Highlight: "#ffff00",
+            R.HighlightedText: "#000000",
+            R.ToolTipBase: "#000000",
+            R.ToolTipText: "#ffffff",
+            R.Link: "#00ffff",
+            R.PlaceholderText: "#c0c0c0",
+            R.Light: "#ffffff",
+            R.Midlight: "#ffffff",
+            R.Mid: "#ffffff",
+            R.Dark: "#ffffff",
+            R.Shadow: "#ffffff",
+            R.BrightText: "#ffff00",
+        },
+        "#3ff23f",
+    )
 
 
 def apply(app: QApplication, theme: str | None) -> str:

@@ -312,8 +312,9 @@ class Workspace(QWidget):
         text = query["text"] if query and query["text"] else translate("workspace", "(no query text imported)")
         self.query_label.setText(f"<b>{query_id}</b> — {_escape(text)}")
         self.query_text = text
-        self.pool.load(self.project.pool_items(self.version.version, query_id), self.version.labels,
-                       self.version.scale.low)  # fmt: skip
+        self.pool.load(
+            self.project.pool_items(self.version.version, query_id), self.version.labels, self.version.scale.low
+        )
         self.pool_view.resizeColumnToContents(0)
         first = self._first_ungraded_row() if not self.version.frozen else 0
         self.select_doc_row(first if first is not None else 0)
@@ -391,8 +392,11 @@ class Workspace(QWidget):
             self._advance(proxy_row)
             return
         try:
-            self.undo_stack.push(SetGradeCommand(self.project, self.version.version, self.query_id, doc_id, grade,
-                                                 old, self._refresh_item))  # fmt: skip
+            self.undo_stack.push(
+                SetGradeCommand(
+                    self.project, self.version.version, self.query_id, doc_id, grade, old, self._refresh_item
+                )
+            )
         except InputError as exc:
             self.error.emit(str(exc))
             return
@@ -413,8 +417,9 @@ class Workspace(QWidget):
         old = self.pool.note(self.pool.row_of(doc_id))
         note = self.note_edit.text().strip()
         if note != old:
-            self.undo_stack.push(SetNoteCommand(self.project, self.version.version, self.query_id, doc_id, note, old,
-                                                self._refresh_item))  # fmt: skip
+            self.undo_stack.push(
+                SetNoteCommand(self.project, self.version.version, self.query_id, doc_id, note, old, self._refresh_item)
+            )
         self.pool_view.setFocus()
 
     def _refresh_item(self, query_id: str, doc_id: str) -> None:

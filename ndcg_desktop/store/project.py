@@ -528,10 +528,18 @@ class Project:
             "INSERT INTO audit_log (version, query_id, doc_id, action, old_grade, new_grade, old_note, new_note, "
             "who, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
-                version, query_id, doc_id, action, values.get("old_grade"), values.get("new_grade"),
-                values.get("old_note"), values.get("new_note"), self.user, _now(),
+                version,
+                query_id,
+                doc_id,
+                action,
+                values.get("old_grade"),
+                values.get("new_grade"),
+                values.get("old_note"),
+                values.get("new_note"),
+                self.user,
+                _now(),
             ),
-        )  # fmt: skip
+        )
 
     def audit_log(self, version: int | None = None) -> pd.DataFrame:
         sql = "SELECT * FROM audit_log" + (" WHERE version = ?" if version is not None else "") + " ORDER BY id"
@@ -587,12 +595,14 @@ class Project:
         if len(low) and not negative_ok:
             first = low.sort_values("line").iloc[0]
             hint = "; import trec_eval's -1 as ungraded items with --negative-as-ungraded" if first["grade"] < 0 else ""
-            raise InputError(f"grade {int(first['grade'])} is outside the scale {v.scale}{hint}", path=path,
-                             line=int(first["line"]))  # fmt: skip
+            raise InputError(
+                f"grade {int(first['grade'])} is outside the scale {v.scale}{hint}", path=path, line=int(first["line"])
+            )
         grades = frame["grade"].astype("Int64")
         grades[frame["grade"] < v.scale.low] = pd.NA  # only with negative_as_ungraded; -1 on a -1..4 scale is a grade
-        incoming = pd.DataFrame({"query_id": frame["query_id"], "doc_id": frame["doc_id"], "grade": grades,
-                                 "line": frame["line"]})  # fmt: skip
+        incoming = pd.DataFrame(
+            {"query_id": frame["query_id"], "doc_id": frame["doc_id"], "grade": grades, "line": frame["line"]}
+        )
         existing = self.pool_items(v.version)[["query_id", "doc_id", "grade"]]
         both = incoming.merge(existing, on=["query_id", "doc_id"], how="left", suffixes=("", "_old"), indicator=True)
         present = both[both["_merge"] == "both"]
@@ -752,9 +762,19 @@ class Project:
             conn.execute(
                 "INSERT INTO runs (name, source_name, sha256, format, reading, rows, queries, data, imported_at, "
                 "imported_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (name, Path(path).name, run.source.sha256, run.source.format, json.dumps(reading), len(run),
-                 len(run.answered_queries()), sink.getvalue(), _now(), self.user),
-            )  # fmt: skip
+                (
+                    name,
+                    Path(path).name,
+                    run.source.sha256,
+                    run.source.format,
+                    json.dumps(reading),
+                    len(run),
+                    len(run.answered_queries()),
+                    sink.getvalue(),
+                    _now(),
+                    self.user,
+                ),
+            )
         return self.run_info(name)
 
     def runs(self) -> list[RunInfo]:
@@ -852,11 +872,19 @@ class Project:
             )[0]
             versions.append(
                 {
-                    "version": v.version, "state": v.state, "parent": v.parent, "hash": v.hash,
-                    "items": row[0], "graded": row[1], "ungraded": row[0] - row[1], "queries": row[2],
-                    "created_at": v.created_at, "frozen_at": v.frozen_at, "frozen_by": v.frozen_by,
+                    "version": v.version,
+                    "state": v.state,
+                    "parent": v.parent,
+                    "hash": v.hash,
+                    "items": row[0],
+                    "graded": row[1],
+                    "ungraded": row[0] - row[1],
+                    "queries": row[2],
+                    "created_at": v.created_at,
+                    "frozen_at": v.frozen_at,
+                    "frozen_by": v.frozen_by,
                 }
-            )  # fmt: skip
+            )
         return {
             "project": str(self.path),
             "scale": str(self.scale),
@@ -875,7 +903,7 @@ class Project:
                     "id_map": r.reading["id_map"],
                 }
                 for r in self.runs()
-            ],  # fmt: skip
+            ],
         }
 
 
@@ -887,8 +915,12 @@ _CHECKED_TABLES = ("meta", "queries", "pool_versions", "judgments", "audit_log",
 def _quick_check(conn: sqlite3.Connection) -> list[tuple[Any, ...]]:
     if sqlite3.sqlite_version_info < (3, 33, 0):  # no per-table checks before SQLite 3.33
         return conn.execute("PRAGMA quick_check").fetchall()
-    problems = [row for table in _CHECKED_TABLES for row in conn.execute(f"PRAGMA quick_check({table})").fetchall()
-                if row != ("ok",)]  # fmt: skip
+    problems = [
+        row
+        for table in _CHECKED_TABLES
+        for row in conn.execute(f"PRAGMA quick_check({table})").fetchall()
+        if row != ("ok",)
+    ]
     return problems or [("ok",)]
 
 

@@ -48,9 +48,18 @@ def test_json_document(files, capsys):
         assert key in doc["summary"]
     q1 = next(q for q in doc["queries"] if q["query_id"] == "q1")
     for key in (
-        "ndcg", "dcg", "idcg", "candidate_ndcg", "zero_idcg", "excluded", "no_ranking",
-        "unjudged_in_top_k", "relevant_missed", "tie_at_k", "tie_averaged_ndcg",
-    ):  # fmt: skip
+        "ndcg",
+        "dcg",
+        "idcg",
+        "candidate_ndcg",
+        "zero_idcg",
+        "excluded",
+        "no_ranking",
+        "unjudged_in_top_k",
+        "relevant_missed",
+        "tie_at_k",
+        "tie_averaged_ndcg",
+    ):
         assert key in q1
     assert q1["candidate_ndcg"] == 1.0 and round(q1["ndcg"], 6) == 0.617320
     assert doc["summary"]["mean_ndcg"] == pytest.approx((q1["ndcg"] + 0.0) / 2)

@@ -228,9 +228,20 @@ def test_translated_settings_line_and_sentences_equal_the_core_in_english():
     from ndcg_desktop.gui.analysis import describe_settings, missing_sentences
     from ndcg_desktop.scoring.explain import FlagReport
 
-    for settings in (EvalSettings(), EvalSettings(k=3, gain="exponential", unjudged="condense", duplicates="first",
-                                                  zero_idcg="exclude", queries="run", unknown_queries="ignore",
-                                                  ties="file-order", id_map="#")):  # fmt: skip
+    for settings in (
+        EvalSettings(),
+        EvalSettings(
+            k=3,
+            gain="exponential",
+            unjudged="condense",
+            duplicates="first",
+            zero_idcg="exclude",
+            queries="run",
+            unknown_queries="ignore",
+            ties="file-order",
+            id_map="#",
+        ),
+    ):
         assert describe_settings(settings) == settings.describe()
         report = FlagReport(5, 2, 1, 3, unknown_queries=["q9"])
         assert missing_sentences(report, settings) == report.missing(settings)

@@ -75,8 +75,10 @@ def test_importing_and_checking_a_million_line_run_never_freezes_the_window(wind
         qtbot.waitUntil(lambda: view.report is not None, timeout=120_000)
     report = view.report
     assert (report.unjudged_total, report.unjudged_in_top_k, report.duplicates) == (LINES - 1000, 10_000, 0)
-    print(f"\n1M-line run: import {import_seconds:.2f} s, longest stall {importing.longest_ms} ms; "
-          f"check longest stall {checking.longest_ms} ms")  # fmt: skip
+    print(
+        f"\n1M-line run: import {import_seconds:.2f} s, longest stall {importing.longest_ms} ms; "
+        f"check longest stall {checking.longest_ms} ms"
+    )
     # Measured here: about 60 ms (refreshing the views after the import) and 25 ms. A quarter of
     # a second is a freeze people notice; the margin is for a busy CI machine.
     assert importing.longest_ms < 250 and checking.longest_ms < 250

@@ -32,8 +32,11 @@ def tool(name: str) -> str:
 
 def test_every_message_is_translated():
     messages = ET.parse(TS).getroot().iter("message")
-    missing = [m.findtext("source") for m in messages if not (m.findtext("translation") or "").strip()
-               or m.find("translation").get("type") == "unfinished"]  # fmt: skip
+    missing = [
+        m.findtext("source")
+        for m in messages
+        if not (m.findtext("translation") or "").strip() or m.find("translation").get("type") == "unfinished"
+    ]
     assert missing == []
 
 
@@ -41,8 +44,12 @@ def test_catalogue_lists_every_string_of_the_sources(tmp_path):
     copy = tmp_path / TS.name
     shutil.copy(TS, copy)
     sources = sorted(str(p) for p in (REPO / "ndcg_desktop" / "gui").glob("*.py"))
-    out = subprocess.run([tool("pyside6-lupdate"), *sources, "-ts", str(copy), "-no-obsolete", "-locations", "none"],
-                         capture_output=True, text=True, check=True).stdout  # fmt: skip
+    out = subprocess.run(
+        [tool("pyside6-lupdate"), *sources, "-ts", str(copy), "-no-obsolete", "-locations", "none"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     assert "(0 new and" in out, out  # a string added to the code without running lupdate + translating
     assert copy.read_text(encoding="utf-8") == TS.read_text(encoding="utf-8"), "run pyside6-lupdate (README)"
 
@@ -70,8 +77,9 @@ def visible_texts(window) -> list[str]:
             texts += [widget.itemText(i) for i in range(widget.count())]
     for view in window.findChildren(QTableView):
         model = view.model()
-        texts += [str(model.headerData(c, view.horizontalHeader().orientation()) or "")
-                  for c in range(model.columnCount())]  # fmt: skip
+        texts += [
+            str(model.headerData(c, view.horizontalHeader().orientation()) or "") for c in range(model.columnCount())
+        ]
     for action in window.menuBar().actions():
         texts.append(action.text())
         texts += [a.text() for a in action.menu().actions()] if action.menu() else []

@@ -37,8 +37,20 @@ def test_gui_equals_cli_and_trec_eval_on_its_test_files(window, tmp_path, shared
     gui = view.evaluation.per_query.set_index("query_id")["ndcg"].to_dict()
 
     capsys.readouterr()
-    args = ["score", "--qrels", str(folder / "qrels.rel_level"), "--run", str(folder / "results.test"),
-            "--scale", "-1..4", "--k", str(k), "--unjudged", "zero", "--json"]  # fmt: skip
+    args = [
+        "score",
+        "--qrels",
+        str(folder / "qrels.rel_level"),
+        "--run",
+        str(folder / "results.test"),
+        "--scale",
+        "-1..4",
+        "--k",
+        str(k),
+        "--unjudged",
+        "zero",
+        "--json",
+    ]
     if view.report.duplicates:
         args += ["--duplicates", "first"]
     if view.report.unknown_queries:
