@@ -164,11 +164,12 @@ class _Background:
 
 def run_score(args: argparse.Namespace) -> int:
     evaluation = _score_project(args) if args.project else _score_files(args)
-    from ndcg_desktop.cli.report import export, to_json_text, to_text
+    from ndcg_desktop.cli.report import to_json_text, to_text
+    from ndcg_desktop.formats.export import export_evaluation
 
     if args.export:
         try:
-            export(evaluation, args.export)
+            export_evaluation(evaluation, args.export)
         except OSError as exc:
             raise InputError(f"cannot write the export: {exc.strerror or exc}", path=args.export) from None
     if args.json:

@@ -6,12 +6,10 @@ import json
 import math
 from collections.abc import Callable
 from json.encoder import encode_basestring  # type: ignore[attr-defined]
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from ndcg_desktop.formats.export import write_csv, write_json
 from ndcg_desktop.scoring import Evaluation
 
 _FLAGS = (("no_ranking", "no ranking"), ("zero_idcg", "zero IDCG"), ("excluded", "excluded"), ("tie_at_k", "tie at K"))
@@ -125,27 +123,3 @@ def to_text(evaluation: Evaluation) -> str:
     if evaluation.dropped_queries:
         lines.append("unanswered queries dropped: " + " ".join(evaluation.dropped_queries))
     return "\n".join(lines)
-
-
-def export(evaluation: Evaluation, folder: str | Path) -> list[Path]:
-    """Write per_query.csv, per_position.csv and manifest.json into ``folder``."""
-    out = Path(folder)
-    out.mkdir(parents=True, exist_ok=True)
-    paths = [out / "per_query.csv", out / "per_position.csv", out / "manifest.json"]
-    write_csv(evaluation.per_query, paths[0])
-    write_csv(evaluation.per_position, paths[1])
-    write_json(evaluation.manifest, paths[2])
-    return paths
-
-
-def export_comparison(
-    table: pd.DataFrame, runs: tuple[str, str], folder: str | Path, name: str = "comparison.csv"
-) -> Path:
-    """Write a comparison (``explain.compare``) like the other tables, its columns named after the runs."""
-    a, b = runs
-    out = Path(folder)
-    out.mkdir(parents=True, exist_ok=True)
-    write_csv(
-        table.rename(columns={"ndcg_a": f"ndcg {a}", "ndcg_b": f"ndcg {b}", "difference": f"{b} - {a}"}), out / name
-    )
-    return out / name

@@ -1,4 +1,7 @@
-"""Writing results: spreadsheet-safe CSV and JSON, always atomically."""
+"""Writing results: spreadsheet-safe CSV and JSON, always atomically, and an evaluation's export folder.
+
+The one writer behind `ndcg score --export` and the window's *Export CSV…*.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +9,7 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import pandas as pd
 
@@ -49,3 +52,35 @@ def write_csv(frame: pd.DataFrame, path: str | Path) -> None:
 
 def write_json(data: Any, path: str | Path) -> None:
     atomic_write(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+class ExportableEvaluation(Protocol):
+    """What an export needs from an evaluation (``scoring.Evaluation`` has it; formats does not import scoring)."""
+
+    per_query: pd.DataFrame
+    per_position: pd.DataFrame
+    manifest: dict[str, Any]
+
+
+def export_evaluation(evaluation: ExportableEvaluation, folder: str | Path) -> list[Path]:
+    """Write per_query.csv, per_position.csv and manifest.json into ``folder``."""
+    out = Path(folder)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = [out / "per_query.csv", out / "per_position.csv", out / "manifest.json"]
+    write_csv(evaluation.per_query, paths[0])
+    write_csv(evaluation.per_position, paths[1])
+    write_json(evaluation.manifest, paths[2])
+    return paths
+
+
+def export_comparison(
+    table: pd.DataFrame, runs: tuple[str, str], folder: str | Path, name: str = "comparison.csv"
+) -> Path:
+    """Write a comparison (``explain.compare``) like the other tables, its columns named after the runs."""
+    a, b = runs
+    out = Path(folder)
+    out.mkdir(parents=True, exist_ok=True)
+    write_csv(
+        table.rename(columns={"ndcg_a": f"ndcg {a}", "ndcg_b": f"ndcg {b}", "difference": f"{b} - {a}"}), out / name
+    )
+    return out / name

@@ -1023,10 +1023,10 @@ class AnalysisView(QWidget):
         folder = folder or QFileDialog.getExistingDirectory(self, translate("analysis", "Export results to a folder"))
         if not folder:
             return []
-        from ndcg_desktop.cli.report import export, export_comparison  # the same writer as `ndcg score --export`
+        from ndcg_desktop.formats.export import export_comparison, export_evaluation  # `ndcg score --export`'s writer
 
         try:
-            paths = export(self.evaluation, folder)
+            paths = export_evaluation(self.evaluation, folder)
             if self.comparison_table is not None:
                 paths.append(export_comparison(self.comparison_table, self.comparison_names, folder))
             return paths
@@ -1041,7 +1041,7 @@ class AnalysisView(QWidget):
         path = path or QFileDialog.getSaveFileName(self, title, "comparison.csv", csv_filter)[0]
         if not path:
             return None
-        from ndcg_desktop.cli.report import export_comparison
+        from ndcg_desktop.formats.export import export_comparison
 
         try:
             return export_comparison(self.comparison_table, self.comparison_names, Path(path).parent, Path(path).name)
