@@ -1,4 +1,4 @@
-"""Shared test set-up: offscreen Qt, paths to the real evaluation files, small file helpers."""
+"""Shared test set-up: offscreen Qt, the real evaluation files in tests/data, small file helpers."""
 
 from __future__ import annotations
 
@@ -10,15 +10,16 @@ import pytest
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # before anything imports Qt
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED_DATA = REPO.parent / "shared" / "data"
+DATA = REPO / "tests" / "data"  # origin and licence of every file: tests/data/SOURCES.md
 
 
 @pytest.fixture
-def shared_data() -> Path:
-    """The real public evaluation files beside the repository (never copied into it)."""
-    if not SHARED_DATA.is_dir():
-        pytest.skip(f"real evaluation data not found at {SHARED_DATA}")
-    return SHARED_DATA
+def data_dir() -> Path:
+    """The real public evaluation files kept in the repository (large ones gzipped).
+
+    Never skipped: a test whose file is missing fails on reading it.
+    """
+    return DATA
 
 
 @pytest.fixture

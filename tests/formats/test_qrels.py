@@ -110,14 +110,14 @@ def test_missing_path_and_directory(tmp_path):
         read_qrels(tmp_path)
 
 
-def test_real_trec_dl_qrels(shared_data):
-    q = read_qrels(shared_data / "trec_dl" / "qrels.dl19-passage.txt")
+def test_real_trec_dl_qrels(data_dir):
+    q = read_qrels(data_dir / "trec_dl" / "qrels.dl19-passage.txt.gz")
     assert q.frame["query_id"].nunique() == 43
     assert set(q.frame["grade"].unique()) <= {0, 1, 2, 3}
 
 
-def test_real_rel_level_needs_its_scale(shared_data):
-    path = shared_data / "trec_eval_test" / "qrels.rel_level"
+def test_real_rel_level_needs_its_scale(data_dir):
+    path = data_dir / "trec_eval_test" / "qrels.rel_level"
     with pytest.raises(InputError, match=r"qrels.rel_level:\d+: grade (-1|4) is outside the scale 0..3"):
         read_qrels(path)
     assert read_qrels(path, scale=GradeScale(-1, 4)).n_judgments > 3000

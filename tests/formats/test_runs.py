@@ -121,15 +121,15 @@ def test_empty_missing_and_directory(write, tmp_path):
         read_run(tmp_path)
 
 
-def test_real_results_trunc_has_junk_columns(shared_data):
-    path = shared_data / "trec_eval_test" / "results.trunc"
+def test_real_results_trunc_has_junk_columns(data_dir):
+    path = data_dir / "trec_eval_test" / "results.trunc"
     with pytest.raises(InputError) as info:
         read_run(path)
     assert str(info.value).startswith(f"{path}:1: expected 6 columns")
 
 
-def test_real_trec_eval_results(shared_data):
-    run = read_run(shared_data / "trec_eval_test" / "results.test")
+def test_real_trec_eval_results(data_dir):
+    run = read_run(data_dir / "trec_eval_test" / "results.test")
     assert len(run) == 1500 and sorted(run.queries.to_pylist()) == ["301", "302", "303"]
     assert np.isfinite(run.score).all()
 

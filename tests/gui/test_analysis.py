@@ -17,15 +17,15 @@ from .conftest import shot
 
 
 @pytest.fixture
-def cranfield_project(tmp_path, shared_data):
-    cran = shared_data / "cranfield"
+def cranfield_project(tmp_path, data_dir):
+    cran = data_dir / "cranfield"
     path = tmp_path / "cran.ndcgproj"
     with Project.create(path, scale=GradeScale(0, 4), user="tester") as p:
         p.import_queries(cran / "queries.tsv")
         p.import_qrels(cran / "qrels.txt")
         p.freeze()
-        p.import_run(cran / "bm25.run", name="bm25")
-        p.import_run(cran / "chunks.run", name="chunks", id_map="#")
+        p.import_run(cran / "bm25.run.gz", name="bm25")
+        p.import_run(cran / "chunks.run.gz", name="chunks", id_map="#")
     return path
 
 
@@ -49,7 +49,7 @@ def scored(window, qtbot):
 
 
 def test_flags_block_scoring_until_chosen_and_numbers_equal_the_cli(
-    window, cranfield_project, qtbot, qtmodeltester, capsys, shared_data, tmp_path
+    window, cranfield_project, qtbot, qtmodeltester, capsys, data_dir, tmp_path
 ):
     window.open_project(cranfield_project)
     window.tabs.setCurrentIndex(1)
@@ -77,8 +77,8 @@ def test_flags_block_scoring_until_chosen_and_numbers_equal_the_cli(
     view.details_button.click()
     scores_shot(window, qtbot, "scores")
     capsys.readouterr()  # the model tester's own notice
-    cran = shared_data / "cranfield"
-    args = ["score", "--qrels", str(cran / "qrels.txt"), "--run", str(cran / "bm25.run"), "--scale", "0..4"]
+    cran = data_dir / "cranfield"
+    args = ["score", "--qrels", str(cran / "qrels.txt"), "--run", str(cran / "bm25.run.gz"), "--scale", "0..4"]
     assert main([*args, "--unjudged", "zero", "--json"]) == 0
     cli = json.loads(capsys.readouterr().out)
     assert view.evaluation.summary["mean_ndcg"] == cli["summary"]["mean_ndcg"]  # full precision
@@ -103,7 +103,9 @@ def test_flags_block_scoring_until_chosen_and_numbers_equal_the_cli(
     query = view.results.value(view.results_proxy.mapToSource(view.results_proxy.index(0, 0)).row(), "query_id")
     import pandas as pd
 
-    ranked = pd.read_csv(cran / "bm25.run", sep=" ", header=None, names=["q", "z", "doc", "r", "score", "t"], dtype=str)
+    ranked = pd.read_csv(
+        cran / "bm25.run.gz", sep=" ", header=None, names=["q", "z", "doc", "r", "score", "t"], dtype=str
+    )
     ranked = ranked[ranked["q"] == query].assign(score=lambda f: f["score"].astype(float))
     order = ranked.sort_values(["score", "doc"], ascending=[False, False])["doc"].tolist()
     assert view.missed.rowCount() > 0
@@ -188,7 +190,7 @@ def test_send_for_judging_starts_a_draft_and_switches_to_annotation(window, smal
     assert view.evaluation.manifest["judgments"]["pool_hash"] == version.hash
 
 
-def test_compare_two_runs(window, cranfield_project, qtbot, shared_data, capsys, tmp_path):
+def test_compare_two_runs(window, cranfield_project, qtbot, data_dir, capsys, tmp_path):
     window.open_project(cranfield_project)
     view = window.analysis
     choose(view.compare_box, "chunks")
@@ -202,8 +204,8 @@ def test_compare_two_runs(window, cranfield_project, qtbot, shared_data, capsys,
     assert view.comparison.rowCount() == 225
     text = view.comparison_label.text()
     assert "better on" in text and "(of 225 counted in both means)" in text
-    cran = shared_data / "cranfield"
-    args = ["score", "--qrels", str(cran / "qrels.txt"), "--run", str(cran / "chunks.run"), "--scale", "0..4"]
+    cran = data_dir / "cranfield"
+    args = ["score", "--qrels", str(cran / "qrels.txt"), "--run", str(cran / "chunks.run.gz"), "--scale", "0..4"]
     assert main([*args, "--unjudged", "zero", "--duplicates", "first", "--id-map", "#", "--json"]) == 0
     mean = json.loads(capsys.readouterr().out)["summary"]["mean_ndcg"]
     assert f"{mean:.4f}" in text

@@ -16,8 +16,8 @@ def choose(combo, value):
 
 
 @pytest.mark.parametrize("k", [5, 10, 100])
-def test_gui_equals_cli_and_trec_eval_on_its_test_files(window, tmp_path, shared_data, qtbot, capsys, k):
-    folder = shared_data / "trec_eval_test"
+def test_gui_equals_cli_and_trec_eval_on_its_test_files(window, tmp_path, data_dir, qtbot, capsys, k):
+    folder = data_dir / "trec_eval_test"
     path = tmp_path / "trec.ndcgproj"
     with Project.create(path, scale=GradeScale(-1, 4), user="tester") as p:
         p.import_qrels(folder / "qrels.rel_level")  # grades -1..4; -1 earns no gain, as in trec_eval

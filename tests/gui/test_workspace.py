@@ -221,8 +221,8 @@ def test_window_state_is_restored(qtbot, small_project):
     second.close()
 
 
-def test_import_run_dialog_previews_the_first_lines(qtbot, shared_data):
-    dialog = dialogs_module.ImportRunDialog("chunks", [], str(shared_data / "cranfield" / "chunks.run"))
+def test_import_run_dialog_previews_the_first_lines(qtbot, data_dir):
+    dialog = dialogs_module.ImportRunDialog("chunks", [], str(data_dir / "cranfield" / "chunks.run.gz"))
     qtbot.addWidget(dialog)
     assert dialog.preview.rowCount() == 8
     assert dialog.preview.item(0, 2).text() == "184#0"

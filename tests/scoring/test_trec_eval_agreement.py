@@ -10,7 +10,9 @@ dict per query), so the runs here have none.
 
 from __future__ import annotations
 
+import gzip
 from pathlib import Path
+from typing import TextIO
 
 import numpy as np
 import pytest
@@ -45,11 +47,16 @@ def trec_settings(k: int, scale: GradeScale) -> EvalSettings:
     )
 
 
+def open_text(path: Path) -> TextIO:
+    """A data file as text, plain or gzipped (tests/data keeps the large ones gzipped)."""
+    return gzip.open(path, "rt", encoding="utf-8") if path.suffix == ".gz" else open(path, encoding="utf-8")
+
+
 def trec_eval(qrels_path: Path, run_path: Path, cutoffs: tuple[int, ...]) -> dict[int, dict[str, float]]:
     """{K: {query: ndcg_cut_K}} from trec_eval's C code, files parsed by pytrec_eval itself."""
-    with open(qrels_path, encoding="utf-8") as f:
+    with open_text(qrels_path) as f:
         qrels = pytrec_eval.parse_qrel(f)
-    with open(run_path, encoding="utf-8") as f:
+    with open_text(run_path) as f:
         run = pytrec_eval.parse_run(f)
     measure = "ndcg_cut." + ",".join(str(k) for k in cutoffs)
     results = pytrec_eval.RelevanceEvaluator(qrels, {measure}).evaluate(run)
@@ -139,9 +146,9 @@ def test_scores_equal_only_in_single_precision_are_a_known_divergence(tmp_path: 
 # --- the real files -------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("run_name", "mean_at_10"), [("bm25.run", 0.5105), ("tfidf.run", 0.4725)])
-def test_cranfield_runs_agree_with_trec_eval(shared_data: Path, run_name: str, mean_at_10: float) -> None:
-    qrels_path, run_path = shared_data / "cranfield" / "qrels.txt", shared_data / "cranfield" / run_name
+@pytest.mark.parametrize(("run_name", "mean_at_10"), [("bm25.run.gz", 0.5105), ("tfidf.run.gz", 0.4725)])
+def test_cranfield_runs_agree_with_trec_eval(data_dir: Path, run_name: str, mean_at_10: float) -> None:
+    qrels_path, run_path = data_dir / "cranfield" / "qrels.txt", data_dir / "cranfield" / run_name
     scale = GradeScale(0, 4)
     assert_agree(qrels_path, run_path, (1, 5, 10, 20, 100), scale)
 
@@ -156,15 +163,15 @@ TREC_EVAL_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 
 
 @pytest.mark.parametrize("qrels_name", ["qrels.test", "qrels.rel_level"])
-def test_trec_eval_test_files_agree_with_trec_eval(shared_data: Path, qrels_name: str) -> None:
+def test_trec_eval_test_files_agree_with_trec_eval(data_dir: Path, qrels_name: str) -> None:
     # qrels.rel_level grades -1..4; -1 ("pooled but not judged") earns no gain, as in trec_eval.
-    folder = shared_data / "trec_eval_test"
+    folder = data_dir / "trec_eval_test"
     assert_agree(folder / qrels_name, folder / "results.test", TREC_EVAL_CUTOFFS, GradeScale(-1, 4))
 
 
-def test_trec_eval_expected_output_is_reproduced(shared_data: Path) -> None:
+def test_trec_eval_expected_output_is_reproduced(data_dir: Path) -> None:
     """out.test.aql: `trec_eval -m all_trec -q -l2 qrels.rel_level results.test`, 4 decimals."""
-    folder = shared_data / "trec_eval_test"
+    folder = data_dir / "trec_eval_test"
     expected: dict[int, dict[str, float]] = {}
     for line in (folder / "out.test.aql").read_text(encoding="utf-8").splitlines():
         parts = line.split()
@@ -183,11 +190,11 @@ def test_trec_eval_expected_output_is_reproduced(shared_data: Path) -> None:
             assert round(got[query], 4) == value, (k, query, got[query])
 
 
-def test_ids_with_hash_and_unknown_queries_agree_with_trec_eval(shared_data: Path) -> None:
+def test_ids_with_hash_and_unknown_queries_agree_with_trec_eval(data_dir: Path) -> None:
     # TREC RAG 2024: IDs contain '#', compared exactly (no ID map). The run answers 301 topics,
     # 31 of them judged; trec_eval ignores the other 270, we must be told to.
-    folder = shared_data / "trec_eval_test"
-    qrels_path, run_path = folder / "qrels.comment.test", folder / "results.comment.test"
+    folder = data_dir / "trec_eval_test"
+    qrels_path, run_path = folder / "qrels.comment.test.gz", folder / "results.comment.test.gz"
     scale = GradeScale(0, 3)
     assert_agree(qrels_path, run_path, (5, 10, 20, 100), scale)
 
@@ -205,16 +212,18 @@ def test_ids_with_hash_and_unknown_queries_agree_with_trec_eval(shared_data: Pat
         evaluate(qrels, run, trec_settings(10, scale).with_(unknown_queries=UnknownQueryPolicy.REJECT))
 
 
-@pytest.mark.parametrize("qrels_name", ["qrels.dl19-passage.txt", "qrels.dl20-passage.txt"])
+@pytest.mark.parametrize("qrels_name", ["qrels.dl19-passage.txt.gz", "qrels.dl20-passage.txt.gz"])
 def test_trec_dl_qrels_with_a_generated_run_agree_with_trec_eval(
-    shared_data: Path, tmp_path: Path, qrels_name: str
+    data_dir: Path, tmp_path: Path, qrels_name: str
 ) -> None:
     # TREC DL ships qrels without runs: rank each query's judged passages, passages judged for
     # other queries (unjudged here) and invented IDs, with coarse scores that tie often, and
     # leave some queries unanswered.
-    qrels_path = shared_data / "trec_dl" / qrels_name
+    qrels_path = data_dir / "trec_dl" / qrels_name
     universes: dict[str, list[str]] = {}
-    for line in qrels_path.read_text(encoding="utf-8").splitlines():
+    with open_text(qrels_path) as f:
+        lines_of_qrels = f.read().splitlines()
+    for line in lines_of_qrels:
         query, _, doc, _ = line.split()
         universes.setdefault(query, []).append(doc)
     everything = sorted({d for docs in universes.values() for d in docs})
