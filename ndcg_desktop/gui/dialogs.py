@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from ndcg_desktop.domain import GradeScale, InputError, OrderKind, TiePolicy
+from ndcg_desktop.domain.natural import natural_key
 from ndcg_desktop.gui.themes import error_colour
 from ndcg_desktop.store.project import DEFAULT_LABELS, default_labels
 
@@ -413,6 +414,7 @@ class BuildPoolDialog(QDialog):
             self.summary.setText(str(exc))
             self.ok.setEnabled(False)
             return
+        counts = counts.sort_values("query_id", key=lambda ids: ids.map(natural_key))  # q2 before q10
         self.table.setRowCount(len(counts))
         for row, rec in enumerate(counts.itertuples(index=False)):
             for col, value in enumerate((rec.query_id, rec.candidates, rec.new)):

@@ -6,7 +6,6 @@ load: data() is called thousands of times per repaint or sort, so it must only i
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import pandas as pd
@@ -20,6 +19,8 @@ from PySide6.QtCore import (
     Qt,
 )
 from PySide6.QtGui import QBrush, QColor
+
+from ndcg_desktop.domain.natural import natural_key  # re-exported: the Scores view sorts IDs with it
 
 translate = QCoreApplication.translate
 
@@ -38,11 +39,6 @@ STATE_TEXTS = {
     _TO_GRADE: QT_TRANSLATE_NOOP("models", "to grade"),
     _DONE: QT_TRANSLATE_NOOP("models", "done"),
 }
-
-
-def natural_key(text: str) -> str:
-    """A sort key that puts q2 before q10 (numbers compared by value)."""
-    return re.sub(r"\d+", lambda m: m.group(0).zfill(12), text)
 
 
 def grade_label(grade: int | None, labels: list[str], low: int) -> str:
