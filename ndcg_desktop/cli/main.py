@@ -18,6 +18,7 @@ from ndcg_desktop.domain import (
     GradeScale,
     InputError,
     QuerySet,
+    RunReading,
     TiePolicy,
     UnjudgedPolicy,
     UnknownQueryPolicy,
@@ -198,29 +199,36 @@ def _score_files(args: argparse.Namespace) -> Evaluation:
 
 
 def _score_project(args: argparse.Namespace) -> Evaluation:
-    from ndcg_desktop.scoring import evaluate
-    from ndcg_desktop.store import Project
+    from ndcg_desktop.store import Project, ProjectInUse
+    from ndcg_desktop.tasks import score_run
 
     if args.qrels or args.run or not args.run_name:
         raise InputError("with --project, name the stored run with --run-name (and give no --qrels or --run)")
-    with Project.open(args.project, read_only=True) as project:
+    try:
+        project = Project.open(args.project)  # writable: the evaluation is recorded in the project
+    except ProjectInUse:
+        project = Project.open(args.project, read_only=True)
+        print(f"note: {args.project} is open elsewhere; this evaluation is not recorded in it", file=sys.stderr)
+    with project:
+        info = project.run_info(args.run_name)
+        reading = RunReading.from_dict(info.reading)
+        # Import time owns a stored run's reading: another order, tie policy or ID map needs another import.
+        asked = (
+            ("--order", args.order, {v: k for k, v in ORDER_CHOICES.items()}[reading.order]),
+            ("--ties", args.ties, reading.ties.value),
+            ("--id-map", args.id_map, reading.id_map),
+        )
+        for option, wanted, stored in asked:
+            if wanted is not None and wanted != stored:
+                raise InputError(
+                    f"run {info.name} was imported with {option} {stored if stored is not None else '(none)'}; "
+                    f"import it again with {option} {wanted} to score it that way"
+                )
         version = project.frozen_version(args.pool_version)
-        qrels = project.qrels(version.version)
-        run, info = project.load_run(args.run_name)
-        if args.order and ORDER_CHOICES[args.order] is not run.order:
-            raise InputError(
-                f"run {info.name} was imported ordered by {run.order.value}; import it again "
-                f"with --order {args.order} to score it that way"
-            )
         if args.scale and GradeScale.parse(args.scale) != version.scale:
             raise InputError(f"pool version {version.version} uses the scale {version.scale}, not {args.scale}")
-        settings = _settings(args, scale=version.scale, ties=info.reading["ties"], id_map=info.reading["id_map"])
-        evaluation = evaluate(qrels, run, settings)
-        evaluation.manifest["judgments"].update(
-            {"path": str(project.path), "pool_version": version.version, "pool_hash": version.hash}
-        )
-        evaluation.manifest["run"]["name"] = info.name
-    return evaluation
+        settings = _settings(args, scale=version.scale, ties=reading.ties.value, id_map=reading.id_map)
+        return score_run(project, info.name, version.version, settings).evaluation
 
 
 def _join_negative_scale(argv: list[str]) -> list[str]:

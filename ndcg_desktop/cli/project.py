@@ -10,6 +10,16 @@ from typing import Any
 from ndcg_desktop.domain import GradeScale, InputError, TiePolicy
 from ndcg_desktop.formats.runs import ORDER_CHOICES
 from ndcg_desktop.store import Project
+from ndcg_desktop.tasks import (
+    NegativeGrades,
+    QueryScope,
+    apply_send_for_judging,
+    import_judgments,
+    import_run,
+    plan_send_for_judging,
+    pool_apply,
+    pool_preview,
+)
 
 
 def add_project_commands(sub: argparse._SubParsersAction) -> None:
@@ -63,6 +73,19 @@ def add_project_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("project", metavar="PROJECT")
     p.add_argument("--run-name", required=True, metavar="NAME")
     p.add_argument("--depth", type=int, metavar="K", help="only the top K documents of each query (default all)")
+    p.add_argument(
+        "--pool-version",
+        type=int,
+        metavar="N",
+        help="frozen version deciding what is unjudged (default latest)",
+    )
+    p.add_argument(
+        "--queries",
+        choices=[s.value for s in QueryScope],
+        default=QueryScope.POOL.value,
+        help="pool: only the pool version's queries (default); run: every query the run answered",
+    )
+    p.add_argument("--dry-run", action="store_true", help="list what would be added, change nothing")
     p.set_defaults(handler=cmd_send_for_judging)
 
     p = sub.add_parser("freeze", help="freeze the draft pool into an immutable, hashed version")
@@ -119,7 +142,8 @@ def cmd_import_docs(args: argparse.Namespace) -> int:
 
 def cmd_import_qrels(args: argparse.Namespace) -> int:
     with Project.open(args.project) as project:
-        report = project.import_qrels(args.file, negative_as_ungraded=args.negative_as_ungraded, fmt=args.format)
+        negative = NegativeGrades.UNGRADED if args.negative_as_ungraded else NegativeGrades.REFUSE
+        report = import_judgments(project, args.file, negative=negative, fmt=args.format)
         draft = project.draft()
         print(
             f"draft version {draft.version if draft else '?'}: {report['added']} judgments added, "
@@ -131,7 +155,8 @@ def cmd_import_qrels(args: argparse.Namespace) -> int:
 
 def cmd_import_run(args: argparse.Namespace) -> int:
     with Project.open(args.project) as project:
-        info = project.import_run(
+        info = import_run(
+            project,
             args.file,
             name=args.name,
             ties=TiePolicy(args.ties),
@@ -148,7 +173,7 @@ def cmd_import_run(args: argparse.Namespace) -> int:
 
 def cmd_pool(args: argparse.Namespace) -> int:
     with Project.open(args.project) as project:
-        counts = project.pool_from_runs(args.runs, args.depth, apply=not args.dry_run)
+        counts = (pool_preview if args.dry_run else pool_apply)(project, args.runs, args.depth)
         draft = project.draft()
         verb = "would add" if args.dry_run else "added"
         for row in counts.itertuples(index=False):
@@ -160,12 +185,24 @@ def cmd_pool(args: argparse.Namespace) -> int:
 
 def cmd_send_for_judging(args: argparse.Namespace) -> int:
     with Project.open(args.project) as project:
-        counts = project.send_for_judging(args.run_name, depth=args.depth)
-        draft = project.draft()
-        waiting = int(counts["new"].sum())
+        plan = plan_send_for_judging(
+            project,
+            args.run_name,
+            args.pool_version,
+            depth=args.depth or max(project.run_info(args.run_name).rows, 1),
+            scope=QueryScope(args.queries),
+        )
+        verb = "would add" if args.dry_run else "added"
+        for row in plan.per_query.itertuples(index=False):
+            print(f"{row.query_id}\t{verb} {row.to_add} of {row.unjudged} unjudged ({row.waiting} already waiting)")
+        if args.dry_run:
+            where = f"draft version {plan.draft}" if plan.draft is not None else "a new draft"
+            print(f"would add {plan.total} documents of run {args.run_name} to {where}")
+            return 0
+        sent = apply_send_for_judging(project, plan)
         print(
-            f"{waiting} documents of run {args.run_name} await grading in draft version "
-            f"{draft.version if draft else '?'}; freeze it, then score again"
+            f"{plan.total} documents of run {args.run_name} await grading in draft version "
+            f"{sent.draft}; freeze it, then score again"
         )
     return 0
 

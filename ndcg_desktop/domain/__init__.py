@@ -2,6 +2,7 @@
 
 from ndcg_desktop.domain.data import OrderKind, Qrels, Run
 from ndcg_desktop.domain.errors import InputError
+from ndcg_desktop.domain.reading import RunReading
 from ndcg_desktop.domain.settings import (
     DuplicatePolicy,
     EvalSettings,
@@ -24,6 +25,7 @@ __all__ = [
     "Qrels",
     "QuerySet",
     "Run",
+    "RunReading",
     "TiePolicy",
     "UnjudgedPolicy",
     "UnknownQueryPolicy",

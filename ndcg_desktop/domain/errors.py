@@ -28,11 +28,22 @@ class InputError(Exception):
         self.hint = hint
         super().__init__(self.__str__())
 
-    def __str__(self) -> str:
+    def located(self) -> str:
+        """The message with its file and line, without the command line's hint.
+
+        Hints name command-line options (``choose --unjudged zero|condense``); the window shows
+        this instead, since its own controls make the choice.
+
+        >>> InputError("unjudged document", path="r.run", line=5, hint="choose --unjudged zero").located()
+        'r.run:5: unjudged document'
+        """
         where = ""
         if self.path is not None:
             where = self.path + (f":{self.line}" if self.line is not None else "") + ": "
-        text = where + self.message
+        return where + self.message
+
+    def __str__(self) -> str:
+        text = self.located()
         if self.hint:
             text += "; " + self.hint
         return text

@@ -57,17 +57,17 @@ from ndcg_desktop.gui.charts import CumulativeChart, HistogramChart, ScatterChar
 from ndcg_desktop.gui.highlight import highlighted_html
 from ndcg_desktop.gui.models import SORT_ROLE, Index, grade_label, natural_key
 from ndcg_desktop.gui.tasks import run_with_progress
-from ndcg_desktop.scoring import Evaluation, evaluate
+from ndcg_desktop.scoring import Evaluation
 from ndcg_desktop.scoring.explain import (
     FlagReport,
     FullRankings,
     compare,
     histogram,
     ideal_ranking,
-    inspect,
     missed_relevant,
 )
 from ndcg_desktop.store import Project
+from ndcg_desktop.tasks import ScoredRun, check_run, score_run
 
 # The context is this module's name, literally: pyside6-lupdate files every string of this module under
 # "analysis", and self.tr() would look up the runtime class (a subclass) instead.
@@ -744,27 +744,18 @@ class AnalysisView(QWidget):
         self.score_button.setToolTip(tip.format(keys=_keys(SCORE_KEYS[0])))
 
     # -- work ------------------------------------------------------------------------------
-    def _loader(self) -> Any:
-        """Read the frozen pool and the run off the GUI thread (a stored run can hold millions of rows)."""
-        assert self.project is not None
-        project, version = self.project, self.project.version(self.version_box.currentData())
-        name, base = self.run_box.currentData(), self.settings()
-
-        def load(name: str = name) -> tuple[Any, Any, Any, EvalSettings]:
-            qrels = project.qrels(version.version)
-            run, info = project.load_run(name)
-            return qrels, run, info, base.with_(ties=info.reading["ties"], id_map=info.reading["id_map"])
-
-        return version, load
-
     def check(self) -> None:
         if self.project is None or self.run_box.currentIndex() < 0 or self.version_box.currentIndex() < 0:
             return
-        _version, load = self._loader()
+        project, name, version, base = (
+            self.project,
+            self.run_box.currentData(),
+            self.version_box.currentData(),
+            self.settings(),
+        )
 
         def work(progress: Any, cancelled: Any) -> FlagReport:
-            qrels, run, _info, settings = load()
-            return inspect(qrels, run, settings, progress=progress, cancelled=cancelled)
+            return check_run(project, name, version, base, progress=progress, cancelled=cancelled).report
 
         run_with_progress(self, translate("analysis", "Checking the run…"), work, self._show_report, self.error.emit)
 
@@ -808,33 +799,30 @@ class AnalysisView(QWidget):
         if self._sending():
             self._send_for_judging()
             return
-        version, load = self._loader()
+        project, name, number, base = (
+            self.project,
+            self.run_box.currentData(),
+            self.version_box.currentData(),
+            self.settings(),
+        )
         other_name = self.compare_box.currentData()
-        if other_name == self.run_box.currentData():
+        if other_name == name:
             other_name = None
 
-        def work(progress: Any, cancelled: Any) -> tuple[Any, Any, Evaluation, Evaluation | None, FullRankings]:
-            qrels, run, info, settings = load()
-            first = evaluate(qrels, run, settings, progress=progress, cancelled=cancelled)
-            rankings = FullRankings.of(run, settings)  # where missed documents sit below K
+        def work(progress: Any, cancelled: Any) -> tuple[ScoredRun, ScoredRun | None]:
+            first = score_run(project, name, number, base, rankings=True, progress=progress, cancelled=cancelled)
             if other_name is None:
-                return qrels, info, first, None, rankings
-            _q, o_run, _o_info, o_settings = load(other_name)  # its own tie policy and ID map
-            second = evaluate(qrels, o_run, o_settings, progress=progress, cancelled=cancelled)
-            return qrels, info, first, second, rankings
+                return first, None
+            # The other run with its own reading (tie policy and ID map).
+            second = score_run(project, other_name, number, base, progress=progress, cancelled=cancelled)
+            return first, second
 
-        def done(result: tuple[Any, Any, Evaluation, Evaluation | None, FullRankings]) -> None:
-            qrels, info, evaluation, second, rankings = result
-            assert self.project is not None
-            self.qrels, self.rankings = qrels, rankings
-            evaluation.manifest["judgments"].update(
-                {"path": str(self.project.path), "pool_version": version.version, "pool_hash": version.hash}
-            )
-            evaluation.manifest["run"]["name"] = info.name
-            self.project.save_evaluation(info.name, version.version, evaluation.settings.to_text(), evaluation.manifest)
-            self._show_results(evaluation, version)
+        def done(result: tuple[ScoredRun, ScoredRun | None]) -> None:
+            first, second = result
+            self.qrels, self.rankings = first.qrels, first.rankings
+            self._show_results(first.evaluation, first.version)
             self.flags_toggle.setChecked(False)
-            self._show_comparison(evaluation, second, other_name)
+            self._show_comparison(first.evaluation, second.evaluation if second else None, other_name)
 
         run_with_progress(self, translate("analysis", "Scoring…"), work, done, self.error.emit)
 

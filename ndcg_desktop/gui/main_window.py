@@ -40,6 +40,14 @@ from ndcg_desktop.gui.themes import muted_colour
 from ndcg_desktop.gui.workspace import Workspace
 from ndcg_desktop.store import SUFFIX, PoolVersion, Project, ProjectInUse
 from ndcg_desktop.store.project import default_user
+from ndcg_desktop.tasks import (
+    NegativeGrades,
+    NegativeGradesFound,
+    import_judgments,
+    import_run,
+    pool_apply,
+    pool_preview,
+)
 
 translate = QCoreApplication.translate
 
@@ -326,7 +334,7 @@ class MainWindow(QMainWindow):
         try:
             Project.create(path, scale=dialog.scale(), labels=dialog.labels(), user=self.annotator()).close()
         except InputError as exc:
-            self.show_error(str(exc))
+            self.show_error(exc.located())
             return
         self.open_project(path)
 
@@ -343,7 +351,7 @@ class MainWindow(QMainWindow):
         try:
             self.open_project(ensure_demo())
         except InputError as exc:
-            self.show_error(str(exc))
+            self.show_error(exc.located())
 
     def open_project(self, path: str | Path) -> bool:
         self.close_project()
@@ -360,7 +368,7 @@ class MainWindow(QMainWindow):
                 return False
             project = Project.open(path, read_only=True, user=self.annotator())
         except InputError as exc:
-            self.show_error(str(exc))
+            self.show_error(exc.located())
             if not Path(path).exists():
                 forget_project(str(path))
                 self.welcome.refresh()
@@ -471,10 +479,16 @@ class MainWindow(QMainWindow):
 
     # -- long work ---------------------------------------------------------------------------
     def _background(self, title: str, fn: Callable[..., Any], done: Callable[[Any], None]) -> None:
+        project = self.project
+
         def cancelled() -> None:
             self.statusBar().showMessage(translate("main_window", "Cancelled: the project is unchanged."), 6000)
 
-        run_with_progress(self, title, fn, done, self.show_error, cancelled)
+        def finished(result: Any) -> None:
+            if self.project is project:  # a result for a project closed meanwhile must not reach the views
+                done(result)
+
+        run_with_progress(self, title, fn, finished, self.show_error, cancelled)
 
     def _pick(self, title: str, filters: str) -> str | None:
         path, _ = QFileDialog.getOpenFileName(self, title, str(Path.home()), filters)
@@ -508,7 +522,7 @@ class MainWindow(QMainWindow):
             lambda n: self._imported(translate("main_window", "Imported {count} documents.").format(count=n)),
         )
 
-    def import_judgments(self, path: str | None = None) -> None:
+    def import_judgments(self, path: str | None = None, negative: NegativeGrades = NegativeGrades.REFUSE) -> None:
         path = path or self._pick(
             translate("main_window", "Import judgments"),
             translate("main_window", "Judgments (*.txt *.qrels *.csv *.tsv *.gz);;All files (*)"),
@@ -516,16 +530,39 @@ class MainWindow(QMainWindow):
         if not path or self.project is None:
             return
         project = self.project
-        self._background(
-            translate("main_window", "Importing judgments…"),
-            lambda **_: project.import_qrels(path, negative_as_ungraded=True),
-            lambda r: self._imported(
+
+        def work(**_: Any) -> dict[str, int] | NegativeGradesFound:
+            try:
+                return import_judgments(project, path, negative=negative)
+            except NegativeGradesFound as exc:  # a question for the user, not a failure
+                return exc
+
+        def done(result: dict[str, int] | NegativeGradesFound) -> None:
+            if isinstance(result, NegativeGradesFound):
+                self._ask_negative_grades(path, result)
+                return
+            self._imported(
                 translate(
                     "main_window", "Judgments: {added} added, {graded} pool items graded, {ungraded} ungraded."
-                ).format(added=r["added"], graded=r["graded_existing"], ungraded=r["ungraded"]),
+                ).format(added=result["added"], graded=result["graded_existing"], ungraded=result["ungraded"]),
                 prefer_draft=True,
-            ),
+            )
+
+        self._background(translate("main_window", "Importing judgments…"), work, done)
+
+    def _ask_negative_grades(self, path: str, found: NegativeGradesFound) -> None:
+        """trec_eval's negative grades: the same explicit choice as the command line's --negative-as-ungraded."""
+        answer = QMessageBox.question(
+            self,
+            translate("main_window", "Negative grades"),
+            translate(
+                "main_window",
+                "{error}\n\nImport the negative grades as ungraded pool items, to be graded before freezing?",
+            ).format(error=found.located()),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
         )
+        if answer == QMessageBox.StandardButton.Yes:
+            self.import_judgments(path, NegativeGrades.UNGRADED)
 
     def import_run(self, path: str | None = None, values: tuple[str, Any, str | None, Any] | None = None) -> None:
         path = path or self._pick(
@@ -543,7 +580,7 @@ class MainWindow(QMainWindow):
         project = self.project
         self._background(
             translate("main_window", "Importing run…"),
-            lambda **_: project.import_run(path, name=name, ties=ties, id_map=id_map, order=order),
+            lambda **_: import_run(project, path, name=name, ties=ties, id_map=id_map, order=order),
             lambda info: self._imported(
                 translate("main_window", "Imported run {name}: {rows} documents for {queries} queries.").format(
                     name=info.name, rows=info.rows, queries=info.queries
@@ -559,14 +596,14 @@ class MainWindow(QMainWindow):
         if self.project is None:
             return
         project = self.project
-        preview = lambda names, depth: project.pool_from_runs(names, depth, apply=False)  # noqa: E731
+        preview = lambda names, depth: pool_preview(project, names, depth)  # noqa: E731
         dialog = BuildPoolDialog([r.name for r in project.runs()], preview, self)
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return
         names, depth = dialog.chosen()
         self._background(
             translate("main_window", "Adding documents to the draft pool…"),
-            lambda **_: project.pool_from_runs(names, depth),
+            lambda **_: pool_apply(project, names, depth),
             lambda counts: self._imported(
                 translate("main_window", "Added {count} documents to the draft pool; they await grading.").format(
                     count=int(counts["new"].sum())
@@ -586,7 +623,7 @@ class MainWindow(QMainWindow):
         try:
             frozen = self.project.freeze(version=version.version, remove_ungraded=dialog.remove.isChecked())
         except InputError as exc:
-            self.show_error(str(exc))
+            self.show_error(exc.located())
             return
         self.undo_stack.clear()
         self.refresh(version=frozen.version)
@@ -607,7 +644,7 @@ class MainWindow(QMainWindow):
         try:
             draft = self.project.new_draft_from(version.version)
         except InputError as exc:
-            self.show_error(str(exc))
+            self.show_error(exc.located())
             return
         self.undo_stack.clear()
         self.refresh(version=draft.version)

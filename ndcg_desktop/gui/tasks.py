@@ -40,7 +40,7 @@ class Task(QRunnable):
         except (Cancelled, ImportCancelled):
             self.signals.cancelled.emit()
         except InputError as exc:
-            self.signals.failed.emit(str(exc))
+            self.signals.failed.emit(exc.located())  # the hint names command-line options
         except Exception as exc:  # an unexpected bug: show it rather than lose it
             # QCoreApplication.translate is thread-safe; only widgets must stay on the GUI thread.
             message = translate("tasks", "unexpected error: {error}\n\n{traceback}")

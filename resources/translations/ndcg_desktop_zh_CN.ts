@@ -1471,6 +1471,18 @@ Open it read-only?</source>
         <translation>相关性判断：新增 {added} 条，判断池中已评级 {graded} 项，未评级 {ungraded} 项。</translation>
     </message>
     <message>
+        <source>Negative grades</source>
+        <translation>负数评级</translation>
+    </message>
+    <message>
+        <source>{error}
+
+Import the negative grades as ungraded pool items, to be graded before freezing?</source>
+        <translation>{error}
+
+将负数评级作为未评级的判断池条目导入，冻结前再评级？</translation>
+    </message>
+    <message>
         <source>Import run</source>
         <translation>导入运行结果</translation>
     </message>

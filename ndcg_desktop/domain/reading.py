@@ -1,0 +1,66 @@
+"""How a run's lines become rankings: decided once, when the run is imported."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ndcg_desktop.domain.data import OrderKind
+from ndcg_desktop.domain.errors import InputError
+from ndcg_desktop.domain.settings import TiePolicy
+
+
+@dataclass(frozen=True)
+class RunReading:
+    """A stored run's reading settings: its order, its tie policy and its chunk-to-document ID map.
+
+    Import time owns them, in both fronts: a stored run is always scored, pooled and sent for
+    judging the way it was imported. To read it another way, import it again under another name.
+
+    >>> r = RunReading.from_dict({"order": "score", "ties": "docid-desc", "id_map": "#"})
+    >>> r.ties, r.id_map
+    (<TiePolicy.DOCID_DESC: 'docid-desc'>, '#')
+    >>> RunReading.from_dict(r.as_dict()) == r
+    True
+    """
+
+    order: OrderKind = OrderKind.SCORE
+    ties: TiePolicy = TiePolicy.DOCID_DESC
+    id_map: str | None = None
+    notes: tuple[str, ...] = ()  # how the file was read, for the manifest
+    empty_queries: tuple[str, ...] = ()  # answered with an empty list (JSONL)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.order, OrderKind):
+            object.__setattr__(self, "order", OrderKind(str(self.order)))
+        if not isinstance(self.ties, TiePolicy):
+            object.__setattr__(self, "ties", TiePolicy.from_text(str(self.ties), "ties"))
+        if self.id_map == "":
+            raise InputError("the ID map separator must not be empty")
+        object.__setattr__(self, "notes", tuple(self.notes))
+        object.__setattr__(self, "empty_queries", tuple(self.empty_queries))
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RunReading:
+        """The stored form (a JSON object in the project file)."""
+        return cls(
+            order=OrderKind(data.get("order", OrderKind.SCORE.value)),
+            ties=data.get("ties", TiePolicy.DOCID_DESC.value),
+            id_map=data.get("id_map"),
+            notes=tuple(data.get("notes", ())),
+            empty_queries=tuple(data.get("empty_queries", ())),
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "order": self.order.value,
+            "ties": self.ties.value,
+            "id_map": self.id_map,
+            "notes": list(self.notes),
+            "empty_queries": list(self.empty_queries),
+        }
+
+    def describe(self) -> str:
+        """``ordered by score, ties docid-desc, IDs cut at '#'``."""
+        text = f"ordered by {self.order}, ties {self.ties}"
+        return text + (f", IDs cut at {self.id_map!r}" if self.id_map is not None else "")

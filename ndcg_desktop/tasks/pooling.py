@@ -1,0 +1,147 @@
+"""Pooling and send-for-judging: always a preview first, then exactly that is applied.
+
+Send for judging (PRODUCT.md rule 6, third resolution) adds a run's unjudged documents to a
+draft pool. The plan says exactly what will be added: per query, only within the chosen depth,
+only the queries in scope. Applying it returns what it did, so it can be undone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+
+import pandas as pd
+
+from ndcg_desktop.domain import InputError
+from ndcg_desktop.scoring.ranking import top_documents
+from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.scoring import load_inputs
+
+Progress = Callable[[int, int], None]
+IsCancelled = Callable[[], bool]
+
+
+class QueryScope(StrEnum):
+    """Which of a run's queries send for judging may add documents for."""
+
+    POOL = "pool"  # only the pool version's queries: the ones a score counts
+    RUN = "run"  # every query the run answered, including those the pool lacks
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True)
+class JudgingPlan:
+    """What sending a run's unjudged documents for judging will add, before anything is written."""
+
+    run_name: str
+    pool_version: int  # the frozen version whose judgments decide what is unjudged
+    depth: int
+    scope: QueryScope
+    draft: int | None  # the draft they join; None: a new draft from the latest frozen version
+    items: pd.DataFrame  # query_id, rank, doc_id: exactly the pool items that will be added
+    per_query: pd.DataFrame  # query_id, unjudged (within the depth), waiting (already in the draft), to_add
+
+    @property
+    def total(self) -> int:
+        return len(self.items)
+
+
+def _pairs(frame: pd.DataFrame) -> pd.MultiIndex:
+    return pd.MultiIndex.from_arrays([frame["query_id"].astype(str), frame["doc_id"].astype(str)])
+
+
+def plan_send_for_judging(
+    project: Project,
+    run_name: str,
+    pool_version: int | None,
+    *,
+    depth: int,
+    scope: QueryScope = QueryScope.POOL,
+    progress: Progress | None = None,
+    cancelled: IsCancelled | None = None,
+) -> JudgingPlan:
+    """The run's documents in the top ``depth`` of each in-scope query that the frozen version has not judged.
+
+    Documents already waiting in the draft are counted but not added again.
+    """
+    if depth < 1:
+        raise InputError(f"the depth must be a positive integer, not {depth}")
+    inputs = load_inputs(project, run_name, pool_version)
+    if progress is not None:
+        progress(1, 4)
+    top = top_documents(inputs.run, depth, ties=inputs.reading.ties, id_map=inputs.reading.id_map)
+    if cancelled is not None and cancelled():
+        from ndcg_desktop.scoring import Cancelled
+
+        raise Cancelled()
+    top["query_id"] = top["query_id"].astype(str)
+    top["doc_id"] = top["doc_id"].astype(str)
+    if scope is QueryScope.POOL:
+        top = top[top["query_id"].isin(set(inputs.qrels.frame["query_id"].astype(str)))]
+    unjudged = top[~_pairs(top).isin(_pairs(inputs.qrels.frame))]
+    if progress is not None:
+        progress(2, 4)
+    draft = project.draft()
+    # Without a draft, the new one copies the latest frozen version (there is one: load_inputs found one).
+    latest = project.latest_frozen()
+    target = draft.version if draft is not None else (latest.version if latest else inputs.version.version)
+    existing = project.pool_items(target)[["query_id", "doc_id"]]
+    items = unjudged[~_pairs(unjudged).isin(_pairs(existing))].reset_index(drop=True)
+    per_query = pd.DataFrame(
+        {
+            "unjudged": unjudged.groupby("query_id").size(),
+            "to_add": items.groupby("query_id").size(),
+        }
+    )
+    per_query = per_query.fillna(0).astype(int)
+    per_query.insert(1, "waiting", per_query["unjudged"] - per_query["to_add"])
+    per_query = per_query.rename_axis("query_id").reset_index()
+    if progress is not None:
+        progress(4, 4)
+    return JudgingPlan(
+        run_name=inputs.info.name,
+        pool_version=inputs.version.version,
+        depth=depth,
+        scope=scope,
+        draft=draft.version if draft is not None else None,
+        items=items[["query_id", "rank", "doc_id"]],
+        per_query=per_query,
+    )
+
+
+@dataclass(frozen=True)
+class SentForJudging:
+    """What applying a plan did: the draft, whether it was created for this, and the items added."""
+
+    draft: int
+    created_draft: bool
+    items: pd.DataFrame  # query_id, doc_id
+
+
+def apply_send_for_judging(project: Project, plan: JudgingPlan) -> SentForJudging:
+    """Add exactly the plan's items to the draft (created from the latest frozen version if needed).
+
+    A plan made against another draft than the current one is refused: preview again.
+    """
+    draft = project.draft()
+    if (draft.version if draft is not None else None) != plan.draft:
+        raise InputError("the draft pool changed since the preview; preview again", path=project.path)
+    created = draft is None
+    pairs = plan.items[["query_id", "doc_id"]]
+    project.add_items(pairs, action="send for judging")
+    current = project.draft()
+    assert current is not None
+    return SentForJudging(current.version, created, pairs.reset_index(drop=True))
+
+
+def pool_preview(project: Project, run_names: list[str], depth: int) -> pd.DataFrame:
+    """Depth-k pooling's preview: per query, the candidates and how many are new to the draft."""
+    return project.pool_from_runs(run_names, depth, apply=False)
+
+
+def pool_apply(project: Project, run_names: list[str], depth: int) -> pd.DataFrame:
+    """Depth-k pooling: the top ``depth`` documents of each run join the draft; per-query counts."""
+    return project.pool_from_runs(run_names, depth, apply=True)

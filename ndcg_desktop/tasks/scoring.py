@@ -1,0 +1,130 @@
+"""Check and score a stored run against a frozen pool version: written once, for both fronts.
+
+The run is read the way it was imported (its :class:`RunReading` owns order, ties and the ID
+map); the pool version's scale is the scale; the manifest names the project, the pool version
+and its hash, and the run's name. Scoring records the evaluation in the project.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ndcg_desktop.domain import EvalSettings, Qrels, Run, RunReading
+from ndcg_desktop.scoring import Evaluation, evaluate
+from ndcg_desktop.scoring.explain import FlagReport, FullRankings, inspect
+from ndcg_desktop.store import PoolVersion, Project, RunInfo
+
+Progress = Callable[[int, int], None]
+IsCancelled = Callable[[], bool]
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """A stored run and a frozen pool version, read and ready to score."""
+
+    version: PoolVersion
+    qrels: Qrels
+    run: Run
+    info: RunInfo
+    reading: RunReading
+
+    def settings(self, base: EvalSettings) -> EvalSettings:
+        """``base`` with what is not the caller's to choose: the run's reading and the pool's scale."""
+        return base.with_(ties=self.reading.ties, id_map=self.reading.id_map, scale=self.version.scale)
+
+
+def load_inputs(project: Project, run_name: str, pool_version: int | None = None) -> Inputs:
+    """Read a stored run and a frozen pool version (the latest when ``pool_version`` is None).
+
+    Drafts are refused: a score needs a version that cannot change.
+    """
+    version = project.frozen_version(pool_version)
+    qrels = project.qrels(version.version)
+    run, info = project.load_run(run_name)
+    return Inputs(version, qrels, run, info, RunReading.from_dict(info.reading))
+
+
+@dataclass(frozen=True)
+class CheckedRun:
+    """What a run needs decided before it can be scored against one pool version."""
+
+    run_name: str
+    pool_version: int
+    pool_hash: str
+    settings: EvalSettings  # the settings the check counted under (K matters: unjudged in the top K)
+    report: FlagReport
+
+
+def check_run(
+    project: Project,
+    run_name: str,
+    pool_version: int | None,
+    base: EvalSettings,
+    *,
+    progress: Progress | None = None,
+    cancelled: IsCancelled | None = None,
+) -> CheckedRun:
+    """Count every flag group of ``run_name`` against a frozen pool version (nothing is refused)."""
+    inputs = load_inputs(project, run_name, pool_version)
+    settings = inputs.settings(base)
+    report = inspect(inputs.qrels, inputs.run, settings, progress=progress, cancelled=cancelled)
+    return CheckedRun(run_name, inputs.version.version, inputs.version.hash or "", settings, report)
+
+
+@dataclass
+class ScoredRun:
+    """One scored run: its evaluation (manifest stamped), and what the breakdown needs to look past K."""
+
+    run_name: str
+    version: PoolVersion
+    evaluation: Evaluation
+    qrels: Qrels
+    rankings: FullRankings | None = None
+    evaluation_id: int | None = None  # the row recorded in the project, if recorded
+
+    @property
+    def pool_hash(self) -> str:
+        return self.version.hash or ""
+
+
+def stamp(evaluation: Evaluation, project: Project, version: PoolVersion, run_name: str) -> None:
+    """Rule 13 for a stored run: the manifest names the project, the pool version, its hash and the run."""
+    evaluation.manifest["judgments"].update(
+        {"path": str(project.path), "pool_version": version.version, "pool_hash": version.hash}
+    )
+    evaluation.manifest["run"]["name"] = run_name
+
+
+def score_run(
+    project: Project,
+    run_name: str,
+    pool_version: int | None,
+    base: EvalSettings,
+    *,
+    record: bool = True,
+    rankings: bool = False,
+    progress: Progress | None = None,
+    cancelled: IsCancelled | None = None,
+) -> ScoredRun:
+    """Score a stored run against a frozen pool version and (by default) record it in the project.
+
+    ``base`` carries the caller's choices (K, gain, each flag group's policy); the run's reading
+    and the pool's scale come from the project. A refused flag group raises :class:`InputError`.
+    A read-only project is scored but not recorded.
+
+    >>> # ndcg score --project p.ndcgproj --run-name bm25 --unjudged zero is, in code:
+    >>> # score_run(Project.open(p), "bm25", None, EvalSettings(unjudged="zero"))
+    """
+    inputs = load_inputs(project, run_name, pool_version)
+    settings = inputs.settings(base)
+    evaluation = evaluate(inputs.qrels, inputs.run, settings, progress=progress, cancelled=cancelled)
+    stamp(evaluation, project, inputs.version, inputs.info.name)
+    scored = ScoredRun(inputs.info.name, inputs.version, evaluation, inputs.qrels)
+    if rankings:
+        scored.rankings = FullRankings.of(inputs.run, settings)  # where missed documents sit below K
+    if record and not project.read_only:
+        scored.evaluation_id = project.save_evaluation(
+            inputs.info.name, inputs.version.version, settings.to_text(), evaluation.manifest
+        )
+    return scored

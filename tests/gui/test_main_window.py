@@ -1,0 +1,29 @@
+"""The main window: one policy for negative grades, shared with the command line."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QMessageBox
+
+from ndcg_desktop.store import Project
+
+
+def test_negative_grades_are_a_question_not_a_silent_choice(window, tmp_path, qtbot, messages, monkeypatch):
+    path = tmp_path / "p.ndcgproj"
+    Project.create(path, user="tester").close()
+    qrels = tmp_path / "j.qrels"
+    qrels.write_text("q1 0 A 3\nq1 0 B -1\n")
+    window.open_project(path)
+    window.import_judgments(str(qrels))  # the recorded question answers "Ok", which is not "Yes"
+    qtbot.waitUntil(lambda: any(kind == "question" for kind, _ in messages), timeout=5000)
+    assert messages[-1] == (
+        "question",
+        f"{qrels}:2: grade -1 is outside the scale 0..3 (trec_eval's negative grade: pooled but not judged)\n\n"
+        "Import the negative grades as ungraded pool items, to be graded before freezing?",
+    )
+    assert window.project.pool_items(1).empty  # nothing imported
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
+    window.import_judgments(str(qrels))
+    qtbot.waitUntil(lambda: window.statusBar().currentMessage().startswith("Judgments: 2 added"), timeout=5000)
+    items = window.project.pool_items(1)
+    assert items["doc_id"].tolist() == ["A", "B"]
+    assert items["grade"].tolist()[0] == 3 and items["grade"].isna().tolist() == [False, True]

@@ -1,0 +1,69 @@
+"""Send for judging: the plan says exactly what will be added, and applying adds exactly that."""
+
+from __future__ import annotations
+
+import pytest
+
+from ndcg_desktop.cli.main import main
+from ndcg_desktop.domain import InputError
+from ndcg_desktop.store import Project
+from ndcg_desktop.tasks import QueryScope, apply_send_for_judging, plan_send_for_judging
+
+QRELS = "q1 0 A 3\nq1 0 B 2\nq2 0 E 1\n"
+# q1: B, X, C, Z (X, C, Z unjudged at ranks 2, 3, 4); q2: E, Y; q9 is not in the pool.
+RUN = (
+    "q1 Q0 B 1 4.0 s\nq1 Q0 X 2 3.0 s\nq1 Q0 C 3 2.0 s\nq1 Q0 Z 4 1.0 s\n"
+    "q2 Q0 E 1 1.0 s\nq2 Q0 Y 2 0.5 s\nq9 Q0 W 1 1.0 s\n"
+)
+
+
+@pytest.fixture
+def project(tmp_path, write):
+    with Project.create(tmp_path / "p.ndcgproj", user="ann") as p:
+        p.import_qrels(write("q.txt", QRELS))
+        p.freeze()
+        p.import_run(write("r.txt", RUN), name="sys")
+        yield p
+
+
+def pairs(frame):
+    return sorted(map(tuple, frame[["query_id", "doc_id"]].values.tolist()))
+
+
+def test_plan_is_limited_to_the_depth_and_the_scope(project):
+    plan = plan_send_for_judging(project, "sys", 1, depth=2)
+    assert pairs(plan.items) == [("q1", "X"), ("q2", "Y")]  # not C, Z (below depth 2), not q9 (not in the pool)
+    assert plan.per_query.values.tolist() == [["q1", 1, 0, 1], ["q2", 1, 0, 1]]
+    assert plan.draft is None and plan.total == 2
+    everything = plan_send_for_judging(project, "sys", 1, depth=10, scope=QueryScope.RUN)
+    assert pairs(everything.items) == [("q1", "C"), ("q1", "X"), ("q1", "Z"), ("q2", "Y"), ("q9", "W")]
+    assert project.draft() is None  # a plan writes nothing
+
+
+def test_apply_adds_exactly_the_plan_and_counts_what_waits(project):
+    plan = plan_send_for_judging(project, "sys", 1, depth=2)
+    sent = apply_send_for_judging(project, plan)
+    assert (sent.draft, sent.created_draft) == (2, True)
+    items = project.pool_items(2)
+    assert pairs(items[items["grade"].isna()]) == [("q1", "X"), ("q2", "Y")]
+    again = plan_send_for_judging(project, "sys", 1, depth=3)
+    assert pairs(again.items) == [("q1", "C")]  # X and Y already wait in the draft
+    assert again.per_query.set_index("query_id").loc["q1"].tolist() == [2, 1, 1]  # unjudged, waiting, to add
+    with pytest.raises(InputError, match="changed since the preview"):
+        apply_send_for_judging(project, plan)  # made when there was no draft
+
+
+def test_cli_send_for_judging_dry_run_then_apply(project, capsys):
+    path = str(project.path)
+    project.close()
+    assert main(["send-for-judging", path, "--run-name", "sys", "--depth", "2", "--dry-run"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out == [
+        "q1\twould add 1 of 1 unjudged (0 already waiting)",
+        "q2\twould add 1 of 1 unjudged (0 already waiting)",
+        "would add 2 documents of run sys to a new draft",
+    ]
+    assert main(["send-for-judging", path, "--run-name", "sys", "--depth", "2"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "2 documents of run sys await grading in draft version 2; freeze it, then score again"
+    )

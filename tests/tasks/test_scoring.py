@@ -1,0 +1,79 @@
+"""Scoring a stored run is written once (tasks.score_run): the CLI and the window call it."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from ndcg_desktop.cli.main import main
+from ndcg_desktop.domain import EvalSettings, InputError, RunReading, TiePolicy
+from ndcg_desktop.store import Project
+from ndcg_desktop.tasks import check_run, score_run
+
+# Universe A=3, B=2, C=1, D=0 (PRODUCT.md rule 1); the run returns B, X (unjudged), C for q1.
+QRELS = "q1 0 A 3\nq1 0 B 2\nq1 0 C 1\nq1 0 D 0\nq2 0 E 1\n"
+RUN = "q1 Q0 B 1 2.0 s\nq1 Q0 X 2 1.5 s\nq1 Q0 C 3 1.0 s\nq2 Q0 E 1 1.0 s\nq2 Q0 Y 2 0.5 s\n"
+
+
+@pytest.fixture
+def project(tmp_path, write):
+    with Project.create(tmp_path / "p.ndcgproj", user="ann") as p:
+        p.import_qrels(write("q.txt", QRELS))
+        p.freeze()
+        p.import_run(write("r.txt", RUN), name="sys")
+        yield p
+
+
+def test_check_counts_flags_against_the_frozen_version(project):
+    checked = check_run(project, "sys", 1, EvalSettings(k=2))
+    assert (checked.run_name, checked.pool_version, checked.pool_hash) == ("sys", 1, project.version(1).hash)
+    # X at position 2 of q1 and Y at position 2 of q2: both unjudged, both in the top 2.
+    assert (checked.report.unjudged_total, checked.report.unjudged_in_top_k) == (2, 2)
+    assert checked.report.needs_choice() == {"unjudged": True, "duplicates": False, "unknown_queries": False}
+
+
+def test_score_stamps_version_and_hash_and_records_the_evaluation(project):
+    scored = score_run(project, "sys", None, EvalSettings(k=3, unjudged="zero"))
+    manifest = scored.evaluation.manifest
+    assert manifest["judgments"]["pool_version"] == 1
+    assert manifest["judgments"]["pool_hash"] == project.version(1).hash == scored.pool_hash
+    assert manifest["run"]["name"] == "sys"
+    # q1: [B, X, C] at K=3 with X non-relevant: DCG = 2/log2(2) + 0 + 1/log2(4); IDCG = 3 + 2/log2(3) + 1/log2(4)
+    dcg = 2 / math.log2(2) + 1 / math.log2(4)
+    idcg = 3 / math.log2(2) + 2 / math.log2(3) + 1 / math.log2(4)
+    q1 = scored.evaluation.per_query.set_index("query_id").loc["q1"]
+    assert q1["ndcg"] == pytest.approx(dcg / idcg, abs=1e-12)
+    rows = project._query("SELECT id, run_name, pool_version, settings FROM evaluations")
+    assert [tuple(r) for r in rows] == [(scored.evaluation_id, "sys", 1, scored.evaluation.settings.to_text())]
+
+
+def test_refused_policy_is_an_input_error(project):
+    with pytest.raises(InputError, match="not in the judgment pool") as caught:
+        score_run(project, "sys", 1, EvalSettings(k=3))
+    assert "--" not in caught.value.located()  # the window shows this; the hint is the command line's
+
+
+def test_the_runs_reading_comes_from_import_not_from_the_caller(project, write):
+    project.import_run(write("r2.txt", RUN), name="asc", ties=TiePolicy.DOCID_ASC)
+    scored = score_run(project, "asc", 1, EvalSettings(k=3, unjudged="zero", ties="file-order", id_map="#"))
+    assert scored.evaluation.settings.ties.value == "docid-asc" and scored.evaluation.settings.id_map is None
+    assert RunReading.from_dict(project.run_info("asc").reading).ties.value == "docid-asc"
+
+
+def test_cli_score_project_records_and_refuses_another_reading(project, capsys):
+    path = str(project.path)
+    project.close()
+    assert main(["score", "--project", path, "--run-name", "sys", "--unjudged", "zero", "--k", "3", "--json"]) == 0
+    cli = json.loads(capsys.readouterr().out)
+    with Project.open(path) as p:
+        expected = score_run(p, "sys", 1, EvalSettings(k=3, unjudged="zero"), record=False)
+        rows = p._query("SELECT run_name, pool_version, settings FROM evaluations")
+    assert cli["summary"] == expected.evaluation.summary
+    assert [tuple(r) for r in rows] == [("sys", 1, expected.evaluation.settings.to_text())]
+    assert main(["score", "--project", path, "--run-name", "sys", "--unjudged", "zero", "--ties", "docid-asc"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == (
+        "error: run sys was imported with --ties docid-desc; import it again with --ties docid-asc to score it that way"
+    )
