@@ -29,3 +29,21 @@ def test_scoring_a_run_never_loads_qt(tmp_path):
         "assert not [m for m in sys.modules if m.startswith(('PySide6', 'shiboken6'))], 'Qt was imported'"
     )
     subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
+
+
+def test_the_layers_are_the_ones_style_md_draws():
+    """gui and cli sit side by side over tasks (neither imports the other); tasks over store; store over the core."""
+    import tomllib
+
+    contracts = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
+    layers = next(c["layers"] for c in contracts if c["type"] == "layers")
+    assert layers == [
+        "ndcg_desktop.gui | ndcg_desktop.cli",
+        "ndcg_desktop.tasks | ndcg_desktop.demo",
+        "ndcg_desktop.store",
+        "ndcg_desktop.formats",
+        "ndcg_desktop.scoring",
+        "ndcg_desktop.domain",
+    ]
+    forbidden = next(c for c in contracts if c["type"] == "forbidden")
+    assert "ndcg_desktop.tasks" in forbidden["source_modules"]  # the use cases never import Qt

@@ -6,7 +6,6 @@ import pytest
 
 from ndcg_desktop.cli.main import main
 from ndcg_desktop.domain import InputError
-from ndcg_desktop.store import Project
 from ndcg_desktop.tasks import QueryScope, apply_send_for_judging, plan_send_for_judging
 
 QRELS = "q1 0 A 3\nq1 0 B 2\nq2 0 E 1\n"
@@ -18,12 +17,8 @@ RUN = (
 
 
 @pytest.fixture
-def project(tmp_path, write):
-    with Project.create(tmp_path / "p.ndcgproj", user="ann") as p:
-        p.import_qrels(write("q.txt", QRELS))
-        p.freeze()
-        p.import_run(write("r.txt", RUN), name="sys")
-        yield p
+def project(stored):
+    return stored(QRELS, RUN)
 
 
 def pairs(frame):

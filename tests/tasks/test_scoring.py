@@ -18,12 +18,8 @@ RUN = "q1 Q0 B 1 2.0 s\nq1 Q0 X 2 1.5 s\nq1 Q0 C 3 1.0 s\nq2 Q0 E 1 1.0 s\nq2 Q0
 
 
 @pytest.fixture
-def project(tmp_path, write):
-    with Project.create(tmp_path / "p.ndcgproj", user="ann") as p:
-        p.import_qrels(write("q.txt", QRELS))
-        p.freeze()
-        p.import_run(write("r.txt", RUN), name="sys")
-        yield p
+def project(stored):
+    return stored(QRELS, RUN)
 
 
 def test_check_counts_flags_against_the_frozen_version(project):

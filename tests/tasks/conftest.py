@@ -1,0 +1,25 @@
+"""A project with frozen judgments (version 1) and one stored run named ``sys``."""
+
+from __future__ import annotations
+
+import pytest
+
+from ndcg_desktop.store import Project
+
+
+@pytest.fixture
+def stored(tmp_path, write):
+    """stored(qrels_text, run_text) -> an open project: the qrels frozen as v1, the run stored as ``sys``."""
+    opened: list[Project] = []
+
+    def make(qrels: str, run: str) -> Project:
+        project = Project.create(tmp_path / "p.ndcgproj", user="ann")
+        opened.append(project)
+        project.import_qrels(write("q.txt", qrels))
+        project.freeze()
+        project.import_run(write("r.txt", run), name="sys")
+        return project
+
+    yield make
+    for project in opened:
+        project.close()
