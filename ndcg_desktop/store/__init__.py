@@ -1,4 +1,5 @@
-"""The SQLite project file: schema, migrations, transactions, pools and runs."""
+"""The SQLite project file: a file/transaction core (``core``), repositories for pools, judgments,
+runs, texts and evaluations, and the :class:`Project` facade over them."""
 
 from ndcg_desktop.store.project import (
     SUFFIX,

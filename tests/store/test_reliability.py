@@ -24,9 +24,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-import ndcg_desktop.store.project as project_module
+import ndcg_desktop.store.core as core_module
 from ndcg_desktop.domain.errors import InputError
-from ndcg_desktop.store import ImportCancelled, Project, ProjectInUse
+from ndcg_desktop.store import ImportCancelled, Project, ProjectInUse, pool_hash
 from ndcg_desktop.store.schema import SCHEMA_VERSION
 
 REPO = Path(__file__).resolve().parents[2]
@@ -388,7 +388,7 @@ def assert_write_refused(path: Path, sql: str) -> None:
         v1 = project.version(1)
         assert v1.frozen
         items = project.pool_items(1)
-        assert project_module.pool_hash(items, v1.scale) == v1.hash
+        assert pool_hash(items, v1.scale) == v1.hash
 
 
 @pytest.mark.parametrize("sql", FROZEN_WRITES.values(), ids=FROZEN_WRITES.keys())
@@ -527,9 +527,9 @@ def test_a_failed_migration_leaves_the_file_as_it_was(tmp_path, monkeypatch):
     path = tmp_path / "old.ndcgproj"
     make_project(path)
     before = dump(path)
-    monkeypatch.setattr(project_module, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
+    monkeypatch.setattr(core_module, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
     monkeypatch.setitem(
-        project_module.MIGRATIONS, SCHEMA_VERSION, "CREATE TABLE added (x); INSERT INTO no_such_table VALUES (1);"
+        core_module.MIGRATIONS, SCHEMA_VERSION, "CREATE TABLE added (x); INSERT INTO no_such_table VALUES (1);"
     )
     with pytest.raises(Exception):  # noqa: B017 - any error; the point is what it leaves behind
         Project.open(path)
@@ -541,8 +541,8 @@ def test_a_failed_open_releases_the_project(tmp_path, monkeypatch):
     """An open that fails after taking the lock must not leave the project 'in use'."""
     path = tmp_path / "old.ndcgproj"
     make_project(path)
-    monkeypatch.setattr(project_module, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
-    monkeypatch.setitem(project_module.MIGRATIONS, SCHEMA_VERSION, "INSERT INTO no_such_table VALUES (1);")
+    monkeypatch.setattr(core_module, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
+    monkeypatch.setitem(core_module.MIGRATIONS, SCHEMA_VERSION, "INSERT INTO no_such_table VALUES (1);")
     with pytest.raises(Exception) as failed:  # noqa: B017, PT011 - kept: a GUI keeps the error to show it
         Project.open(path)
     monkeypatch.undo()

@@ -1,0 +1,227 @@
+"""Judgments in a draft pool: grades, notes, added and removed items, imported qrels, the audit log."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from ndcg_desktop.domain.errors import InputError
+from ndcg_desktop.domain.settings import GradeScale
+from ndcg_desktop.formats.qrels import read_qrels
+from ndcg_desktop.store.core import ProjectFile, now
+from ndcg_desktop.store.pools import PoolRepository, PoolVersion, pool_hash
+
+
+class JudgmentRepository:
+    """Every change to a draft's items, each audited, each one transaction."""
+
+    def __init__(self, file: ProjectFile, pools: PoolRepository) -> None:
+        self.file = file
+        self.pools = pools
+
+    def set_grade(self, query_id: str, doc_id: str, grade: int | None, *, version: int | None = None) -> int | None:
+        """Grade one pool item (``None`` clears it). Returns the previous grade. Audited."""
+        v = self.pools.writable_draft(version)
+        if grade is not None and not (v.scale.low <= grade <= v.scale.high):
+            raise InputError(f"grade {grade} is outside the scale {v.scale}")
+        with self.file.transaction() as conn:
+            old = self._item(conn, v.version, query_id, doc_id)
+            conn.execute(
+                "UPDATE judgments SET grade = ?, annotator = ?, updated_at = ? "
+                "WHERE version = ? AND query_id = ? AND doc_id = ?",
+                (grade, self.file.user, now(), v.version, query_id, doc_id),
+            )
+            self._audit(conn, v.version, query_id, doc_id, "grade", old_grade=old[0], new_grade=grade)
+        return old[0]
+
+    def set_note(self, query_id: str, doc_id: str, note: str, *, version: int | None = None) -> str:
+        """Set the note of one pool item. Returns the previous note. Audited."""
+        v = self.pools.writable_draft(version)
+        with self.file.transaction() as conn:
+            old = self._item(conn, v.version, query_id, doc_id)
+            conn.execute(
+                "UPDATE judgments SET note = ?, updated_at = ? WHERE version = ? AND query_id = ? AND doc_id = ?",
+                (note, now(), v.version, query_id, doc_id),
+            )
+            self._audit(conn, v.version, query_id, doc_id, "note", old_note=old[1], new_note=note)
+        return str(old[1])
+
+    def _item(self, conn: sqlite3.Connection, version: int, query_id: str, doc_id: str) -> tuple[Any, Any]:
+        row = conn.execute(
+            "SELECT grade, note FROM judgments WHERE version = ? AND query_id = ? AND doc_id = ?",
+            (version, query_id, doc_id),
+        ).fetchone()
+        if row is None:
+            raise InputError(f"document {doc_id} is not in the pool of query {query_id} (version {version})")
+        return row[0], row[1]
+
+    def _audit(
+        self, conn: sqlite3.Connection, version: int, query_id: str, doc_id: str, action: str, **values: Any
+    ) -> None:
+        conn.execute(
+            "INSERT INTO audit_log (version, query_id, doc_id, action, old_grade, new_grade, old_note, new_note, "
+            "who, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                version,
+                query_id,
+                doc_id,
+                action,
+                values.get("old_grade"),
+                values.get("new_grade"),
+                values.get("old_note"),
+                values.get("new_note"),
+                self.file.user,
+                now(),
+            ),
+        )
+
+    def audit_log(self, version: int | None = None) -> pd.DataFrame:
+        sql = "SELECT * FROM audit_log" + (" WHERE version = ?" if version is not None else "") + " ORDER BY id"
+        return pd.read_sql_query(sql, self.file.conn, params=[version] if version is not None else [])
+
+    def add_items(self, pairs: pd.DataFrame, *, version: int | None = None, action: str = "add") -> pd.DataFrame:
+        """Add ungraded (query_id, doc_id) items to a draft; returns per query how many were new."""
+        v = self.pools.writable_draft(version)
+        pairs = pairs[["query_id", "doc_id"]].drop_duplicates()
+        existing = self.pools.pool_items(v.version)[["query_id", "doc_id"]]
+        merged = pairs.merge(existing, how="left", indicator=True)
+        new = merged[merged["_merge"] == "left_only"][["query_id", "doc_id"]]
+        with self.file.transaction() as conn:
+            rows = list(new.itertuples(index=False, name=None))
+            conn.executemany(
+                "INSERT INTO judgments (version, query_id, doc_id, grade) VALUES (?, ?, ?, NULL)",
+                [(v.version, q, d) for q, d in rows],
+            )
+            conn.executemany(
+                "INSERT INTO audit_log (version, query_id, doc_id, action, who, at) VALUES (?, ?, ?, ?, ?, ?)",
+                [(v.version, q, d, action, self.file.user, now()) for q, d in rows],
+            )
+        return per_query_counts(pairs, new)
+
+    def preview_items(self, pairs: pd.DataFrame, *, version: int | None = None) -> pd.DataFrame:
+        """What :meth:`add_items` would add, per query, writing nothing."""
+        v = self.pools.writable_draft(version)
+        existing = self.pools.pool_items(v.version)[["query_id", "doc_id"]]
+        merged = pairs.merge(existing, how="left", indicator=True)
+        return per_query_counts(pairs, merged[merged["_merge"] == "left_only"])
+
+    def remove_ungraded(self, *, version: int | None = None) -> int:
+        """Remove every ungraded item of a draft (an explicit step before freezing). Audited."""
+        v = self.pools.writable_draft(version)
+        with self.file.transaction() as conn:
+            rows = conn.execute(
+                "SELECT query_id, doc_id FROM judgments WHERE version = ? AND grade IS NULL", (v.version,)
+            ).fetchall()
+            conn.execute("DELETE FROM judgments WHERE version = ? AND grade IS NULL", (v.version,))
+            conn.executemany(
+                "INSERT INTO audit_log (version, query_id, doc_id, action, who, at) VALUES (?, ?, ?, 'remove', ?, ?)",
+                [(v.version, q, d, self.file.user, now()) for q, d in rows],
+            )
+        return len(rows)
+
+    def import_qrels(
+        self, path: str | Path, *, negative_as_ungraded: bool = False, fmt: str | None = None
+    ) -> dict[str, int]:
+        """Import judgments into the draft. Conflicting grades already in the draft are refused.
+
+        Negative grades (trec_eval's "pooled but not judged") are refused, or imported as
+        ungraded pool items when ``negative_as_ungraded``.
+        """
+        v = self.pools.writable_draft(None)
+        wide = GradeScale(min(v.scale.low, -(10**9)), v.scale.high)
+        qrels = read_qrels(path, scale=wide, fmt=fmt)
+        frame = qrels.frame
+        low = frame[frame["grade"] < v.scale.low]
+        negative_ok = negative_as_ungraded and (low["grade"] < 0).all()
+        if len(low) and not negative_ok:
+            first = low.sort_values("line").iloc[0]
+            hint = "; import trec_eval's -1 as ungraded items with --negative-as-ungraded" if first["grade"] < 0 else ""
+            raise InputError(
+                f"grade {int(first['grade'])} is outside the scale {v.scale}{hint}", path=path, line=int(first["line"])
+            )
+        grades = frame["grade"].astype("Int64")
+        grades[frame["grade"] < v.scale.low] = pd.NA  # only with negative_as_ungraded; -1 on a -1..4 scale is a grade
+        incoming = pd.DataFrame(
+            {"query_id": frame["query_id"], "doc_id": frame["doc_id"], "grade": grades, "line": frame["line"]}
+        )
+        existing = self.pools.pool_items(v.version)[["query_id", "doc_id", "grade"]]
+        both = incoming.merge(existing, on=["query_id", "doc_id"], how="left", suffixes=("", "_old"), indicator=True)
+        present = both[both["_merge"] == "both"]
+        clash = present[
+            present["grade_old"].notna() & present["grade"].notna() & (present["grade"] != present["grade_old"])
+        ]
+        if len(clash):
+            c = clash.sort_values("line").iloc[0]
+            raise InputError(
+                f"document {c['doc_id']} for query {c['query_id']} is already graded {int(c['grade_old'])} in "
+                f"draft version {v.version}, the file says {int(c['grade'])}",
+                path=path,
+                line=int(c["line"]),
+            )
+        new = both[both["_merge"] == "left_only"]
+        fill = present[present["grade_old"].isna() & present["grade"].notna()]
+        stamp = now()
+        user = self.file.user
+
+        def triples(frame: pd.DataFrame) -> list[tuple[Any, Any, Any]]:
+            return list(frame[["query_id", "doc_id", "grade"]].itertuples(index=False, name=None))
+
+        with self.file.transaction() as conn:
+            conn.executemany(
+                "INSERT INTO judgments (version, query_id, doc_id, grade, annotator, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                [(v.version, q, d, _opt_int(g), None if pd.isna(g) else user, stamp) for q, d, g in triples(new)],
+            )
+            conn.executemany(
+                "UPDATE judgments SET grade = ?, annotator = ?, updated_at = ? "
+                "WHERE version = ? AND query_id = ? AND doc_id = ?",
+                [(int(g), user, stamp, v.version, q, d) for q, d, g in triples(fill)],
+            )
+            conn.executemany(
+                "INSERT INTO audit_log (version, query_id, doc_id, action, new_grade, who, at) "
+                "VALUES (?, ?, ?, 'import', ?, ?, ?)",
+                [(v.version, q, d, _opt_int(g), user, stamp) for q, d, g in triples(pd.concat([new, fill]))],
+            )
+        return {
+            "lines": int(len(frame) + qrels.repeats),
+            "added": int(len(new)),
+            "graded_existing": int(len(fill)),
+            "unchanged": int(len(present) - len(fill)),
+            "ungraded": int(incoming["grade"].isna().sum()),
+            "identical_repeats": int(qrels.repeats),
+        }
+
+    def freeze(self, *, version: int | None = None, remove_ungraded: bool = False) -> PoolVersion:
+        """Freeze a draft into an immutable, hashed version. Ungraded items block it unless removed."""
+        draft = self.pools.version(version) if version is not None else self.pools.draft()
+        if draft is None:
+            raise InputError("has no draft pool to freeze", path=self.file.path)
+        v = self.pools.writable_draft(draft.version)
+        items = self.pools.pool_items(v.version)
+        ungraded = int(items["grade"].isna().sum())
+        if ungraded and not remove_ungraded:
+            raise InputError(
+                f"draft version {v.version} has {ungraded} ungraded item{'s' if ungraded != 1 else ''}; grade them, "
+                "or remove them explicitly (--remove-ungraded)",
+                path=self.file.path,
+            )
+        if len(items) == ungraded:
+            raise InputError(f"draft version {v.version} has no graded items to freeze", path=self.file.path)
+        if ungraded:
+            self.remove_ungraded(version=v.version)
+            items = self.pools.pool_items(v.version)
+        return self.pools.freeze_hashed(v.version, pool_hash(items, v.scale))
+
+
+def _opt_int(value: Any) -> int | None:
+    return None if value is None or pd.isna(value) else int(value)
+
+
+def per_query_counts(candidates: pd.DataFrame, new: pd.DataFrame) -> pd.DataFrame:
+    total = candidates.groupby("query_id").size().rename("candidates")
+    added = new.groupby("query_id").size().rename("new")
+    out = pd.concat([total, added], axis=1).fillna(0).astype(int).reset_index()
+    return out.rename(columns={"index": "query_id"})

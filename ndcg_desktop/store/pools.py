@@ -1,0 +1,228 @@
+"""Pool versions: drafts, freezing into hashed immutable versions, and frozen qrels for scoring."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ndcg_desktop.domain.data import Qrels, Source
+from ndcg_desktop.domain.errors import InputError
+from ndcg_desktop.domain.settings import GradeScale
+from ndcg_desktop.store.core import ProjectFile, now
+
+DEFAULT_LABELS = ("Not relevant", "Related", "Highly relevant", "Perfect")
+
+
+def default_labels(scale: GradeScale) -> list[str]:
+    if (scale.low, scale.high) == (0, 3):
+        return list(DEFAULT_LABELS)
+    return [f"Grade {g}" for g in range(scale.low, scale.high + 1)]
+
+
+def pool_hash(triples: pd.DataFrame, scale: GradeScale) -> str:
+    """SHA-256 over the scale and the sorted (query, doc, grade) triples.
+
+    The same judgments give the same hash wherever they come from (a project, or its
+    exported qrels imported into another project with the same scale).
+    """
+    digest = hashlib.sha256(f"ndcg-pool-v1 scale={scale}\n".encode())
+    ordered = triples.sort_values(["query_id", "doc_id"], kind="stable")
+    for q, d, g in zip(ordered["query_id"], ordered["doc_id"], ordered["grade"], strict=True):
+        digest.update(f"{q}\t{d}\t{int(g)}\n".encode())
+    return digest.hexdigest()
+
+
+@dataclass(frozen=True)
+class PoolVersion:
+    version: int
+    state: str  # draft | frozen
+    parent: int | None
+    scale: GradeScale
+    labels: list[str]
+    created_at: str
+    created_by: str
+    frozen_at: str | None
+    frozen_by: str | None
+    hash: str | None
+
+    @property
+    def frozen(self) -> bool:
+        return self.state == "frozen"
+
+    @property
+    def short_hash(self) -> str:
+        return (self.hash or "")[:8]
+
+
+class PoolRepository:
+    """Pool versions of one project file: which exist, drafts, freezing, frozen qrels."""
+
+    def __init__(self, file: ProjectFile) -> None:
+        self.file = file
+
+    def versions(self) -> list[PoolVersion]:
+        rows = self.file.query(
+            "SELECT version, state, parent, scale_low, scale_high, labels, created_at, created_by, "
+            "frozen_at, frozen_by, hash FROM pool_versions ORDER BY version"
+        )
+        return [
+            PoolVersion(r[0], r[1], r[2], GradeScale(r[3], r[4]), json.loads(r[5]), r[6], r[7], r[8], r[9], r[10])
+            for r in rows
+        ]
+
+    def version(self, number: int) -> PoolVersion:
+        for v in self.versions():
+            if v.version == number:
+                return v
+        raise InputError(f"has no pool version {number}", path=self.file.path)
+
+    def draft(self) -> PoolVersion | None:
+        drafts = [v for v in self.versions() if not v.frozen]
+        return drafts[-1] if drafts else None
+
+    def latest_frozen(self) -> PoolVersion | None:
+        frozen = [v for v in self.versions() if v.frozen]
+        return frozen[-1] if frozen else None
+
+    def ensure_draft(self) -> PoolVersion:
+        """The draft to edit: the existing one, else a new one from the latest frozen version."""
+        draft = self.draft()
+        if draft is not None:
+            return draft
+        latest = self.latest_frozen()
+        if latest is not None:
+            return self.new_draft_from(latest.version)
+        with self.file.transaction() as conn:
+            self._insert_version(conn, parent=None, scale=self.file.scale, labels=self.file.labels)
+        return self.draft()  # type: ignore[return-value]
+
+    def _insert_version(
+        self, conn: sqlite3.Connection, *, parent: int | None, scale: GradeScale, labels: list[str]
+    ) -> int:
+        cur = conn.execute(
+            "INSERT INTO pool_versions (state, parent, scale_low, scale_high, labels, created_at, created_by) "
+            "VALUES ('draft', ?, ?, ?, ?, ?, ?)",
+            (parent, scale.low, scale.high, json.dumps(labels), now(), self.file.user),
+        )
+        return int(cur.lastrowid)  # type: ignore[arg-type]
+
+    def new_draft_from(self, number: int) -> PoolVersion:
+        """Start the next round: a draft that copies frozen version ``number``."""
+        source = self.version(number)
+        if not source.frozen:
+            raise InputError(
+                f"pool version {number} is a draft; only a frozen version can be copied", path=self.file.path
+            )
+        if self.draft() is not None:
+            raise InputError(
+                f"already has a draft (version {self.draft().version}); freeze or continue it first",  # type: ignore[union-attr]
+                path=self.file.path,
+            )
+        with self.file.transaction() as conn:
+            new = self._insert_version(conn, parent=number, scale=source.scale, labels=source.labels)
+            conn.execute(
+                "INSERT INTO judgments (version, query_id, doc_id, grade, annotator, note, updated_at) "
+                "SELECT ?, query_id, doc_id, grade, annotator, note, updated_at FROM judgments WHERE version = ?",
+                (new, number),
+            )
+        return self.version(new)
+
+    def writable_draft(self, number: int | None) -> PoolVersion:
+        version = self.version(number) if number is not None else self.ensure_draft()
+        if version.frozen:
+            raise InputError(
+                f"pool version {version.version} is frozen (hash {version.short_hash}) and cannot change; "
+                "start a new draft from it",
+                path=self.file.path,
+            )
+        return version
+
+    def pool_items(self, number: int, query_id: str | None = None) -> pd.DataFrame:
+        """The pool of a version: query_id, doc_id, grade (None if ungraded), annotator, note, title."""
+        sql = (
+            "SELECT j.query_id, j.doc_id, j.grade, j.annotator, j.note, j.updated_at, "
+            "coalesce(d.title, '') AS title FROM judgments j LEFT JOIN documents d ON d.doc_id = j.doc_id "
+            "WHERE j.version = ?"
+        )
+        params: list[Any] = [number]
+        if query_id is not None:
+            sql += " AND j.query_id = ?"
+            params.append(query_id)
+        frame = pd.read_sql_query(sql + " ORDER BY j.query_id, j.doc_id", self.file.conn, params=params)
+        frame["grade"] = frame["grade"].astype("Int64")
+        return frame
+
+    def query_progress(self, number: int) -> pd.DataFrame:
+        """Every query (imported or pooled) with its text, pool size and graded count in a version."""
+        return pd.read_sql_query(
+            "WITH p AS (SELECT query_id, count(*) AS pool_size, count(grade) AS graded"
+            "           FROM judgments WHERE version = ? GROUP BY query_id),"
+            "     ids AS (SELECT query_id FROM queries UNION SELECT query_id FROM p) "
+            "SELECT ids.query_id, coalesce(q.text, '') AS text, coalesce(p.pool_size, 0) AS pool_size,"
+            "       coalesce(p.graded, 0) AS graded "
+            "FROM ids LEFT JOIN p ON p.query_id = ids.query_id LEFT JOIN queries q ON q.query_id = ids.query_id "
+            "ORDER BY ids.query_id",
+            self.file.conn,
+            params=[number],
+        )
+
+    def freeze_hashed(self, version: int, digest: str) -> PoolVersion:
+        """Mark a draft frozen with its hash (the caller computed it from the final items)."""
+        with self.file.transaction() as conn:
+            conn.execute(
+                "UPDATE pool_versions SET state = 'frozen', frozen_at = ?, frozen_by = ?, hash = ? "
+                "WHERE version = ? AND state = 'draft'",
+                (now(), self.file.user, digest, version),
+            )
+        return self.version(version)
+
+    def frozen_version(self, number: int | None) -> PoolVersion:
+        if number is None:
+            latest = self.latest_frozen()
+            if latest is None:
+                raise InputError(
+                    "has no frozen pool version; freeze the draft first (ndcg freeze)", path=self.file.path
+                )
+            return latest
+        v = self.version(number)
+        if not v.frozen:
+            raise InputError(f"pool version {number} is a draft; scores need a frozen version", path=self.file.path)
+        return v
+
+    def qrels(self, number: int | None = None) -> Qrels:
+        """The judgments of a frozen version, ready for scoring. Drafts are refused."""
+        v = self.frozen_version(number)
+        items = self.pool_items(v.version)
+        frame = pd.DataFrame(
+            {
+                "query_id": items["query_id"].astype(str),
+                "doc_id": items["doc_id"].astype(str),
+                "grade": items["grade"].astype(np.int64),
+                "line": np.arange(1, len(items) + 1, dtype=np.int64),
+            }
+        )
+        source = Source(path=f"{self.file.path.name} pool v{v.version}", sha256=v.hash or "", format="pool")
+        return Qrels(frame=frame, source=source)
+
+    def export_qrels(self, path: str | Path, *, version: int | None = None, fmt: str = "trec") -> PoolVersion:
+        """Write a frozen version as TREC qrels (or CSV); re-importing it gives the same hash."""
+        from ndcg_desktop.formats.export import atomic_write
+
+        v = self.frozen_version(version)
+        items = self.pool_items(v.version)
+        if fmt == "csv":
+            text = items[["query_id", "doc_id", "grade"]].to_csv(index=False, lineterminator="\n")
+        else:
+            text = "".join(
+                f"{q} 0 {d} {int(g)}\n"
+                for q, d, g in zip(items["query_id"], items["doc_id"], items["grade"], strict=True)
+            )
+        atomic_write(path, text)
+        return v

@@ -1,0 +1,144 @@
+"""Imported runs, stored exactly as read (Arrow IPC in file order) with the settings that order them."""
+
+from __future__ import annotations
+
+import io
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from ndcg_desktop.domain.data import OrderKind, Run, Source
+from ndcg_desktop.domain.errors import InputError
+from ndcg_desktop.domain.settings import TiePolicy
+from ndcg_desktop.formats.runs import read_run
+from ndcg_desktop.scoring.ranking import top_documents
+from ndcg_desktop.store.core import ProjectFile, now
+
+
+@dataclass(frozen=True)
+class RunInfo:
+    name: str
+    source_name: str
+    sha256: str
+    format: str
+    reading: dict[str, Any]
+    rows: int
+    queries: int
+    imported_at: str
+
+
+class RunRepository:
+    """The runs of one project file."""
+
+    def __init__(self, file: ProjectFile) -> None:
+        self.file = file
+
+    def import_run(
+        self,
+        path: str | Path,
+        *,
+        name: str,
+        ties: TiePolicy = TiePolicy.DOCID_DESC,
+        id_map: str | None = None,
+        fmt: str | None = None,
+        order: OrderKind | None = None,
+    ) -> RunInfo:
+        """Store a run as read (rows in file order) with the reading settings that order it."""
+        if not name.strip():
+            raise InputError("a run needs a name")
+        if self.file.query("SELECT 1 FROM runs WHERE name = ?", (name,)):
+            raise InputError(f"already has a run named {name!r}; choose another name", path=self.file.path)
+        run = read_run(path, fmt=fmt, order=order)
+        top_documents(run, 1, ties=ties, id_map=id_map)  # validates the ID map before anything is written
+        table = pa.table(
+            {
+                "query_id": pa.DictionaryArray.from_arrays(pa.array(run.q), run.queries),
+                "doc_id": pa.DictionaryArray.from_arrays(pa.array(run.d), run.docs),
+                "score": pa.array(run.score) if run.score is not None else pa.nulls(len(run), pa.float64()),
+                "rank": pa.array(run.rank) if run.rank is not None else pa.nulls(len(run), pa.float64()),
+                "line": pa.array(
+                    run.line_numbers if run.line_numbers is not None else np.arange(len(run)) + run.first_line
+                ),
+            }
+        )
+        sink = io.BytesIO()
+        with pa.ipc.new_stream(sink, table.schema, options=pa.ipc.IpcWriteOptions(compression="zstd")) as writer:
+            writer.write_table(table)
+        reading = {
+            "order": run.order.value,
+            "ties": ties.value,
+            "id_map": id_map,
+            "notes": run.notes,
+            "empty_queries": list(run.empty_queries),
+        }
+        with self.file.transaction() as conn:
+            conn.execute(
+                "INSERT INTO runs (name, source_name, sha256, format, reading, rows, queries, data, imported_at, "
+                "imported_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    name,
+                    Path(path).name,
+                    run.source.sha256,
+                    run.source.format,
+                    json.dumps(reading),
+                    len(run),
+                    len(run.answered_queries()),
+                    sink.getvalue(),
+                    now(),
+                    self.file.user,
+                ),
+            )
+        return self.run_info(name)
+
+    def runs(self) -> list[RunInfo]:
+        rows = self.file.query(
+            "SELECT name, source_name, sha256, format, reading, rows, queries, imported_at FROM runs ORDER BY run_id"
+        )
+        return [RunInfo(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6], r[7]) for r in rows]
+
+    def run_info(self, name: str) -> RunInfo:
+        for info in self.runs():
+            if info.name == name:
+                return info
+        known = ", ".join(i.name for i in self.runs()) or "none"
+        raise InputError(f"has no run named {name!r} (runs: {known})", path=self.file.path)
+
+    def load_run(self, name: str) -> tuple[Run, RunInfo]:
+        """Rebuild a stored run exactly as it was read from its file."""
+        info = self.run_info(name)
+        blob = self.file.query("SELECT data FROM runs WHERE name = ?", (name,))[0][0]
+        table = pa.ipc.open_stream(blob).read_all().combine_chunks()
+        qcol, dcol = table.column("query_id").chunk(0), table.column("doc_id").chunk(0)
+        order = OrderKind(info.reading["order"])
+        run = Run(
+            queries=qcol.dictionary,
+            docs=dcol.dictionary,
+            q=qcol.indices.to_numpy().astype(np.int32),
+            d=dcol.indices.to_numpy().astype(np.int32),
+            score=None if table.column("score").null_count == len(table) else table.column("score").to_numpy(),
+            rank=table.column("rank").to_numpy() if order is OrderKind.RANK else None,
+            order=order,
+            source=Source(path=info.source_name, sha256=info.sha256, format=info.format),
+            line_numbers=table.column("line").to_numpy(),
+            notes=list(info.reading["notes"]),
+            empty_queries=tuple(info.reading.get("empty_queries", ())),
+        )
+        return run, info
+
+    def top_pairs(self, names: list[str], depth: int | None) -> pd.DataFrame:
+        """The distinct (query_id, doc_id) pairs in the top ``depth`` (None: all) of each named run, IDs mapped."""
+        frames = []
+        for name in names:
+            run, info = self.load_run(name)
+            cut = depth or max(len(run), 1)
+            frames.append(top_documents(run, cut, ties=TiePolicy(info.reading["ties"]), id_map=info.reading["id_map"]))
+        return (
+            pd.concat(frames)[["query_id", "doc_id"]].drop_duplicates()
+            if frames
+            else pd.DataFrame(columns=["query_id", "doc_id"])
+        )
