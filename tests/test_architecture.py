@@ -20,9 +20,10 @@ def test_import_linter_contracts_hold(tmp_path):
     assert result.returncode == 0, result.stdout + result.stderr
     contracts = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
     assert len(contracts) >= 3  # Qt only in gui; the layers; the store's own layers (no import cycle)
+    said = " ".join(result.stdout.split())  # import-linter wraps long contract names
     for contract in contracts:
-        assert f"{contract['name']} KEPT" in result.stdout
-    assert f"Contracts: {len(contracts)} kept, 0 broken" in result.stdout
+        assert f"{contract['name']} KEPT" in said
+    assert f"Contracts: {len(contracts)} kept, 0 broken" in said
 
 
 def test_scoring_a_run_never_loads_qt(tmp_path):
