@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from ndcg_desktop.domain import GradeScale, InputError, OrderKind, TiePolicy
 from ndcg_desktop.domain.natural import natural_key
+from ndcg_desktop.gui.plain import plain_label
 from ndcg_desktop.gui.themes import error_colour
 from ndcg_desktop.store.project import DEFAULT_LABELS, default_labels
 
@@ -225,7 +226,7 @@ class ImportRunDialog(QDialog):
         self.id_map.setAccessibleName(translate("dialogs", "Cut IDs at"))
         self.order = QComboBox()
         self.order.setAccessibleName(translate("dialogs", "Order rankings by"))
-        self.error = QLabel()
+        self.error = plain_label(wrap=True)
         self.error.setStyleSheet(f"color:{error_colour()}")
         self.error.setAccessibleName(translate("dialogs", "Problem"))
         form = QFormLayout()
@@ -246,8 +247,7 @@ class ImportRunDialog(QDialog):
         self.preview.verticalHeader().hide()
         self.preview.setTabKeyNavigation(False)  # Tab moves on to the buttons
         self.preview.setAccessibleName(translate("dialogs", "The first lines as they will be read"))
-        self.reading = QLabel()
-        self.reading.setWordWrap(True)
+        self.reading = plain_label(wrap=True)  # file names, IDs and reader messages: text, never HTML
         self.reading.setAccessibleName(translate("dialogs", "How the file is read"))
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self._accept)
@@ -296,7 +296,8 @@ class ImportRunDialog(QDialog):
             run, lines = preview_run(self.path, order=self.chosen_order())
         except InputError as exc:
             self.preview.setRowCount(0)
-            self.reading.setText(f"<span style='color:{error_colour()}'>{exc}</span>")
+            self.reading.setStyleSheet(f"color:{error_colour()}")
+            self.reading.setText(str(exc))
             return
         queries, docs = run.queries.to_pylist(), run.doc_ids(np.arange(len(run))).to_pylist()
         values = run.rank if run.order is OrderKind.RANK else run.score
@@ -310,6 +311,7 @@ class ImportRunDialog(QDialog):
         value_header = translate("dialogs", "Rank") if run.order is OrderKind.RANK else translate("dialogs", "Score")
         self.preview.setHorizontalHeaderItem(3, QTableWidgetItem(value_header))
         # The notes come from the Qt-free reader and stay as it wrote them; only the frame is translated.
+        self.reading.setStyleSheet("")
         self.reading.setText(
             translate("dialogs", "{format} run, {notes}.").format(
                 format=run.source.format.upper(), notes="; ".join(run.notes)
@@ -368,7 +370,7 @@ class BuildPoolDialog(QDialog):
         self.table.verticalHeader().hide()
         self.table.setTabKeyNavigation(False)  # Tab moves on to the buttons
         self.table.setAccessibleName(translate("dialogs", "Documents each query would gain"))
-        self.summary = QLabel()
+        self.summary = plain_label(wrap=True)  # may quote a reader's message (run names, IDs)
         self.summary.setAccessibleName(translate("dialogs", "Summary"))
         self.preview_button = QPushButton(translate("dialogs", "Preview"))
         self.preview_button.setAccessibleName(translate("dialogs", "Preview"))
@@ -424,7 +426,7 @@ class BuildPoolDialog(QDialog):
                 self.table.setItem(row, col, item)
         total = int(counts["new"].sum()) if len(counts) else 0
         self.summary.setText(
-            translate("dialogs", "<b>{total}</b> new documents for {queries} queries will await grading.").format(
+            translate("dialogs", "{total} new documents for {queries} queries will await grading.").format(
                 total=total, queries=len(counts)
             )
         )
@@ -447,7 +449,7 @@ class FreezeDialog(QDialog):
         for i, label in enumerate(labels):
             grade = low + i
             form.addRow(
-                translate("dialogs", "Grade {grade} · {label}").format(grade=grade, label=label),
+                plain_label(translate("dialogs", "Grade {grade} · {label}").format(grade=grade, label=label)),
                 QLabel(str(int((graded == grade).sum()))),
             )
         if ungraded:

@@ -14,6 +14,7 @@ translate = QCoreApplication.translate
 _STOP = frozenset(
     "a an and are as at be by for from how in is it of on or the to what when where which who why with".split()
 )
+_MARK = '<span style="background-color:#ffe58a; color:#000000">'
 
 
 def query_terms(query: str) -> list[str]:
@@ -22,14 +23,26 @@ def query_terms(query: str) -> list[str]:
     return sorted(words, key=lambda w: (-len(w), w))
 
 
+def _escape(text: str) -> str:
+    return html.escape(text, quote=False)
+
+
 def highlighted_html(text: str, query: str) -> str:
-    """HTML paragraphs of ``text`` with the query's terms marked (prefix match: 'freeze' marks 'freezing')."""
+    """HTML paragraphs of ``text`` with the query's terms marked (prefix match: 'freeze' marks 'freezing').
+
+    Terms are matched in the raw text and each piece is escaped on its own, so markup in the text
+    stays text and a term never matches inside an escape ('amp' leaves ``AT&T`` alone).
+    """
     terms = query_terms(query)
-    escaped = html.escape(text)
+    pieces: list[str] = []
+    position = 0
     if terms:
-        pattern = re.compile(r"\b(" + "|".join(re.escape(html.escape(t)) for t in terms) + r")\w*", re.IGNORECASE)
-        escaped = pattern.sub(
-            lambda m: f'<span style="background-color:#ffe58a; color:#000000">{m.group(0)}</span>', escaped
-        )
-    paragraphs = [p.strip() for p in re.split(r"\n\s*\n", escaped) if p.strip()]
+        pattern = re.compile(r"\b(?:" + "|".join(re.escape(t) for t in terms) + r")\w*", re.IGNORECASE)
+        for match in pattern.finditer(text):
+            pieces.append(_escape(text[position : match.start()]))
+            pieces.append(f"{_MARK}{_escape(match.group(0))}</span>")
+            position = match.end()
+    pieces.append(_escape(text[position:]))
+    marked = "".join(pieces)
+    paragraphs = [p.strip() for p in re.split(r"\n\s*\n", marked) if p.strip()]
     return "".join(f"<p>{p.replace(chr(10), '<br>')}</p>" for p in paragraphs)

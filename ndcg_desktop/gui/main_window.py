@@ -34,6 +34,7 @@ from ndcg_desktop.domain import InputError
 from ndcg_desktop.gui.analysis import AnalysisView
 from ndcg_desktop.gui.dialogs import BuildPoolDialog, FreezeDialog, ImportRunDialog, NewProjectDialog, ShortcutsDialog
 from ndcg_desktop.gui.i18n import LANGUAGES
+from ndcg_desktop.gui.plain import show_message
 from ndcg_desktop.gui.preferences import Preferences, forget_project, recent_projects, remember_project, ui_state
 from ndcg_desktop.gui.tasks import run_with_progress
 from ndcg_desktop.gui.themes import muted_colour
@@ -358,8 +359,9 @@ class MainWindow(QMainWindow):
         try:
             project = Project.open(path, user=self.annotator())
         except ProjectInUse as exc:
-            answer = QMessageBox.question(
+            answer = show_message(
                 self,
+                QMessageBox.Icon.Question,
                 translate("main_window", "Project in use"),
                 translate("main_window", "{error}\n\nOpen it read-only?").format(error=exc),
                 QMessageBox.StandardButton.Open | QMessageBox.StandardButton.Cancel,
@@ -461,7 +463,7 @@ class MainWindow(QMainWindow):
         self.undo_stack.clear()
         self.refresh(prefer_draft=True)
         self.tabs.setCurrentWidget(self.workspace)
-        QMessageBox.information(self, translate("main_window", "Sent for judging"), message)
+        show_message(self, QMessageBox.Icon.Information, translate("main_window", "Sent for judging"), message)
 
     def _progress(self, graded: int, total: int) -> None:
         version = self.current_version()
@@ -657,7 +659,8 @@ class MainWindow(QMainWindow):
 
     # -- misc ------------------------------------------------------------------------------
     def show_error(self, message: str) -> None:
-        QMessageBox.warning(self, "ndcg-desktop", message)  # title: the application's name, not translated
+        # Plain text: messages quote file names and IDs. Title: the application's name, not translated.
+        show_message(self, QMessageBox.Icon.Warning, "ndcg-desktop", message)
 
     def about(self) -> None:
         QMessageBox.about(

@@ -21,6 +21,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QBrush, QColor
 
 from ndcg_desktop.domain.natural import natural_key  # re-exported: the Scores view sorts IDs with it
+from ndcg_desktop.gui.plain import plain_tooltip
 
 translate = QCoreApplication.translate
 
@@ -157,8 +158,10 @@ class QueryListModel(_ListTableModel):
         if role == Qt.ItemDataRole.TextAlignmentRole and col == 1:
             return _RIGHT
         if role == Qt.ItemDataRole.ToolTipRole:
-            return translate("models", "{query}: {text}\n{graded} of {total} graded").format(
-                query=self._ids[row], text=self._texts[row], graded=self._graded[row], total=self._sizes[row]
+            return plain_tooltip(
+                translate("models", "{query}: {text}\n{graded} of {total} graded").format(
+                    query=self._ids[row], text=self._texts[row], graded=self._graded[row], total=self._sizes[row]
+                )
             )
         return None
 
@@ -232,9 +235,9 @@ class PoolTableModel(_ListTableModel):
 
     def data(self, index: Index, role: int = _DISPLAY) -> Any:
         row, col = index.row(), index.column()
-        if role == _DISPLAY or role == Qt.ItemDataRole.ToolTipRole:
-            if role == Qt.ItemDataRole.ToolTipRole and col not in (1, 4):
-                return None
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return plain_tooltip((self._titles, self._notes)[col == 4][row]) if col in (1, 4) else None
+        if role == _DISPLAY:
             if col == 0:
                 return self._docs[row]
             if col == 1:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import html
-
 import pandas as pd
 from PySide6.QtCore import QCoreApplication, QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QFont, QKeySequence, QShortcut, QTextDocumentFragment, QUndoStack
@@ -28,6 +26,7 @@ from ndcg_desktop.domain import InputError
 from ndcg_desktop.gui.commands import SetGradeCommand, SetNoteCommand
 from ndcg_desktop.gui.highlight import highlighted_html
 from ndcg_desktop.gui.models import PoolFilterProxy, PoolTableModel, QueryFilterProxy, QueryListModel
+from ndcg_desktop.gui.plain import plain_label, plain_tooltip
 from ndcg_desktop.store import PoolVersion, Project
 
 translate = QCoreApplication.translate
@@ -36,7 +35,7 @@ BANNER_FROZEN = "background:#e8eef7; color:#1f3b63; border:1px solid #b9c9e0; bo
 
 
 def _title(text: str) -> QLabel:
-    label = QLabel(text)
+    label = plain_label(text)
     font = label.font()
     font.setBold(True)
     label.setFont(font)
@@ -86,9 +85,8 @@ class Workspace(QWidget):
         self.banner.setMinimumHeight(2 * self.banner.fontMetrics().lineSpacing() + 16)
         self.banner.setAccessibleName(translate("workspace", "Pool version notice"))
         self.banner.hide()
-        self.query_label = QLabel(translate("workspace", "Select a query"))
+        self.query_label = plain_label(translate("workspace", "Select a query"), wrap=True)
         self.query_label.setAccessibleName(translate("workspace", "Current query"))
-        self.query_label.setWordWrap(True)
         self.query_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         big = self.query_label.font()
         big.setPointSizeF(big.pointSizeF() * 1.25)
@@ -235,8 +233,10 @@ class Workspace(QWidget):
             self.banner.setText(text)
             self.banner.setAccessibleDescription(QTextDocumentFragment.fromHtml(text).toPlainText())
             self.banner.setToolTip(
-                translate("workspace", "Frozen {when} by {who}\nsha256 {hash}").format(
-                    when=version.frozen_at, who=version.frozen_by, hash=version.hash
+                plain_tooltip(
+                    translate("workspace", "Frozen {when} by {who}\nsha256 {hash}").format(
+                        when=version.frozen_at, who=version.frozen_by, hash=version.hash
+                    )
                 )
             )
         self.grade_bar.setEnabled(not frozen)
@@ -310,7 +310,7 @@ class Workspace(QWidget):
             return
         query = self.project.query(query_id)
         text = query["text"] if query and query["text"] else translate("workspace", "(no query text imported)")
-        self.query_label.setText(f"<b>{query_id}</b> — {_escape(text)}")
+        self.query_label.setText(f"{query_id} — {text}")
         self.query_text = text
         self.pool.load(
             self.project.pool_items(self.version.version, query_id), self.version.labels, self.version.scale.low
@@ -468,7 +468,3 @@ class Workspace(QWidget):
         if self.project is None or self.version is None:
             return
         self.progress_changed.emit(*self.queries.totals())
-
-
-def _escape(text: str) -> str:
-    return html.escape(text)

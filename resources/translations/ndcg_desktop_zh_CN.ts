@@ -1124,8 +1124,8 @@
         <translation>请至少选择一个运行结果。</translation>
     </message>
     <message>
-        <source>&lt;b&gt;{total}&lt;/b&gt; new documents for {queries} queries will await grading.</source>
-        <translation>{queries} 个查询的 &lt;b&gt;{total}&lt;/b&gt; 个新文档将等待评级。</translation>
+        <source>{total} new documents for {queries} queries will await grading.</source>
+        <translation>{queries} 个查询的 {total} 个新文档将等待评级。</translation>
     </message>
     <message>
         <source>Freeze pool version {version}</source>

@@ -70,7 +70,7 @@ def messages(monkeypatch):
     """Message boxes would block a headless test: record them instead (tests assert on them)."""
     from PySide6.QtWidgets import QMessageBox
 
-    shown: list[tuple[str, str]] = []
+    shown = Shown()
 
     def record(kind):
         def box(_parent, _title, text, *args, **kwargs):
@@ -82,4 +82,28 @@ def messages(monkeypatch):
     for kind in ("warning", "information", "critical", "question"):
         monkeypatch.setattr(QMessageBox, kind, record(kind))
     monkeypatch.setattr(QMessageBox, "about", lambda *a, **k: shown.append(("about", a[2])))
+    kinds = {
+        QMessageBox.Icon.Warning: "warning",
+        QMessageBox.Icon.Information: "information",
+        QMessageBox.Icon.Critical: "critical",
+        QMessageBox.Icon.Question: "question",
+    }
+
+    def execute(box):  # message boxes built as objects (plain-text ones: ndcg_desktop.gui.plain)
+        shown.append((kinds.get(box.icon(), "message"), box.text()))
+        shown.boxes.append(box)
+        return shown.answer
+
+    monkeypatch.setattr(QMessageBox, "exec", execute)
     return shown
+
+
+class Shown(list):
+    """(kind, text) of each message box shown; ``boxes`` keeps the QMessageBox objects, ``answer`` is the reply."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.boxes: list = []
+        from PySide6.QtWidgets import QMessageBox
+
+        self.answer = QMessageBox.StandardButton.Ok

@@ -164,7 +164,7 @@ def test_build_pool_dialog_previews_then_adds(window, small_project, qtbot, monk
 
     monkeypatch.setattr(dialogs_module.BuildPoolDialog, "exec", accept)
     window.build_pool()
-    assert captured["rows"] == 2 and "<b>2</b> new documents" in captured["summary"]
+    assert captured["rows"] == 2 and "2 new documents" in captured["summary"]
     qtbot.waitUntil(lambda: len(pool_grades(small_project)) == 5, timeout=5000)
     assert pool_grades(small_project)["X"] is None
 

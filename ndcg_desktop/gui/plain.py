@@ -1,0 +1,44 @@
+"""User data shown as text, never as HTML.
+
+Qt guesses whether a label's, a tooltip's or a message box's text is rich text
+(``Qt.mightBeRichText``); a query ID, a title, a file name or an error message that quotes one
+could then load an image from disk or restyle the window. Everything that can contain project
+data goes through these helpers.
+"""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QMessageBox, QWidget
+
+
+def plain_label(text: str = "", *, wrap: bool = False) -> QLabel:
+    """A label whose text is never interpreted as HTML."""
+    label = QLabel()
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setWordWrap(wrap)
+    label.setText(text)
+    return label
+
+
+def plain_tooltip(text: str) -> str:
+    """A tooltip that shows ``text`` literally (tooltips have no text-format switch: escape it as HTML)."""
+    return f"<p style='white-space:pre-wrap'>{html.escape(text, quote=False)}</p>" if text else ""
+
+
+def show_message(
+    parent: QWidget | None,
+    icon: QMessageBox.Icon,
+    title: str,
+    text: str,
+    buttons: QMessageBox.StandardButton = QMessageBox.StandardButton.Ok,
+    default: QMessageBox.StandardButton = QMessageBox.StandardButton.NoButton,
+) -> QMessageBox.StandardButton:
+    """A modal message box showing ``text`` as plain text; returns the button pressed."""
+    box = QMessageBox(icon, title, text, buttons, parent)
+    box.setTextFormat(Qt.TextFormat.PlainText)
+    if default != QMessageBox.StandardButton.NoButton:
+        box.setDefaultButton(default)
+    return QMessageBox.StandardButton(box.exec())
