@@ -14,6 +14,7 @@ from ndcg_desktop.tasks import (
     NegativeGrades,
     QueryScope,
     apply_send_for_judging,
+    discard_draft,
     import_judgments,
     import_run,
     plan_send_for_judging,
@@ -87,6 +88,11 @@ def add_project_commands(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--dry-run", action="store_true", help="list what would be added, change nothing")
     p.set_defaults(handler=cmd_send_for_judging)
+
+    p = sub.add_parser("discard-draft", help="delete the draft pool and every item in it (audited)")
+    p.add_argument("project", metavar="PROJECT")
+    p.add_argument("--yes", action="store_true", help="required: discarding cannot be undone")
+    p.set_defaults(handler=cmd_discard_draft)
 
     p = sub.add_parser("freeze", help="freeze the draft pool into an immutable, hashed version")
     p.add_argument("project", metavar="PROJECT")
@@ -204,6 +210,21 @@ def cmd_send_for_judging(args: argparse.Namespace) -> int:
             f"{plan.total} documents of run {args.run_name} await grading in draft version "
             f"{sent.draft}; freeze it, then score again"
         )
+    return 0
+
+
+def cmd_discard_draft(args: argparse.Namespace) -> int:
+    with Project.open(args.project) as project:
+        draft = project.draft()
+        if draft is None:
+            raise InputError("has no draft pool to discard", path=project.path)
+        if not args.yes:
+            raise InputError(
+                f"discarding draft version {draft.version} deletes its {len(project.pool_items(draft.version))} "
+                "items and cannot be undone; add --yes to confirm",
+                path=project.path,
+            )
+        print(f"discarded draft version {discard_draft(project)}")
     return 0
 
 

@@ -8,7 +8,17 @@ from ndcg_desktop.store.project import (
     Project,
     ProjectInUse,
     RunInfo,
+    SavedEvaluation,
     pool_hash,
 )
 
-__all__ = ["SUFFIX", "ImportCancelled", "PoolVersion", "Project", "ProjectInUse", "RunInfo", "pool_hash"]
+__all__ = [
+    "SUFFIX",
+    "ImportCancelled",
+    "PoolVersion",
+    "Project",
+    "ProjectInUse",
+    "RunInfo",
+    "SavedEvaluation",
+    "pool_hash",
+]

@@ -3,9 +3,22 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from ndcg_desktop.store.core import ProjectFile, now
+
+
+@dataclass(frozen=True)
+class SavedEvaluation:
+    """One recorded evaluation: the run, the frozen version, the settings text, its manifest."""
+
+    id: int
+    run_name: str
+    pool_version: int
+    settings: str  # EvalSettings.to_text()
+    manifest: dict[str, Any]
+    created_at: str
 
 
 class EvaluationRepository:
@@ -22,3 +35,10 @@ class EvaluationRepository:
                 (run_name, version, settings_text, json.dumps(manifest), now()),
             )
         return int(cur.lastrowid)  # type: ignore[arg-type]
+
+    def evaluations(self) -> list[SavedEvaluation]:
+        """Every recorded evaluation, newest first."""
+        rows = self.file.query(
+            "SELECT id, run_name, pool_version, settings, manifest, created_at FROM evaluations ORDER BY id DESC"
+        )
+        return [SavedEvaluation(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5]) for r in rows]

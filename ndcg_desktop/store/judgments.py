@@ -122,6 +122,51 @@ class JudgmentRepository:
             )
         return len(rows)
 
+    def remove_items(self, pairs: pd.DataFrame, *, version: int, action: str = "remove") -> int:
+        """Remove ungraded (query_id, doc_id) items from a draft, undoing an addition; graded ones stay. Audited.
+
+        Returns how many were removed.
+        """
+        v = self.pools.writable_draft(version)
+        rows = list(pairs[["query_id", "doc_id"]].drop_duplicates().itertuples(index=False, name=None))
+        with self.file.transaction() as conn:
+            conn.execute("CREATE TEMP TABLE IF NOT EXISTS removing (query_id TEXT, doc_id TEXT)")
+            conn.execute("DELETE FROM removing")
+            conn.executemany("INSERT INTO removing VALUES (?, ?)", rows)
+            gone = conn.execute(
+                "SELECT j.query_id, j.doc_id FROM judgments j JOIN removing r "
+                "ON r.query_id = j.query_id AND r.doc_id = j.doc_id WHERE j.version = ? AND j.grade IS NULL",
+                (v.version,),
+            ).fetchall()
+            conn.execute(
+                "DELETE FROM judgments WHERE version = ? AND grade IS NULL "
+                "AND (query_id, doc_id) IN (SELECT query_id, doc_id FROM removing)",
+                (v.version,),
+            )
+            conn.execute("DELETE FROM removing")
+            conn.executemany(
+                "INSERT INTO audit_log (version, query_id, doc_id, action, who, at) VALUES (?, ?, ?, ?, ?, ?)",
+                [(v.version, q, d, action, self.file.user, now()) for q, d in gone],
+            )
+        return len(gone)
+
+    def discard_draft(self, version: int | None = None) -> PoolVersion:
+        """Delete a draft and every item in it; each item's removal is audited. Frozen versions are refused."""
+        draft = self.pools.version(version) if version is not None else self.pools.draft()
+        if draft is None:
+            raise InputError("has no draft pool to discard", path=self.file.path)
+        v = self.pools.writable_draft(draft.version)
+        with self.file.transaction() as conn:
+            rows = conn.execute("SELECT query_id, doc_id FROM judgments WHERE version = ?", (v.version,)).fetchall()
+            conn.executemany(
+                "INSERT INTO audit_log (version, query_id, doc_id, action, who, at) "
+                "VALUES (?, ?, ?, 'discard draft', ?, ?)",
+                [(v.version, q, d, self.file.user, now()) for q, d in rows],
+            )
+            conn.execute("DELETE FROM judgments WHERE version = ?", (v.version,))
+            conn.execute("DELETE FROM pool_versions WHERE version = ? AND state = 'draft'", (v.version,))
+        return v
+
     def import_qrels(
         self, path: str | Path, *, negative_as_ungraded: bool = False, fmt: str | None = None
     ) -> dict[str, int]:

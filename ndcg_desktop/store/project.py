@@ -23,7 +23,7 @@ from ndcg_desktop.domain.data import OrderKind, Qrels, Run
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import GradeScale, TiePolicy
 from ndcg_desktop.store.core import SUFFIX, ImportCancelled, ProjectFile, ProjectInUse, default_user
-from ndcg_desktop.store.evaluations import EvaluationRepository
+from ndcg_desktop.store.evaluations import EvaluationRepository, SavedEvaluation
 from ndcg_desktop.store.judgments import JudgmentRepository
 from ndcg_desktop.store.pools import DEFAULT_LABELS, PoolRepository, PoolVersion, default_labels, pool_hash
 from ndcg_desktop.store.runs import RunInfo, RunRepository
@@ -37,6 +37,7 @@ __all__ = [
     "Project",
     "ProjectInUse",
     "RunInfo",
+    "SavedEvaluation",
     "default_labels",
     "default_user",
     "pool_hash",
@@ -191,6 +192,12 @@ class Project:
     def add_items(self, pairs: pd.DataFrame, *, version: int | None = None, action: str = "add") -> pd.DataFrame:
         return self.judgments.add_items(pairs, version=version, action=action)
 
+    def remove_items(self, pairs: pd.DataFrame, *, version: int, action: str = "remove") -> int:
+        return self.judgments.remove_items(pairs, version=version, action=action)
+
+    def discard_draft(self, version: int | None = None) -> PoolVersion:
+        return self.judgments.discard_draft(version)
+
     def remove_ungraded(self, *, version: int | None = None) -> int:
         return self.judgments.remove_ungraded(version=version)
 
@@ -252,6 +259,9 @@ class Project:
     # -- evaluations -----------------------------------------------------------------------
     def save_evaluation(self, run_name: str, version: int, settings_text: str, manifest: dict[str, Any]) -> int:
         return self.evaluations.save_evaluation(run_name, version, settings_text, manifest)
+
+    def saved_evaluations(self) -> list[SavedEvaluation]:
+        return self.evaluations.evaluations()
 
     def status(self) -> dict[str, Any]:
         """A summary for `ndcg status`: versions, pool sizes, grading progress, runs."""

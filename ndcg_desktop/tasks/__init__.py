@@ -10,9 +10,11 @@ from ndcg_desktop.tasks.pooling import (
     QueryScope,
     SentForJudging,
     apply_send_for_judging,
+    discard_draft,
     plan_send_for_judging,
     pool_apply,
     pool_preview,
+    undo_send_for_judging,
 )
 from ndcg_desktop.tasks.scoring import CheckedRun, Inputs, ScoredRun, check_run, load_inputs, score_run, stamp
 
@@ -27,6 +29,7 @@ __all__ = [
     "SentForJudging",
     "apply_send_for_judging",
     "check_run",
+    "discard_draft",
     "import_judgments",
     "import_run",
     "load_inputs",
@@ -34,5 +37,6 @@ __all__ = [
     "pool_apply",
     "pool_preview",
     "score_run",
+    "undo_send_for_judging",
     "stamp",
 ]

@@ -137,6 +137,39 @@ def apply_send_for_judging(project: Project, plan: JudgingPlan) -> SentForJudgin
     return SentForJudging(current.version, created, pairs.reset_index(drop=True))
 
 
+def undo_send_for_judging(project: Project, sent: SentForJudging) -> int:
+    """Take back what :func:`apply_send_for_judging` added: the draft itself if it was made for it,
+    else the added items that are still ungraded. Returns how many items left the pool."""
+    draft = project.draft()
+    if draft is None or draft.version != sent.draft:
+        raise InputError(f"draft version {sent.draft} no longer exists; nothing to undo", path=project.path)
+    if sent.created_draft and _untouched(project, sent):
+        project.discard_draft(sent.draft)
+        return len(sent.items)
+    return project.remove_items(sent.items, version=sent.draft, action="undo send for judging")
+
+
+def _untouched(project: Project, sent: SentForJudging) -> bool:
+    """The draft made for ``sent`` holds its parent's items plus the sent ones, none of them graded or noted since."""
+    draft, parent = project.version(sent.draft), project.latest_frozen()
+    items = project.pool_items(sent.draft)
+    parent_items = project.pool_items(parent.version) if parent is not None and draft.parent == parent.version else None
+    expected = (len(parent_items) if parent_items is not None else 0) + len(sent.items)
+    graded = int(items["grade"].notna().sum())
+    noted = int((items["note"] != "").sum())
+    before_graded = int(parent_items["grade"].notna().sum()) if parent_items is not None else 0
+    before_noted = int((parent_items["note"] != "").sum()) if parent_items is not None else 0
+    return len(items) == expected and graded == before_graded and noted == before_noted
+
+
+def discard_draft(project: Project) -> int:
+    """Delete the draft and everything in it (the CLI's ``ndcg discard-draft``, *Pool ▸ Discard draft*).
+
+    Returns the discarded version's number.
+    """
+    return project.discard_draft().version
+
+
 def pool_preview(project: Project, run_names: list[str], depth: int) -> pd.DataFrame:
     """Depth-k pooling's preview: per query, the candidates and how many are new to the draft."""
     return project.pool_from_runs(run_names, depth, apply=False)

@@ -6,7 +6,8 @@ import pytest
 
 from ndcg_desktop.cli.main import main
 from ndcg_desktop.domain import InputError
-from ndcg_desktop.tasks import QueryScope, apply_send_for_judging, plan_send_for_judging
+from ndcg_desktop.store import Project
+from ndcg_desktop.tasks import QueryScope, apply_send_for_judging, plan_send_for_judging, undo_send_for_judging
 
 QRELS = "q1 0 A 3\nq1 0 B 2\nq2 0 E 1\n"
 # q1: B, X, C, Z (X, C, Z unjudged at ranks 2, 3, 4); q2: E, Y; q9 is not in the pool.
@@ -62,3 +63,34 @@ def test_cli_send_for_judging_dry_run_then_apply(project, capsys):
     assert capsys.readouterr().out.splitlines()[-1] == (
         "2 documents of run sys await grading in draft version 2; freeze it, then score again"
     )
+
+
+def test_undo_takes_back_a_new_draft_and_only_ungraded_items_of_an_old_one(project):
+    sent = apply_send_for_judging(project, plan_send_for_judging(project, "sys", 1, depth=2))
+    assert undo_send_for_judging(project, sent) == 2
+    assert project.draft() is None and [v.version for v in project.versions()] == [1]
+    # Into an existing draft: the undo removes what it added and is still ungraded, nothing else.
+    project.new_draft_from(1)
+    sent = apply_send_for_judging(project, plan_send_for_judging(project, "sys", 1, depth=3))
+    assert pairs(sent.items) == [("q1", "C"), ("q1", "X"), ("q2", "Y")]
+    project.set_grade("q1", "X", 1)
+    assert undo_send_for_judging(project, sent) == 2
+    assert pairs(project.pool_items(2)) == [("q1", "A"), ("q1", "B"), ("q1", "X"), ("q2", "E")]
+    assert list(project.audit_log(2)["action"]).count("undo send for judging") == 2
+
+
+def test_discard_draft_from_the_cli_needs_confirmation(project, capsys):
+    apply_send_for_judging(project, plan_send_for_judging(project, "sys", 1, depth=2))
+    path = str(project.path)
+    project.close()
+    assert main(["discard-draft", path]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"error: {path}: discarding draft version 2 deletes its 5 items and cannot be undone; add --yes to confirm"
+    )
+    assert main(["discard-draft", path, "--yes"]) == 0
+    assert capsys.readouterr().out == "discarded draft version 2\n"
+    with Project.open(path) as p:
+        assert p.draft() is None and [v.version for v in p.versions()] == [1]
+        assert set(p.audit_log(2)["action"]) == {"send for judging", "discard draft"}
+    assert main(["discard-draft", path, "--yes"]) == 2
+    assert capsys.readouterr().err.strip() == f"error: {path}: has no draft pool to discard"

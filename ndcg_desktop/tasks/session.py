@@ -1,0 +1,439 @@
+"""The Scores view's state as a Qt-free, evented model (napari's ``ViewerModel`` is the pattern).
+
+The session holds the inputs (project, run, pool version, comparison run, K, gain, zero-IDCG
+rule), each flag group's choice, each run's check, the send-for-judging plan and the scored
+result. Every setter invalidates what depended on what it changed, by construction:
+
+- a new project resets everything;
+- a new (run, pool version) pair, or another comparison run, unsets the choices and drops the
+  checks, the plan and the result;
+- another K, gain or zero-IDCG rule drops the checks and the result (K changes the counts) but
+  keeps the choices, which belong to the pair;
+- another choice drops the result.
+
+Long work is split in two: a :class:`Job` (a plain callable the owner runs on any thread) and
+:meth:`ScoresSession.apply`, which accepts its result only if nothing changed since the job was
+made. A result can therefore never land on inputs it was not computed from.
+
+Views subscribe to :attr:`ScoresSession.changed`, which carries the set of aspects that changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from ndcg_desktop.domain import (
+    DuplicatePolicy,
+    EvalSettings,
+    Gain,
+    QuerySet,
+    UnjudgedPolicy,
+    UnknownQueryPolicy,
+    ZeroIdcgPolicy,
+)
+from ndcg_desktop.scoring.explain import compare
+from ndcg_desktop.store import PoolVersion, Project, RunInfo, SavedEvaluation
+from ndcg_desktop.tasks.pooling import JudgingPlan, QueryScope, plan_send_for_judging
+from ndcg_desktop.tasks.scoring import CheckedRun, ScoredRun, check_run, score_run
+
+SEND = "send"  # the unjudged group's third resolution: send for judging (not a scoring policy)
+
+# Each flag group's resolutions, from the domain's own choices (the refusing default is "unset").
+CHOICES: dict[str, tuple[str, ...]] = {
+    "unjudged": (*(p.value for p in UnjudgedPolicy if p is not UnjudgedPolicy.REJECT), SEND),
+    "duplicates": tuple(p.value for p in DuplicatePolicy if p is not DuplicatePolicy.REJECT),
+    "unknown_queries": tuple(p.value for p in UnknownQueryPolicy if p is not UnknownQueryPolicy.REJECT),
+    "queries": tuple(p.value for p in QuerySet),
+}
+# Rule 9: every pool query counts unless chosen otherwise; the contract's default, not a guess.
+DEFAULT_CHOICES: dict[str, str | None] = {
+    "unjudged": None,
+    "duplicates": None,
+    "unknown_queries": None,
+    "queries": QuerySet.POOL.value,
+}
+REFUSING_GROUPS = ("unjudged", "duplicates", "unknown_queries")
+
+# Aspects carried by ScoresSession.changed.
+PROJECT, INPUTS, SETTINGS, CHOICES_CHANGED, CHECKS, PLAN, RESULT, HISTORY = (
+    "project",
+    "inputs",
+    "settings",
+    "choices",
+    "checks",
+    "plan",
+    "result",
+    "history",
+)
+
+
+class Emitter:
+    """A minimal evented signal: ``connect(callback)``, ``emit(*args)``; no Qt."""
+
+    def __init__(self) -> None:
+        self._callbacks: list[Callable[..., Any]] = []
+
+    def connect(self, callback: Callable[..., Any]) -> None:
+        self._callbacks.append(callback)
+
+    def disconnect(self, callback: Callable[..., Any]) -> None:
+        self._callbacks.remove(callback)
+
+    def emit(self, *args: Any) -> None:
+        for callback in list(self._callbacks):
+            callback(*args)
+
+
+@dataclass(frozen=True)
+class Job:
+    """Work to run anywhere: ``fn(progress=..., cancelled=...)``; its result goes back through ``apply``."""
+
+    kind: str  # "check", "score" or "plan"
+    generation: int
+    fn: Callable[..., Any]
+
+    def __call__(self, progress: Callable[[int, int], None] | None = None, cancelled: Any = None) -> Any:
+        return self.fn(progress=progress, cancelled=cancelled)
+
+
+@dataclass
+class ScoreResult:
+    """A scored run, and when comparing, the other run and the per-query comparison."""
+
+    first: ScoredRun
+    second: ScoredRun | None = None
+    comparison: pd.DataFrame | None = None
+    counts: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Missing:
+    """A flag group that still needs a choice, and what each run's check found for it."""
+
+    group: str
+    found: dict[str, int]  # run name -> count
+
+
+class ScoresSession:
+    """The state of one Scores view. See the module docstring for what invalidates what."""
+
+    def __init__(self) -> None:
+        self.changed = Emitter()
+        self._project: Project | None = None
+        self._runs: list[RunInfo] = []
+        self._versions: list[PoolVersion] = []
+        self._run: str | None = None
+        self._pool_version: int | None = None
+        self._other_run: str | None = None
+        self._settings = EvalSettings()
+        self._choices: dict[str, str | None] = dict(DEFAULT_CHOICES)
+        self._checks: dict[str, CheckedRun] = {}
+        self._plan: JudgingPlan | None = None
+        self._result: ScoreResult | None = None
+        self._suggestion: dict[str, str] | None = None
+        self._generation = 0
+
+    # -- reading -----------------------------------------------------------------------------
+    project = property(lambda self: self._project)
+    runs = property(lambda self: [info.name for info in self._runs])
+    run = property(lambda self: self._run)
+    pool_version = property(lambda self: self._pool_version)
+    other_run = property(lambda self: self._other_run)
+    plan = property(lambda self: self._plan)
+    result = property(lambda self: self._result)
+    suggestion = property(lambda self: dict(self._suggestion) if self._suggestion else None)
+    generation = property(lambda self: self._generation)
+
+    @property
+    def frozen_versions(self) -> list[PoolVersion]:
+        """The frozen versions, newest first."""
+        return [v for v in reversed(self._versions) if v.frozen]
+
+    @property
+    def version(self) -> PoolVersion | None:
+        return next((v for v in self._versions if v.version == self._pool_version), None)
+
+    @property
+    def k(self) -> int:
+        return self._settings.k
+
+    @property
+    def gain(self) -> Gain:
+        return self._settings.gain
+
+    @property
+    def zero_idcg(self) -> ZeroIdcgPolicy:
+        return self._settings.zero_idcg
+
+    @property
+    def choices(self) -> dict[str, str | None]:
+        return dict(self._choices)
+
+    @property
+    def checks(self) -> dict[str, CheckedRun]:
+        """Each checked run's report, by run name (the run, and the comparison run if any)."""
+        return dict(self._checks)
+
+    def compared_runs(self) -> list[str]:
+        """The runs this session scores: the run, and the comparison run if it is another one."""
+        names = [self._run] if self._run else []
+        if self._other_run and self._other_run != self._run:
+            names.append(self._other_run)
+        return names
+
+    def run_info(self, name: str) -> RunInfo | None:
+        return next((info for info in self._runs if info.name == name), None)
+
+    # -- inputs ------------------------------------------------------------------------------
+    def set_project(self, project: Project | None) -> None:
+        """Another project (or none): every input, choice, check and result starts over."""
+        self._project = project
+        self._runs = project.runs() if project is not None else []
+        self._versions = project.versions() if project is not None else []
+        self._run = self._runs[0].name if self._runs else None
+        frozen = self.frozen_versions
+        self._pool_version = frozen[0].version if frozen else None
+        self._other_run = None
+        self._settings = EvalSettings()
+        self._reset(choices=True)
+        self.changed.emit(frozenset({PROJECT, INPUTS, SETTINGS, CHOICES_CHANGED, CHECKS, PLAN, RESULT, HISTORY}))
+
+    def reload(self) -> None:
+        """The project changed (a run imported, a version frozen): keep what is still valid, drop the rest."""
+        if self._project is None:
+            return
+        self._runs = self._project.runs()
+        self._versions = self._project.versions()
+        names = self.runs
+        frozen = [v.version for v in self.frozen_versions]
+        pair = (self._run, self._pool_version, self._other_run)
+        if self._run not in names:
+            self._run = names[0] if names else None
+        if self._pool_version not in frozen:
+            self._pool_version = frozen[0] if frozen else None
+        if self._other_run not in names:
+            self._other_run = None
+        aspects = {INPUTS, HISTORY}
+        if pair != (self._run, self._pool_version, self._other_run):
+            self._reset(choices=True)
+            aspects |= {CHOICES_CHANGED, CHECKS, PLAN, RESULT}
+        self.changed.emit(frozenset(aspects))
+
+    def set_run(self, name: str | None) -> None:
+        if name != self._run:
+            self._run = name
+            self._new_pair()
+
+    def set_pool_version(self, number: int | None) -> None:
+        if number != self._pool_version:
+            self._pool_version = number
+            self._new_pair()
+
+    def set_other_run(self, name: str | None) -> None:
+        if name != self._other_run:
+            self._other_run = name
+            self._new_pair()
+
+    def _new_pair(self) -> None:
+        self._reset(choices=True)
+        self.changed.emit(frozenset({INPUTS, CHOICES_CHANGED, CHECKS, PLAN, RESULT}))
+
+    def set_k(self, k: int) -> None:
+        self._set_settings(k=k)
+
+    def set_gain(self, gain: Gain | str) -> None:
+        self._set_settings(gain=Gain(gain))
+
+    def set_zero_idcg(self, rule: ZeroIdcgPolicy | str) -> None:
+        self._set_settings(zero_idcg=ZeroIdcgPolicy(rule))
+
+    def _set_settings(self, **changes: Any) -> None:
+        settings = self._settings.with_(**changes)
+        if settings != self._settings:
+            self._settings = settings
+            self._reset(choices=False)  # the counts depend on K: check again
+            self.changed.emit(frozenset({SETTINGS, CHECKS, PLAN, RESULT}))
+
+    def choose(self, group: str, value: str | None) -> None:
+        """Resolve one flag group (``None`` unsets it)."""
+        if group not in CHOICES:
+            raise ValueError(f"no flag group {group!r}")
+        if value is not None and value not in CHOICES[group]:
+            raise ValueError(f"{value!r} is not a choice for {group} ({', '.join(CHOICES[group])})")
+        if self._choices[group] != value:
+            self._choices[group] = value
+            self._generation += 1
+            self._plan = None
+            self._result = None
+            self.changed.emit(frozenset({CHOICES_CHANGED, PLAN, RESULT}))
+
+    def accept_suggestion(self) -> None:
+        """Take the choices recorded with the last evaluation of this pair (the user confirmed them)."""
+        for group, value in (self._suggestion or {}).items():
+            self.choose(group, value)
+
+    def _reset(self, *, choices: bool) -> None:
+        self._generation += 1
+        self._checks = {}
+        self._plan = None
+        self._result = None
+        if choices:
+            self._choices = dict(DEFAULT_CHOICES)
+            self._suggestion = self._previous_choices()
+
+    def _previous_choices(self) -> dict[str, str] | None:
+        """The choices of the newest saved evaluation of this (run, pool version) pair, to offer, never to apply."""
+        if self._project is None or self._run is None or self._pool_version is None:
+            return None
+        for saved in self.history():
+            if saved.run_name == self._run and saved.pool_version == self._pool_version:
+                return _choices_of(EvalSettings.parse(saved.settings))
+        return None
+
+    # -- what the checks say -------------------------------------------------------------------
+    def checked(self) -> bool:
+        """Every run this session scores has been checked under the current inputs."""
+        names = self.compared_runs()
+        return bool(names) and all(name in self._checks for name in names)
+
+    def found(self, group: str) -> dict[str, int]:
+        """Per checked run, how many of ``group`` its check found (0 for none)."""
+        counts: dict[str, int] = {}
+        for name, checked in self._checks.items():
+            report = checked.report
+            counts[name] = {
+                "unjudged": report.unjudged_total,
+                "duplicates": report.duplicates,
+                "unknown_queries": len(report.unknown_queries),
+                "queries": len(report.unanswered_queries),
+            }[group]
+        return counts
+
+    def missing(self) -> list[Missing]:
+        """The flag groups some checked run needs resolved and that have no choice yet."""
+        out = []
+        for group in REFUSING_GROUPS:
+            found = self.found(group)
+            if any(found.values()) and self._choices[group] is None:
+                out.append(Missing(group, found))
+        return out
+
+    def sending(self) -> bool:
+        """Send for judging is chosen and the run has unjudged documents to send."""
+        if self._choices["unjudged"] != SEND or self._run not in self._checks:
+            return False
+        return self._checks[self._run].report.unjudged_total > 0
+
+    def ready(self) -> bool:
+        """Every run checked, every flag resolved with a scoring policy: Score may go ahead."""
+        if not self.checked() or self.missing():
+            return False
+        return not (self._choices["unjudged"] == SEND and any(self.found("unjudged").values()))
+
+    def settings(self) -> EvalSettings:
+        """The evaluation settings the inputs and choices make (unset groups keep their refusing default)."""
+
+        def chosen(group: str, default: str) -> str:
+            value = self._choices[group]
+            return default if value in (None, SEND) else str(value)
+
+        return self._settings.with_(
+            unjudged=UnjudgedPolicy(chosen("unjudged", UnjudgedPolicy.REJECT.value)),
+            duplicates=DuplicatePolicy(chosen("duplicates", DuplicatePolicy.REJECT.value)),
+            unknown_queries=UnknownQueryPolicy(chosen("unknown_queries", UnknownQueryPolicy.REJECT.value)),
+            queries=QuerySet(chosen("queries", QuerySet.POOL.value)),
+        )
+
+    # -- work ----------------------------------------------------------------------------------
+    def _need_inputs(self) -> tuple[Project, str, int]:
+        if self._project is None or self._run is None or self._pool_version is None:
+            raise ValueError("choose a run and a frozen pool version first")
+        return self._project, self._run, self._pool_version
+
+    def check_job(self) -> Job:
+        """Check the run and the comparison run against the pool version."""
+        project, _run, version = self._need_inputs()
+        names, base = self.compared_runs(), self._settings
+
+        def work(progress: Any = None, cancelled: Any = None) -> dict[str, CheckedRun]:
+            return {
+                name: check_run(project, name, version, base, progress=progress, cancelled=cancelled) for name in names
+            }
+
+        return Job("check", self._generation, work)
+
+    def score_job(self) -> Job:
+        """Score the run (and the comparison run) with the chosen settings, recording each evaluation."""
+        if not self.ready():
+            raise ValueError("not ready to score: check the runs and resolve every flag first")
+        project, run, version = self._need_inputs()
+        other = self._other_run if self._other_run != run else None
+        settings = self.settings()
+
+        def work(progress: Any = None, cancelled: Any = None) -> ScoreResult:
+            first = score_run(project, run, version, settings, rankings=True, progress=progress, cancelled=cancelled)
+            if other is None:
+                return ScoreResult(first)
+            second = score_run(project, other, version, settings, progress=progress, cancelled=cancelled)
+            table, counts = compare(first.evaluation, second.evaluation)
+            return ScoreResult(first, second, table, counts)
+
+        return Job("score", self._generation, work)
+
+    def plan_job(self, depth: int, scope: QueryScope = QueryScope.POOL) -> Job:
+        """Preview what send for judging would add (the run only, never the comparison run)."""
+        project, run, version = self._need_inputs()
+        generation = self._generation
+
+        def work(progress: Any = None, cancelled: Any = None) -> JudgingPlan:
+            return plan_send_for_judging(
+                project, run, version, depth=depth, scope=scope, progress=progress, cancelled=cancelled
+            )
+
+        return Job("plan", generation, work)
+
+    def apply(self, job: Job, result: Any) -> bool:
+        """Take a job's result, unless an input changed since the job was made (then it is dropped)."""
+        if job.generation != self._generation:
+            return False
+        if job.kind == "check":
+            self._checks = dict(result)
+            self.changed.emit(frozenset({CHECKS}))
+        elif job.kind == "score":
+            self._result = result
+            self.changed.emit(frozenset({RESULT, HISTORY}))
+        elif job.kind == "plan":
+            self._plan = result
+            self.changed.emit(frozenset({PLAN}))
+        return True
+
+    # -- history -------------------------------------------------------------------------------
+    def history(self) -> list[SavedEvaluation]:
+        """The project's saved evaluations, newest first."""
+        return self._project.saved_evaluations() if self._project is not None else []
+
+    def reopen(self, saved: SavedEvaluation) -> None:
+        """Set every input and choice to a saved evaluation's (the user chose it); then check and score."""
+        settings = EvalSettings.parse(saved.settings)
+        self._run = saved.run_name
+        self._pool_version = saved.pool_version
+        self._other_run = None
+        self._settings = EvalSettings(k=settings.k, gain=settings.gain, zero_idcg=settings.zero_idcg)
+        self._reset(choices=True)
+        self._choices = {**DEFAULT_CHOICES, **_choices_of(settings)}
+        self.changed.emit(frozenset({INPUTS, SETTINGS, CHOICES_CHANGED, CHECKS, PLAN, RESULT}))
+
+
+def _choices_of(settings: EvalSettings) -> dict[str, str]:
+    """The resolutions a settings value made (refusing defaults are no choice)."""
+    values = {
+        "unjudged": settings.unjudged.value,
+        "duplicates": settings.duplicates.value,
+        "unknown_queries": settings.unknown_queries.value,
+        "queries": settings.queries.value,
+    }
+    return {group: value for group, value in values.items() if value in CHOICES[group]}

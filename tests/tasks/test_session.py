@@ -1,0 +1,131 @@
+"""The Scores view's state without Qt: changing an input invalidates what depended on it."""
+
+from __future__ import annotations
+
+import pytest
+
+from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.session import CHOICES, Missing, ScoresSession
+
+QRELS = "q1 0 A 3\nq1 0 B 2\nq1 0 C 1\nq1 0 D 0\nq2 0 E 1\n"
+RUN = "q1 Q0 B 1 2.0 s\nq1 Q0 X 2 1.5 s\nq1 Q0 C 3 1.0 s\nq2 Q0 E 1 1.0 s\nq2 Q0 Y 2 0.5 s\n"
+# Judged documents only, but B twice for q1: a duplicate and nothing unjudged.
+DUPLICATED = "q1 Q0 B 1 3.0 s\nq1 Q0 A 2 2.0 s\nq1 Q0 B 3 1.0 s\nq2 Q0 E 1 1.0 s\n"
+
+
+@pytest.fixture
+def project(stored, write):
+    p = stored(QRELS, RUN)
+    p.import_run(write("dup.txt", DUPLICATED), name="dup")
+    return p
+
+
+def run_job(session, job):
+    assert session.apply(job, job())
+
+
+def test_choices_come_from_the_domain_and_start_unset(project):
+    assert CHOICES["unjudged"] == ("zero", "condense", "send") and CHOICES["duplicates"] == ("first",)
+    session = ScoresSession()
+    session.set_project(project)
+    assert (session.run, session.pool_version, session.other_run) == ("sys", 1, None)
+    assert session.choices == {"unjudged": None, "duplicates": None, "unknown_queries": None, "queries": "pool"}
+    assert not session.ready() and session.suggestion is None
+
+
+def test_check_then_choose_then_score(project):
+    session = ScoresSession()
+    session.set_project(project)
+    seen = []
+    session.changed.connect(seen.append)
+    run_job(session, session.check_job())
+    assert seen[-1] == {"checks"}
+    assert session.missing() == [Missing("unjudged", {"sys": 2})]
+    session.choose("unjudged", "zero")
+    assert session.ready() and session.settings().unjudged.value == "zero"
+    run_job(session, session.score_job())
+    result = session.result
+    assert result.first.run_name == "sys" and result.first.version.version == 1
+    assert result.first.evaluation.manifest["judgments"]["pool_hash"] == project.version(1).hash
+    assert [(s.run_name, s.pool_version) for s in session.history()] == [("sys", 1)]
+
+
+def test_a_new_pair_unsets_choices_and_drops_checks_and_results(project):
+    session = ScoresSession()
+    session.set_project(project)
+    run_job(session, session.check_job())
+    session.choose("unjudged", "zero")
+    run_job(session, session.score_job())
+    session.set_run("dup")
+    assert session.result is None and session.checks == {} and session.choices["unjudged"] is None
+    # K keeps the pair's choices but drops checks (counts in the top K change) and results.
+    session.set_run("sys")
+    run_job(session, session.check_job())
+    session.choose("unjudged", "condense")
+    session.set_k(3)
+    assert session.choices["unjudged"] == "condense" and session.checks == {} and session.result is None
+
+
+def test_a_result_computed_for_old_inputs_is_dropped(project):
+    session = ScoresSession()
+    session.set_project(project)
+    job = session.check_job()
+    session.set_k(5)  # while the check runs
+    assert session.apply(job, job()) is False
+    assert session.checks == {}
+
+
+def test_the_comparison_run_is_checked_and_its_flags_need_choices(project):
+    session = ScoresSession()
+    session.set_project(project)
+    session.set_other_run("dup")
+    run_job(session, session.check_job())
+    assert sorted(session.checks) == ["dup", "sys"]
+    assert session.missing() == [Missing("unjudged", {"sys": 2, "dup": 0}), Missing("duplicates", {"sys": 0, "dup": 1})]
+    session.choose("unjudged", "zero")
+    assert not session.ready()  # dup's duplicate still needs a choice
+    session.choose("duplicates", "first")
+    run_job(session, session.score_job())
+    assert session.result.second.run_name == "dup" and len(session.result.comparison) == 2
+
+
+def test_a_previous_choice_is_offered_never_applied(project):
+    first = ScoresSession()
+    first.set_project(project)
+    run_job(first, first.check_job())
+    first.choose("unjudged", "condense")
+    run_job(first, first.score_job())
+    again = ScoresSession()
+    again.set_project(project)
+    assert again.choices["unjudged"] is None
+    assert again.suggestion == {"unjudged": "condense", "queries": "pool"}
+    again.accept_suggestion()  # the user confirmed it
+    assert again.choices == {"unjudged": "condense", "duplicates": None, "unknown_queries": None, "queries": "pool"}
+
+
+def test_another_project_resets_everything(project, tmp_path):
+    session = ScoresSession()
+    session.set_project(project)
+    run_job(session, session.check_job())
+    session.choose("unjudged", "zero")
+    run_job(session, session.score_job())
+    with Project.create(tmp_path / "empty.ndcgproj", user="ann") as empty:
+        session.set_project(empty)
+        assert (session.run, session.pool_version, session.result, session.checks) == (None, None, None, {})
+        assert session.choices["unjudged"] is None and session.history() == []
+
+
+def test_reopen_sets_the_saved_inputs_and_choices(project):
+    session = ScoresSession()
+    session.set_project(project)
+    session.set_k(3)
+    run_job(session, session.check_job())
+    session.choose("unjudged", "condense")
+    run_job(session, session.score_job())
+    mean = session.result.first.evaluation.summary["mean_ndcg"]
+    session.set_project(project)
+    session.reopen(session.history()[0])
+    assert (session.run, session.pool_version, session.k, session.choices["unjudged"]) == ("sys", 1, 3, "condense")
+    run_job(session, session.check_job())
+    run_job(session, session.score_job())
+    assert session.result.first.evaluation.summary["mean_ndcg"] == mean
