@@ -263,6 +263,11 @@ def cmd_status(args: argparse.Namespace) -> int:
 def _status_text(s: dict[str, Any]) -> str:
     lines = [
         f"project    {s['project']}",
+        *(
+            [f"WARNING    protection triggers not intact ({'; '.join(s['protection'])}); open read-only only"]
+            if s["protection"]
+            else []
+        ),
         f"grades     {s['scale']}: {', '.join(s['labels'])}",
         f"contents   {s['counts']['queries']} queries, {s['counts']['documents']} documents, "
         f"{s['counts']['runs']} runs",
@@ -272,6 +277,7 @@ def _status_text(s: dict[str, Any]) -> str:
     for v in s["pool_versions"]:
         state = (
             f"frozen {v['frozen_at']} by {v['frozen_by']}, sha256 {v['hash'][:12]}…"
+            + ("" if v["intact"] else " CHANGED SINCE FROZEN: its judgments no longer match this hash")
             if v["state"] == "frozen"
             else "draft"
         )

@@ -3,10 +3,12 @@ runs, texts and evaluations, and the :class:`Project` facade over them."""
 
 from ndcg_desktop.store.project import (
     SUFFIX,
+    FrozenVersionChanged,
     ImportCancelled,
     PoolVersion,
     Project,
     ProjectInUse,
+    ProtectionAltered,
     RunInfo,
     SavedEvaluation,
     pool_hash,
@@ -14,10 +16,12 @@ from ndcg_desktop.store.project import (
 
 __all__ = [
     "SUFFIX",
+    "FrozenVersionChanged",
     "ImportCancelled",
     "PoolVersion",
     "Project",
     "ProjectInUse",
+    "ProtectionAltered",
     "RunInfo",
     "SavedEvaluation",
     "pool_hash",

@@ -7,6 +7,7 @@ every read through :meth:`ProjectFile.query` and every write inside :meth:`Proje
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import getpass
 import json
 import os
@@ -27,6 +28,10 @@ SUFFIX = ".ndcgproj"
 
 class ProjectInUse(InputError):
     """Another process has the project open for writing."""
+
+
+class ProtectionAltered(InputError):
+    """The file's protection triggers are missing, altered or joined by others: it is not written to."""
 
 
 class ImportCancelled(Exception):
@@ -80,6 +85,8 @@ class ProjectFile:
         self.read_only = read_only
         self.user = user
         self._lock = lock
+        # Compared with the schema's at open; a file whose protection is not intact is never written.
+        self.protection = protection_problems(conn)
 
     @staticmethod
     def create(target: Path, *, scale: GradeScale, labels: list[str], user: str | None) -> None:
@@ -213,6 +220,8 @@ class ProjectFile:
         """One atomic write: everything inside commits together or not at all."""
         if self.read_only:
             raise InputError("is open read-only", path=self.path)
+        if self.protection:
+            raise ProtectionAltered(f"is not written to: {'; '.join(self.protection)}", path=self.path)
         self.conn.execute("BEGIN IMMEDIATE")
         try:
             yield self.conn
@@ -236,6 +245,33 @@ class ProjectFile:
     @property
     def labels(self) -> list[str]:
         return list(json.loads(self.meta("labels")))
+
+
+@functools.cache
+def schema_triggers() -> dict[str, str]:
+    """Each protection trigger of the current schema with its SQL, exactly as SQLite stores it."""
+    conn = sqlite3.connect(":memory:")
+    try:
+        conn.executescript(SCHEMA)
+        return dict(conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").fetchall())
+    finally:
+        conn.close()
+
+
+def protection_problems(conn: sqlite3.Connection) -> list[str]:
+    """How the file's triggers differ from the schema's: missing, altered, or foreign ones. Empty if intact.
+
+    SQLite compiles a trigger from the text it stores, so equal text means equal behaviour.
+    """
+    expected = schema_triggers()
+    actual = dict(conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").fetchall())
+    problems = [
+        f"trigger {name} is missing" if name not in actual else f"trigger {name} is altered"
+        for name, sql in expected.items()
+        if actual.get(name) != sql
+    ]
+    problems += [f"trigger {name} is not part of ndcg-desktop's schema" for name in actual if name not in expected]
+    return problems
 
 
 # Checked on every open. The corpus (documents) is left out: a full check reads the whole

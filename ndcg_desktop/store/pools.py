@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,11 @@ from ndcg_desktop.domain.data import Qrels, Source
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import GradeScale
 from ndcg_desktop.store.core import ProjectFile, now
+
+
+class FrozenVersionChanged(InputError):
+    """A frozen version's judgments no longer hash to the hash recorded when it was frozen."""
+
 
 DEFAULT_LABELS = ("Not relevant", "Related", "Highly relevant", "Perfect")
 
@@ -32,10 +38,15 @@ def pool_hash(triples: pd.DataFrame, scale: GradeScale) -> str:
     The same judgments give the same hash wherever they come from (a project, or its
     exported qrels imported into another project with the same scale).
     """
-    digest = hashlib.sha256(f"ndcg-pool-v1 scale={scale}\n".encode())
     ordered = triples.sort_values(["query_id", "doc_id"], kind="stable")
-    for q, d, g in zip(ordered["query_id"], ordered["doc_id"], ordered["grade"], strict=True):
-        digest.update(f"{q}\t{d}\t{int(g)}\n".encode())
+    return _hash_sorted(zip(ordered["query_id"], ordered["doc_id"], ordered["grade"], strict=True), scale)
+
+
+def _hash_sorted(rows: Iterable[tuple[Any, Any, Any]], scale: GradeScale) -> str:
+    """The hash of (query, doc, grade) rows already sorted by query and document ID."""
+    digest = hashlib.sha256(f"ndcg-pool-v1 scale={scale}\n".encode())
+    # One line per judgment, hashed in one call (a call per line costs more than the hashing).
+    digest.update("".join([f"{q}\t{d}\t{int(g)}\n" for q, d, g in rows]).encode())
     return digest.hexdigest()
 
 
@@ -66,6 +77,7 @@ class PoolRepository:
 
     def __init__(self, file: ProjectFile) -> None:
         self.file = file
+        self._verified: dict[int, int] = {}  # version -> PRAGMA data_version when its hash last matched
 
     def versions(self) -> list[PoolVersion]:
         rows = self.file.query(
@@ -116,6 +128,7 @@ class PoolRepository:
     def new_draft_from(self, number: int) -> PoolVersion:
         """Start the next round: a draft that copies frozen version ``number``."""
         source = self.version(number)
+        self.verified(source)
         if not source.frozen:
             raise InputError(
                 f"pool version {number} is a draft; only a frozen version can be copied", path=self.file.path
@@ -133,6 +146,40 @@ class PoolRepository:
                 (new, number),
             )
         return self.version(new)
+
+    def current_hash(self, number: int, scale: GradeScale) -> str | None:
+        """The hash a version's judgments have now (``pool_hash``, as at freezing); None if some are ungraded."""
+        # SQLite's BINARY order (UTF-8 bytes) is Python's (code points): the order pool_hash sorts into,
+        # read straight from the primary key without sorting.
+        rows = self.file.conn.execute(
+            "SELECT query_id, doc_id, grade FROM judgments WHERE version = ? ORDER BY query_id, doc_id", (number,)
+        ).fetchall()
+        if any(row[2] is None for row in rows):
+            return None
+        return _hash_sorted(rows, scale)
+
+    def verified(self, v: PoolVersion) -> PoolVersion:
+        """``v`` itself, once its judgments are proven to hash to the recorded hash (PRODUCT.md rule 15).
+
+        A frozen version is checked at each use; a check is remembered until another connection
+        commits to the file (``PRAGMA data_version``). Raises :class:`FrozenVersionChanged`.
+        """
+        if not v.frozen:
+            return v
+        stamp = int(self.file.conn.execute("PRAGMA data_version").fetchone()[0])
+        if self._verified.get(v.version) == stamp:
+            return v
+        now_hash = self.current_hash(v.version, v.scale)
+        if now_hash != v.hash:
+            now_text = now_hash if now_hash is not None else "nothing (it has ungraded items)"
+            raise FrozenVersionChanged(
+                f"pool version {v.version} has changed since it was frozen: its recorded sha256 is {v.hash}, its "
+                f"judgments now hash to {now_text}; the file was altered outside ndcg-desktop, so nothing scored "
+                "against this version can be trusted: restore the project from a backup",
+                path=self.file.path,
+            )
+        self._verified[v.version] = stamp
+        return v
 
     def writable_draft(self, number: int | None) -> PoolVersion:
         version = self.version(number) if number is not None else self.ensure_draft()
@@ -161,6 +208,9 @@ class PoolRepository:
 
     def query_progress(self, number: int) -> pd.DataFrame:
         """Every query (imported or pooled) with its text, pool size and graded count in a version."""
+        for v in self.versions():  # the window lists version -1 (none) for a project without a pool
+            if v.version == number:
+                self.verified(v)
         return pd.read_sql_query(
             "WITH p AS (SELECT query_id, count(*) AS pool_size, count(grade) AS graded"
             "           FROM judgments WHERE version = ? GROUP BY query_id),"
@@ -184,6 +234,10 @@ class PoolRepository:
         return self.version(version)
 
     def frozen_version(self, number: int | None) -> PoolVersion:
+        """A frozen version for use (the latest if ``number`` is None), verified against its hash."""
+        return self.verified(self._frozen_version(number))
+
+    def _frozen_version(self, number: int | None) -> PoolVersion:
         if number is None:
             latest = self.latest_frozen()
             if latest is None:
@@ -199,7 +253,11 @@ class PoolRepository:
     def qrels(self, number: int | None = None) -> Qrels:
         """The judgments of a frozen version, ready for scoring. Drafts are refused."""
         v = self.frozen_version(number)
-        items = self.pool_items(v.version)
+        items = pd.read_sql_query(  # only what scoring needs (pool_items also joins the documents' titles)
+            "SELECT query_id, doc_id, grade FROM judgments WHERE version = ? ORDER BY query_id, doc_id",
+            self.file.conn,
+            params=[v.version],
+        )
         frame = pd.DataFrame(
             {
                 "query_id": items["query_id"].astype(str),

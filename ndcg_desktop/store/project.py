@@ -22,20 +22,29 @@ import pandas as pd
 from ndcg_desktop.domain.data import OrderKind, Qrels, Run
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import GradeScale, TiePolicy
-from ndcg_desktop.store.core import SUFFIX, ImportCancelled, ProjectFile, ProjectInUse, default_user
+from ndcg_desktop.store.core import SUFFIX, ImportCancelled, ProjectFile, ProjectInUse, ProtectionAltered, default_user
 from ndcg_desktop.store.evaluations import EvaluationRepository, SavedEvaluation
 from ndcg_desktop.store.judgments import JudgmentRepository
-from ndcg_desktop.store.pools import DEFAULT_LABELS, PoolRepository, PoolVersion, default_labels, pool_hash
+from ndcg_desktop.store.pools import (
+    DEFAULT_LABELS,
+    FrozenVersionChanged,
+    PoolRepository,
+    PoolVersion,
+    default_labels,
+    pool_hash,
+)
 from ndcg_desktop.store.runs import RunInfo, RunRepository
 from ndcg_desktop.store.texts import IsCancelled, Progress, TextRepository
 
 __all__ = [
     "DEFAULT_LABELS",
     "SUFFIX",
+    "FrozenVersionChanged",
     "ImportCancelled",
     "PoolVersion",
     "Project",
     "ProjectInUse",
+    "ProtectionAltered",
     "RunInfo",
     "SavedEvaluation",
     "default_labels",
@@ -78,9 +87,34 @@ class Project:
     def open(cls, path: str | Path, *, read_only: bool = False, user: str | None = None) -> Project:
         """Open a project; refuses files that are not projects, or come from a newer version.
 
-        A second writer is refused with :class:`ProjectInUse`; readers need no lock.
+        A second writer is refused with :class:`ProjectInUse`; readers need no lock. A file whose
+        protection triggers are not the schema's is refused for writing with :class:`ProtectionAltered`
+        (PRODUCT.md rule 15); read-only, it opens and :meth:`protection_problems` says what is wrong.
         """
-        return cls(ProjectFile.open(Path(path), read_only=read_only, user=user))
+        project = cls(ProjectFile.open(Path(path), read_only=read_only, user=user))
+        if project.file.protection and not read_only:
+            message = project._protection_refusal()
+            project.close()
+            raise ProtectionAltered(message, path=project.path)
+        return project
+
+    def _protection_refusal(self) -> str:
+        changed = [
+            f"pool version {v.version} has changed since it was frozen (recorded sha256 {v.hash}, its judgments "
+            f"now hash to {now or 'nothing: it has ungraded items'})"
+            for v in self.versions()
+            if v.frozen and (now := self.pools.current_hash(v.version, v.scale)) != v.hash
+        ]
+        state = "; ".join(changed) if changed else "every frozen version still matches its recorded hash"
+        return (
+            f"its protection triggers are not intact ({'; '.join(self.file.protection)}); {state}; the file was "
+            "changed outside ndcg-desktop and is not written to: restore it from a backup, or open it read-only "
+            "to inspect it"
+        )
+
+    def protection_problems(self) -> list[str]:
+        """How the file's protection triggers differ from the schema's (empty when intact)."""
+        return list(self.file.protection)
 
     def close(self) -> None:
         self.file.close()
@@ -277,6 +311,8 @@ class Project:
                     "state": v.state,
                     "parent": v.parent,
                     "hash": v.hash,
+                    # rule 15: recomputed now, as at freezing (None for a draft)
+                    "intact": self.pools.current_hash(v.version, v.scale) == v.hash if v.frozen else None,
                     "items": row[0],
                     "graded": row[1],
                     "ungraded": row[0] - row[1],
@@ -288,6 +324,7 @@ class Project:
             )
         return {
             "project": str(self.path),
+            "protection": self.protection_problems(),
             "scale": str(self.scale),
             "labels": self.labels,
             "counts": self.counts(),

@@ -1,0 +1,266 @@
+"""PRODUCT.md rule 15: a frozen version proves it is unchanged (issue 11, item 1).
+
+Its content hash is recomputed whenever it is used (scoring, export, a new draft, the window
+loading it) and compared with the one recorded at freezing; a file whose protection triggers are
+missing or altered is refused for writing. Every tamper here goes through a plain sqlite3
+connection, as another program (the ``sqlite3`` shell) would.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ndcg_desktop.cli.main import main
+from ndcg_desktop.domain import InputError
+from ndcg_desktop.store import FrozenVersionChanged, Project, ProtectionAltered, pool_hash
+
+TRIGGER = "frozen_judgment_not_updated"
+
+
+def trigger_sql(path: Path, name: str) -> str:
+    con = sqlite3.connect(path)
+    try:
+        return str(con.execute("SELECT sql FROM sqlite_master WHERE name = ?", (name,)).fetchone()[0])
+    finally:
+        con.close()
+
+
+def tamper(path: Path, *statements: str, triggers: tuple[str, ...] = (TRIGGER,), restore: bool = True) -> None:
+    """Drop ``triggers``, run ``statements``, and (with ``restore``) recreate the triggers verbatim."""
+    saved = {name: trigger_sql(path, name) for name in triggers}
+    con = sqlite3.connect(path, isolation_level=None)
+    try:
+        for name in triggers:
+            con.execute(f"DROP TRIGGER {name}")
+        for sql in statements:
+            con.execute(sql)
+        if restore:
+            for sql in saved.values():
+                con.execute(sql)
+    finally:
+        con.close()
+
+
+@pytest.fixture
+def frozen(tmp_path) -> tuple[Path, str]:
+    """A project whose version 1 is frozen: q1 A=3 B=2 C=1, q2 D=1. Returns its path and hash."""
+    path = tmp_path / "p.ndcgproj"
+    (tmp_path / "q.txt").write_text("q1 0 A 3\nq1 0 B 2\nq1 0 C 1\nq2 0 D 1\n")
+    (tmp_path / "r.txt").write_text("q1 Q0 A 1 3 s\nq1 Q0 B 2 2 s\nq2 Q0 D 1 1 s\n")
+    with Project.create(path, user="ann") as project:
+        project.import_qrels(tmp_path / "q.txt")
+        project.import_run(tmp_path / "r.txt", name="bm25")
+        version = project.freeze()
+    assert version.hash is not None
+    return path, version.hash
+
+
+def changed_hash(path: Path) -> str:
+    """The hash version 1's rows have now, computed independently of the store's verification."""
+    con = sqlite3.connect(path)
+    try:
+        frame = pd.read_sql_query("SELECT query_id, doc_id, grade FROM judgments WHERE version = 1", con)
+        low, high = con.execute("SELECT scale_low, scale_high FROM pool_versions WHERE version = 1").fetchone()
+    finally:
+        con.close()
+    from ndcg_desktop.domain import GradeScale
+
+    return pool_hash(frame, GradeScale(low, high))
+
+
+def assert_every_use_refused(path: Path, recorded: str, now: str, tmp_path: Path, capsys) -> None:
+    """Scoring, export, a new draft, the window's listing: each refuses, naming v1 and both hashes."""
+    assert recorded != now
+    with Project.open(path, read_only=True) as project:
+        for use in (
+            lambda: project.qrels(1),
+            lambda: project.qrels(),
+            lambda: project.frozen_version(None),
+            lambda: project.export_qrels(tmp_path / "out.qrels", version=1),
+            lambda: project.query_progress(1),
+        ):
+            with pytest.raises(FrozenVersionChanged) as refused:
+                use()
+            message = str(refused.value)
+            assert "pool version 1" in message
+            assert recorded in message and now in message
+            assert str(path) in message
+    assert not (tmp_path / "out.qrels").exists()
+
+    for argv in (
+        ["score", "--project", str(path), "--run-name", "bm25", "--unjudged", "zero"],
+        ["export-qrels", str(path), "-o", str(tmp_path / "out.qrels")],
+        ["new-draft", str(path)],
+    ):
+        capsys.readouterr()
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and err.startswith("error: ")
+        assert "pool version 1" in err and recorded in err and now in err
+    assert not (tmp_path / "out.qrels").exists()
+
+
+def test_an_intact_frozen_version_is_used_normally(frozen, tmp_path, capsys):
+    path, recorded = frozen
+    assert changed_hash(path) == recorded  # the independent computation agrees on an intact file
+    with Project.open(path) as project:
+        assert project.qrels(1).frame["grade"].tolist() == [3, 2, 1, 1]
+        project.export_qrels(tmp_path / "out.qrels", version=1)
+        assert len(project.query_progress(1)) == 2
+        assert project.new_draft_from(1).version == 2
+    assert main(["score", "--project", str(path), "--run-name", "bm25", "--unjudged", "zero"]) == 0
+
+
+def test_trigger_dropped_and_grade_updated_is_refused_for_writing_and_every_use(frozen, tmp_path, capsys):
+    path, recorded = frozen
+    tamper(path, "UPDATE judgments SET grade = 0 WHERE version = 1 AND doc_id = 'A'", restore=False)
+    now = changed_hash(path)
+
+    with pytest.raises(ProtectionAltered) as refused:
+        Project.open(path)
+    message = str(refused.value)
+    assert str(path) in message and TRIGGER in message and "read-only" in message
+    assert isinstance(refused.value, InputError)
+
+    with Project.open(path, read_only=True) as project:  # read-only use may still report
+        assert project.protection_problems() == [f"trigger {TRIGGER} is missing"]
+        status = project.status()
+        assert status["protection"] == [f"trigger {TRIGGER} is missing"]
+        assert [v["intact"] for v in status["pool_versions"]] == [False]
+    assert_every_use_refused(path, recorded, now, tmp_path, capsys)
+
+
+def test_trigger_dropped_grade_updated_and_trigger_recreated_is_caught_by_the_hash(frozen, tmp_path, capsys):
+    """The triggers look intact again; only recomputing the hash can tell."""
+    path, recorded = frozen
+    tamper(path, "UPDATE judgments SET grade = 0 WHERE version = 1 AND doc_id = 'A'")
+    now = changed_hash(path)
+    with Project.open(path) as project:  # writable: the protection is back
+        assert project.protection_problems() == []
+        with pytest.raises(FrozenVersionChanged, match=recorded):
+            project.new_draft_from(1)
+        assert project.draft() is None  # nothing was written
+    assert_every_use_refused(path, recorded, now, tmp_path, capsys)
+
+
+@pytest.mark.parametrize(
+    "statements",
+    [
+        ("INSERT INTO judgments (version, query_id, doc_id, grade) VALUES (1, 'q2', 'E', 3)",),
+        ("DELETE FROM judgments WHERE version = 1 AND doc_id = 'C'",),
+        ("UPDATE judgments SET doc_id = 'Z' WHERE version = 1 AND doc_id = 'C'",),
+        ("UPDATE judgments SET grade = NULL WHERE version = 1 AND doc_id = 'C'",),
+    ],
+    ids=["row-inserted", "row-deleted", "id-changed", "grade-cleared"],
+)
+def test_a_row_inserted_or_deleted_in_a_frozen_version_is_refused(frozen, tmp_path, capsys, statements):
+    path, recorded = frozen
+    tamper(
+        path,
+        *statements,
+        triggers=("frozen_judgment_not_updated", "frozen_judgment_not_deleted", "frozen_judgment_not_added"),
+    )
+    with Project.open(path, read_only=True) as project:
+        with pytest.raises(FrozenVersionChanged) as refused:
+            project.qrels(1)
+    assert recorded in str(refused.value)
+    assert "pool version 1" in str(refused.value)
+
+
+def test_a_wal_from_a_modified_copy_beside_a_byte_identical_file_is_refused(frozen, tmp_path, capsys):
+    """The main file is byte for byte the frozen one; the change lives in a -wal put beside it."""
+    path, recorded = frozen
+    original = path.read_bytes()
+    other = tmp_path / "copy"
+    other.mkdir()
+    copy = other / path.name
+    shutil.copy(path, copy)
+    con = sqlite3.connect(copy, isolation_level=None)
+    try:
+        saved = trigger_sql(copy, TRIGGER)
+        con.execute(f"DROP TRIGGER {TRIGGER}")
+        con.execute("UPDATE judgments SET grade = 0 WHERE version = 1 AND doc_id = 'A'")
+        con.execute(saved)
+        shutil.copy(Path(f"{copy}-wal"), Path(f"{path}-wal"))  # while the copy's WAL is not checkpointed
+    finally:
+        con.close()
+    assert path.read_bytes() == original  # opening it at all would checkpoint the WAL into it
+    now = changed_hash(copy)
+    assert_every_use_refused(path, recorded, now, tmp_path, capsys)
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        f"DROP TRIGGER {TRIGGER}",
+        "DROP TRIGGER audit_log_not_deleted",
+        "CREATE TRIGGER extra AFTER INSERT ON judgments BEGIN SELECT 1; END",
+    ],
+    ids=["frozen-trigger-dropped", "audit-trigger-dropped", "trigger-added"],
+)
+def test_a_missing_or_foreign_trigger_refuses_writing(frozen, sql):
+    path, _ = frozen
+    con = sqlite3.connect(path, isolation_level=None)
+    con.execute(sql)
+    con.close()
+    with pytest.raises(ProtectionAltered):
+        Project.open(path)
+    with Project.open(path, read_only=True) as project:
+        assert len(project.protection_problems()) == 1
+
+
+def test_an_altered_trigger_refuses_writing(frozen):
+    """Same name, different body: a trigger that no longer protects anything."""
+    path, _ = frozen
+    con = sqlite3.connect(path, isolation_level=None)
+    con.execute(f"DROP TRIGGER {TRIGGER}")
+    con.execute(f"CREATE TRIGGER {TRIGGER} BEFORE UPDATE ON judgments WHEN 0 BEGIN SELECT 1; END")
+    con.close()
+    with pytest.raises(ProtectionAltered, match=f"trigger {TRIGGER} is altered"):
+        Project.open(path)
+
+
+def test_a_change_made_while_the_project_is_open_is_caught_at_the_next_use(frozen):
+    """Verification is remembered only until another connection commits (PRAGMA data_version)."""
+    path, recorded = frozen
+    with Project.open(path, read_only=True) as project:
+        assert project.qrels(1).frame["grade"].tolist() == [3, 2, 1, 1]
+        tamper(path, "UPDATE judgments SET grade = 0 WHERE version = 1 AND doc_id = 'A'")
+        with pytest.raises(FrozenVersionChanged, match=recorded):
+            project.qrels(1)
+
+
+ids = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc", "Zs", "Zl", "Zp")), min_size=1, max_size=4)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(ids, ids, st.integers(0, 3)), min_size=1, max_size=30, unique_by=lambda t: (t[0], t[1])))
+def test_the_check_reads_in_the_order_the_freeze_hashed(tmp_path_factory, triples):
+    """SQLite's byte order equals Python's code-point order on any IDs (the check sorts in SQL, freezing in pandas)."""
+    path = tmp_path_factory.mktemp("order") / "p.ndcgproj"
+    frame = pd.DataFrame(triples, columns=["query_id", "doc_id", "grade"])
+    with Project.create(path, user="ann") as project:
+        project.add_items(frame[["query_id", "doc_id"]])
+        for q, d, g in triples:
+            project.set_grade(q, d, g)
+        version = project.freeze()
+        assert version.hash == pool_hash(frame, version.scale)
+        assert project.pools.current_hash(1, version.scale) == version.hash
+
+
+def test_status_reports_altered_protection_and_a_changed_version(frozen, capsys):
+    """Read-only use still reports: `ndcg status` names the missing trigger and the changed version."""
+    path, recorded = frozen
+    tamper(path, "UPDATE judgments SET grade = 0 WHERE version = 1 AND doc_id = 'A'", restore=False)
+    capsys.readouterr()
+    assert main(["status", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert f"WARNING    protection triggers not intact (trigger {TRIGGER} is missing)" in out
+    assert f"sha256 {recorded[:12]}… CHANGED SINCE FROZEN" in out
