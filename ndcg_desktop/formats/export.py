@@ -5,27 +5,46 @@ The one writer behind `ndcg score --export` and the window's *Export CSV…*.
 
 from __future__ import annotations
 
+import csv
 import json
 import os
+import re
 import tempfile
 from pathlib import Path
 from typing import Any, Protocol
 
 import pandas as pd
 
-# Cells a spreadsheet would run as a formula (OWASP "CSV injection").
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+# What a spreadsheet runs as a formula at the start of a cell or of a line inside it (OWASP "CSV injection").
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_TRIGGERS = frozenset("=+-@\t\r\n")
+
+
+def neutralise_text(text: str) -> str:
+    r"""The text a spreadsheet shows as text: a quote before every line that would start a formula.
+
+    Used for every text cell written to CSV (and for any future spreadsheet format): the cell's
+    start and each line start inside the cell (after CR, LF or CR LF) are checked, so that a
+    reader which splits rows at a bare CR still finds no live formula.
+
+    >>> neutralise_text("=HYPERLINK(1)"), neutralise_text("d7"), neutralise_text("a\r=cmd()")
+    ("'=HYPERLINK(1)", 'd7', "a\r'=cmd()")
+    """
+    if _TRIGGERS.isdisjoint(text):  # the common case: nothing to do
+        return text
+    if text.startswith(_FORMULA_START):
+        text = "'" + text
+    return _LINE_BREAK.sub(lambda m: m.group() + ("'" if text[m.end() : m.end() + 1] in _TRIGGERS else ""), text)
 
 
 def neutralise(value: object) -> object:
-    """Prefix text cells that a spreadsheet would evaluate with a quote; numbers pass through.
+    """:func:`neutralise_text` for text cells; numbers and other values pass through.
 
     >>> neutralise("=HYPERLINK(1)"), neutralise("-d7"), neutralise(-1.5)
     ("'=HYPERLINK(1)", "'-d7", -1.5)
     """
-    if isinstance(value, str) and value.startswith(_FORMULA_START):
-        return "'" + value
-    return value
+    return neutralise_text(value) if isinstance(value, str) else value
 
 
 def atomic_write(path: str | Path, text: str) -> None:
@@ -42,12 +61,16 @@ def atomic_write(path: str | Path, text: str) -> None:
 
 
 def write_csv(frame: pd.DataFrame, path: str | Path) -> None:
-    """UTF-8 CSV with a header row; text columns neutralised, floats at full precision."""
-    safe = frame.copy()
+    """UTF-8 CSV with a header row, floats at full precision; every text cell and header neutralised.
+
+    Text cells (and the header) are always quoted, numbers never: a cell holding a line break or a
+    control character cannot end the row in a reader that is careless about line ends.
+    """
+    safe = frame.rename(columns=lambda name: neutralise_text(str(name)))
     for column in safe.columns:
         if safe[column].dtype == object or pd.api.types.is_string_dtype(safe[column]):
             safe[column] = safe[column].map(neutralise)
-    atomic_write(path, safe.to_csv(index=False, lineterminator="\n"))
+    atomic_write(path, safe.to_csv(index=False, lineterminator="\n", quoting=csv.QUOTE_NONNUMERIC))
 
 
 def write_json(data: Any, path: str | Path) -> None:

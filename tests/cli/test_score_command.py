@@ -127,9 +127,10 @@ def test_export_neutralises_formula_cells(write, tmp_path):
     run = write("run.txt", "=cmd Q0 +A 1 1 s\n")
     out = tmp_path / "out"
     assert main(["score", "--qrels", str(qrels), "--run", str(run), "--export", str(out), "--json"]) == 0
-    text = (out / "per_query.csv").read_text(encoding="utf-8")
-    assert "\n'=cmd," in text
-    assert "'+A" in (out / "per_position.csv").read_text(encoding="utf-8")
+    with open(out / "per_query.csv", encoding="utf-8", newline="") as handle:
+        assert [row["query_id"] for row in csv.DictReader(handle)] == ["'=cmd"]
+    with open(out / "per_position.csv", encoding="utf-8", newline="") as handle:
+        assert [row["doc_id"] for row in csv.DictReader(handle)] == ["'+A"]
 
 
 def test_missing_file_message(write, capsys):

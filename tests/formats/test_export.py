@@ -1,0 +1,84 @@
+"""The export writer: spreadsheet-safe CSV cells, read back with the csv module and with a spreadsheet."""
+
+from __future__ import annotations
+
+import csv
+import re
+
+import pandas as pd
+import pytest
+
+from ndcg_desktop.formats.export import export_comparison, neutralise_text, write_csv
+
+# Text a hostile run or note can carry into an export: formulas after bare CR, LF, CR LF, tabs, controls.
+HOSTILE = [
+    'd1\r=HYPERLINK("http://x")',
+    "d2\n+cmd|' /C calc'!A0",
+    "d3\r\n-2+3",
+    "d4\r@SUM(1)",
+    "\t=1+1",
+    "\r=1+1",
+    "x\x0by",
+    "v\u2028=1",
+    '=a,"b"',
+    "plain",
+    "-d7",
+]
+FORMULA = ("=", "+", "-", "@")
+
+
+def _read(path) -> list[list[str]]:
+    with open(path, encoding="utf-8", newline="") as handle:
+        return list(csv.reader(handle))
+
+
+def _careless_rows(path) -> list[str]:
+    """Every row as a reader that ends rows at any CR or LF, quoted or not, would see it."""
+    return re.split(r"\r\n|\r|\n", path.read_text(encoding="utf-8"))
+
+
+def test_neutralise_text_prefixes_every_line_that_starts_a_formula():
+    assert neutralise_text("a\r=b\n+c\r\n-d\r\n@e") == "a\r'=b\n'+c\r\n'-d\r\n'@e"
+    assert neutralise_text("\r=x") == "'\r'=x"
+    assert neutralise_text("\t=1") == "'\t=1"
+    assert neutralise_text("a-b=c") == "a-b=c"  # only line starts matter
+
+
+def test_hostile_text_cells_read_back_whole_and_inert(tmp_path):
+    frame = pd.DataFrame({"query_id": HOSTILE, "ndcg": [0.5] * len(HOSTILE), "rank": range(len(HOSTILE))})
+    path = tmp_path / "t.csv"
+    write_csv(frame, path)
+    rows = _read(path)
+    assert rows[0] == ["query_id", "ndcg", "rank"]
+    assert [r[0] for r in rows[1:]] == [neutralise_text(t) for t in HOSTILE]  # one row per cell, nothing split
+    assert [(r[1], r[2]) for r in rows[1:]] == [("0.5", str(i)) for i in range(len(HOSTILE))]
+    for cell in (r[0] for r in rows[1:]):
+        for line in re.split(r"\r\n|\r|\n", cell):
+            assert not line.startswith(FORMULA), repr(cell)
+    # A reader that splits rows at a bare CR inside quotes must not meet a formula at a row start either.
+    for row in _careless_rows(path):
+        assert not row.lstrip('"').startswith(FORMULA), repr(row)
+
+
+def test_comparison_header_with_hostile_run_names(tmp_path):
+    table = pd.DataFrame({"query_id": ["q1"], "ndcg_a": [0.5], "ndcg_b": [0.25], "difference": [-0.25]})
+    path = export_comparison(table, ("=evil()", "ok\r@x"), tmp_path)
+    rows = _read(path)
+    assert rows[0] == ["query_id", "ndcg =evil()", "ndcg ok\r'@x", "ok\r'@x - =evil()"]
+    assert rows[1] == ["q1", "0.5", "0.25", "-0.25"]  # numbers stay numbers (a negative number is no formula)
+    for row in _careless_rows(path):
+        assert not row.lstrip('"').startswith(FORMULA), repr(row)
+
+
+def test_the_same_function_keeps_spreadsheet_cells_inert(tmp_path):
+    """There is no .xlsx export yet; a future one uses neutralise_text, which openpyxl then stores as text."""
+    openpyxl = pytest.importorskip("openpyxl")
+    book = openpyxl.Workbook()
+    sheet = book.active
+    for text in HOSTILE:
+        sheet.append([neutralise_text(text.replace("\x0b", " "))])  # openpyxl refuses control characters
+    book.save(tmp_path / "t.xlsx")
+    cells = [row[0] for row in openpyxl.load_workbook(tmp_path / "t.xlsx").active.iter_rows()]
+    assert [c.data_type for c in cells] == ["s"] * len(HOSTILE)  # "f" would be a live formula
+    expected = [neutralise_text(t.replace("\x0b", " ")) for t in HOSTILE]
+    assert [c.value for c in cells] == [re.sub(r"\r\n?", "\n", t) for t in expected]  # XML keeps LF only
