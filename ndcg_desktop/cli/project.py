@@ -178,7 +178,7 @@ def cmd_import_run(args: argparse.Namespace) -> int:
 
 
 def cmd_pool(args: argparse.Namespace) -> int:
-    with Project.open(args.project) as project:
+    with Project.open(args.project, read_only=args.dry_run) as project:  # a dry run writes nothing
         counts = (pool_preview if args.dry_run else pool_apply)(project, args.runs, args.depth)
         draft = project.draft()
         verb = "would add" if args.dry_run else "added"

@@ -12,7 +12,7 @@ from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import GradeScale
 from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.store.core import ProjectFile, now
-from ndcg_desktop.store.pools import PoolRepository, PoolVersion, pool_hash
+from ndcg_desktop.store.pools import DraftTarget, PoolRepository, PoolVersion
 
 
 class JudgmentRepository:
@@ -24,29 +24,31 @@ class JudgmentRepository:
 
     def set_grade(self, query_id: str, doc_id: str, grade: int | None, *, version: int | None = None) -> int | None:
         """Grade one pool item (``None`` clears it). Returns the previous grade. Audited."""
-        v = self.pools.writable_draft(version)
-        if grade is not None and not (v.scale.low <= grade <= v.scale.high):
-            raise InputError(f"grade {grade} is outside the scale {v.scale}")
+        target = self.pools.draft_target(version)
+        if grade is not None and not (target.scale.low <= grade <= target.scale.high):
+            raise InputError(f"grade {grade} is outside the scale {target.scale}")
         with self.file.transaction() as conn:
-            old = self._item(conn, v.version, query_id, doc_id)
+            number = self.pools.open_draft(conn, target)
+            old = self._item(conn, number, query_id, doc_id)
             conn.execute(
                 "UPDATE judgments SET grade = ?, annotator = ?, updated_at = ? "
                 "WHERE version = ? AND query_id = ? AND doc_id = ?",
-                (grade, self.file.user, now(), v.version, query_id, doc_id),
+                (grade, self.file.user, now(), number, query_id, doc_id),
             )
-            self._audit(conn, v.version, query_id, doc_id, "grade", old_grade=old[0], new_grade=grade)
+            self._audit(conn, number, query_id, doc_id, "grade", old_grade=old[0], new_grade=grade)
         return old[0]
 
     def set_note(self, query_id: str, doc_id: str, note: str, *, version: int | None = None) -> str:
         """Set the note of one pool item. Returns the previous note. Audited."""
-        v = self.pools.writable_draft(version)
+        target = self.pools.draft_target(version)
         with self.file.transaction() as conn:
-            old = self._item(conn, v.version, query_id, doc_id)
+            number = self.pools.open_draft(conn, target)
+            old = self._item(conn, number, query_id, doc_id)
             conn.execute(
                 "UPDATE judgments SET note = ?, updated_at = ? WHERE version = ? AND query_id = ? AND doc_id = ?",
-                (note, now(), v.version, query_id, doc_id),
+                (note, now(), number, query_id, doc_id),
             )
-            self._audit(conn, v.version, query_id, doc_id, "note", old_note=old[1], new_note=note)
+            self._audit(conn, number, query_id, doc_id, "note", old_note=old[1], new_note=note)
         return str(old[1])
 
     def _item(self, conn: sqlite3.Connection, version: int, query_id: str, doc_id: str) -> tuple[Any, Any]:
@@ -84,42 +86,49 @@ class JudgmentRepository:
 
     def add_items(self, pairs: pd.DataFrame, *, version: int | None = None, action: str = "add") -> pd.DataFrame:
         """Add ungraded (query_id, doc_id) items to a draft; returns per query how many were new."""
-        v = self.pools.writable_draft(version)
-        pairs = pairs[["query_id", "doc_id"]].drop_duplicates()
-        existing = self.pools.pool_items(v.version)[["query_id", "doc_id"]]
-        merged = pairs.merge(existing, how="left", indicator=True)
-        new = merged[merged["_merge"] == "left_only"][["query_id", "doc_id"]]
+        target = self.pools.draft_target(version)
+        pairs, new = self._new_pairs(pairs, target)
         with self.file.transaction() as conn:
+            number = self.pools.open_draft(conn, target)
             rows = list(new.itertuples(index=False, name=None))
             conn.executemany(
                 "INSERT INTO judgments (version, query_id, doc_id, grade) VALUES (?, ?, ?, NULL)",
-                [(v.version, q, d) for q, d in rows],
+                [(number, q, d) for q, d in rows],
             )
             conn.executemany(
                 "INSERT INTO audit_log (version, query_id, doc_id, action, who, at) VALUES (?, ?, ?, ?, ?, ?)",
-                [(v.version, q, d, action, self.file.user, now()) for q, d in rows],
+                [(number, q, d, action, self.file.user, now()) for q, d in rows],
             )
         return per_query_counts(pairs, new)
 
     def preview_items(self, pairs: pd.DataFrame, *, version: int | None = None) -> pd.DataFrame:
-        """What :meth:`add_items` would add, per query, writing nothing."""
-        v = self.pools.writable_draft(version)
-        existing = self.pools.pool_items(v.version)[["query_id", "doc_id"]]
+        """What :meth:`add_items` would add, per query, writing nothing (not even a new draft)."""
+        pairs, new = self._new_pairs(pairs, self.pools.draft_target(version))
+        return per_query_counts(pairs, new)
+
+    def _new_pairs(self, pairs: pd.DataFrame, target: DraftTarget) -> tuple[pd.DataFrame, pd.DataFrame]:
+        pairs = pairs[["query_id", "doc_id"]].drop_duplicates()
+        existing = self.pools.target_items(target)[["query_id", "doc_id"]]
         merged = pairs.merge(existing, how="left", indicator=True)
-        return per_query_counts(pairs, merged[merged["_merge"] == "left_only"])
+        return pairs, merged[merged["_merge"] == "left_only"][["query_id", "doc_id"]]
 
     def remove_ungraded(self, *, version: int | None = None) -> int:
         """Remove every ungraded item of a draft (an explicit step before freezing). Audited."""
-        v = self.pools.writable_draft(version)
+        target = self.pools.draft_target(version)
+        if target.version is None:  # a new draft would copy a frozen version: nothing ungraded to remove
+            return 0
         with self.file.transaction() as conn:
-            rows = conn.execute(
-                "SELECT query_id, doc_id FROM judgments WHERE version = ? AND grade IS NULL", (v.version,)
-            ).fetchall()
-            conn.execute("DELETE FROM judgments WHERE version = ? AND grade IS NULL", (v.version,))
-            conn.executemany(
-                "INSERT INTO audit_log (version, query_id, doc_id, action, who, at) VALUES (?, ?, ?, 'remove', ?, ?)",
-                [(v.version, q, d, self.file.user, now()) for q, d in rows],
-            )
+            return self._remove_ungraded(conn, target.version)
+
+    def _remove_ungraded(self, conn: sqlite3.Connection, number: int) -> int:
+        rows = conn.execute(
+            "SELECT query_id, doc_id FROM judgments WHERE version = ? AND grade IS NULL", (number,)
+        ).fetchall()
+        conn.execute("DELETE FROM judgments WHERE version = ? AND grade IS NULL", (number,))
+        conn.executemany(
+            "INSERT INTO audit_log (version, query_id, doc_id, action, who, at) VALUES (?, ?, ?, 'remove', ?, ?)",
+            [(number, q, d, self.file.user, now()) for q, d in rows],
+        )
         return len(rows)
 
     def remove_items(self, pairs: pd.DataFrame, *, version: int, action: str = "remove") -> int:
@@ -175,24 +184,25 @@ class JudgmentRepository:
         Negative grades (trec_eval's "pooled but not judged") are refused, or imported as
         ungraded pool items when ``negative_as_ungraded``.
         """
-        v = self.pools.writable_draft(None)
-        wide = GradeScale(min(v.scale.low, -(10**9)), v.scale.high)
+        target = self.pools.draft_target(None)
+        scale = target.scale
+        wide = GradeScale(min(scale.low, -(10**9)), scale.high)
         qrels = read_qrels(path, scale=wide, fmt=fmt)
         frame = qrels.frame
-        low = frame[frame["grade"] < v.scale.low]
+        low = frame[frame["grade"] < scale.low]
         negative_ok = negative_as_ungraded and (low["grade"] < 0).all()
         if len(low) and not negative_ok:
             first = low.sort_values("line").iloc[0]
             hint = "; import trec_eval's -1 as ungraded items with --negative-as-ungraded" if first["grade"] < 0 else ""
             raise InputError(
-                f"grade {int(first['grade'])} is outside the scale {v.scale}{hint}", path=path, line=int(first["line"])
+                f"grade {int(first['grade'])} is outside the scale {scale}{hint}", path=path, line=int(first["line"])
             )
         grades = frame["grade"].astype("Int64")
-        grades[frame["grade"] < v.scale.low] = pd.NA  # only with negative_as_ungraded; -1 on a -1..4 scale is a grade
+        grades[frame["grade"] < scale.low] = pd.NA  # only with negative_as_ungraded; -1 on a -1..4 scale is a grade
         incoming = pd.DataFrame(
             {"query_id": frame["query_id"], "doc_id": frame["doc_id"], "grade": grades, "line": frame["line"]}
         )
-        existing = self.pools.pool_items(v.version)[["query_id", "doc_id", "grade"]]
+        existing = self.pools.target_items(target)[["query_id", "doc_id", "grade"]]
         both = incoming.merge(existing, on=["query_id", "doc_id"], how="left", suffixes=("", "_old"), indicator=True)
         present = both[both["_merge"] == "both"]
         clash = present[
@@ -202,7 +212,7 @@ class JudgmentRepository:
             c = clash.sort_values("line").iloc[0]
             raise InputError(
                 f"document {c['doc_id']} for query {c['query_id']} is already graded {int(c['grade_old'])} in "
-                f"draft version {v.version}, the file says {int(c['grade'])}",
+                f"{_where(target)}, the file says {int(c['grade'])}",
                 path=path,
                 line=int(c["line"]),
             )
@@ -215,20 +225,21 @@ class JudgmentRepository:
             return list(frame[["query_id", "doc_id", "grade"]].itertuples(index=False, name=None))
 
         with self.file.transaction() as conn:
+            number = self.pools.open_draft(conn, target)
             conn.executemany(
                 "INSERT INTO judgments (version, query_id, doc_id, grade, annotator, updated_at) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
-                [(v.version, q, d, _opt_int(g), None if pd.isna(g) else user, stamp) for q, d, g in triples(new)],
+                [(number, q, d, _opt_int(g), None if pd.isna(g) else user, stamp) for q, d, g in triples(new)],
             )
             conn.executemany(
                 "UPDATE judgments SET grade = ?, annotator = ?, updated_at = ? "
                 "WHERE version = ? AND query_id = ? AND doc_id = ?",
-                [(int(g), user, stamp, v.version, q, d) for q, d, g in triples(fill)],
+                [(int(g), user, stamp, number, q, d) for q, d, g in triples(fill)],
             )
             conn.executemany(
                 "INSERT INTO audit_log (version, query_id, doc_id, action, new_grade, who, at) "
                 "VALUES (?, ?, ?, 'import', ?, ?, ?)",
-                [(v.version, q, d, _opt_int(g), user, stamp) for q, d, g in triples(pd.concat([new, fill]))],
+                [(number, q, d, _opt_int(g), user, stamp) for q, d, g in triples(pd.concat([new, fill]))],
             )
         return {
             "lines": int(len(frame) + qrels.repeats),
@@ -255,10 +266,17 @@ class JudgmentRepository:
             )
         if len(items) == ungraded:
             raise InputError(f"draft version {v.version} has no graded items to freeze", path=self.file.path)
-        if ungraded:
-            self.remove_ungraded(version=v.version)
-            items = self.pools.pool_items(v.version)
-        return self.pools.freeze_hashed(v.version, pool_hash(items, v.scale))
+        with self.file.transaction() as conn:  # removing the ungraded items and freezing: one transaction
+            if ungraded:
+                self._remove_ungraded(conn, v.version)
+            self.pools.mark_frozen(conn, v.version, v.scale)
+        return self.pools.version(v.version)
+
+
+def _where(target: DraftTarget) -> str:
+    if target.version is not None:
+        return f"draft version {target.version}"
+    return f"pool version {target.parent} (which the new draft copies)"
 
 
 def _opt_int(value: Any) -> int | None:

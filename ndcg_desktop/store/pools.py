@@ -51,6 +51,16 @@ def _hash_sorted(rows: Iterable[tuple[Any, Any, Any]], scale: GradeScale) -> str
 
 
 @dataclass(frozen=True)
+class DraftTarget:
+    """Where a write to "the draft" goes: an existing draft, or a new one made inside that write."""
+
+    version: int | None  # the existing draft; None: a new one
+    parent: int | None  # the frozen version a new draft copies (None: a new, empty draft)
+    scale: GradeScale
+    labels: list[str]
+
+
+@dataclass(frozen=True)
 class PoolVersion:
     version: int
     state: str  # draft | frozen
@@ -105,15 +115,58 @@ class PoolRepository:
 
     def ensure_draft(self) -> PoolVersion:
         """The draft to edit: the existing one, else a new one from the latest frozen version."""
+        target = self.draft_target(None)
+        with self.file.transaction() as conn:
+            number = self.open_draft(conn, target)
+        return self.version(number)
+
+    def draft_target(self, number: int | None) -> DraftTarget:
+        """The draft a write goes to, found without writing (a new draft is made by :meth:`open_draft`).
+
+        ``number`` names an existing draft; None means the current draft, or else a new one that
+        copies the latest frozen version (verified, rule 15), or an empty one on the project's scale.
+        """
+        if number is not None:
+            v = self.version(number)
+            if v.frozen:
+                raise InputError(
+                    f"pool version {v.version} is frozen (hash {v.short_hash}) and cannot change; "
+                    "start a new draft from it",
+                    path=self.file.path,
+                )
+            return DraftTarget(v.version, None, v.scale, v.labels)
         draft = self.draft()
         if draft is not None:
-            return draft
+            return DraftTarget(draft.version, None, draft.scale, draft.labels)
         latest = self.latest_frozen()
         if latest is not None:
-            return self.new_draft_from(latest.version)
-        with self.file.transaction() as conn:
-            self._insert_version(conn, parent=None, scale=self.file.scale, labels=self.file.labels)
-        return self.draft()  # type: ignore[return-value]
+            self.verified(latest)
+            return DraftTarget(None, latest.version, latest.scale, latest.labels)
+        return DraftTarget(None, None, self.file.scale, self.file.labels)
+
+    def target_items(self, target: DraftTarget) -> pd.DataFrame:
+        """The items a write to ``target`` starts from: the draft's, or the frozen version a new draft copies."""
+        source = target.version if target.version is not None else target.parent
+        return self.pool_items(source if source is not None else -1)
+
+    def open_draft(self, conn: sqlite3.Connection, target: DraftTarget) -> int:
+        """Inside the caller's transaction: the target draft's number, creating it if it does not exist yet.
+
+        Created inside the write that needs it, a draft disappears with that write if it fails.
+        """
+        if target.version is not None:
+            return target.version
+        new = self._insert_version(conn, parent=target.parent, scale=target.scale, labels=target.labels)
+        if target.parent is not None:
+            self._copy_items(conn, target.parent, new)
+        return new
+
+    def _copy_items(self, conn: sqlite3.Connection, source: int, new: int) -> None:
+        conn.execute(
+            "INSERT INTO judgments (version, query_id, doc_id, grade, annotator, note, updated_at) "
+            "SELECT ?, query_id, doc_id, grade, annotator, note, updated_at FROM judgments WHERE version = ?",
+            (new, source),
+        )
 
     def _insert_version(
         self, conn: sqlite3.Connection, *, parent: int | None, scale: GradeScale, labels: list[str]
@@ -140,11 +193,7 @@ class PoolRepository:
             )
         with self.file.transaction() as conn:
             new = self._insert_version(conn, parent=number, scale=source.scale, labels=source.labels)
-            conn.execute(
-                "INSERT INTO judgments (version, query_id, doc_id, grade, annotator, note, updated_at) "
-                "SELECT ?, query_id, doc_id, grade, annotator, note, updated_at FROM judgments WHERE version = ?",
-                (new, number),
-            )
+            self._copy_items(conn, number, new)
         return self.version(new)
 
     def current_hash(self, number: int, scale: GradeScale) -> str | None:
@@ -181,15 +230,9 @@ class PoolRepository:
         self._verified[v.version] = stamp
         return v
 
-    def writable_draft(self, number: int | None) -> PoolVersion:
-        version = self.version(number) if number is not None else self.ensure_draft()
-        if version.frozen:
-            raise InputError(
-                f"pool version {version.version} is frozen (hash {version.short_hash}) and cannot change; "
-                "start a new draft from it",
-                path=self.file.path,
-            )
-        return version
+    def writable_draft(self, number: int) -> PoolVersion:
+        """An existing draft, by number; a frozen version is refused."""
+        return self.version(self.draft_target(number).version)  # type: ignore[arg-type]
 
     def pool_items(self, number: int, query_id: str | None = None) -> pd.DataFrame:
         """The pool of a version: query_id, doc_id, grade (None if ungraded), annotator, note, title."""
@@ -223,15 +266,14 @@ class PoolRepository:
             params=[number],
         )
 
-    def freeze_hashed(self, version: int, digest: str) -> PoolVersion:
-        """Mark a draft frozen with its hash (the caller computed it from the final items)."""
-        with self.file.transaction() as conn:
-            conn.execute(
-                "UPDATE pool_versions SET state = 'frozen', frozen_at = ?, frozen_by = ?, hash = ? "
-                "WHERE version = ? AND state = 'draft'",
-                (now(), self.file.user, digest, version),
-            )
-        return self.version(version)
+    def mark_frozen(self, conn: sqlite3.Connection, version: int, scale: GradeScale) -> None:
+        """Inside the caller's transaction: hash a draft's final items and freeze it with that hash."""
+        digest = self.current_hash(version, scale)
+        conn.execute(
+            "UPDATE pool_versions SET state = 'frozen', frozen_at = ?, frozen_by = ?, hash = ? "
+            "WHERE version = ? AND state = 'draft'",
+            (now(), self.file.user, digest, version),
+        )
 
     def frozen_version(self, number: int | None) -> PoolVersion:
         """A frozen version for use (the latest if ``number`` is None), verified against its hash."""
