@@ -147,7 +147,7 @@ class _Background:
         self._thread = threading.Thread(target=self._run, args=(function, args, kwargs), daemon=True)
         self._thread.start()
 
-    def _run(self, function: Callable[..., Any], args: tuple, kwargs: dict) -> None:
+    def _run(self, function: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         try:
             self._value = function(*args, **kwargs)
         except BaseException as exc:  # handed to the caller by result()

@@ -23,7 +23,7 @@ from ndcg_desktop.tasks import (
 )
 
 
-def add_project_commands(sub: argparse._SubParsersAction) -> None:
+def add_project_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("init", help="create a project file", description="Create a new project file.")
     p.add_argument("project", metavar="PROJECT")
     p.add_argument("--scale", default="0..3", metavar="LO..HI", help="grade range (default 0..3)")

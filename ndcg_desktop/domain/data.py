@@ -133,7 +133,8 @@ class Run:
         return int(row) + self.first_line
 
     def answered_queries(self) -> list[str]:
-        return self.queries.to_pylist() + list(self.empty_queries)
+        answered: list[str] = self.queries.to_pylist()
+        return answered + list(self.empty_queries)
 
 
 def _dictionary_of_numbers(numbers: np.ndarray) -> tuple[pa.Array, np.ndarray]:

@@ -186,7 +186,7 @@ def read_whitespace_table(data: bytes, names: list[str], types: dict[str, pa.Dat
             sep=r"\s+",
             header=None,
             names=names,
-            dtype=dtypes,  # type: ignore[arg-type]
+            dtype=dtypes,
             quoting=csv.QUOTE_NONE,
             na_filter=False,
             engine="c",

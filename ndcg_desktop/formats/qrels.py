@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -122,7 +123,7 @@ def _read_delimited_slow(data: bytes, path: str | Path, sep: str) -> pd.DataFram
     header_line, header_text = next(lines_iter)
     header = [c.strip() for c in next(csv.reader([header_text], delimiter=sep))]
     index = {name: header.index(name) for name in _HEADER}
-    rows: dict[str, list] = {"query_id": [], "doc_id": [], "grade": [], "line": []}
+    rows: dict[str, list[Any]] = {"query_id": [], "doc_id": [], "grade": [], "line": []}
     for number, text in lines_iter:
         cells = next(csv.reader([text], delimiter=sep))
         if len(cells) != len(header):

@@ -7,6 +7,7 @@ import gzip
 import io
 import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -189,10 +190,11 @@ def _canonical_integers(ids: pa.Array | pa.ChunkedArray) -> np.ndarray | None:
         return None
     if isinstance(numbers, pa.ChunkedArray):
         numbers = numbers.combine_chunks() if numbers.num_chunks else pa.array([], pa.int32())
-    return numbers.to_numpy(zero_copy_only=False)
+    result: np.ndarray = numbers.to_numpy(zero_copy_only=False)
+    return result
 
 
-def _check_ids(values: pa.Array, codes: np.ndarray, what: str, path: str, line_of) -> None:
+def _check_ids(values: pa.Array, codes: np.ndarray, what: str, path: str, line_of: Callable[[int], int]) -> None:
     lengths = pc.utf8_length(pc.utf8_trim_whitespace(values)).to_numpy(zero_copy_only=False)
     empty = np.flatnonzero(lengths == 0)
     if len(empty):

@@ -8,7 +8,7 @@ import io
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import pandas as pd
 
@@ -181,7 +181,7 @@ def _delimited_records(source: IO[bytes], path: str | Path, fmt: str) -> Iterato
         wrapper.detach()  # the caller owns and closes the byte stream
 
 
-def _json_object(text: str, path: str | Path, line: int, required: tuple[str, ...]) -> dict:
+def _json_object(text: str, path: str | Path, line: int, required: tuple[str, ...]) -> dict[str, Any]:
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as exc:

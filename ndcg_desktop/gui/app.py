@@ -46,7 +46,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     from ndcg_desktop.gui import i18n, themes
     from ndcg_desktop.gui.preferences import Preferences
 
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    existing = QApplication.instance()
+    app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
     app.setApplicationName("ndcg-desktop")
     app.setOrganizationName("ndcg-desktop")
     app.setDesktopFileName("ndcg-desktop")  # matches packaging/ndcg-desktop.desktop (Wayland)

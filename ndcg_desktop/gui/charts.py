@@ -84,12 +84,12 @@ class CumulativeChart(_ChartView):
         chart = self.chart()
         chart.addSeries(self.idcg)
         chart.addSeries(self.dcg)
-        self.x = self._axis(translate("charts", "position"), 1, 10, Qt.AlignmentFlag.AlignBottom)
-        self.x.setLabelFormat("%d")
-        self.y = self._axis(translate("charts", "cumulative gain"), 0, 1, Qt.AlignmentFlag.AlignLeft)
+        self.x_axis = self._axis(translate("charts", "position"), 1, 10, Qt.AlignmentFlag.AlignBottom)
+        self.x_axis.setLabelFormat("%d")
+        self.y_axis = self._axis(translate("charts", "cumulative gain"), 0, 1, Qt.AlignmentFlag.AlignLeft)
         for series in (self.dcg, self.idcg):
-            series.attachAxis(self.x)
-            series.attachAxis(self.y)
+            series.attachAxis(self.x_axis)
+            series.attachAxis(self.y_axis)
 
     def show_query(self, positions: pd.DataFrame, ideal: pd.DataFrame, k: int) -> None:
         """``positions``: rank, cumulative_dcg; ``ideal``: rank, cumulative_idcg (both from the scoring module)."""
@@ -100,9 +100,9 @@ class CumulativeChart(_ChartView):
             [QPointF(float(r), float(v)) for r, v in zip(ideal["rank"], ideal["cumulative_idcg"], strict=True)]
         )
         top = max([0.0, *positions["cumulative_dcg"].tolist(), *ideal["cumulative_idcg"].tolist()])
-        self.x.setRange(1, max(k, 2))
-        self.x.setTickCount(min(max(k, 2), 11))
-        self.y.setRange(0, top * 1.08 if top > 0 else 1)
+        self.x_axis.setRange(1, max(k, 2))
+        self.x_axis.setTickCount(min(max(k, 2), 11))
+        self.y_axis.setRange(0, top * 1.08 if top > 0 else 1)
         dcg, idcg = positions["cumulative_dcg"], ideal["cumulative_idcg"]
         summary = translate("charts", "At position {k} the run's cumulative DCG is {dcg}; the ideal's is {idcg}.")
         self._describe(
@@ -138,15 +138,15 @@ class ScatterChart(_ChartView):
         chart = self.chart()
         chart.addSeries(self.diagonal)
         chart.addSeries(self.points)
-        self.x = self._axis(translate("charts", "run"), -0.03, 1.03, Qt.AlignmentFlag.AlignBottom)
-        self.y = self._axis(translate("charts", "other run"), -0.03, 1.03, Qt.AlignmentFlag.AlignLeft)
-        for axis in (self.x, self.y):  # a margin so points at 0 and 1 are whole; ticks stay on quarters
+        self.x_axis = self._axis(translate("charts", "run"), -0.03, 1.03, Qt.AlignmentFlag.AlignBottom)
+        self.y_axis = self._axis(translate("charts", "other run"), -0.03, 1.03, Qt.AlignmentFlag.AlignLeft)
+        for axis in (self.x_axis, self.y_axis):  # a margin so points at 0 and 1 are whole; ticks stay on quarters
             axis.setTickType(QValueAxis.TickType.TicksDynamic)
             axis.setTickAnchor(0.0)
             axis.setTickInterval(0.25)
         for series in (self.diagonal, self.points):
-            series.attachAxis(self.x)
-            series.attachAxis(self.y)
+            series.attachAxis(self.x_axis)
+            series.attachAxis(self.y_axis)
 
     def show_comparison(self, table: pd.DataFrame, first: str, second: str) -> None:
         """``table``: ndcg_a, ndcg_b per query (``explain.compare``)."""
@@ -155,8 +155,8 @@ class ScatterChart(_ChartView):
             [QPointF(float(a), float(b)) for a, b in zip(table["ndcg_a"], table["ndcg_b"], strict=True)]
         )
         axis = translate("charts", "{run} nDCG")
-        self.x.setTitleText(axis.format(run=first))
-        self.y.setTitleText(axis.format(run=second))
+        self.x_axis.setTitleText(axis.format(run=first))
+        self.y_axis.setTitleText(axis.format(run=second))
         summary = translate("charts", "{count} queries: {first} across, {second} up.")
         self._describe(summary.format(count=len(table), first=first, second=second))
 
@@ -173,13 +173,13 @@ class HistogramChart(_ChartView):
         )
         self.series = QBarSeries()
         self.chart().addSeries(self.series)
-        self.x = QBarCategoryAxis()
-        self.x.setTitleText(translate("charts", "nDCG (each bar: from this value to the next)"))
-        self.chart().addAxis(self.x, Qt.AlignmentFlag.AlignBottom)
-        self.series.attachAxis(self.x)
-        self.y = self._axis(translate("charts", "queries"), 0, 1, Qt.AlignmentFlag.AlignLeft)
-        self.y.setLabelFormat("%d")
-        self.series.attachAxis(self.y)
+        self.x_axis = QBarCategoryAxis()
+        self.x_axis.setTitleText(translate("charts", "nDCG (each bar: from this value to the next)"))
+        self.chart().addAxis(self.x_axis, Qt.AlignmentFlag.AlignBottom)
+        self.series.attachAxis(self.x_axis)
+        self.y_axis = self._axis(translate("charts", "queries"), 0, 1, Qt.AlignmentFlag.AlignLeft)
+        self.y_axis.setLabelFormat("%d")
+        self.series.attachAxis(self.y_axis)
 
     def show_histograms(self, histograms: list[tuple[str, pd.DataFrame]]) -> None:
         """``histograms``: (run name, ``explain.histogram`` table) per run, same bins."""
@@ -191,10 +191,10 @@ class HistogramChart(_ChartView):
             self.series.append(bars)
         if histograms:
             edges = histograms[0][1]
-            self.x.setCategories([f"{lo:.1f}" for lo in edges["low"]])
+            self.x_axis.setCategories([f"{lo:.1f}" for lo in edges["low"]])
             top = max(int(t["queries"].max()) for _, t in histograms)
-            self.y.setRange(0, max(top, 4))
-            self.y.applyNiceNumbers()
+            self.y_axis.setRange(0, max(top, 4))
+            self.y_axis.applyNiceNumbers()
         runs = translate("charts", ", ", "list separator").join(name for name, _ in histograms)
         self._describe(translate("charts", "Runs shown: {runs}.").format(runs=runs) if histograms else "")
 

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from ndcg_desktop.domain import GradeScale, InputError, OrderKind, TiePolicy
 from ndcg_desktop.domain.natural import natural_key
+from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_label
 from ndcg_desktop.gui.themes import error_colour
 from ndcg_desktop.store.project import DEFAULT_LABELS, default_labels
@@ -356,8 +357,8 @@ class BuildPoolDialog(QDialog):
             item.setCheckState(Qt.CheckState.Checked)
             self.runs.addItem(item)
         self.runs.setMaximumHeight(120)
-        self.depth = QSpinBox(minimum=1, maximum=10_000, value=10)
-        self.depth.setAccessibleName(translate("dialogs", "Pool depth"))
+        self.pool_depth = QSpinBox(minimum=1, maximum=10_000, value=10)
+        self.pool_depth.setAccessibleName(translate("dialogs", "Pool depth"))
         self.table = QTableWidget(0, 3)
         self.table.setHorizontalHeaderLabels(
             [
@@ -377,7 +378,7 @@ class BuildPoolDialog(QDialog):
         self.preview_button.clicked.connect(self.refresh)
         form = QFormLayout()
         form.addRow(translate("dialogs", "Runs"), self.runs)
-        form.addRow(translate("dialogs", "Depth k"), self.depth)
+        form.addRow(translate("dialogs", "Depth k"), self.pool_depth)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.ok = buttons.button(QDialogButtonBox.StandardButton.Ok)
         self.ok.setText(translate("dialogs", "Add to draft"))
@@ -390,9 +391,9 @@ class BuildPoolDialog(QDialog):
         layout.addWidget(self.summary)
         layout.addWidget(buttons)
         self.resize(520, 520)
-        _chain(self.runs, self.depth, self.preview_button, self.table, *_box_buttons(buttons))
+        _chain(self.runs, self.pool_depth, self.preview_button, self.table, *_box_buttons(buttons))
         self.runs.itemChanged.connect(lambda _item: self.refresh())
-        self.depth.valueChanged.connect(lambda _v: self.refresh())
+        self.pool_depth.valueChanged.connect(lambda _v: self.refresh())
         self.refresh()
 
     def chosen(self) -> tuple[list[str], int]:
@@ -401,7 +402,7 @@ class BuildPoolDialog(QDialog):
             for i in range(self.runs.count())
             if self.runs.item(i).checkState() == Qt.CheckState.Checked
         ]
-        return names, self.depth.value()
+        return names, self.pool_depth.value()
 
     def refresh(self) -> None:
         names, depth = self.chosen()

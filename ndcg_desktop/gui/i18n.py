@@ -8,9 +8,18 @@ dialogs) come from the qtbase catalogue that ships with Qt.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QLibraryInfo, QLocale, QTranslator
 from PySide6.QtWidgets import QApplication
+
+if TYPE_CHECKING:
+
+    def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 - the name pyside6-lupdate looks for
+        """Qt's marker for a string translated later: returns ``text`` (PySide6 types it ``object``)."""
+        ...
+else:
+    from PySide6.QtCore import QT_TRANSLATE_NOOP  # noqa: F401 - re-exported, typed above
 
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 LANGUAGES = {"en": "English", "zh_CN": "简体中文 (Simplified Chinese)"}  # each name in its own language

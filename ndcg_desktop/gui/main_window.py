@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import gc
 from collections.abc import Callable
 from pathlib import Path
@@ -298,7 +299,7 @@ class MainWindow(QMainWindow):
     def _fill_recent(self) -> None:
         self.recent_menu.clear()
         for path in recent_projects():
-            self._action(self.recent_menu, path, lambda p=path: self.open_project(p))
+            self._action(self.recent_menu, path, functools.partial(self.open_project, path))
         if not self.recent_menu.actions():
             self.recent_menu.addAction(translate("main_window", "No recent projects")).setEnabled(False)
 

@@ -10,7 +10,6 @@ from typing import Any
 
 import pandas as pd
 from PySide6.QtCore import (
-    QT_TRANSLATE_NOOP,
     QAbstractTableModel,
     QCoreApplication,
     QModelIndex,
@@ -21,6 +20,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QBrush, QColor
 
 from ndcg_desktop.domain.natural import natural_key  # re-exported: the Scores view sorts IDs with it
+from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_tooltip
 
 translate = QCoreApplication.translate

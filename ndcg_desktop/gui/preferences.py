@@ -64,7 +64,7 @@ def ui_state() -> QSettings:
 
 def recent_projects() -> list[str]:
     value = ui_state().value("recent", [])
-    items = [value] if isinstance(value, str) else list(value or [])
+    items = [value] if isinstance(value, str) else list(value) if isinstance(value, list | tuple) else []
     return [p for p in items if p]
 
 

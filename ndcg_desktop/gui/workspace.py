@@ -196,7 +196,7 @@ class Workspace(QWidget):
         def add(keys: str, slot: object) -> None:
             shortcut = QShortcut(QKeySequence(keys), self)
             shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-            shortcut.activated.connect(slot)  # type: ignore[arg-type]
+            shortcut.activated.connect(slot)
 
         for digit in range(10):
             add(str(digit), lambda d=digit: self.grade_current(d))

@@ -70,10 +70,12 @@ def _sum_top_k(groups: np.ndarray, gains: np.ndarray, k: int, n_groups: int) -> 
 def _member(values: np.ndarray, members: np.ndarray, size: int) -> np.ndarray:
     """``np.isin(values, members)`` for codes below ``size``: a lookup table when that is small."""
     if size > 4 * len(values) + (1 << 20):
-        return np.isin(values, members, kind="sort")
+        found: np.ndarray = np.isin(values, members, kind="sort")
+        return found
     table = np.zeros(size, dtype=bool)
     table[members] = True
-    return table[values]
+    looked_up: np.ndarray = table[values]
+    return looked_up
 
 
 def _tie_group_ends(groups: np.ndarray, key: np.ndarray, rows: np.ndarray) -> np.ndarray:

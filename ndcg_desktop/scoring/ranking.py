@@ -118,7 +118,8 @@ def _order(groups: np.ndarray, key: np.ndarray, descending: bool) -> np.ndarray 
     lengths = np.diff(np.r_[starts, n])
     block_order = np.argsort(block_groups, kind="stable")
     new_starts = np.cumsum(np.r_[0, lengths[block_order][:-1]])
-    return np.arange(n, dtype=np.int64) + np.repeat(starts[block_order] - new_starts, lengths[block_order])
+    order: np.ndarray = np.arange(n, dtype=np.int64) + np.repeat(starts[block_order] - new_starts, lengths[block_order])
+    return order
 
 
 def rank_run(run: Run, *, ties: TiePolicy, id_map: str | None = None) -> Ranking:
@@ -134,7 +135,7 @@ def rank_run(run: Run, *, ties: TiePolicy, id_map: str | None = None) -> Ranking
         key = run.rank.astype(np.float64)  # type: ignore[union-attr]
     else:
         key = np.arange(len(run), dtype=np.float64)
-    perm = _order(run.q, key, run.order is OrderKind.SCORE)  # type: ignore[arg-type]
+    perm = _order(run.q, key, run.order is OrderKind.SCORE)
     if perm is None:  # no copies of the run's columns (and never change them in place below)
         perm = np.arange(len(run), dtype=np.int64)
         sq, sk, sd = run.q, key, doc_code

@@ -231,7 +231,7 @@ class ProjectFile:
         else:
             self.conn.execute("COMMIT")
 
-    def query(self, sql: str, params: tuple | list = ()) -> list[sqlite3.Row]:
+    def query(self, sql: str, params: tuple[Any, ...] | list[Any] = ()) -> list[sqlite3.Row]:
         cur = self.conn.execute(sql, params)
         return cur.fetchall()
 

@@ -35,8 +35,9 @@ class JudgmentRepository:
                 "WHERE version = ? AND query_id = ? AND doc_id = ?",
                 (grade, self.file.user, now(), number, query_id, doc_id),
             )
-            self._audit(conn, number, query_id, doc_id, "grade", old_grade=old[0], new_grade=grade)
-        return old[0]
+            previous: int | None = old[0]
+            self._audit(conn, number, query_id, doc_id, "grade", old_grade=previous, new_grade=grade)
+        return previous
 
     def set_note(self, query_id: str, doc_id: str, note: str, *, version: int | None = None) -> str:
         """Set the note of one pool item. Returns the previous note. Audited."""

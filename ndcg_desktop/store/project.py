@@ -143,7 +143,7 @@ class Project:
         with self.file.transaction() as conn:
             yield conn
 
-    def _query(self, sql: str, params: tuple | list = ()) -> list[sqlite3.Row]:
+    def _query(self, sql: str, params: tuple[Any, ...] | list[Any] = ()) -> list[sqlite3.Row]:
         return self.file.query(sql, params)
 
     # -- project settings ------------------------------------------------------------------
