@@ -51,7 +51,7 @@ XCB_LIBRARIES: dict[str, str] = {
 # The packages README.md's launch command installs on Linux (a test keeps them equal). Checked by
 # starting the window under Xvfb in a minimal Debian 12 (debootstrap --variant=minbase) with these,
 # xvfb and Python's own libraries. Fonts come with libfontconfig1 (fonts-dejavu-core); the Chinese
-# interface also needs a CJK font such as fonts-noto-cjk.
+# interface also needs a CJK font such as fonts-wqy-microhei.
 LINUX_PACKAGES: tuple[str, ...] = tuple(dict.fromkeys([*GUI_LIBRARIES.values(), *XCB_LIBRARIES.values()]))
 APT_LINE = "sudo apt-get install -y " + " ".join(LINUX_PACKAGES)
 
