@@ -59,6 +59,9 @@ def build_parser(*, project_commands: bool = True) -> argparse.ArgumentParser:
         "score",
         help="score a run against judgments",
         description="Score a run against judgments (qrels). Problems are errors until you choose a policy.",
+        epilog="The ideal ranking (IDCG) comes from every judged document of the query, never from the ones the "
+        "run returned. The rules behind every option, each with a worked example: docs/evaluation-contract.md "
+        "in the source repository.",
     )
     score.add_argument("--qrels", metavar="FILE", help="judgments: TREC qrels, CSV or TSV (.gz ok)")
     score.add_argument("--run", metavar="FILE", help="run: TREC, CSV, TSV or JSONL (.gz ok)")

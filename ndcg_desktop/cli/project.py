@@ -69,7 +69,8 @@ def add_project_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser
 
     p = sub.add_parser(
         "send-for-judging",
-        help="add a run's unjudged documents to the draft pool (rule 6: send for judging)",
+        help="add a run's unjudged documents to the draft pool, to be graded and frozen before the run is scored "
+        "(docs/evaluation-contract.md, rule 6)",
     )
     p.add_argument("project", metavar="PROJECT")
     p.add_argument("--run-name", required=True, metavar="NAME")

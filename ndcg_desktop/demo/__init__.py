@@ -4,7 +4,7 @@ The data files beside this module are shipped as package data and turned into a 
 :func:`build_demo`:
 
 - ``queries.tsv``: twelve queries (q1..q12) on cooking, travel, home repair, health, programming,
-  history, gardening and money, plus ``t1``, the four-document teaching example of PRODUCT.md rule 1;
+  history, gardening and money, plus ``t1``, the four-document teaching example of the contract's rule 1;
 - ``documents.jsonl``: six to eight documents per query (perfect answers, partial ones, and
   off-topic documents that share the query's words), and A, B, C, D for ``t1``;
 - ``judgments_v1.qrels``: the first round of judgments, frozen as pool version 1

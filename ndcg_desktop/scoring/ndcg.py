@@ -1,6 +1,6 @@
 """NDCG against a fixed judged universe, vectorised over all queries at once.
 
-The contract is ``shared/PRODUCT.md``; every rule is named where it is applied.
+The contract is ``docs/evaluation-contract.md``; every rule is named where it is applied.
 Nothing here reads files or imports Qt: callers hand in :class:`Qrels` and :class:`Run`.
 """
 
@@ -123,7 +123,7 @@ def evaluate(
     Refused policies (unjudged documents, duplicates, unknown queries under ``reject``)
     raise :class:`InputError` naming the run file and line and the setting that resolves it.
 
-    Example, PRODUCT.md rule 1 (universe A=3, B=2, C=1, D=0; ranking [B, C]; K=2)::
+    Example, the contract's rule 1 (universe A=3, B=2, C=1, D=0; ranking [B, C]; K=2)::
 
         DCG  = 2/log2(2) + 1/log2(3) = 2.630930
         IDCG = 3/log2(2) + 2/log2(3) = 4.261860

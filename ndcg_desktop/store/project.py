@@ -281,7 +281,7 @@ class Project:
         return self.judgments.preview_items(pairs, version=version)
 
     def send_for_judging(self, name: str, *, depth: int | None = None) -> pd.DataFrame:
-        """PRODUCT.md rule 6's third resolution: a run's unjudged documents join the draft.
+        """Rule 6's third resolution (docs/evaluation-contract.md): a run's unjudged documents join the draft.
 
         Every returned document (or the top ``depth``) that the draft's pool lacks is added
         ungraded to the draft (created from the latest frozen version if needed). Returns per

@@ -1,6 +1,6 @@
 """Pooling and send-for-judging: always a preview first, then exactly that is applied.
 
-Send for judging (PRODUCT.md rule 6, third resolution) adds a run's unjudged documents to a
+Send for judging (rule 6 of docs/evaluation-contract.md, third resolution) adds a run's unjudged documents to a
 draft pool. The plan says exactly what will be added: per query, only within the chosen depth,
 only the queries in scope. Applying it returns what it did, so it can be undone.
 """

@@ -1,4 +1,4 @@
-"""A slow, obviously-correct reference for the evaluation contract (shared/PRODUCT.md, rules 1-10).
+"""A slow, obviously-correct reference for the evaluation contract (docs/evaluation-contract.md, rules 1-10).
 
 One query at a time, with plain dicts, lists and loops, written to be read beside the
 contract rather than to be fast. The vectorised :func:`ndcg_desktop.scoring.evaluate` is
@@ -14,7 +14,7 @@ always ignored (the explicit policies); where the contract's defaults would refu
 the refusal is the implementation's business. Unjudged documents: ``zero``, ``condense``, or
 ``reject``, which scores like ``zero`` when there is nothing to refuse.
 
-PRODUCT.md rule 1's worked example (linear gain, universe A=3, B=2, C=1, D=0, ranking [B, C], K=2):
+Rule 1's worked example (linear gain, universe A=3, B=2, C=1, D=0, ranking [B, C], K=2):
 
 >>> result = score_query({"A": 3, "B": 2, "C": 1, "D": 0}, [("B", 2.0), ("C", 1.0)], k=2)
 >>> round(result.dcg, 6), round(result.idcg, 6), round(result.ndcg, 6), result.candidate_ndcg

@@ -1,4 +1,4 @@
-"""PRODUCT.md's evaluation contract, rule by rule, with its worked numbers written as formulas."""
+"""The evaluation contract (docs/evaluation-contract.md), rule by rule, with its worked numbers written as formulas."""
 
 from __future__ import annotations
 

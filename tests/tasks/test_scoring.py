@@ -12,7 +12,7 @@ from ndcg_desktop.domain import EvalSettings, InputError, RunReading, TiePolicy
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks import check_run, score_run
 
-# Universe A=3, B=2, C=1, D=0 (PRODUCT.md rule 1); the run returns B, X (unjudged), C for q1.
+# Universe A=3, B=2, C=1, D=0 (docs/evaluation-contract.md, rule 1); the run returns B, X (unjudged), C for q1.
 QRELS = "q1 0 A 3\nq1 0 B 2\nq1 0 C 1\nq1 0 D 0\nq2 0 E 1\n"
 RUN = "q1 Q0 B 1 2.0 s\nq1 Q0 X 2 1.5 s\nq1 Q0 C 3 1.0 s\nq2 Q0 E 1 1.0 s\nq2 Q0 Y 2 0.5 s\n"
 
