@@ -1,0 +1,91 @@
+"""Qt's model tester on every item model and proxy the window holds, each filled with data.
+
+The models are found, not listed: every QAbstractItemModel below the main window whose class is
+defined in ndcg_desktop.gui, after a project is open and a run is checked and scored. A second test
+makes sure that finding them misses no model class the package defines.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+
+import pytest
+from PySide6.QtCore import QAbstractItemModel
+
+import ndcg_desktop.gui
+from ndcg_desktop.store import Project
+
+
+def our_model_classes() -> set[type]:
+    """Every concrete item model class defined in the gui package (private bases excluded)."""
+    found = set()
+    for info in pkgutil.iter_modules(ndcg_desktop.gui.__path__, "ndcg_desktop.gui."):
+        module = importlib.import_module(info.name)
+        for _, cls in inspect.getmembers(module, inspect.isclass):
+            if issubclass(cls, QAbstractItemModel) and cls.__module__ == module.__name__:
+                if not cls.__name__.startswith("_"):
+                    found.add(cls)
+    return found
+
+
+def models_in(window) -> list[QAbstractItemModel]:
+    models = window.findChildren(QAbstractItemModel)
+    return [m for m in models if type(m).__module__.startswith("ndcg_desktop.gui.")]
+
+
+@pytest.fixture
+def frozen_project(tmp_path):
+    """Two graded queries frozen as v1, a draft v2 with an ungraded item, and two runs to compare."""
+    path = tmp_path / "models.ndcgproj"
+    (tmp_path / "q.tsv").write_text("q1\tfreezing judgment pools\nq2\twhy fixed universes matter\n")
+    docs = "".join(f'{{"doc_id": "{d}", "title": "Title {d}", "text": "Text of {d}."}}\n' for d in "ABCDE")
+    (tmp_path / "d.jsonl").write_text(docs)
+    (tmp_path / "j.qrels").write_text("q1 0 A 3\nq1 0 B 2\nq1 0 C 0\nq2 0 D 1\nq2 0 E 0\n")
+    (tmp_path / "a.run").write_text("q1 Q0 B 1 3 a\nq1 Q0 X 2 2 a\nq1 Q0 A 3 1 a\nq2 Q0 D 1 1 a\n")
+    (tmp_path / "b.run").write_text("q1 Q0 A 1 3 b\nq1 Q0 C 2 2 b\nq2 Q0 E 1 2 b\nq2 Q0 D 2 1 b\n")
+    with Project.create(path, user="tester") as p:
+        p.import_queries(tmp_path / "q.tsv")
+        p.import_documents(tmp_path / "d.jsonl")
+        p.import_qrels(tmp_path / "j.qrels")
+        p.freeze()
+        p.import_run(tmp_path / "a.run", name="a")
+        p.import_run(tmp_path / "b.run", name="b")
+    return path
+
+
+@pytest.fixture
+def scored_window(window, frozen_project, qtbot):
+    """The window with the project open, run a checked and scored against v1, compared with run b."""
+    window.open_project(frozen_project)
+    view = window.analysis
+    view.compare_box.setCurrentIndex(view.compare_box.findData("b"))
+    view.k.setValue(2)  # so that run a misses A in q1 (at position 3): the missed-documents table has a row
+    view.check()
+    qtbot.waitUntil(lambda: view.report is not None, timeout=10_000)
+    for combo in view.choices.values():  # the first real choice of every flag group
+        index = next(i for i in range(combo.count()) if combo.itemData(i) is not None)
+        combo.setCurrentIndex(index)
+    assert view.score_button.isEnabled(), view.missing_label.text()
+    view.score_button.click()
+    qtbot.waitUntil(lambda: view.evaluation is not None, timeout=10_000)
+    view.results_view.selectRow(0)  # fills the breakdown's models
+    view.details_button.click()  # and the flagged queries
+    return window
+
+
+def test_every_model_and_proxy_passes_qtmodeltester(scored_window, qtmodeltester):
+    models = models_in(scored_window)
+    assert {type(m) for m in models} == our_model_classes()
+    for model in models:
+        assert model.rowCount() > 0, type(model).__name__  # the tester learns little from an empty model
+        qtmodeltester.check(model)
+
+
+def test_the_search_finds_every_model_class():
+    classes = our_model_classes()
+    names = {cls.__name__ for cls in classes}
+    assert {"QueryListModel", "PoolTableModel", "PoolFilterProxy", "QueryFilterProxy"} <= names
+    assert all(issubclass(cls, QAbstractItemModel) for cls in classes)
+
