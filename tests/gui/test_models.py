@@ -88,4 +88,3 @@ def test_the_search_finds_every_model_class():
     names = {cls.__name__ for cls in classes}
     assert {"QueryListModel", "PoolTableModel", "PoolFilterProxy", "QueryFilterProxy"} <= names
     assert all(issubclass(cls, QAbstractItemModel) for cls in classes)
-
