@@ -6,8 +6,16 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # before anything imports Qt
+
+# Hypothesis profiles: `dev` (the default) keeps the suite quick while iterating; `ci` explores more
+# and is what .ci/run uses. Choose with HYPOTHESIS_PROFILE=ci or pytest's --hypothesis-profile ci.
+# Tests set no example counts of their own, except a few expensive ones that ask for fewer.
+settings.register_profile("dev", max_examples=20, deadline=None)
+settings.register_profile("ci", max_examples=150, deadline=None, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "tests" / "data"  # origin and licence of every file: tests/data/SOURCES.md

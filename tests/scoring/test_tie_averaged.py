@@ -134,7 +134,7 @@ def tie_cases(draw: st.DrawFn) -> tuple[EvalSettings, dict[str, dict[str, int]],
     return eval_settings, judgments, draw(st.permutations(rows))
 
 
-@settings(max_examples=100, deadline=None)
+@settings(deadline=None)  # how many examples: the hypothesis profile (tests/conftest.py)
 @given(case=tie_cases())
 def test_tie_averaged_ndcg_agrees_with_sklearn(folder: Path, case: tuple) -> None:
     eval_settings, judgments, rows = case
@@ -150,7 +150,7 @@ def test_tie_averaged_ndcg_agrees_with_sklearn(folder: Path, case: tuple) -> Non
     assume(compared > 0)  # hypothesis fails the test if too few examples compare anything
 
 
-@settings(max_examples=50, deadline=None)
+@settings(deadline=None)
 @given(case=tie_cases())
 def test_tie_averaged_ndcg_does_not_depend_on_the_tie_policy(folder: Path, case: tuple) -> None:
     eval_settings, judgments, rows = case

@@ -123,7 +123,7 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("trec_eval")
 
 
-@settings(max_examples=150, deadline=None)
+@settings(deadline=None)  # how many examples: the hypothesis profile (tests/conftest.py)
 @given(case=trec_cases())
 def test_generated_runs_agree_with_trec_eval(folder: Path, case: tuple[str, str]) -> None:
     qrels_path, run_path = folder / "qrels.txt", folder / "run.txt"
