@@ -1,5 +1,5 @@
 """Speed and memory of the project file: a million-passage import, opening a 100,000-judgment project, one grade,
-and proving a 100,000-judgment frozen version unchanged (PRODUCT.md rule 15).
+and proving a 100,000-judgment frozen version unchanged (rule 15 of docs/evaluation-contract.md).
 
 Issue 3's targets: importing a corpus of 1,000,000 passages (JSONL, ~300 MB) takes under a minute
 with memory bounded; a project with 100,000 judgments opens and lists its queries with progress

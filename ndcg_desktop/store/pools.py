@@ -208,7 +208,7 @@ class PoolRepository:
         return _hash_sorted(rows, scale)
 
     def verified(self, v: PoolVersion) -> PoolVersion:
-        """``v`` itself, once its judgments are proven to hash to the recorded hash (PRODUCT.md rule 15).
+        """``v`` itself, once its judgments are proven to hash to the recorded hash (contract rule 15).
 
         A frozen version is checked at each use; a check is remembered until another connection
         commits to the file (``PRAGMA data_version``). Raises :class:`FrozenVersionChanged`.

@@ -89,7 +89,7 @@ class Project:
 
         A second writer is refused with :class:`ProjectInUse`; readers need no lock. A file whose
         protection triggers are not the schema's is refused for writing with :class:`ProtectionAltered`
-        (PRODUCT.md rule 15); read-only, it opens and :meth:`protection_problems` says what is wrong.
+        (contract rule 15); read-only, it opens and :meth:`protection_problems` says what is wrong.
         """
         project = cls(ProjectFile.open(Path(path), read_only=read_only, user=user))
         if project.file.protection and not read_only:

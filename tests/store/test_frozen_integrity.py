@@ -1,4 +1,4 @@
-"""PRODUCT.md rule 15: a frozen version proves it is unchanged (issue 11, item 1).
+"""Rule 15 of docs/evaluation-contract.md: a frozen version proves it is unchanged (issue 11, item 1).
 
 Its content hash is recomputed whenever it is used (scoring, export, a new draft, the window
 loading it) and compared with the one recorded at freezing; a file whose protection triggers are
