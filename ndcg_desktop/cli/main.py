@@ -202,16 +202,17 @@ def _score_files(args: argparse.Namespace) -> Evaluation:
 
 
 def _score_project(args: argparse.Namespace) -> Evaluation:
-    from ndcg_desktop.store import Project, ProjectInUse
+    from ndcg_desktop.store import Project, ProjectInUse, ProjectReadOnly
     from ndcg_desktop.tasks import score_run
 
     if args.qrels or args.run or not args.run_name:
         raise InputError("with --project, name the stored run with --run-name (and give no --qrels or --run)")
     try:
         project = Project.open(args.project)  # writable: the evaluation is recorded in the project
-    except ProjectInUse:
+    except (ProjectInUse, ProjectReadOnly) as exc:  # score anyway, from a read-only view
         project = Project.open(args.project, read_only=True)
-        print(f"note: {args.project} is open elsewhere; this evaluation is not recorded in it", file=sys.stderr)
+        why = "is open elsewhere" if isinstance(exc, ProjectInUse) else "cannot be written"
+        print(f"note: {args.project} {why}; this evaluation is not recorded in it", file=sys.stderr)
     with project:
         info = project.run_info(args.run_name)
         reading = RunReading.from_dict(info.reading)

@@ -3,26 +3,36 @@ runs, texts and evaluations, and the :class:`Project` facade over them."""
 
 from ndcg_desktop.store.project import (
     SUFFIX,
+    DiskFull,
     FrozenVersionChanged,
     ImportCancelled,
     PoolVersion,
     Project,
+    ProjectBusy,
+    ProjectDamaged,
     ProjectInUse,
+    ProjectReadOnly,
     ProtectionAltered,
     RunInfo,
     SavedEvaluation,
+    StorageProblem,
     pool_hash,
 )
 
 __all__ = [
     "SUFFIX",
+    "DiskFull",
     "FrozenVersionChanged",
     "ImportCancelled",
     "PoolVersion",
     "Project",
+    "ProjectBusy",
+    "ProjectDamaged",
     "ProjectInUse",
+    "ProjectReadOnly",
     "ProtectionAltered",
     "RunInfo",
     "SavedEvaluation",
+    "StorageProblem",
     "pool_hash",
 ]

@@ -21,17 +21,27 @@ from typing import Any
 
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import GradeScale
+from ndcg_desktop.store.errors import ProjectInUse, ProjectReadOnly, ProtectionAltered, known_error
 from ndcg_desktop.store.schema import APPLICATION_ID, MIGRATIONS, SCHEMA, SCHEMA_VERSION
 
 SUFFIX = ".ndcgproj"
+BUSY_MS = 5000  # how long a write waits for another program's write lock
+INTERACTIVE_BUSY_MS = 500  # a grade or a note: fail promptly, so the window can say so (issue 11 item 8)
+
+__all__ = ["ProjectInUse", "ProtectionAltered"]  # defined in .errors, imported from here by older callers
 
 
-class ProjectInUse(InputError):
-    """Another process has the project open for writing."""
-
-
-class ProtectionAltered(InputError):
-    """The file's protection triggers are missing, altered or joined by others: it is not written to."""
+@contextmanager
+def translated(path: Path, *, os_errors: bool = True) -> Iterator[None]:
+    """Turn SQLite (and, with ``os_errors``, OS) errors the user can act on into their InputError; re-raise bugs."""
+    kinds: tuple[type[BaseException], ...] = (sqlite3.Error, OSError) if os_errors else (sqlite3.Error,)
+    try:
+        yield
+    except kinds as exc:
+        known = known_error(exc, path)
+        if known is None:
+            raise
+        raise known from exc
 
 
 class ImportCancelled(Exception):
@@ -95,6 +105,11 @@ class ProjectFile:
             raise InputError("already exists; choose another name or open it", path=target)
         if not target.parent.is_dir():
             raise InputError("the folder does not exist", path=target.parent)
+        with translated(target):
+            ProjectFile._build(target, scale=scale, labels=labels, user=user)
+
+    @staticmethod
+    def _build(target: Path, *, scale: GradeScale, labels: list[str], user: str | None) -> None:
         # Built under a temporary name and moved into place: a crash never leaves half a project.
         fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
         os.close(fd)
@@ -136,21 +151,35 @@ class ProjectFile:
         """
         if not target.is_file():
             raise InputError("no such project file" if not target.exists() else "is not a file", path=target)
+        with translated(target):
+            return cls._open(target, read_only=read_only, user=user)
+
+    @classmethod
+    def _open(cls, target: Path, *, read_only: bool, user: str | None) -> ProjectFile:
         cls._check_file(target)
         lock = None
         if not read_only:
+            # SQLite would quietly open a file it cannot write read-only, and fail at the first grade.
+            if not (os.access(target, os.W_OK) and os.access(target.parent, os.W_OK)):
+                raise ProjectReadOnly(
+                    "cannot be opened for writing: the file or its folder is read-only (or on read-only media); open "
+                    "it read-only (ndcg status, score and export-qrels work), or copy it to a folder you can write",
+                    path=target,
+                )
             lock = _Lock(target.with_name(target.name + ".lock"))
             if not lock.acquire():
                 raise ProjectInUse(
                     "is open in another ndcg-desktop window or process; close it there, or open it read-only",
                     path=target,
                 )
-        uri = target.resolve().as_uri() + ("?mode=ro" if read_only else "")
         conn = None
         try:
-            conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+            if read_only:
+                conn = _connect_read_only(target)
+            else:
+                conn = sqlite3.connect(target.resolve(), isolation_level=None, check_same_thread=False)
             conn.execute("PRAGMA foreign_keys = ON")
-            conn.execute("PRAGMA busy_timeout = 5000")
+            conn.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
             if not read_only:
                 conn.execute("PRAGMA synchronous = FULL")  # a grade survives a power cut, not only a crash
                 cls._migrate(conn)
@@ -164,20 +193,20 @@ class ProjectFile:
 
     @staticmethod
     def _check_file(target: Path) -> None:
-        with open(target, "rb") as handle:
-            header = handle.read(16)
+        try:
+            with open(target, "rb") as handle:
+                header = handle.read(16)
+        except OSError as exc:
+            raise InputError(f"cannot be read ({exc.strerror or exc}); check its permissions", path=target) from None
         if header != b"SQLite format 3\x00":
             raise InputError("is not an ndcg-desktop project (not a SQLite file)", path=target)
+        conn = _connect_read_only(target)  # SQLite's errors (damaged, unreadable) are translated by the caller
         try:
-            conn = sqlite3.connect(target.resolve().as_uri() + "?mode=ro", uri=True)
-            try:
-                app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-                version = conn.execute("PRAGMA user_version").fetchone()[0]
-                problems = _quick_check(conn) if app_id == APPLICATION_ID else [("ok",)]
-            finally:
-                conn.close()
-        except sqlite3.DatabaseError as exc:
-            raise InputError(f"is damaged and cannot be opened ({exc})", path=target) from None
+            app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            problems = _quick_check(conn) if app_id == APPLICATION_ID else [("ok",)]
+        finally:
+            conn.close()
         if app_id != APPLICATION_ID:
             raise InputError("is a SQLite file but not an ndcg-desktop project", path=target)
         if problems != [("ok",)]:
@@ -216,20 +245,37 @@ class ProjectFile:
             self._lock = None
 
     @contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
-        """One atomic write: everything inside commits together or not at all."""
+    def transaction(self, *, wait_ms: int = BUSY_MS) -> Iterator[sqlite3.Connection]:
+        """One atomic write: everything inside commits together or not at all.
+
+        ``wait_ms`` bounds the wait for another program's write lock (then :class:`ProjectBusy`).
+        A full disk, a lock or read-only media become their user errors, after the rollback.
+        """
         if self.read_only:
             raise InputError("is open read-only", path=self.path)
         if self.protection:
             raise ProtectionAltered(f"is not written to: {'; '.join(self.protection)}", path=self.path)
-        self.conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield self.conn
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
-        else:
-            self.conn.execute("COMMIT")
+        with translated(self.path, os_errors=False):
+            self.conn.execute(f"PRAGMA busy_timeout = {int(wait_ms)}")
+            try:
+                self.conn.execute("BEGIN IMMEDIATE")
+                try:
+                    yield self.conn
+                    self.conn.execute("COMMIT")
+                except BaseException:
+                    self._rollback()
+                    raise
+            finally:
+                self.conn.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
+
+    def _rollback(self) -> None:
+        # SQLite may already have rolled back (a full disk does): a second ROLLBACK would raise
+        # "cannot rollback - no transaction is active" and hide the real error.
+        if self.conn.in_transaction:
+            try:
+                self.conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass  # the original error says more; SQLite rolls back a failed transaction on close
 
     def query(self, sql: str, params: tuple[Any, ...] | list[Any] = ()) -> list[sqlite3.Row]:
         cur = self.conn.execute(sql, params)
@@ -245,6 +291,31 @@ class ProjectFile:
     @property
     def labels(self) -> list[str]:
         return list(json.loads(self.meta("labels")))
+
+
+def _connect_read_only(target: Path) -> sqlite3.Connection:
+    """A read-only connection that also works in a read-only folder or on read-only media.
+
+    A WAL-mode file needs a ``-shm`` index beside it, which such a folder cannot hold; with no
+    journal left to replay, ``immutable=1`` reads the file as it is, without that index.
+    """
+    uri = target.resolve().as_uri()
+    conn = sqlite3.connect(uri + "?mode=ro", uri=True, isolation_level=None, check_same_thread=False)
+    try:
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return conn
+    except sqlite3.OperationalError as exc:
+        conn.close()
+        if not isinstance(known_error(exc, target), ProjectReadOnly):
+            raise
+    wal = Path(f"{target}-wal")
+    if wal.exists() and wal.stat().st_size > 0:
+        raise ProjectReadOnly(
+            f"has changes in its journal ({wal.name}) that cannot be read in a read-only folder: copy the project "
+            "and its -wal file to a folder you can write, and open it there",
+            path=target,
+        )
+    return sqlite3.connect(uri + "?mode=ro&immutable=1", uri=True, isolation_level=None, check_same_thread=False)
 
 
 @functools.cache

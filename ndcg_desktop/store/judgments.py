@@ -11,7 +11,7 @@ import pandas as pd
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import GradeScale
 from ndcg_desktop.formats.qrels import read_qrels
-from ndcg_desktop.store.core import ProjectFile, now
+from ndcg_desktop.store.core import INTERACTIVE_BUSY_MS, ProjectFile, now
 from ndcg_desktop.store.pools import DraftTarget, PoolRepository, PoolVersion
 
 
@@ -27,7 +27,7 @@ class JudgmentRepository:
         target = self.pools.draft_target(version)
         if grade is not None and not (target.scale.low <= grade <= target.scale.high):
             raise InputError(f"grade {grade} is outside the scale {target.scale}")
-        with self.file.transaction() as conn:
+        with self.file.transaction(wait_ms=INTERACTIVE_BUSY_MS) as conn:  # a key press: fail promptly
             number = self.pools.open_draft(conn, target)
             old = self._item(conn, number, query_id, doc_id)
             conn.execute(
@@ -42,7 +42,7 @@ class JudgmentRepository:
     def set_note(self, query_id: str, doc_id: str, note: str, *, version: int | None = None) -> str:
         """Set the note of one pool item. Returns the previous note. Audited."""
         target = self.pools.draft_target(version)
-        with self.file.transaction() as conn:
+        with self.file.transaction(wait_ms=INTERACTIVE_BUSY_MS) as conn:  # a key press: fail promptly
             number = self.pools.open_draft(conn, target)
             old = self._item(conn, number, query_id, doc_id)
             conn.execute(

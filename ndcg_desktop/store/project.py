@@ -11,8 +11,10 @@ work in the repositories (:mod:`.pools`, :mod:`.judgments`, :mod:`.runs`, :mod:`
 
 from __future__ import annotations
 
+import functools
+import inspect
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -22,7 +24,16 @@ import pandas as pd
 from ndcg_desktop.domain.data import OrderKind, Qrels, Run
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import GradeScale, TiePolicy
-from ndcg_desktop.store.core import SUFFIX, ImportCancelled, ProjectFile, ProjectInUse, ProtectionAltered, default_user
+from ndcg_desktop.store.core import SUFFIX, ImportCancelled, ProjectFile, default_user, translated
+from ndcg_desktop.store.errors import (
+    DiskFull,
+    ProjectBusy,
+    ProjectDamaged,
+    ProjectInUse,
+    ProjectReadOnly,
+    ProtectionAltered,
+    StorageProblem,
+)
 from ndcg_desktop.store.evaluations import EvaluationRepository, SavedEvaluation
 from ndcg_desktop.store.judgments import JudgmentRepository
 from ndcg_desktop.store.pools import (
@@ -38,6 +49,11 @@ from ndcg_desktop.store.texts import IsCancelled, Progress, TextRepository
 
 __all__ = [
     "DEFAULT_LABELS",
+    "DiskFull",
+    "ProjectBusy",
+    "ProjectDamaged",
+    "ProjectReadOnly",
+    "StorageProblem",
     "SUFFIX",
     "FrozenVersionChanged",
     "ImportCancelled",
@@ -53,6 +69,28 @@ __all__ = [
 ]
 
 
+def _storage_errors_translated(cls: type[Project]) -> type[Project]:
+    """Every public method turns SQLite errors the user can act on into their one-line InputError.
+
+    The one place for reads (a damaged page, a locked file); writes are translated by the
+    transaction helper, opening and creating by the file core, all through :mod:`.errors`.
+    """
+
+    def wrap(method: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(method)
+        def translating(self: Project, *args: Any, **kwargs: Any) -> Any:
+            with translated(self.file.path, os_errors=False):
+                return method(self, *args, **kwargs)
+
+        return translating
+
+    for name, member in list(vars(cls).items()):
+        if not name.startswith("_") and inspect.isfunction(member) and name != "transaction":
+            setattr(cls, name, wrap(member))
+    return cls
+
+
+@_storage_errors_translated
 class Project:
     """An open project file. Use :meth:`create` or :meth:`open`; close it (or use ``with``)."""
 

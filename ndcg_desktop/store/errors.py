@@ -1,0 +1,142 @@
+"""What can go wrong with a project file, and the one place that turns SQLite and OS errors into it.
+
+Like qutebrowser's ``misc/sql.py``, errors the user can do something about (a full disk, a file
+another program has locked, read-only media, a damaged file) become an :class:`InputError` whose
+one-line message names the file, says what happened and what to do; anything else is a bug and
+is raised as it is.
+"""
+
+from __future__ import annotations
+
+import errno
+import sqlite3
+from pathlib import Path
+
+from ndcg_desktop.domain.errors import InputError
+
+
+class ProjectInUse(InputError):
+    """Another ndcg-desktop process or window has the project open for writing."""
+
+
+class ProtectionAltered(InputError):
+    """The file's protection triggers are missing, altered or joined by others: it is not written to."""
+
+
+class StorageProblem(InputError):
+    """The project file's storage failed (disk, permissions, another program, damage); nothing was written."""
+
+
+class ProjectBusy(StorageProblem):
+    """Another program (an ``sqlite3`` shell, a backup tool) holds the file's write lock.
+
+    A grade or note write waits only briefly for it, so the window can say so at once.
+    """
+
+
+class DiskFull(StorageProblem):
+    """The disk (or the file's size limit) is full; the write was undone."""
+
+
+class ProjectReadOnly(StorageProblem):
+    """The file, its folder or its disk cannot be written; read-only use still works."""
+
+
+class ProjectDamaged(StorageProblem):
+    """SQLite found the file damaged."""
+
+
+# SQLite's primary result codes (https://sqlite.org/rescode.html); the extended code's low byte.
+_PERM, _BUSY, _LOCKED, _READONLY, _IOERR, _CORRUPT, _FULL, _CANTOPEN, _NOTADB = 3, 5, 6, 8, 10, 11, 13, 14, 26
+
+
+def known_error(exc: BaseException, path: str | Path) -> StorageProblem | None:
+    """The user error that ``exc`` (from SQLite or the OS, touching ``path``) stands for; None for a bug.
+
+    >>> str(known_error(sqlite3.OperationalError("database is locked"), "p.ndcgproj")).split(";")[0]
+    'p.ndcgproj: another program is writing to the project file (SQLite: database is locked)'
+    """
+    if isinstance(exc, sqlite3.Error):
+        code = getattr(exc, "sqlite_errorcode", None)
+        text = str(exc)
+        primary = code & 0xFF if isinstance(code, int) else _code_from_text(text)
+        return _from_sqlite(primary, text, Path(path))
+    if isinstance(exc, OSError):
+        return _from_os(exc, Path(path))
+    return None
+
+
+def _code_from_text(text: str) -> int | None:
+    """Errors raised by the sqlite3 module itself carry no code; their text is fixed by SQLite."""
+    for fragment, code in (
+        ("database is locked", _BUSY),
+        ("database table is locked", _LOCKED),
+        ("database or disk is full", _FULL),
+        ("readonly database", _READONLY),
+        ("disk I/O error", _IOERR),
+        ("malformed", _CORRUPT),
+        ("file is not a database", _NOTADB),
+        ("unable to open database file", _CANTOPEN),
+    ):
+        if fragment in text:
+            return code
+    return None
+
+
+def _from_sqlite(code: int | None, text: str, path: Path) -> StorageProblem | None:
+    said = f"(SQLite: {text})"
+    if code in (_BUSY, _LOCKED):
+        return ProjectBusy(
+            f"another program is writing to the project file {said}; nothing was written: close the other program "
+            "(an sqlite3 shell, a sync or backup tool) or wait for it, then try again",
+            path=path,
+        )
+    if code == _FULL:
+        return DiskFull(
+            f"the disk is full {said}; nothing was written: free some space on the disk holding {path.parent}, "
+            "then try again",
+            path=path,
+        )
+    if code in (_READONLY, _PERM):
+        return ProjectReadOnly(
+            f"cannot be written: the file, its folder or its disk is read-only {said}; nothing was written: open it "
+            "read-only (ndcg status, score and export-qrels work), or copy it to a folder you can write",
+            path=path,
+        )
+    if code == _CANTOPEN:
+        return ProjectReadOnly(
+            f"cannot be opened {said}: its folder is not writable or not accessible (SQLite keeps a journal beside "
+            "the file); open it read-only, or copy it to a folder you can write",
+            path=path,
+        )
+    if code in (_CORRUPT, _NOTADB):
+        return ProjectDamaged(
+            f"is damaged {said}: restore it from a backup; the sqlite3 shell's .recover command may save what is left",
+            path=path,
+        )
+    if code == _IOERR:
+        return StorageProblem(
+            f"could not be read or written {said}; nothing was written: check that the disk is present, not full "
+            "and healthy, then try again",
+            path=path,
+        )
+    return None
+
+
+def _from_os(exc: OSError, path: Path) -> StorageProblem | None:
+    where = path  # the project the user named, not a temporary or lock file beside it
+    said = f"({exc.strerror or exc})"
+    if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return ProjectReadOnly(
+            f"cannot be written {said}: the folder or the disk is read-only or belongs to someone else; choose a "
+            "folder you can write (read-only use of an existing project still works)",
+            path=where,
+        )
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return DiskFull(
+            f"the disk is full {said}; nothing was written: free some space, then try again",
+            path=where,
+        )
+    if exc.errno == errno.EIO:
+        return StorageProblem(f"could not be read or written {said}: check the disk, then try again", path=where)
+    return None

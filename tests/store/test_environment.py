@@ -1,0 +1,257 @@
+"""An unlucky environment gets one sentence naming the file, what happened and what to do (issue 11, item 6).
+
+A full disk, another SQLite client holding the write lock, read-only media or a read-only file,
+a folder the user cannot write, a damaged page: each is a user error (exit 2, one line), never a
+traceback or a false "damaged"; read-only commands (status, score, export-qrels) work on
+read-only media. Mounting needs root: those tests are skipped elsewhere, and the chmod variants
+run instead (root ignores permission bits, so they are skipped as root).
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from ndcg_desktop.cli.main import main
+from ndcg_desktop.store import DiskFull, Project, ProjectBusy, ProjectDamaged, ProjectReadOnly
+
+root_only = pytest.mark.skipif(sys.platform == "win32" or os.geteuid() != 0, reason="mounting needs root")
+not_root = pytest.mark.skipif(sys.platform == "win32" or os.geteuid() == 0, reason="root ignores permission bits")
+
+
+def dump(path: Path) -> list[str]:
+    con = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
+    try:
+        return list(con.iterdump())
+    finally:
+        con.close()
+
+
+def make_project(path: Path, tmp: Path) -> None:
+    """Version 1 frozen (q1: A=3, B=1), a run 'bm25' (A, then B), ten documents."""
+    (tmp / "q.txt").write_text("q1 0 A 3\nq1 0 B 1\n")
+    (tmp / "r.txt").write_text("q1 Q0 A 1 2 s\nq1 Q0 B 2 1 s\n")
+    (tmp / "docs.jsonl").write_text("".join(f'{{"doc_id": "d{i}", "title": "t", "text": "x"}}\n' for i in range(10)))
+    with Project.create(path, user="ann") as project:
+        project.import_qrels(tmp / "q.txt")
+        project.import_run(tmp / "r.txt", name="bm25")
+        project.import_documents(tmp / "docs.jsonl")
+        project.freeze()
+        project.add_items(pd.DataFrame({"query_id": ["q1"], "doc_id": ["C"]}))  # a draft, v2, with C ungraded
+
+
+def big_documents(path: Path, count: int = 3000) -> Path:
+    path.write_text("".join(f'{{"doc_id": "big{i}", "title": "t", "text": "{"word " * 200}"}}\n' for i in range(count)))
+    return path
+
+
+def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
+    capsys.readouterr()
+    code = main([str(a) for a in argv])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def one_line(err: str) -> str:
+    assert err.count("\n") == 1 and err.startswith("error: "), err
+    assert "Traceback" not in err
+    return err
+
+
+def mount(*args: str) -> None:
+    subprocess.run(["mount", *args], check=True, capture_output=True)
+
+
+@pytest.fixture
+def tmpfs(tmp_path) -> Iterator[Path]:
+    """A 2 MiB tmpfs (root only)."""
+    where = tmp_path / "mnt"
+    where.mkdir()
+    try:
+        mount("-t", "tmpfs", "-o", "size=2m", "tmpfs", str(where))
+    except (subprocess.CalledProcessError, FileNotFoundError) as exc:
+        pytest.skip(f"cannot mount a tmpfs here: {exc}")
+    yield where
+    subprocess.run(["umount", "-l", str(where)], check=False)
+
+
+# --------------------------------------------------------------------------------------------
+# disk full
+
+
+def test_a_full_file_limit_is_a_clear_error_and_changes_nothing(tmp_path):
+    """PRAGMA max_page_count makes SQLite report a full disk at a chosen size, on any machine."""
+    path = tmp_path / "p.ndcgproj"
+    make_project(path, tmp_path)
+    before = dump(path)
+    docs = big_documents(tmp_path / "big.jsonl")
+    with Project.open(path) as project:
+        pages = project.file.conn.execute("PRAGMA page_count").fetchone()[0]
+        project.file.conn.execute(f"PRAGMA max_page_count = {pages + 5}")
+        with pytest.raises(DiskFull) as full:
+            project.import_documents(docs)
+        message = str(full.value)
+        assert message.startswith(f"{path}: the disk is full")
+        assert "nothing was written" in message and "cannot rollback" not in message
+    assert dump(path) == before
+    with Project.open(path) as project:  # still a healthy project
+        project.set_grade("q1", "C", 2)
+
+
+@root_only
+def test_a_full_disk_is_a_clear_error_and_changes_nothing(tmpfs, tmp_path, capsys):
+    path = tmpfs / "p.ndcgproj"
+    make_project(path, tmp_path)
+    before = dump(path)
+    docs = big_documents(tmp_path / "big.jsonl", count=6000)  # about 7 MB: more than the 2 MiB disk holds
+    code, _, err = run_cli(capsys, "import-docs", path, docs)
+    assert code == 2
+    assert one_line(err).startswith(f"error: {path}: the disk is full")
+    assert dump(path) == before
+    code, out, err = run_cli(capsys, "status", path)
+    assert code == 0 and "v2  draft" in out
+
+
+# --------------------------------------------------------------------------------------------
+# another SQLite client holds the write lock
+
+
+@pytest.fixture
+def locked(tmp_path) -> Iterator[Path]:
+    path = tmp_path / "p.ndcgproj"
+    make_project(path, tmp_path)
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # what the sqlite3 shell holds during a write
+    yield path
+    other.execute("ROLLBACK")
+    other.close()
+
+
+def test_a_grade_fails_promptly_while_another_client_holds_the_write_lock(locked):
+    before = dump(locked)
+    with Project.open(locked) as project:
+        start = time.monotonic()
+        with pytest.raises(ProjectBusy) as busy:
+            project.set_grade("q1", "C", 2)
+        waited = time.monotonic() - start
+        assert waited < 2.0  # issue 11 item 8: a key press is not held for 5 s
+        assert str(busy.value).startswith(f"{locked}: another program is writing to the project file")
+        with pytest.raises(ProjectBusy):
+            project.set_note("q1", "C", "a note")
+    assert dump(locked) == before
+
+
+def test_a_command_while_another_client_holds_the_write_lock_exits_2(locked, tmp_path, capsys):
+    (tmp_path / "more.txt").write_text("q1 0 C 1\n")
+    code, _, err = run_cli(capsys, "import-qrels", locked, tmp_path / "more.txt")
+    assert code == 2
+    assert one_line(err).startswith(f"error: {locked}: another program is writing to the project file")
+
+
+# --------------------------------------------------------------------------------------------
+# read-only media, read-only files, folders the user cannot write
+
+
+def assert_read_only_use_works(path: Path, tmp_path: Path, capsys) -> None:
+    """status, score and export-qrels work; a write is one clear line; nothing is called damaged."""
+    code, out, err = run_cli(capsys, "status", path)
+    assert (code, err) == (0, "")
+    assert "v1  frozen" in out
+    code, out, err = run_cli(capsys, "score", "--project", path, "--run-name", "bm25")
+    assert code == 0
+    assert err == f"note: {path} cannot be written; this evaluation is not recorded in it\n"
+    assert "nDCG@10 mean           1.0000" in out
+    code, out, err = run_cli(capsys, "export-qrels", path, "-o", tmp_path / "out.qrels")
+    assert code == 0 and (tmp_path / "out.qrels").read_text() == "q1 0 A 3\nq1 0 B 1\n"
+    code, _, err = run_cli(capsys, "import-qrels", path, tmp_path / "q.txt")
+    assert code == 2
+    assert one_line(err).startswith(f"error: {path}: cannot be opened for writing")
+    assert "damaged" not in err
+    with pytest.raises(ProjectReadOnly):
+        Project.open(path)
+
+
+@root_only
+def test_a_project_on_read_only_media(tmpfs, tmp_path, capsys):
+    path = tmpfs / "p.ndcgproj"
+    make_project(path, tmp_path)
+    mount("-o", "remount,ro", str(tmpfs))
+    assert_read_only_use_works(path, tmp_path, capsys)
+    code, _, err = run_cli(capsys, "init", tmpfs / "new.ndcgproj")
+    assert code == 2
+    assert one_line(err).startswith(f"error: {tmpfs / 'new.ndcgproj'}: cannot be written")
+
+
+@root_only
+def test_a_read_only_project_file_in_a_writable_folder(tmp_path, capsys):
+    path = tmp_path / "p.ndcgproj"
+    make_project(path, tmp_path)
+    try:
+        mount("--bind", str(path), str(path))
+        mount("-o", "remount,bind,ro", str(path))
+    except subprocess.CalledProcessError as exc:
+        pytest.skip(f"cannot bind-mount read-only here: {exc}")
+    try:
+        assert_read_only_use_works(path, tmp_path, capsys)
+    finally:
+        subprocess.run(["umount", "-l", str(path)], check=False)
+
+
+@not_root
+def test_a_read_only_file_in_a_read_only_folder_by_permissions(tmp_path, capsys):
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    path = folder / "p.ndcgproj"
+    make_project(path, tmp_path)
+    path.chmod(0o444)
+    folder.chmod(0o555)
+    try:
+        assert_read_only_use_works(path, tmp_path, capsys)
+        code, _, err = run_cli(capsys, "init", folder / "new.ndcgproj")
+        assert code == 2
+        assert one_line(err).startswith(f"error: {folder / 'new.ndcgproj'}: cannot be written")
+    finally:
+        folder.chmod(0o755)
+
+
+@not_root
+def test_a_read_only_file_by_permissions(tmp_path, capsys):
+    path = tmp_path / "p.ndcgproj"
+    make_project(path, tmp_path)
+    path.chmod(0o444)
+    assert_read_only_use_works(path, tmp_path, capsys)
+
+
+# --------------------------------------------------------------------------------------------
+# a damaged page
+
+
+def test_a_damaged_page_in_the_documents_is_reported_as_damage(tmp_path, capsys):
+    path = tmp_path / "p.ndcgproj"
+    make_project(path, tmp_path)
+    with Project.open(path) as project:
+        project.import_documents(big_documents(tmp_path / "big.jsonl", count=300))
+    con = sqlite3.connect(path)
+    page_size = con.execute("PRAGMA page_size").fetchone()[0]
+    leaves = [r[0] for r in con.execute("SELECT pageno FROM dbstat WHERE name = 'documents' AND pagetype = 'leaf'")]
+    con.close()
+    assert len(leaves) > 10
+    with open(path, "r+b") as handle:
+        for page in leaves:
+            handle.seek((page - 1) * page_size)
+            handle.write(b"\xa5" * page_size)
+    with Project.open(path, read_only=True) as project:  # the open check leaves the corpus out (speed)
+        with pytest.raises(ProjectDamaged) as damaged:
+            project.document("big150")
+    assert str(damaged.value).startswith(f"{path}: is damaged (SQLite: database disk image is malformed)")
+    code, _, err = run_cli(capsys, "import-docs", path, tmp_path / "docs.jsonl")
+    assert code == 2
+    assert one_line(err).startswith(f"error: {path}: is damaged")
