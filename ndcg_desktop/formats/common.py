@@ -6,10 +6,13 @@ import csv
 import gzip
 import hashlib
 import io
+import json
+import re
 import threading
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
+from typing import IO
 
 import numpy as np
 import pyarrow as pa
@@ -22,6 +25,9 @@ RUN_FORMATS = ("trec", "csv", "tsv", "jsonl")
 QRELS_FORMATS = ("trec", "csv", "tsv")
 BOM = b"\xef\xbb\xbf"
 BLANK = b"\r\n\t "  # what has_inner_blank_lines ignores at the end of a file
+MAX_LINE_BYTES = 16 << 20  # 16 MiB: the longest line any reader accepts (README.md, docs/guarantees.md)
+_CHUNK = 1 << 20
+csv.field_size_limit(MAX_LINE_BYTES)  # the csv module's own limit is 128 KiB; real corpora have longer fields
 
 
 class PendingDigest:
@@ -53,28 +59,85 @@ def read_input(path: str | Path, fmt_hint: str | None = None) -> tuple[bytes, st
 
 
 def open_input(path: str | Path) -> tuple[bytes, PendingDigest]:
-    """Like :func:`read_input`, with the SHA-256 still being computed in the background."""
+    """Like :func:`read_input`, with the SHA-256 still being computed in the background.
+
+    No line may be longer than :data:`MAX_LINE_BYTES`: a decompression bomb or a stream without
+    line ends (``/dev/zero``) is refused once it passes that length, not after filling memory.
+    """
     p = Path(path)
     if not p.exists():
         raise InputError("no such file", path=path)
     if p.is_dir():
         raise InputError("is a directory, not a file", path=path)
     try:
-        raw = p.read_bytes()
+        if p.is_file():
+            raw = p.read_bytes()
+        else:  # a pipe or a device: read it in pieces, checking line lengths as it comes
+            with open(p, "rb") as stream:
+                raw = read_limited(stream, path)
     except OSError as exc:
         raise InputError(f"cannot be read: {exc.strerror or exc}", path=path) from None
     digest = PendingDigest(raw)
     data = raw
     if raw[:2] == b"\x1f\x8b":
         try:
-            data = gzip.decompress(raw)
+            with gzip.GzipFile(fileobj=io.BytesIO(raw)) as stream:
+                data = read_limited(stream, path)
         except (OSError, EOFError, zlib.error) as exc:
             raise InputError(f"is not a valid gzip file ({exc})", path=path) from None
+    else:
+        check_line_lengths(data, path)
     if data.startswith(BOM):
         data = data[len(BOM) :]
     if not data or data.isspace():  # same as ``not data.strip()``, without copying a large file
         raise InputError("is empty: no data lines", path=path)
     return data, digest
+
+
+def _too_long(path: str | Path, line: int) -> InputError:
+    return InputError(
+        f"line is longer than {MAX_LINE_BYTES // (1 << 20)} MiB (the limit for one line of any input file)",
+        path=path,
+        line=line,
+    )
+
+
+def read_limited(stream: IO[bytes] | gzip.GzipFile, path: str | Path) -> bytes:
+    """All of ``stream``, refused as soon as one line passes :data:`MAX_LINE_BYTES`."""
+    parts: list[bytes] = []
+    run = 0  # bytes since the last line end
+    lines = 0
+    while chunk := stream.read(_CHUNK):
+        first = chunk.find(b"\n")
+        if first < 0:
+            run += len(chunk)
+        elif run + first > MAX_LINE_BYTES:
+            run += first
+        else:
+            lines += chunk.count(b"\n")
+            run = len(chunk) - chunk.rfind(b"\n") - 1
+        if run > MAX_LINE_BYTES:
+            raise _too_long(path, lines + 1)
+        parts.append(chunk)
+    return b"".join(parts)
+
+
+def check_line_lengths(data: bytes, path: str | Path) -> None:
+    """Refuse bytes with a line longer than :data:`MAX_LINE_BYTES` (a few ``find`` calls per MiB)."""
+    run_start = 0  # where the current line began
+    for start in range(0, len(data), _CHUNK):
+        end = min(start + _CHUNK, len(data))
+        last = data.rfind(b"\n", start, end)
+        if last < 0:
+            if end - run_start > MAX_LINE_BYTES:
+                raise _too_long(path, data.count(b"\n", 0, run_start) + 1)
+            continue
+        first = data.find(b"\n", start, end)
+        if first - run_start > MAX_LINE_BYTES:
+            raise _too_long(path, data.count(b"\n", 0, run_start) + 1)
+        run_start = last + 1
+    if len(data) - run_start > MAX_LINE_BYTES:
+        raise _too_long(path, data.count(b"\n", 0, run_start) + 1)
 
 
 def make_source(path: str | Path, digest: str, fmt: str) -> Source:
@@ -152,6 +215,39 @@ def nonblank_line_numbers(data: bytes) -> np.ndarray:
     return np.flatnonzero(lengths > 0) + 1
 
 
+def load_json(text: str, path: str | Path, line: int) -> object:
+    """One JSON value, refused with file and line when invalid, ambiguous or too deep to be data.
+
+    A key given twice, an integer too long to convert and nesting deeper than the parser's
+    stack are refused like a syntax error, never resolved silently or ended in a traceback.
+    """
+    try:
+        return json.loads(text, object_pairs_hook=_unique_keys)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"not valid JSON ({exc.msg} at column {exc.colno})", path=path, line=line) from None
+    except _DuplicateKey as exc:
+        raise InputError(f"the key {exc.args[0]!r} is given twice in one object", path=path, line=line) from None
+    except ValueError as exc:  # e.g. an integer with more digits than Python converts
+        raise InputError(f"not valid JSON ({exc})", path=path, line=line) from None
+    except RecursionError:
+        raise InputError("not valid JSON (nested too deeply)", path=path, line=line) from None
+
+
+class _DuplicateKey(Exception):
+    pass
+
+
+def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(key[:60])
+            seen.add(key)
+    return result
+
+
 def check_utf8(data: bytes, path: str | Path) -> None:
     """Raise with the line number if the data is not valid UTF-8."""
     if data.isascii():  # the common case, checked without copying
@@ -163,39 +259,111 @@ def check_utf8(data: bytes, path: str | Path) -> None:
         raise InputError("invalid UTF-8 (the file must be UTF-8 text)", path=path, line=line) from None
 
 
-def read_whitespace_table(data: bytes, names: list[str], types: dict[str, pa.DataType]) -> pa.Table | None:
+_SEPARATORS = re.compile(rb"[ \t]+")
+_LINE_EDGES = re.compile(rb"(?m)^[ \t]+|[ \t]+(?=\r?$)")
+
+
+def split_fields(text: str) -> list[str]:
+    """A whitespace-separated line's fields: separated by runs of spaces and tabs, and by nothing else.
+
+    >>> split_fields(" q1 \t0  D7\u00a0x 2 ")
+    ['q1', '0', 'D7\xa0x', '2']
+    """
+    return [field for field in re.split(r"[ \t]+", text.strip(" \t")) if field]
+
+
+def has_lone_cr(data: bytes) -> bool:
+    """A CR that does not end a CR LF pair: a line end to pyarrow, text to the line-by-line readers."""
+    return b"\r" in data and data.count(b"\r") != data.count(b"\r\n")
+
+
+def read_whitespace_table(
+    data: bytes, names: list[str], types: dict[str, pa.DataType]
+) -> tuple[pa.Table, bytes] | None:
     """Vectorised read of a whitespace-separated file with exactly ``len(names)`` fields a line.
 
-    Returns None when the file needs the line-by-line reader: a wrong field count, a bad
-    number, or blank lines made of spaces, so that reader can name the exact line.
+    Fields are separated by runs of spaces and tabs (as :func:`split_fields` splits a line), so a
+    double space never makes an empty field that shifts the columns. Returns the table and the
+    bytes it was read from (for line numbers), or None when the file needs the line-by-line
+    reader: a wrong field count, a bad number, a lone CR, so that reader can name the exact line.
     """
+    if has_lone_cr(data) or data.startswith(BOM):  # pyarrow would drop a (second) BOM silently
+        return None
     has_tab, has_space = b"\t" in data, b" " in data
-    if not (has_tab and has_space):
-        # One kind of separator: pyarrow's multi-threaded reader, the fast path for big runs.
-        return read_separated(io.BytesIO(data), "\t" if has_tab else " ", names, types)
-    # Mixed tabs and runs of spaces (trec_eval's own test files): pandas' C whitespace parser.
-    import pandas as pd  # here only: reading a run otherwise needs no pandas (see domain.data)
+    sep = b"\t" if has_tab and not has_space else b" "
+    irregular = (
+        (has_tab and has_space)
+        or sep + sep in data
+        or data.startswith(sep)
+        or data.endswith(sep)
+        or b"\n" + sep in data
+        or sep + b"\n" in data
+        or sep + b"\r\n" in data
+    )
+    if irregular:  # runs of separators, or separators at a line's edges: one space between fields
+        data = _SEPARATORS.sub(b" ", _LINE_EDGES.sub(b"", data))
+        sep = b" "
+        if data.startswith(BOM):
+            return None
+    table = read_separated(io.BytesIO(data), sep.decode(), names, types)
+    return None if table is None else (table, data)
 
-    dtypes = {
-        n: ("float64" if types.get(n) == pa.float64() else "int64" if types.get(n) == pa.int64() else str)
-        for n in names
-    }
+
+def read_header(data: bytes, path: str | Path, sep: str) -> list[str]:
+    """The header of a CSV/TSV file, its names trimmed; a name given twice is refused."""
+    header = [c.strip() for c in next(csv.reader([first_line(data)], delimiter=sep))]
+    seen: set[str] = set()
+    for name in header:
+        if name and name in seen:
+            raise InputError(f"the header names the column {name!r} twice", path=path, line=1)
+        seen.add(name)
+    return header
+
+
+def read_delimited_table(data: bytes, sep: str, types: dict[str, pa.DataType]) -> pa.Table | None:
+    """pyarrow's reader over a CSV/TSV file with a header; None when the line-by-line reader must decide."""
+    if has_lone_cr(data) or data.startswith(BOM):
+        return None
     try:
-        frame = pd.read_csv(
+        return pacsv.read_csv(
             io.BytesIO(data),
-            sep=r"\s+",
-            header=None,
-            names=names,
-            dtype=dtypes,
-            quoting=csv.QUOTE_NONE,
-            na_filter=False,
-            engine="c",
+            parse_options=pacsv.ParseOptions(delimiter=sep),
+            convert_options=pacsv.ConvertOptions(
+                column_types=types,
+                include_columns=list(types),
+                strings_can_be_null=False,
+                quoted_strings_can_be_null=False,
+                null_values=[],
+            ),
         )
-    except (ValueError, pd.errors.ParserError):
+    except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowKeyError):
         return None
-    if len(frame) != len(nonblank_line_numbers(data)) or (frame.astype(str) == "").to_numpy().any():
-        return None
-    return pa.Table.from_pandas(frame[list(types)], preserve_index=False)
+
+
+def iter_records(data: bytes, path: str | Path, sep: str, columns: int) -> Iterator[tuple[int, list[str]]]:
+    """(first line, cells) of each record after the header, read with the csv module.
+
+    A quoted cell may span lines (the record is named by its first line); an unterminated quote,
+    text after a closing quote and a wrong number of cells are refused with their line.
+    """
+    reader = csv.reader(io.StringIO(data.decode("utf-8"), newline=""), delimiter=sep, strict=True)
+    previous = 0
+    header_seen = False
+    try:
+        for cells in reader:
+            start, previous = previous + 1, reader.line_num
+            if not cells or (len(cells) == 1 and not cells[0].strip()):
+                continue  # a blank line
+            if not header_seen:
+                header_seen = True
+                continue
+            if len(cells) != columns:
+                raise InputError(
+                    f"expected {columns} columns as in the header, found {len(cells)}", path=path, line=start
+                )
+            yield start, cells
+    except csv.Error as exc:
+        raise InputError(f"malformed CSV ({exc})", path=path, line=previous + 1) from None
 
 
 def read_separated(
@@ -212,6 +380,7 @@ def read_separated(
                 include_columns=list(types),
                 strings_can_be_null=False,
                 quoted_strings_can_be_null=False,
+                null_values=[],  # "nan" is a number here, "#N/A" is not: as the line-by-line reader decides
             ),
         )
     except (pa.ArrowInvalid, pa.ArrowTypeError):
@@ -232,6 +401,7 @@ class FileScan:
         self.carriage_returns = 0
         self.crlf = 0  # CR LF pairs: CRs outside them are line ends to pyarrow, not to line numbers
         self.has_tab = self.has_space = False
+        self.irregular = False  # runs of separators or separators at a line's edge: the in-memory reader's job
         self.ascii = True
         self.error: OSError | None = None
         self._thread = threading.Thread(target=self._scan, args=(path,), name="scan", daemon=True)
@@ -244,22 +414,37 @@ class FileScan:
         buffer = bytearray(1 << 22)
         view, array = memoryview(buffer), np.frombuffer(buffer, dtype=np.uint8)
         ends_with_cr = False
+        previous_sep, previous_nl = False, True  # the byte before the chunk: a file starts like a line
         try:
             with open(path, "rb") as handle:
                 while size := handle.readinto(buffer):
                     chunk = array[:size]
                     digest.update(view[:size])
-                    self.newlines += int(np.count_nonzero(chunk == 10))
+                    nl = chunk == 10
+                    self.newlines += int(np.count_nonzero(nl))
                     cr = chunk == 13
                     if ends_with_cr and chunk[0] == 10:
                         self.crlf += 1
                     if cr.any():
                         self.carriage_returns += int(np.count_nonzero(cr))
-                        self.crlf += int(np.count_nonzero(cr[:-1] & (chunk[1:] == 10)))
+                        self.crlf += int(np.count_nonzero(cr[:-1] & nl[1:]))
                     ends_with_cr = bool(cr[-1])
-                    self.has_tab = self.has_tab or bool((chunk == 9).any())
-                    self.has_space = self.has_space or bool((chunk == 32).any())
+                    tab, space = chunk == 9, chunk == 32
+                    self.has_tab = self.has_tab or bool(tab.any())
+                    self.has_space = self.has_space or bool(space.any())
                     self.ascii = self.ascii and int(chunk.max()) < 128
+                    if not self.irregular:
+                        # A separator before a separator or a line end, or after a line end (or the file's
+                        # start): an empty field to a one-separator reader. numpy, so the GIL stays free.
+                        sep = tab | space
+                        line_end = nl | cr
+                        self.irregular = bool(
+                            (sep[:-1] & (sep[1:] | line_end[1:])).any()
+                            or (nl[:-1] & sep[1:]).any()
+                            or (previous_sep and (sep[0] or line_end[0]))
+                            or (previous_nl and sep[0])
+                        )
+                    previous_sep, previous_nl = bool(sep[-1]) if not self.irregular else False, bool(nl[-1])
         except OSError as exc:
             self.error = exc
         self.sha256 = digest.hexdigest()

@@ -2,29 +2,31 @@
 
 from __future__ import annotations
 
-import csv
-import io
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
-import pyarrow.csv as pacsv
 
 from ndcg_desktop.domain.data import Qrels
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import GradeScale
+from ndcg_desktop.formats.cells import clean_ids, is_integer, parse_integers
 from ndcg_desktop.formats.common import (
     QRELS_FORMATS,
     base_suffix,
     check_utf8,
     first_line,
     iter_lines,
+    iter_records,
     make_source,
+    read_delimited_table,
+    read_header,
     read_input,
     read_whitespace_table,
     row_line_numbers,
+    split_fields,
 )
 
 _HEADER = ("query_id", "doc_id", "grade")
@@ -35,6 +37,9 @@ def detect_qrels_format(path: str | Path, data: bytes) -> str:
     if suffix in (".csv", ".tsv"):
         return suffix[1:]
     head = first_line(data)
+    fields = split_fields(head)
+    if len(fields) == 4 and is_integer(fields[3]):  # a TREC line, whatever its IDs hold (even "query_id,")
+        return "trec"
     for fmt, sep in (("tsv", "\t"), ("csv", ",")):
         if "query_id" in [c.strip() for c in head.split(sep)]:
             return fmt
@@ -53,45 +58,53 @@ def read_qrels(path: str | Path, *, scale: GradeScale | None = None, fmt: str | 
         raise InputError(f"unknown judgments format {fmt!r}; choose one of {', '.join(QRELS_FORMATS)}")
     check_utf8(data, path)
     if fmt == "trec":
-        frame = _read_trec(data, path)
+        cells = _read_trec(data, path)
     else:
-        frame = _read_delimited(data, path, "," if fmt == "csv" else "\t")
-    frame, repeats = _validate(frame, path, scale)
+        cells = _read_delimited(data, path, "," if fmt == "csv" else "\t")
+    frame, repeats = _validate(cells, path, scale)
     return Qrels(frame=frame, source=make_source(path, digest, fmt), repeats=repeats)
 
 
-def _read_trec(data: bytes, path: str | Path) -> pd.DataFrame:
-    table = read_whitespace_table(
-        data,
-        ["query_id", "iteration", "doc_id", "grade"],
-        {"query_id": pa.string(), "doc_id": pa.string(), "grade": pa.int64()},
-    )
-    if table is None:
+@dataclass
+class _Cells:
+    """The three columns as text, with each row's line: what every path hands to :func:`_validate`."""
+
+    query_id: pa.Array | pa.ChunkedArray
+    doc_id: pa.Array | pa.ChunkedArray
+    grade: pa.Array | pa.ChunkedArray
+    line: np.ndarray
+
+
+_TEXT = {"query_id": pa.string(), "doc_id": pa.string(), "grade": pa.string()}
+
+
+def _read_trec(data: bytes, path: str | Path) -> _Cells:
+    read = read_whitespace_table(data, ["query_id", "iteration", "doc_id", "grade"], _TEXT)
+    if read is None:
         return _read_trec_slow(data, path)
-    frame = table.to_pandas()
-    frame["line"] = _line_numbers(data, len(frame), first=1)
-    return frame
+    table, text = read
+    lines = _line_numbers(text, table.num_rows, first=1)
+    return _Cells(table.column("query_id"), table.column("doc_id"), table.column("grade"), lines)
 
 
-def _read_trec_slow(data: bytes, path: str | Path) -> pd.DataFrame:
-    """Line by line: accepts any whitespace, and names the first bad line exactly."""
+def _read_trec_slow(data: bytes, path: str | Path) -> _Cells:
+    """Line by line: names the first line with a wrong number of fields exactly."""
     qids, dids, grades, lines = [], [], [], []
     for number, text in iter_lines(data, path):
-        parts = text.split()
+        parts = split_fields(text)
         if len(parts) != 4:
             raise InputError(
                 f"expected 4 columns (query_id iteration doc_id grade), found {len(parts)}", path=path, line=number
             )
         qids.append(parts[0])
         dids.append(parts[2])
-        grades.append(_int_grade(parts[3], path, number))
+        grades.append(parts[3])
         lines.append(number)
-    return pd.DataFrame({"query_id": qids, "doc_id": dids, "grade": grades, "line": lines})
+    return _Cells(pa.array(qids, pa.string()), pa.array(dids, pa.string()), pa.array(grades, pa.string()), _ints(lines))
 
 
-def _read_delimited(data: bytes, path: str | Path, sep: str) -> pd.DataFrame:
-    header_text = first_line(data)
-    header = [c.strip() for c in next(csv.reader([header_text], delimiter=sep))]
+def _read_delimited(data: bytes, path: str | Path, sep: str) -> _Cells:
+    header = read_header(data, path, sep)
     missing = [c for c in _HEADER if c not in header]
     if missing:
         raise InputError(
@@ -99,51 +112,29 @@ def _read_delimited(data: bytes, path: str | Path, sep: str) -> pd.DataFrame:
             path=path,
             line=1,
         )
-    try:
-        table = pacsv.read_csv(
-            io.BytesIO(data),
-            parse_options=pacsv.ParseOptions(delimiter=sep),
-            convert_options=pacsv.ConvertOptions(
-                column_types={"query_id": pa.string(), "doc_id": pa.string(), "grade": pa.int64()},
-                include_columns=list(_HEADER),
-                strings_can_be_null=False,
-            ),
-        )
-        if table.num_rows == 0:
-            raise pa.ArrowInvalid("no rows")
-    except (pa.ArrowInvalid, pa.ArrowTypeError):
-        return _read_delimited_slow(data, path, sep)
-    frame = table.to_pandas()
-    frame["line"] = _line_numbers(data, len(frame), first=2)
-    return frame
+    table = read_delimited_table(data, sep, _TEXT)
+    if table is None or table.num_rows == 0:
+        return _read_delimited_slow(data, path, sep, header)
+    lines = _line_numbers(data, table.num_rows, first=2)
+    return _Cells(table.column("query_id"), table.column("doc_id"), table.column("grade"), lines)
 
 
-def _read_delimited_slow(data: bytes, path: str | Path, sep: str) -> pd.DataFrame:
-    lines_iter = iter_lines(data, path)
-    header_line, header_text = next(lines_iter)
-    header = [c.strip() for c in next(csv.reader([header_text], delimiter=sep))]
-    index = {name: header.index(name) for name in _HEADER}
-    rows: dict[str, list[Any]] = {"query_id": [], "doc_id": [], "grade": [], "line": []}
-    for number, text in lines_iter:
-        cells = next(csv.reader([text], delimiter=sep))
-        if len(cells) != len(header):
-            raise InputError(
-                f"expected {len(header)} columns as in the header, found {len(cells)}", path=path, line=number
-            )
-        rows["query_id"].append(cells[index["query_id"]].strip())
-        rows["doc_id"].append(cells[index["doc_id"]].strip())
-        rows["grade"].append(_int_grade(cells[index["grade"]], path, number))
-        rows["line"].append(number)
-    if not rows["line"]:
-        raise InputError("has a header but no judgments", path=path, line=header_line)
-    return pd.DataFrame(rows)
+def _read_delimited_slow(data: bytes, path: str | Path, sep: str, header: list[str]) -> _Cells:
+    index = [header.index(name) for name in _HEADER]
+    columns: list[list[str]] = [[], [], []]
+    lines = []
+    for number, cells in iter_records(data, path, sep, len(header)):
+        for column, i in zip(columns, index, strict=True):
+            column.append(cells[i])
+        lines.append(number)
+    if not lines:
+        raise InputError("has a header but no judgments", path=path, line=1)
+    q, d, g = (pa.array(c, pa.string()) for c in columns)
+    return _Cells(q, d, g, _ints(lines))
 
 
-def _int_grade(text: str, path: str | Path, line: int) -> int:
-    try:
-        return int(text.strip())
-    except ValueError:
-        raise InputError(f"grade {text.strip()!r} is not an integer", path=path, line=line) from None
+def _ints(values: list[int]) -> np.ndarray:
+    return np.array(values, dtype=np.int64)
 
 
 def _line_numbers(data: bytes, n_rows: int, first: int) -> np.ndarray:
@@ -151,14 +142,21 @@ def _line_numbers(data: bytes, n_rows: int, first: int) -> np.ndarray:
     return np.arange(first, first + n_rows, dtype=np.int64) if lines is None else lines
 
 
-def _validate(frame: pd.DataFrame, path: str | Path, scale: GradeScale) -> tuple[pd.DataFrame, int]:
-    if frame.empty:
+def _validate(cells: _Cells, path: str | Path, scale: GradeScale) -> tuple[pd.DataFrame, int]:
+    if len(cells.line) == 0:
         raise InputError("has no judgments", path=path)
-    for column in ("query_id", "doc_id"):
-        empty = frame[column].isna() | (frame[column].astype(str).str.strip() == "")
-        if empty.any():
-            line = int(frame.loc[empty, "line"].iloc[0])
-            raise InputError(f"empty {column.replace('_', ' ')}", path=path, line=line)
+
+    def line_of(row: int) -> int:
+        return int(cells.line[row])
+
+    frame = pd.DataFrame(
+        {
+            "query_id": clean_ids(cells.query_id, "query ID", path, line_of).to_pandas(),
+            "doc_id": clean_ids(cells.doc_id, "document ID", path, line_of).to_pandas(),
+            "grade": parse_integers(cells.grade, "grade", path, line_of),
+            "line": cells.line,
+        }
+    )
     outside = (frame["grade"] < scale.low) | (frame["grade"] > scale.high)
     if outside.any():
         row = frame.loc[outside].iloc[0]

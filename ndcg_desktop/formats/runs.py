@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import csv
 import gzip
-import io
 import json
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,10 +11,10 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.csv as pacsv
 
 from ndcg_desktop.domain.data import OrderKind, Run, Source
 from ndcg_desktop.domain.errors import InputError
+from ndcg_desktop.formats.cells import check_id, clean_ids, is_number, parse_number, show
 from ndcg_desktop.formats.common import (
     BLANK,
     BOM,
@@ -27,11 +24,16 @@ from ndcg_desktop.formats.common import (
     check_utf8,
     first_line,
     iter_lines,
+    iter_records,
+    load_json,
     make_source,
     open_input,
+    read_delimited_table,
+    read_header,
     read_separated,
     read_whitespace_table,
     row_line_numbers,
+    split_fields,
 )
 
 _TREC_COLUMNS = ["query_id", "q0", "doc_id", "rank", "score", "tag"]
@@ -63,6 +65,9 @@ def detect_run_format(path: str | Path, data: bytes) -> str:
     head = first_line(data)
     if head.startswith("{"):
         return "jsonl"
+    fields = split_fields(head)
+    if len(fields) == 6 and is_number(fields[4]):  # a TREC line, whatever its IDs hold (even "query_id,")
+        return "trec"
     for fmt, sep in (("tsv", "\t"), ("csv", ",")):
         if "query_id" in [c.strip() for c in head.split(sep)]:
             return fmt
@@ -194,12 +199,19 @@ def _canonical_integers(ids: pa.Array | pa.ChunkedArray) -> np.ndarray | None:
     return result
 
 
-def _check_ids(values: pa.Array, codes: np.ndarray, what: str, path: str, line_of: Callable[[int], int]) -> None:
-    lengths = pc.utf8_length(pc.utf8_trim_whitespace(values)).to_numpy(zero_copy_only=False)
-    empty = np.flatnonzero(lengths == 0)
-    if len(empty):
-        rows = np.flatnonzero(np.isin(codes, empty))
-        raise InputError(f"empty {what}", path=path, line=line_of(int(rows[0])))
+def _clean_dictionary(
+    values: pa.Array, codes: np.ndarray, what: str, path: str, line_of: Callable[[int], int]
+) -> tuple[pa.Array, np.ndarray]:
+    """Apply the ID rule to a dictionary's distinct values; re-encode if trimming merged some."""
+
+    def value_line(i: int) -> int:  # the first row with value i: dictionaries list values in order of appearance
+        return line_of(int(np.flatnonzero(codes == i)[0]))
+
+    cleaned = clean_ids(values, what, path, value_line)
+    if cleaned is values:
+        return values, codes
+    distinct, remap = _encode(cleaned)
+    return distinct, remap[codes]
 
 
 def _finish(source: Source, c: _Columns) -> Run:
@@ -209,7 +221,23 @@ def _finish(source: Source, c: _Columns) -> Run:
     numbers = _canonical_integers(c.doc_ids)
     docs, d = _encode(c.doc_ids) if numbers is None else (None, None)
     del c.doc_ids
-    run = Run(
+    if len(q) == 0 and not c.empty_queries:
+        raise InputError("has no ranked documents", path=source.path)
+
+    def line_of(row: int) -> int:
+        return int(c.line_numbers[row]) if c.line_numbers is not None else c.first + row
+
+    queries, q = _clean_dictionary(queries, q, "query ID", source.path, line_of)
+    if docs is not None and d is not None:  # canonical integers are never empty and never need trimming
+        docs, d = _clean_dictionary(docs, d, "document ID", source.path, line_of)
+    for name, values in (("score", c.score), ("rank", c.rank)):
+        if values is None:
+            continue
+        bad = ~np.isfinite(values)
+        if bad.any():
+            row = int(np.flatnonzero(bad)[0])
+            raise InputError(f"{name} {float(values[row])} is not a finite number", path=source.path, line=line_of(row))
+    return Run(
         queries,
         docs,
         q,
@@ -224,27 +252,14 @@ def _finish(source: Source, c: _Columns) -> Run:
         c.empty_queries,
         doc_numbers=numbers,
     )
-    score, rank = c.score, c.rank
-    if len(run) == 0 and not c.empty_queries:
-        raise InputError("has no ranked documents", path=source.path)
-    _check_ids(queries, q, "query ID", source.path, run.line_of)
-    if numbers is None:  # numbers are never empty
-        _check_ids(run.docs, run.d, "document ID", source.path, run.line_of)
-    for name, values in (("score", score), ("rank", rank)):
-        if values is None:
-            continue
-        bad = ~np.isfinite(values)
-        if bad.any():
-            row = int(np.flatnonzero(bad)[0])
-            raise InputError(f"{name} {values[row]!r} is not a finite number", path=source.path, line=run.line_of(row))
-    return run
 
 
 def _read_trec(data: bytes, path: str, order: OrderKind | None = None) -> _Columns:
-    table = read_whitespace_table(data, _TREC_COLUMNS, _trec_types(order))
-    if table is None:
+    read = read_whitespace_table(data, _TREC_COLUMNS, _trec_types(order))
+    if read is None:
         return _read_trec_slow(data, path, order)
-    return _trec_columns(table, row_line_numbers(data, table.num_rows, 1))
+    table, text = read
+    return _trec_columns(table, row_line_numbers(text, table.num_rows, 1))
 
 
 def _trec_columns(table: pa.Table, line_numbers: np.ndarray | None) -> _Columns:
@@ -288,7 +303,9 @@ def _read_large_trec(path: str | Path, fmt: str | None, order: OrderKind | None)
     scan = FileScan(p)
     table = read_separated(p, "\t" if b"\t" in head else " ", _TREC_COLUMNS, _trec_types(order))
     scan.result()
-    unusual = (scan.has_tab and scan.has_space) or not scan.ascii or scan.carriage_returns != scan.crlf
+    unusual = (
+        (scan.has_tab and scan.has_space) or scan.irregular or not scan.ascii or scan.carriage_returns != scan.crlf
+    )
     if table is None or not table.num_rows or scan.error or unusual:
         return None
     # pyarrow skips empty lines: when the rows fill every line up to the last data line there are none.
@@ -299,11 +316,11 @@ def _read_large_trec(path: str | Path, fmt: str | None, order: OrderKind | None)
 
 
 def _read_trec_slow(data: bytes, path: str, order: OrderKind | None) -> _Columns:
-    """Line by line: accepts any whitespace, and names the first bad line exactly."""
+    """Line by line: names the first bad line exactly (fields separated by spaces and tabs, as the fast path)."""
     qids, dids, scores, ranks, lines = [], [], [], [], []
     by_rank = order is OrderKind.RANK
     for number, text in iter_lines(data, path):
-        parts = text.split()
+        parts = split_fields(text)
         if len(parts) != 6:
             raise InputError(
                 f"expected 6 columns (query_id Q0 doc_id rank score tag), found {len(parts)}",
@@ -312,9 +329,9 @@ def _read_trec_slow(data: bytes, path: str, order: OrderKind | None) -> _Columns
             )
         qids.append(parts[0])
         dids.append(parts[2])
-        scores.append(_float(parts[4], "score", path, number))
+        scores.append(parse_number(parts[4], "score", path, number))
         if by_rank:
-            ranks.append(_float(parts[3], "rank", path, number))
+            ranks.append(parse_number(parts[3], "rank", path, number))
         lines.append(number)
     return _Columns(
         pa.array(qids, pa.string()),
@@ -328,18 +345,8 @@ def _read_trec_slow(data: bytes, path: str, order: OrderKind | None) -> _Columns
     )
 
 
-def _float(text: str, what: str, path: str, line: int) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise InputError(f"{what} {text!r} is not a number", path=path, line=line) from None
-    if not math.isfinite(value):
-        raise InputError(f"{what} {text!r} is not a finite number", path=path, line=line)
-    return value
-
-
 def _read_delimited(data: bytes, path: str, sep: str, order: OrderKind | None = None) -> _Columns:
-    header = [c.strip() for c in next(csv.reader([first_line(data)], delimiter=sep))]
+    header = read_header(data, path, sep)
     required = {"query_id", "doc_id"}
     if not required <= set(header) or not ({"score", "rank"} & set(header)):
         raise InputError(
@@ -357,28 +364,17 @@ def _read_delimited(data: bytes, path: str, sep: str, order: OrderKind | None = 
         notes.append("the rank column is ignored because scores are given")
     elif by == "rank" and "score" in header:
         notes.append("the score column is ignored: ordered by rank as chosen")
-    try:
-        table = pacsv.read_csv(
-            io.BytesIO(data),
-            parse_options=pacsv.ParseOptions(delimiter=sep),
-            convert_options=pacsv.ConvertOptions(
-                column_types={"query_id": pa.string(), "doc_id": pa.string(), by: pa.float64()},
-                include_columns=["query_id", "doc_id", by],
-                strings_can_be_null=False,
-            ),
-        )
-        values = table.column(by).to_numpy()
-        if table.column(by).null_count or table.num_rows == 0:
-            raise pa.ArrowInvalid("missing values or no rows")
-    except (pa.ArrowInvalid, pa.ArrowTypeError):
+    table = read_delimited_table(data, sep, {"query_id": pa.string(), "doc_id": pa.string(), by: pa.float64()})
+    if table is None or table.num_rows == 0 or table.column(by).null_count:
         return _read_delimited_slow(data, path, sep, header, by, notes)
-    order = OrderKind.SCORE if by == "score" else OrderKind.RANK
+    values = table.column(by).to_numpy()
+    kind = OrderKind.SCORE if by == "score" else OrderKind.RANK
     return _Columns(
         table.column("query_id"),
         table.column("doc_id"),
         values if by == "score" else None,
         values if by == "rank" else None,
-        order,
+        kind,
         row_line_numbers(data, table.num_rows, 2),
         2,
         notes,
@@ -386,19 +382,12 @@ def _read_delimited(data: bytes, path: str, sep: str, order: OrderKind | None = 
 
 
 def _read_delimited_slow(data: bytes, path: str, sep: str, header: list[str], by: str, notes: list[str]) -> _Columns:
-    lines_iter = iter_lines(data, path)
-    next(lines_iter)
     iq, idoc, iv = header.index("query_id"), header.index("doc_id"), header.index(by)
     qids, dids, values, lines = [], [], [], []
-    for number, text in lines_iter:
-        cells = next(csv.reader([text], delimiter=sep))
-        if len(cells) != len(header):
-            raise InputError(
-                f"expected {len(header)} columns as in the header, found {len(cells)}", path=path, line=number
-            )
-        qids.append(cells[iq].strip())
-        dids.append(cells[idoc].strip())
-        values.append(_float(cells[iv], by, path, number))
+    for number, cells in iter_records(data, path, sep, len(header)):
+        qids.append(cells[iq])
+        dids.append(cells[idoc])
+        values.append(parse_number(cells[iv], by, path, number))
         lines.append(number)
     if not lines:
         raise InputError("has a header but no ranked documents", path=path, line=1)
@@ -422,10 +411,7 @@ def _read_jsonl(data: bytes, path: str) -> _Columns:
     seen: dict[str, int] = {}
     empty: list[str] = []
     for number, text in iter_lines(data, path):
-        try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"not valid JSON ({exc.msg} at column {exc.colno})", path=path, line=number) from None
+        obj = load_json(text, path, number)
         if not isinstance(obj, dict) or "query_id" not in obj or "doc_ids" not in obj:
             raise InputError('expected an object with "query_id" and "doc_ids"', path=path, line=number)
         qid = _json_id(obj["query_id"], "query_id", path, number)
@@ -463,11 +449,8 @@ def _read_jsonl(data: bytes, path: str) -> _Columns:
 
 def _json_id(value: object, field: str, path: str, line: int) -> str:
     if isinstance(value, bool) or not isinstance(value, (str, int)):
-        raise InputError(f'"{field}" must hold strings, found {json.dumps(value)}', path=path, line=line)
-    text = str(value)
-    if not text.strip():
-        raise InputError(f'empty ID in "{field}"', path=path, line=line)
-    return text
+        raise InputError(f'"{field}" must hold strings, found {show(json.dumps(value)[:100])}', path=path, line=line)
+    return check_id(str(value), "query ID" if field == "query_id" else "document ID", path, line)
 
 
 def _head(path: str | Path, rows: int) -> bytes:

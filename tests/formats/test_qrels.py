@@ -74,7 +74,7 @@ def test_scale_is_respected(write):
         ("qrels.txt", "q1 0 A 3\nq1 0 B 1\nq1 0 A 2\n", 3, "graded 2 here but 3 at line 1"),
         ("qrels.txt", b"q1 0 A 3\nq1 0 \xff 2\n", 2, "invalid UTF-8"),
         ("j.csv", "query_id,doc_id\nq1,A\n", 1, "missing grade"),
-        ("j.csv", "query_id,doc_id,grade\nq1,A,3\nq1,,2\n", 3, "empty doc id"),
+        ("j.csv", "query_id,doc_id,grade\nq1,A,3\nq1,,2\n", 3, "empty document ID"),
         ("j.csv", "query_id,doc_id,grade\nq1,A,3\nq1,B\n", 3, "expected 3 columns"),
         ("j.csv", "query_id,doc_id,grade\nq1,A,x\n", 2, "grade 'x' is not an integer"),
     ],

@@ -1,0 +1,218 @@
+"""The one rule for query and document IDs, applied by every reader on every path (PRODUCT.md rule 14).
+
+An ID is the text of its cell with surrounding whitespace trimmed. What remains must be non-empty
+and must not contain whitespace, control characters (NUL included), byte-order marks, zero-width
+or other invisible formatting characters, or lone surrogates: such an ID would not survive an
+export (a line break becomes a new line of qrels) or could not be told apart on screen.
+
+Two forms of the same rule: a Python check for readers that hold one value at a time, and a
+vectorised one over a whole pyarrow column (RE2, no Python loop per row) for the fast paths.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ndcg_desktop.domain.errors import InputError
+
+# Every character str.isspace() calls whitespace: trimmed at both ends of a cell, refused inside.
+WHITESPACE = "".join(chr(c) for c in range(0x3001) if chr(c).isspace())
+# Refused inside an ID (inclusive code point ranges): whitespace, C0 and C1 controls (NUL, DEL),
+# soft hyphen, Arabic letter mark, Mongolian vowel separator, zero-width and bidirectional marks,
+# word joiner and invisible operators, byte-order mark, interlinear annotation marks, surrogates.
+_RANGES = (
+    (0x00, 0x20),
+    (0x7F, 0xA0),
+    (0xAD, 0xAD),
+    (0x61C, 0x61C),
+    (0x1680, 0x1680),
+    (0x180E, 0x180E),
+    (0x2000, 0x200F),
+    (0x2028, 0x202F),
+    (0x205F, 0x2064),
+    (0x2066, 0x206F),
+    (0x3000, 0x3000),
+    (0xFEFF, 0xFEFF),
+    (0xFFF9, 0xFFFB),
+)
+_SURROGATES = (0xD800, 0xDFFF)  # only Python text can hold them; pyarrow strings are valid UTF-8
+_PY_BAD = re.compile(
+    "[" + "".join(f"\\U{lo:08x}-\\U{hi:08x}" for lo, hi in (*_RANGES, _SURROGATES)) + "]",
+)
+_RE2_BAD = "[" + "".join(f"\\x{{{lo:x}}}-\\x{{{hi:x}}}" for lo, hi in _RANGES) + "]"
+SHOW_LIMIT = 60  # characters of an offending value shown in a message
+MAX_ID_LENGTH = 2048  # characters; a URL fits, a whole document pasted into an ID cell does not
+
+
+def show(text: str, limit: int = SHOW_LIMIT) -> str:
+    r"""A value as a message shows it: quoted, invisible characters escaped, cut after ``limit`` characters.
+
+    >>> show("d\u200b7"), show("q\n1"), show("x" * 100, limit=5)
+    ("'d\\u200b7'", "'q\\n1'", "'xxxxx…' (100 characters)")
+    """
+    cut = text[:limit]
+    escaped = "".join(_escape(ch) for ch in cut)
+    suffix = f"…' ({len(text)} characters)" if len(text) > limit else "'"
+    return "'" + escaped + suffix
+
+
+def _escape(ch: str) -> str:
+    if ch == "'":
+        return "\\'"
+    if ch == "\\":
+        return "\\\\"
+    if _PY_BAD.match(ch) or not ch.isprintable():
+        return {"\n": "\\n", "\r": "\\r", "\t": "\\t", " ": " "}.get(ch) or (
+            f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}"
+        )
+    return ch
+
+
+def _describe(ch: str) -> str:
+    if 0xD800 <= ord(ch) <= 0xDFFF:
+        return f"U+{ord(ch):04X} (a lone surrogate)"
+    name = unicodedata.name(ch, "") or "a control character"
+    return f"U+{ord(ch):04X} ({name.lower() if name.isupper() else name})"
+
+
+def refusal(value: str, what: str) -> str:
+    """The message for an ID that breaks the rule (``value`` is already trimmed)."""
+    if not value:
+        return f"empty {what}"
+    if len(value) > MAX_ID_LENGTH:
+        return f"{what} {show(value)} is longer than {MAX_ID_LENGTH} characters"
+    match = _PY_BAD.search(value)
+    assert match is not None
+    return (
+        f"{what} {show(value)} contains {_describe(match.group())}; IDs may not contain whitespace, "
+        "control characters, byte-order marks or invisible characters"
+    )
+
+
+def check_id(value: str, what: str, path: object, line: int | None) -> str:
+    """One ID: trimmed, checked, returned; :class:`InputError` with file and line if refused.
+
+    >>> check_id("  d7 ", "document ID", "run.jsonl", 3)
+    'd7'
+    >>> check_id("d\u200b7", "document ID", "run.jsonl", 3)
+    Traceback (most recent call last):
+    ...
+    ndcg_desktop.domain.errors.InputError: run.jsonl:3: document ID 'd\\u200b7' contains U+200B (zero width space); ...
+    """
+    text = value.strip(WHITESPACE)
+    if not text or len(text) > MAX_ID_LENGTH or _PY_BAD.search(text):
+        raise InputError(refusal(text, what), path=str(path), line=line)
+    return text
+
+
+def clean_ids(
+    column: pa.Array | pa.ChunkedArray, what: str, path: object, line_of: Callable[[int], int]
+) -> pa.Array | pa.ChunkedArray:
+    """A whole column of IDs: trimmed and checked, vectorised; refused with the first bad row's line.
+
+    ``line_of(row)`` gives the file line of a row. Returns the column unchanged when nothing needed
+    trimming (the usual case, no copy).
+    """
+    if len(column) == 0:
+        return column
+    if _ascii_clean(column):  # the usual case, decided on the raw bytes
+        return column
+    trimmed = pc.utf8_trim(column, characters=WHITESPACE)
+    length = pc.utf8_length(trimmed)
+    bad = pc.or_(
+        pc.or_(pc.equal(length, 0), pc.greater(length, MAX_ID_LENGTH)), pc.match_substring_regex(trimmed, _RE2_BAD)
+    )
+    first = _first_true(bad)
+    if first is not None:
+        raise InputError(refusal(trimmed[first].as_py(), what), path=str(path), line=line_of(first))
+    return trimmed
+
+
+def _first_true(mask: pa.Array | pa.ChunkedArray) -> int | None:
+    values = (
+        mask.to_numpy(zero_copy_only=False)
+        if isinstance(mask, pa.Array)
+        else np.concatenate([c.to_numpy(zero_copy_only=False) for c in mask.chunks] or [np.zeros(0, bool)])
+    )
+    hits = np.flatnonzero(values)
+    return int(hits[0]) if len(hits) else None
+
+
+def _ascii_clean(column: pa.Array | pa.ChunkedArray) -> bool:
+    """True if every value is non-empty printable ASCII without spaces and short: nothing to trim or refuse."""
+    chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
+    for chunk in chunks:
+        if len(chunk) == 0:
+            continue
+        if chunk.null_count:
+            return False
+        if chunk.type == pa.large_string():
+            offsets = np.frombuffer(chunk.buffers()[1], dtype=np.int64, count=len(chunk) + 1, offset=8 * chunk.offset)
+        elif chunk.type == pa.string():
+            offsets = np.frombuffer(chunk.buffers()[1], dtype=np.int32, count=len(chunk) + 1, offset=4 * chunk.offset)
+        else:
+            return False
+        lengths = np.diff(offsets)
+        if lengths.min() == 0 or lengths.max() > MAX_ID_LENGTH:
+            return False
+        data = chunk.buffers()[2]
+        chars = np.frombuffer(data, dtype=np.uint8)[offsets[0] : offsets[-1]] if data is not None else None
+        if chars is None or not len(chars) or chars.min() <= 0x20 or chars.max() >= 0x7F:
+            return False
+    return True
+
+
+# -- numbers: ASCII forms only, the same for every path ------------------------------------------
+# A grade: an optional sign and at most 18 ASCII digits (so it fits in 64 bits). Python's int()
+# would also take "٣", "２" and "0_1", pyarrow's "0x10": neither is a grade here.
+_INTEGER = r"^[+-]?[0-9]{1,18}$"
+# A score or rank: what pyarrow's float parser takes, ASCII only (Python's float() would also take
+# "1_000" and Unicode digits). inf and nan parse here and are refused as "not a finite number" later.
+_NUMBER = r"^[+-]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|(?i:inf|infinity|nan))$"
+_PY_NUMBER = re.compile(_NUMBER)
+_PY_INTEGER = re.compile(_INTEGER)
+
+
+def is_integer(text: str) -> bool:
+    """True for text a grade cell may hold (see :data:`_INTEGER`)."""
+    return _PY_INTEGER.fullmatch(text.strip(WHITESPACE)) is not None
+
+
+def is_number(text: str) -> bool:
+    """True for text a score or rank cell may hold (see :data:`_NUMBER`)."""
+    return _PY_NUMBER.fullmatch(text.strip(WHITESPACE)) is not None
+
+
+def parse_integers(
+    column: pa.Array | pa.ChunkedArray, what: str, path: object, line_of: Callable[[int], int]
+) -> np.ndarray:
+    """Text cells as int64, vectorised; :class:`InputError` naming the first cell that is not an integer.
+
+    Surrounding whitespace is trimmed; a sign and ASCII digits only.
+    """
+    trimmed = pc.utf8_trim(column, characters=WHITESPACE)
+    bad = pc.invert(pc.match_substring_regex(trimmed, _INTEGER))
+    first = _first_true(bad)
+    if first is not None:
+        raise InputError(
+            f"{what} {show(trimmed[first].as_py())} is not an integer", path=str(path), line=line_of(first)
+        )
+    values = pc.cast(pc.replace_substring_regex(trimmed, r"^\+", ""), pa.int64())  # cast refuses "+3"
+    if isinstance(values, pa.ChunkedArray):
+        values = values.combine_chunks() if values.num_chunks else pa.array([], pa.int64())
+    result: np.ndarray = values.to_numpy(zero_copy_only=False)
+    return result
+
+
+def parse_number(text: str, what: str, path: object, line: int) -> float:
+    """One score or rank (the grammar pyarrow's fast path accepts, ASCII only); non-finite values pass."""
+    trimmed = text.strip(WHITESPACE)
+    if not _PY_NUMBER.fullmatch(trimmed):
+        raise InputError(f"{what} {show(trimmed)} is not a number", path=str(path), line=line)
+    return float(trimmed)
