@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+
 import pandas as pd
 from PySide6.QtCharts import (
     QBarCategoryAxis,
@@ -155,8 +157,9 @@ class ScatterChart(_ChartView):
             [QPointF(float(a), float(b)) for a, b in zip(table["ndcg_a"], table["ndcg_b"], strict=True)]
         )
         axis = translate("charts", "{run} nDCG")
-        self.x_axis.setTitleText(axis.format(run=first))
-        self.y_axis.setTitleText(axis.format(run=second))
+        # Qt Charts renders axis titles and legend labels as rich text: run names are escaped.
+        self.x_axis.setTitleText(axis.format(run=html.escape(first)))
+        self.y_axis.setTitleText(axis.format(run=html.escape(second)))
         summary = translate("charts", "{count} queries: {first} across, {second} up.")
         self._describe(summary.format(count=len(table), first=first, second=second))
 
@@ -185,7 +188,7 @@ class HistogramChart(_ChartView):
         """``histograms``: (run name, ``explain.histogram`` table) per run, same bins."""
         self.series.clear()
         for (name, table), colour in zip(histograms, (RUN_COLOUR, OTHER_COLOUR), strict=False):
-            bars = QBarSet(name)
+            bars = QBarSet(html.escape(name))  # legend labels are rich text
             bars.setColor(colour)
             bars.append([float(n) for n in table["queries"]])
             self.series.append(bars)

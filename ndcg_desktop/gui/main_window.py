@@ -32,11 +32,12 @@ from PySide6.QtWidgets import (
 
 from ndcg_desktop import __version__
 from ndcg_desktop.domain import InputError
-from ndcg_desktop.gui.analysis import AnalysisView
 from ndcg_desktop.gui.dialogs import BuildPoolDialog, FreezeDialog, ImportRunDialog, NewProjectDialog, ShortcutsDialog
 from ndcg_desktop.gui.i18n import LANGUAGES
 from ndcg_desktop.gui.plain import show_message
 from ndcg_desktop.gui.preferences import Preferences, forget_project, recent_projects, remember_project, ui_state
+from ndcg_desktop.gui.scores import ScoresView
+from ndcg_desktop.gui.scores.send import SendForJudgingCommand
 from ndcg_desktop.gui.tasks import run_with_progress
 from ndcg_desktop.gui.themes import muted_colour
 from ndcg_desktop.gui.workspace import Workspace
@@ -45,6 +46,8 @@ from ndcg_desktop.store.project import default_user
 from ndcg_desktop.tasks import (
     NegativeGrades,
     NegativeGradesFound,
+    SentForJudging,
+    discard_draft,
     import_judgments,
     import_run,
     pool_apply,
@@ -149,9 +152,9 @@ class MainWindow(QMainWindow):
         self.workspace = Workspace(self.undo_stack)
         self.workspace.error.connect(self.show_error)
         self.workspace.progress_changed.connect(self._progress)
-        self.analysis = AnalysisView()
-        self.analysis.error.connect(self.show_error)
-        self.analysis.sent_for_judging.connect(self._sent_for_judging)
+        self.scores = ScoresView()
+        self.scores.error.connect(self.show_error)
+        self.scores.sent_for_judging.connect(self._sent_for_judging)
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
         self.tabs.setAccessibleName(translate("main_window", "Project views"))
@@ -159,7 +162,7 @@ class MainWindow(QMainWindow):
         scroller = QScrollArea()  # small or scaled screens scroll instead of forcing a big window
         scroller.setWidgetResizable(True)
         scroller.setFrameShape(QFrame.Shape.NoFrame)
-        scroller.setWidget(self.analysis)
+        scroller.setWidget(self.scores)
         self.tabs.addTab(scroller, translate("main_window", "Scores"))
         self.tabs.currentChanged.connect(lambda _i: self._update_actions())
         self.stack = QStackedWidget()
@@ -252,6 +255,7 @@ class MainWindow(QMainWindow):
         self.new_draft_action = self._action(
             pool, translate("main_window", "&New draft from this version"), self.new_draft
         )
+        self.discard_draft_action = self._action(pool, translate("main_window", "&Discard draft…"), self.discard_draft)
         view = bar.addMenu(translate("main_window", "&View"))
         self._choice_menu(
             view.addMenu(translate("main_window", "&Language")),
@@ -314,6 +318,7 @@ class MainWindow(QMainWindow):
         self.freeze_action.setEnabled(writable and version is not None and not version.frozen)
         has_draft = bool(self.project and self.project.draft())
         self.new_draft_action.setEnabled(writable and version is not None and version.frozen and not has_draft)
+        self.discard_draft_action.setEnabled(writable and has_draft)
         self.toolbar.setVisible(open_ and self.tabs.currentWidget() is self.workspace)
 
     # -- projects --------------------------------------------------------------------------
@@ -379,6 +384,7 @@ class MainWindow(QMainWindow):
         self.project = project
         remember_project(project.path)
         self.stack.setCurrentWidget(self.tabs)
+        self.scores.set_project(project)  # every part of both tabs starts over with this project
         self.refresh(prefer_draft=True)
         # Loading leaves many long-lived objects; freezing them keeps full collections (tens of
         # ms on a big project) out of the key presses that follow.
@@ -394,7 +400,7 @@ class MainWindow(QMainWindow):
         self.project.close()
         self.project = None
         self.version_box.clear()
-        self.analysis.set_project(None)
+        self.scores.set_project(None)
         self.stack.setCurrentWidget(self.welcome)
         self.welcome.refresh()
         self.setWindowTitle("ndcg-desktop")  # the application's name, not translated
@@ -427,7 +433,7 @@ class MainWindow(QMainWindow):
         if current is not None:
             self.version_box.setCurrentIndex(self.version_box.findData(current))
         self._show_current()
-        self.analysis.set_project(self.project)
+        self.scores.reload()
 
     def _version_chosen(self, _index: int) -> None:
         self.undo_stack.clear()  # commands belong to the version they were made in
@@ -440,10 +446,7 @@ class MainWindow(QMainWindow):
         if self.project.read_only:
             name = translate("main_window", "{project} (read-only)").format(project=name)
         if version is None:
-            self.workspace.project = self.project
-            self.workspace.version = None
-            self.workspace.queries.load(self.project.query_progress(-1), frozen=False)
-            self.workspace.select_query_row(0)
+            self.workspace.show_no_pool(self.project)
             self.progress_label.setText(
                 translate(
                     "main_window", "No pool yet: import judgments (File ▸ Import judgments) or build one from runs"
@@ -460,11 +463,58 @@ class MainWindow(QMainWindow):
             self.workspace.grade_bar.setEnabled(not version.frozen and not self.project.read_only)
         self._update_actions()
 
-    def _sent_for_judging(self, message: str) -> None:
+    @property
+    def analysis(self) -> ScoresView:
+        """The Scores view (its former name, kept for scripts and benchmarks)."""
+        return self.scores
+
+    def _sent_for_judging(self, sent: SentForJudging, run: str) -> None:
+        assert self.project is not None
         self.undo_stack.clear()
-        self.refresh(prefer_draft=True)
+        self.refresh(version=sent.draft)
+        self.undo_stack.push(SendForJudgingCommand(self.project, sent, run))  # Edit ▸ Undo takes them back
         self.tabs.setCurrentWidget(self.workspace)
-        show_message(self, QMessageBox.Icon.Information, translate("main_window", "Sent for judging"), message)
+        QMessageBox.information(
+            self,
+            translate("main_window", "Sent for judging"),
+            translate(
+                "analysis",
+                "{count} documents of {run} await grading in draft pool v{version}. "
+                "Grade them, freeze the draft, then score again.",
+            ).format(count=len(sent.items), run=run, version=sent.draft),
+        )
+
+    def discard_draft(self) -> None:
+        """Pool ▸ Discard draft: after a confirmation that says what goes, in the background."""
+        draft = self.project.draft() if self.project is not None else None
+        if self.project is None or draft is None:
+            return
+        items = self.project.pool_items(draft.version)
+        graded = int(items["grade"].notna().sum())
+        answer = show_message(
+            self,
+            QMessageBox.Icon.Question,
+            translate("main_window", "Discard draft"),
+            translate(
+                "main_window",
+                "Discard draft pool v{version}? Its {items} items ({graded} graded) are deleted; the audit log "
+                "keeps a record. This cannot be undone.",
+            ).format(version=draft.version, items=len(items), graded=graded),
+            QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Cancel,
+        )
+        if answer != QMessageBox.StandardButton.Discard:
+            return
+        project = self.project
+
+        def done(_number: int) -> None:
+            self.undo_stack.clear()
+            self.refresh()
+            self.statusBar().showMessage(
+                translate("main_window", "Draft pool v{version} discarded.").format(version=draft.version), 8000
+            )
+
+        self._background(translate("main_window", "Discarding the draft…"), lambda **_: discard_draft(project), done)
 
     def _progress(self, graded: int, total: int) -> None:
         version = self.current_version()
@@ -555,14 +605,16 @@ class MainWindow(QMainWindow):
 
     def _ask_negative_grades(self, path: str, found: NegativeGradesFound) -> None:
         """trec_eval's negative grades: the same explicit choice as the command line's --negative-as-ungraded."""
-        answer = QMessageBox.question(
+        answer = show_message(
             self,
+            QMessageBox.Icon.Question,
             translate("main_window", "Negative grades"),
             translate(
                 "main_window",
                 "{error}\n\nImport the negative grades as ungraded pool items, to be graded before freezing?",
             ).format(error=found.located()),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Cancel,
         )
         if answer == QMessageBox.StandardButton.Yes:
             self.import_judgments(path, NegativeGrades.UNGRADED)
@@ -623,21 +675,26 @@ class MainWindow(QMainWindow):
         dialog = FreezeDialog(version.version, items, version.labels, version.scale.low, self)
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return
-        try:
-            frozen = self.project.freeze(version=version.version, remove_ungraded=dialog.remove.isChecked())
-        except InputError as exc:
-            self.show_error(exc.located())
-            return
-        self.undo_stack.clear()
-        self.refresh(version=frozen.version)
-        QMessageBox.information(
-            self,
-            translate("main_window", "Pool frozen"),
-            translate(
-                "main_window",
-                "Pool version {version} is frozen.\n\nSHA-256:\n{hash}\n\n"
-                "Scores computed against it will name this version and hash.",
-            ).format(version=frozen.version, hash=frozen.hash),
+        project, remove = self.project, dialog.remove.isChecked()
+
+        def done(frozen: PoolVersion) -> None:
+            self.undo_stack.clear()
+            self.refresh(version=frozen.version)
+            QMessageBox.information(
+                self,
+                translate("main_window", "Pool frozen"),
+                translate(
+                    "main_window",
+                    "Pool version {version} is frozen.\n\nSHA-256:\n{hash}\n\n"
+                    "Scores computed against it will name this version and hash.",
+                ).format(version=frozen.version, hash=frozen.hash),
+            )
+
+        # Hashing a large pool takes seconds: in the background, behind a progress dialog.
+        self._background(
+            translate("main_window", "Freezing the draft…"),
+            lambda **_: project.freeze(version=version.version, remove_ungraded=remove),
+            done,
         )
 
     def new_draft(self) -> None:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QObject, QRunnable, Qt, QThreadPool, Signal
-from PySide6.QtWidgets import QProgressDialog, QWidget
+from PySide6.QtWidgets import QApplication, QProgressDialog, QWidget
 
 from ndcg_desktop.domain import InputError
 from ndcg_desktop.scoring import Cancelled
@@ -80,6 +80,9 @@ def run_with_progress(
         _running.discard(task)
         dialog.close()
         dialog.deleteLater()
+        window = parent.window()
+        if QApplication.activeWindow() is None and window.isVisible():
+            window.activateWindow()  # the closed progress dialog leaves no window active: keys go nowhere
         callback(*args)
 
     task.signals.progress.connect(progress)
@@ -87,5 +90,22 @@ def run_with_progress(
     task.signals.failed.connect(lambda message: finish(on_error, message))
     task.signals.cancelled.connect(lambda: finish(on_cancel or (lambda: None)))
     dialog.canceled.connect(task.cancel_event.set)
+    QThreadPool.globalInstance().start(task)
+    return task
+
+
+def run_in_background(fn: Callable[..., Any], on_done: Callable[[Any], None], on_error: Callable[[str], None]) -> Task:
+    """Run ``fn`` on the thread pool without a dialog (previews); set ``task.cancel_event`` to drop it."""
+    task = Task(fn)
+    _running.add(task)
+
+    def finish(callback: Callable[..., None], *args: Any) -> None:
+        _running.discard(task)
+        if not task.cancel_event.is_set():
+            callback(*args)
+
+    task.signals.finished.connect(lambda result: finish(on_done, result))
+    task.signals.failed.connect(lambda message: finish(on_error, message))
+    task.signals.cancelled.connect(lambda: _running.discard(task))
     QThreadPool.globalInstance().start(task)
     return task

@@ -248,6 +248,20 @@ class Workspace(QWidget):
         self.select_query_row(self.query_proxy.mapFromSource(self.queries.index(max(row, 0), 0)).row())
         self._emit_progress()
 
+    def show_no_pool(self, project: Project) -> None:
+        """A project without any pool version: its queries, and nothing of another project's pool or grades."""
+        self.project, self.version = project, None
+        self.banner.hide()
+        for button in self.grade_buttons.buttons():  # no scale to grade on until a pool exists
+            self.grade_buttons.removeButton(button)
+            button.deleteLater()
+        self.grade_bar.setEnabled(False)
+        self.note_edit.setReadOnly(True)
+        self.queries.load(project.query_progress(-1), frozen=False)
+        self.query_id = None
+        self.select_query_row(0)
+        self._emit_progress()
+
     def _size_pool_columns(self) -> None:
         assert self.version is not None
         metrics = self.pool_view.fontMetrics()
@@ -303,9 +317,15 @@ class Workspace(QWidget):
         self.query_id = query_id
         if self.project is None or self.version is None or query_id is None:
             self.pool.clear()
-            self.query_label.setText(
-                translate("workspace", "No queries yet: import queries and judgments, or build a pool from runs.")
-            )
+            if query_id is None:
+                text = translate(
+                    "workspace", "No queries yet: import queries and judgments, or build a pool from runs."
+                )
+            else:
+                text = translate(
+                    "workspace", "No pool yet: import judgments (File ▸ Import judgments) or build one from runs"
+                )
+            self.query_label.setText(text)
             self._show_doc(None)
             return
         query = self.project.query(query_id)

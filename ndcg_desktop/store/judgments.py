@@ -194,9 +194,13 @@ class JudgmentRepository:
         negative_ok = negative_as_ungraded and (low["grade"] < 0).all()
         if len(low) and not negative_ok:
             first = low.sort_values("line").iloc[0]
-            hint = "; import trec_eval's -1 as ungraded items with --negative-as-ungraded" if first["grade"] < 0 else ""
+            # The hint is the command line's remedy; the window asks its own question instead.
+            hint = "import trec_eval's -1 as ungraded items with --negative-as-ungraded" if first["grade"] < 0 else None
             raise InputError(
-                f"grade {int(first['grade'])} is outside the scale {scale}{hint}", path=path, line=int(first["line"])
+                f"grade {int(first['grade'])} is outside the scale {scale}",
+                path=path,
+                line=int(first["line"]),
+                hint=hint,
             )
         grades = frame["grade"].astype("Int64")
         grades[frame["grade"] < scale.low] = pd.NA  # only with negative_as_ungraded; -1 on a -1..4 scale is a grade
@@ -262,8 +266,9 @@ class JudgmentRepository:
         if ungraded and not remove_ungraded:
             raise InputError(
                 f"draft version {v.version} has {ungraded} ungraded item{'s' if ungraded != 1 else ''}; grade them, "
-                "or remove them explicitly (--remove-ungraded)",
+                "or remove them explicitly",
                 path=self.file.path,
+                hint="freeze with --remove-ungraded",
             )
         if len(items) == ungraded:
             raise InputError(f"draft version {v.version} has no graded items to freeze", path=self.file.path)

@@ -284,7 +284,7 @@ class PoolRepository:
             latest = self.latest_frozen()
             if latest is None:
                 raise InputError(
-                    "has no frozen pool version; freeze the draft first (ndcg freeze)", path=self.file.path
+                    "has no frozen pool version; freeze the draft first", path=self.file.path, hint="ndcg freeze"
                 )
             return latest
         v = self.version(number)

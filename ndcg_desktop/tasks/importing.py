@@ -38,7 +38,7 @@ def import_judgments(
         raise
     except InputError as exc:
         if negative is NegativeGrades.REFUSE and "negative-as-ungraded" in str(exc):
-            message = exc.message.split(";")[0] + " (trec_eval's negative grade: pooled but not judged)"
+            message = exc.message + " (trec_eval's negative grade: pooled but not judged)"
             hint = "import negative grades as ungraded items with --negative-as-ungraded"
             raise NegativeGradesFound(message, path=exc.path, line=exc.line, hint=hint) from None
         raise

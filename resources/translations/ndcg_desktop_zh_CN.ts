@@ -84,16 +84,20 @@
         <translation>累积 DCG</translation>
     </message>
     <message>
-        <source>nDCG of the run</source>
-        <translation>本运行结果的 nDCG</translation>
+        <source>Relevant documents missed in the top K</source>
+        <translation>前 K 位中遗漏的相关文档</translation>
     </message>
     <message>
-        <source>nDCG of the other run</source>
-        <translation>另一运行结果的 nDCG</translation>
+        <source>The ideal ranking (from the frozen pool)</source>
+        <translation>理想排序（来自冻结的判断池）</translation>
     </message>
     <message>
-        <source>Other − run</source>
-        <translation>另一运行 − 本运行</translation>
+        <source>Relevant documents missed in the top {k} ({count})</source>
+        <translation>前 {k} 位中遗漏的相关文档（{count}）</translation>
+    </message>
+    <message>
+        <source>{run}, query {query}: nDCG {ndcg} against the whole frozen pool v{version}; candidate-only {candidate} (ideal taken from the returned documents only: it measures ordering among what was returned, and ignores what was missed).</source>
+        <translation>{run}，查询 {query}：相对整个冻结判断池 v{version} 的 nDCG 为 {ndcg}；仅候选 {candidate}（理想排序只取自返回的文档：它衡量返回文档之间的排序，忽略遗漏的文档）。</translation>
     </message>
     <message>
         <source>Unjudged</source>
@@ -136,8 +140,44 @@
         <translation>{other} − {run}</translation>
     </message>
     <message>
+        <source>When</source>
+        <translation>时间</translation>
+    </message>
+    <message>
         <source>Run</source>
         <translation>运行结果</translation>
+    </message>
+    <message>
+        <source>Pool version</source>
+        <translation>判断池版本</translation>
+    </message>
+    <message>
+        <source>Mean nDCG</source>
+        <translation>平均 nDCG</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>Saved evaluations</source>
+        <translation>已保存的评估</translation>
+    </message>
+    <message>
+        <source>Every evaluation scored in this project; reopen one to see it again</source>
+        <translation>本项目中计算过的每次评估；重新打开一次即可再次查看</translation>
+    </message>
+    <message>
+        <source>Reopen</source>
+        <translation>重新打开</translation>
+    </message>
+    <message>
+        <source>Reopen the selected evaluation</source>
+        <translation>重新打开所选评估</translation>
+    </message>
+    <message>
+        <source>v{version} · {hash}…</source>
+        <translation>v{version} · {hash}…</translation>
     </message>
     <message>
         <source>The stored run to score</source>
@@ -184,8 +224,8 @@
         <translation>与运行结果比较</translation>
     </message>
     <message>
-        <source>Another run scored with the same settings, shown in the Comparison tab</source>
-        <translation>以相同设置计算得分的另一个运行结果，显示在“比较”标签页中</translation>
+        <source>Another run, checked and scored with the same settings, shown in the Comparison tab</source>
+        <translation>另一个运行结果，以相同设置检查并计算得分，显示在“比较”标签页中</translation>
     </message>
     <message>
         <source>Check run</source>
@@ -264,12 +304,32 @@
         <translation>只对有排序的查询计算得分</translation>
     </message>
     <message>
+        <source>Found</source>
+        <translation>发现</translation>
+    </message>
+    <message>
         <source>Ties straddling K</source>
         <translation>跨越 K 的并列</translation>
     </message>
     <message>
+        <source>Previous choices</source>
+        <translation>上次的选择</translation>
+    </message>
+    <message>
+        <source>Use these choices</source>
+        <translation>使用这些选择</translation>
+    </message>
+    <message>
+        <source>Use the previous choices</source>
+        <translation>使用上次的选择</translation>
+    </message>
+    <message>
         <source>Check a run to see what needs a decision.</source>
         <translation>检查运行结果，查看需要决定的事项。</translation>
+    </message>
+    <message>
+        <source>What is missing before scoring</source>
+        <translation>计算得分前还缺少什么</translation>
     </message>
     <message>
         <source>Shows or hides a table of the queries the check flagged</source>
@@ -286,6 +346,14 @@
     <message>
         <source>One row per flagged query: unjudged documents, duplicates, no ranking, tie at K</source>
         <translation>每个已标记查询一行：未判断文档、重复、无排序、K 处并列</translation>
+    </message>
+    <message>
+        <source>Scored run and pool version</source>
+        <translation>已计算得分的运行结果与判断池版本</translation>
+    </message>
+    <message>
+        <source>Summary</source>
+        <translation>摘要</translation>
     </message>
     <message>
         <source>Per-query results</source>
@@ -332,6 +400,18 @@
         <translation>仅显示符合条件的查询：</translation>
     </message>
     <message>
+        <source>{settings}; zero-IDCG: {zero_idcg} of {total}</source>
+        <translation>{settings}；零 IDCG：{total} 个中有 {zero_idcg} 个</translation>
+    </message>
+    <message>
+        <source>(macro mean) · pooled ratio {pooled} (sum DCG / sum IDCG) · queries {total} total, {in_mean} in the mean, {zero_idcg} zero-IDCG, {excluded} excluded, {no_ranking} no ranking, {dropped} dropped · unjudged in top K {unjudged}, ties at K {ties}</source>
+        <translation>（宏平均）· 合并比值 {pooled}（DCG 之和 / IDCG 之和）· 查询共 {total} 个，计入平均 {in_mean} 个，零 IDCG {zero_idcg} 个，排除 {excluded} 个，无排序 {no_ranking} 个，舍弃 {dropped} 个 · 前 K 位中未判断 {unjudged}，K 处并列 {ties}</translation>
+    </message>
+    <message>
+        <source>Comparison summary</source>
+        <translation>比较摘要</translation>
+    </message>
+    <message>
         <source>Comparison</source>
         <translation>比较</translation>
     </message>
@@ -348,8 +428,8 @@
         <translation>导出比较 CSV</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Relevant documents missed in the top K&lt;/b&gt;</source>
-        <translation>&lt;b&gt;前 K 位中遗漏的相关文档&lt;/b&gt;</translation>
+        <source>{against} · {other}: {mean} (macro mean) · better on {wins} queries, equal on {ties}, worse on {losses} (of {total} counted in both means)</source>
+        <translation>{against} · {other}：{mean}（宏平均）· 在 {wins} 个查询上更好，{ties} 个相同，{losses} 个更差（两者平均中共计 {total} 个）</translation>
     </message>
     <message>
         <source>Double-click a document to read it</source>
@@ -378,18 +458,6 @@
     <message>
         <source>Relevant documents not in the run&apos;s top K, and where the run placed them</source>
         <translation>不在运行结果前 K 位中的相关文档，及其在运行结果中的位置</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;The run&apos;s top K&lt;/b&gt;</source>
-        <translation>&lt;b&gt;运行结果的前 K 位&lt;/b&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;The ideal ranking (from the frozen pool)&lt;/b&gt;</source>
-        <translation>&lt;b&gt;理想排序（来自已冻结的判断池）&lt;/b&gt;</translation>
-    </message>
-    <message>
-        <source>Breakdown and comparison</source>
-        <translation>明细与比较</translation>
     </message>
     <message>
         <source>Breakdown of the selected query</source>
@@ -424,13 +492,42 @@
         <translation>检查运行结果，查看需要决定的事项。</translation>
     </message>
     <message>
-        <source>The unjudged documents will be added to a draft pool for grading; score again once that draft is frozen.</source>
-        <translation>未判断文档将添加到草稿判断池中以供评级；草稿冻结后请重新计算得分。</translation>
-    </message>
-    <message>
         <source>; </source>
         <comment>separator between problems</comment>
         <translation>；</translation>
+    </message>
+    <message>
+        <source>Last time {run} was scored against this version: {choices}. Use them again?</source>
+        <translation>上次 {run} 相对此版本计算得分时的选择：{choices}。再次使用吗？</translation>
+    </message>
+    <message>
+        <source> · </source>
+        <comment>between runs</comment>
+        <translation> · </translation>
+    </message>
+    <message>
+        <source>{run}: {found}</source>
+        <translation>{run}：{found}</translation>
+    </message>
+    <message>
+        <source>Send for judging…</source>
+        <translation>送交判断…</translation>
+    </message>
+    <message>
+        <source>Preview the unjudged documents a draft pool would get, then confirm ({keys})</source>
+        <translation>预览草稿判断池将加入的未判断文档，然后确认（{keys}）</translation>
+    </message>
+    <message>
+        <source>The unjudged documents will be added to a draft pool for grading; you will see exactly which before anything changes. Score again once that draft is frozen.</source>
+        <translation>未判断文档将加入草稿判断池以供评级；任何改动之前，你会先看到具体是哪些文档。草稿冻结后再次计算得分。</translation>
+    </message>
+    <message>
+        <source>{run}: {count}</source>
+        <translation>{run}：{count}</translation>
+    </message>
+    <message>
+        <source>{group} ({runs}) need a choice</source>
+        <translation>{group}（{runs}）需要选择</translation>
     </message>
     <message>
         <source>Before scoring: {problems}.</source>
@@ -441,12 +538,84 @@
         <translation>可以计算得分。</translation>
     </message>
     <message>
+        <source>Unjudged within the depth</source>
+        <translation>深度内未判断</translation>
+    </message>
+    <message>
+        <source>Already waiting in the draft</source>
+        <translation>已在草稿中等待</translation>
+    </message>
+    <message>
+        <source>To add</source>
+        <translation>将加入</translation>
+    </message>
+    <message>
+        <source>only the pool version&apos;s queries (the ones the score counts)</source>
+        <translation>仅判断池版本中的查询（计入得分的查询）</translation>
+    </message>
+    <message>
+        <source>every query the run answered</source>
+        <translation>运行结果回答的每个查询</translation>
+    </message>
+    <message>
         <source>Send for judging</source>
         <translation>送交判断</translation>
     </message>
     <message>
-        <source>Add the unjudged documents to a draft pool for grading ({keys})</source>
-        <translation>将未判断文档添加到草稿判断池以供评级 ({keys})</translation>
+        <source>Depth</source>
+        <translation>深度</translation>
+    </message>
+    <message>
+        <source>Only each query&apos;s first documents, to this rank</source>
+        <translation>仅每个查询排在此名次之前的文档</translation>
+    </message>
+    <message>
+        <source>Queries</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>What will be added</source>
+        <translation>将加入的内容</translation>
+    </message>
+    <message>
+        <source>Documents to add, per query</source>
+        <translation>每个查询将加入的文档</translation>
+    </message>
+    <message>
+        <source>Per query: unjudged documents within the depth, and how many are new</source>
+        <translation>每个查询：深度内的未判断文档，以及其中新增的数量</translation>
+    </message>
+    <message>
+        <source>Add to the draft pool</source>
+        <translation>加入草稿判断池</translation>
+    </message>
+    <message>
+        <source>Depth (top documents of each query)</source>
+        <translation>深度（每个查询排名靠前的文档）</translation>
+    </message>
+    <message>
+        <source>Counting…</source>
+        <translation>正在计数…</translation>
+    </message>
+    <message>
+        <source>draft pool v{version}</source>
+        <translation>草稿判断池 v{version}</translation>
+    </message>
+    <message>
+        <source>a new draft pool (a copy of the latest frozen version)</source>
+        <translation>新的草稿判断池（最新冻结版本的副本）</translation>
+    </message>
+    <message>
+        <source>{count} documents of {run} in {queries} queries will be added to {where}, to be graded; documents already waiting are not added again. Nothing changes until you confirm.</source>
+        <translation>{run} 在 {queries} 个查询中的 {count} 个文档将加入{where}以供评级；已在等待的文档不会重复加入。确认之前不会有任何改动。</translation>
+    </message>
+    <message>
+        <source>Add {count} documents</source>
+        <translation>加入 {count} 个文档</translation>
+    </message>
+    <message>
+        <source>Send {count} documents of {run} for judging</source>
+        <translation>将 {run} 的 {count} 个文档送交判断</translation>
     </message>
     <message>
         <source>Score</source>
@@ -493,20 +662,8 @@
         <translation>正在计算得分…</translation>
     </message>
     <message>
-        <source>&lt;b&gt;{run}&lt;/b&gt;: {mean} (macro mean) · better on {wins} queries, equal on {ties}, worse on {losses} (of {total} counted in both means)</source>
-        <translation>&lt;b&gt;{run}&lt;/b&gt;：{mean}（宏平均）· {wins} 个查询更好，{ties} 个持平，{losses} 个更差（共 {total} 个查询同时计入两个均值）</translation>
-    </message>
-    <message>
         <source>{count} documents of {run} await grading in draft pool v{version}. Grade them, freeze the draft, then score again.</source>
         <translation>{run} 的 {count} 个文档正在草稿判断池 v{version} 中等待评级。请完成评级并冻结草稿，然后重新计算得分。</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;{settings}&lt;/b&gt;, pool v{version} ({hash}…), zero-IDCG: {zero_idcg} of {total}</source>
-        <translation>&lt;b&gt;{settings}&lt;/b&gt;，判断池 v{version} ({hash}…)，零 IDCG：{total} 个中有 {zero_idcg} 个</translation>
-    </message>
-    <message>
-        <source>{headline} (macro mean) &amp;nbsp; pooled ratio {pooled} (sum DCG / sum IDCG) &amp;nbsp; · &amp;nbsp; queries {total} total, {in_mean} in the mean, {zero_idcg} zero-IDCG, {excluded} excluded, {no_ranking} no ranking, {dropped} dropped &amp;nbsp; · &amp;nbsp; unjudged in top K {unjudged}, ties at K {ties}</source>
-        <translation>{headline}（宏平均）&amp;nbsp; 合并比值 {pooled}（DCG 总和 / IDCG 总和）&amp;nbsp; · &amp;nbsp; 查询：共 {total} 个，{in_mean} 个计入均值，{zero_idcg} 个零 IDCG，{excluded} 个排除，{no_ranking} 个无排序，{dropped} 个丢弃 &amp;nbsp; · &amp;nbsp; 前 K 位中未判断 {unjudged}，K 处并列 {ties}</translation>
     </message>
     <message>
         <source>zero IDCG</source>
@@ -538,14 +695,6 @@
         <translation>第 {position} 位</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Relevant documents missed in the top {k}&lt;/b&gt; ({count})</source>
-        <translation>&lt;b&gt;前 {k} 位中遗漏的相关文档&lt;/b&gt; ({count})</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;{query}&lt;/b&gt;: nDCG {ndcg} against the whole frozen pool; candidate-only {candidate} (ideal taken from the returned documents only: it measures ordering among what was returned, and ignores what was missed).</source>
-        <translation>&lt;b&gt;{query}&lt;/b&gt;：相对整个已冻结判断池的 nDCG 为 {ndcg}；仅候选 nDCG 为 {candidate}（理想排序仅取自返回的文档：它衡量的是已返回文档之间的排序，不考虑遗漏的文档）。</translation>
-    </message>
-    <message>
         <source>Tie at K: the tie-averaged nDCG is {ndcg}.</source>
         <translation>K 处并列：并列平均 nDCG 为 {ndcg}。</translation>
     </message>
@@ -560,6 +709,14 @@
     <message>
         <source>The text of {doc_id} was not imported (File ▸ Import documents).</source>
         <translation>未导入 {doc_id} 的文本（文件 ▸ 导入文档）。</translation>
+    </message>
+    <message>
+        <source>Breakdown, comparison and history</source>
+        <translation>明细、比较与历史</translation>
+    </message>
+    <message>
+        <source>Adding documents to the draft pool…</source>
+        <translation>正在将文档加入草稿判断池…</translation>
     </message>
     <message>
         <source>Export results to a folder</source>
@@ -660,6 +817,10 @@
     <message>
         <source>{count}: {items}</source>
         <translation>{count} 个：{items}</translation>
+    </message>
+    <message>
+        <source>{run} against pool v{version} (sha256 {hash}…)</source>
+        <translation>{run} 相对判断池 v{version}（sha256 {hash}…）</translation>
     </message>
 </context>
 <context>
@@ -1299,6 +1460,10 @@
         <translation>从此版本新建草稿(&amp;N)</translation>
     </message>
     <message>
+        <source>&amp;Discard draft…</source>
+        <translation>丢弃草稿(&amp;D)…</translation>
+    </message>
+    <message>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -1409,6 +1574,22 @@ Open it read-only?</source>
     <message>
         <source>Sent for judging</source>
         <translation>已送交判断</translation>
+    </message>
+    <message>
+        <source>Discard draft</source>
+        <translation>丢弃草稿</translation>
+    </message>
+    <message>
+        <source>Discard draft pool v{version}? Its {items} items ({graded} graded) are deleted; the audit log keeps a record. This cannot be undone.</source>
+        <translation>丢弃草稿判断池 v{version}？其中 {items} 项（已评级 {graded} 项）将被删除；审计日志会保留记录。此操作无法撤销。</translation>
+    </message>
+    <message>
+        <source>Draft pool v{version} discarded.</source>
+        <translation>草稿判断池 v{version} 已丢弃。</translation>
+    </message>
+    <message>
+        <source>Discarding the draft…</source>
+        <translation>正在丢弃草稿…</translation>
     </message>
     <message>
         <source>Pool v{version}: {graded} of {total} graded ({percent}%)</source>
@@ -1523,6 +1704,10 @@ SHA-256：
 {hash}
 
 基于此版本计算的得分将标明该版本及其哈希值。</translation>
+    </message>
+    <message>
+        <source>Freezing the draft…</source>
+        <translation>正在冻结草稿…</translation>
     </message>
     <message>
         <source>Draft v{draft} started from v{version}.</source>
@@ -1696,6 +1881,10 @@ sha256 {hash}</translation>
     <message>
         <source>No queries yet: import queries and judgments, or build a pool from runs.</source>
         <translation>尚无查询：请导入查询和相关性判断，或从运行结果构建判断池。</translation>
+    </message>
+    <message>
+        <source>No pool yet: import judgments (File ▸ Import judgments) or build one from runs</source>
+        <translation>尚无判断池：请导入相关性判断（文件 ▸ 导入相关性判断）或从运行结果构建</translation>
     </message>
     <message>
         <source>(no query text imported)</source>

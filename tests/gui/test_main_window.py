@@ -7,13 +7,13 @@ from PySide6.QtWidgets import QMessageBox
 from ndcg_desktop.store import Project
 
 
-def test_negative_grades_are_a_question_not_a_silent_choice(window, tmp_path, qtbot, messages, monkeypatch):
+def test_negative_grades_are_a_question_not_a_silent_choice(window, tmp_path, qtbot, messages):
     path = tmp_path / "p.ndcgproj"
     Project.create(path, user="tester").close()
     qrels = tmp_path / "j.qrels"
     qrels.write_text("q1 0 A 3\nq1 0 B -1\n")
     window.open_project(path)
-    window.import_judgments(str(qrels))  # the recorded question answers "Ok", which is not "Yes"
+    window.import_judgments(str(qrels))  # the recorded question answers "Ok", which is neither "Yes" nor "Cancel"
     qtbot.waitUntil(lambda: any(kind == "question" for kind, _ in messages), timeout=5000)
     assert messages[-1] == (
         "question",
@@ -21,7 +21,7 @@ def test_negative_grades_are_a_question_not_a_silent_choice(window, tmp_path, qt
         "Import the negative grades as ungraded pool items, to be graded before freezing?",
     )
     assert window.project.pool_items(1).empty  # nothing imported
-    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
+    messages.answer = QMessageBox.StandardButton.Yes
     window.import_judgments(str(qrels))
     qtbot.waitUntil(lambda: window.statusBar().currentMessage().startswith("Judgments: 2 added"), timeout=5000)
     items = window.project.pool_items(1)

@@ -41,7 +41,7 @@ def test_views_in_dark_and_high_contrast_palettes(themed, theme, window, small_p
     qtbot.waitUntil(lambda: view.report is not None, timeout=10_000)
     view.choices["unjudged"].setCurrentIndex(view.choices["unjudged"].findData("zero"))
     view.choices["unknown_queries"].setCurrentIndex(view.choices["unknown_queries"].findData("ignore"))
-    view.missed_only.setChecked(True)
+    view.results_panel.missed_only.setChecked(True)
     view.score_button.click()
     qtbot.waitUntil(lambda: view.evaluation is not None, timeout=10_000)
     qtbot.wait(30)

@@ -41,7 +41,7 @@ def test_every_message_is_translated():
 def test_catalogue_lists_every_string_of_the_sources(tmp_path):
     copy = tmp_path / TS.name
     shutil.copy(TS, copy)
-    sources = sorted(str(p) for p in (REPO / "ndcg_desktop" / "gui").glob("*.py"))
+    sources = sorted(str(p) for p in (REPO / "ndcg_desktop" / "gui").rglob("*.py"))  # gui/scores/ too
     out = subprocess.run(
         [tool("pyside6-lupdate"), *sources, "-ts", str(copy), "-no-obsolete", "-locations", "none"],
         capture_output=True,

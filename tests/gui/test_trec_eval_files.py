@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pandas as pd
 import pytest
 
 from ndcg_desktop.cli.main import main
@@ -15,6 +16,24 @@ def choose(combo, value):
     combo.setCurrentIndex(combo.findData(value))
 
 
+def expected_flags(folder, k: int) -> dict[str, int]:
+    """The flag groups of results.test against qrels.rel_level, read independently with pandas."""
+    names = ["q", "i", "doc", "g"]
+    qrels = pd.read_csv(folder / "qrels.rel_level", sep=r"\s+", header=None, names=names, dtype=str)
+    run = pd.read_csv(
+        folder / "results.test", sep=r"\s+", header=None, names=["q", "z", "doc", "r", "s", "t"], dtype=str
+    )
+    judged = set(zip(qrels["q"], qrels["doc"], strict=True))
+    pool_queries = set(qrels["q"])
+    is_unjudged = [(q, d) not in judged for q, d in zip(run["q"], run["doc"], strict=True)]
+    in_pool = run["q"].isin(pool_queries)
+    return {
+        "unjudged": int((pd.Series(is_unjudged) & in_pool).sum()),
+        "duplicates": int(run.duplicated(["q", "doc"]).sum()),
+        "unknown_queries": len(set(run["q"]) - pool_queries),
+    }
+
+
 @pytest.mark.parametrize("k", [5, 10, 100])
 def test_gui_equals_cli_and_trec_eval_on_its_test_files(window, tmp_path, data_dir, qtbot, capsys, k):
     folder = data_dir / "trec_eval_test"
@@ -24,38 +43,24 @@ def test_gui_equals_cli_and_trec_eval_on_its_test_files(window, tmp_path, data_d
         p.freeze()
         p.import_run(folder / "results.test", name="results")
     window.open_project(path)
-    view = window.analysis
+    view = window.scores
     view.k.setValue(k)
     view.check()
     qtbot.waitUntil(lambda: view.report is not None, timeout=10_000)
-    for key, value in (("unjudged", "zero"), ("duplicates", "first"), ("unknown_queries", "ignore")):
-        if view.report.needs_choice()[key]:
-            choose(view.choices[key], value)
+    flags = expected_flags(folder, k)
+    # Pinned, not read from the report: unjudged documents need a choice, and nothing else does.
+    assert flags["unjudged"] > 0 and flags["duplicates"] == 0 and flags["unknown_queries"] == 0
+    assert view.report.unjudged_total == flags["unjudged"]
+    assert view.report.needs_choice() == {"unjudged": True, "duplicates": False, "unknown_queries": False}
+    choose(view.choices["unjudged"], "zero")
     assert view.score_button.isEnabled(), view.missing_label.text()
     view.score_button.click()
     qtbot.waitUntil(lambda: view.evaluation is not None, timeout=10_000)
     gui = view.evaluation.per_query.set_index("query_id")["ndcg"].to_dict()
 
     capsys.readouterr()
-    args = [
-        "score",
-        "--qrels",
-        str(folder / "qrels.rel_level"),
-        "--run",
-        str(folder / "results.test"),
-        "--scale",
-        "-1..4",
-        "--k",
-        str(k),
-        "--unjudged",
-        "zero",
-        "--json",
-    ]
-    if view.report.duplicates:
-        args += ["--duplicates", "first"]
-    if view.report.unknown_queries:
-        args += ["--unknown-queries", "ignore"]
-    assert main(args) == 0
+    args = ["score", "--qrels", str(folder / "qrels.rel_level"), "--run", str(folder / "results.test")]
+    assert main([*args, "--scale", "-1..4", "--k", str(k), "--unjudged", "zero", "--json"]) == 0
     cli = json.loads(capsys.readouterr().out)
     assert gui == {q["query_id"]: q["ndcg"] for q in cli["queries"]}  # full precision
     assert view.evaluation.summary["mean_ndcg"] == cli["summary"]["mean_ndcg"]

@@ -120,8 +120,9 @@ def test_freeze_blocks_edits_then_new_draft(window, small_project, qtbot, monkey
         return QDialog.DialogCode.Accepted
 
     monkeypatch.setattr(dialogs_module.FreezeDialog, "exec", accept_with_removal)
-    window.freeze()
-    assert messages[-1][0] == "information" and "SHA-256" in messages[-1][1]
+    window.freeze()  # hashing runs in the background
+    qtbot.waitUntil(lambda: bool(messages) and messages[-1][0] == "information", timeout=10_000)
+    assert "SHA-256" in messages[-1][1]
     assert ws.version.frozen and ws.banner.isVisible() and not ws.grade_bar.isEnabled()
     assert "Frozen:" in ws.banner.text() and ws.version.short_hash in ws.banner.text()
     shot(window, "frozen_pool")

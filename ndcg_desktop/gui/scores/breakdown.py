@@ -1,0 +1,196 @@
+"""The selected query's breakdown: the run's top K beside the ideal ranking, the chart, the missed documents."""
+
+from __future__ import annotations
+
+import html
+
+import pandas as pd
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QDialog, QGridLayout, QLabel, QTextBrowser, QVBoxLayout, QWidget
+
+from ndcg_desktop.gui.charts import CumulativeChart
+from ndcg_desktop.gui.highlight import highlighted_html
+from ndcg_desktop.gui.models import grade_label
+from ndcg_desktop.gui.plain import plain_label
+from ndcg_desktop.gui.scores.tables import FrameModel, table_view
+from ndcg_desktop.scoring.explain import ideal_ranking, missed_relevant
+from ndcg_desktop.tasks.session import ScoresSession
+
+translate = QCoreApplication.translate
+
+POSITION_COLUMNS = [
+    (QT_TRANSLATE_NOOP("analysis", "Rank"), "rank", "int"),
+    (QT_TRANSLATE_NOOP("analysis", "Document"), "doc_id", ""),
+    (QT_TRANSLATE_NOOP("analysis", "Grade"), "grade_text", ""),
+    (QT_TRANSLATE_NOOP("analysis", "Gain"), "gain", "f4"),
+    (QT_TRANSLATE_NOOP("analysis", "Discount"), "discount", "f4"),
+    (QT_TRANSLATE_NOOP("analysis", "Contribution"), "contribution", "f4"),
+    (QT_TRANSLATE_NOOP("analysis", "Cumulative DCG"), "cumulative_dcg", "f4"),
+]
+MISSED_COLUMNS = [
+    (QT_TRANSLATE_NOOP("analysis", "Document"), "doc_id", ""),
+    (QT_TRANSLATE_NOOP("analysis", "Grade"), "grade_text", ""),
+    (QT_TRANSLATE_NOOP("analysis", "Where the run placed it"), "where", ""),
+]
+IDEAL_COLUMNS = [
+    (QT_TRANSLATE_NOOP("analysis", "Rank"), "rank", "int"),
+    (QT_TRANSLATE_NOOP("analysis", "Document"), "doc_id", ""),
+    (QT_TRANSLATE_NOOP("analysis", "Grade"), "grade_text", ""),
+    (QT_TRANSLATE_NOOP("analysis", "Gain"), "gain", "f4"),
+    (QT_TRANSLATE_NOOP("analysis", "Cumulative IDCG"), "cumulative_idcg", "f4"),
+]
+
+
+def _bold(text: str) -> QLabel:
+    label = plain_label(text)
+    font = QFont(label.font())
+    font.setBold(True)
+    label.setFont(font)
+    return label
+
+
+class BreakdownPanel(QWidget):
+    """Shows one query of the session's result; empty without a result."""
+
+    def __init__(self, session: ScoresSession, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.explain = plain_label(wrap=True)
+        self.explain.setAccessibleName(translate("analysis", "Breakdown of the selected query"))
+        self.positions = FrameModel(POSITION_COLUMNS, self)
+        self.ideal = FrameModel(IDEAL_COLUMNS, self)
+        self.missed = FrameModel(MISSED_COLUMNS, self)
+        self.positions_view = table_view(
+            self.positions,
+            sortable=False,
+            name=translate("analysis", "The run's top K"),
+            description=translate(
+                "analysis", "The selected query's top K: each document's grade, gain, discount and contribution"
+            ),
+        )
+        self.ideal_view = table_view(
+            self.ideal,
+            sortable=False,
+            name=translate("analysis", "The ideal ranking"),
+            description=translate("analysis", "The best possible top K from the frozen pool, which gives the IDCG"),
+        )
+        self.missed_view = table_view(
+            self.missed,
+            sortable=False,
+            name=translate("analysis", "Missed relevant documents"),
+            description=translate(
+                "analysis", "Relevant documents not in the run's top K, and where the run placed them"
+            ),
+        )
+        self.missed_label = _bold(translate("analysis", "Relevant documents missed in the top K"))
+        self.missed_label.setBuddy(self.missed_view)
+        self.chart = CumulativeChart()
+        for view, model in (
+            (self.positions_view, self.positions),
+            (self.ideal_view, self.ideal),
+            (self.missed_view, self.missed),
+        ):
+            view.setToolTip(translate("analysis", "Double-click a document to read it"))
+            view.doubleClicked.connect(lambda index, m=model: self.read_document(m, index.row()))
+        positions_label = _bold(translate("analysis", "The run's top K"))
+        positions_label.setBuddy(self.positions_view)
+        ideal_label = _bold(translate("analysis", "The ideal ranking (from the frozen pool)"))
+        ideal_label.setBuddy(self.ideal_view)
+        grid = QGridLayout(self)
+        grid.setContentsMargins(0, 0, 0, 0)
+        grid.addWidget(self.explain, 0, 0, 1, 3)
+        grid.addWidget(positions_label, 1, 0)
+        grid.addWidget(ideal_label, 1, 1)
+        grid.addWidget(self.positions_view, 2, 0, 3, 1)
+        grid.addWidget(self.ideal_view, 2, 1)
+        grid.addWidget(self.missed_label, 3, 1)
+        grid.addWidget(self.missed_view, 4, 1)
+        grid.addWidget(self.chart, 1, 2, 4, 1)
+        for column, stretch in enumerate((4, 3, 3)):
+            grid.setColumnStretch(column, stretch)
+        grid.setRowStretch(2, 3)
+        grid.setRowStretch(4, 2)
+        self.setMinimumHeight(280)
+        # A new result selects its first query through the results panel; a lost result empties this.
+        session.changed.connect(lambda aspects: self.show_query("") if session.result is None else None)
+
+    def focus_order(self) -> list[QWidget]:
+        return [self.positions_view, self.ideal_view, self.missed_view, self.chart]
+
+    def show_query(self, query_id: str) -> None:
+        result = self.session.result
+        if result is None or not query_id:
+            for model in (self.positions, self.ideal, self.missed):
+                model.clear()
+            self.explain.clear()
+            self.chart.show_query(
+                pd.DataFrame(columns=["rank", "cumulative_dcg"]), pd.DataFrame(columns=["rank", "cumulative_idcg"]), 1
+            )
+            return
+        first = result.first
+        e, qrels, version = first.evaluation, first.qrels, first.version
+        per_query = e.per_query.set_index(e.per_query["query_id"].astype(str))
+        rec = per_query.loc[query_id]
+        positions = e.per_position[e.per_position["query_id"].astype(str) == query_id].copy()
+        labels, low = version.labels, version.scale.low
+        unjudged = translate("analysis", "unjudged")
+        positions["grade_text"] = [
+            grade_label(int(g), labels, low) if judged else unjudged
+            for g, judged in zip(positions["grade"].fillna(0), positions["judged"], strict=True)
+        ]
+        self.positions.load(positions)
+        ideal = ideal_ranking(qrels, query_id, e.settings.k, e.settings.gain)
+        ideal["grade_text"] = [grade_label(int(g), labels, low) for g in ideal["grade"]]
+        self.ideal.load(ideal)
+        self.chart.show_query(positions, ideal, e.settings.k)
+        missed = missed_relevant(qrels, e.per_position, query_id, e.settings.gain, first.rankings)
+        missed["grade_text"] = [grade_label(int(g), labels, low) for g in missed["grade"]]
+        not_returned, position = translate("analysis", "not returned"), translate("analysis", "position {position}")
+        missed["where"] = [not_returned if pd.isna(p) else position.format(position=p) for p in missed["position"]]
+        self.missed.load(missed)
+        self.missed_label.setText(
+            translate("analysis", "Relevant documents missed in the top {k} ({count})").format(
+                k=e.settings.k, count=len(missed)
+            )
+        )
+        explain = translate(
+            "analysis",
+            "{run}, query {query}: nDCG {ndcg} against the whole frozen pool v{version}; candidate-only "
+            "{candidate} (ideal taken from the returned documents only: it measures ordering among "
+            "what was returned, and ignores what was missed).",
+        ).format(
+            run=first.run_name,
+            query=query_id,
+            version=version.version,
+            ndcg=f"{rec['ndcg']:.4f}",
+            candidate=f"{rec['candidate_ndcg']:.4f}",
+        )
+        if rec["tie_at_k"]:
+            tie = translate("analysis", "Tie at K: the tie-averaged nDCG is {ndcg}.")
+            explain += " " + tie.format(ndcg=f"{rec['tie_averaged_ndcg']:.4f}")
+        self.explain.setText(explain)
+        for view in (self.positions_view, self.ideal_view, self.missed_view):
+            view.resizeColumnsToContents()
+
+    def read_document(self, model: FrameModel, row: int) -> QDialog | None:
+        """Show a document's text (double-click in a breakdown table)."""
+        project = self.session.project
+        if project is None or row < 0:
+            return None
+        doc_id = model.value(row, "doc_id")
+        doc = project.document(doc_id)
+        dialog = QDialog(self)
+        dialog.setWindowTitle(translate("analysis", "Document {doc_id}").format(doc_id=doc_id))
+        reader = QTextBrowser()
+        reader.setAccessibleName(translate("analysis", "Document text"))
+        if doc is None:
+            missing = translate("analysis", "The text of {doc_id} was not imported (File ▸ Import documents).")
+            reader.setHtml(f"<p><i>{html.escape(missing.format(doc_id=doc_id))}</i></p>")
+        else:
+            reader.setHtml(f"<h3>{html.escape(doc['title'] or doc_id)}</h3>" + highlighted_html(doc["text"], ""))
+        layout = QVBoxLayout(dialog)
+        layout.addWidget(reader)
+        dialog.resize(560, 420)
+        dialog.show()
+        return dialog

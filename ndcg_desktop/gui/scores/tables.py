@@ -1,0 +1,148 @@
+"""The one table model the Scores view's tables share, its sort/filter proxy, and a configured view.
+
+``data()`` formats prepared values; it never computes. Raw values sit under ``SORT_ROLE``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+from PySide6.QtCore import QAbstractTableModel, QCoreApplication, QModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
+
+from ndcg_desktop.gui.models import SORT_ROLE, Index, natural_key
+
+translate = QCoreApplication.translate
+
+# (header, frame column, format); format: "" text, "f4" four decimals, "int"; headers are marked with
+# QT_TRANSLATE_NOOP("analysis", ...) where they are declared and may hold {named} placeholders.
+Column = tuple[str, str, str]
+
+
+def shade(value: float) -> QBrush:
+    """Red for bad queries through amber to green, light enough to read text on."""
+    value = min(max(value, 0.0), 1.0)
+    red, green = (255, int(120 + 135 * value / 0.5)) if value < 0.5 else (int(255 - 120 * (value - 0.5) / 0.5), 255)
+    return QBrush(QColor(red, green, 150, 110))
+
+
+def format_value(value: Any, fmt: str) -> str:
+    if value is None or (isinstance(value, float) and value != value):
+        return "—"
+    if fmt == "f4":
+        return f"{float(value):.4f}"
+    if fmt == "int":
+        return str(int(value))
+    return str(value)
+
+
+class FrameModel(QAbstractTableModel):
+    """A read-only table of prepared strings and raw sort values, loaded from a data frame."""
+
+    def __init__(self, columns: list[Column], parent: Any = None) -> None:
+        super().__init__(parent)
+        self.columns = columns
+        self.header_fields: dict[str, str] = {}  # fills named placeholders in headers, e.g. {"run": "bm25"}
+        self.display: list[list[str]] = []
+        self.raw: list[list[Any]] = []
+        self.shade_column = -1
+        self.shades: list[QBrush] = []
+
+    def load(self, frame: pd.DataFrame, shade_by: str | None = None) -> None:
+        self.beginResetModel()
+        self.display, self.raw = [], []
+        for _, name, fmt in self.columns:
+            values = frame[name].tolist() if name in frame else [""] * len(frame)
+            self.raw.append([natural_key(str(v)) if fmt == "" else (-1 if v is None or v != v else v) for v in values])
+            self.display.append([format_value(v, fmt) for v in values])
+        self.shade_column = next((i for i, c in enumerate(self.columns) if c[1] == shade_by), -1)
+        self.shades = [shade(float(v)) for v in frame[shade_by]] if shade_by else []
+        self.endResetModel()
+
+    def clear(self) -> None:
+        self.load(pd.DataFrame(columns=[c[1] for c in self.columns]))
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() or not self.display else len(self.display[0])
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.columns)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            header = translate("analysis", self.columns[section][0])
+            return header.format(**self.header_fields) if self.header_fields else header
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        row, col = index.row(), index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self.display[col][row]
+        if role == SORT_ROLE:
+            return self.raw[col][row]
+        if role == Qt.ItemDataRole.BackgroundRole and col == self.shade_column:
+            return self.shades[row]
+        if role == Qt.ItemDataRole.TextAlignmentRole and self.columns[col][2] in ("f4", "int"):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def _column(self, name: str) -> int:
+        return next(i for i, c in enumerate(self.columns) if c[1] == name)
+
+    def value(self, row: int, column: str) -> str:
+        return self.display[self._column(column)][row]
+
+    def raw_value(self, row: int, column: str) -> Any:
+        return self.raw[self._column(column)][row]
+
+
+class ResultsProxy(QSortFilterProxyModel):
+    """Sort by raw values; filter by "nDCG below" and "has missed relevant"."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.setSortRole(SORT_ROLE)
+        self.below: float | None = None
+        self.missed_only = False
+
+    def set_filters(self, below: float | None, missed_only: bool) -> None:
+        if hasattr(self, "beginFilterChange"):
+            self.beginFilterChange()
+            self.below, self.missed_only = below, missed_only
+            self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+        else:
+            self.below, self.missed_only = below, missed_only
+            self.invalidateRowsFilter()
+
+    def filterAcceptsRow(self, source_row: int, source_parent: Index) -> bool:
+        model = self.sourceModel()
+        assert isinstance(model, FrameModel)
+        if self.below is not None and float(model.raw_value(source_row, "ndcg")) >= self.below:
+            return False
+        return not (self.missed_only and int(model.raw_value(source_row, "relevant_missed")) == 0)
+
+
+def sorted_proxy(model: FrameModel, parent: Any = None) -> QSortFilterProxyModel:
+    proxy = QSortFilterProxyModel(parent)
+    proxy.setSortRole(SORT_ROLE)
+    proxy.setSourceModel(model)
+    return proxy
+
+
+def table_view(model: Any, *, sortable: bool = True, name: str = "", description: str = "") -> QTableView:
+    view = QTableView()
+    view.setModel(model)
+    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view.horizontalHeader().setResizeContentsPrecision(200)  # fitting a column measures 200 rows, not all
+    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    view.verticalHeader().hide()
+    view.verticalHeader().setDefaultSectionSize(view.fontMetrics().height() + 10)
+    view.setSortingEnabled(sortable)
+    view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+    view.horizontalHeader().setStretchLastSection(True)
+    view.setAccessibleName(name)
+    view.setAccessibleDescription(description)
+    return view

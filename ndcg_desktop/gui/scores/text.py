@@ -1,0 +1,139 @@
+"""The Scores view's sentences in the interface language (the core's English equivalents are tested equal)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import QPushButton
+
+from ndcg_desktop.domain import EvalSettings, Gain, ZeroIdcgPolicy
+from ndcg_desktop.scoring.explain import FlagReport
+from ndcg_desktop.store import PoolVersion
+
+# The context is "analysis" (the view's former module) so existing translations stay attached.
+translate = QCoreApplication.translate
+
+GAIN_TEXTS = {
+    Gain.LINEAR: QT_TRANSLATE_NOOP("analysis", "linear gain"),
+    Gain.EXPONENTIAL: QT_TRANSLATE_NOOP("analysis", "exponential gain"),
+}
+GROUP_TITLES = {
+    "unjudged": QT_TRANSLATE_NOOP("analysis", "Unjudged documents"),
+    "duplicates": QT_TRANSLATE_NOOP("analysis", "Duplicate documents"),
+    "unknown_queries": QT_TRANSLATE_NOOP("analysis", "Run queries not in the pool"),
+    "queries": QT_TRANSLATE_NOOP("analysis", "Pool queries without a ranking"),
+}
+# Every resolution's words; the choices themselves come from tasks.session.CHOICES (one place).
+CHOICE_TEXTS = {
+    ("unjudged", "zero"): QT_TRANSLATE_NOOP("analysis", "count as non-relevant (keeps its position)"),
+    ("unjudged", "condense"): QT_TRANSLATE_NOOP("analysis", "condense (remove, close the gaps)"),
+    ("unjudged", "send"): QT_TRANSLATE_NOOP("analysis", "send for judging (adds them to a draft)"),
+    ("duplicates", "first"): QT_TRANSLATE_NOOP("analysis", "keep the first"),
+    ("unknown_queries", "ignore"): QT_TRANSLATE_NOOP("analysis", "ignore them (listed)"),
+    ("queries", "pool"): QT_TRANSLATE_NOOP("analysis", "score them 0 (every pool query counts)"),
+    ("queries", "run"): QT_TRANSLATE_NOOP("analysis", "score only answered queries"),
+}
+
+# Policy values as the settings line shows them (the core's values, in English).
+_POLICY_WORDS = (
+    QT_TRANSLATE_NOOP("analysis", "linear"),
+    QT_TRANSLATE_NOOP("analysis", "exponential"),
+    QT_TRANSLATE_NOOP("analysis", "reject"),
+    QT_TRANSLATE_NOOP("analysis", "zero"),
+    QT_TRANSLATE_NOOP("analysis", "condense"),
+    QT_TRANSLATE_NOOP("analysis", "first"),
+    QT_TRANSLATE_NOOP("analysis", "pool"),
+    QT_TRANSLATE_NOOP("analysis", "run"),
+    QT_TRANSLATE_NOOP("analysis", "ignore"),
+    QT_TRANSLATE_NOOP("analysis", "docid-desc"),
+    QT_TRANSLATE_NOOP("analysis", "docid-asc"),
+    QT_TRANSLATE_NOOP("analysis", "file-order"),
+)
+
+
+def _word(value: object) -> str:
+    return translate("analysis", str(value))
+
+
+def describe_settings(settings: EvalSettings) -> str:
+    """``EvalSettings.describe()`` in the interface language (the same words in English)."""
+    zero = (
+        translate("analysis", "kept in the mean")
+        if settings.zero_idcg is ZeroIdcgPolicy.KEEP
+        else translate("analysis", "excluded")
+    )
+    text = translate(
+        "analysis",
+        "nDCG@{k}, {gain} gain, log2 discount, unjudged: {unjudged}, duplicates: {duplicates}, zero-IDCG: {zero}, "
+        "queries: {queries}, unknown queries: {unknown}, ties: {ties}, scale {scale}",
+    ).format(
+        k=settings.k,
+        gain=_word(settings.gain),
+        unjudged=_word(settings.unjudged),
+        duplicates=_word(settings.duplicates),
+        zero=zero,
+        queries=_word(settings.queries),
+        unknown=_word(settings.unknown_queries),
+        ties=_word(settings.ties),
+        scale=settings.scale,
+    )
+    if settings.id_map is not None:
+        text += translate("analysis", ", IDs cut at {separator}").format(separator=repr(settings.id_map))
+    return text
+
+
+def missing_sentences(report: FlagReport, settings: EvalSettings) -> list[str]:
+    """``FlagReport.missing()`` in the interface language."""
+    sentences = {
+        "unjudged": translate("analysis", "{count} unjudged documents ({top} in the top {k}) need a policy").format(
+            count=report.unjudged_total, top=report.unjudged_in_top_k, k=settings.k
+        ),
+        "duplicates": translate("analysis", "{count} duplicate documents need a policy").format(
+            count=report.duplicates
+        ),
+        "unknown_queries": translate("analysis", "{count} run queries are not in the pool").format(
+            count=len(report.unknown_queries)
+        ),
+    }
+    return [sentences[group] for group in report.missing_groups(settings)]
+
+
+def found_text(group: str, report: FlagReport, k: int) -> str:
+    """What one run's check found for one flag group."""
+    if group == "unjudged":
+        return translate("analysis", "{total} in {queries} queries ({in_top_k} in the top {k})").format(
+            total=report.unjudged_total, queries=report.unjudged_queries, in_top_k=report.unjudged_in_top_k, k=k
+        )
+    if group == "duplicates":
+        return str(report.duplicates)
+    if group == "unknown_queries":
+        return listing(report.unknown_queries)
+    return listing(report.unanswered_queries)
+
+
+def listing(items: list[str], limit: int = 8) -> str:
+    """``3: q1, q2, q3``, or ``12: q1, …, q8 and 4 more``."""
+    if not items:
+        return translate("analysis", "none")
+    shown = translate("analysis", ", ", "list separator").join(items[:limit])
+    if len(items) > limit:
+        shown = translate("analysis", "{items} and {more} more").format(items=shown, more=len(items) - limit)
+    return translate("analysis", "{count}: {items}").format(count=len(items), items=shown)
+
+
+def scored_against(run: str, version: PoolVersion) -> str:
+    """Names what a result belongs to: ``bm25 against pool v1 (sha256 3fa2…)``."""
+    return translate("analysis", "{run} against pool v{version} (sha256 {hash}…)").format(
+        run=run, version=version.version, hash=(version.hash or "")[:12]
+    )
+
+
+def keys_text(keys: QKeySequence) -> str:
+    """A shortcut as the platform writes it ("Ctrl+Return", "⌘↩"), for tooltips."""
+    return keys.toString(QKeySequence.SequenceFormat.NativeText)
+
+
+def set_button_text(button: QPushButton, text: str) -> None:
+    """A button whose text changes keeps its accessible name in step."""
+    button.setText(text)
+    button.setAccessibleName(text)

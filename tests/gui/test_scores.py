@@ -1,0 +1,290 @@
+"""The Scores view: flags resolved per run before scoring, numbers equal to `ndcg score`'s, every result named."""
+
+from __future__ import annotations
+
+import csv
+import json
+import threading
+
+import pandas as pd
+import pytest
+from PySide6.QtWidgets import QTextBrowser
+
+from ndcg_desktop.cli.main import main
+from ndcg_desktop.domain import GradeScale
+from ndcg_desktop.store import Project
+
+from .conftest import shot
+
+
+@pytest.fixture
+def cranfield_project(tmp_path, data_dir):
+    cran = data_dir / "cranfield"
+    path = tmp_path / "cran.ndcgproj"
+    with Project.create(path, scale=GradeScale(0, 4), user="tester") as p:
+        p.import_queries(cran / "queries.tsv")
+        p.import_qrels(cran / "qrels.txt")
+        p.freeze()
+        p.import_run(cran / "bm25.run.gz", name="bm25")
+        p.import_run(cran / "chunks.run.gz", name="chunks", id_map="#")
+    return path
+
+
+def bm25_top(data_dir, k: int) -> pd.DataFrame:
+    """bm25's top k per query read independently with pandas (score descending, then doc ID descending as strings)."""
+    cran = data_dir / "cranfield"
+    run = pd.read_csv(cran / "bm25.run.gz", sep=" ", header=None, names=["q", "z", "doc", "r", "score", "t"], dtype=str)
+    run["score"] = run["score"].astype(float)
+    run = run.sort_values(["q", "score", "doc"], ascending=[True, False, False])
+    return run.groupby("q").head(k)
+
+
+def unjudged(data_dir, top: pd.DataFrame) -> pd.DataFrame:
+    qrels = pd.read_csv(
+        data_dir / "cranfield" / "qrels.txt", sep=r"\s+", header=None, names=["q", "i", "doc", "g"], dtype=str
+    )
+    judged = set(zip(qrels["q"], qrels["doc"], strict=True))
+    return top[[(q, d) not in judged for q, d in zip(top["q"], top["doc"], strict=True)]]
+
+
+def scores_shot(window, qtbot, name):
+    """A screenshot of the Scores tab at a common laptop size."""
+    window.resize(1440, 960)
+    window.tabs.setCurrentIndex(1)
+    qtbot.wait(30)
+    return shot(window, name)
+
+
+def choose(combo, value):
+    combo.setCurrentIndex(combo.findData(value))
+
+
+def checked(view, qtbot):
+    view.check()
+    qtbot.waitUntil(lambda: view.session.checked(), timeout=20_000)
+    return view
+
+
+def scored(view, qtbot):
+    view.score_button.click()
+    qtbot.waitUntil(lambda: view.session.result is not None, timeout=20_000)
+    return view
+
+
+def test_flags_block_scoring_until_chosen_and_numbers_equal_the_cli(
+    window, cranfield_project, qtbot, qtmodeltester, capsys, data_dir, tmp_path
+):
+    window.open_project(cranfield_project)
+    window.tabs.setCurrentIndex(1)
+    view = window.scores
+    assert view.run_box.currentData() == "bm25" and view.version_box.currentData() == 1
+    checked(view, qtbot)
+    top10 = unjudged(data_dir, bm25_top(data_dir, 10))
+    everything = unjudged(data_dir, bm25_top(data_dir, 10_000))
+    assert (view.report.unjudged_total, view.report.unjudged_in_top_k) == (len(everything), len(top10))
+    assert not view.score_button.isEnabled()
+    assert view.missing_label.text() == f"Before scoring: Unjudged documents (bm25: {len(everything)}) need a choice."
+    resolve = view.resolve
+    assert resolve.details_button.isEnabled() and resolve.flag_view.isHidden()
+    resolve.details_button.click()
+    assert not resolve.flag_view.isHidden()
+    assert resolve.flag_details.rowCount() == len(view.report.per_query) == 225
+    rows = range(225)
+    assert sum(int(resolve.flag_details.raw_value(r, "unjudged_in_top_k")) for r in rows) == len(top10)
+    scores_shot(window, qtbot, "resolve_panel")
+    choose(view.choices["unjudged"], "zero")
+    assert view.score_button.isEnabled() and view.missing_label.text() == "Ready to score."
+    scored(view, qtbot)
+    qtmodeltester.check(view.results_panel.results)
+    scores_shot(window, qtbot, "scores")
+    capsys.readouterr()  # the model tester's own notice
+    cran = data_dir / "cranfield"
+    args = ["score", "--qrels", str(cran / "qrels.txt"), "--run", str(cran / "bm25.run.gz"), "--scale", "0..4"]
+    assert main([*args, "--unjudged", "zero", "--json"]) == 0  # the flags the check found, pinned above
+    cli = json.loads(capsys.readouterr().out)
+    assert view.evaluation.summary["mean_ndcg"] == cli["summary"]["mean_ndcg"]  # full precision
+    assert round(cli["summary"]["mean_ndcg"], 4) == 0.5105
+    gui_rows = view.evaluation.per_query.set_index("query_id")["ndcg"].to_dict()
+    assert gui_rows == {q["query_id"]: q["ndcg"] for q in cli["queries"]}
+    panel = view.results_panel
+    assert panel.headline.text() == "nDCG@10 0.5105"
+    version = window.project.version(1)
+    assert panel.owner.text() == f"bm25 against pool v1 (sha256 {version.hash[:12]}…)"
+
+    # The breakdown of the selected query, and the export through `ndcg score --export`'s writer.
+    panel.results_view.selectRow(0)
+    breakdown = view.breakdown
+    assert breakdown.positions.rowCount() == 10 and breakdown.ideal.rowCount() == 10
+    query = panel.results.value(panel.results_proxy.mapToSource(panel.results_proxy.index(0, 0)).row(), "query_id")
+    assert breakdown.explain.text().startswith(f"bm25, query {query}: nDCG ")
+    assert "frozen pool v1; candidate-only" in breakdown.explain.text()
+    from ndcg_desktop.gui.charts import points
+
+    ranks = [float(breakdown.positions.raw_value(r, "rank")) for r in range(10)]
+    cumulative = [float(breakdown.positions.raw_value(r, "cumulative_dcg")) for r in range(10)]
+    assert points(breakdown.chart.dcg) == list(zip(ranks, cumulative, strict=True))
+    ideal = [breakdown.ideal.raw_value(r, "cumulative_idcg") for r in range(10)]
+    assert [y for _, y in points(breakdown.chart.idcg)] == ideal
+    # Missed relevant documents, and where the run placed them below K (read independently from the file).
+    order = bm25_top(data_dir, 10_000).query("q == @query")["doc"].tolist()
+    assert breakdown.missed.rowCount() > 0
+    for r in range(breakdown.missed.rowCount()):
+        doc = breakdown.missed.value(r, "doc_id")
+        expected = f"position {order.index(doc) + 1}" if doc in order else "not returned"
+        assert breakdown.missed.value(r, "where") == expected
+        assert doc not in order[:10]
+    reader = breakdown.read_document(breakdown.positions, 0)
+    assert "was not imported" in reader.findChild(QTextBrowser).toPlainText()  # Cranfield texts not imported here
+    reader.close()
+    paths = view.export(str(tmp_path / "out"))
+    with open(paths[0], encoding="utf-8", newline="") as handle:
+        exported = {r["query_id"]: float(r["ndcg"]) for r in csv.DictReader(handle)}
+    assert exported == gui_rows
+    with Project.open(cranfield_project, read_only=True) as p:
+        saved = [(s.run_name, s.pool_version, s.settings) for s in p.saved_evaluations()]
+    assert saved == [("bm25", 1, view.evaluation.settings.to_text())]
+
+
+def test_filters_and_chunk_runs(window, cranfield_project, qtbot):
+    window.open_project(cranfield_project)
+    view = window.scores
+    choose(view.run_box, "chunks")
+    checked(view, qtbot)
+    assert view.report.duplicates == 4118  # repeated parents of chunks (rule 11)
+    choose(view.choices["unjudged"], "zero")
+    assert view.missing_label.text() == "Before scoring: Duplicate documents (chunks: 4118) need a choice."
+    choose(view.choices["duplicates"], "first")
+    scored(view, qtbot)
+    panel = view.results_panel
+    total = panel.results_proxy.rowCount()
+    panel.below.setValue(0.3)
+    panel.below_on.setChecked(True)
+    below = panel.results_proxy.rowCount()
+    assert 0 < below < total
+    rows = [panel.results_proxy.mapToSource(panel.results_proxy.index(r, 0)).row() for r in range(below)]
+    assert all(panel.results.raw_value(row, "ndcg") < 0.3 for row in rows)
+    panel.missed_only.setChecked(True)
+    assert panel.results_proxy.rowCount() <= below
+
+
+def test_compare_two_runs_checks_both(window, cranfield_project, qtbot, data_dir, capsys, tmp_path, messages):
+    window.open_project(cranfield_project)
+    view = window.scores
+    choose(view.compare_box, "chunks")
+    checked(view, qtbot)
+    assert sorted(view.session.checks) == ["bm25", "chunks"]
+    choose(view.choices["unjudged"], "zero")
+    # Before: "Ready to score", then Score failed with "choose --duplicates first". The other run's flags count.
+    assert view.missing_label.text() == "Before scoring: Duplicate documents (chunks: 4118) need a choice."
+    assert not view.score_button.isEnabled()
+    assert view.resolve.found["duplicates"].text() == "bm25: 0 · chunks: 4118"
+    choose(view.choices["duplicates"], "first")
+    scored(view, qtbot)
+    assert view.lower.isTabEnabled(1)
+    view.lower.setCurrentIndex(1)
+    panel = view.comparison_panel
+    assert panel.comparison.rowCount() == 225
+    cran = data_dir / "cranfield"
+    args = ["score", "--qrels", str(cran / "qrels.txt"), "--run", str(cran / "chunks.run.gz"), "--scale", "0..4"]
+    assert main([*args, "--unjudged", "zero", "--duplicates", "first", "--id-map", "#", "--json"]) == 0
+    mean = json.loads(capsys.readouterr().out)["summary"]["mean_ndcg"]
+    version = window.project.version(1)
+    text = panel.label.text()
+    assert text.startswith(f"bm25 against pool v1 (sha256 {version.hash[:12]}…) · chunks: {mean:.4f} (macro mean)")
+    assert text.endswith("(of 225 counted in both means)")
+    from ndcg_desktop.gui.charts import points
+
+    table = view.session.result.comparison
+    assert points(panel.scatter.points) == list(zip(table["ndcg_a"], table["ndcg_b"], strict=True))
+    counts = panel.histogram.counts()
+    assert len(counts) == 2 and [sum(c) for c in counts] == [225, 225]
+    path = view.export_comparison(str(tmp_path / "cmp.csv"))
+    with open(path, encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert list(rows[0]) == ["query_id", "ndcg bm25", "ndcg chunks", "chunks - bm25"]
+    assert [float(r["chunks - bm25"]) for r in rows] == table["difference"].tolist()  # full precision
+    assert "comparison.csv" in [p.name for p in view.export(str(tmp_path / "all"))]
+    assert messages == []
+    scores_shot(window, qtbot, "comparison")
+
+
+def test_translated_settings_line_and_sentences_equal_the_core_in_english():
+    from ndcg_desktop.domain import EvalSettings
+    from ndcg_desktop.gui.scores.text import describe_settings, missing_sentences
+    from ndcg_desktop.scoring.explain import FlagReport
+
+    for settings in (
+        EvalSettings(),
+        EvalSettings(
+            k=3,
+            gain="exponential",
+            unjudged="condense",
+            duplicates="first",
+            zero_idcg="exclude",
+            queries="run",
+            unknown_queries="ignore",
+            ties="file-order",
+            id_map="#",
+        ),
+    ):
+        assert describe_settings(settings) == settings.describe()
+        report = FlagReport(5, 2, 1, 3, unknown_queries=["q9"])
+        assert missing_sentences(report, settings) == report.missing(settings)
+
+
+def test_send_for_judging_previews_exactly_what_it_adds_then_undoes(
+    window, cranfield_project, qtbot, data_dir, messages, monkeypatch
+):
+    window.open_project(cranfield_project)
+    window.tabs.setCurrentIndex(1)
+    view = window.scores
+    checked(view, qtbot)
+    choose(view.choices["unjudged"], "send")
+    assert view.score_button.text() == "Send for judging…"
+    calls = []
+    from ndcg_desktop.gui.scores import view as view_module
+
+    real_apply = view_module.apply_send_for_judging
+
+    def apply(project, plan):
+        calls.append(threading.current_thread())
+        return real_apply(project, plan)
+
+    monkeypatch.setattr(view_module, "apply_send_for_judging", apply)
+    view.score_button.click()
+    dialog = view.findChild(view_module.SendForJudgingDialog)
+    qtbot.waitUntil(lambda: dialog.plan is not None, timeout=20_000)
+    expected = unjudged(data_dir, bm25_top(data_dir, 10))  # depth K = 10, pool queries only
+    assert dialog.depth.value() == 10 and dialog.plan.total == len(expected)
+    per_query = expected.groupby("q").size().to_dict()
+    shown = {
+        dialog.model.value(r, "query_id"): int(dialog.model.raw_value(r, "to_add"))
+        for r in range(dialog.model.rowCount())
+    }
+    assert shown == per_query
+    assert dialog.summary.text().startswith(
+        f"{len(expected)} documents of bm25 in {len(per_query)} queries will be added to a new draft pool"
+    )
+    assert window.project.draft() is None  # nothing changes before the confirmation
+    dialog.depth.setValue(3)  # debounced: one preview after the pause
+    assert dialog.plan is None and not dialog.add_button.isEnabled()
+    qtbot.waitUntil(lambda: dialog.plan is not None, timeout=20_000)
+    assert dialog.plan.total == len(unjudged(data_dir, bm25_top(data_dir, 3)))
+    shot(dialog, "send_for_judging")
+    dialog.add_button.click()
+    qtbot.waitUntil(lambda: bool(messages), timeout=20_000)
+    assert window.tabs.currentWidget() is window.workspace
+    assert calls and calls[0] is not threading.main_thread()  # applied off the GUI thread
+    three = unjudged(data_dir, bm25_top(data_dir, 3))
+    draft = window.project.draft()
+    items = window.project.pool_items(draft.version)
+    waiting = items[items["grade"].isna()]
+    assert sorted(zip(waiting["query_id"], waiting["doc_id"], strict=True)) == sorted(
+        zip(three["q"], three["doc"], strict=True)
+    )
+    assert messages[-1][1].startswith(f"{len(three)} documents of bm25 await grading in draft pool v{draft.version}.")
+    assert window.undo_stack.undoText() == f"Send {len(three)} documents of bm25 for judging"
+    window.undo_stack.undo()  # the draft was made for them: it goes
+    assert window.project.draft() is None
+    window.undo_stack.redo()
+    assert len(window.project.pool_items(window.project.draft().version).query("grade.isna()")) == len(three)
