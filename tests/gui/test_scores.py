@@ -180,8 +180,8 @@ def test_compare_two_runs_checks_both(window, cranfield_project, qtbot, data_dir
     assert view.resolve.found["duplicates"].text() == "bm25: 0 · chunks: 4118"
     choose(view.choices["duplicates"], "first")
     scored(view, qtbot)
-    assert view.lower.isTabEnabled(1)
-    view.lower.setCurrentIndex(1)
+    assert view.lower_tabs.isTabEnabled(1)
+    view.lower_tabs.setCurrentIndex(1)
     panel = view.comparison_panel
     assert panel.comparison.rowCount() == 225
     cran = data_dir / "cranfield"
@@ -255,7 +255,7 @@ def test_send_for_judging_previews_exactly_what_it_adds_then_undoes(
     dialog = view.findChild(view_module.SendForJudgingDialog)
     qtbot.waitUntil(lambda: dialog.plan is not None, timeout=20_000)
     expected = unjudged(data_dir, bm25_top(data_dir, 10))  # depth K = 10, pool queries only
-    assert dialog.depth.value() == 10 and dialog.plan.total == len(expected)
+    assert dialog.depth_box.value() == 10 and dialog.plan.total == len(expected)
     per_query = expected.groupby("q").size().to_dict()
     shown = {
         dialog.model.value(r, "query_id"): int(dialog.model.raw_value(r, "to_add"))
@@ -266,7 +266,7 @@ def test_send_for_judging_previews_exactly_what_it_adds_then_undoes(
         f"{len(expected)} documents of bm25 in {len(per_query)} queries will be added to a new draft pool"
     )
     assert window.project.draft() is None  # nothing changes before the confirmation
-    dialog.depth.setValue(3)  # debounced: one preview after the pause
+    dialog.depth_box.setValue(3)  # debounced: one preview after the pause
     assert dialog.plan is None and not dialog.add_button.isEnabled()
     qtbot.waitUntil(lambda: dialog.plan is not None, timeout=20_000)
     assert dialog.plan.total == len(unjudged(data_dir, bm25_top(data_dir, 3)))

@@ -178,13 +178,13 @@ def test_user_data_in_the_scores_view_is_plain_text(window, tmp_path, qtbot, red
     view = window.scores
     choose(view.compare_box, "<b>other</b>")
     check_and_score(view, qtbot, unjudged="zero", duplicates="first")
-    view.lower.setCurrentIndex(1)
+    view.lower_tabs.setCurrentIndex(1)
     window.resize(1440, 960)
     qtbot.wait(30)
     assert view.results_panel.owner.text().startswith(f"{name} against pool v1")
     assert view.resolve.found["duplicates"].text() == f"{name}: 0 · <b>other</b>: 1"
     assert red_pixels(window) == 0
-    view.lower.setCurrentIndex(2)
+    view.lower_tabs.setCurrentIndex(2)
     assert red_pixels(window) == 0
 
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 import html
 
 import pandas as pd
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QDialog, QGridLayout, QLabel, QTextBrowser, QVBoxLayout, QWidget
 
 from ndcg_desktop.gui.charts import CumulativeChart
 from ndcg_desktop.gui.highlight import highlighted_html
+from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.models import grade_label
 from ndcg_desktop.gui.plain import plain_label
 from ndcg_desktop.gui.scores.tables import FrameModel, table_view

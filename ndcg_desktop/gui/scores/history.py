@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pandas as pd
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
 from ndcg_desktop.domain import EvalSettings
+from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.scores.tables import FrameModel, sorted_proxy, table_view
 from ndcg_desktop.gui.scores.text import describe_settings
 from ndcg_desktop.store import SavedEvaluation

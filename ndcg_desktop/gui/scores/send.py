@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, Qt, QTimer
 from PySide6.QtGui import QUndoCommand
 from PySide6.QtWidgets import (
     QComboBox,
@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_label
 from ndcg_desktop.gui.scores.tables import FrameModel, sorted_proxy, table_view
 from ndcg_desktop.gui.tasks import Task, run_in_background
@@ -47,9 +48,11 @@ class SendForJudgingDialog(QDialog):
         self._task: Task | None = None
         self._request = 0
         self.setWindowTitle(translate("analysis", "Send for judging"))
-        self.depth = QSpinBox(minimum=1, maximum=100_000, value=session.k)
-        self.depth.setAccessibleName(translate("analysis", "Depth"))
-        self.depth.setAccessibleDescription(translate("analysis", "Only each query's first documents, to this rank"))
+        self.depth_box = QSpinBox(minimum=1, maximum=100_000, value=session.k)
+        self.depth_box.setAccessibleName(translate("analysis", "Depth"))
+        self.depth_box.setAccessibleDescription(
+            translate("analysis", "Only each query's first documents, to this rank")
+        )
         self.scope = QComboBox()
         self.scope.setAccessibleName(translate("analysis", "Queries"))
         for scope in QueryScope:
@@ -70,7 +73,7 @@ class SendForJudgingDialog(QDialog):
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         form = QFormLayout()
-        form.addRow(translate("analysis", "Depth (top documents of each query)"), self.depth)
+        form.addRow(translate("analysis", "Depth (top documents of each query)"), self.depth_box)
         form.addRow(translate("analysis", "Queries"), self.scope)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
@@ -79,7 +82,7 @@ class SendForJudgingDialog(QDialog):
         layout.addWidget(self.buttons)
         self.timer = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
         self.timer.timeout.connect(self.preview)
-        self.depth.valueChanged.connect(self._changed)
+        self.depth_box.valueChanged.connect(self._changed)
         self.scope.currentIndexChanged.connect(self._changed)
         self.resize(640, 480)
         self.preview()
@@ -97,7 +100,7 @@ class SendForJudgingDialog(QDialog):
         self._request += 1
         request = self._request
         self.summary.setText(translate("analysis", "Counting…"))
-        job = self.session.plan_job(self.depth.value(), QueryScope(self.scope.currentData()))
+        job = self.session.plan_job(self.depth_box.value(), QueryScope(self.scope.currentData()))
         self._task = run_in_background(job, lambda plan: self._show(request, plan), self._failed)
 
     def _failed(self, message: str) -> None:

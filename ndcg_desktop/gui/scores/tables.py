@@ -18,7 +18,7 @@ translate = QCoreApplication.translate
 
 # (header, frame column, format); format: "" text, "f4" four decimals, "int"; headers are marked with
 # QT_TRANSLATE_NOOP("analysis", ...) where they are declared and may hold {named} placeholders.
-Column = tuple[str, str, str]
+Column = tuple[str, str, str]  # the header is a QT_TRANSLATE_NOOP marker (typed str in gui.i18n)
 
 
 def shade(value: float) -> QBrush:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QPushButton
 
 from ndcg_desktop.domain import EvalSettings, Gain, ZeroIdcgPolicy
+from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.scoring.explain import FlagReport
 from ndcg_desktop.store import PoolVersion
 

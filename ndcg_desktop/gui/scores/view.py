@@ -63,15 +63,15 @@ class ScoresView(QWidget):
         self.comparison_panel.export_requested.connect(lambda: self.export_comparison())
         self.history = HistoryPanel(self.session)
         self.history.reopen_requested.connect(self.reopen)
-        self.lower = QTabWidget()
-        self.lower.setAccessibleName(translate("analysis", "Breakdown, comparison and history"))
-        self.lower.addTab(self.breakdown, translate("analysis", "Breakdown of the selected query"))
-        self.lower.addTab(self.comparison_panel, translate("analysis", "Comparison"))
-        self.lower.addTab(self.history, translate("analysis", "Saved evaluations"))
-        self.lower.setTabToolTip(1, translate("analysis", "Choose a run in 'compare with' and score"))
+        self.lower_tabs = QTabWidget()
+        self.lower_tabs.setAccessibleName(translate("analysis", "Breakdown, comparison and history"))
+        self.lower_tabs.addTab(self.breakdown, translate("analysis", "Breakdown of the selected query"))
+        self.lower_tabs.addTab(self.comparison_panel, translate("analysis", "Comparison"))
+        self.lower_tabs.addTab(self.history, translate("analysis", "Saved evaluations"))
+        self.lower_tabs.setTabToolTip(1, translate("analysis", "Choose a run in 'compare with' and score"))
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.results_panel)
-        split.addWidget(self.lower)
+        split.addWidget(self.lower_tabs)
         split.setSizes([380, 380])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 8)
@@ -120,7 +120,7 @@ class ScoresView(QWidget):
             self.flags_toggle,
             *self.resolve.focus_order(),
             *self.results_panel.focus_order(),
-            self.lower,
+            self.lower_tabs,
             *self.breakdown.focus_order(),
             *self.comparison_panel.focus_order(),
             *self.history.focus_order(),
@@ -136,11 +136,11 @@ class ScoresView(QWidget):
         if aspects & {PROJECT, RESULT}:
             result = self.session.result
             compared = result is not None and result.second is not None
-            self.lower.setTabEnabled(1, compared)
+            self.lower_tabs.setTabEnabled(1, compared)
             if result is None:
                 self.flags_toggle.setChecked(True)
-            if not compared and self.lower.currentIndex() == 1:
-                self.lower.setCurrentIndex(0)
+            if not compared and self.lower_tabs.currentIndex() == 1:
+                self.lower_tabs.setCurrentIndex(0)
         if CHECKS in aspects and not self.session.checks:
             self.flags_toggle.setChecked(True)
 
