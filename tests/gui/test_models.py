@@ -21,7 +21,7 @@ from ndcg_desktop.store import Project
 def our_model_classes() -> set[type]:
     """Every concrete item model class defined in the gui package (private bases excluded)."""
     found = set()
-    for info in pkgutil.iter_modules(ndcg_desktop.gui.__path__, "ndcg_desktop.gui."):
+    for info in pkgutil.walk_packages(ndcg_desktop.gui.__path__, "ndcg_desktop.gui."):  # gui/scores/ too
         module = importlib.import_module(info.name)
         for _, cls in inspect.getmembers(module, inspect.isclass):
             if issubclass(cls, QAbstractItemModel) and cls.__module__ == module.__name__:
@@ -70,8 +70,8 @@ def scored_window(window, frozen_project, qtbot):
     assert view.score_button.isEnabled(), view.missing_label.text()
     view.score_button.click()
     qtbot.waitUntil(lambda: view.evaluation is not None, timeout=10_000)
-    view.results_view.selectRow(0)  # fills the breakdown's models
-    view.details_button.click()  # and the flagged queries
+    view.results_panel.results_view.selectRow(0)  # fills the breakdown's models
+    view.resolve.details_button.click()  # and the flagged queries
     return window
 
 
