@@ -131,6 +131,8 @@ def test_ensure_demo_builds_once_keeps_edits_and_rebuilds_on_request(monkeypatch
         ensure_demo(force=True)
 
     assert ensure_demo(force=True) == path
-    assert sorted(os.listdir(folder)) == ["demo.ndcgproj", "demo.ndcgproj.lock"]  # no build leftovers
+    assert sorted(os.listdir(folder)) == [
+        "demo.ndcgproj"
+    ]  # no build leftovers (and no lock file: the lock is on the file)
     with Project.open(path, read_only=True) as project:
         assert project.pool_items(2, "q1").set_index("doc_id")["grade"].isna()["d107"]
