@@ -12,6 +12,7 @@ from ndcg_desktop.domain import TiePolicy
 from ndcg_desktop.store import Project
 
 LINES = 1_000_000
+pytestmark = pytest.mark.slow  # a 1M-line run through the window: tens of seconds
 
 
 @pytest.fixture

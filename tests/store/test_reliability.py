@@ -185,6 +185,7 @@ def parse_calls(lines: list[str]) -> tuple[list[tuple[str, str, int | None]], tu
     return done, in_flight
 
 
+@pytest.mark.slow  # SIGKILL rounds: about 10 s
 @posix_only
 def test_grades_survive_sigkill(tmp_path):
     """Kill a grading child at random points: every grade whose call returned is on disk."""
