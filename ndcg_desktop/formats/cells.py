@@ -1,4 +1,4 @@
-"""The one rule for query and document IDs, applied by every reader on every path (PRODUCT.md rule 14).
+"""The one rule for query and document IDs, applied by every reader on every path (contract rule 14).
 
 An ID is the text of its cell with surrounding whitespace trimmed. What remains must be non-empty
 and must not contain whitespace, control characters (NUL included), byte-order marks, zero-width

@@ -1,4 +1,4 @@
-"""PRODUCT.md rule 14: one rule for IDs in every reader and on every path through it.
+"""Rule 14 of docs/evaluation-contract.md: one rule for IDs in every reader and on every path through it.
 
 An ID is its cell with surrounding whitespace trimmed; whitespace, control characters, NUL,
 byte-order marks and invisible characters inside it are refused with file and line.

@@ -1,6 +1,6 @@
 """Whatever a project accepts, it exports in every format and re-imports to the same content hash.
 
-The property behind PRODUCT.md rule 14, on generated IDs drawn from text that includes separators,
+The property behind rule 14 of docs/evaluation-contract.md, on generated IDs drawn from text that includes separators,
 quotes, formula characters, Unicode letters and digits, and the characters the ID rule refuses:
 either the reader refuses the file (naming file and line), or the frozen pool's export in each
 format re-imports to the hash the project recorded.
