@@ -24,6 +24,7 @@ from ndcg_desktop.domain import (
     UnknownQueryPolicy,
     ZeroIdcgPolicy,
 )
+from ndcg_desktop.domain.settings import MAX_K
 from ndcg_desktop.formats.common import QRELS_FORMATS, RUN_FORMATS
 from ndcg_desktop.formats.runs import ORDER_CHOICES, read_run
 
@@ -38,12 +39,11 @@ def _choices(enum: type[Enum]) -> list[str]:
 
 
 def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"K must be a positive integer, not {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"K must be a positive integer, not {value}")
+    if not re.fullmatch(r"\+?[0-9]{1,30}", text.strip()):  # ASCII digits: int() would take "٣" and "1_0"
+        raise argparse.ArgumentTypeError(f"K must be a positive integer, not {text[:40]!r}")
+    value = int(text)
+    if not 1 <= value <= MAX_K:
+        raise argparse.ArgumentTypeError(f"K must be a positive integer of at most {MAX_K}, not {value}")
     return value
 
 
@@ -257,6 +257,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.handler(args))
     except InputError as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except MemoryError:  # a last resort: the readers bound what they hold, a machine may still have less
+        print("error: not enough memory for this input", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)

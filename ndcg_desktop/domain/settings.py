@@ -67,6 +67,10 @@ class TiePolicy(_Choice):
     FILE_ORDER = "file-order"
 
 
+MAX_GRADES = 101  # grades in a scale (0..100 at most): one key and one button per grade
+MAX_K = 2**31 - 1  # the largest cutoff K (positions are counted in 32 bits)
+
+
 @dataclass(frozen=True)
 class GradeScale:
     """The inclusive integer range of grades a judgment may take.
@@ -87,10 +91,16 @@ class GradeScale:
 
     @classmethod
     def parse(cls, text: str) -> GradeScale:
-        match = re.fullmatch(r"\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*", text)
+        """A scale from its text, ASCII digits only, at most :data:`MAX_GRADES` grades wide."""
+        match = re.fullmatch(r"\s*(-?[0-9]{1,20})\s*\.\.\s*(-?[0-9]{1,20})\s*", text[:100])
         if not match:
-            raise InputError(f"grade scale must look like LO..HI (for example 0..3), not {text!r}")
-        return cls(int(match.group(1)), int(match.group(2)))
+            raise InputError(f"grade scale must look like LO..HI (for example 0..3), not {text[:40]!r}")
+        scale = cls(int(match.group(1)), int(match.group(2)))
+        if scale.high - scale.low + 1 > MAX_GRADES:
+            raise InputError(
+                f"grade scale {scale} has {scale.high - scale.low + 1} grades; at most {MAX_GRADES} are allowed"
+            )
+        return scale
 
 
 @dataclass(frozen=True)
@@ -121,6 +131,8 @@ class EvalSettings:
     def __post_init__(self) -> None:
         if isinstance(self.k, bool) or not isinstance(self.k, int) or self.k < 1:
             raise InputError(f"the cutoff K must be a positive integer, not {self.k!r}")
+        if self.k > MAX_K:
+            raise InputError(f"the cutoff K must be at most {MAX_K}, not {self.k}")
         if self.id_map is not None and self.id_map == "":
             raise InputError("the ID map separator must not be empty")
         for name, kind in _FIELD_TYPES.items():

@@ -62,6 +62,15 @@ def show(text: str, limit: int = SHOW_LIMIT) -> str:
     return "'" + escaped + suffix
 
 
+def brief(text: str, limit: int = SHOW_LIMIT) -> str:
+    """A valid ID as a message names it: as it is, cut after ``limit`` characters.
+
+    >>> brief("d7"), brief("d" * 100, limit=3)
+    ('d7', 'ddd… (100 characters)')
+    """
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text)} characters)"
+
+
 def _escape(ch: str) -> str:
     if ch == "'":
         return "\\'"

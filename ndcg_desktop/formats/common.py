@@ -20,6 +20,7 @@ import pyarrow.csv as pacsv
 
 from ndcg_desktop.domain.data import Source
 from ndcg_desktop.domain.errors import InputError
+from ndcg_desktop.formats.cells import show
 
 RUN_FORMATS = ("trec", "csv", "tsv", "jsonl")
 QRELS_FORMATS = ("trec", "csv", "tsv")
@@ -27,6 +28,10 @@ BOM = b"\xef\xbb\xbf"
 BLANK = b"\r\n\t "  # what has_inner_blank_lines ignores at the end of a file
 MAX_LINE_BYTES = 16 << 20  # 16 MiB: the longest line any reader accepts (README.md, docs/guarantees.md)
 _CHUNK = 1 << 20
+# A .gz expanding more than BOMB_RATIO times (and past BOMB_MIN_BYTES) is refused: real runs and
+# judgments compress 5 to 20 times; a bomb of zeros or repeated lines, about 1000 times.
+BOMB_RATIO = 100
+BOMB_MIN_BYTES = 64 << 20
 csv.field_size_limit(MAX_LINE_BYTES)  # the csv module's own limit is 128 KiB; real corpora have longer fields
 
 
@@ -82,7 +87,7 @@ def open_input(path: str | Path) -> tuple[bytes, PendingDigest]:
     if raw[:2] == b"\x1f\x8b":
         try:
             with gzip.GzipFile(fileobj=io.BytesIO(raw)) as stream:
-                data = read_limited(stream, path)
+                data = read_limited(stream, path, limit=max(BOMB_MIN_BYTES, BOMB_RATIO * len(raw)))
         except (OSError, EOFError, zlib.error) as exc:
             raise InputError(f"is not a valid gzip file ({exc})", path=path) from None
     else:
@@ -102,12 +107,20 @@ def _too_long(path: str | Path, line: int) -> InputError:
     )
 
 
-def read_limited(stream: IO[bytes] | gzip.GzipFile, path: str | Path) -> bytes:
-    """All of ``stream``, refused as soon as one line passes :data:`MAX_LINE_BYTES`."""
+def read_limited(stream: IO[bytes] | gzip.GzipFile, path: str | Path, *, limit: int | None = None) -> bytes:
+    """All of ``stream``, refused as soon as one line passes :data:`MAX_LINE_BYTES` or the whole ``limit``."""
     parts: list[bytes] = []
     run = 0  # bytes since the last line end
     lines = 0
+    total = 0
     while chunk := stream.read(_CHUNK):
+        total += len(chunk)
+        if limit is not None and total > limit:
+            raise InputError(
+                f"expands to more than {BOMB_RATIO} times its compressed size: refused as a likely "
+                "decompression bomb (decompress it yourself if it is real data)",
+                path=path,
+            )
         first = chunk.find(b"\n")
         if first < 0:
             run += len(chunk)
@@ -311,11 +324,14 @@ def read_whitespace_table(
 
 def read_header(data: bytes, path: str | Path, sep: str) -> list[str]:
     """The header of a CSV/TSV file, its names trimmed; a name given twice is refused."""
-    header = [c.strip() for c in next(csv.reader([first_line(data)], delimiter=sep))]
+    try:
+        header = [c.strip() for c in next(csv.reader([first_line(data)], delimiter=sep, strict=True))]
+    except (csv.Error, StopIteration) as exc:
+        raise InputError(f"the header is not a valid CSV line ({exc})", path=path, line=1) from None
     seen: set[str] = set()
     for name in header:
         if name and name in seen:
-            raise InputError(f"the header names the column {name!r} twice", path=path, line=1)
+            raise InputError(f"the header names the column {show(name)} twice", path=path, line=1)
         seen.add(name)
     return header
 

@@ -12,7 +12,7 @@ import pyarrow as pa
 from ndcg_desktop.domain.data import Qrels
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import GradeScale
-from ndcg_desktop.formats.cells import clean_ids, is_integer, parse_integers
+from ndcg_desktop.formats.cells import brief, clean_ids, is_integer, parse_integers
 from ndcg_desktop.formats.common import (
     QRELS_FORMATS,
     base_suffix,
@@ -177,7 +177,7 @@ def _validate(cells: _Cells, path: str | Path, scale: GradeScale) -> tuple[pd.Da
         if not conflicts.empty:
             c = conflicts.sort_values("line").iloc[0]
             raise InputError(
-                f"document {c['doc_id']} for query {c['query_id']} is graded {int(c['grade'])} here "
+                f"document {brief(c['doc_id'])} for query {brief(c['query_id'])} is graded {int(c['grade'])} here "
                 f"but {int(c['grade_first'])} at line {int(c['line_first'])}",
                 path=path,
                 line=int(c["line"]),

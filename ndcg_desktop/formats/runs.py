@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,7 +15,7 @@ import pyarrow.compute as pc
 
 from ndcg_desktop.domain.data import OrderKind, Run, Source
 from ndcg_desktop.domain.errors import InputError
-from ndcg_desktop.formats.cells import check_id, clean_ids, is_number, parse_number, show
+from ndcg_desktop.formats.cells import brief, check_id, clean_ids, is_number, parse_number, show
 from ndcg_desktop.formats.common import (
     BLANK,
     BOM,
@@ -350,7 +351,7 @@ def _read_delimited(data: bytes, path: str, sep: str, order: OrderKind | None = 
     required = {"query_id", "doc_id"}
     if not required <= set(header) or not ({"score", "rank"} & set(header)):
         raise InputError(
-            f"header must name query_id{sep}doc_id and score or rank; found {sep.join(header)}",
+            f"header must name query_id{sep}doc_id and score or rank; found {show(sep.join(header))}",
             path=path,
             line=1,
         )
@@ -420,7 +421,7 @@ def _read_jsonl(data: bytes, path: str) -> _Columns:
             raise InputError('"doc_ids" must be a list of document IDs', path=path, line=number)
         if qid in seen:
             raise InputError(
-                f"query {qid} is already listed at line {seen[qid]}; give each query one line",
+                f"query {brief(qid)} is already listed at line {seen[qid]}; give each query one line",
                 path=path,
                 line=number,
             )
@@ -462,15 +463,19 @@ def _head(path: str | Path, rows: int) -> bytes:
         compressed = handle.read(2) == b"\x1f\x8b"
     kept: list[bytes] = []
     data_lines = size = 0
-    with gzip.open(p, "rb") if compressed else open(p, "rb") as handle:
-        for raw in handle:
-            kept.append(raw)
-            size += len(raw)
-            if raw.strip():
-                data_lines += 1
-            header = 1 if kept[0].lstrip(BOM).strip().startswith(b"query_id") else 0
-            if data_lines >= rows + header or size > 100_000:
-                break
+    try:
+        with gzip.open(p, "rb") if compressed else open(p, "rb") as handle:
+            while raw := handle.readline(100_001):  # a bounded read: a file without line ends is not read whole
+                kept.append(raw)
+                size += len(raw)
+                if raw.strip():
+                    data_lines += 1
+                header = 1 if kept[0].lstrip(BOM).strip().startswith(b"query_id") else 0
+                if data_lines >= rows + header or size > 100_000:
+                    break
+    except (OSError, EOFError, zlib.error) as exc:
+        problem = f"is not a valid gzip file ({exc})" if compressed else f"cannot be read: {exc}"
+        raise InputError(problem, path=path) from None
     head = b"".join(kept)
     if head.startswith(BOM):
         head = head[len(BOM) :]

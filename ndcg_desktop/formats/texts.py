@@ -13,7 +13,7 @@ from typing import IO, Any
 import pandas as pd
 
 from ndcg_desktop.domain.errors import InputError
-from ndcg_desktop.formats.cells import check_id, show
+from ndcg_desktop.formats.cells import brief, check_id, show
 from ndcg_desktop.formats.common import (
     MAX_LINE_BYTES,
     base_suffix,
@@ -80,7 +80,7 @@ def read_queries(path: str | Path) -> pd.DataFrame:
     if len(dup):
         first, second = dup.iloc[0], dup.iloc[1]
         raise InputError(
-            f"query {second['query_id']} is listed twice (also at line {first['line']})",
+            f"query {brief(second['query_id'])} is listed twice (also at line {first['line']})",
             path=path,
             line=int(second["line"]),
         )
@@ -189,7 +189,7 @@ def _delimited_records(source: IO[bytes], path: str | Path, fmt: str) -> Iterato
         header = [c.strip() for c in next(reader)]
         if "doc_id" not in header:
             raise InputError(
-                f"the header must name doc_id (and optionally title, text); found {sep.join(header)}",
+                f"the header must name doc_id (and optionally title, text); found {show(sep.join(header))}",
                 path=path,
                 line=1,
             )
