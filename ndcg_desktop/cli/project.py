@@ -191,12 +191,14 @@ def cmd_pool(args: argparse.Namespace) -> int:
 
 
 def cmd_send_for_judging(args: argparse.Namespace) -> int:
-    with Project.open(args.project) as project:
+    if args.depth is not None and args.depth < 1:  # 0 once meant "everything"
+        raise InputError(f"the depth must be a positive integer, not {args.depth}")
+    with Project.open(args.project, read_only=args.dry_run) as project:  # a dry run writes nothing
         plan = plan_send_for_judging(
             project,
             args.run_name,
             args.pool_version,
-            depth=args.depth or max(project.run_info(args.run_name).rows, 1),
+            depth=args.depth if args.depth is not None else max(project.run_info(args.run_name).rows, 1),
             scope=QueryScope(args.queries),
         )
         verb = "would add" if args.dry_run else "added"

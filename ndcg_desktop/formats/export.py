@@ -47,11 +47,21 @@ def neutralise(value: object) -> object:
     return neutralise_text(value) if isinstance(value, str) else value
 
 
+def honour_umask(fd: int) -> None:
+    """Give a file made by ``tempfile.mkstemp`` (always 0600) the mode ``open`` would give it: 0666 less the umask."""
+    if os.name != "posix":
+        return
+    mask = os.umask(0o077)  # reading the umask means setting it; put it back at once
+    os.umask(mask)
+    os.fchmod(fd, 0o666 & ~mask)
+
+
 def atomic_write(path: str | Path, text: str) -> None:
     """Write to a temporary file in the same folder, then move it into place."""
     target = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
+        honour_umask(fd)
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
             handle.write(text)
         os.replace(tmp, target)

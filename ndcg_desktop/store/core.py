@@ -22,6 +22,7 @@ from typing import Any
 
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import GradeScale
+from ndcg_desktop.formats.export import honour_umask
 from ndcg_desktop.store.errors import ProjectInUse, ProjectReadOnly, ProtectionAltered, known_error
 from ndcg_desktop.store.schema import APPLICATION_ID, MIGRATIONS, SCHEMA, SCHEMA_VERSION
 
@@ -183,7 +184,10 @@ class ProjectFile:
     def _build(target: Path, *, scale: GradeScale, labels: list[str], user: str | None) -> None:
         # Built under a temporary name and moved into place: a crash never leaves half a project.
         fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-        os.close(fd)
+        try:
+            honour_umask(fd)  # mkstemp makes 0600; a project is shared like any file the user saves
+        finally:
+            os.close(fd)
         tmp = Path(tmp_name)
         try:
             conn = sqlite3.connect(tmp, isolation_level=None)

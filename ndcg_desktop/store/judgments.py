@@ -187,13 +187,15 @@ class JudgmentRepository:
         """
         target = self.pools.draft_target(None)
         scale = target.scale
-        wide = GradeScale(min(scale.low, -(10**9)), scale.high)
-        qrels = read_qrels(path, scale=wide, fmt=fmt)
+        # Read on the widest scale, then checked here against the project's (a reader's hint would name --scale,
+        # an option of `ndcg score`, not of import-qrels).
+        qrels = read_qrels(path, scale=GradeScale(-(2**63), 2**63 - 1), fmt=fmt)
         frame = qrels.frame
-        low = frame[frame["grade"] < scale.low]
-        negative_ok = negative_as_ungraded and (low["grade"] < 0).all()
-        if len(low) and not negative_ok:
-            first = low.sort_values("line").iloc[0]
+        low = frame["grade"] < scale.low
+        negative_ok = negative_as_ungraded and bool((frame.loc[low, "grade"] < 0).all())
+        outside = (frame["grade"] > scale.high) | (low & (not negative_ok))
+        if outside.any():
+            first = frame[outside].sort_values("line").iloc[0]
             # The hint is the command line's remedy; the window asks its own question instead.
             hint = "import trec_eval's -1 as ungraded items with --negative-as-ungraded" if first["grade"] < 0 else None
             raise InputError(

@@ -325,6 +325,8 @@ class Project:
         ungraded to the draft (created from the latest frozen version if needed). Returns per
         query how many documents now await grading.
         """
+        if depth is not None and depth < 1:  # 0 once meant "everything"
+            raise InputError(f"the depth must be a positive integer, not {depth}")
         pairs = self.run_store.top_pairs([name], depth)
         return self.judgments.add_items(pairs, action="send for judging")
 
