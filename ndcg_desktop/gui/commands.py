@@ -1,20 +1,65 @@
-"""Every edit is an undoable command that calls the store (glue's rule)."""
+"""Every edit is an undoable command that calls the store (glue's rule).
+
+A write can fail (another program holds the project file's write lock, the disk is full, the
+file became read-only). A failed command marks itself obsolete, so the undo stack drops it instead
+of claiming an edit that is not on disk, reports the reason, and the view re-reads the row.
+"""
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QUndoCommand
 
+from ndcg_desktop.domain import InputError
 from ndcg_desktop.store import Project
 
 translate = QCoreApplication.translate
 
 Changed = Callable[[str, str], None]
+Failed = Callable[[str], None]
+
+# What a write to the project file can raise besides a bug: the store's own errors, SQLite's
+# (busy, full, read-only, I/O) and the operating system's.
+WRITE_ERRORS = (InputError, sqlite3.Error, OSError)
 
 
-class SetGradeCommand(QUndoCommand):
+def write_problem(exc: BaseException) -> str:
+    """One sentence saying why a write failed and what to do, in the interface language."""
+    text = str(exc)
+    if isinstance(exc, sqlite3.OperationalError) and "locked" in text:
+        return translate(
+            "commands",
+            "Another program is writing to the project file and holds its lock ({error}). "
+            "Nothing was saved; try again when it has finished.",
+        ).format(error=text)
+    if isinstance(exc, sqlite3.Error | OSError):
+        return translate("commands", "The project file could not be written ({error}). Nothing was saved.").format(
+            error=text
+        )
+    return text  # the store's errors name the file and the problem already
+
+
+class _StoreCommand(QUndoCommand):
+    """Runs a store write on redo and its inverse on undo; a failure is reported, never recorded."""
+
+    def __init__(self, text: str, query_id: str, doc_id: str, changed: Changed, failed: Failed) -> None:
+        super().__init__(text)
+        self.query_id, self.doc_id = query_id, doc_id
+        self.changed, self.failed = changed, failed
+
+    def _run(self, write: Callable[[], object], what: str) -> None:
+        try:
+            write()
+        except WRITE_ERRORS as exc:
+            self.setObsolete(True)  # QUndoStack deletes an obsolete command instead of keeping it
+            self.failed(f"{what}: {write_problem(exc)}")
+        self.changed(self.query_id, self.doc_id)  # show what the file holds, whichever way it went
+
+
+class SetGradeCommand(_StoreCommand):
     """Grade one pool item; undo restores the previous grade (both are audited)."""
 
     def __init__(
@@ -26,6 +71,7 @@ class SetGradeCommand(QUndoCommand):
         grade: int | None,
         old: int | None,
         changed: Changed,
+        failed: Failed,
     ) -> None:
         if grade is None:
             text = translate("commands", "Grade {doc_id} ungraded for {query_id}").format(
@@ -35,35 +81,51 @@ class SetGradeCommand(QUndoCommand):
             text = translate("commands", "Grade {doc_id} as {grade} for {query_id}").format(
                 doc_id=doc_id, grade=grade, query_id=query_id
             )
-        super().__init__(text)
-        self.project, self.version = project, version
-        self.query_id, self.doc_id, self.grade, self.old = query_id, doc_id, grade, old
-        self.changed = changed
+        super().__init__(text, query_id, doc_id, changed, failed)
+        self.project, self.version, self.grade, self.old = project, version, grade, old
 
     def redo(self) -> None:
-        self.project.set_grade(self.query_id, self.doc_id, self.grade, version=self.version)
-        self.changed(self.query_id, self.doc_id)
+        self._run(
+            lambda: self.project.set_grade(self.query_id, self.doc_id, self.grade, version=self.version),
+            translate("commands", "{doc_id} was not graded").format(doc_id=self.doc_id),
+        )
 
     def undo(self) -> None:
-        self.project.set_grade(self.query_id, self.doc_id, self.old, version=self.version)
-        self.changed(self.query_id, self.doc_id)
+        self._run(
+            lambda: self.project.set_grade(self.query_id, self.doc_id, self.old, version=self.version),
+            translate("commands", "The grade of {doc_id} could not be undone").format(doc_id=self.doc_id),
+        )
 
 
-class SetNoteCommand(QUndoCommand):
+class SetNoteCommand(_StoreCommand):
     def __init__(
-        self, project: Project, version: int, query_id: str, doc_id: str, note: str, old: str, changed: Changed
+        self,
+        project: Project,
+        version: int,
+        query_id: str,
+        doc_id: str,
+        note: str,
+        old: str,
+        changed: Changed,
+        failed: Failed,
     ) -> None:
         super().__init__(
-            translate("commands", "Note on {doc_id} for {query_id}").format(doc_id=doc_id, query_id=query_id)
+            translate("commands", "Note on {doc_id} for {query_id}").format(doc_id=doc_id, query_id=query_id),
+            query_id,
+            doc_id,
+            changed,
+            failed,
         )
-        self.project, self.version = project, version
-        self.query_id, self.doc_id, self.note, self.old = query_id, doc_id, note, old
-        self.changed = changed
+        self.project, self.version, self.note, self.old = project, version, note, old
 
     def redo(self) -> None:
-        self.project.set_note(self.query_id, self.doc_id, self.note, version=self.version)
-        self.changed(self.query_id, self.doc_id)
+        self._run(
+            lambda: self.project.set_note(self.query_id, self.doc_id, self.note, version=self.version),
+            translate("commands", "The note on {doc_id} was not saved").format(doc_id=self.doc_id),
+        )
 
     def undo(self) -> None:
-        self.project.set_note(self.query_id, self.doc_id, self.old, version=self.version)
-        self.changed(self.query_id, self.doc_id)
+        self._run(
+            lambda: self.project.set_note(self.query_id, self.doc_id, self.old, version=self.version),
+            translate("commands", "The note on {doc_id} could not be undone").format(doc_id=self.doc_id),
+        )

@@ -151,6 +151,7 @@ class MainWindow(QMainWindow):
         self.welcome = WelcomePage(self)
         self.workspace = Workspace(self.undo_stack)
         self.workspace.error.connect(self.show_error)
+        self.workspace.status.connect(lambda text: self.statusBar().showMessage(text, 15000))
         self.workspace.progress_changed.connect(self._progress)
         self.scores = ScoresView()
         self.scores.error.connect(self.show_error)

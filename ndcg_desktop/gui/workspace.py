@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 from PySide6.QtCore import QCoreApplication, QItemSelectionModel, QModelIndex, Qt, Signal
-from PySide6.QtGui import QFont, QKeySequence, QShortcut, QTextDocumentFragment, QUndoStack
+from PySide6.QtGui import QFont, QKeySequence, QShortcut, QTextDocumentFragment, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QButtonGroup,
@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ndcg_desktop.domain import InputError
 from ndcg_desktop.gui.commands import SetGradeCommand, SetNoteCommand
 from ndcg_desktop.gui.highlight import highlighted_html
 from ndcg_desktop.gui.models import PoolFilterProxy, PoolTableModel, QueryFilterProxy, QueryListModel
@@ -46,7 +45,8 @@ class Workspace(QWidget):
     """Shows one pool version of a project; edits go through the undo stack to the store."""
 
     progress_changed = Signal(int, int)  # graded, total in the shown version
-    error = Signal(str)
+    error = Signal(str)  # shown in a dialog
+    status = Signal(str)  # shown in the status bar: why a key did nothing, what failed
 
     def __init__(self, undo_stack: QUndoStack, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -55,6 +55,7 @@ class Workspace(QWidget):
         self.version: PoolVersion | None = None
         self.query_id: str | None = None
         self.query_text = ""
+        self._write_failed = False
 
         self.queries = QueryListModel(self)
         self.query_proxy = QueryFilterProxy(self)
@@ -411,16 +412,31 @@ class Workspace(QWidget):
         if old == grade:
             self._advance(proxy_row)
             return
-        try:
-            self.undo_stack.push(
-                SetGradeCommand(
-                    self.project, self.version.version, self.query_id, doc_id, grade, old, self._refresh_item
-                )
+        if not self._push(
+            SetGradeCommand(
+                self.project,
+                self.version.version,
+                self.query_id,
+                doc_id,
+                grade,
+                old,
+                self._refresh_item,
+                self._report_failure,
             )
-        except InputError as exc:
-            self.error.emit(str(exc))
-            return
+        ):
+            return  # stay on the document: its grade is still the stored one
         self._advance(proxy_row)
+
+    def _push(self, command: QUndoCommand) -> bool:
+        """Run a command through the undo stack; False when its write failed (it is then not on the stack)."""
+        self._write_failed = False
+        self.undo_stack.push(command)
+        return not self._write_failed
+
+    def _report_failure(self, message: str) -> None:
+        self._write_failed = True
+        self.status.emit(message)
+        self.error.emit(message)
 
     def _advance(self, proxy_row: int) -> None:
         nxt = self._first_ungraded_row(after=proxy_row if not self.pool_proxy.ungraded_only else proxy_row - 1)
@@ -437,9 +453,20 @@ class Workspace(QWidget):
         old = self.pool.note(self.pool.row_of(doc_id))
         note = self.note_edit.text().strip()
         if note != old:
-            self.undo_stack.push(
-                SetNoteCommand(self.project, self.version.version, self.query_id, doc_id, note, old, self._refresh_item)
+            command = SetNoteCommand(
+                self.project,
+                self.version.version,
+                self.query_id,
+                doc_id,
+                note,
+                old,
+                self._refresh_item,
+                self._report_failure,
             )
+            if not self._push(command):
+                self.note_edit.setText(note)  # keep what was typed, to save again
+                self.note_edit.setFocus()
+                return
         self.pool_view.setFocus()
 
     def _refresh_item(self, query_id: str, doc_id: str) -> None:

@@ -926,6 +926,14 @@
 <context>
     <name>commands</name>
     <message>
+        <source>Another program is writing to the project file and holds its lock ({error}). Nothing was saved; try again when it has finished.</source>
+        <translation>另一个程序正在写入项目文件并持有其锁（{error}）。未保存任何内容；请在它完成后重试。</translation>
+    </message>
+    <message>
+        <source>The project file could not be written ({error}). Nothing was saved.</source>
+        <translation>无法写入项目文件（{error}）。未保存任何内容。</translation>
+    </message>
+    <message>
         <source>Grade {doc_id} ungraded for {query_id}</source>
         <translation>将查询 {query_id} 中的 {doc_id} 设为未评级</translation>
     </message>
@@ -934,8 +942,24 @@
         <translation>将查询 {query_id} 中的 {doc_id} 评为等级 {grade}</translation>
     </message>
     <message>
+        <source>{doc_id} was not graded</source>
+        <translation>{doc_id} 未能评级</translation>
+    </message>
+    <message>
+        <source>The grade of {doc_id} could not be undone</source>
+        <translation>无法撤销 {doc_id} 的评级</translation>
+    </message>
+    <message>
         <source>Note on {doc_id} for {query_id}</source>
         <translation>查询 {query_id} 中 {doc_id} 的备注</translation>
+    </message>
+    <message>
+        <source>The note on {doc_id} was not saved</source>
+        <translation>{doc_id} 的备注未能保存</translation>
+    </message>
+    <message>
+        <source>The note on {doc_id} could not be undone</source>
+        <translation>无法撤销 {doc_id} 的备注</translation>
     </message>
 </context>
 <context>
