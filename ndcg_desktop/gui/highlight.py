@@ -46,3 +46,62 @@ def highlighted_html(text: str, query: str) -> str:
     marked = "".join(pieces)
     paragraphs = [p.strip() for p in re.split(r"\n\s*\n", marked) if p.strip()]
     return "".join(f"<p>{p.replace(chr(10), '<br>')}</p>" for p in paragraphs)
+
+
+# Long documents: Qt lays out a rich-text paragraph of megabytes for tens of seconds, and HTML for
+# a 5 MB document is about ten times its size. Above LONG_DOCUMENT characters the reader shows plain
+# text, with lines wrapped into blocks of at most BLOCK characters, and marks the query's terms
+# only in the first HIGHLIGHT_LIMIT characters (at most MAX_MARKS of them); the window says so.
+LONG_DOCUMENT = 50_000
+HIGHLIGHT_LIMIT = 100_000
+MAX_MARKS = 2_000
+BLOCK = 2_000
+
+
+def display_text(text: str) -> str:
+    """``text`` with every line longer than BLOCK characters split into shorter lines.
+
+    A split replaces the last whitespace before the limit by a newline (the length is unchanged);
+    a run without whitespace is cut with an inserted newline.
+    """
+    out: list[str] = []
+    for line in text.split("\n"):
+        while len(line) > BLOCK:
+            cut = max(line.rfind(" ", 0, BLOCK), line.rfind("\t", 0, BLOCK))
+            if cut > 0:
+                out.append(line[:cut])
+                line = line[cut + 1 :]
+            else:
+                out.append(line[:BLOCK])
+                line = line[BLOCK:]
+        out.append(line)
+    return "\n".join(out)
+
+
+def mark_spans(text: str, query: str, limit: int = HIGHLIGHT_LIMIT, most: int = MAX_MARKS) -> list[tuple[int, int]]:
+    """(start, end) of the query's terms in the first ``limit`` characters of ``text``, at most ``most``.
+
+    Positions count UTF-16 code units, as Qt's text documents do (a character outside the Basic
+    Multilingual Plane, such as an emoji, counts twice).
+    """
+    terms = query_terms(query)
+    if not terms:
+        return []
+    pattern = re.compile(r"\b(?:" + "|".join(re.escape(t) for t in terms) + r")\w*", re.IGNORECASE)
+    head = text[:limit]
+    wide = any(ord(c) > 0xFFFF for c in head) if not head.isascii() else False
+    spans: list[tuple[int, int]] = []
+    shift, done = 0, 0  # UTF-16 units minus characters, up to character ``done``
+    for match in pattern.finditer(head):
+        if len(spans) >= most:
+            break
+        start, end = match.span()
+        if wide:
+            shift += sum(ord(c) > 0xFFFF for c in head[done:start])
+            inner = sum(ord(c) > 0xFFFF for c in head[start:end])
+            spans.append((start + shift, end + shift + inner))
+            shift += inner
+            done = end
+        else:
+            spans.append((start, end))
+    return spans

@@ -4,28 +4,39 @@ from __future__ import annotations
 
 import pandas as pd
 from PySide6.QtCore import QCoreApplication, QItemSelectionModel, QModelIndex, Qt, Signal
-from PySide6.QtGui import QFont, QKeySequence, QShortcut, QTextDocumentFragment, QUndoCommand, QUndoStack
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QKeySequence,
+    QShortcut,
+    QTextCharFormat,
+    QTextCursor,
+    QTextDocumentFragment,
+    QUndoCommand,
+    QUndoStack,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QButtonGroup,
     QCheckBox,
     QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
-    QPushButton,
     QSplitter,
     QTableView,
     QTextBrowser,
+    QTextEdit,
     QVBoxLayout,
     QWidget,
 )
 
 from ndcg_desktop.gui.commands import SetGradeCommand, SetNoteCommand
-from ndcg_desktop.gui.highlight import highlighted_html
+from ndcg_desktop.gui.grade_bar import GradeBar
+from ndcg_desktop.gui.highlight import HIGHLIGHT_LIMIT, LONG_DOCUMENT, display_text, highlighted_html, mark_spans
 from ndcg_desktop.gui.models import PoolFilterProxy, PoolTableModel, QueryFilterProxy, QueryListModel
 from ndcg_desktop.gui.plain import plain_label, plain_tooltip
+from ndcg_desktop.gui.themes import muted_colour
 from ndcg_desktop.store import PoolVersion, Project
 
 translate = QCoreApplication.translate
@@ -103,13 +114,9 @@ class Workspace(QWidget):
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         header.resizeSection(3, 90)
         header.resizeSection(4, 110)
-        self.grade_bar = QWidget()
-        self.grade_bar.setAccessibleName(translate("workspace", "Grades"))
-        self.grade_layout = QHBoxLayout(self.grade_bar)
-        self.grade_layout.setContentsMargins(0, 0, 0, 0)
-        self.grade_buttons = QButtonGroup(self)
-        self.grade_buttons.setExclusive(True)
-        self.grade_buttons.idClicked.connect(self.grade_current)
+        self.grade_bar = GradeBar()
+        self.grade_buttons = self.grade_bar.buttons
+        self.grade_bar.graded.connect(self.grade_current)
         self.note_edit = QLineEdit(
             placeholderText=translate("workspace", "Note on this document (E to edit, Enter to save)")
         )
@@ -145,6 +152,10 @@ class Workspace(QWidget):
         reading.setPointSizeF(reading.pointSizeF() * 1.15)
         self.reader.setFont(reading)
         self.reader.document().setDocumentMargin(12)
+        self.long_notice = plain_label(wrap=True)
+        self.long_notice.setAccessibleName(translate("workspace", "Long document notice"))
+        self.long_notice.setStyleSheet(f"color:{muted_colour()}")
+        self.long_notice.hide()
         right = QFrame()
         rv = QVBoxLayout(right)
         rv.setContentsMargins(0, 0, 0, 0)
@@ -152,6 +163,7 @@ class Workspace(QWidget):
         document_title.setBuddy(self.reader)
         rv.addWidget(document_title)
         rv.addWidget(self.doc_title)
+        rv.addWidget(self.long_notice)
         rv.addWidget(self.reader, 1)
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
@@ -200,7 +212,7 @@ class Workspace(QWidget):
             shortcut.activated.connect(slot)
 
         for digit in range(10):
-            add(str(digit), lambda d=digit: self.grade_current(d))
+            add(str(digit), lambda d=digit: self.grade_key(d))
         add("J", lambda: self.move_doc(1))
         add("K", lambda: self.move_doc(-1))
         add("N", self.next_query_with_ungraded)
@@ -211,7 +223,7 @@ class Workspace(QWidget):
     def _set_tab_order(self) -> None:
         """Tab follows the work: filter, queries, pool, grade buttons, note, then the document."""
         chain = [self.filter_box, self.query_view, self.ungraded_only, self.pool_view]
-        chain += self.grade_buttons.buttons()  # in grade order: added so on every rebuild
+        chain += self.grade_bar.focus_widgets()  # in grade order: added so on every rebuild
         chain += [self.note_edit, self.reader]
         for first, second in zip(chain, chain[1:], strict=False):
             QWidget.setTabOrder(first, second)
@@ -272,27 +284,8 @@ class Workspace(QWidget):
         self.pool_view.horizontalHeader().resizeSection(2, widest + 24)
 
     def _rebuild_grade_bar(self) -> None:
-        for button in self.grade_buttons.buttons():
-            self.grade_buttons.removeButton(button)
-            button.deleteLater()
         assert self.version is not None
-        scale, labels = self.version.scale, self.version.labels
-        for grade in range(scale.low, scale.high + 1):
-            label = labels[grade - scale.low] if grade - scale.low < len(labels) else str(grade)
-            if 0 <= grade <= 9:  # a digit key grades
-                text = f"{label}  [{grade}]"  # the label (project data) and its key: no words to translate
-                tip = translate("workspace", "Grade the current document {grade} ({label}); key {grade}")
-            else:
-                text = label
-                tip = translate("workspace", "Grade the current document {grade} ({label})")
-            button = QPushButton(text)
-            button.setCheckable(True)
-            button.setToolTip(tip.format(grade=grade, label=label))
-            button.setAccessibleName(translate("workspace", "Grade {grade}: {label}").format(grade=grade, label=label))
-            button.setAccessibleDescription(tip.format(grade=grade, label=label))
-            button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
-            self.grade_buttons.addButton(button, grade)
-            self.grade_layout.addWidget(button)
+        self.grade_bar.set_scale(self.version.scale, self.version.labels)
         self._set_tab_order()
 
     def select_query_row(self, proxy_row: int) -> None:
@@ -373,20 +366,16 @@ class Workspace(QWidget):
         self._show_doc(self.pool.doc_id(self.pool_proxy.mapToSource(current).row()))
 
     def _show_doc(self, doc_id: str | None) -> None:
-        # An exclusive group ignores unchecking its checked button: lift exclusivity meanwhile.
-        self.grade_buttons.setExclusive(False)
-        for button in self.grade_buttons.buttons():
-            button.setChecked(False)
-        self.grade_buttons.setExclusive(True)
+        self.long_notice.hide()
+        self.reader.setExtraSelections([])
         if doc_id is None or self.project is None:
+            self.grade_bar.show_grade(None)
             self.doc_title.setText("")
             self.reader.setHtml("")
             self.note_edit.clear()
             return
         row = self.pool.row_of(doc_id)
-        grade = self.pool.grade(row)
-        if grade is not None and self.grade_buttons.button(grade) is not None:
-            self.grade_buttons.button(grade).setChecked(True)
+        self.grade_bar.show_grade(self.pool.grade(row))
         self.note_edit.setText(self.pool.note(row))
         doc = self.project.document(doc_id)
         if doc is None:
@@ -395,9 +384,43 @@ class Workspace(QWidget):
             self.reader.setHtml(f"<p><i>{missing}</i></p>")
             return
         self.doc_title.setText(f"{doc_id} — {doc['title']}" if doc["title"] else doc_id)
-        self.reader.setHtml(highlighted_html(doc["text"], self.query_text))
+        text = doc["text"]
+        if len(text) <= LONG_DOCUMENT:
+            self.reader.setHtml(highlighted_html(text, self.query_text))
+        else:
+            self._show_long_text(text)
+
+    def _show_long_text(self, text: str) -> None:
+        """Plain text in short blocks, terms marked in the first part only (rich text of megabytes freezes)."""
+        self.reader.setPlainText(display_text(text))
+        mark = QTextCharFormat()
+        mark.setBackground(QColor("#ffe58a"))
+        mark.setForeground(QColor("#000000"))
+        selections = []
+        for start, end in mark_spans(text, self.query_text):
+            selection = QTextEdit.ExtraSelection()
+            cursor = QTextCursor(self.reader.document())
+            cursor.setPosition(start)
+            cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+            selection.cursor, selection.format = cursor, mark
+            selections.append(selection)
+        self.reader.setExtraSelections(selections)
+        self.long_notice.setText(
+            translate(
+                "workspace",
+                "Long document ({count} characters): query terms are marked in the first {limit} characters only.",
+            ).format(count=f"{len(text):,}", limit=f"{HIGHLIGHT_LIMIT:,}")
+        )
+        self.long_notice.show()
 
     # -- actions -------------------------------------------------------------------------
+    def grade_key(self, digit: int) -> None:
+        """A digit key: grade at once on a small scale; on a large one, start typing into the number box."""
+        if self.grade_bar.uses_buttons or not self.grade_bar.isEnabled():
+            self.grade_current(digit)
+        else:
+            self.grade_bar.start_typing(digit)
+
     def grade_current(self, grade: int) -> None:
         """Grade the current document and move to the next ungraded one (keyboard-first)."""
         if self.project is None or self.version is None or self.version.frozen or self.query_id is None:
@@ -426,6 +449,8 @@ class Workspace(QWidget):
         ):
             return  # stay on the document: its grade is still the stored one
         self._advance(proxy_row)
+        if not self.grade_bar.uses_buttons:
+            self.pool_view.setFocus()  # J/K and the next digit work again
 
     def _push(self, command: QUndoCommand) -> bool:
         """Run a command through the undo stack; False when its write failed (it is then not on the stack)."""

@@ -1857,6 +1857,10 @@ SHA-256：
         <translation>判断池</translation>
     </message>
     <message>
+        <source>Long document ({count} characters): query terms are marked in the first {limit} characters only.</source>
+        <translation>长文档（{count} 个字符）：仅在前 {limit} 个字符中标出查询词。</translation>
+    </message>
+    <message>
         <source>Grades</source>
         <translation>等级</translation>
     </message>
@@ -1875,6 +1879,10 @@ SHA-256：
     <message>
         <source>Document text</source>
         <translation>文档文本</translation>
+    </message>
+    <message>
+        <source>Long document notice</source>
+        <translation>长文档提示</translation>
     </message>
     <message>
         <source>Document</source>
@@ -1901,6 +1909,18 @@ sha256 {hash}</translation>
     <message>
         <source>Grade {grade}: {label}</source>
         <translation>等级 {grade}：{label}</translation>
+    </message>
+    <message>
+        <source>Grade</source>
+        <translation>评级</translation>
+    </message>
+    <message>
+        <source>Type a grade from {low} to {high}, then Enter</source>
+        <translation>输入 {low} 到 {high} 之间的等级，然后按 Enter</translation>
+    </message>
+    <message>
+        <source>Grade the current document</source>
+        <translation>为当前文档评级</translation>
     </message>
     <message>
         <source>No queries yet: import queries and judgments, or build a pool from runs.</source>
