@@ -69,10 +69,11 @@ class SetGradeCommand(_StoreCommand):
         query_id: str,
         doc_id: str,
         grade: int | None,
-        old: int | None,
+        old: tuple[int | None, str | None, str | None],
         changed: Changed,
         failed: Failed,
     ) -> None:
+        """``old`` is the row before: (grade, annotator, updated_at); undo puts all three back."""
         if grade is None:
             text = translate("commands", "Grade {doc_id} ungraded for {query_id}").format(
                 doc_id=doc_id, query_id=query_id
@@ -92,7 +93,9 @@ class SetGradeCommand(_StoreCommand):
 
     def undo(self) -> None:
         self._run(
-            lambda: self.project.set_grade(self.query_id, self.doc_id, self.old, version=self.version),
+            lambda: self.project.set_grade(
+                self.query_id, self.doc_id, self.old[0], version=self.version, restore=(self.old[1], self.old[2])
+            ),
             translate("commands", "The grade of {doc_id} could not be undone").format(doc_id=self.doc_id),
         )
 

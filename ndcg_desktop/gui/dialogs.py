@@ -94,15 +94,23 @@ def _box_buttons(buttons: QDialogButtonBox) -> list[QWidget]:
 
 
 class ShortcutsDialog(QDialog):
-    def __init__(self, parent: QWidget | None = None) -> None:
+    """Every shortcut; ``grade_keys`` (keys, what they do) lists the open project's own grading keys."""
+
+    def __init__(self, parent: QWidget | None = None, grade_keys: tuple[str, str] | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(translate("dialogs", "Keyboard shortcuts"))
         grid = QGridLayout()
         grid.setHorizontalSpacing(24)
-        for row, (keys, what) in enumerate(SHORTCUTS):
-            key_label = QLabel(f"<b>{translate('dialogs', keys)}</b>")
+        rows = [(translate("dialogs", keys), translate("dialogs", what)) for keys, what in SHORTCUTS]
+        if grade_keys is not None:
+            rows[0] = grade_keys
+        for row, (keys, what) in enumerate(rows):
+            key_label = plain_label(keys)
+            bold = key_label.font()
+            bold.setBold(True)
+            key_label.setFont(bold)
             grid.addWidget(key_label, row, 0, Qt.AlignmentFlag.AlignRight)
-            grid.addWidget(QLabel(translate("dialogs", what)), row, 1)
+            grid.addWidget(plain_label(what), row, 1)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
@@ -203,6 +211,15 @@ ORDER_TEXTS = {
 }
 
 
+def free_name(suggested: str, taken: list[str]) -> str:
+    """``suggested`` if no run has that name, else the first free ``suggested-2``, ``suggested-3``…"""
+    name, n = suggested, 1
+    while name in taken:
+        n += 1
+        name = f"{suggested}-{n}"
+    return name
+
+
 class ImportRunDialog(QDialog):
     """Name a run and choose how its order is formed (score, rank or file order; ties; ID mapping)."""
 
@@ -212,7 +229,7 @@ class ImportRunDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle(translate("dialogs", "Import run"))
         self.taken = taken
-        self.name = QLineEdit(suggested)
+        self.name = QLineEdit(free_name(suggested, taken))
         self.name.setAccessibleName(translate("dialogs", "Run name"))
         self.ties = QComboBox()
         self.ties.setAccessibleName(translate("dialogs", "Equal scores or ranks"))
@@ -253,6 +270,8 @@ class ImportRunDialog(QDialog):
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self._accept)
         buttons.rejected.connect(self.reject)
+        self.ok = buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.name.textChanged.connect(lambda _t: self._check_name())
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         preview_title = QLabel(translate("dialogs", "<b>The first lines, as they will be read</b>"))
@@ -319,13 +338,23 @@ class ImportRunDialog(QDialog):
             )
         )
 
-    def _accept(self) -> None:
+    def _name_problem(self) -> str:
         name = self.name.text().strip()
         if not name:
-            self.error.setText(translate("dialogs", "The run needs a name."))
-        elif name in self.taken:
-            self.error.setText(translate("dialogs", "A run named {name} exists already.").format(name=repr(name)))
-        else:
+            return translate("dialogs", "The run needs a name.")
+        if name in self.taken:
+            return translate("dialogs", "A run named {name} exists already.").format(name=repr(name))
+        return ""
+
+    def _check_name(self) -> None:
+        """Say at once when the name is empty or taken (not only on OK)."""
+        problem = self._name_problem()
+        self.error.setText(problem)
+        self.ok.setEnabled(not problem)
+
+    def _accept(self) -> None:
+        self._check_name()
+        if not self._name_problem():
             self.accept()
 
     def chosen_order(self) -> OrderKind | None:
@@ -407,6 +436,17 @@ class BuildPoolDialog(QDialog):
     def refresh(self) -> None:
         names, depth = self.chosen()
         self.table.setRowCount(0)
+        if self.runs.count() == 0:
+            self.summary.setText(
+                translate(
+                    "dialogs",
+                    "No runs imported yet: a pool is built from the documents runs returned. "
+                    "Import one with File ▸ Import run…, then come back here.",
+                )
+            )
+            self.ok.setEnabled(False)
+            self.preview_button.setEnabled(False)
+            return
         if not names:
             self.summary.setText(translate("dialogs", "Choose at least one run."))
             self.ok.setEnabled(False)

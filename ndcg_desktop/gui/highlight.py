@@ -5,21 +5,48 @@ from __future__ import annotations
 import html
 import re
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, QLocale
 
 # No user-visible text here (stop words are matching data, not interface text); the alias keeps
 # the GUI package's convention for any text added later.
 translate = QCoreApplication.translate
 
-_STOP = frozenset(
-    "a an and are as at be by for from how in is it of on or the to what when where which who why with".split()
-)
+# Words too common to be worth marking, per interface language (a short list, not a linguistic
+# resource). English applies always, since queries are so often written in English.
+STOPWORDS = {
+    "en": frozenset(
+        """a about all also an and any are as at be been but by can could did do does for from had has have
+        how if in into is it its may might more most must no not of on or other our should so some such than
+        that the their them then there these they this those to too was we were what when where which while
+        who whom why will with would you your""".split()
+    ),
+    "zh": frozenset(
+        """的 了 是 在 和 与 或 及 也 都 就 而 但 被 把 对 从 到 为 以 之 其 这 那 这个 那个 一个 什么 怎么 怎样
+        如何 为什么 哪 哪些 哪个 吗 呢 吧 啊 我 你 他 她 它 我们 你们 他们 可以 必须 应该 能 会 要 有 没有 不""".split()
+    ),
+}
 _MARK = '<span style="background-color:#ffe58a; color:#000000">'
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
 
 
-def query_terms(query: str) -> list[str]:
-    """Content words of a query, longest first so that longer matches win."""
-    words = {w.lower() for w in re.findall(r"\w+", query) if len(w) > 2 and w.lower() not in _STOP}
+def stopwords(language: str | None = None) -> frozenset[str]:
+    """English stop words plus those of ``language`` (default: the interface language, e.g. zh_CN)."""
+    code = (language or QLocale().name()).split("_")[0]
+    return STOPWORDS["en"] | STOPWORDS.get(code, frozenset())
+
+
+def query_terms(query: str, language: str | None = None) -> list[str]:
+    """Content words of a query, longest first so that longer matches win.
+
+    Stop words are skipped, and so are words under three letters (CJK words are short: two
+    characters suffice there).
+    """
+    stop = stopwords(language)
+    words = {
+        w.lower()
+        for w in re.findall(r"\w+", query)
+        if (len(w) > 2 or (len(w) == 2 and _CJK.match(w))) and w.lower() not in stop
+    }
     return sorted(words, key=lambda w: (-len(w), w))
 
 

@@ -274,7 +274,10 @@ class MainWindow(QMainWindow):
         )
         help_menu = bar.addMenu(translate("main_window", "&Help"))
         self._action(
-            help_menu, translate("main_window", "&Keyboard shortcuts"), lambda: ShortcutsDialog(self).exec(), "F1"
+            help_menu,
+            translate("main_window", "&Keyboard shortcuts"),
+            lambda: ShortcutsDialog(self, self.workspace.grade_keys()).exec(),
+            "F1",
         )
         self._action(help_menu, translate("main_window", "&About ndcg-desktop"), self.about)
         toolbar = QToolBar(translate("main_window", "Pool version"))
@@ -315,7 +318,7 @@ class MainWindow(QMainWindow):
         for action in self.import_actions:
             action.setEnabled(writable)
         self.close_action.setEnabled(open_)
-        self.pool_action.setEnabled(writable and bool(self.project and self.project.runs()))
+        self.pool_action.setEnabled(writable)  # without runs, the dialog says to import one first
         self.freeze_action.setEnabled(writable and version is not None and not version.frozen)
         has_draft = bool(self.project and self.project.draft())
         self.new_draft_action.setEnabled(writable and version is not None and version.frozen and not has_draft)

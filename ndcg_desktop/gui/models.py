@@ -184,6 +184,7 @@ class PoolTableModel(_ListTableModel):
         self._grades: list[int | None] = []
         self._annotators: list[str] = []
         self._notes: list[str] = []
+        self._updated: list[str | None] = []
         self._keys: list[str] = []
         self._row: dict[str, int] = {}
         self.labels: list[str] = []
@@ -196,13 +197,14 @@ class PoolTableModel(_ListTableModel):
         self._grades = [None if pd.isna(g) else int(g) for g in frame["grade"]]
         self._annotators = [_text(x) for x in frame["annotator"]]
         self._notes = [_text(x) for x in frame["note"]]
+        self._updated = [None if pd.isna(x) else str(x) for x in frame["updated_at"]]
         self._keys = [natural_key(x) for x in self._docs]
         self._row = {d: i for i, d in enumerate(self._docs)}
         self.labels, self.low = labels, low
         self.endResetModel()
 
     def clear(self) -> None:
-        self.load(pd.DataFrame(columns=["doc_id", "title", "grade", "annotator", "note"]), [], 0)
+        self.load(pd.DataFrame(columns=["doc_id", "title", "grade", "annotator", "note", "updated_at"]), [], 0)
 
     def _rows(self) -> int:
         return len(self._docs)
@@ -216,18 +218,27 @@ class PoolTableModel(_ListTableModel):
     def note(self, row: int) -> str:
         return self._notes[row]
 
+    def annotator(self, row: int) -> str:
+        return self._annotators[row]
+
+    def updated_at(self, row: int) -> str | None:
+        return self._updated[row]
+
     def row_of(self, doc_id: str) -> int:
         return self._row.get(doc_id, -1)
 
     def counts(self) -> tuple[int, int]:
         return len(self._docs), sum(g is not None for g in self._grades)
 
-    def set_values(self, doc_id: str, *, grade: int | None, annotator: str | None, note: str | None) -> None:
+    def set_values(
+        self, doc_id: str, *, grade: int | None, annotator: str | None, note: str | None, updated_at: str | None = None
+    ) -> None:
         """Reflect a change the store has already made (after a command ran)."""
         row = self.row_of(doc_id)
         if row < 0:
             return
         self._grades[row], self._annotators[row], self._notes[row] = grade, _text(annotator), _text(note)
+        self._updated[row] = updated_at
         self.dataChanged.emit(self.index(row, 2), self.index(row, 4))
 
     def grade_text(self, grade: int | None) -> str:

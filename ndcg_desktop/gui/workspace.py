@@ -17,12 +17,14 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QCheckBox,
     QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
+    QMessageBox,
     QSplitter,
     QTableView,
     QTextBrowser,
@@ -35,7 +37,7 @@ from ndcg_desktop.gui.commands import SetGradeCommand, SetNoteCommand
 from ndcg_desktop.gui.grade_bar import GradeBar
 from ndcg_desktop.gui.highlight import HIGHLIGHT_LIMIT, LONG_DOCUMENT, display_text, highlighted_html, mark_spans
 from ndcg_desktop.gui.models import PoolFilterProxy, PoolTableModel, QueryFilterProxy, QueryListModel
-from ndcg_desktop.gui.plain import plain_label, plain_tooltip
+from ndcg_desktop.gui.plain import plain_label, plain_tooltip, show_message
 from ndcg_desktop.gui.themes import muted_colour
 from ndcg_desktop.store import PoolVersion, Project
 
@@ -208,7 +210,9 @@ class Workspace(QWidget):
     def _shortcuts(self) -> None:
         def add(keys: str, slot: object) -> None:
             shortcut = QShortcut(QKeySequence(keys), self)
-            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            # The whole window while the workspace shows (a hidden widget's shortcuts are off): the keys
+            # work whichever pane or toolbar has focus; a text field keeps its typed keys (ShortcutOverride).
+            shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
             shortcut.activated.connect(slot)
 
         for digit in range(10):
@@ -260,6 +264,22 @@ class Workspace(QWidget):
         self.query_id = None  # another version: the pool must be read again even for the same query
         self.select_query_row(self.query_proxy.mapFromSource(self.queries.index(max(row, 0), 0)).row())
         self._emit_progress()
+        focus = QApplication.focusWidget()
+        if focus is None or not self.isAncestorOf(focus):
+            self.pool_view.setFocus()  # grading keys work at once, without a click first
+
+    def grade_keys(self) -> tuple[str, str] | None:
+        """The grading keys of the shown scale and what they do, for the shortcuts list."""
+        if self.version is None:
+            return None
+        scale = self.version.scale
+        if not self.grade_bar.uses_buttons:
+            return "0 … 9, Enter", translate(
+                "workspace", "Type a grade from {low} to {high} into the number box; Enter grades and moves on"
+            ).format(low=scale.low, high=scale.high)
+        digits = [g for g in range(scale.low, scale.high + 1) if 0 <= g <= 9]
+        keys = " ".join(str(d) for d in digits) if len(digits) <= 4 else f"{digits[0]} … {digits[-1]}"
+        return keys, translate("dialogs", "Grade the current document and move to the next ungraded one")
 
     def show_no_pool(self, project: Project) -> None:
         """A project without any pool version: its queries, and nothing of another project's pool or grades."""
@@ -423,34 +443,76 @@ class Workspace(QWidget):
 
     def grade_current(self, grade: int) -> None:
         """Grade the current document and move to the next ungraded one (keyboard-first)."""
-        if self.project is None or self.version is None or self.version.frozen or self.query_id is None:
-            return
-        if not (self.version.scale.low <= grade <= self.version.scale.high):
-            return
+        reason = self._why_not(grade)
         doc_id = self.current_doc()
-        if doc_id is None:
+        if reason or doc_id is None or self.project is None or self.version is None or self.query_id is None:
+            self.status.emit(reason or translate("workspace", "No document is selected: nothing was graded."))
             return
         proxy_row = self.pool_view.currentIndex().row()
-        old = self.pool.grade(self.pool.row_of(doc_id))
+        row = self.pool.row_of(doc_id)
+        old = self.pool.grade(row)
         if old == grade:
             self._advance(proxy_row)
             return
-        if not self._push(
-            SetGradeCommand(
-                self.project,
-                self.version.version,
-                self.query_id,
-                doc_id,
-                grade,
-                old,
-                self._refresh_item,
-                self._report_failure,
+        who = self.pool.annotator(row)
+        if old is not None and who and who != self.project.user and not self._confirm_regrade(doc_id, old, grade, who):
+            self.status.emit(
+                translate("workspace", "Kept the grade {old} that {who} gave {doc_id}.").format(
+                    old=old, who=who, doc_id=doc_id
+                )
             )
-        ):
+            return
+        command = SetGradeCommand(
+            self.project,
+            self.version.version,
+            self.query_id,
+            doc_id,
+            grade,
+            (old, who or None, self.pool.updated_at(row)),
+            self._refresh_item,
+            self._report_failure,
+        )
+        if not self._push(command):
             return  # stay on the document: its grade is still the stored one
         self._advance(proxy_row)
         if not self.grade_bar.uses_buttons:
             self.pool_view.setFocus()  # J/K and the next digit work again
+
+    def _why_not(self, grade: int) -> str:
+        """Why a grade cannot be given now (shown in the status bar), or an empty string."""
+        if self.project is None or self.version is None or self.query_id is None:
+            return translate("workspace", "Nothing to grade: this project has no pool yet.")
+        if self.version.frozen:
+            return translate(
+                "workspace",
+                "Pool v{version} is frozen: its grades cannot change (Pool ▸ New draft from this version).",
+            ).format(version=self.version.version)
+        if self.project.read_only:
+            return translate("workspace", "The project is open read-only: grades cannot change.")
+        scale = self.version.scale
+        if not (scale.low <= grade <= scale.high):
+            return translate(
+                "workspace", "{grade} is not a grade here: this project's grades run from {low} to {high}."
+            ).format(
+                grade=grade if grade >= scale.low or not self.grade_bar.spin else "—", low=scale.low, high=scale.high
+            )
+        return ""
+
+    def _confirm_regrade(self, doc_id: str, old: int, grade: int, who: str) -> bool:
+        """Replacing another annotator's grade is deliberate: ask (No is the default)."""
+        answer = show_message(
+            self,
+            QMessageBox.Icon.Question,
+            translate("workspace", "Replace another annotator's grade?"),
+            translate(
+                "workspace",
+                "{doc_id} was graded {old} by {who}. Replace that grade with your {grade}?\n\n"
+                "Both grades stay in the audit log, and Ctrl+Z undoes the change.",
+            ).format(doc_id=doc_id, old=old, who=who, grade=grade),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
+        return answer == QMessageBox.StandardButton.Yes
 
     def _push(self, command: QUndoCommand) -> bool:
         """Run a command through the undo stack; False when its write failed (it is then not on the stack)."""
@@ -466,7 +528,13 @@ class Workspace(QWidget):
     def _advance(self, proxy_row: int) -> None:
         nxt = self._first_ungraded_row(after=proxy_row if not self.pool_proxy.ungraded_only else proxy_row - 1)
         if nxt is None:
-            nxt = min(proxy_row + 1, self.pool_proxy.rowCount() - 1)
+            # Never on to a graded row by itself: the next key would change a grade nobody meant to touch.
+            nxt = min(proxy_row, self.pool_proxy.rowCount() - 1)
+            self.status.emit(
+                translate(
+                    "workspace", "Every document of {query} is graded; N goes to the next query to grade."
+                ).format(query=self.query_id)
+            )
         self.select_doc_row(nxt)
 
     def save_note(self) -> None:
@@ -505,7 +573,8 @@ class Workspace(QWidget):
         items = self.project.pool_items(self.version.version, query_id)
         rec = items[items["doc_id"] == doc_id].iloc[0]
         grade = None if pd.isna(rec["grade"]) else int(rec["grade"])
-        self.pool.set_values(doc_id, grade=grade, annotator=rec["annotator"], note=rec["note"])
+        updated = None if pd.isna(rec["updated_at"]) else str(rec["updated_at"])
+        self.pool.set_values(doc_id, grade=grade, annotator=rec["annotator"], note=rec["note"], updated_at=updated)
         self.queries.update_counts(query_id, len(items), int(items["grade"].notna().sum()))
         if doc_id == self.current_doc():
             self._show_doc(doc_id)
@@ -534,7 +603,8 @@ class Workspace(QWidget):
     def focus_note(self) -> None:
         if self.version is not None and not self.version.frozen:
             self.note_edit.setFocus()
-            self.note_edit.selectAll()
+            self.note_edit.deselect()
+            self.note_edit.end(False)  # typing adds to the note instead of replacing it
 
     def _emit_progress(self) -> None:
         if self.project is None or self.version is None:

@@ -22,18 +22,32 @@ class JudgmentRepository:
         self.file = file
         self.pools = pools
 
-    def set_grade(self, query_id: str, doc_id: str, grade: int | None, *, version: int | None = None) -> int | None:
-        """Grade one pool item (``None`` clears it). Returns the previous grade. Audited."""
+    def set_grade(
+        self,
+        query_id: str,
+        doc_id: str,
+        grade: int | None,
+        *,
+        version: int | None = None,
+        restore: tuple[str | None, str | None] | None = None,
+    ) -> int | None:
+        """Grade one pool item (``None`` clears it). Returns the previous grade. Audited.
+
+        ``restore`` puts back an earlier (annotator, updated_at) with the grade instead of the
+        current user and time: undo returns the row exactly as it was (the audit log still
+        records who undid it, and when).
+        """
         target = self.pools.draft_target(version)
         if grade is not None and not (target.scale.low <= grade <= target.scale.high):
             raise InputError(f"grade {grade} is outside the scale {target.scale}")
+        annotator, stamp = restore if restore is not None else (self.file.user, now())
         with self.file.transaction(wait_ms=INTERACTIVE_BUSY_MS) as conn:  # a key press: fail promptly
             number = self.pools.open_draft(conn, target)
             old = self._item(conn, number, query_id, doc_id)
             conn.execute(
                 "UPDATE judgments SET grade = ?, annotator = ?, updated_at = ? "
                 "WHERE version = ? AND query_id = ? AND doc_id = ?",
-                (grade, self.file.user, now(), number, query_id, doc_id),
+                (grade, annotator, stamp, number, query_id, doc_id),
             )
             previous: int | None = old[0]
             self._audit(conn, number, query_id, doc_id, "grade", old_grade=previous, new_grade=grade)
@@ -226,7 +240,8 @@ class JudgmentRepository:
         new = both[both["_merge"] == "left_only"]
         fill = present[present["grade_old"].isna() & present["grade"].notna()]
         stamp = now()
-        user = self.file.user
+        user = self.file.user  # who ran the import (audit log)
+        source = f"import:{Path(path).name}"  # whose grades these are: the file's, not a person's
 
         def triples(frame: pd.DataFrame) -> list[tuple[Any, Any, Any]]:
             return list(frame[["query_id", "doc_id", "grade"]].itertuples(index=False, name=None))
@@ -236,12 +251,12 @@ class JudgmentRepository:
             conn.executemany(
                 "INSERT INTO judgments (version, query_id, doc_id, grade, annotator, updated_at) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
-                [(number, q, d, _opt_int(g), None if pd.isna(g) else user, stamp) for q, d, g in triples(new)],
+                [(number, q, d, _opt_int(g), None if pd.isna(g) else source, stamp) for q, d, g in triples(new)],
             )
             conn.executemany(
                 "UPDATE judgments SET grade = ?, annotator = ?, updated_at = ? "
                 "WHERE version = ? AND query_id = ? AND doc_id = ?",
-                [(int(g), user, stamp, number, q, d) for q, d, g in triples(fill)],
+                [(int(g), source, stamp, number, q, d) for q, d, g in triples(fill)],
             )
             conn.executemany(
                 "INSERT INTO audit_log (version, query_id, doc_id, action, new_grade, who, at) "

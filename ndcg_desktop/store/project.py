@@ -252,8 +252,16 @@ class Project:
         return self.pools.export_qrels(path, version=version, fmt=fmt)
 
     # -- judgments -------------------------------------------------------------------------
-    def set_grade(self, query_id: str, doc_id: str, grade: int | None, *, version: int | None = None) -> int | None:
-        return self.judgments.set_grade(query_id, doc_id, grade, version=version)
+    def set_grade(
+        self,
+        query_id: str,
+        doc_id: str,
+        grade: int | None,
+        *,
+        version: int | None = None,
+        restore: tuple[str | None, str | None] | None = None,
+    ) -> int | None:
+        return self.judgments.set_grade(query_id, doc_id, grade, version=version, restore=restore)
 
     def set_note(self, query_id: str, doc_id: str, note: str, *, version: int | None = None) -> str:
         return self.judgments.set_note(query_id, doc_id, note, version=version)

@@ -1305,6 +1305,10 @@
         <translation>添加到草稿</translation>
     </message>
     <message>
+        <source>No runs imported yet: a pool is built from the documents runs returned. Import one with File ▸ Import run…, then come back here.</source>
+        <translation>尚未导入任何运行结果：判断池由运行结果返回的文档构建。请先通过“文件 ▸ 导入运行结果…”导入一个，再回到这里。</translation>
+    </message>
+    <message>
         <source>Choose at least one run.</source>
         <translation>请至少选择一个运行结果。</translation>
     </message>
@@ -1857,8 +1861,52 @@ SHA-256：
         <translation>判断池</translation>
     </message>
     <message>
+        <source>Type a grade from {low} to {high} into the number box; Enter grades and moves on</source>
+        <translation>在数字框中输入 {low} 到 {high} 之间的等级；按 Enter 评级并转到下一个</translation>
+    </message>
+    <message>
         <source>Long document ({count} characters): query terms are marked in the first {limit} characters only.</source>
         <translation>长文档（{count} 个字符）：仅在前 {limit} 个字符中标出查询词。</translation>
+    </message>
+    <message>
+        <source>No document is selected: nothing was graded.</source>
+        <translation>未选择文档：没有进行评级。</translation>
+    </message>
+    <message>
+        <source>Kept the grade {old} that {who} gave {doc_id}.</source>
+        <translation>保留了 {who} 给 {doc_id} 的等级 {old}。</translation>
+    </message>
+    <message>
+        <source>Nothing to grade: this project has no pool yet.</source>
+        <translation>没有可评级的内容：此项目还没有判断池。</translation>
+    </message>
+    <message>
+        <source>Pool v{version} is frozen: its grades cannot change (Pool ▸ New draft from this version).</source>
+        <translation>判断池 v{version} 已冻结：其等级不能更改（判断池 ▸ 从此版本新建草稿）。</translation>
+    </message>
+    <message>
+        <source>The project is open read-only: grades cannot change.</source>
+        <translation>项目以只读方式打开：等级不能更改。</translation>
+    </message>
+    <message>
+        <source>{grade} is not a grade here: this project&apos;s grades run from {low} to {high}.</source>
+        <translation>{grade} 不是此处的等级：此项目的等级范围为 {low} 到 {high}。</translation>
+    </message>
+    <message>
+        <source>Replace another annotator&apos;s grade?</source>
+        <translation>替换其他标注者的等级？</translation>
+    </message>
+    <message>
+        <source>{doc_id} was graded {old} by {who}. Replace that grade with your {grade}?
+
+Both grades stay in the audit log, and Ctrl+Z undoes the change.</source>
+        <translation>{doc_id} 已由 {who} 评为 {old}。要用您的等级 {grade} 替换它吗？
+
+两个等级都会保留在审计日志中，Ctrl+Z 可撤销此更改。</translation>
+    </message>
+    <message>
+        <source>Every document of {query} is graded; N goes to the next query to grade.</source>
+        <translation>{query} 的所有文档都已评级；按 N 转到下一个待评级的查询。</translation>
     </message>
     <message>
         <source>Grades</source>

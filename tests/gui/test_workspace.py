@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDialog
+from PySide6.QtWidgets import QDialog, QMessageBox
 
 from ndcg_desktop.gui import dialogs as dialogs_module
 from ndcg_desktop.store import Project
@@ -134,8 +134,10 @@ def test_freeze_blocks_edits_then_new_draft(window, small_project, qtbot, monkey
     assert ws.version.version == 2 and not ws.version.frozen
     ws.pool_view.setFocus()
 
+    messages.answer = QMessageBox.StandardButton.Yes  # A's grade came from the imported file: replacing it asks
     qtbot.keyClick(ws.pool_view, Qt.Key.Key_1)
     assert [m for m in messages if m[0] == "warning"] == []
+    assert messages[-1][0] == "question" and messages[-1][1].startswith("A was graded 3 by import:j.qrels.")
     assert pool_grades(small_project, version=2)["A"] == 1
     assert pool_grades(small_project, version=1)["A"] == 3
 
