@@ -6,8 +6,9 @@ shading, the frozen banner, errors); those read the palette too (see ``is_dark``
 
 from __future__ import annotations
 
-from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QApplication, QStyleFactory
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QColor, QPainter, QPalette, QPen
+from PySide6.QtWidgets import QApplication, QProxyStyle, QStyle, QStyleFactory, QStyleOption, QWidget
 
 THEMES = ("system", "dark", "high-contrast")
 
@@ -78,11 +79,52 @@ def high_contrast() -> QPalette:
     )
 
 
+class OutlinedIndicators(QProxyStyle):
+    """Fusion with check boxes, radio buttons and text fields outlined in a readable colour.
+
+    Fusion outlines them in a darker shade of the window colour: on a dark window that is nearly
+    black on nearly black, and an unchecked box disappears. The outline here is the palette's
+    placeholder-text colour, which every theme sets readable on its base.
+    """
+
+    _OUTLINED = (
+        QStyle.PrimitiveElement.PE_IndicatorCheckBox,
+        QStyle.PrimitiveElement.PE_IndicatorItemViewItemCheck,
+        QStyle.PrimitiveElement.PE_IndicatorRadioButton,
+        QStyle.PrimitiveElement.PE_PanelLineEdit,
+    )
+
+    def drawPrimitive(
+        self,
+        element: QStyle.PrimitiveElement,
+        option: QStyleOption,
+        painter: QPainter,
+        widget: QWidget | None = None,
+    ) -> None:
+        super().drawPrimitive(element, option, painter, widget)
+        if element not in self._OUTLINED or option.rect.isEmpty():
+            return
+        if element == QStyle.PrimitiveElement.PE_PanelLineEdit and option.lineWidth <= 0:  # type: ignore[attr-defined]
+            return  # frameless editors (inside spin boxes, table cells) stay frameless
+        palette: QPalette = option.palette
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(QPen(palette.color(QPalette.ColorRole.PlaceholderText), 1.0))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        rect = QRectF(option.rect).adjusted(0.5, 0.5, -0.5, -0.5)
+        if element == QStyle.PrimitiveElement.PE_IndicatorRadioButton:
+            painter.drawEllipse(rect)
+        else:
+            painter.drawRoundedRect(rect, 2, 2)
+        painter.restore()
+
+
 def apply(app: QApplication, theme: str | None) -> str:
     """Use ``theme`` ("system" or empty: leave the platform's palette alone)."""
     if theme not in ("dark", "high-contrast"):
         return "system"
-    app.setStyle(QStyleFactory.create("Fusion"))  # draws everything from the palette
+    # Fusion draws everything from the palette; the proxy outlines what Fusion draws too faintly on dark.
+    app.setStyle(OutlinedIndicators(QStyleFactory.create("Fusion")))
     app.setPalette(dark() if theme == "dark" else high_contrast())
     if theme == "high-contrast":
         app.setStyleSheet(HIGH_CONTRAST_SHEET)
