@@ -298,8 +298,10 @@ class Workspace(QWidget):
     def _size_pool_columns(self) -> None:
         assert self.version is not None
         metrics = self.pool_view.fontMetrics()
-        grades = range(self.version.scale.low, self.version.scale.high + 1)
-        self.pool.labels, self.pool.low = self.version.labels, self.version.scale.low
+        low, high = self.version.scale.low, self.version.scale.high
+        # The labelled grades and the scale's ends: measuring every grade of a huge scale would hang.
+        grades = {*range(low, min(high, low + len(self.version.labels) - 1) + 1), low, high}
+        self.pool.labels, self.pool.low = self.version.labels, low
         widest = max([metrics.horizontalAdvance(self.pool.grade_text(g)) for g in grades] + [40])
         self.pool_view.horizontalHeader().resizeSection(2, widest + 24)
 

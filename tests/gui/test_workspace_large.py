@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
 
 from PySide6.QtCore import Qt
@@ -74,3 +75,22 @@ def test_a_large_scale_gets_a_number_box_not_a_button_per_grade(window, tmp_path
         assert p.pool_items(1, "q1").set_index("doc_id").loc["A", "grade"] == 42
     assert ws.current_doc() == "B" and ws.grade_bar.spin.text() == "—" and ws.pool_view.hasFocus()
     shot(window, "large_scale")
+
+
+def test_a_project_with_a_scale_of_a_million_grades_opens_at_once(window, tmp_path, qtbot):
+    """The store now caps a scale's width; a project written before the cap must still open."""
+    path = tmp_path / "huge.ndcgproj"
+    (tmp_path / "j.qrels").write_text("q1 0 A -1\n")
+    with Project.create(path, user="tester") as p:
+        p.import_qrels(tmp_path / "j.qrels", negative_as_ungraded=True)
+    conn = sqlite3.connect(path)
+    with conn:
+        conn.execute("UPDATE pool_versions SET scale_high = 1000000")
+    conn.close()
+    started = time.perf_counter()
+    window.open_project(path)
+    qtbot.wait(1)
+    assert time.perf_counter() - started < 3  # one button per grade took minutes for 20,001 grades
+    ws = window.workspace
+    assert (ws.version.scale.low, ws.version.scale.high) == (0, 1_000_000)
+    assert len(ws.grade_bar.findChildren(QPushButton)) == 1 and ws.grade_bar.spin.maximum() == 1_000_000
