@@ -60,15 +60,16 @@ class GradeBar(QWidget):
         key = (scale.low, scale.high, tuple(labels))
         if key == self._shown:
             return
+        self.clear()
         self._shown = key
-        self._clear()
         if scale.high - scale.low + 1 <= MAX_GRADE_BUTTONS:
             for grade in range(scale.low, scale.high + 1):
                 self._add_button(grade, labels[grade - scale.low] if grade - scale.low < len(labels) else str(grade))
         else:
             self._add_number_box(scale)
 
-    def _clear(self) -> None:
+    def clear(self) -> None:
+        """No grades (a project without a pool); the next set_scale rebuilds."""
         # Hidden and out of the layout at once: deleteLater waits for the event loop, and a modal
         # dialog opened meanwhile would show (and size the window for) both rows.
         for button in self.buttons.buttons():
@@ -80,6 +81,7 @@ class GradeBar(QWidget):
                 widget.hide()
                 widget.deleteLater()
         self.spin = None
+        self._shown = None
 
     def _add_button(self, grade: int, label: str) -> None:
         if 0 <= grade <= 9:  # a digit key grades

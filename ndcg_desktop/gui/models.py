@@ -19,6 +19,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QBrush, QColor
 
+from ndcg_desktop.domain.blind import blind_key
 from ndcg_desktop.domain.natural import natural_key  # re-exported: the Scores view sorts IDs with it
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_tooltip
@@ -175,7 +176,9 @@ class PoolTableModel(_ListTableModel):
         QT_TRANSLATE_NOOP("models", "Grade"),
         QT_TRANSLATE_NOOP("models", "Annotator"),
         QT_TRANSLATE_NOOP("models", "Note"),
+        QT_TRANSLATE_NOOP("models", "Blind order"),  # hidden: sorting by it shows the pool blind
     )
+    BLIND_COLUMN = 5
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -186,6 +189,7 @@ class PoolTableModel(_ListTableModel):
         self._notes: list[str] = []
         self._updated: list[str | None] = []
         self._keys: list[str] = []
+        self._blind: list[str] = []
         self._row: dict[str, int] = {}
         self.labels: list[str] = []
         self.low = 0
@@ -199,12 +203,14 @@ class PoolTableModel(_ListTableModel):
         self._notes = [_text(x) for x in frame["note"]]
         self._updated = [None if pd.isna(x) else str(x) for x in frame["updated_at"]]
         self._keys = [natural_key(x) for x in self._docs]
+        self._blind = [blind_key(str(q), d) for q, d in zip(frame["query_id"], self._docs, strict=True)]
         self._row = {d: i for i, d in enumerate(self._docs)}
         self.labels, self.low = labels, low
         self.endResetModel()
 
     def clear(self) -> None:
-        self.load(pd.DataFrame(columns=["doc_id", "title", "grade", "annotator", "note", "updated_at"]), [], 0)
+        columns = ["query_id", "doc_id", "title", "grade", "annotator", "note", "updated_at"]
+        self.load(pd.DataFrame(columns=columns), [], 0)
 
     def _rows(self) -> int:
         return len(self._docs)
@@ -255,6 +261,8 @@ class PoolTableModel(_ListTableModel):
                 return self._titles[row]
             if col == 2:
                 return self.grade_text(self._grades[row])
+            if col == self.BLIND_COLUMN:
+                return None
             return self._annotators[row] if col == 3 else self._notes[row]
         if role == SORT_ROLE:
             if col == 0:
@@ -262,7 +270,7 @@ class PoolTableModel(_ListTableModel):
             if col == 2:
                 grade = self._grades[row]
                 return -1 if grade is None else grade
-            return (None, self._titles, None, self._annotators, self._notes)[col][row]  # type: ignore[index]
+            return (None, self._titles, None, self._annotators, self._notes, self._blind)[col][row]  # type: ignore[index]
         if role == Qt.ItemDataRole.ForegroundRole and col == 2 and self._grades[row] is None:
             return _MUTED
         return None

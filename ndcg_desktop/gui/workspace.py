@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
     QCheckBox,
+    QComboBox,
     QFrame,
     QHBoxLayout,
     QHeaderView,
@@ -33,7 +34,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ndcg_desktop.gui.commands import SetGradeCommand, SetNoteCommand
+from ndcg_desktop.domain.blind import BLIND, DOC_ID
+from ndcg_desktop.gui.commands import WRITE_ERRORS, SetGradeCommand, SetNoteCommand, write_problem
 from ndcg_desktop.gui.grade_bar import GradeBar
 from ndcg_desktop.gui.highlight import HIGHLIGHT_LIMIT, LONG_DOCUMENT, display_text, highlighted_html, mark_spans
 from ndcg_desktop.gui.models import PoolFilterProxy, PoolTableModel, QueryFilterProxy, QueryListModel
@@ -108,6 +110,18 @@ class Workspace(QWidget):
         self.ungraded_only = QCheckBox(translate("workspace", "Show ungraded only"))
         self.ungraded_only.setAccessibleName(translate("workspace", "Show ungraded only"))
         self.ungraded_only.toggled.connect(self.pool_proxy.set_ungraded_only)
+        self.order_box = QComboBox()
+        self.order_box.setAccessibleName(translate("workspace", "Pool order"))
+        self.order_box.addItem(translate("workspace", "Blind order"), BLIND)
+        self.order_box.addItem(translate("workspace", "Document ID order"), DOC_ID)
+        self.order_box.setToolTip(
+            translate(
+                "workspace",
+                "Blind order hides the runs' ranking, which would bias a grade: each query's pool is "
+                "shuffled the same way for everyone. The order is recorded in the project.",
+            )
+        )
+        self.order_box.activated.connect(lambda _i: self._order_chosen())
         self.pool_view = self._table(self.pool_proxy, "pool_view", translate("workspace", "Pool"))
         header = self.pool_view.horizontalHeader()
         header.setStretchLastSection(False)
@@ -137,6 +151,8 @@ class Workspace(QWidget):
         pool_title.setBuddy(self.pool_view)
         row.addWidget(pool_title)
         row.addStretch(1)
+        row.addWidget(self.order_box)
+        row.addSpacing(8)
         row.addWidget(self.ungraded_only)
         cv.addLayout(row)
         cv.addWidget(self.pool_view, 1)
@@ -226,7 +242,7 @@ class Workspace(QWidget):
 
     def _set_tab_order(self) -> None:
         """Tab follows the work: filter, queries, pool, grade buttons, note, then the document."""
-        chain = [self.filter_box, self.query_view, self.ungraded_only, self.pool_view]
+        chain = [self.filter_box, self.query_view, self.order_box, self.ungraded_only, self.pool_view]
         chain += self.grade_bar.focus_widgets()  # in grade order: added so on every rebuild
         chain += [self.note_edit, self.reader]
         for first, second in zip(chain, chain[1:], strict=False):
@@ -239,6 +255,7 @@ class Workspace(QWidget):
         self.queries.load(project.query_progress(version.version), frozen=version.frozen)
         self._rebuild_grade_bar()
         self._size_pool_columns()
+        self._apply_order(project.judging_order())
         frozen = version.frozen
         self.banner.setVisible(frozen)
         if frozen:
@@ -285,15 +302,37 @@ class Workspace(QWidget):
         """A project without any pool version: its queries, and nothing of another project's pool or grades."""
         self.project, self.version = project, None
         self.banner.hide()
-        for button in self.grade_buttons.buttons():  # no scale to grade on until a pool exists
-            self.grade_buttons.removeButton(button)
-            button.deleteLater()
+        self.grade_bar.clear()  # no scale to grade on until a pool exists
         self.grade_bar.setEnabled(False)
         self.note_edit.setReadOnly(True)
         self.queries.load(project.query_progress(-1), frozen=False)
         self.query_id = None
         self.select_query_row(0)
         self._emit_progress()
+
+    def _apply_order(self, order: str) -> None:
+        """Sort the pool blind (by the hidden blind-order column) or by document ID."""
+        self.order_box.setCurrentIndex(max(self.order_box.findData(order), 0))
+        self.pool_view.setColumnHidden(PoolTableModel.BLIND_COLUMN, True)
+        column = PoolTableModel.BLIND_COLUMN if order == BLIND else 0
+        self.pool_view.sortByColumn(column, Qt.SortOrder.AscendingOrder)
+
+    def _order_chosen(self) -> None:
+        """The annotator chose an order: show it, keep the current document, record it in the project."""
+        order = str(self.order_box.currentData())
+        doc_id = self.current_doc()
+        self._apply_order(order)
+        if doc_id is not None:
+            proxy = self.pool_proxy.mapFromSource(self.pool.index(self.pool.row_of(doc_id), 0))
+            self.select_doc_row(proxy.row())
+        if self.project is None or self.project.read_only or order == self.project.judging_order():
+            return
+        try:
+            self.project.set_judging_order(order)
+        except WRITE_ERRORS as exc:
+            self._report_failure(
+                translate("workspace", "The pool order was not recorded: {problem}").format(problem=write_problem(exc))
+            )
 
     def _size_pool_columns(self) -> None:
         assert self.version is not None

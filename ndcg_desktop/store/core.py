@@ -366,8 +366,18 @@ class ProjectFile:
         cur = self.conn.execute(sql, params)
         return cur.fetchall()
 
-    def meta(self, key: str) -> str:
-        return str(self.query("SELECT value FROM meta WHERE key = ?", (key,))[0][0])
+    def meta(self, key: str, default: str | None = None) -> str:
+        rows = self.query("SELECT value FROM meta WHERE key = ?", (key,))
+        if not rows and default is not None:
+            return default
+        return str(rows[0][0])
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self.transaction() as conn:
+            conn.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
 
     @property
     def scale(self) -> GradeScale:

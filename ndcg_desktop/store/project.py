@@ -21,6 +21,7 @@ from typing import Any
 
 import pandas as pd
 
+from ndcg_desktop.domain.blind import BLIND, JUDGING_ORDERS
 from ndcg_desktop.domain.data import OrderKind, Qrels, Run
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import GradeScale, TiePolicy
@@ -250,6 +251,16 @@ class Project:
 
     def export_qrels(self, path: str | Path, *, version: int | None = None, fmt: str = "trec") -> PoolVersion:
         return self.pools.export_qrels(path, version=version, fmt=fmt)
+
+    def judging_order(self) -> str:
+        """How a query's pool is ordered for judging: "blind" (the default) or "doc_id" (domain.blind)."""
+        return self.file.meta("judging_order", BLIND)
+
+    def set_judging_order(self, order: str) -> None:
+        """Record the judging order used for this project (one of ``domain.blind.JUDGING_ORDERS``)."""
+        if order not in JUDGING_ORDERS:
+            raise InputError(f"judging order must be one of {', '.join(JUDGING_ORDERS)}, not {order!r}")
+        self.file.set_meta("judging_order", order)
 
     # -- judgments -------------------------------------------------------------------------
     def set_grade(

@@ -1810,6 +1810,10 @@ SHA-256：
         <source>Note</source>
         <translation>备注</translation>
     </message>
+    <message>
+        <source>Blind order</source>
+        <translation>盲评顺序</translation>
+    </message>
 </context>
 <context>
     <name>tasks</name>
@@ -1857,12 +1861,32 @@ SHA-256：
         <translation>仅显示未评级</translation>
     </message>
     <message>
+        <source>Pool order</source>
+        <translation>判断池顺序</translation>
+    </message>
+    <message>
+        <source>Blind order</source>
+        <translation>盲评顺序</translation>
+    </message>
+    <message>
+        <source>Document ID order</source>
+        <translation>文档 ID 顺序</translation>
+    </message>
+    <message>
+        <source>Blind order hides the runs&apos; ranking, which would bias a grade: each query&apos;s pool is shuffled the same way for everyone. The order is recorded in the project.</source>
+        <translation>盲评顺序隐藏运行结果的排名，以免影响评级：每个查询的判断池对所有人都以相同方式打乱。所用顺序记录在项目中。</translation>
+    </message>
+    <message>
         <source>Pool</source>
         <translation>判断池</translation>
     </message>
     <message>
         <source>Type a grade from {low} to {high} into the number box; Enter grades and moves on</source>
         <translation>在数字框中输入 {low} 到 {high} 之间的等级；按 Enter 评级并转到下一个</translation>
+    </message>
+    <message>
+        <source>The pool order was not recorded: {problem}</source>
+        <translation>未能记录判断池顺序：{problem}</translation>
     </message>
     <message>
         <source>Long document ({count} characters): query terms are marked in the first {limit} characters only.</source>

@@ -42,6 +42,7 @@ def small_project(tmp_path) -> Path:
         p.import_documents(tmp_path / "d.jsonl")
         p.import_qrels(tmp_path / "j.qrels", negative_as_ungraded=True)
         p.import_run(tmp_path / "r.run", name="sys")
+        p.set_judging_order("doc_id")  # tests walk the pool in document-ID order; blind order has its own tests
     return path
 
 

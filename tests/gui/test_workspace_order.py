@@ -33,6 +33,7 @@ def test_query_list_and_pool_sort_naturally(window, tmp_path):
     qrels.write_text("".join(f"q{q} 0 D{d} -1\n" for q in (10, 2, 1) for d in (10, 9, 100)))
     with Project.create(path, user="tester") as p:
         p.import_qrels(qrels, negative_as_ungraded=True)
+        p.set_judging_order("doc_id")  # the default is blind order (tests/gui/test_workspace_blind.py)
     window.open_project(path)
     ws = window.workspace
     assert [ws.query_proxy.index(r, 0).data() for r in range(3)] == ["q1", "q2", "q10"]

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import pandas as pd
+import pytest
 
+from ndcg_desktop.domain import InputError
 from ndcg_desktop.store import Project
 
 
@@ -42,3 +44,14 @@ def test_restore_puts_back_grade_annotator_and_time_and_is_audited(tmp_path):
         assert rows(p)["A"] == before
         grades = p.audit_log().query("action == 'grade'")
         assert grades[["old_grade", "new_grade", "who"]].values.tolist() == [[2, 0, "bob"], [0, 2, "bob"]]
+
+
+def test_the_judging_order_is_recorded_in_the_project(tmp_path):
+    path = tmp_path / "p.ndcgproj"
+    with Project.create(path, user="carol") as p:
+        assert p.judging_order() == "blind"  # the default: blind judging
+        p.set_judging_order("doc_id")
+        with pytest.raises(InputError, match="judging order must be one of blind, doc_id"):
+            p.set_judging_order("run")
+    with Project.open(path, read_only=True) as p:
+        assert p.judging_order() == "doc_id"
