@@ -41,7 +41,7 @@ from ndcg_desktop.gui.scores.send import SendForJudgingCommand
 from ndcg_desktop.gui.tasks import run_with_progress
 from ndcg_desktop.gui.themes import muted_colour
 from ndcg_desktop.gui.workspace import Workspace
-from ndcg_desktop.store import SUFFIX, PoolVersion, Project, ProjectInUse
+from ndcg_desktop.store import SUFFIX, FrozenVersionChanged, PoolVersion, Project, ProjectInUse, ProtectionAltered
 from ndcg_desktop.store.project import default_user
 from ndcg_desktop.tasks import (
     NegativeGrades,
@@ -368,7 +368,7 @@ class MainWindow(QMainWindow):
         self.close_project()
         try:
             project = Project.open(path, user=self.annotator())
-        except ProjectInUse as exc:
+        except (ProjectInUse, ProtectionAltered) as exc:  # in use, or altered by another program: reading is safe
             answer = show_message(
                 self,
                 QMessageBox.Icon.Question,
@@ -458,7 +458,13 @@ class MainWindow(QMainWindow):
             )
             self.setWindowTitle(translate("main_window", "{project} — ndcg-desktop").format(project=name))
         else:
-            self.workspace.show_version(self.project, version)
+            try:
+                self.workspace.show_version(self.project, version)
+            except FrozenVersionChanged as exc:  # contract rule 15: the window refuses it too, saying why
+                self.workspace.show_no_pool(self.project)
+                self._update_actions()
+                self.show_error(exc.located())
+                return
             if version.frozen:
                 title = translate("main_window", "{project} — pool v{version} (frozen) — ndcg-desktop")
             else:

@@ -1,0 +1,64 @@
+"""The window refuses a frozen version that no longer matches its hash (issue 11 item 1, contract rule 15).
+
+The store refuses such a version at every use; the window, which lists a version's queries when it
+opens the project, must say so in a message instead of failing with a traceback, and a file whose
+protection triggers were dropped by another program opens read-only when the user agrees.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from PySide6.QtWidgets import QMessageBox
+
+import ndcg_desktop.gui.main_window as main_window_module
+from ndcg_desktop.store import Project
+
+TRIGGER = "frozen_judgment_not_updated"
+
+
+def frozen_then_tampered(tmp_path: Path, *, restore: bool) -> tuple[Path, str]:
+    path = tmp_path / "t.ndcgproj"
+    (tmp_path / "q.txt").write_text("q1 0 A 3\nq1 0 B 1\n")
+    with Project.create(path, user="ann") as project:
+        project.import_qrels(tmp_path / "q.txt")
+        recorded = project.freeze().hash
+    assert recorded is not None
+    con = sqlite3.connect(path, isolation_level=None)
+    sql = con.execute("SELECT sql FROM sqlite_master WHERE name = ?", (TRIGGER,)).fetchone()[0]
+    con.execute(f"DROP TRIGGER {TRIGGER}")
+    con.execute("UPDATE judgments SET grade = 0 WHERE doc_id = 'A'")
+    if restore:
+        con.execute(sql)
+    con.close()
+    return path, recorded
+
+
+def capture_messages(monkeypatch, answer=QMessageBox.StandardButton.Cancel) -> list[str]:
+    said: list[str] = []
+
+    def fake(parent, icon, title, text, buttons=QMessageBox.StandardButton.Ok, *args, **kwargs):
+        said.append(text)
+        return answer
+
+    monkeypatch.setattr(main_window_module, "show_message", fake)
+    return said
+
+
+def test_a_changed_frozen_version_is_refused_by_the_window_with_both_hashes(window, tmp_path, monkeypatch):
+    path, recorded = frozen_then_tampered(tmp_path, restore=True)
+    said = capture_messages(monkeypatch)
+    assert window.open_project(path)
+    assert len(said) == 1
+    assert "pool version 1 has changed since it was frozen" in said[0] and recorded in said[0]
+    assert window.workspace.pool_view.model().rowCount() == 0  # the changed grades are not shown
+
+
+def test_altered_protection_offers_a_read_only_view_that_still_refuses_the_version(window, tmp_path, monkeypatch):
+    path, recorded = frozen_then_tampered(tmp_path, restore=False)
+    said = capture_messages(monkeypatch, answer=QMessageBox.StandardButton.Open)
+    assert window.open_project(path)
+    assert window.project is not None and window.project.read_only
+    assert f"trigger {TRIGGER} is missing" in said[0] and said[0].endswith("Open it read-only?")
+    assert "pool version 1 has changed since it was frozen" in said[1] and recorded in said[1]
