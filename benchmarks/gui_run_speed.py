@@ -1,15 +1,18 @@
-"""A 7M-line run imported, checked and scored through the desktop window, beside the command line.
+"""A large run imported, checked, scored, sent for judging and pooled through the desktop window.
 
 Uses the MS MARCO-sized run that ``score_speed.py`` generates (cached under benchmarks/data/).
-Each step runs in the window exactly as a user would start it (File > Import run, Check run,
-Score) on the offscreen platform, while a 5 ms timer on the GUI thread records the longest gap
-between its ticks: the longest time the window could not repaint or answer a click.
+Each step runs in the window as a user would start it (File > Import run, Check run, Score, Send
+for judging... with its preview and confirmation, Pool > Build pool from runs at depth 100) on the
+offscreen platform, while ``stall_meter.StallMeter`` watches the GUI thread from another thread:
+every probe it posts waits in the queue while the GUI thread is busy, so no block escapes it,
+including work done after a step's result arrived (refreshing views, loading models).
 
 Peers, on the same files in fresh processes: ``ndcg score`` (the command line, same scoring code)
 and pytrec_eval (trec_eval's C code). Ratios are the window's wall time over each peer's.
 
-    python benchmarks/gui_run_speed.py                   # 7,000 queries x 1,000 documents
-    python benchmarks/gui_run_speed.py --queries 300 --depth 100   # quick check
+    python benchmarks/gui_run_speed.py                             # 7,000 queries x 1,000 documents
+    python benchmarks/gui_run_speed.py --queries 1000 --depth 1000  # 1M lines
+    python benchmarks/gui_run_speed.py --queries 300 --depth 100    # quick check
 """
 
 from __future__ import annotations
@@ -32,17 +35,18 @@ from score_speed import PYTREC_EVAL, dataset, run_once  # noqa: E402
 
 
 def gui_measure(qrels: Path, run: Path) -> dict[str, float]:
-    """Import, check and score ``run`` through the main window; seconds and longest stalls (ms)."""
+    """Import, check, score, send for judging and preview a depth-100 pool; seconds and longest stalls (ms)."""
     tmp = Path(tempfile.mkdtemp(prefix="ndcg-gui-bench-"))
     for name in ("CONFIG", "STATE", "DATA"):
         (tmp / name).mkdir()
         os.environ[f"NDCG_DESKTOP_{name}_DIR"] = str(tmp / name)
-    from PySide6.QtCore import QElapsedTimer, QTimer
-    from PySide6.QtWidgets import QApplication
+    from PySide6.QtWidgets import QApplication, QDialog
+    from stall_meter import StallMeter
 
     from ndcg_desktop.domain import TiePolicy
-    from ndcg_desktop.gui import tasks
+    from ndcg_desktop.gui import dialogs, tasks
     from ndcg_desktop.gui.main_window import MainWindow
+    from ndcg_desktop.gui.scores.send import SendForJudgingDialog
     from ndcg_desktop.store import Project
 
     app = QApplication.instance() or QApplication([])
@@ -53,26 +57,19 @@ def gui_measure(qrels: Path, run: Path) -> dict[str, float]:
     window = MainWindow()
     window.show()
     window.open_project(project)
-    view = window.analysis
-    clock, gaps = QElapsedTimer(), []
-    timer = QTimer()
-    timer.setInterval(5)
-    timer.timeout.connect(lambda: gaps.append(clock.restart()))
+    view = window.scores
 
-    def step(start, done) -> tuple[float, int]:
-        gaps.clear()
-        clock.start()
-        timer.start()
-        began = time.perf_counter()
-        start()
-        while not done():
-            app.processEvents()
-            time.sleep(0.001)
-        while tasks._running:  # the progress dialog's own clean-up
-            app.processEvents()
-        seconds = time.perf_counter() - began
-        timer.stop()
-        return seconds, max(gaps, default=0)
+    def step(start, done) -> tuple[float, float]:
+        with StallMeter() as meter:
+            began = time.perf_counter()
+            start()
+            while not done():
+                app.processEvents()
+                time.sleep(0.001)
+            while tasks._running:  # the progress dialog's own clean-up
+                app.processEvents()
+            seconds = time.perf_counter() - began
+        return seconds, round(meter.longest_ms, 1)
 
     out: dict[str, float] = {}
     out["import_s"], out["import_stall_ms"] = step(
@@ -81,9 +78,50 @@ def gui_measure(qrels: Path, run: Path) -> dict[str, float]:
     )
     view.run_box.setCurrentIndex(view.run_box.findData("big"))
     out["check_s"], out["check_stall_ms"] = step(view.check, lambda: view.report is not None)
+    unjudged = view.report.unjudged_total
     view.choices["unjudged"].setCurrentIndex(view.choices["unjudged"].findData("zero"))
     out["score_s"], out["score_stall_ms"] = step(view.score_button.click, lambda: view.evaluation is not None)
     out["mean_ndcg"] = view.evaluation.summary["mean_ndcg"]
+
+    # Send every unjudged document for judging: preview at full depth, confirm, add in the background.
+    view.choices["unjudged"].setCurrentIndex(view.choices["unjudged"].findData("send"))
+    state: dict[str, object] = {}
+
+    def send() -> None:
+        view.score_button.click()
+        dialog = view.findChild(SendForJudgingDialog)
+        dialog.depth_box.setValue(dialog.depth_box.maximum())
+        state["dialog"] = dialog
+
+    def previewed() -> bool:
+        dialog = state["dialog"]
+        return dialog.plan is not None and dialog.plan.depth == dialog.depth_box.maximum()
+
+    out["send_preview_s"], out["send_preview_stall_ms"] = step(send, previewed)
+    out["sent_documents"] = state["dialog"].plan.total
+    messages: list[str] = []
+    import ndcg_desktop.gui.main_window as main_window_module
+
+    main_window_module.QMessageBox.information = lambda *args, **kwargs: messages.append(args[2])  # type: ignore[method-assign]
+    out["send_s"], out["send_stall_ms"] = step(state["dialog"].add_button.click, lambda: bool(messages))
+    out["unjudged_in_run"] = unjudged
+
+    # Pool > Build pool from runs, previewing depth 100 (the preview waits for a pause, then runs in the background).
+    window.undo_stack.clear()
+    dialogs.BuildPoolDialog.exec = lambda self: (state.__setitem__("pool", self), QDialog.DialogCode.Rejected)[1]  # type: ignore[method-assign]
+    window.build_pool()
+    pool = state["pool"]
+
+    def depth_100() -> None:
+        for depth in range(11, 101):  # a held-down arrow key: ninety ticks
+            pool.pool_depth.setValue(depth)
+            app.processEvents()
+
+    out["pool_preview_s"], out["pool_preview_stall_ms"] = step(
+        depth_100, lambda: pool.counts is not None and not pool.timer.isActive() and pool._task is None
+    )
+    out["pool_preview_queries"] = len(pool.counts)
+    pool.done(0)
     out["peak_rss_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     window.close_project()
     return out
@@ -129,6 +167,15 @@ def main(argv: list[str] | None = None) -> int:
         f"check {gui['check_s']:.2f} s ({gui['check_stall_ms']} ms), "
         f"score {gui['score_s']:.2f} s ({gui['score_stall_ms']} ms); peak RSS {gui['peak_rss_mib']:.0f} MiB; "
         f"nDCG@10 {gui['mean_ndcg']:.6f}"
+    )
+    print(
+        f"send for judging {gui['sent_documents']:,} of {gui['unjudged_in_run']:,} unjudged documents: preview "
+        f"{gui['send_preview_s']:.2f} s ({gui['send_preview_stall_ms']} ms), confirm and add {gui['send_s']:.2f} s "
+        f"({gui['send_stall_ms']} ms)"
+    )
+    print(
+        f"build-pool preview, depth 10 -> 100 by 90 ticks: {gui['pool_preview_s']:.2f} s "
+        f"({gui['pool_preview_stall_ms']} ms), {gui['pool_preview_queries']:,} queries"
     )
     print(f"ndcg score (CLI): {cli_wall:.2f} s, {cli_rss:.0f} MiB")
     print(f"pytrec_eval: {trec_wall:.2f} s, {trec_rss:.0f} MiB")

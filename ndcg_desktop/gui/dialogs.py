@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication, Qt, QTimer
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -31,6 +31,7 @@ from ndcg_desktop.domain import GradeScale, InputError, OrderKind, TiePolicy
 from ndcg_desktop.domain.natural import natural_key
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_label
+from ndcg_desktop.gui.tasks import Task, run_in_background
 from ndcg_desktop.gui.themes import error_colour
 from ndcg_desktop.store.project import DEFAULT_LABELS, default_labels
 
@@ -369,6 +370,9 @@ class ImportRunDialog(QDialog):
         )
 
 
+PREVIEW_DELAY_MS = 250  # the build-pool preview waits for a pause in typing
+
+
 class BuildPoolDialog(QDialog):
     """Choose runs and a depth; preview how many documents each query would gain; apply."""
 
@@ -421,8 +425,14 @@ class BuildPoolDialog(QDialog):
         layout.addWidget(buttons)
         self.resize(520, 520)
         _chain(self.runs, self.pool_depth, self.preview_button, self.table, *_box_buttons(buttons))
-        self.runs.itemChanged.connect(lambda _item: self.refresh())
-        self.pool_depth.valueChanged.connect(lambda _v: self.refresh())
+        # The preview reads every chosen run: in the background, once per pause, never per spin-box tick.
+        self.counts: pd.DataFrame | None = None  # the shown preview (None while one is being computed)
+        self._request = 0
+        self._task: Task | None = None
+        self.timer = QTimer(self, singleShot=True, interval=PREVIEW_DELAY_MS)
+        self.timer.timeout.connect(self.refresh)
+        self.runs.itemChanged.connect(lambda _item: self._schedule())
+        self.pool_depth.valueChanged.connect(lambda _v: self._schedule())
         self.refresh()
 
     def chosen(self) -> tuple[list[str], int]:
@@ -433,9 +443,23 @@ class BuildPoolDialog(QDialog):
         ]
         return names, self.pool_depth.value()
 
+    def _schedule(self) -> None:
+        self.counts = None
+        self.ok.setEnabled(False)
+        self.summary.setText(translate("dialogs", "Counting…"))
+        self.timer.start()
+
     def refresh(self) -> None:
+        """Start the preview of the chosen runs and depth in the background (a newer one supersedes it)."""
         names, depth = self.chosen()
+        self.timer.stop()
+        if self._task is not None:
+            self._task.cancel_event.set()
+        self._request += 1
+        request = self._request
+        self.counts = None
         self.table.setRowCount(0)
+        self.ok.setEnabled(False)
         if self.runs.count() == 0:
             self.summary.setText(
                 translate(
@@ -449,15 +473,24 @@ class BuildPoolDialog(QDialog):
             return
         if not names:
             self.summary.setText(translate("dialogs", "Choose at least one run."))
-            self.ok.setEnabled(False)
             return
-        try:
-            counts = self.preview_fn(names, depth)
-        except InputError as exc:
-            self.summary.setText(str(exc))
-            self.ok.setEnabled(False)
+        self.summary.setText(translate("dialogs", "Counting…"))
+        self._task = run_in_background(
+            lambda **_: self.preview_fn(names, depth),
+            lambda counts: self._show(request, counts),
+            lambda message: self._failed(request, message),
+        )
+
+    def _failed(self, request: int, message: str) -> None:
+        if request == self._request:
+            self.summary.setText(message)
+
+    def _show(self, request: int, counts: pd.DataFrame) -> None:
+        if request != self._request:
             return
+        self._task = None
         counts = counts.sort_values("query_id", key=lambda ids: ids.map(natural_key))  # q2 before q10
+        self.table.setUpdatesEnabled(False)
         self.table.setRowCount(len(counts))
         for row, rec in enumerate(counts.itertuples(index=False)):
             for col, value in enumerate((rec.query_id, rec.candidates, rec.new)):
@@ -465,13 +498,21 @@ class BuildPoolDialog(QDialog):
                 if col:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(row, col, item)
+        self.table.setUpdatesEnabled(True)
         total = int(counts["new"].sum()) if len(counts) else 0
         self.summary.setText(
             translate("dialogs", "{total} new documents for {queries} queries will await grading.").format(
                 total=total, queries=len(counts)
             )
         )
+        self.counts = counts
         self.ok.setEnabled(total > 0)
+
+    def done(self, result: int) -> None:
+        self.timer.stop()
+        if self._task is not None:
+            self._task.cancel_event.set()
+        super().done(result)
 
 
 class FreezeDialog(QDialog):

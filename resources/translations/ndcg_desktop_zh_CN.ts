@@ -1305,6 +1305,10 @@
         <translation>添加到草稿</translation>
     </message>
     <message>
+        <source>Counting…</source>
+        <translation>正在计数…</translation>
+    </message>
+    <message>
         <source>No runs imported yet: a pool is built from the documents runs returned. Import one with File ▸ Import run…, then come back here.</source>
         <translation>尚未导入任何运行结果：判断池由运行结果返回的文档构建。请先通过“文件 ▸ 导入运行结果…”导入一个，再回到这里。</translation>
     </message>

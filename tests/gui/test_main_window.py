@@ -27,3 +27,36 @@ def test_negative_grades_are_a_question_not_a_silent_choice(window, tmp_path, qt
     items = window.project.pool_items(1)
     assert items["doc_id"].tolist() == ["A", "B"]
     assert items["grade"].tolist()[0] == 3 and items["grade"].isna().tolist() == [False, True]
+
+
+def test_build_pool_preview_is_debounced_and_computed_off_the_gui_thread(window, small_project, qtbot, monkeypatch):
+    import threading
+
+    from PySide6.QtWidgets import QDialog
+
+    from ndcg_desktop.gui import dialogs, main_window
+
+    calls = []
+    real = main_window.pool_preview
+
+    def preview(project, names, depth):
+        calls.append((depth, threading.current_thread() is threading.main_thread()))
+        return real(project, names, depth)
+
+    monkeypatch.setattr(main_window, "pool_preview", preview)
+    seen = {}
+
+    def typing(dialog):
+        qtbot.waitUntil(lambda: dialog.counts is not None, timeout=5000)
+        for depth in (2, 3, 4, 5):  # four ticks within the pause: one preview, for the last value
+            dialog.pool_depth.setValue(depth)
+        assert dialog.counts is None and not dialog.ok.isEnabled()
+        qtbot.waitUntil(lambda: dialog.counts is not None, timeout=5000)
+        seen["summary"] = dialog.summary.text()
+        return QDialog.DialogCode.Rejected
+
+    monkeypatch.setattr(dialogs.BuildPoolDialog, "exec", typing)
+    window.open_project(small_project)
+    window.build_pool()
+    assert calls == [(10, False), (5, False)]
+    assert seen["summary"] == "2 new documents for 2 queries will await grading."

@@ -178,6 +178,8 @@ def test_compare_two_runs_checks_both(window, cranfield_project, qtbot, data_dir
     assert view.missing_label.text() == "Before scoring: Duplicate documents (chunks: 4118) need a choice."
     assert not view.score_button.isEnabled()
     assert view.resolve.found["duplicates"].text() == "bm25: 0 · chunks: 4118"
+    view.resolve.details_button.click()
+    scores_shot(window, qtbot, "comparison_flagged")
     choose(view.choices["duplicates"], "first")
     scored(view, qtbot)
     assert view.lower_tabs.isTabEnabled(1)

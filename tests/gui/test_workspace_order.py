@@ -8,7 +8,7 @@ from ndcg_desktop.gui import dialogs as dialogs_module
 from ndcg_desktop.store import Project
 
 
-def test_build_pool_preview_lists_queries_in_natural_order(window, tmp_path, monkeypatch):
+def test_build_pool_preview_lists_queries_in_natural_order(window, tmp_path, monkeypatch, qtbot):
     path = tmp_path / "natural.ndcgproj"
     run = tmp_path / "r.run"
     ids = ["q10", "q2", "q1", "q11", "q100"]
@@ -19,6 +19,7 @@ def test_build_pool_preview_lists_queries_in_natural_order(window, tmp_path, mon
     listed = {}
 
     def look(dialog):
+        qtbot.waitUntil(lambda: dialog.counts is not None, timeout=5000)  # the preview runs in the background
         listed["queries"] = [dialog.table.item(row, 0).text() for row in range(dialog.table.rowCount())]
         return QDialog.DialogCode.Rejected
 

@@ -14,7 +14,7 @@ from ndcg_desktop.gui.highlight import highlighted_html
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.models import grade_label
 from ndcg_desktop.gui.plain import plain_label
-from ndcg_desktop.gui.scores.tables import FrameModel, table_view
+from ndcg_desktop.gui.scores.tables import FrameModel, fit_columns, table_view
 from ndcg_desktop.scoring.explain import ideal_ranking, missed_relevant
 from ndcg_desktop.tasks.session import ScoresSession
 
@@ -171,8 +171,12 @@ class BreakdownPanel(QWidget):
             tie = translate("analysis", "Tie at K: the tie-averaged nDCG is {ndcg}.")
             explain += " " + tie.format(ndcg=f"{rec['tie_averaged_ndcg']:.4f}")
         self.explain.setText(explain)
-        for view in (self.positions_view, self.ideal_view, self.missed_view):
-            view.resizeColumnsToContents()
+        for view, model in (
+            (self.positions_view, self.positions),
+            (self.ideal_view, self.ideal),
+            (self.missed_view, self.missed),
+        ):
+            fit_columns(view, model)
 
     def read_document(self, model: FrameModel, row: int) -> QDialog | None:
         """Show a document's text (double-click in a breakdown table)."""

@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QGridLayout, QPushButton, QWidget
 from ndcg_desktop.gui.charts import HistogramChart, ScatterChart
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_label
-from ndcg_desktop.gui.scores.tables import FrameModel, sorted_proxy, table_view
+from ndcg_desktop.gui.scores.tables import FrameModel, fit_columns, sorted_proxy, table_view
 from ndcg_desktop.gui.scores.text import scored_against
 from ndcg_desktop.scoring.explain import histogram
 from ndcg_desktop.tasks.session import RESULT, ScoresSession
@@ -84,7 +84,7 @@ class ComparisonPanel(QWidget):
             ]
         )
         self.view.sortByColumn(3, Qt.SortOrder.AscendingOrder)
-        self.view.resizeColumnsToContents()
+        fit_columns(self.view, self.comparison)
         mean = result.second.evaluation.summary["mean_ndcg"]
         self.label.setText(
             translate(

@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
 from ndcg_desktop.domain import EvalSettings
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
-from ndcg_desktop.gui.scores.tables import FrameModel, sorted_proxy, table_view
+from ndcg_desktop.gui.scores.tables import FrameModel, fit_columns, sorted_proxy, table_view
 from ndcg_desktop.gui.scores.text import describe_settings
 from ndcg_desktop.store import SavedEvaluation
 from ndcg_desktop.tasks.session import HISTORY, PROJECT, ScoresSession
@@ -75,7 +75,7 @@ class HistoryPanel(QWidget):
             )
         self.model.load(pd.DataFrame(rows, columns=["index", *[c[1] for c in HISTORY_COLUMNS]]))
         self.view.sortByColumn(0, Qt.SortOrder.DescendingOrder)
-        self.view.resizeColumnsToContents()
+        fit_columns(self.view, self.model)
         self.reopen_button.setEnabled(bool(self.saved))
 
     def reopen_selected(self) -> None:

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QComboBox, QGridLayout, QGroupBox, QHBoxLayout, QL
 
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_label
-from ndcg_desktop.gui.scores.tables import FrameModel, table_view
+from ndcg_desktop.gui.scores.tables import FrameModel, fit_columns, table_view
 from ndcg_desktop.gui.scores.text import (
     CHOICE_TEXTS,
     GROUP_TITLES,
@@ -65,7 +65,7 @@ class ResolvePanel(QGroupBox):
             combo = QComboBox()
             combo.setAccessibleName(translate("analysis", GROUP_TITLES[group]))
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-            combo.setMinimumContentsLength(10)
+            combo.setMinimumContentsLength(32)  # "count as non-relevant (keeps its position)" reads whole
             title.setBuddy(combo)
             if group != "queries":
                 combo.addItem(translate("analysis", "choose…"), None)
@@ -199,7 +199,7 @@ class ResolvePanel(QGroupBox):
                 frames.append(details)
             details = pd.concat(frames, ignore_index=True)
             self.flag_details.load(details)
-            self.flag_view.resizeColumnsToContents()
+            fit_columns(self.flag_view, self.flag_details)
             self.details_button.setEnabled(len(details) > 0)
             set_button_text(
                 self.details_button,

@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QCheckBox, QDoubleSpinBox, QHBoxLayout, QLabel, QP
 
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_label
-from ndcg_desktop.gui.scores.tables import FrameModel, ResultsProxy, table_view
+from ndcg_desktop.gui.scores.tables import FrameModel, ResultsProxy, fit_columns, table_view
 from ndcg_desktop.gui.scores.text import describe_settings, scored_against
 from ndcg_desktop.tasks.session import PROJECT, RESULT, ScoresSession
 
@@ -116,6 +116,8 @@ class ResultsPanel(QWidget):
     def _show(self) -> None:
         result = self.session.result
         self.export_button.setEnabled(result is not None)
+        for label in (self.owner, self.settings_line, self.headline, self.summary):
+            label.setVisible(result is not None)
         if result is None:
             for label in (self.owner, self.settings_line, self.headline, self.summary):
                 label.clear()
@@ -165,7 +167,7 @@ class ResultsPanel(QWidget):
         ]
         self.results.load(frame, shade_by="ndcg")
         self.results_view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
-        self.results_view.resizeColumnsToContents()
+        fit_columns(self.results_view, self.results)
         if self.results_proxy.rowCount():
             self.results_view.selectRow(0)
 

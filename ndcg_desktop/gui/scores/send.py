@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_label
-from ndcg_desktop.gui.scores.tables import FrameModel, sorted_proxy, table_view
+from ndcg_desktop.gui.scores.tables import FrameModel, fit_columns, sorted_proxy, table_view
 from ndcg_desktop.gui.tasks import Task, run_in_background
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks import JudgingPlan, QueryScope, SentForJudging, undo_send_for_judging
@@ -113,7 +113,7 @@ class SendForJudgingDialog(QDialog):
         self.plan = plan
         self.model.load(plan.per_query)
         self.view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
-        self.view.resizeColumnsToContents()
+        fit_columns(self.view, self.model)
         where = (
             translate("analysis", "draft pool v{version}").format(version=plan.draft)
             if plan.draft is not None

@@ -146,3 +146,24 @@ def table_view(model: Any, *, sortable: bool = True, name: str = "", description
     view.setAccessibleName(name)
     view.setAccessibleDescription(description)
     return view
+
+
+def fit_columns(view: QTableView, model: FrameModel, rows: int = 200) -> None:
+    """Size each column to its header and the longest of its first ``rows`` cells.
+
+    ``resizeColumnsToContents`` asks ``data()`` for every role of every measured cell (tens of
+    thousands of Python calls, a visible stall on a large result); the model already holds the
+    display strings, so one width per column is measured here.
+    """
+    metrics = view.fontMetrics()
+    header = view.horizontalHeader()
+    header_metrics = header.fontMetrics()
+    padding = 2 * view.style().pixelMetric(view.style().PixelMetric.PM_FocusFrameHMargin) + 14
+    for column in range(model.columnCount()):
+        if header.isSectionHidden(column) or (header.stretchLastSection() and column == model.columnCount() - 1):
+            continue
+        cells = model.display[column][:rows] if model.display else []
+        longest = max(cells, key=len, default="")
+        title = str(model.headerData(column, Qt.Orientation.Horizontal) or "")
+        width = max(metrics.horizontalAdvance(longest), header_metrics.horizontalAdvance(title) + 18) + padding
+        header.resizeSection(column, min(width, 480))

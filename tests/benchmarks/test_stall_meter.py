@@ -1,0 +1,44 @@
+"""The benchmark's stall meter reports a block it did not cause, even one after the work's done() returned."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+from PySide6.QtCore import QElapsedTimer, QTimer
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+
+from stall_meter import StallMeter  # noqa: E402
+
+
+def block_after_done(qapp, done_flag: list[bool]) -> None:
+    """Work that 'finishes' and then, in a callback the caller no longer waits for, blocks the GUI thread 500 ms."""
+    done_flag.append(True)
+    QTimer.singleShot(0, lambda: time.sleep(0.5))
+
+
+def test_the_meter_reports_a_deliberate_500_ms_block(qapp):
+    done: list[bool] = []
+    with StallMeter() as meter:
+        block_after_done(qapp, done)
+        while not done:
+            qapp.processEvents()
+    assert 500 <= meter.longest_ms < 1500
+
+
+def test_the_old_timer_meter_missed_it(qapp):
+    """The 5 ms QTimer of gui_run_speed.py stopped as soon as done() returned: it saw nothing."""
+    clock, gaps, done = QElapsedTimer(), [], []
+    timer = QTimer()
+    timer.setInterval(5)
+    timer.timeout.connect(lambda: gaps.append(clock.restart()))
+    clock.start()
+    timer.start()
+    block_after_done(qapp, done)
+    while not done:
+        qapp.processEvents()
+    timer.stop()
+    qapp.processEvents()  # the block happens now, unmeasured
+    assert max(gaps, default=0) < 500
