@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 
 import pytest
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QMessageBox, QPushButton
 
 from ndcg_desktop.domain import GradeScale
 from ndcg_desktop.store import Project
@@ -75,6 +75,7 @@ def test_opening_or_creating_a_project_resets_both_tabs_in_both_directions(windo
     assert view.history.model.rowCount() == 0
     workspace = window.workspace
     assert not workspace.banner.isVisibleTo(workspace) and workspace.grade_buttons.buttons() == []
+    assert [b.text() for b in workspace.grade_bar.findChildren(QPushButton) if b.isVisibleTo(workspace)] == []
     assert workspace.queries.rowCount() == 1 and workspace.queries.query_id(0) == "n1"
     assert (
         workspace.query_label.text() == "No pool yet: import judgments (File ▸ Import judgments) or build one from runs"

@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QGridLayout, QPushButton, QWidget
 from ndcg_desktop.gui.charts import HistogramChart, ScatterChart
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_label
-from ndcg_desktop.gui.scores.tables import FrameModel, fit_columns, sorted_proxy, table_view
+from ndcg_desktop.gui.scores.tables import FrameModel, fit_columns, load_sorted, sorted_proxy, table_view
 from ndcg_desktop.gui.scores.text import scored_against
 from ndcg_desktop.scoring.explain import histogram
 from ndcg_desktop.tasks.session import RESULT, ScoresSession
@@ -75,7 +75,7 @@ class ComparisonPanel(QWidget):
         table, counts = result.comparison, result.counts
         run, other = result.first.run_name, result.second.run_name
         self.comparison.header_fields = {"run": run, "other": other}
-        self.comparison.load(table)
+        load_sorted(self.view, self.comparison, table, "difference")
         self.scatter.show_comparison(table, run, other)
         self.histogram.show_histograms(
             [
@@ -83,7 +83,6 @@ class ComparisonPanel(QWidget):
                 (other, histogram(result.second.evaluation.per_query)),
             ]
         )
-        self.view.sortByColumn(3, Qt.SortOrder.AscendingOrder)
         fit_columns(self.view, self.comparison)
         mean = result.second.evaluation.summary["mean_ndcg"]
         self.label.setText(

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QComboBox, QGridLayout, QGroupBox, QHBoxLayout, QL
 
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_label
-from ndcg_desktop.gui.scores.tables import FrameModel, fit_columns, table_view
+from ndcg_desktop.gui.scores.tables import FrameModel, fit_columns, load_sorted, table_view
 from ndcg_desktop.gui.scores.text import (
     CHOICE_TEXTS,
     GROUP_TITLES,
@@ -198,7 +198,7 @@ class ResolvePanel(QGroupBox):
                 details["tie_at_k_text"] = [tie if v else "" for v in details["tie_at_k"]]
                 frames.append(details)
             details = pd.concat(frames, ignore_index=True)
-            self.flag_details.load(details)
+            load_sorted(self.flag_view, self.flag_details, details, "query_id")
             fit_columns(self.flag_view, self.flag_details)
             self.details_button.setEnabled(len(details) > 0)
             set_button_text(

@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QCheckBox, QDoubleSpinBox, QHBoxLayout, QLabel, QP
 
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_label
-from ndcg_desktop.gui.scores.tables import FrameModel, ResultsProxy, fit_columns, table_view
+from ndcg_desktop.gui.scores.tables import FrameModel, ResultsProxy, fit_columns, load_sorted, table_view
 from ndcg_desktop.gui.scores.text import describe_settings, scored_against
 from ndcg_desktop.tasks.session import PROJECT, RESULT, ScoresSession
 
@@ -165,8 +165,7 @@ class ResultsPanel(QWidget):
             separator.join(n for n, on in zip(names, flags, strict=True) if on)
             for flags in zip(frame["no_ranking"], frame["zero_idcg"], frame["excluded"], frame["tie_at_k"], strict=True)
         ]
-        self.results.load(frame, shade_by="ndcg")
-        self.results_view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
+        load_sorted(self.results_view, self.results, frame, "query_id", shade_by="ndcg")
         fit_columns(self.results_view, self.results)
         if self.results_proxy.rowCount():
             self.results_view.selectRow(0)

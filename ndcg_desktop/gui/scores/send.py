@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, QTimer
 from PySide6.QtGui import QUndoCommand
 from PySide6.QtWidgets import (
     QComboBox,
@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_label
-from ndcg_desktop.gui.scores.tables import FrameModel, fit_columns, sorted_proxy, table_view
+from ndcg_desktop.gui.scores.tables import FrameModel, fit_columns, load_sorted, sorted_proxy, table_view
 from ndcg_desktop.gui.tasks import Task, run_in_background
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks import JudgingPlan, QueryScope, SentForJudging, undo_send_for_judging
@@ -111,8 +111,7 @@ class SendForJudgingDialog(QDialog):
             return
         self._task = None
         self.plan = plan
-        self.model.load(plan.per_query)
-        self.view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
+        load_sorted(self.view, self.model, plan.per_query, "query_id")
         fit_columns(self.view, self.model)
         where = (
             translate("analysis", "draft pool v{version}").format(version=plan.draft)
