@@ -122,6 +122,7 @@ class ResultsPanel(QWidget):
             for label in (self.owner, self.settings_line, self.headline, self.summary):
                 label.clear()
             self.results.clear()
+            fit_columns(self.results_view, self.results)  # headers whole before the first result
             self.query_selected.emit("")
             return
         first = result.first
