@@ -6,9 +6,12 @@ The one writer behind `ndcg score --export` and the window's *Export CSV…*.
 from __future__ import annotations
 
 import csv
+import errno
+import hashlib
 import json
 import os
 import re
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Any, Protocol
@@ -57,7 +60,7 @@ def honour_umask(fd: int) -> None:
 
 
 def atomic_write(path: str | Path, text: str) -> None:
-    """Write to a temporary file in the same folder, then move it into place."""
+    """Write to a temporary file in the same folder, then move it into place (permissions as the umask says)."""
     target = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
@@ -95,15 +98,62 @@ class ExportableEvaluation(Protocol):
     manifest: dict[str, Any]
 
 
-def export_evaluation(evaluation: ExportableEvaluation, folder: str | Path) -> list[Path]:
-    """Write per_query.csv, per_position.csv and manifest.json into ``folder``."""
-    out = Path(folder)
-    out.mkdir(parents=True, exist_ok=True)
-    paths = [out / "per_query.csv", out / "per_position.csv", out / "manifest.json"]
-    write_csv(evaluation.per_query, paths[0])
-    write_csv(evaluation.per_position, paths[1])
-    write_json(evaluation.manifest, paths[2])
-    return paths
+# What an export folder may hold: an earlier export in it is replaced whole, anything else is left alone.
+EXPORT_FILES = ("per_query.csv", "per_position.csv", "comparison.csv", "manifest.json")
+
+
+def export_evaluation(
+    evaluation: ExportableEvaluation,
+    folder: str | Path,
+    *,
+    comparison: tuple[pd.DataFrame, tuple[str, str]] | None = None,
+) -> list[Path]:
+    """Write per_query.csv, per_position.csv (and comparison.csv) and manifest.json as ``folder``, whole or not at all.
+
+    The files are written into a fresh folder beside ``folder`` and moved into place when all are
+    written, so a failure or a kill part-way leaves either no export or the previous one, never a
+    mix of two evaluations. ``manifest.json`` is the evaluation's manifest plus ``files``: the
+    SHA-256 of each file beside it. An existing ``folder`` may only hold an earlier export (it is
+    replaced); a folder with other files is refused with :class:`FileExistsError`.
+    """
+    target = Path(folder)
+    if target.exists() and (not target.is_dir() or any(p.name not in EXPORT_FILES for p in target.iterdir())):
+        raise FileExistsError(errno.EEXIST, "the folder holds other files; choose a new or empty folder", str(target))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".export", dir=target.parent))
+    try:
+        if os.name == "posix":  # mkdtemp makes 0700 whatever the umask
+            mask = os.umask(0o077)
+            os.umask(mask)
+            os.chmod(staging, 0o777 & ~mask)
+        names = ["per_query.csv", "per_position.csv"]
+        write_csv(evaluation.per_query, staging / names[0])
+        write_csv(evaluation.per_position, staging / names[1])
+        if comparison is not None:
+            names.append(export_comparison(comparison[0], comparison[1], staging).name)
+        files = {name: hashlib.sha256((staging / name).read_bytes()).hexdigest() for name in names}
+        write_json({**evaluation.manifest, "files": files}, staging / "manifest.json")
+        _move_into_place(staging, target)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return [target / name for name in [*names, "manifest.json"]]
+
+
+def _move_into_place(staging: Path, target: Path) -> None:
+    """Rename ``staging`` to ``target``; an earlier export there is set aside first and removed after."""
+    if not target.exists():
+        os.rename(staging, target)
+        return
+    old = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".old", dir=target.parent))
+    os.rename(target, old / "export")
+    try:
+        os.rename(staging, target)
+    except BaseException:
+        os.rename(old / "export", target)  # put the earlier export back
+        old.rmdir()
+        raise
+    shutil.rmtree(old, ignore_errors=True)
 
 
 def export_comparison(

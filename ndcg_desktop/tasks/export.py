@@ -10,10 +10,10 @@ from ndcg_desktop.tasks.session import ScoreResult
 
 def export_result(result: ScoreResult, folder: str | Path) -> list[Path]:
     """per_query.csv, per_position.csv and manifest.json of the run, plus comparison.csv when comparing."""
-    paths = export_evaluation(result.first.evaluation, folder)
+    comparison = None
     if result.second is not None and result.comparison is not None:
-        paths.append(export_comparison(result.comparison, (result.first.run_name, result.second.run_name), folder))
-    return paths
+        comparison = (result.comparison, (result.first.run_name, result.second.run_name))
+    return export_evaluation(result.first.evaluation, folder, comparison=comparison)  # whole or absent
 
 
 def export_comparison_csv(result: ScoreResult, path: str | Path) -> Path:

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import csv
+import hashlib
+import json
+import os
 import re
+import stat
+from pathlib import Path
 
 import pandas as pd
 import pytest
 
-from ndcg_desktop.formats.export import export_comparison, neutralise_text, write_csv
+from ndcg_desktop.formats.export import export_comparison, export_evaluation, neutralise_text, write_csv
 
 # Text a hostile run or note can carry into an export: formulas after bare CR, LF, CR LF, tabs, controls.
 HOSTILE = [
@@ -82,3 +87,73 @@ def test_the_same_function_keeps_spreadsheet_cells_inert(tmp_path):
     assert [c.data_type for c in cells] == ["s"] * len(HOSTILE)  # "f" would be a live formula
     expected = [neutralise_text(t.replace("\x0b", " ")) for t in HOSTILE]
     assert [c.value for c in cells] == [re.sub(r"\r\n?", "\n", t) for t in expected]  # XML keeps LF only
+
+
+# -- an export folder is whole or absent (issue 11 item 10) ----------------------------------------
+
+
+class _Evaluation:
+    def __init__(self, label: str) -> None:
+        self.per_query = pd.DataFrame({"query_id": ["q1", "q2"], "ndcg": [0.5, 0.25], "run": [label, label]})
+        self.per_position = pd.DataFrame({"query_id": ["q1"], "rank": [1], "doc_id": [label]})
+        self.manifest = {"run": {"path": label}}
+
+
+def _contents(folder) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+def test_manifest_lists_each_file_with_its_sha256(tmp_path):
+    comparison = pd.DataFrame({"query_id": ["q1"], "ndcg_a": [0.5], "ndcg_b": [0.25], "difference": [-0.25]})
+    paths = export_evaluation(_Evaluation("a"), tmp_path / "out", comparison=(comparison, ("a", "b")))
+    assert [p.name for p in paths] == ["per_query.csv", "per_position.csv", "comparison.csv", "manifest.json"]
+    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text(encoding="utf-8"))
+    expected = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in paths[:3]}
+    assert manifest["files"] == expected
+    assert manifest["run"] == {"path": "a"}  # the evaluation's own manifest is kept whole
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]  # no temporary folder left beside it
+
+
+@pytest.mark.parametrize("failing", ["per_position.csv", "manifest.json"])
+def test_a_failure_part_way_leaves_no_export_or_the_previous_one_whole(tmp_path, monkeypatch, failing):
+    from ndcg_desktop.formats import export as export_module
+
+    target = tmp_path / "out"
+    real = export_module.atomic_write
+
+    def failing_write(path, text):
+        if Path(path).name == failing:
+            raise OSError(28, "No space left on device")
+        real(path, text)
+
+    monkeypatch.setattr(export_module, "atomic_write", failing_write)
+    with pytest.raises(OSError):
+        export_evaluation(_Evaluation("first"), target)
+    assert not target.exists() and list(tmp_path.iterdir()) == []  # absent, and nothing left beside it
+    monkeypatch.setattr(export_module, "atomic_write", real)
+    export_evaluation(_Evaluation("first"), target)
+    before = _contents(target)
+    monkeypatch.setattr(export_module, "atomic_write", failing_write)
+    with pytest.raises(OSError):
+        export_evaluation(_Evaluation("second"), target)
+    assert _contents(target) == before  # the previous export, whole: never a mix of two evaluations
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+def test_a_folder_holding_other_files_is_not_mixed_into(tmp_path):
+    target = tmp_path / "mine"
+    target.mkdir()
+    (target / "notes.txt").write_text("keep me")
+    with pytest.raises(FileExistsError, match="holds other files"):
+        export_evaluation(_Evaluation("a"), target)
+    assert _contents(target) == {"notes.txt": b"keep me"}
+
+
+def test_exports_honour_the_umask(tmp_path):
+    old = os.umask(0o022)
+    try:
+        export_evaluation(_Evaluation("a"), tmp_path / "out")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "out").stat().st_mode) == 0o755
+    assert {stat.S_IMODE(p.stat().st_mode) for p in (tmp_path / "out").iterdir()} == {0o644}
