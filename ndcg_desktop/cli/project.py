@@ -121,6 +121,9 @@ def add_project_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser
 def cmd_init(args: argparse.Namespace) -> int:
     scale = GradeScale.parse(args.scale)
     labels = [x.strip() for x in args.labels.split(",")] if args.labels else None
+    empty = [i for i, label in enumerate(labels or [], start=1) if not label]
+    if empty:
+        raise InputError(f"grade label {empty[0]} is empty; give every grade a label")
     with Project.create(args.project, scale=scale, labels=labels) as project:
         print(f"created {project.path} (grades {project.scale}: {', '.join(project.labels)})")
     return 0

@@ -68,6 +68,7 @@ class TiePolicy(_Choice):
 
 
 MAX_GRADES = 101  # grades in a scale (0..100 at most): one key and one button per grade
+MAX_GRADE = 100  # |grade| at most: exponential gain 2^100 - 1 stays finite over any sum of documents
 MAX_K = 2**31 - 1  # the largest cutoff K (positions are counted in 32 bits)
 
 
@@ -96,6 +97,8 @@ class GradeScale:
         if not match:
             raise InputError(f"grade scale must look like LO..HI (for example 0..3), not {text[:40]!r}")
         scale = cls(int(match.group(1)), int(match.group(2)))
+        if scale.low < -MAX_GRADE or scale.high > MAX_GRADE:  # 2^1024 is inf in floats, and inf / inf is NaN
+            raise InputError(f"grade scale {scale}: grades must lie between -{MAX_GRADE} and {MAX_GRADE}")
         if scale.high - scale.low + 1 > MAX_GRADES:
             raise InputError(
                 f"grade scale {scale} has {scale.high - scale.low + 1} grades; at most {MAX_GRADES} are allowed"
