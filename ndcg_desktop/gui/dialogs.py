@@ -424,6 +424,12 @@ class BuildPoolDialog(QDialog):
         layout.addWidget(self.summary)
         layout.addWidget(buttons)
         self.resize(520, 520)
+        if not runs:  # nothing to choose from: only the sentence saying what to do first
+            for row in range(form.rowCount()):
+                form.setRowVisible(row, False)
+            self.preview_button.hide()
+            self.table.hide()
+            self.resize(460, 120)
         _chain(self.runs, self.pool_depth, self.preview_button, self.table, *_box_buttons(buttons))
         # The preview reads every chosen run: in the background, once per pause, never per spin-box tick.
         self.counts: pd.DataFrame | None = None  # the shown preview (None while one is being computed)

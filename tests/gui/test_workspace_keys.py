@@ -204,6 +204,9 @@ def test_build_pool_without_runs_says_to_import_one(window, tmp_path, monkeypatc
 
     def look(dialog):
         seen["summary"], seen["ok"] = dialog.summary.text(), dialog.ok.isEnabled()
+        seen["empty parts shown"] = [w.isVisibleTo(dialog) for w in (dialog.runs, dialog.table, dialog.preview_button)]
+        dialog.show()
+        shot(dialog, "build_pool_without_runs")
         return QDialog.DialogCode.Rejected
 
     monkeypatch.setattr(dialogs_module.BuildPoolDialog, "exec", look)
@@ -212,6 +215,7 @@ def test_build_pool_without_runs_says_to_import_one(window, tmp_path, monkeypatc
         "summary": "No runs imported yet: a pool is built from the documents runs returned. "
         "Import one with File ▸ Import run…, then come back here.",
         "ok": False,
+        "empty parts shown": [False, False, False],
     }
 
 
