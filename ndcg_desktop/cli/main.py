@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import sqlite3
 import sys
 import threading
 from collections.abc import Callable, Sequence
@@ -260,6 +261,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except MemoryError:  # a last resort: the readers bound what they hold, a machine may still have less
         print("error: not enough memory for this input", file=sys.stderr)
+        return 2
+    except sqlite3.Error as exc:  # a last resort: the store translates what it raises; the same map, here too
+        from ndcg_desktop.store.errors import known_error
+
+        known = known_error(exc, getattr(args, "project", None) or "the project file")
+        if known is None:
+            raise
+        print(f"error: {known}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)

@@ -41,7 +41,15 @@ from ndcg_desktop.gui.scores.send import SendForJudgingCommand
 from ndcg_desktop.gui.tasks import run_with_progress
 from ndcg_desktop.gui.themes import muted_colour
 from ndcg_desktop.gui.workspace import Workspace
-from ndcg_desktop.store import SUFFIX, FrozenVersionChanged, PoolVersion, Project, ProjectInUse, ProtectionAltered
+from ndcg_desktop.store import (
+    SUFFIX,
+    FrozenVersionChanged,
+    PoolVersion,
+    Project,
+    ProjectInUse,
+    ProjectReadOnly,
+    ProtectionAltered,
+)
 from ndcg_desktop.store.project import default_user
 from ndcg_desktop.tasks import (
     NegativeGrades,
@@ -368,7 +376,7 @@ class MainWindow(QMainWindow):
         self.close_project()
         try:
             project = Project.open(path, user=self.annotator())
-        except (ProjectInUse, ProtectionAltered) as exc:  # in use, or altered by another program: reading is safe
+        except (ProjectInUse, ProtectionAltered, ProjectReadOnly) as exc:  # in use, altered, read-only: reading is safe
             answer = show_message(
                 self,
                 QMessageBox.Icon.Question,

@@ -7,9 +7,13 @@ protection triggers were dropped by another program opens read-only when the use
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
 from PySide6.QtWidgets import QMessageBox
 
 import ndcg_desktop.gui.main_window as main_window_module
@@ -62,3 +66,25 @@ def test_altered_protection_offers_a_read_only_view_that_still_refuses_the_versi
     assert window.project is not None and window.project.read_only
     assert f"trigger {TRIGGER} is missing" in said[0] and said[0].endswith("Open it read-only?")
     assert "pool version 1 has changed since it was frozen" in said[1] and recorded in said[1]
+
+
+@pytest.mark.skipif(sys.platform == "win32" or os.geteuid() != 0, reason="a read-only bind mount needs root")
+def test_a_read_only_project_file_opens_read_only_when_the_user_agrees(window, tmp_path, monkeypatch):
+    path = tmp_path / "ro.ndcgproj"
+    (tmp_path / "q.txt").write_text("q1 0 A 3\n")
+    with Project.create(path, user="ann") as project:
+        project.import_qrels(tmp_path / "q.txt")
+    try:
+        subprocess.run(["mount", "--bind", str(path), str(path)], check=True, capture_output=True)
+        subprocess.run(["mount", "-o", "remount,bind,ro", str(path)], check=True, capture_output=True)
+    except (subprocess.CalledProcessError, FileNotFoundError) as exc:
+        pytest.skip(f"cannot bind-mount read-only here: {exc}")
+    try:
+        said = capture_messages(monkeypatch, answer=QMessageBox.StandardButton.Open)
+        assert window.open_project(path)
+        assert window.project is not None and window.project.read_only
+        assert said[0].startswith(f"{path}: cannot be opened for writing") and said[0].endswith("Open it read-only?")
+        assert window.workspace.pool_view.model().rowCount() == 1
+        window.close_project()
+    finally:
+        subprocess.run(["umount", "-l", str(path)], check=False)

@@ -255,3 +255,17 @@ def test_a_damaged_page_in_the_documents_is_reported_as_damage(tmp_path, capsys)
     code, _, err = run_cli(capsys, "import-docs", path, tmp_path / "docs.jsonl")
     assert code == 2
     assert one_line(err).startswith(f"error: {path}: is damaged")
+
+
+def test_a_sqlite_error_that_escapes_the_store_is_still_one_line(tmp_path, capsys, monkeypatch):
+    """The command line's last resort maps SQLite errors through the same table as the store."""
+    path = tmp_path / "p.ndcgproj"
+    make_project(path, tmp_path)
+
+    def locked(*args, **kwargs):
+        raise sqlite3.OperationalError("database is locked")
+
+    monkeypatch.setattr(Project, "status", locked)  # past the facade's own translation
+    code, _, err = run_cli(capsys, "status", path)
+    assert code == 2
+    assert one_line(err).startswith(f"error: {path}: another program is writing to the project file")
