@@ -20,7 +20,7 @@ def test_negative_grades_are_refused_by_default_with_file_and_line(tmp_path, wri
             caught.value.located() == f"{path}:2: grade -1 is outside the scale 0..3 (trec_eval's negative grade: "
             "pooled but not judged)"
         )
-        assert project.draft() is None or project.pool_items(project.draft().version).empty  # nothing written
+        assert (project.draft(), project.versions()) == (None, [])  # nothing written: not even an empty draft
         report = import_judgments(project, path, negative=NegativeGrades.UNGRADED)
         assert (report["added"], report["ungraded"]) == (2, 1)
 
