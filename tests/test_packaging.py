@@ -8,6 +8,9 @@ a missing one fails its test.
 from __future__ import annotations
 
 import configparser
+import importlib.util
+import os
+import re
 import shutil
 import struct
 import subprocess
@@ -206,3 +209,62 @@ def test_appstreamcli_validates_the_metainfo():
     # --no-net: no URL checks, so the test works offline and in CI sandboxes
     result = _run_validator("appstreamcli", "validate", "--no-net", str(METAINFO))
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+# -- a built bundle ----------------------------------------------------------------------------
+# packaging/check_bundle.py checks a built one-folder bundle; here it is tested on a synthetic one,
+# and run on real bundles where they exist (packaging/build_and_check.sh builds one; NDCG_BUNDLE
+# names another).
+
+
+def _check_bundle_module():
+    spec = importlib.util.spec_from_file_location("check_bundle", PACKAGING / "check_bundle.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _fake_bundle(folder: Path) -> Path:
+    bundle = folder / "ndcg-desktop"
+    (bundle / "_internal" / "PySide6" / "Qt" / "lib").mkdir(parents=True)
+    for program in ("ndcg-desktop", "ndcg"):
+        (bundle / program).write_bytes(b"\x7fELF")
+        (bundle / program).chmod(0o755)
+    core = bundle / "_internal" / "PySide6" / "Qt" / "lib" / "libQt6Core.so.6"
+    core.write_bytes(b"\x7fELF")
+    (bundle / "_internal" / "libQt6Core.so.6").symlink_to("PySide6/Qt/lib/libQt6Core.so.6")
+    return bundle
+
+
+def test_check_bundle_accepts_a_clean_bundle(tmp_path):
+    assert _check_bundle_module().problems(_fake_bundle(tmp_path)) == []
+
+
+def test_check_bundle_names_dangling_links_left_out_libraries_and_missing_programs(tmp_path):
+    bundle = _fake_bundle(tmp_path)
+    (bundle / "_internal" / "libQt6Quick.so.6").symlink_to("PySide6/Qt/lib/libQt6Quick.so.6")
+    (bundle / "_internal" / "PySide6" / "Qt" / "lib" / "libgtk-3.so.0").write_bytes(b"\x7fELF")
+    (bundle / "ndcg").unlink()
+    assert _check_bundle_module().problems(bundle) == [
+        f"{bundle / 'ndcg'}: the program is missing or not executable",
+        "_internal/libQt6Quick.so.6: dangling symlink to PySide6/Qt/lib/libQt6Quick.so.6",
+        "_internal/libQt6Quick.so.6: should have been left out (Qt6Quick)",
+        "_internal/PySide6/Qt/lib/libgtk-3.so.0: should have been left out (libgtk-3)",
+    ]
+
+
+def test_spec_leaves_out_what_check_bundle_expects_absent():
+    source = SPEC.read_text(encoding="utf-8")
+    unused = source[
+        source.index("UNUSED_LIBRARIES = (") : source.index(")  # fmt: skip", source.index("UNUSED_LIBRARIES"))
+    ]
+    for piece in _check_bundle_module().ABSENT:
+        assert any(name in piece for name in re.findall(r'"([^"]+)"', unused)), piece
+    assert "drop_dangling_links(a.binaries, a.datas)" in source
+
+
+def test_built_bundles_that_exist_pass_the_check():
+    # Runs on the bundles present (none on a fresh clone; build_and_check.sh makes one).
+    candidates = [Path(os.environ.get("NDCG_BUNDLE", "/tmp/pkgbuild/dist/ndcg-desktop"))]
+    for bundle in [c for c in candidates if c.exists()]:
+        assert _check_bundle_module().problems(bundle) == []
