@@ -492,8 +492,9 @@ class MainWindow(QMainWindow):
         self.refresh(version=sent.draft)
         self.undo_stack.push(SendForJudgingCommand(self.project, sent, run))  # Edit ▸ Undo takes them back
         self.tabs.setCurrentWidget(self.workspace)
-        QMessageBox.information(
+        show_message(  # names the run: plain text, never rich text
             self,
+            QMessageBox.Icon.Information,
             translate("main_window", "Sent for judging"),
             translate(
                 "analysis",

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
+import numpy as np
 import pandas as pd
 
 from ndcg_desktop.domain import InputError
@@ -49,8 +50,26 @@ class JudgingPlan:
         return len(self.items)
 
 
-def _pairs(frame: pd.DataFrame) -> pd.MultiIndex:
-    return pd.MultiIndex.from_arrays([frame["query_id"].astype(str), frame["doc_id"].astype(str)])
+CHUNK = 50_000  # rows per step of a membership test (see _member)
+
+
+def _member(frame: pd.DataFrame, universe: pd.DataFrame) -> np.ndarray:
+    """Which (query_id, doc_id) rows of ``frame`` appear in ``universe``.
+
+    Done in steps of ``CHUNK`` rows: one pandas join of a million pairs holds Python's GIL for
+    half a second, which freezes the window that runs this on a worker thread; between steps the
+    GUI thread gets its turn.
+    """
+    seen: set[tuple[str, str]] = set()
+    uq, ud = universe["query_id"].astype(str).to_numpy(), universe["doc_id"].astype(str).to_numpy()
+    for start in range(0, len(uq), CHUNK):
+        seen.update(zip(uq[start : start + CHUNK], ud[start : start + CHUNK], strict=True))
+    fq, fd = frame["query_id"].astype(str).to_numpy(), frame["doc_id"].astype(str).to_numpy()
+    out = np.empty(len(fq), dtype=bool)
+    for start in range(0, len(fq), CHUNK):
+        pairs = zip(fq[start : start + CHUNK], fd[start : start + CHUNK], strict=True)
+        out[start : start + CHUNK] = [pair in seen for pair in pairs]
+    return out
 
 
 def plan_send_for_judging(
@@ -81,7 +100,7 @@ def plan_send_for_judging(
     top["doc_id"] = top["doc_id"].astype(str)
     if scope is QueryScope.POOL:
         top = top[top["query_id"].isin(set(inputs.qrels.frame["query_id"].astype(str)))]
-    unjudged = top[~_pairs(top).isin(_pairs(inputs.qrels.frame))]
+    unjudged = top[~_member(top, inputs.qrels.frame)]
     if progress is not None:
         progress(2, 4)
     draft = project.draft()
@@ -89,7 +108,7 @@ def plan_send_for_judging(
     latest = project.latest_frozen()
     target = draft.version if draft is not None else (latest.version if latest else inputs.version.version)
     existing = project.pool_items(target)[["query_id", "doc_id"]]
-    items = unjudged[~_pairs(unjudged).isin(_pairs(existing))].reset_index(drop=True)
+    items = unjudged[~_member(unjudged, existing)].reset_index(drop=True)
     per_query = pd.DataFrame(
         {
             "unjudged": unjudged.groupby("query_id").size(),

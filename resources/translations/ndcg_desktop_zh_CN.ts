@@ -96,10 +96,6 @@
         <translation>前 {k} 位中遗漏的相关文档（{count}）</translation>
     </message>
     <message>
-        <source>{run}, query {query}: nDCG {ndcg} against the whole frozen pool v{version}; candidate-only {candidate} (ideal taken from the returned documents only: it measures ordering among what was returned, and ignores what was missed).</source>
-        <translation>{run}，查询 {query}：相对整个冻结判断池 v{version} 的 nDCG 为 {ndcg}；仅候选 {candidate}（理想排序只取自返回的文档：它衡量返回文档之间的排序，忽略遗漏的文档）。</translation>
-    </message>
-    <message>
         <source>Unjudged</source>
         <translation>未判断</translation>
     </message>
@@ -693,6 +689,10 @@
     <message>
         <source>position {position}</source>
         <translation>第 {position} 位</translation>
+    </message>
+    <message>
+        <source>{run}, query {query}: nDCG {ndcg} against the whole frozen pool v{version} (sha256 {hash}…); candidate-only {candidate} (ideal taken from the returned documents only: it measures ordering among what was returned, and ignores what was missed).</source>
+        <translation>{run}，查询 {query}：相对整个冻结判断池 v{version}（sha256 {hash}…）的 nDCG 为 {ndcg}；仅候选 {candidate}（理想排序只取自返回的文档：它衡量返回文档之间的排序，忽略遗漏的文档）。</translation>
     </message>
     <message>
         <source>Tie at K: the tie-averaged nDCG is {ndcg}.</source>

@@ -117,7 +117,7 @@ def test_flags_block_scoring_until_chosen_and_numbers_equal_the_cli(
     assert breakdown.positions.rowCount() == 10 and breakdown.ideal.rowCount() == 10
     query = panel.results.value(panel.results_proxy.mapToSource(panel.results_proxy.index(0, 0)).row(), "query_id")
     assert breakdown.explain.text().startswith(f"bm25, query {query}: nDCG ")
-    assert "frozen pool v1; candidate-only" in breakdown.explain.text()
+    assert f"frozen pool v1 (sha256 {version.hash[:12]}…); candidate-only" in breakdown.explain.text()
     from ndcg_desktop.gui.charts import points
 
     ranks = [float(breakdown.positions.raw_value(r, "rank")) for r in range(10)]

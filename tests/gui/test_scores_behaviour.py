@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox, QPushButton
 
 from ndcg_desktop.domain import GradeScale
@@ -171,7 +172,7 @@ def test_history_lists_saved_evaluations_and_reopens_one(window, tmp_path, qtbot
     assert view.evaluation.summary["mean_ndcg"] == mean_at_2
 
 
-def test_user_data_in_the_scores_view_is_plain_text(window, tmp_path, qtbot, red_png):  # noqa: F811
+def test_user_data_in_the_scores_view_is_plain_text(window, tmp_path, qtbot, red_png, messages):  # noqa: F811
     name = f'<img src="{red_png.as_uri()}">'
     path = make_project(tmp_path / "a", runs=((name, RUN), ("<b>other</b>", OTHER)))
     window.open_project(path)
@@ -187,6 +188,19 @@ def test_user_data_in_the_scores_view_is_plain_text(window, tmp_path, qtbot, red
     assert red_pixels(window) == 0
     view.lower_tabs.setCurrentIndex(2)
     assert red_pixels(window) == 0
+    # Sending its unjudged documents names the run in the preview and in the message that follows.
+    choose(view.compare_box, None)
+    view.check()
+    qtbot.waitUntil(lambda: view.session.checked(), timeout=10_000)
+    choose(view.choices["unjudged"], "send")
+    dialog = view.send_for_judging()
+    qtbot.waitUntil(lambda: dialog.plan is not None, timeout=10_000)
+    assert dialog.summary.text().startswith(f"2 documents of {name} in 2 queries")
+    assert red_pixels(dialog) == 0
+    dialog.add_button.click()
+    qtbot.waitUntil(lambda: bool(messages), timeout=10_000)
+    assert messages[-1][1].startswith(f"2 documents of {name} await grading")
+    assert messages.boxes[-1].textFormat() == Qt.TextFormat.PlainText
 
 
 def test_discard_draft_asks_first_and_runs_in_the_background(window, tmp_path, qtbot, messages, monkeypatch):

@@ -157,13 +157,15 @@ class BreakdownPanel(QWidget):
         )
         explain = translate(
             "analysis",
-            "{run}, query {query}: nDCG {ndcg} against the whole frozen pool v{version}; candidate-only "
+            "{run}, query {query}: nDCG {ndcg} against the whole frozen pool v{version} (sha256 {hash}…); "
+            "candidate-only "
             "{candidate} (ideal taken from the returned documents only: it measures ordering among "
             "what was returned, and ignores what was missed).",
         ).format(
             run=first.run_name,
             query=query_id,
             version=version.version,
+            hash=(version.hash or "")[:12],
             ndcg=f"{rec['ndcg']:.4f}",
             candidate=f"{rec['candidate_ndcg']:.4f}",
         )
