@@ -521,15 +521,11 @@ class Workspace(QWidget):
 
     def _why_not(self, grade: int) -> str:
         """Why a grade cannot be given now (shown in the status bar), or an empty string."""
-        if self.project is None or self.version is None or self.query_id is None:
-            return translate("workspace", "Nothing to grade: this project has no pool yet.")
-        if self.version.frozen:
-            return translate(
-                "workspace",
-                "Pool v{version} is frozen: its grades cannot change (Pool ▸ New draft from this version).",
-            ).format(version=self.version.version)
-        if self.project.read_only:
-            return translate("workspace", "The project is open read-only: grades cannot change.")
+        locked = self._locked_reason()
+        if locked or self.version is None:
+            return locked
+        if self.query_id is None:
+            return translate("workspace", "No query is selected: nothing was graded.")
         scale = self.version.scale
         if not (scale.low <= grade <= scale.high):
             return translate(
@@ -631,6 +627,7 @@ class Workspace(QWidget):
 
     def next_query_with_ungraded(self) -> None:
         if self.version is None or self.version.frozen:
+            self.status.emit(self._locked_reason())
             return
         rows = self.query_proxy.rowCount()
         current = self.query_view.currentIndex().row()
@@ -640,12 +637,29 @@ class Workspace(QWidget):
                 self.select_query_row(row)
                 self.pool_view.setFocus()
                 return
+        self.status.emit(translate("workspace", "No query in the list has ungraded documents left."))
 
     def focus_note(self) -> None:
-        if self.version is not None and not self.version.frozen:
-            self.note_edit.setFocus()
-            self.note_edit.deselect()
-            self.note_edit.end(False)  # typing adds to the note instead of replacing it
+        reason = self._locked_reason()
+        if reason or self.current_doc() is None:
+            self.status.emit(reason or translate("workspace", "No document is selected: there is no note to edit."))
+            return
+        self.note_edit.setFocus()
+        self.note_edit.deselect()
+        self.note_edit.end(False)  # typing adds to the note instead of replacing it
+
+    def _locked_reason(self) -> str:
+        """Why nothing in the shown pool can change (status bar), or an empty string."""
+        if self.project is None or self.version is None:
+            return translate("workspace", "Nothing to grade: this project has no pool yet.")
+        if self.version.frozen:
+            return translate(
+                "workspace",
+                "Pool v{version} is frozen: its grades cannot change (Pool ▸ New draft from this version).",
+            ).format(version=self.version.version)
+        if self.project.read_only:
+            return translate("workspace", "The project is open read-only: grades cannot change.")
+        return ""
 
     def _emit_progress(self) -> None:
         if self.project is None or self.version is None:

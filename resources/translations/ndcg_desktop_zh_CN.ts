@@ -1905,6 +1905,18 @@ SHA-256：
         <translation>保留了 {who} 给 {doc_id} 的等级 {old}。</translation>
     </message>
     <message>
+        <source>No query is selected: nothing was graded.</source>
+        <translation>未选择查询：没有进行评级。</translation>
+    </message>
+    <message>
+        <source>No query in the list has ungraded documents left.</source>
+        <translation>列表中没有仍有未评级文档的查询。</translation>
+    </message>
+    <message>
+        <source>No document is selected: there is no note to edit.</source>
+        <translation>未选择文档：没有可编辑的备注。</translation>
+    </message>
+    <message>
         <source>Nothing to grade: this project has no pool yet.</source>
         <translation>没有可评级的内容：此项目还没有判断池。</translation>
     </message>

@@ -232,3 +232,25 @@ def test_import_run_dialog_proposes_a_free_name_and_flags_a_taken_one_at_once(qt
 def test_highlighting_skips_stopwords_of_english_and_of_the_interface_language():
     assert query_terms("what must pools can do about freezing") == ["freezing", "pools"]
     assert query_terms("必须 冻结 评判池 的", "zh_CN") == ["评判池", "冻结"]
+
+
+def test_the_status_bar_says_why_n_e_or_a_digit_did_nothing(window, small_project, qtbot):
+    window.open_project(small_project)
+    ws = window.workspace
+    ws.pool_view.setFocus()
+    for key in (Qt.Key.Key_0, Qt.Key.Key_1, Qt.Key.Key_N, Qt.Key.Key_2):  # C, D, then q2's E: all graded
+        qtbot.keyClick(ws.pool_view, key)
+    assert ws.query_id == "q2" and row(small_project, "E", query="q2")["grade"] == 2
+    qtbot.keyClick(ws.pool_view, Qt.Key.Key_N)
+    assert window.statusBar().currentMessage() == "No query in the list has ungraded documents left."
+    window.close_project()
+    with Project.open(small_project) as p:
+        p.freeze()
+    window.open_project(small_project)
+    ws.pool_view.setFocus()
+    frozen = "Pool v1 is frozen: its grades cannot change (Pool ▸ New draft from this version)."
+    for key in (Qt.Key.Key_3, Qt.Key.Key_E, Qt.Key.Key_N):
+        window.statusBar().clearMessage()
+        qtbot.keyClick(ws.pool_view, key)
+        assert window.statusBar().currentMessage() == frozen
+    assert not ws.note_edit.hasFocus()
