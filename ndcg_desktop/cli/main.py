@@ -19,7 +19,6 @@ from ndcg_desktop.domain import (
     GradeScale,
     InputError,
     QuerySet,
-    RunReading,
     TiePolicy,
     UnjudgedPolicy,
     UnknownQueryPolicy,
@@ -216,7 +215,7 @@ def _score_project(args: argparse.Namespace) -> Evaluation:
         print(f"note: {args.project} {why}; this evaluation is not recorded in it", file=sys.stderr)
     with project:
         info = project.run_info(args.run_name)
-        reading = RunReading.from_dict(info.reading)
+        reading = info.reading
         # Import time owns a stored run's reading: another order, tie policy or ID map needs another import.
         asked = (
             ("--order", args.order, {v: k for k, v in ORDER_CHOICES.items()}[reading.order]),

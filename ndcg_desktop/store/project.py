@@ -396,8 +396,8 @@ class Project:
                     "format": r.format,
                     "rows": r.rows,
                     "queries": r.queries,
-                    "ties": r.reading["ties"],
-                    "id_map": r.reading["id_map"],
+                    "ties": r.reading.ties.value,
+                    "id_map": r.reading.id_map,
                 }
                 for r in self.runs()
             ],

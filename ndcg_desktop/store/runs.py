@@ -6,7 +6,6 @@ import io
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -14,6 +13,7 @@ import pyarrow as pa
 
 from ndcg_desktop.domain.data import OrderKind, Run, Source
 from ndcg_desktop.domain.errors import InputError
+from ndcg_desktop.domain.reading import RunReading
 from ndcg_desktop.domain.settings import TiePolicy
 from ndcg_desktop.formats.runs import read_run
 from ndcg_desktop.scoring.ranking import top_documents
@@ -26,7 +26,7 @@ class RunInfo:
     source_name: str
     sha256: str
     format: str
-    reading: dict[str, Any]
+    reading: RunReading  # order, ties, ID map: fixed at import
     rows: int
     queries: int
     imported_at: str
@@ -69,13 +69,9 @@ class RunRepository:
         sink = io.BytesIO()
         with pa.ipc.new_stream(sink, table.schema, options=pa.ipc.IpcWriteOptions(compression="zstd")) as writer:
             writer.write_table(table)
-        reading = {
-            "order": run.order.value,
-            "ties": ties.value,
-            "id_map": id_map,
-            "notes": run.notes,
-            "empty_queries": list(run.empty_queries),
-        }
+        reading = RunReading(
+            order=run.order, ties=ties, id_map=id_map, notes=tuple(run.notes), empty_queries=run.empty_queries
+        )
         with self.file.transaction() as conn:
             conn.execute(
                 "INSERT INTO runs (name, source_name, sha256, format, reading, rows, queries, data, imported_at, "
@@ -85,7 +81,7 @@ class RunRepository:
                     Path(path).name,
                     run.source.sha256,
                     run.source.format,
-                    json.dumps(reading),
+                    json.dumps(reading.as_dict()),
                     len(run),
                     len(run.answered_queries()),
                     sink.getvalue(),
@@ -99,7 +95,7 @@ class RunRepository:
         rows = self.file.query(
             "SELECT name, source_name, sha256, format, reading, rows, queries, imported_at FROM runs ORDER BY run_id"
         )
-        return [RunInfo(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6], r[7]) for r in rows]
+        return [RunInfo(r[0], r[1], r[2], r[3], RunReading.from_dict(json.loads(r[4])), r[5], r[6], r[7]) for r in rows]
 
     def run_info(self, name: str) -> RunInfo:
         for info in self.runs():
@@ -114,7 +110,7 @@ class RunRepository:
         blob = self.file.query("SELECT data FROM runs WHERE name = ?", (name,))[0][0]
         table = pa.ipc.open_stream(blob).read_all().combine_chunks()
         qcol, dcol = table.column("query_id").chunk(0), table.column("doc_id").chunk(0)
-        order = OrderKind(info.reading["order"])
+        order = info.reading.order
         run = Run(
             queries=qcol.dictionary,
             docs=dcol.dictionary,
@@ -125,8 +121,8 @@ class RunRepository:
             order=order,
             source=Source(path=info.source_name, sha256=info.sha256, format=info.format),
             line_numbers=table.column("line").to_numpy(),
-            notes=list(info.reading["notes"]),
-            empty_queries=tuple(info.reading.get("empty_queries", ())),
+            notes=list(info.reading.notes),
+            empty_queries=info.reading.empty_queries,
         )
         return run, info
 
@@ -136,7 +132,7 @@ class RunRepository:
         for name in names:
             run, info = self.load_run(name)
             cut = depth or max(len(run), 1)
-            frames.append(top_documents(run, cut, ties=TiePolicy(info.reading["ties"]), id_map=info.reading["id_map"]))
+            frames.append(top_documents(run, cut, ties=info.reading.ties, id_map=info.reading.id_map))
         return (
             pd.concat(frames)[["query_id", "doc_id"]].drop_duplicates()
             if frames

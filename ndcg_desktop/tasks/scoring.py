@@ -42,7 +42,7 @@ def load_inputs(project: Project, run_name: str, pool_version: int | None = None
     version = project.frozen_version(pool_version)
     qrels = project.qrels(version.version)
     run, info = project.load_run(run_name)
-    return Inputs(version, qrels, run, info, RunReading.from_dict(info.reading))
+    return Inputs(version, qrels, run, info, info.reading)
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,6 @@ import pytest
 
 from ndcg_desktop.cli.main import main
 from ndcg_desktop.demo import DATA_DIR_VARIABLE, build_demo, demo_path, ensure_demo
-from ndcg_desktop.domain.settings import TiePolicy
 from ndcg_desktop.scoring.ranking import top_documents
 from ndcg_desktop.store import Project, ProjectInUse
 
@@ -79,7 +78,7 @@ def test_data_files_are_well_formed():
 
 def _ranking(project: Project, name: str, query_id: str) -> list[str]:
     run, info = project.load_run(name)
-    top = top_documents(run, 100, ties=TiePolicy(info.reading["ties"]), id_map=info.reading["id_map"])
+    top = top_documents(run, 100, ties=info.reading.ties, id_map=info.reading.id_map)
     return top[top["query_id"] == query_id].sort_values("rank")["doc_id"].tolist()
 
 

@@ -8,7 +8,7 @@ import math
 import pytest
 
 from ndcg_desktop.cli.main import main
-from ndcg_desktop.domain import EvalSettings, InputError, RunReading, TiePolicy
+from ndcg_desktop.domain import EvalSettings, InputError, TiePolicy
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks import check_run, score_run
 
@@ -55,7 +55,7 @@ def test_the_runs_reading_comes_from_import_not_from_the_caller(project, write):
     project.import_run(write("r2.txt", RUN), name="asc", ties=TiePolicy.DOCID_ASC)
     scored = score_run(project, "asc", 1, EvalSettings(k=3, unjudged="zero", ties="file-order", id_map="#"))
     assert scored.evaluation.settings.ties.value == "docid-asc" and scored.evaluation.settings.id_map is None
-    assert RunReading.from_dict(project.run_info("asc").reading).ties.value == "docid-asc"
+    assert project.run_info("asc").reading.ties.value == "docid-asc"
 
 
 def test_cli_score_project_records_and_refuses_another_reading(project, capsys):
