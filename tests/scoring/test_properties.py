@@ -11,10 +11,14 @@ from dataclasses import dataclass
 from math import log2
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
+import pyarrow as pa
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ndcg_desktop.domain.data import OrderKind, Qrels, Run, Source
 from ndcg_desktop.domain.settings import (
     DuplicatePolicy,
     EvalSettings,
@@ -96,15 +100,43 @@ def eval_settings(**fixed: object) -> st.SearchStrategy[EvalSettings]:
     return st.builds(EvalSettings, **options)
 
 
-@pytest.fixture(scope="module")
-def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    # Module-scoped: hypothesis reruns a test body many times, which a function-scoped
-    # tmp_path would not follow. Every example overwrites the same files.
-    return tmp_path_factory.mktemp("properties")
+def in_memory(case: Case) -> tuple[Qrels, Run]:
+    """The case as a reader would give it, built without a file: most properties are about scoring.
+
+    test_files_read_back_to_the_same_scores holds this to what the readers give for the same case
+    written as TREC files, so the properties below cannot drift from the real input path.
+    """
+    judged = [(q, d, g) for q, universe in case.judgments.items() for d, g in universe.items()]
+    frame = pd.DataFrame(
+        {
+            "query_id": [q for q, _, _ in judged],
+            "doc_id": [d for _, d, _ in judged],
+            "grade": np.array([g for _, _, g in judged], dtype=np.int64),
+            "line": np.arange(1, len(judged) + 1, dtype=np.int64),
+        }
+    )
+    qrels = Qrels(frame, Source("case.qrels", "0" * 64, "trec"))
+    queries = list(dict.fromkeys(q for q, _, _ in case.rows))
+    docs = list(dict.fromkeys(d for _, d, _ in case.rows))
+    run = Run(
+        pa.array(queries, pa.string()),
+        pa.array(docs, pa.string()),
+        np.array([queries.index(q) for q, _, _ in case.rows], dtype=np.int32),
+        np.array([docs.index(d) for _, d, _ in case.rows], dtype=np.int32),
+        np.array([score for _, _, score in case.rows], dtype=np.float64),
+        None,
+        OrderKind.SCORE,
+        Source("case.run", "0" * 64, "trec"),
+    )
+    return qrels, run
 
 
-def write_trec(folder: Path, case: Case, name: str = "case") -> tuple[Path, Path]:
-    qrels_path, run_path = folder / f"{name}.qrels", folder / f"{name}.run"
+def score(case: Case, eval_settings: EvalSettings) -> Evaluation:
+    return evaluate(*in_memory(case), eval_settings)
+
+
+def write_trec(folder: Path, case: Case) -> tuple[Path, Path]:
+    qrels_path, run_path = folder / "case.qrels", folder / "case.run"
     qrels_path.write_text(
         "".join(f"{q} 0 {d} {g}\n" for q, universe in case.judgments.items() for d, g in universe.items()),
         encoding="utf-8",
@@ -114,11 +146,6 @@ def write_trec(folder: Path, case: Case, name: str = "case") -> tuple[Path, Path
         encoding="utf-8",
     )
     return qrels_path, run_path
-
-
-def score(folder: Path, case: Case, eval_settings: EvalSettings, name: str = "case") -> Evaluation:
-    qrels_path, run_path = write_trec(folder, case, name)
-    return evaluate(read_qrels(qrels_path, scale=SCALE), read_run(run_path), eval_settings)
 
 
 def by_query(evaluation: Evaluation) -> dict[str, dict]:
@@ -142,8 +169,8 @@ def score_reference(case: Case, s: EvalSettings) -> dict[str, reference.QuerySco
 
 @EXAMPLES
 @given(case=cases(), eval_settings=eval_settings())
-def test_per_query_scores_match_the_reference(folder: Path, case: Case, eval_settings: EvalSettings) -> None:
-    evaluation = score(folder, case, eval_settings)
+def test_per_query_scores_match_the_reference(case: Case, eval_settings: EvalSettings) -> None:
+    evaluation = score(case, eval_settings)
     got = by_query(evaluation)
     want = score_reference(case, eval_settings)
     assert set(got) == set(want)
@@ -170,15 +197,15 @@ def test_per_query_scores_match_the_reference(folder: Path, case: Case, eval_set
 
 @EXAMPLES
 @given(case=cases(), eval_settings=eval_settings())
-def test_ndcg_lies_between_zero_and_one(folder: Path, case: Case, eval_settings: EvalSettings) -> None:
-    frame = score(folder, case, eval_settings).per_query
+def test_ndcg_lies_between_zero_and_one(case: Case, eval_settings: EvalSettings) -> None:
+    frame = score(case, eval_settings).per_query
     for column in ("ndcg", "candidate_ndcg", "tie_averaged_ndcg"):
         assert frame[column].between(0.0, 1.0).all(), frame[["query_id", column]]
 
 
 @EXAMPLES
 @given(case=cases(), eval_settings=eval_settings())
-def test_the_ideal_ordering_scores_exactly_one(folder: Path, case: Case, eval_settings: EvalSettings) -> None:
+def test_the_ideal_ordering_scores_exactly_one(case: Case, eval_settings: EvalSettings) -> None:
     # Every query returns its whole universe with score = grade (equal grades tie, which cannot
     # matter), followed by documents it never judged.
     strangers = sorted(case.doc_ids())
@@ -186,7 +213,7 @@ def test_the_ideal_ordering_scores_exactly_one(folder: Path, case: Case, eval_se
     for query, universe in case.judgments.items():
         rows += [(query, doc, float(grade)) for doc, grade in universe.items()]
         rows += [(query, doc, -5.0) for doc in strangers if doc not in universe]
-    for query, row in by_query(score(folder, Case(case.judgments, rows), eval_settings)).items():
+    for query, row in by_query(score(Case(case.judgments, rows), eval_settings)).items():
         if row["idcg"] > 0:
             assert row["ndcg"] == 1.0, query
             assert row["candidate_ndcg"] == 1.0, query
@@ -197,17 +224,15 @@ def test_the_ideal_ordering_scores_exactly_one(folder: Path, case: Case, eval_se
 
 @EXAMPLES
 @given(case=cases(), eval_settings=eval_settings())
-def test_sorting_a_ranking_by_grade_never_lowers_its_score(
-    folder: Path, case: Case, eval_settings: EvalSettings
-) -> None:
-    before = by_query(score(folder, case, eval_settings, "before"))
+def test_sorting_a_ranking_by_grade_never_lowers_its_score(case: Case, eval_settings: EvalSettings) -> None:
+    before = by_query(score(case, eval_settings))
     rows = [row for row in case.rows if row[0] not in case.judgments]  # unknown queries, unchanged
     for query, expected in score_reference(case, eval_settings).items():
         universe = case.judgments[query]
         # The same documents as the scored ranking, stably sorted by gain (unjudged: none).
         by_grade = sorted(expected.ranked, key=lambda d: -reference.gain(universe.get(d, 0), eval_settings.gain.value))
         rows += [(query, doc, float(len(by_grade) - i)) for i, doc in enumerate(by_grade)]
-    after = by_query(score(folder, Case(case.judgments, rows), eval_settings, "after"))
+    after = by_query(score(Case(case.judgments, rows), eval_settings))
     assert set(after) == set(before)
     for query in before:
         assert after[query]["ndcg"] >= before[query]["ndcg"] - TOLERANCE, query
@@ -215,17 +240,17 @@ def test_sorting_a_ranking_by_grade_never_lowers_its_score(
 
 @EXAMPLES
 @given(case=cases(), eval_settings=eval_settings())
-def test_candidate_ndcg_is_never_below_ndcg(folder: Path, case: Case, eval_settings: EvalSettings) -> None:
+def test_candidate_ndcg_is_never_below_ndcg(case: Case, eval_settings: EvalSettings) -> None:
     # The candidates' ideal can only be smaller than the universe's (rule 1's classic error
     # inflates scores, never deflates them).
-    frame = score(folder, case, eval_settings).per_query
+    frame = score(case, eval_settings).per_query
     assert (frame["candidate_ndcg"] >= frame["ndcg"] - TOLERANCE).all(), frame[["query_id", "ndcg", "candidate_ndcg"]]
 
 
 @EXAMPLES
 @given(case=cases(), eval_settings=eval_settings(unjudged=UnjudgedPolicy.ZERO), data=st.data())
 def test_adding_an_unjudged_document_never_raises_the_score(
-    folder: Path, case: Case, eval_settings: EvalSettings, data: st.DataObject
+    case: Case, eval_settings: EvalSettings, data: st.DataObject
 ) -> None:
     query = data.draw(st.sampled_from(sorted(case.judgments)), label="query")
     returned = {d for q, d, _ in case.rows if q == query}
@@ -236,8 +261,8 @@ def test_adding_an_unjudged_document_never_raises_the_score(
     at = data.draw(st.integers(0, len(case.rows)), label="line")
     rows = case.rows[:at] + [(query, doc, data.draw(scores, label="score"))] + case.rows[at:]
 
-    before = by_query(score(folder, case, eval_settings, "before"))
-    after = by_query(score(folder, Case(case.judgments, rows), eval_settings, "after"))
+    before = by_query(score(case, eval_settings))
+    after = by_query(score(Case(case.judgments, rows), eval_settings))
     for q in before:
         assert after[q]["ndcg"] <= before[q]["ndcg"] + TOLERANCE, q
         assert after[q]["tie_averaged_ndcg"] <= before[q]["tie_averaged_ndcg"] + TOLERANCE, q
@@ -245,8 +270,8 @@ def test_adding_an_unjudged_document_never_raises_the_score(
 
 @EXAMPLES
 @given(case=cases(distinct_scores=True), eval_settings=eval_settings())
-def test_tie_averaged_ndcg_equals_ndcg_without_ties(folder: Path, case: Case, eval_settings: EvalSettings) -> None:
-    frame = score(folder, case, eval_settings).per_query
+def test_tie_averaged_ndcg_equals_ndcg_without_ties(case: Case, eval_settings: EvalSettings) -> None:
+    frame = score(case, eval_settings).per_query
     assert not frame["tie_at_k"].any()
     assert frame["tie_averaged_ndcg"].to_list() == pytest.approx(frame["ndcg"].to_list(), abs=TOLERANCE)
 
@@ -270,30 +295,28 @@ UNIVERSE = {"A": 3, "B": 2, "C": 1, "D": 0}
         (["A", "C", "B"], 10, (3 / log2(2) + 1 / log2(3) + 2 / log2(4)) / (3 / log2(2) + 2 / log2(3) + 1 / log2(4))),
     ],
 )
-def test_reference_and_scorer_reproduce_the_contract_examples(
-    folder: Path, ranking: list[str], k: int, expected: float
-) -> None:
+def test_reference_and_scorer_reproduce_the_contract_examples(ranking: list[str], k: int, expected: float) -> None:
     rows = [("q1", doc, float(len(ranking) - i)) for i, doc in enumerate(ranking)]
     case = Case({"q1": UNIVERSE}, rows)
     eval_settings = EvalSettings(k=k, scale=SCALE)
     assert score_reference(case, eval_settings)["q1"].ndcg == pytest.approx(expected, abs=TOLERANCE)
-    assert by_query(score(folder, case, eval_settings))["q1"]["ndcg"] == pytest.approx(expected, abs=TOLERANCE)
+    assert by_query(score(case, eval_settings))["q1"]["ndcg"] == pytest.approx(expected, abs=TOLERANCE)
 
 
-def test_an_unanswered_query_scores_zero_and_is_flagged(folder: Path) -> None:
+def test_an_unanswered_query_scores_zero_and_is_flagged() -> None:
     case = Case({"q1": UNIVERSE, "q2": UNIVERSE}, [("q1", "A", 1.0)])
     eval_settings = EvalSettings(k=1, scale=SCALE)
     assert score_reference(case, eval_settings)["q2"].ndcg == 0.0
-    row = by_query(score(folder, case, eval_settings))["q2"]
+    row = by_query(score(case, eval_settings))["q2"]
     assert (row["ndcg"], row["no_ranking"]) == (0.0, True)
 
 
-def test_exponential_gain(folder: Path) -> None:
+def test_exponential_gain() -> None:
     case = Case({"q1": UNIVERSE}, [("q1", "B", 2.0), ("q1", "C", 1.0)])
     eval_settings = EvalSettings(k=2, gain=Gain.EXPONENTIAL, scale=SCALE)
     expected = ((2**2 - 1) / log2(2) + (2**1 - 1) / log2(3)) / ((2**3 - 1) / log2(2) + (2**2 - 1) / log2(3))
     assert score_reference(case, eval_settings)["q1"].ndcg == pytest.approx(expected, abs=TOLERANCE)
-    assert by_query(score(folder, case, eval_settings))["q1"]["ndcg"] == pytest.approx(expected, abs=TOLERANCE)
+    assert by_query(score(case, eval_settings))["q1"]["ndcg"] == pytest.approx(expected, abs=TOLERANCE)
 
 
 @pytest.mark.parametrize(
@@ -303,21 +326,21 @@ def test_exponential_gain(folder: Path) -> None:
         (UnjudgedPolicy.CONDENSE, 1.0),  # X removed, B moves up
     ],
 )
-def test_unjudged_policies(folder: Path, unjudged: UnjudgedPolicy, expected: float) -> None:
+def test_unjudged_policies(unjudged: UnjudgedPolicy, expected: float) -> None:
     case = Case({"q1": {"A": 2, "B": 3}}, [("q1", "X", 3.0), ("q1", "B", 2.0), ("q1", "A", 1.0)])
     eval_settings = EvalSettings(k=2, unjudged=unjudged, scale=SCALE)
     assert score_reference(case, eval_settings)["q1"].ndcg == pytest.approx(expected, abs=TOLERANCE)
-    row = by_query(score(folder, case, eval_settings))["q1"]
+    row = by_query(score(case, eval_settings))["q1"]
     assert row["ndcg"] == pytest.approx(expected, abs=TOLERANCE)
     assert row["unjudged_in_top_k"] == 1  # reported under either policy
 
 
-def test_a_duplicate_earns_gain_once(folder: Path) -> None:
+def test_a_duplicate_earns_gain_once() -> None:
     case = Case({"q1": UNIVERSE}, [("q1", "B", 3.0), ("q1", "B", 2.0), ("q1", "C", 1.0)])
     eval_settings = EvalSettings(k=2, duplicates=DuplicatePolicy.FIRST, scale=SCALE)
     expected = (2 / log2(2) + 1 / log2(3)) / (3 / log2(2) + 2 / log2(3))
     assert score_reference(case, eval_settings)["q1"].ndcg == pytest.approx(expected, abs=TOLERANCE)
-    assert by_query(score(folder, case, eval_settings))["q1"]["ndcg"] == pytest.approx(expected, abs=TOLERANCE)
+    assert by_query(score(case, eval_settings))["q1"]["ndcg"] == pytest.approx(expected, abs=TOLERANCE)
 
 
 @pytest.mark.parametrize(
@@ -328,12 +351,12 @@ def test_a_duplicate_earns_gain_once(folder: Path) -> None:
         (TiePolicy.FILE_ORDER, 2 / 3),  # "B" is on the first line
     ],
 )
-def test_tie_policies_and_the_tie_averaged_score(folder: Path, ties: TiePolicy, expected: float) -> None:
+def test_tie_policies_and_the_tie_averaged_score(ties: TiePolicy, expected: float) -> None:
     case = Case({"q1": UNIVERSE}, [("q1", "B", 1.0), ("q1", "C", 1.0)])
     eval_settings = EvalSettings(k=1, ties=ties, scale=SCALE)
     tie_averaged = (2 + 1) / 2 / log2(2) / (3 / log2(2))
     want = score_reference(case, eval_settings)["q1"]
-    row = by_query(score(folder, case, eval_settings))["q1"]
+    row = by_query(score(case, eval_settings))["q1"]
     assert want.ndcg == pytest.approx(expected, abs=TOLERANCE)
     assert row["ndcg"] == pytest.approx(expected, abs=TOLERANCE)
     assert want.tie_averaged_ndcg == pytest.approx(tie_averaged, abs=TOLERANCE)
@@ -345,20 +368,41 @@ def test_tie_policies_and_the_tie_averaged_score(folder: Path, ties: TiePolicy, 
     ("zero_idcg", "mean"),
     [(ZeroIdcgPolicy.KEEP, (1.0 + 0.0) / 2), (ZeroIdcgPolicy.EXCLUDE, 1.0)],
 )
-def test_zero_idcg_queries_in_the_mean(folder: Path, zero_idcg: ZeroIdcgPolicy, mean: float) -> None:
+def test_zero_idcg_queries_in_the_mean(zero_idcg: ZeroIdcgPolicy, mean: float) -> None:
     # Rule 7: one query scoring 1.0 plus one query without any relevant document.
     case = Case({"q1": {"A": 3}, "q2": {"B": 0}}, [("q1", "A", 1.0), ("q2", "B", 1.0)])
     eval_settings = EvalSettings(k=1, zero_idcg=zero_idcg, scale=SCALE)
     assert reference.mean_ndcg(score_reference(case, eval_settings), zero_idcg.value) == mean
-    summary = score(folder, case, eval_settings).summary
+    summary = score(case, eval_settings).summary
     assert (summary["mean_ndcg"], summary["zero_idcg"]) == (mean, 1)
 
 
-def test_macro_mean_and_pooled_ratio_differ(folder: Path) -> None:
+def test_macro_mean_and_pooled_ratio_differ() -> None:
     # Rule 8: queries scoring 3/3 and 0/1.
     case = Case({"q1": {"A": 3}, "q2": {"B": 1}}, [("q1", "A", 1.0), ("q2", "X", 1.0)])
     eval_settings = EvalSettings(k=1, unjudged=UnjudgedPolicy.ZERO, scale=SCALE)
     want = score_reference(case, eval_settings)
-    summary = score(folder, case, eval_settings).summary
+    summary = score(case, eval_settings).summary
     assert reference.mean_ndcg(want) == summary["mean_ndcg"] == (3 / 3 + 0 / 1) / 2
     assert reference.pooled_ndcg(want) == summary["pooled_ndcg"] == (3 + 0) / (3 + 1)
+
+
+# --- the one property through files ---------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    # Module-scoped: hypothesis reruns a test body many times, which a function-scoped
+    # tmp_path would not follow. Every example overwrites the same files.
+    return tmp_path_factory.mktemp("properties")
+
+
+@EXAMPLES
+@given(case=cases(), eval_settings=eval_settings())
+def test_files_read_back_to_the_same_scores(folder: Path, case: Case, eval_settings: EvalSettings) -> None:
+    qrels_path, run_path = write_trec(folder, case)
+    from_files = evaluate(read_qrels(qrels_path, scale=SCALE), read_run(run_path), eval_settings)
+    from_memory = score(case, eval_settings)
+    columns = [c for c in from_memory.per_query.columns]
+    assert from_files.per_query[columns].to_dict("records") == from_memory.per_query.to_dict("records")
+    assert from_files.summary == from_memory.summary
