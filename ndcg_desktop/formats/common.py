@@ -429,6 +429,8 @@ class FileScan:
         digest = hashlib.sha256()
         buffer = bytearray(1 << 22)
         view, array = memoryview(buffer), np.frombuffer(buffer, dtype=np.uint8)
+        # Work arrays made once: a fresh 4 MiB mask per operation and chunk costs more than the operation.
+        nl_, cr_, tab_, space_, sep_, end_, pair_ = (np.empty(len(buffer), dtype=bool) for _ in range(7))
         ends_with_cr = False
         previous_sep, previous_nl = False, True  # the byte before the chunk: a file starts like a line
         try:
@@ -436,31 +438,35 @@ class FileScan:
                 while size := handle.readinto(buffer):
                     chunk = array[:size]
                     digest.update(view[:size])
-                    nl = chunk == 10
+                    nl, cr, tab, space = (
+                        np.equal(chunk, c, out=b[:size]) for c, b in ((10, nl_), (13, cr_), (9, tab_), (32, space_))
+                    )
                     self.newlines += int(np.count_nonzero(nl))
-                    cr = chunk == 13
                     if ends_with_cr and chunk[0] == 10:
                         self.crlf += 1
-                    if cr.any():
+                    has_cr, has_tab = bool(cr.any()), bool(tab.any())
+                    if has_cr:
                         self.carriage_returns += int(np.count_nonzero(cr))
-                        self.crlf += int(np.count_nonzero(cr[:-1] & nl[1:]))
+                        self.crlf += int(np.count_nonzero(np.logical_and(cr[:-1], nl[1:], out=pair_[: size - 1])))
                     ends_with_cr = bool(cr[-1])
-                    tab, space = chunk == 9, chunk == 32
-                    self.has_tab = self.has_tab or bool(tab.any())
+                    self.has_tab = self.has_tab or has_tab
                     self.has_space = self.has_space or bool(space.any())
                     self.ascii = self.ascii and int(chunk.max()) < 128
                     if not self.irregular:
                         # A separator before a separator or a line end, or after a line end (or the file's
-                        # start): an empty field to a one-separator reader. numpy, so the GIL stays free.
-                        sep = tab | space
-                        line_end = nl | cr
+                        # start): an empty field to a one-separator reader. numpy, so the GIL stays free;
+                        # a chunk without tabs or CRs (the usual run) needs the space and LF masks only.
+                        sep = np.logical_or(tab, space, out=sep_[:size]) if has_tab else space
+                        end = np.logical_or(nl, cr, out=end_[:size]) if has_cr else nl
+                        pair = np.logical_or(sep[1:], end[1:], out=pair_[: size - 1])
                         self.irregular = bool(
-                            (sep[:-1] & (sep[1:] | line_end[1:])).any()
-                            or (nl[:-1] & sep[1:]).any()
-                            or (previous_sep and (sep[0] or line_end[0]))
+                            np.logical_and(pair, sep[:-1], out=pair).any()
+                            or np.logical_and(nl[:-1], sep[1:], out=pair_[: size - 1]).any()
+                            or (previous_sep and (sep[0] or end[0]))
                             or (previous_nl and sep[0])
                         )
-                    previous_sep, previous_nl = bool(sep[-1]) if not self.irregular else False, bool(nl[-1])
+                        previous_sep = bool(sep[-1])
+                    previous_nl = bool(nl[-1])
         except OSError as exc:
             self.error = exc
         self.sha256 = digest.hexdigest()

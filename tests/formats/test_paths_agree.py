@@ -171,3 +171,22 @@ def test_large_trec_runs_read_from_disk(tmp_path, monkeypatch, text):
     fast = _outcome(from_disk)
     slow = _outcome(lambda: _run_rows(runs_mod._read_trec_slow(text.encode(), str(path), None)))
     assert fast == slow
+
+
+@pytest.mark.parametrize("offset", [-1, 0, 1])
+def test_the_disk_scan_sees_a_double_space_on_a_block_boundary(tmp_path, offset):
+    """The scan of large runs reads 4 MiB blocks: a double space across two blocks (offset -1) is still seen."""
+    from ndcg_desktop.formats.common import FileScan
+
+    boundary = 1 << 22
+    line = b"q1 Q0 D7 1 2.5 s\n"  # its first space is its third byte
+    target = boundary - 1 + offset  # where a line's first space must fall
+    tag = next(x for x in range(1, len(line) + 1) if (target - 2 - (16 + x)) % len(line) == 0)
+    data = b"q1 Q0 D7 1 2.5 " + b"t" * tag + b"\n" + line * (boundary // len(line) + 2)
+    assert data[target : target + 1] == b" "
+    clean = tmp_path / "clean.run"
+    clean.write_bytes(data)
+    assert FileScan(clean).result().irregular is False
+    doubled = tmp_path / "doubled.run"
+    doubled.write_bytes(data[: target + 1] + b" " + data[target + 1 :])  # "  " at target, target + 1
+    assert FileScan(doubled).result().irregular is True
