@@ -167,6 +167,26 @@ def test_filters_and_chunk_runs(window, cranfield_project, qtbot):
     assert panel.results_proxy.rowCount() <= below
 
 
+def shown_ids(proxy, column="query_id"):
+    """The IDs of a table as the user sees them, top to bottom (through its proxy)."""
+    model = proxy.sourceModel()
+    return [model.value(proxy.mapToSource(proxy.index(r, 0)).row(), column) for r in range(proxy.rowCount())]
+
+
+def test_query_ids_are_listed_in_natural_order(window, cranfield_project, qtbot, data_dir):
+    """Cranfield's query IDs are numbers written as text: 2 comes before 10, not after 199 (issue 14)."""
+    window.open_project(cranfield_project)
+    view = window.scores
+    checked(view, qtbot)
+    flags = view.resolve.flag_details
+    flagged = [flags.value(r, "query_id") for r in range(flags.rowCount())]
+    choose(view.choices["unjudged"], "zero")
+    scored(view, qtbot)
+    qrels = pd.read_csv(data_dir / "cranfield" / "qrels.txt", sep=r"\s+", header=None, dtype=str)
+    assert shown_ids(view.results_panel.results_proxy) == sorted(qrels[0].unique(), key=int)
+    assert len(flagged) == 225 and flagged == sorted(flagged, key=int)  # every query has unjudged documents
+
+
 def test_compare_two_runs_checks_both(window, cranfield_project, qtbot, data_dir, capsys, tmp_path, messages):
     window.open_project(cranfield_project)
     view = window.scores

@@ -3,8 +3,8 @@
 A full disk, another SQLite client holding the write lock, read-only media or a read-only file,
 a folder the user cannot write, a damaged page: each is a user error (exit 2, one line), never a
 traceback or a false "damaged"; read-only commands (status, score, export-qrels) work on
-read-only media. Mounting needs root: those tests are skipped elsewhere, and the chmod variants
-run instead (root ignores permission bits, so they are skipped as root).
+read-only media. Mounting needs root: those tests are skipped elsewhere. Root ignores permission
+bits, so as root the permission tests run their checks in a child that has dropped to 'nobody'.
 """
 
 from __future__ import annotations
@@ -13,8 +13,10 @@ import os
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Iterator
+import traceback
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pandas as pd
@@ -24,7 +26,44 @@ from ndcg_desktop.cli.main import main
 from ndcg_desktop.store import DiskFull, Project, ProjectBusy, ProjectDamaged, ProjectReadOnly
 
 root_only = pytest.mark.skipif(sys.platform == "win32" or os.geteuid() != 0, reason="mounting needs root")
-not_root = pytest.mark.skipif(sys.platform == "win32" or os.geteuid() == 0, reason="root ignores permission bits")
+posix = pytest.mark.skipif(sys.platform == "win32", reason="POSIX permission bits")
+NOBODY = 65534  # Debian's 'nobody' and 'nogroup'
+
+
+def without_privileges(body: Callable[[], None]) -> None:
+    """Run ``body`` here, or, as root (who ignores permission bits), in a child that dropped to 'nobody'."""
+    if os.geteuid() != 0:
+        body()
+        return
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: report a failure through the pipe, never return into pytest
+        os.close(read)
+        status = 0
+        try:
+            os.setgroups([])
+            os.setgid(NOBODY)
+            os.setuid(NOBODY)
+            body()
+        except BaseException:
+            os.write(write, traceback.format_exc().encode())
+            status = 1
+        os._exit(status)
+    os.close(write)
+    with os.fdopen(read, "rb") as pipe:
+        report = pipe.read().decode()
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0, report
+
+
+@pytest.fixture
+def open_folder() -> Iterator[Path]:
+    """A folder anyone may enter (tmp_path's parents are private to root when the tests run as root)."""
+    folder = Path(tempfile.mkdtemp(prefix="ndcg-permissions-"))
+    folder.chmod(0o755)
+    yield folder
+    subprocess.run(["chmod", "-R", "u+rwx", str(folder)], check=False)
+    subprocess.run(["rm", "-rf", str(folder)], check=False)
 
 
 def dump(path: Path) -> list[str]:
@@ -205,29 +244,46 @@ def test_a_read_only_project_file_in_a_writable_folder(tmp_path, capsys):
         subprocess.run(["umount", "-l", str(path)], check=False)
 
 
-@not_root
-def test_a_read_only_file_in_a_read_only_folder_by_permissions(tmp_path, capsys):
-    folder = tmp_path / "ro"
+@posix
+def test_a_read_only_file_in_a_read_only_folder_by_permissions(open_folder, capsys):
+    folder = open_folder / "ro"
     folder.mkdir()
+    work = open_folder / "work"  # the inputs and outputs of the checks: writable by whoever runs them
+    work.mkdir(mode=0o777)
+    work.chmod(0o777)
     path = folder / "p.ndcgproj"
-    make_project(path, tmp_path)
+    make_project(path, work)
+    for made in work.iterdir():
+        made.chmod(0o666)
     path.chmod(0o444)
     folder.chmod(0o555)
-    try:
-        assert_read_only_use_works(path, tmp_path, capsys)
+
+    def checks() -> None:
+        assert not os.access(folder, os.W_OK) and not os.access(path, os.W_OK)
+        assert_read_only_use_works(path, work, capsys)
         code, _, err = run_cli(capsys, "init", folder / "new.ndcgproj")
         assert code == 2
         assert one_line(err).startswith(f"error: {folder / 'new.ndcgproj'}: cannot be written")
-    finally:
-        folder.chmod(0o755)
+
+    without_privileges(checks)
 
 
-@not_root
-def test_a_read_only_file_by_permissions(tmp_path, capsys):
-    path = tmp_path / "p.ndcgproj"
-    make_project(path, tmp_path)
+@posix
+def test_a_read_only_file_by_permissions(open_folder, capsys):
+    work = open_folder / "work"
+    work.mkdir()
+    work.chmod(0o777)  # a writable folder: only the file itself is read-only
+    path = work / "p.ndcgproj"
+    make_project(path, work)
+    for made in work.iterdir():
+        made.chmod(0o666)
     path.chmod(0o444)
-    assert_read_only_use_works(path, tmp_path, capsys)
+
+    def checks() -> None:
+        assert os.access(work, os.W_OK) and not os.access(path, os.W_OK)
+        assert_read_only_use_works(path, work, capsys)
+
+    without_privileges(checks)
 
 
 # --------------------------------------------------------------------------------------------

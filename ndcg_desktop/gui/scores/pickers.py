@@ -92,6 +92,8 @@ class InputsBar(QWidget):
         for combo in (self.run_box, self.version_box, self.gain, self.zero_idcg, self.compare_box):
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
             combo.setMinimumContentsLength(10)
+        for combo in (self.run_box, self.version_box):  # run names and "pool v1 · hash" must stay readable
+            combo.setMinimumContentsLength(24)
         self.run_box.currentIndexChanged.connect(lambda _i: session.set_run(self.run_box.currentData()))
         self.version_box.currentIndexChanged.connect(
             lambda _i: session.set_pool_version(self.version_box.currentData())

@@ -59,6 +59,8 @@ class SendForJudgingDialog(QDialog):
             self.scope.addItem(translate("analysis", SCOPE_TEXTS[scope]), scope.value)
         self.summary = plain_label(wrap=True)  # names the run and the draft: project data
         self.summary.setAccessibleName(translate("analysis", "What will be added"))
+        # A wrapped label in a dialog gets one line's height and clips the rest: reserve four.
+        self.summary.setMinimumHeight(4 * self.summary.fontMetrics().lineSpacing())
         self.model = FrameModel(PLAN_COLUMNS, self)
         self.view = table_view(
             sorted_proxy(self.model, self),

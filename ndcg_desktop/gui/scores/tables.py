@@ -133,7 +133,9 @@ def load_sorted(
     frozen window for thousands of rows. The frame is sorted by pandas instead (IDs in natural
     order) and the proxy is told not to sort until the user clicks a header.
     """
-    key = (lambda values: values.astype(str).map(natural_key)) if frame[by].dtype == object else None
+    # IDs arrive as object or as pandas' string dtypes (Arrow-backed): both sort in natural order.
+    textual = pd.api.types.is_object_dtype(frame[by]) or pd.api.types.is_string_dtype(frame[by])
+    key = (lambda values: values.astype(str).map(natural_key)) if textual else None
     ordered = frame.sort_values(by, ascending=ascending, key=key, kind="stable") if len(frame) else frame
     proxy = view.model()
     if isinstance(proxy, QSortFilterProxyModel):
