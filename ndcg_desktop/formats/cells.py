@@ -205,6 +205,44 @@ def parse_integers(
 
     Surrounding whitespace is trimmed; a sign and ASCII digits only.
     """
+    if _plain_integers(column):  # the usual case, decided on the raw bytes: cast at once
+        values = pc.cast(column, pa.int64())
+    else:
+        values = _checked_integers(column, what, path, line_of)
+    if isinstance(values, pa.ChunkedArray):
+        values = values.combine_chunks() if values.num_chunks else pa.array([], pa.int64())
+    result: np.ndarray = values.to_numpy(zero_copy_only=False)
+    return result
+
+
+def _plain_integers(column: pa.Array | pa.ChunkedArray) -> bool:
+    """True if every cell is 1 to 18 ASCII digits, with at most a leading minus: what pyarrow casts exactly."""
+    for chunk in column.chunks if isinstance(column, pa.ChunkedArray) else [column]:
+        if len(chunk) == 0:
+            continue
+        if chunk.type != pa.string() or chunk.null_count:
+            return False
+        offsets = np.frombuffer(chunk.buffers()[1], dtype=np.int32, count=len(chunk) + 1, offset=4 * chunk.offset)
+        data = chunk.buffers()[2]
+        if data is None:
+            return False
+        lengths = np.diff(offsets)
+        if lengths.min() == 0:  # an empty cell: the checked path names it
+            return False
+        chars = np.frombuffer(data, dtype=np.uint8)[offsets[0] : offsets[-1]]
+        minus = chars == 45
+        if not ((chars >= 48) & (chars <= 57) | minus).all():
+            return False
+        leading = minus[offsets[:-1] - offsets[0]]
+        digits = lengths - leading
+        if digits.min() < 1 or digits.max() > 18 or np.count_nonzero(minus) != np.count_nonzero(leading):
+            return False
+    return True
+
+
+def _checked_integers(
+    column: pa.Array | pa.ChunkedArray, what: str, path: object, line_of: Callable[[int], int]
+) -> pa.Array | pa.ChunkedArray:
     trimmed = pc.utf8_trim(column, characters=WHITESPACE)
     bad = pc.invert(pc.match_substring_regex(trimmed, _INTEGER))
     first = _first_true(bad)
@@ -212,11 +250,7 @@ def parse_integers(
         raise InputError(
             f"{what} {show(trimmed[first].as_py())} is not an integer", path=str(path), line=line_of(first)
         )
-    values = pc.cast(pc.replace_substring_regex(trimmed, r"^\+", ""), pa.int64())  # cast refuses "+3"
-    if isinstance(values, pa.ChunkedArray):
-        values = values.combine_chunks() if values.num_chunks else pa.array([], pa.int64())
-    result: np.ndarray = values.to_numpy(zero_copy_only=False)
-    return result
+    return pc.cast(pc.replace_substring_regex(trimmed, r"^\+", ""), pa.int64())  # cast refuses "+3"
 
 
 def parse_number(text: str, what: str, path: object, line: int) -> float:

@@ -290,6 +290,16 @@ def has_lone_cr(data: bytes) -> bool:
     return b"\r" in data and data.count(b"\r") != data.count(b"\r\n")
 
 
+def empty_fields(seps: np.ndarray, nl: np.ndarray, ends: np.ndarray, work: np.ndarray) -> bool:
+    """True if a separator precedes a separator or a line end, or a line feed precedes a separator.
+
+    Masks of one block of bytes (separators, line feeds, line ends); ``work`` is one shorter. Such a
+    pair is an empty field to a reader that splits at every separator.
+    """
+    pair = np.logical_or(seps[1:], ends[1:], out=work)
+    return bool(np.logical_and(pair, seps[:-1], out=work).any() or np.logical_and(nl[:-1], seps[1:], out=work).any())
+
+
 def read_whitespace_table(
     data: bytes, names: list[str], types: dict[str, pa.DataType]
 ) -> tuple[pa.Table, bytes] | None:
@@ -304,15 +314,12 @@ def read_whitespace_table(
         return None
     has_tab, has_space = b"\t" in data, b" " in data
     sep = b"\t" if has_tab and not has_space else b" "
-    irregular = (
-        (has_tab and has_space)
-        or sep + sep in data
-        or data.startswith(sep)
-        or data.endswith(sep)
-        or b"\n" + sep in data
-        or sep + b"\n" in data
-        or sep + b"\r\n" in data
-    )
+    irregular = has_tab and has_space
+    if not irregular and len(data) > 1:  # numpy: a bytes search for " " pairs stops at every space
+        arr = np.frombuffer(data, dtype=np.uint8)
+        seps, nl = arr == ord(sep), arr == 10
+        ends = (nl | (arr == 13)) if b"\r" in data else nl
+        irregular = bool(seps[0] or seps[-1]) or empty_fields(seps, nl, ends, np.empty(len(arr) - 1, dtype=bool))
     if irregular:  # runs of separators, or separators at a line's edges: one space between fields
         data = _SEPARATORS.sub(b" ", _LINE_EDGES.sub(b"", data))
         sep = b" "
@@ -458,12 +465,10 @@ class FileScan:
                         # a chunk without tabs or CRs (the usual run) needs the space and LF masks only.
                         sep = np.logical_or(tab, space, out=sep_[:size]) if has_tab else space
                         end = np.logical_or(nl, cr, out=end_[:size]) if has_cr else nl
-                        pair = np.logical_or(sep[1:], end[1:], out=pair_[: size - 1])
-                        self.irregular = bool(
-                            np.logical_and(pair, sep[:-1], out=pair).any()
-                            or np.logical_and(nl[:-1], sep[1:], out=pair_[: size - 1]).any()
-                            or (previous_sep and (sep[0] or end[0]))
-                            or (previous_nl and sep[0])
+                        self.irregular = (
+                            empty_fields(sep, nl, end, pair_[: size - 1])
+                            or (previous_sep and bool(sep[0] or end[0]))
+                            or (previous_nl and bool(sep[0]))
                         )
                         previous_sep = bool(sep[-1])
                     previous_nl = bool(nl[-1])

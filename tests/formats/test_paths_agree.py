@@ -190,3 +190,22 @@ def test_the_disk_scan_sees_a_double_space_on_a_block_boundary(tmp_path, offset)
     doubled = tmp_path / "doubled.run"
     doubled.write_bytes(data[: target + 1] + b" " + data[target + 1 :])  # "  " at target, target + 1
     assert FileScan(doubled).result().irregular is True
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(st.sampled_from(list("0123456789-+ x٣")), max_size=20), min_size=1, max_size=6))
+def test_grade_cells_read_the_same_on_the_byte_check_and_the_regex_path(cells):
+    """parse_integers casts at once when the raw bytes are plain integers: the same as its checked path."""
+    import pyarrow as pa
+
+    from ndcg_desktop.formats import cells as cells_mod
+
+    column = pa.array(cells, pa.string())
+
+    def checked():
+        values = cells_mod._checked_integers(column, "grade", PATH, lambda row: row + 1)
+        return list(values.to_pylist())
+
+    assert _outcome(lambda: list(cells_mod.parse_integers(column, "grade", PATH, lambda row: row + 1))) == _outcome(
+        checked
+    )
