@@ -3,7 +3,7 @@
 Uses the MS MARCO-sized run that ``score_speed.py`` generates (cached under benchmarks/data/).
 Each step runs in the window as a user would start it (File > Import run, Check run, Score, Send
 for judging... with its preview and confirmation, Pool > Build pool from runs at depth 100) on the
-offscreen platform, while ``stall_meter.StallMeter`` watches the GUI thread from another thread:
+offscreen platform, while ``ndcg_desktop.gui.stall_meter.StallMeter`` watches the GUI thread from another thread:
 every probe it posts waits in the queue while the GUI thread is busy, so no block escapes it,
 including work done after a step's result arrived (refreshing views, loading models).
 
@@ -41,12 +41,12 @@ def gui_measure(qrels: Path, run: Path) -> dict[str, float]:
         (tmp / name).mkdir()
         os.environ[f"NDCG_DESKTOP_{name}_DIR"] = str(tmp / name)
     from PySide6.QtWidgets import QApplication, QDialog
-    from stall_meter import StallMeter
 
     from ndcg_desktop.domain import TiePolicy
     from ndcg_desktop.gui import dialogs, tasks
     from ndcg_desktop.gui.main_window import MainWindow
     from ndcg_desktop.gui.scores.send import SendForJudgingDialog
+    from ndcg_desktop.gui.stall_meter import StallMeter
     from ndcg_desktop.store import Project
 
     app = QApplication.instance() or QApplication([])

@@ -35,6 +35,63 @@ BOMB_MIN_BYTES = 64 << 20
 csv.field_size_limit(MAX_LINE_BYTES)  # the csv module's own limit is 128 KiB; real corpora have longer fields
 
 
+# Scans of a whole file's bytes run as numpy comparisons in _CHUNK steps: numpy does not hold the
+# GIL while it compares, where one ``bytes.find`` over 30 MB held it for tens of milliseconds (a
+# worker thread reading a run froze the window), and 1 MiB steps keep the temporary arrays small.
+
+
+def _match_starts(view: np.ndarray, needle: bytes) -> np.ndarray:
+    """True where ``needle`` starts in ``view`` (a uint8 array), for each start with room for the whole needle."""
+    room = len(view) - len(needle) + 1
+    if room <= 0:
+        return np.zeros(0, dtype=bool)
+    hit: np.ndarray = view[:room] == needle[0]
+    for k in range(1, len(needle)):
+        hit &= view[k : room + k] == needle[k]
+    return hit
+
+
+def find_in(data: bytes, needle: bytes, start: int = 0, end: int | None = None) -> int:
+    """``data.find(needle, start, end)``, without holding the GIL for long (see above).
+
+    >>> find_in(b"ab" * 5, b"ba", 3)
+    3
+    """
+    array = np.frombuffer(data, dtype=np.uint8)
+    end = len(data) if end is None else min(end, len(data))
+    for step in range(start, end, _CHUNK):
+        stop = min(step + _CHUNK + len(needle) - 1, end)  # a match may cross into the next step
+        hits = np.flatnonzero(_match_starts(array[step:stop], needle))
+        if len(hits):
+            return step + int(hits[0])
+    return -1
+
+
+def contains(data: bytes, needle: bytes) -> bool:
+    """``needle in data``, without holding the GIL for long (see above)."""
+    return find_in(data, needle) >= 0
+
+
+def count_in(data: bytes, needle: bytes, start: int = 0, end: int | None = None) -> int:
+    """``data.count(needle, start, end)`` for a needle that cannot overlap itself (b"\\n", b"\\r\\n"), GIL mostly free.
+
+    >>> count_in(b"a\\r\\nb\\r\\n", b"\\r\\n")
+    2
+    """
+    array = np.frombuffer(data, dtype=np.uint8)
+    end = len(data) if end is None else min(end, len(data))
+    total = 0
+    for step in range(start, end, _CHUNK):
+        total += int(np.count_nonzero(_match_starts(array[step : min(step + _CHUNK + len(needle) - 1, end)], needle)))
+    return total
+
+
+def is_ascii(data: bytes) -> bool:
+    """``data.isascii()``, without holding the GIL for long (see above)."""
+    array = np.frombuffer(data, dtype=np.uint8)
+    return all(int(array[step : step + _CHUNK].max()) < 128 for step in range(0, len(data), _CHUNK))
+
+
 class PendingDigest:
     """The SHA-256 of a buffer, computed on a thread while the caller parses the same bytes.
 
@@ -196,7 +253,11 @@ def _content_end(data: bytes) -> int:
 def has_inner_blank_lines(data: bytes) -> bool:
     """True if a blank line precedes a data line, so row numbers and line numbers differ."""
     end = _content_end(data)
-    return data.startswith((b"\n", b"\r\n")) or data.find(b"\n\n", 0, end) >= 0 or data.find(b"\n\r\n", 0, end) >= 0
+    return (
+        data.startswith((b"\n", b"\r\n"))
+        or find_in(data, b"\n\n", 0, end) >= 0
+        or find_in(data, b"\n\r\n", 0, end) >= 0
+    )
 
 
 def row_line_numbers(data: bytes, n_rows: int, first: int) -> np.ndarray | None:
@@ -207,7 +268,7 @@ def row_line_numbers(data: bytes, n_rows: int, first: int) -> np.ndarray | None:
     slower exact search; a lone CR (which pyarrow also takes for a line end) defeats that count.
     """
     end = _content_end(data)
-    if data.count(b"\n", 0, end) + 1 == first - 1 + n_rows and data.find(b"\r", 0, end) < 0:
+    if count_in(data, b"\n", 0, end) + 1 == first - 1 + n_rows and find_in(data, b"\r", 0, end) < 0:
         return None
     if has_inner_blank_lines(data):
         return nonblank_line_numbers(data)[first - 1 : first - 1 + n_rows]
@@ -263,7 +324,7 @@ def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
 
 def check_utf8(data: bytes, path: str | Path) -> None:
     """Raise with the line number if the data is not valid UTF-8."""
-    if data.isascii():  # the common case, checked without copying
+    if is_ascii(data):  # the common case
         return
     try:
         data.decode("utf-8")
@@ -287,7 +348,7 @@ def split_fields(text: str) -> list[str]:
 
 def has_lone_cr(data: bytes) -> bool:
     """A CR that does not end a CR LF pair: a line end to pyarrow, text to the line-by-line readers."""
-    return b"\r" in data and data.count(b"\r") != data.count(b"\r\n")
+    return contains(data, b"\r") and count_in(data, b"\r") != count_in(data, b"\r\n")
 
 
 def empty_fields(seps: np.ndarray, nl: np.ndarray, ends: np.ndarray, work: np.ndarray) -> bool:
@@ -312,13 +373,13 @@ def read_whitespace_table(
     """
     if has_lone_cr(data) or data.startswith(BOM):  # pyarrow would drop a (second) BOM silently
         return None
-    has_tab, has_space = b"\t" in data, b" " in data
+    has_tab, has_space = contains(data, b"\t"), contains(data, b" ")
     sep = b"\t" if has_tab and not has_space else b" "
     irregular = has_tab and has_space
     if not irregular and len(data) > 1:  # numpy: a bytes search for " " pairs stops at every space
         arr = np.frombuffer(data, dtype=np.uint8)
         seps, nl = arr == ord(sep), arr == 10
-        ends = (nl | (arr == 13)) if b"\r" in data else nl
+        ends = (nl | (arr == 13)) if contains(data, b"\r") else nl
         irregular = bool(seps[0] or seps[-1]) or empty_fields(seps, nl, ends, np.empty(len(arr) - 1, dtype=bool))
     if irregular:  # runs of separators, or separators at a line's edges: one space between fields
         data = _SEPARATORS.sub(b" ", _LINE_EDGES.sub(b"", data))

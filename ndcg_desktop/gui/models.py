@@ -6,6 +6,7 @@ load: data() is called thousands of times per repaint or sort, so it must only i
 
 from __future__ import annotations
 
+import heapq
 from typing import Any
 
 import pandas as pd
@@ -145,6 +146,18 @@ class QueryListModel(_ListTableModel):
 
     def row_of(self, query_id: str) -> int:
         return self._row.get(query_id, -1)
+
+    def widest_candidates(self, column: int, count: int = 40) -> list[str]:
+        """The ``count`` longest display texts of ``column`` (by characters): the ones worth measuring in pixels."""
+        if column == 0:
+            texts: list[str] = self._ids
+        elif column == 1:
+            texts = [f"{self._graded[r]}/{self._sizes[r]}" for r in range(len(self._ids))]
+        elif column == 2:
+            texts = list(self._state_texts.values())
+        else:
+            texts = self._texts
+        return heapq.nlargest(count, texts, key=len)
 
     def update_counts(self, query_id: str, pool_size: int, graded: int) -> None:
         row = self.row_of(query_id)

@@ -6,14 +6,22 @@ thread is busy, so every block shows up as the wait of the probe posted before i
 it (a slot, a paint, a model reset, a callback after ``done()``). ``stop()`` posts a last probe and
 waits for it, so a block that is still going on when the measured work "finishes" is counted too.
 
+When a probe has waited longer than ``sample_after`` seconds, the watchdog also records where every
+other thread is (``sys._current_frames``), so a failing test or a benchmark can say what blocked:
+the GUI thread's own code, or a worker holding the GIL. ``culprits()`` lists the commonest places.
+
 The 5 ms ``QTimer`` this replaces measured only while its caller kept the timer running and missed
 what came after ``done()`` returned (a refresh, a model load): the timer was already stopped.
 """
 
 from __future__ import annotations
 
+import collections
+import os
+import sys
 import threading
 import time
+import traceback
 
 from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal, Slot
 
@@ -35,10 +43,12 @@ class _Probe(QObject):
 class StallMeter:
     """``with StallMeter() as m: ...``; then ``m.longest_ms`` is the longest the GUI thread left a probe waiting."""
 
-    def __init__(self, interval: float = 0.005) -> None:
+    def __init__(self, interval: float = 0.005, sample_after: float = 0.05) -> None:
         self.interval = interval
+        self.sample_after = sample_after
         self.waits_ms: list[float] = []
-        self._pending = 0
+        self.samples: collections.Counter[str] = collections.Counter()
+        self._pending: collections.deque[float] = collections.deque()  # when each unserved probe was posted
         self._lock = threading.Lock()
         self._running = threading.Event()
         self._probe = _Probe(self)  # created on the GUI thread, so it lives there
@@ -47,12 +57,32 @@ class StallMeter:
     def _served(self, posted_at: float, served_at: float) -> None:
         with self._lock:
             self.waits_ms.append((served_at - posted_at) * 1000)
-            self._pending -= 1
+            self._pending.popleft()
 
     def _post(self) -> None:
+        now = time.perf_counter()
         with self._lock:
-            self._pending += 1
-        self._probe.posted.emit(time.perf_counter())
+            self._pending.append(now)
+            oldest = self._pending[0]
+        self._probe.posted.emit(now)
+        if now - oldest > self.sample_after:
+            self._sample()
+
+    def _sample(self) -> None:
+        gui = threading.main_thread().ident
+        for ident, frame in sys._current_frames().items():
+            if ident == threading.get_ident():
+                continue
+            places = [
+                f"{os.path.basename(f.filename)}:{f.lineno} {f.name}"
+                for f in reversed(traceback.extract_stack(frame))
+                if "site-packages" not in f.filename and "/lib/python" not in f.filename
+            ][:6]
+            self.samples[("GUI: " if ident == gui else "worker: ") + " < ".join(places)] += 1
+
+    def culprits(self, count: int = 5) -> str:
+        """The commonest places of the threads while a probe waited too long, one a line with its sample count."""
+        return "\n".join(f"{n:4d}  {place}" for place, n in self.samples.most_common(count))
 
     def _watch(self) -> None:
         while self._running.is_set():
@@ -61,6 +91,7 @@ class StallMeter:
 
     def start(self) -> StallMeter:
         self.waits_ms.clear()
+        self.samples.clear()
         self._running.set()
         self._thread = threading.Thread(target=self._watch, name="stall-meter", daemon=True)
         self._thread.start()
@@ -69,6 +100,7 @@ class StallMeter:
     def stop(self, settle: float = 0.3) -> None:
         """Keep measuring for ``settle`` seconds of event processing, then stop once every probe is served."""
         app = QCoreApplication.instance()
+        assert app is not None, "the meter measures a running Qt application"
         end = time.perf_counter() + settle
         while time.perf_counter() < end:
             app.processEvents()
@@ -78,7 +110,7 @@ class StallMeter:
             self._thread.join()
         while True:
             with self._lock:
-                if self._pending <= 0:
+                if not self._pending:
                     break
             app.processEvents()
             time.sleep(0.001)
