@@ -98,10 +98,22 @@ def test_a_project_with_a_scale_of_a_million_grades_opens_at_once(window, tmp_pa
     assert len(ws.grade_bar.findChildren(QPushButton)) == 1 and ws.grade_bar.spin.maximum() == 1_000_000
 
 
-def test_reloading_thousands_of_queries_sorts_them_without_asking_the_view_for_each_value(window, tmp_path, qtbot):
-    """After every import or send, the query list reloads; a proxy sort asked data() ~15 times per query."""
+def query_model_calls(action) -> int:
+    """How many times ``action`` made Qt call the query list model's data() (counted by cProfile)."""
     from ndcg_desktop.gui.models import QueryListModel
 
+    profile = cProfile.Profile()
+    profile.runcall(action)
+    code = QueryListModel.data.__code__
+    return sum(
+        stat[0]
+        for (filename, line, name), stat in pstats.Stats(profile).stats.items()  # type: ignore[attr-defined]
+        if (filename, line, name) == (code.co_filename, code.co_firstlineno, "data")
+    )
+
+
+def test_reloading_thousands_of_queries_sorts_them_without_asking_the_view_for_each_value(window, tmp_path, qtbot):
+    """After every import or send, the query list reloads; a proxy sort asked data() ~15 times per query."""
     path = tmp_path / "many.ndcgproj"
     (tmp_path / "j.qrels").write_text("".join(f"q{i} 0 D{i} -1\n" for i in range(3000, 0, -1)))
     with Project.create(path, user="tester") as p:
@@ -109,14 +121,7 @@ def test_reloading_thousands_of_queries_sorts_them_without_asking_the_view_for_e
     window.open_project(path)
     qtbot.wait(1)
     ws = window.workspace
-    profile = cProfile.Profile()  # counts the Python calls Qt makes into the model
-    profile.runcall(window.refresh)
-    code = QueryListModel.data.__code__
-    calls = sum(
-        stat[0]
-        for (filename, line, name), stat in pstats.Stats(profile).stats.items()  # type: ignore[attr-defined]
-        if (filename, line, name) == (code.co_filename, code.co_firstlineno, "data")
-    )
+    calls = query_model_calls(window.refresh)
     # Before: 47,166 calls (a proxy sort asks ~15 per row). Now the filter's one look per row plus what is
     # painted and measured: under three per row.
     assert calls < 3 * 3000
@@ -129,8 +134,6 @@ def test_reloading_thousands_of_queries_sorts_them_without_asking_the_view_for_e
 def test_query_columns_fit_their_widest_text_without_measuring_every_row_through_the_model(window, tmp_path, qtbot):
     """resizeColumnToContents asked data() for 200 rows x 3 columns x each role on every refresh (about 60 ms
     of the refresh after a 1M-line import); the widths now come from the model's longest texts."""
-    from ndcg_desktop.gui.models import QueryListModel
-
     path = tmp_path / "wide.ndcgproj"
     long_id = "q" + "W" * 60  # sorts after every qNNNN: far past the 200 rows Qt would have measured
     lines = [f"q{i} 0 D{i} -1\n" for i in range(1, 3000)] + [f"{long_id} 0 D0 -1\n"]
@@ -144,12 +147,5 @@ def test_query_columns_fit_their_widest_text_without_measuring_every_row_through
     header, metrics = ws.query_view.horizontalHeader(), ws.query_view.fontMetrics()
     assert header.sectionSize(0) >= metrics.horizontalAdvance(long_id)
     assert header.sectionSize(1) >= metrics.horizontalAdvance("0/1")
-    profile = cProfile.Profile()
-    profile.runcall(window.refresh)
-    code = QueryListModel.data.__code__
-    calls = sum(
-        stat[0]
-        for (filename, line, name), stat in pstats.Stats(profile).stats.items()  # type: ignore[attr-defined]
-        if (filename, line, name) == (code.co_filename, code.co_firstlineno, "data")
-    )
+    calls = query_model_calls(window.refresh)
     assert calls < 1000  # 4,800 before: 200 rows x 3 columns x 8 roles
