@@ -232,7 +232,10 @@ def _score_project(args: argparse.Namespace) -> Evaluation:
         if args.scale and GradeScale.parse(args.scale) != version.scale:
             raise InputError(f"pool version {version.version} uses the scale {version.scale}, not {args.scale}")
         settings = _settings(args, scale=version.scale, ties=reading.ties.value, id_map=reading.id_map)
-        return score_run(project, info.name, version.version, settings).evaluation
+        scored = score_run(project, info.name, version.version, settings)
+        if scored.not_recorded:
+            print(f"note: {scored.not_recorded}; this evaluation is not recorded in it", file=sys.stderr)
+        return scored.evaluation
 
 
 def _join_negative_scale(argv: list[str]) -> list[str]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from ndcg_desktop.domain import EvalSettings, Qrels, Run, RunReading
 from ndcg_desktop.scoring import Evaluation, evaluate
 from ndcg_desktop.scoring.explain import FlagReport, FullRankings, inspect
-from ndcg_desktop.store import PoolVersion, Project, RunInfo
+from ndcg_desktop.store import PoolVersion, Project, RunInfo, StorageProblem
 
 Progress = Callable[[int, int], None]
 IsCancelled = Callable[[], bool]
@@ -82,6 +82,7 @@ class ScoredRun:
     qrels: Qrels
     rankings: FullRankings | None = None
     evaluation_id: int | None = None  # the row recorded in the project, if recorded
+    not_recorded: str | None = None  # why recording failed (another program writing, a full disk); scores stand
 
     @property
     def pool_hash(self) -> str:
@@ -111,7 +112,8 @@ def score_run(
 
     ``base`` carries the caller's choices (K, gain, each flag group's policy); the run's reading
     and the pool's scale come from the project. A refused flag group raises :class:`InputError`.
-    A read-only project is scored but not recorded.
+    A read-only project is scored but not recorded; so is one whose write fails (another program
+    holding the write lock, a full disk): the scores stand and ``not_recorded`` says why.
 
     >>> # ndcg score --project p.ndcgproj --run-name bm25 --unjudged zero is, in code:
     >>> # score_run(Project.open(p), "bm25", None, EvalSettings(unjudged="zero"))
@@ -124,7 +126,10 @@ def score_run(
     if rankings:
         scored.rankings = FullRankings.of(inputs.run, settings)  # where missed documents sit below K
     if record and not project.read_only:
-        scored.evaluation_id = project.save_evaluation(
-            inputs.info.name, inputs.version.version, settings.to_text(), evaluation.manifest
-        )
+        try:
+            scored.evaluation_id = project.save_evaluation(
+                inputs.info.name, inputs.version.version, settings.to_text(), evaluation.manifest
+            )
+        except StorageProblem as exc:  # only the record failed, and nothing of it was written
+            scored.not_recorded = str(exc)
     return scored

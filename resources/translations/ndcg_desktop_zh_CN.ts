@@ -658,6 +658,10 @@
         <translation>正在计算得分…</translation>
     </message>
     <message>
+        <source>The scores are shown but not recorded in the project: {problem}</source>
+        <translation>得分已显示，但未记录到项目中：{problem}</translation>
+    </message>
+    <message>
         <source>{count} documents of {run} await grading in draft pool v{version}. Grade them, freeze the draft, then score again.</source>
         <translation>{run} 的 {count} 个文档正在草稿判断池 v{version} 中等待评级。请完成评级并冻结草稿，然后重新计算得分。</translation>
     </message>

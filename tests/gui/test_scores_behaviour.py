@@ -244,3 +244,24 @@ def test_freeze_runs_in_the_background(window, tmp_path, qtbot, monkeypatch, sca
     assert threads and threads[0] is not threading.main_thread()
     assert messages[-1][1].startswith("Pool version 1 is frozen.")
     assert window.scores.version_box.currentData() == 1  # the Scores view learned of it
+
+
+def test_scores_whose_record_fails_are_shown_and_the_failure_said(window, tmp_path, qtbot, messages, monkeypatch):
+    """Another program holding the write lock stops the record, not the scores (and the window says so)."""
+    from ndcg_desktop.store import ProjectBusy
+
+    window.open_project(make_project(tmp_path / "a"))
+    view = window.scores
+
+    def busy(*_args, **_kwargs):
+        raise ProjectBusy("another program is writing to the project file", path=window.project.path)
+
+    monkeypatch.setattr(Project, "save_evaluation", busy)
+    check_and_score(view, qtbot, unjudged="zero")
+    assert view.session.result.first.evaluation_id is None
+    assert view.results_panel.results.rowCount() == 2
+    qtbot.waitUntil(lambda: bool(messages), timeout=10_000)
+    assert messages[-1][1] == (
+        "The scores are shown but not recorded in the project: "
+        f"{window.project.path}: another program is writing to the project file"
+    )

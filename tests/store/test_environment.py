@@ -195,6 +195,19 @@ def test_a_command_while_another_client_holds_the_write_lock_exits_2(locked, tmp
     assert one_line(err).startswith(f"error: {locked}: another program is writing to the project file")
 
 
+def test_scoring_while_another_client_holds_the_write_lock_shows_the_scores_unrecorded(locked, capsys):
+    """Only the record of an evaluation needs the write lock: the scores are shown, with a note (exit 0)."""
+    with Project.open(locked, read_only=True) as project:
+        recorded = len(project.evaluations.evaluations())
+    code, out, err = run_cli(capsys, "score", "--project", locked, "--run-name", "bm25")
+    assert code == 0
+    assert "nDCG@10 mean           1.0000" in out
+    assert err.count("\n") == 1 and err.startswith(f"note: {locked}: another program is writing to the project file")
+    assert err.endswith("; this evaluation is not recorded in it\n")
+    with Project.open(locked, read_only=True) as project:
+        assert len(project.evaluations.evaluations()) == recorded
+
+
 # --------------------------------------------------------------------------------------------
 # read-only media, read-only files, folders the user cannot write
 

@@ -172,9 +172,18 @@ class ScoresView(QWidget):
     def score(self) -> None:
         if not self.session.ready():
             return
-        self._run(
-            translate("analysis", "Scoring…"), self.session.score_job(), lambda: self.flags_toggle.setChecked(False)
-        )
+        self._run(translate("analysis", "Scoring…"), self.session.score_job(), self._scored)
+
+    def _scored(self) -> None:
+        self.flags_toggle.setChecked(False)
+        result = self.session.result
+        problems = [s.not_recorded for s in (result.first, result.second) if s and s.not_recorded] if result else []
+        if problems:  # the scores on screen stand; only their record in the project failed
+            self.error.emit(
+                translate("analysis", "The scores are shown but not recorded in the project: {problem}").format(
+                    problem=problems[0]
+                )
+            )
 
     def send_for_judging(self) -> QDialog | None:
         """Preview what a draft would get, ask for confirmation, then add exactly that in the background."""
