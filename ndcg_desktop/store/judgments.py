@@ -268,7 +268,7 @@ class JudgmentRepository:
             "added": int(len(new)),
             "graded_existing": int(len(fill)),
             "unchanged": int(len(present) - len(fill)),
-            "ungraded": int(incoming["grade"].isna().sum()),
+            "ungraded": int(new["grade"].isna().sum()),  # of the added: a -1 for a graded item leaves it as it is
             "identical_repeats": int(qrels.repeats),
         }
 

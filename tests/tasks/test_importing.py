@@ -35,3 +35,20 @@ def test_cli_refuses_the_same_way(tmp_path, write, capsys):
         "import negative grades as ungraded items with --negative-as-ungraded"
     )
     assert main(["import-qrels", project, str(path), "--negative-as-ungraded"]) == 0
+
+
+def test_a_negative_grade_for_an_item_already_graded_counts_as_unchanged_not_ungraded(tmp_path, write):
+    """The report's counts add up to what happened: a -1 leaves an existing grade as it is."""
+    with Project.create(tmp_path / "p.ndcgproj", user="ann") as project:
+        import_judgments(project, write("first.qrels", "q1 0 A 3\n"))
+        report = import_judgments(
+            project, write("second.qrels", "q1 0 A -1\nq1 0 B 1\n"), negative=NegativeGrades.UNGRADED
+        )
+        assert {k: report[k] for k in ("added", "graded_existing", "unchanged", "ungraded")} == {
+            "added": 1,
+            "graded_existing": 0,
+            "unchanged": 1,
+            "ungraded": 0,
+        }
+        items = project.pool_items(project.draft().version)
+        assert sorted(zip(items["doc_id"], items["grade"], strict=True)) == [("A", 3), ("B", 1)]
