@@ -14,6 +14,8 @@ from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.store.core import INTERACTIVE_BUSY_MS, ProjectFile, now
 from ndcg_desktop.store.pools import DraftTarget, PoolRepository, PoolVersion
 
+_BATCH = 50_000  # rows a step when feeding a temporary table: other threads get the GIL between steps
+
 
 class JudgmentRepository:
     """Every change to a draft's items, each audited, each one transaction."""
@@ -105,15 +107,30 @@ class JudgmentRepository:
         pairs, new = self._new_pairs(pairs, target)
         with self.file.transaction() as conn:
             number = self.pools.open_draft(conn, target)
-            rows = list(new.itertuples(index=False, name=None))
-            conn.executemany(
-                "INSERT INTO judgments (version, query_id, doc_id, grade) VALUES (?, ?, ?, NULL)",
-                [(number, q, d) for q, d in rows],
+            # The pairs go into a temporary table in batches, then into the pool and the audit log by two
+            # INSERT ... SELECT statements: SQLite does the copying without the GIL, and one time stamp
+            # serves the one transaction (1M items: about 30 s as per-row inserts with a clock read each).
+            conn.execute("CREATE TEMP TABLE IF NOT EXISTS adding (query_id TEXT NOT NULL, doc_id TEXT NOT NULL)")
+            conn.execute("DELETE FROM adding")
+            queries, docs = new["query_id"].astype(str), new["doc_id"].astype(str)
+            for start in range(0, len(new), _BATCH):
+                rows = zip(
+                    queries.iloc[start : start + _BATCH].tolist(),
+                    docs.iloc[start : start + _BATCH].tolist(),
+                    strict=True,
+                )
+                conn.executemany("INSERT INTO adding VALUES (?, ?)", rows)
+            conn.execute(
+                "INSERT INTO judgments (version, query_id, doc_id, grade) "
+                "SELECT ?, query_id, doc_id, NULL FROM adding ORDER BY query_id, doc_id",  # key order: appends
+                (number,),
             )
-            conn.executemany(
-                "INSERT INTO audit_log (version, query_id, doc_id, action, who, at) VALUES (?, ?, ?, ?, ?, ?)",
-                [(number, q, d, action, self.file.user, now()) for q, d in rows],
+            conn.execute(
+                "INSERT INTO audit_log (version, query_id, doc_id, action, who, at) "
+                "SELECT ?, query_id, doc_id, ?, ?, ? FROM adding ORDER BY rowid",
+                (number, action, self.file.user, now()),
             )
+            conn.execute("DELETE FROM adding")
         return per_query_counts(pairs, new)
 
     def preview_items(self, pairs: pd.DataFrame, *, version: int | None = None) -> pd.DataFrame:
