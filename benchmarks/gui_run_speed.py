@@ -69,6 +69,8 @@ def gui_measure(qrels: Path, run: Path) -> dict[str, float]:
             while tasks._running:  # the progress dialog's own clean-up
                 app.processEvents()
             seconds = time.perf_counter() - began
+        print(f"where threads were while the GUI thread was late, {meter.longest_ms:.0f} ms at worst:", file=sys.stderr)
+        print(meter.culprits(4) or "    (nowhere: no probe waited 50 ms)", file=sys.stderr)
         return seconds, round(meter.longest_ms, 1)
 
     out: dict[str, float] = {}
@@ -132,6 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--queries", type=int, default=7000)
     parser.add_argument("--depth", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=20261129)
+    parser.add_argument("--where", action="store_true", help="print where the threads were during each step's stalls")
     parser.add_argument("--child", nargs=2, metavar=("QRELS", "RUN"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
@@ -144,6 +147,8 @@ def main(argv: list[str] | None = None) -> int:
         [sys.executable, __file__, "--child", str(qrels), str(run)], capture_output=True, text=True, check=True
     )
     gui = json.loads(child.stdout.strip().splitlines()[-1])
+    if args.where:
+        print("".join(line for line in child.stderr.splitlines(True) if "propagateSizeHints" not in line))
     cli_cmd = [
         sys.executable,
         "-m",
