@@ -24,7 +24,7 @@ from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import GradeScale
 from ndcg_desktop.formats.export import honour_umask
 from ndcg_desktop.store.errors import ProjectInUse, ProjectReadOnly, ProtectionAltered, known_error
-from ndcg_desktop.store.schema import APPLICATION_ID, MIGRATIONS, SCHEMA, SCHEMA_VERSION
+from ndcg_desktop.store.schema import APPLICATION_ID, MIGRATIONS, SCHEMA, SCHEMA_VERSION, TRIGGERS_SINCE, run_hash
 
 SUFFIX = ".ndcgproj"
 BUSY_MS = 5000  # how long a write waits for another program's write lock
@@ -307,6 +307,7 @@ class ProjectFile:
     def _migrate(conn: sqlite3.Connection) -> None:
         """Apply forward migrations, each in one transaction with its version bump."""
         version = conn.execute("PRAGMA user_version").fetchone()[0]
+        conn.create_function("ndcg_run_hash", 8, run_hash, deterministic=True)
         while version < SCHEMA_VERSION:
             # executescript would commit an open transaction first: put BEGIN inside the script.
             script = f"BEGIN IMMEDIATE;\n{MIGRATIONS[version]}\nPRAGMA user_version = {version + 1};\nCOMMIT;"
@@ -317,6 +318,11 @@ class ProjectFile:
                     conn.execute("ROLLBACK")
                 raise
             version += 1
+
+    @property
+    def schema_version(self) -> int:
+        """The file's format (PRAGMA user_version): older than SCHEMA_VERSION only when opened read-only."""
+        return int(self.conn.execute("PRAGMA user_version").fetchone()[0])
 
     def close(self) -> None:
         if self.conn is not None:
@@ -429,7 +435,8 @@ def protection_problems(conn: sqlite3.Connection) -> list[str]:
 
     SQLite compiles a trigger from the text it stores, so equal text means equal behaviour.
     """
-    expected = schema_triggers()
+    version = conn.execute("PRAGMA user_version").fetchone()[0]  # an older file opened read-only: its own triggers
+    expected = {name: sql for name, sql in schema_triggers().items() if TRIGGERS_SINCE.get(name, 1) <= version}
     actual = dict(conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").fetchall())
     problems = [
         f"trigger {name} is missing" if name not in actual else f"trigger {name} is altered"

@@ -45,7 +45,7 @@ from ndcg_desktop.store.pools import (
     default_labels,
     pool_hash,
 )
-from ndcg_desktop.store.runs import RunInfo, RunRepository
+from ndcg_desktop.store.runs import RunChanged, RunInfo, RunRepository
 from ndcg_desktop.store.texts import IsCancelled, Progress, TextRepository
 
 __all__ = [
@@ -62,6 +62,7 @@ __all__ = [
     "Project",
     "ProjectInUse",
     "ProtectionAltered",
+    "RunChanged",
     "RunInfo",
     "SavedEvaluation",
     "default_labels",

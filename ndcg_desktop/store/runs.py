@@ -1,4 +1,7 @@
-"""Imported runs, stored exactly as read (Arrow IPC in file order) with the settings that order them."""
+"""Imported runs, stored exactly as read (Arrow IPC in file order) with the settings that order them.
+
+Each stored run carries ``data_hash`` (schema.run_hash of what is stored), recomputed at every load.
+"""
 
 from __future__ import annotations
 
@@ -18,6 +21,11 @@ from ndcg_desktop.domain.settings import TiePolicy
 from ndcg_desktop.formats.runs import read_run
 from ndcg_desktop.scoring.ranking import top_documents
 from ndcg_desktop.store.core import ProjectFile, now
+from ndcg_desktop.store.schema import run_hash
+
+
+class RunChanged(InputError):
+    """A stored run no longer hashes to the hash recorded when it was imported."""
 
 
 @dataclass(frozen=True)
@@ -72,22 +80,21 @@ class RunRepository:
         reading = RunReading(
             order=run.order, ties=ties, id_map=id_map, notes=tuple(run.notes), empty_queries=run.empty_queries
         )
+        stored = (
+            name,
+            Path(path).name,
+            run.source.sha256,
+            run.source.format,
+            json.dumps(reading.as_dict()),
+            len(run),
+            len(run.answered_queries()),
+            sink.getvalue(),
+        )
         with self.file.transaction() as conn:
             conn.execute(
                 "INSERT INTO runs (name, source_name, sha256, format, reading, rows, queries, data, imported_at, "
-                "imported_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    name,
-                    Path(path).name,
-                    run.source.sha256,
-                    run.source.format,
-                    json.dumps(reading.as_dict()),
-                    len(run),
-                    len(run.answered_queries()),
-                    sink.getvalue(),
-                    now(),
-                    self.file.user,
-                ),
+                "imported_by, data_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (*stored, now(), self.file.user, run_hash(*stored)),
             )
         return self.run_info(name)
 
@@ -107,7 +114,7 @@ class RunRepository:
     def load_run(self, name: str) -> tuple[Run, RunInfo]:
         """Rebuild a stored run exactly as it was read from its file."""
         info = self.run_info(name)
-        blob = self.file.query("SELECT data FROM runs WHERE name = ?", (name,))[0][0]
+        blob = self._verified_blob(name)
         table = pa.ipc.open_stream(blob).read_all().combine_chunks()
         qcol, dcol = table.column("query_id").chunk(0), table.column("doc_id").chunk(0)
         order = info.reading.order
@@ -125,6 +132,30 @@ class RunRepository:
             empty_queries=info.reading.empty_queries,
         )
         return run, info
+
+    def _verified_blob(self, name: str) -> bytes:
+        """The run's Arrow blob, after checking that what is stored still hashes to the hash recorded at import.
+
+        Raises :class:`RunChanged`. A file from before format 2 opened read-only has no recorded hash yet (it gets
+        one, from what it holds, when first opened for writing), so there is nothing to compare.
+        """
+        if self.file.schema_version < 2:
+            return bytes(self.file.query("SELECT data FROM runs WHERE name = ?", (name,))[0][0])
+        row = self.file.query(
+            "SELECT name, source_name, sha256, format, reading, rows, queries, data, data_hash FROM runs "
+            "WHERE name = ?",
+            (name,),
+        )[0]
+        recorded, now_hash = row[8], run_hash(*row[:8])
+        if now_hash != recorded:
+            raise RunChanged(
+                f"run {name!r} has changed since it was imported: its recorded sha256 is {recorded}, what is stored "
+                f"now hashes to {now_hash}; the file was altered outside ndcg-desktop, so this run cannot be used: "
+                f"import the run again from its file ({row[1]}) under another name, or restore the project from a "
+                "backup",
+                path=self.file.path,
+            )
+        return bytes(row[7])
 
     def top_pairs(self, names: list[str], depth: int | None) -> pd.DataFrame:
         """The distinct (query_id, doc_id) pairs in the top ``depth`` (None: all) of each named run, IDs mapped."""

@@ -1,11 +1,27 @@
-"""The project file's schema, its version, and the triggers that make frozen pools immutable."""
+"""The project file's schema, its version, and the triggers that make frozen pools and stored runs immutable."""
 
 from __future__ import annotations
 
-APPLICATION_ID = 0x6E646367  # "ndcg": marks a SQLite file as an ndcg-desktop project
-SCHEMA_VERSION = 1
+import hashlib
 
-SCHEMA = """
+APPLICATION_ID = 0x6E646367  # "ndcg": marks a SQLite file as an ndcg-desktop project
+SCHEMA_VERSION = 2  # 2: runs.data_hash and the stored-run triggers
+
+# A stored run is written once, whole: it is never updated, deleted or replaced (the app deletes no run).
+RUN_TRIGGERS = """
+CREATE TRIGGER stored_run_not_updated BEFORE UPDATE ON runs
+BEGIN SELECT RAISE(ABORT, 'a stored run cannot change; import its file again under another name'); END;
+CREATE TRIGGER stored_run_not_deleted BEFORE DELETE ON runs
+BEGIN SELECT RAISE(ABORT, 'a stored run cannot be deleted'); END;
+CREATE TRIGGER stored_run_not_replaced BEFORE INSERT ON runs
+WHEN EXISTS (SELECT 1 FROM runs WHERE name = NEW.name OR run_id = NEW.run_id)
+BEGIN SELECT RAISE(ABORT, 'a stored run cannot be replaced'); END;
+"""
+# The schema version that introduced each trigger not in version 1 (an older file opened read-only lacks them).
+TRIGGERS_SINCE = {"stored_run_not_updated": 2, "stored_run_not_deleted": 2, "stored_run_not_replaced": 2}
+
+SCHEMA = (
+    """
 CREATE TABLE meta (
     key   TEXT PRIMARY KEY,
     value TEXT NOT NULL
@@ -66,7 +82,8 @@ CREATE TABLE runs (
     queries     INTEGER NOT NULL,
     data        BLOB NOT NULL,            -- Arrow IPC: query_id, doc_id, score, rank, line in file order
     imported_at TEXT NOT NULL,
-    imported_by TEXT NOT NULL
+    imported_by TEXT NOT NULL,
+    data_hash   TEXT NOT NULL             -- run_hash() of the columns above, checked at every load
 );
 CREATE TABLE evaluations (
     id           INTEGER PRIMARY KEY,
@@ -117,6 +134,31 @@ BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
 CREATE TRIGGER audit_log_not_deleted BEFORE DELETE ON audit_log
 BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
 """
+    + RUN_TRIGGERS
+)
 
 # Forward migrations: MIGRATIONS[n] takes a file from schema version n to n + 1.
-MIGRATIONS: dict[int, str] = {}
+# A migration may call ndcg_run_hash(...), which core registers on the connection before migrating.
+MIGRATIONS: dict[int, str] = {
+    1: "ALTER TABLE runs ADD COLUMN data_hash TEXT NOT NULL DEFAULT '';\n"
+    "UPDATE runs SET data_hash = ndcg_run_hash(name, source_name, sha256, format, reading, rows, queries, data);\n"
+    + RUN_TRIGGERS,
+}
+
+
+def run_hash(
+    name: str, source_name: str, sha256: str, fmt: str, reading: str, rows: int, queries: int, data: bytes
+) -> str:
+    """SHA-256 over exactly what is stored for a run: its name, source, reading settings, counts and Arrow blob.
+
+    Each field is length-prefixed, so no two different rows hash alike by shifting bytes between fields.
+    """
+    digest = hashlib.sha256(b"ndcg-run-v1\n")
+    for field in (name, source_name, sha256, fmt, reading, str(int(rows)), str(int(queries))):
+        encoded = str(field).encode("utf-8")
+        digest.update(f"{len(encoded)}:".encode())
+        digest.update(encoded)
+    blob = bytes(data)
+    digest.update(f"{len(blob)}:".encode())
+    digest.update(blob)
+    return digest.hexdigest()
