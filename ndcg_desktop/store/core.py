@@ -264,7 +264,8 @@ class ProjectFile:
             conn.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
             if not read_only:
                 conn.execute("PRAGMA synchronous = FULL")  # a grade survives a power cut, not only a crash
-                cls._migrate(conn)
+                if not protection_problems(conn):  # altered protection: never written, not even migrated
+                    cls._migrate(conn)
         except BaseException:
             if conn is not None:
                 conn.close()

@@ -217,3 +217,23 @@ def test_a_format_1_project_is_migrated_and_its_run_scores_to_the_same_numbers(t
     tamper_run(path, negated_blob(blob), restore=True)
     code, _, err = score(path, capsys)
     assert code == 2 and recorded in err and now_hash(path) in err
+
+
+def test_a_format_1_project_with_altered_protection_is_refused_and_not_migrated(tmp_path, data_dir):
+    """A file that is never written while its protection is altered is not migrated either."""
+    path = tmp_path / "old.ndcgproj"
+    shutil.copyfile(data_dir / "schema_v1" / "project-v1.ndcgproj", path)
+    con = sqlite3.connect(path, isolation_level=None)
+    try:
+        con.execute("DROP TRIGGER frozen_judgment_not_updated")
+        before = list(con.iterdump())
+    finally:
+        con.close()
+    with pytest.raises(ProtectionAltered, match="trigger frozen_judgment_not_updated is missing"):
+        Project.open(path)
+    con = sqlite3.connect(path)
+    try:
+        assert con.execute("PRAGMA user_version").fetchone()[0] == 1
+        assert list(con.iterdump()) == before
+    finally:
+        con.close()
