@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sqlite3
 import sys
@@ -172,10 +173,7 @@ def run_score(args: argparse.Namespace) -> int:
     from ndcg_desktop.formats.export import export_evaluation
 
     if args.export:
-        try:
-            export_evaluation(evaluation, args.export)
-        except OSError as exc:
-            raise InputError(f"cannot write the export: {exc.strerror or exc}", path=args.export) from None
+        export_evaluation(evaluation, args.export)  # refusals and system errors are InputError, naming the path
     if args.json:
         sys.stdout.write(to_json_text(evaluation) + "\n")  # one write: json.dump would make ~70 per query
     else:
@@ -255,9 +253,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser(project_commands=arguments[:1] != ["score"])
     args = parser.parse_args(arguments)
     try:
-        if args.command == "score":
-            return run_score(args)
-        return int(args.handler(args))
+        code = run_score(args) if args.command == "score" else int(args.handler(args))
+        sys.stdout.flush()  # a full disk or a closed pipe shows here, inside the handlers below
+        return code
     except InputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -276,7 +274,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("error: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
+        _drop_stdout()
         return 0
+    except OSError as exc:  # only writing the output reaches here: inputs and outputs are InputError
+        if exc.filename is not None:
+            raise
+        _drop_stdout()
+        reason = exc.strerror[:1].lower() + exc.strerror[1:] if exc.strerror else str(exc)
+        print(f"error: cannot write the output: {reason}", file=sys.stderr)
+        return 2
+
+
+def _drop_stdout() -> None:
+    """Point stdout at the null device, so the interpreter's last flush of what it holds fails no more."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no real stdout (a test's capture): nothing is flushed at exit either
+        pass
 
 
 def entry_point() -> None:

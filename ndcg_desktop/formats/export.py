@@ -1,22 +1,26 @@
 """Writing results: spreadsheet-safe CSV and JSON, always atomically, and an evaluation's export folder.
 
-The one writer behind `ndcg score --export` and the window's *Export CSV…*.
+The one writer behind every output path the user chooses: `ndcg score --export`, `ndcg export-qrels`,
+and the window's *Export CSV…*. :func:`write_output` (a file) and :func:`export_evaluation` (a folder)
+refuse the same targets with the same messages (:func:`check_output_file`).
 """
 
 from __future__ import annotations
 
 import csv
-import errno
 import hashlib
 import json
 import os
 import re
 import shutil
+import stat
 import tempfile
 from pathlib import Path
 from typing import Any, Protocol
 
 import pandas as pd
+
+from ndcg_desktop.domain.errors import InputError
 
 # What a spreadsheet runs as a formula at the start of a cell or of a line inside it (OWASP "CSV injection").
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
@@ -73,17 +77,82 @@ def atomic_write(path: str | Path, text: str) -> None:
         raise
 
 
+_SQLITE_HEADER = b"SQLite format 3\x00"
+_PROJECT_ID = b"ndcg"  # PRAGMA application_id (store.schema.APPLICATION_ID), big-endian at byte 68 of the header
+
+
+def _refusal(target: Path) -> str | None:
+    """Why ``target`` may not be replaced by an output file, or None when it may (absent or a plain file)."""
+    try:
+        mode = os.lstat(target).st_mode
+    except FileNotFoundError:
+        return None if target.parent.is_dir() else "cannot write here: its folder does not exist"
+    except OSError as exc:
+        return f"cannot write here ({exc.strerror or exc})"
+    if stat.S_ISLNK(mode):
+        return "is a symbolic link; choose a regular file, not a link"
+    if stat.S_ISDIR(mode):
+        return "is a folder; give a file name"
+    if not stat.S_ISREG(mode):
+        return "is not a regular file (a device, pipe or socket); choose a regular file"
+    try:
+        with open(target, "rb") as handle:
+            header = handle.read(72)
+    except OSError:
+        return None  # unreadable: replacing it is the folder's permission's call, and atomic_write reports that
+    if header.startswith(_SQLITE_HEADER):
+        what = "an ndcg-desktop project" if header[68:72] == _PROJECT_ID else "a SQLite database"
+        return f"is {what}; refusing to overwrite it, choose another file name"
+    return None
+
+
+def check_output_file(path: str | Path) -> Path:
+    """``path`` as a target a file may be written to, or :class:`InputError` naming it and why not.
+
+    Refused: a folder, a symbolic link, anything not a regular file (a device, FIFO or socket), a
+    SQLite file (a project: the one being exported or another), and a path whose folder is missing.
+    """
+    target = Path(path)
+    why = _refusal(target)
+    if why is not None:
+        raise InputError(why, path=target)
+    return target
+
+
+def write_output(path: str | Path, text: str) -> Path:
+    """Write ``text`` to a user-chosen file: checked (:func:`check_output_file`), then atomically.
+
+    An error of the system (a read-only folder, a full disk) is an :class:`InputError` naming the path.
+    """
+    target = check_output_file(path)
+    try:
+        atomic_write(target, text)
+    except OSError as exc:
+        raise InputError(f"cannot write the file ({_reason(exc)})", path=target) from None
+    return target
+
+
+def _reason(exc: OSError) -> str:
+    """``No space left on device`` as the middle of a sentence: ``no space left on device``."""
+    return exc.strerror[:1].lower() + exc.strerror[1:] if exc.strerror else str(exc)
+
+
 def write_csv(frame: pd.DataFrame, path: str | Path) -> None:
     """UTF-8 CSV with a header row, floats at full precision; every text cell and header neutralised.
 
     Text cells (and the header) are always quoted, numbers never: a cell holding a line break or a
-    control character cannot end the row in a reader that is careless about line ends.
+    control character cannot end the row in a reader that is careless about line ends. Unchecked:
+    for files inside an export's own folder; a path the user chose goes through :func:`write_output`.
     """
+    atomic_write(path, _csv_text(frame))
+
+
+def _csv_text(frame: pd.DataFrame) -> str:
     safe = frame.rename(columns=lambda name: neutralise_text(str(name)))
     for column in safe.columns:
         if safe[column].dtype == object or pd.api.types.is_string_dtype(safe[column]):
             safe[column] = safe[column].map(neutralise)
-    atomic_write(path, safe.to_csv(index=False, lineterminator="\n", quoting=csv.QUOTE_NONNUMERIC))
+    return str(safe.to_csv(index=False, lineterminator="\n", quoting=csv.QUOTE_NONNUMERIC))
 
 
 def write_json(data: Any, path: str | Path) -> None:
@@ -114,12 +183,32 @@ def export_evaluation(
     written, so a failure or a kill part-way leaves either no export or the previous one, never a
     mix of two evaluations. ``manifest.json`` is the evaluation's manifest plus ``files``: the
     SHA-256 of each file beside it. An existing ``folder`` may only hold an earlier export (it is
-    replaced); a folder with other files is refused with :class:`FileExistsError`.
+    replaced). Refused with :class:`InputError` naming the path: a folder with other files, and what
+    :func:`check_output_file` refuses except a folder (a file, a link, a device, a missing parent folder).
     """
-    target = Path(folder)
-    if target.exists() and (not target.is_dir() or any(p.name not in EXPORT_FILES for p in target.iterdir())):
-        raise FileExistsError(errno.EEXIST, "the folder holds other files; choose a new or empty folder", str(target))
-    target.parent.mkdir(parents=True, exist_ok=True)
+    target = _check_export_folder(Path(folder))
+    try:
+        return _export_into(evaluation, target, comparison)
+    except OSError as exc:
+        raise InputError(f"cannot write the export ({_reason(exc)})", path=target) from None
+
+
+def _check_export_folder(target: Path) -> Path:
+    if target.is_dir() and not target.is_symlink():
+        if any(p.name not in EXPORT_FILES for p in target.iterdir()):
+            raise InputError("the folder holds other files; choose a new or empty folder", path=target)
+        return target
+    why = _refusal(target)
+    if why is None and target.exists():
+        why = "is a file, not a folder; choose a new or empty folder"
+    if why is not None:
+        raise InputError(why, path=target)
+    return target
+
+
+def _export_into(
+    evaluation: ExportableEvaluation, target: Path, comparison: tuple[pd.DataFrame, tuple[str, str]] | None
+) -> list[Path]:
     staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".export", dir=target.parent))
     try:
         if os.name == "posix":  # mkdtemp makes 0700 whatever the umask
@@ -160,10 +249,15 @@ def export_comparison(
     table: pd.DataFrame, runs: tuple[str, str], folder: str | Path, name: str = "comparison.csv"
 ) -> Path:
     """Write a comparison (``explain.compare``) like the other tables, its columns named after the runs."""
+    write_csv(_comparison_frame(table, runs), Path(folder) / name)
+    return Path(folder) / name
+
+
+def export_comparison_file(table: pd.DataFrame, runs: tuple[str, str], path: str | Path) -> Path:
+    """The comparison alone, to a file the user named: checked and written by :func:`write_output`."""
+    return write_output(path, _csv_text(_comparison_frame(table, runs)))
+
+
+def _comparison_frame(table: pd.DataFrame, runs: tuple[str, str]) -> pd.DataFrame:
     a, b = runs
-    out = Path(folder)
-    out.mkdir(parents=True, exist_ok=True)
-    write_csv(
-        table.rename(columns={"ndcg_a": f"ndcg {a}", "ndcg_b": f"ndcg {b}", "difference": f"{b} - {a}"}), out / name
-    )
-    return out / name
+    return table.rename(columns={"ndcg_a": f"ndcg {a}", "ndcg_b": f"ndcg {b}", "difference": f"{b} - {a}"})

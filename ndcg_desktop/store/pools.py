@@ -312,8 +312,12 @@ class PoolRepository:
         return Qrels(frame=frame, source=source)
 
     def export_qrels(self, path: str | Path, *, version: int | None = None, fmt: str = "trec") -> PoolVersion:
-        """Write a frozen version as TREC qrels (or CSV); re-importing it gives the same hash."""
-        from ndcg_desktop.formats.export import atomic_write
+        """Write a frozen version as TREC qrels (or CSV); re-importing it gives the same hash.
+
+        A data file, written exactly (IDs are not neutralised for spreadsheets), through the checked
+        writer: a project, a folder, a link or a device at ``path`` is refused with :class:`InputError`.
+        """
+        from ndcg_desktop.formats.export import write_output
 
         v = self.frozen_version(version)
         items = self.pool_items(v.version)
@@ -324,5 +328,5 @@ class PoolRepository:
                 f"{q} 0 {d} {int(g)}\n"
                 for q, d, g in zip(items["query_id"], items["doc_id"], items["grade"], strict=True)
             )
-        atomic_write(path, text)
+        write_output(path, text)
         return v

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ndcg_desktop.formats.export import export_comparison, export_evaluation
+from ndcg_desktop.formats.export import export_comparison_file, export_evaluation
 from ndcg_desktop.tasks.session import ScoreResult
 
 
@@ -17,9 +17,7 @@ def export_result(result: ScoreResult, folder: str | Path) -> list[Path]:
 
 
 def export_comparison_csv(result: ScoreResult, path: str | Path) -> Path:
-    """The comparison table alone, to a file of the caller's naming."""
+    """The comparison table alone, to a file of the caller's naming (refusals: ``formats.export.write_output``)."""
     if result.second is None or result.comparison is None:
         raise ValueError("this result compares no runs")
-    target = Path(path)
-    names = (result.first.run_name, result.second.run_name)
-    return export_comparison(result.comparison, names, target.parent, target.name)
+    return export_comparison_file(result.comparison, (result.first.run_name, result.second.run_name), path)

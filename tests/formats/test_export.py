@@ -13,6 +13,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from ndcg_desktop.domain import InputError
 from ndcg_desktop.formats.export import export_comparison, export_evaluation, neutralise_text, write_csv
 
 # Text a hostile run or note can carry into an export: formulas after bare CR, LF, CR LF, tabs, controls.
@@ -127,14 +128,15 @@ def test_a_failure_part_way_leaves_no_export_or_the_previous_one_whole(tmp_path,
         real(path, text)
 
     monkeypatch.setattr(export_module, "atomic_write", failing_write)
-    with pytest.raises(OSError):
+    with pytest.raises(InputError) as raised:
         export_evaluation(_Evaluation("first"), target)
+    assert str(raised.value) == f"{target}: cannot write the export (no space left on device)"
     assert not target.exists() and list(tmp_path.iterdir()) == []  # absent, and nothing left beside it
     monkeypatch.setattr(export_module, "atomic_write", real)
     export_evaluation(_Evaluation("first"), target)
     before = _contents(target)
     monkeypatch.setattr(export_module, "atomic_write", failing_write)
-    with pytest.raises(OSError):
+    with pytest.raises(InputError, match="no space left on device"):
         export_evaluation(_Evaluation("second"), target)
     assert _contents(target) == before  # the previous export, whole: never a mix of two evaluations
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
@@ -144,7 +146,7 @@ def test_a_folder_holding_other_files_is_not_mixed_into(tmp_path):
     target = tmp_path / "mine"
     target.mkdir()
     (target / "notes.txt").write_text("keep me")
-    with pytest.raises(FileExistsError, match="holds other files"):
+    with pytest.raises(InputError, match="holds other files"):
         export_evaluation(_Evaluation("a"), target)
     assert _contents(target) == {"notes.txt": b"keep me"}
 

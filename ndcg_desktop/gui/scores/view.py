@@ -14,6 +14,7 @@ from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QShortcut
 from PySide6.QtWidgets import QDialog, QFileDialog, QSplitter, QTabWidget, QToolButton, QVBoxLayout, QWidget
 
+from ndcg_desktop.domain import InputError
 from ndcg_desktop.gui.scores.breakdown import BreakdownPanel
 from ndcg_desktop.gui.scores.comparison import ComparisonPanel
 from ndcg_desktop.gui.scores.history import HistoryPanel
@@ -225,8 +226,8 @@ class ScoresView(QWidget):
             return []
         try:
             return export_result(result, folder)
-        except OSError as exc:
-            self.error.emit(_write_error(folder, exc))
+        except InputError as exc:  # refused or unwritable: the message names the folder
+            self.error.emit(exc.located())
             return []
 
     def export_comparison(self, path: str | None = None) -> Path | None:
@@ -239,12 +240,6 @@ class ScoresView(QWidget):
             return None
         try:
             return export_comparison_csv(result, path)
-        except OSError as exc:
-            self.error.emit(_write_error(path, exc))
+        except InputError as exc:  # refused or unwritable: the message names the file
+            self.error.emit(exc.located())
             return None
-
-
-def _write_error(path: str, exc: OSError) -> str:
-    return translate("analysis", "{path}: cannot write the export ({reason})").format(
-        path=path, reason=exc.strerror or exc
-    )
