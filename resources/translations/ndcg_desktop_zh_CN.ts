@@ -735,10 +735,6 @@
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <source>{path}: cannot write the export ({reason})</source>
-        <translation>{path}：无法写入导出文件 ({reason})</translation>
-    </message>
-    <message>
         <source>linear</source>
         <translation>线性</translation>
     </message>
