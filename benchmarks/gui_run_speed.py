@@ -104,7 +104,8 @@ def gui_measure(qrels: Path, run: Path) -> dict[str, float]:
     messages: list[str] = []
     import ndcg_desktop.gui.main_window as main_window_module
 
-    main_window_module.QMessageBox.information = lambda *args, **kwargs: messages.append(args[2])  # type: ignore[method-assign]
+    # The "Sent for judging" box is modal: record its text instead of waiting for a click.
+    main_window_module.show_message = lambda parent, icon, title, text, *rest: messages.append(text)  # type: ignore[assignment]
     out["send_s"], out["send_stall_ms"] = step(state["dialog"].add_button.click, lambda: bool(messages))
     out["unjudged_in_run"] = unjudged
 
