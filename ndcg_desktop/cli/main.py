@@ -26,6 +26,7 @@ from ndcg_desktop.domain import (
     ZeroIdcgPolicy,
 )
 from ndcg_desktop.domain.settings import MAX_K
+from ndcg_desktop.formats.cells import show
 from ndcg_desktop.formats.common import QRELS_FORMATS, RUN_FORMATS
 from ndcg_desktop.formats.runs import ORDER_CHOICES, read_run
 
@@ -260,7 +261,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except MemoryError:  # a last resort: the readers bound what they hold, a machine may still have less
-        print("error: not enough memory for this input", file=sys.stderr)
+        # The readers name their file; this names the command's input file for what runs after them.
+        where = getattr(args, "file", None) or getattr(args, "run", None)
+        print(f"error: {show(str(where)) + ': ' if where else ''}not enough memory for this input", file=sys.stderr)
         return 2
     except sqlite3.Error as exc:  # a last resort: the store translates what it raises; the same map, here too
         from ndcg_desktop.store.errors import known_error

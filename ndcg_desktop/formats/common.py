@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import functools
 import gzip
 import hashlib
 import io
@@ -10,9 +11,9 @@ import json
 import re
 import threading
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, Concatenate, ParamSpec, TypeVar
 
 import numpy as np
 import pyarrow as pa
@@ -111,6 +112,34 @@ class PendingDigest:
         return self._hexdigest
 
 
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def out_of_memory(path: str | Path, line: int | None = None) -> InputError:
+    """The one message when a file does not fit in the memory left: it names the file (and line)."""
+    return InputError(
+        "not enough memory to read this file (free memory, or split the file and import the parts)",
+        path=path,
+        line=line,
+    )
+
+
+def names_file_on_memory_error(
+    reader: Callable[Concatenate[str | Path, _P], _R],
+) -> Callable[Concatenate[str | Path, _P], _R]:
+    """A reader whose MemoryError (pyarrow's too) becomes an :class:`InputError` naming its file."""
+
+    @functools.wraps(reader)
+    def wrapper(path: str | Path, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        try:
+            return reader(path, *args, **kwargs)
+        except MemoryError:
+            raise out_of_memory(path) from None
+
+    return wrapper
+
+
 def read_input(path: str | Path, fmt_hint: str | None = None) -> tuple[bytes, str]:
     """Return the file's decompressed bytes (BOM removed) and the SHA-256 of the file as stored.
 
@@ -144,7 +173,7 @@ def open_input(path: str | Path) -> tuple[bytes, PendingDigest]:
     if raw[:2] == b"\x1f\x8b":
         try:
             with gzip.GzipFile(fileobj=io.BytesIO(raw)) as stream:
-                data = read_limited(stream, path, limit=max(BOMB_MIN_BYTES, BOMB_RATIO * len(raw)))
+                data = read_limited(stream, path, limit=bomb_limit(len(raw)))
         except (OSError, EOFError, zlib.error) as exc:
             raise InputError(f"is not a valid gzip file ({exc})", path=path) from None
     else:
@@ -154,6 +183,50 @@ def open_input(path: str | Path) -> tuple[bytes, PendingDigest]:
     if not data or data.isspace():  # same as ``not data.strip()``, without copying a large file
         raise InputError("is empty: no data lines", path=path)
     return data, digest
+
+
+def bomb_limit(compressed_size: int) -> int:
+    """The most bytes a .gz of ``compressed_size`` bytes may expand to (see :data:`BOMB_RATIO`)."""
+    return max(BOMB_MIN_BYTES, BOMB_RATIO * compressed_size)
+
+
+def bomb_error(path: str | Path) -> InputError:
+    """The one refusal of a decompression bomb, the same from every reader."""
+    return InputError(
+        f"expands to more than {BOMB_RATIO} times its compressed size: refused as a likely "
+        "decompression bomb (decompress it yourself if it is real data)",
+        path=path,
+    )
+
+
+class BoundedGzip:
+    """A gzip stream read line by line (documents are streamed, never held whole), refused as a bomb
+    once it has given more than :func:`bomb_limit` bytes: the same bound as :func:`open_input`."""
+
+    def __init__(self, raw: IO[bytes], path: str | Path, compressed_size: int) -> None:
+        self._stream = gzip.GzipFile(fileobj=raw)
+        self._path = path
+        self._limit = bomb_limit(compressed_size)
+        self._given = 0
+
+    def _count(self, data: bytes) -> bytes:
+        self._given += len(data)
+        if self._given > self._limit:
+            raise bomb_error(self._path)
+        return data
+
+    def read(self, size: int = -1) -> bytes:
+        return self._count(self._stream.read(size))
+
+    def readline(self, size: int = -1) -> bytes:
+        return self._count(self._stream.readline(size))
+
+    def seek(self, offset: int) -> int:
+        self._given = offset
+        return self._stream.seek(offset)
+
+    def close(self) -> None:
+        self._stream.close()
 
 
 def _too_long(path: str | Path, line: int) -> InputError:
@@ -173,11 +246,7 @@ def read_limited(stream: IO[bytes] | gzip.GzipFile, path: str | Path, *, limit: 
     while chunk := stream.read(_CHUNK):
         total += len(chunk)
         if limit is not None and total > limit:
-            raise InputError(
-                f"expands to more than {BOMB_RATIO} times its compressed size: refused as a likely "
-                "decompression bomb (decompress it yourself if it is real data)",
-                path=path,
-            )
+            raise bomb_error(path)
         first = chunk.find(b"\n")
         if first < 0:
             run += len(chunk)

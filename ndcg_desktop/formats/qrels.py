@@ -21,6 +21,7 @@ from ndcg_desktop.formats.common import (
     iter_lines,
     iter_records,
     make_source,
+    names_file_on_memory_error,
     read_delimited_table,
     read_header,
     read_input,
@@ -46,6 +47,7 @@ def detect_qrels_format(path: str | Path, data: bytes) -> str:
     return "trec"
 
 
+@names_file_on_memory_error
 def read_qrels(path: str | Path, *, scale: GradeScale | None = None, fmt: str | None = None) -> Qrels:
     """Read judgments, validating every line; raises :class:`InputError` naming file and line.
 

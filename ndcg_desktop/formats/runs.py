@@ -28,6 +28,7 @@ from ndcg_desktop.formats.common import (
     iter_records,
     load_json,
     make_source,
+    names_file_on_memory_error,
     open_input,
     read_delimited_table,
     read_header,
@@ -75,6 +76,7 @@ def detect_run_format(path: str | Path, data: bytes) -> str:
     return "trec"
 
 
+@names_file_on_memory_error
 def read_run(path: str | Path, *, fmt: str | None = None, order: OrderKind | None = None) -> Run:
     """Read a run, validating every line; raises :class:`InputError` naming file and line.
 

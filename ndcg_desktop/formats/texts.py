@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import csv
-import gzip
 import json
 import re
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
@@ -16,12 +16,15 @@ from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.formats.cells import brief, check_id, show
 from ndcg_desktop.formats.common import (
     MAX_LINE_BYTES,
+    BoundedGzip,
     base_suffix,
     check_utf8,
     first_line,
     iter_lines,
     iter_records,
     load_json,
+    names_file_on_memory_error,
+    out_of_memory,
     read_header,
     read_input,
 )
@@ -39,6 +42,7 @@ def _text_format(path: str | Path, head: str) -> str:
     return "tsv"
 
 
+@names_file_on_memory_error
 def read_queries(path: str | Path) -> pd.DataFrame:
     """Queries as ``query_id<TAB>text`` lines (a header is optional), CSV with a header, or JSONL."""
     data, _ = read_input(path)
@@ -95,7 +99,7 @@ def _open_text(path: Path) -> tuple[IO[bytes], IO[bytes], int]:
     size = path.stat().st_size
     if raw.read(2) == b"\x1f\x8b":
         raw.seek(0)
-        return gzip.GzipFile(fileobj=raw), raw, size  # type: ignore[return-value]
+        return BoundedGzip(raw, path, size), raw, size  # type: ignore[return-value]
     raw.seek(0)
     return raw, raw, size
 
@@ -129,8 +133,10 @@ def iter_documents(path: str | Path, batch: int = BATCH) -> Iterator[tuple[list[
             yield pending, raw.tell(), size
         if not seen_any:
             raise InputError("has no documents", path=path)
-    except (OSError, EOFError) as exc:
+    except (OSError, EOFError, zlib.error) as exc:
         raise InputError(f"cannot be read ({exc})", path=path) from None
+    except MemoryError:
+        raise out_of_memory(path) from None
     finally:
         source.close()
         raw.close()

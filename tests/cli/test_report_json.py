@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from ndcg_desktop.cli import report
 from ndcg_desktop.domain import EvalSettings, GradeScale
+from ndcg_desktop.formats.cells import allowed_in_id
 from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.formats.runs import read_run
 from ndcg_desktop.scoring import evaluate
@@ -89,7 +90,9 @@ def test_every_scalar_type_renders_as_json_does():
 @given(
     ids=st.lists(
         st.text(
-            st.characters(blacklist_categories=["Cs", "Cc", "Cf", "Z"], blacklist_characters='"#'),
+            st.characters(blacklist_categories=["Cs", "Cc", "Cf", "Z"], blacklist_characters='"#').filter(
+                allowed_in_id
+            ),
             min_size=1,
             max_size=6,
         ),
