@@ -26,7 +26,7 @@ from ndcg_desktop.domain import (
     ZeroIdcgPolicy,
 )
 from ndcg_desktop.domain.settings import MAX_K
-from ndcg_desktop.formats.cells import show
+from ndcg_desktop.formats.cells import plain, show
 from ndcg_desktop.formats.common import QRELS_FORMATS, RUN_FORMATS
 from ndcg_desktop.formats.runs import ORDER_CHOICES, read_run
 
@@ -211,7 +211,7 @@ def _score_project(args: argparse.Namespace) -> Evaluation:
     except (ProjectInUse, ProjectReadOnly) as exc:  # score anyway, from a read-only view
         project = Project.open(args.project, read_only=True)
         why = "is open elsewhere" if isinstance(exc, ProjectInUse) else "cannot be written"
-        print(f"note: {args.project} {why}; this evaluation is not recorded in it", file=sys.stderr)
+        print(f"note: {plain(args.project)} {why}; this evaluation is not recorded in it", file=sys.stderr)
     with project:
         info = project.run_info(args.run_name)
         reading = info.reading

@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from ndcg_desktop.domain import GradeScale, InputError, TiePolicy
+from ndcg_desktop.formats.cells import plain, show
 from ndcg_desktop.formats.runs import ORDER_CHOICES
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks import (
@@ -125,7 +126,7 @@ def cmd_init(args: argparse.Namespace) -> int:
     if empty:
         raise InputError(f"grade label {empty[0]} is empty; give every grade a label")
     with Project.create(args.project, scale=scale, labels=labels) as project:
-        print(f"created {project.path} (grades {project.scale}: {', '.join(project.labels)})")
+        print(f"created {plain(str(project.path))} (grades {project.scale}: {', '.join(map(plain, project.labels))})")
     return 0
 
 
@@ -175,7 +176,7 @@ def cmd_import_run(args: argparse.Namespace) -> int:
             order=ORDER_CHOICES.get(args.order or ""),
         )
         print(
-            f"imported run {info.name}: {info.rows} documents for {info.queries} queries ({info.format}, "
+            f"imported run {plain(info.name)}: {info.rows} documents for {info.queries} queries ({info.format}, "
             f"sha256 {info.sha256[:12]}…)"
         )
     return 0
@@ -209,7 +210,7 @@ def cmd_send_for_judging(args: argparse.Namespace) -> int:
             print(f"{row.query_id}\t{verb} {row.to_add} of {row.unjudged} unjudged ({row.waiting} already waiting)")
         if args.dry_run:
             where = f"draft version {plan.draft}" if plan.draft is not None else "a new draft"
-            print(f"would add {plan.total} documents of run {args.run_name} to {where}")
+            print(f"would add {plan.total} documents of run {plain(args.run_name)} to {where}")
             return 0
         sent = apply_send_for_judging(project, plan)
         print(
@@ -268,13 +269,13 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 def _status_text(s: dict[str, Any]) -> str:
     lines = [
-        f"project    {s['project']}",
+        f"project    {plain(str(s['project']))}",
         *(
             [f"WARNING    protection triggers not intact ({'; '.join(s['protection'])}); open read-only only"]
             if s["protection"]
             else []
         ),
-        f"grades     {s['scale']}: {', '.join(s['labels'])}",
+        f"grades     {s['scale']}: {', '.join(map(plain, s['labels']))}",
         f"contents   {s['counts']['queries']} queries, {s['counts']['documents']} documents, "
         f"{s['counts']['runs']} runs",
         "",
@@ -282,7 +283,7 @@ def _status_text(s: dict[str, Any]) -> str:
     ]
     for v in s["pool_versions"]:
         state = (
-            f"frozen {v['frozen_at']} by {v['frozen_by']}, sha256 {v['hash'][:12]}…"
+            f"frozen {v['frozen_at']} by {plain(str(v['frozen_by']))}, sha256 {v['hash'][:12]}…"
             + ("" if v["intact"] else " CHANGED SINCE FROZEN: its judgments no longer match this hash")
             if v["state"] == "frozen"
             else "draft"
@@ -294,10 +295,10 @@ def _status_text(s: dict[str, Any]) -> str:
     if s["runs"]:
         lines += ["", "runs:"]
         for r in s["runs"]:
-            mapping = f", IDs cut at {r['id_map']!r}" if r["id_map"] else ""
+            mapping = f", IDs cut at {show(r['id_map'])}" if r["id_map"] else ""
             lines.append(
-                f"  {r['name']}  {r['source']} ({r['format']}, {r['rows']} documents, {r['queries']} queries, "
-                f"ties {r['ties']}{mapping})"
+                f"  {plain(r['name'])}  {plain(r['source'])} ({r['format']}, {r['rows']} documents, "
+                f"{r['queries']} queries, ties {r['ties']}{mapping})"
             )
     return "\n".join(lines)
 
@@ -305,5 +306,7 @@ def _status_text(s: dict[str, Any]) -> str:
 def cmd_export_qrels(args: argparse.Namespace) -> int:
     with Project.open(args.project, read_only=True) as project:
         version = project.export_qrels(args.output, version=args.version, fmt=args.format)
-        print(f"wrote pool version {version.version} (sha256 {(version.hash or '')[:12]}…) to {args.output}")
+        print(
+            f"wrote pool version {version.version} (sha256 {(version.hash or '')[:12]}…) to {plain(str(args.output))}"
+        )
     return 0

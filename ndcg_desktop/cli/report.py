@@ -10,6 +10,7 @@ from typing import Any
 
 import pandas as pd
 
+from ndcg_desktop.formats.cells import plain
 from ndcg_desktop.scoring import Evaluation
 
 _FLAGS = (("no_ranking", "no ranking"), ("zero_idcg", "zero IDCG"), ("excluded", "excluded"), ("tie_at_k", "tie at K"))
@@ -112,10 +113,10 @@ def to_text(evaluation: Evaluation) -> str:
         f"{s['unknown_queries_ignored']} unknown ignored, {s['dropped_unanswered']} unanswered dropped",
         f"documents  {s['unjudged_in_top_k']} unjudged in the top {k} ({s['unjudged_total']} in all), "
         f"{s['duplicates_removed']} duplicates removed, {s['ties_at_k']} queries with a tie at K",
-        f"judgments  {m['judgments']['path']}"
+        f"judgments  {plain(str(m['judgments']['path']))}"
         + (f" pool version {m['judgments']['pool_version']}" if m["judgments"].get("pool_version") else "")
         + f" ({m['judgments']['format']}, sha256 {m['judgments']['sha256'][:12]}…)",
-        f"run        {m['run']['path']} ({m['run']['format']}, {'; '.join(m['run']['reading'])}, "
+        f"run        {plain(str(m['run']['path']))} ({m['run']['format']}, {'; '.join(m['run']['reading'])}, "
         f"sha256 {m['run']['sha256'][:12]}…)",
     ]
     if evaluation.unknown_queries:

@@ -39,11 +39,33 @@ class InputError(Exception):
         """
         where = ""
         if self.path is not None:
-            where = self.path + (f":{self.line}" if self.line is not None else "") + ": "
-        return where + self.message
+            where = terminal_safe(self.path) + (f":{self.line}" if self.line is not None else "") + ": "
+        return where + terminal_safe(self.message)
 
     def __str__(self) -> str:
         text = self.located()
         if self.hint:
             text += "; " + self.hint
         return text
+
+
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def terminal_safe(text: str) -> str:
+    r"""``text`` with every character a terminal would not print as itself escaped (one line, no escape sequences).
+
+    Control characters (ESC, line ends), format characters (zero-width, bidirectional) and separators
+    other than the space become ``\n``, ``\x1b``, ``\u200b``; the message stays one line.
+
+    >>> terminal_safe("e\x1b[31mvil\nfake\u200b.txt")
+    'e\\x1b[31mvil\\nfake\\u200b.txt'
+    """
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else _NAMED.get(ch) or _code(ch) for ch in text)
+
+
+def _code(ch: str) -> str:
+    code = ord(ch)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"

@@ -91,7 +91,7 @@ def show(text: str, limit: int = SHOW_LIMIT) -> str:
 
 
 def allowed_in_id(ch: str) -> bool:
-    """True if the character may stand inside an ID (for generators of test data).
+    r"""True if the character may stand inside an ID (for generators of test data).
 
     >>> allowed_in_id("é"), allowed_in_id("\ufe0f")
     (True, False)
@@ -161,6 +161,27 @@ def check_id(value: str, what: str, path: object, line: int | None) -> str:
     if not text or len(text) > MAX_ID_LENGTH or _PY_BAD.search(text):
         raise InputError(refusal(text, what), path=str(path), line=line)
     return text
+
+
+def check_name(value: str, what: str) -> str:
+    """A name the user gives that the project stores (a run's, an annotator's): the ID rule, no file.
+
+    >>> check_name(" bm25 ", "run name")
+    'bm25'
+    """
+    text = value.strip(WHITESPACE)
+    if not text or len(text) > MAX_ID_LENGTH or _PY_BAD.search(text):
+        raise InputError(refusal(text, what))
+    return text
+
+
+def plain(text: str) -> str:
+    r"""User text (a file name, a stored name) as a terminal line shows it: invisible characters escaped, unquoted.
+
+    >>> plain("e\x1b[31mvil\nfake\u3164.txt")
+    'e\\x1b[31mvil\\nfake\\u3164.txt'
+    """
+    return "".join(_escape(ch) if ch not in "'\\" else ch for ch in text)
 
 
 def clean_ids(

@@ -22,6 +22,7 @@ from typing import Any
 
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import GradeScale
+from ndcg_desktop.formats.cells import check_name
 from ndcg_desktop.formats.export import honour_umask
 from ndcg_desktop.store.errors import ProjectInUse, ProjectReadOnly, ProtectionAltered, known_error
 from ndcg_desktop.store.schema import APPLICATION_ID, MIGRATIONS, SCHEMA, SCHEMA_VERSION, TRIGGERS_SINCE, run_hash
@@ -52,6 +53,9 @@ class ImportCancelled(Exception):
 
 def now() -> str:
     return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
+
+
+USER_NAME = "user name (NDCG_USER or the login name)"
 
 
 def default_user() -> str:
@@ -177,6 +181,7 @@ class ProjectFile:
             raise InputError("already exists; choose another name or open it", path=target)
         if not target.parent.is_dir():
             raise InputError("the folder does not exist", path=target.parent)
+        user = check_name(user or default_user(), USER_NAME)
         with translated(target):
             ProjectFile._build(target, scale=scale, labels=labels, user=user)
 
@@ -226,6 +231,8 @@ class ProjectFile:
         """
         if not target.is_file():
             raise InputError("no such project file" if not target.exists() else "is not a file", path=target)
+        if not read_only:  # the annotator name every change records: the ID rule, like every stored name
+            user = check_name(user or default_user(), USER_NAME)
         with translated(target):
             return cls._open(target, read_only=read_only, user=user)
 

@@ -18,6 +18,7 @@ from ndcg_desktop.domain.data import OrderKind, Run, Source
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.reading import RunReading
 from ndcg_desktop.domain.settings import TiePolicy
+from ndcg_desktop.formats.cells import check_name
 from ndcg_desktop.formats.runs import read_run
 from ndcg_desktop.scoring.ranking import top_documents
 from ndcg_desktop.store.core import ProjectFile, now
@@ -57,8 +58,7 @@ class RunRepository:
         order: OrderKind | None = None,
     ) -> RunInfo:
         """Store a run as read (rows in file order) with the reading settings that order it."""
-        if not name.strip():
-            raise InputError("a run needs a name")
+        name = check_name(name, "run name")
         if self.file.query("SELECT 1 FROM runs WHERE name = ?", (name,)):
             raise InputError(f"already has a run named {name!r}; choose another name", path=self.file.path)
         run = read_run(path, fmt=fmt, order=order)
