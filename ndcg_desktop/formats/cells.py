@@ -164,13 +164,20 @@ def check_id(value: str, what: str, path: object, line: int | None) -> str:
 
 
 def check_name(value: str, what: str) -> str:
-    """A name the user gives that the project stores (a run's, an annotator's): the ID rule, no file.
+    """A name the user gives that the project stores (a run's, an annotator's): the ID rule, no file,
+    except that a plain space may stand between words ("BM25 baseline", "Ann Smith").
 
-    >>> check_name(" bm25 ", "run name")
-    'bm25'
+    >>> check_name(" bm25  baseline ", "run name")
+    'bm25  baseline'
     """
     text = value.strip(WHITESPACE)
-    if not text or len(text) > MAX_ID_LENGTH or _PY_BAD.search(text):
+    bad = _PY_BAD.search(text.replace(" ", "_"))
+    if not text or len(text) > MAX_ID_LENGTH or bad:
+        if bad:
+            raise InputError(
+                f"{what} {show(text)} contains {_describe(bad.group())}; names may not contain control characters, "
+                "byte-order marks, invisible characters or whitespace other than spaces"
+            )
         raise InputError(refusal(text, what))
     return text
 

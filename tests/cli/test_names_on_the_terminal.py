@@ -19,6 +19,7 @@ BAD_NAMES = [
     pytest.param("bm\U000e002025", "U+E0020", id="tag-space"),
     pytest.param("bm\u316425", "U+3164", id="hangul-filler"),
     pytest.param("bm\u202e52", "U+202E", id="right-to-left-override"),
+    pytest.param("bm\t25", "U+0009", id="tab"),
 ]
 
 
@@ -41,10 +42,14 @@ def test_a_run_name_follows_the_id_rule(project, write, capsys, name, code):
         assert opened.runs() == []  # nothing written
 
 
-def test_a_run_name_is_trimmed_like_an_id(project, write, capsys):
+def test_a_run_name_is_trimmed_like_an_id_and_may_hold_spaces(project, write, capsys):
     run = write("run.txt", RUN)
     assert main(["import-run", project, str(run), "--name", "  bm25 "]) == 0
     assert capsys.readouterr().out.startswith("imported run bm25: 2 documents")
+    assert main(["import-run", project, str(run), "--name", "BM25 baseline"]) == 0
+    assert capsys.readouterr().out.startswith("imported run BM25 baseline: 2 documents")
+    assert main(["import-run", project, str(run), "--name", "BM25\u00a0baseline"]) == 2
+    assert capsys.readouterr().err.startswith("error: run name 'BM25\\xa0baseline' contains U+00A0 ")
 
 
 # (id, file name, as the terminal must show it)
