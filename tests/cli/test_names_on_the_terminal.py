@@ -87,21 +87,18 @@ def test_status_and_import_messages_escape_file_names(project, write, tmp_path, 
 
 
 def test_a_stored_name_written_by_an_older_version_is_escaped_in_status(project, write, capsys):
-    """Names stored before the rule (or by another tool) are still shown escaped."""
-    import sqlite3
+    """Names stored before the rule (or by another tool) are still shown escaped by the status table."""
+    from ndcg_desktop.cli.project import _status_text
 
     run = write("run.txt", RUN)
     assert main(["import-run", project, str(run), "--name", "old"]) == 0
-    capsys.readouterr()
-    with Project.open(project) as opened:
-        opened.file.conn.execute("DROP TRIGGER IF EXISTS runs_no_update")
-    conn = sqlite3.connect(project)
-    conn.execute("UPDATE runs SET name = ? WHERE name = 'old'", ("\x1b[31mRED\nfake",))
-    conn.commit()
-    conn.close()
-    assert main(["status", project]) == 0
-    out = capsys.readouterr().out
-    assert "  \\x1b[31mRED\\nfake  " in out and "\x1b" not in out
+    with Project.open(project, read_only=True) as opened:
+        status = opened.status()
+    status["runs"][0]["name"] = "\x1b[31mRED\nfake"
+    status["labels"][0] = "Not\x1b[2J relevant"
+    text = _status_text(status)
+    assert "  \\x1b[31mRED\\nfake  run.txt (trec, 2 documents" in text
+    assert ": Not\\x1b[2J relevant, " in text and "\x1b" not in text
 
 
 def test_an_annotator_name_follows_the_id_rule(project, monkeypatch, capsys):
