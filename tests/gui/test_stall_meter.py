@@ -25,8 +25,10 @@ def test_the_meter_reports_a_deliberate_500_ms_block(qapp):
         block_after_done(qapp, done)
         while not done:
             qapp.processEvents()
-    # A probe is posted at most one interval (5 ms) after the block began, and waits for the rest of it.
-    assert 500 - 5 <= meter.longest_ms < 1500
+    # A probe is posted about one interval (5 ms) after the block began and waits for the rest of it; on a
+    # loaded machine the watchdog thread itself may be woken late, so allow it a scheduling slice (the old
+    # meter reported under 500 ms of nothing at all: see the next test).
+    assert 400 <= meter.longest_ms < 1500
     # ... and says where the GUI thread was meanwhile (sampled while a probe waited more than 50 ms)
     top = meter.culprits(1)
     assert "  GUI: test_stall_meter.py:" in top and " half_a_second_on_the_gui_thread < " in top
