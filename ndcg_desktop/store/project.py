@@ -338,18 +338,6 @@ class Project:
             return self.judgments.add_items(pairs, version=version, action="pool")
         return self.judgments.preview_items(pairs, version=version)
 
-    def send_for_judging(self, name: str, *, depth: int | None = None) -> pd.DataFrame:
-        """Rule 6's third resolution (docs/evaluation-contract.md): a run's unjudged documents join the draft.
-
-        Every returned document (or the top ``depth``) that the draft's pool lacks is added
-        ungraded to the draft (created from the latest frozen version if needed). Returns per
-        query how many documents now await grading.
-        """
-        if depth is not None and depth < 1:  # 0 once meant "everything"
-            raise InputError(f"the depth must be a positive integer, not {depth}")
-        pairs = self.run_store.top_pairs([name], depth)
-        return self.judgments.add_items(pairs, action="send for judging")
-
     # -- evaluations -----------------------------------------------------------------------
     def save_evaluation(self, run_name: str, version: int, settings_text: str, manifest: dict[str, Any]) -> int:
         return self.evaluations.save_evaluation(run_name, version, settings_text, manifest)

@@ -21,6 +21,7 @@ import pytest
 from ndcg_desktop.cli.main import main
 from ndcg_desktop.domain import InputError
 from ndcg_desktop.store import Project
+from ndcg_desktop.tasks import apply_send_for_judging, plan_send_for_judging
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -92,7 +93,7 @@ FAILING: dict[str, Callable[[Project, Path], object]] = {
     "import-clash": lambda p, tmp: p.import_qrels(tmp / "clash.qrels"),
     "pool-unknown-run": lambda p, _: p.pool_from_runs(["nope"], 2),
     "pool-depth-0": lambda p, _: p.pool_from_runs(["bm25"], 0),
-    "send-unknown-run": lambda p, _: p.send_for_judging("nope"),
+    "send-unknown-run": lambda p, _: apply_send_for_judging(p, plan_send_for_judging(p, "nope", None, depth=10)),
     "add-frozen-version": lambda p, _: p.add_items(pd.DataFrame({"query_id": ["q1"], "doc_id": ["Z"]}), version=1),
     "freeze-without-draft": lambda p, _: p.freeze(),
     "new-draft-from-missing": lambda p, _: p.new_draft_from(7),

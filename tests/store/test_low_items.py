@@ -15,6 +15,7 @@ import pytest
 from ndcg_desktop.cli.main import main
 from ndcg_desktop.domain import InputError
 from ndcg_desktop.store import Project
+from ndcg_desktop.tasks import plan_send_for_judging
 
 
 def dump(path: Path) -> list[str]:
@@ -77,7 +78,7 @@ def test_send_for_judging_and_pooling_refuse_a_depth_below_one(frozen, capsys, d
     before = dump(frozen)
     with Project.open(frozen) as project:
         with pytest.raises(InputError, match=f"the depth must be a positive integer, not {depth}"):
-            project.send_for_judging("bm25", depth=depth)
+            plan_send_for_judging(project, "bm25", None, depth=depth)
         with pytest.raises(InputError, match=f"the pool depth must be a positive integer, not {depth}"):
             project.pool_from_runs(["bm25"], depth)
     for argv in (

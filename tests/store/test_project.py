@@ -245,21 +245,6 @@ def test_cli_project_flow_matches_file_scoring(tmp_path, write, capsys):
     assert "import it again with --order score" in capsys.readouterr().err
 
 
-def test_send_for_judging_adds_unjudged_documents_to_a_new_draft(project, write, capsys):
-    project.import_qrels(write("q.txt", QRELS))
-    project.freeze()
-    project.import_run(write("run.txt", RUN), name="sys")
-    assert main(["send-for-judging", str(project.path), "--run-name", "sys"]) == 2  # project is open here
-    assert "in another" in capsys.readouterr().err
-    counts = project.send_for_judging("sys")
-    assert counts.set_index("query_id")["new"].to_dict() == {"q1": 1, "q2": 1}  # X and Y
-    draft = project.draft()
-    assert draft.version == 2 and draft.parent == 1
-    items = project.pool_items(2).set_index("doc_id")
-    assert pd.isna(items.loc["X", "grade"]) and items.loc["A", "grade"] == 3
-    assert set(project.audit_log(2)["action"]) == {"send for judging"}
-
-
 def test_negative_grades_inside_the_scale_are_grades(tmp_path, write):
     with Project.create(tmp_path / "neg.ndcgproj", scale=GradeScale(-1, 4), user="ann") as project:
         counts = project.import_qrels(write("q.txt", "q1 0 A -1\nq1 0 B 4\n"))

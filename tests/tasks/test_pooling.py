@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pandas as pd
 import pytest
 
 from ndcg_desktop.cli.main import main
@@ -94,3 +95,14 @@ def test_discard_draft_from_the_cli_needs_confirmation(project, capsys):
         assert set(p.audit_log(2)["action"]) == {"send for judging", "discard draft"}
     assert main(["discard-draft", path, "--yes"]) == 2
     assert capsys.readouterr().err.strip() == f"error: {path}: has no draft pool to discard"
+
+
+def test_the_new_draft_copies_the_frozen_version_and_audits_the_sending(project, capsys):
+    assert main(["send-for-judging", str(project.path), "--run-name", "sys", "--depth", "2"]) == 2  # open here
+    assert "in another" in capsys.readouterr().err
+    apply_send_for_judging(project, plan_send_for_judging(project, "sys", 1, depth=2))
+    draft = project.draft()
+    assert draft.version == 2 and draft.parent == 1
+    items = project.pool_items(2).set_index("doc_id")
+    assert pd.isna(items.loc["X", "grade"]) and items.loc["A", "grade"] == 3
+    assert set(project.audit_log(2)["action"]) == {"send for judging"}
