@@ -25,6 +25,8 @@ import pytest
 from ndcg_desktop.cli.main import main
 from ndcg_desktop.store import DiskFull, Project, ProjectBusy, ProjectDamaged, ProjectReadOnly
 
+from .conftest import dump
+
 root_only = pytest.mark.skipif(sys.platform == "win32" or os.geteuid() != 0, reason="mounting needs root")
 posix = pytest.mark.skipif(sys.platform == "win32", reason="POSIX permission bits")
 NOBODY = 65534  # Debian's 'nobody' and 'nogroup'
@@ -64,14 +66,6 @@ def open_folder() -> Iterator[Path]:
     yield folder
     subprocess.run(["chmod", "-R", "u+rwx", str(folder)], check=False)
     subprocess.run(["rm", "-rf", str(folder)], check=False)
-
-
-def dump(path: Path) -> list[str]:
-    con = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
-    try:
-        return list(con.iterdump())
-    finally:
-        con.close()
 
 
 def make_project(path: Path, tmp: Path) -> None:

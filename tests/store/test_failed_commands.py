@@ -9,7 +9,6 @@ draft (where a draft would be created) and compares the whole file before and af
 
 from __future__ import annotations
 
-import sqlite3
 import subprocess
 import sys
 from collections.abc import Callable
@@ -23,16 +22,9 @@ from ndcg_desktop.domain import InputError
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks import apply_send_for_judging, plan_send_for_judging
 
+from .conftest import dump
+
 REPO = Path(__file__).resolve().parents[2]
-
-
-def dump(path: Path) -> list[str]:
-    """Every table and the schema as SQL text: equal dumps mean an unchanged project."""
-    con = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
-    try:
-        return list(con.iterdump())
-    finally:
-        con.close()
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ does not exist, and pooling depths below one."""
 from __future__ import annotations
 
 import os
-import sqlite3
 import stat
 import sys
 from collections.abc import Iterator
@@ -17,13 +16,7 @@ from ndcg_desktop.domain import InputError
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks import plan_send_for_judging
 
-
-def dump(path: Path) -> list[str]:
-    con = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
-    try:
-        return list(con.iterdump())
-    finally:
-        con.close()
+from .conftest import dump
 
 
 @pytest.fixture
