@@ -5,11 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from ndcg_desktop.domain import GradeScale, InputError, TiePolicy
 from ndcg_desktop.formats.cells import plain, show
+from ndcg_desktop.formats.guidelines import read_guidelines
 from ndcg_desktop.formats.runs import ORDER_CHOICES
+from ndcg_desktop.formats.topics import TOPIC_FORMATS
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks import (
     NegativeGrades,
@@ -22,6 +25,7 @@ from ndcg_desktop.tasks import (
     pool_apply,
     pool_preview,
 )
+from ndcg_desktop.tasks.export import export_frozen_pool
 
 
 def add_project_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -31,14 +35,32 @@ def add_project_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser
     p.add_argument("--labels", help='one label per grade, comma separated: "Not relevant,Related,..."')
     p.set_defaults(handler=cmd_init)
 
-    for name, what, handler in (
-        ("import-queries", "queries: TSV query_id<TAB>text, CSV or JSONL", cmd_import_queries),
-        ("import-docs", "documents: JSONL {doc_id, title, text} or CSV/TSV", cmd_import_docs),
-    ):
-        p = sub.add_parser(name, help=f"import {what.split(':')[0]}", description=f"Import {what}.")
-        p.add_argument("project", metavar="PROJECT")
-        p.add_argument("file", metavar="FILE")
-        p.set_defaults(handler=handler)
+    p = sub.add_parser(
+        "import-queries",
+        help="import queries (topics: title, description, narrative)",
+        description="Import queries: TREC topic files (<top> <num> <title> <desc> <narr> </top>, or <topic "
+        'number="…"> with closed tags), TSV (query_id<TAB>text, or a header naming query_id, title, description, '
+        "narrative), CSV with such a header, or JSONL (query_id, title or text, description, narrative).",
+    )
+    p.add_argument("project", metavar="PROJECT")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--format", choices=TOPIC_FORMATS, help="force the format (default: by content and extension)")
+    p.set_defaults(handler=cmd_import_queries)
+
+    p = sub.add_parser(
+        "import-docs", help="import documents", description="Import documents: JSONL {doc_id, title, text} or CSV/TSV."
+    )
+    p.add_argument("project", metavar="PROJECT")
+    p.add_argument("file", metavar="FILE")
+    p.set_defaults(handler=cmd_import_docs)
+
+    p = sub.add_parser(
+        "set-guidelines",
+        help="set the project's grading guidelines from a Markdown file (audited; manifests name their SHA-256)",
+    )
+    p.add_argument("project", metavar="PROJECT")
+    p.add_argument("file", metavar="FILE.md")
+    p.set_defaults(handler=cmd_set_guidelines)
 
     p = sub.add_parser("import-qrels", help="import judgments into the draft pool")
     p.add_argument("project", metavar="PROJECT")
@@ -132,7 +154,25 @@ def cmd_init(args: argparse.Namespace) -> int:
 
 def cmd_import_queries(args: argparse.Namespace) -> int:
     with Project.open(args.project) as project:
-        print(f"imported {project.import_queries(args.file)} queries")
+        topics = project.import_topics(args.file, fmt=args.format)
+        with_description = int((topics["description"] != "").sum())
+        with_narrative = int((topics["narrative"] != "").sum())
+        print(
+            f"imported {len(topics)} queries ({with_description} with a description, {with_narrative} with a narrative)"
+        )
+    return 0
+
+
+def cmd_set_guidelines(args: argparse.Namespace) -> int:
+    text = read_guidelines(args.file)
+    with Project.open(args.project) as project:
+        before = project.guidelines()
+        after = project.set_guidelines(text, source=f"file:{Path(args.file).name}")
+        unchanged = before is not None and before.id == after.id
+        print(
+            f"{'guidelines unchanged' if unchanged else 'set the grading guidelines'}: {len(text.splitlines())} lines, "
+            f"sha256 {after.sha256}"
+        )
     return 0
 
 
@@ -278,6 +318,12 @@ def _status_text(s: dict[str, Any]) -> str:
         f"grades     {s['scale']}: {', '.join(map(plain, s['labels']))}",
         f"contents   {s['counts']['queries']} queries, {s['counts']['documents']} documents, "
         f"{s['counts']['runs']} runs",
+        (
+            f"guidelines sha256 {s['guidelines']['sha256']}, set {s['guidelines']['set_at']} by "
+            f"{plain(str(s['guidelines']['set_by']))} ({plain(str(s['guidelines']['source']))})"
+            if s["guidelines"]
+            else "guidelines none (ndcg set-guidelines PROJECT FILE.md)"
+        ),
         "",
         "pool versions:" if s["pool_versions"] else "pool versions: none yet (import judgments or pool from runs)",
     ]
@@ -291,6 +337,7 @@ def _status_text(s: dict[str, Any]) -> str:
         lines.append(
             f"  v{v['version']}  {state}; {v['queries']} queries, {v['items']} items, {v['graded']} graded, "
             f"{v['ungraded']} ungraded"
+            + (f", judged under guidelines {v['guidelines_sha256'][:12]}…" if v["guidelines_sha256"] else "")
         )
     if s["runs"]:
         lines += ["", "runs:"]
@@ -305,8 +352,9 @@ def _status_text(s: dict[str, Any]) -> str:
 
 def cmd_export_qrels(args: argparse.Namespace) -> int:
     with Project.open(args.project, read_only=True) as project:
-        version = project.export_qrels(args.output, version=args.version, fmt=args.format)
+        version, manifest = export_frozen_pool(project, args.output, version=args.version, fmt=args.format)
         print(
             f"wrote pool version {version.version} (sha256 {(version.hash or '')[:12]}…) to {plain(str(args.output))}"
+            f", its manifest to {plain(str(manifest))}"
         )
     return 0

@@ -1,36 +1,21 @@
-"""Query and document texts: TSV, CSV and JSONL, documents streamed in bounded batches."""
+"""Documents: TSV, CSV and JSONL, streamed in bounded batches. Queries (topics) are read by :mod:`.topics`."""
 
 from __future__ import annotations
 
 import csv
-import json
-import re
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
-import pandas as pd
-
 from ndcg_desktop.domain.errors import InputError
-from ndcg_desktop.formats.cells import brief, check_id, show
-from ndcg_desktop.formats.common import (
-    MAX_LINE_BYTES,
-    BoundedGzip,
-    base_suffix,
-    check_utf8,
-    first_line,
-    iter_lines,
-    iter_records,
-    load_json,
-    names_file_on_memory_error,
-    out_of_memory,
-    read_header,
-    read_input,
-)
+from ndcg_desktop.formats.cells import check_id, show
+from ndcg_desktop.formats.common import MAX_LINE_BYTES, BoundedGzip, base_suffix, load_json, out_of_memory
+from ndcg_desktop.formats.topics import json_id, json_text, read_queries
+
+__all__ = ["BATCH", "iter_documents", "read_queries"]  # read_queries: kept importable from here
 
 BATCH = 10_000
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _text_format(path: str | Path, head: str) -> str:
@@ -40,57 +25,6 @@ def _text_format(path: str | Path, head: str) -> str:
     if suffix == ".csv":
         return "csv"
     return "tsv"
-
-
-@names_file_on_memory_error
-def read_queries(path: str | Path) -> pd.DataFrame:
-    """Queries as ``query_id<TAB>text`` lines (a header is optional), CSV with a header, or JSONL."""
-    data, _ = read_input(path)
-    check_utf8(data, path)
-    fmt = _text_format(path, first_line(data))
-    ids: list[str] = []
-    texts: list[str] = []
-    lines: list[int] = []
-    if fmt == "jsonl":
-        for number, text in iter_lines(data, path):
-            obj = _json_object(text, path, number, ("query_id",))
-            ids.append(_id(obj["query_id"], "query ID", path, number))
-            texts.append(_text(obj.get("text"), "text", path, number))
-            lines.append(number)
-    elif fmt == "csv":
-        header = read_header(data, path, ",")
-        if "query_id" not in header or "text" not in header:
-            raise InputError("the header must name query_id and text", path=path, line=1)
-        i_id, i_text = header.index("query_id"), header.index("text")
-        for number, cells in iter_records(data, path, ",", len(header)):
-            ids.append(check_id(cells[i_id], "query ID", path, number))
-            texts.append(cells[i_text].strip())
-            lines.append(number)
-    else:
-        header_done = False
-        for number, text in iter_lines(data, path):
-            cells = text.split("\t", 1)
-            if not header_done and cells[0].strip() == "query_id":
-                header_done = True
-                continue
-            header_done = True
-            if len(cells) != 2:
-                raise InputError("expected query_id<TAB>text", path=path, line=number)
-            ids.append(check_id(cells[0], "query ID", path, number))
-            texts.append(cells[1].strip())
-            lines.append(number)
-    frame = pd.DataFrame({"query_id": ids, "text": texts, "line": lines})
-    dup = frame[frame.duplicated("query_id", keep=False)]
-    if len(dup):
-        first, second = dup.iloc[0], dup.iloc[1]
-        raise InputError(
-            f"query {brief(second['query_id'])} is listed twice (also at line {first['line']})",
-            path=path,
-            line=int(second["line"]),
-        )
-    if frame.empty:
-        raise InputError("has no queries", path=path)
-    return frame
 
 
 def _open_text(path: Path) -> tuple[IO[bytes], IO[bytes], int]:
@@ -173,9 +107,9 @@ def _json_records(source: IO[bytes], path: str | Path) -> Iterator[tuple[str, st
     for number, text in _decoded_lines(source, path):
         obj = _json_object(text, path, number, ("doc_id",))
         yield (
-            _id(obj["doc_id"], "document ID", path, number),
-            _text(obj.get("title"), "title", path, number),
-            _text(obj.get("text"), "text", path, number),
+            json_id(obj["doc_id"], "document ID", path, number),
+            json_text(obj.get("title"), "title", path, number),
+            json_text(obj.get("text"), "text", path, number),
         )
 
 
@@ -231,24 +165,3 @@ def _json_object(text: str, path: str | Path, line: int, required: tuple[str, ..
     if not isinstance(obj, dict) or any(key not in obj for key in required):
         raise InputError(f"expected an object with {', '.join(repr(k) for k in required)}", path=path, line=line)
     return obj
-
-
-def _id(value: object, what: str, path: str | Path, line: int) -> str:
-    if isinstance(value, bool) or not isinstance(value, (str, int)):
-        raise InputError(f"{what} must be a string, found {show(json.dumps(value)[:100])}", path=path, line=line)
-    return check_id(str(value), what, path, line)
-
-
-def _text(value: object, field: str, path: str | Path, line: int) -> str:
-    """A title or text: a string (null is empty); objects, lists and lone surrogates are refused."""
-    if value is None:
-        return ""
-    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
-        raise InputError(f'"{field}" must be a string, found {show(json.dumps(value)[:100])}', path=path, line=line)
-    text = value if isinstance(value, str) else json.dumps(value)
-    bad = _SURROGATE.search(text)
-    if bad:
-        raise InputError(
-            f'"{field}" holds a lone surrogate (U+{ord(bad.group()):04X}), which is not text', path=path, line=line
-        )
-    return text

@@ -72,6 +72,7 @@ class PoolVersion:
     frozen_at: str | None
     frozen_by: str | None
     hash: str | None
+    guidelines_sha256: str | None = None  # the grading guidelines current when it was frozen
 
     @property
     def frozen(self) -> bool:
@@ -92,10 +93,13 @@ class PoolRepository:
     def versions(self) -> list[PoolVersion]:
         rows = self.file.query(
             "SELECT version, state, parent, scale_low, scale_high, labels, created_at, created_by, "
-            "frozen_at, frozen_by, hash FROM pool_versions ORDER BY version"
+            f"frozen_at, frozen_by, hash, {'NULL' if self.file.schema_version < 3 else 'guidelines_sha256'} "
+            "FROM pool_versions ORDER BY version"  # an older file opened read-only has no guidelines
         )
         return [
-            PoolVersion(r[0], r[1], r[2], GradeScale(r[3], r[4]), json.loads(r[5]), r[6], r[7], r[8], r[9], r[10])
+            PoolVersion(
+                r[0], r[1], r[2], GradeScale(r[3], r[4]), json.loads(r[5]), r[6], r[7], r[8], r[9], r[10], r[11]
+            )
             for r in rows
         ]
 
@@ -270,7 +274,9 @@ class PoolRepository:
         """Inside the caller's transaction: hash a draft's final items and freeze it with that hash."""
         digest = self.current_hash(version, scale)
         conn.execute(
-            "UPDATE pool_versions SET state = 'frozen', frozen_at = ?, frozen_by = ?, hash = ? "
+            "UPDATE pool_versions SET state = 'frozen', frozen_at = ?, frozen_by = ?, hash = ?, "
+            # the guidelines it was judged under: the last set, unless that cleared them
+            "guidelines_sha256 = (SELECT NULLIF(sha256, '') FROM guidelines ORDER BY id DESC LIMIT 1) "
             "WHERE version = ? AND state = 'draft'",
             (now(), self.file.user, digest, version),
         )

@@ -36,6 +36,7 @@ from ndcg_desktop.store.errors import (
     StorageProblem,
 )
 from ndcg_desktop.store.evaluations import EvaluationRepository, SavedEvaluation
+from ndcg_desktop.store.guidelines import Guidelines, GuidelinesRepository
 from ndcg_desktop.store.judgments import JudgmentRepository
 from ndcg_desktop.store.pools import (
     DEFAULT_LABELS,
@@ -57,6 +58,7 @@ __all__ = [
     "StorageProblem",
     "SUFFIX",
     "FrozenVersionChanged",
+    "Guidelines",
     "ImportCancelled",
     "PoolVersion",
     "Project",
@@ -103,6 +105,7 @@ class Project:
         self.run_store = RunRepository(file)
         self.texts = TextRepository(file)
         self.evaluations = EvaluationRepository(file)
+        self.guideline_store = GuidelinesRepository(file)
 
     # -- opening ---------------------------------------------------------------------------
     @classmethod
@@ -196,8 +199,24 @@ class Project:
         return self.file.labels
 
     # -- queries and documents -------------------------------------------------------------
-    def import_queries(self, path: str | Path) -> int:
-        return self.texts.import_queries(path)
+    def import_queries(self, path: str | Path, *, fmt: str | None = None) -> int:
+        return len(self.texts.import_queries(path, fmt=fmt))
+
+    def import_topics(self, path: str | Path, *, fmt: str | None = None) -> pd.DataFrame:
+        """Like :meth:`import_queries`; returns the topics read (query_id, title, description, narrative, line)."""
+        return self.texts.import_queries(path, fmt=fmt)
+
+    # -- grading guidelines ----------------------------------------------------------------
+    def guidelines(self) -> Guidelines | None:
+        """The grading guidelines in force (Markdown), or None if never set."""
+        return self.guideline_store.current()
+
+    def set_guidelines(self, text: str, *, source: str) -> Guidelines:
+        """Record new guidelines (audited: who, when, ``source``); the next frozen version names their hash."""
+        return self.guideline_store.set(text, source=source)
+
+    def guidelines_history(self) -> list[Guidelines]:
+        return self.guideline_store.history()
 
     def import_documents(
         self, path: str | Path, *, progress: Progress | None = None, cancelled: IsCancelled | None = None
@@ -368,6 +387,7 @@ class Project:
                     "created_at": v.created_at,
                     "frozen_at": v.frozen_at,
                     "frozen_by": v.frozen_by,
+                    "guidelines_sha256": v.guidelines_sha256,
                 }
             )
         return {
@@ -376,6 +396,7 @@ class Project:
             "scale": str(self.scale),
             "labels": self.labels,
             "counts": self.counts(),
+            "guidelines": _guidelines_status(self.guidelines()),
             "pool_versions": versions,
             "runs": [
                 {
@@ -391,3 +412,9 @@ class Project:
                 for r in self.runs()
             ],
         }
+
+
+def _guidelines_status(current: Guidelines | None) -> dict[str, Any] | None:
+    if current is None or not current.text:
+        return None
+    return {"sha256": current.sha256, "set_at": current.at, "set_by": current.who, "source": current.source}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 
 APPLICATION_ID = 0x6E646367  # "ndcg": marks a SQLite file as an ndcg-desktop project
-SCHEMA_VERSION = 2  # 2: runs.data_hash and the stored-run triggers
+SCHEMA_VERSION = 3  # 2: runs.data_hash and the stored-run triggers; 3: topics, grading guidelines
 
 # A stored run is written once, whole: it is never updated, deleted or replaced (the app deletes no run).
 RUN_TRIGGERS = """
@@ -17,8 +17,35 @@ CREATE TRIGGER stored_run_not_replaced BEFORE INSERT ON runs
 WHEN EXISTS (SELECT 1 FROM runs WHERE name = NEW.name OR run_id = NEW.run_id)
 BEGIN SELECT RAISE(ABORT, 'a stored run cannot be replaced'); END;
 """
+# The grading guidelines are a history: each change is a new row (who, when, from where), the last one is current.
+GUIDELINES_TRIGGERS = """
+CREATE TRIGGER guidelines_not_updated BEFORE UPDATE ON guidelines
+BEGIN SELECT RAISE(ABORT, 'the guidelines history is append-only'); END;
+CREATE TRIGGER guidelines_not_deleted BEFORE DELETE ON guidelines
+BEGIN SELECT RAISE(ABORT, 'the guidelines history is append-only'); END;
+CREATE TRIGGER guidelines_not_replaced BEFORE INSERT ON guidelines
+WHEN NEW.id IS NOT NULL AND EXISTS (SELECT 1 FROM guidelines WHERE id = NEW.id)
+BEGIN SELECT RAISE(ABORT, 'the guidelines history is append-only'); END;
+"""
+GUIDELINES_TABLE = """
+CREATE TABLE guidelines (
+    id     INTEGER PRIMARY KEY,
+    text   TEXT NOT NULL,             -- Markdown; '' clears the guidelines
+    sha256 TEXT NOT NULL,             -- SHA-256 of text as UTF-8 ('' for no guidelines)
+    source TEXT NOT NULL,             -- file:NAME, window, undo, redo
+    who    TEXT NOT NULL,
+    at     TEXT NOT NULL
+);
+"""
 # The schema version that introduced each trigger not in version 1 (an older file opened read-only lacks them).
-TRIGGERS_SINCE = {"stored_run_not_updated": 2, "stored_run_not_deleted": 2, "stored_run_not_replaced": 2}
+TRIGGERS_SINCE = {
+    "stored_run_not_updated": 2,
+    "stored_run_not_deleted": 2,
+    "stored_run_not_replaced": 2,
+    "guidelines_not_updated": 3,
+    "guidelines_not_deleted": 3,
+    "guidelines_not_replaced": 3,
+}
 
 SCHEMA = (
     """
@@ -27,8 +54,10 @@ CREATE TABLE meta (
     value TEXT NOT NULL
 );
 CREATE TABLE queries (
-    query_id TEXT PRIMARY KEY CHECK (length(query_id) > 0),
-    text     TEXT NOT NULL DEFAULT ''
+    query_id    TEXT PRIMARY KEY CHECK (length(query_id) > 0),
+    text        TEXT NOT NULL DEFAULT '',  -- the title
+    description TEXT NOT NULL DEFAULT '',
+    narrative   TEXT NOT NULL DEFAULT ''
 ) WITHOUT ROWID;
 CREATE TABLE documents (
     doc_id TEXT PRIMARY KEY CHECK (length(doc_id) > 0),
@@ -46,7 +75,8 @@ CREATE TABLE pool_versions (
     created_by TEXT NOT NULL,
     frozen_at  TEXT,
     frozen_by  TEXT,
-    hash       TEXT
+    hash       TEXT,
+    guidelines_sha256 TEXT                -- the grading guidelines current when it was frozen (NULL: none)
 );
 CREATE TABLE judgments (
     version    INTEGER NOT NULL REFERENCES pool_versions(version),
@@ -135,6 +165,8 @@ CREATE TRIGGER audit_log_not_deleted BEFORE DELETE ON audit_log
 BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
 """
     + RUN_TRIGGERS
+    + GUIDELINES_TABLE
+    + GUIDELINES_TRIGGERS
 )
 
 # Forward migrations: MIGRATIONS[n] takes a file from schema version n to n + 1.
@@ -143,6 +175,9 @@ MIGRATIONS: dict[int, str] = {
     1: "ALTER TABLE runs ADD COLUMN data_hash TEXT NOT NULL DEFAULT '';\n"
     "UPDATE runs SET data_hash = ndcg_run_hash(name, source_name, sha256, format, reading, rows, queries, data);\n"
     + RUN_TRIGGERS,
+    2: "ALTER TABLE queries ADD COLUMN description TEXT NOT NULL DEFAULT '';\n"
+    "ALTER TABLE queries ADD COLUMN narrative TEXT NOT NULL DEFAULT '';\n"
+    "ALTER TABLE pool_versions ADD COLUMN guidelines_sha256 TEXT;\n" + GUIDELINES_TABLE + GUIDELINES_TRIGGERS,
 }
 
 

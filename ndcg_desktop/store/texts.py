@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import pandas as pd
+
 from ndcg_desktop.formats.texts import iter_documents, read_queries
 from ndcg_desktop.store.core import ImportCancelled, ProjectFile
 
@@ -18,16 +20,21 @@ class TextRepository:
     def __init__(self, file: ProjectFile) -> None:
         self.file = file
 
-    def import_queries(self, path: str | Path) -> int:
-        """Add or update query texts (TSV ``query_id<TAB>text``, CSV, JSONL). Returns the count."""
-        frame = read_queries(path)
+    def import_queries(self, path: str | Path, *, fmt: str | None = None) -> pd.DataFrame:
+        """Add or update queries (topics: TREC topic files, TSV, CSV, JSONL); returns what was read.
+
+        Each query of the file is stored whole: its title, description and narrative replace the
+        stored ones (a file without descriptions clears them), in one transaction.
+        """
+        frame = read_queries(path, fmt)
         with self.file.transaction() as conn:
             conn.executemany(
-                "INSERT INTO queries (query_id, text) VALUES (?, ?) "
-                "ON CONFLICT (query_id) DO UPDATE SET text = excluded.text",
-                frame[["query_id", "text"]].itertuples(index=False, name=None),
+                "INSERT INTO queries (query_id, text, description, narrative) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (query_id) DO UPDATE SET text = excluded.text, description = excluded.description, "
+                "narrative = excluded.narrative",
+                frame[["query_id", "title", "description", "narrative"]].itertuples(index=False, name=None),
             )
-        return len(frame)
+        return frame
 
     def import_documents(
         self, path: str | Path, *, progress: Progress | None = None, cancelled: IsCancelled | None = None
@@ -52,8 +59,13 @@ class TextRepository:
         return total
 
     def query(self, query_id: str) -> dict[str, str] | None:
-        rows = self.file.query("SELECT query_id, text FROM queries WHERE query_id = ?", (query_id,))
-        return {"query_id": rows[0][0], "text": rows[0][1]} if rows else None
+        """The query's topic: query_id, title (also as ``text``), description, narrative; None if not imported."""
+        topics = "description, narrative" if self.file.schema_version >= 3 else "'', ''"  # older, read-only
+        rows = self.file.query(f"SELECT query_id, text, {topics} FROM queries WHERE query_id = ?", (query_id,))
+        if not rows:
+            return None
+        query_id, title, description, narrative = rows[0]
+        return {"query_id": query_id, "text": title, "title": title, "description": description, "narrative": narrative}
 
     def document(self, doc_id: str) -> dict[str, str] | None:
         rows = self.file.query("SELECT doc_id, title, text FROM documents WHERE doc_id = ?", (doc_id,))

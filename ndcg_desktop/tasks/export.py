@@ -1,11 +1,18 @@
-"""Exporting a scored result: the same writer as ``ndcg score --export``."""
+"""Exporting a scored result (the same writer as ``ndcg score --export``) and a frozen pool with its manifest."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 from pathlib import Path
+from typing import Any
 
-from ndcg_desktop.formats.export import export_comparison_file, export_evaluation
+from ndcg_desktop import __version__
+from ndcg_desktop.formats.export import export_comparison_file, export_evaluation, write_output
+from ndcg_desktop.store import PoolVersion, Project
 from ndcg_desktop.tasks.session import ScoreResult
+
+MANIFEST_SUFFIX = ".manifest.json"
 
 
 def export_result(result: ScoreResult, folder: str | Path) -> list[Path]:
@@ -21,3 +28,35 @@ def export_comparison_csv(result: ScoreResult, path: str | Path) -> Path:
     if result.second is None or result.comparison is None:
         raise ValueError("this result compares no runs")
     return export_comparison_file(result.comparison, (result.first.run_name, result.second.run_name), path)
+
+
+def export_frozen_pool(
+    project: Project, path: str | Path, *, version: int | None = None, fmt: str = "trec"
+) -> tuple[PoolVersion, Path]:
+    """Write a frozen version as qrels (TREC or CSV) and its manifest beside it, as ``PATH.manifest.json``.
+
+    The manifest names the version, its hash, who froze it when, the written file's SHA-256 and the
+    grading guidelines it was judged under (their SHA-256, or null). Both files are checked and written
+    atomically (``formats.export.write_output``); the qrels file first.
+
+    >>> # export_frozen_pool(project, "pool.qrels") writes pool.qrels and pool.qrels.manifest.json
+    """
+    frozen = project.export_qrels(path, version=version, fmt=fmt)
+    target = Path(path)
+    manifest: dict[str, Any] = {
+        "tool": "ndcg-desktop",
+        "version": __version__,
+        "project": str(project.path),
+        "pool_version": frozen.version,
+        "pool_hash": frozen.hash,
+        "frozen_at": frozen.frozen_at,
+        "frozen_by": frozen.frozen_by,
+        "scale": str(frozen.scale),
+        "labels": frozen.labels,
+        "guidelines_sha256": frozen.guidelines_sha256,
+        "file": {"name": target.name, "format": fmt, "sha256": hashlib.sha256(target.read_bytes()).hexdigest()},
+    }
+    written = write_output(
+        target.with_name(target.name + MANIFEST_SUFFIX), json.dumps(manifest, indent=2, ensure_ascii=False) + "\n"
+    )
+    return frozen, written

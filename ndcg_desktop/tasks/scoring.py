@@ -90,9 +90,18 @@ class ScoredRun:
 
 
 def stamp(evaluation: Evaluation, project: Project, version: PoolVersion, run_name: str) -> None:
-    """Rule 13 for a stored run: the manifest names the project, the pool version, its hash and the run."""
+    """Rule 13 for a stored run: the manifest names the project, the pool version, its hash and the run.
+
+    And the grading guidelines the version was judged under (their SHA-256, recorded when it was frozen; null
+    if the project had none then).
+    """
     evaluation.manifest["judgments"].update(
-        {"path": str(project.path), "pool_version": version.version, "pool_hash": version.hash}
+        {
+            "path": str(project.path),
+            "pool_version": version.version,
+            "pool_hash": version.hash,
+            "guidelines_sha256": version.guidelines_sha256,
+        }
     )
     evaluation.manifest["run"]["name"] = run_name
 

@@ -38,6 +38,12 @@ SEEDS = {
     "queries.tsv": "q1\tfirst query\nq2\tsecond\n",
     "queries.csv": "query_id,text\nq1,first query\nq2,second\n",
     "queries.jsonl": '{"query_id": "q1", "text": "first"}\n{"query_id": "q2", "text": "second"}\n',
+    "queries-topics.jsonl": '{"query_id": "q1", "title": "t", "description": "d", "narrative": "n"}\n',
+    "queries-header.tsv": "query_id\ttitle\tdescription\tnarrative\nq1\tt\td\tn\nq2\tu\t\t\n",
+    "queries.txt": "<top>\n<num> Number: 301\n<title> a title\n<desc> Description:\nsome\nlines\n"
+    "<narr> Narrative:\nmore\n\nlines\n</top>\n<top>\n<num>302</num><title>b</title>\n</top>\n",
+    "queries.xml": '<?xml version="1.0"?>\n<!-- c -->\n<topics><topic number="1"><query>a &amp; b</query>'
+    '<question>q</question><narrative>n</narrative><subtopic number="1">s</subtopic></topic></topics>\n',
     "docs.jsonl": '{"doc_id": "A", "title": "T", "text": "alpha"}\n{"doc_id": "B", "text": "beta"}\n',
     "docs.csv": 'doc_id,title,text\nA,T,"alpha, ""quoted"""\nB,,beta\n',
     "docs.tsv": "doc_id\ttitle\ttext\nA\tT\talpha\nB\t\tbeta\n",
@@ -102,6 +108,25 @@ PIECES = st.sampled_from(
         "text",
         "title",
         "x" * 200_000,
+        "<top>",
+        "</top>",
+        "<topic number='7'>",
+        "</topic>",
+        "<num>",
+        "<title>",
+        "</title>",
+        "<desc>",
+        "<narr>",
+        "<!--",
+        "-->",
+        "<",
+        ">",
+        "&amp;",
+        "&#xd800;",
+        "Number:",
+        "Narrative:",
+        'number="',
+        "<top>" * 3000,
     ]
 )
 

@@ -84,10 +84,10 @@ def test_read_run_preview_and_orders_read_gzip(write, name):
 @pytest.mark.parametrize("name", sorted(QUERIES))
 def test_read_queries_reads_gzip(write, name):
     plain, packed = plain_and_gzipped(write, name, QUERIES[name])
-    expected = {"query_id": ["q1", "q2"], "text": ["first query", "second query"]}
+    expected = {"query_id": ["q1", "q2"], "title": ["first query", "second query"]}
     got = read_queries(packed)
-    assert got[["query_id", "text"]].to_dict("list") == expected
-    assert read_queries(plain)[["query_id", "text"]].to_dict("list") == expected
+    assert got[["query_id", "title"]].to_dict("list") == expected
+    assert read_queries(plain)[["query_id", "title"]].to_dict("list") == expected
 
 
 @pytest.mark.parametrize("name", sorted(DOCUMENTS))

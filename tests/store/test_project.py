@@ -174,7 +174,13 @@ def test_run_names_are_unique_and_bad_runs_write_nothing(project, write):
 
 def test_queries_and_documents(project, write):
     assert project.import_queries(write("q.tsv", "q1\twhat is ndcg\nq2\twhy fixed universes\n")) == 2
-    assert project.query("q1") == {"query_id": "q1", "text": "what is ndcg"}
+    assert project.query("q1") == {
+        "query_id": "q1",
+        "text": "what is ndcg",
+        "title": "what is ndcg",
+        "description": "",
+        "narrative": "",
+    }
     docs = "\n".join(json.dumps({"doc_id": f"D{i}", "title": f"T{i}", "text": "body"}) for i in range(25)) + "\n"
     assert project.import_documents(write("d.jsonl", docs)) == 25
     assert project.document("D3") == {"doc_id": "D3", "title": "T3", "text": "body"}
@@ -188,7 +194,7 @@ def test_queries_and_documents(project, write):
         ("q.tsv", "q1\tfine\nq2\n", 2, "expected query_id<TAB>text"),
         ("q.tsv", "q1\tfine\nq1\tagain\n", 2, "listed twice (also at line 1)"),
         ("q.jsonl", '{"query_id": "q1"}\n{"text": "x"}\n', 2, "expected an object with 'query_id'"),
-        ("q.csv", "id,text\nq1,x\n", 1, "must name query_id and text"),
+        ("q.csv", "id,text\nq1,x\n", 1, "must name query_id and title (or text)"),
     ],
 )
 def test_query_file_errors(project, write, name, content, line, fragment):

@@ -1,0 +1,399 @@
+"""Queries as topics: an ID, a title, and optionally a description and a narrative.
+
+Four forms, each read under the one ID rule (:mod:`.cells`), refusing with ``file:line: problem``:
+
+- TREC topic files in the classic SGML form (TREC 1-8, Robust04)::
+
+      <top>
+      <num> Number: 301
+      <title> International Organized Crime
+      <desc> Description:
+      Identify organizations that participate in international criminal activity ...
+      <narr> Narrative:
+      A relevant document must as a minimum identify the organization ...
+      </top>
+
+  Field tags are usually not closed: a field runs to the next tag. The ``Number:``, ``Topic:``,
+  ``Description:`` and ``Narrative:`` prefixes are stripped. The newer XML-ish form (Web track,
+  TREC-COVID) has closed tags and the number as an attribute: ``<topic number="1"><query>…</query>
+  <description>…</description><narrative>…</narrative></topic>``; ``query`` is read as the title
+  and ``question`` as the description. Other tags inside a topic (``<con>``, ``<subtopic>``…) are
+  skipped. A field's line breaks are unwrapped; a blank line inside it starts a new paragraph.
+- TSV: ``query_id<TAB>text`` lines (no header), or a header naming ``query_id``, ``title`` (or
+  ``text``) and optionally ``description`` and ``narrative``.
+- CSV with such a header.
+- JSONL: ``{"query_id": "301", "title": "…", "description": "…", "narrative": "…"}``; ``text``
+  is read as the title.
+"""
+
+from __future__ import annotations
+
+import bisect
+import html
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from ndcg_desktop.domain.errors import InputError
+from ndcg_desktop.formats.cells import brief, check_id, show
+from ndcg_desktop.formats.common import (
+    base_suffix,
+    check_utf8,
+    first_line,
+    iter_lines,
+    iter_records,
+    load_json,
+    names_file_on_memory_error,
+    read_header,
+    read_input,
+)
+
+TOPIC_FORMATS = ("trec", "tsv", "csv", "jsonl")
+FIELDS = ("title", "description", "narrative")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+# Tag names of each field, in both forms (classic SGML and the XML-ish one).
+_FIELD_TAGS = {
+    "num": "num",
+    "number": "num",
+    "title": "title",
+    "query": "title",
+    "desc": "description",
+    "description": "description",
+    "question": "description",
+    "narr": "narrative",
+    "narrative": "narrative",
+}
+_TOPIC_TAGS = ("top", "topic")
+# The label a classic topic file puts at the start of a field (TREC 1-3 titles begin with "Topic:").
+_PREFIX = {
+    "num": re.compile(r"\s*number\s*:", re.IGNORECASE),
+    "title": re.compile(r"\s*topic\s*:", re.IGNORECASE),
+    "description": re.compile(r"\s*description\s*:", re.IGNORECASE),
+    "narrative": re.compile(r"\s*narrative\s*:", re.IGNORECASE),
+}
+_TAG = re.compile(r"<([/?!]?)\s*([A-Za-z][\w:.-]*)([^<>]*)>")
+_NUMBER_ATTR = re.compile(r"""\b(?:number|num|id)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'/>]+))""", re.IGNORECASE)
+_TOPIC_START = re.compile(rb"<\s*top(?:ic)?[\s>]", re.IGNORECASE)
+_PARAGRAPHS = re.compile(r"\n[ \t\r\f\v]*\n\s*")
+
+
+def topic_format(path: str | Path, data: bytes) -> str:
+    """The format a queries file is read in: its content first (``<`` or ``{``), then its extension."""
+    head = first_line(data)
+    if head.startswith("<"):
+        return "trec"
+    suffix = base_suffix(path)
+    if suffix in (".jsonl", ".json", ".ndjson") or head.startswith("{"):
+        return "jsonl"
+    if suffix == ".csv":
+        return "csv"
+    if suffix in (".xml", ".sgml", ".sgm") or _TOPIC_START.search(data[:4096]):
+        return "trec"
+    return "tsv"
+
+
+@names_file_on_memory_error
+def read_queries(path: str | Path, fmt: str | None = None) -> pd.DataFrame:
+    """Queries (topics) of a file: columns query_id, title, description, narrative, line.
+
+    ``fmt`` forces one of :data:`TOPIC_FORMATS`; by default the content and extension decide.
+    A query listed twice, or a file without queries, is refused.
+
+    >>> # read_queries("topics.301-350") -> query_id "301", title "International Organized Crime", ...
+    """
+    if fmt is not None and fmt not in TOPIC_FORMATS:
+        raise InputError(f"the queries format must be one of {', '.join(TOPIC_FORMATS)}, not {fmt!r}", path=path)
+    data, _ = read_input(path)
+    check_utf8(data, path)
+    fmt = fmt or topic_format(path, data)
+    rows = {"trec": _trec_rows, "jsonl": _jsonl_rows, "csv": _csv_rows, "tsv": _tsv_rows}[fmt](data, path)
+    frame = pd.DataFrame(rows, columns=["query_id", *FIELDS, "line"])
+    dup = frame[frame.duplicated("query_id", keep=False)]
+    if len(dup):
+        first, second = dup.iloc[0], dup.iloc[1]
+        raise InputError(
+            f"query {brief(second['query_id'])} is listed twice (also at line {first['line']})",
+            path=path,
+            line=int(second["line"]),
+        )
+    if frame.empty:
+        raise InputError("has no queries", path=path)
+    return frame
+
+
+Row = tuple[str, str, str, str, int]
+
+
+# -- TSV, CSV, JSONL ------------------------------------------------------------------------
+def _tsv_rows(data: bytes, path: str | Path) -> list[Row]:
+    rows: list[Row] = []
+    header: list[str] | None = None
+    columns: dict[str, int] = {}
+    for number, text in iter_lines(data, path):
+        if header is None and not rows and text.split("\t", 1)[0].strip() == "query_id":
+            header = [cell.strip() for cell in text.split("\t")]
+            columns = _columns(header, path)
+            continue
+        if header is None:  # query_id<TAB>text: the text is the rest of the line
+            cells = text.split("\t", 1)
+            if len(cells) != 2:
+                raise InputError("expected query_id<TAB>text", path=path, line=number)
+            rows.append((check_id(cells[0], "query ID", path, number), cells[1].strip(), "", "", number))
+            continue
+        cells = text.split("\t", len(header) - 1)  # the last column takes the rest of the line
+        if len(cells) != len(header):
+            raise InputError(
+                f"expected {len(header)} tab-separated columns, found {len(cells)}", path=path, line=number
+            )
+        rows.append(_row(cells, columns, path, number))
+    return rows
+
+
+def _csv_rows(data: bytes, path: str | Path) -> list[Row]:
+    header = read_header(data, path, ",")
+    columns = _columns(header, path)
+    return [_row(cells, columns, path, number) for number, cells in iter_records(data, path, ",", len(header))]
+
+
+def _columns(header: list[str], path: str | Path) -> dict[str, int]:
+    """Where each field sits in a header: query_id, title (or text), description, narrative."""
+    if len(set(header)) != len(header):
+        raise InputError("the header names a column twice", path=path, line=1)
+    if "query_id" not in header or not ({"title", "text"} & set(header)):
+        raise InputError(
+            "the header must name query_id and title (or text), and may name description and narrative; "
+            f"found {show(','.join(header))}",
+            path=path,
+            line=1,
+        )
+    if "title" in header and "text" in header:
+        raise InputError("the header names both title and text: name the query's title once", path=path, line=1)
+    names = {"query_id": "query_id", "title": "title", "text": "title", "description": "description"}
+    names["narrative"] = "narrative"
+    return {names[name]: i for i, name in enumerate(header) if name in names}
+
+
+def _row(cells: list[str], columns: dict[str, int], path: str | Path, line: int) -> Row:
+    def cell(name: str) -> str:
+        return cells[columns[name]].strip() if name in columns else ""
+
+    query_id = check_id(cells[columns["query_id"]], "query ID", path, line)
+    return query_id, cell("title"), cell("description"), cell("narrative"), line
+
+
+def _jsonl_rows(data: bytes, path: str | Path) -> list[Row]:
+    rows: list[Row] = []
+    for number, text in iter_lines(data, path):
+        obj = load_json(text, path, number)
+        if not isinstance(obj, dict) or "query_id" not in obj:
+            raise InputError("expected an object with 'query_id'", path=path, line=number)
+        if "title" in obj and "text" in obj:
+            raise InputError('gives both "title" and "text": give the query\'s title once', path=path, line=number)
+        rows.append(
+            (
+                json_id(obj["query_id"], "query ID", path, number),
+                json_text(obj.get("title", obj.get("text")), "title" if "title" in obj else "text", path, number),
+                json_text(obj.get("description"), "description", path, number),
+                json_text(obj.get("narrative"), "narrative", path, number),
+                number,
+            )
+        )
+    return rows
+
+
+def json_id(value: object, what: str, path: str | Path, line: int) -> str:
+    """An ID given in JSON: a string or an integer, under the ID rule."""
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise InputError(f"{what} must be a string, found {show(_json_brief(value))}", path=path, line=line)
+    return check_id(str(value), what, path, line)
+
+
+def json_text(value: object, name: str, path: str | Path, line: int) -> str:
+    """A text given in JSON: a string (null is empty); objects, lists and lone surrogates are refused."""
+    if value is None:
+        return ""
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        raise InputError(f'"{name}" must be a string, found {show(_json_brief(value))}', path=path, line=line)
+    text = value if isinstance(value, str) else json.dumps(value)
+    bad = _SURROGATE.search(text)
+    if bad:
+        raise InputError(
+            f'"{name}" holds a lone surrogate (U+{ord(bad.group()):04X}), which is not text', path=path, line=line
+        )
+    return text
+
+
+def _json_brief(value: object) -> str:
+    try:
+        return json.dumps(value)[:100]
+    except (ValueError, RecursionError):
+        return type(value).__name__
+
+
+# -- TREC topic files -----------------------------------------------------------------------
+@dataclass
+class _Topic:
+    tag: str  # "top" or "topic"
+    line: int
+    number: str | None  # from a number= attribute
+    fields: dict[str, tuple[str, int]] = field(default_factory=dict)  # name -> (raw text, line)
+
+
+class _LineOf:
+    """Line numbers of positions in a text, by bisecting its line ends."""
+
+    def __init__(self, text: str) -> None:
+        self.ends = [m.start() for m in re.finditer("\n", text)]
+
+    def __call__(self, position: int) -> int:
+        return bisect.bisect_left(self.ends, position) + 1
+
+
+def _blank_comments(text: str, path: str | Path, line_of: Callable[[int], int]) -> str:
+    """The text with each ``<!-- … -->`` comment turned into spaces (line ends kept, so lines still count)."""
+    parts: list[str] = []
+    pos = 0
+    while (opening := text.find("<!--", pos)) >= 0:
+        end = text.find("-->", opening + 4)
+        if end < 0:
+            raise InputError("a comment (<!--) is never closed (-->)", path=path, line=line_of(opening))
+        parts += [text[pos:opening], re.sub(r"[^\n]", " ", text[opening : end + 3])]
+        pos = end + 3
+    return "".join(parts) + text[pos:]
+
+
+def _trec_rows(data: bytes, path: str | Path) -> list[Row]:
+    raw = data.decode("utf-8")
+    line_of = _LineOf(raw)
+    text = _blank_comments(raw, path, line_of) if "<!--" in raw else raw
+    rows: list[Row] = []
+    topic: _Topic | None = None
+    current: str | None = None  # the field being read ("" for a skipped tag's text)
+    start = 0  # where the current field's text starts
+    pos = 0
+
+    def close_field(end: int) -> None:
+        nonlocal current
+        if topic is not None and current:
+            if current in topic.fields:
+                raise InputError(
+                    f"topic at line {topic.line} gives <{current}> twice (also at line {topic.fields[current][1]})",
+                    path=path,
+                    line=line_of(start),
+                )
+            topic.fields[current] = (text[start:end], line_of(start))
+        current = None
+
+    def stray(segment: str, at: int) -> None:
+        """Text between tags where no field is open: blank space, or refused."""
+        if segment.strip():
+            offset = at + len(segment) - len(segment.lstrip())
+            where = f"inside the topic at line {topic.line} but in no field" if topic else "outside any topic"
+            raise InputError(
+                f"text {show(segment.strip()[:40])} {where} (a topic is <top> <num> <title> <desc> <narr> </top>)",
+                path=path,
+                line=line_of(offset),
+            )
+
+    while True:
+        lt = text.find("<", pos)
+        if current is None:
+            stray(text[pos : lt if lt >= 0 else len(text)], pos)
+        if lt < 0:
+            break
+        match = _TAG.match(text, lt)
+        if match is None:  # a lone "<" in running text
+            if current is None:
+                stray("<", lt)
+            pos = lt + 1
+            continue
+        kind, name, attrs = match.group(1), match.group(2).lower(), match.group(3)
+        pos = match.end()
+        if kind in ("?", "!"):  # <?xml …?>, <!DOCTYPE …>
+            continue
+        if topic is None:
+            if kind == "/" and name in _TOPIC_TAGS:
+                raise InputError(f"</{name}> closes no topic", path=path, line=line_of(lt))
+            if kind == "" and name in _TOPIC_TAGS:
+                topic = _Topic(name, line_of(lt), _number_attribute(attrs))
+            elif kind == "" and name in _FIELD_TAGS:
+                raise InputError(f"<{name}> outside any topic (<top> … </top>)", path=path, line=line_of(lt))
+            continue  # a root element (<topics>, <webtrack2009>) or its end
+        close_field(lt)
+        if kind == "/":
+            if name in _TOPIC_TAGS:
+                if name != topic.tag:
+                    raise InputError(
+                        f"</{name}> closes the <{topic.tag}> opened at line {topic.line}", path=path, line=line_of(lt)
+                    )
+                rows.append(_topic_row(topic, path))
+                topic = None
+            continue
+        if name in _TOPIC_TAGS:
+            raise InputError(
+                f"<{name}> begins before the topic opened at line {topic.line} is closed (</{topic.tag}>)",
+                path=path,
+                line=line_of(lt),
+            )
+        current, start = _FIELD_TAGS.get(name, ""), pos
+        if attrs.rstrip().endswith("/"):  # <tag/>: empty
+            close_field(pos)
+    if topic is not None:
+        raise InputError(
+            f"the topic opened at line {topic.line} is never closed (</{topic.tag}> is missing)",
+            path=path,
+            line=topic.line,
+        )
+    return rows
+
+
+def _number_attribute(attrs: str) -> str | None:
+    match = _NUMBER_ATTR.search(attrs)
+    if match is None:
+        return None
+    return next(group for group in match.groups() if group is not None)
+
+
+def _topic_row(topic: _Topic, path: str | Path) -> Row:
+    xml = topic.tag == "topic"  # the XML-ish form escapes & and < as entities
+
+    def value(name: str) -> str:
+        raw = topic.fields.get(name, ("", 0))[0]
+        if xml:
+            raw = html.unescape(raw)
+        prefix = _PREFIX.get(name)
+        if prefix is not None:
+            match = prefix.match(raw)
+            if match:
+                raw = raw[match.end() :]
+        paragraphs = [" ".join(part.split()) for part in _PARAGRAPHS.split(raw)]
+        if name in ("num", "title"):
+            return " ".join(paragraphs).strip()
+        return "\n\n".join(p for p in paragraphs if p)
+
+    number, num_line = value("num"), topic.fields.get("num", ("", topic.line))[1]
+    if topic.number is not None:
+        attribute = " ".join(html.unescape(topic.number).split())
+        if number and number != attribute:
+            raise InputError(
+                f"the topic's number attribute {show(attribute)} and its <num> {show(number)} differ",
+                path=path,
+                line=num_line,
+            )
+        number, num_line = attribute, topic.line
+    if not number and "num" not in topic.fields:
+        raise InputError(
+            f'the topic opened at line {topic.line} has no number (<num> Number: … or number="…")',
+            path=path,
+            line=topic.line,
+        )
+    query_id = check_id(number, "query ID", path, num_line)
+    title, description, narrative = value("title"), value("description"), value("narrative")
+    if not title and not description:
+        raise InputError(f"topic {brief(query_id)} has neither a title nor a description", path=path, line=topic.line)
+    return query_id, title, description, narrative, num_line
