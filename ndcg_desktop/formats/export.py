@@ -186,16 +186,32 @@ def export_evaluation(
     replaced). Refused with :class:`InputError` naming the path: a folder with other files, and what
     :func:`check_output_file` refuses except a folder (a file, a link, a device, a missing parent folder).
     """
-    target = _check_export_folder(Path(folder))
+    tables = {"per_query.csv": evaluation.per_query, "per_position.csv": evaluation.per_position}
+    if comparison is not None:
+        tables["comparison.csv"] = _comparison_frame(comparison[0], comparison[1])
+    return export_folder(tables, evaluation.manifest, folder, EXPORT_FILES)
+
+
+def export_folder(
+    tables: dict[str, pd.DataFrame], manifest: dict[str, Any], folder: str | Path, allowed: tuple[str, ...]
+) -> list[Path]:
+    """Write each table as CSV (:func:`write_csv`) and ``manifest.json`` as ``folder``, whole or not at all.
+
+    The writer behind every export folder (:func:`export_evaluation`, the agreement export): staged
+    beside ``folder`` and moved into place once complete; ``manifest.json`` gets ``files``, the
+    SHA-256 of each CSV. An existing ``folder`` may only hold files named in ``allowed`` (an earlier
+    export of the same kind, replaced whole).
+    """
+    target = _check_export_folder(Path(folder), allowed)
     try:
-        return _export_into(evaluation, target, comparison)
+        return _export_into(tables, manifest, target)
     except OSError as exc:
         raise InputError(f"cannot write the export ({_reason(exc)})", path=target) from None
 
 
-def _check_export_folder(target: Path) -> Path:
+def _check_export_folder(target: Path, allowed: tuple[str, ...]) -> Path:
     if target.is_dir() and not target.is_symlink():
-        if any(p.name not in EXPORT_FILES for p in target.iterdir()):
+        if any(p.name not in allowed for p in target.iterdir()):
             raise InputError("the folder holds other files; choose a new or empty folder", path=target)
         return target
     why = _refusal(target)
@@ -206,27 +222,22 @@ def _check_export_folder(target: Path) -> Path:
     return target
 
 
-def _export_into(
-    evaluation: ExportableEvaluation, target: Path, comparison: tuple[pd.DataFrame, tuple[str, str]] | None
-) -> list[Path]:
+def _export_into(tables: dict[str, pd.DataFrame], manifest: dict[str, Any], target: Path) -> list[Path]:
     staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".export", dir=target.parent))
     try:
         if os.name == "posix":  # mkdtemp makes 0700 whatever the umask
             mask = os.umask(0o077)
             os.umask(mask)
             os.chmod(staging, 0o777 & ~mask)
-        names = ["per_query.csv", "per_position.csv"]
-        write_csv(evaluation.per_query, staging / names[0])
-        write_csv(evaluation.per_position, staging / names[1])
-        if comparison is not None:
-            names.append(export_comparison(comparison[0], comparison[1], staging).name)
-        files = {name: hashlib.sha256((staging / name).read_bytes()).hexdigest() for name in names}
-        write_json({**evaluation.manifest, "files": files}, staging / "manifest.json")
+        for name, table in tables.items():
+            write_csv(table, staging / name)
+        files = {name: hashlib.sha256((staging / name).read_bytes()).hexdigest() for name in tables}
+        write_json({**manifest, "files": files}, staging / "manifest.json")
         _move_into_place(staging, target)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    return [target / name for name in [*names, "manifest.json"]]
+    return [target / name for name in [*tables, "manifest.json"]]
 
 
 def _move_into_place(staging: Path, target: Path) -> None:

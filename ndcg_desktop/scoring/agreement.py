@@ -29,16 +29,13 @@ import pandas as pd
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.natural import natural_key
 from ndcg_desktop.domain.settings import GradeScale
+from ndcg_desktop.scoring.ndcg import Cancelled
 
 Progress = Callable[[int, int], None]
 IsCancelled = Callable[[], bool]
 
 RATING_COLUMNS = ("query_id", "doc_id", "annotator", "grade")
 ITEM = ["query_id", "doc_id"]
-
-
-class AgreementCancelled(Exception):
-    """The caller's cancel flag was set while the report was computed."""
 
 
 @dataclass(frozen=True)
@@ -200,7 +197,7 @@ def agreement(
     groups: list[GroupFigures] = []
     for done in range(total):
         if cancelled is not None and cancelled():
-            raise AgreementCancelled()
+            raise Cancelled()
         if done == 0:  # all queries: every pair of annotators, those who never met included
             groups.append(items.group(None, slice(None), grades, every_pair=True))
         else:

@@ -106,6 +106,24 @@ def stamp(evaluation: Evaluation, project: Project, version: PoolVersion, run_na
     evaluation.manifest["run"]["name"] = run_name
 
 
+def score_inputs(
+    project: Project,
+    inputs: Inputs,
+    base: EvalSettings,
+    *,
+    progress: Progress | None = None,
+    cancelled: IsCancelled | None = None,
+) -> Evaluation:
+    """Score loaded inputs (not recorded), the manifest stamped: the one path every stored-run score takes.
+
+    ``inputs.qrels`` may be other grades for the same pool version (one annotator's, see
+    ``tasks.agreement``); the run's reading and the version's scale still come from ``inputs``.
+    """
+    evaluation = evaluate(inputs.qrels, inputs.run, inputs.settings(base), progress=progress, cancelled=cancelled)
+    stamp(evaluation, project, inputs.version, inputs.info.name)
+    return evaluation
+
+
 def score_run(
     project: Project,
     run_name: str,
@@ -129,8 +147,7 @@ def score_run(
     """
     inputs = load_inputs(project, run_name, pool_version)
     settings = inputs.settings(base)
-    evaluation = evaluate(inputs.qrels, inputs.run, settings, progress=progress, cancelled=cancelled)
-    stamp(evaluation, project, inputs.version, inputs.info.name)
+    evaluation = score_inputs(project, inputs, base, progress=progress, cancelled=cancelled)
     scored = ScoredRun(inputs.info.name, inputs.version, evaluation, inputs.qrels)
     if rankings:
         scored.rankings = FullRankings.of(inputs.run, settings)  # where missed documents sit below K

@@ -15,7 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ndcg_desktop.domain import GradeScale, InputError
-from ndcg_desktop.scoring.agreement import AgreementCancelled, agreement, weighted_kappa
+from ndcg_desktop.scoring import Cancelled
+from ndcg_desktop.scoring.agreement import agreement, weighted_kappa
 
 # Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability", example C: four observers,
 # twelve units, missing values ("." in the paper). Unit 12 has one value and so pairs with nothing.
@@ -328,14 +329,14 @@ def test_progress_counts_the_overall_group_and_each_query() -> None:
 
 
 def test_cancel_stops_the_report() -> None:
-    with pytest.raises(AgreementCancelled):
+    with pytest.raises(Cancelled):
         agreement(two_raters(ANA, BEN), GradeScale(0, 3), cancelled=lambda: True)
 
 
 def test_importing_the_module_loads_neither_scikit_learn_nor_krippendorff() -> None:
     """They take about a second to import: only computing a report loads them (``ndcg --version`` stays fast)."""
     code = (
-        "import sys, ndcg_desktop.scoring.agreement, ndcg_desktop.cli.main; "
+        "import sys, ndcg_desktop.scoring.agreement, ndcg_desktop.tasks.agreement, ndcg_desktop.cli.main; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('sklearn', 'krippendorff', 'scipy')))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

@@ -1,0 +1,271 @@
+"""Agreement between annotators, and whether it matters for the systems (issue 15): written once, for both fronts.
+
+The statistics are :func:`ndcg_desktop.scoring.agreement.agreement`. The systems check is Voorhees'
+(2000): score every imported run against each annotator's grades and against the consensus (the pool
+version's adjudicated grades) and see whether the ordering of the systems moves.
+
+*An annotator's grades* are the frozen version with that annotator's rating in place of the
+consensus grade on every item they rated (the same universe of judged documents for everyone, so
+every flag and policy is the consensus's and only the grades differ). The means are taken over the
+queries in which some item was rated by two or more people: elsewhere nobody's grade differs from
+the consensus. Each run is scored by the one stored-run path (:func:`tasks.scoring.score_inputs`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ndcg_desktop.domain import EvalSettings, InputError, Qrels
+from ndcg_desktop.domain.data import Source
+from ndcg_desktop.formats.export import export_folder
+from ndcg_desktop.scoring.agreement import AgreementReport, Figure, agreement
+from ndcg_desktop.store import PoolVersion, Project
+from ndcg_desktop.tasks.scoring import load_inputs, score_inputs
+
+Progress = Callable[[int, int], None]
+IsCancelled = Callable[[], bool]
+
+CONSENSUS = "consensus"
+
+
+@dataclass
+class SystemsCheck:
+    """Every run's mean nDCG under each judge (the consensus, then each annotator) and how the orderings agree."""
+
+    judges: tuple[str, ...]  # CONSENSUS, then the annotators
+    queries: tuple[str, ...]  # the queries the means are taken over
+    means: pd.DataFrame  # run, then one column per judge: mean nDCG over ``queries`` (None: none in the mean)
+    per_query: pd.DataFrame  # run, judge, query_id, ndcg, in_mean
+    taus: list[tuple[str, str, Figure]]  # Kendall's tau between the orderings under two judges
+    refused: dict[str, str] = field(default_factory=dict)  # run -> why it could not be scored
+    why: str = ""  # when nothing was compared: why
+
+    def taus_frame(self) -> pd.DataFrame:
+        rows = [
+            {"judge_a": a, "judge_b": b, "kendall_tau": tau.value, "undefined": tau.why if tau.value is None else ""}
+            for a, b, tau in self.taus
+        ]
+        return pd.DataFrame(rows, columns=["judge_a", "judge_b", "kendall_tau", "undefined"])
+
+
+def annotator_qrels(consensus: Qrels, ratings: pd.DataFrame, annotator: str) -> Qrels:
+    """The consensus judgments with ``annotator``'s rating in place of the grade on every item they rated.
+
+    Ratings of items outside the version are ignored (they are not in its universe).
+    """
+    mine = ratings.loc[(ratings["annotator"] == annotator) & ratings["grade"].notna(), ["query_id", "doc_id", "grade"]]
+    frame = consensus.frame.merge(mine, on=["query_id", "doc_id"], how="left", suffixes=("", "_rated"))
+    rated = frame["grade_rated"].notna()
+    frame["grade"] = np.where(rated, frame["grade_rated"].fillna(0), frame["grade"]).astype(np.int64)
+    frame = frame.drop(columns="grade_rated")
+    text = frame[["query_id", "doc_id", "grade"]].to_csv(sep="\t", header=False, index=False, lineterminator="\n")
+    source = Source(
+        path=f"{consensus.source.path} graded by {annotator}",
+        sha256=hashlib.sha256(text.encode()).hexdigest(),
+        format="pool with one annotator's ratings",
+    )
+    return Qrels(frame=frame, source=source)
+
+
+def kendall_tau(x: list[float], y: list[float]) -> Figure:
+    """Kendall's tau-b between two orderings of the same runs (scipy), or why it is undefined."""
+    if len(x) < 2:
+        return Figure(None, "needs two or more scored runs")
+    if len(set(x)) == 1 or len(set(y)) == 1:
+        return Figure(None, "every run has the same mean under one of the two")
+    from scipy.stats import kendalltau  # imported on use: scipy takes a while to import
+
+    value = float(kendalltau(x, y).statistic)
+    return Figure(value) if np.isfinite(value) else Figure(None, "tau is undefined for these means")
+
+
+def check_systems(
+    project: Project,
+    version: PoolVersion,
+    ratings: pd.DataFrame,
+    report: AgreementReport,
+    base: EvalSettings,
+    *,
+    progress: Progress | None = None,
+    cancelled: IsCancelled | None = None,
+) -> SystemsCheck:
+    """Score every imported run against the consensus and each annotator's grades of a frozen ``version``.
+
+    ``ratings`` and ``report`` are the version's ratings and their agreement report. A run whose
+    scoring is refused (a flag group without a policy in ``base``) is listed in ``refused`` with the
+    reason; the others are compared.
+    """
+    judges = (CONSENSUS, *report.annotators)
+    queries = tuple(group.query_id or "" for group in report.per_query)
+    runs = [info.name for info in project.runs()]
+    empty = SystemsCheck(judges, queries, pd.DataFrame(columns=["run", *judges]), _no_per_query(), [])
+    if not version.frozen:
+        empty.why = f"pool version {version.version} is a draft: systems are compared on a frozen version"
+        return empty
+    if not runs:
+        empty.why = "no run is imported"
+        return empty
+    if not queries:
+        empty.why = "no query has an item rated by two or more people"
+        return empty
+    per_query, refused = _score_everything(project, version, ratings, runs, judges, base, progress, cancelled)
+    scored = [run for run in runs if run not in refused]
+    means = _means(per_query, scored, judges, queries)
+    taus = [(a, b, _tau(means, a, b)) for a, b in combinations(judges, 2)]
+    why = "" if scored else "no run could be scored: " + "; ".join(f"{run}: {msg}" for run, msg in refused.items())
+    return SystemsCheck(judges, queries, means, per_query, taus, refused, why)
+
+
+def _score_everything(
+    project: Project,
+    version: PoolVersion,
+    ratings: pd.DataFrame,
+    runs: list[str],
+    judges: tuple[str, ...],
+    base: EvalSettings,
+    progress: Progress | None,
+    cancelled: IsCancelled | None,
+) -> tuple[pd.DataFrame, dict[str, str]]:
+    """Per-query nDCG of every run under every judge (long table), and the runs refused with why."""
+    consensus = project.qrels(version.version)
+    qrels = {CONSENSUS: consensus} | {name: annotator_qrels(consensus, ratings, name) for name in judges[1:]}
+    parts: list[pd.DataFrame] = []
+    refused: dict[str, str] = {}
+    total, done = len(runs) * len(judges), 0
+    for run in runs:
+        inputs = load_inputs(project, run, version.version)
+        for judge in judges:
+            done += 1
+            if run in refused:
+                continue
+            try:
+                evaluation = score_inputs(project, replace(inputs, qrels=qrels[judge]), base, cancelled=cancelled)
+            except InputError as exc:  # the universe is the consensus's for every judge: refused under all
+                refused[run] = exc.located()
+                continue
+            table = evaluation.per_query[["query_id", "ndcg", "in_mean"]].copy()
+            table.insert(0, "judge", judge)
+            table.insert(0, "run", run)
+            parts.append(table)
+            if progress is not None:
+                progress(done, total)
+    return (pd.concat(parts, ignore_index=True) if parts else _no_per_query()), refused
+
+
+def _no_per_query() -> pd.DataFrame:
+    return pd.DataFrame(columns=["run", "judge", "query_id", "ndcg", "in_mean"])
+
+
+def _means(per_query: pd.DataFrame, runs: list[str], judges: tuple[str, ...], queries: tuple[str, ...]) -> pd.DataFrame:
+    """Mean nDCG of each run under each judge over ``queries`` (rows not in the mean left out; None when none)."""
+    counted = per_query[per_query["query_id"].isin(queries) & per_query["in_mean"].astype(bool)]
+    table = counted.groupby(["run", "judge"])["ndcg"].mean().unstack("judge")
+    table = table.reindex(index=runs, columns=list(judges))
+    out = table.astype(object).where(table.notna(), None).rename_axis(index="run", columns=None).reset_index()
+    return out
+
+
+def _tau(means: pd.DataFrame, a: str, b: str) -> Figure:
+    both = means[means[a].notna() & means[b].notna()]
+    return kendall_tau([float(v) for v in both[a]], [float(v) for v in both[b]])
+
+
+@dataclass
+class AgreementResult:
+    """The agreement of a pool version's ratings, and (for a frozen version) the systems check."""
+
+    version: PoolVersion
+    report: AgreementReport
+    systems: SystemsCheck
+    settings: EvalSettings
+
+    def manifest(self) -> dict[str, Any]:
+        """Rule 13 for the agreement export: what was compared, how, and with which tool."""
+        from ndcg_desktop import __version__
+
+        overall = self.report.overall
+        return {
+            "tool": {"name": "ndcg-desktop", "version": __version__},
+            "pool_version": self.version.version,
+            "pool_state": self.version.state,
+            "pool_hash": self.version.hash,
+            "scale": f"{self.report.grades[0]}..{self.report.grades[-1]}",
+            "annotators": list(self.report.annotators),
+            "rated_items": self.report.rated_items,
+            "query_id": "an empty query_id in a table stands for all queries",
+            "shared_items": overall.items,
+            "alpha_ordinal": overall.alpha.as_json(),
+            "unanimous": overall.unanimous.as_json(),
+            "kappa": "Cohen's, linear and quadratic weights over the whole scale (scikit-learn cohen_kappa_score)",
+            "alpha": "Krippendorff's alpha, ordinal level (krippendorff package)",
+            "systems": {
+                "settings": self.settings.as_dict(),
+                "judges": list(self.systems.judges),
+                "queries": len(self.systems.queries),
+                "runs_refused": dict(self.systems.refused),
+                "not_compared": self.systems.why,
+                "annotator_grades": "the pool version with the annotator's rating in place of the consensus "
+                "grade on every item they rated (Voorhees 2000)",
+            },
+        }
+
+
+AGREEMENT_FILES = (
+    "agreement.csv",
+    "pairs.csv",
+    "confusion.csv",
+    "leniency.csv",
+    "leniency_by_query.csv",
+    "systems_means.csv",
+    "systems_per_query.csv",
+    "systems_tau.csv",
+    "manifest.json",
+)
+
+
+def agreement_tables(result: AgreementResult) -> dict[str, pd.DataFrame]:
+    """Every table of an agreement result, by file name; ``query_id`` "" stands for all queries."""
+    report, systems = result.report, result.systems
+    return {
+        "agreement.csv": report.groups_frame(),
+        "pairs.csv": report.pairs_frame(),
+        "confusion.csv": report.confusion,
+        "leniency.csv": report.leniency,
+        "leniency_by_query.csv": report.leniency_by_query,
+        "systems_means.csv": systems.means,
+        "systems_per_query.csv": systems.per_query,
+        "systems_tau.csv": systems.taus_frame(),
+    }
+
+
+def export_agreement(result: AgreementResult, folder: str | Path) -> list[Path]:
+    """Write the agreement tables as CSV with ``manifest.json`` into ``folder``, whole or not at all.
+
+    The same checked, atomic writer as a score's export (``formats.export.export_folder``): text
+    cells neutralised for spreadsheets, an earlier agreement export replaced whole, any other
+    folder content refused.
+    """
+    return export_folder(agreement_tables(result), result.manifest(), folder, AGREEMENT_FILES)
+
+
+def compute_agreement(
+    project: Project,
+    version: PoolVersion,
+    ratings: pd.DataFrame,
+    base: EvalSettings,
+    *,
+    progress: Progress | None = None,
+    cancelled: IsCancelled | None = None,
+) -> AgreementResult:
+    """The agreement report of ``ratings`` (a version's ratings table) and the systems check."""
+    report = agreement(ratings, version.scale, cancelled=cancelled)
+    systems = check_systems(project, version, ratings, report, base, progress=progress, cancelled=cancelled)
+    return AgreementResult(version, report, systems, base.with_(scale=version.scale))

@@ -1,0 +1,177 @@
+"""Does the disagreement matter for the systems? Runs scored under each annotator and the consensus (issue 15)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+
+import pandas as pd
+import pytest
+
+from ndcg_desktop.domain import EvalSettings, InputError, UnjudgedPolicy
+from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.agreement import (
+    AGREEMENT_FILES,
+    CONSENSUS,
+    annotator_qrels,
+    compute_agreement,
+    export_agreement,
+    kendall_tau,
+)
+from ndcg_desktop.tasks.scoring import score_run
+
+L3 = math.log2(3)
+
+# Consensus (the frozen version): q1 is the contract's teaching universe A=3, B=2, C=1; q2 is rated by ana alone.
+QRELS = "q1 0 A 3\nq1 0 B 2\nq1 0 C 1\nq2 0 X 1\nq2 0 Y 0\n"
+RUNS = {
+    "sysA": "q1 Q0 A 1 3 t\nq1 Q0 C 2 2 t\nq2 Q0 Y 1 3 t\n",
+    "sysB": "q1 Q0 B 1 3 t\nq1 Q0 C 2 2 t\nq2 Q0 X 1 3 t\n",
+    "sysC": "q1 Q0 C 1 3 t\nq1 Q0 A 2 2 t\nq2 Q0 X 1 3 t\n",
+}
+# ana finds only A relevant in q1, ben only B: under ana sysA wins, under ben sysB does.
+RATINGS = pd.DataFrame(
+    [
+        ("q1", "A", "ana", 3), ("q1", "B", "ana", 0), ("q1", "C", "ana", 0),
+        ("q1", "A", "ben", 0), ("q1", "B", "ben", 3), ("q1", "C", "ben", 0),
+        ("q2", "X", "ana", 0), ("q2", "Y", "ana", 1),  # one rater: q2 is not compared
+    ],
+    columns=["query_id", "doc_id", "annotator", "grade"],
+)  # fmt: skip
+K2 = EvalSettings(k=2)
+
+
+@pytest.fixture
+def project(tmp_path, write):
+    with Project.create(tmp_path / "p.ndcgproj", user="lead") as opened:
+        opened.import_qrels(write("q.txt", QRELS))
+        opened.freeze()
+        for name, text in RUNS.items():
+            opened.import_run(write(f"{name}.run", text), name=name)
+        yield opened
+
+
+def test_the_ordering_flips_between_annotators(project):
+    result = compute_agreement(project, project.version(1), RATINGS, K2)
+    systems = result.systems
+    assert systems.judges == (CONSENSUS, "ana", "ben")
+    assert systems.queries == ("q1",)  # q2 has no item rated by two people
+    means = systems.means.set_index("run")
+    # consensus, q1 only: IDCG@2 = 3 + 2/log2(3)
+    idcg = 3 + 2 / L3
+    assert means.loc["sysA", CONSENSUS] == pytest.approx((3 + 1 / L3) / idcg)
+    assert means.loc["sysB", CONSENSUS] == pytest.approx((2 + 1 / L3) / idcg)
+    assert means.loc["sysC", CONSENSUS] == pytest.approx((1 + 3 / L3) / idcg)
+    # ana: A=3, B=C=0, IDCG@2 = 3
+    assert [means.loc[run, "ana"] for run in RUNS] == [pytest.approx(1.0), 0.0, pytest.approx((3 / L3) / 3)]
+    # ben: B=3, A=C=0
+    assert [means.loc[run, "ben"] for run in RUNS] == [0.0, pytest.approx(1.0), 0.0]
+    taus = {(a, b): tau for a, b, tau in systems.taus}
+    assert taus[(CONSENSUS, "ana")].value == pytest.approx(1.0)  # A > C > B under both
+    # consensus A > C > B against ben B > A = C: pairs (A,B) and (B,C) discordant, (A,C) tied in ben only.
+    # tau-b = (P - Q) / sqrt((n0 - n1)(n0 - n2)), n0 = 3 pairs, n1 = 0 ties in consensus, n2 = 1 tie in ben
+    assert taus[(CONSENSUS, "ben")].value == pytest.approx((0 - 2) / math.sqrt((3 - 0) * (3 - 1)))
+    assert taus[("ana", "ben")].value == pytest.approx((0 - 2) / math.sqrt((3 - 0) * (3 - 1)))
+    assert systems.refused == {} and systems.why == ""
+
+
+def test_consensus_means_are_the_scoring_use_cases_numbers(project):
+    """The consensus column is what ``ndcg score`` gives for the same queries: one scoring path."""
+    systems = compute_agreement(project, project.version(1), RATINGS, K2).systems
+    means = systems.means.set_index("run")
+    for run in RUNS:
+        per_query = score_run(project, run, 1, K2, record=False).evaluation.per_query.set_index("query_id")
+        assert means.loc[run, CONSENSUS] == per_query.loc["q1", "ndcg"]
+
+
+def test_per_query_table_holds_every_run_judge_and_query(project):
+    systems = compute_agreement(project, project.version(1), RATINGS, K2).systems
+    table = systems.per_query
+    assert len(table) == 3 * 3 * 2  # runs x judges x pool queries
+    sys_b_ana_q2 = table[(table["run"] == "sysB") & (table["judge"] == "ana") & (table["query_id"] == "q2")]
+    assert sys_b_ana_q2["ndcg"].tolist() == [0.0]  # ana's X=0 in q2: her grade is used there too
+
+
+def test_annotator_qrels_put_the_annotators_grades_in_place_of_the_consensus(project):
+    consensus = project.qrels(1)
+    extra = pd.DataFrame([("q9", "Z", "ben", 2)], columns=RATINGS.columns)  # outside the version: ignored
+    ben = annotator_qrels(consensus, pd.concat([RATINGS, extra]), "ben")
+    grades = dict(zip(zip(ben.frame["query_id"], ben.frame["doc_id"], strict=True), ben.frame["grade"], strict=True))
+    assert grades == {("q1", "A"): 0, ("q1", "B"): 3, ("q1", "C"): 0, ("q2", "X"): 1, ("q2", "Y"): 0}
+    assert ben.source.path.endswith("pool v1 graded by ben")
+    assert (
+        len(ben.source.sha256) == 64 and ben.source.sha256 != annotator_qrels(consensus, RATINGS, "ana").source.sha256
+    )
+
+
+def test_a_run_refused_by_a_policy_is_listed_and_the_others_compared(project, write):
+    project.import_run(write("sysD.run", "q1 Q0 Z 1 3 t\n"), name="sysD")  # Z is unjudged
+    systems = compute_agreement(project, project.version(1), RATINGS, K2).systems
+    assert list(systems.refused) == ["sysD"]
+    assert "unjudged" in systems.refused["sysD"]
+    assert list(systems.means["run"]) == ["sysA", "sysB", "sysC"]
+    zero = compute_agreement(project, project.version(1), RATINGS, K2.with_(unjudged=UnjudgedPolicy.ZERO)).systems
+    assert zero.refused == {}
+    assert zero.means.set_index("run").loc["sysD", "ana"] == 0.0
+
+
+def test_nothing_to_compare_is_said_in_words(project, tmp_path, write):
+    lone = RATINGS[RATINGS["annotator"] == "ana"]
+    systems = compute_agreement(project, project.version(1), lone, K2).systems
+    assert systems.why == "no query has an item rated by two or more people"
+    assert systems.taus == [] and len(systems.means) == 0
+    draft = project.new_draft_from(1)
+    systems = compute_agreement(project, draft, RATINGS, K2).systems
+    assert systems.why == "pool version 2 is a draft: systems are compared on a frozen version"
+    with Project.create(tmp_path / "empty.ndcgproj", user="lead") as empty:
+        empty.import_qrels(write("q.txt", QRELS))
+        version = empty.freeze()
+        assert compute_agreement(empty, version, RATINGS, K2).systems.why == "no run is imported"
+
+
+def test_kendall_tau_degenerate_cases():
+    assert kendall_tau([0.5], [0.4]).why == "needs two or more scored runs"
+    assert kendall_tau([0.5, 0.5], [0.1, 0.2]).why == "every run has the same mean under one of the two"
+    assert kendall_tau([0.1, 0.2, 0.3], [0.3, 0.2, 0.1]).value == pytest.approx(-1.0)
+
+
+def test_the_manifest_names_the_version_annotators_and_settings(project):
+    result = compute_agreement(project, project.version(1), RATINGS, K2)
+    manifest = result.manifest()
+    assert manifest["pool_version"] == 1 and manifest["pool_hash"] == project.version(1).hash
+    assert manifest["annotators"] == ["ana", "ben"]
+    assert manifest["shared_items"] == 3
+    assert manifest["systems"]["settings"]["text"] == K2.with_(scale=project.scale).to_text()
+    assert manifest["systems"]["judges"] == [CONSENSUS, "ana", "ben"]
+
+
+def test_export_writes_every_table_and_a_manifest_with_their_hashes(project, tmp_path):
+    result = compute_agreement(project, project.version(1), RATINGS, K2)
+    folder = tmp_path / "agreement"
+    written = export_agreement(result, folder)
+    assert sorted(p.name for p in written) == sorted(AGREEMENT_FILES)
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    for name, digest in manifest["files"].items():
+        assert hashlib.sha256((folder / name).read_bytes()).hexdigest() == digest
+    means = pd.read_csv(folder / "systems_means.csv").set_index("run")
+    shown = result.systems.means.set_index("run").loc["sysC", "ana"]
+    assert means.loc["sysC", "ana"] == shown == pytest.approx((3 / L3) / 3)  # full precision survives the file
+    pairs = pd.read_csv(folder / "pairs.csv", keep_default_na=False)
+    overall = pairs[pairs["query_id"] == ""]
+    assert overall[["annotator_a", "annotator_b", "items"]].values.tolist() == [["ana", "ben", 3]]
+    confusion = pd.read_csv(folder / "confusion.csv", keep_default_na=False)
+    assert len(confusion[confusion["query_id"] == ""]) == 4 * 4  # every cell of the 0..3 scale for the one pair
+    export_agreement(result, folder)  # an earlier agreement export is replaced whole
+    (folder / "notes.txt").write_text("mine")
+    with pytest.raises(InputError, match="the folder holds other files"):
+        export_agreement(result, folder)
+
+
+def test_export_neutralises_names_a_spreadsheet_would_run(project, tmp_path):
+    evil = RATINGS.replace({"annotator": {"ben": "=cmd()"}})
+    result = compute_agreement(project, project.version(1), evil, K2)
+    export_agreement(result, tmp_path / "out")
+    text = (tmp_path / "out" / "systems_means.csv").read_text(encoding="utf-8")
+    assert text.splitlines()[0] == '"run","consensus","\'=cmd()","ana"'
+    assert '"\'=cmd()"' in (tmp_path / "out" / "pairs.csv").read_text(encoding="utf-8")
