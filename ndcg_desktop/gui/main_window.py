@@ -29,6 +29,7 @@ from ndcg_desktop.domain import InputError
 from ndcg_desktop.gui.dialogs import BuildPoolDialog, FreezeDialog, ImportRunDialog, NewProjectDialog, ShortcutsDialog
 from ndcg_desktop.gui.i18n import LANGUAGES
 from ndcg_desktop.gui.plain import show_message
+from ndcg_desktop.gui.pool_editing import PoolEditor
 from ndcg_desktop.gui.preferences import Preferences, forget_project, recent_projects, remember_project, ui_state
 from ndcg_desktop.gui.scores import ScoresView
 from ndcg_desktop.gui.scores.send import SendForJudgingCommand
@@ -49,7 +50,6 @@ from ndcg_desktop.tasks import (
     NegativeGrades,
     NegativeGradesFound,
     SentForJudging,
-    discard_draft,
     import_judgments,
     import_run,
     pool_apply,
@@ -97,6 +97,7 @@ class MainWindow(QMainWindow):
         self.version_box.setAccessibleName(translate("main_window", "Pool version"))
         self.version_box.setMinimumContentsLength(26)
         self.version_box.activated.connect(self._version_chosen)
+        self.pool_editor = PoolEditor(self)
         self._build_menus()
         self.saved_label = QLabel(translate("main_window", "All changes are saved as you make them"))
         self.progress_label = QLabel()
@@ -179,7 +180,7 @@ class MainWindow(QMainWindow):
         self.new_draft_action = self._action(
             pool, translate("main_window", "&New draft from this version"), self.new_draft
         )
-        self.discard_draft_action = self._action(pool, translate("main_window", "&Discard draft…"), self.discard_draft)
+        self.pool_editor.add_actions(pool)  # add, remove, discard, export qrels
         view = bar.addMenu(translate("main_window", "&View"))
         self._choice_menu(
             view.addMenu(translate("main_window", "&Language")),
@@ -245,7 +246,7 @@ class MainWindow(QMainWindow):
         self.freeze_action.setEnabled(writable and version is not None and not version.frozen)
         has_draft = bool(self.project and self.project.draft())
         self.new_draft_action.setEnabled(writable and version is not None and version.frozen and not has_draft)
-        self.discard_draft_action.setEnabled(writable and has_draft)
+        self.pool_editor.update_actions(writable, version, has_draft)
         self.toolbar.setVisible(open_ and self.tabs.currentWidget() is self.workspace)
 
     # -- projects --------------------------------------------------------------------------
@@ -417,38 +418,6 @@ class MainWindow(QMainWindow):
                 "Grade them, freeze the draft, then score again.",
             ).format(count=len(sent.items), run=run, version=sent.draft),
         )
-
-    def discard_draft(self) -> None:
-        """Pool ▸ Discard draft: after a confirmation that says what goes, in the background."""
-        draft = self.project.draft() if self.project is not None else None
-        if self.project is None or draft is None:
-            return
-        items = self.project.pool_items(draft.version)
-        graded = int(items["grade"].notna().sum())
-        answer = show_message(
-            self,
-            QMessageBox.Icon.Question,
-            translate("main_window", "Discard draft"),
-            translate(
-                "main_window",
-                "Discard draft pool v{version}? Its {items} items ({graded} graded) are deleted; the audit log "
-                "keeps a record. This cannot be undone.",
-            ).format(version=draft.version, items=len(items), graded=graded),
-            QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
-            QMessageBox.StandardButton.Cancel,
-        )
-        if answer != QMessageBox.StandardButton.Discard:
-            return
-        project = self.project
-
-        def done(_number: int) -> None:
-            self.undo_stack.clear()
-            self.refresh()
-            self.statusBar().showMessage(
-                translate("main_window", "Draft pool v{version} discarded.").format(version=draft.version), 8000
-            )
-
-        self._background(translate("main_window", "Discarding the draft…"), lambda **_: discard_draft(project), done)
 
     def _progress(self, graded: int, total: int) -> None:
         version = self.current_version()

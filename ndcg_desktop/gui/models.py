@@ -264,6 +264,9 @@ class PoolTableModel(_ListTableModel):
     def grade(self, row: int) -> int | None:
         return self._grades[row]
 
+    def doc_ids(self) -> list[str]:
+        return list(self._docs)
+
     def note(self, row: int) -> str:
         return self._notes[row]
 

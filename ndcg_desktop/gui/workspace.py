@@ -529,7 +529,7 @@ class Workspace(QWidget):
 
     def _why_not(self, grade: int) -> str:
         """Why a grade cannot be given now (shown in the status bar), or an empty string."""
-        locked = self._locked_reason()
+        locked = self.locked_reason()
         if locked or self.version is None:
             return locked
         if self.query_id is None:
@@ -630,12 +630,28 @@ class Workspace(QWidget):
                 self.select_doc_row(proxy.row())
         self._emit_progress()
 
+    def reload_query(self, query_id: str, doc_id: str | None = None) -> None:
+        """After an item joined or left a query's pool: its counts, its pool shown again, ``doc_id`` selected."""
+        if self.project is None or self.version is None:
+            return
+        items = self.project.pool_items(self.version.version, query_id)
+        self.queries.update_counts(query_id, len(items), int(items["grade"].notna().sum()))
+        keep = self.pool_view.currentIndex().row()
+        self.query_id = None  # read the pool again, even for the query shown
+        self.select_query_row(
+            self.query_proxy.mapFromSource(self.queries.index(self.queries.row_of(query_id), 0)).row()
+        )
+        row = self.pool.row_of(doc_id) if doc_id is not None else -1
+        proxy = self.pool_proxy.mapFromSource(self.pool.index(row, 0)).row() if row >= 0 else keep
+        self.select_doc_row(proxy)
+        self._emit_progress()
+
     def move_doc(self, step: int) -> None:
         self.select_doc_row(self.pool_view.currentIndex().row() + step)
 
     def next_query_with_ungraded(self) -> None:
         if self.version is None or self.version.frozen:
-            self.status.emit(self._locked_reason())
+            self.status.emit(self.locked_reason())
             return
         rows = self.query_proxy.rowCount()
         current = self.query_view.currentIndex().row()
@@ -648,7 +664,7 @@ class Workspace(QWidget):
         self.status.emit(translate("workspace", "No query in the list has ungraded documents left."))
 
     def focus_note(self) -> None:
-        reason = self._locked_reason()
+        reason = self.locked_reason()
         if reason or self.current_doc() is None:
             self.status.emit(reason or translate("workspace", "No document is selected: there is no note to edit."))
             return
@@ -656,7 +672,7 @@ class Workspace(QWidget):
         self.note_edit.deselect()
         self.note_edit.end(False)  # typing adds to the note instead of replacing it
 
-    def _locked_reason(self) -> str:
+    def locked_reason(self) -> str:
         """Why nothing in the shown pool can change (status bar), or an empty string."""
         if self.project is None or self.version is None:
             return translate("workspace", "Nothing to grade: this project has no pool yet.")

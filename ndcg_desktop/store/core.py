@@ -264,7 +264,7 @@ class ProjectFile:
         conn = None
         try:
             if read_only:
-                conn = _connect_read_only(target)
+                conn = connect_read_only(target)
             else:
                 conn = sqlite3.connect(target.resolve(), isolation_level=None, check_same_thread=False)
             conn.execute("PRAGMA foreign_keys = ON")
@@ -290,7 +290,7 @@ class ProjectFile:
             raise InputError(f"cannot be read ({exc.strerror or exc}); check its permissions", path=target) from None
         if header != b"SQLite format 3\x00":
             raise InputError("is not an ndcg-desktop project (not a SQLite file)", path=target)
-        conn = _connect_read_only(target)  # SQLite's errors (damaged, unreadable) are translated by the caller
+        conn = connect_read_only(target)  # SQLite's errors (damaged, unreadable) are translated by the caller
         try:
             app_id = conn.execute("PRAGMA application_id").fetchone()[0]
             version = conn.execute("PRAGMA user_version").fetchone()[0]
@@ -402,7 +402,7 @@ class ProjectFile:
         return list(json.loads(self.meta("labels")))
 
 
-def _connect_read_only(target: Path) -> sqlite3.Connection:
+def connect_read_only(target: Path) -> sqlite3.Connection:
     """A read-only connection that also works in a read-only folder or on read-only media.
 
     A WAL-mode file needs a ``-shm`` index beside it, which such a folder cannot hold; with no

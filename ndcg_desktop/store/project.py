@@ -38,6 +38,7 @@ from ndcg_desktop.store.errors import (
 from ndcg_desktop.store.evaluations import EvaluationRepository, SavedEvaluation
 from ndcg_desktop.store.guidelines import Guidelines, GuidelinesRepository
 from ndcg_desktop.store.judgments import JudgmentRepository
+from ndcg_desktop.store.pool_edits import PoolEditRepository
 from ndcg_desktop.store.pools import (
     DEFAULT_LABELS,
     FrozenVersionChanged,
@@ -102,6 +103,7 @@ class Project:
         self.file = file
         self.pools = PoolRepository(file)
         self.judgments = JudgmentRepository(file, self.pools)
+        self.pool_edits = PoolEditRepository(file, self.pools)
         self.run_store = RunRepository(file)
         self.texts = TextRepository(file)
         self.evaluations = EvaluationRepository(file)
@@ -226,6 +228,9 @@ class Project:
     def query(self, query_id: str) -> dict[str, str] | None:
         return self.texts.query(query_id)
 
+    def search_documents(self, text: str, *, limit: int = 50, cancelled: IsCancelled | None = None) -> pd.DataFrame:
+        return self.texts.search_documents(text, limit=limit, cancelled=cancelled)
+
     def document(self, doc_id: str) -> dict[str, str] | None:
         return self.texts.document(doc_id)
 
@@ -308,6 +313,12 @@ class Project:
 
     def discard_draft(self, version: int | None = None) -> PoolVersion:
         return self.judgments.discard_draft(version)
+
+    def restore_items(self, rows: pd.DataFrame, *, version: int, action: str) -> int:
+        return self.pool_edits.restore_items(rows, version=version, action=action)
+
+    def restore_draft(self, draft: PoolVersion, rows: pd.DataFrame, *, action: str = "restore draft") -> PoolVersion:
+        return self.pool_edits.restore_draft(draft, rows, action=action)
 
     def remove_ungraded(self, *, version: int | None = None) -> int:
         return self.judgments.remove_ungraded(version=version)

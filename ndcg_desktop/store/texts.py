@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
 import pandas as pd
 
 from ndcg_desktop.formats.texts import iter_documents, read_queries
-from ndcg_desktop.store.core import ImportCancelled, ProjectFile
+from ndcg_desktop.store.core import ImportCancelled, ProjectFile, connect_read_only
 
 Progress = Callable[[int, int], None]
 IsCancelled = Callable[[], bool]
@@ -70,3 +71,42 @@ class TextRepository:
     def document(self, doc_id: str) -> dict[str, str] | None:
         rows = self.file.query("SELECT doc_id, title, text FROM documents WHERE doc_id = ?", (doc_id,))
         return {"doc_id": rows[0][0], "title": rows[0][1], "text": rows[0][2]} if rows else None
+
+    def search_documents(self, text: str, *, limit: int = 50, cancelled: IsCancelled | None = None) -> pd.DataFrame:
+        """Up to ``limit`` documents for a search box: IDs starting with ``text`` first, then titles, then texts
+        containing it (ASCII letters case-insensitively). Columns doc_id, title, match ("id", "title", "text").
+
+        Runs on its own read-only connection, so a search on a worker thread never shares a statement with the
+        window's writes; ``cancelled()`` is polled while SQLite scans (a million passages take a second or two).
+        """
+        needle = text.strip()
+        columns = ["doc_id", "title", "match"]
+        if not needle:
+            return pd.DataFrame(columns=columns)
+        conn = connect_read_only(self.file.path)
+        if cancelled is not None:
+            conn.set_progress_handler(lambda: 1 if cancelled() else 0, 10_000)  # non-zero interrupts the scan
+        found: dict[str, tuple[str, str]] = {}
+        try:
+            # A primary-key range: IDs that start with the needle, found without a scan.
+            steps = [
+                ("id", "SELECT doc_id, title FROM documents WHERE doc_id >= ? AND doc_id < ? ORDER BY doc_id", 2),
+                ("title", "SELECT doc_id, title FROM documents WHERE instr(lower(title), lower(?)) > 0", 1),
+                ("text", "SELECT doc_id, title FROM documents WHERE instr(lower(text), lower(?)) > 0", 1),
+            ]
+            for kind, sql, arity in steps:
+                if cancelled is not None and cancelled():
+                    raise ImportCancelled()
+                params = (needle, needle + "\U0010ffff") if arity == 2 else (needle,)
+                for doc_id, title in conn.execute(f"{sql} LIMIT ?", (*params, limit)):
+                    found.setdefault(doc_id, (title, kind))
+                if len(found) >= limit:
+                    break
+        except sqlite3.OperationalError as exc:
+            if cancelled is not None and cancelled() and "interrupt" in str(exc):
+                raise ImportCancelled() from None
+            raise
+        finally:
+            conn.close()
+        rows = [(doc_id, title, kind) for doc_id, (title, kind) in list(found.items())[:limit]]
+        return pd.DataFrame(rows, columns=columns)

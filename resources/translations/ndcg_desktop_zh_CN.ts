@@ -1009,8 +1009,8 @@
         <translation>Ctrl+Z</translation>
     </message>
     <message>
-        <source>Undo the last grade or note</source>
-        <translation>撤销上一次评级或备注</translation>
+        <source>Undo the last grade, note or pool edit</source>
+        <translation>撤销上一次评分、备注或评估池编辑</translation>
     </message>
     <message>
         <source>Ctrl+Shift+Z / Ctrl+Y</source>
@@ -1051,6 +1051,30 @@
     <message>
         <source>Freeze the draft pool</source>
         <translation>冻结草稿判断池</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+A</source>
+        <translation>Ctrl+Shift+A</translation>
+    </message>
+    <message>
+        <source>Add a document to the query&apos;s pool</source>
+        <translation>向该查询的评估池添加文档</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Delete</translation>
+    </message>
+    <message>
+        <source>Remove the selected ungraded document</source>
+        <translation>移除所选的未评分文档</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+E</source>
+        <translation>Ctrl+Shift+E</translation>
+    </message>
+    <message>
+        <source>Export a frozen version as qrels</source>
+        <translation>将冻结版本导出为 qrels</translation>
     </message>
     <message>
         <source>F5</source>
@@ -1492,10 +1516,6 @@
         <translation>从此版本新建草稿(&amp;N)</translation>
     </message>
     <message>
-        <source>&amp;Discard draft…</source>
-        <translation>丢弃草稿(&amp;D)…</translation>
-    </message>
-    <message>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -1606,22 +1626,6 @@ Open it read-only?</source>
     <message>
         <source>Sent for judging</source>
         <translation>已送交判断</translation>
-    </message>
-    <message>
-        <source>Discard draft</source>
-        <translation>丢弃草稿</translation>
-    </message>
-    <message>
-        <source>Discard draft pool v{version}? Its {items} items ({graded} graded) are deleted; the audit log keeps a record. This cannot be undone.</source>
-        <translation>丢弃草稿判断池 v{version}？其中 {items} 项（已评级 {graded} 项）将被删除；审计日志会保留记录。此操作无法撤销。</translation>
-    </message>
-    <message>
-        <source>Draft pool v{version} discarded.</source>
-        <translation>草稿判断池 v{version} 已丢弃。</translation>
-    </message>
-    <message>
-        <source>Discarding the draft…</source>
-        <translation>正在丢弃草稿…</translation>
     </message>
     <message>
         <source>Pool v{version}: {graded} of {total} graded ({percent}%)</source>
@@ -1817,6 +1821,217 @@ SHA-256：
     <message>
         <source>Blind order</source>
         <translation>盲评顺序</translation>
+    </message>
+</context>
+<context>
+    <name>pool_editing</name>
+    <message>
+        <source>Document</source>
+        <translation>文档</translation>
+    </message>
+    <message>
+        <source>Found in</source>
+        <translation>匹配位置</translation>
+    </message>
+    <message>
+        <source>In this pool</source>
+        <translation>已在评估池中</translation>
+    </message>
+    <message>
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <source>ID</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <source>text</source>
+        <translation>正文</translation>
+    </message>
+    <message>
+        <source>Add {doc_id} to the pool of {query_id}</source>
+        <translation>将 {doc_id} 添加到 {query_id} 的评估池</translation>
+    </message>
+    <message>
+        <source>{doc_id} was not added</source>
+        <translation>未添加 {doc_id}</translation>
+    </message>
+    <message>
+        <source>Adding {doc_id} could not be undone</source>
+        <translation>无法撤销添加 {doc_id}</translation>
+    </message>
+    <message>
+        <source>Remove {doc_id} from the pool of {query_id}</source>
+        <translation>从 {query_id} 的评估池中移除 {doc_id}</translation>
+    </message>
+    <message>
+        <source>{doc_id} was not removed</source>
+        <translation>未移除 {doc_id}</translation>
+    </message>
+    <message>
+        <source>Removing {doc_id} could not be undone</source>
+        <translation>无法撤销移除 {doc_id}</translation>
+    </message>
+    <message>
+        <source>Discard draft pool v{version}</source>
+        <translation>丢弃草稿评估池 v{version}</translation>
+    </message>
+    <message>
+        <source>The draft was not discarded</source>
+        <translation>草稿未被丢弃</translation>
+    </message>
+    <message>
+        <source>Draft pool v{version} could not be brought back</source>
+        <translation>无法恢复草稿评估池 v{version}</translation>
+    </message>
+    <message>
+        <source>Add a document to the pool</source>
+        <translation>向评估池添加文档</translation>
+    </message>
+    <message>
+        <source>Query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>Document ID, or words of a title or text</source>
+        <translation>文档 ID，或标题、正文中的词语</translation>
+    </message>
+    <message>
+        <source>Document ID or search words</source>
+        <translation>文档 ID 或搜索词</translation>
+    </message>
+    <message>
+        <source>Type an ID to add it as it is, or words to search the imported documents.</source>
+        <translation>输入 ID 可按原样添加，输入词语可搜索已导入的文档。</translation>
+    </message>
+    <message>
+        <source>Search result summary</source>
+        <translation>搜索结果摘要</translation>
+    </message>
+    <message>
+        <source>Matching documents</source>
+        <translation>匹配的文档</translation>
+    </message>
+    <message>
+        <source>Documents whose ID starts with, or whose title or text contains, what you typed</source>
+        <translation>ID 以所输入内容开头、或标题或正文包含所输入内容的文档</translation>
+    </message>
+    <message>
+        <source>Add to the pool</source>
+        <translation>添加到评估池</translation>
+    </message>
+    <message>
+        <source>Searching…</source>
+        <translation>正在搜索…</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>No imported document matches; Add puts the ID {doc_id} in as typed.</source>
+        <translation>没有匹配的已导入文档；“添加”将按输入添加 ID {doc_id}。</translation>
+    </message>
+    <message>
+        <source> (the first {limit})</source>
+        <translation>（前 {limit} 个）</translation>
+    </message>
+    <message>
+        <source>{count} documents match{more}; pick one, or Add takes the ID as typed.</source>
+        <translation>{count} 个文档匹配{more}；请选择一个，或由“添加”按输入的 ID 添加。</translation>
+    </message>
+    <message>
+        <source>&amp;Add document to this query&apos;s pool…</source>
+        <translation>向该查询的评估池添加文档(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>&amp;Remove ungraded item from the pool</source>
+        <translation>从评估池移除未评分项(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Discard draft…</source>
+        <translation>丢弃草稿(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>&amp;Export qrels…</source>
+        <translation>导出 qrels(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Added {doc_id} to the pool of {query_id}; Ctrl+Z takes it out again.</source>
+        <translation>已将 {doc_id} 添加到 {query_id} 的评估池；Ctrl+Z 可将其移除。</translation>
+    </message>
+    <message>
+        <source>Added {doc_id} to the pool of {query_id}; its text is not imported (File ▸ Import documents).</source>
+        <translation>已将 {doc_id} 添加到 {query_id} 的评估池；其正文尚未导入（文件 ▸ 导入文档）。</translation>
+    </message>
+    <message>
+        <source>No document is selected: nothing was removed.</source>
+        <translation>未选择文档：没有移除任何内容。</translation>
+    </message>
+    <message>
+        <source>{doc_id} is graded {grade}: only an ungraded item can be removed from a pool.</source>
+        <translation>{doc_id} 已评为 {grade}：只能从评估池移除未评分的项。</translation>
+    </message>
+    <message>
+        <source>Removed {doc_id} from the pool of {query_id}; Ctrl+Z puts it back.</source>
+        <translation>已从 {query_id} 的评估池移除 {doc_id}；Ctrl+Z 可将其放回。</translation>
+    </message>
+    <message>
+        <source>Discard draft</source>
+        <translation>丢弃草稿</translation>
+    </message>
+    <message>
+        <source>Draft pool v{version} discarded; Ctrl+Z brings it back.</source>
+        <translation>已丢弃草稿评估池 v{version}；Ctrl+Z 可将其恢复。</translation>
+    </message>
+    <message>
+        <source>Discarding the draft…</source>
+        <translation>正在丢弃草稿…</translation>
+    </message>
+    <message>
+        <source>Only a frozen pool version can be exported as qrels.</source>
+        <translation>只有冻结的评估池版本才能导出为 qrels。</translation>
+    </message>
+    <message>
+        <source>TREC qrels (*.qrels *.txt)</source>
+        <translation>TREC qrels (*.qrels *.txt)</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export qrels</source>
+        <translation>导出 qrels</translation>
+    </message>
+    <message>
+        <source>Wrote pool v{version} (sha256 {hash}…) to {path}.</source>
+        <translation>已将评估池 v{version}（sha256 {hash}…）写入 {path}。</translation>
+    </message>
+    <message>
+        <source>Exporting qrels…</source>
+        <translation>正在导出 qrels…</translation>
+    </message>
+    <message>
+        <source>nobody</source>
+        <translation>无人</translation>
+    </message>
+    <message>
+        <source>Discard draft pool v{version}?
+
+Deleted: its {items} items for {queries} queries, with {graded} grades (given by {who}) and {notes} notes; {own} of them were graded or noted in this draft and exist nowhere else.
+
+The audit log keeps a record, and Edit ▸ Undo brings the draft back while the project stays open.</source>
+        <translation>丢弃草稿评估池 v{version}？
+
+将删除：{queries} 个查询的 {items} 个项，其中 {graded} 个评分（评分者：{who}）和 {notes} 条备注；其中 {own} 项是在此草稿中评分或备注的，别处没有副本。
+
+审计日志会保留记录；在项目保持打开期间，“编辑 ▸ 撤销”可恢复该草稿。</translation>
     </message>
 </context>
 <context>

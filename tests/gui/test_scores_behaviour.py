@@ -207,25 +207,25 @@ def test_discard_draft_asks_first_and_runs_in_the_background(window, tmp_path, q
     window.open_project(make_project(tmp_path / "a"))
     window.project.new_draft_from(1)
     window.refresh()
-    assert window.discard_draft_action.isEnabled()
-    window.discard_draft()  # the recorded box answers Ok: neither Discard nor Cancel, so nothing happens
-    assert messages[-1] == (
-        "question",
-        "Discard draft pool v2? Its 5 items (5 graded) are deleted; the audit log keeps a record. "
-        "This cannot be undone.",
-    )
+    editor = window.pool_editor
+    assert editor.discard_action.isEnabled()
+    editor.discard_draft()  # the recorded box answers Ok: neither Discard nor Cancel, so nothing happens
+    assert messages[-1][0] == "question"
+    assert messages[-1][1].startswith("Discard draft pool v2?")
     assert window.project.draft() is not None
     threads = []
-    from ndcg_desktop.gui import main_window
+    from ndcg_desktop.gui import pool_editing
 
-    real = main_window.discard_draft
-    monkeypatch.setattr(main_window, "discard_draft", lambda p: threads.append(threading.current_thread()) or real(p))
+    real = pool_editing.discard
+    monkeypatch.setattr(
+        pool_editing, "discard", lambda p, plan, **kw: threads.append(threading.current_thread()) or real(p, plan, **kw)
+    )
     messages.answer = QMessageBox.StandardButton.Discard
-    window.discard_draft()
+    editor.discard_draft()
     qtbot.waitUntil(lambda: window.project.draft() is None, timeout=10_000)
     assert threads and threads[0] is not threading.main_thread()
     qtbot.waitUntil(lambda: window.version_box.count() == 1, timeout=10_000)
-    assert not window.discard_draft_action.isEnabled()
+    assert not editor.discard_action.isEnabled()
 
 
 @pytest.mark.parametrize("scale", [GradeScale(0, 3)])

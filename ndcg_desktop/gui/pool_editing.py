@@ -1,0 +1,484 @@
+"""Pool ▸ Add document, Remove ungraded item, Discard draft, Export qrels: the window's side of tasks.pool_editing.
+
+Each edit is a command on the window's undo stack that calls the Qt-free use case (which audits it);
+a failed write is reported and never enters the undo history (as in :mod:`.commands`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+from PySide6.QtCore import QCoreApplication, QObject, QTimer
+from PySide6.QtGui import QAction, QKeySequence, QUndoCommand
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QLineEdit,
+    QMenu,
+    QMessageBox,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ndcg_desktop.gui.commands import WRITE_ERRORS, write_problem
+from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
+from ndcg_desktop.gui.plain import plain_label, show_message
+from ndcg_desktop.gui.scores.tables import FrameModel, fit_columns, sorted_proxy, table_view
+from ndcg_desktop.gui.tasks import Task, run_in_background
+from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.pool_editing import (
+    DiscardedDraft,
+    DiscardPlan,
+    PoolEdit,
+    add_to_pool,
+    discard,
+    plan_discard,
+    remove_from_pool,
+    restore_discarded,
+    undo_add,
+    undo_remove,
+)
+
+translate = QCoreApplication.translate
+
+Changed = Callable[[str, "str | None"], None]  # query ID, the document to select (None: keep the place)
+Failed = Callable[[str], None]
+
+SEARCH_COLUMNS = [
+    (QT_TRANSLATE_NOOP("pool_editing", "Document"), "doc_id", ""),
+    (QT_TRANSLATE_NOOP("pool_editing", "Found in"), "found", ""),
+    (QT_TRANSLATE_NOOP("pool_editing", "In this pool"), "in_pool", ""),
+    (QT_TRANSLATE_NOOP("pool_editing", "Title"), "title", ""),  # last: it takes the room left
+]
+FOUND_IN = {
+    "id": QT_TRANSLATE_NOOP("pool_editing", "ID"),
+    "title": QT_TRANSLATE_NOOP("pool_editing", "title"),
+    "text": QT_TRANSLATE_NOOP("pool_editing", "text"),
+}
+SEARCH_LIMIT = 50
+DEBOUNCE_MS = 250
+
+
+class _EditCommand(QUndoCommand):
+    """Runs a use case on redo and its inverse on undo; a failure is reported and the command dropped."""
+
+    def __init__(self, text: str, project: Project, changed: Changed, failed: Failed) -> None:
+        super().__init__(text)
+        self.project, self.changed, self.failed = project, changed, failed
+
+    def _run(self, work: Callable[[], object], what: str) -> bool:
+        try:
+            work()
+        except WRITE_ERRORS as exc:
+            self.setObsolete(True)  # QUndoStack deletes an obsolete command instead of keeping it
+            self.failed(f"{what}: {write_problem(exc)}")
+            return False
+        return True
+
+
+class AddItemCommand(_EditCommand):
+    """Add a document to a query's pool in a draft; undo takes it out again."""
+
+    def __init__(
+        self, project: Project, version: int, query_id: str, doc_id: str, changed: Changed, failed: Failed
+    ) -> None:
+        text = translate("pool_editing", "Add {doc_id} to the pool of {query_id}").format(
+            doc_id=doc_id.strip(), query_id=query_id
+        )
+        super().__init__(text, project, changed, failed)
+        self.version, self.query_id, self.doc_id = version, query_id, doc_id
+        self.edit: PoolEdit | None = None
+
+    def redo(self) -> None:
+        def work() -> None:
+            self.edit = add_to_pool(self.project, self.version, self.query_id, self.doc_id)
+
+        what = translate("pool_editing", "{doc_id} was not added").format(doc_id=self.doc_id.strip())
+        if self._run(work, what):
+            assert self.edit is not None
+            self.changed(self.query_id, self.edit.doc_id)
+
+    def undo(self) -> None:
+        edit = self.edit
+        assert edit is not None
+        what = translate("pool_editing", "Adding {doc_id} could not be undone").format(doc_id=edit.doc_id)
+        if self._run(lambda: undo_add(self.project, edit), what):
+            self.changed(self.query_id, None)
+
+
+class RemoveItemCommand(_EditCommand):
+    """Remove an ungraded item; undo puts it back with its note."""
+
+    def __init__(
+        self, project: Project, version: int, query_id: str, doc_id: str, changed: Changed, failed: Failed
+    ) -> None:
+        text = translate("pool_editing", "Remove {doc_id} from the pool of {query_id}").format(
+            doc_id=doc_id, query_id=query_id
+        )
+        super().__init__(text, project, changed, failed)
+        self.version, self.query_id, self.doc_id = version, query_id, doc_id
+        self.edit: PoolEdit | None = None
+
+    def redo(self) -> None:
+        def work() -> None:
+            self.edit = remove_from_pool(self.project, self.version, self.query_id, self.doc_id)
+
+        if self._run(work, translate("pool_editing", "{doc_id} was not removed").format(doc_id=self.doc_id)):
+            self.changed(self.query_id, None)
+
+    def undo(self) -> None:
+        edit = self.edit
+        assert edit is not None
+        what = translate("pool_editing", "Removing {doc_id} could not be undone").format(doc_id=self.doc_id)
+        if self._run(lambda: undo_remove(self.project, edit), what):
+            self.changed(self.query_id, self.doc_id)
+
+
+class DiscardDraftCommand(_EditCommand):
+    """The draft was discarded in the background before this was pushed; undo brings it back, redo discards again."""
+
+    def __init__(
+        self, project: Project, discarded: DiscardedDraft, refreshed: Callable[[int | None], None], failed: Failed
+    ) -> None:
+        text = translate("pool_editing", "Discard draft pool v{version}").format(version=discarded.draft.version)
+        super().__init__(text, project, lambda _q, _d: None, failed)
+        self.discarded, self.refreshed = discarded, refreshed
+        self._done = True
+
+    def redo(self) -> None:
+        if self._done:
+            self._done = False
+            return
+
+        def work() -> None:
+            self.discarded = discard(self.project, plan_discard(self.project))
+
+        if self._run(work, translate("pool_editing", "The draft was not discarded")):
+            self.refreshed(None)
+
+    def undo(self) -> None:
+        what = translate("pool_editing", "Draft pool v{version} could not be brought back").format(
+            version=self.discarded.draft.version
+        )
+        if self._run(lambda: restore_discarded(self.project, self.discarded), what):
+            self.refreshed(self.discarded.draft.version)
+
+
+class AddDocumentDialog(QDialog):
+    """A document ID typed, or one picked from the corpus by a search (debounced, in the background)."""
+
+    def __init__(self, project: Project, query: str, in_pool: set[str], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.project, self.in_pool = project, in_pool
+        self._task: Task | None = None
+        self._request = 0
+        self.setWindowTitle(translate("pool_editing", "Add a document to the pool"))
+        self.query_label = plain_label(query, wrap=True)  # project data: plain text
+        self.query_label.setAccessibleName(translate("pool_editing", "Query"))
+        self.search = QLineEdit(placeholderText=translate("pool_editing", "Document ID, or words of a title or text"))
+        self.search.setAccessibleName(translate("pool_editing", "Document ID or search words"))
+        self.search.setClearButtonEnabled(True)
+        self.summary = plain_label(
+            translate("pool_editing", "Type an ID to add it as it is, or words to search the imported documents."),
+            wrap=True,
+        )
+        self.summary.setAccessibleName(translate("pool_editing", "Search result summary"))
+        self.model = FrameModel(SEARCH_COLUMNS, self)
+        self.model.clear()
+        self.view = table_view(
+            sorted_proxy(self.model, self),
+            sortable=False,  # in the order found: IDs first, then titles, then texts
+            name=translate("pool_editing", "Matching documents"),
+            description=translate(
+                "pool_editing", "Documents whose ID starts with, or whose title or text contains, what you typed"
+            ),
+        )
+        self.view.setMinimumHeight(240)
+        self.view.doubleClicked.connect(lambda _index: self._accept())
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
+        self.add_button = QPushButton(translate("pool_editing", "Add to the pool"))
+        self.add_button.setEnabled(False)
+        self.buttons.addButton(self.add_button, QDialogButtonBox.ButtonRole.AcceptRole)
+        self.buttons.accepted.connect(self._accept)
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.query_label)
+        layout.addWidget(self.search)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.view, 1)
+        layout.addWidget(self.buttons)
+        self.timer = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
+        self.timer.timeout.connect(self.run_search)
+        self.search.textChanged.connect(self._typed)
+        self.search.returnPressed.connect(self._accept)
+        self.view.selectionModel().currentRowChanged.connect(lambda *_: self._update_button())
+        self.resize(640, 440)
+
+    def chosen(self) -> str:
+        """The selected document, or else the ID as typed."""
+        index = self.view.currentIndex()
+        if index.isValid():
+            return self.model.display[0][index.row()]
+        return self.search.text().strip()
+
+    def _update_button(self) -> None:
+        chosen = self.chosen()
+        self.add_button.setEnabled(bool(chosen) and chosen not in self.in_pool)
+
+    def _typed(self) -> None:
+        self.view.clearSelection()
+        self.view.setCurrentIndex(self.model.index(-1, -1))
+        self._update_button()
+        self.timer.start()
+
+    def run_search(self) -> None:
+        if self._task is not None:
+            self._task.cancel_event.set()  # a newer search supersedes it
+        self._request += 1
+        request, text, project = self._request, self.search.text(), self.project
+        if not text.strip():
+            self._show(request, pd.DataFrame(columns=["doc_id", "title", "match"]))
+            return
+        self.summary.setText(translate("pool_editing", "Searching…"))
+
+        def work(cancelled: Callable[[], bool], **_: Any) -> pd.DataFrame:
+            return project.search_documents(text, limit=SEARCH_LIMIT, cancelled=cancelled)
+
+        self._task = run_in_background(work, lambda found: self._show(request, found), self._failed)
+
+    def _failed(self, message: str) -> None:
+        self.summary.setText(message)
+
+    def _show(self, request: int, found: pd.DataFrame) -> None:
+        if request != self._request:
+            return  # an older search's answer
+        yes, no = translate("pool_editing", "yes"), ""
+        frame = found.assign(
+            found=[translate("pool_editing", FOUND_IN[m]) for m in found["match"]],
+            in_pool=[yes if d in self.in_pool else no for d in found["doc_id"]],
+        )
+        self.model.load(frame.reset_index(drop=True))
+        fit_columns(self.view, self.model)
+        typed = self.search.text().strip()
+        if not len(found):
+            text = translate("pool_editing", "No imported document matches; Add puts the ID {doc_id} in as typed.")
+            self.summary.setText(text.format(doc_id=typed) if typed else "")
+        else:
+            more = translate("pool_editing", " (the first {limit})").format(limit=SEARCH_LIMIT)
+            self.summary.setText(
+                translate(
+                    "pool_editing", "{count} documents match{more}; pick one, or Add takes the ID as typed."
+                ).format(count=len(found), more=more if len(found) >= SEARCH_LIMIT else "")
+            )
+        self._update_button()
+
+    def _accept(self) -> None:
+        self._update_button()
+        if self.add_button.isEnabled():
+            self.accept()
+
+    def done(self, result: int) -> None:
+        if self._task is not None:
+            self._task.cancel_event.set()
+        super().done(result)
+
+
+class PoolEditor(QObject):
+    """The Pool menu's editing entries, bound to the main window (its project, workspace and undo stack)."""
+
+    def __init__(self, window: Any) -> None:
+        super().__init__(window)
+        self.window = window
+
+    def add_actions(self, menu: QMenu) -> None:
+        def action(text: str, slot: Callable[[], None], shortcut: str | None = None) -> QAction:
+            item = QAction(text, self.window)
+            if shortcut:
+                item.setShortcut(QKeySequence(shortcut))
+            item.triggered.connect(lambda _checked=False: slot())
+            menu.addAction(item)
+            return item
+
+        menu.addSeparator()
+        self.add_action = action(
+            translate("pool_editing", "&Add document to this query's pool…"), self.add_document, "Ctrl+Shift+A"
+        )
+        self.remove_action = action(
+            translate("pool_editing", "&Remove ungraded item from the pool"), self.remove_item, "Delete"
+        )
+        self.discard_action = action(translate("pool_editing", "&Discard draft…"), self.discard_draft)
+        menu.addSeparator()
+        self.export_action = action(translate("pool_editing", "&Export qrels…"), self.export_qrels, "Ctrl+Shift+E")
+
+    def update_actions(self, writable: bool, version: Any, has_draft: bool) -> None:
+        # Only while the Annotate tab shows: Delete on the Scores tab must not remove an item out of sight.
+        shown = self.window.tabs.currentWidget() is self.window.workspace
+        editable = writable and version is not None and not version.frozen and shown
+        self.add_action.setEnabled(editable)
+        self.remove_action.setEnabled(editable)
+        self.discard_action.setEnabled(writable and has_draft)
+        self.export_action.setEnabled(version is not None and version.frozen)
+
+    # -- add and remove ---------------------------------------------------------------------
+    def _status(self, text: str) -> None:
+        self.window.statusBar().showMessage(text, 15000)
+
+    def _failed(self, message: str) -> None:
+        self._status(message)
+        self.window.show_error(message)
+
+    def _changed(self, query_id: str, doc_id: str | None) -> None:
+        self.window.workspace.reload_query(query_id, doc_id)
+
+    def add_document(self, doc_id: str | None = None) -> None:
+        """Pool ▸ Add document: to the query shown, by ID or picked from the corpus."""
+        ws = self.window.workspace
+        version, project = ws.version, ws.project
+        if project is None or version is None or ws.query_id is None:
+            return
+        if reason := ws.locked_reason():
+            self._status(reason)
+            return
+        if doc_id is None:
+            query = f"{ws.query_id} — {ws.query_text}"
+            dialog = AddDocumentDialog(project, query, set(ws.pool.doc_ids()), self.window)
+            if dialog.exec() != QDialog.DialogCode.Accepted:
+                return
+            doc_id = dialog.chosen()
+        command = AddItemCommand(project, version.version, ws.query_id, doc_id, self._changed, self._failed)
+        self.window.undo_stack.push(command)
+        if command.edit is not None:
+            text = translate("pool_editing", "Added {doc_id} to the pool of {query_id}; Ctrl+Z takes it out again.")
+            if not command.edit.has_text:
+                text = translate(
+                    "pool_editing",
+                    "Added {doc_id} to the pool of {query_id}; its text is not imported (File ▸ Import documents).",
+                )
+            self._status(text.format(doc_id=command.edit.doc_id, query_id=command.edit.query_id))
+
+    def remove_item(self) -> None:
+        """Pool ▸ Remove ungraded item: the selected document, if it has no grade."""
+        ws = self.window.workspace
+        doc_id, version, project = ws.current_doc(), ws.version, ws.project
+        if project is None or version is None or ws.query_id is None or doc_id is None:
+            self._status(translate("pool_editing", "No document is selected: nothing was removed."))
+            return
+        if reason := ws.locked_reason():
+            self._status(reason)
+            return
+        grade = ws.pool.grade(ws.pool.row_of(doc_id))
+        if grade is not None:
+            self._status(
+                translate(
+                    "pool_editing", "{doc_id} is graded {grade}: only an ungraded item can be removed from a pool."
+                ).format(doc_id=doc_id, grade=grade)
+            )
+            return
+        command = RemoveItemCommand(project, version.version, ws.query_id, doc_id, self._changed, self._failed)
+        self.window.undo_stack.push(command)
+        if command.edit is not None:
+            self._status(
+                translate("pool_editing", "Removed {doc_id} from the pool of {query_id}; Ctrl+Z puts it back.").format(
+                    doc_id=doc_id, query_id=command.query_id
+                )
+            )
+
+    # -- discard ----------------------------------------------------------------------------
+    def discard_draft(self) -> None:
+        """Pool ▸ Discard draft: a confirmation naming what goes, then the work in the background."""
+        project = self.window.project
+        if project is None or project.draft() is None:
+            return
+        try:
+            plan = plan_discard(project)
+        except WRITE_ERRORS as exc:
+            self._failed(write_problem(exc))
+            return
+        if (
+            show_message(
+                self.window,
+                QMessageBox.Icon.Question,
+                translate("pool_editing", "Discard draft"),
+                discard_question(plan),
+                QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
+                QMessageBox.StandardButton.Cancel,
+            )
+            != QMessageBox.StandardButton.Discard
+        ):
+            return
+
+        def done(discarded: DiscardedDraft) -> None:
+            self.window.refresh()
+            command = DiscardDraftCommand(project, discarded, self._refreshed, self._failed)
+            self.window.undo_stack.push(command)
+            self._status(
+                translate("pool_editing", "Draft pool v{version} discarded; Ctrl+Z brings it back.").format(
+                    version=plan.draft.version
+                )
+            )
+
+        self.window._background(
+            translate("pool_editing", "Discarding the draft…"),
+            lambda cancelled, **_: discard(project, plan, cancelled=cancelled),
+            done,
+        )
+
+    def _refreshed(self, version: int | None) -> None:
+        self.window.refresh(version=version)
+
+    # -- export -----------------------------------------------------------------------------
+    def export_qrels(self, path: str | None = None, fmt: str | None = None) -> None:
+        """Pool ▸ Export qrels: the shown frozen version, as TREC qrels or CSV (``ndcg export-qrels``'s writer)."""
+        project, version = self.window.project, self.window.current_version()
+        if project is None or version is None or not version.frozen:
+            self._status(translate("pool_editing", "Only a frozen pool version can be exported as qrels."))
+            return
+        trec = translate("pool_editing", "TREC qrels (*.qrels *.txt)")
+        csv = translate("pool_editing", "CSV (*.csv)")
+        if path is None:
+            suggested = str(Path.home() / f"{project.path.stem}-v{version.version}.qrels")
+            path, chosen = QFileDialog.getSaveFileName(
+                self.window, translate("pool_editing", "Export qrels"), suggested, f"{trec};;{csv}"
+            )
+            if not path:
+                return
+            fmt = "csv" if chosen == csv or path.lower().endswith(".csv") else "trec"
+        target, kind = path, fmt or "trec"
+
+        def done(_v: Any) -> None:
+            self._status(
+                translate("pool_editing", "Wrote pool v{version} (sha256 {hash}…) to {path}.").format(
+                    version=version.version, hash=version.short_hash, path=target
+                )
+            )
+
+        self.window._background(
+            translate("pool_editing", "Exporting qrels…"),
+            lambda **_: project.export_qrels(target, version=version.version, fmt=kind),
+            done,
+        )
+
+
+def discard_question(plan: DiscardPlan) -> str:
+    """The confirmation: what discarding deletes, named."""
+    who = ", ".join(plan.annotators) if plan.annotators else translate("pool_editing", "nobody")
+    return translate(
+        "pool_editing",
+        "Discard draft pool v{version}?\n\n"
+        "Deleted: its {items} items for {queries} queries, with {graded} grades (given by {who}) and {notes} notes; "
+        "{own} of them were graded or noted in this draft and exist nowhere else.\n\n"
+        "The audit log keeps a record, and Edit ▸ Undo brings the draft back while the project stays open.",
+    ).format(
+        version=plan.draft.version,
+        items=plan.items,
+        queries=plan.queries,
+        graded=plan.graded,
+        who=who,
+        notes=plan.notes,
+        own=plan.own_work,
+    )

@@ -1,0 +1,155 @@
+"""Editing a draft pool by hand: add a document, remove an ungraded item, discard the draft; each with its undo.
+
+Every edit returns what it did (the rows as they were), so the window's undo can put them back exactly;
+every write, and every undo, is a row in the audit log (actions ``add``, ``remove``, ``discard draft`` and
+``undo add``, ``undo remove``, ``restore draft``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+
+from ndcg_desktop.domain import InputError
+from ndcg_desktop.formats.cells import check_id
+from ndcg_desktop.store import PoolVersion, Project
+from ndcg_desktop.store.pool_edits import ROW_COLUMNS
+from ndcg_desktop.tasks.pooling import IsCancelled
+
+
+@dataclass(frozen=True)
+class PoolEdit:
+    """One item added to or removed from draft ``version``; ``row`` is the item as it was (ROW_COLUMNS)."""
+
+    version: int
+    query_id: str
+    doc_id: str
+    row: pd.DataFrame
+    has_text: bool  # the document's text is in the project (an ID typed by hand may not be)
+
+
+def _document_id(text: str) -> str:
+    try:
+        return check_id(text, "document ID", "", None)
+    except InputError as exc:  # typed into the window: there is no file and line to name
+        raise InputError(exc.message) from None
+
+
+def _draft(project: Project, version: int) -> PoolVersion:
+    v = project.version(version)
+    if v.frozen:
+        raise InputError(
+            f"pool version {v.version} is frozen and cannot change; start a new draft from it", path=project.path
+        )
+    return v
+
+
+def _item(project: Project, version: int, query_id: str, doc_id: str) -> pd.DataFrame:
+    items = project.pool_items(version, query_id)
+    return items[items["doc_id"] == doc_id][ROW_COLUMNS].reset_index(drop=True)
+
+
+def add_to_pool(project: Project, version: int, query_id: str, doc_id: str) -> PoolEdit:
+    """Add ``doc_id`` (trimmed, checked by the ID rule) to the pool of ``query_id`` in draft ``version``, ungraded.
+
+    >>> edit = add_to_pool(project, 2, "q1", " D9 ")  # doctest: +SKIP
+    >>> edit.doc_id, edit.row["grade"].isna().all()  # doctest: +SKIP
+    ('D9', True)
+    """
+    doc = _document_id(doc_id)
+    _draft(project, version)
+    if len(_item(project, version, query_id, doc)):
+        raise InputError(f"document {doc} is in the pool of query {query_id} already (version {version})")
+    project.add_items(pd.DataFrame({"query_id": [query_id], "doc_id": [doc]}), version=version, action="add")
+    return PoolEdit(version, query_id, doc, _item(project, version, query_id, doc), project.document(doc) is not None)
+
+
+def remove_from_pool(project: Project, version: int, query_id: str, doc_id: str) -> PoolEdit:
+    """Remove an ungraded item from draft ``version`` (a graded one is refused: clear its grade first)."""
+    _draft(project, version)
+    row = _item(project, version, query_id, doc_id)
+    if not len(row):
+        raise InputError(f"document {doc_id} is not in the pool of query {query_id} (version {version})")
+    if row["grade"].notna().any():
+        raise InputError(
+            f"document {doc_id} is graded {int(row['grade'].iloc[0])} for query {query_id}; only an ungraded item "
+            "can be removed from a pool"
+        )
+    project.remove_items(row[["query_id", "doc_id"]], version=version, action="remove")
+    return PoolEdit(version, query_id, doc_id, row, project.document(doc_id) is not None)
+
+
+def undo_add(project: Project, edit: PoolEdit) -> None:
+    """Take back :func:`add_to_pool` (the item is ungraded again by then: undo runs in order)."""
+    if project.remove_items(edit.row[["query_id", "doc_id"]], version=edit.version, action="undo add") != 1:
+        raise InputError(f"document {edit.doc_id} is no longer an ungraded item of query {edit.query_id}")
+
+
+def undo_remove(project: Project, edit: PoolEdit) -> None:
+    """Put back the item :func:`remove_from_pool` removed, note, annotator and time included."""
+    project.restore_items(edit.row, version=edit.version, action="undo remove")
+
+
+@dataclass(frozen=True)
+class DiscardPlan:
+    """What discarding the draft loses, counted before the confirmation."""
+
+    draft: PoolVersion
+    items: int
+    queries: int
+    graded: int
+    notes: int
+    annotators: list[str]  # who gave the draft's grades (imports are credited "import:<file>")
+    own_work: int  # items graded or noted in this draft since it was made (the rest its parent also holds)
+
+
+@dataclass(frozen=True)
+class DiscardedDraft:
+    """A discarded draft and its items exactly as they were, to bring it back with :func:`restore_discarded`."""
+
+    draft: PoolVersion
+    rows: pd.DataFrame
+
+
+def plan_discard(project: Project) -> DiscardPlan:
+    """Count what :func:`discard` would delete; refuses when there is no draft."""
+    draft = project.draft()
+    if draft is None:
+        raise InputError("has no draft pool to discard", path=project.path)
+    items = project.pool_items(draft.version)
+    graded = items["grade"].notna()
+    noted = items["note"] != ""
+    own = graded | noted
+    if draft.parent is not None:
+        parent = project.pool_items(draft.parent)[ROW_COLUMNS]
+        same = items[ROW_COLUMNS].merge(parent, how="left", indicator=True)["_merge"] == "both"
+        own &= ~same.to_numpy()
+    return DiscardPlan(
+        draft=draft,
+        items=len(items),
+        queries=int(items["query_id"].nunique()),
+        graded=int(graded.sum()),
+        notes=int(noted.sum()),
+        annotators=sorted({str(a) for a in items.loc[graded, "annotator"].dropna()}),
+        own_work=int(own.sum()),
+    )
+
+
+def discard(project: Project, plan: DiscardPlan, *, cancelled: IsCancelled | None = None) -> DiscardedDraft:
+    """Delete the planned draft (audited, item by item), keeping its rows for :func:`restore_discarded`."""
+    draft = project.draft()
+    rows = project.pool_items(draft.version)[ROW_COLUMNS] if draft is not None else None
+    if draft != plan.draft or rows is None or len(rows) != plan.items:
+        raise InputError("the draft pool changed since the confirmation; discard again", path=project.path)
+    if cancelled is not None and cancelled():
+        from ndcg_desktop.scoring import Cancelled
+
+        raise Cancelled()
+    project.discard_draft(draft.version)
+    return DiscardedDraft(draft, rows)
+
+
+def restore_discarded(project: Project, discarded: DiscardedDraft) -> PoolVersion:
+    """Bring a discarded draft back under its number, every item as it was (audited as ``restore draft``)."""
+    return project.restore_draft(discarded.draft, discarded.rows, action="restore draft")

@@ -1,0 +1,201 @@
+"""Pool editing in the window: each edit, its undo and redo, the audit rows they leave, and qrels export."""
+
+from __future__ import annotations
+
+import pandas as pd
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
+
+from ndcg_desktop.gui import pool_editing
+from ndcg_desktop.store import Project
+
+from .conftest import shot
+
+
+def pool(path, version=1, query="q1"):
+    with Project.open(path, read_only=True) as p:
+        items = p.pool_items(version, query)
+    return {r.doc_id: (None if pd.isna(r.grade) else int(r.grade), r.note) for r in items.itertuples()}
+
+
+def audit(path, n):
+    with Project.open(path, read_only=True) as p:
+        log = p.audit_log()
+    return log.tail(n)[["version", "query_id", "doc_id", "action", "who"]].values.tolist()
+
+
+def undo(window, qtbot):
+    qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+
+
+def redo(window, qtbot):
+    qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+
+
+def test_add_by_id_is_undoable_and_audited(window, small_project, qtbot):
+    window.open_project(small_project)
+    ws = window.workspace
+    before = pool(small_project)
+    window.pool_editor.add_document(" E ")  # E is q2's document; typed with spaces
+    assert pool(small_project)["E"] == (None, "")
+    assert ws.current_doc() == "E" and ws.pool.rowCount() == 5
+    assert "Pool v1: 2 of 6 graded" in window.progress_label.text()
+    assert audit(small_project, 1) == [[1, "q1", "E", "add", "tester"]]
+    assert window.undo_stack.undoText() == "Add E to the pool of q1"
+    undo(window, qtbot)
+    assert pool(small_project) == before
+    assert ws.pool.rowCount() == 4 and "Pool v1: 2 of 5 graded" in window.progress_label.text()
+    assert audit(small_project, 1) == [[1, "q1", "E", "undo add", "tester"]]
+    redo(window, qtbot)
+    assert pool(small_project)["E"] == (None, "")
+    assert audit(small_project, 1) == [[1, "q1", "E", "add", "tester"]]
+
+
+def test_adding_a_document_already_in_the_pool_is_refused_and_not_on_the_undo_stack(window, small_project, messages):
+    window.open_project(small_project)
+    window.pool_editor.add_document("A")
+    assert messages[-1] == ("warning", "A was not added: document A is in the pool of query q1 already (version 1)")
+    assert window.undo_stack.count() == 0
+    assert len(pool(small_project)) == 4
+
+
+def test_add_picked_from_the_corpus_with_the_search_box(window, small_project, qtbot, monkeypatch):
+    window.open_project(small_project)
+    ws = window.workspace
+    ws.select_query_row(1)  # q2: pool E only
+    assert ws.query_id == "q2"
+    seen = []
+
+    def pick(dialog):
+        qtbot.keyClicks(dialog.search, "pool")
+        qtbot.waitUntil(lambda: dialog.model.rowCount() == 2, timeout=10_000)
+        seen.append([dialog.model.display[c] for c in range(4)])
+        seen.append(dialog.summary.text())
+        dialog.show()
+        shot(dialog, "pool-add-document")
+        dialog.view.selectRow(1)
+        return QDialog.DialogCode.Accepted
+
+    monkeypatch.setattr(pool_editing.AddDocumentDialog, "exec", pick)
+    qtbot.keyClick(window, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    # Both titles contain "pool" (no ID starts with it), so both are found in their title.
+    ids, found, in_pool, titles = seen[0]
+    assert sorted(ids) == ["A", "D"]
+    assert dict(zip(ids, found, strict=True)) == {"A": "title", "D": "title"}
+    assert in_pool == ["", ""] and sorted(titles) == ["Freezing pools", "Pools"]
+    assert seen[1] == "2 documents match; pick one, or Add takes the ID as typed."
+    assert sorted(pool(small_project, query="q2")) == sorted(["E", ids[1]])
+    assert audit(small_project, 1) == [[1, "q2", ids[1], "add", "tester"]]
+
+
+def test_search_marks_documents_already_in_the_pool_and_refuses_them(window, small_project, qtbot):
+    window.open_project(small_project)
+    ws = window.workspace
+    dialog = pool_editing.AddDocumentDialog(ws.project, "q1", set(ws.pool.doc_ids()), window)
+    qtbot.addWidget(dialog)
+    qtbot.keyClicks(dialog.search, "E")  # the ID prefix E, and every text with an "e"
+    qtbot.waitUntil(lambda: dialog.model.rowCount() == 5, timeout=10_000)
+    assert dialog.model.display[0][0] == "E" and dialog.model.display[1][0] == "ID"  # the ID match comes first
+    in_pool = dict(zip(dialog.model.display[0], dialog.model.display[2], strict=True))
+    assert in_pool == {"E": "", "A": "yes", "B": "yes", "C": "yes", "D": "yes"}
+    dialog.view.selectRow(1)
+    assert dialog.chosen() == dialog.model.display[0][1] and not dialog.add_button.isEnabled()
+    dialog.view.selectRow(0)
+    assert dialog.chosen() == "E" and dialog.add_button.isEnabled()
+    dialog.reject()
+
+
+def test_delete_removes_the_ungraded_item_and_undo_puts_it_back_with_its_note(window, small_project, qtbot):
+    window.open_project(small_project)
+    ws = window.workspace
+    ws.pool_view.setFocus()
+    assert ws.current_doc() == "C"
+    qtbot.keyClick(ws.pool_view, Qt.Key.Key_E)
+    qtbot.keyClicks(ws.note_edit, "maybe")
+    qtbot.keyClick(ws.note_edit, Qt.Key.Key_Return)
+    before = pool(small_project)
+    assert before["C"] == (None, "maybe")
+    qtbot.keyClick(ws.pool_view, Qt.Key.Key_Delete)
+    assert "C" not in pool(small_project)
+    assert ws.pool.row_of("C") == -1 and "Pool v1: 2 of 4 graded" in window.progress_label.text()
+    assert audit(small_project, 1) == [[1, "q1", "C", "remove", "tester"]]
+    assert window.undo_stack.undoText() == "Remove C from the pool of q1"
+    undo(window, qtbot)
+    assert pool(small_project) == before
+    assert ws.current_doc() == "C" and ws.note_edit.text() == "maybe"
+    assert audit(small_project, 1) == [[1, "q1", "C", "undo remove", "tester"]]
+    redo(window, qtbot)
+    assert "C" not in pool(small_project)
+
+
+def test_delete_on_a_graded_item_says_why_and_removes_nothing(window, small_project, qtbot):
+    window.open_project(small_project)
+    ws = window.workspace
+    ws.select_doc_row(0)
+    assert ws.current_doc() == "A"
+    qtbot.keyClick(ws.pool_view, Qt.Key.Key_Delete)
+    assert len(pool(small_project)) == 4 and window.undo_stack.count() == 0
+    assert window.statusBar().currentMessage() == ("A is graded 3: only an ungraded item can be removed from a pool.")
+
+
+def test_discard_names_what_is_lost_and_undo_brings_the_draft_back(window, small_project, qtbot, messages):
+    window.open_project(small_project)
+    qtbot.keyClick(window.workspace.pool_view, Qt.Key.Key_1)  # C graded 1 by tester
+    messages.answer = QMessageBox.StandardButton.Discard
+    window.pool_editor.discard_draft()
+    assert messages[-1] == (
+        "question",
+        "Discard draft pool v1?\n\nDeleted: its 5 items for 2 queries, with 3 grades (given by import:j.qrels, "
+        "tester) and 0 notes; 3 of them were graded or noted in this draft and exist nowhere else.\n\n"
+        "The audit log keeps a record, and Edit ▸ Undo brings the draft back while the project stays open.",
+    )
+    messages.boxes[-1].show()
+    shot(messages.boxes[-1], "pool-discard-confirmation")
+    messages.boxes[-1].close()
+    window.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
+    qtbot.waitUntil(lambda: window.project.draft() is None, timeout=10_000)
+    qtbot.waitUntil(lambda: window.undo_stack.undoText() == "Discard draft pool v1", timeout=10_000)
+    assert sorted(audit(small_project, 5)) == [
+        [1, q, d, "discard draft", "tester"]
+        for q, d in [("q1", "A"), ("q1", "B"), ("q1", "C"), ("q1", "D"), ("q2", "E")]
+    ]
+    undo(window, qtbot)
+    assert pool(small_project) == {"A": (3, ""), "B": (2, ""), "C": (1, ""), "D": (None, "")}
+    assert window.current_version().version == 1 and not window.current_version().frozen
+    assert sorted(audit(small_project, 5)) == [
+        [1, q, d, "restore draft", "tester"]
+        for q, d in [("q1", "A"), ("q1", "B"), ("q1", "C"), ("q1", "D"), ("q2", "E")]
+    ]
+    undo(window, qtbot)  # the grade before the discard is undone too: the stack kept it
+    assert pool(small_project)["C"] == (None, "")
+
+
+def test_export_qrels_of_a_frozen_version_in_both_formats(window, small_project, tmp_path, qtbot):
+    with Project.open(small_project) as p:
+        p.freeze(remove_ungraded=True)
+        expected = p.pool_items(1)
+    window.open_project(small_project)
+    assert window.pool_editor.export_action.isEnabled()
+    assert not window.pool_editor.add_action.isEnabled()  # frozen: nothing to edit
+    trec, csv = tmp_path / "out.qrels", tmp_path / "out.csv"
+    window.pool_editor.export_qrels(str(trec), "trec")
+    qtbot.waitUntil(trec.exists, timeout=10_000)
+    rows = zip(expected["query_id"], expected["doc_id"], expected["grade"], strict=True)
+    assert trec.read_text() == "".join(f"{q} 0 {d} {int(g)}\n" for q, d, g in rows)
+    window.pool_editor.export_qrels(str(csv), "csv")
+    qtbot.waitUntil(csv.exists, timeout=10_000)
+    rows = zip(expected["query_id"], expected["doc_id"], expected["grade"], strict=True)
+    assert csv.read_text() == "query_id,doc_id,grade\n" + "".join(f"{q},{d},{int(g)}\n" for q, d, g in rows)
+    qtbot.waitUntil(lambda: "Wrote pool v1" in window.statusBar().currentMessage(), timeout=10_000)
+
+
+def test_export_refuses_the_project_file_itself(window, small_project, qtbot, messages):
+    with Project.open(small_project) as p:
+        p.freeze(remove_ungraded=True)
+    window.open_project(small_project)
+    window.pool_editor.export_qrels(str(small_project), "trec")
+    qtbot.waitUntil(lambda: bool(messages), timeout=10_000)
+    assert messages[-1][0] == "warning" and str(small_project) in messages[-1][1]
+    with Project.open(small_project, read_only=True) as p:
+        assert p.version(1).frozen  # still a project, untouched

@@ -1,0 +1,146 @@
+"""Editing a draft pool by hand (tasks.pool_editing): each edit, its undo, and the audit rows they leave."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+
+from ndcg_desktop.domain import InputError
+from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.pool_editing import (
+    add_to_pool,
+    discard,
+    plan_discard,
+    remove_from_pool,
+    restore_discarded,
+    undo_add,
+    undo_remove,
+)
+
+
+@pytest.fixture
+def project(tmp_path, write):
+    """v1 frozen (q1: A=3, B=0); draft v2 copies it and adds C (ungraded, noted) and D (graded 2 by bob)."""
+    docs = [{"doc_id": d, "title": f"Title {d}", "text": f"text of {d}"} for d in "ABCD"]
+    p = Project.create(tmp_path / "p.ndcgproj", user="ann")
+    p.import_documents(write("d.jsonl", "".join(json.dumps(d) + "\n" for d in docs)))
+    p.import_qrels(write("q.txt", "q1 0 A 3\nq1 0 B 0\n"))
+    p.freeze()
+    p.new_draft_from(1)
+    p.add_items(pd.DataFrame({"query_id": ["q1", "q1"], "doc_id": ["C", "D"]}), version=2)
+    p.set_note("q1", "C", "check the date", version=2)
+    p.file.user = "bob"
+    p.set_grade("q1", "D", 2, version=2)
+    p.file.user = "ann"
+    yield p
+    p.close()
+
+
+def items(p, version=2):
+    frame = p.pool_items(version, "q1")
+    return {r.doc_id: (None if pd.isna(r.grade) else int(r.grade), r.note) for r in frame.itertuples()}
+
+
+def last_audit(p, n=1):
+    log = p.audit_log()
+    return log.tail(n)[["version", "query_id", "doc_id", "action", "who"]].values.tolist()
+
+
+def test_add_then_undo_leaves_the_pool_as_it_was_and_audits_both(project):
+    before = items(project)
+    edit = add_to_pool(project, 2, "q1", "  E9 ")  # trimmed (rule 14)
+    assert edit.doc_id == "E9" and not edit.has_text  # no text imported for E9
+    assert items(project)["E9"] == (None, "")
+    assert last_audit(project) == [[2, "q1", "E9", "add", "ann"]]
+    undo_add(project, edit)
+    assert items(project) == before
+    assert last_audit(project) == [[2, "q1", "E9", "undo add", "ann"]]
+
+
+def test_add_refuses_a_document_already_in_the_pool_an_invalid_id_and_a_frozen_version(project):
+    with pytest.raises(InputError, match="document A is in the pool of query q1 already"):
+        add_to_pool(project, 2, "q1", "A")
+    with pytest.raises(InputError, match=r"document ID 'E\\u200b9' contains U\+200B"):
+        add_to_pool(project, 2, "q1", "E\u200b9")
+    with pytest.raises(InputError, match="pool version 1 is frozen"):
+        add_to_pool(project, 1, "q1", "E9")
+    assert "E9" not in items(project)
+
+
+def test_remove_an_ungraded_item_and_undo_puts_its_note_back(project):
+    before = project.pool_items(2, "q1")
+    edit = remove_from_pool(project, 2, "q1", "C")
+    assert edit.has_text
+    assert "C" not in items(project)
+    assert last_audit(project) == [[2, "q1", "C", "remove", "ann"]]
+    undo_remove(project, edit)
+    pd.testing.assert_frame_equal(project.pool_items(2, "q1"), before)  # note, annotator, time: exactly
+    assert last_audit(project) == [[2, "q1", "C", "undo remove", "ann"]]
+    assert project.audit_log().iloc[-1]["new_note"] == "check the date"
+
+
+def test_remove_refuses_a_graded_item(project):
+    with pytest.raises(InputError, match="document D is graded 2 for query q1; only an ungraded item"):
+        remove_from_pool(project, 2, "q1", "D")
+    assert items(project)["D"] == (2, "")
+
+
+def test_discard_plan_names_what_is_lost(project):
+    plan = plan_discard(project)
+    assert (plan.draft.version, plan.items, plan.queries) == (2, 4, 1)
+    assert plan.graded == 3  # A and B copied from v1, D graded by bob
+    assert plan.notes == 1  # C's
+    assert plan.annotators == ["bob", "import:q.txt"]
+    assert plan.own_work == 2  # D's grade and C's note exist only in this draft; A and B stay in v1
+
+
+def test_discard_then_restore_brings_the_draft_back_exactly(project):
+    version_before = project.version(2)
+    rows_before = project.pool_items(2)
+    gone = discard(project, plan_discard(project))
+    assert project.draft() is None
+    assert [v.version for v in project.versions()] == [1]
+    log = project.audit_log(2)
+    assert list(log["action"].tail(4)) == ["discard draft"] * 4
+    restored = restore_discarded(project, gone)
+    assert restored == version_before  # number, parent, scale, labels, created_at, created_by
+    pd.testing.assert_frame_equal(project.pool_items(2), rows_before)
+    log = project.audit_log(2)
+    assert list(log["action"].tail(4)) == ["restore draft"] * 4
+    assert sorted(log["doc_id"].tail(4)) == ["A", "B", "C", "D"]
+
+
+def test_restore_is_refused_once_another_draft_exists(project):
+    gone = discard(project, plan_discard(project))
+    project.new_draft_from(1)  # takes number 2 again
+    with pytest.raises(InputError, match="cannot bring back draft version 2: the project has draft version 2"):
+        restore_discarded(project, gone)
+
+
+def test_discard_is_refused_when_the_draft_changed_since_the_plan(project):
+    plan = plan_discard(project)
+    project.discard_draft()
+    project.new_draft_from(1)  # number 2 again, possibly within the same second
+    project.add_items(pd.DataFrame({"query_id": ["q1"], "doc_id": ["E"]}), version=2)
+    with pytest.raises(InputError, match="the draft pool changed since the confirmation; discard again"):
+        discard(project, plan)
+    assert sorted(items(project)) == ["A", "B", "E"]
+
+
+def test_search_finds_id_prefixes_first_then_titles_then_texts_and_can_be_cancelled(project, write):
+    docs = [
+        {"doc_id": "pool-1", "title": "x", "text": "y"},
+        {"doc_id": "P2", "title": "Deep POOLS", "text": "y"},
+        {"doc_id": "P3", "title": "x", "text": "a pool of water"},
+    ]
+    project.import_documents(write("more.jsonl", "".join(json.dumps(d) + "\n" for d in docs)))
+    found = project.search_documents("pool")
+    assert found.values.tolist() == [["pool-1", "x", "id"], ["P2", "Deep POOLS", "title"], ["P3", "x", "text"]]
+    assert project.search_documents("pool", limit=2)["doc_id"].tolist() == ["pool-1", "P2"]
+    assert project.search_documents("  ").empty
+    from ndcg_desktop.store import ImportCancelled
+
+    with pytest.raises(ImportCancelled):
+        project.search_documents("no such words", cancelled=lambda: True)
