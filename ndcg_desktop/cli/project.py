@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ndcg_desktop.domain import GradeScale, InputError, TiePolicy
+from ndcg_desktop.domain.pace import duration_text
 from ndcg_desktop.formats.cells import plain, show
 from ndcg_desktop.formats.guidelines import read_guidelines
 from ndcg_desktop.formats.runs import ORDER_CHOICES
@@ -26,6 +27,7 @@ from ndcg_desktop.tasks import (
     pool_preview,
 )
 from ndcg_desktop.tasks.export import export_frozen_pool
+from ndcg_desktop.tasks.pace import PaceReport, pace_report
 
 
 def add_project_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -299,12 +301,38 @@ def cmd_new_draft(args: argparse.Namespace) -> int:
 def cmd_status(args: argparse.Namespace) -> int:
     with Project.open(args.project, read_only=True) as project:
         status = project.status()
+        pace = pace_report(project)
     if args.json:
-        json.dump(status, sys.stdout, indent=2, ensure_ascii=False)
+        json.dump({**status, "pace": pace.as_dict()}, sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
         return 0
     print(_status_text(status))
+    print(_pace_text(pace))
     return 0
+
+
+def _pace_text(report: PaceReport) -> str:
+    """The judging-pace section of ``ndcg status``: per annotator and day, then the draft's time left."""
+    pace = report.pace
+    if pace.by_annotator.empty:
+        return "\njudging pace: no grades given in this project yet (imported grades are not timed)"
+    lines = ["", f"judging pace ({report.rule}):"]
+
+    def seconds(value: float) -> str:
+        return "-" if value != value else f"{value:.1f} s"
+
+    for who, day, graded, timed, median_s in pace.by_day.itertuples(index=False, name=None):
+        lines.append(f"  {plain(who)}  {day}  {graded} graded, median {seconds(median_s)} per judgment ({timed} timed)")
+    for who, graded, timed, median_s in pace.by_annotator.itertuples(index=False, name=None):
+        lines.append(f"  {plain(who)}  all days    {graded} graded, median {seconds(median_s)} ({timed} timed)")
+    if report.draft is not None:
+        left = (
+            f"about {duration_text(report.time_left_s)} left at {pace.median_s:.1f} s per judgment"
+            if report.time_left_s is not None and pace.median_s is not None
+            else "no timed judgment yet to estimate the time left"
+        )
+        lines.append(f"draft v{report.draft}: {report.ungraded} ungraded, {left}")
+    return "\n".join(lines)
 
 
 def _status_text(s: dict[str, Any]) -> str:

@@ -42,6 +42,17 @@ def write_problem(exc: BaseException) -> str:
     return text  # the store's errors name the file and the problem already
 
 
+def run_write(command: QUndoCommand, write: Callable[[], object], what: str, failed: Failed) -> bool:
+    """Run ``command``'s write; if it fails, drop the command from the undo history and report why."""
+    try:
+        write()
+    except WRITE_ERRORS as exc:
+        command.setObsolete(True)  # QUndoStack deletes an obsolete command instead of keeping it
+        failed(f"{what}: {write_problem(exc)}")
+        return False
+    return True
+
+
 class _StoreCommand(QUndoCommand):
     """Runs a store write on redo and its inverse on undo; a failure is reported, never recorded."""
 
@@ -51,11 +62,7 @@ class _StoreCommand(QUndoCommand):
         self.changed, self.failed = changed, failed
 
     def _run(self, write: Callable[[], object], what: str) -> None:
-        try:
-            write()
-        except WRITE_ERRORS as exc:
-            self.setObsolete(True)  # QUndoStack deletes an obsolete command instead of keeping it
-            self.failed(f"{what}: {write_problem(exc)}")
+        run_write(self, write, what, self.failed)
         self.changed(self.query_id, self.doc_id)  # show what the file holds, whichever way it went
 
 

@@ -28,6 +28,7 @@ from ndcg_desktop import __version__
 from ndcg_desktop.domain import InputError
 from ndcg_desktop.gui.dialogs import BuildPoolDialog, FreezeDialog, ImportRunDialog, NewProjectDialog, ShortcutsDialog
 from ndcg_desktop.gui.i18n import LANGUAGES
+from ndcg_desktop.gui.pace_status import PaceLabel
 from ndcg_desktop.gui.plain import show_message
 from ndcg_desktop.gui.pool_editing import PoolEditor
 from ndcg_desktop.gui.preferences import Preferences, forget_project, recent_projects, remember_project, ui_state
@@ -104,7 +105,9 @@ class MainWindow(QMainWindow):
         self.progress_label.setAccessibleName(translate("main_window", "Grading progress"))
         self.progress_label.setMinimumWidth(260)
         self.progress_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.pace_label = PaceLabel()
         self.statusBar().addWidget(self.saved_label)
+        self.statusBar().addPermanentWidget(self.pace_label)
         self.statusBar().addPermanentWidget(self.progress_label)
         screen = self.screen().availableGeometry()
         self.resize(min(1280, int(screen.width() * 0.92)), min(800, int(screen.height() * 0.9)))
@@ -313,6 +316,7 @@ class MainWindow(QMainWindow):
         remember_project(project.path)
         self.stack.setCurrentWidget(self.tabs)
         self.scores.set_project(project)  # every part of both tabs starts over with this project
+        self.pace_label.set_project(project)
         self.refresh(prefer_draft=True)
         # Loading leaves many long-lived objects; freezing them keeps full collections (tens of
         # ms on a big project) out of the key presses that follow.
@@ -329,6 +333,7 @@ class MainWindow(QMainWindow):
         self.project = None
         self.version_box.clear()
         self.scores.set_project(None)
+        self.pace_label.set_project(None)
         self.stack.setCurrentWidget(self.welcome)
         self.welcome.refresh()
         self.setWindowTitle("ndcg-desktop")  # the application's name, not translated
@@ -420,6 +425,7 @@ class MainWindow(QMainWindow):
         )
 
     def _progress(self, graded: int, total: int) -> None:
+        self.pace_label.schedule()
         version = self.current_version()
         if version is None:
             return

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ndcg_desktop.gui.commands import WRITE_ERRORS, write_problem
+from ndcg_desktop.gui.commands import WRITE_ERRORS, run_write, write_problem
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_label, show_message
 from ndcg_desktop.gui.scores.tables import FrameModel, fit_columns, sorted_proxy, table_view
@@ -72,13 +72,7 @@ class _EditCommand(QUndoCommand):
         self.project, self.changed, self.failed = project, changed, failed
 
     def _run(self, work: Callable[[], object], what: str) -> bool:
-        try:
-            work()
-        except WRITE_ERRORS as exc:
-            self.setObsolete(True)  # QUndoStack deletes an obsolete command instead of keeping it
-            self.failed(f"{what}: {write_problem(exc)}")
-            return False
-        return True
+        return run_write(self, work, what, self.failed)
 
 
 class AddItemCommand(_EditCommand):

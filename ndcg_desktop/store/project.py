@@ -25,7 +25,7 @@ from ndcg_desktop.domain.blind import BLIND, JUDGING_ORDERS
 from ndcg_desktop.domain.data import OrderKind, Qrels, Run
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import GradeScale, TiePolicy
-from ndcg_desktop.store.core import SUFFIX, ImportCancelled, ProjectFile, default_user, translated
+from ndcg_desktop.store.core import SUFFIX, ImportCancelled, ProjectFile, connect_read_only, default_user, translated
 from ndcg_desktop.store.errors import (
     DiskFull,
     ProjectBusy,
@@ -304,6 +304,39 @@ class Project:
 
     def audit_log(self, version: int | None = None) -> pd.DataFrame:
         return self.judgments.audit_log(version)
+
+    def judging_log(self) -> pd.DataFrame:
+        """The audit rows that give a grade (who, at, action, new_grade): what judging pace is computed from.
+
+        Filtered by SQLite (which lets go of Python's GIL), so a pace refresh on a worker thread stays off
+        the window's key presses even when imports wrote a large audit log.
+        """
+        with self._reading() as conn:
+            return pd.read_sql_query(
+                "SELECT who, at, action, new_grade FROM audit_log WHERE action = 'grade' AND new_grade IS NOT NULL "
+                "ORDER BY id",
+                conn,
+            )
+
+    def draft_ungraded(self) -> tuple[int | None, int]:
+        """The draft's version number (None without a draft) and how many of its items are ungraded."""
+        with self._reading() as conn:
+            row = conn.execute(
+                "SELECT max(version) FROM pool_versions WHERE state = 'draft'"  # at most one draft exists
+            ).fetchone()
+            if row[0] is None:
+                return None, 0
+            count = conn.execute("SELECT count(*) FROM judgments WHERE version = ? AND grade IS NULL", (row[0],))
+            return int(row[0]), int(count.fetchone()[0])
+
+    @contextmanager
+    def _reading(self) -> Iterator[sqlite3.Connection]:
+        """A read-only connection of its own: a reader on a worker thread never shares the window's connection."""
+        conn = connect_read_only(self.path)
+        try:
+            yield conn
+        finally:
+            conn.close()
 
     def add_items(self, pairs: pd.DataFrame, *, version: int | None = None, action: str = "add") -> pd.DataFrame:
         return self.judgments.add_items(pairs, version=version, action=action)

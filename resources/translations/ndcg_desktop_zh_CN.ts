@@ -1824,6 +1824,37 @@ SHA-256：
     </message>
 </context>
 <context>
+    <name>pace</name>
+    <message>
+        <source>Judging pace</source>
+        <translation>评判速度</translation>
+    </message>
+    <message>
+        <source>Today: {graded} graded, {seconds} s each</source>
+        <translation>今天：已评 {graded} 个，每个 {seconds} 秒</translation>
+    </message>
+    <message>
+        <source>Today: {graded} graded</source>
+        <translation>今天：已评 {graded} 个</translation>
+    </message>
+    <message>
+        <source>v{version}: about {left} left</source>
+        <translation>v{version}：约剩 {left}</translation>
+    </message>
+    <message>
+        <source>{who}, {day}: {graded} graded, median {seconds} ({timed} timed)</source>
+        <translation>{who}，{day}：已评 {graded} 个，中位数 {seconds}（计时 {timed} 个）</translation>
+    </message>
+    <message>
+        <source>Draft v{version}: {ungraded} ungraded × {seconds} s ≈ {left}</source>
+        <translation>草稿 v{version}：{ungraded} 个未评分 × {seconds} 秒 ≈ {left}</translation>
+    </message>
+    <message>
+        <source>Seconds per judgment: the median gap between a person&apos;s consecutive grades; gaps over {minutes} minutes are pauses and left out. Imported grades are not timed.</source>
+        <translation>每次评判的秒数：同一人相邻两次评分间隔的中位数；超过 {minutes} 分钟的间隔视为暂停，不计入。导入的评分不计时。</translation>
+    </message>
+</context>
+<context>
     <name>pool_editing</name>
     <message>
         <source>Document</source>

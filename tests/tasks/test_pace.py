@@ -1,0 +1,78 @@
+"""Judging pace of a real project (tasks.pace) and in `ndcg status`, with the store's clock scripted."""
+
+from __future__ import annotations
+
+import json
+from statistics import median
+
+import pytest
+
+from ndcg_desktop.cli.main import main
+from ndcg_desktop.store import Project
+from ndcg_desktop.store import judgments as judgments_module
+from ndcg_desktop.tasks.pace import pace_report
+
+
+@pytest.fixture
+def graded(tmp_path, write, monkeypatch):
+    """A draft of six items (imported ungraded); ann grades four at scripted times, bob one."""
+    path = tmp_path / "p.ndcgproj"
+    times = [
+        "2026-11-30T09:00:00+00:00",  # ann
+        "2026-11-30T09:00:07+00:00",  # ann: 7 s
+        "2026-11-30T09:00:10+00:00",  # ann: 3 s
+        "2026-11-30T09:20:10+00:00",  # ann: a 20-minute pause, left out
+        "2026-11-30T09:05:00+00:00",  # bob: his first, not timed
+    ]
+    clock = iter(t for t in times for _ in range(2))  # a grade reads the clock twice: its row and its audit row
+    with Project.create(path, user="ann") as p:
+        p.import_qrels(write("q.txt", "".join(f"q1 0 D{i} -1\n" for i in range(6))), negative_as_ungraded=True)
+        monkeypatch.setattr(judgments_module, "now", lambda: next(clock))
+        for i in range(4):
+            p.set_grade("q1", f"D{i}", 1)
+        p.file.user = "bob"
+        p.set_grade("q1", "D4", 2)
+    return path
+
+
+def test_pace_report_of_a_project(graded):
+    with Project.open(graded, read_only=True) as p:
+        report = pace_report(p)
+    assert report.pace.by_annotator.values.tolist()[0] == ["ann", 4, 2, median([7, 3])]
+    assert report.pace.by_annotator.values.tolist()[1][:3] == ["bob", 1, 0]
+    assert (report.draft, report.ungraded) == (1, 6 - 5)
+    assert report.time_left_s == (6 - 5) * median([7, 3])
+
+
+def test_status_prints_the_pace_and_the_time_left(graded, capsys):
+    assert main(["status", str(graded)]) == 0
+    out = capsys.readouterr().out
+    assert (
+        "judging pace (seconds per judgment = median gap between a person's consecutive grades; gaps over 10 min" in out
+    )
+    assert "  ann  2026-11-30  4 graded, median 5.0 s per judgment (2 timed)" in out
+    assert "  bob  2026-11-30  1 graded, median - per judgment (0 timed)" in out
+    assert "draft v1: 1 ungraded, about 5 s left at 5.0 s per judgment" in out
+
+
+def test_status_json_carries_the_pace(graded, capsys):
+    assert main(["status", str(graded), "--json"]) == 0
+    pace = json.loads(capsys.readouterr().out)["pace"]
+    assert pace["median_seconds"] == median([7, 3])
+    assert pace["pause_seconds"] == 600
+    assert pace["by_annotator"] == [
+        {"who": "ann", "graded": 4, "timed": 2, "median_s": median([7, 3])},
+        {"who": "bob", "graded": 1, "timed": 0, "median_s": None},
+    ]
+    assert pace["by_day"][0] == {"who": "ann", "day": "2026-11-30", "graded": 4, "timed": 2, "median_s": 5.0}
+    assert (pace["draft"], pace["ungraded"], pace["time_left_seconds"]) == (1, 1, 1 * median([7, 3]))
+    assert pace["rule"].startswith("seconds per judgment = median gap")
+
+
+def test_status_of_a_project_without_grades_says_so(tmp_path, capsys):
+    path = tmp_path / "e.ndcgproj"
+    Project.create(path).close()
+    assert main(["status", str(path)]) == 0
+    assert (
+        "judging pace: no grades given in this project yet (imported grades are not timed)" in capsys.readouterr().out
+    )
