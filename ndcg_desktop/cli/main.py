@@ -25,6 +25,7 @@ from ndcg_desktop.domain import (
     UnknownQueryPolicy,
     ZeroIdcgPolicy,
 )
+from ndcg_desktop.domain.chunks import ChunkMap, IdMap
 from ndcg_desktop.domain.settings import MAX_K
 from ndcg_desktop.formats.cells import plain, show
 from ndcg_desktop.formats.common import QRELS_FORMATS, RUN_FORMATS
@@ -112,6 +113,11 @@ def build_parser(*, project_commands: bool = True) -> argparse.ArgumentParser:
     )
     score.add_argument("--scale", metavar="LO..HI", help="grade range (default 0..3; a project uses its own)")
     score.add_argument("--id-map", metavar="SEP", help="cut returned IDs at the first SEP (doc12#3 -> doc12)")
+    score.add_argument(
+        "--id-map-file",
+        metavar="FILE",
+        help="map returned chunk IDs to documents (JSONL or CSV/TSV: chunk_id, doc_id)",
+    )
     score.add_argument("--qrels-format", choices=QRELS_FORMATS, help="force the judgments format")
     score.add_argument("--run-format", choices=RUN_FORMATS, help="force the run format")
     score.add_argument(
@@ -128,7 +134,19 @@ def build_parser(*, project_commands: bool = True) -> argparse.ArgumentParser:
     return parser
 
 
-def _settings(args: argparse.Namespace, *, scale: GradeScale, ties: str, id_map: str | None) -> EvalSettings:
+def id_map_of(args: argparse.Namespace) -> IdMap | None:
+    """The ID map the options give: a separator (--id-map), a chunk map file (--id-map-file), or none."""
+    if args.id_map_file is not None and args.id_map is not None:
+        raise InputError("give --id-map SEP or --id-map-file FILE, not both")
+    if args.id_map_file is not None:
+        from ndcg_desktop.formats.chunk_map import read_chunk_map
+
+        return read_chunk_map(args.id_map_file)
+    return args.id_map  # type: ignore[no-any-return]
+
+
+def _settings(args: argparse.Namespace, *, scale: GradeScale, ties: str, id_map: IdMap | None) -> EvalSettings:
+    given = id_map_of(args)
     return EvalSettings(
         k=args.k,
         gain=Gain(args.gain),
@@ -139,7 +157,7 @@ def _settings(args: argparse.Namespace, *, scale: GradeScale, ties: str, id_map:
         unknown_queries=UnknownQueryPolicy(args.unknown_queries),
         ties=TiePolicy(args.ties or ties),
         scale=scale,
-        id_map=args.id_map if args.id_map is not None else id_map,
+        id_map=given if given is not None else id_map,
     )
 
 
@@ -216,16 +234,17 @@ def _score_project(args: argparse.Namespace) -> Evaluation:
         info = project.run_info(args.run_name)
         reading = info.reading
         # Import time owns a stored run's reading: another order, tie policy or ID map needs another import.
+        given = id_map_of(args)
         asked = (
             ("--order", args.order, {v: k for k, v in ORDER_CHOICES.items()}[reading.order]),
             ("--ties", args.ties, reading.ties.value),
-            ("--id-map", args.id_map, reading.id_map),
+            ("--id-map", given, reading.id_map),
         )
         for option, wanted, stored in asked:
             if wanted is not None and wanted != stored:
                 raise InputError(
-                    f"run {info.name} was imported with {option} {stored if stored is not None else '(none)'}; "
-                    f"import it again with {option} {wanted} to score it that way"
+                    f"run {info.name} was imported with {_shown(option, stored)}; "
+                    f"import it again with {_shown(option, wanted)} to score it that way"
                 )
         version = project.frozen_version(args.pool_version)
         if args.scale and GradeScale.parse(args.scale) != version.scale:
@@ -235,6 +254,13 @@ def _score_project(args: argparse.Namespace) -> Evaluation:
         if scored.not_recorded:
             print(f"note: {scored.not_recorded}; this evaluation is not recorded in it", file=sys.stderr)
         return scored.evaluation
+
+
+def _shown(option: str, value: object) -> str:
+    """An option as it was given: ``--ties docid-asc``, ``--id-map-file chunks.jsonl (sha256 …)``."""
+    if isinstance(value, ChunkMap):
+        return f"--id-map-file {value.label()}"
+    return f"{option} {value if value is not None else '(none)'}"
 
 
 def _join_negative_scale(argv: list[str]) -> list[str]:

@@ -81,6 +81,11 @@ def add_project_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser
     p.add_argument("--name", required=True, help="a name for the run inside the project")
     p.add_argument("--ties", choices=[t.value for t in TiePolicy], default="docid-desc", help="order of equal scores")
     p.add_argument("--id-map", metavar="SEP", help="cut returned IDs at the first SEP (doc12#3 -> doc12)")
+    p.add_argument(
+        "--id-map-file",
+        metavar="FILE",
+        help="map returned chunk IDs to documents (JSONL or CSV/TSV: chunk_id, doc_id)",
+    )
     p.add_argument("--format", choices=("trec", "csv", "tsv", "jsonl"), help="force the format")
     p.add_argument("--order", choices=("score", "rank", "file"), help="by score (default), rank column or file order")
     p.set_defaults(handler=cmd_import_run)
@@ -207,13 +212,15 @@ def cmd_import_qrels(args: argparse.Namespace) -> int:
 
 
 def cmd_import_run(args: argparse.Namespace) -> int:
+    from ndcg_desktop.cli.main import id_map_of
+
     with Project.open(args.project) as project:
         info = import_run(
             project,
             args.file,
             name=args.name,
             ties=TiePolicy(args.ties),
-            id_map=args.id_map,
+            id_map=id_map_of(args),
             fmt=args.format,
             order=ORDER_CHOICES.get(args.order or ""),
         )
@@ -370,7 +377,9 @@ def _status_text(s: dict[str, Any]) -> str:
     if s["runs"]:
         lines += ["", "runs:"]
         for r in s["runs"]:
-            mapping = f", IDs cut at {show(r['id_map'])}" if r["id_map"] else ""
+            mapping = f", IDs cut at {show(r['id_map'])}" if isinstance(r["id_map"], str) else ""
+            if isinstance(r["id_map"], dict):
+                mapping = f", IDs mapped by {plain(r['id_map']['file'])} (sha256 {r['id_map']['sha256'][:12]}…)"
             lines.append(
                 f"  {plain(r['name'])}  {plain(r['source'])} ({r['format']}, {r['rows']} documents, "
                 f"{r['queries']} queries, ties {r['ties']}{mapping})"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ndcg_desktop.domain.chunks import ChunkMap, IdMap, describe_id_map
 from ndcg_desktop.domain.data import OrderKind
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import TiePolicy
@@ -26,7 +27,7 @@ class RunReading:
 
     order: OrderKind = OrderKind.SCORE
     ties: TiePolicy = TiePolicy.DOCID_DESC
-    id_map: str | None = None
+    id_map: IdMap | None = None
     notes: tuple[str, ...] = ()  # how the file was read, for the manifest
     empty_queries: tuple[str, ...] = ()  # answered with an empty list (JSONL)
 
@@ -37,6 +38,8 @@ class RunReading:
             object.__setattr__(self, "ties", TiePolicy.from_text(str(self.ties), "ties"))
         if self.id_map == "":
             raise InputError("the ID map separator must not be empty")
+        if isinstance(self.id_map, dict):
+            object.__setattr__(self, "id_map", ChunkMap.from_dict(self.id_map))
         object.__setattr__(self, "notes", tuple(self.notes))
         object.__setattr__(self, "empty_queries", tuple(self.empty_queries))
 
@@ -55,7 +58,7 @@ class RunReading:
         return {
             "order": self.order.value,
             "ties": self.ties.value,
-            "id_map": self.id_map,
+            "id_map": self.id_map.as_dict() if isinstance(self.id_map, ChunkMap) else self.id_map,
             "notes": list(self.notes),
             "empty_queries": list(self.empty_queries),
         }
@@ -63,4 +66,4 @@ class RunReading:
     def describe(self) -> str:
         """``ordered by score, ties docid-desc, IDs cut at '#'``."""
         text = f"ordered by {self.order}, ties {self.ties}"
-        return text + (f", IDs cut at {self.id_map!r}" if self.id_map is not None else "")
+        return text + (f", {describe_id_map(self.id_map)}" if self.id_map is not None else "")

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from typing import Any
 
+from ndcg_desktop.domain.chunks import ChunkMap, IdMap, describe_id_map
 from ndcg_desktop.domain.errors import InputError
 
 
@@ -129,7 +130,7 @@ class EvalSettings:
     unknown_queries: UnknownQueryPolicy = UnknownQueryPolicy.REJECT
     ties: TiePolicy = TiePolicy.DOCID_DESC
     scale: GradeScale = field(default_factory=GradeScale)
-    id_map: str | None = None  # cut each returned ID at the first occurrence of this separator
+    id_map: IdMap | None = None  # a separator (cut each returned ID at its first one) or a chunk map file
 
     def __post_init__(self) -> None:
         if isinstance(self.k, bool) or not isinstance(self.k, int) or self.k < 1:
@@ -138,6 +139,8 @@ class EvalSettings:
             raise InputError(f"the cutoff K must be at most {MAX_K}, not {self.k}")
         if self.id_map is not None and self.id_map == "":
             raise InputError("the ID map separator must not be empty")
+        if isinstance(self.id_map, dict):
+            object.__setattr__(self, "id_map", ChunkMap.from_dict(self.id_map))
         for name, kind in _FIELD_TYPES.items():
             value = getattr(self, name)
             if not isinstance(value, kind):
@@ -164,7 +167,9 @@ class EvalSettings:
             f"ties={self.ties}",
             f"scale={self.scale}",
         ]
-        if self.id_map is not None:
+        if isinstance(self.id_map, ChunkMap):  # named by its hash and file name: "<sha256> <name>"
+            parts.append(f"id_map_file={json.dumps(self.id_map.sha256 + ' ' + self.id_map.source)}")
+        elif self.id_map is not None:
             parts.append(f"id_map={json.dumps(self.id_map)}")
         return f"nDCG@{self.k}(" + ",".join(parts) + ")"
 
@@ -179,6 +184,9 @@ class EvalSettings:
                 values[key] = GradeScale.parse(raw)
             elif key == "id_map":
                 values[key] = json.loads(raw)
+            elif key == "id_map_file":
+                digest, _, name = str(json.loads(raw)).partition(" ")
+                values["id_map"] = ChunkMap(name, digest, loaded=False)
             elif key in _FIELD_TYPES:
                 values[key] = _FIELD_TYPES[key].from_text(raw, key)
             else:
@@ -194,15 +202,17 @@ class EvalSettings:
             f"unknown queries: {self.unknown_queries}, ties: {self.ties}, scale {self.scale}"
         )
         if self.id_map is not None:
-            text += f", IDs cut at {self.id_map!r}"
+            text += f", {describe_id_map(self.id_map)}"
         return text
 
     def as_dict(self) -> dict[str, Any]:
-        data = asdict(self)
+        data = {f.name: getattr(self, f.name) for f in fields(self)}  # shallow: a chunk map's pairs are not copied
         for key, value in data.items():
             if isinstance(value, _Choice):
                 data[key] = value.value
         data["scale"] = str(self.scale)
+        if isinstance(self.id_map, ChunkMap):
+            data["id_map"] = self.id_map.reference()  # named by file and hash; the pairs stay with the run
         data["discount"] = self.discount
         data["text"] = self.to_text()
         return data

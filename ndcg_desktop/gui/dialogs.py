@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -12,8 +13,10 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
+    QFileDialog,
     QFormLayout,
     QGridLayout,
+    QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
@@ -246,6 +249,16 @@ class ImportRunDialog(QDialog):
         self.id_map = QLineEdit()
         self.id_map.setPlaceholderText(translate("dialogs", "e.g. # turns doc12#3 into doc12 (leave empty for none)"))
         self.id_map.setAccessibleName(translate("dialogs", "Cut IDs at"))
+        self.map_file: Path | None = None  # a chunk map file instead of a separator
+        self.map_button = QPushButton(translate("dialogs", "Map file…"))
+        self.map_button.setAccessibleName(translate("dialogs", "Choose a chunk map file"))
+        self.map_button.setToolTip(
+            translate("dialogs", "A file listing each chunk's document: JSONL or CSV/TSV with chunk_id and doc_id")
+        )
+        self.map_button.clicked.connect(lambda: self.choose_map_file("" if self.map_file is not None else None))
+        id_row = QHBoxLayout()
+        id_row.addWidget(self.id_map, 1)
+        id_row.addWidget(self.map_button)
         self.order = QComboBox()
         self.order.setAccessibleName(translate("dialogs", "Order rankings by"))
         self.error = plain_label(wrap=True)
@@ -255,7 +268,7 @@ class ImportRunDialog(QDialog):
         form.addRow(translate("dialogs", "Name"), self.name)
         form.addRow(translate("dialogs", "Order by"), self.order)
         form.addRow(translate("dialogs", "Equal scores or ranks"), self.ties)
-        form.addRow(translate("dialogs", "Cut IDs at"), self.id_map)
+        form.addRow(translate("dialogs", "Cut IDs at"), id_row)
         self.preview = QTableWidget(0, 4)
         self.preview.setHorizontalHeaderLabels(
             [
@@ -286,7 +299,7 @@ class ImportRunDialog(QDialog):
         layout.addWidget(self.error)
         layout.addWidget(buttons)
         self.resize(560, 460)
-        _chain(self.name, self.order, self.ties, self.id_map, self.preview, *_box_buttons(buttons))
+        _chain(self.name, self.order, self.ties, self.id_map, self.map_button, self.preview, *_box_buttons(buttons))
         self.path = path
         self._offer_orders()
         self.id_map.textChanged.connect(lambda _t: self._fill_preview())
@@ -327,8 +340,11 @@ class ImportRunDialog(QDialog):
         values = run.rank if run.order is OrderKind.RANK else run.score
         cut = self.id_map.text()
         self.preview.setRowCount(len(run))
+        mapped = translate("dialogs", "{doc_id} → ({file})")
         for row in range(len(run)):
             doc = docs[row] if not cut else f"{docs[row]} → {docs[row].split(cut, 1)[0]}"
+            if self.map_file is not None:
+                doc = mapped.format(doc_id=docs[row], file=self.map_file.name)
             value = "" if values is None else f"{values[row]:g}"
             for col, text in enumerate((str(lines[row]), queries[run.q[row]], doc, value)):
                 self.preview.setItem(row, col, QTableWidgetItem(text))
@@ -364,11 +380,37 @@ class ImportRunDialog(QDialog):
     def chosen_order(self) -> OrderKind | None:
         return None if self.order.currentData() is None else OrderKind(self.order.currentData())
 
-    def values(self) -> tuple[str, TiePolicy, str | None, OrderKind | None]:
+    def choose_map_file(self, path: str | None = None) -> None:
+        """Map returned IDs through a chunk map file (read when the run is imported); "" clears it."""
+        if path is None:
+            path, _ = QFileDialog.getOpenFileName(
+                self,
+                translate("dialogs", "Chunk map file"),
+                str(Path(self.path).parent) if self.path else "",
+                translate("dialogs", "Chunk maps (*.jsonl *.csv *.tsv *.gz);;All files (*)"),
+            )
+        self.map_file = Path(path) if path else None
+        self.id_map.setEnabled(self.map_file is None)
+        self.map_button.setText(
+            translate("dialogs", "Clear map file") if self.map_file is not None else translate("dialogs", "Map file…")
+        )
+        if self.map_file is not None:
+            self.id_map.clear()
+            self.id_map.setPlaceholderText(
+                translate("dialogs", "IDs are mapped by {file}").format(file=self.map_file.name)
+            )
+        else:
+            self.id_map.setPlaceholderText(
+                translate("dialogs", "e.g. # turns doc12#3 into doc12 (leave empty for none)")
+            )
+        self._fill_preview()
+
+    def values(self) -> tuple[str, TiePolicy, str | Path | None, OrderKind | None]:
+        """Name, tie policy, ID map (a separator, or the Path of a chunk map file) and order."""
         return (
             self.name.text().strip(),
             TiePolicy(self.ties.currentData()),
-            self.id_map.text() or None,
+            self.map_file if self.map_file is not None else (self.id_map.text() or None),
             self.chosen_order(),
         )
 

@@ -528,7 +528,9 @@ class MainWindow(QMainWindow):
         if answer == QMessageBox.StandardButton.Yes:
             self.import_judgments(path, NegativeGrades.UNGRADED)
 
-    def import_run(self, path: str | None = None, values: tuple[str, Any, str | None, Any] | None = None) -> None:
+    def import_run(
+        self, path: str | None = None, values: tuple[str, Any, str | Path | None, Any] | None = None
+    ) -> None:
         path = path or self._pick(
             translate("main_window", "Import run"),
             translate("main_window", "Runs (*.txt *.run *.trec *.csv *.tsv *.jsonl *.gz);;All files (*)"),

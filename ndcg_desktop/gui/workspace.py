@@ -5,12 +5,9 @@ from __future__ import annotations
 import pandas as pd
 from PySide6.QtCore import QCoreApplication, QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import (
-    QColor,
     QFont,
     QKeySequence,
     QShortcut,
-    QTextCharFormat,
-    QTextCursor,
     QTextDocumentFragment,
     QUndoCommand,
     QUndoStack,
@@ -29,7 +26,6 @@ from PySide6.QtWidgets import (
     QSplitter,
     QTableView,
     QTextBrowser,
-    QTextEdit,
     QVBoxLayout,
     QWidget,
 )
@@ -37,9 +33,10 @@ from PySide6.QtWidgets import (
 from ndcg_desktop.domain.blind import BLIND, DOC_ID
 from ndcg_desktop.gui.commands import WRITE_ERRORS, SetGradeCommand, SetNoteCommand, write_problem
 from ndcg_desktop.gui.grade_bar import GradeBar
-from ndcg_desktop.gui.highlight import HIGHLIGHT_LIMIT, LONG_DOCUMENT, display_text, highlighted_html, mark_spans
+from ndcg_desktop.gui.highlight import LONG_DOCUMENT, highlighted_html
 from ndcg_desktop.gui.models import PoolFilterProxy, PoolTableModel, QueryFilterProxy, QueryListModel
 from ndcg_desktop.gui.plain import plain_label, plain_tooltip, show_message
+from ndcg_desktop.gui.reader import show_long_text, show_passage
 from ndcg_desktop.gui.themes import muted_colour
 from ndcg_desktop.store import PoolVersion, Project
 
@@ -70,6 +67,7 @@ class Workspace(QWidget):
         self.version: PoolVersion | None = None
         self.query_id: str | None = None
         self.query_text = ""
+        self.parents: dict[str, str] = {}  # chunk ID -> its document, from the stored runs' chunk maps
         self._write_failed = False
 
         self.queries = QueryListModel(self)
@@ -252,6 +250,7 @@ class Workspace(QWidget):
     def show_version(self, project: Project, version: PoolVersion) -> None:
         keep = self.query_id
         self.project, self.version = project, version
+        self.parents = project.chunk_parents()
         self.queries.load(project.query_progress(version.version), frozen=version.frozen)
         self._rebuild_grade_bar()
         self._size_pool_columns()
@@ -446,6 +445,17 @@ class Workspace(QWidget):
         row = self.pool.row_of(doc_id)
         self.grade_bar.show_grade(self.pool.grade(row))
         self.note_edit.setText(self.pool.note(row))
+        if doc_id in self.parents:  # a chunk: shown inside its document
+            show_passage(
+                self.reader,
+                self.doc_title,
+                self.long_notice,
+                self.project,
+                doc_id,
+                self.parents[doc_id],
+                self.query_text,
+            )
+            return
         doc = self.project.document(doc_id)
         if doc is None:
             self.doc_title.setText(doc_id)
@@ -457,30 +467,7 @@ class Workspace(QWidget):
         if len(text) <= LONG_DOCUMENT:
             self.reader.setHtml(highlighted_html(text, self.query_text))
         else:
-            self._show_long_text(text)
-
-    def _show_long_text(self, text: str) -> None:
-        """Plain text in short blocks, terms marked in the first part only (rich text of megabytes freezes)."""
-        self.reader.setPlainText(display_text(text))
-        mark = QTextCharFormat()
-        mark.setBackground(QColor("#ffe58a"))
-        mark.setForeground(QColor("#000000"))
-        selections = []
-        for start, end in mark_spans(text, self.query_text):
-            selection = QTextEdit.ExtraSelection()
-            cursor = QTextCursor(self.reader.document())
-            cursor.setPosition(start)
-            cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
-            selection.cursor, selection.format = cursor, mark
-            selections.append(selection)
-        self.reader.setExtraSelections(selections)
-        self.long_notice.setText(
-            translate(
-                "workspace",
-                "Long document ({count} characters): query terms are marked in the first {limit} characters only.",
-            ).format(count=f"{len(text):,}", limit=f"{HIGHLIGHT_LIMIT:,}")
-        )
-        self.long_notice.show()
+            show_long_text(self.reader, self.long_notice, text, self.query_text)
 
     # -- actions -------------------------------------------------------------------------
     def grade_key(self, digit: int) -> None:

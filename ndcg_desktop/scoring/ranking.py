@@ -10,6 +10,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ndcg_desktop.domain.chunks import ChunkMap, IdMap
 from ndcg_desktop.domain.data import OrderKind, Run
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import TiePolicy
@@ -66,12 +67,15 @@ class Ranking:
     docs: DocIds  # distinct document IDs after the ID map
 
 
-def map_ids(run: Run, id_map: str | None) -> tuple[DocIds, np.ndarray]:
-    """Rule 11: cut every returned ID at the first ``id_map`` (``doc12#3`` -> ``doc12``).
+def map_ids(run: Run, id_map: IdMap | None) -> tuple[DocIds, np.ndarray]:
+    """Rule 11: cut every returned ID at the first ``id_map`` (``doc12#3`` -> ``doc12``), or look each
+    one up in a chunk map read from a file (a returned ID the map lacks is refused with its line).
 
     Returns the distinct mapped IDs and each row's code into them. Works on the distinct
     IDs, not on every row, so it costs little on large runs.
     """
+    if isinstance(id_map, ChunkMap):
+        return _look_up(run, id_map)
     if run.doc_numbers is not None and (id_map is None or not set(id_map) <= set("0123456789")):
         # Digits only: a separator with any other character never occurs in them.
         return NumberedIds(int(run.doc_numbers.max()) + 1 if len(run) else 0), run.doc_numbers
@@ -88,6 +92,25 @@ def map_ids(run: Run, id_map: str | None) -> tuple[DocIds, np.ndarray]:
         )
     encoded = pc.dictionary_encode(cut)
     return encoded.dictionary, encoded.indices.to_numpy(zero_copy_only=False).astype(np.int32)[run.d]
+
+
+def _look_up(run: Run, chunk_map: ChunkMap) -> tuple[DocIds, np.ndarray]:
+    """Each distinct returned ID replaced by its document from ``chunk_map``, vectorised over the distinct IDs."""
+    mapping = chunk_map.mapping()
+    chunks = pa.array(list(mapping), type=pa.string())
+    parents = pa.array(list(mapping.values()), type=pa.string())
+    docs, codes = run.docs, run.d  # numbered IDs too: run.docs builds their dictionary
+    found = pc.index_in(docs, value_set=chunks)
+    missing = np.flatnonzero(pc.is_null(found).to_numpy(zero_copy_only=False))
+    if len(missing):
+        row = int(np.flatnonzero(np.isin(codes, missing))[0])  # the first such line, named with its ID
+        raise InputError(
+            f"document ID {docs[int(codes[row])].as_py()!r} is not a chunk of the ID map {chunk_map.label()}",
+            path=run.source.path,
+            line=run.line_of(row),
+        )
+    encoded = pc.dictionary_encode(parents.take(found))
+    return encoded.dictionary, encoded.indices.to_numpy(zero_copy_only=False).astype(np.int32)[codes]
 
 
 def order_rows(groups: np.ndarray, key: np.ndarray) -> np.ndarray:
@@ -122,7 +145,7 @@ def _order(groups: np.ndarray, key: np.ndarray, descending: bool) -> np.ndarray 
     return order
 
 
-def rank_run(run: Run, *, ties: TiePolicy, id_map: str | None = None) -> Ranking:
+def rank_run(run: Run, *, ties: TiePolicy, id_map: IdMap | None = None) -> Ranking:
     """Rule 10: order each query's documents by score (or rank, or list order), ties by policy.
 
     The default policy is trec_eval's: equal scores ordered by document ID, descending,
@@ -215,7 +238,7 @@ def repeats(values: np.ndarray) -> np.ndarray:
     return mask
 
 
-def top_documents(run: Run, depth: int, *, ties: TiePolicy, id_map: str | None = None) -> pd.DataFrame:
+def top_documents(run: Run, depth: int, *, ties: TiePolicy, id_map: IdMap | None = None) -> pd.DataFrame:
     """The first ``depth`` distinct documents of every query: what depth-k pooling adds.
 
     Returns a frame with columns ``query_id``, ``rank`` and ``doc_id`` (after the ID map).

@@ -22,6 +22,7 @@ from typing import Any
 import pandas as pd
 
 from ndcg_desktop.domain.blind import BLIND, JUDGING_ORDERS
+from ndcg_desktop.domain.chunks import ChunkMap, IdMap
 from ndcg_desktop.domain.data import OrderKind, Qrels, Run
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import GradeScale, TiePolicy
@@ -371,7 +372,7 @@ class Project:
         *,
         name: str,
         ties: TiePolicy = TiePolicy.DOCID_DESC,
-        id_map: str | None = None,
+        id_map: IdMap | None = None,
         fmt: str | None = None,
         order: OrderKind | None = None,
     ) -> RunInfo:
@@ -382,6 +383,9 @@ class Project:
 
     def run_info(self, name: str) -> RunInfo:
         return self.run_store.run_info(name)
+
+    def chunk_parents(self) -> dict[str, str]:
+        return self.run_store.chunk_parents()
 
     def load_run(self, name: str) -> tuple[Run, RunInfo]:
         return self.run_store.load_run(name)
@@ -451,7 +455,9 @@ class Project:
                     "rows": r.rows,
                     "queries": r.queries,
                     "ties": r.reading.ties.value,
-                    "id_map": r.reading.id_map,
+                    "id_map": r.reading.id_map.reference()
+                    if isinstance(r.reading.id_map, ChunkMap)
+                    else r.reading.id_map,
                 }
                 for r in self.runs()
             ],

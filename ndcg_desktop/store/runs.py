@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from ndcg_desktop.domain.chunks import ChunkMap, IdMap
 from ndcg_desktop.domain.data import OrderKind, Run, Source
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.reading import RunReading
@@ -53,7 +54,7 @@ class RunRepository:
         *,
         name: str,
         ties: TiePolicy = TiePolicy.DOCID_DESC,
-        id_map: str | None = None,
+        id_map: IdMap | None = None,
         fmt: str | None = None,
         order: OrderKind | None = None,
     ) -> RunInfo:
@@ -63,6 +64,8 @@ class RunRepository:
             raise InputError(f"already has a run named {name!r}; choose another name", path=self.file.path)
         run = read_run(path, fmt=fmt, order=order)
         top_documents(run, 1, ties=ties, id_map=id_map)  # validates the ID map before anything is written
+        if isinstance(id_map, ChunkMap):  # stored with the run: only the chunks it returned (same name and hash)
+            id_map = id_map.restricted_to(set(run.docs.to_pylist()))
         table = pa.table(
             {
                 "query_id": pa.DictionaryArray.from_arrays(pa.array(run.q), run.queries),
@@ -103,6 +106,14 @@ class RunRepository:
             "SELECT name, source_name, sha256, format, reading, rows, queries, imported_at FROM runs ORDER BY run_id"
         )
         return [RunInfo(r[0], r[1], r[2], r[3], RunReading.from_dict(json.loads(r[4])), r[5], r[6], r[7]) for r in rows]
+
+    def chunk_parents(self) -> dict[str, str]:
+        """Chunk ID -> document ID from every stored run's chunk map (the chunks those runs returned)."""
+        parents: dict[str, str] = {}
+        for info in self.runs():
+            if isinstance(info.reading.id_map, ChunkMap):
+                parents.update(info.reading.id_map.pairs)
+        return parents
 
     def run_info(self, name: str) -> RunInfo:
         for info in self.runs():

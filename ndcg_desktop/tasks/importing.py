@@ -6,6 +6,8 @@ from enum import StrEnum
 from pathlib import Path
 
 from ndcg_desktop.domain import InputError, OrderKind, TiePolicy
+from ndcg_desktop.domain.chunks import IdMap
+from ndcg_desktop.formats.chunk_map import read_chunk_map
 from ndcg_desktop.store import Project, RunInfo
 
 
@@ -50,9 +52,15 @@ def import_run(
     *,
     name: str,
     ties: TiePolicy = TiePolicy.DOCID_DESC,
-    id_map: str | None = None,
+    id_map: IdMap | Path | None = None,
     order: OrderKind | None = None,
     fmt: str | None = None,
 ) -> RunInfo:
-    """Store a run with the reading settings that will order it from now on (import time owns them)."""
+    """Store a run with the reading settings that will order it from now on (import time owns them).
+
+    ``id_map`` is a separator (``"#"``), a chunk map, or the :class:`~pathlib.Path` of a chunk map file
+    (JSONL or CSV/TSV with ``chunk_id`` and ``doc_id``), read here.
+    """
+    if isinstance(id_map, Path):
+        id_map = read_chunk_map(id_map)
     return project.import_run(path, name=name, ties=ties, id_map=id_map, order=order, fmt=fmt)

@@ -1229,6 +1229,18 @@
         <translation>ID 截断字符</translation>
     </message>
     <message>
+        <source>Map file…</source>
+        <translation>映射文件…</translation>
+    </message>
+    <message>
+        <source>Choose a chunk map file</source>
+        <translation>选择分块映射文件</translation>
+    </message>
+    <message>
+        <source>A file listing each chunk&apos;s document: JSONL or CSV/TSV with chunk_id and doc_id</source>
+        <translation>列出每个分块所属文档的文件：含 chunk_id 和 doc_id 的 JSONL 或 CSV/TSV</translation>
+    </message>
+    <message>
         <source>Order rankings by</source>
         <translation>排序依据</translation>
     </message>
@@ -1273,6 +1285,10 @@
         <translation>{order}（该文件的默认值）</translation>
     </message>
     <message>
+        <source>{doc_id} → ({file})</source>
+        <translation>{doc_id} → （{file}）</translation>
+    </message>
+    <message>
         <source>Rank</source>
         <translation>排名</translation>
     </message>
@@ -1291,6 +1307,22 @@
     <message>
         <source>A run named {name} exists already.</source>
         <translation>已存在名为 {name} 的运行结果。</translation>
+    </message>
+    <message>
+        <source>Chunk map file</source>
+        <translation>分块映射文件</translation>
+    </message>
+    <message>
+        <source>Chunk maps (*.jsonl *.csv *.tsv *.gz);;All files (*)</source>
+        <translation>分块映射 (*.jsonl *.csv *.tsv *.gz);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Clear map file</source>
+        <translation>清除映射文件</translation>
+    </message>
+    <message>
+        <source>IDs are mapped by {file}</source>
+        <translation>ID 由 {file} 映射</translation>
     </message>
     <message>
         <source>Runs</source>
@@ -1852,6 +1884,33 @@ SHA-256：
     <message>
         <source>Seconds per judgment: the median gap between a person&apos;s consecutive grades; gaps over {minutes} minutes are pauses and left out. Imported grades are not timed.</source>
         <translation>每次评判的秒数：同一人相邻两次评分间隔的中位数；超过 {minutes} 分钟的间隔视为暂停，不计入。导入的评分不计时。</translation>
+    </message>
+</context>
+<context>
+    <name>passage</name>
+    <message>
+        <source>{chunk_id} — a passage of {parent_id}</source>
+        <translation>{chunk_id} — {parent_id} 中的一段</translation>
+    </message>
+    <message>
+        <source>The text of its document {parent_id} is not imported: the passage is shown alone.</source>
+        <translation>其所属文档 {parent_id} 的正文尚未导入：仅显示该段落。</translation>
+    </message>
+    <message>
+        <source>Neither this passage&apos;s text nor its document&apos;s ({parent_id}) is imported.</source>
+        <translation>该段落及其所属文档（{parent_id}）的正文均未导入。</translation>
+    </message>
+    <message>
+        <source>The passage judged is marked in blue inside its document.</source>
+        <translation>所评判的段落在其文档中以蓝色标出。</translation>
+    </message>
+    <message>
+        <source>The passage&apos;s text was not found in its document&apos;s text.</source>
+        <translation>在所属文档的正文中未找到该段落的文本。</translation>
+    </message>
+    <message>
+        <source>This passage&apos;s own text is not imported: its whole document is shown.</source>
+        <translation>该段落本身的文本尚未导入：显示其整个文档。</translation>
     </message>
 </context>
 <context>

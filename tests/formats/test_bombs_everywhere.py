@@ -9,6 +9,7 @@ import pytest
 
 from ndcg_desktop.domain import InputError
 from ndcg_desktop.formats import common
+from ndcg_desktop.formats.chunk_map import read_chunk_map
 from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.formats.runs import read_run
 from ndcg_desktop.formats.texts import iter_documents, read_queries
@@ -42,6 +43,8 @@ CASES = {
     "run.txt.gz": ("", "q1 Q0 D1 1 2 s\n", read_run),
     "run.csv.gz": ("query_id,doc_id,score\n", "q1,D1,2\n", read_run),
     "run.jsonl.gz": ("", json.dumps({"query_id": "q1", "doc_ids": ["D1"]}) + "\n", read_run),
+    "chunks.jsonl.gz": ("", json.dumps({"chunk_id": "D1#" + "0" * 200, "doc_id": "D1"}) + "\n", read_chunk_map),
+    "chunks.csv.gz": ("chunk_id,doc_id\n", "D1#" + "0" * 200 + ",D1\n", read_chunk_map),
 }
 
 
