@@ -29,8 +29,8 @@ FIELDS = ("chunk_id", "doc_id")
 def read_chunk_map(path: str | Path) -> ChunkMap:
     """Read a chunk map; the map is named by the file's name and SHA-256.
 
-    >>> read_chunk_map("chunks.jsonl").mapping()["doc12#3"]  # doctest: +SKIP
-    'doc12'
+    A line ``{"chunk_id": "doc12#3", "doc_id": "doc12"}`` maps ``doc12#3`` to ``doc12``
+    (``read_chunk_map("chunks.jsonl").mapping()["doc12#3"] == "doc12"``).
     """
     data, sha256 = read_input(path)
     check_utf8(data, path)

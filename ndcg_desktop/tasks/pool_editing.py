@@ -53,9 +53,8 @@ def _item(project: Project, version: int, query_id: str, doc_id: str) -> pd.Data
 def add_to_pool(project: Project, version: int, query_id: str, doc_id: str) -> PoolEdit:
     """Add ``doc_id`` (trimmed, checked by the ID rule) to the pool of ``query_id`` in draft ``version``, ungraded.
 
-    >>> edit = add_to_pool(project, 2, "q1", " D9 ")  # doctest: +SKIP
-    >>> edit.doc_id, edit.row["grade"].isna().all()  # doctest: +SKIP
-    ('D9', True)
+    For example ``add_to_pool(project, 2, "q1", " D9 ")`` adds ``D9`` and returns its row (grade missing),
+    which :func:`undo_add` takes out again; tests/tasks/test_pool_editing.py shows each edit with its undo.
     """
     doc = _document_id(doc_id)
     _draft(project, version)
