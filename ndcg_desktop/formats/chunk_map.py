@@ -20,7 +20,8 @@ from ndcg_desktop.formats.common import (
     read_header,
     read_input,
 )
-from ndcg_desktop.formats.texts import _id, _json_object, _text_format
+from ndcg_desktop.formats.texts import _json_object, _text_format
+from ndcg_desktop.formats.topics import json_id
 
 FIELDS = ("chunk_id", "doc_id")
 
@@ -41,8 +42,8 @@ def read_chunk_map(path: str | Path) -> ChunkMap:
             obj = _json_object(text, path, number, FIELDS)
             rows.append(
                 (
-                    _id(obj["chunk_id"], "chunk ID", path, number),
-                    _id(obj["doc_id"], "document ID", path, number),
+                    json_id(obj["chunk_id"], "chunk ID", path, number),
+                    json_id(obj["doc_id"], "document ID", path, number),
                     number,
                 )
             )

@@ -31,6 +31,7 @@ from ndcg_desktop.gui.plain import plain_label, show_message
 from ndcg_desktop.gui.scores.tables import FrameModel, fit_columns, sorted_proxy, table_view
 from ndcg_desktop.gui.tasks import Task, run_in_background
 from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.export import export_frozen_pool
 from ndcg_desktop.tasks.pool_editing import (
     DiscardedDraft,
     DiscardPlan,
@@ -427,7 +428,8 @@ class PoolEditor(QObject):
 
     # -- export -----------------------------------------------------------------------------
     def export_qrels(self, path: str | None = None, fmt: str | None = None) -> None:
-        """Pool ▸ Export qrels: the shown frozen version, as TREC qrels or CSV (``ndcg export-qrels``'s writer)."""
+        """Pool ▸ Export qrels: the shown frozen version as TREC qrels or CSV, with its manifest beside it
+        (``tasks.export.export_frozen_pool``, as ``ndcg export-qrels``)."""
         project, version = self.window.project, self.window.current_version()
         if project is None or version is None or not version.frozen:
             self._status(translate("pool_editing", "Only a frozen pool version can be exported as qrels."))
@@ -444,16 +446,16 @@ class PoolEditor(QObject):
             fmt = "csv" if chosen == csv or path.lower().endswith(".csv") else "trec"
         target, kind = path, fmt or "trec"
 
-        def done(_v: Any) -> None:
+        def done(written: Any) -> None:
             self._status(
-                translate("pool_editing", "Wrote pool v{version} (sha256 {hash}…) to {path}.").format(
-                    version=version.version, hash=version.short_hash, path=target
-                )
+                translate(
+                    "pool_editing", "Wrote pool v{version} (sha256 {hash}…) to {path}, its manifest to {manifest}."
+                ).format(version=version.version, hash=version.short_hash, path=target, manifest=written[1].name)
             )
 
         self.window._background(
             translate("pool_editing", "Exporting qrels…"),
-            lambda **_: project.export_qrels(target, version=version.version, fmt=kind),
+            lambda **_: export_frozen_pool(project, target, version=version.version, fmt=kind),
             done,
         )
 

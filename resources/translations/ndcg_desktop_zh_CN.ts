@@ -2100,8 +2100,8 @@ SHA-256：
         <translation>导出 qrels</translation>
     </message>
     <message>
-        <source>Wrote pool v{version} (sha256 {hash}…) to {path}.</source>
-        <translation>已将评估池 v{version}（sha256 {hash}…）写入 {path}。</translation>
+        <source>Wrote pool v{version} (sha256 {hash}…) to {path}, its manifest to {manifest}.</source>
+        <translation>已将评估池 v{version}（sha256 {hash}…）写入 {path}，其清单写入 {manifest}。</translation>
     </message>
     <message>
         <source>Exporting qrels…</source>

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
+
 import pandas as pd
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
@@ -180,14 +183,17 @@ def test_export_qrels_of_a_frozen_version_in_both_formats(window, small_project,
     assert not window.pool_editor.add_action.isEnabled()  # frozen: nothing to edit
     trec, csv = tmp_path / "out.qrels", tmp_path / "out.csv"
     window.pool_editor.export_qrels(str(trec), "trec")
-    qtbot.waitUntil(trec.exists, timeout=10_000)
+    qtbot.waitUntil(lambda: "out.qrels.manifest.json" in window.statusBar().currentMessage(), timeout=10_000)
     rows = zip(expected["query_id"], expected["doc_id"], expected["grade"], strict=True)
     assert trec.read_text() == "".join(f"{q} 0 {d} {int(g)}\n" for q, d, g in rows)
     window.pool_editor.export_qrels(str(csv), "csv")
-    qtbot.waitUntil(csv.exists, timeout=10_000)
+    qtbot.waitUntil(lambda: "out.csv.manifest.json" in window.statusBar().currentMessage(), timeout=10_000)
     rows = zip(expected["query_id"], expected["doc_id"], expected["grade"], strict=True)
     assert csv.read_text() == "query_id,doc_id,grade\n" + "".join(f"{q},{d},{int(g)}\n" for q, d, g in rows)
-    qtbot.waitUntil(lambda: "Wrote pool v1" in window.statusBar().currentMessage(), timeout=10_000)
+    assert window.statusBar().currentMessage().startswith("Wrote pool v1 (sha256 ")
+    manifest = json.loads((tmp_path / "out.csv.manifest.json").read_text())  # the command line's manifest too
+    assert (manifest["pool_version"], manifest["file"]["format"]) == (1, "csv")
+    assert manifest["file"]["sha256"] == hashlib.sha256(csv.read_bytes()).hexdigest()
 
 
 def test_export_refuses_the_project_file_itself(window, small_project, qtbot, messages):
