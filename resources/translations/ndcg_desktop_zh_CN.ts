@@ -791,6 +791,10 @@
         <translation>nDCG@{k}，{gain}增益，log2 折扣，未判断：{unjudged}，重复：{duplicates}，零 IDCG：{zero}，查询：{queries}，未知查询：{unknown}，并列：{ties}，等级范围 {scale}</translation>
     </message>
     <message>
+        <source>, IDs mapped by {file}</source>
+        <translation>，ID 由 {file} 映射</translation>
+    </message>
+    <message>
         <source>, IDs cut at {separator}</source>
         <translation>，ID 截断于 {separator}</translation>
     </message>

@@ -232,6 +232,7 @@ def test_compare_two_runs_checks_both(window, cranfield_project, qtbot, data_dir
 
 def test_translated_settings_line_and_sentences_equal_the_core_in_english():
     from ndcg_desktop.domain import EvalSettings
+    from ndcg_desktop.domain.chunks import ChunkMap
     from ndcg_desktop.gui.scores.text import describe_settings, missing_sentences
     from ndcg_desktop.scoring.explain import FlagReport
 
@@ -248,6 +249,7 @@ def test_translated_settings_line_and_sentences_equal_the_core_in_english():
             ties="file-order",
             id_map="#",
         ),
+        EvalSettings(id_map=ChunkMap("chunks.jsonl", "ab" * 32, (("c7", "B"),))),  # a chunk map file
     ):
         assert describe_settings(settings) == settings.describe()
         report = FlagReport(5, 2, 1, 3, unknown_queries=["q9"])

@@ -7,6 +7,7 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QPushButton
 
 from ndcg_desktop.domain import EvalSettings, Gain, ZeroIdcgPolicy
+from ndcg_desktop.domain.chunks import ChunkMap
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.scoring.explain import FlagReport
 from ndcg_desktop.store import PoolVersion
@@ -78,7 +79,9 @@ def describe_settings(settings: EvalSettings) -> str:
         ties=_word(settings.ties),
         scale=settings.scale,
     )
-    if settings.id_map is not None:
+    if isinstance(settings.id_map, ChunkMap):
+        text += translate("analysis", ", IDs mapped by {file}").format(file=settings.id_map.label())
+    elif settings.id_map is not None:
         text += translate("analysis", ", IDs cut at {separator}").format(separator=repr(settings.id_map))
     return text
 
