@@ -3,8 +3,11 @@
 The data files beside this module are shipped as package data and turned into a project by
 :func:`build_demo`:
 
-- ``queries.tsv``: twelve queries (q1..q12) on cooking, travel, home repair, health, programming,
-  history, gardening and money, plus ``t1``, the four-document teaching example of the contract's rule 1;
+- ``topics.txt``: twelve topics (q1..q12) on cooking, travel, home repair, health, programming,
+  history, gardening and money, plus ``t1``, the four-document teaching example of the contract's rule 1,
+  in the TREC topic form (title, description, narrative);
+- ``guidelines.md``: short grading guidelines (Markdown), set before version 1 is frozen, so its
+  manifests name them;
 - ``documents.jsonl``: six to eight documents per query (perfect answers, partial ones, and
   off-topic documents that share the query's words), and A, B, C, D for ``t1``;
 - ``judgments_v1.qrels``: the first round of judgments, frozen as pool version 1
@@ -59,8 +62,9 @@ def build_demo(path: str | Path, *, user: str = "demo") -> Path:
     target = Path(path)
     data = resources.files(__name__)
     with Project.create(target, scale=GradeScale(0, 3), user=user) as project:
-        with resources.as_file(data / "queries.tsv") as queries:
-            project.import_queries(queries)
+        with resources.as_file(data / "topics.txt") as topics:
+            project.import_queries(topics, fmt="trec")
+        project.set_guidelines((data / "guidelines.md").read_text(encoding="utf-8"), source="file:guidelines.md")
         with resources.as_file(data / "documents.jsonl") as documents:
             project.import_documents(documents)
         with resources.as_file(data / "judgments_v1.qrels") as first:

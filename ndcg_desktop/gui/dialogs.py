@@ -53,6 +53,7 @@ SHORTCUTS = [
         QT_TRANSLATE_NOOP("dialogs", "Edit the note of the current document (Enter saves, Esc returns)"),
     ),
     (QT_TRANSLATE_NOOP("dialogs", "Ctrl+F"), QT_TRANSLATE_NOOP("dialogs", "Filter the query list")),
+    (QT_TRANSLATE_NOOP("dialogs", "Ctrl+G"), QT_TRANSLATE_NOOP("dialogs", "Show or hide the grading guidelines")),
     (QT_TRANSLATE_NOOP("dialogs", "Ctrl+Z"), QT_TRANSLATE_NOOP("dialogs", "Undo the last grade, note or pool edit")),
     (QT_TRANSLATE_NOOP("dialogs", "Ctrl+Shift+Z / Ctrl+Y"), QT_TRANSLATE_NOOP("dialogs", "Redo")),
     (QT_TRANSLATE_NOOP("dialogs", "Ctrl+N"), QT_TRANSLATE_NOOP("dialogs", "New project")),

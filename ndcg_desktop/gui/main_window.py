@@ -459,7 +459,7 @@ class MainWindow(QMainWindow):
     def import_queries(self, path: str | None = None) -> None:
         path = path or self._pick(
             translate("main_window", "Import queries"),
-            translate("main_window", "Queries (*.tsv *.csv *.jsonl *.txt *.gz);;All files (*)"),
+            translate("main_window", "Queries and topics (*.tsv *.csv *.jsonl *.txt *.xml *.gz);;All files (*)"),
         )
         if not path or self.project is None:
             return

@@ -33,11 +33,14 @@ from PySide6.QtWidgets import (
 from ndcg_desktop.domain.blind import BLIND, DOC_ID
 from ndcg_desktop.gui.commands import WRITE_ERRORS, SetGradeCommand, SetNoteCommand, write_problem
 from ndcg_desktop.gui.grade_bar import GradeBar
+from ndcg_desktop.gui.guidelines import SHORTCUT as GUIDELINES_KEY
+from ndcg_desktop.gui.guidelines import GuidelinesPanel
 from ndcg_desktop.gui.highlight import LONG_DOCUMENT, highlighted_html
 from ndcg_desktop.gui.models import PoolFilterProxy, PoolTableModel, QueryFilterProxy, QueryListModel
 from ndcg_desktop.gui.plain import plain_label, plain_tooltip, show_message
 from ndcg_desktop.gui.reader import show_long_text, show_passage
 from ndcg_desktop.gui.themes import muted_colour
+from ndcg_desktop.gui.topic_header import TopicHeader
 from ndcg_desktop.store import PoolVersion, Project
 
 translate = QCoreApplication.translate
@@ -99,12 +102,8 @@ class Workspace(QWidget):
         self.banner.setMinimumHeight(2 * self.banner.fontMetrics().lineSpacing() + 16)
         self.banner.setAccessibleName(translate("workspace", "Pool version notice"))
         self.banner.hide()
-        self.query_label = plain_label(translate("workspace", "Select a query"), wrap=True)
-        self.query_label.setAccessibleName(translate("workspace", "Current query"))
-        self.query_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        big = self.query_label.font()
-        big.setPointSizeF(big.pointSizeF() * 1.25)
-        self.query_label.setFont(big)
+        self.topic = TopicHeader()  # the query's title in bold, its description and narrative below
+        self.query_label = self.topic.title
         self.ungraded_only = QCheckBox(translate("workspace", "Show ungraded only"))
         self.ungraded_only.setAccessibleName(translate("workspace", "Show ungraded only"))
         self.ungraded_only.toggled.connect(self.pool_proxy.set_ungraded_only)
@@ -143,7 +142,7 @@ class Workspace(QWidget):
         cv = QVBoxLayout(centre)
         cv.setContentsMargins(0, 0, 0, 0)
         cv.addWidget(self.banner)
-        cv.addWidget(self.query_label)
+        cv.addWidget(self.topic)
         row = QHBoxLayout()
         pool_title = _title(translate("workspace", "Pool"))
         pool_title.setBuddy(self.pool_view)
@@ -184,12 +183,14 @@ class Workspace(QWidget):
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("workspace_splitter")
-        for w in (left, centre, right):
+        self.guidelines = GuidelinesPanel()  # shown or hidden with Ctrl+G, remembered
+        for w in (left, centre, right, self.guidelines):
             self.splitter.addWidget(w)
         self.splitter.setStretchFactor(0, 2)
         self.splitter.setStretchFactor(1, 4)
         self.splitter.setStretchFactor(2, 4)
-        self.splitter.setSizes([330, 540, 410])
+        self.splitter.setStretchFactor(3, 2)
+        self.splitter.setSizes([330, 540, 410, 300])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 8)
         layout.addWidget(self.splitter)
@@ -237,6 +238,7 @@ class Workspace(QWidget):
         add("E", self.focus_note)
         add("Ctrl+F", self.filter_box.setFocus)
         add("Escape", self.pool_view.setFocus)
+        add(GUIDELINES_KEY, self.guidelines.toggle)
 
     def _set_tab_order(self) -> None:
         """Tab follows the work: filter, queries, pool, grade buttons, note, then the document."""
@@ -255,6 +257,7 @@ class Workspace(QWidget):
         self._rebuild_grade_bar()
         self._size_pool_columns()
         self._apply_order(project.judging_order())
+        self.guidelines.attach(project, self.undo_stack, self._report_failure)
         frozen = version.frozen
         self.banner.setVisible(frozen)
         if frozen:
@@ -299,6 +302,7 @@ class Workspace(QWidget):
     def show_no_pool(self, project: Project) -> None:
         """A project without any pool version: its queries, and nothing of another project's pool or grades."""
         self.project, self.version = project, None
+        self.guidelines.attach(project, self.undo_stack, self._report_failure)
         self.banner.hide()
         self.grade_bar.clear()  # no scale to grade on until a pool exists
         self.grade_bar.setEnabled(False)
@@ -387,13 +391,10 @@ class Workspace(QWidget):
                 text = translate(
                     "workspace", "No pool yet: import judgments (File ▸ Import judgments) or build one from runs"
                 )
-            self.query_label.setText(text)
+            self.topic.show_message(text)
             self._show_doc(None)
             return
-        query = self.project.query(query_id)
-        text = query["text"] if query and query["text"] else translate("workspace", "(no query text imported)")
-        self.query_label.setText(f"{query_id} — {text}")
-        self.query_text = text
+        self.query_text = self.topic.show_topic(query_id, self.project.query(query_id))  # terms: title, description
         self.pool.load(
             self.project.pool_items(self.version.version, query_id), self.version.labels, self.version.scale.low
         )

@@ -965,6 +965,10 @@
         <source>The note on {doc_id} could not be undone</source>
         <translation>无法撤销 {doc_id} 的备注</translation>
     </message>
+    <message>
+        <source>Edit the grading guidelines</source>
+        <translation>编辑评分指南</translation>
+    </message>
 </context>
 <context>
     <name>dialogs</name>
@@ -1007,6 +1011,14 @@
     <message>
         <source>Filter the query list</source>
         <translation>筛选查询列表</translation>
+    </message>
+    <message>
+        <source>Ctrl+G</source>
+        <translation>Ctrl+G</translation>
+    </message>
+    <message>
+        <source>Show or hide the grading guidelines</source>
+        <translation>显示或隐藏评分指南</translation>
     </message>
     <message>
         <source>Ctrl+Z</source>
@@ -1422,6 +1434,61 @@
     </message>
 </context>
 <context>
+    <name>guidelines</name>
+    <message>
+        <source>Grading guidelines</source>
+        <translation>评分指南</translation>
+    </message>
+    <message>
+        <source>Edit…</source>
+        <translation>编辑…</translation>
+    </message>
+    <message>
+        <source>Edit the grading guidelines</source>
+        <translation>编辑评分指南</translation>
+    </message>
+    <message>
+        <source>Guidelines notice</source>
+        <translation>指南提示</translation>
+    </message>
+    <message>
+        <source>Guidelines</source>
+        <translation>指南</translation>
+    </message>
+    <message>
+        <source>Show or hide with {key}</source>
+        <translation>用 {key} 显示或隐藏</translation>
+    </message>
+    <message>
+        <source>sha256 {hash}…</source>
+        <translation>sha256 {hash}…</translation>
+    </message>
+    <message>
+        <source>No grading guidelines yet. Edit… writes them here; ndcg set-guidelines PROJECT FILE.md sets them from a file. Manifests name them by SHA-256.</source>
+        <translation>尚无评分指南。点“编辑…”在此撰写；ndcg set-guidelines PROJECT FILE.md 从文件设置。清单以 SHA-256 标明所用指南。</translation>
+    </message>
+    <message>
+        <source>Guidelines (Markdown)</source>
+        <translation>指南（Markdown）</translation>
+    </message>
+    <message>
+        <source>Preview</source>
+        <translation>预览</translation>
+    </message>
+    <message>
+        <source>Markdown</source>
+        <translation>Markdown</translation>
+    </message>
+    <message>
+        <source>Saved in the project with who changed them and when; Edit ▸ Undo takes a change back. A pool version frozen from now on names these guidelines by SHA-256 in its manifests.</source>
+        <translation>保存在项目中，并记录修改人和时间；“编辑 ▸ 撤销”可撤回修改。此后冻结的评审池版本会在清单中以 SHA-256 标明这些指南。</translation>
+    </message>
+    <message>
+        <source>The guidelines were not saved: {problem}</source>
+        <translation>指南未保存：{problem}</translation>
+    </message>
+</context>
+<context>
     <name>main_window</name>
     <message>
         <source>ndcg-desktop projects (*{suffix})</source>
@@ -1680,10 +1747,6 @@ Open it read-only?</source>
         <translation>导入查询</translation>
     </message>
     <message>
-        <source>Queries (*.tsv *.csv *.jsonl *.txt *.gz);;All files (*)</source>
-        <translation>查询 (*.tsv *.csv *.jsonl *.txt *.gz);;所有文件 (*)</translation>
-    </message>
-    <message>
         <source>Importing queries…</source>
         <translation>正在导入查询…</translation>
     </message>
@@ -1722,6 +1785,10 @@ Open it read-only?</source>
     <message>
         <source>Judgments: {added} added, {graded} pool items graded, {ungraded} ungraded.</source>
         <translation>相关性判断：新增 {added} 条，判断池中已评级 {graded} 项，未评级 {ungraded} 项。</translation>
+    </message>
+    <message>
+        <source>Queries and topics (*.tsv *.csv *.jsonl *.txt *.xml *.gz);;All files (*)</source>
+        <translation>查询与主题 (*.tsv *.csv *.jsonl *.txt *.xml *.gz);;所有文件 (*)</translation>
     </message>
     <message>
         <source>Negative grades</source>
@@ -2168,6 +2235,14 @@ The audit log keeps a record, and Edit ▸ Undo brings the draft back while the 
     <message>
         <source>Current query</source>
         <translation>当前查询</translation>
+    </message>
+    <message>
+        <source>Topic description and narrative</source>
+        <translation>主题描述与说明</translation>
+    </message>
+    <message>
+        <source>Narrative</source>
+        <translation>说明</translation>
     </message>
     <message>
         <source>Show ungraded only</source>

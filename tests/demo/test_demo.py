@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from importlib import resources
@@ -135,3 +136,19 @@ def test_ensure_demo_builds_once_keeps_edits_and_rebuilds_on_request(monkeypatch
     ]  # no build leftovers (and no lock file: the lock is on the file)
     with Project.open(path, read_only=True) as project:
         assert project.pool_items(2, "q1").set_index("doc_id")["grade"].isna()["d107"]
+
+
+def test_the_demo_has_topics_and_guidelines(demo):
+    """A new user sees issue 14's topics and guidelines: every query has a description and a narrative."""
+    data = resources.files("ndcg_desktop.demo")
+    guidelines = (data / "guidelines.md").read_text(encoding="utf-8")
+    with Project.open(demo, read_only=True) as project:
+        for query_id in [*(f"q{i}" for i in range(1, 13)), "t1"]:
+            topic = project.query(query_id)
+            assert topic["title"] and topic["description"] and topic["narrative"], query_id
+        assert project.query("q2")["title"] == "cheapest way to get from Lisbon airport to the city centre"
+        current = project.guidelines()
+        assert current is not None and current.text == guidelines and current.source == "file:guidelines.md"
+        digest = hashlib.sha256(guidelines.encode("utf-8")).hexdigest()
+        assert current.sha256 == digest
+        assert project.version(1).guidelines_sha256 == digest  # frozen under them: manifests name them
