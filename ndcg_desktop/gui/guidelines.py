@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from ndcg_desktop.gui.commands import WRITE_ERRORS, write_problem
-from ndcg_desktop.gui.plain import plain_label
+from ndcg_desktop.gui.plain import bold_label, plain_label
 from ndcg_desktop.gui.preferences import ui_state
 from ndcg_desktop.gui.themes import muted_colour
 from ndcg_desktop.gui.topic_header import StaticBrowser
@@ -39,14 +39,6 @@ _FEATURES = QTextDocument.MarkdownFeature.MarkdownDialectGitHub | QTextDocument.
 def render(browser: StaticBrowser, text: str) -> None:
     """Markdown without raw HTML (a tag in the guidelines shows as text)."""
     browser.document().setMarkdown(text, _FEATURES)
-
-
-def _title(text: str) -> QWidget:
-    label = plain_label(text)
-    font = label.font()
-    font.setBold(True)
-    label.setFont(font)
-    return label
 
 
 class GuidelinesPanel(QFrame):
@@ -70,7 +62,7 @@ class GuidelinesPanel(QFrame):
         self.hint.setStyleSheet(f"color:{muted_colour()}")
         self.hint.setAccessibleName(translate("guidelines", "Guidelines notice"))
         header = QHBoxLayout()
-        heading = _title(translate("guidelines", "Guidelines"))
+        heading = bold_label(translate("guidelines", "Guidelines"))
         heading.setToolTip(translate("guidelines", "Show or hide with {key}").format(key=SHORTCUT))
         header.addWidget(heading)
         header.addStretch(1)
@@ -168,7 +160,7 @@ class GuidelinesDialog(QDialog):
             box = QWidget()
             column = QVBoxLayout(box)
             column.setContentsMargins(0, 0, 0, 0)
-            column.addWidget(_title(title))
+            column.addWidget(bold_label(title))
             column.addWidget(widget, 1)
             panes.addWidget(box)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)

@@ -23,6 +23,15 @@ def plain_label(text: str = "", *, wrap: bool = False) -> QLabel:
     return label
 
 
+def bold_label(text: str) -> QLabel:
+    """A plain-text label in the bold font (a pane's heading)."""
+    label = plain_label(text)
+    font = label.font()
+    font.setBold(True)
+    label.setFont(font)
+    return label
+
+
 def plain_tooltip(text: str) -> str:
     """A tooltip that shows ``text`` literally (tooltips have no text-format switch: escape it as HTML)."""
     return f"<p style='white-space:pre-wrap'>{html.escape(text, quote=False)}</p>" if text else ""

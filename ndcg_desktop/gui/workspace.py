@@ -37,6 +37,7 @@ from ndcg_desktop.gui.guidelines import SHORTCUT as GUIDELINES_KEY
 from ndcg_desktop.gui.guidelines import GuidelinesPanel
 from ndcg_desktop.gui.highlight import LONG_DOCUMENT, highlighted_html
 from ndcg_desktop.gui.models import PoolFilterProxy, PoolTableModel, QueryFilterProxy, QueryListModel
+from ndcg_desktop.gui.plain import bold_label as _title
 from ndcg_desktop.gui.plain import plain_label, plain_tooltip, show_message
 from ndcg_desktop.gui.reader import show_long_text, show_passage
 from ndcg_desktop.gui.themes import muted_colour
@@ -46,14 +47,6 @@ from ndcg_desktop.store import PoolVersion, Project
 translate = QCoreApplication.translate
 
 BANNER_FROZEN = "background:#e8eef7; color:#1f3b63; border:1px solid #b9c9e0; border-radius:4px; padding:6px 10px;"
-
-
-def _title(text: str) -> QLabel:
-    label = plain_label(text)
-    font = label.font()
-    font.setBold(True)
-    label.setFont(font)
-    return label
 
 
 class Workspace(QWidget):
