@@ -131,6 +131,9 @@ def build_parser(*, project_commands: bool = True) -> argparse.ArgumentParser:
         from ndcg_desktop.cli.project import add_project_commands
 
         add_project_commands(sub)
+        from ndcg_desktop.cli.teams import add_team_commands
+
+        add_team_commands(sub)
     return parser
 
 

@@ -26,6 +26,7 @@ from ndcg_desktop.tasks import (
     pool_apply,
     pool_preview,
 )
+from ndcg_desktop.tasks.adjudication import team_manifest
 from ndcg_desktop.tasks.export import export_frozen_pool
 from ndcg_desktop.tasks.pace import PaceReport, pace_report
 
@@ -72,6 +73,11 @@ def add_project_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser
         "--negative-as-ungraded",
         action="store_true",
         help="import negative grades (trec_eval's 'pooled but not judged') as ungraded pool items",
+    )
+    p.add_argument(
+        "--annotator",
+        metavar="NAME",
+        help="add the grades as NAME's ratings of the draft's items (a second assessor), checked like a merge",
     )
     p.set_defaults(handler=cmd_import_qrels)
 
@@ -199,6 +205,10 @@ def cmd_import_docs(args: argparse.Namespace) -> int:
 
 
 def cmd_import_qrels(args: argparse.Namespace) -> int:
+    if args.annotator is not None:
+        from ndcg_desktop.cli.teams import cmd_import_ratings
+
+        return cmd_import_ratings(args)
     with Project.open(args.project) as project:
         negative = NegativeGrades.UNGRADED if args.negative_as_ungraded else NegativeGrades.REFUSE
         report = import_judgments(project, args.file, negative=negative, fmt=args.format)
@@ -288,7 +298,12 @@ def cmd_freeze(args: argparse.Namespace) -> int:
     with Project.open(args.project) as project:
         version = project.freeze(remove_ungraded=args.remove_ungraded)
         print(f"froze pool version {version.version}")
-        print(f"sha256 {version.hash}")
+        team = team_manifest(project, version)
+        for name, rated in team["annotators"].items():
+            print(f"annotator {plain(name)}: {rated['ratings']} ratings (SHA-256 of them: {rated['sha256']})")
+        if team["adjudication"]:
+            print("adjudicated " + ", ".join(f"{n} by {how}" for how, n in team["adjudication"].items()))
+        print(f"sha256 {version.hash}")  # last: scripts read the version's hash from here
     return 0
 
 

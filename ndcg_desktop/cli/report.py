@@ -119,6 +119,12 @@ def to_text(evaluation: Evaluation) -> str:
         f"run        {plain(str(m['run']['path']))} ({m['run']['format']}, {'; '.join(m['run']['reading'])}, "
         f"sha256 {m['run']['sha256'][:12]}…)",
     ]
+    annotators = m["judgments"].get("annotators")
+    if annotators:  # rule 16: who graded the pool version, and how their differences were settled
+        settled = m["judgments"].get("adjudication") or {}
+        how = ("; adjudicated " + ", ".join(f"{n} by {rule}" for rule, n in settled.items())) if settled else ""
+        names = ", ".join(plain(str(name)) for name in annotators)
+        lines.append(f"judges     {len(annotators)} annotator{'s' if len(annotators) != 1 else ''} ({names}){how}")
     if evaluation.unknown_queries:
         lines.append("unknown queries ignored: " + " ".join(evaluation.unknown_queries))
     if evaluation.dropped_queries:

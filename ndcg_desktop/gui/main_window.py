@@ -35,6 +35,7 @@ from ndcg_desktop.gui.preferences import Preferences, forget_project, recent_pro
 from ndcg_desktop.gui.scores import ScoresView
 from ndcg_desktop.gui.scores.send import SendForJudgingCommand
 from ndcg_desktop.gui.tasks import run_with_progress
+from ndcg_desktop.gui.team import TeamActions
 from ndcg_desktop.gui.welcome import WelcomePage
 from ndcg_desktop.gui.workspace import Workspace
 from ndcg_desktop.store import (
@@ -184,6 +185,7 @@ class MainWindow(QMainWindow):
             pool, translate("main_window", "&New draft from this version"), self.new_draft
         )
         self.pool_editor.add_actions(pool)  # add, remove, discard, export qrels
+        self.team = TeamActions(self, pool)  # Assign work…, Merge returned work…, the Adjudicate tab
         view = bar.addMenu(translate("main_window", "&View"))
         self._choice_menu(
             view.addMenu(translate("main_window", "&Language")),
@@ -250,6 +252,7 @@ class MainWindow(QMainWindow):
         has_draft = bool(self.project and self.project.draft())
         self.new_draft_action.setEnabled(writable and version is not None and version.frozen and not has_draft)
         self.pool_editor.update_actions(writable, version, has_draft)
+        self.team.update(writable=writable, has_draft=has_draft)
         self.toolbar.setVisible(open_ and self.tabs.currentWidget() is self.workspace)
 
     # -- projects --------------------------------------------------------------------------
@@ -334,6 +337,7 @@ class MainWindow(QMainWindow):
         self.version_box.clear()
         self.scores.set_project(None)
         self.pace_label.set_project(None)
+        self.team.view.set_project(None)
         self.stack.setCurrentWidget(self.welcome)
         self.welcome.refresh()
         self.setWindowTitle("ndcg-desktop")  # the application's name, not translated
@@ -367,6 +371,7 @@ class MainWindow(QMainWindow):
             self.version_box.setCurrentIndex(self.version_box.findData(current))
         self._show_current()
         self.scores.reload()
+        self.team.view.set_project(self.project)
 
     def _version_chosen(self, _index: int) -> None:
         self.undo_stack.clear()  # commands belong to the version they were made in

@@ -52,8 +52,48 @@ class JudgmentRepository:
                 (grade, annotator, stamp, number, query_id, doc_id),
             )
             previous: int | None = old[0]
+            self._rate(conn, number, query_id, doc_id, grade, annotator, stamp, undo=restore is not None)
             self._audit(conn, number, query_id, doc_id, "grade", old_grade=previous, new_grade=grade)
         return previous
+
+    def _rate(
+        self,
+        conn: sqlite3.Connection,
+        number: int,
+        query_id: str,
+        doc_id: str,
+        grade: int | None,
+        annotator: str | None,
+        stamp: str | None,
+        *,
+        undo: bool,
+    ) -> None:
+        """A grade given in the project is also its author's rating; if others rated the item differently, the
+        grade is that person's pick (judgments.adjudication). Undo takes back the current user's rating and puts
+        back the rating of the grade restored."""
+        key = (number, query_id, doc_id)
+        if undo or grade is None:
+            conn.execute(
+                "DELETE FROM ratings WHERE version = ? AND query_id = ? AND doc_id = ? AND annotator = ?",
+                (*key, self.file.user),
+            )
+        if grade is not None and annotator:
+            conn.execute(
+                "INSERT INTO ratings (version, query_id, doc_id, annotator, grade, note, rated_at) "
+                "SELECT version, query_id, doc_id, ?, grade, note, ? FROM judgments "
+                "WHERE version = ? AND query_id = ? AND doc_id = ? "
+                "ON CONFLICT (version, query_id, doc_id, annotator) DO UPDATE SET grade = excluded.grade, "
+                "rated_at = excluded.rated_at",
+                (annotator, stamp or "", *key),
+            )
+        differing = conn.execute(
+            "SELECT count(*) FROM ratings WHERE version = ? AND query_id = ? AND doc_id = ? AND grade IS NOT ?",
+            (*key, grade),
+        ).fetchone()[0]
+        conn.execute(
+            "UPDATE judgments SET adjudication = ? WHERE version = ? AND query_id = ? AND doc_id = ?",
+            ("pick" if grade is not None and differing else None, *key),
+        )
 
     def set_note(self, query_id: str, doc_id: str, note: str, *, version: int | None = None) -> str:
         """Set the note of one pool item. Returns the previous note. Audited."""
@@ -64,6 +104,10 @@ class JudgmentRepository:
             conn.execute(
                 "UPDATE judgments SET note = ?, updated_at = ? WHERE version = ? AND query_id = ? AND doc_id = ?",
                 (note, now(), number, query_id, doc_id),
+            )
+            conn.execute(  # the note is also the user's own rating's, if they rated the item
+                "UPDATE ratings SET note = ? WHERE version = ? AND query_id = ? AND doc_id = ? AND annotator = ?",
+                (note, number, query_id, doc_id, self.file.user),
             )
             self._audit(conn, number, query_id, doc_id, "note", old_note=old[1], new_note=note)
         return str(old[1])
@@ -280,6 +324,15 @@ class JudgmentRepository:
                 "VALUES (?, ?, ?, 'import', ?, ?, ?)",
                 [(number, q, d, _opt_int(g), user, stamp) for q, d, g in triples(pd.concat([new, fill]))],
             )
+            conn.executemany(  # the file's grades are also its ratings, credited like the grades
+                "INSERT INTO ratings (version, query_id, doc_id, annotator, grade, note, rated_at) "
+                "VALUES (?, ?, ?, ?, ?, '', ?) ON CONFLICT DO NOTHING",
+                [
+                    (number, q, d, source, int(g), stamp)
+                    for q, d, g in triples(pd.concat([new, fill]))
+                    if not pd.isna(g)
+                ],
+            )
         return {
             "lines": int(len(frame) + qrels.repeats),
             "added": int(len(new)),
@@ -295,6 +348,21 @@ class JudgmentRepository:
         if draft is None:
             raise InputError("has no draft pool to freeze", path=self.file.path)
         v = self.pools.writable_draft(draft.version)
+        unsettled = int(
+            self.file.query(
+                "SELECT count(*) FROM judgments j JOIN (SELECT query_id, doc_id FROM ratings WHERE version = ? "
+                "GROUP BY query_id, doc_id HAVING min(grade) != max(grade)) d "
+                "ON d.query_id = j.query_id AND d.doc_id = j.doc_id WHERE j.version = ? AND j.grade IS NULL",
+                (v.version, v.version),
+            )[0][0]
+        )
+        if unsettled:  # never removed as "ungraded": annotators graded them, they only disagree
+            raise InputError(
+                f"draft version {v.version} has {unsettled} item{'s' if unsettled != 1 else ''} that annotators rated "
+                "differently and nobody has adjudicated yet; adjudicate them first",
+                path=self.file.path,
+                hint="ndcg adjudicate",
+            )
         items = self.pools.pool_items(v.version)
         ungraded = int(items["grade"].isna().sum())
         if ungraded and not remove_ungraded:

@@ -167,8 +167,15 @@ class PoolRepository:
 
     def _copy_items(self, conn: sqlite3.Connection, source: int, new: int) -> None:
         conn.execute(
-            "INSERT INTO judgments (version, query_id, doc_id, grade, annotator, note, updated_at) "
-            "SELECT ?, query_id, doc_id, grade, annotator, note, updated_at FROM judgments WHERE version = ?",
+            "INSERT INTO judgments (version, query_id, doc_id, grade, annotator, note, updated_at, adjudication) "
+            "SELECT ?, query_id, doc_id, grade, annotator, note, updated_at, adjudication FROM judgments "
+            "WHERE version = ?",
+            (new, source),
+        )
+        # Each annotator's ratings come along: the next round keeps who graded what.
+        conn.execute(
+            "INSERT INTO ratings (version, query_id, doc_id, annotator, grade, note, rated_at) "
+            "SELECT ?, query_id, doc_id, annotator, grade, note, rated_at FROM ratings WHERE version = ?",
             (new, source),
         )
 
@@ -250,6 +257,18 @@ class PoolRepository:
             sql += " AND j.query_id = ?"
             params.append(query_id)
         frame = pd.read_sql_query(sql + " ORDER BY j.query_id, j.doc_id", self.file.conn, params=params)
+        frame["grade"] = frame["grade"].astype("Int64")
+        return frame
+
+    def items(self, number: int) -> pd.DataFrame:
+        """A version's items without the documents' titles: query_id, doc_id, grade (None if ungraded), note,
+        updated_at; the lean read for checks over many items."""
+        frame = pd.read_sql_query(
+            "SELECT query_id, doc_id, grade, note, updated_at FROM judgments WHERE version = ? "
+            "ORDER BY query_id, doc_id",
+            self.file.conn,
+            params=[number],
+        )
         frame["grade"] = frame["grade"].astype("Int64")
         return frame
 

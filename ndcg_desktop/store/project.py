@@ -48,6 +48,7 @@ from ndcg_desktop.store.pools import (
     default_labels,
     pool_hash,
 )
+from ndcg_desktop.store.ratings import AssignmentRepository, RatingRepository
 from ndcg_desktop.store.runs import RunChanged, RunInfo, RunRepository
 from ndcg_desktop.store.texts import IsCancelled, Progress, TextRepository
 
@@ -105,6 +106,8 @@ class Project:
         self.pools = PoolRepository(file)
         self.judgments = JudgmentRepository(file, self.pools)
         self.pool_edits = PoolEditRepository(file, self.pools)
+        self.rating_store = RatingRepository(file, self.pools)
+        self.assignments = AssignmentRepository(file)
         self.run_store = RunRepository(file)
         self.texts = TextRepository(file)
         self.evaluations = EvaluationRepository(file)
@@ -269,6 +272,10 @@ class Project:
     def query_progress(self, number: int) -> pd.DataFrame:
         return self.pools.query_progress(number)
 
+    def items(self, number: int) -> pd.DataFrame:
+        """A version's items (query_id, doc_id, grade, note, updated_at), without the documents' titles."""
+        return self.pools.items(number)
+
     def frozen_version(self, number: int | None) -> PoolVersion:
         return self.pools.frozen_version(number)
 
@@ -364,6 +371,26 @@ class Project:
 
     def freeze(self, *, version: int | None = None, remove_ungraded: bool = False) -> PoolVersion:
         return self.judgments.freeze(version=version, remove_ungraded=remove_ungraded)
+
+    # -- ratings per annotator (issue 15) --------------------------------------------------
+    def ratings(self, version: int) -> pd.DataFrame:
+        """Every annotator's ratings of a version: query_id, doc_id, annotator, grade, note, rated_at."""
+        for v in self.versions():
+            if v.version == version:
+                self.pools.verified(v)
+        return self.rating_store.ratings(version)
+
+    def adjudications(self, version: int, *, query_id: str | None = None, doc_id: str | None = None) -> pd.DataFrame:
+        """query_id, doc_id, how (pick, median, ...) of a version's items whose differing ratings were settled."""
+        return self.rating_store.settled_items(version, query_id, doc_id)
+
+    def meta(self, key: str) -> str | None:
+        """A project-wide setting (the ``meta`` table), or None."""
+        rows = self.file.query("SELECT value FROM meta WHERE key = ?", (key,))
+        return str(rows[0][0]) if rows else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.file.set_meta(key, value)
 
     # -- runs ------------------------------------------------------------------------------
     def import_run(

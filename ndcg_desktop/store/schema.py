@@ -5,7 +5,8 @@ from __future__ import annotations
 import hashlib
 
 APPLICATION_ID = 0x6E646367  # "ndcg": marks a SQLite file as an ndcg-desktop project
-SCHEMA_VERSION = 3  # 2: runs.data_hash and the stored-run triggers; 3: topics, grading guidelines
+SCHEMA_VERSION = 4  # 2: runs.data_hash and the stored-run triggers; 3: topics, grading guidelines; 4: ratings
+RATINGS_FORMAT = 4  # the format that brought ratings per annotator (issue 15)
 
 # A stored run is written once, whole: it is never updated, deleted or replaced (the app deletes no run).
 RUN_TRIGGERS = """
@@ -37,6 +38,40 @@ CREATE TABLE guidelines (
     at     TEXT NOT NULL
 );
 """
+# Ratings per annotator (issue 15): (version, query, document, annotator) -> grade, note, time. The pool
+# item's own grade (judgments.grade) is the adjudicated one. A frozen version's ratings are as final as its grades.
+RATINGS_TABLE = """
+CREATE TABLE ratings (
+    version   INTEGER NOT NULL,
+    query_id  TEXT NOT NULL,
+    doc_id    TEXT NOT NULL,
+    annotator TEXT NOT NULL CHECK (length(annotator) > 0),
+    grade     INTEGER NOT NULL,
+    note      TEXT NOT NULL DEFAULT '',
+    rated_at  TEXT NOT NULL,
+    PRIMARY KEY (version, query_id, doc_id, annotator),
+    FOREIGN KEY (version, query_id, doc_id) REFERENCES judgments (version, query_id, doc_id) ON DELETE CASCADE
+) WITHOUT ROWID;
+CREATE TABLE assignments (
+    version   INTEGER NOT NULL REFERENCES pool_versions(version) ON DELETE CASCADE,
+    annotator TEXT NOT NULL,
+    query_id  TEXT NOT NULL,
+    work_id   TEXT NOT NULL,              -- the work file's identity (meta work_id inside it)
+    PRIMARY KEY (version, annotator, query_id)
+) WITHOUT ROWID;
+"""
+RATING_TRIGGERS = """
+CREATE TRIGGER frozen_rating_not_updated BEFORE UPDATE ON ratings
+WHEN (SELECT state FROM pool_versions WHERE version = OLD.version) = 'frozen'
+  OR (SELECT state FROM pool_versions WHERE version = NEW.version) = 'frozen'
+BEGIN SELECT RAISE(ABORT, 'pool version is frozen: its ratings cannot change'); END;
+CREATE TRIGGER frozen_rating_not_deleted BEFORE DELETE ON ratings
+WHEN (SELECT state FROM pool_versions WHERE version = OLD.version) = 'frozen'
+BEGIN SELECT RAISE(ABORT, 'pool version is frozen: its ratings cannot be removed'); END;
+CREATE TRIGGER frozen_rating_not_added BEFORE INSERT ON ratings
+WHEN (SELECT state FROM pool_versions WHERE version = NEW.version) = 'frozen'
+BEGIN SELECT RAISE(ABORT, 'pool version is frozen: no rating can be added'); END;
+"""
 # The schema version that introduced each trigger not in version 1 (an older file opened read-only lacks them).
 TRIGGERS_SINCE = {
     "stored_run_not_updated": 2,
@@ -45,6 +80,9 @@ TRIGGERS_SINCE = {
     "guidelines_not_updated": 3,
     "guidelines_not_deleted": 3,
     "guidelines_not_replaced": 3,
+    "frozen_rating_not_updated": RATINGS_FORMAT,
+    "frozen_rating_not_deleted": RATINGS_FORMAT,
+    "frozen_rating_not_added": RATINGS_FORMAT,
 }
 
 SCHEMA = (
@@ -86,6 +124,7 @@ CREATE TABLE judgments (
     annotator  TEXT,
     note       TEXT NOT NULL DEFAULT '',
     updated_at TEXT,
+    adjudication TEXT,                    -- NULL, or how differing ratings were settled: pick, median, ...
     PRIMARY KEY (version, query_id, doc_id)
 ) WITHOUT ROWID;
 CREATE TABLE audit_log (
@@ -167,6 +206,9 @@ BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
     + RUN_TRIGGERS
     + GUIDELINES_TABLE
     + GUIDELINES_TRIGGERS
+    + RATINGS_TABLE
+    + "CREATE INDEX ratings_by_annotator ON ratings (version, annotator);\n"
+    + RATING_TRIGGERS
 )
 
 # Forward migrations: MIGRATIONS[n] takes a file from schema version n to n + 1.
@@ -178,6 +220,15 @@ MIGRATIONS: dict[int, str] = {
     2: "ALTER TABLE queries ADD COLUMN description TEXT NOT NULL DEFAULT '';\n"
     "ALTER TABLE queries ADD COLUMN narrative TEXT NOT NULL DEFAULT '';\n"
     "ALTER TABLE pool_versions ADD COLUMN guidelines_sha256 TEXT;\n" + GUIDELINES_TABLE + GUIDELINES_TRIGGERS,
+    # Every graded judgment becomes the rating of its recorded annotator and stays the adjudicated grade: the
+    # judgments (and so every frozen hash) and the audit log are untouched. Ratings are copied before their
+    # triggers exist, frozen versions' included.
+    RATINGS_FORMAT - 1: "ALTER TABLE judgments ADD COLUMN adjudication TEXT;\n"
+    + RATINGS_TABLE
+    + "INSERT INTO ratings (version, query_id, doc_id, annotator, grade, note, rated_at) "
+    "SELECT version, query_id, doc_id, coalesce(nullif(annotator, ''), 'unrecorded'), grade, note, "
+    "coalesce(updated_at, '') FROM judgments WHERE grade IS NOT NULL ORDER BY version, query_id, doc_id;\n"
+    "CREATE INDEX ratings_by_annotator ON ratings (version, annotator);\n" + RATING_TRIGGERS,
 }
 
 

@@ -110,3 +110,39 @@ class TextRepository:
             conn.close()
         rows = [(doc_id, title, kind) for doc_id, (title, kind) in list(found.items())[:limit]]
         return pd.DataFrame(rows, columns=columns)
+
+    def texts_of(self, query_ids: list[str], doc_ids: list[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
+        """The stored topics (query_id, text, description, narrative) and documents (doc_id, title, text) among
+        the given IDs."""
+        conn = self.file.conn
+        conn.execute("CREATE TEMP TABLE IF NOT EXISTS wanted_ids (kind TEXT, id TEXT, PRIMARY KEY (kind, id))")
+        conn.execute("DELETE FROM wanted_ids")
+        conn.executemany("INSERT OR IGNORE INTO wanted_ids VALUES ('q', ?)", [(q,) for q in query_ids])
+        conn.executemany("INSERT OR IGNORE INTO wanted_ids VALUES ('d', ?)", [(d,) for d in doc_ids])
+        queries = pd.read_sql_query(
+            "SELECT query_id, text, description, narrative FROM queries JOIN wanted_ids ON kind = 'q' "
+            "AND id = query_id ORDER BY query_id",
+            conn,
+        )
+        docs = pd.read_sql_query(
+            "SELECT doc_id, title, text FROM documents JOIN wanted_ids ON kind = 'd' AND id = doc_id ORDER BY doc_id",
+            conn,
+        )
+        conn.execute("DELETE FROM wanted_ids")
+        return queries, docs
+
+    def put_texts(self, queries: pd.DataFrame, docs: pd.DataFrame) -> None:
+        """Add topics (query_id, text, description, narrative) and documents (doc_id, title, text), in one
+        transaction."""
+        with self.file.transaction() as conn:
+            conn.executemany(
+                "INSERT INTO queries (query_id, text, description, narrative) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (query_id) DO UPDATE SET text = excluded.text, description = excluded.description, "
+                "narrative = excluded.narrative",
+                queries[["query_id", "text", "description", "narrative"]].itertuples(index=False, name=None),
+            )
+            conn.executemany(
+                "INSERT INTO documents (doc_id, title, text) VALUES (?, ?, ?) "
+                "ON CONFLICT (doc_id) DO UPDATE SET title = excluded.title, text = excluded.text",
+                docs[["doc_id", "title", "text"]].itertuples(index=False, name=None),
+            )

@@ -14,6 +14,7 @@ from ndcg_desktop.domain import EvalSettings, Qrels, Run, RunReading
 from ndcg_desktop.scoring import Evaluation, evaluate
 from ndcg_desktop.scoring.explain import FlagReport, FullRankings, inspect
 from ndcg_desktop.store import PoolVersion, Project, RunInfo, StorageProblem
+from ndcg_desktop.tasks.adjudication import team_manifest
 
 Progress = Callable[[int, int], None]
 IsCancelled = Callable[[], bool]
@@ -103,6 +104,7 @@ def stamp(evaluation: Evaluation, project: Project, version: PoolVersion, run_na
             "guidelines_sha256": version.guidelines_sha256,
         }
     )
+    evaluation.manifest["judgments"].update(team_manifest(project, version))  # rule 16: who graded, how settled
     evaluation.manifest["run"]["name"] = run_name
 
 

@@ -60,12 +60,24 @@
         <translation>排名</translation>
     </message>
     <message>
+        <source>nDCG swing</source>
+        <translation>nDCG 波动</translation>
+    </message>
+    <message>
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
+        <source>Ratings</source>
+        <translation>各人评级</translation>
+    </message>
+    <message>
         <source>Grade</source>
         <translation>等级</translation>
+    </message>
+    <message>
+        <source>Settled by</source>
+        <translation>裁定方式</translation>
     </message>
     <message>
         <source>Gain</source>
@@ -566,8 +578,20 @@
         <translation>仅每个查询排在此名次之前的文档</translation>
     </message>
     <message>
+        <source>Annotator</source>
+        <translation>标注者</translation>
+    </message>
+    <message>
         <source>Queries</source>
         <translation>查询</translation>
+    </message>
+    <message>
+        <source>Shared queries</source>
+        <translation>共享查询</translation>
+    </message>
+    <message>
+        <source>Items to grade</source>
+        <translation>待评级条目</translation>
     </message>
     <message>
         <source>What will be added</source>
@@ -2208,6 +2232,205 @@ The audit log keeps a record, and Edit ▸ Undo brings the draft back while the 
     <message>
         <source>Cancel</source>
         <translation>取消</translation>
+    </message>
+</context>
+<context>
+    <name>team</name>
+    <message>
+        <source>&amp;Assign work…</source>
+        <translation>分配任务(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>&amp;Merge returned work…</source>
+        <translation>合并返回的任务(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>Adjudicate</source>
+        <translation>裁定</translation>
+    </message>
+    <message>
+        <source>Every item of the draft is graded: there is no work to hand out.</source>
+        <translation>草稿中的每一项都已评级：没有可分配的任务。</translation>
+    </message>
+    <message>
+        <source>Work files written</source>
+        <translation>任务文件已写入</translation>
+    </message>
+    <message>
+        <source>{count} work files for draft v{version} are in {folder}.</source>
+        <translation>草稿 v{version} 的 {count} 个任务文件位于 {folder}。</translation>
+    </message>
+    <message>
+        <source>Writing work files…</source>
+        <translation>正在写入任务文件…</translation>
+    </message>
+    <message>
+        <source>Merge returned work</source>
+        <translation>合并返回的任务</translation>
+    </message>
+    <message>
+        <source>Work files (*{suffix})</source>
+        <translation>任务文件 (*{suffix})</translation>
+    </message>
+    <message>
+        <source>Work merged</source>
+        <translation>任务已合并</translation>
+    </message>
+    <message>
+        <source>{files} files merged into draft v{version}: {new} new ratings, {changed} changed, {unchanged} unchanged. {open} items rated differently wait in the Adjudicate view.</source>
+        <translation>已将 {files} 个文件合并到草稿 v{version}：新增评级 {new} 条，更改 {changed} 条，未变 {unchanged} 条。{open} 个评级不一致的条目在“裁定”视图中等待处理。</translation>
+    </message>
+    <message>
+        <source>Merging returned work…</source>
+        <translation>正在合并返回的任务…</translation>
+    </message>
+    <message>
+        <source>Cancelled: nothing was written.</source>
+        <translation>已取消：未写入任何内容。</translation>
+    </message>
+    <message>
+        <source>Assign work</source>
+        <translation>分配任务</translation>
+    </message>
+    <message>
+        <source>Annotators, separated by commas</source>
+        <translation>标注者，以逗号分隔</translation>
+    </message>
+    <message>
+        <source>Share of queries graded by several annotators</source>
+        <translation>由多名标注者评级的查询比例</translation>
+    </message>
+    <message>
+        <source>Annotators per shared query</source>
+        <translation>每个共享查询的标注者人数</translation>
+    </message>
+    <message>
+        <source>Seed of the shuffle</source>
+        <translation>打乱顺序的随机种子</translation>
+    </message>
+    <message>
+        <source>Folder for the work files</source>
+        <translation>任务文件所在文件夹</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Annotators</source>
+        <translation>标注者</translation>
+    </message>
+    <message>
+        <source>Shared queries</source>
+        <translation>共享查询</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <source>Folder</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
+        <source>Who grades what</source>
+        <translation>谁评级哪些内容</translation>
+    </message>
+    <message>
+        <source>Each annotator gets a work file: a project holding only their queries, the documents ungraded, in blind order, without anyone else&apos;s grades. Send it to them; merge it back when they return it.</source>
+        <translation>每位标注者获得一个任务文件：一个只包含其查询的项目，文档未评级、按盲评顺序排列，不含任何他人的评级。将其发送给他们；返回后再合并回来。</translation>
+    </message>
+    <message>
+        <source>Write work files</source>
+        <translation>写入任务文件</translation>
+    </message>
+    <message>
+        <source>Choose a folder for the work files.</source>
+        <translation>请为任务文件选择文件夹。</translation>
+    </message>
+    <message>
+        <source>Median, rounded down</source>
+        <translation>中位数（向下取整）</translation>
+    </message>
+    <message>
+        <source>Majority (ties stay open)</source>
+        <translation>多数（平票保持待定）</translation>
+    </message>
+    <message>
+        <source>Lowest rating</source>
+        <translation>最低评级</translation>
+    </message>
+    <message>
+        <source>Highest rating</source>
+        <translation>最高评级</translation>
+    </message>
+    <message>
+        <source>Adjudicate {doc_id} as {grade} for {query_id}</source>
+        <translation>将 {query_id} 的 {doc_id} 裁定为 {grade}</translation>
+    </message>
+    <message>
+        <source>Adjudicate the open items by {rule}</source>
+        <translation>按 {rule} 裁定待定条目</translation>
+    </message>
+    <message>
+        <source>Cutoff of the nDCG swing</source>
+        <translation>nDCG 波动的截断位置</translation>
+    </message>
+    <message>
+        <source>Adjudication rule</source>
+        <translation>裁定规则</translation>
+    </message>
+    <message>
+        <source>Apply to the open items</source>
+        <translation>应用于待定条目</translation>
+    </message>
+    <message>
+        <source>Ordered by the nDCG swing at</source>
+        <translation>按以下截断位置的 nDCG 波动排序</translation>
+    </message>
+    <message>
+        <source>Rule:</source>
+        <translation>规则：</translation>
+    </message>
+    <message>
+        <source>Items rated differently</source>
+        <translation>评级不一致的条目</translation>
+    </message>
+    <message>
+        <source>Largest possible change of a run&apos;s per-query nDCG first</source>
+        <translation>按运行结果逐查询 nDCG 的最大可能变化排序</translation>
+    </message>
+    <message>
+        <source>Ratings, notes, topic and document</source>
+        <translation>评级、备注、主题与文档</translation>
+    </message>
+    <message>
+        <source>Adjudicated grade:</source>
+        <translation>裁定等级：</translation>
+    </message>
+    <message>
+        <source>No draft pool: nothing to adjudicate.</source>
+        <translation>没有草稿判断池：无需裁定。</translation>
+    </message>
+    <message>
+        <source>Comparing ratings…</source>
+        <translation>正在比较评级…</translation>
+    </message>
+    <message>
+        <source>open</source>
+        <translation>待定</translation>
+    </message>
+    <message>
+        <source>pick</source>
+        <translation>人工选择</translation>
+    </message>
+    <message>
+        <source>Draft v{version}: {count} items rated differently, {open} still open.</source>
+        <translation>草稿 v{version}：{count} 个条目评级不一致，{open} 个仍待定。</translation>
+    </message>
+    <message>
+        <source>Topic</source>
+        <translation>主题</translation>
     </message>
 </context>
 <context>

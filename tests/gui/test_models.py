@@ -11,6 +11,7 @@ import importlib
 import inspect
 import pkgutil
 
+import pandas as pd
 import pytest
 from PySide6.QtCore import QAbstractItemModel
 
@@ -52,6 +53,12 @@ def frozen_project(tmp_path):
         p.freeze()
         p.import_run(tmp_path / "a.run", name="a")
         p.import_run(tmp_path / "b.run", name="b")
+        # draft v2: a second annotator rates q1 B differently, so the Adjudicate view lists one item
+        p.new_draft_from(1)
+        second = pd.DataFrame(
+            [("q1", "B", "dan", 0, "", "t")], columns=["query_id", "doc_id", "annotator", "grade", "note", "rated_at"]
+        )
+        p.rating_store.add_ratings(second, version=2, source="test")
     return path
 
 
@@ -72,6 +79,9 @@ def scored_window(window, frozen_project, qtbot):
     qtbot.waitUntil(lambda: view.evaluation is not None, timeout=10_000)
     view.results_panel.results_view.selectRow(0)  # fills the breakdown's models
     view.resolve.details_button.click()  # and the flagged queries
+    adjudicate = window.team.view
+    window.tabs.setCurrentWidget(adjudicate)  # the Adjudicate view lists the draft's differing item
+    qtbot.waitUntil(lambda: adjudicate.model.rowCount() == 1, timeout=10_000)
     return window
 
 

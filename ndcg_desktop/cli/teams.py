@@ -1,0 +1,151 @@
+"""`ndcg` subcommands for judging as a team: assign work files, merge them back, adjudicate (issue 15)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import pandas as pd
+
+from ndcg_desktop.domain import InputError
+from ndcg_desktop.domain.settings import Gain
+from ndcg_desktop.formats.cells import plain
+from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.adjudication import RULES, apply_rule, disagreements, pick
+from ndcg_desktop.tasks.teams import MergeReport, assign_work, import_ratings, merge_work
+
+
+def _fraction(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"a fraction between 0 and 1, not {text}")
+    return value
+
+
+def add_team_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "assign",
+        help="split the draft's ungraded items among annotators: one work file each",
+        description="Write one work file per annotator (a project file that opens in ndcg-desktop) holding only "
+        "their queries, the items ungraded, in blind order. A fraction of the queries goes to several annotators "
+        "so that agreement can be measured.",
+    )
+    p.add_argument("project", metavar="PROJECT")
+    p.add_argument("--annotators", required=True, help="comma-separated names: ana,ben,chen")
+    p.add_argument("--overlap", type=_fraction, default=0.2, help="fraction of queries graded by several (0.2)")
+    p.add_argument("--per-query", type=int, default=2, metavar="N", help="annotators per shared query (2)")
+    p.add_argument("--seed", type=int, default=0, help="shuffles the queries reproducibly (0)")
+    p.add_argument("-o", "--output", required=True, metavar="DIR", help="folder for the work files")
+    p.set_defaults(handler=cmd_assign)
+
+    p = sub.add_parser(
+        "merge",
+        help="add returned work files' grades as their annotators' ratings",
+        description="Check that each work file belongs to this project's draft and holds only its assignment, "
+        "then add its grades as ratings, all in one transaction. Merging again changes nothing.",
+    )
+    p.add_argument("project", metavar="PROJECT")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.set_defaults(handler=cmd_merge)
+
+    p = sub.add_parser(
+        "adjudicate",
+        help="list the items annotators rated differently, pick their grades, or settle the rest by a rule",
+        description="Without --set or --rule: list the draft's differing items, those that can move a run's "
+        "per-query nDCG@K most first. --set picks an item's grade; --rule settles every item still open. The way "
+        "each item was settled is recorded with the version; freezing waits until none is open.",
+    )
+    p.add_argument("project", metavar="PROJECT")
+    p.add_argument(
+        "--set", nargs=3, action="append", default=[], metavar=("QUERY", "DOC", "GRADE"), help="pick a grade"
+    )
+    p.add_argument("--rule", choices=list(RULES), help="; ".join(f"{k}: {v}" for k, v in RULES.items()))
+    p.add_argument("--k", type=int, default=10, help="cutoff for the nDCG swing that orders the list (10)")
+    p.add_argument("--gain", choices=[g.value for g in Gain], default="linear")
+    p.set_defaults(handler=cmd_adjudicate)
+
+
+def cmd_assign(args: argparse.Namespace) -> int:
+    names = [name for name in args.annotators.split(",")]
+    if any(not name.strip() for name in names):
+        raise InputError("--annotators: a name is empty; give comma-separated names such as ana,ben,chen")
+    with Project.open(args.project) as project:
+        done = assign_work(project, names, args.output, overlap=args.overlap, per_query=args.per_query, seed=args.seed)
+    print(
+        f"draft version {done.version}: {done.plan['query_id'].nunique()} queries, {done.shared_queries} of them "
+        f"for {args.per_query} annotators (seed {done.seed})"
+    )
+    for name, path in done.files.items():
+        queries = int((done.plan["annotator"] == name).sum())
+        print(f"  {plain(name)}: {queries} queries, {done.items[name]} items -> {plain(str(path))}")
+    return 0
+
+
+def _merge_text(report: MergeReport) -> str:
+    t = report.totals
+    lines = [
+        f"  {plain(f.annotator)}: {f.graded} ratings, {f.ungraded} items still ungraded  {plain(f.path.name)}"
+        for f in report.files
+    ]
+    lines.append(
+        f"draft version {report.version}: {t['new']} new ratings, {t['changed']} changed, {t['unchanged']} "
+        f"unchanged; {t['unsettled']} items rated differently wait for adjudication"
+    )
+    return "\n".join(lines)
+
+
+def cmd_merge(args: argparse.Namespace) -> int:
+    with Project.open(args.project) as project:
+        show = sys.stderr.isatty()
+
+        def progress(done: int, total: int) -> None:
+            if show:
+                print(f"\rchecked {done} of {total - 1} files", end="", file=sys.stderr, flush=True)
+
+        report = merge_work(project, args.files, progress=progress)
+        if show:
+            print(file=sys.stderr)
+    print(_merge_text(report))
+    return 0
+
+
+def cmd_import_ratings(args: argparse.Namespace) -> int:
+    """import-qrels --annotator NAME: the file's grades as that person's ratings."""
+    if args.negative_as_ungraded:
+        raise InputError("--negative-as-ungraded adds pool items; with --annotator every line must be a rating")
+    with Project.open(args.project) as project:
+        report = import_ratings(project, args.file, args.annotator, fmt=args.format)
+    print(_merge_text(report))
+    return 0
+
+
+def cmd_adjudicate(args: argparse.Namespace) -> int:
+    if args.k < 1:
+        raise InputError(f"--k must be a positive integer, not {args.k}")
+    with Project.open(args.project) as project:
+        for query_id, doc_id, grade in args.set:
+            try:
+                value = int(grade)
+            except ValueError:
+                raise InputError(f"--set {query_id} {doc_id}: the grade must be an integer, not {grade!r}") from None
+            pick(project, query_id, doc_id, value)
+            print(f"{plain(query_id)} {plain(doc_id)}: {value} (picked)")
+        if args.rule is not None:
+            done = apply_rule(project, args.rule)
+            print(f"{len(done.settled)} items settled by the rule '{args.rule}', {done.left} left to pick")
+        if args.set or args.rule is not None:
+            return 0
+        found = disagreements(project, k=args.k, gain=Gain(args.gain))
+    print(f"draft version {found.version}: {len(found.items)} items rated differently, {found.open} still open")
+    if len(found.items):
+        print(f"{'swing':>7}  {'query':<12} {'doc':<14} {'grade':>5}  ratings")
+    for row in found.items.itertuples():
+        grade = "-" if pd.isna(row.grade) else str(int(row.grade))
+        print(
+            f"{row.swing:7.4f}  {plain(str(row.query_id)):<12} {plain(str(row.doc_id)):<14} {grade:>5}  "
+            f"{plain(str(row.ratings))}"
+        )
+    return 0

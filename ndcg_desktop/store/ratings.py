@@ -1,0 +1,287 @@
+"""Ratings per annotator (issue 15): every annotator's grade of a pool item, and the settling of the pool's grade.
+
+A pool item (``judgments``) carries the version's grade, the adjudicated one; ``ratings`` keeps each annotator's
+own grade, note and time. When an item's ratings change, its grade is settled again: one rating, or ratings that
+all agree, give the grade; ratings that differ leave it ungraded until someone adjudicates (a pick, or a rule).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+import pandas as pd
+
+from ndcg_desktop.domain.errors import InputError
+from ndcg_desktop.domain.settings import GradeScale
+from ndcg_desktop.store.core import ProjectFile, now
+from ndcg_desktop.store.pools import PoolRepository, PoolVersion
+from ndcg_desktop.store.schema import RATINGS_FORMAT
+
+RATING_COLUMNS = ["query_id", "doc_id", "annotator", "grade", "note", "rated_at"]
+_BATCH = 50_000
+
+# How an item's grade was settled when its ratings differ (judgments.adjudication). NULL: nothing to settle.
+PICK = "pick"
+
+
+def ratings_hash(triples: pd.DataFrame, scale: GradeScale, annotator: str) -> str:
+    """SHA-256 over one annotator's (query, doc, grade) ratings, sorted, with the scale and the name.
+
+    Built like the pool hash (one line per rating), under its own header so the two never coincide.
+    """
+    ordered = triples.sort_values(["query_id", "doc_id"], kind="stable")
+    digest = hashlib.sha256(f"ndcg-ratings-v1 scale={scale} annotator={annotator}\n".encode())
+    rows = zip(ordered["query_id"], ordered["doc_id"], ordered["grade"], strict=True)
+    digest.update("".join([f"{q}\t{d}\t{int(g)}\n" for q, d, g in rows]).encode())
+    return digest.hexdigest()
+
+
+class RatingRepository:
+    """The ratings of each pool version, merging new ones, and adjudicating differing items."""
+
+    def __init__(self, file: ProjectFile, pools: PoolRepository) -> None:
+        self.file = file
+        self.pools = pools
+
+    @property
+    def available(self) -> bool:
+        """False for an older file opened read-only (not migrated): it has no ratings, only grades."""
+        return self.file.schema_version >= RATINGS_FORMAT
+
+    def ratings(self, version: int) -> pd.DataFrame:
+        """Every rating of a version: query_id, doc_id, annotator, grade, note, rated_at (sorted by the three IDs)."""
+        if not self.available:
+            return pd.DataFrame({c: pd.Series(dtype="int64" if c == "grade" else object) for c in RATING_COLUMNS})
+        frame = pd.read_sql_query(
+            "SELECT query_id, doc_id, annotator, grade, note, rated_at FROM ratings WHERE version = ? "
+            "ORDER BY query_id, doc_id, annotator",
+            self.file.conn,
+            params=[version],
+        )
+        frame["grade"] = frame["grade"].astype("int64")
+        return frame
+
+    def annotator_hashes(self, v: PoolVersion) -> dict[str, dict[str, Any]]:
+        """Per annotator of version ``v``: how many ratings, and the SHA-256 of them (:func:`ratings_hash`)."""
+        frame = self.ratings(v.version)
+        return {
+            str(name): {"ratings": len(group), "sha256": ratings_hash(group, v.scale, str(name))}
+            for name, group in frame.groupby("annotator", sort=True)
+        }
+
+    def unsettled(self, version: int) -> int:
+        """How many items of a version have differing ratings and no adjudicated grade yet."""
+        if not self.available:
+            return 0
+        return int(self.file.query(_UNSETTLED_COUNT, (version, version))[0][0])
+
+    def add_ratings(self, incoming: pd.DataFrame, *, version: int, source: str) -> dict[str, int]:
+        """Add or update ratings in a draft, in one transaction; items whose grades changed are settled again.
+
+        ``incoming`` has the columns of :data:`RATING_COLUMNS` (one row per item and annotator); every item must
+        be in the draft. A rating equal to the stored one (grade and note) changes nothing, so adding the same
+        ratings twice is a no-op. Returns counts: ``new``, ``changed``, ``unchanged``, ``settled``, ``unsettled``.
+        """
+        v = self.pools.writable_draft(version)
+        rows = incoming[RATING_COLUMNS]
+        stamp = now()
+        with self.file.transaction() as conn:
+            conn.execute(
+                "CREATE TEMP TABLE IF NOT EXISTS incoming_ratings (query_id TEXT NOT NULL, doc_id TEXT NOT NULL, "
+                "annotator TEXT NOT NULL, grade INTEGER NOT NULL, note TEXT NOT NULL, rated_at TEXT NOT NULL, "
+                "PRIMARY KEY (query_id, doc_id, annotator))"
+            )
+            conn.execute("DELETE FROM incoming_ratings")
+            for start in range(0, len(rows), _BATCH):
+                part = rows.iloc[start : start + _BATCH]
+                conn.executemany(
+                    "INSERT INTO incoming_ratings VALUES (?, ?, ?, ?, ?, ?)",
+                    zip(
+                        part["query_id"].astype(str).tolist(),
+                        part["doc_id"].astype(str).tolist(),
+                        part["annotator"].astype(str).tolist(),
+                        part["grade"].astype("int64").tolist(),
+                        part["note"].astype(str).tolist(),
+                        part["rated_at"].astype(str).tolist(),
+                        strict=True,
+                    ),
+                )
+            missing = conn.execute(
+                "SELECT i.query_id, i.doc_id FROM incoming_ratings i LEFT JOIN judgments j ON j.version = ? "
+                "AND j.query_id = i.query_id AND j.doc_id = i.doc_id WHERE j.query_id IS NULL LIMIT 1",
+                (v.version,),
+            ).fetchone()
+            if missing is not None:
+                raise InputError(
+                    f"{source}: document {missing[1]} for query {missing[0]} is not in the pool of draft version "
+                    f"{v.version}",
+                    path=self.file.path,
+                )
+            # Only what differs from the stored rating is written: the same ratings twice change nothing.
+            conn.execute("DROP TABLE IF EXISTS temp.changed_ratings")
+            conn.execute(
+                "CREATE TEMP TABLE changed_ratings AS SELECT i.*, r.grade AS old_grade, r.note AS old_note "
+                "FROM incoming_ratings i LEFT JOIN ratings r ON r.version = ? AND r.query_id = i.query_id "
+                "AND r.doc_id = i.doc_id AND r.annotator = i.annotator "
+                "WHERE r.grade IS NULL OR r.grade != i.grade OR r.note != i.note",
+                (v.version,),
+            )
+            counts = conn.execute(
+                "SELECT count(*), count(old_grade), (SELECT count(*) FROM incoming_ratings) FROM changed_ratings"
+            ).fetchone()
+            conn.execute(
+                "INSERT INTO ratings (version, query_id, doc_id, annotator, grade, note, rated_at) "
+                "SELECT ?, query_id, doc_id, annotator, grade, note, rated_at FROM changed_ratings "
+                "ORDER BY query_id, doc_id, annotator "
+                "ON CONFLICT (version, query_id, doc_id, annotator) DO UPDATE SET "
+                "grade = excluded.grade, note = excluded.note, rated_at = excluded.rated_at",
+                (v.version,),
+            )
+            conn.execute(
+                "INSERT INTO audit_log (version, query_id, doc_id, action, old_grade, new_grade, old_note, new_note, "
+                "who, at) SELECT ?, query_id, doc_id, ?, old_grade, grade, old_note, note, annotator, ? "
+                "FROM changed_ratings ORDER BY query_id, doc_id, annotator",
+                (v.version, f"rating ({source})"[:200], stamp),
+            )
+            settled = self._settle(conn, v.version, stamp)
+            unsettled = int(conn.execute(_UNSETTLED_COUNT, (v.version, v.version)).fetchone()[0])
+            conn.execute("DELETE FROM incoming_ratings")
+            conn.execute("DROP TABLE temp.changed_ratings")
+        new, changed, total = int(counts[0]) - int(counts[1]), int(counts[1]), int(counts[2])
+        return {
+            "new": new,
+            "changed": changed,
+            "unchanged": total - new - changed,
+            "settled": settled,
+            "unsettled": unsettled,
+        }
+
+    def _settle(self, conn: Any, version: int, stamp: str) -> int:
+        """Settle again the items whose ratings changed (temp.changed_ratings): agreement gives the grade,
+        a difference clears it for adjudication. Audited; returns how many items' grades changed."""
+        conn.execute("DROP TABLE IF EXISTS temp.settling")
+        conn.execute(
+            "CREATE TEMP TABLE settling AS "
+            "SELECT r.query_id, r.doc_id, CASE WHEN min(r.grade) = max(r.grade) THEN min(r.grade) END AS grade, "
+            "group_concat(r.annotator, '+') AS annotator, j.grade AS old_grade "
+            "FROM (SELECT DISTINCT query_id, doc_id FROM changed_ratings WHERE old_grade IS NULL "
+            "      OR old_grade != grade) c "
+            # by the primary key, so each item's ratings come in annotator order (a sorted subquery here
+            # would be scanned once per item: minutes for 100,000 ratings)
+            "JOIN ratings r ON r.version = ? AND r.query_id = c.query_id AND r.doc_id = c.doc_id "
+            "JOIN judgments j ON j.version = ? AND j.query_id = c.query_id AND j.doc_id = c.doc_id "
+            "GROUP BY r.query_id, r.doc_id",
+            (version, version),
+        )
+        conn.execute(
+            "UPDATE judgments SET grade = s.grade, annotator = CASE WHEN s.grade IS NULL THEN NULL ELSE s.annotator "
+            "END, adjudication = NULL, updated_at = ? FROM settling s "
+            "WHERE judgments.version = ? AND judgments.query_id = s.query_id AND judgments.doc_id = s.doc_id",
+            (stamp, version),
+        )
+        changed = conn.execute(
+            "INSERT INTO audit_log (version, query_id, doc_id, action, old_grade, new_grade, who, at) "
+            "SELECT ?, query_id, doc_id, 'settle', old_grade, grade, ?, ? FROM settling "
+            "WHERE old_grade IS NOT grade ORDER BY query_id, doc_id",
+            (version, self.file.user, stamp),
+        ).rowcount
+        conn.execute("DROP TABLE temp.settling")
+        return int(changed)
+
+    def adjudicate(self, decisions: pd.DataFrame, *, version: int, how: str | None) -> int:
+        """Give items (query_id, doc_id, grade) their adjudicated grade, recording ``how`` (pick or a rule).
+
+        The adjudicator (this file's user) is recorded as the grade's author; audited. A missing grade with
+        ``how`` None takes a decision back (the item waits for adjudication again). Returns the count.
+        """
+        v = self.pools.writable_draft(version)
+        grades = decisions["grade"].astype("Int64")
+        outside = grades[(grades < v.scale.low) | (grades > v.scale.high)].dropna()
+        if len(outside):
+            raise InputError(f"grade {int(outside.iloc[0])} is outside the scale {v.scale}")
+        stamp = now()
+        rows = [
+            (None if pd.isna(g) else int(g), None if pd.isna(g) else self.file.user, how, stamp, v.version, q, d)
+            for q, d, g in zip(decisions["query_id"].astype(str), decisions["doc_id"].astype(str), grades, strict=True)
+        ]
+        with self.file.transaction() as conn:
+            old = {
+                (q, d): g
+                for q, d, g in conn.execute(
+                    "SELECT query_id, doc_id, grade FROM judgments WHERE version = ?", (v.version,)
+                ).fetchall()
+            }
+            absent = [(q, d) for *_, q, d in rows if (q, d) not in old]
+            if absent:
+                raise InputError(f"document {absent[0][1]} is not in the pool of query {absent[0][0]}")
+            conn.executemany(
+                "UPDATE judgments SET grade = ?, annotator = ?, adjudication = ?, updated_at = ? "
+                "WHERE version = ? AND query_id = ? AND doc_id = ?",
+                rows,
+            )
+            conn.executemany(
+                "INSERT INTO audit_log (version, query_id, doc_id, action, old_grade, new_grade, who, at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (v.version, q, d, f"adjudicate ({how})", old[(q, d)], g, self.file.user, stamp)
+                    for g, *_, q, d in rows
+                ],
+            )
+        return len(rows)
+
+    def settled_items(self, version: int, query_id: str | None = None, doc_id: str | None = None) -> pd.DataFrame:
+        """query_id, doc_id, how of the items of a version whose differing ratings were settled."""
+        if not self.available:
+            return pd.DataFrame({"query_id": [], "doc_id": [], "how": []}, dtype=object)
+        sql = (
+            "SELECT query_id, doc_id, adjudication AS how FROM judgments WHERE version = ? AND adjudication IS NOT NULL"
+        )
+        params: list[Any] = [version]
+        if query_id is not None and doc_id is not None:
+            sql += " AND query_id = ? AND doc_id = ?"
+            params += [query_id, doc_id]
+        return pd.read_sql_query(sql + " ORDER BY query_id, doc_id", self.file.conn, params=params)
+
+    def adjudications(self, version: int) -> dict[str, int]:
+        """How the differing items of a version were settled: count per way (pick, median, ...)."""
+        if not self.available:
+            return {}
+        rows = self.file.query(
+            "SELECT adjudication, count(*) FROM judgments WHERE version = ? AND adjudication IS NOT NULL "
+            "GROUP BY adjudication ORDER BY adjudication",
+            (version,),
+        )
+        return {str(how): int(n) for how, n in rows}
+
+
+class AssignmentRepository:
+    """Which queries of a draft each annotator's work file holds (recorded when the files are written)."""
+
+    def __init__(self, file: ProjectFile) -> None:
+        self.file = file
+
+    def assignments(self, version: int) -> pd.DataFrame:
+        """annotator, query_id, work_id of every assignment on ``version``."""
+        return pd.read_sql_query(
+            "SELECT annotator, query_id, work_id FROM assignments WHERE version = ? ORDER BY annotator, query_id",
+            self.file.conn,
+            params=[version],
+        )
+
+    def record(self, version: int, rows: pd.DataFrame, project_id: str) -> None:
+        """Record (annotator, query_id, work_id) rows on a draft, and the project's identity, in one transaction."""
+        with self.file.transaction() as conn:
+            conn.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('project_id', ?)", (project_id,))
+            conn.executemany(
+                "INSERT INTO assignments (version, annotator, query_id, work_id) VALUES (?, ?, ?, ?)",
+                [(version, a, q, w) for a, q, w in rows[["annotator", "query_id", "work_id"]].itertuples(index=False)],
+            )
+
+
+# Items whose ratings differ and whose grade is not settled yet.
+_UNSETTLED_COUNT = (
+    "SELECT count(*) FROM judgments j JOIN (SELECT query_id, doc_id FROM ratings WHERE version = ? "
+    "GROUP BY query_id, doc_id HAVING min(grade) != max(grade)) d ON d.query_id = j.query_id AND d.doc_id = j.doc_id "
+    "WHERE j.version = ? AND j.grade IS NULL"
+)

@@ -1,0 +1,179 @@
+"""Adjudication (issue 15): the items annotators rated differently, most consequential first, and settling them.
+
+Each differing item gets its adjudicated grade by a pick (:func:`pick`) or by a rule applied to the rest
+(:func:`apply_rule`); the way each was settled is recorded with the version (``judgments.adjudication``) and
+named in its manifest (:func:`team_manifest`). Freezing waits until every differing item is settled.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+
+from ndcg_desktop.domain.errors import InputError
+from ndcg_desktop.domain.settings import Gain
+from ndcg_desktop.scoring.ranking import top_documents
+from ndcg_desktop.scoring.sensitivity import grade_swings
+from ndcg_desktop.store import PoolVersion, Project
+from ndcg_desktop.store.ratings import PICK
+
+MEDIAN, MAJORITY, LOWEST, HIGHEST = "median", "majority", "lowest", "highest"
+RULES = {
+    MEDIAN: "median rounded down (the lower middle rating)",
+    MAJORITY: "majority (a tie is left to the adjudicator)",
+    LOWEST: "lowest rating",
+    HIGHEST: "highest rating",
+}
+
+
+def rule_grade(grades: Sequence[int], rule: str) -> int | None:
+    """The grade ``rule`` gives an item rated ``grades``; None when the rule leaves it to the adjudicator.
+
+    >>> rule_grade([0, 1, 3, 3], "median"), rule_grade([1, 3], "majority"), rule_grade([1, 3, 3], "majority")
+    (1, None, 3)
+    """
+    ordered = sorted(int(g) for g in grades)
+    if not ordered:
+        raise InputError("an item without ratings has nothing to adjudicate")
+    if rule == MEDIAN:
+        return ordered[(len(ordered) - 1) // 2]
+    if rule == LOWEST:
+        return ordered[0]
+    if rule == HIGHEST:
+        return ordered[-1]
+    if rule == MAJORITY:
+        counts = Counter(ordered).most_common()
+        if len(counts) > 1 and counts[0][1] == counts[1][1]:
+            return None
+        return counts[0][0]
+    raise InputError(f"unknown adjudication rule {rule!r}; choose one of {', '.join(RULES)}")
+
+
+def _draft(project: Project) -> PoolVersion:
+    draft = project.draft()
+    if draft is None:
+        raise InputError("has no draft pool to adjudicate", path=project.path)
+    return draft
+
+
+@dataclass(frozen=True)
+class Disagreements:
+    """The differing items of a draft, most consequential first."""
+
+    version: int
+    items: pd.DataFrame  # query_id, doc_id, low, high, ratings, notes, grade, how, swing, run
+    ratings: pd.DataFrame  # every rating of those items: query_id, doc_id, annotator, grade, note
+    k: int
+    gain: Gain
+
+    @property
+    def open(self) -> int:
+        return int(self.items["grade"].isna().sum())
+
+
+def disagreements(project: Project, *, k: int = 10, gain: Gain = Gain.LINEAR) -> Disagreements:
+    """Every draft item whose ratings differ, sorted by swing: the largest change its grade (lowest vs highest
+    rating) can make to any stored run's per-query nDCG@K (``scoring.sensitivity``), then by query and document.
+
+    Items already settled stay listed (with their grade and how), so a pick can be revised before freezing.
+    """
+    draft = _draft(project)
+    ratings = project.ratings(draft.version)
+    spread = ratings.groupby(["query_id", "doc_id"])["grade"].agg(low="min", high="max").reset_index()
+    differing = spread[spread["low"] != spread["high"]]
+    theirs = ratings.merge(differing[["query_id", "doc_id"]], on=["query_id", "doc_id"])
+    shown = theirs.assign(text=theirs["annotator"] + " " + theirs["grade"].astype(str))
+    summary = shown.groupby(["query_id", "doc_id"]).agg(
+        ratings=("text", " · ".join),
+        notes=("note", lambda notes: " · ".join(n for n in notes if n)),
+    )
+    pool = project.pool_items(draft.version)
+    items = differing.merge(summary.reset_index(), on=["query_id", "doc_id"]).merge(
+        pool[["query_id", "doc_id", "grade"]], on=["query_id", "doc_id"]
+    )
+    how = project.adjudications(draft.version)
+    items = items.merge(how, on=["query_id", "doc_id"], how="left")
+    # The universe the swings are measured in: settled grades, an open item at its lowest rating.
+    base = pool[["query_id", "doc_id", "grade"]].merge(spread, on=["query_id", "doc_id"], how="left")
+    base["grade"] = base["grade"].fillna(base["low"]).fillna(0).astype("int64")
+    queries = set(items["query_id"])
+    base = base[base["query_id"].isin(queries)]
+    tops = {}
+    for info in project.runs():
+        run, _ = project.load_run(info.name)
+        top = top_documents(run, k, ties=info.reading.ties, id_map=info.reading.id_map)
+        tops[info.name] = top[top["query_id"].isin(queries)]
+    scored = grade_swings(base, tops, items, k=k, gain=gain)
+    scored = scored.sort_values(["swing", "query_id", "doc_id"], ascending=[False, True, True], ignore_index=True)
+    return Disagreements(draft.version, scored, theirs, k, gain)
+
+
+def pick(project: Project, query_id: str, doc_id: str, grade: int | None) -> tuple[int | None, str | None]:
+    """Settle one item with the adjudicator's grade (None: unsettle it again). Returns the previous (grade, how)."""
+    draft = _draft(project)
+    before = project.adjudications(draft.version, query_id=query_id, doc_id=doc_id)
+    old = project.pool_items(draft.version, query_id).set_index("doc_id")
+    if doc_id not in old.index:
+        raise InputError(f"document {doc_id} is not in the pool of query {query_id}", path=project.path)
+    previous = old.loc[doc_id, "grade"]
+    frame = pd.DataFrame([(query_id, doc_id, grade)], columns=["query_id", "doc_id", "grade"])
+    project.rating_store.adjudicate(frame, version=draft.version, how=PICK if grade is not None else None)
+    how = before["how"].iloc[0] if len(before) else None
+    return (None if pd.isna(previous) else int(previous)), (None if pd.isna(how) else str(how))
+
+
+@dataclass(frozen=True)
+class RuleApplied:
+    """What :func:`apply_rule` settled (query_id, doc_id, grade) and how many differing items it left open."""
+
+    rule: str
+    settled: pd.DataFrame
+    left: int
+
+
+def reopen(project: Project, items: pd.DataFrame) -> None:
+    """Take decisions back: the (query_id, doc_id) items wait for adjudication again (undo of a rule)."""
+    frame = items[["query_id", "doc_id"]].assign(grade=pd.NA)
+    if len(frame):
+        project.rating_store.adjudicate(frame, version=_draft(project).version, how=None)
+
+
+def apply_rule(project: Project, rule: str) -> RuleApplied:
+    """Settle every open differing item by ``rule`` (see :data:`RULES`), recorded with the version.
+
+    Items a rule leaves open (majority ties) stay for the adjudicator.
+    """
+    if rule not in RULES:
+        raise InputError(f"unknown adjudication rule {rule!r}; choose one of {', '.join(RULES)}")
+    draft = _draft(project)
+    ratings = project.ratings(draft.version)
+    pool = project.pool_items(draft.version)
+    open_items = pool[pool["grade"].isna()][["query_id", "doc_id"]]
+    mine = ratings.merge(open_items, on=["query_id", "doc_id"])
+    grades = mine.groupby(["query_id", "doc_id"])["grade"].agg(list)
+    differing = grades[grades.map(lambda g: min(g) != max(g))]
+    decided = differing.map(lambda g: rule_grade(g, rule))
+    chosen = decided[decided.notna()]
+    frame = pd.DataFrame(
+        {
+            "query_id": [q for q, _ in chosen.index],
+            "doc_id": [d for _, d in chosen.index],
+            "grade": chosen.astype("int64").to_numpy(),
+        }
+    )
+    if len(frame):
+        project.rating_store.adjudicate(frame, version=draft.version, how=rule)
+    return RuleApplied(rule, frame, int(len(differing) - len(frame)))
+
+
+def team_manifest(project: Project, version: PoolVersion) -> dict[str, Any]:
+    """What rule 16 asks of a version's manifest: its annotators with the SHA-256 of each one's ratings, and how
+    the differing items were settled (per way: pick, median, ...)."""
+    return {
+        "annotators": project.rating_store.annotator_hashes(version),
+        "adjudication": project.rating_store.adjudications(version.version),
+    }

@@ -1,0 +1,113 @@
+"""Judging as a team in the window (issue 15): Pool ▸ Assign work…, Pool ▸ Merge returned work…, Adjudicate."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from PySide6.QtWidgets import QDialog, QFileDialog
+
+from ndcg_desktop.gui.team import AssignDialog
+from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.adjudication import disagreements
+from ndcg_desktop.tasks.teams import plan_summary, read_work_file
+
+from .conftest import shot
+
+COLUMNS = ["query_id", "doc_id", "annotator", "grade", "note", "rated_at"]
+
+
+@pytest.fixture
+def team_project(tmp_path) -> Path:
+    """Six queries of four documents each, ungraded, with texts; run sys returns every query's pool."""
+    path = tmp_path / "team.ndcgproj"
+    (tmp_path / "q.tsv").write_text("".join(f"q{i}\tquery about topic {i}\n" for i in range(6)))
+    (tmp_path / "d.jsonl").write_text(
+        "".join(f'{{"doc_id": "D{j}", "title": "Document {j}", "text": "Text of document {j}."}}\n' for j in range(24))
+    )
+    (tmp_path / "r.run").write_text(
+        "".join(f"q{i} Q0 D{4 * i + k} {k + 1} {10 - k} sys\n" for i in range(6) for k in range(4))
+    )
+    with Project.create(path, user="tester") as p:
+        p.import_queries(tmp_path / "q.tsv")
+        p.import_documents(tmp_path / "d.jsonl")
+        p.import_run(tmp_path / "r.run", name="sys")
+        p.pool_from_runs(["sys"], 4)
+    return path
+
+
+def test_the_assign_dialog_shows_the_plan_before_writing(qtbot, qtmodeltester, tmp_path):
+    sizes = pd.Series({f"q{i}": 4 for i in range(6)})
+    dialog = AssignDialog(sizes, str(tmp_path / "work"))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtmodeltester.check(dialog.model)
+    expected = plan_summary(sizes, ["ana", "ben", "chen"], overlap=0.2, seed=0)
+    model = dialog.model
+    shown = [[model.index(r, c).data() for c in range(model.columnCount())] for r in range(model.rowCount())]
+    assert shown == [[a, str(q), str(s), str(i)] for a, q, s, i in expected.itertuples(index=False)]
+    assert dialog.ok.isEnabled()
+    dialog.names.setText("ana, ../ben")
+    assert not dialog.ok.isEnabled() and "cannot name a work file" in dialog.problem.text()
+    dialog.names.setText("ana, ben, chen")
+    dialog.overlap.setValue(50)
+    assert dialog.values() == {
+        "annotators": ["ana", "ben", "chen"],
+        "out_dir": str(tmp_path / "work"),
+        "overlap": 0.5,
+        "per_query": 2,
+        "seed": 0,
+    }
+    shot(dialog, "team_assign")
+
+
+def test_assign_merge_and_adjudicate_from_the_window(window, team_project, tmp_path, qtbot, monkeypatch, messages):
+    window.open_project(team_project)
+    assert window.team.assign_action.isEnabled() and window.team.merge_action.isEnabled()
+    folder = tmp_path / "work"
+
+    def accept(dialog):
+        dialog.folder.setText(str(folder))
+        dialog.overlap.setValue(50)
+        return QDialog.DialogCode.Accepted
+
+    monkeypatch.setattr(AssignDialog, "exec", accept)
+    window.team.assign_action.trigger()
+    qtbot.waitUntil(lambda: any("work files for draft v1" in text for _, text in messages), timeout=20000)
+    files = sorted(folder.glob("*.ndcgproj"))
+    assert [f.stem for f in files] == ["ana", "ben", "chen"]
+    for path in files:  # the driver: ana grades 1, ben 2, chen 3
+        _, items, _ = read_work_file(path)
+        with Project.open(path, user=path.stem) as work:
+            for q, d in items[["query_id", "doc_id"]].itertuples(index=False):
+                work.set_grade(q, d, {"ana": 1, "ben": 2, "chen": 3}[path.stem])
+    monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: ([str(f) for f in files], ""))
+    window.team.merge_action.trigger()
+    qtbot.waitUntil(lambda: any("wait in the Adjudicate view" in text for _, text in messages), timeout=20000)
+    # 6 queries, round(0.5 * 6) = 3 shared by two annotators who always differ: 12 open items
+    assert "12 items rated differently wait in the Adjudicate view" in messages[-1][1]
+
+    view = window.team.view
+    window.tabs.setCurrentWidget(view)
+    qtbot.waitUntil(lambda: view.found is not None and view.model.rowCount() == 12, timeout=20000)
+    expected = disagreements(window.project, k=10).items
+    first = view.proxy.index(0, 0)
+    assert first.data() == f"{expected['swing'].iloc[0]:.4f}"
+    view.table.setCurrentIndex(first)
+    assert "query about topic" in view.detail.toPlainText()
+    q, d = expected["query_id"].iloc[0], expected["doc_id"].iloc[0]
+    view.pick_selected(2)
+    qtbot.waitUntil(lambda: view.found is not None and view.found.open == 11, timeout=20000)
+    assert window.project.pool_items(1).set_index(["query_id", "doc_id"]).loc[(q, d), "grade"] == 2
+    window.undo_stack.undo()
+    qtbot.waitUntil(lambda: view.found is not None and view.found.open == 12, timeout=20000)
+    view.rule.setCurrentIndex(view.rule.findData("lowest"))
+    view.apply_button.click()
+    qtbot.waitUntil(lambda: view.found is not None and view.found.open == 0, timeout=20000)
+    assert window.project.adjudications(1)["how"].tolist() == ["lowest"] * 12
+    window.resize(1200, 720)
+    view.table.setCurrentIndex(view.proxy.index(0, 0))
+    shot(window, "team_adjudicate")
+    window.undo_stack.undo()
+    qtbot.waitUntil(lambda: view.found is not None and view.found.open == 12, timeout=20000)

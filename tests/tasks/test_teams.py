@@ -1,0 +1,311 @@
+"""Judging as a team (issue 15): work files handed out (assign), graded elsewhere, merged back (merge),
+a second assessor's qrels (import-qrels --annotator). Everything is checked before anything is written."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from ndcg_desktop.domain import InputError
+from ndcg_desktop.domain.blind import judging_order
+from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.teams import (
+    WORK_META,
+    WorkOrigin,
+    assign_work,
+    import_ratings,
+    merge_work,
+    plan_assignment,
+    ratings_table,
+    read_work_file,
+)
+from tests.store.conftest import dump  # one copy, shared with the store tests
+
+N_QUERIES, PER_QUERY_ITEMS = 10, 5
+
+
+@pytest.fixture
+def team(tmp_path) -> Path:
+    """A project whose draft holds 10 queries x 5 documents, ungraded, with texts; no run."""
+    (tmp_path / "q.tsv").write_text(
+        "query_id\ttitle\tdescription\tnarrative\n"
+        + "".join(f"q{i}\tquery number {i}\twhat q{i} is about\trelevant: q{i}\n" for i in range(N_QUERIES))
+    )
+    (tmp_path / "d.jsonl").write_text(
+        "".join(f'{{"doc_id": "d{j}", "title": "title {j}", "text": "text of {j}"}}\n' for j in range(40))
+    )
+    path = tmp_path / "team.ndcgproj"
+    with Project.create(path, user="coord") as project:
+        project.import_queries(tmp_path / "q.tsv")
+        project.import_documents(tmp_path / "d.jsonl")
+        project.set_guidelines("# Grade\n\n3 is perfect.\n", source="test")
+        pairs = [(f"q{i}", f"d{(3 * i + k) % 40}") for i in range(N_QUERIES) for k in range(PER_QUERY_ITEMS)]
+        project.add_items(pd.DataFrame(pairs, columns=["query_id", "doc_id"]))
+    return path
+
+
+def grade_all(path: Path, annotator: str, grade_of, *, limit: int | None = None) -> None:
+    """The test driver: an annotator grades their work file (the first ``limit`` items only, if given)."""
+    _, items, _ = read_work_file(path)
+    with Project.open(path, user=annotator) as work:
+        for n, (q, d) in enumerate(items[["query_id", "doc_id"]].itertuples(index=False)):
+            if limit is not None and n >= limit:
+                break
+            work.set_grade(q, d, grade_of(annotator, q, d))
+
+
+def test_plan_shares_the_overlap_fraction_and_balances_the_work():
+    sizes = pd.Series({f"q{i}": 5 for i in range(10)})
+    plan = plan_assignment(sizes, ["ana", "ben", "chen"], overlap=0.2, seed=3)
+    per_query = plan.groupby("query_id").size()
+    assert sorted(per_query.tolist()) == [1] * 8 + [2] * 2  # round(0.2 * 10) = 2 queries to two annotators
+    assert plan.groupby("annotator").size().to_dict() == {"ana": 4, "ben": 4, "chen": 4}  # 12 = 8 + 2 * 2
+    assert plan.equals(plan_assignment(sizes, ["ana", "ben", "chen"], overlap=0.2, seed=3))  # reproducible
+    three = plan_assignment(sizes, ["ana", "ben", "chen"], overlap=0.5, per_query=3, seed=3)
+    assert sorted(three.groupby("query_id").size().tolist()) == [1] * 5 + [3] * 5
+    with pytest.raises(InputError, match="3 annotators per shared query need at least 3"):
+        plan_assignment(sizes, ["ana", "ben"], overlap=0.5, per_query=3)
+    with pytest.raises(InputError, match="distinct"):
+        plan_assignment(sizes, ["ana", "ana"], overlap=0.5)
+
+
+def test_a_work_file_is_a_project_holding_only_its_queries_ungraded_with_texts(team, tmp_path):
+    with Project.open(team, user="coord") as project:
+        done = assign_work(project, ["ana", "ben", "chen"], tmp_path / "work", overlap=0.2, seed=1)
+        handed = project.assignments.assignments(1)
+    assert sorted(done.files) == ["ana", "ben", "chen"]
+    assert {p.name for p in (tmp_path / "work").iterdir()} == {"ana.ndcgproj", "ben.ndcgproj", "chen.ndcgproj"}
+    for name, path in done.files.items():
+        mine = sorted(done.plan.loc[done.plan["annotator"] == name, "query_id"])
+        assert sorted(handed.loc[handed["annotator"] == name, "query_id"]) == mine
+        with Project.open(path, user=name) as work:  # opens like any project
+            origin = WorkOrigin.from_json(work.meta(WORK_META) or "", path)
+            assert (origin.annotator, origin.base_version, origin.base_hash) == (name, 1, "")
+            items = work.pool_items(1)
+            assert sorted(items["query_id"].unique()) == mine
+            assert len(items) == PER_QUERY_ITEMS * len(mine) == done.items[name]
+            assert items["grade"].isna().all() and items["annotator"].isna().all()
+            assert work.ratings(1).empty  # nobody's grades
+            assert work.runs() == []
+            assert work.judging_order() == "blind"
+            q = mine[0]
+            assert work.query(q) == {
+                "query_id": q,
+                "text": f"query number {q[1:]}",
+                "title": f"query number {q[1:]}",
+                "description": f"what {q} is about",
+                "narrative": f"relevant: {q}",
+            }
+            guidelines = work.guidelines()
+            assert guidelines is not None and guidelines.text == "# Grade\n\n3 is perfect.\n"
+            d = items.loc[items["query_id"] == q, "doc_id"].iloc[0]
+            assert work.document(d) == {"doc_id": d, "title": f"title {d[1:]}", "text": f"text of {d[1:]}"}
+            docs = items.loc[items["query_id"] == q, "doc_id"].tolist()
+            assert judging_order(q, docs) == sorted(
+                docs, key=lambda x: __import__("hashlib").sha256(f"{q}\x1f{x}".encode()).hexdigest()
+            )
+    assert sum(done.items.values()) == PER_QUERY_ITEMS * (N_QUERIES + 2)
+
+
+def test_assign_refuses_before_writing_anything(team, tmp_path):
+    (tmp_path / "work").mkdir()
+    (tmp_path / "work" / "ben.ndcgproj").write_text("mine")
+    before = dump(team)
+    with Project.open(team, user="coord") as project:
+        with pytest.raises(InputError, match="ben.ndcgproj: already exists"):
+            assign_work(project, ["ana", "ben"], tmp_path / "work", overlap=0.2)
+        with pytest.raises(InputError, match="annotator name"):
+            assign_work(project, ["ana", "b\u200bn"], tmp_path / "other", overlap=0.2)
+    assert dump(team) == before
+    assert sorted(p.name for p in (tmp_path / "work").iterdir()) == ["ben.ndcgproj"]
+    assert not (tmp_path / "other").exists()
+
+
+def test_merging_adds_ratings_settles_agreement_and_is_idempotent(team, tmp_path):
+    with Project.open(team, user="coord") as project:
+        done = assign_work(project, ["ana", "ben", "chen"], tmp_path / "work", overlap=0.2, seed=1)
+    # ana grades 1 everywhere, ben 1 except 3 on d-numbers divisible by 3, chen 2
+    grades = {"ana": lambda q, d: 1, "ben": lambda q, d: 3 if int(d[1:]) % 3 == 0 else 1, "chen": lambda q, d: 2}
+    for name, path in done.files.items():
+        grade_all(path, name, lambda a, q, d: grades[a](q, d))
+    with Project.open(team, user="coord") as project:
+        report = merge_work(project, list(done.files.values()))
+        table = ratings_table(project)
+        expected = done.plan.merge(project.pool_items(1)[["query_id", "doc_id"]], on="query_id")
+        assert len(table) == len(expected) == sum(done.items.values())
+        assert report.totals["new"] == len(expected)
+        items = project.pool_items(1).set_index(["query_id", "doc_id"])
+        by_item = table.groupby(["query_id", "doc_id"])["grade"].agg(["min", "max", "count"])
+        agree = by_item[by_item["min"] == by_item["max"]]
+        differ = by_item[by_item["min"] != by_item["max"]]
+        assert (items.loc[agree.index, "grade"] == agree["min"]).all()  # one rating, or all equal: the grade
+        assert items.loc[differ.index, "grade"].isna().all()  # rated differently: wait for adjudication
+        assert report.totals["unsettled"] == len(differ) == project.rating_store.unsettled(1)
+        assert len(differ) > 0
+        before = dump(team)
+    with Project.open(team, user="coord") as project:
+        again = merge_work(project, list(done.files.values()))
+    assert again.totals == {"new": 0, "changed": 0, "unchanged": len(expected), "settled": 0, "unsettled": len(differ)}
+    assert dump(team) == before  # re-merging changes nothing, not even the audit log
+
+
+def test_partial_work_can_be_merged_and_merged_again(team, tmp_path):
+    with Project.open(team, user="coord") as project:
+        done = assign_work(project, ["ana", "ben"], tmp_path / "work", overlap=0.0, seed=1)
+    ana = done.files["ana"]
+    grade_all(ana, "ana", lambda a, q, d: 2, limit=3)
+    with Project.open(team, user="coord") as project:
+        first = merge_work(project, [ana])
+        assert (first.totals["new"], first.files[0].graded, first.files[0].ungraded) == (3, 3, done.items["ana"] - 3)
+    grade_all(ana, "ana", lambda a, q, d: 2)
+    with Project.open(team, user="coord") as project:
+        second = merge_work(project, [ana])
+        assert (second.totals["new"], second.totals["unchanged"]) == (done.items["ana"] - 3, 3)
+        assert len(ratings_table(project)) == done.items["ana"]
+
+
+def test_a_changed_mind_replaces_the_rating_and_settles_again(team, tmp_path):
+    with Project.open(team, user="coord") as project:
+        done = assign_work(project, ["ana", "ben"], tmp_path / "work", overlap=1.0, seed=1)
+    for name, path in done.files.items():
+        grade_all(path, name, lambda a, q, d: 1)
+    with Project.open(team, user="coord") as project:
+        merge_work(project, list(done.files.values()))
+        assert project.rating_store.unsettled(1) == 0
+    _, items, _ = read_work_file(done.files["ben"])
+    q, d = items.iloc[0][["query_id", "doc_id"]]
+    with Project.open(done.files["ben"], user="ben") as work:
+        work.set_grade(q, d, 3)
+    with Project.open(team, user="coord") as project:
+        report = merge_work(project, [done.files["ben"]])
+        assert (report.totals["changed"], report.totals["unsettled"]) == (1, 1)
+        row = project.pool_items(1).set_index(["query_id", "doc_id"]).loc[(q, d)]
+        assert pd.isna(row["grade"])
+
+
+def assigned(team: Path, tmp_path: Path) -> dict[str, Path]:
+    with Project.open(team, user="coord") as project:
+        done = assign_work(project, ["ana", "ben"], tmp_path / "work", overlap=0.2, seed=1)
+    for name, path in done.files.items():
+        grade_all(path, name, lambda a, q, d: 1)
+    return done.files
+
+
+def raw(path: Path, *statements: str) -> None:
+    """An edit through plain sqlite3, as another program would make it (work files have no frozen triggers)."""
+    con = sqlite3.connect(path, isolation_level=None)
+    try:
+        for sql in statements:
+            con.execute(sql)
+    finally:
+        con.close()
+
+
+def test_a_grade_outside_the_scale_is_refused_naming_the_file_and_nothing_is_written(team, tmp_path):
+    files = assigned(team, tmp_path)
+    _, items, _ = read_work_file(files["ben"])
+    q, d = items.iloc[0][["query_id", "doc_id"]]
+    raw(files["ben"], f"UPDATE judgments SET grade = 7 WHERE query_id = '{q}' AND doc_id = '{d}'")
+    before = dump(team)
+    with Project.open(team, user="coord") as project, pytest.raises(InputError) as refused:
+        merge_work(project, [files["ana"], files["ben"]])
+    assert str(files["ben"]) in str(refused.value)
+    assert f"grades document {d} for query {q} 7, outside the scale 0..3; nothing was merged" in str(refused.value)
+    assert dump(team) == before
+
+
+def test_a_tampered_scope_is_refused(team, tmp_path):
+    files = assigned(team, tmp_path)
+    _, ben_items, _ = read_work_file(files["ben"])
+    _, ana_items, _ = read_work_file(files["ana"])
+    foreign = ana_items.iloc[0]
+    raw(
+        files["ben"],
+        f"INSERT INTO judgments (version, query_id, doc_id, grade) VALUES (1, '{foreign['query_id']}', "
+        f"'{foreign['doc_id']}', 2)",
+    )
+    before = dump(team)
+    with Project.open(team, user="coord") as project, pytest.raises(InputError) as refused:
+        merge_work(project, [files["ben"]])
+    message = str(refused.value)
+    assert str(files["ben"]) in message
+    assert f"document {foreign['doc_id']} for query {foreign['query_id']}, which was not handed out to ben" in message
+    assert dump(team) == before
+
+
+def test_a_renamed_annotator_is_refused(team, tmp_path):
+    files = assigned(team, tmp_path)
+    origin, _, _ = read_work_file(files["ben"])
+    forged = origin.to_json().replace('"annotator": "ben"', '"annotator": "ana"')
+    raw(files["ben"], f"UPDATE meta SET value = '{forged}' WHERE key = 'work'")
+    before = dump(team)
+    with Project.open(team, user="coord") as project, pytest.raises(InputError, match="says it is ana's work"):
+        merge_work(project, [files["ben"]])
+    assert dump(team) == before
+
+
+def test_work_for_another_project_or_version_is_refused(team, tmp_path):
+    files = assigned(team, tmp_path)
+    other = tmp_path / "other.ndcgproj"
+    shutil.copyfile(team, other)
+    raw(other, "UPDATE meta SET value = 'another-id' WHERE key = 'project_id'")
+    with Project.open(other, user="coord") as project, pytest.raises(InputError) as refused:
+        merge_work(project, [files["ana"]])
+    assert str(files["ana"]) in str(refused.value) and "is work for another project (team.ndcgproj)" in str(
+        refused.value
+    )
+    with Project.open(team, user="coord") as project:
+        merge_work(project, list(files.values()))
+        for item in project.pool_items(1).itertuples():
+            if pd.isna(item.grade):
+                project.set_grade(item.query_id, item.doc_id, 0)
+        project.freeze()
+        project.new_draft_from(1)
+        before = dump(team)
+        with pytest.raises(InputError, match="is work for pool version 1, but the draft is version 2"):
+            merge_work(project, [files["ana"]])
+    assert dump(team) == before
+    with Project.open(team, user="coord") as project, pytest.raises(InputError, match="is a project, not a work"):
+        merge_work(project, [other])
+
+
+def test_two_copies_of_one_annotators_work_that_disagree_are_refused(team, tmp_path):
+    files = assigned(team, tmp_path)
+    copy = tmp_path / "ana-copy.ndcgproj"
+    shutil.copyfile(files["ana"], copy)
+    _, items, _ = read_work_file(copy)
+    q, d = items.iloc[0][["query_id", "doc_id"]]
+    with Project.open(copy, user="ana") as work:
+        work.set_grade(q, d, 3)
+    before = dump(team)
+    with Project.open(team, user="coord") as project, pytest.raises(InputError) as refused:
+        merge_work(project, [files["ana"], copy])
+    assert f"ana rated document {d} for query {q} differently in ana-copy.ndcgproj and ana.ndcgproj" in str(
+        refused.value
+    )
+    assert dump(team) == before
+
+
+def test_a_second_assessors_qrels_become_their_ratings(team, tmp_path):
+    qrels = tmp_path / "dan.qrels"
+    qrels.write_text("q0 0 d0 3\nq0 0 d1 0\n")
+    with Project.open(team, user="coord") as project:
+        report = import_ratings(project, qrels, "dan")
+        assert report.totals["new"] == 2
+        assert ratings_table(project).values.tolist() == [["q0", "d0", "dan", 3], ["q0", "d1", "dan", 0]]
+        assert import_ratings(project, qrels, "dan").totals["unchanged"] == 2
+    bad = tmp_path / "bad.qrels"
+    bad.write_text("q0 0 d0 3\nq0 0 d39 1\n")
+    before = dump(team)
+    with Project.open(team, user="coord") as project:
+        with pytest.raises(InputError) as refused:
+            import_ratings(project, bad, "dan")
+        assert f"{bad}:2" in str(refused.value) and "document d39 for query q0 is not in the pool" in str(refused.value)
+        bad.write_text("q0 0 d0 3\nq0 0 d1 4\n")
+        with pytest.raises(InputError, match=r"bad.qrels:2: grade 4 is outside the scale 0..3"):
+            import_ratings(project, bad, "dan")
+    assert dump(team) == before
