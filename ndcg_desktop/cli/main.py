@@ -27,12 +27,11 @@ from ndcg_desktop.domain import (
 )
 from ndcg_desktop.domain.chunks import ChunkMap, IdMap
 from ndcg_desktop.domain.settings import MAX_K
-from ndcg_desktop.formats.cells import plain, show
-from ndcg_desktop.formats.common import QRELS_FORMATS, RUN_FORMATS
-from ndcg_desktop.formats.runs import ORDER_CHOICES, read_run
+from ndcg_desktop.formats.choices import ORDER_CHOICES, QRELS_FORMATS, RUN_FORMATS
 
-# Scoring files needs neither the project store nor, until the run is being read, pandas
-# (about 0.2 s to import): those modules are imported where they are used.
+# numpy, pyarrow and pandas (together about half a second) are imported where they are used:
+# ``ndcg --version`` and the parser need none of them, scoring files needs no project store, and
+# pandas is imported while a run is being read.
 if TYPE_CHECKING:
     from ndcg_desktop.scoring import Evaluation
 
@@ -207,6 +206,8 @@ def _score_files(args: argparse.Namespace) -> Evaluation:
     if not (args.qrels and args.run):
         raise InputError("give --qrels FILE and --run FILE (or --project PROJECT --run-name NAME)")
     settings = _settings(args, scale=GradeScale.parse(args.scale or "0..3"), ties="docid-desc", id_map=None)
+    from ndcg_desktop.formats.runs import read_run
+
     # The run is the big file: read it on a thread (pyarrow and numpy work without the GIL) while
     # pandas is imported and the judgments are read. A problem with the judgments is still reported first.
     reading = _Background(read_run, args.run, fmt=args.run_format, order=ORDER_CHOICES.get(args.order or ""))
@@ -232,6 +233,8 @@ def _score_project(args: argparse.Namespace) -> Evaluation:
     except (ProjectInUse, ProjectReadOnly) as exc:  # score anyway, from a read-only view
         project = Project.open(args.project, read_only=True)
         why = "is open elsewhere" if isinstance(exc, ProjectInUse) else "cannot be written"
+        from ndcg_desktop.formats.cells import plain
+
         print(f"note: {plain(args.project)} {why}; this evaluation is not recorded in it", file=sys.stderr)
     with project:
         info = project.run_info(args.run_name)
@@ -279,8 +282,8 @@ def _join_negative_scale(argv: list[str]) -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = _join_negative_scale(list(sys.argv[1:] if argv is None else argv))
-    # ``score`` parses the same without the project commands, and skips importing the store.
-    parser = build_parser(project_commands=arguments[:1] != ["score"])
+    # ``score`` and ``--version`` parse the same without the project commands, and skip importing the store.
+    parser = build_parser(project_commands=arguments[:1] not in (["score"], ["--version"]))
     args = parser.parse_args(arguments)
     try:
         code = run_score(args) if args.command == "score" else int(args.handler(args))
@@ -292,6 +295,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except MemoryError:  # a last resort: the readers bound what they hold, a machine may still have less
         # The readers name their file; this names the command's input file for what runs after them.
         where = getattr(args, "file", None) or getattr(args, "run", None)
+        from ndcg_desktop.formats.cells import show
+
         print(f"error: {show(str(where)) + ': ' if where else ''}not enough memory for this input", file=sys.stderr)
         return 2
     except sqlite3.Error as exc:  # a last resort: the store translates what it raises; the same map, here too

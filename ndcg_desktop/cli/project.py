@@ -11,8 +11,8 @@ from typing import Any
 from ndcg_desktop.domain import GradeScale, InputError, TiePolicy
 from ndcg_desktop.domain.pace import duration_text
 from ndcg_desktop.formats.cells import plain, show
+from ndcg_desktop.formats.choices import ORDER_CHOICES
 from ndcg_desktop.formats.guidelines import read_guidelines
-from ndcg_desktop.formats.runs import ORDER_CHOICES
 from ndcg_desktop.formats.topics import TOPIC_FORMATS
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks import (

@@ -11,12 +11,12 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
-
-if TYPE_CHECKING:  # reading a run needs no pandas: the command line imports it while a run is read
+if TYPE_CHECKING:
+    # Imported where used: ``ndcg --version`` and the argument parser need none of them, and reading
+    # a run needs no pandas (the command line imports it while a run is read).
+    import numpy as np
     import pandas as pd
+    import pyarrow as pa
 
 
 class OrderKind(StrEnum):
@@ -120,6 +120,9 @@ class Run:
 
     def doc_ids(self, rows: np.ndarray) -> pa.Array:
         """The document IDs (strings) of some rows, without building ``docs`` for them."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
         if self.doc_numbers is not None:
             return pc.cast(pa.array(self.doc_numbers[rows], pa.int64()), pa.string())
         return self.docs.take(pa.array(self.d[rows]))
@@ -139,6 +142,10 @@ class Run:
 
 def _dictionary_of_numbers(numbers: np.ndarray) -> tuple[pa.Array, np.ndarray]:
     """The distinct numbers, ascending, as strings, and each row's int32 code into them."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
     if len(numbers) and int(numbers.max()) < 2 * len(numbers) + (1 << 24):
         # Dense enough for a table indexed by value: mark the values used, number them in order.
         used = np.zeros(int(numbers.max()) + 1, dtype=bool)

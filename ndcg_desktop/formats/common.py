@@ -22,9 +22,9 @@ import pyarrow.csv as pacsv
 from ndcg_desktop.domain.data import Source
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.formats.cells import show
+from ndcg_desktop.formats.choices import QRELS_FORMATS as QRELS_FORMATS  # the readers import them from here
+from ndcg_desktop.formats.choices import RUN_FORMATS as RUN_FORMATS
 
-RUN_FORMATS = ("trec", "csv", "tsv", "jsonl")
-QRELS_FORMATS = ("trec", "csv", "tsv")
 BOM = b"\xef\xbb\xbf"
 BLANK = b"\r\n\t "  # what has_inner_blank_lines ignores at the end of a file
 MAX_LINE_BYTES = 16 << 20  # 16 MiB: the longest line any reader accepts (README.md, docs/guarantees.md)

@@ -48,9 +48,6 @@ ORDERS = {
 }  # what each format can be ordered by; CSV/TSV: the columns their header names, and LIST
 
 
-ORDER_CHOICES = {"score": OrderKind.SCORE, "rank": OrderKind.RANK, "file": OrderKind.LIST}  # --order
-
-
 def _trec_types(order: OrderKind | None) -> dict[str, pa.DataType]:
     return _TREC_TYPES | {"rank": pa.float64()} if order is OrderKind.RANK else _TREC_TYPES
 
