@@ -58,6 +58,17 @@ class Qrels:
     def query_ids(self) -> list[str]:
         return sorted(self.frame["query_id"].unique().tolist())
 
+    def columns(self) -> tuple[pa.Array, pa.Array, np.ndarray]:
+        """(query IDs, document IDs, grades) as Arrow strings and int64: what scoring reads, without pandas work."""
+        import numpy as np
+        import pyarrow as pa
+
+        def strings(name: str) -> pa.Array:
+            column = pa.array(self.frame[name], pa.large_string())  # a large frame gives a chunked array
+            return column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+
+        return strings("query_id"), strings("doc_id"), self.frame["grade"].to_numpy(dtype=np.int64)
+
 
 class Run:
     """A ranked list of returned documents per query.
@@ -65,11 +76,12 @@ class Run:
     Row ``i`` is the ``i``-th data line of the file (or, for JSONL, the ``i``-th listed
     document); ``line_of(i)`` gives its line number for messages.
 
-    Document IDs are held as codes ``d`` into ``docs``, the distinct IDs. When every ID is a
-    non-negative integer written without leading zeros (MS MARCO, TREC DL, Cranfield), a
-    reader may give ``doc_numbers`` instead, each row's ID as its number: hashing millions of
-    nearly distinct strings is the costliest part of reading a large run, and scoring needs
-    no dictionary. ``docs`` and ``d`` are then built on first use.
+    Document IDs are held as codes ``d`` into ``docs``, the distinct IDs. Hashing millions of
+    nearly distinct strings into a dictionary is the costliest part of reading a large run, and
+    scoring needs none, so a reader may give instead ``doc_column``, each row's ID as a string
+    (scoring keys them from their bytes, see ``scoring/idkeys.py``), or, when every ID is a
+    non-negative integer written without leading zeros (MS MARCO, TREC DL, Cranfield),
+    ``doc_numbers``, each row's ID as its number. ``docs`` and ``d`` are then built on first use.
     """
 
     def __init__(
@@ -88,13 +100,15 @@ class Run:
         empty_queries: tuple[str, ...] = (),
         *,
         doc_numbers: np.ndarray | None = None,
+        doc_column: pa.Array | None = None,
     ) -> None:
-        if (docs is None or d is None) and doc_numbers is None:
-            raise ValueError("a run needs docs and d, or doc_numbers")
+        if (docs is None or d is None) and doc_numbers is None and doc_column is None:
+            raise ValueError("a run needs docs and d, doc_numbers or doc_column")
         self.queries = queries  # distinct query IDs (strings)
         self.q = q  # int32 code into ``queries`` per row
         self._docs, self._d = docs, d
         self.doc_numbers = doc_numbers  # int32 per row: the document ID as a number (see above), or None
+        self.doc_column = doc_column  # string per row (see above), or None
         self.score = score  # float64 per row, when the file has scores
         self.rank = rank  # int64 per row, when the file has ranks
         self.order = order
@@ -106,17 +120,24 @@ class Run:
 
     @property
     def docs(self) -> pa.Array:
-        """Distinct document IDs (strings)."""
+        """Distinct document IDs (strings), in order of first appearance (numbers: ascending)."""
         if self._docs is None:
-            self._docs, self._d = _dictionary_of_numbers(self.doc_numbers)  # type: ignore[arg-type]
+            self._docs, self._d = self._dictionary()
         return self._docs
 
     @property
     def d(self) -> np.ndarray:
         """int32 code into ``docs`` per row."""
         if self._d is None:
-            self._docs, self._d = _dictionary_of_numbers(self.doc_numbers)  # type: ignore[arg-type]
+            self._docs, self._d = self._dictionary()
         return self._d
+
+    def _dictionary(self) -> tuple[pa.Array, np.ndarray]:
+        if self.doc_numbers is not None:
+            return _dictionary_of_numbers(self.doc_numbers)
+        if self.doc_column is None:
+            raise ValueError("a run needs docs and d, doc_numbers or doc_column")
+        return _dictionary_of_strings(self.doc_column)
 
     def doc_ids(self, rows: np.ndarray) -> pa.Array:
         """The document IDs (strings) of some rows, without building ``docs`` for them."""
@@ -125,6 +146,8 @@ class Run:
 
         if self.doc_numbers is not None:
             return pc.cast(pa.array(self.doc_numbers[rows], pa.int64()), pa.string())
+        if self.doc_column is not None:
+            return self.doc_column.take(pa.array(rows))
         return self.docs.take(pa.array(self.d[rows]))
 
     def __len__(self) -> int:
@@ -156,3 +179,12 @@ def _dictionary_of_numbers(numbers: np.ndarray) -> tuple[pa.Array, np.ndarray]:
         distinct, inverse = np.unique(numbers, return_inverse=True)
         codes = inverse.astype(np.int32, copy=False)
     return pc.cast(pa.array(distinct, pa.int64()), pa.string()), codes
+
+
+def _dictionary_of_strings(column: pa.Array) -> tuple[pa.Array, np.ndarray]:
+    """The distinct strings in order of first appearance, and each row's int32 code into them."""
+    import numpy as np
+    import pyarrow.compute as pc
+
+    encoded = pc.dictionary_encode(column)
+    return encoded.dictionary, encoded.indices.to_numpy(zero_copy_only=False).astype(np.int32, copy=False)

@@ -130,12 +130,21 @@ class _Columns:
     empty_queries: tuple[str, ...] = ()
 
 
+def _contiguous(ids: pa.Array | pa.ChunkedArray) -> pa.Array:
+    """One array of the IDs (large_string when their bytes pass 32-bit offsets)."""
+    if not isinstance(ids, pa.ChunkedArray):
+        return ids
+    if not ids.num_chunks:
+        return pa.array([], pa.string())
+    if sum(c.buffers()[2].size if c.buffers()[2] is not None else 0 for c in ids.chunks) >= 1 << 31:
+        ids = ids.cast(pa.large_string())
+    return ids.combine_chunks()
+
+
 def _encode(ids: pa.Array | pa.ChunkedArray) -> tuple[pa.Array, np.ndarray]:
     """Dictionary-encode IDs: (distinct values, int32 code per row)."""
-    if isinstance(ids, pa.ChunkedArray):
-        # One hash pass over contiguous data: unifying per-chunk dictionaries is several times slower.
-        ids = ids.combine_chunks() if ids.num_chunks else pa.array([], pa.string())
-    encoded = pc.dictionary_encode(ids)
+    # One hash pass over contiguous data: unifying per-chunk dictionaries is several times slower.
+    encoded = pc.dictionary_encode(_contiguous(ids))
     codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int32, copy=False)
     return encoded.dictionary, codes
 
@@ -217,9 +226,10 @@ def _clean_dictionary(
 def _finish(source: Source, c: _Columns) -> Run:
     queries, q = _encode_queries(c.query_ids)
     del c.query_ids
-    # Document IDs that are all integers are kept as numbers, without a dictionary (see Run).
+    # Document IDs are never dictionary-encoded here (the costliest step for millions of nearly
+    # distinct strings; see Run): kept as numbers when all are integers, else as one string column.
     numbers = _canonical_integers(c.doc_ids)
-    docs, d = _encode(c.doc_ids) if numbers is None else (None, None)
+    column = _contiguous(c.doc_ids) if numbers is None else None
     del c.doc_ids
     if len(q) == 0 and not c.empty_queries:
         raise InputError("has no ranked documents", path=source.path)
@@ -228,8 +238,8 @@ def _finish(source: Source, c: _Columns) -> Run:
         return int(c.line_numbers[row]) if c.line_numbers is not None else c.first + row
 
     queries, q = _clean_dictionary(queries, q, "query ID", source.path, line_of)
-    if docs is not None and d is not None:  # canonical integers are never empty and never need trimming
-        docs, d = _clean_dictionary(docs, d, "document ID", source.path, line_of)
+    if column is not None:  # canonical integers are never empty and never need trimming
+        column = clean_ids(column, "document ID", source.path, line_of)
     for name, values in (("score", c.score), ("rank", c.rank)):
         if values is None:
             continue
@@ -239,9 +249,9 @@ def _finish(source: Source, c: _Columns) -> Run:
             raise InputError(f"{name} {float(values[row])} is not a finite number", path=source.path, line=line_of(row))
     return Run(
         queries,
-        docs,
+        None,
         q,
-        d,
+        None,
         c.score,
         c.rank,
         c.order,
@@ -251,6 +261,7 @@ def _finish(source: Source, c: _Columns) -> Run:
         c.notes,
         c.empty_queries,
         doc_numbers=numbers,
+        doc_column=column,
     )
 
 

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from ndcg_desktop import __version__
 from ndcg_desktop.domain.data import OrderKind, Qrels, Run
@@ -27,7 +28,18 @@ from ndcg_desktop.domain.settings import (
     UnknownQueryPolicy,
     ZeroIdcgPolicy,
 )
-from ndcg_desktop.scoring.ranking import DocIds, blocks, codes_in, doc_strings, positions, rank_run, repeats
+from ndcg_desktop.scoring.idkeys import GOLDEN, IdCollision, pair_keys
+from ndcg_desktop.scoring.ranking import (
+    DocIds,
+    DocKeys,
+    blocks,
+    doc_strings,
+    first_repeats,
+    keys_among,
+    positions,
+    rank_run,
+    verify_same,
+)
 
 Progress = Callable[[int, int], None]
 IsCancelled = Callable[[], bool]
@@ -67,15 +79,72 @@ def _sum_top_k(groups: np.ndarray, gains: np.ndarray, k: int, n_groups: int) -> 
     return np.bincount(g[top], weights=v[top] * discounts(pos[top]), minlength=n_groups)
 
 
-def _member(values: np.ndarray, members: np.ndarray, size: int) -> np.ndarray:
-    """``np.isin(values, members)`` for codes below ``size``: a lookup table when that is small."""
-    if size > 4 * len(values) + (1 << 20):
-        found: np.ndarray = np.isin(values, members, kind="sort")
-        return found
-    table = np.zeros(size, dtype=bool)
-    table[members] = True
-    looked_up: np.ndarray = table[values]
-    return looked_up
+def _index_in(values: pa.Array, distinct: pa.Array) -> np.ndarray:
+    """Index of each value in ``distinct`` (int64), -1 where it is absent."""
+    if len(values) == 0:
+        return np.zeros(0, dtype=np.int64)
+    found = pc.index_in(values.cast(distinct.type), value_set=distinct)
+    index: np.ndarray = found.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64)
+    return index
+
+
+@dataclass
+class _Rows:
+    """A ranking's arrays over every ranked row, filtered together (``d`` may be ``row`` itself: RowIds)."""
+
+    q: np.ndarray  # run query code
+    key: np.ndarray  # sort key
+    d: np.ndarray  # code into docs
+    row: np.ndarray  # file row
+    ident: np.ndarray  # document identity key
+
+    def take(self, index: np.ndarray) -> _Rows:
+        row = self.row[index]
+        d = row if self.d is self.row else self.d[index]
+        return _Rows(self.q[index], self.key[index], d, row, self.ident[index])
+
+
+def _judged(pair: np.ndarray, pool_q: np.ndarray, pool_ident: np.ndarray, exact: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Rows whose (query, document) pair is judged, ascending, and the index of each one's judgment.
+
+    Most returned documents are judged for no query: a table of bits over the pool's pairs (about
+    16 a pair, so one row in sixteen passes by chance) rules them out with one lookup each, and
+    only the rest are searched for among the pool's sorted pairs.
+    """
+    pool_pair = pair_keys(pool_q, pool_ident, exact)
+    order = np.argsort(pool_pair)
+    ordered = pool_pair[order]
+    if len(ordered) > 1 and not exact and (ordered[1:] == ordered[:-1]).any():
+        raise IdCollision()  # the pool's pairs are distinct, so equal hashes are distinct IDs
+    if not len(ordered) or not len(pair):
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    bits = int(min(max(len(ordered) * 16, 1 << 16), 1 << 30)).bit_length()
+    candidates = _bit_table_hits(ordered, pair, bits, mixed=not exact)
+    needles = pair[candidates]
+    sort = np.argsort(needles)  # sorted needles walk the pool's pairs in order: far fewer cache misses
+    at = np.minimum(np.searchsorted(ordered, needles[sort]), len(ordered) - 1)
+    hit = ordered[at] == needles[sort]
+    found = np.zeros(len(candidates), dtype=np.int64) - 1
+    found[sort[hit]] = order[at[hit]]
+    return candidates[found >= 0], found[found >= 0]
+
+
+def _bit_table_hits(members: np.ndarray, values: np.ndarray, bits: int, *, mixed: bool) -> np.ndarray:
+    """Indices of ``values`` that may be among ``members`` (all that are, and a few that are not)."""
+    shift = np.uint64(64 - bits)
+
+    def slots(x: np.ndarray) -> np.ndarray:
+        # Hashed pairs are spread already; exact ones (query << 32 | code) by Fibonacci hashing.
+        return (x >> shift) if mixed else ((x * GOLDEN) >> shift)
+
+    table = np.zeros(1 << (bits - 3), dtype=np.uint8)  # packed: bit s of the table is bit s % 8 of byte s // 8
+    where = slots(members)
+    np.bitwise_or.at(table, where >> np.uint64(3), np.left_shift(1, (where & np.uint64(7)).astype(np.uint8)))
+    s = slots(values)
+    byte = table[s >> np.uint64(3)]
+    byte >>= (s & np.uint64(7)).astype(np.uint8)
+    byte &= 1
+    return np.flatnonzero(byte)
 
 
 def _tie_group_ends(groups: np.ndarray, key: np.ndarray, rows: np.ndarray) -> np.ndarray:
@@ -129,6 +198,21 @@ def evaluate(
         IDCG = 3/log2(2) + 2/log2(3) = 4.261860
         NDCG = 0.617320, while the candidate-only diagnostic is 1.0
     """
+    try:
+        return _evaluate(qrels, run, settings, progress, cancelled, exact=False)
+    except IdCollision:  # two distinct IDs share a 64-bit hash: the same steps over exact dictionary codes
+        return _evaluate(qrels, run, settings, progress, cancelled, exact=True)
+
+
+def _evaluate(
+    qrels: Qrels,
+    run: Run,
+    settings: EvalSettings,
+    progress: Progress | None,
+    cancelled: IsCancelled | None,
+    *,
+    exact: bool,
+) -> Evaluation:
     steps = 7
     step = 0
 
@@ -142,26 +226,27 @@ def evaluate(
 
     k = settings.k
     path = run.source.path
-    pool = qrels.frame
-    pool_queries = np.array(sorted(pool["query_id"].unique().tolist()), dtype=object)
+    # The pool as columns (Arrow strings, numpy grades): no pandas work over its rows.
+    pool_qid, pool_did, pool_grade = qrels.columns()
+    distinct = pc.unique(pool_qid)
+    pool_query_ids = distinct.take(pc.sort_indices(distinct))  # UTF-8 byte order = Python's str order
+    pool_queries = np.array(pool_query_ids.to_pylist(), dtype=object)
     nq = len(pool_queries)
-    pool_index = pd.Index(pool_queries)
-    pool_q = pool_index.get_indexer(pool["query_id"]).astype(np.int64)
-    pool_gain = gain_values(pool["grade"].to_numpy(), settings.gain)
+    pool_q = _index_in(pool_qid, pool_query_ids)
+    pool_gain = gain_values(pool_grade, settings.gain)
     advance()
 
     # Rule 9: run queries that are not in the pool are an error unless explicitly ignored.
     run_query_ids = np.array(run.queries.to_pylist(), dtype=object)
-    run_to_pool = (
-        pool_index.get_indexer(run_query_ids).astype(np.int64) if len(run_query_ids) else np.zeros(0, np.int64)
-    )
+    run_to_pool = _index_in(run.queries, pool_query_ids)
     unknown_codes = np.flatnonzero(run_to_pool < 0)
     unknown = sorted(run_query_ids[unknown_codes].tolist())
-    unknown += sorted(q for q in run.empty_queries if q not in pool_index)
+    known_queries = set(pool_queries.tolist())
+    unknown += sorted(q for q in run.empty_queries if q not in known_queries)
     if unknown and settings.unknown_queries is UnknownQueryPolicy.REJECT:
-        rows = np.flatnonzero(np.isin(run.q, unknown_codes))
-        line = run.line_of(int(rows[0])) if len(rows) else None
-        qid = str(run_query_ids[run.q[rows[0]]]) if len(rows) else unknown[0]
+        listing = np.flatnonzero(np.isin(run.q, unknown_codes))
+        line = run.line_of(int(listing[0])) if len(listing) else None
+        qid = str(run_query_ids[run.q[listing[0]]]) if len(listing) else unknown[0]
         raise InputError(
             f"query {qid} is not in the judgment pool ({len(unknown)} unknown "
             f"quer{'y' if len(unknown) == 1 else 'ies'}; often an ID mismatch)",
@@ -175,61 +260,51 @@ def evaluate(
     # A run can hold millions of rows: the arrays over every row (query codes stay the run's
     # own, mapped to the pool's on the few rows that need it) are only compared and filtered,
     # and the arithmetic runs on the rows near the top of each ranking.
-    ranking = rank_run(run, ties=settings.ties, id_map=settings.id_map)
-    docs = ranking.docs
-    sq, sk, sd, srow = ranking.q, ranking.key, ranking.d, ranking.row
+    ranking = rank_run(run, ties=settings.ties, id_map=settings.id_map, exact=exact)
+    docs, keys = ranking.docs, ranking.keys
+    rows = _Rows(ranking.q, ranking.key, ranking.d, ranking.row, keys.ident)
     del ranking
     if len(unknown_codes):
-        kept = np.flatnonzero(run_to_pool[sq] >= 0)
-        sq, sk, sd, srow = sq[kept], sk[kept], sd[kept], srow[kept]
+        rows = rows.take(np.flatnonzero(run_to_pool[rows.q] >= 0))
     advance()
 
     # Rule 5: a document twice in one query's ranking is an error unless the first is kept.
-    n_docs = max(len(docs), 1)
-    pair = sq.astype(np.int64) * n_docs + sd
-    pair.sort()  # duplicates are rare: first only ask whether there are any, sorting in place
-    if len(pair) > 1 and (pair[1:] == pair[:-1]).any():
-        pair = sq.astype(np.int64) * n_docs + sd
-        dup = repeats(pair)
-    else:
-        dup = np.zeros(len(pair), dtype=bool)
+    # Documents are compared by their identity keys (scoring/idkeys.py), paired with the pool's query.
+    pq = run_to_pool.astype(np.int32)[rows.q]
+    pool_ident, both = keys_among(docs, keys, pool_did)
+    dup, pair = first_repeats(pq, docs, rows.d, DocKeys(rows.ident, both.exact, both.injective))
     n_dup = int(dup.sum())
-    duplicates_per_query = np.bincount(run_to_pool[sq[dup]], minlength=nq)
+    duplicates_per_query = np.bincount(pq[dup], minlength=nq)
     if n_dup and settings.duplicates is DuplicatePolicy.REJECT:
-        j = int(np.flatnonzero(dup)[np.argmin(srow[dup])])
-        first = int(srow[np.flatnonzero(pair == pair[j])[0]])
-        label = _doc_label(run, int(srow[j]), docs, sd[j], settings)
+        j = int(np.flatnonzero(dup)[np.argmin(rows.row[dup])])
+        first = int(rows.row[np.flatnonzero(pair == pair[j])[0]])
+        label = _doc_label(run, int(rows.row[j]), docs, rows.d[j], settings)
         raise InputError(
-            f"document {label} appears again for query {pool_queries[run_to_pool[sq[j]]]} "
+            f"document {label} appears again for query {pool_queries[pq[j]]} "
             f"(also at line {run.line_of(first)}; {n_dup} duplicate{'s' if n_dup != 1 else ''} in all)",
             path=path,
-            line=run.line_of(int(srow[j])),
+            line=run.line_of(int(rows.row[j])),
             hint="choose --duplicates first",
         )
     if n_dup:
-        keep = ~dup
-        sq, sk, sd, srow = sq[keep], sk[keep], sd[keep], srow[keep]
-    del pair, dup
+        keep = np.flatnonzero(~dup)
+        rows, pq, pair = rows.take(keep), pq[keep], pair[keep]
+    del dup
+    sq, sk, sd, srow = rows.q, rows.key, rows.d, rows.row
     starts, lengths = blocks(sq)  # each query's rows are contiguous
-    block_q = run_to_pool[sq[starts]]
     listed = np.zeros(nq, dtype=np.int64)  # rows per query, before rule 6
-    listed[block_q] = lengths
+    listed[pq[starts]] = lengths
     answered = listed > 0
     advance()
 
-    # Rule 6: look every returned document up in its query's fixed universe. Most returned
-    # documents are judged for no query at all, so only the others are looked up by pair.
-    pool_docs = pa.array(pool["doc_id"].unique().tolist(), pa.string())
-    pool_doc_index = pd.Index(pool_docs.to_pylist())
-    pool_d = pool_doc_index.get_indexer(pool["doc_id"]).astype(np.int64)
-    n_pool_docs = max(len(pool_docs), 1)
-    pool_pairs = pd.Index(pool_q * n_pool_docs + pool_d)
-    codes, code_pool_doc = codes_in(docs, pool_docs)
-    known = np.flatnonzero(_member(sd, codes, n_docs))
-    known_pool_doc = code_pool_doc[np.searchsorted(codes, sd[known])]
-    hit = pool_pairs.get_indexer(run_to_pool[sq[known]] * n_pool_docs + known_pool_doc)
-    judged_rows, judged_hit = known[hit >= 0], hit[hit >= 0]  # rows in ranked order, their judgment
-    judged_q = run_to_pool[sq[judged_rows]]
+    # Rule 6: look every returned document up in its query's fixed universe, by (query, document) key.
+    judged_rows, judged_hit = _judged(pair, pool_q, pool_ident, both.exact)
+    if not both.exact:  # hashed keys: a match must be the same query and the same document
+        if (pq[judged_rows] != pool_q[judged_hit]).any() or (rows.ident[judged_rows] != pool_ident[judged_hit]).any():
+            raise IdCollision()
+        verify_same(docs, both, sd[judged_rows], pool_did.take(pa.array(judged_hit)))
+    del pair, rows
+    judged_q = pq[judged_rows]
     judged_pos = judged_rows - starts[np.searchsorted(starts, judged_rows, side="right") - 1] + 1
     unjudged_total = listed - np.bincount(judged_q, minlength=nq)
     unjudged_top_k = np.minimum(listed, k) - np.bincount(judged_q[judged_pos <= k], minlength=nq)
@@ -240,19 +315,19 @@ def evaluate(
         j = int(np.flatnonzero(unjudged)[np.argmin(srow[unjudged])])
         label = _doc_label(run, int(srow[j]), docs, sd[j], settings)
         raise InputError(
-            f"document {label} for query {pool_queries[run_to_pool[sq[j]]]} is not in the judgment pool "
+            f"document {label} for query {pool_queries[pq[j]]} is not in the judgment pool "
             f"(unjudged; {n_unjudged} unjudged document{'s' if n_unjudged != 1 else ''} in all)",
             path=path,
             line=run.line_of(int(srow[j])),
             hint="choose --unjudged zero|condense",
         )
     if settings.unjudged is UnjudgedPolicy.CONDENSE and n_unjudged:
-        sq, sk, sd, srow = sq[judged_rows], sk[judged_rows], sd[judged_rows], srow[judged_rows]
+        sq, sk, sd, srow, pq = sq[judged_rows], sk[judged_rows], sd[judged_rows], srow[judged_rows], pq[judged_rows]
         judged_rows = np.arange(len(sq))
         starts, lengths = blocks(sq)
     returned = np.zeros(nq, dtype=np.int64)
-    returned[run_to_pool[sq[starts]]] = lengths
-    candidate_idcg = _sum_top_k(run_to_pool[sq[judged_rows]], pool_gain[judged_hit], k, nq)  # rule 1's diagnostic
+    returned[pq[starts]] = lengths
+    candidate_idcg = _sum_top_k(pq[judged_rows], pool_gain[judged_hit], k, nq)  # rule 1's diagnostic
 
     # Only positions up to K earn gain, and ties reach past K only from position K: keep each
     # query's first K rows and the rest of the tie group at position K ("near", in ranked order).
@@ -263,13 +338,13 @@ def evaluate(
     offset = np.repeat(np.cumsum(span) - span, span)
     near = np.repeat(starts, span) + np.arange(int(span.sum())) - offset
     pos = near - np.repeat(starts, span) + 1
-    sq, sk, sd, srow = run_to_pool[sq[near]], sk[near], sd[near], srow[near]
+    sq, sk, sd, srow = pq[near], sk[near], sd[near], srow[near]
     at = np.minimum(np.searchsorted(judged_rows, near), max(len(judged_rows) - 1, 0))
     judged = judged_rows[at] == near if len(judged_rows) else np.zeros(len(near), dtype=bool)
     hit = np.where(judged, judged_hit[at] if len(judged_hit) else -1, -1)
     grade = np.zeros(len(sq), dtype=np.int64)
     gain = np.zeros(len(sq), dtype=np.float64)
-    grade[judged] = pool["grade"].to_numpy()[hit[judged]]
+    grade[judged] = pool_grade[hit[judged]]
     gain[judged] = pool_gain[hit[judged]]
     advance()
 
@@ -301,7 +376,7 @@ def evaluate(
     advance()
 
     # Rules 7-9: which queries count, and how.
-    empty_known = pool_index.get_indexer(list(run.empty_queries)) if run.empty_queries else np.zeros(0, np.int64)
+    empty_known = _index_in(pa.array(list(run.empty_queries), pa.string()), pool_query_ids)
     answered[empty_known[empty_known >= 0]] = True
     if settings.queries is QuerySet.POOL:
         evaluated = np.ones(nq, dtype=bool)

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -14,6 +13,10 @@ from ndcg_desktop.domain.chunks import ChunkMap, IdMap
 from ndcg_desktop.domain.data import OrderKind, Run
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import TiePolicy
+from ndcg_desktop.scoring.idkeys import IdCollision, identity_keys, pair_keys, string_ranks
+
+if TYPE_CHECKING:  # pooling's frame: imported where it is built
+    import pandas as pd
 
 
 @dataclass(frozen=True)
@@ -30,30 +33,107 @@ class NumberedIds:
         return self.size
 
 
-DocIds: TypeAlias = pa.Array | NumberedIds  # distinct document IDs, indexed by code
+@dataclass(frozen=True)
+class RowIds:
+    """Each row's ID as read (``Run.doc_column``), never made distinct: code ``i`` is row ``i``'s ID.
+
+    Equal IDs have different codes here; their identity is the 64-bit key of ``scoring/idkeys.py``.
+    """
+
+    strings: pa.Array
+
+    def __len__(self) -> int:
+        return len(self.strings)
+
+
+DocIds: TypeAlias = pa.Array | NumberedIds | RowIds  # document IDs, indexed by code
 
 
 def doc_strings(docs: DocIds, codes: np.ndarray) -> pa.Array:
     """The IDs (strings) of some codes."""
     if isinstance(docs, NumberedIds):
         return pc.cast(pa.array(np.asarray(codes), pa.int64()), pa.string())
+    if isinstance(docs, RowIds):
+        return docs.strings.take(pa.array(np.asarray(codes)))
     return docs.take(pa.array(np.asarray(codes)))
 
 
-def codes_in(docs: DocIds, values: pa.Array) -> tuple[np.ndarray, np.ndarray]:
-    """The codes of ``docs`` that are among ``values`` (ascending), and the index in ``values`` of each."""
+@dataclass
+class DocKeys:
+    """The identity of ranked documents: equal IDs have equal ``ident``.
+
+    ``exact``: distinct IDs have distinct keys below 2**32 (dictionary codes or numbers), so a
+    (query, key) pair composes exactly; otherwise keys are 64-bit, pairs are hashed and every match
+    is verified. ``injective``: distinct IDs have distinct keys (IDs of at most 8 bytes), so a
+    match of keys needs no look at the strings.
+    """
+
+    ident: np.ndarray  # uint64 per ranked position
+    exact: bool
+    injective: bool
+
+
+def keys_of(docs: DocIds, codes: np.ndarray) -> DocKeys:
+    """The identity keys of ranked positions given by their codes into ``docs``."""
+    if isinstance(docs, RowIds):
+        ident, injective = identity_keys(docs.strings)
+        return DocKeys(ident[codes], False, injective)
+    return DocKeys(codes.astype(np.uint64), True, True)
+
+
+def keys_among(docs: DocIds, keys: DocKeys, values: pa.Array) -> tuple[np.ndarray, DocKeys]:
+    """Identity keys for other IDs (a judgment pool's) comparable with ``keys``, and the exactness that holds for both.
+
+    With codes, IDs that are not among ``docs`` get keys no ranked position has.
+    """
+    if isinstance(docs, RowIds):
+        ident, injective = identity_keys(values)
+        return ident, DocKeys(keys.ident, False, keys.injective and injective)
+    absent = np.uint64(len(docs)) + np.arange(len(values), dtype=np.uint64)  # distinct, above every code
     if isinstance(docs, NumberedIds):
         # Only a canonical integer string can equal a numbered ID.
         canonical = pc.match_substring_regex(values, r"^(0|[1-9][0-9]{0,9})$").to_numpy(zero_copy_only=False)
         index = np.flatnonzero(canonical)
         numbers = pc.cast(values.filter(pa.array(canonical)), pa.int64()).to_numpy()
         inside = numbers < docs.size
-        numbers, index = numbers[inside], index[inside]
-        order = np.argsort(numbers, kind="stable")
-        return numbers[order], index[order]
-    position = pc.index_in(docs, value_set=values)
-    codes = np.flatnonzero(position.is_valid().to_numpy(zero_copy_only=False))
-    return codes, position.to_numpy(zero_copy_only=False)[codes].astype(np.int64)
+        absent[index[inside]] = numbers[inside].astype(np.uint64)
+        return absent, keys
+    position = pc.index_in(values, value_set=docs)
+    found = np.flatnonzero(position.is_valid().to_numpy(zero_copy_only=False))
+    absent[found] = position.to_numpy(zero_copy_only=False)[found].astype(np.uint64)
+    return absent, keys
+
+
+def verify_same(docs: DocIds, keys: DocKeys, codes: np.ndarray, others: pa.Array) -> None:
+    """Raise :class:`IdCollision` unless the IDs at ``codes`` equal ``others``, pairwise (found equal by key)."""
+    if keys.exact or keys.injective or not len(codes):
+        return
+    if not pc.all(pc.equal(doc_strings(docs, codes), others)).as_py():
+        raise IdCollision()
+
+
+def first_repeats(groups: np.ndarray, docs: DocIds, codes: np.ndarray, keys: DocKeys) -> tuple[np.ndarray, np.ndarray]:
+    """Rule 5: mask of positions whose document appeared earlier in the same group (query), and the pair keys.
+
+    Pairs compare by key; when keys are hashed, every repeat found is verified on its IDs.
+    """
+    pair = pair_keys(groups, keys.ident, keys.exact)
+    ordered = np.sort(pair)  # duplicates are rare: first only ask whether there are any
+    if len(pair) < 2 or not (ordered[1:] == ordered[:-1]).any():
+        return np.zeros(len(pair), dtype=bool), pair
+    del ordered
+    order = np.argsort(pair, kind="stable")
+    ordered = pair[order]
+    again = np.r_[False, ordered[1:] == ordered[:-1]]
+    run_start = np.maximum.accumulate(np.where(again, 0, np.arange(len(order))))
+    repeated, first = order[again], order[run_start[again]]
+    if not keys.exact:
+        if (groups[repeated] != groups[first]).any() or (keys.ident[repeated] != keys.ident[first]).any():
+            raise IdCollision()
+        verify_same(docs, keys, codes[repeated], doc_strings(docs, codes[first]))
+    mask = np.zeros(len(pair), dtype=bool)
+    mask[repeated] = True
+    return mask, pair
 
 
 @dataclass
@@ -61,24 +141,28 @@ class Ranking:
     """A run's rows in ranked order, grouped by query (each query's rows are contiguous)."""
 
     q: np.ndarray  # int32 code into run.queries
-    d: np.ndarray  # int32 code into ``docs`` (IDs after the ID map)
+    d: np.ndarray  # code into ``docs`` (IDs after the ID map); for RowIds the file row
     row: np.ndarray  # the file row each position came from
     key: np.ndarray  # the sort key (score, rank or list position): equal keys are ties
-    docs: DocIds  # distinct document IDs after the ID map
+    docs: DocIds  # document IDs after the ID map
+    keys: DocKeys  # each position's document identity
 
 
-def map_ids(run: Run, id_map: IdMap | None) -> tuple[DocIds, np.ndarray]:
+def map_ids(run: Run, id_map: IdMap | None, *, exact: bool = False) -> tuple[DocIds, np.ndarray | None]:
     """Rule 11: cut every returned ID at the first ``id_map`` (``doc12#3`` -> ``doc12``), or look each
     one up in a chunk map read from a file (a returned ID the map lacks is refused with its line).
 
-    Returns the distinct mapped IDs and each row's code into them. Works on the distinct
-    IDs, not on every row, so it costs little on large runs.
+    Returns the mapped IDs and each row's code into them (None for :class:`RowIds`, whose code is
+    the row). Works on the distinct IDs, not on every row, so it costs little on large runs.
+    ``exact`` asks for dictionary codes instead of :class:`RowIds` (after an :class:`IdCollision`).
     """
     if isinstance(id_map, ChunkMap):
         return _look_up(run, id_map)
     if run.doc_numbers is not None and (id_map is None or not set(id_map) <= set("0123456789")):
         # Digits only: a separator with any other character never occurs in them.
         return NumberedIds(int(run.doc_numbers.max()) + 1 if len(run) else 0), run.doc_numbers
+    if id_map is None and run.doc_column is not None and not exact:
+        return RowIds(run.doc_column), None
     if id_map is None:
         return run.docs, run.d
     cut = pc.list_element(pc.split_pattern(run.docs, pattern=id_map, max_splits=1), 0)
@@ -145,13 +229,13 @@ def _order(groups: np.ndarray, key: np.ndarray, descending: bool) -> np.ndarray 
     return order
 
 
-def rank_run(run: Run, *, ties: TiePolicy, id_map: IdMap | None = None) -> Ranking:
+def rank_run(run: Run, *, ties: TiePolicy, id_map: IdMap | None = None, exact: bool = False) -> Ranking:
     """Rule 10: order each query's documents by score (or rank, or list order), ties by policy.
 
     The default policy is trec_eval's: equal scores ordered by document ID, descending,
-    as plain string comparison (UTF-8 byte order, like C's strcmp).
+    as plain string comparison (UTF-8 byte order, like C's strcmp). ``exact``: see :func:`map_ids`.
     """
-    docs, doc_code = map_ids(run, id_map)
+    docs, doc_code = map_ids(run, id_map, exact=exact)
     if run.order is OrderKind.SCORE:
         key: np.ndarray = run.score  # type: ignore[assignment]  # descending; never changed in place
     elif run.order is OrderKind.RANK:
@@ -163,7 +247,9 @@ def rank_run(run: Run, *, ties: TiePolicy, id_map: IdMap | None = None) -> Ranki
         perm = np.arange(len(run), dtype=np.int64)
         sq, sk, sd = run.q, key, doc_code
     else:
-        sq, sk, sd = run.q[perm], key[perm], doc_code[perm]
+        sq, sk, sd = run.q[perm], key[perm], None if doc_code is None else doc_code[perm]
+    if sd is None:  # RowIds: the code is the file row, so ``sd`` is ``perm`` itself (moved with it below)
+        sd = perm
     same_as_prev = np.r_[False, (sq[1:] == sq[:-1]) & (sk[1:] == sk[:-1])]
     tied = np.flatnonzero(same_as_prev | np.r_[same_as_prev[1:], False])
     if len(tied) and ties is not TiePolicy.FILE_ORDER:
@@ -175,8 +261,11 @@ def rank_run(run: Run, *, ties: TiePolicy, id_map: IdMap | None = None) -> Ranki
         moved = tied[_sort_within(group, tiebreak)]
         if sd is doc_code:
             sd = sd.copy()
-        sd[tied], perm[tied] = sd[moved], perm[moved]
-    return Ranking(q=sq, d=sd, row=perm, key=sk, docs=docs)
+        if sd is perm:
+            perm[tied] = perm[moved]
+        else:
+            sd[tied], perm[tied] = sd[moved], perm[moved]
+    return Ranking(q=sq, d=sd, row=perm, key=sk, docs=docs, keys=keys_of(docs, sd))
 
 
 def _sort_within(group: np.ndarray, key: np.ndarray) -> np.ndarray:
@@ -197,11 +286,7 @@ def string_order(docs: DocIds, codes: np.ndarray) -> np.ndarray:
         length = np.searchsorted(_POWERS_OF_TEN, numbers, side="right")
         length[numbers == 0] = 1
         return numbers * _POWERS_OF_TEN[10 - length] * 16 + length
-    distinct = np.unique(codes)
-    order = pc.sort_indices(doc_strings(docs, distinct)).to_numpy()
-    rank = np.empty(len(distinct), dtype=np.int64)
-    rank[order] = np.arange(len(distinct))
-    return rank[np.searchsorted(distinct, codes)]
+    return string_ranks(doc_strings(docs, codes))
 
 
 _POWERS_OF_TEN = 10 ** np.arange(11, dtype=np.int64)  # numbered IDs have at most ten digits
@@ -226,26 +311,20 @@ def positions(groups: np.ndarray) -> np.ndarray:
     return index - np.maximum.accumulate(starts) + 1
 
 
-def repeats(values: np.ndarray) -> np.ndarray:
-    """Mask of values already seen earlier in the array (the first occurrence is not marked)."""
-    ordered = np.sort(values)
-    if len(values) < 2 or not (ordered[1:] == ordered[:-1]).any():
-        return np.zeros(len(values), dtype=bool)
-    order = np.argsort(values, kind="stable")
-    ordered = values[order]
-    mask = np.empty(len(values), dtype=bool)
-    mask[order] = np.r_[False, ordered[1:] == ordered[:-1]]
-    return mask
-
-
 def top_documents(run: Run, depth: int, *, ties: TiePolicy, id_map: IdMap | None = None) -> pd.DataFrame:
     """The first ``depth`` distinct documents of every query: what depth-k pooling adds.
 
     Returns a frame with columns ``query_id``, ``rank`` and ``doc_id`` (after the ID map).
     """
-    ranking = rank_run(run, ties=ties, id_map=id_map)
-    pair = ranking.q.astype(np.int64) * max(len(ranking.docs), 1) + ranking.d
-    keep = np.flatnonzero(~repeats(pair))
+    import pandas as pd
+
+    try:
+        ranking = rank_run(run, ties=ties, id_map=id_map)
+        repeated, _ = first_repeats(ranking.q, ranking.docs, ranking.d, ranking.keys)
+    except IdCollision:  # two distinct IDs share a hash: exact dictionary codes instead
+        ranking = rank_run(run, ties=ties, id_map=id_map, exact=True)
+        repeated, _ = first_repeats(ranking.q, ranking.docs, ranking.d, ranking.keys)
+    keep = np.flatnonzero(~repeated)
     q, d = ranking.q[keep], ranking.d[keep]
     pos = positions(q)
     top = pos <= depth
