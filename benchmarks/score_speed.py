@@ -1,19 +1,27 @@
-"""Whole-process speed and memory of ``ndcg score`` against pytrec_eval, ranx and ir_measures.
+"""Whole-process speed and memory of ``ndcg score`` against trec_eval, pytrec_eval, ir_measures and ranx.
 
-Generates (once, cached under benchmarks/data/) an MS MARCO-sized TREC run and qrels, then times
-each tool as a fresh subprocess: wall seconds, CPU seconds and peak RSS, plus the nDCG@10 each reports.
+Generates (once, cached under benchmarks/data/) MS MARCO-shaped TREC runs and qrels with string
+document IDs (``D1234567``, as MS MARCO documents) and numeric ones (MS MARCO passages), at 1M, 7M and
+20M lines, and times every tool as a fresh process: wall seconds, CPU seconds (user + system) and peak
+RSS, plus the nDCG@10 each reports. trec_eval is built from its C source with ``-O2`` when a C compiler
+is present (``--trec-eval-src``, or a binary given with ``--trec-eval``); the script says so when not.
+Every tool runs once per round, rounds interleaved, so a loaded machine slows them alike: ratios to
+trec_eval are taken within this one invocation.
 
-    python benchmarks/score_speed.py                          # 7,000 queries x 1,000 documents, 3 repeats
-    python benchmarks/score_speed.py --queries 500 --depth 100 --repeats 1   # quick check
+    python benchmarks/score_speed.py                            # the README table (about 30 minutes)
+    python benchmarks/score_speed.py --sizes 1000 --repeats 1   # a quick check (1M lines)
+    python benchmarks/score_speed.py --sizes 7000 --ids string --tools ndcg,trec_eval
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import importlib.util
 import json
 import os
 import platform
+import shutil
 import statistics
 import subprocess
 import sys
@@ -27,15 +35,15 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 N_PASSAGES = 8_841_823  # MS MARCO passage collection: IDs 0..8,841,822
+N_DOCUMENTS = 3_213_835  # MS MARCO document collection: IDs D0..D3213834
 MAX_QID = 1_200_000  # MS MARCO query IDs stay below this
-GENERATOR_VERSION = 1  # bump when the generated data changes, so stale caches are not reused
+DEPTH = 1000
+GENERATOR_VERSION = 2  # bump when the generated data changes, so stale caches are not reused
+TREC_EVAL_SOURCE = Path("/work/.mirror/usnistgov+trec_eval/repo")  # where this machine keeps trec_eval's source
 
-# Target from the issue: ndcg takes at most half of pytrec_eval's wall time, and peaks under 1.5 GB
-# (taken as GiB; the verdict also prints the figure in 10^9 bytes, where the limit would be 1431 MiB).
-TARGET_RATIO = 0.5
-TARGET_RSS_MIB = 1.5 * 1024
+# Issue 13's targets: at most a third of trec_eval -O2's time at 7M lines, peak memory at most trec_eval's.
+TARGET_RATIO = 0.33
 
-# Each peer parses both files inside the timed process, the way its users load TREC files.
 PYTREC_EVAL = """
 import sys, pytrec_eval
 with open(sys.argv[1]) as f:
@@ -62,31 +70,38 @@ run = ir_measures.read_trec_run(sys.argv[2])
 print(ir_measures.calc_aggregate([nDCG @ 10], qrels, run)[nDCG @ 10])
 """
 
+PEERS = {
+    "pytrec_eval": ("pytrec_eval", PYTREC_EVAL),
+    "ir_measures": ("ir_measures", IR_MEASURES),
+    "ranx": ("ranx", RANX),
+}
+TOOLS = ("trec_eval", "ndcg", "pytrec_eval", "ir_measures", "ranx")
+
 
 @dataclass
-class Tool:
-    name: str
-    module: str  # importable module that must be present, else the tool is skipped
-    code: str | None = None  # peer script; None means ndcg itself
+class Case:
+    """One data set: ID kind, size, plain or gzip."""
 
+    ids: str
+    queries: int
+    gz: bool
+    qrels: Path
+    run: Path
 
-TOOLS = [
-    Tool("ndcg score", "ndcg_desktop"),
-    Tool("pytrec_eval", "pytrec_eval", PYTREC_EVAL),
-    Tool("ranx", "ranx", RANX),
-    Tool("ir_measures", "ir_measures", IR_MEASURES),
-]
+    @property
+    def name(self) -> str:
+        return f"{self.ids} {self.queries * DEPTH / 1e6:g}M{' gzip' if self.gz else ''}"
 
 
 @dataclass
 class Result:
     tool: str
+    case: str
     wall_s: list[float] = field(default_factory=list)
     cpu_s: list[float] = field(default_factory=list)
     rss_mib: list[float] = field(default_factory=list)
     ndcg10: float | None = None
     skipped: str | None = None
-    warmup_cpu_s: float = 0.0
 
     @property
     def wall(self) -> float:
@@ -104,269 +119,372 @@ class Result:
 # ---------------------------------------------------------------------------------------------- data
 
 
-def generate(run_path: Path, qrels_path: Path, n_queries: int, depth: int, seed: int) -> None:
-    """Write a TREC run and qrels shaped like MS MARCO passage ranking, deterministically."""
+def generate(run_path: Path, qrels_path: Path, n_queries: int, ids: str, seed: int) -> None:
+    """A TREC run and qrels shaped like MS MARCO (documents or passages), deterministically.
+
+    60 to 160 judgments a query (about 110: 766k for 7,000 queries, as TREC DL pools), grades 0..3 with
+    at least one relevant document per query; each judged document is retrieved with probability 0.3,
+    more often near the top; 1,000 distinct documents a query with descending scores rounded to 4
+    decimals, so about 2.5% of neighbours tie and trec_eval's tie rule matters.
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.csv as pacsv
+
     rng = np.random.default_rng(seed)
     qids = rng.choice(MAX_QID, n_queries, replace=False)
-    # Judged documents surface near the top more often than deep down, as in a real run.
-    weights = 1.0 / (np.arange(depth) + 10.0)
+    universe = N_PASSAGES if ids == "numeric" else N_DOCUMENTS
+    weights = 1.0 / (np.arange(DEPTH) + 10.0)
     weights /= weights.sum()
+    options = pacsv.WriteOptions(include_header=False, delimiter=" ", quoting_style="none")
+
+    def id_strings(numbers: np.ndarray) -> pa.Array:
+        text = pc.cast(pa.array(numbers), pa.string())
+        return text if ids == "numeric" else pc.binary_join_element_wise("D", text, "")
+
     run_tmp, qrels_tmp = Path(f"{run_path}.tmp"), Path(f"{qrels_path}.tmp")
-    with open(run_tmp, "w") as run_f, open(qrels_tmp, "w") as qrels_f:
-        for qid in qids:
-            n_judged = int(rng.integers(5, 16))  # ~10 judgments per query
-            pool = rng.choice(N_PASSAGES, n_judged + depth, replace=False)  # distinct: no duplicates in a ranking
-            judged, docs = pool[:n_judged], pool[n_judged:]
+    writers: list[pacsv.CSVWriter] = []
+    for batch in range(0, n_queries, 500):
+        run_cols: list[list[np.ndarray]] = [[], [], [], []]
+        qrels_cols: list[list[np.ndarray]] = [[], [], []]
+        for qid in qids[batch : batch + 500]:
+            n_judged = int(rng.integers(60, 161))
+            pool = rng.choice(universe, n_judged + DEPTH, replace=False)  # distinct: no duplicates in a ranking
+            judged, docs = pool[:n_judged], pool[n_judged:].copy()
             grades = rng.choice(4, n_judged, p=[0.45, 0.25, 0.2, 0.1])
             if grades.max() == 0:  # every query has a relevant document, so IDCG > 0 for all tools alike
                 grades[0] = rng.integers(1, 4)
-            qrels_f.writelines(f"{qid} 0 {d} {g}\n" for d, g in zip(judged.tolist(), grades.tolist(), strict=True))
-            shown = judged[rng.random(n_judged) < 0.4]  # some judged documents are retrieved, most are not
-            docs[rng.choice(depth, len(shown), replace=False, p=weights)] = shown
-            # Descending scores; rounding to 4 decimals makes a few neighbours tie (~2.5% of pairs).
-            scores = np.round(rng.uniform(15, 30) - np.cumsum(rng.exponential(0.002, depth)), 4)
-            run_f.writelines(
-                f"{qid} Q0 {d} {r} {s:.4f} bench\n"
-                for r, (d, s) in enumerate(zip(docs.tolist(), scores.tolist(), strict=True), start=1)
-            )
+            shown = judged[rng.random(n_judged) < 0.3]
+            docs[rng.choice(DEPTH, len(shown), replace=False, p=weights)] = shown
+            scores = np.round(rng.uniform(15, 30) - np.cumsum(rng.exponential(0.002, DEPTH)), 4)
+            for column, values in zip(
+                run_cols, (np.full(DEPTH, qid), docs, np.arange(1, DEPTH + 1), scores), strict=True
+            ):
+                column.append(values)
+            for column, values in zip(qrels_cols, (np.full(n_judged, qid), judged, grades), strict=True):
+                column.append(values)
+        rq, rd, rr, rs = (np.concatenate(c) for c in run_cols)
+        qq, qd, qg = (np.concatenate(c) for c in qrels_cols)
+        run = pa.table(
+            {
+                "q": pc.cast(pa.array(rq), pa.string()),
+                "z": pa.array(np.full(len(rq), "Q0")),
+                "d": id_strings(rd),
+                "r": pa.array(rr),
+                "s": pc.cast(pa.array(rs), pa.string()),
+                "t": pa.array(np.full(len(rq), "bench")),
+            }
+        )
+        qrels = pa.table(
+            {
+                "q": pc.cast(pa.array(qq), pa.string()),
+                "z": pa.array(np.full(len(qq), "0")),
+                "d": id_strings(qd),
+                "g": pa.array(qg),
+            }
+        )
+        if not writers:
+            writers = [
+                pacsv.CSVWriter(str(run_tmp), run.schema, write_options=options),
+                pacsv.CSVWriter(str(qrels_tmp), qrels.schema, write_options=options),
+            ]
+        writers[0].write_table(run)
+        writers[1].write_table(qrels)
+    for writer in writers:
+        writer.close()
     # Renamed only when complete, so an interrupted generation is never taken for a cache.
     qrels_tmp.replace(qrels_path)
     run_tmp.replace(run_path)
 
 
-def dataset(data_dir: Path, n_queries: int, depth: int, seed: int) -> tuple[Path, Path]:
+def dataset(data_dir: Path, ids: str, n_queries: int, seed: int, gz: bool) -> Case:
     data_dir.mkdir(parents=True, exist_ok=True)
-    stem = f"msmarco-like-v{GENERATOR_VERSION}-q{n_queries}-d{depth}-s{seed}"
+    stem = f"msmarco-like-v{GENERATOR_VERSION}-{ids}-q{n_queries}-d{DEPTH}-s{seed}"
     run_path, qrels_path = data_dir / f"{stem}.run", data_dir / f"{stem}.qrels"
-    if run_path.exists() and qrels_path.exists():
-        print(f"using cached {run_path.name} / {qrels_path.name}", file=sys.stderr)
-    else:
-        print(f"generating {n_queries:,} x {depth:,} run ...", file=sys.stderr, flush=True)
+    if not (run_path.exists() and qrels_path.exists()):
+        print(f"generating {ids} {n_queries:,} x {DEPTH:,} ...", file=sys.stderr, flush=True)
         start = time.perf_counter()
-        generate(run_path, qrels_path, n_queries, depth, seed)
+        generate(run_path, qrels_path, n_queries, ids, seed)
         print(f"  done in {time.perf_counter() - start:.1f} s", file=sys.stderr)
-    return qrels_path, run_path
+    if gz:
+        packed = run_path.with_suffix(".run.gz")
+        if not packed.exists():
+            print(f"compressing {run_path.name} ...", file=sys.stderr, flush=True)
+            with open(run_path, "rb") as src, gzip.open(f"{packed}.tmp", "wb", compresslevel=6) as dst:
+                shutil.copyfileobj(src, dst, 1 << 20)
+            Path(f"{packed}.tmp").replace(packed)
+        run_path = packed
+    return Case(ids, n_queries, gz, qrels_path, run_path)
+
+
+# ------------------------------------------------------------------------------------------ trec_eval
+
+
+def build_trec_eval(source: Path, into: Path) -> tuple[Path | None, str]:
+    """trec_eval compiled with -O2 from ``source`` (a checkout, or a bare git directory), or why not."""
+    binary = into / "trec_eval"
+    if binary.exists():
+        return binary, f"trec_eval built with -O2 from {source} (cached in {into})"
+    compiler = shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc")
+    if compiler is None:
+        return None, "no C compiler found: trec_eval is left out (give a binary with --trec-eval)"
+    if not source.exists():
+        return (
+            None,
+            f"trec_eval's source is not at {source}: give it with --trec-eval-src, or a binary with --trec-eval",
+        )
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp) / "src"
+        if (source / "Makefile").exists():
+            shutil.copytree(source, work)
+        else:  # a git directory without a work tree: export its newest commit
+            work.mkdir()
+            archive = subprocess.run(
+                ["git", "--git-dir", str(source), "archive", "HEAD"], capture_output=True, check=True
+            )
+            subprocess.run(["tar", "-x", "-C", str(work)], input=archive.stdout, check=True)
+        version = "unknown"
+        for line in (work / "Makefile").read_text().splitlines():
+            if line.startswith("VERSIONID"):
+                version = line.split("=", 1)[1].strip()
+        flags = f'-O2 -I. -DVERSIONID=\\"{version}\\"'
+        done = subprocess.run(["make", f"CC={compiler}", f"CFLAGS={flags}"], cwd=work, capture_output=True, text=True)
+        if done.returncode != 0:
+            return None, f"building trec_eval failed: {done.stderr.strip().splitlines()[-1:]}"
+        into.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(work / "trec_eval", binary)
+    return binary, f"trec_eval {version} built with {Path(compiler).name} -O2 from {source}"
 
 
 # ------------------------------------------------------------------------------------------- timing
 
 
-def command(tool: Tool, qrels: Path, run: Path) -> list[str]:
-    if tool.code is None:
+def command(tool: str, case: Case, trec_eval: Path | None) -> list[str]:
+    qrels, run = str(case.qrels), str(case.run)
+    if tool == "ndcg":
         return [
             sys.executable,
             "-m",
             "ndcg_desktop",
             "score",
             "--qrels",
-            str(qrels),
+            qrels,
             "--run",
-            str(run),
+            run,
             "--unjudged",
             "zero",
             "--k",
             "10",
             "--json",
         ]
-    return [sys.executable, "-c", tool.code, str(qrels), str(run)]
+    if tool == "trec_eval":
+        if case.gz:  # trec_eval maps its input files (no pipe, no .gz): decompressed to a temporary file first
+            script = 'zcat "$2" > "$3" && "$0" -m ndcg_cut.10 "$1" "$3"; status=$?; rm -f "$3"; exit $status'
+            return ["sh", "-c", script, str(trec_eval), qrels, run, f"{case.run}.trec_eval.tmp"]
+        return [str(trec_eval), "-m", "ndcg_cut.10", qrels, run]
+    return [sys.executable, "-c", PEERS[tool][1], qrels, run]
+
+
+# A child's peak RSS (ru_maxrss) starts from its parent's resident size at fork, and this script holds
+# numpy and the generated data: each tool is therefore started by this small launcher, a fresh
+# interpreter of a few MiB, which forks and execs the tool and reports the tool's own wait4 figures.
+LAUNCHER = """
+import json, os, sys, time
+start = time.perf_counter()
+pid = os.fork()
+if pid == 0:
+    os.execvp(sys.argv[2], sys.argv[2:])
+_, status, usage = os.wait4(pid, 0)
+wall = time.perf_counter() - start
+with open(sys.argv[1], "w") as out:
+    json.dump([os.waitstatus_to_exitcode(status), wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss], out)
+"""
 
 
 def run_once(cmd: list[str], stdout) -> tuple[float, float, float]:
-    """(wall s, user+sys CPU s, peak RSS MiB) of one child process, from its own rusage via wait4."""
-    with tempfile.TemporaryFile() as err:
-        start = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdout=stdout, stderr=err, cwd=REPO)
-        _, status, usage = os.wait4(proc.pid, 0)
-        wall = time.perf_counter() - start
-        proc.returncode = os.waitstatus_to_exitcode(status)  # already reaped; keep Popen from waiting again
-        if proc.returncode != 0:
+    """(wall s, user+sys CPU s, peak RSS MiB) of one tool process (with the children it waited for)."""
+    with tempfile.TemporaryFile() as err, tempfile.NamedTemporaryFile("r", suffix=".json") as figures:
+        subprocess.run([sys.executable, "-S", "-c", LAUNCHER, figures.name, *cmd], stdout=stdout, stderr=err, cwd=REPO)
+        code, wall, cpu, rss = json.loads(figures.read() or "[-1, 0, 0, 0]")
+        if code != 0:
             err.seek(0)
-            raise RuntimeError(f"{cmd[:4]} exited {proc.returncode}:\n{err.read().decode(errors='replace')[-2000:]}")
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024  # ru_maxrss is KiB on Linux
+            raise RuntimeError(f"{cmd[:4]} exited {code}:\n{err.read().decode(errors='replace')[-2000:]}")
+    return wall, cpu, rss / 1024  # ru_maxrss is KiB on Linux
 
 
-def mean_from_output(tool: Tool, text: str) -> float:
-    if tool.code is None:
+def mean_from_output(tool: str, text: str) -> float:
+    if tool == "ndcg":
         return float(json.loads(text)["summary"]["mean_ndcg"])
+    if tool == "trec_eval":
+        return float(text.split()[-1])
     return float(text.strip().splitlines()[-1])
 
 
-def measure(tool: Tool, qrels: Path, run: Path, repeats: int) -> Result:
-    result = Result(tool.name)
-    if importlib.util.find_spec(tool.module) is None:
-        result.skipped = f"{tool.module} is not installed for {sys.executable}"
-        print(f"{tool.name}: skipped ({result.skipped})", file=sys.stderr)
-        return result
-    cmd = command(tool, qrels, run)
-    # One untimed warm-up: fills the page cache and numba's on-disk JIT cache (ranx), and gives the
-    # reported nDCG; timed runs then write to /dev/null so output handling costs nothing.
-    print(f"{tool.name}: warm-up ...", file=sys.stderr, flush=True)
-    try:
-        with tempfile.TemporaryFile() as out:
-            wall, result.warmup_cpu_s, _ = run_once(cmd, out)
-            out.seek(0)
-            result.ndcg10 = mean_from_output(tool, out.read().decode())
-    except (RuntimeError, ValueError, KeyError) as exc:  # one broken tool must not cost the others' figures
-        result.skipped = f"failed: {str(exc).splitlines()[-1][:200]}"
-        print(f"{tool.name}: {exc}", file=sys.stderr)
-        return result
-    print(f"{tool.name}: warm-up {wall:.2f} s, nDCG@10 {result.ndcg10:.6f}", file=sys.stderr, flush=True)
-    for i in range(repeats):
-        with open(os.devnull, "wb") as devnull:
-            wall, cpu, rss = run_once(cmd, devnull)
-        result.wall_s.append(wall)
-        result.cpu_s.append(cpu)
-        result.rss_mib.append(rss)
-        print(
-            f"{tool.name}: run {i + 1}/{repeats} {wall:.2f} s wall, {cpu:.2f} s CPU, {rss:.0f} MiB",
-            file=sys.stderr,
-            flush=True,
-        )
-    return result
-
-
-def busy_cpu_seconds() -> float | None:
-    """CPU seconds the whole machine has spent busy since boot (Linux /proc/stat), else None."""
-    try:
-        with open("/proc/stat") as f:
-            ticks = [int(x) for x in f.readline().split()[1:9]]  # user nice system idle iowait irq softirq steal
-    except (OSError, ValueError):
-        return None
-    return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
+def measure_case(case: Case, tools: list[str], repeats: int, trec_eval: Path | None) -> list[Result]:
+    results = {tool: Result(tool, case.name) for tool in tools}
+    for tool, result in results.items():
+        if tool == "trec_eval" and trec_eval is None:
+            result.skipped = "not built"
+        elif tool in PEERS and importlib.util.find_spec(PEERS[tool][0]) is None:
+            result.skipped = f"{PEERS[tool][0]} is not installed for {sys.executable}"
+    live = [r for r in results.values() if not r.skipped]
+    # One untimed warm-up each (page cache, numba's JIT cache for ranx); its output gives the nDCG.
+    for result in list(live):
+        try:
+            with tempfile.TemporaryFile() as out:
+                run_once(command(result.tool, case, trec_eval), out)
+                out.seek(0)
+                result.ndcg10 = mean_from_output(result.tool, out.read().decode())
+        except (RuntimeError, ValueError, KeyError) as exc:  # one broken tool must not cost the others' figures
+            result.skipped = f"failed: {str(exc).splitlines()[-1][:200]}"
+            live.remove(result)
+        print(f"{case.name}: {result.tool} warm-up, nDCG@10 {result.ndcg10}", file=sys.stderr, flush=True)
+    for i in range(repeats):  # rounds: every tool once per round, so load changes hit all alike
+        for result in live:
+            with open(os.devnull, "wb") as devnull:
+                wall, cpu, rss = run_once(command(result.tool, case, trec_eval), devnull)
+            result.wall_s.append(wall)
+            result.cpu_s.append(cpu)
+            result.rss_mib.append(rss)
+            print(
+                f"{case.name}: {result.tool} {i + 1}/{repeats} {wall:.2f} s wall, {cpu:.2f} s CPU, {rss:.0f} MiB"
+                f" (load {os.getloadavg()[0]:.1f})",
+                file=sys.stderr,
+                flush=True,
+            )
+    return list(results.values())
 
 
 # ------------------------------------------------------------------------------------------ report
 
+NAMES = {
+    "ndcg": "`ndcg score`",
+    "trec_eval": "trec_eval -O2",
+    "pytrec_eval": "pytrec_eval",
+    "ir_measures": "ir_measures",
+    "ranx": "ranx",
+}
 
-def table(results: list[Result]) -> str:
-    base = next((r for r in results if r.tool == "ndcg score" and not r.skipped), None)
-    trec = next((r for r in results if r.tool == "pytrec_eval" and not r.skipped), None)
-    header = (
-        f"{'tool':<12} {'median wall s':>13} {'CPU s':>8} {'peak RSS MiB':>12} "
-        f"{'x ndcg time':>11} {'ndcg/pytrec':>11} {'nDCG@10':>10}"
-    )
-    lines = [header, "-" * len(header)]
-    for r in results:
-        if r.skipped:
-            lines.append(f"{r.tool:<12} skipped: {r.skipped}")
-            continue
-        vs_ndcg = f"{r.wall / base.wall:.2f}" if base else "n/a"
-        vs_trec = f"{base.wall / trec.wall:.2f}" if base and trec and r is base else ""
-        lines.append(
-            f"{r.tool:<12} {r.wall:>13.2f} {r.cpu:>8.2f} {r.rss:>12.0f} {vs_ndcg:>11} {vs_trec:>11} {r.ndcg10:>10.6f}"
-        )
+
+def markdown(results: list[Result], cases: list[Case]) -> str:
+    """The README table: per case, each tool's wall and CPU time, peak RSS, and ratios to trec_eval."""
+    lines = [
+        "| data | tool | wall s | CPU s | peak RSS MiB | wall / trec_eval | CPU / trec_eval | RSS / trec_eval "
+        "| nDCG@10 |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for case in cases:
+        rows = [r for r in results if r.case == case.name]
+        base = next((r for r in rows if r.tool == "trec_eval" and not r.skipped), None)
+        for r in rows:
+            if r.skipped:
+                lines.append(f"| {case.name} | {NAMES[r.tool]} | skipped: {r.skipped} | | | | | | |")
+                continue
+            ratios = (
+                (f"{r.wall / base.wall:.2f}", f"{r.cpu / base.cpu:.2f}", f"{r.rss / base.rss:.2f}")
+                if base
+                else ("", "", "")
+            )
+            lines.append(
+                f"| {case.name} | {NAMES[r.tool]} | {r.wall:.2f} | {r.cpu:.2f} | {r.rss:.0f} | "
+                f"{ratios[0]} | {ratios[1]} | {ratios[2]} | {r.ndcg10:.6f} |"
+            )
     return "\n".join(lines)
 
 
-def verdict(results: list[Result]) -> dict[str, object]:
-    base = next((r for r in results if r.tool == "ndcg score" and not r.skipped), None)
-    trec = next((r for r in results if r.tool == "pytrec_eval" and not r.skipped), None)
-    if base is None or trec is None:
-        return {"met": None, "why": "needs both ndcg score and pytrec_eval"}
-    ratio = base.wall / trec.wall
-    speed_ok, memory_ok = ratio <= TARGET_RATIO, base.rss < TARGET_RSS_MIB
-    return {
-        "met": speed_ok and memory_ok,
-        "time_ratio_ndcg_over_pytrec_eval": round(ratio, 3),
-        "speed_ok": speed_ok,
-        "peak_rss_mib": round(base.rss, 1),
-        "memory_ok": memory_ok,
-        "nDCG_abs_diff_vs_pytrec_eval": abs(base.ndcg10 - trec.ndcg10),
-    }
-
-
-def git_state() -> str:
-    """Commit of the code under test, and whether it had local changes (they change the figures)."""
-    try:
-        commit = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True, check=True
-        ).stdout.strip()
-        dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--", "ndcg_desktop"], cwd=REPO, capture_output=True, text=True, check=True
-        ).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-    return f"{commit}{' + local changes in ndcg_desktop/' if dirty else ''}"
+def linearity(results: list[Result], cases: list[Case]) -> list[str]:
+    """Per million lines, ndcg and trec_eval at each size (issue 13's target 2: 20M within 10% of 7M)."""
+    out = []
+    for ids in sorted({c.ids for c in cases}):
+        for tool in ("ndcg", "trec_eval"):
+            per = []
+            for case in sorted((c for c in cases if c.ids == ids and not c.gz), key=lambda c: c.queries):
+                r = next((r for r in results if r.case == case.name and r.tool == tool and not r.skipped), None)
+                if r is not None:
+                    per.append(
+                        (
+                            case.queries * DEPTH / 1e6,
+                            r.wall / (case.queries * DEPTH / 1e6),
+                            r.cpu / (case.queries * DEPTH / 1e6),
+                        )
+                    )
+            if per:
+                shown = ", ".join(f"{m:g}M: {w:.3f} s wall, {c:.3f} s CPU" for m, w, c in per)
+                out.append(f"- {ids}, {NAMES[tool]}, per million lines: {shown}")
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--queries", type=int, default=7000, help="number of queries (default 7000)")
-    parser.add_argument("--depth", type=int, default=1000, help="documents per query (default 1000)")
-    parser.add_argument("--repeats", type=int, default=3, help="timed runs per tool after one warm-up (default 3)")
-    parser.add_argument("--seed", type=int, default=20261129, help="seed of the generated data")
-    parser.add_argument("--data-dir", type=Path, default=HERE / "data", help="cache for generated files")
-    parser.add_argument(
-        "--tools",
-        default=",".join(t.name.split()[0] for t in TOOLS),
-        help="comma-separated subset of: ndcg,pytrec_eval,ranx,ir_measures",
-    )
+    parser.add_argument("--sizes", default="1000,7000,20000", help="queries per data set, x 1,000 lines each")
+    parser.add_argument("--ids", default="string,numeric", help="document ID kinds: string (D1234567), numeric")
+    parser.add_argument("--gzip-size", type=int, default=7000, help="also time this size gzip-compressed (0: none)")
+    parser.add_argument("--peers-at", default="7000", help="sizes at which pytrec_eval, ir_measures and ranx run too")
+    parser.add_argument("--tools", default=",".join(TOOLS), help=f"subset of {','.join(TOOLS)}")
+    parser.add_argument("--repeats", type=int, default=3, help="timed rounds after one warm-up (default 3)")
+    parser.add_argument("--seed", type=int, default=20261130, help="seed of the generated data")
+    parser.add_argument("--data-dir", type=Path, default=HERE / "data", help="cache for generated files and trec_eval")
+    parser.add_argument("--trec-eval", type=Path, help="a trec_eval binary to use instead of building one")
+    parser.add_argument("--trec-eval-src", type=Path, default=TREC_EVAL_SOURCE, help="trec_eval's source to build")
     parser.add_argument("--json-out", type=Path, help="also write the figures as JSON here")
     args = parser.parse_args(argv)
 
-    chosen = {name.strip() for name in args.tools.split(",")}
-    known = {t.name.split()[0] for t in TOOLS}
-    if not chosen <= known:
-        parser.error(f"unknown tool(s) {', '.join(sorted(chosen - known))}; choose from {', '.join(sorted(known))}")
-    if args.repeats < 1 or args.queries < 1 or args.depth < 1:
-        parser.error("--repeats, --queries and --depth must be at least 1")
-    qrels, run = dataset(args.data_dir, args.queries, args.depth, args.seed)
-    lines = args.queries * args.depth
-    code = git_state()
-    # Wall times only mean something on an otherwise idle machine: count the CPU time that processes
-    # other than this benchmark and its children used meanwhile (on Linux).
-    busy_before, self_before, start = busy_cpu_seconds(), time.process_time(), time.perf_counter()
-    results = [measure(t, qrels, run, args.repeats) for t in TOOLS if t.name.split()[0] in chosen]
-    busy_after, elapsed = busy_cpu_seconds(), time.perf_counter() - start
-    others_cores = None
-    if busy_before is not None and busy_after is not None:
-        ours = time.process_time() - self_before + sum(r.warmup_cpu_s + sum(r.cpu_s) for r in results)
-        others_cores = max(busy_after - busy_before - ours, 0.0) / elapsed
+    tools = [t.strip() for t in args.tools.split(",")]
+    if not set(tools) <= set(TOOLS):
+        parser.error(f"unknown tool(s) {', '.join(sorted(set(tools) - set(TOOLS)))}; choose from {', '.join(TOOLS)}")
+    sizes = [int(s) for s in args.sizes.split(",")]
+    peers_at = {int(s) for s in args.peers_at.split(",") if s}
+    kinds = [k.strip() for k in args.ids.split(",")]
+    if args.repeats < 1 or not set(kinds) <= {"string", "numeric"}:
+        parser.error("--repeats must be at least 1, --ids string and/or numeric")
+
+    trec_eval, how = (args.trec_eval, f"trec_eval binary {args.trec_eval}") if args.trec_eval else (None, "")
+    if "trec_eval" in tools and trec_eval is None:
+        trec_eval, how = build_trec_eval(args.trec_eval_src, args.data_dir / "trec_eval-O2")
+    print(how, file=sys.stderr)
+
+    cases = []
+    for ids in kinds:
+        for size in sizes:
+            cases.append(dataset(args.data_dir, ids, size, args.seed, gz=False))
+            if size == args.gzip_size:
+                cases.append(dataset(args.data_dir, ids, size, args.seed, gz=True))
+    load_before = os.getloadavg()
+    results: list[Result] = []
+    for case in cases:
+        chosen = [t for t in tools if t in ("ndcg", "trec_eval") or (case.queries in peers_at and not case.gz)]
+        results += measure_case(case, chosen, args.repeats, trec_eval)
+    load_after = os.getloadavg()
 
     print(
-        f"\n{lines:,}-line run ({run.stat().st_size / 2**20:.0f} MiB), {args.queries:,} queries x {args.depth:,}; "
-        f"median of {args.repeats} runs after one warm-up; Python {platform.python_version()}, "
-        f"{os.cpu_count()} cores; ndcg_desktop at {code}\n"
+        f"\nMS MARCO-shaped runs, {DEPTH:,} documents a query, about 110 judgments a query; median of "
+        f"{args.repeats} rounds after one warm-up; {os.cpu_count()} cores; Python {platform.python_version()}; "
+        f"load average {load_before[0]:.1f} before, {load_after[0]:.1f} after; {how}\n"
     )
-    print(table(results))
-    if others_cores is not None:
-        print(
-            f"\nother processes used {others_cores:.2f} of {os.cpu_count()} cores on average meanwhile"
-            + (": wall times may be inflated, compare CPU seconds" if others_cores > 0.1 else " (quiet machine)")
-        )
-    outcome = verdict(results)
-    if outcome["met"] is not None:
-        rss, ratio = outcome["peak_rss_mib"], outcome["time_ratio_ndcg_over_pytrec_eval"]
-        print(
-            f"\ntarget (ndcg <= {TARGET_RATIO:.0%} of pytrec_eval wall time, peak RSS < 1.5 GiB): "
-            f"{'MET' if outcome['met'] else 'NOT MET'}"
-        )
-        print(f"  time: ndcg / pytrec_eval = {ratio} ({'ok' if outcome['speed_ok'] else 'too slow'})")
-        print(
-            f"  memory: {rss} MiB = {rss * 2**20 / 1e9:.2f} GB ({'ok' if outcome['memory_ok'] else 'too much'} "
-            f"against {TARGET_RSS_MIB:.0f} MiB; read as 10^9 bytes the limit is {1.5e9 / 2**20:.0f} MiB)"
-        )
-    if any(r.tool == "ranx" and not r.skipped for r in results):
-        print(
-            "\nranx keeps equal scores in file order (as ndcg score --ties file-order) where trec_eval, pytrec_eval "
-            "and ndcg score's default order them by document ID descending: its nDCG differs slightly when ties "
-            "straddle rank 10."
-        )
+    print(markdown(results, cases))
+    print()
+    print("\n".join(linearity(results, cases)))
+    verdicts = []
+    for case in cases:
+        if case.queries != 7000:
+            continue
+        ours = next((r for r in results if r.case == case.name and r.tool == "ndcg" and not r.skipped), None)
+        base = next((r for r in results if r.case == case.name and r.tool == "trec_eval" and not r.skipped), None)
+        if ours and base:
+            verdicts.append(
+                f"- {case.name}: ndcg / trec_eval = {ours.wall / base.wall:.2f} wall, {ours.cpu / base.cpu:.2f} CPU "
+                f"(target {TARGET_RATIO}); peak RSS {ours.rss:.0f} vs {base.rss:.0f} MiB "
+                f"({'within' if ours.rss <= base.rss else 'over'} trec_eval's)"
+            )
+    if verdicts:
+        print("\ntargets at 7M lines:\n" + "\n".join(verdicts))
     if args.json_out:
         doc = {
-            "queries": args.queries,
-            "depth": args.depth,
-            "lines": lines,
-            "repeats": args.repeats,
-            "seed": args.seed,
             "python": platform.python_version(),
             "cores": os.cpu_count(),
-            "code": code,
-            "other_processes_cores": others_cores,
-            "results": [
-                asdict(r) | ({} if r.skipped else {"median_wall_s": r.wall, "peak_rss_mib": r.rss}) for r in results
-            ],
-            "target": outcome,
+            "load": [load_before, load_after],
+            "trec_eval": how,
+            "results": [asdict(r) for r in results],
         }
         args.json_out.write_text(json.dumps(doc, indent=2) + "\n")
     return 0
