@@ -83,11 +83,16 @@ def read_run(path: str | Path, *, fmt: str | None = None, order: OrderKind | Non
     """
     large = _read_large_trec(path, fmt, order)
     if large is not None:
-        return _finish(*large)
-    data, digest = open_input(path)  # the SHA-256 is computed on a thread while the file is parsed
-    fmt, columns = _parse(data, path, fmt, order)
-    del data  # the file's bytes are no longer needed: keep the peak low for multi-GB runs
-    return _finish(make_source(path, digest.result(), fmt), columns)
+        run = _finish(*large)
+    else:
+        data, digest = open_input(path)  # the SHA-256 is computed on a thread while the file is parsed
+        fmt, columns = _parse(data, path, fmt, order)
+        del data  # the file's bytes are no longer needed: keep the peak low for multi-GB runs
+        run = _finish(make_source(path, digest.result(), fmt), columns)
+    # pyarrow's allocator keeps what parsing freed (a 7M-line run: about 160 MiB) for reuse; scoring
+    # allocates through numpy, which never reuses it, so give it back now.
+    pa.default_memory_pool().release_unused()
+    return run
 
 
 def _parse(data: bytes, path: str | Path, fmt: str | None, order: OrderKind | None = None) -> tuple[str, _Columns]:

@@ -140,11 +140,16 @@ def _bit_table_hits(members: np.ndarray, values: np.ndarray, bits: int, *, mixed
     table = np.zeros(1 << (bits - 3), dtype=np.uint8)  # packed: bit s of the table is bit s % 8 of byte s // 8
     where = slots(members)
     np.bitwise_or.at(table, where >> np.uint64(3), np.left_shift(1, (where & np.uint64(7)).astype(np.uint8)))
-    s = slots(values)
-    byte = table[s >> np.uint64(3)]
-    byte >>= (s & np.uint64(7)).astype(np.uint8)
-    byte &= 1
-    return np.flatnonzero(byte)
+    found = []
+    for start in range(0, len(values), _STEP):  # in steps: the temporaries stay a few MiB, not 8 bytes a row each
+        s = slots(values[start : start + _STEP])
+        byte = table[s >> np.uint64(3)]
+        byte >>= (s & np.uint64(7)).astype(np.uint8)
+        found.append(np.flatnonzero(byte & 1) + start)
+    return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
+
+
+_STEP = 1 << 20
 
 
 def _tie_group_ends(groups: np.ndarray, key: np.ndarray, rows: np.ndarray) -> np.ndarray:

@@ -118,10 +118,8 @@ def first_repeats(groups: np.ndarray, docs: DocIds, codes: np.ndarray, keys: Doc
     Pairs compare by key; when keys are hashed, every repeat found is verified on its IDs.
     """
     pair = pair_keys(groups, keys.ident, keys.exact)
-    ordered = np.sort(pair)  # duplicates are rare: first only ask whether there are any
-    if len(pair) < 2 or not (ordered[1:] == ordered[:-1]).any():
+    if not _any_repeat(groups, pair):  # duplicates are rare: first only ask whether there are any
         return np.zeros(len(pair), dtype=bool), pair
-    del ordered
     order = np.argsort(pair, kind="stable")
     ordered = pair[order]
     again = np.r_[False, ordered[1:] == ordered[:-1]]
@@ -134,6 +132,27 @@ def first_repeats(groups: np.ndarray, docs: DocIds, codes: np.ndarray, keys: Doc
     mask = np.zeros(len(pair), dtype=bool)
     mask[repeated] = True
     return mask, pair
+
+
+def _any_repeat(groups: np.ndarray, pair: np.ndarray, step: int = 1 << 20) -> bool:
+    """Whether a pair occurs twice, sorting about ``step`` rows at a time, cut where a group begins.
+
+    Each group's rows are contiguous and a repeat lies within one group, so sorting piece by piece
+    finds what one sort of the whole would, with small temporaries.
+    """
+    n = len(pair)
+    if n < 2:
+        return False
+    cuts = np.flatnonzero(groups[1:] != groups[:-1]) + 1  # where a group begins
+    start = 0
+    while start < n:
+        i = int(np.searchsorted(cuts, start + step))
+        stop = int(cuts[i]) if i < len(cuts) else n
+        ordered = np.sort(pair[start:stop])
+        if (ordered[1:] == ordered[:-1]).any():
+            return True
+        start = stop
+    return False
 
 
 @dataclass
@@ -244,7 +263,7 @@ def rank_run(run: Run, *, ties: TiePolicy, id_map: IdMap | None = None, exact: b
         key = np.arange(len(run), dtype=np.float64)
     perm = _order(run.q, key, run.order is OrderKind.SCORE)
     if perm is None:  # no copies of the run's columns (and never change them in place below)
-        perm = np.arange(len(run), dtype=np.int64)
+        perm = np.arange(len(run), dtype=np.int64 if len(run) >= 1 << 31 else np.int32)
         sq, sk, sd = run.q, key, doc_code
     else:
         sq, sk, sd = run.q[perm], key[perm], None if doc_code is None else doc_code[perm]
