@@ -1,0 +1,266 @@
+"""Statistics of a comparison (rule 17) against the libraries that define them, and by hand.
+
+Oracles: scipy (ttest_rel, wilcoxon, permutation_test, bootstrap), statsmodels (multipletests,
+TTestPower) on the same arrays, and ranx's ``compare`` on two real Cranfield runs.
+"""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from scipy import stats as sp
+from statsmodels.stats.multitest import multipletests
+from statsmodels.stats.power import TTestPower
+
+from ndcg_desktop.domain.errors import InputError
+from ndcg_desktop.domain.settings import EvalSettings, GradeScale, UnjudgedPolicy, UnknownQueryPolicy
+from ndcg_desktop.formats.qrels import read_qrels
+from ndcg_desktop.formats.runs import read_run
+from ndcg_desktop.scoring import evaluate
+from ndcg_desktop.scoring.stats import (
+    CiMethod,
+    Correction,
+    StatsSettings,
+    StatTest,
+    _mean_difference,
+    bootstrap_ci,
+    cohens_dz,
+    compare_scores,
+    correct,
+    queries_needed,
+    randomization_test,
+    run_letter,
+    superscripts,
+    t_test,
+    wilcoxon_test,
+)
+
+TOL = 1e-12
+
+
+def pairs_of(data: st.DataObject) -> tuple[np.ndarray, np.ndarray]:
+    """Two runs' per-query scores as nDCG produces them: in [0, 1], rounded, some queries tied."""
+    n = data.draw(st.integers(3, 60), label="queries")
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32), label="seed"))
+    a = np.round(rng.random(n), data.draw(st.integers(1, 3), label="digits"))
+    tied = rng.random(n) < data.draw(st.sampled_from([0.0, 0.3, 0.9, 1.0]), label="tied share")
+    return a, np.where(tied, a, np.round(rng.random(n), 2))
+
+
+@given(st.data())
+def test_p_values_equal_scipys_on_the_same_arrays(data):
+    a, b = pairs_of(data)
+    d = b - a
+    if np.all(d == d[0]):
+        assert math.isnan(t_test(a, b))
+    else:
+        assert abs(t_test(a, b) - sp.ttest_rel(b, a).pvalue) <= TOL
+    if np.any(d != 0):
+        assert abs(wilcoxon_test(a, b) - sp.wilcoxon(b, a).pvalue) <= TOL
+    else:
+        assert math.isnan(wilcoxon_test(a, b))
+
+
+@given(st.data(), st.sampled_from([100, 999, 1000, 4096]), st.integers(0, 2**32))
+def test_randomization_p_value_equals_scipys_permutation_test(data, resamples, seed):
+    """Random swaps (n > log2 resamples) and the exact test (2^n <= resamples) alike."""
+    a, b = pairs_of(data)
+    if not np.any(a != b):
+        assert math.isnan(randomization_test(a, b, resamples=resamples, seed=seed))
+        return
+    reference = sp.permutation_test(
+        (b, a),
+        _mean_difference,
+        permutation_type="samples",
+        vectorized=True,
+        n_resamples=resamples,
+        rng=np.random.default_rng(seed),
+    ).pvalue
+    assert abs(randomization_test(a, b, resamples=resamples, seed=seed) - reference) <= TOL
+
+
+def test_randomization_on_many_queries_equals_scipy_and_repeats_bit_for_bit():
+    rng = np.random.default_rng(7)
+    a = rng.random(500)
+    b = np.clip(a + rng.normal(0.01, 0.1, 500), 0, 1)
+    reference = sp.permutation_test(
+        (b, a), _mean_difference, permutation_type="samples", vectorized=True, rng=np.random.default_rng(11)
+    ).pvalue  # scipy's default: 9999 resamples
+    first = randomization_test(a, b, resamples=9999, seed=11)
+    assert abs(first - reference) <= TOL
+    assert randomization_test(a, b, resamples=9999, seed=11) == first  # the same bits
+    assert randomization_test(a, b, resamples=9999, seed=12) != first  # the seed matters
+
+
+def test_bootstrap_intervals_equal_scipys_and_repeat_bit_for_bit():
+    rng = np.random.default_rng(3)
+    x = rng.random(300)
+    ours = bootstrap_ci(x, resamples=5000, seed=5, confidence=0.9)
+    for method, name in ((CiMethod.BCA, "BCa"), (CiMethod.PERCENTILE, "percentile")):
+        ref = sp.bootstrap(
+            (x,), np.mean, n_resamples=5000, method=name, confidence_level=0.9, rng=np.random.default_rng(5)
+        ).confidence_interval
+        assert abs(ours[method][0] - ref.low) <= TOL and abs(ours[method][1] - ref.high) <= TOL
+    assert bootstrap_ci(x, resamples=5000, seed=5, confidence=0.9) == ours
+
+
+def test_bootstrap_corner_cases():
+    assert bootstrap_ci([0.7, 0.7, 0.7], resamples=1000, seed=0) == {m: (0.7, 0.7) for m in CiMethod}
+    one = bootstrap_ci([0.7], resamples=1000, seed=0)
+    assert all(math.isnan(v) for pair in one.values() for v in pair)
+
+
+@given(st.lists(st.floats(0, 1), min_size=1, max_size=12), st.sampled_from(list(Correction)))
+def test_corrections_equal_statsmodels(pvalues, method):
+    ours = correct(pvalues, method)
+    if method is Correction.NONE:
+        assert ours.tolist() == pvalues
+    else:
+        ref = multipletests(pvalues, method={"holm": "holm", "bh": "fdr_bh"}[method.value])[1]
+        assert np.max(np.abs(ours - ref)) <= TOL
+
+
+def test_corrections_by_hand_and_nan_left_out_of_the_family():
+    p = [0.01, 0.04, 0.03]
+    # Holm: sorted 0.01*3, 0.03*2, max(0.06, 0.04*1) -> in input order
+    assert np.allclose(correct(p, Correction.HOLM), [0.01 * 3, 0.03 * 2, 0.03 * 2], atol=TOL)
+    # BH: sorted p * m / rank = 0.03, 0.045, 0.04, then the running minimum from the largest rank
+    assert np.allclose(correct(p, Correction.BH), [0.01 * 3 / 1, 0.04 * 3 / 3, 0.04 * 3 / 3], atol=TOL)
+    with_nan = correct([0.01, math.nan, 0.04], Correction.HOLM)
+    assert math.isnan(with_nan[1])
+    assert np.allclose(with_nan[[0, 2]], [0.01 * 2, 0.04], atol=TOL)  # a family of two
+
+
+def test_hand_made_case_three_queries():
+    """d = b - a = [0.1, 0.2, 0.3]: every figure by its formula."""
+    a = np.array([0.5, 0.4, 0.3])
+    b = a + np.array([0.1, 0.2, 0.3])
+    d = b - a
+    mean, sd, n = d.mean(), d.std(ddof=1), 3
+    t = mean / (sd / math.sqrt(n))
+    assert abs(t_test(a, b) - 2 * sp.t.sf(t, n - 1)) <= TOL
+    # Wilcoxon: ranks 1, 2, 3 all positive; the exact null puts 1/8 on W+ = 6, two-sided doubles it
+    assert abs(wilcoxon_test(a, b) - 2 * (1 / 8)) <= TOL
+    # Randomization, exact (2^3 = 8 <= resamples): only the unflipped pattern reaches the observed
+    # mean, every pattern is at or below it: p = 2 * min(8, 1) / 8
+    assert abs(randomization_test(a, b, resamples=1000, seed=0) - 2 * 1 / 8) <= TOL
+    assert abs(cohens_dz(d) - mean / sd) <= TOL
+    assert abs(cohens_dz(d) - 0.2 / 0.1) <= 1e-9
+
+
+def test_queries_needed_is_statsmodels_rounded_up():
+    rng = np.random.default_rng(2)
+    d = rng.normal(0.01, 0.15, 200)
+    sd = d.std(ddof=1)
+    expected = math.ceil(TTestPower().solve_power(effect_size=0.02 / sd, alpha=0.05, power=0.8))
+    assert queries_needed(d, detect=0.02, alpha=0.05, power=0.8) == expected
+    # The normal approximation ((z_0.975 + z_0.8) * sd / 0.02)^2 is a lower bound, within a few queries
+    approx = ((sp.norm.ppf(0.975) + sp.norm.ppf(0.8)) * sd / 0.02) ** 2
+    assert approx <= expected <= approx + 3
+    assert math.isnan(queries_needed(np.full(5, 0.1), detect=0.02, alpha=0.05, power=0.8))
+
+
+def test_compare_scores_pairs_baseline_and_reproducibility():
+    rng = np.random.default_rng(4)
+    base = rng.random(80)
+    table = pd.DataFrame(
+        {
+            "base": base,
+            "better": np.clip(base + 0.2 + rng.normal(0, 0.05, 80), 0, 1),
+            "same": base,
+        }
+    )
+    s = StatsSettings(resamples=2000, seed=9, test=StatTest.RANDOMIZATION, correction=Correction.HOLM)
+    all_pairs = compare_scores(table, settings=s)
+    assert all_pairs.pairs[["a", "b"]].values.tolist() == [["base", "better"], ["base", "same"], ["better", "same"]]
+    vs_base = compare_scores(table, settings=s, baseline="base")
+    assert vs_base.pairs[["a", "b"]].values.tolist() == [["base", "better"], ["base", "same"]]
+    row = vs_base.pairs.iloc[0]
+    assert row["wins"] == int((table["better"] > table["base"]).sum())
+    assert row["significant"]
+    assert math.isnan(vs_base.pairs.iloc[1]["p_t"]) and not vs_base.pairs.iloc[1]["significant"]
+    # Holm over the two pairs whose tests are defined: the identical run's NaN is not in the family
+    assert row["p_randomization_corrected"] == min(1.0, row["p_randomization"] * 1)
+    # A pair's figures do not depend on which other runs are compared alongside it (bit for bit)
+    alone = compare_scores(table[["base", "better"]], settings=s)
+    assert alone.pairs.iloc[0][["difference_low", "difference_high", "p_randomization"]].tolist() == (
+        all_pairs.pairs.iloc[0][["difference_low", "difference_high", "p_randomization"]].tolist()
+    )
+    assert compare_scores(table, settings=s).runs.equals(all_pairs.runs)
+    assert superscripts(all_pairs) == {"base": "", "better": "ac", "same": ""}
+
+
+def test_compare_scores_pairs_over_queries_counted_in_both():
+    table = pd.DataFrame({"a": [0.1, 0.2, 0.3, 0.9], "b": [0.2, 0.4, 0.6, 0.0]})
+    counted = pd.DataFrame({"a": [True, True, True, True], "b": [True, True, True, False]})
+    c = compare_scores(table, settings=StatsSettings(resamples=500), in_mean=counted)
+    assert c.runs["queries"].tolist() == [4, 3]
+    assert c.pairs.iloc[0]["queries"] == 3
+    assert abs(c.pairs.iloc[0]["difference"] - (0.1 + 0.2 + 0.3) / 3) <= TOL
+
+
+def test_settings_are_validated_and_printed():
+    with pytest.raises(InputError, match="test must be one of t|wilcoxon|randomization"):
+        StatsSettings(test="z")  # type: ignore[arg-type]
+    with pytest.raises(InputError, match="resamples"):
+        StatsSettings(resamples=5)
+    assert StatsSettings(correction="bh").correction is Correction.BH  # type: ignore[arg-type]
+    assert "10000 resamples, seed 0" in StatsSettings().describe()
+    assert StatsSettings(seed=3).as_dict()["seed"] == 3
+    assert [run_letter(i) for i in (0, 1, 25, 26, 27)] == ["a", "b", "z", "aa", "ab"]
+
+
+@pytest.mark.slow  # ranx compiles its kernels with numba on first use (tens of seconds)
+def test_t_test_p_values_equal_ranx_compare_on_cranfield(data_dir: Path):
+    """ranx's ``compare`` (student) on the same runs: same per-query nDCG@10, same p-value."""
+    ranx = pytest.importorskip("ranx")  # a test-only dependency: importorskip never skips with the test extra
+    folder = data_dir / "cranfield"
+    settings_ = EvalSettings(
+        k=10, unjudged=UnjudgedPolicy.ZERO, unknown_queries=UnknownQueryPolicy.IGNORE, scale=GradeScale(0, 4)
+    )
+    qrels = read_qrels(folder / "qrels.txt", scale=settings_.scale)
+    frame = pd.read_csv(
+        folder / "qrels.txt", sep=r"\s+", header=None, names=["q_id", "it", "doc_id", "score"], dtype=str
+    )
+    frame["score"] = frame["score"].astype(int)
+    frame = frame.astype({"q_id": object, "doc_id": object})  # ranx asks for object columns
+    ranx_qrels = ranx.Qrels.from_df(frame, q_id_col="q_id", doc_id_col="doc_id", score_col="score")
+    ours, theirs = {}, []
+    for name in ("bm25", "tfidf", "chunks"):
+        run_frame = pd.read_csv(
+            folder / f"{name}.run.gz", sep=r"\s+", header=None, names=["q_id", "q0", "doc_id", "rank", "score", "tag"]
+        ).astype({"q_id": str, "doc_id": str})
+        if name == "chunks":  # the chunk IDs map to documents; keep each document's best chunk
+            run_frame["doc_id"] = run_frame["doc_id"].str.split("#").str[0]
+            run_frame = run_frame.drop_duplicates(["q_id", "doc_id"])
+        run_frame = run_frame.astype({"q_id": object, "doc_id": object})
+        theirs.append(ranx.Run.from_df(run_frame, q_id_col="q_id", doc_id_col="doc_id", score_col="score", name=name))
+        options = {"id_map": "#", "duplicates": "first"} if name == "chunks" else {}
+        evaluation = evaluate(qrels, read_run(folder / f"{name}.run.gz"), settings_.with_(**options))
+        ours[name] = evaluation.per_query.set_index("query_id")["ndcg"]
+    report = ranx.compare(ranx_qrels, theirs, metrics=["ndcg@10"], stat_test="student", make_comparable=True)
+    table = pd.DataFrame(ours)
+    for run in theirs:  # the same per-query scores first, or the p-values would compare different things
+        per_query = pd.Series(run.scores["ndcg@10"])
+        assert np.max(np.abs(per_query - table[run.name].reindex(per_query.index))) <= TOL
+    c = compare_scores(table, settings=StatsSettings(resamples=200))
+    for row in c.pairs.itertuples():
+        p_ranx = report.comparisons[(row.a, row.b)]["ndcg@10"]["p_value"]
+        assert abs(row.p_t - p_ranx) <= TOL
+
+
+def test_importing_the_statistics_module_or_the_command_line_loads_no_scipy():
+    """scipy and statsmodels take about a second to import: the command line starts without them."""
+    code = (
+        "import sys, ndcg_desktop.scoring.stats, ndcg_desktop.cli.main; "
+        "assert not [m for m in sys.modules if m.split('.')[0] in ('scipy', 'statsmodels')], 'imported'"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
