@@ -9,44 +9,23 @@ import sqlite3
 import sys
 import threading
 from collections.abc import Callable, Sequence
-from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from ndcg_desktop import __version__
+from ndcg_desktop.cli.compare import add_compare_command
+from ndcg_desktop.cli.options import add_policy_options, id_map_of, positive_int, settings_of
 from ndcg_desktop.domain import (
-    DuplicatePolicy,
-    EvalSettings,
-    Gain,
     GradeScale,
     InputError,
-    QuerySet,
-    TiePolicy,
-    UnjudgedPolicy,
-    UnknownQueryPolicy,
-    ZeroIdcgPolicy,
 )
-from ndcg_desktop.domain.chunks import ChunkMap, IdMap
-from ndcg_desktop.domain.settings import MAX_K
-from ndcg_desktop.formats.choices import ORDER_CHOICES, QRELS_FORMATS, RUN_FORMATS
+from ndcg_desktop.domain.chunks import ChunkMap
+from ndcg_desktop.formats.choices import ORDER_CHOICES
 
 # numpy, pyarrow and pandas (together about half a second) are imported where they are used:
 # ``ndcg --version`` and the parser need none of them, scoring files needs no project store, and
 # pandas is imported while a run is being read.
 if TYPE_CHECKING:
     from ndcg_desktop.scoring import Evaluation
-
-
-def _choices(enum: type[Enum]) -> list[str]:
-    return [member.value for member in enum]
-
-
-def _positive_int(text: str) -> int:
-    if not re.fullmatch(r"\+?[0-9]{1,30}", text.strip()):  # ASCII digits: int() would take "٣" and "1_0"
-        raise argparse.ArgumentTypeError(f"K must be a positive integer, not {text[:40]!r}")
-    value = int(text)
-    if not 1 <= value <= MAX_K:
-        raise argparse.ArgumentTypeError(f"K must be a positive integer of at most {MAX_K}, not {value}")
-    return value
 
 
 def build_parser(*, project_commands: bool = True) -> argparse.ArgumentParser:
@@ -70,62 +49,13 @@ def build_parser(*, project_commands: bool = True) -> argparse.ArgumentParser:
     score.add_argument("--project", metavar="PROJECT", help="score a run stored in a project instead of files")
     score.add_argument("--run-name", metavar="NAME", help="with --project: the imported run to score")
     score.add_argument(
-        "--pool-version", type=_positive_int, metavar="N", help="with --project: frozen pool version (default latest)"
+        "--pool-version", type=positive_int, metavar="N", help="with --project: frozen pool version (default latest)"
     )
-    score.add_argument("--k", type=_positive_int, default=10, help="cutoff K (default 10)")
-    score.add_argument("--gain", choices=_choices(Gain), default="linear", help="linear: grade; exponential: 2^grade-1")
-    score.add_argument(
-        "--unjudged",
-        choices=_choices(UnjudgedPolicy),
-        default="reject",
-        help="returned documents without a judgment: reject (default), zero (non-relevant, keeps position), "
-        "condense (removed, gaps closed)",
-    )
-    score.add_argument(
-        "--duplicates",
-        choices=_choices(DuplicatePolicy),
-        default="reject",
-        help="a document twice for one query: reject (default) or keep the first",
-    )
-    score.add_argument(
-        "--zero-idcg",
-        choices=_choices(ZeroIdcgPolicy),
-        default="keep",
-        help="queries with no relevant document: keep (score 0, in the mean) or exclude",
-    )
-    score.add_argument(
-        "--queries",
-        choices=_choices(QuerySet),
-        default="pool",
-        help="pool: every judged query counts, unanswered score 0; run: only answered queries",
-    )
-    score.add_argument(
-        "--unknown-queries",
-        choices=_choices(UnknownQueryPolicy),
-        default="reject",
-        help="run queries with no judgments: reject (default) or ignore (listed)",
-    )
-    score.add_argument(
-        "--ties",
-        choices=_choices(TiePolicy),
-        help="order of equal scores: docid-desc (trec_eval, the default), docid-asc, file-order",
-    )
-    score.add_argument("--scale", metavar="LO..HI", help="grade range (default 0..3; a project uses its own)")
-    score.add_argument("--id-map", metavar="SEP", help="cut returned IDs at the first SEP (doc12#3 -> doc12)")
-    score.add_argument(
-        "--id-map-file",
-        metavar="FILE",
-        help="map returned chunk IDs to documents (JSONL or CSV/TSV: chunk_id, doc_id)",
-    )
-    score.add_argument("--qrels-format", choices=QRELS_FORMATS, help="force the judgments format")
-    score.add_argument("--run-format", choices=RUN_FORMATS, help="force the run format")
-    score.add_argument(
-        "--order",
-        choices=("score", "rank", "file"),
-        help="how rankings are formed: by score (TREC's default), by the rank column, or as the file lists them",
-    )
+    score.add_argument("--k", type=positive_int, default=10, help="cutoff K (default 10)")
+    add_policy_options(score)
     score.add_argument("--json", action="store_true", help="print one JSON document instead of the table")
     score.add_argument("--export", metavar="DIR", help="write per_query.csv, per_position.csv, manifest.json")
+    add_compare_command(sub)
     if project_commands:
         from ndcg_desktop.cli.project import add_project_commands
 
@@ -134,33 +64,6 @@ def build_parser(*, project_commands: bool = True) -> argparse.ArgumentParser:
 
         add_team_commands(sub)
     return parser
-
-
-def id_map_of(args: argparse.Namespace) -> IdMap | None:
-    """The ID map the options give: a separator (--id-map), a chunk map file (--id-map-file), or none."""
-    if args.id_map_file is not None and args.id_map is not None:
-        raise InputError("give --id-map SEP or --id-map-file FILE, not both")
-    if args.id_map_file is not None:
-        from ndcg_desktop.formats.chunk_map import read_chunk_map
-
-        return read_chunk_map(args.id_map_file)
-    return args.id_map  # type: ignore[no-any-return]
-
-
-def _settings(args: argparse.Namespace, *, scale: GradeScale, ties: str, id_map: IdMap | None) -> EvalSettings:
-    given = id_map_of(args)
-    return EvalSettings(
-        k=args.k,
-        gain=Gain(args.gain),
-        unjudged=UnjudgedPolicy(args.unjudged),
-        duplicates=DuplicatePolicy(args.duplicates),
-        zero_idcg=ZeroIdcgPolicy(args.zero_idcg),
-        queries=QuerySet(args.queries),
-        unknown_queries=UnknownQueryPolicy(args.unknown_queries),
-        ties=TiePolicy(args.ties or ties),
-        scale=scale,
-        id_map=given if given is not None else id_map,
-    )
 
 
 class _Background:
@@ -205,7 +108,7 @@ def run_score(args: argparse.Namespace) -> int:
 def _score_files(args: argparse.Namespace) -> Evaluation:
     if not (args.qrels and args.run):
         raise InputError("give --qrels FILE and --run FILE (or --project PROJECT --run-name NAME)")
-    settings = _settings(args, scale=GradeScale.parse(args.scale or "0..3"), ties="docid-desc", id_map=None)
+    settings = settings_of(args, scale=GradeScale.parse(args.scale or "0..3"), ties="docid-desc", id_map=None)
     from ndcg_desktop.formats.runs import read_run
 
     # The run is the big file: read it on a thread (pyarrow and numpy work without the GIL) while
@@ -255,7 +158,7 @@ def _score_project(args: argparse.Namespace) -> Evaluation:
         version = project.frozen_version(args.pool_version)
         if args.scale and GradeScale.parse(args.scale) != version.scale:
             raise InputError(f"pool version {version.version} uses the scale {version.scale}, not {args.scale}")
-        settings = _settings(args, scale=version.scale, ties=reading.ties.value, id_map=reading.id_map)
+        settings = settings_of(args, scale=version.scale, ties=reading.ties.value, id_map=reading.id_map)
         scored = score_run(project, info.name, version.version, settings)
         if scored.not_recorded:
             print(f"note: {scored.not_recorded}; this evaluation is not recorded in it", file=sys.stderr)

@@ -222,7 +222,7 @@ def cmd_import_qrels(args: argparse.Namespace) -> int:
 
 
 def cmd_import_run(args: argparse.Namespace) -> int:
-    from ndcg_desktop.cli.main import id_map_of
+    from ndcg_desktop.cli.options import id_map_of
 
     with Project.open(args.project) as project:
         info = import_run(

@@ -15,6 +15,7 @@ import re
 import shutil
 import stat
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -193,18 +194,24 @@ def export_evaluation(
 
 
 def export_folder(
-    tables: dict[str, pd.DataFrame], manifest: dict[str, Any], folder: str | Path, allowed: tuple[str, ...]
+    tables: dict[str, pd.DataFrame],
+    manifest: dict[str, Any],
+    folder: str | Path,
+    allowed: tuple[str, ...],
+    *,
+    writers: dict[str, Callable[[Path], object]] | None = None,
 ) -> list[Path]:
     """Write each table as CSV (:func:`write_csv`) and ``manifest.json`` as ``folder``, whole or not at all.
 
-    The writer behind every export folder (:func:`export_evaluation`, the agreement export): staged
-    beside ``folder`` and moved into place once complete; ``manifest.json`` gets ``files``, the
-    SHA-256 of each CSV. An existing ``folder`` may only hold files named in ``allowed`` (an earlier
-    export of the same kind, replaced whole).
+    The writer behind every export folder (:func:`export_evaluation`, the agreement export, the
+    comparison export): staged beside ``folder`` and moved into place once complete; ``writers``
+    (file name -> a function writing that file at the path it is given) add other files, such as a
+    workbook; ``manifest.json`` gets ``files``, the SHA-256 of each file. An existing ``folder`` may
+    only hold files named in ``allowed`` (an earlier export of the same kind, replaced whole).
     """
     target = _check_export_folder(Path(folder), allowed)
     try:
-        return _export_into(tables, manifest, target)
+        return _export_into(tables, manifest, target, writers or {})
     except OSError as exc:
         raise InputError(f"cannot write the export ({_reason(exc)})", path=target) from None
 
@@ -222,7 +229,12 @@ def _check_export_folder(target: Path, allowed: tuple[str, ...]) -> Path:
     return target
 
 
-def _export_into(tables: dict[str, pd.DataFrame], manifest: dict[str, Any], target: Path) -> list[Path]:
+def _export_into(
+    tables: dict[str, pd.DataFrame],
+    manifest: dict[str, Any],
+    target: Path,
+    writers: dict[str, Callable[[Path], object]],
+) -> list[Path]:
     staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".export", dir=target.parent))
     try:
         if os.name == "posix":  # mkdtemp makes 0700 whatever the umask
@@ -231,13 +243,16 @@ def _export_into(tables: dict[str, pd.DataFrame], manifest: dict[str, Any], targ
             os.chmod(staging, 0o777 & ~mask)
         for name, table in tables.items():
             write_csv(table, staging / name)
-        files = {name: hashlib.sha256((staging / name).read_bytes()).hexdigest() for name in tables}
+        for name, write in writers.items():
+            write(staging / name)
+        names = [*tables, *writers]
+        files = {name: hashlib.sha256((staging / name).read_bytes()).hexdigest() for name in names}
         write_json({**manifest, "files": files}, staging / "manifest.json")
         _move_into_place(staging, target)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    return [target / name for name in [*tables, "manifest.json"]]
+    return [target / name for name in [*names, "manifest.json"]]
 
 
 def _move_into_place(staging: Path, target: Path) -> None:

@@ -1,0 +1,199 @@
+"""``ndcg compare``: several runs at several cut-offs, with intervals, paired tests and effect sizes."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from typing import TYPE_CHECKING, Any
+
+from ndcg_desktop.cli.options import add_policy_options, positive_int, settings_of
+from ndcg_desktop.domain import GradeScale, InputError
+from ndcg_desktop.formats.choices import ORDER_CHOICES
+
+if TYPE_CHECKING:
+    from ndcg_desktop.tasks.comparing import RunsComparison
+
+_TESTS = ("t", "wilcoxon", "randomization")  # scoring.stats.StatTest; not imported here to keep start-up light
+_CORRECTIONS = ("holm", "bh", "none")  # scoring.stats.Correction
+_SUPERSCRIPT = str.maketrans("abcdefghijklmnopqrstuvwxyz", "ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖ𐞥ʳˢᵗᵘᵛʷˣʸᶻ")
+
+
+def add_compare_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = sub.add_parser(
+        "compare",
+        help="compare runs: means with confidence intervals, paired tests, effect sizes",
+        description="Score several runs against the same judgments at one or more K and compare them: each run's "
+        "mean with a bootstrap confidence interval, and for each pair the mean difference with its interval, "
+        "Cohen's d_z, wins/ties/losses and three paired tests (t, Wilcoxon, randomization), corrected for "
+        "multiple comparisons. Every run is resolved with the same explicit choices, as `ndcg score` requires.",
+    )
+    parser.add_argument("--qrels", metavar="FILE", help="judgments: TREC qrels, CSV or TSV (.gz ok)")
+    parser.add_argument("--runs", nargs="+", metavar="FILE", help="run files (named after the file, bm25.run -> bm25)")
+    parser.add_argument("--project", metavar="PROJECT", help="compare runs stored in a project instead of files")
+    parser.add_argument("--run-names", nargs="+", metavar="NAME", help="with --project: the imported runs")
+    parser.add_argument("--pool-version", type=positive_int, metavar="N", help="with --project: frozen pool version")
+    parser.add_argument("--k", default="10", metavar="K[,K...]", help="cut-offs, e.g. 5,10,20 (default 10)")
+    parser.add_argument("--baseline", metavar="NAME", help="compare each run with this one (default: every pair)")
+    parser.add_argument("--test", choices=_TESTS, default="t", help="the paired test behind significance (default t)")
+    parser.add_argument(
+        "--correction", choices=_CORRECTIONS, default="holm", help="multiple comparisons (default holm)"
+    )
+    parser.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
+    parser.add_argument("--resamples", type=int, default=10_000, help="bootstrap and randomization resamples")
+    parser.add_argument("--seed", type=int, default=0, help="seed of every resampling (default 0)")
+    parser.add_argument(
+        "--ci", choices=("bca", "percentile"), default="bca", help="the interval shown (both are exported)"
+    )
+    parser.add_argument("--detect", type=float, default=0.02, help="difference for the queries-needed figure")
+    add_policy_options(parser)
+    parser.add_argument("--json", action="store_true", help="print one JSON document instead of the tables")
+    parser.add_argument("--export", metavar="DIR", help="write the tables and the manifest into DIR")
+    parser.set_defaults(handler=run_compare)
+
+
+def run_compare(args: argparse.Namespace) -> int:
+    from ndcg_desktop.scoring.stats import StatsSettings
+    from ndcg_desktop.tasks.comparing import parse_cutoffs
+
+    args.k = parse_cutoffs(args.k)
+    stats = StatsSettings(
+        test=args.test,
+        correction=args.correction,
+        alpha=args.alpha,
+        resamples=args.resamples,
+        seed=args.seed,
+        ci_method=args.ci,
+        detect=args.detect,
+    )
+    result = _compare_project(args, stats) if args.project else _compare_files(args, stats)
+    if args.export:
+        from ndcg_desktop.tasks.comparing import export_comparison
+
+        export_comparison(result, args.export)
+    if args.json:
+        sys.stdout.write(json.dumps(to_json(result), indent=2, ensure_ascii=False, allow_nan=True) + "\n")
+    else:
+        print(to_text(result))
+    return 0
+
+
+def _compare_files(args: argparse.Namespace, stats: Any) -> RunsComparison:
+    from ndcg_desktop.tasks.comparing import compare_files
+
+    if not (args.qrels and args.runs) or args.run_names:
+        raise InputError("give --qrels FILE and --runs FILE FILE ... (or --project PROJECT --run-names NAME ...)")
+    base = settings_of(args, scale=GradeScale.parse(args.scale or "0..3"), ties="docid-desc", id_map=None)
+    return compare_files(
+        args.qrels,
+        args.runs,
+        args.k,
+        base,
+        stats,
+        baseline=args.baseline,
+        qrels_format=args.qrels_format,
+        run_format=args.run_format,
+        order=ORDER_CHOICES.get(args.order or ""),
+    )
+
+
+def _compare_project(args: argparse.Namespace, stats: Any) -> RunsComparison:
+    from ndcg_desktop.store import Project
+    from ndcg_desktop.tasks.comparing import compare_project
+
+    if args.qrels or args.runs or not args.run_names:
+        raise InputError("with --project, name the stored runs with --run-names (and give no --qrels or --runs)")
+    for option, value in (("--order", args.order), ("--ties", args.ties), ("--id-map", args.id_map)):
+        if value is not None:
+            raise InputError(f"a stored run keeps the reading it was imported with; {option} is for run files")
+    with Project.open(args.project, read_only=True) as project:  # nothing is recorded: reading is enough
+        version = project.frozen_version(args.pool_version)
+        if args.scale and GradeScale.parse(args.scale) != version.scale:
+            raise InputError(f"pool version {version.version} uses the scale {version.scale}, not {args.scale}")
+        base = settings_of(args, scale=version.scale, ties="docid-desc", id_map=None)
+        return compare_project(project, args.run_names, version.version, args.k, base, stats, baseline=args.baseline)
+
+
+def _number(value: Any, digits: int = 4) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "n/a"
+    return f"{value:.{digits}f}"
+
+
+def _p(value: Any) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "n/a"
+    return f"{value:.2e}" if value < 1e-4 else f"{value:.4f}"
+
+
+def to_text(result: RunsComparison) -> str:
+    """The runs table per K (ranx-style superscripts), then the pairs table per K, then the settings."""
+    from ndcg_desktop.formats.cells import plain  # numpy and pyarrow: not at start-up
+    s = result.stats
+    lines: list[str] = []
+    width = max(len("run"), *(len(plain(n)) for n in result.names))
+    for k in result.ks:
+        runs = result.runs[result.runs["k"] == k]
+        lines.append(
+            f"nDCG@{k}: mean over queries, {s.confidence:.0%} CI ({s.ci_method}); superscripts: the runs it beats "
+            f"({s.test} test, {s.correction}, alpha {s.alpha:g})"
+        )
+        header = f"   {'run':<{width}}  {'mean':<12}  {'CI':<17}  {'pooled':>6}  {f'judged@{k}':>9}  {'queries':>7}"
+        lines += [header, "-" * len(header)]
+        for row in runs.itertuples(index=False):
+            mean = _number(row.mean) + row.superscript.translate(_SUPERSCRIPT)
+            ci = f"[{_number(row.ci_low)}, {_number(row.ci_high)}]"
+            lines.append(
+                f"{row.letter:<2} {plain(row.run):<{width}}  {mean:<12}  {ci:<17}  {_number(row.pooled):>6}  "
+                f"{_number(row.judged_at_k, 3):>9}  {row.queries:>7}"
+            )
+        lines.append("")
+        pairs = result.pairs[result.pairs["k"] == k]
+        chosen = {"t": "p_t", "wilcoxon": "p_wilcoxon", "randomization": "p_randomization"}[str(s.test)]
+        lines.append(f"pairs at K={k}: b - a over the queries in both; p-values raw, then {s.test} corrected")
+        header = (
+            f"{'a':<{width}}  {'b':<{width}}  {'diff':>7}  {'CI':<17}  {'d_z':>6}  {'W/T/L':<11}  {'p(t)':>8}  "
+            f"{'p(wilc.)':>8}  {'p(rand.)':>8}  {'corr. p':>8}  sig  {'n needed':>8}"
+        )
+        lines += [header, "-" * len(header)]
+        for row in pairs.itertuples(index=False):
+            ci = f"[{_number(row.difference_low)}, {_number(row.difference_high)}]"
+            wtl = f"{row.wins}/{row.ties}/{row.losses}"
+            needed = "n/a" if math.isnan(row.queries_needed) else str(int(row.queries_needed))
+            lines.append(
+                f"{plain(row.a):<{width}}  {plain(row.b):<{width}}  {_number(row.difference):>7}  {ci:<17}  "
+                f"{_number(row.cohens_dz, 2):>6}  {wtl:<11}  {_p(row.p_t):>8}  {_p(row.p_wilcoxon):>8}  "
+                f"{_p(row.p_randomization):>8}  {_p(getattr(row, chosen + '_corrected')):>8}  "
+                f"{'yes' if row.significant else 'no':<3}  {needed:>8}"
+            )
+        lines.append("")
+    lines.append(f"settings   {plain(result.settings_line())}")
+    judgments = result.manifest["judgments"]
+    lines.append(
+        f"judgments  {plain(str(judgments['path']))}"
+        + (f" pool version {judgments['pool_version']}" if judgments.get("pool_version") else "")
+        + f" (sha256 {judgments['sha256'][:12]}…)"
+    )
+    for run in result.manifest["runs"]:
+        lines.append(
+            f"run {run['letter']:<6} {plain(run['name'])}: {plain(str(run['run']['path']))} "
+            f"(sha256 {run['run']['sha256'][:12]}…)"
+        )
+    return "\n".join(lines)
+
+
+def _records(frame: Any) -> list[dict[str, Any]]:
+    out = []
+    for row in frame.to_dict("records"):
+        item = {}
+        for key, value in row.items():
+            value = value.item() if hasattr(value, "item") else value
+            item[key] = None if isinstance(value, float) and math.isnan(value) else value
+        out.append(item)
+    return out
+
+
+def to_json(result: RunsComparison) -> dict[str, Any]:
+    """Runs and pairs tables as lists of objects (NaN as null), and the manifest; per-query values go to --export."""
+    return {"runs": _records(result.runs), "pairs": _records(result.pairs), "manifest": result.manifest}

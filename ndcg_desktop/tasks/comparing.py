@@ -1,0 +1,274 @@
+"""Compare several runs at several cut-offs, with the uncertainty of every claim (rule 17): written once.
+
+Each run is scored by the scoring core as ``ndcg score`` scores it (files: :func:`evaluate`; a
+project: :func:`~ndcg_desktop.tasks.scoring.score_run`), under the same explicit choices, recorded
+per run; nothing here computes an nDCG. The per-query scores then go to
+:func:`ndcg_desktop.scoring.stats.compare_scores`, one cut-off at a time.
+
+Tables (long form, one row per run and K, per pair and K, per run, K and query):
+
+- ``runs``: letter, run, k, mean, the interval (headline method, BCa and percentile), pooled
+  ratio, judged@K, queries in the mean, the ranx-style superscript;
+- ``pairs``: k, a, b and everything :func:`~ndcg_desktop.scoring.stats.pair_row` gives;
+- ``per_query``: run, k, query_id, ndcg, in_mean, unjudged_in_top_k.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ndcg_desktop import __version__
+from ndcg_desktop.domain import EvalSettings, InputError, UnjudgedPolicy
+from ndcg_desktop.formats.export import export_folder
+from ndcg_desktop.formats.qrels import read_qrels
+from ndcg_desktop.formats.runs import read_run
+from ndcg_desktop.scoring import Evaluation, evaluate
+from ndcg_desktop.scoring.stats import StatsSettings, compare_scores, run_letter, superscripts
+from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.scoring import score_run
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass
+class RunsComparison:
+    """Everything one comparison produces; ``manifest`` says how, to reproduce every figure."""
+
+    names: list[str]
+    ks: list[int]
+    baseline: str | None
+    settings: EvalSettings  # the shared choices (K is each row's own)
+    stats: StatsSettings
+    runs: pd.DataFrame
+    pairs: pd.DataFrame
+    per_query: pd.DataFrame
+    manifest: dict[str, Any]
+    evaluations: dict[str, dict[int, Evaluation]] = field(repr=False, default_factory=dict)
+
+    def settings_line(self) -> str:
+        """The settings of every figure, in one line: the nDCG choices at each K, then the statistics."""
+        ks = ",".join(str(k) for k in self.ks)
+        text = self.settings.to_text().split("(", 1)[1]
+        against = f"against {self.baseline}" if self.baseline else "all pairs"
+        return f"nDCG@{ks}({text}; {self.stats.describe()}; {against}"
+
+
+def parse_cutoffs(text: str) -> list[int]:
+    """``"5,10,20"`` as [5, 10, 20]: positive, distinct, in the order given.
+
+    >>> parse_cutoffs("10, 5")
+    [10, 5]
+    """
+    ks: list[int] = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part.isascii() or not part.isdigit() or int(part) < 1:
+            raise InputError(f"--k takes positive whole numbers separated by commas (5,10,20), not {text[:60]!r}")
+        if int(part) in ks:
+            raise InputError(f"--k names {part} twice")
+        EvalSettings(k=int(part))  # its own bound on K
+        ks.append(int(part))
+    return ks
+
+
+def run_names_of(paths: Sequence[str | Path]) -> list[str]:
+    """Each run file's name without its extensions (``bm25.run.gz`` -> ``bm25``); the whole name where two clash."""
+    short = [Path(p).name.split(".", 1)[0] or Path(p).name for p in paths]
+    names = [s if short.count(s) == 1 else Path(p).name for s, p in zip(short, paths, strict=True)]
+    if len(set(names)) != len(names):
+        clash = next(n for n in names if names.count(n) > 1)
+        raise InputError(f"two runs have the same file name {clash}; give each run its own name")
+    return names
+
+
+def compare_files(
+    qrels_path: str | Path,
+    run_paths: Sequence[str | Path],
+    ks: Sequence[int],
+    base: EvalSettings,
+    stats: StatsSettings,
+    *,
+    baseline: str | None = None,
+    qrels_format: str | None = None,
+    run_format: str | None = None,
+    order: Any = None,
+    progress: Progress | None = None,
+) -> RunsComparison:
+    """Score every run file against one judgments file at every K, then compare them.
+
+    ``base`` carries every choice (K aside) and applies to each run alike; a run that needs a
+    choice not made is refused as ``ndcg score`` refuses it, naming its file and line.
+    """
+    names = run_names_of(run_paths)
+    _check_runs(names, baseline)
+    qrels = read_qrels(qrels_path, scale=base.scale, fmt=qrels_format)
+    evaluations: dict[str, dict[int, Evaluation]] = {}
+    total, done = len(names) * len(ks), 0
+    for name, path in zip(names, run_paths, strict=True):
+        run = read_run(path, fmt=run_format, order=order)
+        evaluations[name] = {}
+        for k in ks:
+            evaluation = evaluate(qrels, run, base.with_(k=k))
+            evaluation.manifest["run"]["name"] = name
+            evaluations[name][k] = evaluation
+            done += 1
+            if progress is not None:
+                progress(done, total)
+    return compare_evaluations(evaluations, list(ks), base, stats, baseline=baseline)
+
+
+def compare_project(
+    project: Project,
+    run_names: Sequence[str],
+    pool_version: int | None,
+    ks: Sequence[int],
+    base: EvalSettings,
+    stats: StatsSettings,
+    *,
+    baseline: str | None = None,
+    progress: Progress | None = None,
+) -> RunsComparison:
+    """Score stored runs against one frozen pool version at every K (not recorded), then compare them.
+
+    Each run keeps the reading it was imported with (order, ties, ID map); ``base`` carries the
+    other choices, the same for every run, and each run's manifest records them.
+    """
+    _check_runs(list(run_names), baseline)
+    version = project.frozen_version(pool_version).version
+    evaluations: dict[str, dict[int, Evaluation]] = {}
+    total, done = len(run_names) * len(ks), 0
+    for name in run_names:
+        evaluations[name] = {}
+        for k in ks:
+            scored = score_run(project, name, version, base.with_(k=k), record=False)
+            evaluations[name][k] = scored.evaluation
+            done += 1
+            if progress is not None:
+                progress(done, total)
+    return compare_evaluations(evaluations, list(ks), base, stats, baseline=baseline)
+
+
+def _check_runs(names: list[str], baseline: str | None) -> None:
+    if len(names) < 2:
+        raise InputError("a comparison needs at least two runs")
+    if len(set(names)) != len(names):
+        raise InputError("each run may be named once")
+    if baseline is not None and baseline not in names:
+        raise InputError(f"the baseline {baseline} is not one of the runs compared ({', '.join(names)})")
+
+
+def judged_at_k(per_query: pd.DataFrame, k: int, unjudged: UnjudgedPolicy) -> pd.Series:
+    """Per query, the share of the top K that is judged, as returned (ir_measures' Judged@K: over K).
+
+    Under *condense* the unjudged documents were removed before the cut: the returned list is the
+    condensed one plus them, and the share is of the list as the run returned it.
+    """
+    listed = per_query["returned"] + (per_query["unjudged_total"] if unjudged is UnjudgedPolicy.CONDENSE else 0)
+    top = np.minimum(listed.to_numpy(), k)
+    return pd.Series((top - per_query["unjudged_in_top_k"].to_numpy()) / k, index=per_query.index)
+
+
+def compare_evaluations(
+    evaluations: dict[str, dict[int, Evaluation]],
+    ks: list[int],
+    base: EvalSettings,
+    stats: StatsSettings,
+    *,
+    baseline: str | None = None,
+) -> RunsComparison:
+    """The runs, pairs and per-query tables of evaluations already made (run -> K -> evaluation)."""
+    names = list(evaluations)
+    letters = {name: run_letter(i) for i, name in enumerate(names)}
+    run_rows, pair_frames, query_frames = [], [], []
+    for k in ks:
+        per = {name: evaluations[name][k].per_query.set_index("query_id") for name in names}
+        scores = pd.DataFrame({name: per[name]["ndcg"] for name in names})
+        counted = pd.DataFrame({name: per[name]["in_mean"] for name in names}).fillna(False).astype(bool)
+        scores = scores.fillna(0.0)  # a query one run does not count (queries=run) is left out by ``counted``
+        comparison = compare_scores(scores, settings=stats, baseline=baseline, in_mean=counted)
+        marks = superscripts(comparison)
+        for row in comparison.runs.to_dict("records"):
+            name = row["run"]
+            evaluation = evaluations[name][k]
+            table = per[name][per[name]["in_mean"]]
+            judged = judged_at_k(table, k, evaluation.settings.unjudged)
+            run_rows.append(
+                {
+                    "letter": letters[name],
+                    "run": name,
+                    "k": k,
+                    **{key: value for key, value in row.items() if key != "run"},
+                    "pooled": evaluation.summary["pooled_ndcg"],
+                    "judged_at_k": float(judged.mean()) if len(judged) else float("nan"),
+                    "superscript": marks[name],
+                }
+            )
+        pairs = comparison.pairs.copy()
+        pairs.insert(0, "k", k)
+        pair_frames.append(pairs)
+        for name in names:
+            frame = evaluations[name][k].per_query[["query_id", "ndcg", "in_mean", "unjudged_in_top_k"]].copy()
+            frame.insert(0, "k", k)
+            frame.insert(0, "run", name)
+            query_frames.append(frame)
+    runs = pd.DataFrame(run_rows)
+    pairs = pd.concat(pair_frames, ignore_index=True)
+    per_query = pd.concat(query_frames, ignore_index=True)
+    result = RunsComparison(names, ks, baseline, base, stats, runs, pairs, per_query, {}, evaluations)
+    result.manifest = _manifest(result, letters)
+    return result
+
+
+def _manifest(result: RunsComparison, letters: dict[str, str]) -> dict[str, Any]:
+    """Rule 13 and 17: what every figure was computed from and how (each run's own settings and file)."""
+    first = result.evaluations[result.names[0]][result.ks[0]].manifest
+    runs = []
+    for name in result.names:
+        at = result.evaluations[name]
+        manifest = at[result.ks[0]].manifest
+        runs.append(
+            {
+                "name": name,
+                "letter": letters[name],
+                "run": manifest["run"],
+                "settings": {str(k): at[k].settings.to_text() for k in result.ks},
+                "counts": {str(k): at[k].manifest["counts"] for k in result.ks},
+            }
+        )
+    return {
+        "tool": "ndcg-desktop",
+        "version": __version__,
+        "created": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+        "measure": "nDCG",
+        "cutoffs": result.ks,
+        "settings_line": result.settings_line(),
+        "statistics": {
+            **result.stats.as_dict(),
+            "baseline": result.baseline,
+            "pairs": "each run against the baseline" if result.baseline else "every pair (a before b in run order)",
+            "correction_family": "each test's p-values over the pairs compared at one K",
+            "significance": f"{result.stats.test} test p-value after {result.stats.correction} correction "
+            f"below alpha {result.stats.alpha:g}",
+            "superscripts": "a run's letters are those of the runs it beats significantly (ranx's report)",
+            "intervals": "over the queries in each run's mean; a pair over the queries in both",
+        },
+        "judgments": first["judgments"],
+        "runs": runs,
+    }
+
+
+# What a comparison export folder may hold (an earlier comparison export in it is replaced whole).
+COMPARISON_FILES = ("runs.csv", "pairs.csv", "per_query.csv", "manifest.json")
+
+
+def export_comparison(result: RunsComparison, folder: str | Path) -> list[Path]:
+    """runs.csv, pairs.csv, per_query.csv and manifest.json into ``folder``, whole or not at all."""
+    tables = {"runs.csv": result.runs, "pairs.csv": result.pairs, "per_query.csv": result.per_query}
+    return export_folder(tables, result.manifest, folder, COMPARISON_FILES)

@@ -1,0 +1,206 @@
+"""`ndcg compare` as a user runs it: Cranfield's three runs, trec_eval's test files, a project, refusals, exports."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+import pytrec_eval
+from scipy import stats as sp
+
+from ndcg_desktop.cli.main import main
+from ndcg_desktop.demo import build_demo
+
+TOL = 1e-12
+CRANFIELD_OPTIONS = ["--scale", "0..4", "--unjudged", "zero", "--unknown-queries", "ignore"]
+CHUNKS = ["--id-map", "#", "--duplicates", "first"]  # chunk IDs map to documents; repeated parents keep the first
+
+
+def _score(capsys, args: list[str]) -> dict:
+    assert main(["score", *args, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def _compare(capsys, args: list[str]) -> dict:
+    assert main(["compare", *args, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+@pytest.fixture
+def cranfield(data_dir: Path) -> tuple[Path, list[Path]]:
+    folder = data_dir / "cranfield"
+    return folder / "qrels.txt", [folder / f"{name}.run.gz" for name in ("bm25", "tfidf", "chunks")]
+
+
+def test_cranfield_three_runs_two_cutoffs_agree_with_ndcg_score_and_scipy(cranfield, capsys):
+    qrels, runs = cranfield
+    common = [*CRANFIELD_OPTIONS, *CHUNKS]
+    doc = _compare(
+        capsys, ["--qrels", str(qrels), "--runs", *map(str, runs), "--k", "5,10", *common, "--resamples", "500"]
+    )
+    assert [(r["letter"], r["run"], r["k"]) for r in doc["runs"]] == [
+        ("a", "bm25", 5),
+        ("b", "tfidf", 5),
+        ("c", "chunks", 5),
+        ("a", "bm25", 10),
+        ("b", "tfidf", 10),
+        ("c", "chunks", 10),
+    ]
+    per_query = {}
+    for row in doc["runs"]:  # every mean is the one `ndcg score` gives under the same choices
+        run = next(p for p in runs if p.name.startswith(row["run"] + "."))
+        scored = _score(capsys, ["--qrels", str(qrels), "--run", str(run), "--k", str(row["k"]), *common])
+        assert row["mean"] == scored["summary"]["mean_ndcg"]
+        assert row["pooled"] == scored["summary"]["pooled_ndcg"]
+        assert row["queries"] == scored["summary"]["queries_in_mean"] == 225
+        assert row["ci_low"] < row["mean"] < row["ci_high"]
+        per_query[row["run"], row["k"]] = np.array([q["ndcg"] for q in scored["queries"]])
+        judged = [
+            (min(q["returned"], row["k"]) - q["unjudged_in_top_k"]) / row["k"] for q in scored["queries"]
+        ]  # ir_measures' Judged@K
+        assert abs(row["judged_at_k"] - sum(judged) / len(judged)) <= TOL
+    # Cranfield's published figures (tests/data/SOURCES.md)
+    assert [round(r["mean"], 4) for r in doc["runs"] if r["k"] == 10][:2] == [0.5105, 0.4725]
+    assert [(p["k"], p["a"], p["b"]) for p in doc["pairs"]] == [
+        (k, a, b) for k in (5, 10) for a, b in (("bm25", "tfidf"), ("bm25", "chunks"), ("tfidf", "chunks"))
+    ]
+    for pair in doc["pairs"]:
+        a, b = per_query[pair["a"], pair["k"]], per_query[pair["b"], pair["k"]]
+        assert abs(pair["p_t"] - sp.ttest_rel(b, a).pvalue) <= TOL
+        assert abs(pair["p_wilcoxon"] - sp.wilcoxon(b, a).pvalue) <= TOL
+        assert abs(pair["difference"] - float(np.mean(b - a))) <= TOL
+        assert (pair["wins"], pair["ties"], pair["losses"]) == (
+            int(np.sum(b - a > 1e-12)),
+            int(np.sum(np.abs(b - a) <= 1e-12)),
+            int(np.sum(b - a < -1e-12)),
+        )
+    # bm25 beats both others significantly at K=10 (p(t) < 1e-6 each), tfidf and chunks do not differ
+    at10 = {r["run"]: r["superscript"] for r in doc["runs"] if r["k"] == 10}
+    assert at10 == {"bm25": "bc", "tfidf": "", "chunks": ""}
+    statistics = doc["manifest"]["statistics"]
+    assert (statistics["resamples"], statistics["seed"], statistics["test"], statistics["correction"]) == (
+        500,
+        0,
+        "t",
+        "holm",
+    )
+    assert [r["settings"]["10"] for r in doc["manifest"]["runs"]][2].endswith('id_map="#")')
+    assert all("unjudged=zero" in r["settings"]["5"] for r in doc["manifest"]["runs"])  # the choice, per run
+
+
+def test_trec_eval_test_files_baseline_and_exact_randomization(data_dir, tmp_path, capsys):
+    """results.test against its own ranking reversed, on qrels.rel_level: means are trec_eval's; 3 topics: exact test.
+
+    (results.trunc, the other run there, carries junk columns that every reader refuses.)
+    """
+    folder = data_dir / "trec_eval_test"
+    reversed_run = tmp_path / "reversed.test"
+    lines = (folder / "results.test").read_text().splitlines()
+    reversed_run.write_text("".join(f"{q} {z} {d} {r} {-float(s)} rev\n" for q, z, d, r, s, _ in map(str.split, lines)))
+    qrels, runs = folder / "qrels.rel_level", [folder / "results.test", reversed_run]
+    doc = _compare(
+        capsys,
+        [
+            "--qrels",
+            str(qrels),
+            "--runs",
+            *map(str, runs),
+            "--k",
+            "10,100",
+            "--scale",
+            "-1..4",
+            "--unjudged",
+            "zero",
+            "--baseline",
+            "results",
+            "--test",
+            "randomization",
+        ],
+    )
+    with open(qrels) as f:
+        judged = pytrec_eval.parse_qrel(f)
+    evaluator = pytrec_eval.RelevanceEvaluator(judged, {"ndcg_cut.10,100"})
+    scores = {}
+    for path, name in zip(runs, ("results", "reversed"), strict=True):
+        with open(path) as f:
+            per = evaluator.evaluate(pytrec_eval.parse_run(f))
+        for k in (10, 100):
+            scores[name, k] = np.array([per[q][f"ndcg_cut_{k}"] for q in sorted(per)])
+    for row in doc["runs"]:
+        assert abs(row["mean"] - scores[row["run"], row["k"]].mean()) <= TOL
+    for pair in doc["pairs"]:
+        assert pair["a"] == "results"  # the baseline
+        d = scores[pair["b"], pair["k"]] - scores[pair["a"], pair["k"]]
+        nonzero = d[d != 0]
+        # exact: 2^3 sign patterns; count those at least as extreme on each side (the observed is one of them)
+        signs = np.array([[1 - 2 * ((i >> j) & 1) for j in range(3)] for i in range(8)])
+        null = (signs * d).mean(axis=1)
+        expected = min(1.0, 2 * min(np.sum(null <= d.mean() + 1e-13), np.sum(null >= d.mean() - 1e-13)) / 8)
+        if len(nonzero):
+            assert abs(pair["p_randomization"] - expected) <= TOL
+        else:
+            assert pair["p_randomization"] is None  # nothing to test: null in JSON, never a made-up 1.0
+
+
+def test_project_runs_compare_like_files(tmp_path, capsys):
+    demo = build_demo(tmp_path / "demo.ndcgproj")
+    doc = _compare(
+        capsys,
+        ["--project", str(demo), "--run-names", "bm25", "dense", "--k", "3,10", "--unjudged", "zero", "--seed", "7"],
+    )
+    for row in doc["runs"]:
+        scored = _score(
+            capsys, ["--project", str(demo), "--run-name", row["run"], "--k", str(row["k"]), "--unjudged", "zero"]
+        )
+        assert row["mean"] == scored["summary"]["mean_ndcg"]
+    assert doc["manifest"]["judgments"]["pool_version"] >= 1
+    assert doc["manifest"]["statistics"]["seed"] == 7
+    again = _compare(
+        capsys,
+        ["--project", str(demo), "--run-names", "bm25", "dense", "--k", "3,10", "--unjudged", "zero", "--seed", "7"],
+    )
+    assert again["runs"] == doc["runs"] and again["pairs"] == doc["pairs"]  # bit for bit from the seed
+
+
+def test_refusals_are_one_line(cranfield, capsys, write):
+    qrels, runs = cranfield
+    # the runs hold unjudged documents: no policy, no comparison (the first run file and line are named)
+    assert main(["compare", "--qrels", str(qrels), "--runs", *map(str, runs[:2]), "--scale", "0..4"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"error: {runs[0]}:") and "choose --unjudged" in err
+    base = ["compare", "--qrels", str(qrels), "--runs", *map(str, runs[:2]), *CRANFIELD_OPTIONS]
+    for extra, message in (
+        (["--baseline", "bm26"], "the baseline bm26 is not one of the runs compared (bm25, tfidf)"),
+        (["--k", "5,x"], "--k takes positive whole numbers"),
+        (["--k", "5,5"], "--k names 5 twice"),
+        (["--resamples", "3"], "resamples must be a whole number from 100"),
+    ):
+        assert main(base + extra) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and message in err, err
+    assert main(["compare", "--qrels", str(qrels), "--runs", str(runs[0]), *CRANFIELD_OPTIONS]) == 2
+    assert "at least two runs" in capsys.readouterr().err
+
+
+def test_text_report_and_export(cranfield, tmp_path, capsys):
+    qrels, runs = cranfield
+    out = tmp_path / "cmp"
+    args = ["--qrels", str(qrels), "--runs", *map(str, runs[:2]), "--k", "10", *CRANFIELD_OPTIONS, "--resamples", "300"]
+    assert main(["compare", *args, "--export", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "a  bm25   0.5105ᵇ " in text and "b  tfidf  0.4725  " in text
+    assert "300 resamples, seed 0; paired t test, holm correction, alpha 0.05" in text
+    assert sorted(p.name for p in out.iterdir()) == ["manifest.json", "pairs.csv", "per_query.csv", "runs.csv"]
+    manifest = json.loads((out / "manifest.json").read_text())
+    for name, digest in manifest["files"].items():
+        assert hashlib.sha256((out / name).read_bytes()).hexdigest() == digest
+    with open(out / "per_query.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == 2 * 225 and {r["run"] for r in rows} == {"bm25", "tfidf"}
+    with open(out / "runs.csv", newline="") as f:
+        runs_rows = list(csv.DictReader(f))
+    assert [round(float(r["mean"]), 4) for r in runs_rows] == [0.5105, 0.4725]
