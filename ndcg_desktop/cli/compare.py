@@ -139,14 +139,18 @@ def to_text(result: RunsComparison) -> str:
             f"nDCG@{k}: mean over queries, {s.confidence:.0%} CI ({s.ci_method}); superscripts: the runs it beats "
             f"({s.test} test, {s.correction}, alpha {s.alpha:g})"
         )
-        header = f"   {'run':<{width}}  {'mean':<12}  {'CI':<17}  {'pooled':>6}  {f'judged@{k}':>9}  {'queries':>7}"
+        header = (
+            f"   {'run':<{width}}  {'mean':<12}  {'CI':<17}  {'pooled':>6}  {f'judged@{k}':>9}  {'queries':>7}  "
+            "bounds from unjudged"
+        )
         lines += [header, "-" * len(header)]
         for row in runs.itertuples(index=False):
             mean = _number(row.mean) + row.superscript.translate(_SUPERSCRIPT)
             ci = f"[{_number(row.ci_low)}, {_number(row.ci_high)}]"
             lines.append(
                 f"{row.letter:<2} {plain(row.run):<{width}}  {mean:<12}  {ci:<17}  {_number(row.pooled):>6}  "
-                f"{_number(row.judged_at_k, 3):>9}  {row.queries:>7}"
+                f"{_number(row.judged_at_k, 3):>9}  {row.queries:>7}  "
+                f"[{_number(row.bound_low)}, {_number(row.bound_high)}]"
             )
         lines.append("")
         pairs = result.pairs[result.pairs["k"] == k]

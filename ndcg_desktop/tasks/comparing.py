@@ -8,9 +8,10 @@ per run; nothing here computes an nDCG. The per-query scores then go to
 Tables (long form, one row per run and K, per pair and K, per run, K and query):
 
 - ``runs``: letter, run, k, mean, the interval (headline method, BCa and percentile), pooled
-  ratio, judged@K, queries in the mean, the ranx-style superscript;
+  ratio, judged@K, queries in the mean, the bounds from unjudged documents (``bound_low``,
+  ``bound_high``, ``bound_gap``: :mod:`ndcg_desktop.scoring.bounds`), the ranx-style superscript;
 - ``pairs``: k, a, b and everything :func:`~ndcg_desktop.scoring.stats.pair_row` gives;
-- ``per_query``: run, k, query_id, ndcg, in_mean, unjudged_in_top_k.
+- ``per_query``: run, k, query_id, ndcg, in_mean, unjudged_in_top_k, ndcg_lower, ndcg_upper, ndcg_gap.
 """
 
 from __future__ import annotations
@@ -29,12 +30,15 @@ from ndcg_desktop.domain import EvalSettings, InputError, UnjudgedPolicy
 from ndcg_desktop.formats.export import export_folder
 from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.formats.runs import read_run
+from ndcg_desktop.formats.workbook import manifest_rows, runs_latex, runs_markdown, write_text, write_workbook
 from ndcg_desktop.scoring import Evaluation, evaluate
-from ndcg_desktop.scoring.stats import StatsSettings, compare_scores, run_letter, superscripts
+from ndcg_desktop.scoring.bounds import mean_bounds, unjudged_bounds
+from ndcg_desktop.scoring.stats import TEST_COLUMNS, StatsSettings, compare_scores, run_letter, superscripts
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.scoring import score_run
 
 Progress = Callable[[int, int], None]
+ZERO, CONDENSE = UnjudgedPolicy.ZERO, UnjudgedPolicy.CONDENSE
 
 
 @dataclass
@@ -110,18 +114,21 @@ def compare_files(
     _check_runs(names, baseline)
     qrels = read_qrels(qrels_path, scale=base.scale, fmt=qrels_format)
     evaluations: dict[str, dict[int, Evaluation]] = {}
+    bounds: dict[str, dict[int, pd.DataFrame]] = {}
     total, done = len(names) * len(ks), 0
     for name, path in zip(names, run_paths, strict=True):
         run = read_run(path, fmt=run_format, order=order)
-        evaluations[name] = {}
+        evaluations[name], bounds[name] = {}, {}
         for k in ks:
             evaluation = evaluate(qrels, run, base.with_(k=k))
             evaluation.manifest["run"]["name"] = name
             evaluations[name][k] = evaluation
+            as_zero = evaluate(qrels, run, base.with_(k=k, unjudged=ZERO)) if base.unjudged is CONDENSE else evaluation
+            bounds[name][k] = unjudged_bounds(as_zero, qrels)
             done += 1
             if progress is not None:
                 progress(done, total)
-    return compare_evaluations(evaluations, list(ks), base, stats, baseline=baseline)
+    return compare_evaluations(evaluations, list(ks), base, stats, baseline=baseline, bounds=bounds)
 
 
 def compare_project(
@@ -143,16 +150,19 @@ def compare_project(
     _check_runs(list(run_names), baseline)
     version = project.frozen_version(pool_version).version
     evaluations: dict[str, dict[int, Evaluation]] = {}
+    bounds: dict[str, dict[int, pd.DataFrame]] = {}
     total, done = len(run_names) * len(ks), 0
     for name in run_names:
-        evaluations[name] = {}
+        evaluations[name], bounds[name] = {}, {}
         for k in ks:
-            scored = score_run(project, name, version, base.with_(k=k), record=False)
+            scored = score_run(project, name, version, base.with_(k=k), record=False, bounds=True)
             evaluations[name][k] = scored.evaluation
+            assert scored.bounds is not None  # asked for
+            bounds[name][k] = scored.bounds
             done += 1
             if progress is not None:
                 progress(done, total)
-    return compare_evaluations(evaluations, list(ks), base, stats, baseline=baseline)
+    return compare_evaluations(evaluations, list(ks), base, stats, baseline=baseline, bounds=bounds)
 
 
 def _check_runs(names: list[str], baseline: str | None) -> None:
@@ -182,8 +192,13 @@ def compare_evaluations(
     stats: StatsSettings,
     *,
     baseline: str | None = None,
+    bounds: dict[str, dict[int, pd.DataFrame]] | None = None,
 ) -> RunsComparison:
-    """The runs, pairs and per-query tables of evaluations already made (run -> K -> evaluation)."""
+    """The runs, pairs and per-query tables of evaluations already made (run -> K -> evaluation).
+
+    ``bounds`` (run -> K -> :func:`~ndcg_desktop.scoring.bounds.unjudged_bounds`) adds the bounds
+    from unjudged documents: per query, and their means over each run's queries in the mean.
+    """
     names = list(evaluations)
     letters = {name: run_letter(i) for i, name in enumerate(names)}
     run_rows, pair_frames, query_frames = [], [], []
@@ -199,6 +214,9 @@ def compare_evaluations(
             evaluation = evaluations[name][k]
             table = per[name][per[name]["in_mean"]]
             judged = judged_at_k(table, k, evaluation.settings.unjudged)
+            low = high = float("nan")
+            if bounds is not None:
+                low, high = mean_bounds(bounds[name][k], evaluation.per_query["in_mean"])
             run_rows.append(
                 {
                     "letter": letters[name],
@@ -207,6 +225,9 @@ def compare_evaluations(
                     **{key: value for key, value in row.items() if key != "run"},
                     "pooled": evaluation.summary["pooled_ndcg"],
                     "judged_at_k": float(judged.mean()) if len(judged) else float("nan"),
+                    "bound_low": low,
+                    "bound_high": high,
+                    "bound_gap": high - low,
                     "superscript": marks[name],
                 }
             )
@@ -215,6 +236,9 @@ def compare_evaluations(
         pair_frames.append(pairs)
         for name in names:
             frame = evaluations[name][k].per_query[["query_id", "ndcg", "in_mean", "unjudged_in_top_k"]].copy()
+            if bounds is not None:
+                for column in ("ndcg_lower", "ndcg_upper", "ndcg_gap"):
+                    frame[column] = bounds[name][k][column].to_numpy()
             frame.insert(0, "k", k)
             frame.insert(0, "run", name)
             query_frames.append(frame)
@@ -258,17 +282,65 @@ def _manifest(result: RunsComparison, letters: dict[str, str]) -> dict[str, Any]
             f"below alpha {result.stats.alpha:g}",
             "superscripts": "a run's letters are those of the runs it beats significantly (ranx's report)",
             "intervals": "over the queries in each run's mean; a pair over the queries in both",
+            "bounds": "per query, nDCG with the unjudged documents of the top K as non-relevant and as the top "
+            "grade (the ideal then holds them too); bound_low/bound_high: the means of the two readings over the "
+            "queries in the mean, smaller first (docs/evaluation-contract.md, rule 17)",
         },
         "judgments": first["judgments"],
         "runs": runs,
     }
 
 
+def significance_matrix(result: RunsComparison) -> pd.DataFrame:
+    """Per K, a run x run matrix of the chosen test's corrected p-values (empty where a pair was not compared)."""
+    column = TEST_COLUMNS[result.stats.test] + "_corrected"
+    rows = []
+    for k in result.ks:
+        pairs = result.pairs[result.pairs["k"] == k]
+        p = {(a, b): value for a, b, value in zip(pairs["a"], pairs["b"], pairs[column], strict=True)}
+        for name in result.names:
+            row: dict[str, Any] = {"k": k, "run": name}
+            for other in result.names:
+                row[other] = p.get((name, other), p.get((other, name), float("nan")))
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
 # What a comparison export folder may hold (an earlier comparison export in it is replaced whole).
-COMPARISON_FILES = ("runs.csv", "pairs.csv", "per_query.csv", "manifest.json")
+COMPARISON_FILES = (
+    "runs.csv",
+    "pairs.csv",
+    "per_query.csv",
+    "significance.csv",
+    "comparison.xlsx",
+    "runs.md",
+    "runs.tex",
+    "manifest.json",
+)
 
 
 def export_comparison(result: RunsComparison, folder: str | Path) -> list[Path]:
-    """runs.csv, pairs.csv, per_query.csv and manifest.json into ``folder``, whole or not at all."""
-    tables = {"runs.csv": result.runs, "pairs.csv": result.pairs, "per_query.csv": result.per_query}
-    return export_folder(tables, result.manifest, folder, COMPARISON_FILES)
+    """Everything, whole or not at all, into ``folder``: the tables as CSV, one workbook, Markdown and LaTeX.
+
+    ``runs.csv``, ``pairs.csv``, ``per_query.csv``, ``significance.csv``; ``comparison.xlsx`` with a sheet
+    per table (runs, the per-query scores of each run, comparison, significance, manifest); ``runs.md``
+    and ``runs.tex`` (the runs table for papers, the settings line as caption); ``manifest.json``.
+    """
+    significance = significance_matrix(result)
+    sheets = {"runs": result.runs}
+    for letter, name in zip(result.runs["letter"].drop_duplicates(), result.names, strict=True):
+        sheets[f"{letter} {name}"] = result.per_query[result.per_query["run"] == name].drop(columns="run")
+    sheets |= {"comparison": result.pairs, "significance": significance, "manifest": manifest_rows(result.manifest)}
+    caption = result.settings_line()
+    writers = {
+        "comparison.xlsx": lambda path: write_workbook(path, sheets),
+        "runs.md": lambda path: write_text(path, runs_markdown(result.runs, caption)),
+        "runs.tex": lambda path: write_text(path, runs_latex(result.runs, caption)),
+    }
+    tables = {
+        "runs.csv": result.runs,
+        "pairs.csv": result.pairs,
+        "per_query.csv": result.per_query,
+        "significance.csv": significance,
+    }
+    return export_folder(tables, result.manifest, folder, COMPARISON_FILES, writers=writers)

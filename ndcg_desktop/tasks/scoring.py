@@ -10,8 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ndcg_desktop.domain import EvalSettings, Qrels, Run, RunReading
+import pandas as pd
+
+from ndcg_desktop.domain import EvalSettings, Qrels, Run, RunReading, UnjudgedPolicy
 from ndcg_desktop.scoring import Evaluation, evaluate
+from ndcg_desktop.scoring.bounds import unjudged_bounds
 from ndcg_desktop.scoring.explain import FlagReport, FullRankings, inspect
 from ndcg_desktop.store import PoolVersion, Project, RunInfo, StorageProblem
 from ndcg_desktop.tasks.adjudication import team_manifest
@@ -82,6 +85,7 @@ class ScoredRun:
     evaluation: Evaluation
     qrels: Qrels
     rankings: FullRankings | None = None
+    bounds: pd.DataFrame | None = None  # per query, bounds from unjudged documents (scoring.bounds), if asked
     evaluation_id: int | None = None  # the row recorded in the project, if recorded
     not_recorded: str | None = None  # why recording failed (another program writing, a full disk); scores stand
 
@@ -134,6 +138,7 @@ def score_run(
     *,
     record: bool = True,
     rankings: bool = False,
+    bounds: bool = False,
     progress: Progress | None = None,
     cancelled: IsCancelled | None = None,
 ) -> ScoredRun:
@@ -143,6 +148,8 @@ def score_run(
     and the pool's scale come from the project. A refused flag group raises :class:`InputError`.
     A read-only project is scored but not recorded; so is one whose write fails (another program
     holding the write lock, a full disk): the scores stand and ``not_recorded`` says why.
+    ``bounds`` adds the bounds from unjudged documents (:func:`~ndcg_desktop.scoring.bounds.unjudged_bounds`;
+    under *condense* they come from a second scoring under *zero*, which reads the run as returned).
 
     >>> # ndcg score --project p.ndcgproj --run-name bm25 --unjudged zero is, in code:
     >>> # score_run(Project.open(p), "bm25", None, EvalSettings(unjudged="zero"))
@@ -151,6 +158,13 @@ def score_run(
     settings = inputs.settings(base)
     evaluation = score_inputs(project, inputs, base, progress=progress, cancelled=cancelled)
     scored = ScoredRun(inputs.info.name, inputs.version, evaluation, inputs.qrels)
+    if bounds:
+        as_zero = evaluation
+        if settings.unjudged is UnjudgedPolicy.CONDENSE:
+            as_zero = evaluate(
+                inputs.qrels, inputs.run, settings.with_(unjudged=UnjudgedPolicy.ZERO), cancelled=cancelled
+            )
+        scored.bounds = unjudged_bounds(as_zero, inputs.qrels)
     if rankings:
         scored.rankings = FullRankings.of(inputs.run, settings)  # where missed documents sit below K
     if record and not project.read_only:

@@ -375,7 +375,9 @@ class ScoresSession:
         settings = self.settings()
 
         def work(progress: Any = None, cancelled: Any = None) -> ScoreResult:
-            first = score_run(project, run, version, settings, rankings=True, progress=progress, cancelled=cancelled)
+            first = score_run(
+                project, run, version, settings, rankings=True, bounds=True, progress=progress, cancelled=cancelled
+            )
             if other is None:
                 return ScoreResult(first)
             second = score_run(project, other, version, settings, progress=progress, cancelled=cancelled)

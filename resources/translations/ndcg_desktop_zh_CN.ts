@@ -48,6 +48,10 @@
         <translation>前 K 位中未判断</translation>
     </message>
     <message>
+        <source>If unjudged were 0 .. top grade</source>
+        <translation>未判断记为 0 .. 最高等级</translation>
+    </message>
+    <message>
         <source>Tie-averaged nDCG</source>
         <translation>并列平均 nDCG</translation>
     </message>

@@ -194,7 +194,16 @@ def test_text_report_and_export(cranfield, tmp_path, capsys):
     text = capsys.readouterr().out
     assert "a  bm25   0.5105ᵇ " in text and "b  tfidf  0.4725  " in text
     assert "300 resamples, seed 0; paired t test, holm correction, alpha 0.05" in text
-    assert sorted(p.name for p in out.iterdir()) == ["manifest.json", "pairs.csv", "per_query.csv", "runs.csv"]
+    assert sorted(p.name for p in out.iterdir()) == [
+        "comparison.xlsx",
+        "manifest.json",
+        "pairs.csv",
+        "per_query.csv",
+        "runs.csv",
+        "runs.md",
+        "runs.tex",
+        "significance.csv",
+    ]
     manifest = json.loads((out / "manifest.json").read_text())
     for name, digest in manifest["files"].items():
         assert hashlib.sha256((out / name).read_bytes()).hexdigest() == digest
@@ -204,3 +213,50 @@ def test_text_report_and_export(cranfield, tmp_path, capsys):
     with open(out / "runs.csv", newline="") as f:
         runs_rows = list(csv.DictReader(f))
     assert [round(float(r["mean"]), 4) for r in runs_rows] == [0.5105, 0.4725]
+
+
+def test_bounds_from_unjudged_documents_in_the_runs_table(cranfield, capsys):
+    """Under condense the bounds still read the run as returned: the low reading is `ndcg score --unjudged zero`."""
+    qrels, runs = cranfield
+    options = ["--scale", "0..4", "--unknown-queries", "ignore", "--k", "10", "--resamples", "200"]
+    doc = _compare(capsys, ["--qrels", str(qrels), "--runs", *map(str, runs[:2]), *options, "--unjudged", "condense"])
+    for row in doc["runs"]:
+        run = next(p for p in runs if p.name.startswith(row["run"] + "."))
+        zero = _score(capsys, ["--qrels", str(qrels), "--run", str(run), *options[:-2], "--unjudged", "zero"])
+        condensed = _score(capsys, ["--qrels", str(qrels), "--run", str(run), *options[:-2], "--unjudged", "condense"])
+        assert row["mean"] == condensed["summary"]["mean_ndcg"]
+        assert abs(row["bound_low"] - zero["summary"]["mean_ndcg"]) <= TOL
+        assert row["bound_high"] > row["mean"] > row["bound_low"]
+        assert abs(row["bound_gap"] - (row["bound_high"] - row["bound_low"])) <= TOL
+    assert main(["compare", "--qrels", str(qrels), "--runs", *map(str, runs[:2]), *options, "--unjudged", "zero"]) == 0
+    text = capsys.readouterr().out
+    assert "bounds from unjudged" in text and "[0.5105, 0.93" in text
+
+
+def test_workbook_of_a_comparison(cranfield, tmp_path, capsys):
+    """One sheet per table, numbers typed and exact, a hostile run name neutralised as in CSV."""
+    openpyxl = pytest.importorskip("openpyxl")  # in the test extra: never skipped there
+    qrels, runs = cranfield
+    hostile = tmp_path / "=cmd.run.gz"
+    hostile.write_bytes(runs[1].read_bytes())
+    args = ["--qrels", str(qrels), "--runs", str(runs[0]), str(hostile), "--k", "5,10", *CRANFIELD_OPTIONS]
+    doc = _compare(capsys, [*args, "--resamples", "300", "--export", str(tmp_path / "out")])
+    book = openpyxl.load_workbook(tmp_path / "out" / "comparison.xlsx")
+    assert book.sheetnames == ["runs", "a bm25", "b =cmd", "comparison", "significance", "manifest"]
+    sheet = book["runs"]
+    header = [c.value for c in next(sheet.iter_rows(max_row=1))]
+    rows = [dict(zip(header, (c for c in r), strict=True)) for r in sheet.iter_rows(min_row=2)]
+    assert [r["run"].value for r in rows] == ["bm25", "'=cmd", "bm25", "'=cmd"]  # as CSV neutralises it
+    for row, expected in zip(rows, doc["runs"], strict=True):
+        for column in ("mean", "ci_low", "ci_high", "pooled", "judged_at_k", "bound_low", "bound_high"):
+            assert row[column].data_type == "n" and row[column].value == expected[column], column
+        assert row["queries"].value == 225
+    assert sheet.freeze_panes == "A2" and sheet.auto_filter.ref == "A1:Q5"
+    per_run = list(book["a bm25"].iter_rows(min_row=2, values_only=True))
+    assert len(per_run) == 2 * 225
+    pairs = [
+        dict(zip(doc["pairs"][0], r, strict=False)) for r in book["comparison"].iter_rows(min_row=2, values_only=True)
+    ]
+    assert [p["p_t"] for p in pairs] == [p["p_t"] for p in doc["pairs"]]
+    manifest = dict(book["manifest"].iter_rows(min_row=2, values_only=True))
+    assert (manifest["statistics.resamples"], manifest["statistics.seed"]) == ("300", "0")

@@ -8,10 +8,15 @@ import threading
 
 import pandas as pd
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QTextBrowser
 
 from ndcg_desktop.cli.main import main
-from ndcg_desktop.domain import GradeScale
+from ndcg_desktop.domain import EvalSettings, GradeScale, UnjudgedPolicy
+from ndcg_desktop.formats.qrels import read_qrels
+from ndcg_desktop.formats.runs import read_run
+from ndcg_desktop.scoring import evaluate
+from ndcg_desktop.scoring.bounds import unjudged_bounds
 from ndcg_desktop.store import Project
 
 from .conftest import shot
@@ -312,3 +317,30 @@ def test_send_for_judging_previews_exactly_what_it_adds_then_undoes(
     assert window.project.draft() is None
     window.undo_stack.redo()
     assert len(window.project.pool_items(window.project.draft().version).query("grade.isna()")) == len(three)
+
+
+def test_bounds_column_shows_the_cores_interval_and_sorts_by_its_width(window, cranfield_project, qtbot, data_dir):
+    window.open_project(cranfield_project)
+    window.tabs.setCurrentIndex(1)
+    view = window.scores
+    checked(view, qtbot)
+    choose(view.choices["unjudged"], "condense")  # the bounds still read the run as returned
+    scored(view, qtbot)
+    cran = data_dir / "cranfield"
+    settings = EvalSettings(unjudged=UnjudgedPolicy.ZERO, scale=GradeScale(0, 4))
+    qrels = read_qrels(cran / "qrels.txt", scale=settings.scale)
+    expected = unjudged_bounds(evaluate(qrels, read_run(cran / "bm25.run.gz"), settings), qrels).set_index("query_id")
+    panel = view.results_panel
+    model = panel.results
+    column = next(i for i, c in enumerate(model.columns) if c[1] == "unjudged_bounds")
+    assert model.headerData(column, Qt.Orientation.Horizontal) == "If unjudged were 0 .. top grade"
+    for row in range(model.rowCount()):
+        query = model.value(row, "query_id")
+        low, high = expected.loc[query, "ndcg_lower"], expected.loc[query, "ndcg_upper"]
+        assert model.value(row, "unjudged_bounds") == f"[{low:.4f}, {high:.4f}]"
+        assert model.raw_value(row, "unjudged_bounds") == expected.loc[query, "ndcg_gap"]
+    panel.results_view.sortByColumn(column, Qt.SortOrder.DescendingOrder)
+    proxy = panel.results_proxy
+    first = model.value(proxy.mapToSource(proxy.index(0, 0)).row(), "query_id")
+    assert expected.loc[first, "ndcg_gap"] == expected["ndcg_gap"].max()
+    scores_shot(window, qtbot, "scores_bounds")

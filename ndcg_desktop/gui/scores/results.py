@@ -24,6 +24,8 @@ RESULT_COLUMNS = [
     (QT_TRANSLATE_NOOP("analysis", "Found in top K"), "relevant_found", "int"),
     (QT_TRANSLATE_NOOP("analysis", "Missed"), "relevant_missed", "int"),
     (QT_TRANSLATE_NOOP("analysis", "Unjudged in top K"), "unjudged_in_top_k", "int"),
+    # sorted by the width: the queries whose unjudged documents could move the score most come first
+    (QT_TRANSLATE_NOOP("analysis", "If unjudged were 0 .. top grade"), "unjudged_bounds", "interval"),
     (QT_TRANSLATE_NOOP("analysis", "Tie-averaged nDCG"), "tie_averaged_ndcg", "f4"),
     (QT_TRANSLATE_NOOP("analysis", "Flags"), "flags", ""),
 ]
@@ -166,6 +168,10 @@ class ResultsPanel(QWidget):
             separator.join(n for n, on in zip(names, flags, strict=True) if on)
             for flags in zip(frame["no_ranking"], frame["zero_idcg"], frame["excluded"], frame["tie_at_k"], strict=True)
         ]
+        if first.bounds is not None:  # rule 17: where unjudged documents sit, the range they allow
+            frame["unjudged_bounds"] = first.bounds["ndcg_gap"].to_numpy()
+            frame["unjudged_bounds_low"] = first.bounds["ndcg_lower"].to_numpy()
+            frame["unjudged_bounds_high"] = first.bounds["ndcg_upper"].to_numpy()
         load_sorted(self.results_view, self.results, frame, "query_id", shade_by="ndcg")
         fit_columns(self.results_view, self.results)
         if self.results_proxy.rowCount():

@@ -16,7 +16,9 @@ from ndcg_desktop.gui.models import SORT_ROLE, Index, natural_key
 
 translate = QCoreApplication.translate
 
-# (header, frame column, format); format: "" text, "f4" four decimals, "int"; headers are marked with
+# (header, frame column, format); format: "" text, "f4" four decimals, "int", "interval" (the column
+# holds the sort value, the width of an interval; the frame's ``<column>_low`` and ``<column>_high``
+# columns are its ends, shown as [low, high]); headers are marked with
 # QT_TRANSLATE_NOOP("analysis", ...) where they are declared and may hold {named} placeholders.
 Column = tuple[str, str, str]  # the header is a QT_TRANSLATE_NOOP marker (typed str in gui.i18n)
 
@@ -56,7 +58,11 @@ class FrameModel(QAbstractTableModel):
         for _, name, fmt in self.columns:
             values = frame[name].tolist() if name in frame else [""] * len(frame)
             self.raw.append([natural_key(str(v)) if fmt == "" else (-1 if v is None or v != v else v) for v in values])
-            self.display.append([format_value(v, fmt) for v in values])
+            if fmt == "interval" and f"{name}_low" in frame and f"{name}_high" in frame:
+                ends = zip(frame[f"{name}_low"].tolist(), frame[f"{name}_high"].tolist(), strict=True)
+                self.display.append([f"[{format_value(lo, 'f4')}, {format_value(hi, 'f4')}]" for lo, hi in ends])
+            else:
+                self.display.append([format_value(v, "f4" if fmt == "interval" else fmt) for v in values])
         self.shade_column = next((i for i, c in enumerate(self.columns) if c[1] == shade_by), -1)
         self.shades = [shade(float(v)) for v in frame[shade_by]] if shade_by else []
         self.endResetModel()
@@ -84,7 +90,7 @@ class FrameModel(QAbstractTableModel):
             return self.raw[col][row]
         if role == Qt.ItemDataRole.BackgroundRole and col == self.shade_column:
             return self.shades[row]
-        if role == Qt.ItemDataRole.TextAlignmentRole and self.columns[col][2] in ("f4", "int"):
+        if role == Qt.ItemDataRole.TextAlignmentRole and self.columns[col][2] in ("f4", "int", "interval"):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
