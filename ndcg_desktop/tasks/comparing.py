@@ -332,7 +332,7 @@ def export_comparison(result: RunsComparison, folder: str | Path) -> list[Path]:
         sheets[f"{letter} {name}"] = result.per_query[result.per_query["run"] == name].drop(columns="run")
     sheets |= {"comparison": result.pairs, "significance": significance, "manifest": manifest_rows(result.manifest)}
     caption = result.settings_line()
-    writers = {
+    writers: dict[str, Callable[[Path], object]] = {
         "comparison.xlsx": lambda path: write_workbook(path, sheets),
         "runs.md": lambda path: write_text(path, runs_markdown(result.runs, caption)),
         "runs.tex": lambda path: write_text(path, runs_latex(result.runs, caption)),
