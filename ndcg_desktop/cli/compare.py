@@ -104,7 +104,8 @@ def _compare_project(args: argparse.Namespace, stats: Any) -> RunsComparison:
 
     if args.qrels or args.runs or not args.run_names:
         raise InputError("with --project, name the stored runs with --run-names (and give no --qrels or --runs)")
-    for option, value in (("--order", args.order), ("--ties", args.ties), ("--id-map", args.id_map)):
+    given = (("--order", args.order), ("--ties", args.ties), ("--id-map", args.id_map))
+    for option, value in (*given, ("--id-map-file", args.id_map_file)):
         if value is not None:
             raise InputError(f"a stored run keeps the reading it was imported with; {option} is for run files")
     with Project.open(args.project, read_only=True) as project:  # nothing is recorded: reading is enough

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ndcg_desktop import __version__
 from ndcg_desktop.cli.compare import add_compare_command
+from ndcg_desktop.cli.diff_pools import add_diff_pools_command
 from ndcg_desktop.cli.options import add_policy_options, id_map_of, positive_int, settings_of
 from ndcg_desktop.domain import (
     GradeScale,
@@ -56,6 +57,7 @@ def build_parser(*, project_commands: bool = True) -> argparse.ArgumentParser:
     score.add_argument("--json", action="store_true", help="print one JSON document instead of the table")
     score.add_argument("--export", metavar="DIR", help="write per_query.csv, per_position.csv, manifest.json")
     add_compare_command(sub)
+    add_diff_pools_command(sub)
     if project_commands:
         from ndcg_desktop.cli.project import add_project_commands
 

@@ -1,0 +1,93 @@
+"""``ndcg diff-pools PROJECT V1 V2``: what changed between two frozen versions, and what it does to the runs."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from ndcg_desktop.cli.options import add_policy_options, positive_int, settings_of
+from ndcg_desktop.formats.cells import plain
+
+
+def add_diff_pools_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = sub.add_parser(
+        "diff-pools",
+        help="two frozen pool versions side by side: changes, and each run's mean under both",
+        description="Items added, removed and regraded from version V1 to V2 (with who and when, from V2's audit "
+        "log), and every stored run's mean nDCG under both versions with Kendall's tau between the two "
+        "orderings of the runs. Runs are scored with the choices given (as `ndcg score`), not recorded; a run "
+        "that needs a choice not given is listed with why.",
+    )
+    parser.add_argument("project", metavar="PROJECT")
+    parser.add_argument("v1", type=positive_int, metavar="V1")
+    parser.add_argument("v2", type=positive_int, metavar="V2")
+    parser.add_argument("--k", type=positive_int, default=10, help="cutoff K (default 10)")
+    add_policy_options(parser)
+    parser.add_argument("--json", action="store_true", help="print one JSON document")
+    parser.set_defaults(handler=run_diff_pools)
+
+
+def run_diff_pools(args: argparse.Namespace) -> int:
+    from ndcg_desktop.domain import InputError
+    from ndcg_desktop.store import Project
+    from ndcg_desktop.tasks.pool_diff import diff_pools
+
+    for option in ("order", "ties", "id_map", "id_map_file", "qrels_format", "run_format", "scale"):
+        if getattr(args, option) is not None:
+            raise InputError(f"--{option.replace('_', '-')} does not apply here: stored runs keep their reading")
+    with Project.open(args.project, read_only=True) as project:
+        base = settings_of(args, scale=project.scale, ties="docid-desc", id_map=None)
+        diff = diff_pools(project, args.v1, args.v2, base)
+    if args.json:
+        document = {
+            "summary": diff.summary(),
+            "changes": _records(diff.changes),
+            "per_query": _records(diff.per_query),
+            "runs": _records(diff.means),
+        }
+        sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+        return 0
+    s = diff.summary()
+    lines = [
+        f"pool v{diff.a} (sha256 {diff.hashes[0][:12]}…) -> v{diff.b} (sha256 {diff.hashes[1][:12]}…): "
+        f"{s['added']} added, {s['removed']} removed, {s['regraded']} regraded, in {s['queries_changed']} queries",
+    ]
+    if len(diff.changes):
+        lines += ["", f"{'query':<12} {'document':<20} {'change':<9} {'grade':>9}  who, when"]
+        for row in diff.changes.itertuples(index=False):
+            grades = f"{_grade(row.grade_a)} -> {_grade(row.grade_b)}"
+            lines.append(
+                f"{plain(str(row.query_id)):<12} {plain(str(row.doc_id)):<20} {row.change:<9} {grades:>9}  "
+                f"{'?' if _missing(row.who) else plain(str(row.who))}, {'?' if _missing(row.at) else row.at}"
+            )
+    lines += ["", f"{'run':<20} {f'mean v{diff.a}':>9} {f'mean v{diff.b}':>9} {'diff':>8} {'rank':>9}"]
+    for row in diff.means.itertuples(index=False):
+        lines.append(
+            f"{plain(row.run):<20} {row.mean_a:>9.4f} {row.mean_b:>9.4f} {row.difference:>+8.4f} "
+            f"{f'{row.rank_a} -> {row.rank_b}':>9}"
+        )
+    tau = "n/a (fewer than two runs scored)" if diff.tau is None else f"{diff.tau:.4f} (p {diff.tau_p:.3g})"
+    lines += ["", f"Kendall's tau-b between the two orderings: {tau}", f"settings   {plain(s['settings'])}"]
+    for name, why in diff.refused.items():
+        lines.append(f"not scored: {plain(name)}: {plain(why)}")
+    print("\n".join(lines))
+    return 0
+
+
+def _missing(value: Any) -> bool:
+    import pandas as pd
+
+    return bool(pd.api.types.is_scalar(value) and pd.isna(value))
+
+
+def _grade(value: Any) -> str:
+    return "-" if _missing(value) else str(value)
+
+
+def _records(frame: Any) -> list[dict[str, Any]]:
+    out = []
+    for row in frame.astype(object).to_dict("records"):
+        out.append({k: (None if _missing(v) else (v.item() if hasattr(v, "item") else v)) for k, v in row.items()})
+    return out
