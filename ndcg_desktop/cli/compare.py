@@ -131,6 +131,7 @@ def _p(value: Any) -> str:
 def to_text(result: RunsComparison) -> str:
     """The runs table per K (ranx-style superscripts), then the pairs table per K, then the settings."""
     from ndcg_desktop.formats.cells import plain  # numpy and pyarrow: not at start-up
+
     s = result.stats
     lines: list[str] = []
     width = max(len("run"), *(len(plain(n)) for n in result.names))

@@ -8,7 +8,6 @@ import sys
 from typing import Any
 
 from ndcg_desktop.cli.options import add_policy_options, positive_int, settings_of
-from ndcg_desktop.formats.cells import plain
 
 
 def add_diff_pools_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -31,6 +30,7 @@ def add_diff_pools_command(sub: argparse._SubParsersAction[argparse.ArgumentPars
 
 def run_diff_pools(args: argparse.Namespace) -> int:
     from ndcg_desktop.domain import InputError
+    from ndcg_desktop.formats.cells import plain  # numpy and pyarrow: not at start-up
     from ndcg_desktop.store import Project
     from ndcg_desktop.tasks.pool_diff import diff_pools
 
