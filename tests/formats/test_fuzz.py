@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from ndcg_desktop.cli.main import main
 from ndcg_desktop.domain import GradeScale, InputError
+from ndcg_desktop.formats.guidelines import read_guidelines
 from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.formats.runs import preview_run, read_run, supported_orders
 from ndcg_desktop.formats.texts import iter_documents, read_queries
@@ -44,6 +45,7 @@ SEEDS = {
     "<narr> Narrative:\nmore\n\nlines\n</top>\n<top>\n<num>302</num><title>b</title>\n</top>\n",
     "queries.xml": '<?xml version="1.0"?>\n<!-- c -->\n<topics><topic number="1"><query>a &amp; b</query>'
     '<question>q</question><narrative>n</narrative><subtopic number="1">s</subtopic></topic></topics>\n',
+    "guidelines.md": "# Grading\n\n| grade | when |\n|---|---|\n| **3** | answers it |\n\n- unsure? the lower one\n",
     "docs.jsonl": '{"doc_id": "A", "title": "T", "text": "alpha"}\n{"doc_id": "B", "text": "beta"}\n',
     "docs.csv": 'doc_id,title,text\nA,T,"alpha, ""quoted"""\nB,,beta\n',
     "docs.tsv": "doc_id\ttitle\ttext\nA\tT\talpha\nB\t\tbeta\n",
@@ -58,6 +60,8 @@ def _readers(path: Path):
         return [lambda: read_run(path), lambda: preview_run(path), lambda: supported_orders(path)]
     if name.startswith("queries"):
         return [lambda: read_queries(path)]
+    if name.startswith("guidelines"):
+        return [lambda: read_guidelines(path)]
     return [lambda: list(iter_documents(path))]
 
 
@@ -188,6 +192,8 @@ def _command(name: str, path: Path, folder: Path) -> list[str]:
         return ["import-run", project, str(path), "--name", "r"]
     if name.startswith("queries"):
         return ["import-queries", project, str(path)]
+    if name.startswith("guidelines"):
+        return ["set-guidelines", project, str(path)]
     return ["import-docs", project, str(path)] if name.startswith("docs") else ["score", "--qrels", qrels]
 
 

@@ -173,3 +173,15 @@ def test_markup_in_topics_and_guidelines_loads_nothing(window, small_project, tm
         pixels = np.frombuffer(grabbed.constBits(), dtype=np.uint32, count=grabbed.width() * grabbed.height())
         assert int((pixels == 0xFFFF0000).sum()) == 0
     assert "<b>raw</b>" in ws.guidelines.browser.toPlainText()
+
+
+def test_grading_keys_work_while_the_topic_or_the_guidelines_have_the_focus(window, topic_project):
+    """Clicking into the topic's text or the guidelines to select a phrase does not take the grading keys away."""
+    window.open_project(topic_project)
+    _select(window, "q1")
+    ws = window.workspace
+    for widget in (ws.topic.details, ws.guidelines.browser):
+        doc_id = ws.current_doc()
+        widget.setFocus()
+        QTest.keyClick(widget, Qt.Key.Key_2)
+        assert ws.pool.grade(ws.pool.row_of(doc_id)) == 2, widget.objectName()
