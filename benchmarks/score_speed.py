@@ -320,7 +320,7 @@ def mean_from_output(tool: str, text: str) -> float:
     return float(text.strip().splitlines()[-1])
 
 
-def measure_case(case: Case, tools: list[str], repeats: int, trec_eval: Path | None) -> list[Result]:
+def measure_case(case: Case, tools: list[str], repeats: int, trec_eval: Path | None, warm_up: bool) -> list[Result]:
     results = {tool: Result(tool, case.name) for tool in tools}
     for tool, result in results.items():
         if tool == "trec_eval" and trec_eval is None:
@@ -328,27 +328,28 @@ def measure_case(case: Case, tools: list[str], repeats: int, trec_eval: Path | N
         elif tool in PEERS and importlib.util.find_spec(PEERS[tool][0]) is None:
             result.skipped = f"{PEERS[tool][0]} is not installed for {sys.executable}"
     live = [r for r in results.values() if not r.skipped]
-    # One untimed warm-up each (page cache, numba's JIT cache for ranx); its output gives the nDCG.
-    for result in list(live):
-        try:
-            with tempfile.TemporaryFile() as out:
-                run_once(command(result.tool, case, trec_eval), out)
-                out.seek(0)
-                result.ndcg10 = mean_from_output(result.tool, out.read().decode())
-        except (RuntimeError, ValueError, KeyError) as exc:  # one broken tool must not cost the others' figures
-            result.skipped = f"failed: {str(exc).splitlines()[-1][:200]}"
-            live.remove(result)
-        print(f"{case.name}: {result.tool} warm-up, nDCG@10 {result.ndcg10}", file=sys.stderr, flush=True)
-    for i in range(repeats):  # rounds: every tool once per round, so load changes hit all alike
-        for result in live:
-            with open(os.devnull, "wb") as devnull:
-                wall, cpu, rss = run_once(command(result.tool, case, trec_eval), devnull)
-            result.wall_s.append(wall)
-            result.cpu_s.append(cpu)
-            result.rss_mib.append(rss)
+    # Rounds: every tool once per round, so load changes hit all alike. An untimed warm-up round
+    # first (page cache, numba's JIT cache for ranx) unless --no-warm-up; the first run's output
+    # gives each tool's nDCG@10.
+    for i in range(-1 if warm_up else 0, repeats):
+        for result in list(live):
+            try:
+                with tempfile.TemporaryFile() as out:
+                    wall, cpu, rss = run_once(command(result.tool, case, trec_eval), out)
+                    if result.ndcg10 is None:
+                        out.seek(0)
+                        result.ndcg10 = mean_from_output(result.tool, out.read().decode())
+            except (RuntimeError, ValueError, KeyError) as exc:  # one broken tool must not cost the others' figures
+                result.skipped = f"failed: {str(exc).splitlines()[-1][:200]}"
+                live.remove(result)
+                continue
+            if i >= 0:
+                result.wall_s.append(wall)
+                result.cpu_s.append(cpu)
+                result.rss_mib.append(rss)
             print(
-                f"{case.name}: {result.tool} {i + 1}/{repeats} {wall:.2f} s wall, {cpu:.2f} s CPU, {rss:.0f} MiB"
-                f" (load {os.getloadavg()[0]:.1f})",
+                f"{case.name}: {result.tool} {'warm-up' if i < 0 else f'{i + 1}/{repeats}'} {wall:.2f} s wall, "
+                f"{cpu:.2f} s CPU, {rss:.0f} MiB (load {os.getloadavg()[0]:.1f})",
                 file=sys.stderr,
                 flush=True,
             )
@@ -422,6 +423,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--peers-at", default="7000", help="sizes at which pytrec_eval, ir_measures and ranx run too")
     parser.add_argument("--tools", default=",".join(TOOLS), help=f"subset of {','.join(TOOLS)}")
     parser.add_argument("--repeats", type=int, default=3, help="timed rounds after one warm-up (default 3)")
+    parser.add_argument("--no-warm-up", action="store_true", help="no untimed round first (the files are cached)")
     parser.add_argument("--seed", type=int, default=20261130, help="seed of the generated data")
     parser.add_argument("--data-dir", type=Path, default=HERE / "data", help="cache for generated files and trec_eval")
     parser.add_argument("--trec-eval", type=Path, help="a trec_eval binary to use instead of building one")
@@ -453,12 +455,13 @@ def main(argv: list[str] | None = None) -> int:
     results: list[Result] = []
     for case in cases:
         chosen = [t for t in tools if t in ("ndcg", "trec_eval") or (case.queries in peers_at and not case.gz)]
-        results += measure_case(case, chosen, args.repeats, trec_eval)
+        results += measure_case(case, chosen, args.repeats, trec_eval, warm_up=not args.no_warm_up)
     load_after = os.getloadavg()
 
     print(
         f"\nMS MARCO-shaped runs, {DEPTH:,} documents a query, about 110 judgments a query; median of "
-        f"{args.repeats} rounds after one warm-up; {os.cpu_count()} cores; Python {platform.python_version()}; "
+        f"{args.repeats} rounds{'' if args.no_warm_up else ' after one warm-up'}; {os.cpu_count()} cores; "
+        f"Python {platform.python_version()}; "
         f"load average {load_before[0]:.1f} before, {load_after[0]:.1f} after; {how}\n"
     )
     print(markdown(results, cases))
