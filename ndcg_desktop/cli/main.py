@@ -59,9 +59,11 @@ def build_parser(*, project_commands: bool = True) -> argparse.ArgumentParser:
     add_compare_command(sub)
     add_diff_pools_command(sub)
     if project_commands:
+        from ndcg_desktop.cli.agreement import add_agreement_command
         from ndcg_desktop.cli.project import add_project_commands
 
         add_project_commands(sub)
+        add_agreement_command(sub)
         from ndcg_desktop.cli.teams import add_team_commands
 
         add_team_commands(sub)

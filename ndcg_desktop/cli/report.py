@@ -80,6 +80,15 @@ def _query_objects(table: pd.DataFrame) -> str | None:
     return "[\n" + ",\n".join(objects) + "\n  ]"
 
 
+def _agreement_text(figures: dict[str, Any] | None) -> str:
+    """Rule 16 in the summary line: how far the annotators agree ("" with fewer than two)."""
+    if not figures:
+        return ""
+    alpha = figures["alpha_ordinal"]
+    shown = f"{alpha:.4f}" if isinstance(alpha, float) else str(alpha)
+    return f"; Krippendorff's alpha (ordinal) {shown} on {figures['shared_items']} items rated by two or more"
+
+
 def to_text(evaluation: Evaluation) -> str:
     s = evaluation.summary
     k = evaluation.settings.k
@@ -124,7 +133,10 @@ def to_text(evaluation: Evaluation) -> str:
         settled = m["judgments"].get("adjudication") or {}
         how = ("; adjudicated " + ", ".join(f"{n} by {rule}" for rule, n in settled.items())) if settled else ""
         names = ", ".join(plain(str(name)) for name in annotators)
-        lines.append(f"judges     {len(annotators)} annotator{'s' if len(annotators) != 1 else ''} ({names}){how}")
+        lines.append(
+            f"judges     {len(annotators)} annotator{'s' if len(annotators) != 1 else ''} ({names}){how}"
+            + _agreement_text(m["judgments"].get("agreement"))
+        )
     if evaluation.unknown_queries:
         lines.append("unknown queries ignored: " + " ".join(evaluation.unknown_queries))
     if evaluation.dropped_queries:

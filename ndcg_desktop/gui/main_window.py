@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from ndcg_desktop import __version__
 from ndcg_desktop.domain import InputError
+from ndcg_desktop.gui.agreement import AgreementView
 from ndcg_desktop.gui.dialogs import BuildPoolDialog, FreezeDialog, ImportRunDialog, NewProjectDialog, ShortcutsDialog
 from ndcg_desktop.gui.i18n import LANGUAGES
 from ndcg_desktop.gui.pace_status import PaceLabel
@@ -81,6 +82,8 @@ class MainWindow(QMainWindow):
         self.scores = ScoresView()
         self.scores.error.connect(self.show_error)
         self.scores.sent_for_judging.connect(self._sent_for_judging)
+        self.agreement = AgreementView()
+        self.agreement.error.connect(self.show_error)
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
         self.tabs.setAccessibleName(translate("main_window", "Project views"))
@@ -90,6 +93,7 @@ class MainWindow(QMainWindow):
         scroller.setFrameShape(QFrame.Shape.NoFrame)
         scroller.setWidget(self.scores)
         self.tabs.addTab(scroller, translate("main_window", "Scores"))
+        self.tabs.addTab(self.agreement, translate("main_window", "Agreement"))
         self.tabs.currentChanged.connect(lambda _i: self._update_actions())
         self.stack = QStackedWidget()
         self.stack.addWidget(self.welcome)
@@ -318,7 +322,8 @@ class MainWindow(QMainWindow):
         self.project = project
         remember_project(project.path)
         self.stack.setCurrentWidget(self.tabs)
-        self.scores.set_project(project)  # every part of both tabs starts over with this project
+        self.scores.set_project(project)  # every part of every tab starts over with this project
+        self.agreement.set_project(project)
         self.pace_label.set_project(project)
         self.refresh(prefer_draft=True)
         # Loading leaves many long-lived objects; freezing them keeps full collections (tens of
@@ -337,6 +342,7 @@ class MainWindow(QMainWindow):
         self.version_box.clear()
         self.scores.set_project(None)
         self.pace_label.set_project(None)
+        self.agreement.set_project(None)
         self.team.view.set_project(None)
         self.stack.setCurrentWidget(self.welcome)
         self.welcome.refresh()
@@ -371,6 +377,7 @@ class MainWindow(QMainWindow):
             self.version_box.setCurrentIndex(self.version_box.findData(current))
         self._show_current()
         self.scores.reload()
+        self.agreement.reload()
         self.team.view.set_project(self.project)
 
     def _version_chosen(self, _index: int) -> None:

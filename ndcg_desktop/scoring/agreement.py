@@ -111,6 +111,27 @@ class AgreementReport:
         np.add.at(out, (rows["grade_a"].to_numpy() - low, rows["grade_b"].to_numpy() - low), rows["items"].to_numpy())
         return out if (first, second) == (a, b) else out.T
 
+    def summary(self) -> dict[str, object]:
+        """The overall figures for a manifest (JSON-ready: an undefined figure is its reason, never NaN)."""
+        overall = self.overall
+        return {
+            "annotators": list(self.annotators),
+            "rated_items": self.rated_items,
+            "shared_items": overall.items,
+            "alpha_ordinal": overall.alpha.as_json(),
+            "unanimous": overall.unanimous.as_json(),
+            "pairs": [
+                {
+                    "annotators": [pair.a, pair.b],
+                    "items": pair.items,
+                    "raw_agreement": pair.raw.as_json(),
+                    "kappa_linear": pair.kappa_linear.as_json(),
+                    "kappa_quadratic": pair.kappa_quadratic.as_json(),
+                }
+                for pair in overall.pairs
+            ],
+        }
+
     def pairs_frame(self) -> pd.DataFrame:
         """One row per pair, overall and per query (``query_id`` "" for all queries), figures or None."""
         rows = [
@@ -172,6 +193,7 @@ def agreement(
     ratings: pd.DataFrame,
     scale: GradeScale,
     *,
+    per_query: bool = True,
     progress: Progress | None = None,
     cancelled: IsCancelled | None = None,
 ) -> AgreementReport:
@@ -181,6 +203,7 @@ def agreement(
     over the whole ``scale``, so that grades 0 and 3 are three steps apart even when 1 and 2 are
     never used). For any number of raters: Krippendorff's alpha at the ordinal level, and the share
     of items on which all raters agree. Each annotator's mean grade shows who grades high or low.
+    ``per_query=False`` computes the figures over all queries only (``per_query`` is then empty).
 
     >>> r = pd.DataFrame({"query_id": ["q1"] * 4, "doc_id": ["d1", "d1", "d2", "d2"],
     ...                   "annotator": ["ana", "ben"] * 2, "grade": [3, 3, 0, 1]})
@@ -193,7 +216,7 @@ def agreement(
     annotators = tuple(sorted(frame["annotator"].unique().tolist(), key=natural_key))
     shared = _shared(frame)
     items = _Items.of(shared, annotators, scale.low, len(grades))
-    total = len(items.queries) + 1
+    total = len(items.queries) + 1 if per_query else 1  # per_query False: the overall figures only (manifests)
     groups: list[GroupFigures] = []
     for done in range(total):
         if cancelled is not None and cancelled():

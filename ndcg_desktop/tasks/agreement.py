@@ -269,3 +269,25 @@ def compute_agreement(
     report = agreement(ratings, version.scale, cancelled=cancelled)
     systems = check_systems(project, version, ratings, report, base, progress=progress, cancelled=cancelled)
     return AgreementResult(version, report, systems, base.with_(scale=version.scale))
+
+
+def load_agreement(
+    project: Project,
+    version: int | None,
+    base: EvalSettings,
+    *,
+    progress: Progress | None = None,
+    cancelled: IsCancelled | None = None,
+) -> AgreementResult:
+    """The agreement of a pool version's ratings (``version`` None: the draft, else the latest frozen one).
+
+    >>> # ndcg agreement p.ndcgproj --version 2 --unjudged zero is, in code:
+    >>> # load_agreement(Project.open(p, read_only=True), 2, EvalSettings(unjudged="zero"))
+    """
+    from ndcg_desktop.tasks.teams import ratings_table
+
+    chosen = project.version(version) if version is not None else project.draft() or project.latest_frozen()
+    if chosen is None:
+        raise InputError("has no pool version yet", path=project.path)
+    ratings = ratings_table(project, chosen.version)
+    return compute_agreement(project, chosen, ratings, base, progress=progress, cancelled=cancelled)

@@ -2,6 +2,183 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>agreement</name>
+    <message>
+        <source>{a} gave {grade_a}, {b} gave {grade_b}: {count} items</source>
+        <translation>{a} 评为 {grade_a}，{b} 评为 {grade_b}：{count} 项</translation>
+    </message>
+    <message>
+        <source>Confusion matrix</source>
+        <translation>混淆矩阵</translation>
+    </message>
+    <message>
+        <source>How many items each pair of grades was given by the two annotators; darker is more</source>
+        <translation>两位标注者给出每对等级的条目数；颜色越深越多</translation>
+    </message>
+    <message>
+        <source>unjudged documents: refuse the run</source>
+        <translation>未判定文档：拒绝该运行</translation>
+    </message>
+    <message>
+        <source>unjudged documents: count as non-relevant</source>
+        <translation>未判定文档：计为不相关</translation>
+    </message>
+    <message>
+        <source>unjudged documents: condense</source>
+        <translation>未判定文档：压缩</translation>
+    </message>
+    <message>
+        <source>undefined ({why})</source>
+        <translation>未定义（{why}）</translation>
+    </message>
+    <message>
+        <source>Pool version</source>
+        <translation>池版本</translation>
+    </message>
+    <message>
+        <source>Cutoff K</source>
+        <translation>截断 K</translation>
+    </message>
+    <message>
+        <source>Gain</source>
+        <translation>增益</translation>
+    </message>
+    <message>
+        <source>Unjudged documents</source>
+        <translation>未判定文档</translation>
+    </message>
+    <message>
+        <source>Compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>Compute the agreement and score every run under each annotator ({keys})</source>
+        <translation>计算一致性，并按每位标注者的评分为每个运行打分（{keys}）</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <source>Runs scored at K</source>
+        <translation>运行打分的 K 值</translation>
+    </message>
+    <message>
+        <source>Agreement summary</source>
+        <translation>一致性摘要</translation>
+    </message>
+    <message>
+        <source>Annotators</source>
+        <translation>标注者</translation>
+    </message>
+    <message>
+        <source>Does it matter for the systems?</source>
+        <translation>分歧会影响系统排序吗？</translation>
+    </message>
+    <message>
+        <source>Agreement per query</source>
+        <translation>每个查询的一致性</translation>
+    </message>
+    <message>
+        <source>All queries first, then each query with items rated by two or more</source>
+        <translation>先列出全部查询，再列出有两人及以上评分条目的每个查询</translation>
+    </message>
+    <message>
+        <source>Pairs of annotators</source>
+        <translation>标注者两两比较</translation>
+    </message>
+    <message>
+        <source>Pair shown in the confusion matrix</source>
+        <translation>混淆矩阵显示的标注者对</translation>
+    </message>
+    <message>
+        <source>Each annotator&apos;s mean grade</source>
+        <translation>每位标注者的平均等级</translation>
+    </message>
+    <message>
+        <source>Confusion matrix of</source>
+        <translation>混淆矩阵：</translation>
+    </message>
+    <message>
+        <source>Whose grades are rows and columns</source>
+        <translation>行与列分别是谁的等级</translation>
+    </message>
+    <message>
+        <source>Leniency: each annotator&apos;s mean grade</source>
+        <translation>宽严程度：每位标注者的平均等级</translation>
+    </message>
+    <message>
+        <source>What the systems check compared</source>
+        <translation>系统检查比较了什么</translation>
+    </message>
+    <message>
+        <source>Mean nDCG of each run under each judge</source>
+        <translation>每个运行在每位评判者下的平均 nDCG</translation>
+    </message>
+    <message>
+        <source>How the ordering of the runs moves</source>
+        <translation>运行排序如何变化</translation>
+    </message>
+    <message>
+        <source>Computing the agreement…</source>
+        <translation>正在计算一致性…</translation>
+    </message>
+    <message>
+        <source>Export agreement to a folder</source>
+        <translation>将一致性结果导出到文件夹</translation>
+    </message>
+    <message>
+        <source>v{version} frozen (sha256 {hash}…)</source>
+        <translation>v{version} 已冻结（sha256 {hash}…）</translation>
+    </message>
+    <message>
+        <source>v{version} draft</source>
+        <translation>v{version} 草稿</translation>
+    </message>
+    <message>
+        <source>Choose a pool version and press Compute ({keys}).</source>
+        <translation>选择一个池版本，然后按“计算”（{keys}）。</translation>
+    </message>
+    <message>
+        <source>Open a project with a pool version to see how far its annotators agree.</source>
+        <translation>打开一个含有池版本的项目，查看其标注者的一致程度。</translation>
+    </message>
+    <message>
+        <source>Pool v{version}: {annotators} annotators; {shared} of {rated} rated items were rated by two or more people. Krippendorff&apos;s alpha (ordinal): {alpha}. Unanimous: {unanimous}.</source>
+        <translation>池 v{version}：{annotators} 位标注者；{rated} 个已评分条目中有 {shared} 个由两人及以上评分。Krippendorff alpha（有序）：{alpha}。完全一致：{unanimous}。</translation>
+    </message>
+    <message>
+        <source>(all queries)</source>
+        <translation>（全部查询）</translation>
+    </message>
+    <message>
+        <source>Rows: {a}&apos;s grade; columns: {b}&apos;s grade; {scope}</source>
+        <translation>行：{a} 的等级；列：{b} 的等级；{scope}</translation>
+    </message>
+    <message>
+        <source>all queries</source>
+        <translation>全部查询</translation>
+    </message>
+    <message>
+        <source>consensus</source>
+        <translation>共识</translation>
+    </message>
+    <message>
+        <source>Not compared: {why}</source>
+        <translation>未比较：{why}</translation>
+    </message>
+    <message>
+        <source>
+Not scored: {run}: {why}</source>
+        <translation>
+未打分：{run}：{why}</translation>
+    </message>
+    <message>
+        <source>Mean nDCG over the {count} queries in which two or more people rated an item; an annotator&apos;s grades replace the consensus on the items they rated. {settings}</source>
+        <translation>在 {count} 个有条目由两人及以上评分的查询上的平均 nDCG；标注者评过的条目以其等级替代共识等级。{settings}</translation>
+    </message>
+</context>
+<context>
     <name>analysis</name>
     <message>
         <source>linear gain</source>
@@ -14,6 +191,66 @@
     <message>
         <source>Query</source>
         <translation>查询</translation>
+    </message>
+    <message>
+        <source>Shared items</source>
+        <translation>共同条目</translation>
+    </message>
+    <message>
+        <source>Annotators</source>
+        <translation>标注者</translation>
+    </message>
+    <message>
+        <source>Alpha (ordinal)</source>
+        <translation>Alpha（有序）</translation>
+    </message>
+    <message>
+        <source>Unanimous</source>
+        <translation>完全一致</translation>
+    </message>
+    <message>
+        <source>Undefined because</source>
+        <translation>未定义的原因</translation>
+    </message>
+    <message>
+        <source>with</source>
+        <translation>与</translation>
+    </message>
+    <message>
+        <source>Items</source>
+        <translation>条目</translation>
+    </message>
+    <message>
+        <source>Raw agreement</source>
+        <translation>原始一致率</translation>
+    </message>
+    <message>
+        <source>Kappa (linear)</source>
+        <translation>Kappa（线性）</translation>
+    </message>
+    <message>
+        <source>Kappa (quadratic)</source>
+        <translation>Kappa（二次）</translation>
+    </message>
+    <message>
+        <source>Mean grade</source>
+        <translation>平均等级</translation>
+    </message>
+    <message>
+        <source>Shared ratings</source>
+        <translation>共同评分数</translation>
+    </message>
+    <message>
+        <source>Mean grade on shared items</source>
+        <translation>共同条目上的平均等级</translation>
+    </message>
+    <message>
+        <source>Ordering under</source>
+        <translation>排序依据</translation>
+    </message>
+    <message>
+        <source>Kendall&apos;s tau</source>
+        <translation>Kendall τ 系数</translation>
     </message>
     <message>
         <source>nDCG</source>
@@ -1565,6 +1802,10 @@
     <message>
         <source>Scores</source>
         <translation>得分</translation>
+    </message>
+    <message>
+        <source>Agreement</source>
+        <translation>一致性</translation>
     </message>
     <message>
         <source>Pool version</source>

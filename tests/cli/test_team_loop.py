@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import krippendorff
 import pandas as pd
 
 from ndcg_desktop.cli.main import main
@@ -109,7 +110,14 @@ def test_three_annotators_from_assignment_to_a_scored_frozen_version(tmp_path, c
     qrels.write_text("".join(f"{q} 0 {d} {g}\n" for q, d, g in consensus.itertuples(index=False)))
     from_project = json.loads(run(["score", "--project", str(project), "--run-name", "sys", "--json"], capsys))
     text = run(["score", "--project", str(project), "--run-name", "sys"], capsys).splitlines()
-    assert f"judges     3 annotators (ana, ben, chen); adjudicated {len(differing)} by median" in text
+    # the agreement on the items rated twice, by the krippendorff package from the annotators x items matrix
+    shared = per_item[per_item.map(len) >= 2]
+    matrix = ratings.pivot(index="annotator", columns=["query_id", "doc_id"], values="grade")[shared.index]
+    alpha = krippendorff.alpha(matrix.to_numpy(float), level_of_measurement="ordinal", value_domain=[0, 1, 2, 3])
+    assert (
+        f"judges     3 annotators (ana, ben, chen); adjudicated {len(differing)} by median; "
+        f"Krippendorff's alpha (ordinal) {alpha:.4f} on {len(shared)} items rated by two or more"
+    ) in text
     from_files = json.loads(run(["score", "--qrels", str(qrels), "--run", str(run_file), "--json"], capsys))
     assert from_project["summary"]["mean_ndcg"] == from_files["summary"]["mean_ndcg"]
     assert from_project["manifest"]["judgments"]["adjudication"] == {"median": len(differing)}

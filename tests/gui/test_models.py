@@ -50,6 +50,8 @@ def frozen_project(tmp_path):
         p.import_queries(tmp_path / "q.tsv")
         p.import_documents(tmp_path / "d.jsonl")
         p.import_qrels(tmp_path / "j.qrels")
+        second = p.ratings(1)[["query_id", "doc_id", "grade"]].assign(annotator="ben", note="", rated_at="")
+        p.rating_store.add_ratings(second, version=1, source="a second annotator")  # the Agreement tab's pairs
         p.freeze()
         p.import_run(tmp_path / "a.run", name="a")
         p.import_run(tmp_path / "b.run", name="b")
@@ -82,6 +84,9 @@ def scored_window(window, frozen_project, qtbot):
     adjudicate = window.team.view
     window.tabs.setCurrentWidget(adjudicate)  # the Adjudicate view lists the draft's differing item
     qtbot.waitUntil(lambda: adjudicate.model.rowCount() == 1, timeout=10_000)
+    window.agreement.session.set_version(1)  # frozen: the systems check too (run a is refused: X is unjudged)
+    window.agreement.compute()  # the Agreement tab's tables and heat map
+    qtbot.waitUntil(lambda: window.agreement.result is not None, timeout=20_000)
     return window
 
 

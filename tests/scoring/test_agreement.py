@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import subprocess
@@ -266,6 +267,26 @@ def test_all_identical_grades() -> None:
     no_nan_anywhere([report.groups_frame(), frame])
 
 
+def test_the_summary_for_a_manifest_is_json_without_nan() -> None:
+    summary = agreement(two_raters([2, 2, 2], [2, 2, 2]), GradeScale(0, 3)).summary()
+    assert json.loads(json.dumps(summary, allow_nan=False)) == {
+        "annotators": ["ana", "ben"],
+        "rated_items": 3,
+        "shared_items": 3,
+        "alpha_ordinal": "undefined: every rating is grade 2: alpha is undefined without variation",
+        "unanimous": 1.0,
+        "pairs": [
+            {
+                "annotators": ["ana", "ben"],
+                "items": 3,
+                "raw_agreement": 1.0,
+                "kappa_linear": "undefined: both gave grade 2 to every item: kappa is undefined without variation",
+                "kappa_quadratic": "undefined: both gave grade 2 to every item: kappa is undefined without variation",
+            }
+        ],
+    }
+
+
 def test_no_overlap_between_two_raters() -> None:
     report = agreement(ratings([("q1", "d1", "ana", 2), ("q1", "d2", "ben", 1)]), GradeScale(0, 3))
     pair = report.overall.pairs[0]
@@ -326,6 +347,14 @@ def test_progress_counts_the_overall_group_and_each_query() -> None:
         progress=lambda d, t: seen.append((d, t)),
     )
     assert seen == [(1, 3), (2, 3), (3, 3)]
+
+
+def test_overall_only_gives_the_same_overall_figures() -> None:
+    frame = pd.concat([two_raters(ANA, BEN, "q1"), two_raters(BEN, ANA, "q2")])
+    full, overall = agreement(frame, GradeScale(0, 3)), agreement(frame, GradeScale(0, 3), per_query=False)
+    assert overall.per_query == () and len(full.per_query) == 2
+    assert overall.overall == full.overall
+    assert overall.summary() == full.summary()
 
 
 def test_cancel_stops_the_report() -> None:

@@ -11,6 +11,7 @@ import pytest
 
 from ndcg_desktop.domain import EvalSettings, InputError
 from ndcg_desktop.domain.settings import GradeScale, UnjudgedPolicy
+from ndcg_desktop.scoring.agreement import agreement
 from ndcg_desktop.store import Project
 from ndcg_desktop.store.ratings import ratings_hash
 from ndcg_desktop.tasks.adjudication import apply_rule, disagreements, pick, reopen, rule_grade, team_manifest
@@ -119,6 +120,9 @@ def test_the_frozen_versions_manifest_names_the_annotators_their_ratings_hash_an
     }
     assert sorted(expected) == ["ana", "ben", "chen"]
     assert {n: e["ratings"] for n, e in expected.items()} == {"ana": 6, "ben": 4, "chen": 1}
-    assert manifest == {"annotators": expected, "adjudication": {"median": 2, "pick": 1}}
+    figures = agreement(ratings, GradeScale(0, 3)).summary()  # rule 16: the agreement figures, all queries
+    assert figures["annotators"] == ["ana", "ben", "chen"] and isinstance(figures["alpha_ordinal"], float)
+    assert manifest == {"annotators": expected, "adjudication": {"median": 2, "pick": 1}, "agreement": figures}
+    assert scored.evaluation.manifest["judgments"]["agreement"] == figures
     assert scored.evaluation.manifest["judgments"]["annotators"] == expected
     assert scored.evaluation.manifest["judgments"]["adjudication"] == {"median": 2, "pick": 1}

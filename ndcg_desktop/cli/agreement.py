@@ -1,0 +1,151 @@
+"""`ndcg agreement`: how far a pool version's annotators agree, and whether it matters for the systems."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from ndcg_desktop.domain import DuplicatePolicy, EvalSettings, Gain, UnjudgedPolicy, UnknownQueryPolicy
+from ndcg_desktop.formats.cells import plain
+
+
+def add_agreement_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "agreement",
+        help="agreement between annotators (weighted kappas, Krippendorff's alpha) and its effect on the runs",
+        description="Agreement between the annotators of a pool version, on the items two or more of them rated: "
+        "Cohen's weighted kappa per pair (linear, quadratic), Krippendorff's alpha (ordinal), raw agreement, "
+        "confusion matrices and each annotator's mean grade, overall and per query. For a frozen version, every "
+        "imported run is also scored under each annotator's grades and the consensus, with Kendall's tau between "
+        "the orderings.",
+    )
+    p.add_argument("project", metavar="PROJECT")
+    p.add_argument("--version", type=int, metavar="N", help="pool version (default: the draft, else the latest)")
+    p.add_argument("--json", action="store_true", help="print one JSON document instead of the tables")
+    p.add_argument("--export", metavar="DIR", help="write every table as CSV with manifest.json into DIR")
+    p.add_argument("--k", type=int, default=10, help="cutoff K the runs are scored at (default 10)")
+    p.add_argument("--gain", choices=[g.value for g in Gain], default="linear")
+    p.add_argument(
+        "--unjudged",
+        choices=[u.value for u in UnjudgedPolicy],
+        default="reject",
+        help="returned documents without a judgment: reject (default: the run is listed as not scored), zero, condense",
+    )
+    p.add_argument(
+        "--duplicates", choices=[d.value for d in DuplicatePolicy], default="reject", help="reject (default) or first"
+    )
+    p.add_argument(
+        "--unknown-queries",
+        choices=[u.value for u in UnknownQueryPolicy],
+        default="reject",
+        help="run queries not in the pool: reject (default) or ignore",
+    )
+    p.set_defaults(handler=cmd_agreement)
+
+
+def cmd_agreement(args: argparse.Namespace) -> int:
+    from ndcg_desktop.store import Project
+    from ndcg_desktop.tasks.agreement import export_agreement, load_agreement
+
+    settings = EvalSettings(
+        k=args.k,
+        gain=Gain(args.gain),
+        unjudged=UnjudgedPolicy(args.unjudged),
+        duplicates=DuplicatePolicy(args.duplicates),
+        unknown_queries=UnknownQueryPolicy(args.unknown_queries),
+    )
+    with Project.open(args.project, read_only=True) as project:
+        result = load_agreement(project, args.version, settings)
+    if args.export:
+        export_agreement(result, args.export)  # refusals and system errors are InputError, naming the path
+    if args.json:
+        sys.stdout.write(json.dumps(as_json(result), indent=2, ensure_ascii=False) + "\n")
+    else:
+        print(as_text(result))
+    return 0
+
+
+def _records(frame: Any) -> list[dict[str, Any]]:
+    """Rows as dicts, with None where pandas holds NaN (JSON has no NaN)."""
+    return [
+        {k: (None if isinstance(v, float) and v != v else v) for k, v in row.items()}
+        for row in frame.astype(object).to_dict("records")
+    ]
+
+
+def as_json(result: Any) -> dict[str, Any]:
+    """Everything the export holds, as one JSON document (numbers at full precision, undefined as null)."""
+    report, systems = result.report, result.systems
+    return {
+        "manifest": result.manifest(),
+        "agreement": _records(report.groups_frame()),
+        "pairs": _records(report.pairs_frame()),
+        "leniency": _records(report.leniency),
+        "leniency_by_query": _records(report.leniency_by_query),
+        "confusion": _records(report.confusion),
+        "systems": {
+            "not_compared": systems.why,
+            "queries": list(systems.queries),
+            "means": _records(systems.means),
+            "kendall_tau": _records(systems.taus_frame()),
+            "refused": dict(systems.refused),
+        },
+    }
+
+
+def _num(value: Any) -> str:
+    return "—" if value is None or (isinstance(value, float) and value != value) else f"{float(value):.4f}"
+
+
+def as_text(result: Any) -> str:
+    report, overall, systems, v = result.report, result.report.overall, result.systems, result.version
+    state = f"frozen, sha256 {(v.hash or '')[:12]}…" if v.frozen else "draft"
+    names = ", ".join(map(plain, report.annotators)) or "none"
+    lines = [
+        f"pool version {v.version} ({state}): {len(report.annotators)} annotators ({names})",
+        f"items      {overall.items} of {report.rated_items} rated items were rated by two or more people",
+        f"alpha      {overall.alpha.text(4)}   (Krippendorff, ordinal)",
+        f"unanimous  {overall.unanimous.text(4)}   (share of shared items given one grade by all)",
+    ]
+    if overall.pairs:
+        lines += ["", f"{'pair':<24} {'items':>6} {'raw':>8} {'kappa lin':>10} {'kappa quad':>10}"]
+        for pair in overall.pairs:
+            figures = (pair.raw, pair.kappa_linear, pair.kappa_quadratic)
+            cells = " ".join(f"{_num(f.value):>{width}}" for f, width in zip(figures, (8, 10, 10), strict=True))
+            lines.append(f"{plain(f'{pair.a} - {pair.b}'):<24} {pair.items:>6} {cells}")
+            why = next((f.why for f in figures if f.value is None), "")
+            lines += [f"{'':<24} undefined: {why}"] if why else []
+    if len(report.leniency):
+        lines += ["", f"{'annotator':<20} {'ratings':>8} {'mean grade':>11} {'shared':>7} {'mean on shared':>15}"]
+        for row in report.leniency.itertuples(index=False):
+            lines.append(
+                f"{plain(row.annotator):<20} {row.ratings:>8} {_num(row.mean_grade):>11} {row.shared_ratings:>7} "
+                f"{_num(row.mean_grade_shared):>15}"
+            )
+    if report.per_query:
+        lines += ["", f"{'query':<20} {'items':>6} {'alpha':>8} {'unanimous':>10}"]
+        for group in report.per_query:
+            lines.append(
+                f"{plain(group.query_id or ''):<20} {group.items:>6} {_num(group.alpha.value):>8} "
+                f"{_num(group.unanimous.value):>10}"
+            )
+    lines += ["", "systems: " + (f"not compared: {systems.why}" if systems.why else _systems_head(result))]
+    if not systems.why:
+        judges = list(systems.judges)
+        lines.append(f"{'run':<20} " + " ".join(f"{plain(j)[:12]:>12}" for j in judges))
+        for row in systems.means.itertuples(index=False):
+            lines.append(f"{plain(str(row[0])):<20} " + " ".join(f"{_num(v):>12}" for v in row[1:]))
+        lines += [f"kendall tau {plain(a)} / {plain(b)}: {tau.text(4)}" for a, b, tau in systems.taus]
+        lines += [f"not scored: {plain(run)}: {why}" for run, why in systems.refused.items()]
+        if systems.refused:
+            lines.append("(a run is scored once its flags have a policy: --unjudged, --duplicates, --unknown-queries)")
+    return "\n".join(lines)
+
+
+def _systems_head(result: Any) -> str:
+    return (
+        f"mean nDCG over the {len(result.systems.queries)} queries rated by two or more people, each annotator's "
+        f"grades in place of the consensus on the items they rated; {result.settings.describe()}"
+    )

@@ -1,0 +1,405 @@
+"""The Agreement view: how far the annotators agree, and whether their disagreement moves the systems.
+
+Everything shown comes from :class:`~ndcg_desktop.tasks.agreement_session.AgreementSession`; the
+computation runs on the thread pool behind a cancellable progress dialog. The main window talks to
+this view through ``set_project``, ``reload``, ``compute`` and ``export``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, QItemSelection, QSortFilterProxyModel, Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QSpinBox,
+    QSplitter,
+    QTableView,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ndcg_desktop.domain import Gain, InputError, UnjudgedPolicy
+from ndcg_desktop.gui.agreement.heatmap import ConfusionModel, heatmap_view
+from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
+from ndcg_desktop.gui.scores.tables import Column, FrameModel, fit_columns, sorted_proxy, table_view
+from ndcg_desktop.gui.scores.text import GAIN_TEXTS, describe_settings, keys_text
+from ndcg_desktop.gui.tasks import run_with_progress
+from ndcg_desktop.scoring.agreement import Figure
+from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.agreement import CONSENSUS, AgreementResult, export_agreement
+from ndcg_desktop.tasks.agreement_session import INPUTS, PROJECT, AgreementSession, Loader
+
+translate = QCoreApplication.translate
+COMPUTE_KEYS = QKeySequence("F5")
+
+# Headers are translated in the "analysis" context by FrameModel.
+GROUP_COLUMNS: list[Column] = [
+    (QT_TRANSLATE_NOOP("analysis", "Query"), "query_id", ""),
+    (QT_TRANSLATE_NOOP("analysis", "Shared items"), "shared_items", "int"),
+    (QT_TRANSLATE_NOOP("analysis", "Ratings"), "ratings", "int"),
+    (QT_TRANSLATE_NOOP("analysis", "Annotators"), "annotators", "int"),
+    (QT_TRANSLATE_NOOP("analysis", "Alpha (ordinal)"), "alpha_ordinal", "f4"),
+    (QT_TRANSLATE_NOOP("analysis", "Unanimous"), "unanimous", "f4"),
+    (QT_TRANSLATE_NOOP("analysis", "Undefined because"), "undefined", ""),
+]
+PAIR_COLUMNS: list[Column] = [
+    (QT_TRANSLATE_NOOP("analysis", "Annotator"), "annotator_a", ""),
+    (QT_TRANSLATE_NOOP("analysis", "with"), "annotator_b", ""),
+    (QT_TRANSLATE_NOOP("analysis", "Items"), "items", "int"),
+    (QT_TRANSLATE_NOOP("analysis", "Raw agreement"), "raw_agreement", "f4"),
+    (QT_TRANSLATE_NOOP("analysis", "Kappa (linear)"), "kappa_linear", "f4"),
+    (QT_TRANSLATE_NOOP("analysis", "Kappa (quadratic)"), "kappa_quadratic", "f4"),
+    (QT_TRANSLATE_NOOP("analysis", "Undefined because"), "undefined", ""),
+]
+LENIENCY_COLUMNS: list[Column] = [
+    (QT_TRANSLATE_NOOP("analysis", "Annotator"), "annotator", ""),
+    (QT_TRANSLATE_NOOP("analysis", "Ratings"), "ratings", "int"),
+    (QT_TRANSLATE_NOOP("analysis", "Mean grade"), "mean_grade", "f4"),
+    (QT_TRANSLATE_NOOP("analysis", "Shared ratings"), "shared_ratings", "int"),
+    (QT_TRANSLATE_NOOP("analysis", "Mean grade on shared items"), "mean_grade_shared", "f4"),
+]
+TAU_COLUMNS: list[Column] = [
+    (QT_TRANSLATE_NOOP("analysis", "Ordering under"), "judge_a", ""),
+    (QT_TRANSLATE_NOOP("analysis", "against"), "judge_b", ""),
+    (QT_TRANSLATE_NOOP("analysis", "Kendall's tau"), "kendall_tau", "f4"),
+    (QT_TRANSLATE_NOOP("analysis", "Undefined because"), "undefined", ""),
+]
+UNJUDGED_TEXTS = {
+    UnjudgedPolicy.REJECT: QT_TRANSLATE_NOOP("agreement", "unjudged documents: refuse the run"),
+    UnjudgedPolicy.ZERO: QT_TRANSLATE_NOOP("agreement", "unjudged documents: count as non-relevant"),
+    UnjudgedPolicy.CONDENSE: QT_TRANSLATE_NOOP("agreement", "unjudged documents: condense"),
+}
+
+
+def in_core_order(view: QTableView) -> None:
+    """Show the rows in the order the core gave them (all queries first, natural order) until a header is clicked."""
+    proxy = view.model()
+    if isinstance(proxy, QSortFilterProxyModel):
+        proxy.sort(-1)
+    view.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+
+
+def figure_text(figure: Figure) -> str:
+    if figure.value is not None:
+        return f"{figure.value:.4f}"
+    return translate("agreement", "undefined ({why})").format(why=figure.why)
+
+
+class AgreementView(QWidget):
+    """Pool version + scoring settings -> agreement tables, a confusion heat map, and the systems check."""
+
+    error = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None, *, loader: Loader | None = None) -> None:
+        super().__init__(parent)
+        self.session = AgreementSession(loader) if loader is not None else AgreementSession()
+        self.version_box = QComboBox()
+        self.version_box.setAccessibleName(translate("agreement", "Pool version"))
+        self.version_box.setMinimumContentsLength(22)
+        self.version_box.activated.connect(lambda _i: self.session.set_version(self.version_box.currentData()))
+        self.k = QSpinBox(minimum=1, maximum=10_000, value=self.session.settings.k)
+        self.k.setAccessibleName(translate("agreement", "Cutoff K"))
+        self.k.valueChanged.connect(lambda value: self.session.set_settings(k=value))
+        self.gain = QComboBox()
+        self.gain.setAccessibleName(translate("agreement", "Gain"))
+        for g in Gain:
+            self.gain.addItem(translate("analysis", GAIN_TEXTS[g]), g.value)
+        self.gain.activated.connect(lambda _i: self.session.set_settings(gain=Gain(self.gain.currentData())))
+        self.unjudged = QComboBox()
+        self.unjudged.setAccessibleName(translate("agreement", "Unjudged documents"))
+        for policy, text in UNJUDGED_TEXTS.items():
+            self.unjudged.addItem(translate("agreement", text), policy.value)
+        self.unjudged.activated.connect(
+            lambda _i: self.session.set_settings(unjudged=UnjudgedPolicy(self.unjudged.currentData()))
+        )
+        self.compute_button = QPushButton(translate("agreement", "Compute"))
+        self.compute_button.setToolTip(
+            translate("agreement", "Compute the agreement and score every run under each annotator ({keys})").format(
+                keys=keys_text(COMPUTE_KEYS)
+            )
+        )
+        self.compute_button.clicked.connect(self.compute)
+        self.export_button = QPushButton(translate("agreement", "Export CSV…"))
+        self.export_button.clicked.connect(lambda: self.export())
+        bar = QHBoxLayout()
+        version_label = QLabel(translate("agreement", "Pool version"))
+        version_label.setBuddy(self.version_box)
+        k_label = QLabel(translate("agreement", "Runs scored at K"))
+        k_label.setBuddy(self.k)
+        for widget in (version_label, self.version_box, k_label, self.k, self.gain, self.unjudged):
+            bar.addWidget(widget)
+        bar.addStretch(1)
+        bar.addWidget(self.compute_button)
+        bar.addWidget(self.export_button)
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        self.summary.setTextFormat(Qt.TextFormat.PlainText)
+        self.summary.setAccessibleName(translate("agreement", "Agreement summary"))
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self._annotators_tab(), translate("agreement", "Annotators"))
+        self.tabs.addTab(self._systems_tab(), translate("agreement", "Does it matter for the systems?"))
+        content = QWidget()
+        layout = QVBoxLayout(content)
+        layout.setContentsMargins(8, 8, 8, 8)
+        layout.addLayout(bar)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.tabs, 1)
+        scroller = QScrollArea()  # small or scaled screens scroll instead of forcing a big window (as Scores)
+        scroller.setWidgetResizable(True)
+        scroller.setFrameShape(QFrame.Shape.NoFrame)
+        scroller.setWidget(content)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(scroller)
+        QShortcut(COMPUTE_KEYS, self).activated.connect(self.compute_button.animateClick)
+        self.session.changed.connect(self._changed)
+        self._changed(frozenset({PROJECT}))
+
+    def _annotators_tab(self) -> QWidget:
+        self.groups = FrameModel(GROUP_COLUMNS)
+        self._group_ids: list[str | None] = []
+        self.groups_proxy = sorted_proxy(self.groups, self)
+        self.groups_view = table_view(
+            self.groups_proxy,
+            name=translate("agreement", "Agreement per query"),
+            description=translate("agreement", "All queries first, then each query with items rated by two or more"),
+        )
+        self.groups_view.selectionModel().selectionChanged.connect(self._query_chosen)
+        self.pairs = FrameModel(PAIR_COLUMNS)
+        self.pairs_view = table_view(sorted_proxy(self.pairs, self), name=translate("agreement", "Pairs of annotators"))
+        self.pair_box = QComboBox()
+        self.pair_box.setAccessibleName(translate("agreement", "Pair shown in the confusion matrix"))
+        self.pair_box.activated.connect(lambda _i: self._show_matrix())
+        self.confusion = ConfusionModel(self)
+        self.heatmap = heatmap_view(self.confusion)
+        self.leniency = FrameModel(LENIENCY_COLUMNS)
+        self.leniency_view = table_view(
+            sorted_proxy(self.leniency, self), name=translate("agreement", "Each annotator's mean grade")
+        )
+        right = QWidget()
+        column = QVBoxLayout(right)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.pairs_view, 1)
+        pair_row = QHBoxLayout()
+        pair_label = QLabel(translate("agreement", "Confusion matrix of"))
+        pair_label.setBuddy(self.pair_box)
+        pair_row.addWidget(pair_label)
+        pair_row.addWidget(self.pair_box, 1)
+        column.addLayout(pair_row)
+        self.matrix_caption = QLabel()
+        self.matrix_caption.setTextFormat(Qt.TextFormat.PlainText)
+        self.matrix_caption.setAccessibleName(translate("agreement", "Whose grades are rows and columns"))
+        column.addWidget(self.matrix_caption)
+        column.addWidget(self.heatmap, 3)
+        column.addWidget(QLabel(translate("agreement", "Leniency: each annotator's mean grade")))
+        column.addWidget(self.leniency_view, 1)
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(self.groups_view)
+        split.addWidget(right)
+        split.setSizes([470, 680])
+        return split
+
+    def _systems_tab(self) -> QWidget:
+        self.systems_note = QLabel()
+        self.systems_note.setWordWrap(True)
+        self.systems_note.setTextFormat(Qt.TextFormat.PlainText)
+        self.systems_note.setAccessibleName(translate("agreement", "What the systems check compared"))
+        self.means = FrameModel([])
+        self.means_view = table_view(
+            sorted_proxy(self.means, self), name=translate("agreement", "Mean nDCG of each run under each judge")
+        )
+        self.means_view.horizontalHeader().setStretchLastSection(False)
+        self.taus = FrameModel(TAU_COLUMNS)
+        self.taus_view = table_view(
+            sorted_proxy(self.taus, self), name=translate("agreement", "How the ordering of the runs moves")
+        )
+        tab = QWidget()
+        layout = QVBoxLayout(tab)
+        layout.addWidget(self.systems_note)
+        layout.addWidget(self.means_view, 3)
+        layout.addWidget(self.taus_view, 2)
+        return tab
+
+    # -- the window's interface ----------------------------------------------------------------
+    @property
+    def result(self) -> AgreementResult | None:
+        return self.session.result
+
+    def set_project(self, project: Project | None) -> None:
+        self.session.set_project(project)
+
+    def reload(self) -> None:
+        self.session.reload()
+
+    def compute(self) -> None:
+        if not self.session.ready():
+            return
+        job = self.session.job()
+
+        def done(result: AgreementResult) -> None:
+            self.session.apply(job, result)  # dropped if an input changed meanwhile
+
+        run_with_progress(self, translate("agreement", "Computing the agreement…"), job, done, self.error.emit)
+
+    def export(self, folder: str | None = None) -> list[Path]:
+        """The agreement tables as CSV with manifest.json, into a new or earlier-export folder."""
+        result = self.session.result
+        if result is None:
+            return []
+        folder = folder or QFileDialog.getExistingDirectory(
+            self, translate("agreement", "Export agreement to a folder")
+        )
+        if not folder:
+            return []
+        try:
+            return export_agreement(result, folder)
+        except InputError as exc:  # refused or unwritable: the message names the folder
+            self.error.emit(exc.located())
+            return []
+
+    # -- rendering -------------------------------------------------------------------------------
+    def _changed(self, aspects: frozenset[str]) -> None:
+        if aspects & {PROJECT, INPUTS}:
+            self._fill_versions()
+        result = self.session.result
+        self.export_button.setEnabled(result is not None)
+        self.compute_button.setEnabled(self.session.ready())
+        if result is None:
+            self._clear()
+        else:
+            self._show(result)
+
+    def _fill_versions(self) -> None:
+        self.version_box.clear()
+        for v in self.session.versions():
+            text = (
+                translate("agreement", "v{version} frozen (sha256 {hash}…)").format(
+                    version=v.version, hash=v.short_hash
+                )
+                if v.frozen
+                else translate("agreement", "v{version} draft").format(version=v.version)
+            )
+            self.version_box.addItem(text, v.version)
+        self.version_box.setCurrentIndex(self.version_box.findData(self.session.version))
+
+    def _clear(self) -> None:
+        for model in (self.groups, self.pairs, self.leniency, self.taus, self.means):
+            model.clear()
+        self.confusion.clear()
+        self.pair_box.clear()
+        self.systems_note.setText("")
+        self.summary.setText(
+            translate("agreement", "Choose a pool version and press Compute ({keys}).").format(
+                keys=keys_text(COMPUTE_KEYS)
+            )
+            if self.session.ready()
+            else translate("agreement", "Open a project with a pool version to see how far its annotators agree.")
+        )
+
+    def _show(self, result: AgreementResult) -> None:
+        report, overall = result.report, result.report.overall
+        self.summary.setText(
+            translate(
+                "agreement",
+                "Pool v{version}: {annotators} annotators; {shared} of {rated} rated items were rated by two or more "
+                "people. Krippendorff's alpha (ordinal): {alpha}. Unanimous: {unanimous}.",
+            ).format(
+                version=result.version.version,
+                annotators=len(report.annotators),
+                shared=overall.items,
+                rated=report.rated_items,
+                alpha=figure_text(overall.alpha),
+                unanimous=figure_text(overall.unanimous),
+            )
+        )
+        groups = report.groups_frame()
+        self._group_ids = [q or None for q in groups["query_id"]]  # source rows: None is all queries
+        groups["query_id"] = groups["query_id"].replace("", translate("agreement", "(all queries)"))
+        self.groups.load(groups)
+        fit_columns(self.groups_view, self.groups)
+        in_core_order(self.groups_view)
+        self.leniency.load(report.leniency)
+        fit_columns(self.leniency_view, self.leniency)
+        in_core_order(self.leniency_view)
+        self.pair_box.clear()
+        for pair in overall.pairs:
+            self.pair_box.addItem(f"{pair.a} – {pair.b}", (pair.a, pair.b))
+        self.groups_view.selectRow(0)
+        self._query_chosen()
+        self._show_systems(result)
+
+    def _chosen_query(self) -> str | None:
+        rows = self.groups_view.selectionModel().selectedRows()
+        if not rows:
+            return None
+        row = self.groups_proxy.mapToSource(rows[0]).row()
+        return self._group_ids[row] if 0 <= row < len(self._group_ids) else None
+
+    def _query_chosen(self, *_: QItemSelection) -> None:
+        result = self.session.result
+        if result is None:
+            return
+        pairs = result.report.pairs_frame()
+        self.pairs.load(pairs[pairs["query_id"] == (self._chosen_query() or "")])
+        fit_columns(self.pairs_view, self.pairs)
+        in_core_order(self.pairs_view)
+        self._show_matrix()
+
+    def _show_matrix(self) -> None:
+        result = self.session.result
+        chosen = self.pair_box.currentData()
+        if result is None or chosen is None:
+            self.confusion.clear()
+            self.matrix_caption.setText("")
+            return
+        a, b = chosen
+        query = self._chosen_query()
+        self.matrix_caption.setText(
+            translate("agreement", "Rows: {a}'s grade; columns: {b}'s grade; {scope}").format(
+                a=a, b=b, scope=query if query is not None else translate("agreement", "all queries")
+            )
+        )
+        matrix = result.report.matrix(a, b, query)
+        self.confusion.load(matrix, result.report.grades, result.version.labels, a, b)
+
+    def _show_systems(self, result: AgreementResult) -> None:
+        systems = result.systems
+        judge_names = {CONSENSUS: translate("agreement", "consensus")}
+        if systems.why:
+            self.systems_note.setText(translate("agreement", "Not compared: {why}").format(why=systems.why))
+        else:
+            refused = "".join(
+                translate("agreement", "\nNot scored: {run}: {why}").format(run=run, why=why)
+                for run, why in systems.refused.items()
+            )
+            self.systems_note.setText(
+                translate(
+                    "agreement",
+                    "Mean nDCG over the {count} queries in which two or more people rated an item; an annotator's "
+                    "grades replace the consensus on the items they rated. {settings}",
+                ).format(count=len(systems.queries), settings=describe_settings(result.settings))
+                + refused
+            )
+        fields = {f"j{i}": judge_names.get(judge, judge) for i, judge in enumerate(systems.judges)}
+        columns: list[Column] = [(QT_TRANSLATE_NOOP("analysis", "Run"), "run", "")]
+        columns += [(f"{{j{i}}}", judge, "f4") for i, judge in enumerate(systems.judges)]
+        self.means.columns = columns
+        self.means.header_fields = fields
+        self.means.load(systems.means)
+        fit_columns(self.means_view, self.means)
+        in_core_order(self.means_view)
+        taus = systems.taus_frame()
+        for column in ("judge_a", "judge_b"):
+            taus[column] = taus[column].map(lambda judge: judge_names.get(judge, judge))
+        self.taus.load(taus)
+        fit_columns(self.taus_view, self.taus)
+        in_core_order(self.taus_view)

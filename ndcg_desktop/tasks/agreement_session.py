@@ -1,0 +1,91 @@
+"""The Agreement view's state as a Qt-free, evented model (the pattern of :mod:`ndcg_desktop.tasks.session`).
+
+Inputs: the project, a pool version (a draft or a frozen one) and the settings the runs are scored
+under (K, gain, the unjudged policy). Any change drops the result; a result computed from older
+inputs is refused by :meth:`AgreementSession.apply`, so no view shows a stale figure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ndcg_desktop.domain import EvalSettings
+from ndcg_desktop.store import PoolVersion, Project
+from ndcg_desktop.tasks.agreement import AgreementResult, load_agreement
+from ndcg_desktop.tasks.session import Emitter, Job
+
+# (project, version, settings, progress=..., cancelled=...) -> AgreementResult
+Loader = Callable[..., AgreementResult]
+
+# Aspects carried by AgreementSession.changed.
+PROJECT, INPUTS, RESULT = "project", "inputs", "result"
+
+
+class AgreementSession:
+    """Project + pool version + scoring settings -> one :class:`AgreementResult`."""
+
+    def __init__(self, loader: Loader = load_agreement) -> None:
+        self.loader = loader  # reads the version's ratings and computes; tests may hand in their own ratings
+        self.changed = Emitter()
+        self.project: Project | None = None
+        self.version: int | None = None
+        self.settings = EvalSettings()  # the contract's defaults: unjudged documents refused until chosen
+        self.result: AgreementResult | None = None
+        self.generation = 0
+
+    def versions(self) -> list[PoolVersion]:
+        return self.project.versions() if self.project is not None else []
+
+    def set_project(self, project: Project | None) -> None:
+        """Another project (or none): the newest version (the draft if any) is chosen, nothing computed."""
+        self.project = project
+        versions = self.versions()
+        self.version = versions[-1].version if versions else None
+        self._drop({PROJECT, INPUTS, RESULT})
+
+    def reload(self) -> None:
+        """The project changed (a merge, an adjudication, a freeze): keep the version if it still exists."""
+        numbers = [v.version for v in self.versions()]
+        if self.version not in numbers:
+            self.version = numbers[-1] if numbers else None
+        self._drop({INPUTS, RESULT})
+
+    def set_version(self, number: int | None) -> None:
+        if number != self.version:
+            self.version = number
+            self._drop({INPUTS, RESULT})
+
+    def set_settings(self, **changes: Any) -> None:
+        """K, gain or the unjudged policy (``k=5``, ``gain=Gain.EXPONENTIAL``, ``unjudged=...``)."""
+        settings = self.settings.with_(**changes)
+        if settings != self.settings:
+            self.settings = settings
+            self._drop({INPUTS, RESULT})
+
+    def ready(self) -> bool:
+        return self.project is not None and self.version is not None
+
+    def job(self) -> Job:
+        """The computation for the current inputs, to run on any thread; hand its result to :meth:`apply`."""
+        project, version, settings, loader = self.project, self.version, self.settings, self.loader
+        if project is None or version is None:
+            raise ValueError("no project or pool version chosen")
+
+        def work(progress: Any = None, cancelled: Any = None) -> AgreementResult:
+            return loader(project, version, settings, progress=progress, cancelled=cancelled)
+
+        return Job("agreement", self.generation, work)
+
+    def apply(self, job: Job, result: AgreementResult) -> bool:
+        """Show ``result`` if the inputs are those it was computed from; False (dropped) otherwise."""
+        if job.generation != self.generation:
+            return False
+        self.result = result
+        self.changed.emit(frozenset({RESULT}))
+        return True
+
+    def _drop(self, aspects: set[str]) -> None:
+        self.generation += 1
+        self.result = None
+        self.changed.emit(frozenset(aspects))

@@ -1,0 +1,137 @@
+"""The Agreement view: tables and heat map from the core's report, computed off the GUI thread, never stale."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import pytest
+from PySide6.QtCore import Qt
+
+from ndcg_desktop.domain import UnjudgedPolicy
+from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.agreement import compute_agreement
+
+from .conftest import shot
+
+L3 = math.log2(3)
+QRELS = "q1 0 A 3\nq1 0 B 2\nq1 0 C 1\nq2 0 X 1\nq2 0 Y 0\n"
+RUNS = {
+    "sysA": "q1 Q0 A 1 3 t\nq1 Q0 C 2 2 t\nq2 Q0 Y 1 3 t\n",
+    "sysB": "q1 Q0 B 1 3 t\nq1 Q0 C 2 2 t\nq2 Q0 X 1 3 t\n",
+}
+RATINGS = pd.DataFrame(
+    [
+        ("q1", "A", "ana", 3), ("q1", "B", "ana", 0), ("q1", "C", "ana", 0),
+        ("q1", "A", "ben", 0), ("q1", "B", "ben", 3), ("q1", "C", "ben", 0),
+        ("q2", "X", "ana", 1), ("q2", "X", "ben", 1), ("q2", "Y", "ana", 0), ("q2", "Y", "ben", 1),
+    ],
+    columns=["query_id", "doc_id", "annotator", "grade"],
+)  # fmt: skip
+
+
+def hand_made_loader(project, version, settings, **kwargs):
+    """The view's computation with this test's ratings (the store's ratings are read by the default loader)."""
+    return compute_agreement(project, project.version(version), RATINGS, settings, **kwargs)
+
+
+@pytest.fixture
+def project(tmp_path):
+    (tmp_path / "q.txt").write_text(QRELS)
+    with Project.create(tmp_path / "p.ndcgproj", user="lead") as opened:
+        opened.import_qrels(tmp_path / "q.txt")
+        opened.freeze()
+        for name, text in RUNS.items():
+            (tmp_path / f"{name}.run").write_text(text)
+            opened.import_run(tmp_path / f"{name}.run", name=name)
+        yield opened
+
+
+@pytest.fixture
+def view(qtbot, project):
+    from ndcg_desktop.gui.agreement import AgreementView
+
+    widget = AgreementView(loader=hand_made_loader)
+    qtbot.addWidget(widget)
+    widget.resize(1200, 760)
+    widget.show()
+    widget.set_project(project)
+    return widget
+
+
+def computed(qtbot, view):
+    view.compute()
+    qtbot.waitUntil(lambda: view.result is not None, timeout=20_000)
+    return view.result
+
+
+def cell(model, row, column):
+    return model.value(row, column)
+
+
+def test_tables_show_the_reports_figures(qtbot, view, qtmodeltester):
+    result = computed(qtbot, view)
+    overall = result.report.overall
+    # all queries first, then q1 and q2; four decimals of the core's numbers
+    assert [cell(view.groups, r, "query_id") for r in range(3)] == ["(all queries)", "q1", "q2"]
+    assert cell(view.groups, 0, "shared_items") == "5"
+    assert cell(view.groups, 0, "alpha_ordinal") == f"{overall.alpha.value:.4f}"
+    # q1: ana and ben agree on C only
+    assert cell(view.groups, 1, "unanimous") == f"{1 / 3:.4f}"
+    assert cell(view.pairs, 0, "raw_agreement") == f"{2 / 5:.4f}"  # all queries: C and X agree; A, B, Y differ
+    for model in (view.groups, view.pairs, view.leniency, view.taus, view.means, view.confusion):
+        qtmodeltester.check(model)
+
+
+def test_the_heat_map_counts_the_pairs_grades(qtbot, view, project):
+    computed(qtbot, view)
+    wide = RATINGS.pivot(index=["query_id", "doc_id"], columns="annotator", values="grade")
+    expected = pd.crosstab(wide["ana"], wide["ben"]).reindex(index=range(4), columns=range(4), fill_value=0)
+    shown = [[int(view.confusion.data(view.confusion.index(i, j))) for j in range(4)] for i in range(4)]
+    assert shown == expected.values.tolist()
+    assert view.confusion.headerData(3, Qt.Orientation.Vertical) == f"3 · {project.labels[3]}"
+    assert view.matrix_caption.text() == "Rows: ana's grade; columns: ben's grade; all queries"
+    view.groups_view.selectRow(2)  # q1 (rows sorted as loaded: all queries, q1, q2)
+    view.groups_view.selectRow(1)
+    q1 = wide.loc["q1"]
+    expected_q1 = pd.crosstab(q1["ana"], q1["ben"]).reindex(index=range(4), columns=range(4), fill_value=0)
+    shown = [[int(view.confusion.data(view.confusion.index(i, j))) for j in range(4)] for i in range(4)]
+    assert shown == expected_q1.values.tolist()
+    assert view.matrix_caption.text() == "Rows: ana's grade; columns: ben's grade; q1"
+    shot(view, "agreement")
+
+
+def test_systems_tab_shows_each_runs_mean_under_each_judge(qtbot, view):
+    view.unjudged.setCurrentIndex(view.unjudged.findData(UnjudgedPolicy.ZERO.value))
+    view.unjudged.activated.emit(view.unjudged.currentIndex())
+    result = computed(qtbot, view)
+    means = result.systems.means.set_index("run")
+    headers = [view.means.headerData(c, Qt.Orientation.Horizontal) for c in range(view.means.columnCount())]
+    assert headers == ["Run", "consensus", "ana", "ben"]
+    assert cell(view.means, 0, "ana") == f"{means.loc['sysA', 'ana']:.4f}"
+    assert "2 queries" in view.systems_note.text()
+    view.tabs.setCurrentIndex(1)
+    shot(view, "agreement_systems")
+
+
+def test_a_changed_input_clears_the_result_and_drops_a_late_one(qtbot, view):
+    computed(qtbot, view)
+    job = view.session.job()
+    late = job()
+    view.k.setValue(5)  # the inputs the result was computed from are gone
+    assert view.result is None
+    assert view.groups.rowCount() == 0 and view.confusion.rowCount() == 0
+    assert view.session.apply(job, late) is False  # computed under K=10: never shown under K=5
+    assert view.result is None
+
+
+def test_export_writes_the_folder(qtbot, view, tmp_path):
+    computed(qtbot, view)
+    written = view.export(str(tmp_path / "out"))
+    assert sorted(p.name for p in written)[:2] == ["agreement.csv", "confusion.csv"]
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "keep.txt").write_text("x")
+    errors = []
+    view.error.connect(errors.append)
+    assert view.export(str(tmp_path / "other")) == []
+    assert errors == [f"{tmp_path / 'other'}: the folder holds other files; choose a new or empty folder"]

@@ -1,0 +1,48 @@
+"""The Agreement view's Qt-free state: any changed input drops the result, and a late result is refused."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ndcg_desktop.domain import Gain
+from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.agreement import compute_agreement
+from ndcg_desktop.tasks.agreement_session import INPUTS, PROJECT, RESULT, AgreementSession
+
+RATINGS = pd.DataFrame(
+    [("q1", "A", "ana", 3), ("q1", "A", "ben", 2), ("q1", "B", "ana", 0), ("q1", "B", "ben", 0)],
+    columns=["query_id", "doc_id", "annotator", "grade"],
+)
+
+
+def loader(project, version, settings, **kwargs):
+    return compute_agreement(project, project.version(version), RATINGS, settings, **kwargs)
+
+
+def test_inputs_drop_the_result_and_stale_results_are_refused(tmp_path):
+    (tmp_path / "q.txt").write_text("q1 0 A 3\nq1 0 B 0\n")
+    with Project.create(tmp_path / "p.ndcgproj", user="lead") as project:
+        project.import_qrels(tmp_path / "q.txt")
+        project.freeze()
+        project.new_draft_from(1)
+        session = AgreementSession(loader)
+        seen: list[frozenset[str]] = []
+        session.changed.connect(seen.append)
+        assert not session.ready()
+        session.set_project(project)
+        assert (session.version, seen[-1]) == (2, frozenset({PROJECT, INPUTS, RESULT}))  # the newest: the draft
+        session.set_version(1)
+        job = session.job()
+        assert session.apply(job, job()) is True and session.result is not None
+        assert session.result.version.version == 1
+        late = session.job()
+        session.set_settings(gain=Gain.EXPONENTIAL)
+        assert session.result is None
+        assert session.apply(late, late()) is False  # computed with linear gain: never shown now
+        session.set_settings(gain=Gain.EXPONENTIAL)  # no change: the new job stays valid
+        fresh = session.job()
+        assert session.apply(fresh, fresh()) is True
+        session.reload()  # the project changed: version 1 still exists, the result is dropped
+        assert (session.version, session.result) == (1, None)
+        session.set_project(None)
+        assert (session.version, session.ready()) == (None, False)
