@@ -207,7 +207,8 @@ def assign_work(
     already = sorted(set(taken["annotator"]) & set(names))
     if already:
         raise InputError(
-            f"{already[0]} already has work on draft version {draft.version}; merge it, or choose another name",
+            f"{already[0]} already has a work file for draft version {draft.version} (it stays valid: merge it when "
+            "it comes back); give new work another name",
             path=project.path,
         )
     plan = plan_assignment(todo.groupby("query_id").size(), names, overlap=overlap, per_query=per_query, seed=seed)

@@ -309,3 +309,17 @@ def test_a_second_assessors_qrels_become_their_ratings(team, tmp_path):
         with pytest.raises(InputError, match=r"bad.qrels:2: grade 4 is outside the scale 0..3"):
             import_ratings(project, bad, "dan")
     assert dump(team) == before
+
+
+def test_an_annotator_with_work_out_on_the_draft_is_refused_new_work(team, tmp_path):
+    with Project.open(team, user="coord") as project:
+        assign_work(project, ["ana", "ben"], tmp_path / "first", overlap=0.0, seed=1)
+        # ana's first file is out; her items there are still ungraded in the draft
+        before = dump(team)
+        with pytest.raises(InputError) as refused:
+            assign_work(project, ["chen", "ana"], tmp_path / "second", overlap=0.0, seed=1)
+    assert "ana already has a work file for draft version 1 (it stays valid: merge it when it comes back)" in str(
+        refused.value
+    )
+    assert dump(team) == before
+    assert not (tmp_path / "second" / "chen.ndcgproj").exists()
