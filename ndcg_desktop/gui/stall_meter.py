@@ -6,6 +6,11 @@ thread is busy, so every block shows up as the wait of the probe posted before i
 it (a slot, a paint, a model reset, a callback after ``done()``). ``stop()`` posts a last probe and
 waits for it, so a block that is still going on when the measured work "finishes" is counted too.
 
+A probe counts from when it was due, not from when the watchdog got to post it: the watchdog is
+Python, so a block that holds the GIL (one long C call on the GUI thread, or a worker's pandas call
+that the GUI thread's next slot must wait for) also keeps the watchdog from posting. Timed from
+the late post, such a block looked like nothing: the probe was served at once.
+
 When a probe has waited longer than ``sample_after`` seconds, the watchdog also records where every
 other thread is (``sys._current_frames``), so a failing test or a benchmark can say what blocked:
 the GUI thread's own code, or a worker holding the GIL. ``culprits()`` lists the commonest places.
@@ -59,12 +64,13 @@ class StallMeter:
             self.waits_ms.append((served_at - posted_at) * 1000)
             self._pending.popleft()
 
-    def _post(self) -> None:
+    def _post(self, due: float) -> None:
+        """Post a probe stamped with when it was due (``due`` <= now when the watchdog was kept waiting)."""
         now = time.perf_counter()
         with self._lock:
-            self._pending.append(now)
+            self._pending.append(due)
             oldest = self._pending[0]
-        self._probe.posted.emit(now)
+        self._probe.posted.emit(due)
         if now - oldest > self.sample_after:
             self._sample()
 
@@ -85,8 +91,12 @@ class StallMeter:
         return "\n".join(f"{n:4d}  {place}" for place, n in self.samples.most_common(count))
 
     def _watch(self) -> None:
+        due = time.perf_counter()
         while self._running.is_set():
-            self._post()
+            self._post(min(due, time.perf_counter()))
+            # The next probe is due one interval after this post. If the watchdog wakes much later, something
+            # held the GIL meanwhile, which any slot of the GUI thread would have waited for as well.
+            due = time.perf_counter() + self.interval
             time.sleep(self.interval)
 
     def start(self) -> StallMeter:
