@@ -77,6 +77,7 @@ class MainWindow(QMainWindow):
         self.welcome = WelcomePage(self)
         self.workspace = Workspace(self.undo_stack)
         self.workspace.error.connect(self.show_error)
+        self.workspace.refused.connect(self._refused)
         self.workspace.status.connect(lambda text: self.statusBar().showMessage(text, 15000))
         self.workspace.progress_changed.connect(self._progress)
         self.scores = ScoresView()
@@ -387,9 +388,7 @@ class MainWindow(QMainWindow):
     def _show_current(self) -> None:
         assert self.project is not None
         version = self.current_version()
-        name = self.project.path.name
-        if self.project.read_only:
-            name = translate("main_window", "{project} (read-only)").format(project=name)
+        name = self._project_name()
         if version is None:
             self.workspace.show_no_pool(self.project)
             self.progress_label.setText(
@@ -401,10 +400,8 @@ class MainWindow(QMainWindow):
         else:
             try:
                 self.workspace.show_version(self.project, version)
-            except FrozenVersionChanged as exc:  # contract rule 15: the window refuses it too, saying why
-                self.workspace.show_no_pool(self.project)
-                self._update_actions()
-                self.show_error(exc.located())
+            except FrozenVersionChanged as exc:
+                self._refused(exc)
                 return
             if version.frozen:
                 title = translate("main_window", "{project} — pool v{version} (frozen) — ndcg-desktop")
@@ -413,6 +410,23 @@ class MainWindow(QMainWindow):
             self.setWindowTitle(title.format(project=name, version=version.version))
             self.workspace.grade_bar.setEnabled(not version.frozen and not self.project.read_only)
         self._update_actions()
+
+    def _refused(self, exc: FrozenVersionChanged) -> None:
+        """Contract rule 15: the window refuses a changed frozen version too, saying why (maybe found on a worker)."""
+        if self.project is not None:
+            self.workspace.show_no_pool(self.project)
+            self.setWindowTitle(
+                translate("main_window", "{project} — ndcg-desktop").format(project=self._project_name())
+            )
+            self._update_actions()
+        self.show_error(exc.located())
+
+    def _project_name(self) -> str:
+        assert self.project is not None
+        name = self.project.path.name
+        return (
+            translate("main_window", "{project} (read-only)").format(project=name) if self.project.read_only else name
+        )
 
     @property
     def analysis(self) -> ScoresView:

@@ -7,6 +7,7 @@ load: data() is called thousands of times per repaint or sort, so it must only i
 from __future__ import annotations
 
 import heapq
+from dataclasses import dataclass, field
 from typing import Any
 
 import pandas as pd
@@ -75,6 +76,29 @@ class _ListTableModel(QAbstractTableModel):
         raise NotImplementedError
 
 
+@dataclass(frozen=True)
+class QueryRows:
+    """A query list's columns as plain lists, prepared away from the GUI thread (no Qt object is touched)."""
+
+    ids: list[str] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)
+    sizes: list[int] = field(default_factory=list)
+    graded: list[int] = field(default_factory=list)
+    keys: list[str] = field(default_factory=list)  # natural-order sort keys of the IDs
+
+    @classmethod
+    def of(cls, frame: pd.DataFrame) -> QueryRows:
+        """From ``query_progress``'s frame: query_id, text, pool_size, graded."""
+        ids = [str(x) for x in frame["query_id"]]
+        return cls(
+            ids,
+            [_text(x) for x in frame["text"]],
+            [int(x) for x in frame["pool_size"]],
+            [int(x) for x in frame["graded"]],
+            [natural_key(x) for x in ids],
+        )
+
+
 class QueryListModel(_ListTableModel):
     """Queries of the shown pool version with grading progress and state."""
 
@@ -98,12 +122,13 @@ class QueryListModel(_ListTableModel):
         self._sort: tuple[int, Qt.SortOrder] = (-1, Qt.SortOrder.AscendingOrder)
 
     def load(self, frame: pd.DataFrame, *, frozen: bool) -> None:
+        self.load_rows(QueryRows.of(frame), frozen=frozen)
+
+    def load_rows(self, rows: QueryRows, *, frozen: bool) -> None:
+        """Show rows prepared by :meth:`QueryRows.of` (on any thread): only the sort is left to do here."""
         self.beginResetModel()
-        self._ids = [str(x) for x in frame["query_id"]]
-        self._texts = [_text(x) for x in frame["text"]]
-        self._sizes = [int(x) for x in frame["pool_size"]]
-        self._graded = [int(x) for x in frame["graded"]]
-        self._keys = [natural_key(x) for x in self._ids]
+        self._ids, self._texts, self._keys = list(rows.ids), list(rows.texts), list(rows.keys)
+        self._sizes, self._graded = list(rows.sizes), list(rows.graded)
         self._frozen = frozen
         self._state_texts = {key: translate("models", text) for key, text in STATE_TEXTS.items()}
         self._apply_sort()

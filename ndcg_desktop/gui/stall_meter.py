@@ -75,14 +75,16 @@ class StallMeter:
             self._sample()
 
     def _sample(self) -> None:
+        # Frames are read as they are, without traceback's source-line lookup: the watchdog holds the GIL while it
+        # samples, and reading source files then would lengthen the very stall it is looking at.
         gui = threading.main_thread().ident
         for ident, frame in sys._current_frames().items():
             if ident == threading.get_ident():
                 continue
             places = [
-                f"{os.path.basename(f.filename)}:{f.lineno} {f.name}"
-                for f in reversed(traceback.extract_stack(frame))
-                if "site-packages" not in f.filename and "/lib/python" not in f.filename
+                f"{os.path.basename(f.f_code.co_filename)}:{line} {f.f_code.co_name}"
+                for f, line in traceback.walk_stack(frame)
+                if "site-packages" not in f.f_code.co_filename and "/lib/python" not in f.f_code.co_filename
             ][:6]
             self.samples[("GUI: " if ident == gui else "worker: ") + " < ".join(places)] += 1
 

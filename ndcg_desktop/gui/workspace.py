@@ -36,9 +36,10 @@ from ndcg_desktop.gui.grade_bar import GradeBar
 from ndcg_desktop.gui.guidelines import SHORTCUT as GUIDELINES_KEY
 from ndcg_desktop.gui.guidelines import GuidelinesPanel
 from ndcg_desktop.gui.highlight import LONG_DOCUMENT, highlighted_html
-from ndcg_desktop.gui.models import PoolFilterProxy, PoolTableModel, QueryFilterProxy, QueryListModel
+from ndcg_desktop.gui.models import PoolFilterProxy, PoolTableModel, QueryFilterProxy, QueryListModel, QueryRows
 from ndcg_desktop.gui.plain import bold_label as _title
 from ndcg_desktop.gui.plain import plain_label, plain_tooltip, show_message
+from ndcg_desktop.gui.query_loader import QueryLoader
 from ndcg_desktop.gui.reader import show_long_text, show_passage
 from ndcg_desktop.gui.themes import muted_colour
 from ndcg_desktop.gui.topic_header import TopicHeader
@@ -53,6 +54,8 @@ class Workspace(QWidget):
     """Shows one pool version of a project; edits go through the undo stack to the store."""
 
     progress_changed = Signal(int, int)  # graded, total in the shown version
+    queries_loaded = Signal()  # the shown version's query list is complete (read on a worker when large)
+    refused = Signal(object)  # FrozenVersionChanged: a large frozen version failed its check while being read
     error = Signal(str)  # shown in a dialog
     status = Signal(str)  # shown in the status bar: why a key did nothing, what failed
 
@@ -66,6 +69,7 @@ class Workspace(QWidget):
         self.parents: dict[str, str] = {}  # chunk ID -> its document, from the stored runs' chunk maps
         self._write_failed = False
 
+        self.loader = QueryLoader()
         self.queries = QueryListModel(self)
         self.query_proxy = QueryFilterProxy(self)
         self.query_proxy.setSourceModel(self.queries)
@@ -246,7 +250,6 @@ class Workspace(QWidget):
         keep = self.query_id
         self.project, self.version = project, version
         self.parents = project.chunk_parents()
-        self.queries.load(project.query_progress(version.version), frozen=version.frozen)
         self._rebuild_grade_bar()
         self._size_pool_columns()
         self._apply_order(project.judging_order())
@@ -270,14 +273,29 @@ class Workspace(QWidget):
             )
         self.grade_bar.setEnabled(not frozen)
         self.note_edit.setReadOnly(frozen)
-        self._size_query_columns()
-        row = self.queries.row_of(keep) if keep else -1
+        self._load_queries(version.version, frozen, keep)
+
+    def _load_queries(self, number: int, frozen: bool, keep: str | None) -> None:
+        """List version ``number``'s queries and select ``keep`` (else the first): at once, or when read."""
+        assert self.project is not None
         self.query_id = None  # another version: the pool must be read again even for the same query
-        self.select_query_row(self.query_proxy.mapFromSource(self.queries.index(max(row, 0), 0)).row())
-        self._emit_progress()
-        focus = QApplication.focusWidget()
-        if focus is None or not self.isAncestorOf(focus):
-            self.pool_view.setFocus()  # grading keys work at once, without a click first
+
+        def show(rows: QueryRows) -> None:
+            self.queries.load_rows(rows, frozen=frozen)
+            self._size_query_columns()
+            row = self.queries.row_of(keep) if keep else -1
+            self.select_query_row(self.query_proxy.mapFromSource(self.queries.index(max(row, 0), 0)).row())
+            self._emit_progress()
+            focus = QApplication.focusWidget()
+            if focus is None or not self.isAncestorOf(focus):
+                self.pool_view.setFocus()  # grading keys work at once, without a click first
+            self.queries_loaded.emit()
+
+        if not self.loader.start(self.project, number, show, self.refused.emit, self.error.emit):
+            # Nothing of the version shown before stays on screen while this one's list is read.
+            self.queries.load_rows(QueryRows(), frozen=frozen)
+            self._load_pool(None)
+            self.topic.show_message(translate("workspace", "Reading the queries of this pool version…"))
 
     def grade_keys(self) -> tuple[str, str] | None:
         """The grading keys of the shown scale and what they do, for the shortcuts list."""
@@ -300,10 +318,7 @@ class Workspace(QWidget):
         self.grade_bar.clear()  # no scale to grade on until a pool exists
         self.grade_bar.setEnabled(False)
         self.note_edit.setReadOnly(True)
-        self.queries.load(project.query_progress(-1), frozen=False)
-        self.query_id = None
-        self.select_query_row(0)
-        self._emit_progress()
+        self._load_queries(-1, False, None)
 
     def _apply_order(self, order: str) -> None:
         """Sort the pool blind (by the hidden blind-order column) or by document ID."""

@@ -272,6 +272,18 @@ class PoolRepository:
         frame["grade"] = frame["grade"].astype("Int64")
         return frame
 
+    def query_list_exceeds(self, number: int, rows: int) -> bool:
+        """Whether version ``number`` has more than ``rows`` items or the project more than ``rows`` queries.
+
+        Reads at most ``rows + 1`` index entries of each, so the window can decide at once whether
+        :meth:`query_progress` is worth a worker thread.
+        """
+        sql = (
+            "SELECT EXISTS (SELECT 1 FROM judgments WHERE version = ? LIMIT 1 OFFSET ?) "
+            "OR EXISTS (SELECT 1 FROM queries LIMIT 1 OFFSET ?)"
+        )
+        return bool(self.file.conn.execute(sql, (number, rows, rows)).fetchone()[0])
+
     def query_progress(self, number: int) -> pd.DataFrame:
         """Every query (imported or pooled) with its text, pool size and graded count in a version."""
         for v in self.versions():  # the window lists version -1 (none) for a project without a pool

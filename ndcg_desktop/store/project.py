@@ -276,6 +276,9 @@ class Project:
         """A version's items (query_id, doc_id, grade, note, updated_at), without the documents' titles."""
         return self.pools.items(number)
 
+    def query_list_exceeds(self, number: int, rows: int) -> bool:
+        return self.pools.query_list_exceeds(number, rows)
+
     def frozen_version(self, number: int | None) -> PoolVersion:
         return self.pools.frozen_version(number)
 

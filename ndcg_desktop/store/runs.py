@@ -9,6 +9,7 @@ import io
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -47,6 +48,7 @@ class RunRepository:
 
     def __init__(self, file: ProjectFile) -> None:
         self.file = file
+        self._listed: tuple[tuple[Any, ...], list[RunInfo]] | None = None  # (key, runs): see runs()
 
     def import_run(
         self,
@@ -102,10 +104,20 @@ class RunRepository:
         return self.run_info(name)
 
     def runs(self) -> list[RunInfo]:
-        rows = self.file.query(
-            "SELECT name, source_name, sha256, format, reading, rows, queries, imported_at FROM runs ORDER BY run_id"
-        )
-        return [RunInfo(r[0], r[1], r[2], r[3], RunReading.from_dict(json.loads(r[4])), r[5], r[6], r[7]) for r in rows]
+        # imported_at is stored after the run's data: reading it walks every overflow page of the blob (tens of
+        # ms per run of a million lines, on the GUI thread at each refresh). Run rows are never updated or
+        # deleted (triggers refuse it), so the list changes only with the number of rows and the last run_id.
+        key = tuple(self.file.query("SELECT count(*), max(run_id) FROM runs")[0])
+        if self._listed is None or self._listed[0] != key:
+            rows = self.file.query(
+                "SELECT name, source_name, sha256, format, reading, rows, queries, imported_at "
+                "FROM runs ORDER BY run_id"
+            )
+            infos = [
+                RunInfo(r[0], r[1], r[2], r[3], RunReading.from_dict(json.loads(r[4])), r[5], r[6], r[7]) for r in rows
+            ]
+            self._listed = (key, infos)
+        return list(self._listed[1])
 
     def chunk_parents(self) -> dict[str, str]:
         """Chunk ID -> document ID from every stored run's chunk map (the chunks those runs returned)."""

@@ -2863,6 +2863,10 @@ sha256 {hash}</translation>
         <translation>为当前文档评级</translation>
     </message>
     <message>
+        <source>Reading the queries of this pool version…</source>
+        <translation>正在读取此判断池版本的查询…</translation>
+    </message>
+    <message>
         <source>No queries yet: import queries and judgments, or build a pool from runs.</source>
         <translation>尚无查询：请导入查询和相关性判断，或从运行结果构建判断池。</translation>
     </message>

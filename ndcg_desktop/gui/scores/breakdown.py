@@ -113,8 +113,9 @@ class BreakdownPanel(QWidget):
         grid.setRowStretch(2, 3)
         grid.setRowStretch(4, 2)
         self.setMinimumHeight(280)
-        # A new result selects its first query through the results panel; a lost result empties this.
-        session.changed.connect(lambda aspects: self.show_query("") if session.result is None else None)
+        # The results panel selects a new result's first query, and sends "" when the result is lost: the one
+        # place that empties this (it was emptied again on every change of the session, each time rebuilding
+        # three tables and the chart, during every refresh after an import).
 
     def focus_order(self) -> list[QWidget]:
         return [self.positions_view, self.ideal_view, self.missed_view, self.chart]

@@ -68,7 +68,11 @@ class FrameModel(QAbstractTableModel):
         self.endResetModel()
 
     def clear(self) -> None:
-        self.load(pd.DataFrame(columns=[c[1] for c in self.columns]))
+        """No rows (without building an empty data frame: views clear on every change of the session)."""
+        self.beginResetModel()
+        self.display, self.raw = [[] for _ in self.columns], [[] for _ in self.columns]
+        self.shade_column, self.shades = -1, []
+        self.endResetModel()
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() or not self.display else len(self.display[0])
