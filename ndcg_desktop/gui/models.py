@@ -60,6 +60,8 @@ def _text(value: Any) -> str:
 
 class _ListTableModel(QAbstractTableModel):
     COLUMNS: tuple[str, ...] = ()
+    _sort: tuple[int, Qt.SortOrder]
+    _row: dict[str, int]
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 - Qt's signature
         return 0 if parent.isValid() else self._rows()
@@ -74,6 +76,23 @@ class _ListTableModel(QAbstractTableModel):
 
     def _rows(self) -> int:
         raise NotImplementedError
+
+    def _apply_sort(self) -> None:
+        raise NotImplementedError
+
+    def _sort_rows(self, column: int, order: Qt.SortOrder, keys: list[str]) -> None:
+        """Sort by ``column`` (``_apply_sort``); the selection and other persistent indexes move with their rows.
+
+        ``keys`` names each row before the sort; ``self._row`` maps a key to its row after it.
+        """
+        self._sort = (column, order)
+        self.layoutAboutToBeChanged.emit()
+        before = list(keys)
+        self._apply_sort()
+        for index in self.persistentIndexList():
+            if index.isValid():
+                self.changePersistentIndex(index, self.index(self._row[before[index.row()]], index.column()))
+        self.layoutChanged.emit()
 
 
 @dataclass(frozen=True)
@@ -137,15 +156,7 @@ class QueryListModel(_ListTableModel):
     # Sorting happens here, in Python lists, not in the proxy: a proxy sorts by calling data() through
     # the bindings about 15 times per row (5,000 queries: about a second on every reload).
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
-        self._sort = (column, order)
-        self.layoutAboutToBeChanged.emit()
-        before = list(self._ids)
-        self._apply_sort()
-        for index in self.persistentIndexList():
-            if index.isValid():
-                moved = self.index(self._row[before[index.row()]], index.column())
-                self.changePersistentIndex(index, moved)
-        self.layoutChanged.emit()
+        self._sort_rows(column, order, self._ids)
 
     def _apply_sort(self) -> None:
         column, order = self._sort
@@ -282,14 +293,7 @@ class PoolTableModel(_ListTableModel):
     # Sorted here, as QueryListModel is: a proxy sorts a reset model by calling data() through the bindings
     # about 15 times per row (a 1,000-document pool: about 0.2 s of a frozen window on every query change).
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
-        self._sort = (column, order)
-        self.layoutAboutToBeChanged.emit()
-        before = list(self._docs)
-        self._apply_sort()
-        for index in self.persistentIndexList():
-            if index.isValid():
-                self.changePersistentIndex(index, self.index(self._row[before[index.row()]], index.column()))
-        self.layoutChanged.emit()
+        self._sort_rows(column, order, self._docs)
 
     def _sort_values(self, column: int) -> list[Any]:
         """The raw values column ``column`` sorts by (what data() gives under SORT_ROLE)."""
