@@ -455,7 +455,9 @@ def read_whitespace_table(
         sep = b" "
         if data.startswith(BOM):
             return None
-    table = read_separated(io.BytesIO(data), sep.decode(), names, types)
+    # pyarrow reads a Python file object holding the GIL for each block copied; a BufferReader over the bytes
+    # is read without the GIL (the window's GUI thread waited behind a worker importing a run).
+    table = read_separated(pa.BufferReader(data), sep.decode(), names, types)
     return None if table is None else (table, data)
 
 
@@ -479,7 +481,7 @@ def read_delimited_table(data: bytes, sep: str, types: dict[str, pa.DataType]) -
         return None
     try:
         return pacsv.read_csv(
-            io.BytesIO(data),
+            pa.BufferReader(data),  # read without the GIL (see read_whitespace_table)
             parse_options=pacsv.ParseOptions(delimiter=sep),
             convert_options=pacsv.ConvertOptions(
                 column_types=types,
@@ -520,7 +522,7 @@ def iter_records(data: bytes, path: str | Path, sep: str, columns: int) -> Itera
 
 
 def read_separated(
-    source: str | Path | io.BytesIO, sep: str, names: list[str], types: dict[str, pa.DataType]
+    source: str | Path | pa.BufferReader, sep: str, names: list[str], types: dict[str, pa.DataType]
 ) -> pa.Table | None:
     """pyarrow's multi-threaded reader over a file (or bytes) with one separator; None if any line is bad."""
     try:

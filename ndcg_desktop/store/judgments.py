@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -148,45 +151,28 @@ class JudgmentRepository:
     def add_items(self, pairs: pd.DataFrame, *, version: int | None = None, action: str = "add") -> pd.DataFrame:
         """Add ungraded (query_id, doc_id) items to a draft; returns per query how many were new."""
         target = self.pools.draft_target(version)
-        pairs, new = self._new_pairs(pairs, target)
         with self.file.transaction() as conn:
             number = self.pools.open_draft(conn, target)
-            # The pairs go into a temporary table in batches, then into the pool and the audit log by two
-            # INSERT ... SELECT statements: SQLite does the copying without the GIL, and one time stamp
-            # serves the one transaction (1M items: about 30 s as per-row inserts with a clock read each).
-            conn.execute("CREATE TEMP TABLE IF NOT EXISTS adding (query_id TEXT NOT NULL, doc_id TEXT NOT NULL)")
-            conn.execute("DELETE FROM adding")
-            queries, docs = new["query_id"].astype(str), new["doc_id"].astype(str)
-            for start in range(0, len(new), _BATCH):
-                rows = zip(
-                    queries.iloc[start : start + _BATCH].tolist(),
-                    docs.iloc[start : start + _BATCH].tolist(),
-                    strict=True,
+            with _staged(conn, pairs, number) as staged:
+                counts = _counts(conn, staged)
+                conn.execute(
+                    "INSERT INTO judgments (version, query_id, doc_id, grade) "
+                    f"SELECT ?, query_id, doc_id, NULL FROM {staged} WHERE new ORDER BY query_id, doc_id",  # appends
+                    (number,),
                 )
-                conn.executemany("INSERT INTO adding VALUES (?, ?)", rows)
-            conn.execute(
-                "INSERT INTO judgments (version, query_id, doc_id, grade) "
-                "SELECT ?, query_id, doc_id, NULL FROM adding ORDER BY query_id, doc_id",  # key order: appends
-                (number,),
-            )
-            conn.execute(
-                "INSERT INTO audit_log (version, query_id, doc_id, action, who, at) "
-                "SELECT ?, query_id, doc_id, ?, ?, ? FROM adding ORDER BY rowid",
-                (number, action, self.file.user, now()),
-            )
-            conn.execute("DELETE FROM adding")
-        return per_query_counts(pairs, new)
+                conn.execute(
+                    "INSERT INTO audit_log (version, query_id, doc_id, action, who, at) "
+                    f"SELECT ?, query_id, doc_id, ?, ?, ? FROM {staged} WHERE new ORDER BY rowid",  # order given
+                    (number, action, self.file.user, now()),  # one time stamp for the one transaction
+                )
+        return counts
 
     def preview_items(self, pairs: pd.DataFrame, *, version: int | None = None) -> pd.DataFrame:
         """What :meth:`add_items` would add, per query, writing nothing (not even a new draft)."""
-        pairs, new = self._new_pairs(pairs, self.pools.draft_target(version))
-        return per_query_counts(pairs, new)
-
-    def _new_pairs(self, pairs: pd.DataFrame, target: DraftTarget) -> tuple[pd.DataFrame, pd.DataFrame]:
-        pairs = pairs[["query_id", "doc_id"]].drop_duplicates()
-        existing = self.pools.target_items(target)[["query_id", "doc_id"]]
-        merged = pairs.merge(existing, how="left", indicator=True)
-        return pairs, merged[merged["_merge"] == "left_only"][["query_id", "doc_id"]]
+        target = self.pools.draft_target(version)
+        source = target.version if target.version is not None else target.parent  # a new draft copies its parent
+        with _staged(self.file.conn, pairs, source if source is not None else -1) as staged:
+            return _counts(self.file.conn, staged)
 
     def remove_ungraded(self, *, version: int | None = None) -> int:
         """Remove every ungraded item of a draft (an explicit step before freezing). Audited."""
@@ -391,8 +377,50 @@ def _opt_int(value: Any) -> int | None:
     return None if value is None or pd.isna(value) else int(value)
 
 
-def per_query_counts(candidates: pd.DataFrame, new: pd.DataFrame) -> pd.DataFrame:
-    total = candidates.groupby("query_id").size().rename("candidates")
-    added = new.groupby("query_id").size().rename("new")
-    out = pd.concat([total, added], axis=1).fillna(0).astype(int).reset_index()
-    return out.rename(columns={"index": "query_id"})
+_names = itertools.count()
+
+
+@contextmanager
+def _staged(conn: sqlite3.Connection, pairs: pd.DataFrame, version: int) -> Iterator[str]:
+    """A temporary table of the distinct (query_id, doc_id) pairs in the order given, each marked ``new`` when
+    version ``version`` lacks it; dropped afterwards. Yields its name (each call its own: threads share the
+    connection).
+
+    The pairs go in by ``executemany`` in ``_BATCH``-row steps (other threads get the GIL between them) and SQLite
+    decides which are new through the pool's primary key, without the GIL. A pandas anti-join against the
+    version's items read into memory held the GIL for about 0.2 s a call at a million items, and the items' read
+    longer: the window froze while the build-pool preview or a send ran on a worker.
+    """
+    name = f"temp.staged_{next(_names)}"
+    conn.execute(
+        f"CREATE TABLE {name} (query_id TEXT NOT NULL, doc_id TEXT NOT NULL, new INTEGER, UNIQUE (query_id, doc_id))"
+    )
+    try:
+        queries, docs = pairs["query_id"].astype(str), pairs["doc_id"].astype(str)
+        for start in range(0, len(pairs), _BATCH):
+            rows = zip(
+                queries.iloc[start : start + _BATCH].tolist(), docs.iloc[start : start + _BATCH].tolist(), strict=True
+            )
+            conn.executemany(f"INSERT OR IGNORE INTO {name} (query_id, doc_id) VALUES (?, ?)", rows)  # first seen
+        conn.execute(
+            f"UPDATE {name} SET new = NOT EXISTS (SELECT 1 FROM judgments j "
+            f"WHERE j.version = ? AND j.query_id = {name}.query_id AND j.doc_id = {name}.doc_id)",
+            (version,),
+        )
+        yield name
+    finally:
+        conn.execute(f"DROP TABLE IF EXISTS {name}")
+
+
+def _counts(conn: sqlite3.Connection, staged: str) -> pd.DataFrame:
+    """Per query (in order of ID): the distinct candidates staged and how many of them are new."""
+    rows = conn.execute(
+        f"SELECT query_id, count(*), sum(new) FROM {staged} GROUP BY query_id ORDER BY query_id"
+    ).fetchall()
+    return pd.DataFrame(
+        {
+            "query_id": pd.Series([r[0] for r in rows], dtype="str"),  # pandas' string dtype, as a groupby gave
+            "candidates": pd.Series([r[1] for r in rows], dtype="int64"),
+            "new": pd.Series([r[2] for r in rows], dtype="int64"),
+        }
+    )

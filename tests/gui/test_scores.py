@@ -192,6 +192,47 @@ def test_query_ids_are_listed_in_natural_order(window, cranfield_project, qtbot,
     assert len(flagged) == 225 and flagged == sorted(flagged, key=int)  # every query has unjudged documents
 
 
+def test_the_check_and_results_tables_are_formatted_on_the_workers(
+    window, cranfield_project, qtbot, data_dir, monkeypatch
+):
+    """Issue 13: after Score on a 7M-line run the GUI thread spent 1.1-1.25 s formatting 7,000 result rows (and after
+    Check, formatting the flagged queries)."""
+    from ndcg_desktop.gui.scores import resolve, results
+    from ndcg_desktop.gui.scores import view as view_module
+
+    on_gui: list[bool] = []
+    original = results.results_table
+
+    def spy(result):
+        on_gui.append(threading.current_thread() is threading.main_thread())
+        return original(result)
+
+    monkeypatch.setattr(view_module, "results_table", spy)
+    monkeypatch.setattr(results, "results_table", spy)  # a result shown without a prepared table would call it here
+    flags_on_gui: list[bool] = []
+    flags_table = resolve.flags_table
+
+    def flags_spy(runs):
+        flags_on_gui.append(threading.current_thread() is threading.main_thread())
+        return flags_table(runs)
+
+    monkeypatch.setattr(view_module, "flags_table", flags_spy)
+    monkeypatch.setattr(resolve, "flags_table", flags_spy)
+    window.open_project(cranfield_project)
+    view = window.scores
+    checked(view, qtbot)
+    choose(view.choices["unjudged"], "zero")
+    scored(view, qtbot)
+    assert on_gui == [False]  # once, on the worker
+    assert flags_on_gui == [False]  # the check's flagged-queries table too
+    qrels = pd.read_csv(data_dir / "cranfield" / "qrels.txt", sep=r"\s+", header=None, dtype=str)
+    assert shown_ids(view.results_panel.results_proxy) == sorted(qrels[0].unique(), key=int)
+    per_query = view.evaluation.per_query.set_index("query_id")
+    model = view.results_panel.results
+    first = [model.value(r, "query_id") for r in range(3)]
+    assert [model.value(r, "ndcg") for r in range(3)] == [f"{per_query.loc[q, 'ndcg']:.4f}" for q in first]
+
+
 def test_compare_two_runs_checks_both(window, cranfield_project, qtbot, data_dir, capsys, tmp_path, messages):
     window.open_project(cranfield_project)
     view = window.scores

@@ -33,3 +33,39 @@ def test_added_items_land_in_the_pool_and_the_audit_log_across_batches(tmp_path,
     assert set(added["who"]) == {"tester"} and added["at"].nunique() == 1 and set(added["version"]) == {draft.version}
     expected = pd.DataFrame({"query_id": ["q1", "q10", "q2"], "candidates": [4, 1, 3], "new": [3, 1, 2]})
     pd.testing.assert_frame_equal(counts.sort_values("query_id").reset_index(drop=True), expected)
+
+
+def test_new_items_are_found_in_sqlite_without_reading_the_pool_into_python(tmp_path, monkeypatch):
+    """The build-pool preview and every addition decided which pairs were new by reading the whole target version
+    into pandas and joining there: at a million items, seconds of a worker holding the GIL in long single calls
+    (the window froze ~0.2-1 s at a time). SQLite now decides through the pool's key; the counts are unchanged."""
+    from ndcg_desktop.store.pools import PoolRepository
+
+    (tmp_path / "j.qrels").write_text("q1 0 A 1\nq1 0 B 0\nq2 0 C 2\n")
+    pairs = pd.DataFrame({"query_id": ["q1", "q1", "q2", "q3", "q1", "q2"], "doc_id": ["A", "D", "C", "E", "D", "F"]})
+    with Project.create(tmp_path / "p.ndcgproj", user="tester") as p:
+        p.import_qrels(tmp_path / "j.qrels")
+        p.freeze()
+        pool = p.pool_items(1)
+
+        def refuse(*args, **kwargs):
+            raise AssertionError("the version's items were read into Python")
+
+        monkeypatch.setattr(PoolRepository, "pool_items", refuse)
+        preview = p.judgments.preview_items(pairs)  # no draft yet: new relative to frozen version 1
+        added = p.add_items(pairs)
+        again = p.judgments.preview_items(pairs)  # the draft now holds them all
+    # Expected, from an independent pandas read: distinct pairs per query, and those not in version 1.
+    distinct = pairs.drop_duplicates()
+    known = set(zip(pool["query_id"], pool["doc_id"], strict=True))
+    is_new = [(q, d) not in known for q, d in zip(distinct["query_id"], distinct["doc_id"], strict=True)]
+    expected = (
+        distinct.assign(new=is_new)
+        .groupby("query_id")
+        .agg(candidates=("doc_id", "size"), new=("new", "sum"))
+        .reset_index()
+        .astype({"candidates": "int64", "new": "int64"})
+    )
+    pd.testing.assert_frame_equal(preview, expected)
+    pd.testing.assert_frame_equal(added, expected)
+    pd.testing.assert_frame_equal(again, expected.assign(new=0))

@@ -9,7 +9,15 @@ from PySide6.QtWidgets import QComboBox, QGridLayout, QGroupBox, QHBoxLayout, QL
 
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_label
-from ndcg_desktop.gui.scores.tables import FrameModel, fit_columns, load_sorted, table_view
+from ndcg_desktop.gui.scores.tables import (
+    FrameModel,
+    TableData,
+    fit_columns,
+    show_sorted,
+    sorted_frame,
+    table_data,
+    table_view,
+)
 from ndcg_desktop.gui.scores.text import (
     CHOICE_TEXTS,
     GROUP_TITLES,
@@ -18,6 +26,7 @@ from ndcg_desktop.gui.scores.text import (
     listing,
     set_button_text,
 )
+from ndcg_desktop.tasks.scoring import CheckedRun
 from ndcg_desktop.tasks.session import CHECKS, CHOICES, CHOICES_CHANGED, INPUTS, PROJECT, SETTINGS, ScoresSession
 
 translate = QCoreApplication.translate
@@ -44,6 +53,19 @@ def _bold(text: str) -> QLabel:
     return label
 
 
+def flags_table(runs: list[CheckedRun]) -> TableData:
+    """The flagged queries of each checked run, sorted by query (natural order); any thread."""
+    frames = []
+    no_ranking, tie = translate("analysis", "no ranking"), translate("analysis", "tie")  # thread-safe
+    for checked in runs:
+        details = checked.report.per_query.copy()
+        details.insert(0, "run", checked.run_name)
+        details["no_ranking_text"] = [no_ranking if v else "" for v in details["no_ranking"]]
+        details["tie_at_k_text"] = [tie if v else "" for v in details["tie_at_k"]]
+        frames.append(details)
+    return table_data(FLAG_COLUMNS, sorted_frame(pd.concat(frames, ignore_index=True), "query_id"))
+
+
 class ResolvePanel(QGroupBox):
     """One row per flag group: what each run's check found, and the group's choice (unset until made)."""
 
@@ -53,6 +75,7 @@ class ResolvePanel(QGroupBox):
     def __init__(self, session: ScoresSession, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.session = session
+        self._prepared: tuple[list[CheckedRun], TableData] | None = None
         grid = QGridLayout(self)
         self.found: dict[str, QLabel] = {}
         self.choices: dict[str, QComboBox] = {}
@@ -162,6 +185,10 @@ class ResolvePanel(QGroupBox):
         self.suggestion_label.setVisible(bool(suggestion and differs))
         self.suggestion_button.setVisible(bool(suggestion and differs))
 
+    def offer(self, runs: list[CheckedRun], table: TableData) -> None:
+        """The flagged-queries table of these checked runs, prepared on the worker that checked them."""
+        self._prepared = (runs, table)
+
     def _show_checks(self) -> None:
         s = self.session
         checks = s.checks
@@ -189,22 +216,18 @@ class ResolvePanel(QGroupBox):
             if ties:
                 text = translate("analysis", "{ties} (the tie-averaged nDCG is shown beside each)").format(ties=text)
             self.ties_label.setText(text)
-            frames = []
-            no_ranking, tie = translate("analysis", "no ranking"), translate("analysis", "tie")
-            for name in names:
-                details = checks[name].report.per_query.copy()
-                details.insert(0, "run", name)
-                details["no_ranking_text"] = [no_ranking if v else "" for v in details["no_ranking"]]
-                details["tie_at_k_text"] = [tie if v else "" for v in details["tie_at_k"]]
-                frames.append(details)
-            details = pd.concat(frames, ignore_index=True)
-            load_sorted(self.flag_view, self.flag_details, details, "query_id")
+            runs = [checks[name] for name in names]
+            prepared, self._prepared = self._prepared, None
+            fresh = prepared is not None and list(map(id, prepared[0])) == list(map(id, runs))  # the very same checks
+            table = prepared[1] if fresh and prepared is not None else flags_table(runs)
+            show_sorted(self.flag_view, self.flag_details, table, "query_id")
             fit_columns(self.flag_view, self.flag_details)
-            self.details_button.setEnabled(len(details) > 0)
+            count = self.flag_details.rowCount()
+            self.details_button.setEnabled(count > 0)
             set_button_text(
                 self.details_button,
-                translate("analysis", "Show flagged queries ({count})").format(count=len(details))
-                if len(details)
+                translate("analysis", "Show flagged queries ({count})").format(count=count)
+                if count
                 else translate("analysis", "No flagged queries"),
             )
         else:

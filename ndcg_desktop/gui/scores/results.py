@@ -8,9 +8,18 @@ from PySide6.QtWidgets import QCheckBox, QDoubleSpinBox, QHBoxLayout, QLabel, QP
 
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_label
-from ndcg_desktop.gui.scores.tables import FrameModel, ResultsProxy, fit_columns, load_sorted, table_view
+from ndcg_desktop.gui.scores.tables import (
+    FrameModel,
+    ResultsProxy,
+    TableData,
+    fit_columns,
+    show_sorted,
+    sorted_frame,
+    table_data,
+    table_view,
+)
 from ndcg_desktop.gui.scores.text import describe_settings, scored_against
-from ndcg_desktop.tasks.session import PROJECT, RESULT, ScoresSession
+from ndcg_desktop.tasks.session import PROJECT, RESULT, ScoreResult, ScoresSession
 
 translate = QCoreApplication.translate
 
@@ -31,6 +40,31 @@ RESULT_COLUMNS = [
 ]
 
 
+def results_table(result: ScoreResult) -> TableData:
+    """The per-query results table of ``result``, sorted by query (natural order), flags named; any thread.
+
+    7,000 queries take about a second to format: the Scores view runs this on the scoring worker.
+    """
+    frame = result.first.evaluation.per_query.copy()
+    names = (
+        translate("analysis", "no ranking"),  # QCoreApplication.translate is thread-safe
+        translate("analysis", "zero IDCG"),
+        translate("analysis", "excluded"),
+        translate("analysis", "tie at K"),
+    )
+    separator = translate("analysis", ", ", "list separator")
+    frame["flags"] = [
+        separator.join(n for n, on in zip(names, flags, strict=True) if on)
+        for flags in zip(frame["no_ranking"], frame["zero_idcg"], frame["excluded"], frame["tie_at_k"], strict=True)
+    ]
+    bounds = result.first.bounds
+    if bounds is not None:  # rule 17: where unjudged documents sit, the range they allow
+        frame["unjudged_bounds"] = bounds["ndcg_gap"].to_numpy()
+        frame["unjudged_bounds_low"] = bounds["ndcg_lower"].to_numpy()
+        frame["unjudged_bounds_high"] = bounds["ndcg_upper"].to_numpy()
+    return table_data(RESULT_COLUMNS, sorted_frame(frame, "query_id"), shade_by="ndcg")
+
+
 class ResultsPanel(QWidget):
     """Empty until the session has a result; emptied again whenever it loses it."""
 
@@ -40,6 +74,7 @@ class ResultsPanel(QWidget):
     def __init__(self, session: ScoresSession, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.session = session
+        self._prepared: tuple[ScoreResult, TableData] | None = None
         self.owner = plain_label(wrap=True)  # names the run, the pool version and its hash (project data)
         self.owner.setAccessibleName(translate("analysis", "Scored run and pool version"))
         font = QFont(self.owner.font())
@@ -108,6 +143,13 @@ class ResultsPanel(QWidget):
         session.changed.connect(self._changed)
         self._changed(frozenset({RESULT}))
 
+    def offer(self, result: ScoreResult, table: TableData) -> None:
+        """The per-query table of ``result``, prepared on the worker that scored it (:func:`results_table`).
+
+        Used when the session shows that very result; anything else is prepared when shown.
+        """
+        self._prepared = (result, table)
+
     def focus_order(self) -> list[QWidget]:
         return [self.below_on, self.below, self.missed_only, self.export_button, self.results_view]
 
@@ -156,23 +198,10 @@ class ResultsPanel(QWidget):
                 ties=s["ties_at_k"],
             )
         )
-        frame = e.per_query.copy()
-        names = (
-            translate("analysis", "no ranking"),
-            translate("analysis", "zero IDCG"),
-            translate("analysis", "excluded"),
-            translate("analysis", "tie at K"),
-        )
-        separator = translate("analysis", ", ", "list separator")
-        frame["flags"] = [
-            separator.join(n for n, on in zip(names, flags, strict=True) if on)
-            for flags in zip(frame["no_ranking"], frame["zero_idcg"], frame["excluded"], frame["tie_at_k"], strict=True)
-        ]
-        if first.bounds is not None:  # rule 17: where unjudged documents sit, the range they allow
-            frame["unjudged_bounds"] = first.bounds["ndcg_gap"].to_numpy()
-            frame["unjudged_bounds_low"] = first.bounds["ndcg_lower"].to_numpy()
-            frame["unjudged_bounds_high"] = first.bounds["ndcg_upper"].to_numpy()
-        load_sorted(self.results_view, self.results, frame, "query_id", shade_by="ndcg")
+        prepared = self._prepared
+        self._prepared = None
+        table = prepared[1] if prepared is not None and prepared[0] is result else results_table(result)
+        show_sorted(self.results_view, self.results, table, "query_id")
         fit_columns(self.results_view, self.results)
         if self.results_proxy.rowCount():
             self.results_view.selectRow(0)

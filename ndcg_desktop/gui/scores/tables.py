@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 import pandas as pd
@@ -40,6 +41,36 @@ def format_value(value: Any, fmt: str) -> str:
     return str(value)
 
 
+@dataclass(frozen=True)
+class TableData:
+    """A table's cells prepared for :class:`FrameModel`: display strings and raw sort values per column.
+
+    Made by :func:`table_data` on any thread (no Qt object is touched), so a large result is formatted
+    on the worker that computed it rather than on the GUI thread.
+    """
+
+    display: list[list[str]]
+    raw: list[list[Any]]
+    shade_column: int = -1  # the column whose background shades by ``shade_values`` (-1: none)
+    shade_values: list[float] = field(default_factory=list)
+
+
+def table_data(columns: list[Column], frame: pd.DataFrame, shade_by: str | None = None) -> TableData:
+    """Format ``frame`` for ``columns`` (text IDs get natural sort keys; numbers keep their value, NaN -> -1)."""
+    display, raw = [], []
+    for _, name, fmt in columns:
+        values = frame[name].tolist() if name in frame else [""] * len(frame)
+        raw.append([natural_key(str(v)) if fmt == "" else (-1 if v is None or v != v else v) for v in values])
+        if fmt == "interval" and f"{name}_low" in frame and f"{name}_high" in frame:
+            ends = zip(frame[f"{name}_low"].tolist(), frame[f"{name}_high"].tolist(), strict=True)
+            display.append([f"[{format_value(lo, 'f4')}, {format_value(hi, 'f4')}]" for lo, hi in ends])
+        else:
+            display.append([format_value(v, "f4" if fmt == "interval" else fmt) for v in values])
+    shade_column = next((i for i, c in enumerate(columns) if c[1] == shade_by), -1)
+    shades = [float(v) for v in frame[shade_by]] if shade_by else []
+    return TableData(display, raw, shade_column, shades)
+
+
 class FrameModel(QAbstractTableModel):
     """A read-only table of prepared strings and raw sort values, loaded from a data frame."""
 
@@ -50,29 +81,23 @@ class FrameModel(QAbstractTableModel):
         self.display: list[list[str]] = []
         self.raw: list[list[Any]] = []
         self.shade_column = -1
-        self.shades: list[QBrush] = []
+        self.shade_values: list[float] = []
+        self._brushes: dict[float, QBrush] = {}  # made when a row is first painted, one per distinct value
 
     def load(self, frame: pd.DataFrame, shade_by: str | None = None) -> None:
+        self.show(table_data(self.columns, frame, shade_by))
+
+    def show(self, data: TableData) -> None:
+        """Show cells already prepared (by :func:`table_data`, perhaps on a worker thread)."""
         self.beginResetModel()
-        self.display, self.raw = [], []
-        for _, name, fmt in self.columns:
-            values = frame[name].tolist() if name in frame else [""] * len(frame)
-            self.raw.append([natural_key(str(v)) if fmt == "" else (-1 if v is None or v != v else v) for v in values])
-            if fmt == "interval" and f"{name}_low" in frame and f"{name}_high" in frame:
-                ends = zip(frame[f"{name}_low"].tolist(), frame[f"{name}_high"].tolist(), strict=True)
-                self.display.append([f"[{format_value(lo, 'f4')}, {format_value(hi, 'f4')}]" for lo, hi in ends])
-            else:
-                self.display.append([format_value(v, "f4" if fmt == "interval" else fmt) for v in values])
-        self.shade_column = next((i for i, c in enumerate(self.columns) if c[1] == shade_by), -1)
-        self.shades = [shade(float(v)) for v in frame[shade_by]] if shade_by else []
+        self.display, self.raw = data.display, data.raw
+        self.shade_column, self.shade_values = data.shade_column, data.shade_values
+        self._brushes = {}
         self.endResetModel()
 
     def clear(self) -> None:
         """No rows (without building an empty data frame: views clear on every change of the session)."""
-        self.beginResetModel()
-        self.display, self.raw = [[] for _ in self.columns], [[] for _ in self.columns]
-        self.shade_column, self.shades = -1, []
-        self.endResetModel()
+        self.show(TableData([[] for _ in self.columns], [[] for _ in self.columns]))
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() or not self.display else len(self.display[0])
@@ -93,7 +118,11 @@ class FrameModel(QAbstractTableModel):
         if role == SORT_ROLE:
             return self.raw[col][row]
         if role == Qt.ItemDataRole.BackgroundRole and col == self.shade_column:
-            return self.shades[row]
+            value = self.shade_values[row]
+            brush = self._brushes.get(value)
+            if brush is None:
+                brush = self._brushes[value] = shade(value)
+            return brush
         if role == Qt.ItemDataRole.TextAlignmentRole and self.columns[col][2] in ("f4", "int", "interval"):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
@@ -134,6 +163,15 @@ class ResultsProxy(QSortFilterProxyModel):
         return not (self.missed_only and int(model.raw_value(source_row, "relevant_missed")) == 0)
 
 
+def sorted_frame(frame: pd.DataFrame, by: str, *, ascending: bool = True) -> pd.DataFrame:
+    """``frame`` sorted by column ``by`` (IDs in natural order), with a fresh index; any thread."""
+    # IDs arrive as object or as pandas' string dtypes (Arrow-backed): both sort in natural order.
+    textual = pd.api.types.is_object_dtype(frame[by]) or pd.api.types.is_string_dtype(frame[by])
+    key = (lambda values: values.astype(str).map(natural_key)) if textual else None
+    ordered = frame.sort_values(by, ascending=ascending, key=key, kind="stable") if len(frame) else frame
+    return ordered.reset_index(drop=True)
+
+
 def load_sorted(
     view: QTableView, model: FrameModel, frame: pd.DataFrame, by: str, *, ascending: bool = True, **load: Any
 ) -> None:
@@ -143,14 +181,16 @@ def load_sorted(
     frozen window for thousands of rows. The frame is sorted by pandas instead (IDs in natural
     order) and the proxy is told not to sort until the user clicks a header.
     """
-    # IDs arrive as object or as pandas' string dtypes (Arrow-backed): both sort in natural order.
-    textual = pd.api.types.is_object_dtype(frame[by]) or pd.api.types.is_string_dtype(frame[by])
-    key = (lambda values: values.astype(str).map(natural_key)) if textual else None
-    ordered = frame.sort_values(by, ascending=ascending, key=key, kind="stable") if len(frame) else frame
+    data = table_data(model.columns, sorted_frame(frame, by, ascending=ascending), **load)
+    show_sorted(view, model, data, by, ascending=ascending)
+
+
+def show_sorted(view: QTableView, model: FrameModel, data: TableData, by: str, *, ascending: bool = True) -> None:
+    """Show ``data`` prepared from a frame already sorted by ``by`` (see :func:`load_sorted`)."""
     proxy = view.model()
     if isinstance(proxy, QSortFilterProxyModel):
         proxy.sort(-1)
-    model.load(ordered.reset_index(drop=True), **load)
+    model.show(data)
     header = view.horizontalHeader()
     header.blockSignals(True)  # the indicator only: a signal would make the view sort again
     column = next(i for i, c in enumerate(model.columns) if c[1] == by)

@@ -19,9 +19,10 @@ from ndcg_desktop.gui.scores.breakdown import BreakdownPanel
 from ndcg_desktop.gui.scores.comparison import ComparisonPanel
 from ndcg_desktop.gui.scores.history import HistoryPanel
 from ndcg_desktop.gui.scores.pickers import CHECK_KEYS, InputsBar
-from ndcg_desktop.gui.scores.resolve import SCORE_KEYS, ResolvePanel
-from ndcg_desktop.gui.scores.results import ResultsPanel
+from ndcg_desktop.gui.scores.resolve import SCORE_KEYS, ResolvePanel, flags_table
+from ndcg_desktop.gui.scores.results import ResultsPanel, results_table
 from ndcg_desktop.gui.scores.send import SendForJudgingDialog
+from ndcg_desktop.gui.scores.tables import TableData
 from ndcg_desktop.gui.tasks import run_with_progress
 from ndcg_desktop.scoring.explain import FlagReport
 from ndcg_desktop.store import Project, SavedEvaluation
@@ -156,13 +157,28 @@ class ScoresView(QWidget):
         )
 
     def _run(self, title: str, job: Job, done: Any = None) -> None:
-        """Run a session job behind the progress dialog; its result is dropped if an input changed meanwhile."""
+        """Run a session job behind the progress dialog; its result is dropped if an input changed meanwhile.
 
-        def finished(result: Any) -> None:
+        A check's flagged-queries table and a score's per-query table are formatted on the same worker
+        (thousands of rows took up to a second of the GUI thread when the result arrived).
+        """
+
+        def work(progress: Any = None, cancelled: Any = None) -> tuple[Any, TableData | None]:
+            result = job(progress=progress, cancelled=cancelled)
+            if job.kind == "score":
+                return result, results_table(result)
+            return result, flags_table(list(result.values())) if job.kind == "check" else None
+
+        def finished(out: tuple[Any, TableData | None]) -> None:
+            result, table = out
+            if job.kind == "score" and table is not None:
+                self.results_panel.offer(result, table)
+            elif job.kind == "check" and table is not None:
+                self.resolve.offer(list(result.values()), table)
             if self.session.apply(job, result) and done is not None:
                 done()
 
-        run_with_progress(self, title, job, finished, self.error.emit)
+        run_with_progress(self, title, work, finished, self.error.emit)
 
     def check(self) -> None:
         """Check the run, and the comparison run, against the pool version."""
