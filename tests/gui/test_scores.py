@@ -192,6 +192,20 @@ def test_query_ids_are_listed_in_natural_order(window, cranfield_project, qtbot,
     assert len(flagged) == 225 and flagged == sorted(flagged, key=int)  # every query has unjudged documents
 
 
+def threads_of(monkeypatch, name: str, home, *users) -> list[bool]:
+    """Patch function ``name`` of module ``home`` (and where ``users`` imported it) to record, per call, whether it
+    ran on the GUI thread."""
+    original, on_gui = getattr(home, name), []
+
+    def spy(*args):
+        on_gui.append(threading.current_thread() is threading.main_thread())
+        return original(*args)
+
+    for module in (home, *users):
+        monkeypatch.setattr(module, name, spy)
+    return on_gui
+
+
 def test_the_check_and_results_tables_are_formatted_on_the_workers(
     window, cranfield_project, qtbot, data_dir, monkeypatch
 ):
@@ -200,24 +214,9 @@ def test_the_check_and_results_tables_are_formatted_on_the_workers(
     from ndcg_desktop.gui.scores import resolve, results
     from ndcg_desktop.gui.scores import view as view_module
 
-    on_gui: list[bool] = []
-    original = results.results_table
-
-    def spy(result):
-        on_gui.append(threading.current_thread() is threading.main_thread())
-        return original(result)
-
-    monkeypatch.setattr(view_module, "results_table", spy)
-    monkeypatch.setattr(results, "results_table", spy)  # a result shown without a prepared table would call it here
-    flags_on_gui: list[bool] = []
-    flags_table = resolve.flags_table
-
-    def flags_spy(runs):
-        flags_on_gui.append(threading.current_thread() is threading.main_thread())
-        return flags_table(runs)
-
-    monkeypatch.setattr(view_module, "flags_table", flags_spy)
-    monkeypatch.setattr(resolve, "flags_table", flags_spy)
+    # Each patched where it is called: by the view on the worker, by the panel if it had to prepare it itself.
+    on_gui = threads_of(monkeypatch, "results_table", results, view_module)
+    flags_on_gui = threads_of(monkeypatch, "flags_table", resolve, view_module)
     window.open_project(cranfield_project)
     view = window.scores
     checked(view, qtbot)
