@@ -10,9 +10,10 @@ including work done after a step's result arrived (refreshing views, loading mod
 Peers, on the same files in fresh processes: ``ndcg score`` (the command line, same scoring code)
 and pytrec_eval (trec_eval's C code). Ratios are the window's wall time over each peer's.
 
-    python benchmarks/gui_run_speed.py                             # 7,000 queries x 1,000 documents
-    python benchmarks/gui_run_speed.py --queries 1000 --depth 1000  # 1M lines
-    python benchmarks/gui_run_speed.py --queries 300 --depth 100    # quick check
+    python benchmarks/gui_run_speed.py                    # 7,000 queries x 1,000 documents
+    python benchmarks/gui_run_speed.py --queries 1000     # 1M lines
+    python benchmarks/gui_run_speed.py --queries 300      # quick check (300,000 lines)
+    python benchmarks/gui_run_speed.py --ids string       # document IDs like D1234567 (default: numeric)
 """
 
 from __future__ import annotations
@@ -133,7 +134,7 @@ def gui_measure(qrels: Path, run: Path) -> dict[str, float]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--queries", type=int, default=7000)
-    parser.add_argument("--depth", type=int, default=1000)
+    parser.add_argument("--ids", choices=("numeric", "string"), default="numeric", help="the run's document ID kind")
     parser.add_argument("--seed", type=int, default=20261129)
     parser.add_argument("--where", action="store_true", help="print where the threads were during each step's stalls")
     parser.add_argument("--child", nargs=2, metavar=("QRELS", "RUN"), help=argparse.SUPPRESS)
@@ -141,7 +142,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.child:
         print(json.dumps(gui_measure(Path(args.child[0]), Path(args.child[1]))))
         return 0
-    qrels, run = dataset(HERE / "data", args.queries, args.depth, args.seed)
+    case = dataset(HERE / "data", args.ids, args.queries, args.seed, gz=False)  # score_speed's data: 1,000 a query
+    qrels, run = case.qrels, case.run
     lines = sum(1 for _ in open(run, "rb"))
     # The window in a fresh process, like the peers (a warm page cache for all: the run was just read).
     child = subprocess.run(

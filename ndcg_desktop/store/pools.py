@@ -16,7 +16,7 @@ import pandas as pd
 from ndcg_desktop.domain.data import Qrels, Source
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import GradeScale
-from ndcg_desktop.store.core import ProjectFile, now
+from ndcg_desktop.store.core import ProjectFile, connect_read_only, now
 
 
 class FrozenVersionChanged(InputError):
@@ -284,11 +284,26 @@ class PoolRepository:
         )
         return bool(self.file.conn.execute(sql, (number, rows, rows)).fetchone()[0])
 
-    def query_progress(self, number: int) -> pd.DataFrame:
-        """Every query (imported or pooled) with its text, pool size and graded count in a version."""
+    def query_progress(self, number: int, *, own_connection: bool = False) -> pd.DataFrame:
+        """Every query (imported or pooled) with its text, pool size and graded count in a version.
+
+        ``own_connection``: read through a connection of its own (committed data only), for a worker thread.
+        A long statement holds its connection: on the shared one, the window's own small queries (the versions
+        list, the runs) waited for a GROUP BY over a million items.
+        """
         for v in self.versions():  # the window lists version -1 (none) for a project without a pool
             if v.version == number:
                 self.verified(v)
+        if own_connection:
+            conn = connect_read_only(self.file.path)
+            try:
+                return self._progress(conn, number)
+            finally:
+                conn.close()
+        return self._progress(self.file.conn, number)
+
+    @staticmethod
+    def _progress(conn: sqlite3.Connection, number: int) -> pd.DataFrame:
         return pd.read_sql_query(
             "WITH p AS (SELECT query_id, count(*) AS pool_size, count(grade) AS graded"
             "           FROM judgments WHERE version = ? GROUP BY query_id),"
@@ -297,7 +312,7 @@ class PoolRepository:
             "       coalesce(p.graded, 0) AS graded "
             "FROM ids LEFT JOIN p ON p.query_id = ids.query_id LEFT JOIN queries q ON q.query_id = ids.query_id "
             "ORDER BY ids.query_id",
-            self.file.conn,
+            conn,
             params=[number],
         )
 

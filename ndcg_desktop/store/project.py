@@ -269,8 +269,8 @@ class Project:
     def pool_items(self, number: int, query_id: str | None = None) -> pd.DataFrame:
         return self.pools.pool_items(number, query_id)
 
-    def query_progress(self, number: int) -> pd.DataFrame:
-        return self.pools.query_progress(number)
+    def query_progress(self, number: int, *, own_connection: bool = False) -> pd.DataFrame:
+        return self.pools.query_progress(number, own_connection=own_connection)
 
     def items(self, number: int) -> pd.DataFrame:
         """A version's items (query_id, doc_id, grade, note, updated_at), without the documents' titles."""
