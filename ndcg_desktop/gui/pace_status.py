@@ -41,7 +41,7 @@ class PaceLabel(QLabel):
         self.clear()
         self.setToolTip("")
         if project is not None:
-            self.refresh()
+            self.timer.start()  # once the project is open and shown: never a thread competing with the opening
 
     def schedule(self) -> None:
         """Something was graded: refresh once grading pauses."""

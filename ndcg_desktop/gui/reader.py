@@ -92,7 +92,18 @@ def show_passage(
         reader.setHtml(highlighted_html(text, query))
     else:
         show_long_text(reader, notice, text, query)
-    cursors = passage_cursors(reader.document(), passage) if passage else []
+    cursors = _mark(reader, passage_cursors(reader.document(), passage) if passage else [])
+    if cursors:
+        notice.setText(translate("passage", "The passage judged is marked in blue inside its document."))
+    elif passage:
+        notice.setText(translate("passage", "The passage's text was not found in its document's text."))
+    else:
+        notice.setText(translate("passage", "This passage's own text is not imported: its whole document is shown."))
+    notice.show()
+
+
+def _mark(reader: QTextBrowser, cursors: list[QTextCursor]) -> list[QTextCursor]:
+    """Mark ``cursors`` in the passage colour (beside a long text's term marks) and scroll to the first."""
     mark = QTextCharFormat()
     mark.setBackground(QColor(PASSAGE_BACKGROUND))
     mark.setForeground(QColor("#000000"))
@@ -101,15 +112,32 @@ def show_passage(
         selection = QTextEdit.ExtraSelection()
         selection.cursor, selection.format = cursor, mark
         selections.append(selection)
-    reader.setExtraSelections(reader.extraSelections() + selections)  # after a long text's term marks
+    reader.setExtraSelections(reader.extraSelections() + selections)
     if cursors:
         start = QTextCursor(cursors[0])
         start.setPosition(cursors[0].selectionStart())
         reader.setTextCursor(start)
         reader.ensureCursorVisible()
-        notice.setText(translate("passage", "The passage judged is marked in blue inside its document."))
-    elif passage:
-        notice.setText(translate("passage", "The passage's text was not found in its document's text."))
-    else:
-        notice.setText(translate("passage", "This passage's own text is not imported: its whole document is shown."))
-    notice.show()
+    return cursors
+
+
+def mark_retrieved(reader: QTextBrowser, notice: QLabel, project: Project, chunk_ids: list[str]) -> int:
+    """In a document being judged, mark the passages of its chunks that runs returned (their texts, when imported).
+
+    Returns how many were found; the notice says so when any were.
+    """
+    cursors: list[QTextCursor] = []
+    for chunk_id in chunk_ids:
+        chunk = project.document(chunk_id)
+        if chunk and chunk["text"]:
+            cursors += passage_cursors(reader.document(), chunk["text"])
+    cursors.sort(key=lambda c: c.selectionStart())
+    _mark(reader, cursors)
+    if cursors:
+        notice.setText(
+            translate("passage", "Passages that runs returned from this document are marked in blue ({count}).").format(
+                count=len({c.selectionStart() for c in cursors})
+            )
+        )
+        notice.show()
+    return len(cursors)

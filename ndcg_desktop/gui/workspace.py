@@ -40,7 +40,7 @@ from ndcg_desktop.gui.models import PoolFilterProxy, PoolTableModel, QueryFilter
 from ndcg_desktop.gui.plain import bold_label as _title
 from ndcg_desktop.gui.plain import plain_label, plain_tooltip, show_message
 from ndcg_desktop.gui.query_loader import QueryLoader
-from ndcg_desktop.gui.reader import show_long_text, show_passage
+from ndcg_desktop.gui.reader import mark_retrieved, show_long_text, show_passage
 from ndcg_desktop.gui.themes import muted_colour
 from ndcg_desktop.gui.topic_header import TopicHeader
 from ndcg_desktop.store import PoolVersion, Project
@@ -67,6 +67,7 @@ class Workspace(QWidget):
         self.query_id: str | None = None
         self.query_text = ""
         self.parents: dict[str, str] = {}  # chunk ID -> its document, from the stored runs' chunk maps
+        self.chunks_of: dict[str, list[str]] = {}
         self._write_failed = False
 
         self.loader = QueryLoader()
@@ -250,6 +251,9 @@ class Workspace(QWidget):
         keep = self.query_id
         self.project, self.version = project, version
         self.parents = project.chunk_parents()
+        self.chunks_of = {}  # a document -> its chunks that runs returned
+        for chunk, parent in self.parents.items():
+            self.chunks_of.setdefault(parent, []).append(chunk)
         self._rebuild_grade_bar()
         self._size_pool_columns()
         self._apply_order(project.judging_order())
@@ -477,6 +481,8 @@ class Workspace(QWidget):
             self.reader.setHtml(highlighted_html(text, self.query_text))
         else:
             show_long_text(self.reader, self.long_notice, text, self.query_text)
+        if doc_id in self.chunks_of:
+            mark_retrieved(self.reader, self.long_notice, self.project, self.chunks_of[doc_id])
 
     # -- actions -------------------------------------------------------------------------
     def grade_key(self, digit: int) -> None:

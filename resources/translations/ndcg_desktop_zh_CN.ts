@@ -2252,6 +2252,10 @@ SHA-256：
         <source>This passage&apos;s own text is not imported: its whole document is shown.</source>
         <translation>该段落本身的文本尚未导入：显示其整个文档。</translation>
     </message>
+    <message>
+        <source>Passages that runs returned from this document are marked in blue ({count}).</source>
+        <translation>运行从该文档返回的段落以蓝色标出（{count} 段）。</translation>
+    </message>
 </context>
 <context>
     <name>pool_editing</name>

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from ndcg_desktop.domain.chunks import ChunkMap
@@ -103,3 +104,21 @@ def test_a_passage_not_found_in_its_document_says_so(window, chunk_project, qtbo
     assert ws.reader.toPlainText() == "Something else entirely."
     assert ws.reader.extraSelections() == []
     assert ws.long_notice.text() == "The passage's text was not found in its document's text."
+
+
+def test_a_document_shows_the_passages_runs_returned_from_it(window, chunk_project, qtbot):
+    folder = chunk_project.parent
+    with Project.open(chunk_project) as p:
+        from ndcg_desktop.tasks import import_run
+
+        import_run(p, folder / "rag.jsonl", name="rag", id_map=folder / "chunks.jsonl")
+        p.add_items(pd.DataFrame({"query_id": ["q1"], "doc_id": ["P1"]}), version=1)  # the document itself
+    window.open_project(chunk_project)
+    ws = window.workspace
+    ws.select_doc_row(0)
+    assert ws.current_doc() == "P1"
+    assert ws.doc_title.text() == "P1 — All about pools"
+    marks = [s for s in ws.reader.extraSelections() if s.format.background().color().name() == PASSAGE_BACKGROUND]
+    assert [m.cursor.selectedText() for m in marks] == [PASSAGE]
+    assert ws.long_notice.text() == "Passages that runs returned from this document are marked in blue (1)."
+    shot(window, "document-with-retrieved-passages")
