@@ -43,31 +43,102 @@ class Source:
         return self.path
 
 
-@dataclass
-class Qrels:
-    """Graded judgments: one row per (query_id, doc_id) with an integer grade."""
+@dataclass(frozen=True)
+class JudgmentColumns:
+    """Judgments as columns, one row per (query, document): what readers and the store hand to scoring.
 
-    frame: pd.DataFrame  # columns query_id (str), doc_id (str), grade (int64), line (int64)
-    source: Source
-    repeats: int = 0  # identical (query, doc, grade) lines tolerated and dropped
+    A 10M-line qrels file never becomes ten million Python strings: query IDs are codes into the
+    sorted distinct IDs, document IDs stay Arrow text.
+    """
+
+    queries: pa.Array  # distinct query IDs (strings), sorted by code point
+    q: np.ndarray  # int32 code into ``queries`` per row
+    doc_ids: pa.Array | pa.ChunkedArray  # the document ID (string) of each row
+    grade: np.ndarray  # int64 per row
+    line: np.ndarray | None = None  # int64 file line per row; None: row ``i`` is on line ``i + 1``
+
+    def lines(self) -> np.ndarray:
+        import numpy as np
+
+        return np.arange(1, len(self.q) + 1, dtype=np.int64) if self.line is None else self.line
+
+
+class Qrels:
+    """Graded judgments: one row per (query_id, doc_id) with an integer grade.
+
+    Built from :class:`JudgmentColumns` (readers, the store) or from a pandas frame with the
+    columns query_id (str), doc_id (str), grade (int64) and line (int64); each form is derived
+    from the other on first use. Scoring reads :meth:`columns`; views that filter by query read ``frame``.
+    """
+
+    def __init__(self, frame: pd.DataFrame | JudgmentColumns, source: Source, repeats: int = 0) -> None:
+        self.source = source
+        self.repeats = repeats  # identical (query, doc, grade) lines tolerated and dropped
+        self._judgments = frame if isinstance(frame, JudgmentColumns) else None
+        self._frame = None if isinstance(frame, JudgmentColumns) else frame
+
+    @property
+    def judgments(self) -> JudgmentColumns:
+        """The judgments as columns (built from the frame on first use when given one)."""
+        if self._judgments is None:
+            self._judgments = _columns_of(self._frame)
+        return self._judgments
+
+    @property
+    def frame(self) -> pd.DataFrame:
+        """The judgments as a pandas DataFrame (query_id, doc_id, grade, line), built once on first use."""
+        if self._frame is None:
+            import numpy as np
+            import pandas as pd
+            import pyarrow as pa
+
+            c = self.judgments
+            self._frame = pd.DataFrame(
+                {
+                    "query_id": pd.Series(c.queries.take(pa.array(c.q)).to_pandas()).astype(str),
+                    "doc_id": pd.Series(c.doc_ids.to_pandas()).astype(str),
+                    "grade": c.grade.astype(np.int64, copy=False),
+                    "line": c.lines(),
+                }
+            )
+        return self._frame
 
     @property
     def n_judgments(self) -> int:
-        return len(self.frame)
+        return len(self.judgments.q) if self._frame is None else len(self._frame)
 
     def query_ids(self) -> list[str]:
-        return sorted(self.frame["query_id"].unique().tolist())
+        ids: list[str] = self.judgments.queries.to_pylist()
+        return ids
 
     def columns(self) -> tuple[pa.Array, pa.Array, np.ndarray]:
         """(query IDs, document IDs, grades) as Arrow strings and int64: what scoring reads, without pandas work."""
-        import numpy as np
         import pyarrow as pa
 
-        def strings(name: str) -> pa.Array:
-            column = pa.array(self.frame[name], pa.large_string())  # a large frame gives a chunked array
-            return column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+        c = self.judgments
+        doc_ids = c.doc_ids.combine_chunks() if isinstance(c.doc_ids, pa.ChunkedArray) else c.doc_ids
+        return (
+            c.queries.take(pa.array(c.q)).cast(pa.large_string()),
+            doc_ids.cast(pa.large_string()),
+            c.grade,
+        )
 
-        return strings("query_id"), strings("doc_id"), self.frame["grade"].to_numpy(dtype=np.int64)
+
+def _columns_of(frame: pd.DataFrame) -> JudgmentColumns:
+    """The columns of a judgments frame (small frames: tests, older callers)."""
+    import numpy as np
+    import pyarrow as pa
+
+    query_ids = frame["query_id"].astype(str).to_numpy(dtype=object)
+    distinct = sorted(set(query_ids.tolist()))
+    index = {qid: i for i, qid in enumerate(distinct)}
+    return JudgmentColumns(
+        queries=pa.array(distinct, pa.string()),
+        q=np.array([index[qid] for qid in query_ids.tolist()], dtype=np.int32),
+        doc_ids=pa.array(frame["doc_id"].astype(str).tolist(), pa.string()),
+        grade=frame["grade"].to_numpy(dtype=np.int64),
+        line=frame["line"].to_numpy(dtype=np.int64),
+    )
 
 
 class Run:

@@ -276,6 +276,9 @@ def parse_integers(
 
     Surrounding whitespace is trimmed; a sign and ASCII digits only.
     """
+    digits = _single_digits(column)
+    if digits is not None:  # grades 0 to 9, one byte each: the usual judgments file, read from the bytes
+        return digits
     if _plain_integers(column):  # the usual case, decided on the raw bytes: cast at once
         values = pc.cast(column, pa.int64())
     else:
@@ -284,6 +287,24 @@ def parse_integers(
         values = values.combine_chunks() if values.num_chunks else pa.array([], pa.int64())
     result: np.ndarray = values.to_numpy(zero_copy_only=False)
     return result
+
+
+def _single_digits(column: pa.Array | pa.ChunkedArray) -> np.ndarray | None:
+    """Each cell's value if every cell is exactly one ASCII digit, else None (decided on the raw bytes)."""
+    parts = []
+    for chunk in column.chunks if isinstance(column, pa.ChunkedArray) else [column]:
+        if len(chunk) == 0:
+            continue
+        if chunk.type != pa.string() or chunk.null_count or chunk.buffers()[2] is None:
+            return None
+        offsets = np.frombuffer(chunk.buffers()[1], dtype=np.int32, count=len(chunk) + 1, offset=4 * chunk.offset)
+        if not (np.diff(offsets) == 1).all():  # one byte a cell
+            return None
+        chars = np.frombuffer(chunk.buffers()[2], dtype=np.uint8)[offsets[0] : offsets[-1]]
+        if chars.min() < 48 or chars.max() > 57:
+            return None
+        parts.append(chars.astype(np.int64) - 48)
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
 
 
 def _plain_integers(column: pa.Array | pa.ChunkedArray) -> bool:

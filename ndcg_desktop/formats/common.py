@@ -611,3 +611,53 @@ class FileScan:
     def result(self) -> FileScan:
         self._thread.join()
         return self
+
+
+LARGE_FILE_BYTES = 32 << 20  # plain files at least this large are parsed straight from disk
+
+
+def read_large_separated(
+    path: str | Path,
+    names: list[str],
+    types: dict[str, pa.DataType],
+    is_format: Callable[[bytes], bool],
+    *,
+    min_bytes: int | None = None,
+) -> tuple[pa.Table, str, np.ndarray | None] | None:
+    """A large whitespace-separated file parsed by pyarrow straight from disk while a thread hashes and scans it.
+
+    Returns the table, the file's SHA-256 and the line number of each row (None: row ``i`` is on
+    line ``i + 1``). Holding the bytes next to their columns would add the file's size to the peak.
+    None, for the in-memory readers, when the file is smaller than ``min_bytes`` (default
+    :data:`LARGE_FILE_BYTES`), gzip, starts with a BOM, is not of the
+    format (``is_format`` sees its first 64 KiB) or has anything that needs their exact checks:
+    mixed or repeated separators, non-ASCII bytes, lone CRs, a bad line.
+    """
+    p = Path(path)
+    try:
+        size = p.stat().st_size if p.is_file() else -1
+        if size < (LARGE_FILE_BYTES if min_bytes is None else min_bytes):
+            return None
+        with open(p, "rb") as handle:
+            head = handle.read(1 << 16)
+            handle.seek(max(size - 4096, 0))
+            tail = handle.read()
+    except OSError:
+        return None
+    if head[:2] == b"\x1f\x8b" or head.startswith(BOM) or b"\n" not in head.lstrip():
+        return None  # the last: the first line must be whole for format detection
+    content = tail.rstrip(BLANK)
+    if not content or not is_format(head):
+        return None
+    scan = FileScan(p)
+    table = read_separated(p, "\t" if b"\t" in head else " ", names, types)
+    scan.result()
+    unusual = (
+        (scan.has_tab and scan.has_space) or scan.irregular or not scan.ascii or scan.carriage_returns != scan.crlf
+    )
+    if table is None or not table.num_rows or scan.error or unusual:
+        return None
+    # pyarrow skips empty lines: when the rows fill every line up to the last data line there are none.
+    lines = scan.newlines - tail.count(b"\n", len(content)) + 1
+    line_numbers = None if lines == table.num_rows else row_line_numbers(p.read_bytes(), table.num_rows, 1)
+    return table, scan.sha256, line_numbers

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 
-from ndcg_desktop.domain.data import Qrels
+from ndcg_desktop.domain.data import JudgmentColumns, Qrels
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import GradeScale
 from ndcg_desktop.formats.cells import brief, clean_ids, is_integer, parse_integers
@@ -25,10 +27,13 @@ from ndcg_desktop.formats.common import (
     read_delimited_table,
     read_header,
     read_input,
+    read_large_separated,
+    read_separated,
     read_whitespace_table,
     row_line_numbers,
     split_fields,
 )
+from ndcg_desktop.scoring.judged import id_keys, mix
 
 _HEADER = ("query_id", "doc_id", "grade")
 
@@ -54,6 +59,16 @@ def read_qrels(path: str | Path, *, scale: GradeScale | None = None, fmt: str | 
     Accepts TREC lines (``q1 0 D1 3``) or CSV/TSV with a ``query_id,doc_id,grade`` header.
     """
     scale = scale or GradeScale()
+    if fmt in (None, "trec"):
+        large = read_large_separated(
+            path, _TREC_NAMES, _TEXT, lambda head: (fmt or detect_qrels_format(path, head)) == "trec"
+        )
+        if large is not None:
+            table, sha256, lines = large
+            cells = _Cells(table.column("query_id"), table.column("doc_id"), table.column("grade"), lines)
+            del table
+            columns, repeats = _validate(cells, path, scale)
+            return Qrels(columns, make_source(path, sha256, "trec"), repeats)
     data, digest = read_input(path)
     fmt = fmt or detect_qrels_format(path, data)
     if fmt not in QRELS_FORMATS:
@@ -63,8 +78,9 @@ def read_qrels(path: str | Path, *, scale: GradeScale | None = None, fmt: str | 
         cells = _read_trec(data, path)
     else:
         cells = _read_delimited(data, path, "," if fmt == "csv" else "\t")
-    frame, repeats = _validate(cells, path, scale)
-    return Qrels(frame=frame, source=make_source(path, digest, fmt), repeats=repeats)
+    del data  # the file's bytes: not needed past the parse, and as large as the columns
+    columns, repeats = _validate(cells, path, scale)
+    return Qrels(columns, make_source(path, digest, fmt), repeats)
 
 
 @dataclass
@@ -74,18 +90,25 @@ class _Cells:
     query_id: pa.Array | pa.ChunkedArray
     doc_id: pa.Array | pa.ChunkedArray
     grade: pa.Array | pa.ChunkedArray
-    line: np.ndarray
+    line: np.ndarray | None  # None: row i is on line i + 1
+
+    def line_of(self, row: int) -> int:
+        return row + 1 if self.line is None else int(self.line[row])
+
+    def __len__(self) -> int:
+        return len(self.doc_id)
 
 
 _TEXT = {"query_id": pa.string(), "doc_id": pa.string(), "grade": pa.string()}
+_TREC_NAMES = ["query_id", "iteration", "doc_id", "grade"]
 
 
 def _read_trec(data: bytes, path: str | Path) -> _Cells:
-    read = read_whitespace_table(data, ["query_id", "iteration", "doc_id", "grade"], _TEXT)
+    read = read_whitespace_table(data, _TREC_NAMES, _TEXT)
     if read is None:
         return _read_trec_slow(data, path)
     table, text = read
-    lines = _line_numbers(text, table.num_rows, first=1)
+    lines = row_line_numbers(text, table.num_rows, 1)
     return _Cells(table.column("query_id"), table.column("doc_id"), table.column("grade"), lines)
 
 
@@ -117,7 +140,7 @@ def _read_delimited(data: bytes, path: str | Path, sep: str) -> _Cells:
     table = read_delimited_table(data, sep, _TEXT)
     if table is None or table.num_rows == 0:
         return _read_delimited_slow(data, path, sep, header)
-    lines = _line_numbers(data, table.num_rows, first=2)
+    lines = _line_numbers(data, table.num_rows, first=2)  # never None: JudgmentColumns assumes line 1 first
     return _Cells(table.column("query_id"), table.column("doc_id"), table.column("grade"), lines)
 
 
@@ -144,47 +167,127 @@ def _line_numbers(data: bytes, n_rows: int, first: int) -> np.ndarray:
     return np.arange(first, first + n_rows, dtype=np.int64) if lines is None else lines
 
 
-def _validate(cells: _Cells, path: str | Path, scale: GradeScale) -> tuple[pd.DataFrame, int]:
-    if len(cells.line) == 0:
+def _validate(cells: _Cells, path: str | Path, scale: GradeScale) -> tuple[JudgmentColumns, int]:
+    """Check every cell and drop identical repeats: the judgments as columns, and how many repeats were dropped.
+
+    Vectorised over Arrow columns: a 10M-line file never becomes Python strings.
+    """
+    if len(cells) == 0:
         raise InputError("has no judgments", path=path)
+    line_of = cells.line_of
 
-    def line_of(row: int) -> int:
-        return int(cells.line[row])
-
-    frame = pd.DataFrame(
-        {
-            "query_id": clean_ids(cells.query_id, "query ID", path, line_of).to_pandas(),
-            "doc_id": clean_ids(cells.doc_id, "document ID", path, line_of).to_pandas(),
-            "grade": parse_integers(cells.grade, "grade", path, line_of),
-            "line": cells.line,
-        }
-    )
-    outside = (frame["grade"] < scale.low) | (frame["grade"] > scale.high)
-    if outside.any():
-        row = frame.loc[outside].iloc[0]
+    query_ids = clean_ids(cells.query_id, "query ID", path, line_of)
+    doc_ids = clean_ids(cells.doc_id, "document ID", path, line_of)
+    grade = parse_integers(cells.grade, "grade", path, line_of)
+    outside = np.flatnonzero((grade < scale.low) | (grade > scale.high))
+    if len(outside):
+        row = int(outside[0])
         raise InputError(
-            f"grade {int(row['grade'])} is outside the scale {scale}",
+            f"grade {int(grade[row])} is outside the scale {scale}",
             path=path,
-            line=int(row["line"]),
+            line=line_of(row),
             hint="choose the project's scale with --scale LO..HI",
         )
-    frame = frame.astype({"query_id": str, "doc_id": str, "grade": np.int64, "line": np.int64})
+    queries, q = sorted_codes(query_ids)
+    del query_ids
+    cells.query_id = cells.grade = pa.array([], pa.string())  # their columns are no longer needed: keep the peak low
+    keys = id_keys(doc_ids)
+    dropped = _repeats(queries, q, doc_ids, keys, grade, cells, path)
+    line = cells.line
+    if len(dropped):
+        keep = np.ones(len(q), dtype=bool)
+        keep[dropped] = False
+        rows = np.flatnonzero(keep)
+        q, grade = q[rows], grade[rows]
+        line = rows + 1 if line is None else line[rows]
+        doc_ids = doc_ids.take(pa.array(rows))
+    return JudgmentColumns(queries, q, doc_ids, grade, line), len(dropped)
+
+
+def sorted_codes(ids: pa.Array | pa.ChunkedArray) -> tuple[pa.Array, np.ndarray]:
+    """The distinct IDs sorted (code point order, as Python sorts) and each row's int32 code into them.
+
+    Judgment files list each query's lines together: comparing neighbours finds the few rows where
+    the query changes, and only those are hashed.
+    """
+    chunks = [c for c in (ids.chunks if isinstance(ids, pa.ChunkedArray) else [ids]) if len(c)]
+    heads, lengths = [], []
+    for chunk in chunks:
+        change = pc.not_equal(chunk.slice(1), chunk.slice(0, len(chunk) - 1)).to_numpy(zero_copy_only=False)
+        first = np.flatnonzero(np.r_[True, change])
+        heads.append(chunk.take(pa.array(first)))
+        lengths.append(np.diff(np.r_[first, len(chunk)]))
+    grouped = pa.chunked_array(heads, pa.string()).combine_chunks() if heads else pa.array([], pa.string())
+    encoded = pc.dictionary_encode(grouped)
+    order = pc.sort_indices(encoded.dictionary).to_numpy()  # UTF-8 byte order is code point order
+    rank = np.empty(len(order), dtype=np.int32)
+    rank[order] = np.arange(len(order), dtype=np.int32)
+    head_codes = rank[encoded.indices.to_numpy(zero_copy_only=False)]
+    counts = np.concatenate(lengths) if lengths else np.zeros(0, np.int64)
+    return encoded.dictionary.take(pa.array(order)), np.repeat(head_codes, counts)
+
+
+def _repeats(
+    queries: pa.Array,
+    q: np.ndarray,
+    doc_ids: pa.Array | pa.ChunkedArray,
+    keys: np.ndarray,
+    grade: np.ndarray,
+    cells: _Cells,
+    path: str | Path,
+) -> np.ndarray:
+    """Rows that repeat an earlier (query, document) with the same grade, to drop; a different grade is refused.
+
+    Pairs are compared by a 64-bit key first: only rows whose key occurs twice are compared as text.
+    """
+
+    def pair_keys() -> np.ndarray:
+        return mix(np.bitwise_xor(keys, mix(q.astype(np.uint64)), dtype=np.uint64))
+
+    ordered = pair_keys()
+    ordered.sort()  # in place: a 10M-line file holds few copies of its keys at once
+    same = ordered[1:] == ordered[:-1]
+    if not same.any():
+        return np.zeros(0, dtype=np.int64)
+    rows = np.flatnonzero(np.isin(pair_keys(), ordered[1:][same]))
+    frame = pd.DataFrame(
+        {
+            "query_id": queries.take(pa.array(q[rows])).to_pylist(),
+            "doc_id": doc_ids.take(pa.array(rows)).to_pylist(),
+            "grade": grade[rows],
+            "line": rows + 1 if cells.line is None else cells.line[rows],
+            "row": rows,
+        }
+    )
     dup = frame.duplicated(["query_id", "doc_id"], keep=False)
-    repeats = 0
-    if dup.any():
-        group = frame.loc[dup].sort_values("line")
-        first = group.drop_duplicates(["query_id", "doc_id"])
-        merged = group.merge(first, on=["query_id", "doc_id"], suffixes=("", "_first"))
-        conflicts = merged[merged["grade"] != merged["grade_first"]]
-        if not conflicts.empty:
-            c = conflicts.sort_values("line").iloc[0]
-            raise InputError(
-                f"document {brief(c['doc_id'])} for query {brief(c['query_id'])} is graded {int(c['grade'])} here "
-                f"but {int(c['grade_first'])} at line {int(c['line_first'])}",
-                path=path,
-                line=int(c["line"]),
-            )
-        before = len(frame)
-        frame = frame.drop_duplicates(["query_id", "doc_id"], keep="first")
-        repeats = before - len(frame)
-    return frame.reset_index(drop=True), repeats
+    group = frame.loc[dup].sort_values("line")
+    first = group.drop_duplicates(["query_id", "doc_id"])
+    merged = group.merge(first, on=["query_id", "doc_id"], suffixes=("", "_first"))
+    conflicts = merged[merged["grade"] != merged["grade_first"]]
+    if not conflicts.empty:
+        c = conflicts.sort_values("line").iloc[0]
+        raise InputError(
+            f"document {brief(c['doc_id'])} for query {brief(c['query_id'])} is graded {int(c['grade'])} here "
+            f"but {int(c['grade_first'])} at line {int(c['line_first'])}",
+            path=path,
+            line=int(c["line"]),
+        )
+    later: np.ndarray = np.sort(group.loc[group.duplicated(["query_id", "doc_id"]), "row"].to_numpy(np.int64))
+    return later
+
+
+def judgment_lines(text: bytes) -> JudgmentColumns:
+    """Judgments from ``query<TAB>doc<TAB>grade`` lines sorted by query (what the store hashes), not re-checked.
+
+    For judgments the project already holds: their IDs were checked when they came in.
+    """
+    types = {"query_id": pa.string(), "doc_id": pa.string(), "grade": pa.int64()}
+    table = read_separated(io.BytesIO(text), "\t", list(types), types) if text else None
+    if table is None:
+        if text:
+            raise ValueError("stored judgments do not read back as three tab-separated columns")
+        empty = pa.array([], pa.string())
+        return JudgmentColumns(empty, np.zeros(0, np.int32), empty, np.zeros(0, np.int64))
+    queries, q = sorted_codes(table.column("query_id"))
+    doc_ids = table.column("doc_id")
+    return JudgmentColumns(queries, q, doc_ids, table.column("grade").to_numpy())

@@ -17,10 +17,8 @@ from ndcg_desktop.domain.data import OrderKind, Run, Source
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.formats.cells import brief, check_id, clean_ids, is_number, parse_number, show
 from ndcg_desktop.formats.common import (
-    BLANK,
     BOM,
     RUN_FORMATS,
-    FileScan,
     base_suffix,
     check_utf8,
     first_line,
@@ -32,7 +30,7 @@ from ndcg_desktop.formats.common import (
     open_input,
     read_delimited_table,
     read_header,
-    read_separated,
+    read_large_separated,
     read_whitespace_table,
     row_line_numbers,
     split_fields,
@@ -293,42 +291,22 @@ def _trec_columns(table: pa.Table, line_numbers: np.ndarray | None) -> _Columns:
 
 
 def _read_large_trec(path: str | Path, fmt: str | None, order: OrderKind | None) -> tuple[Source, _Columns] | None:
-    """A large TREC run parsed by pyarrow straight from disk while a thread hashes and scans it.
-
-    Holding the file's bytes in memory next to its columns would add the file's size to the
-    peak, and the time to fault that memory in. Returns None, for the in-memory reader, when
-    the file is small or not plain TREC text (gzip, BOM, another format), or anything needs
-    that reader's exact checks: mixed separators, non-ASCII bytes, lone CRs, a bad line.
-    """
-    p = Path(path)
-    try:
-        size = p.stat().st_size if p.is_file() else -1
-        if fmt not in (None, "trec") or size < STREAM_MIN_BYTES:
-            return None
-        with open(p, "rb") as handle:
-            head = handle.read(1 << 16)
-            handle.seek(max(size - 4096, 0))
-            tail = handle.read()
-    except OSError:
+    """A large TREC run parsed by pyarrow straight from disk while a thread hashes and scans it
+    (:func:`read_large_separated`); None, for the in-memory reader, when that path does not apply."""
+    if fmt not in (None, "trec"):
         return None
-    if head[:2] == b"\x1f\x8b" or head.startswith(BOM) or b"\n" not in head.lstrip():
-        return None  # the last: the first line must be whole for detect_run_format
-    content = tail.rstrip(BLANK)
-    if (fmt or detect_run_format(path, head)) != "trec" or not content:
-        return None
-    scan = FileScan(p)
-    table = read_separated(p, "\t" if b"\t" in head else " ", _TREC_COLUMNS, _trec_types(order))
-    scan.result()
-    unusual = (
-        (scan.has_tab and scan.has_space) or scan.irregular or not scan.ascii or scan.carriage_returns != scan.crlf
+    large = read_large_separated(
+        path,
+        _TREC_COLUMNS,
+        _trec_types(order),
+        lambda head: (fmt or detect_run_format(path, head)) == "trec",
+        min_bytes=STREAM_MIN_BYTES,
     )
-    if table is None or not table.num_rows or scan.error or unusual:
+    if large is None:
         return None
-    # pyarrow skips empty lines: when the rows fill every line up to the last data line there are none.
-    lines = scan.newlines - tail.count(b"\n", len(content)) + 1
-    line_numbers = None if lines == table.num_rows else row_line_numbers(p.read_bytes(), table.num_rows, 1)
+    table, sha256, line_numbers = large
     columns = _trec_columns(table, line_numbers)
-    return make_source(path, scan.sha256, "trec"), _in_file_order(columns) if order is OrderKind.LIST else columns
+    return make_source(path, sha256, "trec"), _in_file_order(columns) if order is OrderKind.LIST else columns
 
 
 def _read_trec_slow(data: bytes, path: str, order: OrderKind | None) -> _Columns:

@@ -10,12 +10,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from ndcg_desktop.domain.data import Qrels, Source
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import GradeScale
+from ndcg_desktop.formats.qrels import judgment_lines
 from ndcg_desktop.store.core import ProjectFile, connect_read_only, now
 
 
@@ -44,9 +44,13 @@ def pool_hash(triples: pd.DataFrame, scale: GradeScale) -> str:
 
 def _hash_sorted(rows: Iterable[tuple[Any, Any, Any]], scale: GradeScale) -> str:
     """The hash of (query, doc, grade) rows already sorted by query and document ID."""
+    return _hash_text("".join([f"{q}\t{d}\t{int(g)}\n" for q, d, g in rows]).encode(), scale)
+
+
+def _hash_text(lines: bytes, scale: GradeScale) -> str:
+    """The hash of judgments written as sorted ``query<TAB>doc<TAB>grade`` lines (see :func:`pool_hash`)."""
     digest = hashlib.sha256(f"ndcg-pool-v1 scale={scale}\n".encode())
-    # One line per judgment, hashed in one call (a call per line costs more than the hashing).
-    digest.update("".join([f"{q}\t{d}\t{int(g)}\n" for q, d, g in rows]).encode())
+    digest.update(lines)  # one call: a call per line costs more than the hashing
     return digest.hexdigest()
 
 
@@ -209,14 +213,21 @@ class PoolRepository:
 
     def current_hash(self, number: int, scale: GradeScale) -> str | None:
         """The hash a version's judgments have now (``pool_hash``, as at freezing); None if some are ungraded."""
+        lines = self._hashed_lines(number)
+        return None if lines is None else _hash_text(lines, scale)
+
+    def _hashed_lines(self, number: int) -> bytes | None:
+        """A version's judgments as the hash reads them, sorted ``query<TAB>doc<TAB>grade`` lines; None if some
+        are ungraded. Written by SQLite in one statement: no Python object per judgment."""
         # SQLite's BINARY order (UTF-8 bytes) is Python's (code points): the order pool_hash sorts into,
-        # read straight from the primary key without sorting.
-        rows = self.file.conn.execute(
-            "SELECT query_id, doc_id, grade FROM judgments WHERE version = ? ORDER BY query_id, doc_id", (number,)
-        ).fetchall()
-        if any(row[2] is None for row in rows):
-            return None
-        return _hash_sorted(rows, scale)
+        # read straight from the primary key without sorting. An integer grade reads as Python writes it.
+        ungraded, text = self.file.conn.execute(
+            "SELECT count(*) - count(grade), "
+            "       group_concat(query_id || char(9) || doc_id || char(9) || grade || char(10), '') "
+            "FROM (SELECT query_id, doc_id, grade FROM judgments WHERE version = ? ORDER BY query_id, doc_id)",
+            (number,),
+        ).fetchone()
+        return None if ungraded else (text or "").encode()
 
     def verified(self, v: PoolVersion) -> PoolVersion:
         """``v`` itself, once its judgments are proven to hash to the recorded hash (contract rule 15).
@@ -229,7 +240,11 @@ class PoolRepository:
         stamp = int(self.file.conn.execute("PRAGMA data_version").fetchone()[0])
         if self._verified.get(v.version) == stamp:
             return v
-        now_hash = self.current_hash(v.version, v.scale)
+        self._compare(v, self.current_hash(v.version, v.scale), stamp)
+        return v
+
+    def _compare(self, v: PoolVersion, now_hash: str | None, stamp: int) -> None:
+        """Refuse a frozen version whose judgments now hash to ``now_hash``, unless that is its recorded hash."""
         if now_hash != v.hash:
             now_text = now_hash if now_hash is not None else "nothing (it has ungraded items)"
             raise FrozenVersionChanged(
@@ -239,7 +254,6 @@ class PoolRepository:
                 path=self.file.path,
             )
         self._verified[v.version] = stamp
-        return v
 
     def writable_draft(self, number: int) -> PoolVersion:
         """An existing draft, by number; a frozen version is refused."""
@@ -345,23 +359,16 @@ class PoolRepository:
         return v
 
     def qrels(self, number: int | None = None) -> Qrels:
-        """The judgments of a frozen version, ready for scoring. Drafts are refused."""
-        v = self.frozen_version(number)
-        items = pd.read_sql_query(  # only what scoring needs (pool_items also joins the documents' titles)
-            "SELECT query_id, doc_id, grade FROM judgments WHERE version = ? ORDER BY query_id, doc_id",
-            self.file.conn,
-            params=[v.version],
-        )
-        frame = pd.DataFrame(
-            {
-                "query_id": items["query_id"].astype(str),
-                "doc_id": items["doc_id"].astype(str),
-                "grade": items["grade"].astype(np.int64),
-                "line": np.arange(1, len(items) + 1, dtype=np.int64),
-            }
-        )
+        """The judgments of a frozen version, ready for scoring. Drafts are refused.
+
+        Read once: the lines whose hash is checked (rule 15) are the lines scored.
+        """
+        v = self._frozen_version(number)
+        stamp = int(self.file.conn.execute("PRAGMA data_version").fetchone()[0])
+        lines = self._hashed_lines(v.version)
+        self._compare(v, None if lines is None else _hash_text(lines, v.scale), stamp)
         source = Source(path=f"{self.file.path.name} pool v{v.version}", sha256=v.hash or "", format="pool")
-        return Qrels(frame=frame, source=source)
+        return Qrels(judgment_lines(lines or b""), source)
 
     def export_qrels(self, path: str | Path, *, version: int | None = None, fmt: str = "trec") -> PoolVersion:
         """Write a frozen version as TREC qrels (or CSV); re-importing it gives the same hash.

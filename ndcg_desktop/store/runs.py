@@ -22,7 +22,7 @@ from ndcg_desktop.domain.reading import RunReading
 from ndcg_desktop.domain.settings import TiePolicy
 from ndcg_desktop.formats.cells import check_name
 from ndcg_desktop.formats.runs import read_run
-from ndcg_desktop.scoring.ranking import top_documents
+from ndcg_desktop.scoring.ranking import map_ids, top_documents
 from ndcg_desktop.store.core import ProjectFile, now
 from ndcg_desktop.store.schema import run_hash
 
@@ -65,13 +65,18 @@ class RunRepository:
         if self.file.query("SELECT 1 FROM runs WHERE name = ?", (name,)):
             raise InputError(f"already has a run named {name!r}; choose another name", path=self.file.path)
         run = read_run(path, fmt=fmt, order=order)
-        top_documents(run, 1, ties=ties, id_map=id_map)  # validates the ID map before anything is written
+        if id_map is not None:
+            map_ids(run, id_map)  # validates the ID map before anything is written (no need to rank the run)
         if isinstance(id_map, ChunkMap):  # stored with the run: only the chunks it returned (same name and hash)
             id_map = id_map.restricted_to(set(run.docs.to_pylist()))
         table = pa.table(
             {
                 "query_id": pa.DictionaryArray.from_arrays(pa.array(run.q), run.queries),
-                "doc_id": pa.DictionaryArray.from_arrays(pa.array(run.d), run.docs),
+                # Numbered document IDs (Run.doc_numbers) are stored as their numbers: no dictionary to build
+                # at import, and the run loads on the numeric fast path that reading its file takes.
+                "doc_id": pa.array(run.doc_numbers)
+                if run.doc_numbers is not None
+                else pa.DictionaryArray.from_arrays(pa.array(run.d), run.docs),
                 "score": pa.array(run.score) if run.score is not None else pa.nulls(len(run), pa.float64()),
                 "rank": pa.array(run.rank) if run.rank is not None else pa.nulls(len(run), pa.float64()),
                 "line": pa.array(
@@ -141,11 +146,13 @@ class RunRepository:
         table = pa.ipc.open_stream(blob).read_all().combine_chunks()
         qcol, dcol = table.column("query_id").chunk(0), table.column("doc_id").chunk(0)
         order = info.reading.order
+        numbered = not pa.types.is_dictionary(dcol.type)  # stored as numbers (see import_run)
         run = Run(
             queries=qcol.dictionary,
-            docs=dcol.dictionary,
+            docs=None if numbered else dcol.dictionary,
             q=qcol.indices.to_numpy().astype(np.int32),
-            d=dcol.indices.to_numpy().astype(np.int32),
+            d=None if numbered else dcol.indices.to_numpy().astype(np.int32),
+            doc_numbers=dcol.to_numpy().astype(np.int32) if numbered else None,
             score=None if table.column("score").null_count == len(table) else table.column("score").to_numpy(),
             rank=table.column("rank").to_numpy() if order is OrderKind.RANK else None,
             order=order,

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from ndcg_desktop.domain import GradeScale, InputError
+from ndcg_desktop.domain import GradeScale, InputError, Qrels
 from ndcg_desktop.formats import qrels as qrels_mod
 from ndcg_desktop.formats import runs as runs_mod
 from ndcg_desktop.formats.common import make_source
@@ -66,7 +66,8 @@ def _outcome(read):
 
 
 def _qrels_rows(cells) -> list:
-    frame, repeats = qrels_mod._validate(cells, PATH, GradeScale(-5, 5))
+    columns, repeats = qrels_mod._validate(cells, PATH, GradeScale(-5, 5))
+    frame = Qrels(columns, make_source(PATH, "", "trec")).frame
     return [*frame[["query_id", "doc_id", "grade", "line"]].itertuples(index=False, name=None), repeats]
 
 
@@ -171,6 +172,29 @@ def test_large_trec_runs_read_from_disk(tmp_path, monkeypatch, text):
     fast = _outcome(from_disk)
     slow = _outcome(lambda: _run_rows(runs_mod._read_trec_slow(text.encode(), str(path), None)))
     assert fast == slow
+
+
+@settings(
+    max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
+@given(trec_lines([IDS, st.just("0"), IDS, INTEGERS]))
+@example("q1 0 A 3\n\nq1 0 B 2\nq1 0 A 3\n")  # a blank line and an identical repeat
+@example("q1 0 A 3\nq2 0 A 1\nq1 0 A 2\n")  # a conflicting repeat, named with its line
+def test_large_trec_qrels_read_from_disk(tmp_path, monkeypatch, text):
+    """Judgment files of 32 MiB and more are parsed by pyarrow straight from disk: the same meaning again."""
+    from ndcg_desktop.formats import common
+
+    path = tmp_path / "big.qrels"
+    path.write_bytes(text.encode())
+    scale = GradeScale(-5, 5)
+
+    def rows(qrels) -> list:
+        frame = qrels.frame[["query_id", "doc_id", "grade", "line"]]
+        return [*frame.itertuples(index=False, name=None), qrels.repeats, qrels.source.sha256]
+
+    slow = _outcome(lambda: rows(qrels_mod.read_qrels(path, scale=scale)))
+    monkeypatch.setattr(common, "LARGE_FILE_BYTES", 0)
+    assert _outcome(lambda: rows(qrels_mod.read_qrels(path, scale=scale))) == slow
 
 
 @pytest.mark.parametrize("offset", [-1, 0, 1])

@@ -1,0 +1,61 @@
+"""64-bit keys of judged document IDs: how the qrels reader finds repeated (query, document) pairs
+among millions of lines without one Python string per line (a key proposes, the text decides)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+
+_MASKS = np.array([(1 << (8 * n)) - 1 for n in range(9)], dtype=np.uint64)  # the low n bytes of a word
+
+
+def mix(h: np.ndarray) -> np.ndarray:
+    """splitmix64's finaliser, in place (and returned): a bijection of 64-bit words that spreads every input bit."""
+    h ^= h >> np.uint64(30)
+    h *= np.uint64(0xBF58476D1CE4E5B9)
+    h ^= h >> np.uint64(27)
+    h *= np.uint64(0x94D049BB133111EB)
+    h ^= h >> np.uint64(31)
+    return h
+
+
+def id_keys(ids: pa.Array | pa.ChunkedArray, step: int = 1 << 20) -> np.ndarray:
+    """A 64-bit key per ID, from its UTF-8 bytes read eight at a time: equal IDs get equal keys.
+
+    Different IDs may share a key (rarely), so a key only proposes a match that the text confirms.
+    """
+    chunks = ids.chunks if isinstance(ids, pa.ChunkedArray) else [ids]
+    keys = np.empty(len(ids), dtype=np.uint64)
+    start = 0
+    for chunk in chunks:
+        keys[start : start + len(chunk)] = _chunk_keys(chunk, step)
+        start += len(chunk)
+    return keys
+
+
+def _chunk_keys(ids: pa.Array, step: int) -> np.ndarray:
+    n = len(ids)
+    keys = np.empty(n, dtype=np.uint64)
+    if n == 0:
+        return keys
+    width = np.dtype(np.int64 if ids.type == pa.large_string() else np.int32)
+    offsets = np.frombuffer(ids.buffers()[1], dtype=width, count=n + 1, offset=ids.offset * width.itemsize)
+    data = ids.buffers()[2]
+    chars = np.frombuffer(data, dtype=np.uint8) if data is not None else np.zeros(0, np.uint8)
+    for lo in range(0, n, step):
+        hi = min(lo + step, n)
+        begin, end = int(offsets[lo]), int(offsets[hi])
+        padded = np.zeros(end - begin + 8, dtype=np.uint8)  # room for a word at every byte
+        padded[: end - begin] = chars[begin:end]
+        words = np.ndarray((end - begin + 1,), dtype="<u8", buffer=padded.data, strides=(1,))  # overlapping
+        start = (offsets[lo:hi] - begin).astype(np.int64)
+        length = np.diff(offsets[lo : hi + 1]).astype(np.int64)
+        h = mix(length.astype(np.uint64) + np.uint64(0x9E3779B97F4A7C15))
+        for w in range(0, int(length.max()), 8):
+            # Only IDs longer than w bytes take a word w: a key never depends on the other IDs.
+            rows = slice(None) if w == 0 else np.flatnonzero(length > w)
+            take = np.clip(length[rows] - w, 0, 8)
+            word = words[start[rows] + w] & _MASKS[take]
+            h[rows] = mix(np.bitwise_xor(h[rows], word))
+        keys[lo:hi] = h
+    return keys
