@@ -23,17 +23,18 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from score_speed import Result  # noqa: E402  (one record of a tool's timings for both benchmarks)
+
 REPO = HERE.parent
 GENERATOR_VERSION = 1  # bump when the generated data changes, so stale caches are not reused
 N_DOCS = 8_841_823  # document IDs below this (MS MARCO's passage count)
@@ -53,26 +54,6 @@ print(sum(m["ndcg_cut_10"] for m in per_query.values()) / len(per_query))
 """
 
 
-@dataclass
-class Timing:
-    label: str
-    wall_s: list[float] = field(default_factory=list)
-    cpu_s: list[float] = field(default_factory=list)
-    rss_mib: list[float] = field(default_factory=list)
-
-    @property
-    def wall(self) -> float:
-        return statistics.median(self.wall_s)
-
-    @property
-    def cpu(self) -> float:
-        return statistics.median(self.cpu_s)
-
-    @property
-    def rss(self) -> float:
-        return max(self.rss_mib)
-
-
 def run_once(cmd: list[str]) -> tuple[float, float, float]:
     """(wall s, user+sys CPU s, peak RSS MiB) of one child process, from its own rusage via wait4."""
     with tempfile.TemporaryFile() as err:
@@ -87,9 +68,9 @@ def run_once(cmd: list[str]) -> tuple[float, float, float]:
     return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
-def measure(label: str, cmd: list[str], repeats: int, before: list[str] | None = None) -> Timing:
+def measure(label: str, cmd: list[str], repeats: int, before: list[str] | None = None) -> Result:
     """Median of ``repeats`` timed runs after one warm-up; ``before`` (a command) runs untimed before each."""
-    timing = Timing(label)
+    timing = Result(label, "")
     for i in range(repeats + 1):
         if before is not None:
             subprocess.run(before, check=True, cwd=REPO, stdout=subprocess.DEVNULL)
@@ -303,12 +284,12 @@ with sqlite3.connect(sys.argv[1]) as source, sqlite3.connect(sys.argv[2]) as tar
 """
 
 
-def table(rows: list[Timing], base: int | None = 0) -> list[str]:
+def table(rows: list[Result], base: int | None = 0) -> list[str]:
     head = "| step | wall s | CPU s | peak RSS MiB |" + (" wall / first | CPU / first |" if base is not None else "")
     lines = [head, "|---|---:|---:|---:|" + ("---:|---:|" if base is not None else "")]
     for r in rows:
         ratio = f" {r.wall / rows[base].wall:.2f} | {r.cpu / rows[base].cpu:.2f} |" if base is not None else ""
-        lines.append(f"| {r.label} | {r.wall:.2f} | {r.cpu:.2f} | {r.rss:.0f} |{ratio}")
+        lines.append(f"| {r.tool} | {r.wall:.2f} | {r.cpu:.2f} | {r.rss:.0f} |{ratio}")
     return lines
 
 
