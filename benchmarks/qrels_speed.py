@@ -33,7 +33,7 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from score_speed import Result  # noqa: E402  (one record of a tool's timings for both benchmarks)
+from score_speed import PYTREC_EVAL, Result  # noqa: E402  (the same peer script and timing record)
 
 REPO = HERE.parent
 GENERATOR_VERSION = 1  # bump when the generated data changes, so stale caches are not reused
@@ -42,16 +42,6 @@ N_DOCS = 8_841_823  # document IDs below this (MS MARCO's passage count)
 TARGET_LARGE_S, TARGET_LARGE_MIB = 3.0, 1000 * 1e6 / 2**20  # 3 s, 1 GB (10^9 bytes)
 TARGET_PROJECT_S = 2.0
 TARGET_PROJECT_RATIO = 1.2
-
-PYTREC_EVAL = """
-import sys, pytrec_eval
-with open(sys.argv[1]) as f:
-    qrels = pytrec_eval.parse_qrel(f)
-with open(sys.argv[2]) as f:
-    run = pytrec_eval.parse_run(f)
-per_query = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut.10"}).evaluate(run)
-print(sum(m["ndcg_cut_10"] for m in per_query.values()) / len(per_query))
-"""
 
 
 def run_once(cmd: list[str]) -> tuple[float, float, float]:
