@@ -76,7 +76,8 @@ _PREFIX = {
     "description": re.compile(r"\s*description\s*:", re.IGNORECASE),
     "narrative": re.compile(r"\s*narrative\s*:", re.IGNORECASE),
 }
-_TAG = re.compile(r"<([/?!]?)\s*([A-Za-z][\w:.-]*)([^<>]*)>")
+# Possessive: a "<name" never closed by ">" must fail once, not try every split of the name (quadratic).
+_TAG = re.compile(r"<([/?!]?)\s*+([A-Za-z][\w:.-]*+)([^<>]*+)>")
 _NUMBER_ATTR = re.compile(r"""\b(?:number|num|id)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'/>]+))""", re.IGNORECASE)
 _TOPIC_START = re.compile(rb"<\s*top(?:ic)?[\s>]", re.IGNORECASE)
 _PARAGRAPHS = re.compile(r"\n[ \t\r\f\v]*\n\s*")
