@@ -124,9 +124,26 @@ def _escape(ch: str) -> str:
     return ch
 
 
+# unicodedata has no names for controls; these are the ones that turn up in real files
+_CONTROL_NAMES = {
+    "\x00": "NUL",
+    "\t": "tab",
+    "\n": "line feed",
+    "\x0b": "vertical tab",
+    "\x0c": "form feed",
+    "\r": "carriage return",
+    "\x1a": "Ctrl-Z end-of-file mark",
+    "\x1b": "escape",
+    "\x7f": "delete",
+    "\x85": "next line",
+}
+
+
 def _describe(ch: str) -> str:
     if 0xD800 <= ord(ch) <= 0xDFFF:
         return f"U+{ord(ch):04X} (a lone surrogate)"
+    if ch in _CONTROL_NAMES:
+        return f"U+{ord(ch):04X} ({_CONTROL_NAMES[ch]})"
     category = unicodedata.category(ch)
     fallback = {"Co": "a private-use character", "Cn": "a noncharacter"}.get(category, "a control character")
     name = unicodedata.name(ch, "") or fallback
@@ -145,6 +162,19 @@ def refusal(value: str, what: str) -> str:
         f"{what} {show(value)} contains {_describe(match.group())}; IDs may not contain whitespace, "
         "control characters, byte-order marks or invisible characters"
     )
+
+
+def separator_hint(text: str) -> str:
+    r"""For a whitespace-separated line with the wrong number of columns: the invisible character that
+    may be why (only spaces and tabs separate columns; a NUL, a form feed or a lone CR does not).
+
+    >>> separator_hint("q1 0 d1\x0c2"), separator_hint("q1 0 d1")
+    (' (the line holds U+000C (form feed), which does not separate columns: only spaces and tabs do)', '')
+    """
+    match = _PY_BAD.search(text.replace(" ", "").replace("\t", ""))
+    if match is None:
+        return ""
+    return f" (the line holds {_describe(match.group())}, which does not separate columns: only spaces and tabs do)"
 
 
 def check_id(value: str, what: str, path: object, line: int | None) -> str:

@@ -14,7 +14,7 @@ import pyarrow.compute as pc
 from ndcg_desktop.domain.data import JudgmentColumns, Qrels
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import GradeScale
-from ndcg_desktop.formats.cells import brief, clean_ids, is_integer, parse_integers
+from ndcg_desktop.formats.cells import brief, clean_ids, is_integer, parse_integers, separator_hint
 from ndcg_desktop.formats.common import (
     QRELS_FORMATS,
     base_suffix,
@@ -119,7 +119,9 @@ def _read_trec_slow(data: bytes, path: str | Path) -> _Cells:
         parts = split_fields(text)
         if len(parts) != 4:
             raise InputError(
-                f"expected 4 columns (query_id iteration doc_id grade), found {len(parts)}", path=path, line=number
+                f"expected 4 columns (query_id iteration doc_id grade), found {len(parts)}" + separator_hint(text),
+                path=path,
+                line=number,
             )
         qids.append(parts[0])
         dids.append(parts[2])

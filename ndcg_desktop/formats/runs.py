@@ -15,7 +15,7 @@ import pyarrow.compute as pc
 
 from ndcg_desktop.domain.data import OrderKind, Run, Source
 from ndcg_desktop.domain.errors import InputError
-from ndcg_desktop.formats.cells import brief, check_id, clean_ids, is_number, parse_number, show
+from ndcg_desktop.formats.cells import brief, check_id, clean_ids, is_number, parse_number, separator_hint, show
 from ndcg_desktop.formats.common import (
     BOM,
     RUN_FORMATS,
@@ -249,7 +249,9 @@ def _finish(source: Source, c: _Columns) -> Run:
         bad = ~np.isfinite(values)
         if bad.any():
             row = int(np.flatnonzero(bad)[0])
-            raise InputError(f"{name} {float(values[row])} is not a finite number", path=source.path, line=line_of(row))
+            shown = float(values[row])
+            why = " (infinite, or too large for a floating-point number)" if np.isinf(shown) else ""
+            raise InputError(f"{name} {shown} is not a finite number{why}", path=source.path, line=line_of(row))
     return Run(
         queries,
         None,
@@ -317,7 +319,7 @@ def _read_trec_slow(data: bytes, path: str, order: OrderKind | None) -> _Columns
         parts = split_fields(text)
         if len(parts) != 6:
             raise InputError(
-                f"expected 6 columns (query_id Q0 doc_id rank score tag), found {len(parts)}",
+                f"expected 6 columns (query_id Q0 doc_id rank score tag), found {len(parts)}" + separator_hint(text),
                 path=path,
                 line=number,
             )

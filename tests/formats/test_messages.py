@@ -23,7 +23,37 @@ def _refusal(call) -> str:
 
 def test_non_finite_scores_are_named_as_numbers(write):
     path = write("r.txt", "q1 Q0 A 1 inf s\n")
-    assert _refusal(lambda: read_run(path)) == f"{path}:1: score inf is not a finite number"  # not np.float64(inf)
+    overflow = "(infinite, or too large for a floating-point number)"
+    assert _refusal(lambda: read_run(path)) == f"{path}:1: score inf is not a finite number {overflow}"
+    path = write("r2.txt", "q1 Q0 A 1 3 s\nq1 Q0 B 2 1e400 s\n")  # parses as inf: the message must not only say inf
+    assert _refusal(lambda: read_run(path)) == f"{path}:2: score inf is not a finite number {overflow}"
+
+
+SEPARATES = "which does not separate columns: only spaces and tabs do)"
+
+
+@pytest.mark.parametrize(
+    "char, name",
+    [
+        ("\x00", "U+0000 (NUL)"),
+        ("\x0b", "U+000B (vertical tab)"),
+        ("\x0c", "U+000C (form feed)"),
+        ("\r", "U+000D (carriage return)"),
+        ("\u00a0", "U+00A0 (no-break space)"),
+        ("\u3000", "U+3000 (ideographic space)"),
+    ],
+)
+def test_a_wrong_column_count_names_the_invisible_separator(write, char, name):
+    # only spaces and tabs separate columns (as trec_eval's own files have them): a line whose columns
+    # were split by another character is refused, and the message says which character it holds
+    run = write("r.txt", f"q1 Q0 A 1 3 s\nq1 Q0 B 2{char}2 s\n")
+    assert _refusal(lambda: read_run(run)) == (
+        f"{run}:2: expected 6 columns (query_id Q0 doc_id rank score tag), found 5 (the line holds {name}, {SEPARATES}"
+    )
+    qrels = write("j.txt", f"q1 0 A 1\nq1 0 B{char}1\n")
+    assert _refusal(lambda: read_qrels(qrels)) == (
+        f"{qrels}:2: expected 4 columns (query_id iteration doc_id grade), found 3 (the line holds {name}, {SEPARATES}"
+    )
 
 
 def test_csv_line_numbers_count_quoted_line_breaks(write):
