@@ -1,7 +1,7 @@
 """Judging pace from the audit log: documents graded per annotator and day, seconds per judgment, time left.
 
 The rule, stated wherever a figure is shown (:data:`PACE_RULE`): a judgment is an audit row
-``action = "grade"`` that gives a grade (clearing one is not a judgment; imports are not judgments).
+``action = "grade"`` that gives a grade (clearing one is not a judgment; imports and undos are not judgments).
 A person's seconds per judgment are the gaps between their consecutive judgments, in time order;
 a gap longer than the pause limit (10 minutes by default) is a pause, not work, and is left out, so
 the first judgment after a pause is not timed. The median of the kept gaps is the pace; a day's
@@ -88,15 +88,26 @@ def judging_pace(audit: pd.DataFrame, *, pause_s: float = PAUSE_SECONDS) -> Judg
     return JudgingPace(by_day, by_annotator, _median(timed["gap"]), pause_s)
 
 
+def duration_parts(seconds: float) -> tuple[str, dict[str, int]]:
+    """A duration rounded as people read it, as a unit pattern and its numbers (the window translates
+    the pattern): under a minute in seconds, under an hour in minutes, else hours and minutes.
+
+    >>> duration_parts(45), duration_parts(725), duration_parts(12_000)
+    (('s', {'s': 45}), ('min', {'min': 12}), ('h min', {'h': 3, 'min': 20}))
+    """
+    if seconds < 60:
+        return "s", {"s": round(seconds)}
+    minutes = round(seconds / 60)
+    if minutes < 60:
+        return "min", {"min": minutes}
+    return "h min", {"h": minutes // 60, "min": minutes % 60}
+
+
 def duration_text(seconds: float) -> str:
     """A duration as people read it: 45 s, 12 min, 3 h 20 min.
 
     >>> duration_text(45), duration_text(725), duration_text(12_000)
     ('45 s', '12 min', '3 h 20 min')
     """
-    if seconds < 60:
-        return f"{seconds:.0f} s"
-    minutes = round(seconds / 60)
-    if minutes < 60:
-        return f"{minutes} min"
-    return f"{minutes // 60} h {minutes % 60} min"
+    unit, n = duration_parts(seconds)
+    return {"s": "{s} s", "min": "{min} min", "h min": "{h} h {min} min"}[unit].format(**n)

@@ -12,7 +12,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, Qt, QTimer
 from PySide6.QtWidgets import QLabel, QWidget
 
-from ndcg_desktop.domain.pace import duration_text
+from ndcg_desktop.domain.pace import duration_parts
 from ndcg_desktop.gui.plain import plain_tooltip
 from ndcg_desktop.gui.tasks import Task, run_in_background
 from ndcg_desktop.store import Project
@@ -71,6 +71,17 @@ class PaceLabel(QLabel):
         self.setToolTip(plain_tooltip(tooltip_text(report)))
 
 
+def duration_label(seconds: float) -> str:
+    """A duration in the interface's language: 45 s, 12 min, 3 h 20 min."""
+    unit, n = duration_parts(seconds)
+    patterns = {
+        "s": translate("pace", "{s} s"),
+        "min": translate("pace", "{min} min"),
+        "h min": translate("pace", "{h} h {min} min"),
+    }
+    return patterns[unit].format(**n)
+
+
 def status_text(report: PaceReport, user: str, today: str) -> str:
     """One line: the user's judgments today and their median pace; the draft's ungraded items and time left."""
     parts = []
@@ -89,7 +100,7 @@ def status_text(report: PaceReport, user: str, today: str) -> str:
         if report.time_left_s is not None:
             parts.append(
                 translate("pace", "v{version}: about {left} left").format(
-                    version=report.draft, left=duration_text(report.time_left_s)
+                    version=report.draft, left=duration_label(report.time_left_s)
                 )
             )
     return " · ".join(parts)
@@ -111,7 +122,7 @@ def tooltip_text(report: PaceReport) -> str:
                 version=report.draft,
                 ungraded=report.ungraded,
                 seconds=f"{report.pace.median_s:.1f}",
-                left=duration_text(report.time_left_s),
+                left=duration_label(report.time_left_s),
             )
         )
     lines.append(

@@ -58,7 +58,9 @@ class JudgmentRepository:
             )
             previous: int | None = old[0]
             self._rate(conn, number, query_id, doc_id, grade, annotator, stamp, undo=restore is not None)
-            self._audit(conn, number, query_id, doc_id, "grade", old_grade=previous, new_grade=grade)
+            # an undo is audited as such: it is not a judgment (pace counts only "grade" rows)
+            action = "undo grade" if restore is not None else "grade"
+            self._audit(conn, number, query_id, doc_id, action, old_grade=previous, new_grade=grade)
         return previous
 
     def _rate(

@@ -2198,6 +2198,18 @@ SHA-256：
 <context>
     <name>pace</name>
     <message>
+        <source>{s} s</source>
+        <translation>{s} 秒</translation>
+    </message>
+    <message>
+        <source>{min} min</source>
+        <translation>{min} 分钟</translation>
+    </message>
+    <message>
+        <source>{h} h {min} min</source>
+        <translation>{h} 小时 {min} 分钟</translation>
+    </message>
+    <message>
         <source>Judging pace</source>
         <translation>评判速度</translation>
     </message>

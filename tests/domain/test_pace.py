@@ -37,6 +37,8 @@ def log() -> pd.DataFrame:
         row("bob", f"{D1}T10:10:05+00:00", action="import"),
         row("bob", f"{D1}T10:10:06+00:00", new_grade=None),
         row("ann", f"{D1}T10:00:07+00:00", action="note", new_grade=None),
+        # nor is an undo that puts an earlier grade back (Ctrl+Z)
+        row("bob", f"{D1}T10:10:07+00:00", action="undo grade", new_grade=2),
     ]
     return pd.DataFrame(rows).sample(frac=1, random_state=7).reset_index(drop=True)  # order must not matter
 

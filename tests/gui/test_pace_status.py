@@ -34,3 +34,15 @@ def test_status_bar_shows_todays_pace_and_the_time_left(window, small_project, q
     assert "Draft v1: 1 ungraded × 8.0 s ≈ 8 s" in tip
     assert "gaps over 10 minutes are pauses and left out" in tip
     shot(window, "pace-status-bar")
+
+
+def test_durations_follow_the_interface_language(qapp):
+    from ndcg_desktop.gui import i18n
+    from ndcg_desktop.gui.pace_status import duration_label
+
+    assert [duration_label(s) for s in (45, 725, 12_000)] == ["45 s", "12 min", "3 h 20 min"]
+    assert i18n.install(qapp, "zh_CN") == "zh_CN"
+    try:
+        assert [duration_label(s) for s in (45, 725, 12_000)] == ["45 秒", "12 分钟", "3 小时 20 分钟"]
+    finally:
+        i18n.uninstall(qapp)

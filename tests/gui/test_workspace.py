@@ -60,7 +60,10 @@ def test_keyboard_grading_moves_on_and_undo_redo(window, small_project, qtbot):
     assert pool_grades(small_project)["D"] == 2
     with Project.open(small_project, read_only=True) as p:
         log = p.audit_log()
-    assert list(log[log["action"] == "grade"]["who"]) == ["tester"] * 4
+    # graded C (earlier in this test), D, the undo of D, its redo: the undo is not a judgment
+    assert list(log[log["action"] == "grade"]["who"]) == ["tester"] * 3
+    undone = log[log["action"] == "undo grade"]
+    assert list(undone["doc_id"]) == ["D"] and list(undone["old_grade"]) == [2] and undone["new_grade"].isna().all()
 
 
 def test_grade_outside_scale_is_ignored_and_n_jumps_to_next_query(window, small_project, qtbot):
