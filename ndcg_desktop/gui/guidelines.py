@@ -33,6 +33,7 @@ translate = QCoreApplication.translate
 
 SHORTCUT = "Ctrl+G"
 VISIBLE_KEY = "workspace/guidelines_visible"  # in the UI state file: the panel shown or hidden
+AUTO_SHOW_WIDTH = 1200  # px of window: below it the panel starts hidden, unless the user showed it
 _FEATURES = QTextDocument.MarkdownFeature.MarkdownDialectGitHub | QTextDocument.MarkdownFeature.MarkdownNoHTML
 
 
@@ -72,11 +73,19 @@ class GuidelinesPanel(QFrame):
         layout.addLayout(header)
         layout.addWidget(self.hint)
         layout.addWidget(self.browser, 1)
-        self.setVisible(bool(ui_state().value(VISIBLE_KEY, True, type=bool)))
+        # narrower, a grade table in the guidelines breaks every word
+        self.setMinimumWidth(self.fontMetrics().averageCharWidth() * 30)
+        chosen = ui_state().value(VISIBLE_KEY)
+        self.setVisible(bool(ui_state().value(VISIBLE_KEY, True, type=bool)) if chosen is not None else False)
 
     def attach(self, project: Project | None, undo_stack: QUndoStack, failed: Callable[[str], None]) -> None:
-        """Show ``project``'s guidelines; edits go through ``undo_stack``, write failures to ``failed``."""
+        """Show ``project``'s guidelines; edits go through ``undo_stack``, write failures to ``failed``.
+
+        Until the user has shown or hidden the panel (Ctrl+G, remembered), it is shown only where the
+        window leaves the query list, the pool and the document their room beside it."""
         self.project, self.undo_stack, self.failed = project, undo_stack, failed
+        if ui_state().value(VISIBLE_KEY) is None:
+            self.setVisible(self.window().width() >= AUTO_SHOW_WIDTH)
         self.refresh()
 
     def refresh(self) -> None:

@@ -94,6 +94,7 @@ def test_highlighting_uses_the_title_and_description_terms(window, topic_project
 
 
 def test_the_guidelines_panel_renders_markdown_and_names_the_hash(window, topic_project):
+    window.resize(1280, 800)
     window.open_project(topic_project)
     panel = window.workspace.guidelines
     assert panel.isVisible()
@@ -106,6 +107,7 @@ def test_the_guidelines_panel_renders_markdown_and_names_the_hash(window, topic_
 def test_ctrl_g_hides_and_shows_the_panel_and_the_choice_is_remembered(window, topic_project, qtbot):
     from ndcg_desktop.gui.main_window import MainWindow
 
+    window.resize(1280, 800)
     window.open_project(topic_project)
     panel = window.workspace.guidelines
     window.workspace.pool_view.setFocus()
@@ -185,3 +187,27 @@ def test_grading_keys_work_while_the_topic_or_the_guidelines_have_the_focus(wind
         widget.setFocus()
         QTest.keyClick(widget, Qt.Key.Key_2)
         assert ws.pool.grade(ws.pool.row_of(doc_id)) == 2, widget.objectName()
+
+
+@pytest.mark.parametrize("width, shown", [(1180, False), (1280, True)])
+def test_until_chosen_the_panel_starts_hidden_in_a_narrow_window(qtbot, topic_project, width, shown):
+    # a window too narrow for four panes starts without the guidelines; Ctrl+G shows them and is remembered
+    from ndcg_desktop.gui.main_window import MainWindow
+
+    assert ui_state().value(VISIBLE_KEY) is None
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.resize(width, 760)
+    window.show()
+    qtbot.waitExposed(window)
+    window.open_project(topic_project)
+    panel = window.workspace.guidelines
+    assert panel.isVisible() is shown
+    assert panel.toggle() is not shown  # what Ctrl+G does (tested above)
+    assert panel.isVisible() is not shown
+    assert ui_state().value(VISIBLE_KEY, type=bool) is not shown
+    window.close_project()
+    window.resize(1280 + 1180 - width, 760)  # the other width: the remembered choice wins
+    window.open_project(topic_project)
+    assert panel.isVisible() is not shown
+    window.close_project()
