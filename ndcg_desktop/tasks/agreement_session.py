@@ -1,8 +1,10 @@
 """The Agreement view's state as a Qt-free, evented model (the pattern of :mod:`ndcg_desktop.tasks.session`).
 
 Inputs: the project, a pool version (a draft or a frozen one) and the settings the runs are scored
-under (K, gain, the unjudged policy). Any change drops the result; a result computed from older
-inputs is refused by :meth:`AgreementSession.apply`, so no view shows a stale figure.
+under (K, gain, and the policies for unjudged documents, duplicates and unknown queries). Any change
+drops the result; a result computed from older inputs is refused by :meth:`AgreementSession.apply`,
+so no view shows a stale figure. Another project or pool version puts the three policies back to
+their refusing defaults: a choice made for one version's runs is never carried to another's.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ class AgreementSession:
         self.project = project
         versions = self.versions()
         self.version = versions[-1].version if versions else None
+        self._unset_policies()
         self._drop({PROJECT, INPUTS, RESULT})
 
     def reload(self) -> None:
@@ -49,19 +52,27 @@ class AgreementSession:
         numbers = [v.version for v in self.versions()]
         if self.version not in numbers:
             self.version = numbers[-1] if numbers else None
+            self._unset_policies()
         self._drop({INPUTS, RESULT})
 
     def set_version(self, number: int | None) -> None:
         if number != self.version:
             self.version = number
+            self._unset_policies()
             self._drop({INPUTS, RESULT})
 
     def set_settings(self, **changes: Any) -> None:
-        """K, gain or the unjudged policy (``k=5``, ``gain=Gain.EXPONENTIAL``, ``unjudged=...``)."""
+        """K, gain or a policy (``k=5``, ``gain=Gain.EXPONENTIAL``, ``unjudged=...``, ``duplicates=...``)."""
         settings = self.settings.with_(**changes)
         if settings != self.settings:
             self.settings = settings
             self._drop({INPUTS, RESULT})
+
+    def _unset_policies(self) -> None:
+        defaults = EvalSettings()
+        self.settings = self.settings.with_(
+            unjudged=defaults.unjudged, duplicates=defaults.duplicates, unknown_queries=defaults.unknown_queries
+        )
 
     def ready(self) -> bool:
         return self.project is not None and self.version is not None

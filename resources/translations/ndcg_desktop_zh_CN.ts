@@ -4,6 +4,30 @@
 <context>
     <name>agreement</name>
     <message>
+        <source>duplicates: refuse the run</source>
+        <translation>重复文档：拒绝该运行</translation>
+    </message>
+    <message>
+        <source>duplicates: keep the best-ranked</source>
+        <translation>重复文档：保留排名最高的一次</translation>
+    </message>
+    <message>
+        <source>queries not in the pool: refuse the run</source>
+        <translation>不在池中的查询：拒绝该运行</translation>
+    </message>
+    <message>
+        <source>queries not in the pool: leave out</source>
+        <translation>不在池中的查询：略去</translation>
+    </message>
+    <message>
+        <source>Duplicates</source>
+        <translation>重复文档</translation>
+    </message>
+    <message>
+        <source>Queries not in the pool</source>
+        <translation>不在池中的查询</translation>
+    </message>
+    <message>
         <source>{a} gave {grade_a}, {b} gave {grade_b}: {count} items</source>
         <translation>{a} 评为 {grade_a}，{b} 评为 {grade_b}：{count} 项</translation>
     </message>

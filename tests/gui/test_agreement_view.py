@@ -135,3 +135,32 @@ def test_export_writes_the_folder(qtbot, view, tmp_path):
     view.error.connect(errors.append)
     assert view.export(str(tmp_path / "other")) == []
     assert errors == [f"{tmp_path / 'other'}: the folder holds other files; choose a new or empty folder"]
+
+
+def test_duplicates_and_unknown_queries_are_resolved_in_the_window(qtbot, view, project, tmp_path):
+    # a run with a repeated document and a query the pool does not have: refused until both are chosen
+    (tmp_path / "sysC.run").write_text("q1 Q0 A 1 3 t\nq1 Q0 A 2 2 t\nq9 Q0 Z 1 3 t\n")
+    project.import_run(tmp_path / "sysC.run", name="sysC")
+    view.set_project(project)
+    for box, value in ((view.unjudged, UnjudgedPolicy.ZERO.value),):
+        box.setCurrentIndex(box.findData(value))
+        box.activated.emit(box.currentIndex())
+    assert [view.duplicates.currentData(), view.unknown.currentData()] == ["reject", "reject"]
+    result = computed(qtbot, view)
+    assert sorted(result.systems.refused) == ["sysC"]
+    for box, value in ((view.duplicates, "first"), (view.unknown, "ignore")):
+        box.setCurrentIndex(box.findData(value))
+        box.activated.emit(box.currentIndex())
+    assert view.session.settings.duplicates.value == "first"
+    assert view.session.settings.unknown_queries.value == "ignore"
+    result = computed(qtbot, view)
+    assert result.systems.refused == {}
+    means = result.systems.means.set_index("run")
+    # under ana's grades (A 3, B 0, C 0): sysC's q1 is A alone at rank 1, ideal A first: 1.0; q2 unanswered: 0
+    assert means.loc["sysC", "ana"] == pytest.approx((1.0 + 0.0) / 2, abs=1e-12)
+    view.set_project(project)  # reopened: every choice refuses again, and the boxes say so
+    assert [view.unjudged.currentData(), view.duplicates.currentData(), view.unknown.currentData()] == [
+        "reject",
+        "reject",
+        "reject",
+    ]

@@ -46,3 +46,31 @@ def test_inputs_drop_the_result_and_stale_results_are_refused(tmp_path):
         assert (session.version, session.result) == (1, None)
         session.set_project(None)
         assert (session.version, session.ready()) == (None, False)
+
+
+def test_policies_are_not_carried_to_another_pool_version_or_project(tmp_path):
+    from ndcg_desktop.domain import DuplicatePolicy, EvalSettings, UnjudgedPolicy, UnknownQueryPolicy
+
+    (tmp_path / "q.txt").write_text("q1 0 A 3\nq1 0 B 0\n")
+    refusing = EvalSettings()
+    with Project.create(tmp_path / "p.ndcgproj", user="lead") as project:
+        project.import_qrels(tmp_path / "q.txt")
+        project.freeze()
+        project.new_draft_from(1)
+        session = AgreementSession(loader)
+        session.set_project(project)
+        chosen = {
+            "unjudged": UnjudgedPolicy.ZERO,
+            "duplicates": DuplicatePolicy.FIRST,
+            "unknown_queries": UnknownQueryPolicy.IGNORE,
+        }
+        session.set_settings(k=5, gain=Gain.EXPONENTIAL, **chosen)
+        session.set_version(2)  # the newest already: nothing changes
+        assert session.settings == refusing.with_(k=5, gain=Gain.EXPONENTIAL, **chosen)
+        session.set_version(1)  # another version's runs: every policy refuses again; K and gain stay
+        assert session.settings == refusing.with_(k=5, gain=Gain.EXPONENTIAL)
+        session.set_settings(**chosen)
+        session.reload()  # the same version after a merge or an adjudication: the choices stay
+        assert session.settings == refusing.with_(k=5, gain=Gain.EXPONENTIAL, **chosen)
+        session.set_project(project)  # (re)opening a project
+        assert session.settings == refusing.with_(k=5, gain=Gain.EXPONENTIAL)

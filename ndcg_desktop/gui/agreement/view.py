@@ -8,6 +8,7 @@ this view through ``set_project``, ``reload``, ``compute`` and ``export``.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QItemSelection, QSortFilterProxyModel, Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
@@ -27,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ndcg_desktop.domain import Gain, InputError, UnjudgedPolicy
+from ndcg_desktop.domain import DuplicatePolicy, Gain, InputError, UnjudgedPolicy, UnknownQueryPolicy
 from ndcg_desktop.gui.agreement.heatmap import ConfusionModel, heatmap_view
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.scores.tables import Column, FrameModel, fit_columns, sorted_proxy, table_view
@@ -78,6 +79,14 @@ UNJUDGED_TEXTS = {
     UnjudgedPolicy.ZERO: QT_TRANSLATE_NOOP("agreement", "unjudged documents: count as non-relevant"),
     UnjudgedPolicy.CONDENSE: QT_TRANSLATE_NOOP("agreement", "unjudged documents: condense"),
 }
+DUPLICATE_TEXTS = {
+    DuplicatePolicy.REJECT: QT_TRANSLATE_NOOP("agreement", "duplicates: refuse the run"),
+    DuplicatePolicy.FIRST: QT_TRANSLATE_NOOP("agreement", "duplicates: keep the best-ranked"),
+}
+UNKNOWN_TEXTS = {
+    UnknownQueryPolicy.REJECT: QT_TRANSLATE_NOOP("agreement", "queries not in the pool: refuse the run"),
+    UnknownQueryPolicy.IGNORE: QT_TRANSLATE_NOOP("agreement", "queries not in the pool: leave out"),
+}
 
 
 def in_core_order(view: QTableView) -> None:
@@ -114,12 +123,11 @@ class AgreementView(QWidget):
         for g in Gain:
             self.gain.addItem(translate("analysis", GAIN_TEXTS[g]), g.value)
         self.gain.activated.connect(lambda _i: self.session.set_settings(gain=Gain(self.gain.currentData())))
-        self.unjudged = QComboBox()
-        self.unjudged.setAccessibleName(translate("agreement", "Unjudged documents"))
-        for policy, text in UNJUDGED_TEXTS.items():
-            self.unjudged.addItem(translate("agreement", text), policy.value)
-        self.unjudged.activated.connect(
-            lambda _i: self.session.set_settings(unjudged=UnjudgedPolicy(self.unjudged.currentData()))
+        # one choice per flag group for every run of the systems check, refusing until chosen
+        self.unjudged = self._policy_box("unjudged", translate("agreement", "Unjudged documents"), UNJUDGED_TEXTS)
+        self.duplicates = self._policy_box("duplicates", translate("agreement", "Duplicates"), DUPLICATE_TEXTS)
+        self.unknown = self._policy_box(
+            "unknown_queries", translate("agreement", "Queries not in the pool"), UNKNOWN_TEXTS
         )
         self.compute_button = QPushButton(translate("agreement", "Compute"))
         self.compute_button.setToolTip(
@@ -135,11 +143,15 @@ class AgreementView(QWidget):
         version_label.setBuddy(self.version_box)
         k_label = QLabel(translate("agreement", "Runs scored at K"))
         k_label.setBuddy(self.k)
-        for widget in (version_label, self.version_box, k_label, self.k, self.gain, self.unjudged):
+        for widget in (version_label, self.version_box, k_label, self.k, self.gain):
             bar.addWidget(widget)
         bar.addStretch(1)
         bar.addWidget(self.compute_button)
         bar.addWidget(self.export_button)
+        policies = QHBoxLayout()
+        for widget in (self.unjudged, self.duplicates, self.unknown):
+            policies.addWidget(widget)
+        policies.addStretch(1)
         self.summary = QLabel()
         self.summary.setWordWrap(True)
         self.summary.setTextFormat(Qt.TextFormat.PlainText)
@@ -151,6 +163,7 @@ class AgreementView(QWidget):
         layout = QVBoxLayout(content)
         layout.setContentsMargins(8, 8, 8, 8)
         layout.addLayout(bar)
+        layout.addLayout(policies)
         layout.addWidget(self.summary)
         layout.addWidget(self.tabs, 1)
         scroller = QScrollArea()  # small or scaled screens scroll instead of forcing a big window (as Scores)
@@ -163,6 +176,15 @@ class AgreementView(QWidget):
         QShortcut(COMPUTE_KEYS, self).activated.connect(self.compute_button.animateClick)
         self.session.changed.connect(self._changed)
         self._changed(frozenset({PROJECT}))
+
+    def _policy_box(self, group: str, name: str, texts: dict[Any, str]) -> QComboBox:
+        box = QComboBox()
+        box.setAccessibleName(name)
+        for policy, text in texts.items():
+            box.addItem(translate("agreement", text), policy.value)
+        kind = type(next(iter(texts)))
+        box.activated.connect(lambda _i: self.session.set_settings(**{group: kind(box.currentData())}))
+        return box
 
     def _annotators_tab(self) -> QWidget:
         self.groups = FrameModel(GROUP_COLUMNS)
@@ -270,6 +292,13 @@ class AgreementView(QWidget):
     def _changed(self, aspects: frozenset[str]) -> None:
         if aspects & {PROJECT, INPUTS}:
             self._fill_versions()
+            settings = self.session.settings  # the boxes show the session's choices, never their own
+            for box, value in (
+                (self.unjudged, settings.unjudged),
+                (self.duplicates, settings.duplicates),
+                (self.unknown, settings.unknown_queries),
+            ):
+                box.setCurrentIndex(box.findData(value.value))
         result = self.session.result
         self.export_button.setEnabled(result is not None)
         self.compute_button.setEnabled(self.session.ready())
