@@ -16,11 +16,18 @@ from ndcg_desktop.domain.data import Qrels, Source
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import GradeScale
 from ndcg_desktop.formats.qrels import judgment_lines
+from ndcg_desktop.store import team
 from ndcg_desktop.store.core import ProjectFile, connect_read_only, now
+from ndcg_desktop.store.schema import TEAM_FORMAT
 
 
 class FrozenVersionChanged(InputError):
-    """A frozen version's judgments no longer hash to the hash recorded when it was frozen."""
+    """A frozen version's judgments no longer hash to the hash recorded when it was frozen (or its ratings to
+    the hashes recorded then)."""
+
+
+def _rated(entry: dict[str, Any] | None) -> str:
+    return "none" if entry is None else f"{entry['ratings']} ratings with sha256 {entry['sha256']}"
 
 
 DEFAULT_LABELS = ("Not relevant", "Related", "Highly relevant", "Perfect")
@@ -77,6 +84,7 @@ class PoolVersion:
     frozen_by: str | None
     hash: str | None
     guidelines_sha256: str | None = None  # the grading guidelines current when it was frozen
+    team: str | None = None  # its team record (store/team.py) as recorded when frozen; None before format 5
 
     @property
     def frozen(self) -> bool:
@@ -95,14 +103,15 @@ class PoolRepository:
         self._verified: dict[int, int] = {}  # version -> PRAGMA data_version when its hash last matched
 
     def versions(self) -> list[PoolVersion]:
+        schema = self.file.schema_version  # an older file opened read-only has no guidelines, no team record
         rows = self.file.query(
             "SELECT version, state, parent, scale_low, scale_high, labels, created_at, created_by, "
-            f"frozen_at, frozen_by, hash, {'NULL' if self.file.schema_version < 3 else 'guidelines_sha256'} "
-            "FROM pool_versions ORDER BY version"  # an older file opened read-only has no guidelines
+            f"frozen_at, frozen_by, hash, {'NULL' if schema < 3 else 'guidelines_sha256'}, "
+            f"{'NULL' if schema < TEAM_FORMAT else 'team'} FROM pool_versions ORDER BY version"
         )
         return [
             PoolVersion(
-                r[0], r[1], r[2], GradeScale(r[3], r[4]), json.loads(r[5]), r[6], r[7], r[8], r[9], r[10], r[11]
+                r[0], r[1], r[2], GradeScale(r[3], r[4]), json.loads(r[5]), r[6], r[7], r[8], r[9], r[10], r[11], r[12]
             )
             for r in rows
         ]
@@ -244,16 +253,43 @@ class PoolRepository:
         return v
 
     def _compare(self, v: PoolVersion, now_hash: str | None, stamp: int) -> None:
-        """Refuse a frozen version whose judgments now hash to ``now_hash``, unless that is its recorded hash."""
+        """Refuse a frozen version whose judgments now hash to ``now_hash``, unless that is its recorded hash,
+        or whose ratings or adjudications differ from its recorded team (:func:`team.team_record`)."""
         if now_hash != v.hash:
             now_text = now_hash if now_hash is not None else "nothing (it has ungraded items)"
-            raise FrozenVersionChanged(
-                f"pool version {v.version} has changed since it was frozen: its recorded sha256 is {v.hash}, its "
-                f"judgments now hash to {now_text}; the file was altered outside ndcg-desktop, so nothing scored "
-                "against this version can be trusted: restore the project from a backup",
-                path=self.file.path,
-            )
+            self._refuse(v, f"its recorded sha256 is {v.hash}, its judgments now hash to {now_text}")
+        if v.team is not None and self._verified.get(v.version) != stamp:  # proven at this data_version: not again
+            recorded = team.decode(v.team)
+            found = team.annotator_digests(self.file.conn, v.version, v.scale)
+            for name in sorted(set(recorded["annotators"]) | set(found)):
+                was, now_is = recorded["annotators"].get(name), found.get(name)
+                if was != now_is:
+                    self._refuse(
+                        v,
+                        f"the ratings of annotator {name} were recorded as {_rated(was)}, they are now "
+                        f"{_rated(now_is)}",
+                    )
+            adjudicated = team.adjudication_counts(self.file.conn, v.version)
+            if adjudicated != recorded["adjudication"]:
+                self._refuse(
+                    v, f"its adjudications were recorded as {recorded['adjudication']}, they are now {adjudicated}"
+                )
         self._verified[v.version] = stamp
+
+    def _refuse(self, v: PoolVersion, what: str) -> None:
+        raise FrozenVersionChanged(
+            f"pool version {v.version} has changed since it was frozen: {what}; the file was altered outside "
+            "ndcg-desktop, so nothing scored against this version can be trusted: restore the project from a backup",
+            path=self.file.path,
+        )
+
+    def team(self, v: PoolVersion) -> dict[str, Any]:
+        """Version ``v``'s team record (rule 16): recorded when it was frozen and proven with the version; computed
+        from its ratings for a draft or a version frozen before format 5 (the same content)."""
+        self.verified(v)
+        if v.team is not None:
+            return team.decode(v.team)
+        return team.team_record(self.file.conn, v.version, v.scale)
 
     def writable_draft(self, number: int) -> PoolVersion:
         """An existing draft, by number; a frozen version is refused."""
@@ -333,12 +369,13 @@ class PoolRepository:
     def mark_frozen(self, conn: sqlite3.Connection, version: int, scale: GradeScale) -> None:
         """Inside the caller's transaction: hash a draft's final items and freeze it with that hash."""
         digest = self.current_hash(version, scale)
+        record = team.encode(team.team_record(conn, version, scale))
         conn.execute(
-            "UPDATE pool_versions SET state = 'frozen', frozen_at = ?, frozen_by = ?, hash = ?, "
+            "UPDATE pool_versions SET state = 'frozen', frozen_at = ?, frozen_by = ?, hash = ?, team = ?, "
             # the guidelines it was judged under: the last set, unless that cleared them
             "guidelines_sha256 = (SELECT NULLIF(sha256, '') FROM guidelines ORDER BY id DESC LIMIT 1) "
             "WHERE version = ? AND state = 'draft'",
-            (now(), self.file.user, digest, version),
+            (now(), self.file.user, digest, record, version),
         )
 
     def frozen_version(self, number: int | None) -> PoolVersion:

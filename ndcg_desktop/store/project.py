@@ -285,6 +285,11 @@ class Project:
     def qrels(self, number: int | None = None) -> Qrels:
         return self.pools.qrels(number)
 
+    def team(self, version: PoolVersion) -> dict[str, Any]:
+        """Rule 16's part of a version's manifest: annotators (count and SHA-256 of each one's ratings),
+        adjudication (count per way), agreement (None with fewer than two annotators). Recorded at freezing."""
+        return self.pools.team(version)
+
     def export_qrels(self, path: str | Path, *, version: int | None = None, fmt: str = "trec") -> PoolVersion:
         return self.pools.export_qrels(path, version=version, fmt=fmt)
 

@@ -7,7 +7,6 @@ all agree, give the grade; ratings that differ leave it ungraded until someone a
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 import pandas as pd
@@ -17,6 +16,7 @@ from ndcg_desktop.domain.settings import GradeScale
 from ndcg_desktop.store.core import ProjectFile, now
 from ndcg_desktop.store.pools import PoolRepository, PoolVersion
 from ndcg_desktop.store.schema import RATINGS_FORMAT
+from ndcg_desktop.store.team import adjudication_counts, annotator_digests, ratings_digest
 
 RATING_COLUMNS = ["query_id", "doc_id", "annotator", "grade", "note", "rated_at"]
 _BATCH = 50_000
@@ -31,12 +31,10 @@ def ratings_hash(triples: pd.DataFrame, scale: GradeScale, annotator: str) -> st
     Built like the pool hash (one line per rating), under its own header so the two never coincide.
     """
     ordered = triples.sort_values(["query_id", "doc_id"], kind="stable")
-    digest = hashlib.sha256(f"ndcg-ratings-v1 scale={scale} annotator={annotator}\n".encode())
     # Python ints from tolist(): int() on each numpy scalar took most of the time of a large version's hash
     grades = ordered["grade"].astype("int64").tolist()
     rows = zip(ordered["query_id"].tolist(), ordered["doc_id"].tolist(), grades, strict=True)
-    digest.update("".join([f"{q}\t{d}\t{g}\n" for q, d, g in rows]).encode())
-    return digest.hexdigest()
+    return ratings_digest("".join([f"{q}\t{d}\t{g}\n" for q, d, g in rows]).encode(), scale, annotator)
 
 
 class RatingRepository:
@@ -65,12 +63,9 @@ class RatingRepository:
         return frame
 
     def annotator_hashes(self, v: PoolVersion) -> dict[str, dict[str, Any]]:
-        """Per annotator of version ``v``: how many ratings, and the SHA-256 of them (:func:`ratings_hash`)."""
-        frame = self.ratings(v.version)
-        return {
-            str(name): {"ratings": len(group), "sha256": ratings_hash(group, v.scale, str(name))}
-            for name, group in frame.groupby("annotator", sort=True)
-        }
+        """Per annotator of version ``v``: how many ratings, and the SHA-256 of them (:func:`ratings_hash`, written
+        by SQLite: no Python object per rating)."""
+        return annotator_digests(self.file.conn, v.version, v.scale)
 
     def unsettled(self, version: int) -> int:
         """How many items of a version have differing ratings and no adjudicated grade yet."""
@@ -247,14 +242,7 @@ class RatingRepository:
 
     def adjudications(self, version: int) -> dict[str, int]:
         """How the differing items of a version were settled: count per way (pick, median, ...)."""
-        if not self.available:
-            return {}
-        rows = self.file.query(
-            "SELECT adjudication, count(*) FROM judgments WHERE version = ? AND adjudication IS NOT NULL "
-            "GROUP BY adjudication ORDER BY adjudication",
-            (version,),
-        )
-        return {str(how): int(n) for how, n in rows}
+        return adjudication_counts(self.file.conn, version)
 
 
 class AssignmentRepository:

@@ -5,8 +5,10 @@ from __future__ import annotations
 import hashlib
 
 APPLICATION_ID = 0x6E646367  # "ndcg": marks a SQLite file as an ndcg-desktop project
-SCHEMA_VERSION = 4  # 2: runs.data_hash and the stored-run triggers; 3: topics, grading guidelines; 4: ratings
+SCHEMA_VERSION = 5  # 2: runs.data_hash and the stored-run triggers; 3: topics, grading guidelines; 4: ratings;
+# 5: pool_versions.team
 RATINGS_FORMAT = 4  # the format that brought ratings per annotator (issue 15)
+TEAM_FORMAT = 5  # the format that records a version's team (annotators' ratings hashes ...) when it is frozen
 
 # A stored run is written once, whole: it is never updated, deleted or replaced (the app deletes no run).
 RUN_TRIGGERS = """
@@ -114,7 +116,10 @@ CREATE TABLE pool_versions (
     frozen_at  TEXT,
     frozen_by  TEXT,
     hash       TEXT,
-    guidelines_sha256 TEXT                -- the grading guidelines current when it was frozen (NULL: none)
+    guidelines_sha256 TEXT,               -- the grading guidelines current when it was frozen (NULL: none)
+    team       TEXT                       -- JSON, recorded when frozen: each annotator's ratings count and hash,
+                                          -- adjudications, agreement (store/team.py); NULL: a draft, or frozen
+                                          -- before format 5 (then computed at each use)
 );
 CREATE TABLE judgments (
     version    INTEGER NOT NULL REFERENCES pool_versions(version),
@@ -229,6 +234,9 @@ MIGRATIONS: dict[int, str] = {
     "SELECT version, query_id, doc_id, coalesce(nullif(annotator, ''), 'unrecorded'), grade, note, "
     "coalesce(updated_at, '') FROM judgments WHERE grade IS NOT NULL ORDER BY version, query_id, doc_id;\n"
     "CREATE INDEX ratings_by_annotator ON ratings (version, annotator);\n" + RATING_TRIGGERS,
+    # Versions frozen before have no record (NULL): their team is computed from their ratings at each use, as
+    # before; the frozen rows are not rewritten.
+    TEAM_FORMAT - 1: "ALTER TABLE pool_versions ADD COLUMN team TEXT;\n",
 }
 
 

@@ -16,7 +16,6 @@ import pandas as pd
 
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import Gain
-from ndcg_desktop.scoring.agreement import agreement
 from ndcg_desktop.scoring.ranking import top_documents
 from ndcg_desktop.scoring.sensitivity import grade_swings
 from ndcg_desktop.store import PoolVersion, Project
@@ -173,33 +172,9 @@ def apply_rule(project: Project, rule: str) -> RuleApplied:
 
 def team_manifest(project: Project, version: PoolVersion) -> dict[str, Any]:
     """What rule 16 asks of a version's manifest: its annotators with the SHA-256 of each one's ratings, how the
-    differing items were settled (per way: pick, median, ...), and the agreement figures (:func:`agreement_figures`).
+    differing items were settled (per way: pick, median, ...), and the agreement figures over all queries
+    (``AgreementReport.summary``; None with fewer than two annotators).
+
+    A frozen version's are recorded when it is frozen and proven with it (``store.team``): no rating is read back.
     """
-    annotators = project.rating_store.annotator_hashes(version)
-    return {
-        "annotators": annotators,
-        "adjudication": project.rating_store.adjudications(version.version),
-        "agreement": agreement_figures(project, version, annotators),
-    }
-
-
-_FIGURES: dict[tuple[Any, ...], dict[str, Any]] = {}
-
-
-def agreement_figures(
-    project: Project, version: PoolVersion, annotators: dict[str, dict[str, Any]]
-) -> dict[str, Any] | None:
-    """The version's agreement over all queries (``AgreementReport.summary``), or None with fewer than two annotators.
-
-    Remembered by the SHA-256 of each annotator's ratings: the same ratings are measured once per process
-    (the agreement's systems check stamps a manifest for every run under every judge).
-    """
-    if len(annotators) < 2:
-        return None
-    key = (str(version.scale), tuple(sorted((name, rated["sha256"]) for name, rated in annotators.items())))
-    if key not in _FIGURES:
-        if len(_FIGURES) >= 16:
-            _FIGURES.clear()
-        ratings = project.rating_store.ratings(version.version)
-        _FIGURES[key] = agreement(ratings, version.scale, per_query=False).summary()
-    return _FIGURES[key]
+    return project.team(version)

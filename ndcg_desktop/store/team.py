@@ -1,0 +1,118 @@
+"""A pool version's team record (contract rule 16): each annotator's ratings with their SHA-256, how differing items
+were settled, and the agreement figures.
+
+Recorded when a version is frozen (``pool_versions.team``, protected like its hash) and read back at each use; the
+recorded hashes are proven against the ratings where the version's own hash is (``pools.PoolRepository``), by
+hashing text SQLite writes in one statement per annotator: no Python object per rating.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from typing import Any
+
+import pandas as pd
+
+from ndcg_desktop.domain.settings import GradeScale
+from ndcg_desktop.store.schema import RATINGS_FORMAT
+
+
+def ratings_digest(lines: bytes, scale: GradeScale, annotator: str) -> str:
+    """SHA-256 of one annotator's ratings written as sorted ``query<TAB>doc<TAB>grade`` lines.
+
+    Under its own header, so it never coincides with a pool hash (``pools.pool_hash``) of the same lines.
+    """
+    digest = hashlib.sha256(f"ndcg-ratings-v1 scale={scale} annotator={annotator}\n".encode())
+    digest.update(lines)
+    return digest.hexdigest()
+
+
+def annotator_digests(conn: sqlite3.Connection, version: int, scale: GradeScale) -> dict[str, dict[str, Any]]:
+    """Per annotator of ``version`` (in name order): how many ratings, and their :func:`ratings_digest`."""
+    if _format(conn) < RATINGS_FORMAT:  # an older file opened read-only has no ratings, only grades
+        return {}
+    found: dict[str, dict[str, Any]] = {}
+    name = ""
+    while True:  # the next name up, from the (version, annotator) index: one seek per annotator, not a scan
+        name = conn.execute(
+            "SELECT min(annotator) FROM ratings WHERE version = ? AND annotator > ?", (version, name)
+        ).fetchone()[0]
+        if name is None:
+            break
+        # SQLite's BINARY order (UTF-8 bytes) is Python's (code points); an integer grade reads as Python writes it.
+        count, text = conn.execute(
+            "SELECT count(*), group_concat(query_id || char(9) || doc_id || char(9) || grade || char(10), '') "
+            "FROM (SELECT query_id, doc_id, grade FROM ratings WHERE version = ? AND annotator = ? "
+            "ORDER BY query_id, doc_id)",
+            (version, name),
+        ).fetchone()
+        found[str(name)] = {"ratings": int(count), "sha256": ratings_digest((text or "").encode(), scale, str(name))}
+    return found
+
+
+def adjudication_counts(conn: sqlite3.Connection, version: int) -> dict[str, int]:
+    """How the differing items of a version were settled: count per way (pick, median, ...)."""
+    if _format(conn) < RATINGS_FORMAT:
+        return {}
+    rows = conn.execute(
+        "SELECT adjudication, count(*) FROM judgments WHERE version = ? AND adjudication IS NOT NULL "
+        "GROUP BY adjudication ORDER BY adjudication",
+        (version,),
+    ).fetchall()
+    return {str(how): int(n) for how, n in rows}
+
+
+_FIGURES: dict[tuple[Any, ...], dict[str, Any]] = {}
+
+
+def team_record(conn: sqlite3.Connection, version: int, scale: GradeScale) -> dict[str, Any]:
+    """What rule 16 asks of a version's manifest, computed from its ratings: ``annotators`` (count and SHA-256 of
+    each one's ratings), ``adjudication`` (count per way) and ``agreement`` (``AgreementReport.summary`` over all
+    queries; None with fewer than two annotators). The same content whether recorded at freezing or computed later.
+
+    The agreement is remembered by the annotators' hashes: the same ratings are measured once per process.
+    """
+    annotators = annotator_digests(conn, version, scale)
+    return {
+        "annotators": annotators,
+        "adjudication": adjudication_counts(conn, version),
+        "agreement": _agreement(conn, version, scale, annotators),
+    }
+
+
+def _agreement(
+    conn: sqlite3.Connection, version: int, scale: GradeScale, annotators: dict[str, dict[str, Any]]
+) -> dict[str, Any] | None:
+    if len(annotators) < 2:
+        return None
+    key = (str(scale), tuple((name, rated["sha256"]) for name, rated in annotators.items()))
+    if key not in _FIGURES:
+        from ndcg_desktop.scoring.agreement import agreement
+
+        if len(_FIGURES) >= 16:
+            _FIGURES.clear()
+        ratings = pd.read_sql_query(
+            "SELECT query_id, doc_id, annotator, grade FROM ratings WHERE version = ? "
+            "ORDER BY query_id, doc_id, annotator",
+            conn,
+            params=[version],
+        )
+        ratings["grade"] = ratings["grade"].astype("int64")
+        _FIGURES[key] = agreement(ratings, scale, per_query=False).summary()
+    return _FIGURES[key]
+
+
+def encode(record: dict[str, Any]) -> str:
+    """The recorded form of a team record (JSON; read back by :func:`decode` to an equal record)."""
+    return json.dumps(record, ensure_ascii=False, allow_nan=False)
+
+
+def decode(text: str) -> dict[str, Any]:
+    record: dict[str, Any] = json.loads(text)
+    return record
+
+
+def _format(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("PRAGMA user_version").fetchone()[0])
