@@ -332,7 +332,9 @@ class JudgmentRepository:
                 conn.execute(  # the file's grades are also its ratings, credited like the grades
                     "INSERT INTO ratings (version, query_id, doc_id, annotator, grade, note, rated_at) "
                     f"SELECT ?, query_id, doc_id, ?, grade, '', ? FROM importing WHERE ({rows}) AND grade IS NOT NULL "
-                    "ORDER BY rowid ON CONFLICT DO NOTHING",
+                    # key order: B-tree appends (in file order, each rating went to a random page of the table and
+                    # its index: 766k ratings 5-6 s of CPU instead of 3.4-3.9, and several times the wall time)
+                    "ORDER BY query_id, doc_id ON CONFLICT DO NOTHING",
                     (number, source, stamp),
                 )
             conn.execute("DELETE FROM importing")

@@ -59,3 +59,49 @@ def test_the_judging_order_is_recorded_in_the_project(tmp_path):
             p.set_judging_order("run")
     with Project.open(path, read_only=True) as p:
         assert p.judging_order() == "doc_id"
+
+
+def test_import_qrels_stores_exactly_the_files_judgments_ratings_and_audit_rows(tmp_path):
+    """What an import stores, derived from the files here: items and ratings by key, audit rows in file order (the
+    added, then the ungraded items the file grades). IDs out of order, non-ASCII, across queries."""
+    first = [("q2", "Z", 1), ("q10", "b", 0), ("q2", "Ä", 3), ("q1", "a", -1), ("q10", "a", 2), ("q2", "B", 2)]
+    second = [("q1", "a", 1), ("q3", "x", 0), ("q10", "b", 0), ("q1", "c", 3)]  # fills q1 a, repeats q10 b
+
+    def write(name, lines):
+        (tmp_path / name).write_text("".join(f"{q} 0 {d} {g}\n" for q, d, g in lines), encoding="utf-8")
+        return tmp_path / name
+
+    with Project.create(tmp_path / "p.ndcgproj", user="alice") as p:
+        p.import_qrels(write("one.qrels", first), negative_as_ungraded=True)
+        p.import_qrels(write("two.qrels", second))
+        items = p.pool_items(1)
+        ratings = p.ratings(1)
+        log = p.audit_log(1)
+    grades = {(q, d): (None if g < 0 else g, "import:one.qrels") for q, d, g in first}
+    grades.update(
+        {(q, d): (g, "import:two.qrels") for q, d, g in second if (q, d) not in grades or (q, d) == ("q1", "a")}
+    )
+    expected_items = sorted((q, d, g, (who if g is not None else None)) for (q, d), (g, who) in grades.items())
+    got_items = [
+        (
+            r.query_id,
+            r.doc_id,
+            None if pd.isna(r.grade) else int(r.grade),
+            None if pd.isna(r.annotator) else r.annotator,
+        )
+        for r in items.itertuples()
+    ]
+    assert got_items == expected_items  # sorted by query and document ID: code points, as Python sorts
+    assert sorted(zip(ratings["query_id"], ratings["doc_id"], ratings["annotator"], ratings["grade"], strict=True)) == [
+        (q, d, who, g) for q, d, g, who in expected_items if g is not None
+    ]
+    assert set(ratings["note"]) == {""}
+    new = [None if pd.isna(g) else int(g) for g in log["new_grade"]]
+    audited = list(zip(log["query_id"], log["doc_id"], new, strict=True))
+    assert audited == [
+        *[(q, d, None if g < 0 else g) for q, d, g in first],
+        ("q3", "x", 0),  # two.qrels: the added in file order ...
+        ("q1", "c", 3),
+        ("q1", "a", 1),  # ... then the ungraded item it graded
+    ]
+    assert list(log["action"]) == ["import"] * 9 and set(log["who"]) == {"alice"}
