@@ -159,7 +159,7 @@ def _score_project(args: argparse.Namespace) -> Evaluation:
                     f"run {info.name} was imported with {_shown(option, stored)}; "
                     f"import it again with {_shown(option, wanted)} to score it that way"
                 )
-        version = project.frozen_version(args.pool_version)
+        version = project.frozen_version(args.pool_version, check=False)  # proven as score_run reads it
         if args.scale and GradeScale.parse(args.scale) != version.scale:
             raise InputError(f"pool version {version.version} uses the scale {version.scale}, not {args.scale}")
         settings = settings_of(args, scale=version.scale, ties=reading.ties.value, id_map=reading.id_map)

@@ -378,9 +378,14 @@ class PoolRepository:
             (now(), self.file.user, digest, record, version),
         )
 
-    def frozen_version(self, number: int | None) -> PoolVersion:
-        """A frozen version for use (the latest if ``number`` is None), verified against its hash."""
-        return self.verified(self._frozen_version(number))
+    def frozen_version(self, number: int | None, *, check: bool = True) -> PoolVersion:
+        """A frozen version for use (the latest if ``number`` is None), verified against its hash.
+
+        ``check=False`` only for a caller that reads its judgments next with :meth:`qrels`, which proves them
+        from the lines it scores: checking here too would read every judgment twice.
+        """
+        v = self._frozen_version(number)
+        return self.verified(v) if check else v
 
     def _frozen_version(self, number: int | None) -> PoolVersion:
         if number is None:

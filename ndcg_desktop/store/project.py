@@ -279,8 +279,8 @@ class Project:
     def query_list_exceeds(self, number: int, rows: int) -> bool:
         return self.pools.query_list_exceeds(number, rows)
 
-    def frozen_version(self, number: int | None) -> PoolVersion:
-        return self.pools.frozen_version(number)
+    def frozen_version(self, number: int | None, *, check: bool = True) -> PoolVersion:
+        return self.pools.frozen_version(number, check=check)
 
     def qrels(self, number: int | None = None) -> Qrels:
         return self.pools.qrels(number)
