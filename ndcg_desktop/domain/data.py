@@ -56,6 +56,7 @@ class JudgmentColumns:
     doc_ids: pa.Array | pa.ChunkedArray  # the document ID (string) of each row
     grade: np.ndarray  # int64 per row
     line: np.ndarray | None = None  # int64 file line per row; None: row ``i`` is on line ``i + 1``
+    doc_keys: np.ndarray | None = None  # uint64 per row, scoring.judged.id_keys of doc_ids, when a reader has them
 
     def lines(self) -> np.ndarray:
         import numpy as np
@@ -68,7 +69,7 @@ class Qrels:
 
     Built from :class:`JudgmentColumns` (readers, the store) or from a pandas frame with the
     columns query_id (str), doc_id (str), grade (int64) and line (int64); each form is derived
-    from the other on first use. Scoring reads :meth:`columns`; views that filter by query read ``frame``.
+    from the other on first use. Scoring reads :attr:`judgments`; views that filter by query read ``frame``.
     """
 
     def __init__(self, frame: pd.DataFrame | JudgmentColumns, source: Source, repeats: int = 0) -> None:
@@ -110,18 +111,6 @@ class Qrels:
     def query_ids(self) -> list[str]:
         ids: list[str] = self.judgments.queries.to_pylist()
         return ids
-
-    def columns(self) -> tuple[pa.Array, pa.Array, np.ndarray]:
-        """(query IDs, document IDs, grades) as Arrow strings and int64: what scoring reads, without pandas work."""
-        import pyarrow as pa
-
-        c = self.judgments
-        doc_ids = c.doc_ids.combine_chunks() if isinstance(c.doc_ids, pa.ChunkedArray) else c.doc_ids
-        return (
-            c.queries.take(pa.array(c.q)).cast(pa.large_string()),
-            doc_ids.cast(pa.large_string()),
-            c.grade,
-        )
 
 
 def _columns_of(frame: pd.DataFrame) -> JudgmentColumns:

@@ -200,10 +200,10 @@ def _validate(cells: _Cells, path: str | Path, scale: GradeScale) -> tuple[Judgm
         keep = np.ones(len(q), dtype=bool)
         keep[dropped] = False
         rows = np.flatnonzero(keep)
-        q, grade = q[rows], grade[rows]
+        q, grade, keys = q[rows], grade[rows], keys[rows]
         line = rows + 1 if line is None else line[rows]
         doc_ids = doc_ids.take(pa.array(rows))
-    return JudgmentColumns(queries, q, doc_ids, grade, line), len(dropped)
+    return JudgmentColumns(queries, q, doc_ids, grade, line, doc_keys=keys), len(dropped)  # keys: for scoring
 
 
 def sorted_codes(ids: pa.Array | pa.ChunkedArray) -> tuple[pa.Array, np.ndarray]:

@@ -17,7 +17,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ndcg_desktop import __version__
-from ndcg_desktop.domain.data import OrderKind, Qrels, Run
+from ndcg_desktop.domain.data import JudgmentColumns, OrderKind, Qrels, Run
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import (
     DuplicatePolicy,
@@ -29,9 +29,12 @@ from ndcg_desktop.domain.settings import (
     ZeroIdcgPolicy,
 )
 from ndcg_desktop.scoring.idkeys import GOLDEN, IdCollision, pair_keys
+from ndcg_desktop.scoring.judged import id_keys
 from ndcg_desktop.scoring.ranking import (
     DocIds,
     DocKeys,
+    NumberedIds,
+    RowIds,
     blocks,
     doc_strings,
     first_repeats,
@@ -77,6 +80,77 @@ def _sum_top_k(groups: np.ndarray, gains: np.ndarray, k: int, n_groups: int) -> 
     pos = positions(g)
     top = pos <= k
     return np.bincount(g[top], weights=v[top] * discounts(pos[top]), minlength=n_groups)
+
+
+def _ideal_dcg(groups: np.ndarray, grades: np.ndarray, gain: Gain, k: int, n_groups: int) -> np.ndarray:
+    """Per group: DCG@k of the gains of ``grades`` sorted descending, from how many of each grade it has.
+
+    Grades are few distinct integers, so a group's ideal list is known from its grade counts: it is
+    built down to position ``k`` only (no sort of the judgments), term by term in the order
+    :func:`_sum_top_k` adds them, so the sums are the same to the last bit.
+    """
+    positive = np.flatnonzero(grades > 0)  # gain > 0 exactly when grade > 0, under either gain
+    top_grade = int(grades[positive].max()) if len(positive) else 0
+    if top_grade < 1:
+        return np.zeros(n_groups, dtype=np.float64)
+    width = top_grade  # one column per grade: top_grade, top_grade - 1, ..., 1
+    if n_groups * width > 4 * len(grades) + (1 << 22):  # a wide scale over few judgments: sort them instead
+        return _sum_top_k(groups[positive], gain_values(grades[positive], gain), k, n_groups)
+    cell = groups[positive].astype(np.int64) * width + (top_grade - grades[positive])
+    counts = np.bincount(cell, minlength=n_groups * width).reshape(n_groups, width)
+    above = np.cumsum(counts, axis=1) - counts  # positions taken by higher grades of the same group
+    reach = np.clip(k - above, 0, counts).ravel()  # how many of each grade reach position k
+    cells = np.repeat(np.arange(n_groups * width, dtype=np.int64), reach)
+    g = cells // width
+    pos = positions(g)
+    v = gain_values(top_grade - cells % width, gain)
+    return np.bincount(g, weights=v * discounts(pos), minlength=n_groups)
+
+
+def _pool_queries(judgments: JudgmentColumns) -> tuple[pa.Array, np.ndarray]:
+    """The pool's distinct query IDs in code point order, and each judgment's code into them.
+
+    Readers and the store hand them so already; anything else (an unused or unsorted ID) is
+    renumbered here, over the distinct IDs only.
+    """
+    queries, q = judgments.queries, judgments.q
+    used = np.bincount(q, minlength=len(queries)) > 0
+    ordered = len(queries) < 2 or not pc.any(pc.greater_equal(queries[:-1], queries[1:])).as_py()
+    if used.all() and ordered:
+        return queries, q
+    kept = queries.filter(pa.array(used))
+    order = pc.sort_indices(kept).to_numpy()  # UTF-8 byte order = Python's str order
+    code = np.full(len(queries), -1, dtype=np.int32)
+    code[np.flatnonzero(used)[order]] = np.arange(len(order), dtype=np.int32)
+    return kept.take(pa.array(order)), code[q]
+
+
+# Judgments are ruled out by key when there are at least FILTER_LEAST of them and FILTER_RATIO per ranked row.
+FILTER_LEAST, FILTER_RATIO = 1 << 16, 16
+
+
+def _maybe_returned(judgments: JudgmentColumns, docs: DocIds, codes: np.ndarray) -> np.ndarray | None:
+    """Judgment rows whose document may be among ``docs`` at ``codes`` (all that are, few others), ascending.
+
+    When the judgments far outnumber the run (a 10M-line qrels file, a small run), a table of bits
+    over the run's document keys rules most judgment rows out before any of their text is looked
+    at; the rest of scoring then sees only the rows left. None when that would not pay.
+    """
+    n = len(judgments.q)
+    if n < FILTER_LEAST or n < FILTER_RATIO * len(codes):
+        return None
+    if isinstance(docs, RowIds):
+        returned = docs.strings  # every row's ID: repeats change nothing here
+    elif isinstance(docs, NumberedIds):
+        returned = doc_strings(docs, np.unique(codes))
+    else:
+        returned = docs
+    if not len(returned):
+        return np.zeros(0, dtype=np.int64)
+    # id_keys are splitmix outputs (every bit spread), so their top bits serve as the table's slots.
+    keys = judgments.doc_keys if judgments.doc_keys is not None else id_keys(judgments.doc_ids)
+    bits = int(min(max(len(returned) * 64, 1 << 16), 1 << 30)).bit_length()  # about 1 in 64 others passes
+    return _bit_table_hits(id_keys(returned), keys, bits, mixed=True)
 
 
 def _index_in(values: pa.Array, distinct: pa.Array) -> np.ndarray:
@@ -231,14 +305,16 @@ def _evaluate(
 
     k = settings.k
     path = run.source.path
-    # The pool as columns (Arrow strings, numpy grades): no pandas work over its rows.
-    pool_qid, pool_did, pool_grade = qrels.columns()
-    distinct = pc.unique(pool_qid)
-    pool_query_ids = distinct.take(pc.sort_indices(distinct))  # UTF-8 byte order = Python's str order
+    # The pool as columns (query codes, Arrow document IDs, numpy grades): a 10M-line qrels file is
+    # never one Python string per line. What needs every judgment is counted from codes and grades
+    # alone (rules 1 and 4: the ideal from each query's grade counts); the document IDs are looked
+    # at only for the judgments a returned document may match (below).
+    judgments = qrels.judgments
+    pool_query_ids, all_q = _pool_queries(judgments)
     pool_queries = np.array(pool_query_ids.to_pylist(), dtype=object)
     nq = len(pool_queries)
-    pool_q = _index_in(pool_qid, pool_query_ids)
-    pool_gain = gain_values(pool_grade, settings.gain)
+    idcg = _ideal_dcg(all_q, judgments.grade, settings.gain, k, nq)
+    relevant_in_pool = np.bincount(all_q[judgments.grade > 0], minlength=nq)
     advance()
 
     # Rule 9: run queries that are not in the pool are an error unless explicitly ignored.
@@ -276,6 +352,16 @@ def _evaluate(
     # Rule 5: a document twice in one query's ranking is an error unless the first is kept.
     # Documents are compared by their identity keys (scoring/idkeys.py), paired with the pool's query.
     pq = run_to_pool.astype(np.int32)[rows.q]
+    maybe = _maybe_returned(judgments, docs, rows.d)
+    if maybe is None:
+        pool_q, pool_did, pool_grade = all_q, judgments.doc_ids, judgments.grade
+    else:  # ``pool_*`` from here on: only the judgments a returned document may match
+        pool_q, pool_did, pool_grade = all_q[maybe], judgments.doc_ids.take(pa.array(maybe)), judgments.grade[maybe]
+    del all_q, maybe
+    pool_did = pool_did.cast(pa.large_string())  # 64-bit offsets: one array of any size
+    if isinstance(pool_did, pa.ChunkedArray):
+        pool_did = pool_did.combine_chunks() if pool_did.num_chunks else pa.array([], pa.large_string())
+    pool_gain = gain_values(pool_grade, settings.gain)
     pool_ident, both = keys_among(docs, keys, pool_did)
     dup, pair = first_repeats(pq, docs, rows.d, DocKeys(rows.ident, both.exact, both.injective))
     n_dup = int(dup.sum())
@@ -332,7 +418,7 @@ def _evaluate(
         starts, lengths = blocks(sq)
     returned = np.zeros(nq, dtype=np.int64)
     returned[pq[starts]] = lengths
-    candidate_idcg = _sum_top_k(pq[judged_rows], pool_gain[judged_hit], k, nq)  # rule 1's diagnostic
+    candidate_idcg = _ideal_dcg(pq[judged_rows], pool_grade[judged_hit], settings.gain, k, nq)  # rule 1's diagnostic
 
     # Only positions up to K earn gain, and ties reach past K only from position K: keep each
     # query's first K rows and the rest of the tie group at position K ("near", in ranked order).
@@ -358,8 +444,6 @@ def _evaluate(
     disc = discounts(pos)
     contrib = np.where(top, gain * disc, 0.0)
     dcg = np.bincount(sq[top], weights=contrib[top], minlength=nq)
-    idcg = _sum_top_k(pool_q, pool_gain, k, nq)
-    relevant_in_pool = np.bincount(pool_q[pool_gain > 0], minlength=nq)
     relevant_found = np.bincount(sq[top & (gain > 0)], minlength=nq)
 
     # Rule 10: a tie straddles K when positions K and K+1 share a key; tie-averaged DCG
