@@ -88,3 +88,42 @@ def test_a_read_only_project_file_opens_read_only_when_the_user_agrees(window, t
         window.close_project()
     finally:
         subprocess.run(["umount", "-l", str(path)], check=False)
+
+
+def tampered_hash(tmp_path: Path) -> str:
+    """The hash the tampered judgments (A now 0, B 1) have: what a project freezing exactly them records."""
+    (tmp_path / "changed.txt").write_text("q1 0 A 0\nq1 0 B 1\n")
+    with Project.create(tmp_path / "changed.ndcgproj", user="ann") as project:
+        project.import_qrels(tmp_path / "changed.txt")
+        now = project.freeze().hash
+    assert now is not None
+    return now
+
+
+def test_annotate_refuses_a_changed_frozen_version_naming_both_hashes(window, tmp_path, monkeypatch):
+    path, recorded = frozen_then_tampered(tmp_path, restore=True)
+    now = tampered_hash(tmp_path)
+    said = capture_messages(monkeypatch)
+    assert window.open_project(path)
+    assert len(said) == 1 and recorded in said[0] and now in said[0] and recorded != now
+    assert window.workspace.pool_view.model().rowCount() == 0  # nothing of the changed version to grade
+    assert window.workspace.query_view.model().rowCount() == 0
+
+
+def test_scores_refuses_a_changed_frozen_version_naming_both_hashes(window, tmp_path, monkeypatch, qtbot, messages):
+    path, recorded = frozen_then_tampered(tmp_path, restore=True)
+    now = tampered_hash(tmp_path)
+    with Project.open(path) as project:  # a run to score: written through the store, the triggers still in place
+        (tmp_path / "r.run").write_text("q1 Q0 A 1 2.0 s\nq1 Q0 B 2 1.0 s\n")
+        project.import_run(tmp_path / "r.run", name="sys")
+    said = capture_messages(monkeypatch)
+    assert window.open_project(path)
+    assert len(said) == 1  # the opening's refusal (test above)
+    window.tabs.setCurrentIndex(1)
+    view = window.scores
+    view.check()
+    qtbot.waitUntil(lambda: bool(messages) or len(said) > 1, timeout=10_000)
+    shown = [text for _, text in messages] + said[1:]
+    assert len(shown) == 1
+    assert "pool version 1 has changed since it was frozen" in shown[0] and recorded in shown[0] and now in shown[0]
+    assert not view.session.checked() and view.session.result is None and not view.score_button.isEnabled()
