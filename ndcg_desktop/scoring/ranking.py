@@ -330,13 +330,12 @@ def positions(groups: np.ndarray) -> np.ndarray:
     return index - np.maximum.accumulate(starts) + 1
 
 
-def top_documents(run: Run, depth: int, *, ties: TiePolicy, id_map: IdMap | None = None) -> pd.DataFrame:
-    """The first ``depth`` distinct documents of every query: what depth-k pooling adds.
+def top_pairs(run: Run, depth: int, *, ties: TiePolicy, id_map: IdMap | None = None) -> pa.Table:
+    """The first ``depth`` distinct documents of every query, as Arrow columns ``query_id``, ``rank``, ``doc_id``.
 
-    Returns a frame with columns ``query_id``, ``rank`` and ``doc_id`` (after the ID map).
+    Nothing here becomes one Python object per document: a worker building this for millions of lines
+    (pooling, send for judging) leaves Python's GIL to the window's thread.
     """
-    import pandas as pd
-
     try:
         ranking = rank_run(run, ties=ties, id_map=id_map)
         repeated, _ = first_repeats(ranking.q, ranking.docs, ranking.d, ranking.keys)
@@ -347,10 +346,19 @@ def top_documents(run: Run, depth: int, *, ties: TiePolicy, id_map: IdMap | None
     q, d = ranking.q[keep], ranking.d[keep]
     pos = positions(q)
     top = pos <= depth
-    return pd.DataFrame(
+    return pa.table(
         {
-            "query_id": run.queries.take(pa.array(q[top])).to_numpy(zero_copy_only=False),
-            "rank": pos[top],
-            "doc_id": doc_strings(ranking.docs, d[top]).to_numpy(zero_copy_only=False),
+            "query_id": run.queries.take(pa.array(q[top])).cast(pa.string()),
+            "rank": pa.array(pos[top], pa.int64()),
+            "doc_id": doc_strings(ranking.docs, d[top]).cast(pa.string()),
         }
     )
+
+
+def top_documents(run: Run, depth: int, *, ties: TiePolicy, id_map: IdMap | None = None) -> pd.DataFrame:
+    """The first ``depth`` distinct documents of every query: what depth-k pooling adds.
+
+    Returns a frame with columns ``query_id``, ``rank`` and ``doc_id`` (after the ID map), the IDs in
+    pandas' Arrow-backed string dtype (see :func:`top_pairs`).
+    """
+    return top_pairs(run, depth, ties=ties, id_map=id_map).to_pandas()

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+import pyarrow as pa
 
 from ndcg_desktop.domain.data import Qrels, Source
 from ndcg_desktop.domain.errors import InputError
@@ -309,6 +310,23 @@ class PoolRepository:
         frame = pd.read_sql_query(sql + " ORDER BY j.query_id, j.doc_id", self.file.conn, params=params)
         frame["grade"] = frame["grade"].astype("Int64")
         return frame
+
+    def pairs(self, number: int, step: int = 50_000) -> tuple[pa.Array, pa.Array]:
+        """A version's (query_id, doc_id) pairs as two Arrow string columns, in no particular order.
+
+        Read ``step`` rows at a time: SQLite steps without the GIL, and each step's Python strings become Arrow
+        text at once, so a worker reading a million items never holds the GIL for long (``pool_items`` builds a
+        pandas frame from every row in one call).
+        """
+        cursor = self.file.conn.execute("SELECT query_id, doc_id FROM judgments WHERE version = ?", (number,))
+        queries: list[pa.Array] = []
+        docs: list[pa.Array] = []
+        while rows := cursor.fetchmany(step):
+            queries.append(pa.array([row[0] for row in rows], pa.string()))
+            docs.append(pa.array([row[1] for row in rows], pa.string()))
+        if not queries:
+            return pa.array([], pa.string()), pa.array([], pa.string())
+        return pa.concat_arrays(queries), pa.concat_arrays(docs)
 
     def items(self, number: int) -> pd.DataFrame:
         """A version's items without the documents' titles: query_id, doc_id, grade (None if ungraded), note,

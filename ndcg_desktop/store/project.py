@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+import pyarrow as pa
 
 from ndcg_desktop.domain.blind import BLIND, JUDGING_ORDERS
 from ndcg_desktop.domain.chunks import ChunkMap, IdMap
@@ -271,6 +272,10 @@ class Project:
 
     def query_progress(self, number: int, *, own_connection: bool = False) -> pd.DataFrame:
         return self.pools.query_progress(number, own_connection=own_connection)
+
+    def pairs(self, number: int) -> tuple[pa.Array, pa.Array]:
+        """A version's (query_id, doc_id) pairs as Arrow string columns (read without long GIL holds)."""
+        return self.pools.pairs(number)
 
     def items(self, number: int) -> pd.DataFrame:
         """A version's items (query_id, doc_id, grade, note, updated_at), without the documents' titles."""

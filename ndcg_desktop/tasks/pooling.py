@@ -11,11 +11,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
-import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from ndcg_desktop.domain import InputError
-from ndcg_desktop.scoring.ranking import top_documents
+from ndcg_desktop.scoring.ranking import top_pairs
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.scoring import load_inputs
 
@@ -50,26 +51,33 @@ class JudgingPlan:
         return len(self.items)
 
 
-CHUNK = 50_000  # rows per step of a membership test (see _member)
+def _pairs_in(query_ids: pa.Array, doc_ids: pa.Array, among_queries: pa.Array, among_docs: pa.Array) -> pa.BooleanArray:
+    """Which pairs (``query_ids[i]``, ``doc_ids[i]``) occur among the pairs (``among_queries[j]``, ``among_docs[j]``).
 
-
-def _member(frame: pd.DataFrame, universe: pd.DataFrame) -> np.ndarray:
-    """Which (query_id, doc_id) rows of ``frame`` appear in ``universe``.
-
-    Done in steps of ``CHUNK`` rows: one pandas join of a million pairs holds Python's GIL for
-    half a second, which freezes the window that runs this on a worker thread; between steps the
-    GUI thread gets its turn.
+    Arrow's hash lookups, which run without Python's GIL: each ID becomes its index among the distinct IDs of
+    the pairs looked in, each pair one integer. The set of Python tuples this replaces held the GIL long enough
+    (a million pairs built as one list) to freeze the window while send for judging was previewed on a worker.
     """
-    seen: set[tuple[str, str]] = set()
-    uq, ud = universe["query_id"].astype(str).to_numpy(), universe["doc_id"].astype(str).to_numpy()
-    for start in range(0, len(uq), CHUNK):
-        seen.update(zip(uq[start : start + CHUNK], ud[start : start + CHUNK], strict=True))
-    fq, fd = frame["query_id"].astype(str).to_numpy(), frame["doc_id"].astype(str).to_numpy()
-    out = np.empty(len(fq), dtype=bool)
-    for start in range(0, len(fq), CHUNK):
-        pairs = zip(fq[start : start + CHUNK], fd[start : start + CHUNK], strict=True)
-        out[start : start + CHUNK] = [pair in seen for pair in pairs]
-    return out
+    text = pa.large_string()
+    query_ids, doc_ids = query_ids.cast(text), doc_ids.cast(text)
+    among_queries, among_docs = among_queries.cast(text), among_docs.cast(text)
+    queries, docs = pc.unique(among_queries), pc.unique(among_docs)
+
+    def pair_codes(q: pa.Array, d: pa.Array) -> pa.Array:
+        q_code = pc.index_in(q, value_set=queries).cast(pa.int64())
+        d_code = pc.index_in(d, value_set=docs).cast(pa.int64())
+        return pc.add(pc.multiply(q_code, len(docs)), d_code)  # null when either ID is not among them
+
+    found = pc.is_in(pair_codes(query_ids, doc_ids), value_set=pair_codes(among_queries, among_docs))
+    return found.fill_null(False)
+
+
+def _count_by_query(pairs: pa.Table) -> pd.Series:
+    """Rows per query ID, by ID (as a pandas ``groupby(...).size()`` gives them), for a few thousand queries."""
+    counts = pc.value_counts(pairs["query_id"])
+    return pd.Series(
+        counts.field("counts").to_numpy(), index=pd.Index(counts.field("values").to_pandas(), name="query_id")
+    ).sort_index()
 
 
 def plan_send_for_judging(
@@ -84,37 +92,32 @@ def plan_send_for_judging(
 ) -> JudgingPlan:
     """The run's documents in the top ``depth`` of each in-scope query that the frozen version has not judged.
 
-    Documents already waiting in the draft are counted but not added again.
+    Documents already waiting in the draft are counted but not added again. The pairs stay Arrow columns
+    until the end (see :func:`_pairs_in`): this runs on a worker while the window stays responsive.
     """
     if depth < 1:
         raise InputError(f"the depth must be a positive integer, not {depth}")
     inputs = load_inputs(project, run_name, pool_version)
     if progress is not None:
         progress(1, 4)
-    top = top_documents(inputs.run, depth, ties=inputs.reading.ties, id_map=inputs.reading.id_map)
+    top = top_pairs(inputs.run, depth, ties=inputs.reading.ties, id_map=inputs.reading.id_map)
     if cancelled is not None and cancelled():
         from ndcg_desktop.scoring import Cancelled
 
         raise Cancelled()
-    top["query_id"] = top["query_id"].astype(str)
-    top["doc_id"] = top["doc_id"].astype(str)
+    judged_queries, judged_docs, _ = inputs.qrels.columns()
     if scope is QueryScope.POOL:
-        top = top[top["query_id"].isin(set(inputs.qrels.frame["query_id"].astype(str)))]
-    unjudged = top[~_member(top, inputs.qrels.frame)]
+        top = top.filter(pc.is_in(top["query_id"].cast(pa.large_string()), value_set=pc.unique(judged_queries)))
+    unjudged = top.filter(pc.invert(_pairs_in(top["query_id"], top["doc_id"], judged_queries, judged_docs)))
     if progress is not None:
         progress(2, 4)
     draft = project.draft()
     # Without a draft, the new one copies the latest frozen version (there is one: load_inputs found one).
     latest = project.latest_frozen()
     target = draft.version if draft is not None else (latest.version if latest else inputs.version.version)
-    existing = project.pool_items(target)[["query_id", "doc_id"]]
-    items = unjudged[~_member(unjudged, existing)].reset_index(drop=True)
-    per_query = pd.DataFrame(
-        {
-            "unjudged": unjudged.groupby("query_id").size(),
-            "to_add": items.groupby("query_id").size(),
-        }
-    )
+    waiting = _pairs_in(unjudged["query_id"], unjudged["doc_id"], *project.pairs(target))
+    items = unjudged.filter(pc.invert(waiting))
+    per_query = pd.DataFrame({"unjudged": _count_by_query(unjudged), "to_add": _count_by_query(items)})
     per_query = per_query.fillna(0).astype(int)
     per_query.insert(1, "waiting", per_query["unjudged"] - per_query["to_add"])
     per_query = per_query.rename_axis("query_id").reset_index()
@@ -126,7 +129,7 @@ def plan_send_for_judging(
         depth=depth,
         scope=scope,
         draft=draft.version if draft is not None else None,
-        items=items[["query_id", "rank", "doc_id"]],
+        items=items.to_pandas(),
         per_query=per_query,
     )
 

@@ -106,3 +106,52 @@ def test_the_new_draft_copies_the_frozen_version_and_audits_the_sending(project,
     items = project.pool_items(2).set_index("doc_id")
     assert pd.isna(items.loc["X", "grade"]) and items.loc["A", "grade"] == 3
     assert set(project.audit_log(2)["action"]) == {"send for judging"}
+
+
+def _reference_plan(run: pd.DataFrame, qrels: pd.DataFrame, draft: pd.DataFrame, depth: int, pool_only: bool):
+    """What the plan must hold, by an independent pandas read: (items in run order, per-query counts)."""
+    top = run[run["rank"] <= depth]
+    if pool_only:
+        top = top[top["q"].isin(set(qrels["q"]))]
+    judged = top.merge(qrels[["q", "d"]], on=["q", "d"], how="left", indicator=True)["_merge"] == "both"
+    unjudged = top[judged.to_numpy() == False]  # noqa: E712
+    waiting = unjudged.merge(draft, on=["q", "d"], how="left", indicator=True)["_merge"] == "both"
+    items = unjudged[waiting.to_numpy() == False]  # noqa: E712
+    counts = {q: [int((unjudged["q"] == q).sum()), int((items["q"] == q).sum())] for q in sorted(set(unjudged["q"]))}
+    return items[["q", "rank", "d"]].values.tolist(), [[q, u, u - a, a] for q, (u, a) in counts.items()]
+
+
+@pytest.mark.parametrize(("depth", "scope"), [(7, QueryScope.POOL), (40, QueryScope.RUN), (3, QueryScope.POOL)])
+def test_a_plan_of_many_pairs_matches_a_pandas_anti_join_without_reading_items_into_python(
+    stored, monkeypatch, depth, scope
+):
+    import numpy as np
+
+    from ndcg_desktop.domain.data import Qrels
+
+    rng = np.random.default_rng(7)
+    rows = [(f"q{q}", f"doc-{d}") for q in range(30) for d in rng.choice(500, 40, replace=False)]
+    run = pd.DataFrame(rows, columns=["q", "d"])
+    run["rank"] = run.groupby("q").cumcount() + 1  # the file's order; scores fall with it
+    judged = run.sample(frac=0.3, random_state=3).query("q != 'q29'")  # q29 is not in the pool
+    judged = pd.concat([judged, pd.DataFrame({"q": ["q0", "q5"], "d": ["elsewhere", "doc-999"]})])
+    qrels_text = "".join(f"{q} 0 {d} {i % 3}\n" for i, (q, d) in enumerate(judged[["q", "d"]].values.tolist()))
+    run_text = "".join(f"{q} Q0 {d} {r} {1000 - r} s\n" for q, d, r in run[["q", "d", "rank"]].values.tolist())
+    project = stored(qrels_text, run_text)
+    apply_send_for_judging(project, plan_send_for_judging(project, "sys", 1, depth=2))  # a draft with waiting items
+    project.add_items(pd.DataFrame({"query_id": ["q3"], "doc_id": [run[run["q"] == "q3"]["d"].iloc[4]]}))
+    draft = project.pool_items(2).rename(columns={"query_id": "q", "doc_id": "d"})[["q", "d"]]
+
+    # A million pairs as Python objects (a pandas frame of the version's items, the qrels as a frame of strings)
+    # hold the GIL for seconds on the worker, freezing the window: the plan reads neither.
+    def refused(*args, **kwargs):
+        raise AssertionError("the plan read pairs into Python objects")
+
+    monkeypatch.setattr(Project, "pool_items", refused)
+    monkeypatch.setattr(Qrels, "frame", property(refused))
+    plan = plan_send_for_judging(project, "sys", 1, depth=depth, scope=scope)
+
+    items, per_query = _reference_plan(run, judged, draft, depth, scope is QueryScope.POOL)
+    assert plan.items.values.tolist() == items
+    assert plan.per_query.values.tolist() == per_query
+    assert plan.per_query["waiting"].sum() > 0 and plan.total == len(items) > 0
