@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from ndcg_desktop.domain.data import Qrels, Run
 from ndcg_desktop.domain.settings import (
@@ -114,13 +116,28 @@ def _flagged_queries(e: Evaluation) -> pd.DataFrame:
     return frame[flagged].reset_index(drop=True)
 
 
+def query_judgments(qrels: Qrels, query_id: str) -> tuple[list[str], np.ndarray]:
+    """One query's judged documents and their grades (int64), in the judgments' order.
+
+    Read from the judgments' columns (the query's code, then its rows), not from ``qrels.frame``: the frame of
+    every judgment as strings took the window's thread hundreds of milliseconds on a large pool, once per score.
+    """
+    c = qrels.judgments
+    code = pc.index_in(pa.array([query_id], c.queries.type), value_set=c.queries)[0].as_py()
+    if code is None:
+        return [], np.zeros(0, dtype=np.int64)
+    rows = np.flatnonzero(c.q == code)
+    docs: list[str] = c.doc_ids.take(pa.array(rows)).to_pylist()
+    return docs, c.grade[rows].astype(np.int64)
+
+
 def ideal_ranking(qrels: Qrels, query_id: str, k: int, gain: Gain) -> pd.DataFrame:
     """The ideal top K of a query from its whole judged universe (rule 1), with cumulative IDCG.
 
     Equal grades are listed by document ID; the order among them does not change the IDCG.
     """
-    pool = qrels.frame[qrels.frame["query_id"] == query_id]
-    frame = pd.DataFrame({"doc_id": pool["doc_id"].astype(str), "grade": pool["grade"].astype(np.int64)})
+    docs, grades = query_judgments(qrels, query_id)
+    frame = pd.DataFrame({"doc_id": pd.Series(docs, dtype="str"), "grade": grades})
     frame["gain"] = gain_values(frame["grade"].to_numpy(), gain)
     frame = frame.sort_values(["gain", "doc_id"], ascending=[False, True], kind="stable").head(k)
     frame.insert(0, "rank", np.arange(1, len(frame) + 1))
@@ -159,7 +176,8 @@ class FullRankings:
         code = self.query_codes.get(query_id)
         if code is None:
             return []
-        lo, hi = np.searchsorted(self.q, [code, code + 1])
+        # Bounds in the codes' own dtype: a list of Python ints made numpy convert all of ``q`` first.
+        lo, hi = np.searchsorted(self.q, np.array([code, code + 1], dtype=self.q.dtype))
         docs = list(dict.fromkeys(doc_strings(self.docs, self.d[lo:hi]).to_pylist()))
         if judged is not None and self.settings.unjudged is UnjudgedPolicy.CONDENSE:
             docs = [d for d in docs if d in judged]
@@ -177,14 +195,13 @@ def missed_relevant(
 
     With ``rankings``, column ``position`` says where each appears below K (NA: not returned).
     """
-    pool = qrels.frame[qrels.frame["query_id"] == query_id]
-    gains = gain_values(pool["grade"].to_numpy(), gain)
-    relevant = pool[gains > 0]
+    docs, grades = query_judgments(qrels, query_id)
+    pool = pd.DataFrame({"doc_id": pd.Series(docs, dtype="str"), "grade": grades})
+    relevant = pool[gain_values(grades, gain) > 0]
     shown = set(per_position.loc[per_position["query_id"] == query_id, "doc_id"].astype(str))
-    missed = relevant[~relevant["doc_id"].astype(str).isin(shown)]
-    frame = pd.DataFrame({"doc_id": missed["doc_id"].astype(str), "grade": missed["grade"].astype(np.int64)})
+    frame = relevant[~relevant["doc_id"].isin(shown)]
     if rankings is not None:
-        ranked = rankings.ranking(query_id, judged=set(pool["doc_id"].astype(str)))
+        ranked = rankings.ranking(query_id, judged=set(docs))
         where = {doc: i + 1 for i, doc in enumerate(ranked)}
         frame["position"] = pd.array([where.get(d) for d in frame["doc_id"]], dtype="Int64")
     return frame.sort_values(["grade", "doc_id"], ascending=[False, True]).reset_index(drop=True)

@@ -105,3 +105,36 @@ def test_histogram_counts_the_queries_in_the_mean(write):
     # q1 = 1.0 (last bin includes 1), q2 = 1/log2(3) = 0.63, q3 = 0 (no ranking), q4 excluded (zero IDCG).
     assert table["queries"].tolist() == [1, 0, 1, 1]
     assert table["low"].tolist() == [0.0, 0.25, 0.5, 0.75]
+
+
+def test_a_querys_explanations_read_its_rows_not_a_frame_of_every_judgment(write, monkeypatch):
+    """The breakdown runs on the window's thread: building ``qrels.frame`` (every judgment as strings, about
+    0.1 s per 100,000 judgments) there froze the window after each score. Values as computed by hand."""
+    from ndcg_desktop.domain.data import Qrels
+
+    lines = [f"q{q} 0 d{d} {(q + d) % 4}\n" for q in range(40) for d in range(30)]
+    qrels = read_qrels(write("q.txt", "".join(lines)))
+    run = read_run(write("r.txt", "".join(f"q7 Q0 d{d} {26 - d} {d} s\n" for d in range(25, 5, -1))))
+    zero = EvalSettings(k=3, unjudged="zero", unknown_queries="ignore", queries="run")
+    e = evaluate(qrels, run, zero)
+
+    def refused(self):
+        raise AssertionError("built the frame of every judgment")
+
+    monkeypatch.setattr(Qrels, "frame", property(refused))
+    ideal = ideal_ranking(qrels, "q7", 3, zero.gain)
+    # q7's grades are (7 + d) % 4: grade 3 for d = 0, 4, ..., 28 (IDs in string order: d0, d12, d16, ...).
+    assert ideal["doc_id"].tolist() == ["d0", "d12", "d16"] and ideal["grade"].tolist() == [3, 3, 3]
+    assert ideal["cumulative_idcg"].iloc[-1] == pytest.approx(3 / log2(2) + 3 / log2(3) + 3 / log2(4))  # linear gain
+    missed = missed_relevant(qrels, e.per_position, "q7", zero.gain, FullRankings.of(run, zero))
+    # The run ranks d25 (grade 0), d24 (3), d23 (2), ... d6 (1): the top 3 is d25, d24, d23.
+    expected = sorted(
+        ((f"d{d}", (7 + d) % 4, 25 - d + 1 if 6 <= d <= 25 else None) for d in range(30) if (7 + d) % 4 > 0),
+        key=lambda row: (-row[1], row[0]),
+    )
+    expected = [row for row in expected if row[0] not in ("d24", "d23")]
+    assert missed.astype(object).where(missed.notna(), None).values.tolist() == [list(row) for row in expected]
+    assert (
+        ideal_ranking(qrels, "q99", 3, zero.gain).empty
+        and missed_relevant(qrels, e.per_position, "q99", zero.gain).empty
+    )
