@@ -230,14 +230,15 @@ class PoolRepository:
         """A version's judgments as the hash reads them, sorted ``query<TAB>doc<TAB>grade`` lines; None if some
         are ungraded. Written by SQLite in one statement: no Python object per judgment."""
         # SQLite's BINARY order (UTF-8 bytes) is Python's (code points): the order pool_hash sorts into,
-        # read straight from the primary key without sorting. An integer grade reads as Python writes it.
+        # read straight from the primary key without sorting. An integer grade reads as Python writes it. As a
+        # BLOB: the UTF-8 bytes come as they are (decoding them into a str and encoding it back held the GIL).
         ungraded, text = self.file.conn.execute(
             "SELECT count(*) - count(grade), "
-            "       group_concat(query_id || char(9) || doc_id || char(9) || grade || char(10), '') "
+            "       CAST(group_concat(query_id || char(9) || doc_id || char(9) || grade || char(10), '') AS BLOB) "
             "FROM (SELECT query_id, doc_id, grade FROM judgments WHERE version = ? ORDER BY query_id, doc_id)",
             (number,),
         ).fetchone()
-        return None if ungraded else (text or "").encode()
+        return None if ungraded else bytes(text or b"")
 
     def verified(self, v: PoolVersion) -> PoolVersion:
         """``v`` itself, once its judgments are proven to hash to the recorded hash (contract rule 15).

@@ -42,13 +42,15 @@ def annotator_digests(conn: sqlite3.Connection, version: int, scale: GradeScale)
         if name is None:
             break
         # SQLite's BINARY order (UTF-8 bytes) is Python's (code points); an integer grade reads as Python writes it.
-        count, text = conn.execute(
-            "SELECT count(*), group_concat(query_id || char(9) || doc_id || char(9) || grade || char(10), '') "
+        # As a BLOB: the bytes come as they are (decoding them into a str and back held the GIL, see pools.py).
+        count, lines = conn.execute(
+            "SELECT count(*), "
+            "CAST(group_concat(query_id || char(9) || doc_id || char(9) || grade || char(10), '') AS BLOB) "
             "FROM (SELECT query_id, doc_id, grade FROM ratings WHERE version = ? AND annotator = ? "
             "ORDER BY query_id, doc_id)",
             (version, name),
         ).fetchone()
-        found[str(name)] = {"ratings": int(count), "sha256": ratings_digest((text or "").encode(), scale, str(name))}
+        found[str(name)] = {"ratings": int(count), "sha256": ratings_digest(bytes(lines or b""), scale, str(name))}
     return found
 
 
