@@ -164,7 +164,7 @@ def test_build_pool_dialog_previews_then_adds(window, small_project, qtbot, monk
 
     def accept(dialog):
         qtbot.waitUntil(lambda: dialog.counts is not None, timeout=5000)  # the preview runs in the background
-        captured["rows"] = dialog.table.rowCount()
+        captured["rows"] = dialog.table.model().rowCount()
         captured["summary"] = dialog.summary.text()
         shot(dialog, "build_pool_dialog")
         return QDialog.DialogCode.Accepted

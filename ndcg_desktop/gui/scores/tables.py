@@ -74,9 +74,10 @@ def table_data(columns: list[Column], frame: pd.DataFrame, shade_by: str | None 
 class FrameModel(QAbstractTableModel):
     """A read-only table of prepared strings and raw sort values, loaded from a data frame."""
 
-    def __init__(self, columns: list[Column], parent: Any = None) -> None:
+    def __init__(self, columns: list[Column], parent: Any = None, *, context: str = "analysis") -> None:
         super().__init__(parent)
         self.columns = columns
+        self.context = context  # the translation context of the headers' QT_TRANSLATE_NOOP markers
         self.header_fields: dict[str, str] = {}  # fills named placeholders in headers, e.g. {"run": "bm25"}
         self.display: list[list[str]] = []
         self.raw: list[list[Any]] = []
@@ -107,7 +108,7 @@ class FrameModel(QAbstractTableModel):
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            header = translate("analysis", self.columns[section][0])
+            header = translate(self.context, self.columns[section][0])
             return header.format(**self.header_fields) if self.header_fields else header
         return None
 
