@@ -104,3 +104,26 @@ def test_upper_reading_equals_scoring_with_the_unjudged_judged_top_grade(data_di
     assert b["ndcg_unjudged_zero"].equals(evaluation.per_query["ndcg"])
     assert (b["ndcg_lower"] <= b["ndcg_upper"]).all() and b["ndcg_gap"].gt(0).sum() > 100
     assert int(b["unjudged_in_top_k"].sum()) == evaluation.summary["unjudged_in_top_k"]
+
+
+def test_bounds_read_the_judgments_columns_not_a_frame_of_every_judgment(bounds_of, monkeypatch):
+    """Bounds are computed on the scoring worker after every Score: a pandas frame of every judgment's strings
+    held its GIL long enough to freeze the window on a large pool. q2's judgments, and q9's (a query the run
+    did not answer and the table does not list), stay out of q1's ideal."""
+
+    def refused(self):
+        raise AssertionError("built the frame of every judgment")
+
+    monkeypatch.setattr(Qrels, "frame", property(refused))
+    qrels = UNIVERSE_WITHOUT_D + "q2 0 E 3\nq9 0 F 3\n"
+    _, b = bounds_of(qrels, {"q1": ["B", "D", "C"], "q2": ["X", "E"]}, k=3, unknown_queries="ignore", queries="run")
+    lower = (2 / log2(2) + 1 / log2(4)) / (3 / log2(2) + 2 / log2(3) + 1 / log2(4))
+    upper = (2 / log2(2) + 3 / log2(3) + 1 / log2(4)) / (3 / log2(2) + 3 / log2(3) + 2 / log2(4))
+    assert (
+        abs(b.loc["q1", "ndcg_unjudged_zero"] - lower) <= TOL and abs(b.loc["q1", "ndcg_unjudged_top"] - upper) <= TOL
+    )
+    # q2: X unjudged at 1, E (3) at 2; read as the top grade, X joins E in the ideal.
+    q2_lower, q2_upper = (3 / log2(3)) / (3 / log2(2)), (3 / log2(2) + 3 / log2(3)) / (3 / log2(2) + 3 / log2(3))
+    assert abs(b.loc["q2", "ndcg_unjudged_zero"] - q2_lower) <= TOL
+    assert abs(b.loc["q2", "ndcg_unjudged_top"] - q2_upper) <= TOL
+    assert list(b.index) == ["q1", "q2"]
