@@ -312,7 +312,7 @@ class PoolRepository:
         frame["grade"] = frame["grade"].astype("Int64")
         return frame
 
-    def pairs(self, number: int, step: int = 50_000) -> tuple[pa.Array, pa.Array]:
+    def pairs(self, number: int, step: int = 20_000) -> tuple[pa.Array, pa.Array]:
         """A version's (query_id, doc_id) pairs as two Arrow string columns, in no particular order.
 
         Read ``step`` rows at a time: SQLite steps without the GIL, and each step's Python strings become Arrow

@@ -115,8 +115,12 @@ def plan_send_for_judging(
     # Without a draft, the new one copies the latest frozen version (there is one: load_inputs found one).
     latest = project.latest_frozen()
     target = draft.version if draft is not None else (latest.version if latest else inputs.version.version)
-    waiting = _pairs_in(unjudged["query_id"], unjudged["doc_id"], *project.pairs(target))
-    items = unjudged.filter(pc.invert(waiting))
+    if target == inputs.version.version:
+        # No draft, and the new one copies this very version: its items are the judged pairs, which ``unjudged``
+        # already leaves out, so nothing waits (and its pairs need not be read again).
+        items = unjudged
+    else:
+        items = unjudged.filter(pc.invert(_pairs_in(unjudged["query_id"], unjudged["doc_id"], *project.pairs(target))))
     per_query = pd.DataFrame({"unjudged": _count_by_query(unjudged), "to_add": _count_by_query(items)})
     per_query = per_query.fillna(0).astype(int)
     per_query.insert(1, "waiting", per_query["unjudged"] - per_query["to_add"])
