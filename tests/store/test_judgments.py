@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pandas as pd
+import pytest
 
 from ndcg_desktop.store import Project, judgments
 
@@ -69,3 +70,26 @@ def test_new_items_are_found_in_sqlite_without_reading_the_pool_into_python(tmp_
     pd.testing.assert_frame_equal(preview, expected)
     pd.testing.assert_frame_equal(added, expected)
     pd.testing.assert_frame_equal(again, expected.assign(new=0))
+
+
+def test_pooling_two_runs_keeps_each_shared_pair_once_without_pandas_deduplicating(tmp_path, monkeypatch):
+    """The build-pool preview's worker deduplicated the runs' pairs with pandas (hashing every pair's strings,
+    holding the GIL); the staging keeps each pair's first occurrence anyway. Run a's pairs come first, then b's."""
+    (tmp_path / "j.qrels").write_text("q1 0 A 1\n")
+    (tmp_path / "a.run").write_text("q1 Q0 A 1 3 a\nq1 Q0 B 2 2 a\nq2 Q0 C 1 1 a\n")
+    (tmp_path / "b.run").write_text("q2 Q0 D 1 3 b\nq2 Q0 C 2 2 b\nq1 Q0 B 1 1 b\n")
+    with Project.create(tmp_path / "p.ndcgproj", user="tester") as p:
+        p.import_qrels(tmp_path / "j.qrels")
+        p.freeze()
+        p.import_run(tmp_path / "a.run", name="a")
+        p.import_run(tmp_path / "b.run", name="b")
+        monkeypatch.setattr(pd.DataFrame, "drop_duplicates", lambda *a, **k: pytest.fail("deduplicated in pandas"))
+        preview = p.pool_from_runs(["a", "b"], 10, apply=False)
+        counts = p.pool_from_runs(["a", "b"], 10)
+        log = p.audit_log(p.draft().version)
+    # candidates: q1 A, B (B twice); q2 C, D (C twice). New: all but (q1, A).
+    expected = pd.DataFrame({"query_id": ["q1", "q2"], "candidates": [2, 2], "new": [1, 2]})
+    pd.testing.assert_frame_equal(preview.reset_index(drop=True), expected)
+    pd.testing.assert_frame_equal(counts.reset_index(drop=True), expected)
+    added = log[log["action"] == "pool"]
+    assert list(zip(added["query_id"], added["doc_id"], strict=True)) == [("q1", "B"), ("q2", "C"), ("q2", "D")]
