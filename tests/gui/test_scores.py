@@ -406,3 +406,39 @@ def test_a_reload_keeps_the_shown_flagged_queries_without_formatting_them_again(
     assert [flags.value(r, "query_id") for r in range(flags.rowCount())] == before and len(before) == 225
     view.session.set_k(view.session.k + 1)  # another K drops the checks: the table empties
     assert flags.rowCount() == 0
+
+
+def test_a_large_results_breakdown_is_prepared_on_a_worker_and_the_latest_query_wins(
+    window, cranfield_project, qtbot, monkeypatch, data_dir
+):
+    """On a 7M-line run the first query's breakdown (its judgments, its ranking below K, 70,000 per-position rows
+    filtered) took the GUI thread 0.2-0.4 s after each Score. Above LARGE_RESULT rows it is made on a worker; a
+    query chosen meanwhile replaces the one still being prepared."""
+    from ndcg_desktop.gui.scores import breakdown as breakdown_module
+
+    monkeypatch.setattr(breakdown_module, "LARGE_RESULT", 0)  # Cranfield's 2,250 rows count as large here
+    on_gui = threads_of(monkeypatch, "query_breakdown", breakdown_module)
+    window.open_project(cranfield_project)
+    view = window.scores
+    checked(view, qtbot)
+    choose(view.choices["unjudged"], "zero")
+    scored(view, qtbot)
+    panel, shown = view.results_panel, view.breakdown
+    ids = [
+        panel.results.value(panel.results_proxy.mapToSource(panel.results_proxy.index(r, 0)).row(), "query_id")
+        for r in (0, 1, 2)
+    ]
+    qtbot.waitUntil(lambda: shown.explain.text().startswith(f"bm25, query {ids[0]}: nDCG "), timeout=10_000)
+    panel.results_view.selectRow(1)
+    panel.results_view.selectRow(2)  # before the worker for row 1 is done
+    qtbot.waitUntil(lambda: shown.explain.text().startswith(f"bm25, query {ids[2]}: nDCG "), timeout=10_000)
+    qtbot.wait(200)  # row 1's breakdown, if it arrives late, must not replace row 2's
+    assert shown.explain.text().startswith(f"bm25, query {ids[2]}: nDCG ")
+    assert on_gui and not any(on_gui)  # every breakdown made on a worker
+    per_position = view.evaluation.per_position
+    expected = per_position[per_position["query_id"].astype(str) == ids[2]]
+    assert [float(shown.positions.raw_value(r, "rank")) for r in range(shown.positions.rowCount())] == [
+        float(x) for x in expected["rank"]
+    ]
+    qrels = pd.read_csv(data_dir / "cranfield" / "qrels.txt", sep=r"\s+", header=None, dtype=str)
+    assert shown.positions.rowCount() == 10 and shown.ideal.rowCount() == min(10, int((qrels[0] == ids[2]).sum()))
