@@ -105,9 +105,15 @@ def plan_send_for_judging(
         from ndcg_desktop.scoring import Cancelled
 
         raise Cancelled()
-    judged_queries, judged_docs, _ = inputs.qrels.columns()
+    judged = inputs.qrels.judgments
+    judged_docs = judged.doc_ids.combine_chunks() if isinstance(judged.doc_ids, pa.ChunkedArray) else judged.doc_ids
+    judged_queries = judged.queries.take(pa.array(judged.q))
     if scope is QueryScope.POOL:
-        top = top.filter(pc.is_in(top["query_id"].cast(pa.large_string()), value_set=pc.unique(judged_queries)))
+        top = top.filter(
+            pc.is_in(
+                top["query_id"].cast(pa.large_string()), value_set=pc.unique(judged_queries).cast(pa.large_string())
+            )
+        )
     unjudged = top.filter(pc.invert(_pairs_in(top["query_id"], top["doc_id"], judged_queries, judged_docs)))
     if progress is not None:
         progress(2, 4)
