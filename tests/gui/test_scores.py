@@ -320,6 +320,10 @@ def test_send_for_judging_previews_exactly_what_it_adds_then_undoes(
         return real_apply(project, plan)
 
     monkeypatch.setattr(view_module, "apply_send_for_judging", apply)
+    from ndcg_desktop.gui.scores import send as send_module
+
+    # The per-query table is sorted and formatted with the plan, on the worker (7,000 queries at 7M lines).
+    tables_on_gui = threads_of(monkeypatch, "plan_table", send_module)
     view.score_button.click()
     dialog = view.findChild(view_module.SendForJudgingDialog)
     qtbot.waitUntil(lambda: dialog.plan is not None, timeout=20_000)
@@ -339,6 +343,9 @@ def test_send_for_judging_previews_exactly_what_it_adds_then_undoes(
     assert dialog.plan is None and not dialog.add_button.isEnabled()
     qtbot.waitUntil(lambda: dialog.plan is not None, timeout=20_000)
     assert dialog.plan.total == len(unjudged(data_dir, bm25_top(data_dir, 3)))
+    assert tables_on_gui == [False, False]  # one per preview, each on its worker
+    listed = [dialog.model.value(r, "query_id") for r in range(dialog.model.rowCount())]
+    assert listed == sorted(listed, key=int) and len(listed) == len(dialog.plan.per_query)
     shot(dialog, "send_for_judging")
     dialog.add_button.click()
     qtbot.waitUntil(lambda: bool(messages), timeout=20_000)
