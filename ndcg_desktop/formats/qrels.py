@@ -27,12 +27,12 @@ from ndcg_desktop.formats.common import (
     read_delimited_table,
     read_header,
     read_input,
-    read_large_separated,
     read_separated,
     read_whitespace_table,
     row_line_numbers,
     split_fields,
 )
+from ndcg_desktop.formats.large import read_large_separated
 from ndcg_desktop.scoring.judged import id_keys, mix
 
 _HEADER = ("query_id", "doc_id", "grade")

@@ -30,11 +30,11 @@ from ndcg_desktop.formats.common import (
     open_input,
     read_delimited_table,
     read_header,
-    read_large_separated,
     read_whitespace_table,
     row_line_numbers,
     split_fields,
 )
+from ndcg_desktop.formats.large import read_large_separated
 
 _TREC_COLUMNS = ["query_id", "q0", "doc_id", "rank", "score", "tag"]
 _TREC_TYPES = {"query_id": pa.string(), "doc_id": pa.string(), "score": pa.float64()}

@@ -182,7 +182,7 @@ def test_large_trec_runs_read_from_disk(tmp_path, monkeypatch, text):
 @example("q1 0 A 3\nq2 0 A 1\nq1 0 A 2\n")  # a conflicting repeat, named with its line
 def test_large_trec_qrels_read_from_disk(tmp_path, monkeypatch, text):
     """Judgment files of 32 MiB and more are parsed by pyarrow straight from disk: the same meaning again."""
-    from ndcg_desktop.formats import common
+    from ndcg_desktop.formats import large
 
     path = tmp_path / "big.qrels"
     path.write_bytes(text.encode())
@@ -193,14 +193,14 @@ def test_large_trec_qrels_read_from_disk(tmp_path, monkeypatch, text):
         return [*frame.itertuples(index=False, name=None), qrels.repeats, qrels.source.sha256]
 
     slow = _outcome(lambda: rows(qrels_mod.read_qrels(path, scale=scale)))
-    monkeypatch.setattr(common, "LARGE_FILE_BYTES", 0)
+    monkeypatch.setattr(large, "LARGE_FILE_BYTES", 0)
     assert _outcome(lambda: rows(qrels_mod.read_qrels(path, scale=scale))) == slow
 
 
 @pytest.mark.parametrize("offset", [-1, 0, 1])
 def test_the_disk_scan_sees_a_double_space_on_a_block_boundary(tmp_path, offset):
     """The scan of large runs reads 4 MiB blocks: a double space across two blocks (offset -1) is still seen."""
-    from ndcg_desktop.formats.common import FileScan
+    from ndcg_desktop.formats.large import FileScan
 
     boundary = 1 << 22
     line = b"q1 Q0 D7 1 2.5 s\n"  # its first space is its third byte
