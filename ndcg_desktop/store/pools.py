@@ -396,6 +396,9 @@ class PoolRepository:
             "WHERE version = ? AND state = 'draft'",
             (now(), self.file.user, digest, record, version),
         )
+        # Just hashed and recorded from what it holds: proven (its manifest, printed next, reads nothing again).
+        # Were this transaction to fail, the version stays a draft, which is never checked.
+        self._verified[version] = int(conn.execute("PRAGMA data_version").fetchone()[0])
 
     def frozen_version(self, number: int | None, *, check: bool = True) -> PoolVersion:
         """A frozen version for use (the latest if ``number`` is None), verified against its hash.

@@ -72,27 +72,12 @@ def test_the_scored_lines_are_the_hashed_lines(project):
         p.qrels()
 
 
-def test_score_project_reads_the_frozen_judgments_and_ratings_once(project, capsys, monkeypatch):
+def test_score_project_reads_the_frozen_judgments_and_ratings_once(project, frozen_reads):
     """The command reads the version's judgments once, for the hash check and for scoring (it read them twice:
     a check before loading, then the load's own), and each annotator's ratings once, for the team check."""
     p, _, _ = project
-    path = p.path
     p.close()
     from ndcg_desktop.cli.main import main
-    from ndcg_desktop.store import pools, team
 
-    reads = {"judgments": 0, "ratings": 0}
-    lines, digests = pools.PoolRepository._hashed_lines, team.annotator_digests
-
-    def counted_lines(self, number):
-        reads["judgments"] += 1
-        return lines(self, number)
-
-    def counted_digests(*args):
-        reads["ratings"] += 1
-        return digests(*args)
-
-    monkeypatch.setattr(pools.PoolRepository, "_hashed_lines", counted_lines)
-    monkeypatch.setattr(team, "annotator_digests", counted_digests)
-    assert main(["score", "--project", str(path), "--run-name", "r", "--unjudged", "zero", "--json"]) == 0
-    assert reads == {"judgments": 1, "ratings": 1}
+    assert main(["score", "--project", str(p.path), "--run-name", "r", "--unjudged", "zero", "--json"]) == 0
+    assert frozen_reads == {"judgments": 1, "ratings": 1}

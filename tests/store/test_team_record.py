@@ -156,3 +156,12 @@ def test_a_tampered_adjudication_of_a_frozen_version_is_refused(v4):
     assert "its adjudications were recorded as {'median': 2, 'pick': 1}, they are now {'median': 1, 'pick': 2}" in str(
         refused.value
     )
+
+
+def test_freeze_reads_the_judgments_and_ratings_once(v4, capsys, frozen_reads):
+    """`ndcg freeze` hashes the judgments and each annotator's ratings as it freezes; the manifest it prints
+    next reads nothing again (it read both twice more: a check of the version just frozen)."""
+    assert main(["freeze", str(v4)]) == 0
+    out = capsys.readouterr().out
+    assert frozen_reads == {"judgments": 1, "ratings": 1}
+    assert out.startswith("froze pool version 2\nannotator ana: 7 ratings")
