@@ -26,7 +26,8 @@ import numpy as np
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from score_speed import busy_cpu_seconds, dataset  # noqa: E402  (a sibling script)
+from gui_responsiveness import busy_cpu_seconds  # noqa: E402  (sibling scripts)
+from score_speed import dataset  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -56,14 +57,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--queries", type=int, default=1000)
-    parser.add_argument("--depth", type=int, default=1000)
+    parser.add_argument("--ids", choices=("numeric", "string"), default="numeric", help="document ID kind")
     parser.add_argument("--k", default="5,10,20,100")
     parser.add_argument("--resamples", type=int, default=10_000)
     parser.add_argument("--all-pairs", action="store_true", help="every pair instead of each run against the first")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=20261129, help="seed of the generated data")
     args = parser.parse_args(argv)
 
-    qrels, base = dataset(DATA, args.queries, args.depth, args.seed)
+    case = dataset(DATA, args.ids, args.queries, args.seed, gz=False)
+    qrels, base = case.qrels, case.run
     runs = derived_runs(base, args.runs, args.seed)
     lines = sum(1 for _ in open(runs[0], "rb"))
     cmd = [sys.executable, "-m", "ndcg_desktop", "compare", "--qrels", str(qrels), "--runs", *map(str, runs)]

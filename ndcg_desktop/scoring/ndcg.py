@@ -6,8 +6,7 @@ Nothing here reads files or imports Qt: callers hand in :class:`Qrels` and :clas
 
 from __future__ import annotations
 
-import datetime as _dt
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,7 +15,6 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ndcg_desktop import __version__
 from ndcg_desktop.domain.data import JudgmentColumns, OrderKind, Qrels, Run
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import (
@@ -43,6 +41,7 @@ from ndcg_desktop.scoring.ranking import (
     rank_run,
     verify_same,
 )
+from ndcg_desktop.scoring.report import manifest_of, per_position_table, summary_of
 
 Progress = Callable[[int, int], None]
 IsCancelled = Callable[[], bool]
@@ -277,22 +276,46 @@ def evaluate(
         IDCG = 3/log2(2) + 2/log2(3) = 4.261860
         NDCG = 0.617320, while the candidate-only diagnostic is 1.0
     """
+    return evaluate_cutoffs(qrels, run, settings, [settings.k], progress=progress, cancelled=cancelled)[settings.k]
+
+
+def evaluate_cutoffs(
+    qrels: Qrels,
+    run: Run,
+    settings: EvalSettings,
+    ks: Sequence[int],
+    *,
+    progress: Progress | None = None,
+    cancelled: IsCancelled | None = None,
+) -> dict[int, Evaluation]:
+    """:func:`evaluate` at every K of ``ks`` (``settings.k`` is ignored): each the same as its own call.
+
+    The run is ordered, deduplicated and looked up in the pool once; only the cut at K and what
+    follows from it is repeated (ordering a 1M-line run is most of a scoring).
+
+    Example (universe A=3, B=2, C=1, D=0; ranking [B, C]), ``evaluate_cutoffs(qrels, run, settings, [1, 2])``::
+
+        {1: NDCG@1 = 2/3, 2: NDCG@2 = (2/log2(2) + 1/log2(3)) / (3/log2(2) + 2/log2(3)) = 0.617320}
+    """
+    if not ks or len(set(ks)) != len(ks):
+        raise InputError("give each cutoff once, and at least one")
     try:
-        return _evaluate(qrels, run, settings, progress, cancelled, exact=False)
+        return _evaluate(qrels, run, settings, ks, progress, cancelled, exact=False)
     except IdCollision:  # two distinct IDs share a 64-bit hash: the same steps over exact dictionary codes
-        return _evaluate(qrels, run, settings, progress, cancelled, exact=True)
+        return _evaluate(qrels, run, settings, ks, progress, cancelled, exact=True)
 
 
 def _evaluate(
     qrels: Qrels,
     run: Run,
     settings: EvalSettings,
+    ks: Sequence[int],
     progress: Progress | None,
     cancelled: IsCancelled | None,
     *,
     exact: bool,
-) -> Evaluation:
-    steps = 7
+) -> dict[int, Evaluation]:
+    steps = 4 + 3 * len(ks)  # four steps before the cut, three at each K
     step = 0
 
     def advance() -> None:
@@ -303,7 +326,6 @@ def _evaluate(
         if progress is not None:
             progress(step, steps)
 
-    k = settings.k
     path = run.source.path
     # The pool as columns (query codes, Arrow document IDs, numpy grades): a 10M-line qrels file is
     # never one Python string per line. What needs every judgment is counted from codes and grades
@@ -313,7 +335,7 @@ def _evaluate(
     pool_query_ids, all_q = _pool_queries(judgments)
     pool_queries = np.array(pool_query_ids.to_pylist(), dtype=object)
     nq = len(pool_queries)
-    idcg = _ideal_dcg(all_q, judgments.grade, settings.gain, k, nq)
+    idcgs = {k: _ideal_dcg(all_q, judgments.grade, settings.gain, k, nq) for k in ks}
     relevant_in_pool = np.bincount(all_q[judgments.grade > 0], minlength=nq)
     advance()
 
@@ -398,7 +420,6 @@ def _evaluate(
     judged_q = pq[judged_rows]
     judged_pos = judged_rows - starts[np.searchsorted(starts, judged_rows, side="right") - 1] + 1
     unjudged_total = listed - np.bincount(judged_q, minlength=nq)
-    unjudged_top_k = np.minimum(listed, k) - np.bincount(judged_q[judged_pos <= k], minlength=nq)
     n_unjudged = len(sq) - len(judged_rows)
     if n_unjudged and settings.unjudged is UnjudgedPolicy.REJECT:
         unjudged = np.ones(len(sq), dtype=bool)
@@ -418,6 +439,57 @@ def _evaluate(
         starts, lengths = blocks(sq)
     returned = np.zeros(nq, dtype=np.int64)
     returned[pq[starts]] = lengths
+    empty_known = _index_in(pa.array(list(run.empty_queries), pa.string()), pool_query_ids)
+    answered[empty_known[empty_known >= 0]] = True  # rule 9: an empty ranking is an answer
+    ranked = _Ranked(
+        nq=nq,
+        pool_queries=pool_queries,
+        pool_grade=pool_grade,
+        pool_gain=pool_gain,
+        idcgs=idcgs,
+        relevant_in_pool=relevant_in_pool,
+        docs=docs,
+        sq=sq,
+        sk=sk,
+        sd=sd,
+        srow=srow,
+        pq=pq,
+        starts=starts,
+        lengths=lengths,
+        judged_rows=judged_rows,
+        judged_hit=judged_hit,
+        judged_q=judged_q,
+        judged_pos=judged_pos,
+        listed=listed,
+        answered=answered,
+        returned=returned,
+        unjudged_total=unjudged_total,
+        duplicates_per_query=duplicates_per_query,
+        n_dup=n_dup,
+        unknown=unknown,
+    )
+    return {k: _cut(qrels, run, settings.with_(k=k), ranked, advance) for k in ks}
+
+
+def _cut(qrels: Qrels, run: Run, settings: EvalSettings, r: _Ranked, advance: Callable[[], None]) -> Evaluation:
+    """The evaluation at ``settings.k`` of a ranking already ordered, deduplicated and looked up."""
+    k, nq, pool_queries, pool_grade, pool_gain, docs = (
+        settings.k,
+        r.nq,
+        r.pool_queries,
+        r.pool_grade,
+        r.pool_gain,
+        r.docs,
+    )
+    sq, sk, sd, srow, pq, starts, lengths = r.sq, r.sk, r.sd, r.srow, r.pq, r.starts, r.lengths
+    judged_rows, judged_hit, unknown, idcg, relevant_in_pool = (
+        r.judged_rows,
+        r.judged_hit,
+        r.unknown,
+        r.idcgs[k],
+        r.relevant_in_pool,
+    )
+    unjudged_top_k = np.minimum(r.listed, k) - np.bincount(r.judged_q[r.judged_pos <= k], minlength=nq)
     candidate_idcg = _ideal_dcg(pq[judged_rows], pool_grade[judged_hit], settings.gain, k, nq)  # rule 1's diagnostic
 
     # Only positions up to K earn gain, and ties reach past K only from position K: keep each
@@ -465,8 +537,7 @@ def _evaluate(
     advance()
 
     # Rules 7-9: which queries count, and how.
-    empty_known = _index_in(pa.array(list(run.empty_queries), pa.string()), pool_query_ids)
-    answered[empty_known[empty_known >= 0]] = True
+    answered = r.answered
     if settings.queries is QuerySet.POOL:
         evaluated = np.ones(nq, dtype=bool)
     else:
@@ -487,13 +558,13 @@ def _evaluate(
             "idcg": idcg,
             "candidate_ndcg": candidate_ndcg,
             "tie_averaged_ndcg": tie_ndcg,
-            "returned": returned,
+            "returned": r.returned,
             "relevant_in_pool": relevant_in_pool,
             "relevant_found": relevant_found,
             "relevant_missed": relevant_in_pool - relevant_found,
             "unjudged_in_top_k": unjudged_top_k,
-            "unjudged_total": unjudged_total,
-            "duplicates_removed": duplicates_per_query,
+            "unjudged_total": r.unjudged_total,
+            "duplicates_removed": r.duplicates_per_query,
             "zero_idcg": zero_idcg,
             "excluded": excluded,
             "no_ranking": ~answered,
@@ -503,11 +574,44 @@ def _evaluate(
     )
     per_query = per_query[evaluated].reset_index(drop=True)
 
-    per_position = _per_position(run, settings, pool_queries, docs, sq, sd, srow, pos, top, judged, grade, gain, disc)
-    summary = _summary(per_query, settings, unknown, dropped, n_dup)
-    manifest = _manifest(qrels, run, settings, summary, nq, unknown, dropped)
+    per_position = per_position_table(
+        run, settings, pool_queries, docs, sq, sd, srow, pos, top, judged, grade, gain, disc
+    )
+    summary = summary_of(per_query, settings, unknown, dropped, r.n_dup)
+    manifest = manifest_of(qrels, run, settings, summary, nq, unknown, dropped)
     advance()
     return Evaluation(settings, per_query, per_position, summary, manifest, unknown, dropped)
+
+
+@dataclass
+class _Ranked:
+    """What every cutoff shares: the ranking ordered, deduplicated and looked up in the pool (``s*``: ranked rows)."""
+
+    nq: int
+    pool_queries: np.ndarray
+    pool_grade: np.ndarray  # the judgments a returned document may match, and their gains
+    pool_gain: np.ndarray
+    idcgs: dict[int, np.ndarray]  # per K: each query's ideal DCG over its whole universe
+    relevant_in_pool: np.ndarray
+    docs: DocIds
+    sq: np.ndarray  # run query code
+    sk: np.ndarray  # sort key
+    sd: np.ndarray  # code into docs
+    srow: np.ndarray  # file row
+    pq: np.ndarray  # pool query code
+    starts: np.ndarray  # each query's first row
+    lengths: np.ndarray
+    judged_rows: np.ndarray  # rows judged (ascending), and the index of each one's judgment
+    judged_hit: np.ndarray
+    judged_q: np.ndarray  # before rule 6's condensing: the pool query and position of each judged row
+    judged_pos: np.ndarray
+    listed: np.ndarray  # rows per query before rule 6
+    answered: np.ndarray
+    returned: np.ndarray
+    unjudged_total: np.ndarray
+    duplicates_per_query: np.ndarray
+    n_dup: int
+    unknown: list[str]
 
 
 def _doc_label(run: Run, row: int, docs: DocIds, code: int, settings: EvalSettings) -> str:
@@ -516,110 +620,3 @@ def _doc_label(run: Run, row: int, docs: DocIds, code: int, settings: EvalSettin
         return str(mapped)
     original = run.doc_ids(np.array([row]))[0].as_py()
     return f"{mapped} (from {original})" if original != mapped else str(mapped)
-
-
-def _per_position(
-    run: Run,
-    settings: EvalSettings,
-    pool_queries: np.ndarray,
-    docs: DocIds,
-    sq: np.ndarray,
-    sd: np.ndarray,
-    srow: np.ndarray,
-    pos: np.ndarray,
-    top: np.ndarray,
-    judged: np.ndarray,
-    grade: np.ndarray,
-    gain: np.ndarray,
-    disc: np.ndarray,
-) -> pd.DataFrame:
-    """The top K of every query, position by position (what earned gain, and where)."""
-    idx = np.flatnonzero(top)
-    idx = idx[np.argsort(sq[idx], kind="stable")]  # queries in the pool's (sorted) order
-    rows = srow[idx]
-    contribution = gain[idx] * disc[idx]
-    frame = pd.DataFrame(
-        {
-            "query_id": pool_queries[sq[idx]],
-            "rank": pos[idx],
-            "doc_id": doc_strings(docs, sd[idx]).to_numpy(zero_copy_only=False),
-            "returned_id": run.doc_ids(rows).to_numpy(zero_copy_only=False),
-            "score": run.score[rows] if run.score is not None else np.full(len(idx), np.nan),
-            "judged": judged[idx],
-            "grade": pd.array(np.where(judged[idx], grade[idx], 0), dtype="Int64"),
-            "gain": gain[idx],
-            "discount": disc[idx],
-            "contribution": contribution,
-            "line": [run.line_of(int(r)) for r in rows] if run.line_numbers is not None else rows + run.first_line,
-        }
-    )
-    frame.loc[~frame["judged"], "grade"] = pd.NA
-    frame["cumulative_dcg"] = frame.groupby("query_id", sort=False)["contribution"].cumsum()
-    return frame
-
-
-def _summary(
-    per_query: pd.DataFrame, settings: EvalSettings, unknown: list[str], dropped: list[str], duplicates: int
-) -> dict[str, Any]:
-    in_mean = per_query[per_query["in_mean"]]
-    n = len(in_mean)
-    idcg_sum = float(in_mean["idcg"].sum())
-    return {
-        "measure": f"nDCG@{settings.k}",
-        "settings": settings.describe(),
-        # Rule 8: the headline is the equal-weight macro mean; the pooled ratio is another number.
-        "mean_ndcg": float(in_mean["ndcg"].mean()) if n else None,
-        "pooled_ndcg": float(in_mean["dcg"].sum()) / idcg_sum if idcg_sum > 0 else None,
-        "mean_candidate_ndcg": float(in_mean["candidate_ndcg"].mean()) if n else None,
-        "mean_tie_averaged_ndcg": float(in_mean["tie_averaged_ndcg"].mean()) if n else None,
-        "queries_total": int(len(per_query)),
-        "queries_in_mean": int(n),
-        "zero_idcg": int(per_query["zero_idcg"].sum()),
-        "excluded": int(per_query["excluded"].sum()),
-        "no_ranking": int(per_query["no_ranking"].sum()),
-        "dropped_unanswered": len(dropped),
-        "unknown_queries_ignored": len(unknown),
-        "unjudged_in_top_k": int(per_query["unjudged_in_top_k"].sum()),
-        "unjudged_total": int(per_query["unjudged_total"].sum()),
-        "duplicates_removed": duplicates,
-        "ties_at_k": int(per_query["tie_at_k"].sum()),
-    }
-
-
-def _manifest(
-    qrels: Qrels,
-    run: Run,
-    settings: EvalSettings,
-    summary: dict[str, Any],
-    n_pool_queries: int,
-    unknown: list[str],
-    dropped: list[str],
-) -> dict[str, Any]:
-    """Rule 13: enough to reproduce the figure, and to prove what it was computed from."""
-    return {
-        "tool": "ndcg-desktop",
-        "version": __version__,
-        "created": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
-        "settings": settings.as_dict(),
-        "judgments": {
-            "path": qrels.source.path,
-            "sha256": qrels.source.sha256,
-            "format": qrels.source.format,
-            "judgments": qrels.n_judgments,
-            "queries": n_pool_queries,
-            "identical_repeats_dropped": qrels.repeats,
-            "pool_version": None,
-        },
-        "run": {
-            "path": run.source.path,
-            "sha256": run.source.sha256,
-            "format": run.source.format,
-            "order": run.order.value,
-            "reading": list(run.notes),
-            "ranked_documents": len(run),
-            "queries": len(run.answered_queries()),
-        },
-        "counts": {k: v for k, v in summary.items() if k not in ("measure", "settings")},
-        "unknown_queries_ignored": unknown,
-        "dropped_queries": dropped,
-    }

@@ -19,9 +19,13 @@ Short names: ``a``, ``b`` are two runs' per-query scores; ``d = b - a`` their pa
 
 from __future__ import annotations
 
+import gc
 import math
+import os
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from enum import StrEnum
 from typing import Any
@@ -135,32 +139,155 @@ def bootstrap_ci(
     """The bootstrap confidence intervals (BCa and percentile) of the mean of ``values``.
 
     Each is ``scipy.stats.bootstrap((values,), np.mean, n_resamples=resamples, method=...,
-    rng=numpy.random.default_rng(seed))``; the BCa interval reuses the percentile call's
-    resampled means (``bootstrap_result``), which are the ones it would draw itself.
+    rng=numpy.random.default_rng(seed))``; both are read by scipy from the one bootstrap
+    distribution that such a call draws (:func:`bootstrap_cis`).
     Fewer than two values give no interval (NaN, NaN); values that are all equal give the point
     itself (every resample has the same mean; scipy's BCa would divide by zero).
 
     >>> bootstrap_ci([0.5, 0.5, 0.5], resamples=1000, seed=0)[CiMethod.BCA]
     (0.5, 0.5)
     """
-    x = np.asarray(values, dtype=np.float64)
-    if len(x) < 2:
-        return {method: (math.nan, math.nan) for method in CiMethod}
-    if np.all(x == x[0]):
-        return {method: (float(x[0]), float(x[0])) for method in CiMethod}
+    return bootstrap_cis([values], resamples=resamples, seed=seed, confidence=confidence)[0]
+
+
+def bootstrap_cis(
+    samples: Sequence[Sequence[float] | np.ndarray],
+    *,
+    resamples: int,
+    seed: int,
+    confidence: float = 0.95,
+    workers: int | None = None,
+) -> list[dict[CiMethod, tuple[float, float]]]:
+    """:func:`bootstrap_ci` of each sample, the same bits as one call per sample.
+
+    ``scipy.stats.bootstrap`` with ``rng=default_rng(seed)`` draws its resample indices with
+    ``rng.integers(0, n, (batch, n))``, batch after batch: the same indices for every sample of
+    length ``n``. They are drawn here once per length, in scipy's batches, and each sample's
+    resampled means are taken over them as scipy takes them (``np.mean(x[..., i], axis=-1)``),
+    on ``workers`` threads (numpy releases the GIL); scipy then reads both intervals from each
+    distribution (``n_resamples=0, bootstrap_result=...``). ``tests/scoring/test_stats.py``
+    checks the intervals against ``scipy.stats.bootstrap``'s own, exactly.
+    """
+    xs = [np.asarray(values, dtype=np.float64) for values in samples]
+    out: list[dict[CiMethod, tuple[float, float]]] = [{} for _ in xs]
+    by_length: dict[int, list[int]] = {}
+    for i, x in enumerate(xs):
+        if len(x) < 2:
+            out[i] = {method: (math.nan, math.nan) for method in CiMethod}
+        elif np.all(x == x[0]):
+            out[i] = {method: (float(x[0]), float(x[0])) for method in CiMethod}
+        else:
+            by_length.setdefault(len(x), []).append(i)
+    for all_members in by_length.values():
+        group = max(1, _DISTRIBUTION_VALUES // resamples)  # distributions held at once: at most ~256 MiB
+        for first in range(0, len(all_members), group):
+            members = all_members[first : first + group]
+            distributions = _resampled_means([xs[i] for i in members], resamples, seed, workers)
+            _read_intervals(xs, members, distributions, confidence, out)
+    return out
+
+
+_DISTRIBUTION_VALUES = 1 << 25
+
+
+def _read_intervals(
+    xs: list[np.ndarray],
+    members: list[int],
+    distributions: np.ndarray,
+    confidence: float,
+    out: list[dict[CiMethod, tuple[float, float]]],
+) -> None:
+    """scipy's BCa and percentile intervals of ``xs[i]`` for each of ``members``, from its row of ``distributions``."""
     from scipy import stats
 
-    options: dict[str, Any] = {"vectorized": True, "confidence_level": confidence, "batch": _batch(len(x))}
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # scipy warns of degenerate BCa corners; the NaN it returns says so
-        percentile = stats.bootstrap(
-            (x,), np.mean, n_resamples=resamples, method="percentile", rng=_rng(seed), **options
-        )
-        bca = stats.bootstrap((x,), np.mean, n_resamples=0, method="BCa", bootstrap_result=percentile, **options)
-    return {
-        CiMethod.BCA: (float(bca.confidence_interval.low), float(bca.confidence_interval.high)),
-        CiMethod.PERCENTILE: (float(percentile.confidence_interval.low), float(percentile.confidence_interval.high)),
-    }
+    n = len(xs[members[0]])
+    options: dict[str, Any] = {"vectorized": True, "confidence_level": confidence, "batch": _batch(n)}
+    options["n_resamples"] = 0
+    for row, i in enumerate(members):
+        drawn = _Drawn(distributions[row])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # scipy warns of degenerate BCa corners; the NaN it returns says so
+            percentile = stats.bootstrap((xs[i],), np.mean, method="percentile", bootstrap_result=drawn, **options)
+            bca = stats.bootstrap((xs[i],), np.mean, method="BCa", bootstrap_result=drawn, **options)
+        out[i] = {
+            CiMethod.BCA: (float(bca.confidence_interval.low), float(bca.confidence_interval.high)),
+            CiMethod.PERCENTILE: (
+                float(percentile.confidence_interval.low),
+                float(percentile.confidence_interval.high),
+            ),
+        }
+
+
+def _resampled_means(xs: list[np.ndarray], resamples: int, seed: int, workers: int | None) -> np.ndarray:
+    """Each sample's bootstrap distribution (one row each; all of one length ``n``), as scipy draws it."""
+    n = len(xs[0])
+    distributions = np.empty((len(xs), resamples), dtype=np.float64)
+    rng = _rng(seed)
+    batch = _batch(n)
+    for start in range(0, resamples, batch):
+        count = min(batch, resamples - start)
+        index = rng.integers(0, n, size=(count, n))  # scipy: rng_integers(rng, 0, n, (batch, n))
+
+        def fill(share: Sequence[int], index: np.ndarray = index, start: int = start) -> None:
+            _row_means(share, index, start, lambda row, rows, out: np.take(xs[row], rows, out=out), distributions)
+
+        _on_threads(fill, len(xs), workers)
+    return distributions
+
+
+def _row_means(
+    share: Sequence[int],
+    table: np.ndarray,
+    start: int,
+    values_of: Callable[[int, np.ndarray, np.ndarray], object],
+    out: np.ndarray,
+) -> None:
+    """For each ``row`` of ``share``: ``out[row, start + i] = np.mean(values_of(row, table[i]), axis=-1)``.
+
+    ``table`` (indices or signs, one line per resample) is walked a few lines at a time, each block
+    used for every row while it sits in the core's cache (one pass per row over the whole table
+    would read it from memory each time: about twice as slow). Each line's mean is numpy's over
+    the line, as scipy takes it, so the bits are the same.
+    """
+    lines = max(1, _CACHE_VALUES // max(table.shape[1], 1))
+    buffer = np.empty((lines, table.shape[1]), dtype=np.float64)
+    for first in range(0, len(table), lines):
+        block = table[first : first + lines]
+        values = buffer[: len(block)]
+        for row in share:
+            values_of(row, block, values)
+            out[row, start + first : start + first + len(block)] = np.mean(values, axis=-1)
+
+
+_CACHE_VALUES = 1 << 15  # values in a block of lines (256 KiB of float64): well inside a core's L2 cache
+
+
+@dataclass(frozen=True)
+class _Drawn:
+    """A bootstrap distribution handed to ``scipy.stats.bootstrap`` (its ``bootstrap_result``)."""
+
+    bootstrap_distribution: np.ndarray
+
+
+def _on_threads(work: Callable[[Sequence[int]], None], count: int, workers: int | None) -> None:
+    """``work(rows)`` over ``range(count)`` cut into one contiguous share per thread (each writes its own rows)."""
+    threads = max(1, min(count, workers if workers is not None else default_workers()))
+    shares = [range(i * count // threads, (i + 1) * count // threads) for i in range(threads)]
+    if threads == 1:
+        work(shares[0])
+        return
+    with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="stats") as pool:
+        for done in [pool.submit(work, share) for share in shares]:
+            done.result()
+
+
+def default_workers() -> int:
+    """Threads for resampling: one per core the process may use (at most 8)."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, 8))
 
 
 def t_test(a: np.ndarray, b: np.ndarray) -> float:
@@ -209,28 +336,61 @@ def randomization_test(a: np.ndarray, b: np.ndarray, *, resamples: int, seed: in
     (the same relative tolerance of 100 epsilons). ``tests/scoring/test_stats.py`` checks the
     p-values against ``scipy.stats.permutation_test`` itself.
     """
-    x = np.asarray(b, dtype=np.float64)
-    y = np.asarray(a, dtype=np.float64)
-    if not np.any(x != y):
-        return math.nan
-    d = x - y
-    n = len(d)
-    observed = float(_mean_difference(x, y))
-    gamma = abs(np.finfo(np.float64).eps * 100 * observed)
-    exact = n < 63 and 2**n <= resamples
-    total = 2**n if exact else resamples
-    low = high = 0
+    return randomization_tests([(a, b)], resamples=resamples, seed=seed)[0]
+
+
+def randomization_tests(
+    pairs: Sequence[tuple[np.ndarray, np.ndarray]], *, resamples: int, seed: int, workers: int | None = None
+) -> list[float]:
+    """:func:`randomization_test` of each pair ``(a, b)``, the same bits as one call per pair.
+
+    With a fresh ``default_rng(seed)`` every pair of ``n`` queries gets the same swaps: they are
+    drawn once per length, chunk by chunk as one call draws them, as signs (-1.0 swapped, 1.0 not;
+    ``-1.0 * d == -d`` exactly), and each pair's null means are taken over them on ``workers`` threads.
+    """
+    ds = [np.asarray(b, dtype=np.float64) - np.asarray(a, dtype=np.float64) for a, b in pairs]
+    out = [math.nan] * len(ds)
+    by_length: dict[int, list[int]] = {}
+    for i, d in enumerate(ds):
+        if np.any(d != 0):
+            by_length.setdefault(len(d), []).append(i)
+    for n, members in by_length.items():
+        # scipy's statistic on (b, a): np.mean(b - a)
+        observed = np.array([float(np.mean(ds[i])) for i in members])
+        exact = n < 63 and 2**n <= resamples
+        total = 2**n if exact else resamples
+        low, high = _null_counts([ds[i] for i in members], observed, total, exact, seed, workers)
+        adjustment = 0 if exact else 1
+        for row, i in enumerate(members):
+            p = min(int(low[row]) + adjustment, int(high[row]) + adjustment) / (total + adjustment) * 2
+            out[i] = float(min(max(p, 0.0), 1.0))
+    return out
+
+
+def _null_counts(
+    ds: list[np.ndarray], observed: np.ndarray, total: int, exact: bool, seed: int, workers: int | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per pair (one row of differences each, all of length ``n``): null means at or below and at or above
+    the observed one, within scipy's tolerance of 100 epsilons, over ``total`` swaps."""
+    n = len(ds[0])
+    gamma = np.abs(np.finfo(np.float64).eps * 100 * observed)[:, None]
+    low = np.zeros(len(ds), dtype=np.int64)
+    high = np.zeros(len(ds), dtype=np.int64)
     rows = max(2, (_batch(n) // 2) * 2)  # an even row count keeps every chunk on whole 64-bit words
+    null = np.empty((len(ds), min(rows, total)), dtype=np.float64)  # one chunk's null means per pair
     rng = _rng(seed)
     for start in range(0, total, rows):
         count = min(rows, total - start)
         swapped = _all_swaps(n, start, count) if exact else _swaps(rng, count, n)
-        null = np.mean(np.where(swapped, -d, d), axis=-1)
-        low += int(np.count_nonzero(null <= observed + gamma))
-        high += int(np.count_nonzero(null >= observed - gamma))
-    adjustment = 0 if exact else 1
-    p = min(low + adjustment, high + adjustment) / (total + adjustment) * 2
-    return float(min(max(p, 0.0), 1.0))
+        signs = np.where(swapped, -1.0, 1.0)  # -1.0 * d == -d exactly: scipy's swapped difference
+
+        def tally(share: Sequence[int], signs: np.ndarray = signs) -> None:
+            _row_means(share, signs, 0, lambda row, block, out: np.multiply(block, ds[row], out=out), null)
+
+        _on_threads(tally, len(ds), workers)
+        low += np.count_nonzero(null[:, :count] <= observed[:, None] + gamma, axis=1)
+        high += np.count_nonzero(null[:, :count] >= observed[:, None] - gamma, axis=1)
+    return low, high
 
 
 def _swaps(rng: np.random.Generator, rows: int, n: int) -> np.ndarray:
@@ -270,8 +430,27 @@ def correct(pvalues: Sequence[float] | np.ndarray, method: Correction, alpha: fl
         return out
     from statsmodels.stats.multitest import multipletests
 
-    out[known] = multipletests(p[known], alpha=alpha, method=_STATSMODELS_METHOD[method])[1]
+    with _objects_frozen():
+        out[known] = multipletests(p[known], alpha=alpha, method=_STATSMODELS_METHOD[method])[1]
     return out
+
+
+@contextmanager
+def _objects_frozen() -> Iterator[None]:
+    """Existing objects out of the garbage collector's sight for a moment (``gc.freeze``).
+
+    statsmodels' Holm correction ends with a full ``gc.collect()``: with many scored runs in
+    memory each call walked every object (0.15 s a call; 12 calls in a 20-run, 4-K comparison).
+    Frozen objects are skipped by it; they are handed back afterwards (unless someone froze them first).
+    """
+    if gc.get_freeze_count():
+        yield
+        return
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 def cohens_dz(d: np.ndarray) -> float:
@@ -319,12 +498,21 @@ def win_tie_loss(d: np.ndarray, tolerance: float = 1e-12) -> tuple[int, int, int
     return int(((d > 0) & ~tie).sum()), int(tie.sum()), int(((d < 0) & ~tie).sum())
 
 
-def run_row(name: str, values: np.ndarray, settings: StatsSettings) -> dict[str, Any]:
-    """One run's mean over queries with both bootstrap intervals (the headline one as ``ci_low``/``ci_high``)."""
+Interval = dict[CiMethod, tuple[float, float]]
+
+
+def run_row(
+    name: str, values: np.ndarray, settings: StatsSettings, *, interval: Interval | None = None
+) -> dict[str, Any]:
+    """One run's mean over queries with both bootstrap intervals (the headline one as ``ci_low``/``ci_high``).
+
+    ``interval``: :func:`bootstrap_ci` of ``values`` under ``settings``, if already computed.
+    """
     x = np.asarray(values, dtype=np.float64)
-    intervals = bootstrap_ci(x, resamples=settings.resamples, seed=settings.seed, confidence=settings.confidence)
-    bca, pct = intervals[CiMethod.BCA], intervals[CiMethod.PERCENTILE]
-    low, high = intervals[settings.ci_method]
+    if interval is None:
+        interval = bootstrap_ci(x, resamples=settings.resamples, seed=settings.seed, confidence=settings.confidence)
+    bca, pct = interval[CiMethod.BCA], interval[CiMethod.PERCENTILE]
+    low, high = interval[settings.ci_method]
     return {
         "run": name,
         "mean": float(x.mean()) if len(x) else math.nan,
@@ -338,14 +526,29 @@ def run_row(name: str, values: np.ndarray, settings: StatsSettings) -> dict[str,
     }
 
 
-def pair_row(name_a: str, a: np.ndarray, name_b: str, b: np.ndarray, settings: StatsSettings) -> dict[str, Any]:
-    """Run b against run a over the same queries: difference, its interval, effect size, the three tests."""
+def pair_row(
+    name_a: str,
+    a: np.ndarray,
+    name_b: str,
+    b: np.ndarray,
+    settings: StatsSettings,
+    *,
+    interval: Interval | None = None,
+    p_randomization: float | None = None,
+) -> dict[str, Any]:
+    """Run b against run a over the same queries: difference, its interval, effect size, the three tests.
+
+    ``interval`` (:func:`bootstrap_ci` of ``b - a``) and ``p_randomization`` (:func:`randomization_test`),
+    if already computed under ``settings``.
+    """
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
     d = b - a
-    low, high = bootstrap_ci(d, resamples=settings.resamples, seed=settings.seed, confidence=settings.confidence)[
-        settings.ci_method
-    ]
+    if interval is None:
+        interval = bootstrap_ci(d, resamples=settings.resamples, seed=settings.seed, confidence=settings.confidence)
+    if p_randomization is None:
+        p_randomization = randomization_test(a, b, resamples=settings.resamples, seed=settings.seed)
+    low, high = interval[settings.ci_method]
     wins, ties, losses = win_tie_loss(d)
     return {
         "a": name_a,
@@ -362,7 +565,7 @@ def pair_row(name_a: str, a: np.ndarray, name_b: str, b: np.ndarray, settings: S
         "losses": losses,
         "p_t": t_test(a, b),
         "p_wilcoxon": wilcoxon_test(a, b),
-        "p_randomization": randomization_test(a, b, resamples=settings.resamples, seed=settings.seed),
+        "p_randomization": p_randomization,
         "queries_needed": queries_needed(d, detect=settings.detect, alpha=settings.alpha, power=settings.power),
     }
 
@@ -396,6 +599,50 @@ def compare_scores(
     >>> c.pairs[["a", "b", "difference", "wins", "ties", "losses"]].to_dict("records")
     [{'a': 'a', 'b': 'b', 'difference': 0.09999999999999998, 'wins': 3, 'ties': 1, 'losses': 0}]
     """
+    return compare_tables([(scores, in_mean)], settings=settings, baseline=baseline)[0]
+
+
+def compare_tables(
+    tables: Sequence[tuple[pd.DataFrame, pd.DataFrame | None]],
+    *,
+    settings: StatsSettings,
+    baseline: str | None = None,
+    workers: int | None = None,
+) -> list[Comparison]:
+    """:func:`compare_scores` of each ``(scores, in_mean)`` (one per cutoff, say), the same bits as one call each.
+
+    Every interval and every randomization test of all the tables is computed in one batch
+    (:func:`bootstrap_cis`, :func:`randomization_tests`): the resamples of one length are drawn once.
+    """
+    prepared = [_prepare(scores, in_mean, baseline) for scores, in_mean in tables]
+    samples: list[np.ndarray] = []
+    pairs: list[tuple[np.ndarray, np.ndarray]] = []
+    for names, values, masks, pairs_of in prepared:
+        samples += [values[name][masks[name]] for name in names]
+        for x, y in pairs_of:
+            both = masks[x] & masks[y]
+            pairs.append((values[x][both], values[y][both]))
+            samples.append(pairs[-1][1] - pairs[-1][0])
+    r, seed = settings.resamples, settings.seed
+    intervals = iter(bootstrap_cis(samples, resamples=r, seed=seed, confidence=settings.confidence, workers=workers))
+    p_random = iter(randomization_tests(pairs, resamples=r, seed=seed, workers=workers))
+    pair_values = iter(pairs)
+    out = []
+    for names, values, masks, pairs_of in prepared:
+        rows = [run_row(name, values[name][masks[name]], settings, interval=next(intervals)) for name in names]
+        runs = pd.DataFrame(rows)
+        found = []
+        for x, y in pairs_of:
+            a, b = next(pair_values)
+            found.append(pair_row(x, a, y, b, settings, interval=next(intervals), p_randomization=next(p_random)))
+        out.append(Comparison(runs, _pairs_table(found, settings), settings))
+    return out
+
+
+def _prepare(
+    scores: pd.DataFrame, in_mean: pd.DataFrame | None, baseline: str | None
+) -> tuple[list[str], dict[str, np.ndarray], dict[str, np.ndarray], list[tuple[str, str]]]:
+    """Run names, values and counted masks by name, and the pairs to compare (a, b)."""
     names = [str(c) for c in scores.columns]
     if len(set(names)) != len(names):
         raise InputError("each run must have its own name")
@@ -404,22 +651,22 @@ def compare_scores(
     counted = in_mean if in_mean is not None else pd.DataFrame(True, index=scores.index, columns=scores.columns)
     values = {name: scores[name].to_numpy(dtype=np.float64) for name in names}
     masks = {name: counted[name].to_numpy(dtype=bool) for name in names}
-    runs = pd.DataFrame([run_row(name, values[name][masks[name]], settings) for name in names])
     if baseline is not None:
         pairs_of = [(baseline, name) for name in names if name != baseline]
     else:
         pairs_of = [(x, y) for i, x in enumerate(names) for y in names[i + 1 :]]
-    rows = []
-    for x, y in pairs_of:
-        both = masks[x] & masks[y]
-        rows.append(pair_row(x, values[x][both], y, values[y][both], settings))
+    return names, values, masks, pairs_of
+
+
+def _pairs_table(rows: list[dict[str, Any]], settings: StatsSettings) -> pd.DataFrame:
+    """The pairs compared at one cutoff, with each test's p-values corrected over them and ``significant``."""
     columns = list(pair_row("a", np.zeros(0), "b", np.zeros(0), settings)) if not rows else None
     pairs = pd.DataFrame(rows, columns=columns)
     for column in TEST_COLUMNS.values():
         pairs[column + "_corrected"] = correct(pairs[column].to_numpy(), settings.correction, settings.alpha)
     chosen = pairs[TEST_COLUMNS[settings.test] + "_corrected"]
     pairs["significant"] = (chosen < settings.alpha).to_numpy(dtype=bool)
-    return Comparison(runs, pairs, settings)
+    return pairs
 
 
 def superscripts(comparison: Comparison) -> dict[str, str]:

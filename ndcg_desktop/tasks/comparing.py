@@ -1,9 +1,10 @@
 """Compare several runs at several cut-offs, with the uncertainty of every claim (rule 17): written once.
 
-Each run is scored by the scoring core as ``ndcg score`` scores it (files: :func:`evaluate`; a
+Each run is scored by the scoring core as ``ndcg score`` scores it (files:
+:func:`~ndcg_desktop.scoring.ndcg.evaluate_cutoffs`, every K from one ordering of the run; a
 project: :func:`~ndcg_desktop.tasks.scoring.score_run`), under the same explicit choices, recorded
 per run; nothing here computes an nDCG. The per-query scores then go to
-:func:`ndcg_desktop.scoring.stats.compare_scores`, one cut-off at a time.
+:func:`ndcg_desktop.scoring.stats.compare_tables`, every cut-off in one batch.
 
 Tables (long form, one row per run and K, per pair and K, per run, K and query):
 
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,17 +29,20 @@ import pandas as pd
 
 from ndcg_desktop import __version__
 from ndcg_desktop.domain import EvalSettings, InputError, UnjudgedPolicy
+from ndcg_desktop.domain.data import Qrels, Run
 from ndcg_desktop.formats.export import export_folder
 from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.formats.runs import read_run
 from ndcg_desktop.formats.workbook import manifest_rows, runs_latex, runs_markdown, write_text, write_workbook
-from ndcg_desktop.scoring import Evaluation, evaluate
+from ndcg_desktop.scoring import Evaluation
 from ndcg_desktop.scoring.bounds import mean_bounds, unjudged_bounds
-from ndcg_desktop.scoring.stats import TEST_COLUMNS, StatsSettings, compare_scores, run_letter, superscripts
+from ndcg_desktop.scoring.ndcg import evaluate_cutoffs
+from ndcg_desktop.scoring.stats import TEST_COLUMNS, StatsSettings, compare_tables, run_letter, superscripts
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.scoring import score_run
 
 Progress = Callable[[int, int], None]
+_AtEachK = tuple[dict[int, Evaluation], dict[int, pd.DataFrame]]  # a run's evaluations and bounds by K
 ZERO, CONDENSE = UnjudgedPolicy.ZERO, UnjudgedPolicy.CONDENSE
 
 
@@ -116,19 +121,28 @@ def compare_files(
     evaluations: dict[str, dict[int, Evaluation]] = {}
     bounds: dict[str, dict[int, pd.DataFrame]] = {}
     total, done = len(names) * len(ks), 0
-    for name, path in zip(names, run_paths, strict=True):
-        run = read_run(path, fmt=run_format, order=order)
-        evaluations[name], bounds[name] = {}, {}
-        for k in ks:
-            evaluation = evaluate(qrels, run, base.with_(k=k))
-            evaluation.manifest["run"]["name"] = name
-            evaluations[name][k] = evaluation
-            as_zero = evaluate(qrels, run, base.with_(k=k, unjudged=ZERO)) if base.unjudged is CONDENSE else evaluation
-            bounds[name][k] = unjudged_bounds(as_zero, qrels)
-            done += 1
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="read-run") as reader:
+        # The next run is read (pyarrow, mostly outside the GIL) while this one is scored; errors
+        # still come in run order: a run's reading error is raised when its turn comes.
+        reading = reader.submit(read_run, run_paths[0], fmt=run_format, order=order)
+        for i, name in enumerate(names):
+            run = reading.result()
+            if i + 1 < len(names):
+                reading = reader.submit(read_run, run_paths[i + 1], fmt=run_format, order=order)
+            evaluations[name], bounds[name] = _scored(name, run, qrels, ks, base)
+            done += len(ks)
             if progress is not None:
                 progress(done, total)
     return compare_evaluations(evaluations, list(ks), base, stats, baseline=baseline, bounds=bounds)
+
+
+def _scored(name: str, run: Run, qrels: Qrels, ks: Sequence[int], base: EvalSettings) -> _AtEachK:
+    """A run scored at every K from one ordering of it, with its bounds from unjudged documents."""
+    evaluations = evaluate_cutoffs(qrels, run, base, ks)
+    as_zero = evaluate_cutoffs(qrels, run, base.with_(unjudged=ZERO), ks) if base.unjudged is CONDENSE else evaluations
+    for evaluation in evaluations.values():
+        evaluation.manifest["run"]["name"] = name
+    return evaluations, {k: unjudged_bounds(as_zero[k], qrels) for k in ks}
 
 
 def compare_project(
@@ -202,12 +216,16 @@ def compare_evaluations(
     names = list(evaluations)
     letters = {name: run_letter(i) for i, name in enumerate(names)}
     run_rows, pair_frames, query_frames = [], [], []
+    tables = []
     for k in ks:
         per = {name: evaluations[name][k].per_query.set_index("query_id") for name in names}
         scores = pd.DataFrame({name: per[name]["ndcg"] for name in names})
         counted = pd.DataFrame({name: per[name]["in_mean"] for name in names}).fillna(False).astype(bool)
         scores = scores.fillna(0.0)  # a query one run does not count (queries=run) is left out by ``counted``
-        comparison = compare_scores(scores, settings=stats, baseline=baseline, in_mean=counted)
+        tables.append((scores, counted))
+    comparisons = compare_tables(tables, settings=stats, baseline=baseline)  # every K's resampling in one batch
+    for k, comparison in zip(ks, comparisons, strict=True):
+        per = {name: evaluations[name][k].per_query.set_index("query_id") for name in names}
         marks = superscripts(comparison)
         for row in comparison.runs.to_dict("records"):
             name = row["run"]

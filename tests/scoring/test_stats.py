@@ -32,11 +32,14 @@ from ndcg_desktop.scoring.stats import (
     StatTest,
     _mean_difference,
     bootstrap_ci,
+    bootstrap_cis,
     cohens_dz,
     compare_scores,
+    compare_tables,
     correct,
     queries_needed,
     randomization_test,
+    randomization_tests,
     run_letter,
     superscripts,
     t_test,
@@ -108,8 +111,92 @@ def test_bootstrap_intervals_equal_scipys_and_repeat_bit_for_bit():
         ref = sp.bootstrap(
             (x,), np.mean, n_resamples=5000, method=name, confidence_level=0.9, rng=np.random.default_rng(5)
         ).confidence_interval
-        assert abs(ours[method][0] - ref.low) <= TOL and abs(ours[method][1] - ref.high) <= TOL
+        assert (ours[method][0], ours[method][1]) == (ref.low, ref.high)  # the same bits as scipy's own call
     assert bootstrap_ci(x, resamples=5000, seed=5, confidence=0.9) == ours
+
+
+def test_intervals_of_many_samples_are_scipys_own_bit_for_bit_on_any_number_of_threads():
+    """bootstrap_cis draws each length's indices once, in scipy's batches: each sample's intervals are those of
+    its own scipy.stats.bootstrap call with a fresh default_rng(seed), whatever else is in the batch.
+
+    Lengths 3000 (4 of scipy's 1,333-resample batches for 5,000 resamples), 300 and 2 (one batch); a constant
+    sample (the point itself) and a single value (NaN) among them."""
+    rng = np.random.default_rng(21)
+    samples = [rng.random(3000), np.round(rng.random(300), 1), rng.random(3000), [0.25, 0.75], rng.random(300)]
+    samples += [np.full(40, 0.3), [0.9]]
+    expected = []
+    for x in samples[:5]:
+        intervals = {}
+        for method, name in ((CiMethod.BCA, "BCa"), (CiMethod.PERCENTILE, "percentile")):
+            ci = sp.bootstrap(
+                (np.asarray(x),),
+                np.mean,
+                n_resamples=5000,
+                method=name,
+                confidence_level=0.9,
+                rng=np.random.default_rng(8),
+            ).confidence_interval
+            intervals[method] = (float(ci.low), float(ci.high))
+        expected.append(intervals)
+    expected += [{m: (0.3, 0.3) for m in CiMethod}]
+    for workers in (1, 3):
+        found = bootstrap_cis(samples, resamples=5000, seed=8, confidence=0.9, workers=workers)
+        assert found[:6] == expected
+        assert all(math.isnan(v) for pair in found[6].values() for v in pair)
+
+
+def test_randomization_tests_of_many_pairs_are_each_pairs_own_and_scipys():
+    """randomization_tests shares one length's swaps between pairs: each p-value is its own call's and scipy's."""
+    rng = np.random.default_rng(22)
+    pairs = []
+    for n in (700, 40, 700, 5, 700):  # 5 queries: the exact test (2^5 <= 3000 resamples)
+        a = np.round(rng.random(n), 2)
+        pairs.append((a, np.where(rng.random(n) < 0.3, a, np.round(rng.random(n), 2))))
+    pairs.append((pairs[0][0], pairs[0][0]))  # nothing differs: NaN
+    for workers in (1, 2):
+        found = randomization_tests(pairs, resamples=3000, seed=13, workers=workers)
+        for (a, b), p in zip(pairs[:-1], found[:-1], strict=True):
+            assert p == randomization_test(a, b, resamples=3000, seed=13)
+            reference = sp.permutation_test(
+                (b, a),
+                _mean_difference,
+                permutation_type="samples",
+                vectorized=True,
+                n_resamples=3000,
+                rng=np.random.default_rng(13),
+            ).pvalue
+            assert p == reference  # the same count of the same null distribution
+        assert math.isnan(found[-1])
+
+
+def test_compare_tables_equals_one_compare_scores_per_table_bit_for_bit():
+    """Every cutoff's tables compared in one batch give what each cutoff compared alone gives."""
+    rng = np.random.default_rng(23)
+    tables = []
+    for n in (120, 120, 90):
+        base = rng.random(n)
+        scores = pd.DataFrame({"x": base, "y": np.clip(base + rng.normal(0.05, 0.1, n), 0, 1), "z": rng.random(n)})
+        counted = pd.DataFrame(rng.random((n, 3)) < 0.95, columns=["x", "y", "z"])
+        tables.append((scores, counted))
+    s = StatsSettings(resamples=1500, seed=3)
+    for baseline in (None, "y"):
+        together = compare_tables(tables, settings=s, baseline=baseline)
+        for (scores, counted), batch in zip(tables, together, strict=True):
+            alone = compare_scores(scores, settings=s, baseline=baseline, in_mean=counted)
+            pd.testing.assert_frame_equal(batch.runs, alone.runs, check_exact=True)
+            pd.testing.assert_frame_equal(batch.pairs, alone.pairs, check_exact=True)
+
+
+def test_holm_leaves_the_garbage_collector_as_it_found_it():
+    """statsmodels' Holm runs gc.collect(); correct() hides existing objects from it, then hands them back."""
+    import gc
+
+    before = gc.get_freeze_count()
+    assert (
+        correct([0.01, 0.04, 0.03], Correction.HOLM).tolist()
+        == multipletests([0.01, 0.04, 0.03], method="holm")[1].tolist()
+    )
+    assert gc.get_freeze_count() == before
 
 
 def test_bootstrap_corner_cases():

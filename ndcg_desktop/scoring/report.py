@@ -1,0 +1,124 @@
+"""What one evaluation writes down besides its per-query scores: the per-position table, the summary, the manifest.
+
+Split from :mod:`ndcg_desktop.scoring.ndcg` (which calls these once per cutoff); nothing here computes an nDCG.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ndcg_desktop import __version__
+from ndcg_desktop.domain.data import Qrels, Run
+from ndcg_desktop.domain.settings import EvalSettings
+from ndcg_desktop.scoring.ranking import DocIds, doc_strings
+
+
+def per_position_table(
+    run: Run,
+    settings: EvalSettings,
+    pool_queries: np.ndarray,
+    docs: DocIds,
+    sq: np.ndarray,
+    sd: np.ndarray,
+    srow: np.ndarray,
+    pos: np.ndarray,
+    top: np.ndarray,
+    judged: np.ndarray,
+    grade: np.ndarray,
+    gain: np.ndarray,
+    disc: np.ndarray,
+) -> pd.DataFrame:
+    """The top K of every query, position by position (what earned gain, and where)."""
+    idx = np.flatnonzero(top)
+    idx = idx[np.argsort(sq[idx], kind="stable")]  # queries in the pool's (sorted) order
+    rows = srow[idx]
+    contribution = gain[idx] * disc[idx]
+    frame = pd.DataFrame(
+        {
+            "query_id": pool_queries[sq[idx]],
+            "rank": pos[idx],
+            "doc_id": doc_strings(docs, sd[idx]).to_numpy(zero_copy_only=False),
+            "returned_id": run.doc_ids(rows).to_numpy(zero_copy_only=False),
+            "score": run.score[rows] if run.score is not None else np.full(len(idx), np.nan),
+            "judged": judged[idx],
+            "grade": pd.array(np.where(judged[idx], grade[idx], 0), dtype="Int64"),
+            "gain": gain[idx],
+            "discount": disc[idx],
+            "contribution": contribution,
+            "line": [run.line_of(int(r)) for r in rows] if run.line_numbers is not None else rows + run.first_line,
+        }
+    )
+    frame.loc[~frame["judged"], "grade"] = pd.NA
+    frame["cumulative_dcg"] = frame.groupby("query_id", sort=False)["contribution"].cumsum()
+    return frame
+
+
+def summary_of(
+    per_query: pd.DataFrame, settings: EvalSettings, unknown: list[str], dropped: list[str], duplicates: int
+) -> dict[str, Any]:
+    in_mean = per_query[per_query["in_mean"]]
+    n = len(in_mean)
+    idcg_sum = float(in_mean["idcg"].sum())
+    return {
+        "measure": f"nDCG@{settings.k}",
+        "settings": settings.describe(),
+        # Rule 8: the headline is the equal-weight macro mean; the pooled ratio is another number.
+        "mean_ndcg": float(in_mean["ndcg"].mean()) if n else None,
+        "pooled_ndcg": float(in_mean["dcg"].sum()) / idcg_sum if idcg_sum > 0 else None,
+        "mean_candidate_ndcg": float(in_mean["candidate_ndcg"].mean()) if n else None,
+        "mean_tie_averaged_ndcg": float(in_mean["tie_averaged_ndcg"].mean()) if n else None,
+        "queries_total": int(len(per_query)),
+        "queries_in_mean": int(n),
+        "zero_idcg": int(per_query["zero_idcg"].sum()),
+        "excluded": int(per_query["excluded"].sum()),
+        "no_ranking": int(per_query["no_ranking"].sum()),
+        "dropped_unanswered": len(dropped),
+        "unknown_queries_ignored": len(unknown),
+        "unjudged_in_top_k": int(per_query["unjudged_in_top_k"].sum()),
+        "unjudged_total": int(per_query["unjudged_total"].sum()),
+        "duplicates_removed": duplicates,
+        "ties_at_k": int(per_query["tie_at_k"].sum()),
+    }
+
+
+def manifest_of(
+    qrels: Qrels,
+    run: Run,
+    settings: EvalSettings,
+    summary: dict[str, Any],
+    n_pool_queries: int,
+    unknown: list[str],
+    dropped: list[str],
+) -> dict[str, Any]:
+    """Rule 13: enough to reproduce the figure, and to prove what it was computed from."""
+    return {
+        "tool": "ndcg-desktop",
+        "version": __version__,
+        "created": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+        "settings": settings.as_dict(),
+        "judgments": {
+            "path": qrels.source.path,
+            "sha256": qrels.source.sha256,
+            "format": qrels.source.format,
+            "judgments": qrels.n_judgments,
+            "queries": n_pool_queries,
+            "identical_repeats_dropped": qrels.repeats,
+            "pool_version": None,
+        },
+        "run": {
+            "path": run.source.path,
+            "sha256": run.source.sha256,
+            "format": run.source.format,
+            "order": run.order.value,
+            "reading": list(run.notes),
+            "ranked_documents": len(run),
+            "queries": len(run.answered_queries()),
+        },
+        "counts": {k: v for k, v in summary.items() if k not in ("measure", "settings")},
+        "unknown_queries_ignored": unknown,
+        "dropped_queries": dropped,
+    }
