@@ -5,8 +5,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from hypothesis import settings
+
+from ndcg_desktop.store import Project
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # before anything imports Qt
 
@@ -43,3 +46,31 @@ def write(tmp_path: Path):
         return path
 
     return _write
+
+
+TWO_VERSIONS_QRELS = "q1 0 A 3\nq1 0 B 2\nq1 0 C 1\nq1 0 D 0\nq2 0 E 1\nq2 0 F 0\n"
+# x puts B first for q1 and E for q2; y puts A first for q1 and misses E
+RUN_X = "q1 Q0 B 1 3 x\nq1 Q0 A 2 2 x\nq2 Q0 E 1 1 x\n"
+RUN_Y = "q1 Q0 A 1 3 y\nq1 Q0 C 2 2 y\nq2 Q0 F 1 1 y\n"
+
+
+@pytest.fixture
+def two_versions(tmp_path, write):
+    """v1 (by ann) and v2 (by bob: three regraded, one removed, one added) frozen, and runs x and y stored."""
+    path = tmp_path / "p.ndcgproj"
+    with Project.create(path, user="ann") as project:
+        project.import_qrels(write("q.txt", TWO_VERSIONS_QRELS))
+        project.freeze()
+        project.new_draft_from(1)
+    with Project.open(path, user="bob") as project:
+        project.set_grade("q1", "A", 0, version=2)  # regraded 3 -> 0
+        project.set_grade("q1", "B", 0, version=2)  # regraded 2 -> 0: x finds nothing on q1 any more
+        project.set_grade("q2", "F", 2, version=2)  # regraded 0 -> 2: y now finds something on q2
+        project.set_grade("q1", "D", None, version=2)  # only ungraded items leave a draft
+        project.remove_items(pd.DataFrame({"query_id": ["q1"], "doc_id": ["D"]}), version=2)
+        project.add_items(pd.DataFrame({"query_id": ["q2"], "doc_id": ["G"]}), version=2)
+        project.set_grade("q2", "G", 1, version=2)
+        project.freeze(version=2)
+        project.import_run(write("x.txt", RUN_X), name="x")
+        project.import_run(write("y.txt", RUN_Y), name="y")
+    return path

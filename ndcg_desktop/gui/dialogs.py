@@ -63,6 +63,7 @@ SHORTCUTS = [
     (QT_TRANSLATE_NOOP("dialogs", "Ctrl+Shift+A"), QT_TRANSLATE_NOOP("dialogs", "Add a document to the query's pool")),
     (QT_TRANSLATE_NOOP("dialogs", "Delete"), QT_TRANSLATE_NOOP("dialogs", "Remove the selected ungraded document")),
     (QT_TRANSLATE_NOOP("dialogs", "Ctrl+Shift+E"), QT_TRANSLATE_NOOP("dialogs", "Export a frozen version as qrels")),
+    (QT_TRANSLATE_NOOP("dialogs", "Ctrl+Shift+D"), QT_TRANSLATE_NOOP("dialogs", "Compare two frozen pool versions")),
     (QT_TRANSLATE_NOOP("dialogs", "F5"), QT_TRANSLATE_NOOP("dialogs", "Scores: check the run (count every flag)")),
     (
         QT_TRANSLATE_NOOP("dialogs", "Ctrl+Enter"),

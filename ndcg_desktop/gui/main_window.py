@@ -31,6 +31,7 @@ from ndcg_desktop.gui.dialogs import BuildPoolDialog, FreezeDialog, ImportRunDia
 from ndcg_desktop.gui.i18n import LANGUAGES
 from ndcg_desktop.gui.pace_status import PaceLabel
 from ndcg_desktop.gui.plain import show_message
+from ndcg_desktop.gui.pool_diff import PoolDiffAction
 from ndcg_desktop.gui.pool_editing import PoolEditor
 from ndcg_desktop.gui.preferences import Preferences, forget_project, recent_projects, remember_project, ui_state
 from ndcg_desktop.gui.scores import ScoresView
@@ -191,6 +192,7 @@ class MainWindow(QMainWindow):
         )
         self.pool_editor.add_actions(pool)  # add, remove, discard, export qrels
         self.team = TeamActions(self, pool)  # Assign work…, Merge returned work…, the Adjudicate tab
+        self.pool_diff = PoolDiffAction(self, pool)  # Compare pool versions… (Ctrl+Shift+D)
         view = bar.addMenu(translate("main_window", "&View"))
         self._choice_menu(
             view.addMenu(translate("main_window", "&Language")),
@@ -258,6 +260,7 @@ class MainWindow(QMainWindow):
         self.new_draft_action.setEnabled(writable and version is not None and version.frozen and not has_draft)
         self.pool_editor.update_actions(writable, version, has_draft)
         self.team.update(writable=writable, has_draft=has_draft)
+        self.pool_diff.update(self.project)
         self.toolbar.setVisible(open_ and self.tabs.currentWidget() is self.workspace)
 
     # -- projects --------------------------------------------------------------------------

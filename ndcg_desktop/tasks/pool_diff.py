@@ -16,6 +16,8 @@ from typing import Any
 import pandas as pd
 
 from ndcg_desktop.domain import EvalSettings, InputError
+from ndcg_desktop.scoring import Cancelled
+from ndcg_desktop.scoring.ndcg import IsCancelled, Progress
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.scoring import score_run
 
@@ -51,8 +53,21 @@ class PoolDiff:
         }
 
 
-def diff_pools(project: Project, a: int, b: int, base: EvalSettings) -> PoolDiff:
-    """Compare frozen pool versions ``a`` and ``b`` (each proves its hash as it is read)."""
+def diff_pools(
+    project: Project,
+    a: int,
+    b: int,
+    base: EvalSettings,
+    *,
+    progress: Progress | None = None,
+    cancelled: IsCancelled | None = None,
+) -> PoolDiff:
+    """Compare frozen pool versions ``a`` and ``b`` (each proves its hash as it is read).
+
+    ``progress(done, total)`` counts the changes as one step and each run's two scorings as one
+    each; ``cancelled()`` is asked between them (and inside each scoring) and raises
+    :class:`~ndcg_desktop.scoring.Cancelled`: nothing is written either way.
+    """
     if a == b:
         raise InputError(f"give two different pool versions, not {a} twice")
     version_a, version_b = project.frozen_version(a), project.frozen_version(b)
@@ -76,15 +91,27 @@ def diff_pools(project: Project, a: int, b: int, base: EvalSettings) -> PoolDiff
         .reset_index()
         .rename_axis(columns=None)
     )
+    runs = project.runs()
+    total = 1 + 2 * len(runs)
+    if progress is not None:
+        progress(1, total)
     rows, refused = [], {}
-    for info in project.runs():
-        try:
-            mean_a = score_run(project, info.name, a, base, record=False).evaluation.summary["mean_ndcg"]
-            mean_b = score_run(project, info.name, b, base, record=False).evaluation.summary["mean_ndcg"]
-        except InputError as exc:
-            refused[info.name] = str(exc)
-            continue
-        rows.append({"run": info.name, "mean_a": mean_a, "mean_b": mean_b})
+    for i, info in enumerate(runs):
+        means = []
+        for j, version in enumerate((a, b)):
+            if cancelled is not None and cancelled():
+                raise Cancelled()
+            try:
+                scored = score_run(project, info.name, version, base, record=False, cancelled=cancelled)
+            except InputError as exc:
+                refused[info.name] = str(exc)
+                break
+            finally:
+                if progress is not None:
+                    progress(2 + 2 * i + j, total)
+            means.append(scored.evaluation.summary["mean_ndcg"])
+        if len(means) == 2:
+            rows.append({"run": info.name, "mean_a": means[0], "mean_b": means[1]})
     means = pd.DataFrame(rows, columns=["run", "mean_a", "mean_b"])
     means["difference"] = means["mean_b"] - means["mean_a"]
     means["rank_a"] = means["mean_a"].rank(ascending=False, method="min").astype("Int64")

@@ -329,8 +329,188 @@ Not scored: {run}: {why}</source>
         <translation>nDCG 波动</translation>
     </message>
     <message>
+        <source>Added</source>
+        <translation>新增</translation>
+    </message>
+    <message>
+        <source>Removed</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Regraded</source>
+        <translation>改级</translation>
+    </message>
+    <message>
         <source>Document</source>
         <translation>文档</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>变化</translation>
+    </message>
+    <message>
+        <source>Grade in v{a}</source>
+        <translation>v{a} 中的等级</translation>
+    </message>
+    <message>
+        <source>Grade in v{b}</source>
+        <translation>v{b} 中的等级</translation>
+    </message>
+    <message>
+        <source>Who</source>
+        <translation>修改人</translation>
+    </message>
+    <message>
+        <source>When (UTC)</source>
+        <translation>时间（UTC）</translation>
+    </message>
+    <message>
+        <source>Mean nDCG, v{a}</source>
+        <translation>平均 nDCG，v{a}</translation>
+    </message>
+    <message>
+        <source>Mean nDCG, v{b}</source>
+        <translation>平均 nDCG，v{b}</translation>
+    </message>
+    <message>
+        <source>Difference</source>
+        <translation>差值</translation>
+    </message>
+    <message>
+        <source>Rank in v{a}</source>
+        <translation>v{a} 中的排名</translation>
+    </message>
+    <message>
+        <source>Rank in v{b}</source>
+        <translation>v{b} 中的排名</translation>
+    </message>
+    <message>
+        <source>added</source>
+        <translation>新增</translation>
+    </message>
+    <message>
+        <source>removed</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>regraded</source>
+        <translation>改级</translation>
+    </message>
+    <message>
+        <source>count as non-relevant (zero)</source>
+        <translation>视为不相关（zero）</translation>
+    </message>
+    <message>
+        <source>leave out and close the gaps (condense)</source>
+        <translation>移除并填补空位（condense）</translation>
+    </message>
+    <message>
+        <source>refuse the run (reject)</source>
+        <translation>拒绝该运行（reject）</translation>
+    </message>
+    <message>
+        <source>Compare pool versions</source>
+        <translation>比较池版本</translation>
+    </message>
+    <message>
+        <source>Earlier version</source>
+        <translation>较早的版本</translation>
+    </message>
+    <message>
+        <source>Later version</source>
+        <translation>较晚的版本</translation>
+    </message>
+    <message>
+        <source>v{version} · frozen {when} by {who}</source>
+        <translation>v{version} · {when} 由 {who} 冻结</translation>
+    </message>
+    <message>
+        <source>&amp;Compare</source>
+        <translation>比较(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;From</source>
+        <translation>从(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;to</source>
+        <translation>到(&amp;T)</translation>
+    </message>
+    <message>
+        <source>at &amp;K</source>
+        <translation>截断 K(&amp;K)</translation>
+    </message>
+    <message>
+        <source>&amp;unjudged:</source>
+        <translation>未判定文档(&amp;U)：</translation>
+    </message>
+    <message>
+        <source>Compare needs two frozen pool versions.</source>
+        <translation>比较需要两个已冻结的池版本。</translation>
+    </message>
+    <message>
+        <source>Choose two versions and press Compare.</source>
+        <translation>选择两个版本，然后按“比较”。</translation>
+    </message>
+    <message>
+        <source>Summary of the changes</source>
+        <translation>变化摘要</translation>
+    </message>
+    <message>
+        <source>Queries that changed</source>
+        <translation>有变化的查询</translation>
+    </message>
+    <message>
+        <source>Items added, removed and regraded</source>
+        <translation>新增、移除与改级的条目</translation>
+    </message>
+    <message>
+        <source>Select a query on the left to see only its items</source>
+        <translation>在左侧选择一个查询，只看它的条目</translation>
+    </message>
+    <message>
+        <source>Each run&apos;s mean under both versions</source>
+        <translation>每个运行在两个版本下的平均值</translation>
+    </message>
+    <message>
+        <source>Kendall&apos;s tau between the two orderings</source>
+        <translation>两种排序之间的 Kendall tau</translation>
+    </message>
+    <message>
+        <source>Runs that could not be scored</source>
+        <translation>无法打分的运行</translation>
+    </message>
+    <message>
+        <source>Items (select a query to narrow)</source>
+        <translation>条目（选择查询以缩小范围）</translation>
+    </message>
+    <message>
+        <source>Runs under both versions</source>
+        <translation>两个版本下的运行</translation>
+    </message>
+    <message>
+        <source>Comparing pool versions…</source>
+        <translation>正在比较池版本…</translation>
+    </message>
+    <message>
+        <source>v{a} → v{b}: {added} added, {removed} removed, {regraded} regraded, in {queries} queries (who and when: the audit log of v{b}).</source>
+        <translation>v{a} → v{b}：新增 {added}，移除 {removed}，改级 {regraded}，涉及 {queries} 个查询（修改人与时间来自 v{b} 的审计日志）。</translation>
+    </message>
+    <message>
+        <source>Kendall&apos;s tau needs at least two runs scored under both versions.</source>
+        <translation>Kendall tau 需要至少两个在两个版本下都已打分的运行。</translation>
+    </message>
+    <message>
+        <source>Kendall&apos;s tau-b between the runs&apos; orderings under v{a} and v{b}: {tau:.4f} (p = {p}); 1 is the same order, -1 the reverse.</source>
+        <translation>运行在 v{a} 与 v{b} 下排序之间的 Kendall tau-b：{tau:.4f}（p = {p}）；1 表示顺序相同，-1 表示完全相反。</translation>
+    </message>
+    <message>
+        <source>Not scored: {runs}</source>
+        <translation>未打分：{runs}</translation>
+    </message>
+    <message>
+        <source>&amp;Compare pool versions…</source>
+        <translation>比较池版本(&amp;C)…</translation>
     </message>
     <message>
         <source>Ratings</source>
@@ -1380,6 +1560,14 @@ Not scored: {run}: {why}</source>
     <message>
         <source>Export a frozen version as qrels</source>
         <translation>将冻结版本导出为 qrels</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+D</source>
+        <translation>Ctrl+Shift+D</translation>
+    </message>
+    <message>
+        <source>Compare two frozen pool versions</source>
+        <translation>比较两个已冻结的池版本</translation>
     </message>
     <message>
         <source>F5</source>

@@ -1,0 +1,319 @@
+"""*Pool ▸ Compare pool versions…*: two frozen versions side by side (issue 16), as ``ndcg diff-pools`` shows them.
+
+The dialog picks the versions, K and the unjudged-document policy; :func:`ndcg_desktop.tasks.pool_diff.diff_pools`
+does all the work on a worker behind a cancellable progress dialog, and its tables are formatted there too
+(:func:`~ndcg_desktop.gui.scores.tables.table_data`). The widgets only show prepared cells: the queries that
+changed (selecting one narrows the items to it), the items added, removed and regraded with who and when,
+and each run's mean under both versions with Kendall's tau between the two orderings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, QObject, QRegularExpression, Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSpinBox,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ndcg_desktop.domain import EvalSettings, UnjudgedPolicy
+from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
+from ndcg_desktop.gui.plain import bold_label, plain_label
+from ndcg_desktop.gui.scores.tables import (
+    Column,
+    FrameModel,
+    TableData,
+    fit_columns,
+    sorted_proxy,
+    table_data,
+    table_view,
+)
+from ndcg_desktop.gui.tasks import run_with_progress
+from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.pool_diff import PoolDiff, diff_pools
+
+translate = QCoreApplication.translate
+
+SHORTCUT = "Ctrl+Shift+D"
+
+QUERY_COLUMNS: list[Column] = [
+    (QT_TRANSLATE_NOOP("analysis", "Query"), "query_id", ""),
+    (QT_TRANSLATE_NOOP("analysis", "Added"), "added", "int"),
+    (QT_TRANSLATE_NOOP("analysis", "Removed"), "removed", "int"),
+    (QT_TRANSLATE_NOOP("analysis", "Regraded"), "regraded", "int"),
+]
+ITEM_COLUMNS: list[Column] = [
+    (QT_TRANSLATE_NOOP("analysis", "Query"), "query_id", ""),
+    (QT_TRANSLATE_NOOP("analysis", "Document"), "doc_id", ""),
+    (QT_TRANSLATE_NOOP("analysis", "Change"), "change_text", ""),
+    (QT_TRANSLATE_NOOP("analysis", "Grade in v{a}"), "grade_a", "int"),
+    (QT_TRANSLATE_NOOP("analysis", "Grade in v{b}"), "grade_b", "int"),
+    (QT_TRANSLATE_NOOP("analysis", "Who"), "who", ""),
+    (QT_TRANSLATE_NOOP("analysis", "When (UTC)"), "when", ""),
+]
+RUN_COLUMNS: list[Column] = [
+    (QT_TRANSLATE_NOOP("analysis", "Run"), "run", ""),
+    (QT_TRANSLATE_NOOP("analysis", "Mean nDCG, v{a}"), "mean_a", "f4"),
+    (QT_TRANSLATE_NOOP("analysis", "Mean nDCG, v{b}"), "mean_b", "f4"),
+    (QT_TRANSLATE_NOOP("analysis", "Difference"), "difference", "f4"),
+    (QT_TRANSLATE_NOOP("analysis", "Rank in v{a}"), "rank_a", "int"),
+    (QT_TRANSLATE_NOOP("analysis", "Rank in v{b}"), "rank_b", "int"),
+]
+CHANGES = {
+    "added": QT_TRANSLATE_NOOP("analysis", "added"),
+    "removed": QT_TRANSLATE_NOOP("analysis", "removed"),
+    "regraded": QT_TRANSLATE_NOOP("analysis", "regraded"),
+}
+UNJUDGED = [
+    (UnjudgedPolicy.ZERO, QT_TRANSLATE_NOOP("analysis", "count as non-relevant (zero)")),
+    (UnjudgedPolicy.CONDENSE, QT_TRANSLATE_NOOP("analysis", "leave out and close the gaps (condense)")),
+    (UnjudgedPolicy.REJECT, QT_TRANSLATE_NOOP("analysis", "refuse the run (reject)")),
+]
+
+
+@dataclass(frozen=True)
+class PoolDiffTables:
+    """A diff and its three tables, formatted on the worker that computed it."""
+
+    diff: PoolDiff
+    queries: TableData
+    items: TableData
+    runs: TableData
+
+
+def diff_tables(diff: PoolDiff) -> PoolDiffTables:
+    """Format ``diff`` for the dialog's tables (any thread: no Qt object is touched; change names translated)."""
+    items = diff.changes.copy()
+    items["change_text"] = [translate("analysis", CHANGES[c]) for c in items["change"]]
+    for column in ("grade_a", "grade_b"):  # Int64 with <NA> -> float with NaN, shown as "—"
+        items[column] = items[column].astype("float64")
+    items["who"] = items["who"].fillna("")
+    items["when"] = items["at"].fillna("").astype(str).str.replace("T", " ").str.replace("+00:00", "")
+    runs = diff.means.astype({"rank_a": "float64", "rank_b": "float64"})
+    return PoolDiffTables(
+        diff, table_data(QUERY_COLUMNS, diff.per_query), table_data(ITEM_COLUMNS, items), table_data(RUN_COLUMNS, runs)
+    )
+
+
+class PoolDiffDialog(QDialog):
+    """Choose two frozen versions (A before B), K and the unjudged policy; *Compare* shows what changed."""
+
+    def __init__(self, project: Project, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.project = project
+        self.tables: PoolDiffTables | None = None
+        self.setWindowTitle(translate("analysis", "Compare pool versions"))
+        frozen = [v for v in project.versions() if v.frozen]
+        self.version_a, self.version_b = QComboBox(), QComboBox()
+        self.version_a.setAccessibleName(translate("analysis", "Earlier version"))
+        self.version_b.setAccessibleName(translate("analysis", "Later version"))
+        for box in (self.version_a, self.version_b):
+            for v in frozen:
+                text = translate("analysis", "v{version} · frozen {when} by {who}").format(
+                    version=v.version, when=(v.frozen_at or "")[:10], who=v.frozen_by or "?"
+                )
+                box.addItem(text, v.version)
+        if len(frozen) >= 2:  # the two latest, earlier first
+            self.version_a.setCurrentIndex(len(frozen) - 2)
+            self.version_b.setCurrentIndex(len(frozen) - 1)
+        self.k = QSpinBox(minimum=1, maximum=10_000, value=10)
+        self.k.setAccessibleName(translate("analysis", "Cutoff K"))
+        self.unjudged = QComboBox()
+        self.unjudged.setAccessibleName(translate("analysis", "Unjudged documents"))
+        for policy, text in UNJUDGED:
+            self.unjudged.addItem(translate("analysis", text), policy.value)
+        self.compare_button = QPushButton(translate("analysis", "&Compare"))
+        self.compare_button.setDefault(True)
+        self.compare_button.setEnabled(len(frozen) >= 2)
+        self.compare_button.clicked.connect(self.compare)
+        choices = QHBoxLayout()
+        for label, widget in (
+            (translate("analysis", "&From"), self.version_a),
+            (translate("analysis", "&to"), self.version_b),
+            (translate("analysis", "at &K"), self.k),
+            (translate("analysis", "&unjudged:"), self.unjudged),
+        ):
+            caption = QLabel(label)
+            caption.setBuddy(widget)
+            choices.addWidget(caption)
+            choices.addWidget(widget)
+        choices.addStretch(1)
+        choices.addWidget(self.compare_button)
+
+        self.summary = plain_label(
+            translate("analysis", "Compare needs two frozen pool versions.")
+            if len(frozen) < 2
+            else translate("analysis", "Choose two versions and press Compare."),
+            wrap=True,
+        )
+        self.summary.setAccessibleName(translate("analysis", "Summary of the changes"))
+        self.queries_model = FrameModel(QUERY_COLUMNS, self)
+        self.items_model = FrameModel(ITEM_COLUMNS, self)
+        self.runs_model = FrameModel(RUN_COLUMNS, self)
+        self.items_filter = sorted_proxy(self.items_model, self)
+        self.items_filter.setFilterKeyColumn(0)  # the query
+        self.queries_view = self._view(self.queries_model, translate("analysis", "Queries that changed"))
+        self.items_view = table_view(
+            self.items_filter,
+            name=translate("analysis", "Items added, removed and regraded"),
+            description=translate("analysis", "Select a query on the left to see only its items"),
+        )
+        self.runs_view = self._view(self.runs_model, translate("analysis", "Each run's mean under both versions"))
+        self.runs_view.horizontalHeader().setStretchLastSection(False)  # numbers stay beside their headers
+        self.queries_view.selectionModel().currentRowChanged.connect(lambda current, _old: self._narrow(current))
+        self.tau = plain_label(wrap=True)
+        self.tau.setAccessibleName(translate("analysis", "Kendall's tau between the two orderings"))
+        self.refused = plain_label(wrap=True)
+        self.refused.setAccessibleName(translate("analysis", "Runs that could not be scored"))
+        self.settings_line = plain_label(wrap=True)
+        self.settings_line.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+
+        changes = QSplitter(Qt.Orientation.Horizontal)
+        changes.addWidget(self._pane(translate("analysis", "Queries that changed"), self.queries_view))
+        changes.addWidget(self._pane(translate("analysis", "Items (select a query to narrow)"), self.items_view))
+        changes.setSizes([360, 620])  # the per-query counts whole, the items the rest
+        runs = self._pane(translate("analysis", "Runs under both versions"), self.runs_view, self.tau, self.refused)
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(changes)
+        split.addWidget(runs)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(choices)
+        layout.addWidget(self.summary)
+        layout.addWidget(split, 1)
+        layout.addWidget(self.settings_line)
+        layout.addWidget(buttons)
+        self.resize(1100, 660)
+
+    def _view(self, model: FrameModel, name: str) -> Any:
+        return table_view(sorted_proxy(model, self), name=name)
+
+    @staticmethod
+    def _pane(title: str, *widgets: QWidget) -> QWidget:
+        pane = QWidget()
+        column = QVBoxLayout(pane)
+        column.setContentsMargins(0, 4, 0, 0)
+        column.addWidget(bold_label(title))
+        for widget in widgets:
+            column.addWidget(widget, 1 if widget is widgets[0] else 0)
+        return pane
+
+    def settings(self) -> EvalSettings:
+        return EvalSettings(
+            k=self.k.value(), unjudged=UnjudgedPolicy(self.unjudged.currentData()), scale=self.project.scale
+        )
+
+    def compare(self) -> None:
+        """Diff the chosen versions and score every run under both, on a worker (cancellable)."""
+        a, b = self.version_a.currentData(), self.version_b.currentData()
+        project, settings = self.project, self.settings()
+
+        def work(progress: Any = None, cancelled: Any = None) -> PoolDiffTables:
+            return diff_tables(diff_pools(project, a, b, settings, progress=progress, cancelled=cancelled))
+
+        run_with_progress(self, translate("analysis", "Comparing pool versions…"), work, self.show_result, self._failed)
+
+    def _failed(self, message: str) -> None:
+        self.summary.setText(message)
+
+    def show_result(self, tables: PoolDiffTables) -> None:
+        self.tables = tables
+        diff = tables.diff
+        s = diff.summary()
+        fields = {"a": str(diff.a), "b": str(diff.b)}
+        self.summary.setText(
+            translate(
+                "analysis",
+                "v{a} → v{b}: {added} added, {removed} removed, {regraded} regraded, in {queries} queries "
+                "(who and when: the audit log of v{b}).",
+            ).format(
+                a=diff.a,
+                b=diff.b,
+                added=s["added"],
+                removed=s["removed"],
+                regraded=s["regraded"],
+                queries=s["queries_changed"],
+            )
+        )
+        for model, data, view in (
+            (self.queries_model, tables.queries, self.queries_view),
+            (self.items_model, tables.items, self.items_view),
+            (self.runs_model, tables.runs, self.runs_view),
+        ):
+            model.header_fields = fields
+            view.model().sort(-1)  # prepared in the task's order (queries, then documents; runs as listed)
+            model.show(data)
+            fit_columns(view, model)
+        self.items_filter.setFilterRegularExpression(QRegularExpression())
+        if diff.tau is None:
+            self.tau.setText(translate("analysis", "Kendall's tau needs at least two runs scored under both versions."))
+        else:
+            self.tau.setText(
+                translate(
+                    "analysis",
+                    "Kendall's tau-b between the runs' orderings under v{a} and v{b}: {tau:.4f} (p = {p}); "
+                    "1 is the same order, -1 the reverse.",
+                ).format(a=diff.a, b=diff.b, tau=diff.tau, p="—" if diff.tau_p is None else f"{diff.tau_p:.3g}")
+            )
+        refused = [f"{name}: {why}" for name, why in diff.refused.items()]
+        self.refused.setText(
+            translate("analysis", "Not scored: {runs}").format(runs="; ".join(refused)) if refused else ""
+        )
+        self.refused.setVisible(bool(refused))
+        self.settings_line.setText(diff.settings.to_text())
+
+    def _narrow(self, current: Any) -> None:
+        """Show only the items of the query selected on the left (all when none is)."""
+        if not current.isValid():
+            self.items_filter.setFilterRegularExpression(QRegularExpression())
+            return
+        query = str(current.sibling(current.row(), 0).data())
+        pattern = QRegularExpression(f"^{QRegularExpression.escape(query)}$")
+        self.items_filter.setFilterRegularExpression(pattern)
+
+
+class PoolDiffAction(QObject):
+    """Installs *Pool ▸ Compare pool versions…* (Ctrl+Shift+D) in ``window``; one dialog per project."""
+
+    def __init__(self, window: Any, pool_menu: Any) -> None:
+        super().__init__(window)
+        self.window = window
+        self.dialog: PoolDiffDialog | None = None
+        self.action = QAction(translate("analysis", "&Compare pool versions…"), window)
+        self.action.setShortcut(QKeySequence(SHORTCUT))
+        self.action.triggered.connect(lambda _checked=False: self.open())
+        pool_menu.addAction(self.action)
+
+    def update(self, project: Project | None) -> None:
+        """Enabled with a project open; a dialog left open for another project (or none) is closed."""
+        self.action.setEnabled(project is not None)
+        if self.dialog is not None and self.dialog.project is not project:
+            self.dialog.close()
+            self.dialog.deleteLater()
+            self.dialog = None
+
+    def open(self) -> PoolDiffDialog | None:
+        project = self.window.project
+        if project is None:
+            return None
+        if self.dialog is None:
+            self.dialog = PoolDiffDialog(project, self.window)
+        if self.dialog.isVisible():
+            self.dialog.raise_()  # open already: bring it forward
+        self.dialog.show()
+        self.dialog.activateWindow()
+        return self.dialog
