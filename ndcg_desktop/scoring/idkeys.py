@@ -32,12 +32,17 @@ class IdCollision(Exception):
 def mix(x: np.ndarray, *, inplace: bool = False) -> np.ndarray:
     """splitmix64's finaliser: a bijection of uint64 that spreads every input bit over the output."""
     x = x if inplace else x.copy()
-    x ^= x >> np.uint64(30)
-    x *= _M1
-    x ^= x >> np.uint64(27)
-    x *= _M2
-    x ^= x >> np.uint64(31)
+    for start in range(0, max(len(x), 1), _STEP):  # a block at a time: each shift's temporary stays a few MiB
+        part = x[start : start + _STEP]
+        part ^= part >> np.uint64(30)
+        part *= _M1
+        part ^= part >> np.uint64(27)
+        part *= _M2
+        part ^= part >> np.uint64(31)
     return x
+
+
+_STEP = 1 << 19
 
 
 def _offsets_and_chars(strings: pa.Array) -> tuple[np.ndarray, np.ndarray]:
@@ -153,8 +158,10 @@ def pair_keys(groups: np.ndarray, keys: np.ndarray, exact: bool) -> np.ndarray:
     Hashed pairs are equal for equal pairs; a match between hashed pairs must be verified.
     """
     if exact:
-        pair = groups.astype(np.uint64) << np.uint64(32)
-        pair |= keys.astype(np.uint64)
+        pair = groups.astype(np.uint64)
+        pair <<= np.uint64(32)
+        for start in range(0, len(pair), _STEP):  # the keys widened a block at a time, not in one copy
+            pair[start : start + _STEP] |= keys[start : start + _STEP].astype(np.uint64)
         return pair
     # Groups are small codes: each group's own hash is computed once and looked up per row.
     by_group = mix(np.arange(int(groups.max()) + 1 if len(groups) else 0, dtype=np.uint64) + GOLDEN)

@@ -68,7 +68,7 @@ class DocKeys:
     match of keys needs no look at the strings.
     """
 
-    ident: np.ndarray  # uint64 per ranked position
+    ident: np.ndarray  # per ranked position: uint64 hashes, or the codes themselves (non-negative) when exact
     exact: bool
     injective: bool
 
@@ -78,7 +78,7 @@ def keys_of(docs: DocIds, codes: np.ndarray) -> DocKeys:
     if isinstance(docs, RowIds):
         ident, injective = identity_keys(docs.strings)
         return DocKeys(ident[codes], False, injective)
-    return DocKeys(codes.astype(np.uint64), True, True)
+    return DocKeys(codes, True, True)  # the codes themselves (exact keys): no 8-byte copy of every row
 
 
 def keys_among(docs: DocIds, keys: DocKeys, values: pa.Array) -> tuple[np.ndarray, DocKeys]:

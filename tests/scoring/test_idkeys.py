@@ -166,3 +166,25 @@ def _settings() -> EvalSettings:
 def test_pair_keys_compose_exactly_for_codes() -> None:
     pairs = idkeys.pair_keys(np.array([1, 2, 1]), np.array([7, 7, 8], dtype=np.uint64), exact=True)
     assert pairs.tolist() == [(1 << 32) | 7, (2 << 32) | 7, (1 << 32) | 8]
+
+
+def test_exact_keys_are_the_codes_themselves_and_pairs_compose_across_blocks() -> None:
+    """No 8-byte copy of every ranked row for exact keys; pairs and mixing done a block at a time are exact."""
+    codes = np.arange(3 * idkeys._STEP + 5, dtype=np.int32)[::-1].copy()
+    assert ranking.keys_of(ranking.NumberedIds(len(codes)), codes).ident is codes
+    groups = codes % 7
+    pairs = idkeys.pair_keys(groups, codes, exact=True)
+    assert pairs.tolist() == [(g << 32) | c for g, c in zip(groups.tolist(), codes.tolist(), strict=True)]
+    m1, m2, top = 0xBF58476D1CE4E5B9, 0x94D049BB133111EB, (1 << 64) - 1
+
+    def splitmix(x: int) -> int:  # splitmix64's finaliser on Python integers
+        x ^= x >> 30
+        x = (x * m1) & top
+        x ^= x >> 27
+        x = (x * m2) & top
+        return x ^ (x >> 31)
+
+    mixed = idkeys.mix(pairs)
+    assert [int(mixed[i]) for i in (0, idkeys._STEP - 1, idkeys._STEP, len(pairs) - 1)] == [
+        splitmix(int(pairs[i])) for i in (0, idkeys._STEP - 1, idkeys._STEP, len(pairs) - 1)
+    ]
