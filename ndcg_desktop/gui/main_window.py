@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QByteArray, QCoreApplication, Qt
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QUndoStack
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QUndoStack
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -28,7 +28,6 @@ from ndcg_desktop import __version__
 from ndcg_desktop.domain import InputError
 from ndcg_desktop.gui.agreement import AgreementView
 from ndcg_desktop.gui.dialogs import BuildPoolDialog, FreezeDialog, ImportRunDialog, NewProjectDialog, ShortcutsDialog
-from ndcg_desktop.gui.i18n import LANGUAGES
 from ndcg_desktop.gui.pace_status import PaceLabel
 from ndcg_desktop.gui.plain import show_message
 from ndcg_desktop.gui.pool_diff import PoolDiffAction
@@ -38,6 +37,7 @@ from ndcg_desktop.gui.scores import ScoresView
 from ndcg_desktop.gui.scores.send import SendForJudgingCommand
 from ndcg_desktop.gui.tasks import run_with_progress
 from ndcg_desktop.gui.team import TeamActions
+from ndcg_desktop.gui.view_menu import add_view_menu
 from ndcg_desktop.gui.welcome import WelcomePage
 from ndcg_desktop.gui.workspace import Workspace
 from ndcg_desktop.store import (
@@ -131,23 +131,6 @@ class MainWindow(QMainWindow):
         menu.addAction(action)
         return action
 
-    def _choice_menu(self, menu: Any, key: str, options: list[tuple[str, str]]) -> None:
-        """Radio items for a preference that applies at the next start (language, theme)."""
-        group = QActionGroup(menu)
-        current = getattr(Preferences.load(), key)
-        for value, text in options:
-            action = QAction(text, menu, checkable=True, checked=value == current)
-            action.triggered.connect(lambda _checked=False, v=value: self._set_preference(key, v))
-            group.addAction(action)
-            menu.addAction(action)
-
-    def _set_preference(self, key: str, value: str) -> None:
-        preferences = Preferences.load()
-        setattr(preferences, key, value)
-        preferences.save()
-        message = translate("main_window", "Saved; it takes effect the next time ndcg-desktop starts.")
-        self.statusBar().showMessage(message, 8000)
-
     def _build_menus(self) -> None:
         bar = self.menuBar()
         file = bar.addMenu(translate("main_window", "&File"))
@@ -193,21 +176,7 @@ class MainWindow(QMainWindow):
         self.pool_editor.add_actions(pool)  # add, remove, discard, export qrels
         self.team = TeamActions(self, pool)  # Assign work…, Merge returned work…, the Adjudicate tab
         self.pool_diff = PoolDiffAction(self, pool)  # Compare pool versions… (Ctrl+Shift+D)
-        view = bar.addMenu(translate("main_window", "&View"))
-        self._choice_menu(
-            view.addMenu(translate("main_window", "&Language")),
-            "language",
-            [("", translate("main_window", "As the system")), *LANGUAGES.items()],
-        )
-        self._choice_menu(
-            view.addMenu(translate("main_window", "&Theme")),
-            "theme",
-            [
-                ("", translate("main_window", "As the system")),
-                ("dark", translate("main_window", "Dark")),
-                ("high-contrast", translate("main_window", "High contrast")),
-            ],
-        )
+        add_view_menu(self, bar)  # Language, Theme
         help_menu = bar.addMenu(translate("main_window", "&Help"))
         self._action(
             help_menu,
