@@ -17,7 +17,6 @@ if TYPE_CHECKING:
 
 _TESTS = ("t", "wilcoxon", "randomization")  # scoring.stats.StatTest; not imported here to keep start-up light
 _CORRECTIONS = ("holm", "bh", "none")  # scoring.stats.Correction
-_SUPERSCRIPT = str.maketrans("abcdefghijklmnopqrstuvwxyz", "ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖ𐞥ʳˢᵗᵘᵛʷˣʸᶻ")
 
 
 def add_compare_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -131,6 +130,7 @@ def _p(value: Any) -> str:
 def to_text(result: RunsComparison) -> str:
     """The runs table per K (ranx-style superscripts), then the pairs table per K, then the settings."""
     from ndcg_desktop.formats.cells import plain  # numpy and pyarrow: not at start-up
+    from ndcg_desktop.scoring.stats import superscript_text
 
     s = result.stats
     lines: list[str] = []
@@ -147,7 +147,7 @@ def to_text(result: RunsComparison) -> str:
         )
         lines += [header, "-" * len(header)]
         for row in runs.itertuples(index=False):
-            mean = _number(row.mean) + row.superscript.translate(_SUPERSCRIPT)
+            mean = _number(row.mean) + superscript_text(row.superscript)
             ci = f"[{_number(row.ci_low)}, {_number(row.ci_high)}]"
             lines.append(
                 f"{row.letter:<2} {plain(row.run):<{width}}  {mean:<12}  {ci:<17}  {_number(row.pooled):>6}  "

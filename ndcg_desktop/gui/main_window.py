@@ -33,6 +33,7 @@ from ndcg_desktop.gui.plain import show_message
 from ndcg_desktop.gui.pool_diff import PoolDiffAction
 from ndcg_desktop.gui.pool_editing import PoolEditor
 from ndcg_desktop.gui.preferences import Preferences, forget_project, recent_projects, remember_project, ui_state
+from ndcg_desktop.gui.runs import RunsView
 from ndcg_desktop.gui.scores import ScoresView
 from ndcg_desktop.gui.scores.send import SendForJudgingCommand
 from ndcg_desktop.gui.tasks import run_with_progress
@@ -84,8 +85,9 @@ class MainWindow(QMainWindow):
         self.scores = ScoresView()
         self.scores.error.connect(self.show_error)
         self.scores.sent_for_judging.connect(self._sent_for_judging)
-        self.agreement = AgreementView()
-        self.agreement.error.connect(self.show_error)
+        self.agreement, self.runs = AgreementView(), RunsView()
+        for view in (self.agreement, self.runs):
+            view.error.connect(self.show_error)
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
         self.tabs.setAccessibleName(translate("main_window", "Project views"))
@@ -96,6 +98,7 @@ class MainWindow(QMainWindow):
         scroller.setWidget(self.scores)
         self.tabs.addTab(scroller, translate("main_window", "Scores"))
         self.tabs.addTab(self.agreement, translate("main_window", "Agreement"))
+        self.tabs.addTab(self.runs, translate("main_window", "Runs"))
         self.tabs.currentChanged.connect(lambda _i: self._update_actions())
         self.stack = QStackedWidget()
         self.stack.addWidget(self.welcome)
@@ -295,8 +298,8 @@ class MainWindow(QMainWindow):
         self.project = project
         remember_project(project.path)
         self.stack.setCurrentWidget(self.tabs)
-        self.scores.set_project(project)  # every part of every tab starts over with this project
-        self.agreement.set_project(project)
+        for view in (self.scores, self.agreement, self.runs):
+            view.set_project(project)  # every part of every tab starts over with this project
         self.pace_label.set_project(project)
         self.refresh(prefer_draft=True)
         # Loading leaves many long-lived objects; freezing them keeps full collections (tens of
@@ -313,9 +316,9 @@ class MainWindow(QMainWindow):
         self.project.close()
         self.project = None
         self.version_box.clear()
-        self.scores.set_project(None)
+        for view in (self.scores, self.agreement, self.runs):
+            view.set_project(None)
         self.pace_label.set_project(None)
-        self.agreement.set_project(None)
         self.team.view.set_project(None)
         self.stack.setCurrentWidget(self.welcome)
         self.welcome.refresh()
@@ -349,8 +352,8 @@ class MainWindow(QMainWindow):
         if current is not None:
             self.version_box.setCurrentIndex(self.version_box.findData(current))
         self._show_current()
-        self.scores.reload()
-        self.agreement.reload()
+        for view in (self.scores, self.agreement, self.runs):
+            view.reload()
         self.team.view.set_project(self.project)
 
     def _version_chosen(self, _index: int) -> None:

@@ -214,8 +214,16 @@ def compare(a: Evaluation, b: Evaluation) -> tuple[pd.DataFrame, dict[str, int]]
     """
     if a.settings.with_(ties=b.settings.ties, id_map=b.settings.id_map) != b.settings:
         raise ValueError("runs can only be compared under the same evaluation settings")
-    left = a.per_query.loc[a.per_query["in_mean"], ["query_id", "ndcg"]]
-    right = b.per_query.loc[b.per_query["in_mean"], ["query_id", "ndcg"]]
+    return compare_per_query(a.per_query, b.per_query)
+
+
+def compare_per_query(a: pd.DataFrame, b: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, int]]:
+    """:func:`compare` on two per-query tables (``query_id``, ``ndcg``, ``in_mean``), whatever their settings.
+
+    The Runs view compares runs each resolved with its own choices (recorded per run).
+    """
+    left = a.loc[a["in_mean"], ["query_id", "ndcg"]]
+    right = b.loc[b["in_mean"], ["query_id", "ndcg"]]
     both = left.merge(right, on="query_id", suffixes=("_a", "_b"))
     both["difference"] = both["ndcg_b"] - both["ndcg_a"]
     tie = both["difference"].abs() <= 1e-12

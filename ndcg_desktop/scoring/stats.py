@@ -688,6 +688,18 @@ def superscripts(comparison: Comparison) -> dict[str, str]:
     return {name: "".join(letter[o] for o in names if o in beaten[name]) for name in names}
 
 
+_SUPERSCRIPT = str.maketrans("abcdefghijklmnopqrstuvwxyz", "ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖ𐞥ʳˢᵗᵘᵛʷˣʸᶻ")
+
+
+def superscript_text(letters: str) -> str:
+    """Run letters as superscript characters, as the runs tables print them after a mean.
+
+    >>> superscript_text("bc")
+    'ᵇᶜ'
+    """
+    return letters.translate(_SUPERSCRIPT)
+
+
 def run_letter(index: int) -> str:
     """a, b, ..., z, then aa, ab, ... (the letters the runs table and the superscripts use)."""
     text = ""

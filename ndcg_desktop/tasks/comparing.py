@@ -60,13 +60,15 @@ class RunsComparison:
     per_query: pd.DataFrame
     manifest: dict[str, Any]
     evaluations: dict[str, dict[int, Evaluation]] = field(repr=False, default_factory=dict)
+    choices_note: str = ""  # runs resolved with different choices (the window's Runs view): which run chose what
 
     def settings_line(self) -> str:
         """The settings of every figure, in one line: the nDCG choices at each K, then the statistics."""
         ks = ",".join(str(k) for k in self.ks)
         text = self.settings.to_text().split("(", 1)[1]
         against = f"against {self.baseline}" if self.baseline else "all pairs"
-        return f"nDCG@{ks}({text}; {self.stats.describe()}; {against}"
+        line = f"nDCG@{ks}({text}; {self.stats.describe()}; {against}"
+        return f"{line}; {self.choices_note}" if self.choices_note else line
 
 
 def parse_cutoffs(text: str) -> list[int]:

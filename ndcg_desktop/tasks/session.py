@@ -118,7 +118,23 @@ class Missing:
     found: dict[str, int]  # run name -> count
 
 
-class ScoresSession:
+class VersionChoice:
+    """The project's pool versions and the one chosen (a session's ``_versions`` and ``_pool_version``)."""
+
+    _versions: list[PoolVersion]
+    _pool_version: int | None
+
+    @property
+    def frozen_versions(self) -> list[PoolVersion]:
+        """The frozen versions, newest first."""
+        return [v for v in reversed(self._versions) if v.frozen]
+
+    @property
+    def version(self) -> PoolVersion | None:
+        return next((v for v in self._versions if v.version == self._pool_version), None)
+
+
+class ScoresSession(VersionChoice):
     """The state of one Scores view. See the module docstring for what invalidates what."""
 
     def __init__(self) -> None:
@@ -147,15 +163,6 @@ class ScoresSession:
     result = property(lambda self: self._result)
     suggestion = property(lambda self: dict(self._suggestion) if self._suggestion else None)
     generation = property(lambda self: self._generation)
-
-    @property
-    def frozen_versions(self) -> list[PoolVersion]:
-        """The frozen versions, newest first."""
-        return [v for v in reversed(self._versions) if v.frozen]
-
-    @property
-    def version(self) -> PoolVersion | None:
-        return next((v for v in self._versions if v.version == self._pool_version), None)
 
     @property
     def k(self) -> int:

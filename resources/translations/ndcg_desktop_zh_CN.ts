@@ -1295,6 +1295,30 @@ Not scored: {run}: {why}</source>
         <source>{run} against pool v{version} (sha256 {hash}…)</source>
         <translation>{run} 相对判断池 v{version}（sha256 {hash}…）</translation>
     </message>
+    <message>
+        <source>Letter</source>
+        <translation>字母</translation>
+    </message>
+    <message>
+        <source>Mean nDCG (beats)</source>
+        <translation>nDCG 均值（显著优于）</translation>
+    </message>
+    <message>
+        <source>95% CI</source>
+        <translation>95% 置信区间</translation>
+    </message>
+    <message>
+        <source>Pooled ratio</source>
+        <translation>合并比值</translation>
+    </message>
+    <message>
+        <source>Judged@K</source>
+        <translation>前 K 位已判断比例</translation>
+    </message>
+    <message>
+        <source>Queries in the mean</source>
+        <translation>计入平均的查询</translation>
+    </message>
 </context>
 <context>
     <name>charts</name>
@@ -2020,6 +2044,10 @@ Not scored: {run}: {why}</source>
         <translation>一致性</translation>
     </message>
     <message>
+        <source>Runs</source>
+        <translation>运行结果对比</translation>
+    </message>
+    <message>
         <source>Pool version</source>
         <translation>判断池版本</translation>
     </message>
@@ -2690,6 +2718,233 @@ The audit log keeps a record, and Edit ▸ Undo brings the draft back while the 
 将删除：{queries} 个查询的 {items} 个项，其中 {graded} 个评分（评分者：{who}）和 {notes} 条备注；其中 {own} 项是在此草稿中评分或备注的，别处没有副本。
 
 审计日志会保留记录；在项目保持打开期间，“编辑 ▸ 撤销”可恢复该草稿。</translation>
+    </message>
+</context>
+<context>
+    <name>runs</name>
+    <message>
+        <source>paired t-test</source>
+        <translation>配对 t 检验</translation>
+    </message>
+    <message>
+        <source>Wilcoxon signed-rank test</source>
+        <translation>Wilcoxon 符号秩检验</translation>
+    </message>
+    <message>
+        <source>randomization test (Fisher)</source>
+        <translation>随机化检验（Fisher）</translation>
+    </message>
+    <message>
+        <source>Holm correction</source>
+        <translation>Holm 校正</translation>
+    </message>
+    <message>
+        <source>Benjamini-Hochberg correction</source>
+        <translation>Benjamini-Hochberg 校正</translation>
+    </message>
+    <message>
+        <source>no correction</source>
+        <translation>不校正</translation>
+    </message>
+    <message>
+        <source>Frozen pool version</source>
+        <translation>已冻结的判断池版本</translation>
+    </message>
+    <message>
+        <source>Cut-offs K</source>
+        <translation>截断位置 K</translation>
+    </message>
+    <message>
+        <source>One or more cut-offs, separated by commas: 5,10,20</source>
+        <translation>一个或多个截断位置，用逗号分隔：5,10,20</translation>
+    </message>
+    <message>
+        <source>Gain</source>
+        <translation>增益</translation>
+    </message>
+    <message>
+        <source>Paired test</source>
+        <translation>配对检验</translation>
+    </message>
+    <message>
+        <source>Correction for multiple comparisons</source>
+        <translation>多重比较校正</translation>
+    </message>
+    <message>
+        <source>Pairs compared</source>
+        <translation>比较的配对</translation>
+    </message>
+    <message>
+        <source>Check runs</source>
+        <translation>检查运行结果</translation>
+    </message>
+    <message>
+        <source>Find what each run needs decided before scoring ({keys})</source>
+        <translation>找出每个运行结果在计算得分前需要决定的事项（{keys}）</translation>
+    </message>
+    <message>
+        <source>Score and compare</source>
+        <translation>计算得分并比较</translation>
+    </message>
+    <message>
+        <source>Score every run at every K and compare them ({keys})</source>
+        <translation>在每个 K 下为每个运行结果计算得分并比较（{keys}）</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>CSV tables, one .xlsx workbook, Markdown and LaTeX (as ndcg compare --export)</source>
+        <translation>CSV 表格、一个 .xlsx 工作簿、Markdown 和 LaTeX（与 ndcg compare --export 相同）</translation>
+    </message>
+    <message>
+        <source>Cut-offs refused</source>
+        <translation>截断位置被拒绝</translation>
+    </message>
+    <message>
+        <source>Against</source>
+        <translation>对照</translation>
+    </message>
+    <message>
+        <source>K</source>
+        <translation>K</translation>
+    </message>
+    <message>
+        <source>Significance</source>
+        <translation>显著性</translation>
+    </message>
+    <message>
+        <source>pairs</source>
+        <translation>配对</translation>
+    </message>
+    <message>
+        <source>K: {problem}</source>
+        <translation>K：{problem}</translation>
+    </message>
+    <message>
+        <source>all pairs</source>
+        <translation>所有配对</translation>
+    </message>
+    <message>
+        <source>each against {run}</source>
+        <translation>各自与 {run} 比较</translation>
+    </message>
+    <message>
+        <source>Each run&apos;s choices before scoring</source>
+        <translation>计算得分前每个运行结果的选择</translation>
+    </message>
+    <message>
+        <source>Runs and their choices</source>
+        <translation>运行结果及其选择</translation>
+    </message>
+    <message>
+        <source>Run (compared)</source>
+        <translation>运行结果（参与比较）</translation>
+    </message>
+    <message>
+        <source>The check found</source>
+        <translation>检查发现</translation>
+    </message>
+    <message>
+        <source>What is missing before scoring</source>
+        <translation>计算得分前还缺少什么</translation>
+    </message>
+    <message>
+        <source>For every run:</source>
+        <translation>所有运行结果：</translation>
+    </message>
+    <message>
+        <source>Apply to all runs</source>
+        <translation>应用到所有运行结果</translation>
+    </message>
+    <message>
+        <source>The same choices for every compared run, recorded for each run</source>
+        <translation>为每个参与比较的运行结果做相同的选择，并分别记录</translation>
+    </message>
+    <message>
+        <source>(leave as it is)</source>
+        <translation>（保持不变）</translation>
+    </message>
+    <message>
+        <source>{group} for every run</source>
+        <translation>所有运行结果的{group}</translation>
+    </message>
+    <message>
+        <source>{group} for {run}</source>
+        <translation>{run} 的{group}</translation>
+    </message>
+    <message>
+        <source>not checked yet</source>
+        <translation>尚未检查</translation>
+    </message>
+    <message>
+        <source>nothing to decide</source>
+        <translation>无需决定</translation>
+    </message>
+    <message>
+        <source>Freeze a pool version (Pool ▸ Freeze draft) to compare runs against it.</source>
+        <translation>请先冻结一个判断池版本（判断池 ▸ 冻结草稿），才能以它为对照比较运行结果。</translation>
+    </message>
+    <message>
+        <source>Tick at least two runs to compare (File ▸ Import run adds runs).</source>
+        <translation>请至少勾选两个运行结果进行比较（文件 ▸ 导入运行结果可添加）。</translation>
+    </message>
+    <message>
+        <source>Check the runs to see what each needs decided: {runs}.</source>
+        <translation>检查运行结果，查看每个需要决定的事项：{runs}。</translation>
+    </message>
+    <message>
+        <source>Before scoring: {problems}.</source>
+        <translation>计算得分前：{problems}。</translation>
+    </message>
+    <message>
+        <source>{run} needs a choice for {groups}</source>
+        <translation>{run} 需要为{groups}做出选择</translation>
+    </message>
+    <message>
+        <source>Ready to score and compare.</source>
+        <translation>可以计算得分并比较。</translation>
+    </message>
+    <message>
+        <source>Scored and compared.</source>
+        <translation>已计算得分并比较。</translation>
+    </message>
+    <message>
+        <source>How every figure was computed</source>
+        <translation>每个数字的计算方式</translation>
+    </message>
+    <message>
+        <source>Runs table</source>
+        <translation>运行结果表</translation>
+    </message>
+    <message>
+        <source>Per run and K: the mean nDCG with the letters of the runs it beats significantly, its bootstrap confidence interval, the pooled ratio, judged@K, the queries in the mean, and the bounds from unjudged documents</source>
+        <translation>每个运行结果和 K：nDCG 均值及其显著优于的运行结果字母、自助法置信区间、合并比值、前 K 位已判断比例、计入平均的查询数，以及未判断文档带来的上下界</translation>
+    </message>
+    <message>
+        <source>Nothing compared yet.</source>
+        <translation>尚未比较。</translation>
+    </message>
+    <message>
+        <source>Against pool v{version} (sha256 {hash}…): {settings}</source>
+        <translation>对照判断池 v{version}（sha256 {hash}…）：{settings}</translation>
+    </message>
+    <message>
+        <source>Checking the runs…</source>
+        <translation>正在检查运行结果…</translation>
+    </message>
+    <message>
+        <source>Scoring and comparing the runs…</source>
+        <translation>正在计算得分并比较运行结果…</translation>
+    </message>
+    <message>
+        <source>Export the comparison to a folder</source>
+        <translation>将比较结果导出到文件夹</translation>
+    </message>
+    <message>
+        <source>Writing the comparison…</source>
+        <translation>正在写入比较结果…</translation>
     </message>
 </context>
 <context>

@@ -1,0 +1,95 @@
+"""The runs table: per run and K the mean (with ranx-style superscripts), its interval, and the bounds."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QVBoxLayout, QWidget
+
+from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
+from ndcg_desktop.gui.plain import plain_label
+from ndcg_desktop.gui.scores.tables import (
+    Column,
+    FrameModel,
+    TableData,
+    fit_columns,
+    sorted_proxy,
+    table_data,
+    table_view,
+)
+from ndcg_desktop.tasks.runs_session import PROJECT, RESULT, RunsResult, RunsSession, runs_rows
+
+translate = QCoreApplication.translate
+
+RUN_COLUMNS: list[Column] = [
+    (QT_TRANSLATE_NOOP("analysis", "Letter"), "letter", ""),
+    (QT_TRANSLATE_NOOP("analysis", "Run"), "run", ""),
+    (QT_TRANSLATE_NOOP("analysis", "K"), "k", "int"),
+    (QT_TRANSLATE_NOOP("analysis", "Mean nDCG (beats)"), "mean_text", ""),
+    (QT_TRANSLATE_NOOP("analysis", "95% CI"), "ci", "interval"),
+    (QT_TRANSLATE_NOOP("analysis", "Pooled ratio"), "pooled", "f4"),
+    (QT_TRANSLATE_NOOP("analysis", "Judged@K"), "judged_at_k", "f4"),
+    (QT_TRANSLATE_NOOP("analysis", "Queries in the mean"), "queries", "int"),
+    (QT_TRANSLATE_NOOP("analysis", "If unjudged were 0 .. top grade"), "bound", "interval"),
+]
+
+
+def runs_table(result: RunsResult) -> TableData:
+    """The runs table's cells (any thread: the worker that compared formats them)."""
+    return table_data(RUN_COLUMNS, runs_rows(result.comparison), shade_by="mean")
+
+
+class RunsTablePanel(QWidget):
+    """The settings line and the sortable runs table of the session's result (empty without one)."""
+
+    def __init__(self, session: RunsSession, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self._prepared: tuple[RunsResult, TableData] | None = None
+        self.settings_line = plain_label(wrap=True)
+        self.settings_line.setAccessibleName(translate("runs", "How every figure was computed"))
+        self.runs = FrameModel(RUN_COLUMNS, self)
+        self.runs_proxy = sorted_proxy(self.runs, self)
+        self.runs_view = table_view(
+            self.runs_proxy,
+            name=translate("runs", "Runs table"),
+            description=translate(
+                "runs",
+                "Per run and K: the mean nDCG with the letters of the runs it beats significantly, its bootstrap "
+                "confidence interval, the pooled ratio, judged@K, the queries in the mean, and the bounds from "
+                "unjudged documents",
+            ),
+        )
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.settings_line)
+        layout.addWidget(self.runs_view, 1)
+        session.changed.connect(self._changed)
+
+    def focus_order(self) -> list[QWidget]:
+        return [self.runs_view]
+
+    def offer(self, result: RunsResult, table: TableData) -> None:
+        """The runs table of ``result``, prepared on the worker that computed it."""
+        self._prepared = (result, table)
+
+    def _changed(self, aspects: frozenset[str]) -> None:
+        if not aspects & {PROJECT, RESULT}:
+            return
+        result = self.session.result
+        if result is None:
+            self.runs.clear()
+            self.settings_line.setText(translate("runs", "Nothing compared yet."))
+            return
+        prepared, self._prepared = self._prepared, None
+        table = prepared[1] if prepared is not None and prepared[0] is result else runs_table(result)
+        self.runs_proxy.sort(-1)
+        self.runs.show(table)
+        fit_columns(self.runs_view, self.runs)
+        version = self.session.version
+        self.settings_line.setText(
+            translate("runs", "Against pool v{version} (sha256 {hash}…): {settings}").format(
+                version=version.version if version else "?",
+                hash=(version.hash or "")[:12] if version else "",
+                settings=result.comparison.settings_line(),
+            )
+        )
