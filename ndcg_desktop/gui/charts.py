@@ -9,6 +9,7 @@ from PySide6.QtCharts import (
     QBarCategoryAxis,
     QBarSeries,
     QBarSet,
+    QCategoryAxis,
     QChart,
     QChartView,
     QLineSeries,
@@ -205,9 +206,79 @@ class HistogramChart(_ChartView):
         return [[bars.at(i) for i in range(bars.count())] for bars in self.series.barSets()]
 
 
+class IntervalChart(_ChartView):
+    """Each run's mean (a dot) with its confidence interval (a whisker), at one K; the numbers come from stats."""
+
+    CAP = 0.12  # half the width of a whisker's caps, in runs
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(
+            translate("charts", "Means and confidence intervals"),
+            translate("charts", "Interval plot of the runs"),
+            translate(
+                "charts",
+                "One column per run: the dot is its mean nDCG over the queries, the whisker its bootstrap "
+                "confidence interval. Runs whose whiskers do not overlap differ clearly; the paired tests decide.",
+            ),
+            parent,
+        )
+        self.means = QScatterSeries()
+        self.means.setMarkerSize(10)
+        self.means.setColor(RUN_COLOUR)
+        self.means.setBorderColor(RUN_COLOUR.darker(130))
+        self.whiskers: list[QLineSeries] = []
+        self.chart().addSeries(self.means)
+        self.x_axis = QCategoryAxis()
+        self.x_axis.setLabelsPosition(QCategoryAxis.AxisLabelsPosition.AxisLabelsPositionCenter)
+        self.chart().addAxis(self.x_axis, Qt.AlignmentFlag.AlignBottom)
+        self.y_axis = self._axis(translate("charts", "mean nDCG"), 0, 1, Qt.AlignmentFlag.AlignLeft)
+        for axis in (self.x_axis, self.y_axis):
+            self.means.attachAxis(axis)
+        self.chart().legend().hide()
+
+    def show_intervals(self, runs: list[tuple[str, float, float, float]], k: int, level: str) -> None:
+        """``runs``: (label, mean, low, high) in the table's order; ``level`` names the interval ("95%")."""
+        chart = self.chart()
+        for series in self.whiskers:
+            chart.removeSeries(series)
+        self.whiskers = []
+        for label in self.x_axis.categoriesLabels():
+            self.x_axis.remove(label)
+        self.x_axis.setStartValue(-0.5)
+        self.means.replace([QPointF(float(i), float(mean)) for i, (_, mean, _, _) in enumerate(runs)])
+        for i, (label, _, low, high) in enumerate(runs):
+            whisker = _line("", RUN_COLOUR, 2)
+            whisker.setPointsVisible(False)
+            c = self.CAP
+            whisker.replace(
+                [QPointF(i - c, low), QPointF(i + c, low), QPointF(i, low)]
+                + [QPointF(i, high), QPointF(i - c, high), QPointF(i + c, high)]
+            )
+            chart.addSeries(whisker)
+            whisker.attachAxis(self.x_axis)
+            whisker.attachAxis(self.y_axis)
+            self.whiskers.append(whisker)
+            self.x_axis.append(html.escape(label), i + 0.5)  # axis labels are rich text: run names escaped
+        self.x_axis.setRange(-0.5, max(len(runs), 1) - 0.5)
+        values = [v for _, _, low, high in runs for v in (low, high) if v == v]
+        low_end = min(values, default=0.0)
+        high_end = max(values, default=1.0)
+        pad = max((high_end - low_end) * 0.1, 0.02)
+        self.y_axis.setRange(max(0.0, low_end - pad), min(1.0, high_end + pad))
+        self.y_axis.applyNiceNumbers()
+        chart.setTitle(translate("charts", "nDCG@{k}: means and {level} confidence intervals").format(k=k, level=level))
+        listing = translate("charts", "; ", "between runs").join(
+            translate("charts", "{run} {mean} [{low}, {high}]").format(
+                run=label, mean=f"{mean:.4f}", low=f"{low:.4f}", high=f"{high:.4f}"
+            )
+            for label, mean, low, high in runs
+        )
+        self._describe(listing)
+
+
 def points(series: QLineSeries | QScatterSeries) -> list[tuple[float, float]]:
     """A series' points as plain tuples (tests and accessibility text)."""
     return [(p.x(), p.y()) for p in series.points()]
 
 
-__all__ = ["CumulativeChart", "HistogramChart", "ScatterChart", "points"]
+__all__ = ["CumulativeChart", "HistogramChart", "IntervalChart", "ScatterChart", "points"]

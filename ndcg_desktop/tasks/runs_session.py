@@ -50,7 +50,7 @@ RUN_CHOICES: dict[str, tuple[str, ...]] = {
 }
 
 # Aspects carried by RunsSession.changed.
-PROJECT, INPUTS, SETTINGS, CHOICES_CHANGED, CHECKS, SCORES, STATS, RESULT, PAIR = (
+PROJECT, INPUTS, SETTINGS, CHOICES_CHANGED, CHECKS, SCORES, STATS, RESULT, PAIR, SHOWN = (
     "project",
     "inputs",
     "settings",
@@ -60,6 +60,7 @@ PROJECT, INPUTS, SETTINGS, CHOICES_CHANGED, CHECKS, SCORES, STATS, RESULT, PAIR 
     "stats",
     "result",
     "pair",
+    "shown",
 )
 
 
@@ -101,6 +102,7 @@ class RunsSession(VersionChoice):
         self._scored: dict[str, dict[int, ScoredRun]] = {}
         self._result: RunsResult | None = None
         self._pair: PairQueries | None = None
+        self._shown_k = 10  # the cut-off the plot, the matrix and the pairs show (the runs table lists every K)
         self._generation = 0
 
     # -- reading -------------------------------------------------------------------------------
@@ -113,6 +115,7 @@ class RunsSession(VersionChoice):
     baseline = property(lambda self: self._baseline)
     result = property(lambda self: self._result)
     pair = property(lambda self: self._pair)
+    shown_k = property(lambda self: self._shown_k)
     generation = property(lambda self: self._generation)
     gain = property(lambda self: self._settings.gain)
     zero_idcg = property(lambda self: self._settings.zero_idcg)
@@ -265,6 +268,15 @@ class RunsSession(VersionChoice):
         for run in self._included:
             self.choose(run, group, value)
 
+    def show_k(self, k: int) -> None:
+        """Show another of the result's cut-offs in the plot, the matrix and the pairs (the open pair closes)."""
+        if self._result is None or k not in self._result.comparison.ks:
+            raise ValueError(f"K={k} was not compared")
+        if k != self._shown_k:
+            self._shown_k = k
+            self._pair = None
+            self.changed.emit(frozenset({SHOWN, PAIR}))
+
     def select_pair(self, k: int, a: str, b: str) -> PairQueries:
         """Open one pair's per-query comparison (b against a at K) from the current result."""
         if self._result is None:
@@ -396,6 +408,7 @@ class RunsSession(VersionChoice):
             self.changed.emit(frozenset({CHECKS}))
         elif job.kind == "score":
             self._result = result
+            self._shown_k = result.comparison.ks[0]
             self._scored.update(result.scored)
             self.changed.emit(frozenset({SCORES, RESULT}))
         return True
@@ -474,6 +487,7 @@ def pairs_rows(comparison: RunsComparison, k: int) -> pd.DataFrame:
     rows = comparison.pairs[comparison.pairs["k"] == k].reset_index(drop=True).copy()
     rows["p_chosen"] = rows[TEST_COLUMNS[comparison.stats.test] + "_corrected"]
     rows["difference_ci"] = rows["difference_high"] - rows["difference_low"]
+    rows["difference_ci_low"], rows["difference_ci_high"] = rows["difference_low"], rows["difference_high"]
     rows["wtl"] = [f"{w}/{t}/{lo}" for w, t, lo in zip(rows["wins"], rows["ties"], rows["losses"], strict=True)]
     return rows
 
@@ -482,3 +496,24 @@ def matrix_at(comparison: RunsComparison, k: int) -> pd.DataFrame:
     """The run x run matrix of corrected p-values at K (NaN where a pair was not compared)."""
     matrix = significance_matrix(comparison)
     return matrix[matrix["k"] == k].drop(columns="k").set_index("run")
+
+
+@dataclass(frozen=True)
+class MatrixCell:
+    """One cell of the significance matrix: row run against column run at one K."""
+
+    a: str  # the pair as compared (b against a)
+    b: str
+    p: float  # the chosen test's corrected p-value
+    difference: float  # the row run's mean minus the column run's, over the queries in both
+    significant: bool
+
+
+def matrix_cells(comparison: RunsComparison, k: int) -> list[list[MatrixCell | None]]:
+    """The significance matrix at K in the runs' order; None on the diagonal and for pairs not compared."""
+    rows = pairs_rows(comparison, k)
+    found = {}
+    for row in rows.itertuples(index=False):
+        found[(row.a, row.b)] = MatrixCell(row.a, row.b, row.p_chosen, -row.difference, bool(row.significant))
+        found[(row.b, row.a)] = MatrixCell(row.a, row.b, row.p_chosen, row.difference, bool(row.significant))
+    return [[found.get((r, c)) for c in comparison.names] for r in comparison.names]

@@ -1319,6 +1319,58 @@ Not scored: {run}: {why}</source>
         <source>Queries in the mean</source>
         <translation>计入平均的查询</translation>
     </message>
+    <message>
+        <source>Run a</source>
+        <translation>运行结果 a</translation>
+    </message>
+    <message>
+        <source>Run b</source>
+        <translation>运行结果 b</translation>
+    </message>
+    <message>
+        <source>Difference b - a</source>
+        <translation>差值 b - a</translation>
+    </message>
+    <message>
+        <source>Its 95% CI</source>
+        <translation>其 95% 置信区间</translation>
+    </message>
+    <message>
+        <source>Effect size d_z</source>
+        <translation>效应量 d_z</translation>
+    </message>
+    <message>
+        <source>Wins/ties/losses of b</source>
+        <translation>b 的胜/平/负</translation>
+    </message>
+    <message>
+        <source>p (t)</source>
+        <translation>p（t 检验）</translation>
+    </message>
+    <message>
+        <source>p (Wilcoxon)</source>
+        <translation>p（Wilcoxon）</translation>
+    </message>
+    <message>
+        <source>p (randomization)</source>
+        <translation>p（随机化）</translation>
+    </message>
+    <message>
+        <source>Corrected p</source>
+        <translation>校正后的 p</translation>
+    </message>
+    <message>
+        <source>Queries needed</source>
+        <translation>所需查询数</translation>
+    </message>
+    <message>
+        <source>nDCG {a}</source>
+        <translation>nDCG {a}</translation>
+    </message>
+    <message>
+        <source>nDCG {b}</source>
+        <translation>nDCG {b}</translation>
+    </message>
 </context>
 <context>
     <name>charts</name>
@@ -1418,6 +1470,35 @@ Not scored: {run}: {why}</source>
     <message>
         <source>Runs shown: {runs}.</source>
         <translation>显示的运行结果：{runs}。</translation>
+    </message>
+    <message>
+        <source>Means and confidence intervals</source>
+        <translation>均值与置信区间</translation>
+    </message>
+    <message>
+        <source>Interval plot of the runs</source>
+        <translation>运行结果的区间图</translation>
+    </message>
+    <message>
+        <source>One column per run: the dot is its mean nDCG over the queries, the whisker its bootstrap confidence interval. Runs whose whiskers do not overlap differ clearly; the paired tests decide.</source>
+        <translation>每个运行结果一列：圆点是其在各查询上的 nDCG 均值，须线是其自助法置信区间。须线不重叠的运行结果差别明显；是否显著由配对检验决定。</translation>
+    </message>
+    <message>
+        <source>mean nDCG</source>
+        <translation>nDCG 均值</translation>
+    </message>
+    <message>
+        <source>nDCG@{k}: means and {level} confidence intervals</source>
+        <translation>nDCG@{k}：均值与 {level} 置信区间</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <comment>between runs</comment>
+        <translation>；</translation>
+    </message>
+    <message>
+        <source>{run} {mean} [{low}, {high}]</source>
+        <translation>{run} {mean} [{low}, {high}]</translation>
     </message>
 </context>
 <context>
@@ -2923,12 +3004,36 @@ The audit log keeps a record, and Edit ▸ Undo brings the draft back while the 
         <translation>每个运行结果和 K：nDCG 均值及其显著优于的运行结果字母、自助法置信区间、合并比值、前 K 位已判断比例、计入平均的查询数，以及未判断文档带来的上下界</translation>
     </message>
     <message>
+        <source>K shown in the plot, the matrix and the pairs</source>
+        <translation>区间图、矩阵和配对中显示的 K</translation>
+    </message>
+    <message>
+        <source>Plot, matrix and pairs at K</source>
+        <translation>区间图、矩阵和配对的 K</translation>
+    </message>
+    <message>
         <source>Nothing compared yet.</source>
         <translation>尚未比较。</translation>
     </message>
     <message>
         <source>Against pool v{version} (sha256 {hash}…): {settings}</source>
         <translation>对照判断池 v{version}（sha256 {hash}…）：{settings}</translation>
+    </message>
+    <message>
+        <source>Significance and pairs</source>
+        <translation>显著性与配对</translation>
+    </message>
+    <message>
+        <source>A pair query by query</source>
+        <translation>逐查询比较一对</translation>
+    </message>
+    <message>
+        <source>Shows or hides each run&apos;s choices</source>
+        <translation>显示或隐藏每个运行结果的选择</translation>
+    </message>
+    <message>
+        <source>Each run&apos;s choices before scoring: every run resolved (show)</source>
+        <translation>计算得分前每个运行结果的选择：均已决定（显示）</translation>
     </message>
     <message>
         <source>Checking the runs…</source>
@@ -2945,6 +3050,70 @@ The audit log keeps a record, and Edit ▸ Undo brings the draft back while the 
     <message>
         <source>Writing the comparison…</source>
         <translation>正在写入比较结果…</translation>
+    </message>
+    <message>
+        <source>n/a</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>{row} minus {column}: {difference}; corrected p {p}</source>
+        <translation>{row} 减 {column}：{difference}；校正后 p 为 {p}</translation>
+    </message>
+    <message>
+        <source>How significance is decided</source>
+        <translation>显著性如何判定</translation>
+    </message>
+    <message>
+        <source>Significance matrix</source>
+        <translation>显著性矩阵</translation>
+    </message>
+    <message>
+        <source>Row run against column run: the corrected p-value; a triangle marks a significant win or loss</source>
+        <translation>行运行结果对列运行结果：校正后的 p 值；三角形表示显著的胜或负</translation>
+    </message>
+    <message>
+        <source>Each pair: the mean difference with its interval, the effect size, wins/ties/losses and the tests</source>
+        <translation>每一对：平均差值及其区间、效应量、胜/平/负以及各项检验</translation>
+    </message>
+    <message>
+        <source>Significance matrix (row against column)</source>
+        <translation>显著性矩阵（行对列）</translation>
+    </message>
+    <message>
+        <source>Pairs (click one to see it query by query)</source>
+        <translation>配对（点击一对以逐查询查看）</translation>
+    </message>
+    <message>
+        <source>At K={k}: significant when the {test}&apos;s p-value after {correction} is below {alpha}; {pairs}. ▲: the row run is significantly better; ▼: worse.</source>
+        <translation>K={k} 时：{test}的 p 值经{correction}后低于 {alpha} 即为显著；{pairs}。▲：行运行结果显著更好；▼：显著更差。</translation>
+    </message>
+    <message>
+        <source>each run against {run}</source>
+        <translation>每个运行结果与 {run} 比较</translation>
+    </message>
+    <message>
+        <source>every pair of runs</source>
+        <translation>所有运行结果两两比较</translation>
+    </message>
+    <message>
+        <source>Click a pair in the significance tab to open it.</source>
+        <translation>在显著性标签页中点击一对即可打开。</translation>
+    </message>
+    <message>
+        <source>The pair compared</source>
+        <translation>所比较的一对</translation>
+    </message>
+    <message>
+        <source>The pair query by query</source>
+        <translation>逐查询比较这一对</translation>
+    </message>
+    <message>
+        <source>Each query&apos;s nDCG under both runs and the difference; select one to see both</source>
+        <translation>每个查询在两个运行结果下的 nDCG 及差值；选择一个查询查看两者</translation>
+    </message>
+    <message>
+        <source>{b} against {a} at K={k}, over the {n} queries in both means: {wins} wins, {ties} ties, {losses} losses; mean difference {difference}. Select a query to see both runs&apos; breakdowns.</source>
+        <translation>K={k} 时 {b} 对 {a}，基于两者均值中都计入的 {n} 个查询：{wins} 胜、{ties} 平、{losses} 负；平均差值 {difference}。选择一个查询可并排查看两个运行结果的明细。</translation>
     </message>
 </context>
 <context>

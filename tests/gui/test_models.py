@@ -84,6 +84,15 @@ def scored_window(window, frozen_project, qtbot):
     adjudicate = window.team.view
     window.tabs.setCurrentWidget(adjudicate)  # the Adjudicate view lists the draft's differing item
     qtbot.waitUntil(lambda: adjudicate.model.rowCount() == 1, timeout=10_000)
+    runs = window.runs  # the Runs view: both runs scored and compared, the pair open, a query's breakdowns
+    runs.session.set_ks([2])
+    runs.check()
+    qtbot.waitUntil(lambda: not runs.session.unchecked(), timeout=10_000)
+    runs.session.choose_all("unjudged", "zero")
+    runs.score()
+    qtbot.waitUntil(lambda: runs.session.result is not None, timeout=20_000)
+    runs.open_pair(2, "a", "b")
+    runs.pair_panel.queries_view.selectRow(0)
     window.agreement.session.set_version(1)  # frozen: the systems check too (run a is refused: X is unjudged)
     window.agreement.compute()  # the Agreement tab's tables and heat map
     qtbot.waitUntil(lambda: window.agreement.result is not None, timeout=20_000)

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import pandas as pd
 import pytest
+from PySide6.QtCore import Qt
 
 from ndcg_desktop.demo import build_demo
-from ndcg_desktop.domain import EvalSettings
+from ndcg_desktop.domain import EvalSettings, GradeScale
+from ndcg_desktop.gui.charts import points
 from ndcg_desktop.scoring.stats import StatsSettings
 from ndcg_desktop.store import Project
-from ndcg_desktop.tasks.comparing import compare_project
+from ndcg_desktop.tasks.comparing import COMPARISON_FILES, compare_project
 
 from .conftest import shot
 
@@ -105,3 +108,99 @@ def test_closing_or_switching_the_project_resets_the_view(window, demo_path, qtb
     assert [view.session.choices(n)["unjudged"] for n in ("bm25", "dense")] == [None, None]
     window.close_project()
     assert view.session.project is None and view.resolve.table.rowCount() == 0
+
+
+@pytest.fixture
+def cranfield(tmp_path, data_dir):
+    """Cranfield's judgments frozen as v1, and three runs: BM25, TF-IDF and chunks judged per document."""
+    cran = data_dir / "cranfield"
+    path = tmp_path / "cran.ndcgproj"
+    with Project.create(path, scale=GradeScale(0, 4), user="tester") as p:
+        p.import_queries(cran / "queries.tsv")
+        p.import_qrels(cran / "qrels.txt")
+        p.freeze()
+        p.import_run(cran / "bm25.run.gz", name="bm25")
+        p.import_run(cran / "tfidf.run.gz", name="tfidf")
+        p.import_run(cran / "chunks.run.gz", name="chunks", id_map="#")
+    return path
+
+
+def test_plot_matrix_and_a_pair_query_by_query_with_both_breakdowns(window, cranfield, qtbot, qtmodeltester, tmp_path):
+    view = runs_view(window, cranfield, qtbot)
+    view.inputs.ks.setText("5,10")
+    view.inputs.ks.editingFinished.emit()
+    assert view.session.ks == [5, 10]
+    checked(view, qtbot)
+    assert view.session.found("chunks", "duplicates") > 0 and view.session.found("bm25", "duplicates") == 0
+    assert view.session.missing() == {"bm25": ["unjudged"], "tfidf": ["unjudged"], "chunks": ["unjudged", "duplicates"]}
+    choose_for_all(view, "unjudged", "zero")
+    assert view.session.missing() == {"chunks": ["duplicates"]}
+    choose_for_all(view, "duplicates", "first")
+    scored(view, qtbot)
+    base = EvalSettings(unjudged="zero", duplicates="first")
+    with Project.open(cranfield, read_only=True) as project:
+        cli = compare_project(project, ["bm25", "tfidf", "chunks"], 1, [5, 10], base, StatsSettings())
+    assert view.table_panel.runs.rowCount() == 6
+    # The plot shows K=5 first: a dot at each run's mean, a whisker from its interval's low end to its high end.
+    at5 = cli.runs[cli.runs["k"] == 5]
+    chart = view.table_panel.chart
+    assert points(chart.means) == [(float(i), m) for i, m in enumerate(at5["mean"])]
+    for whisker, low, high in zip(chart.whiskers, at5["ci_low"], at5["ci_high"], strict=True):
+        ys = [y for _, y in points(whisker)]
+        assert (min(ys), max(ys)) == (low, high)
+    view.table_panel.k_box.setCurrentIndex(1)
+    view.table_panel.k_box.activated.emit(1)
+    at10 = cli.runs[cli.runs["k"] == 10]
+    assert view.session.shown_k == 10 and [y for _, y in points(chart.means)] == at10["mean"].tolist()
+    assert chart.chart().title() == "nDCG@10: means and 95% confidence intervals"
+    # The matrix and the pairs at K=10, as ndcg compare computes them.
+    significance = view.significance
+    pairs = cli.pairs[cli.pairs["k"] == 10].reset_index(drop=True)
+    assert significance.pairs.rowCount() == 3
+    for row, expected in enumerate(pairs.to_dict("records")):
+        assert (significance.pairs.value(row, "a"), significance.pairs.value(row, "b")) == (
+            expected["a"],
+            expected["b"],
+        )
+        assert significance.pairs.value(row, "p_chosen") == f"{expected['p_t_corrected']:.3g}"
+        assert significance.pairs.value(row, "wtl") == f"{expected['wins']}/{expected['ties']}/{expected['losses']}"
+    bm25_tfidf = pairs.iloc[0]
+    assert (bm25_tfidf["a"], bm25_tfidf["b"], bool(bm25_tfidf["significant"])) == ("bm25", "tfidf", True)
+    assert bm25_tfidf["difference"] < 0  # BM25 beats TF-IDF on Cranfield (0.5105 against 0.4725)
+    assert significance.matrix.text(0, 1) == f"{bm25_tfidf['p_t_corrected']:.3g} ▲"
+    assert significance.matrix.text(1, 0) == f"{bm25_tfidf['p_t_corrected']:.3g} ▼"
+    assert significance.matrix.text(0, 0) == ""
+    qtmodeltester.check(significance.matrix)
+    qtmodeltester.check(significance.pairs)
+    qtbot.wait(50)  # the chart lays its new title out in the event loop
+    shot(window, "runs_view_cranfield")
+    # Click the matrix cell: the pair opens query by query, largest difference first.
+    rect = significance.matrix_view.visualRect(significance.matrix.index(0, 1))
+    qtbot.mouseClick(significance.matrix_view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    pair = view.session.pair
+    assert (pair.k, pair.a, pair.b) == (10, "bm25", "tfidf")
+    assert view.lower_tabs.currentWidget() is view.pair_panel
+    panel = view.pair_panel
+    both = bm25_tfidf["queries"]
+    assert panel.queries.rowCount() == both == 225
+    assert pair.counts == {"wins": bm25_tfidf["wins"], "ties": bm25_tfidf["ties"], "losses": bm25_tfidf["losses"]}
+    assert panel.summary.text().startswith(
+        f"tfidf against bm25 at K=10, over the 225 queries in both means: {pair.counts['wins']} wins, "
+    )
+    first = panel.queries.value(panel.queries_proxy.mapToSource(panel.queries_proxy.index(0, 0)).row(), "query_id")
+    largest = pair.table.sort_values("difference", ascending=False, kind="stable").iloc[0]
+    assert first == largest["query_id"]
+    assert panel.left.explain.text().startswith(f"bm25, query {first}: nDCG {largest['ndcg_a']:.4f} ")
+    assert panel.right.explain.text().startswith(f"tfidf, query {first}: nDCG {largest['ndcg_b']:.4f} ")
+    assert panel.left.positions.rowCount() == panel.right.positions.rowCount() == 10
+    qtmodeltester.check(panel.queries)
+    qtbot.wait(50)
+    shot(window, "runs_pair_breakdowns")
+    # Export through ndcg compare --export's task: the same tables, the workbook among them.
+    written = []
+    view.exported.connect(written.append)
+    view.export(str(tmp_path / "out"))
+    qtbot.waitUntil(lambda: bool(written), timeout=60_000)
+    assert sorted(p.name for p in written[0]) == sorted(COMPARISON_FILES)
+    runs = pd.read_csv(tmp_path / "out" / "runs.csv")
+    assert runs["mean"].tolist() == cli.runs["mean"].tolist()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from importlib import resources
 
 import pandas as pd
@@ -19,6 +20,7 @@ from ndcg_desktop.tasks.runs_session import (
     RunsSession,
     choices_note,
     matrix_at,
+    matrix_cells,
     pairs_rows,
     runs_rows,
 )
@@ -215,3 +217,42 @@ def test_bad_cut_offs_are_refused_in_one_sentence(demo):
         with pytest.raises(InputError, match=message):
             session.set_ks(text)
     assert session.ks == [10]
+
+
+def test_the_matrix_is_the_pairs_seen_from_each_row_and_another_k_closes_the_pair(demo):
+    session = checked_session(demo)
+    session.set_ks([5, 10])
+    run_job(session, session.check_job())
+    session.choose_all("unjudged", "zero")
+    with resources.as_file(DEMO / "bm25.run") as path:  # a third run, so that a baseline leaves a pair out
+        demo.import_run(path, name="again")
+    session.reload()
+    run_job(session, session.check_job())
+    session.choose("again", "unjudged", "zero")
+    session.set_baseline("bm25")
+    result = run_job(session, session.score_job()).comparison
+    assert session.shown_k == 5
+    pairs = pairs_rows(result, 5).set_index(["a", "b"])
+    cells = matrix_cells(result, 5)
+    names = result.names
+    assert names == ["bm25", "dense", "again"]
+    for r, row in enumerate(names):
+        for c, column in enumerate(names):
+            cell = cells[r][c]
+            if row == column or "bm25" not in (row, column):
+                assert cell is None  # the diagonal, and dense against again: not compared against a baseline
+                continue
+            a, b = ("bm25", column) if row == "bm25" else ("bm25", row)
+            pair = pairs.loc[(a, b)]
+            expected = -pair["difference"] if row == "bm25" else pair["difference"]
+            assert (cell.a, cell.b, cell.difference) == (a, b, expected)
+            assert cell.significant == bool(pair["significant"])
+            if b == "again":  # the same rankings as bm25: every difference 0, nothing to test (n/a, never made up)
+                assert math.isnan(cell.p) and math.isnan(pair["p_t_corrected"]) and cell.difference == 0
+            else:
+                assert cell.p == pair["p_t_corrected"]
+    session.select_pair(5, "bm25", "dense")
+    session.show_k(10)
+    assert session.shown_k == 10 and session.pair is None
+    with pytest.raises(ValueError, match="K=3 was not compared"):
+        session.show_k(3)

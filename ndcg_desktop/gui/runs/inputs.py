@@ -219,7 +219,7 @@ class RunsResolvePanel(QGroupBox):
     """One row per run: compared or not, what its check found, and a choice per flag group (unset until made)."""
 
     def __init__(self, session: RunsSession, parent: QWidget | None = None) -> None:
-        super().__init__(translate("runs", "Each run's choices before scoring"), parent)
+        super().__init__(parent)
         self.session = session
         self.table = QTableWidget(0, 2 + len(GROUPS))
         self.table.setAccessibleName(translate("runs", "Runs and their choices"))

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication
-from PySide6.QtWidgets import QVBoxLayout, QWidget
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
 
+from ndcg_desktop.gui.charts import IntervalChart
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_label
 from ndcg_desktop.gui.scores.tables import (
@@ -16,7 +17,7 @@ from ndcg_desktop.gui.scores.tables import (
     table_data,
     table_view,
 )
-from ndcg_desktop.tasks.runs_session import PROJECT, RESULT, RunsResult, RunsSession, runs_rows
+from ndcg_desktop.tasks.runs_session import PROJECT, RESULT, SHOWN, RunsResult, RunsSession, runs_rows
 
 translate = QCoreApplication.translate
 
@@ -59,27 +60,64 @@ class RunsTablePanel(QWidget):
                 "unjudged documents",
             ),
         )
+        self.chart = IntervalChart()
+        self.k_box = QComboBox()
+        self.k_box.setAccessibleName(translate("runs", "K shown in the plot, the matrix and the pairs"))
+        self.k_box.activated.connect(lambda _i: session.show_k(self.k_box.currentData()))
+        k_label = QLabel(translate("runs", "Plot, matrix and pairs at K"))
+        k_label.setBuddy(self.k_box)
+        k_line = QHBoxLayout()
+        k_line.addWidget(k_label)
+        k_line.addWidget(self.k_box)
+        k_line.addStretch(1)
+        table = QWidget()
+        column = QVBoxLayout(table)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.runs_view, 1)
+        column.addLayout(k_line)
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(table)
+        split.addWidget(self.chart)
+        split.setSizes([980, 420])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.settings_line)
-        layout.addWidget(self.runs_view, 1)
+        layout.addWidget(split, 1)
         session.changed.connect(self._changed)
 
     def focus_order(self) -> list[QWidget]:
-        return [self.runs_view]
+        return [self.runs_view, self.k_box, self.chart]
 
     def offer(self, result: RunsResult, table: TableData) -> None:
         """The runs table of ``result``, prepared on the worker that computed it."""
         self._prepared = (result, table)
 
     def _changed(self, aspects: frozenset[str]) -> None:
-        if not aspects & {PROJECT, RESULT}:
+        if aspects & {PROJECT, RESULT}:
+            self._show_result()
+        if aspects & {PROJECT, RESULT, SHOWN}:
+            self._show_plot()
+
+    def _show_plot(self) -> None:
+        result, k = self.session.result, self.session.shown_k
+        rows = runs_rows(result.comparison) if result is not None else None
+        if rows is None:
+            self.chart.show_intervals([], k, "")
             return
+        at = rows[rows["k"] == k]
+        runs = list(zip(at["letter"] + " " + at["run"], at["mean"], at["ci_low"], at["ci_high"], strict=True))
+        self.chart.show_intervals(runs, k, f"{result.comparison.stats.confidence:.0%}")
+        self.k_box.setCurrentIndex(max(self.k_box.findData(k), 0))
+
+    def _show_result(self) -> None:
         result = self.session.result
+        self.k_box.clear()
         if result is None:
             self.runs.clear()
             self.settings_line.setText(translate("runs", "Nothing compared yet."))
             return
+        for k in result.comparison.ks:
+            self.k_box.addItem(str(k), k)
         prepared, self._prepared = self._prepared, None
         table = prepared[1] if prepared is not None and prepared[0] is result else runs_table(result)
         self.runs_proxy.sort(-1)

@@ -12,16 +12,28 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QShortcut
-from PySide6.QtWidgets import QFileDialog, QFrame, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QFrame,
+    QScrollArea,
+    QSizePolicy,
+    QSplitter,
+    QTabWidget,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ndcg_desktop.gui.runs.inputs import CHECK_KEYS, SCORE_KEYS, RunsInputs, RunsResolvePanel
+from ndcg_desktop.gui.runs.pair import PairPanel
 from ndcg_desktop.gui.runs.results import RunsTablePanel, runs_table
+from ndcg_desktop.gui.runs.significance import SignificancePanel
 from ndcg_desktop.gui.tasks import run_with_progress
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.comparing import export_comparison
-from ndcg_desktop.tasks.runs_session import RunsSession
+from ndcg_desktop.tasks.runs_session import RESULT, RunsSession
 from ndcg_desktop.tasks.session import Job
 
 translate = QCoreApplication.translate
@@ -42,26 +54,69 @@ class RunsView(QScrollArea):
         self.inputs.export_requested.connect(lambda: self.export())
         self.resolve = RunsResolvePanel(self.session)
         self.table_panel = RunsTablePanel(self.session)
+        self.significance = SignificancePanel(self.session)
+        self.pair_panel = PairPanel(self.session)
+        self.significance.pair_chosen.connect(self.open_pair)
+        self.lower_tabs = QTabWidget()
+        self.lower_tabs.setAccessibleName(translate("runs", "Significance and pairs"))
+        self.lower_tabs.addTab(self.significance, translate("runs", "Significance"))
+        self.lower_tabs.addTab(self.pair_panel, translate("runs", "A pair query by query"))
+        self.lower_tabs.setMinimumHeight(440)  # two breakdowns side by side: the view scrolls on small screens
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.table_panel)
+        split.addWidget(self.lower_tabs)
+        split.setSizes([260, 520])
+        self.split = split
         self.resolve.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
+        self.resolve_toggle = QToolButton()  # folds the choices away once compared (as the Scores view does)
+        self.resolve_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.resolve_toggle.setCheckable(True)
+        self.resolve_toggle.setAutoRaise(True)
+        self.resolve_toggle.setStyleSheet("QToolButton { font-weight: bold; }")
+        self.resolve_toggle.setAccessibleDescription(translate("runs", "Shows or hides each run's choices"))
+        self.resolve_toggle.toggled.connect(self._show_resolve)
         content = QWidget()
         layout = QVBoxLayout(content)
         layout.setContentsMargins(8, 8, 8, 8)
         layout.addWidget(self.inputs)
+        layout.addWidget(self.resolve_toggle)
         layout.addWidget(self.resolve)
-        layout.addWidget(self.table_panel, 1)
+        layout.addWidget(split, 1)
         self.setWidgetResizable(True)  # small or scaled screens scroll instead of forcing a big window (as Scores)
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setWidget(content)
         order: list[QWidget] = [
             *self.inputs.focus_order(),
+            self.resolve_toggle,
             *self.resolve.focus_order(),
             *self.table_panel.focus_order(),
+            self.lower_tabs,
+            *self.significance.focus_order(),
+            *self.pair_panel.focus_order(),
         ]
         for first, second in zip(order, order[1:], strict=False):
             QWidget.setTabOrder(first, second)
         # Window context: active only while this view is shown (the Runs tab); nothing while a button is disabled.
         QShortcut(CHECK_KEYS, self).activated.connect(self.inputs.check_button.animateClick)
         QShortcut(SCORE_KEYS, self).activated.connect(self.inputs.score_button.animateClick)
+        self.resolve_toggle.setChecked(True)
+        self._show_resolve(True)
+        self.session.changed.connect(self._changed)
+
+    def _changed(self, aspects: frozenset[str]) -> None:
+        if RESULT in aspects:  # folded once compared, shown again when the result goes
+            self.resolve_toggle.setChecked(self.session.result is None)
+
+    def _show_resolve(self, shown: bool) -> None:
+        self.resolve.setVisible(shown)
+        self.resolve_toggle.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
+        text = (
+            translate("runs", "Each run's choices before scoring")
+            if shown
+            else translate("runs", "Each run's choices before scoring: every run resolved (show)")
+        )
+        self.resolve_toggle.setText(text)
+        self.resolve_toggle.setAccessibleName(text)
 
     # -- the window's interface ----------------------------------------------------------------
     def set_project(self, project: Project | None) -> None:
@@ -83,6 +138,12 @@ class RunsView(QScrollArea):
         if not self.session.ready():
             return
         self._run(translate("runs", "Scoring and comparing the runs…"), self.session.score_job())
+
+    def open_pair(self, k: int, a: str, b: str) -> None:
+        """Open a pair query by query (b against a at K) and show it."""
+        if self.session.result is not None:
+            self.session.select_pair(k, a, b)
+            self.lower_tabs.setCurrentWidget(self.pair_panel)
 
     def _run(self, title: str, job: Job) -> None:
         """Run a session job behind the progress dialog; the runs table is formatted on the same worker."""

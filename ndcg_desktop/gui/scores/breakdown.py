@@ -18,6 +18,7 @@ from ndcg_desktop.gui.plain import plain_label
 from ndcg_desktop.gui.scores.tables import FrameModel, fit_columns, table_view
 from ndcg_desktop.gui.tasks import Task, run_in_background
 from ndcg_desktop.scoring.explain import ideal_ranking, missed_relevant
+from ndcg_desktop.tasks.runs_session import RunsSession
 from ndcg_desktop.tasks.scoring import ScoredRun
 from ndcg_desktop.tasks.session import ScoresSession
 
@@ -108,7 +109,7 @@ def query_breakdown(first: ScoredRun, query_id: str) -> QueryBreakdown:
 class BreakdownPanel(QWidget):
     """Shows one query of the session's result; empty without a result."""
 
-    def __init__(self, session: ScoresSession, parent: QWidget | None = None) -> None:
+    def __init__(self, session: ScoresSession | RunsSession, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.session = session
         self.explain = plain_label(wrap=True)
@@ -142,6 +143,7 @@ class BreakdownPanel(QWidget):
         self.missed_label.setBuddy(self.missed_view)
         self.chart = CumulativeChart()
         self._request = 0  # the latest query asked for: a slower worker's older breakdown is dropped
+        self._shown: ScoredRun | None = None  # the scored run whose query is asked for
         self._task: Task | None = None
         for view, model in (
             (self.positions_view, self.positions),
@@ -176,8 +178,20 @@ class BreakdownPanel(QWidget):
     def focus_order(self) -> list[QWidget]:
         return [self.positions_view, self.ideal_view, self.missed_view, self.chart]
 
+    def set_chart_shown(self, shown: bool) -> None:
+        """Two breakdowns side by side leave no room for the chart: its column goes with it."""
+        self.chart.setVisible(shown)
+        layout = self.layout()
+        assert isinstance(layout, QGridLayout)
+        layout.setColumnStretch(2, 3 if shown else 0)
+
     def show_query(self, query_id: str) -> None:
-        """Show one query of the session's result ("" or no result: empty).
+        """Show one query of the Scores session's result ("" or no result: empty)."""
+        result = self.session.result if isinstance(self.session, ScoresSession) else None
+        self.show_scored(result.first if result is not None else None, query_id)
+
+    def show_scored(self, first: ScoredRun | None, query_id: str) -> None:
+        """Show one query of a scored run (None or "": empty); the Runs view shows two runs' side by side.
 
         A large result's query is prepared on a worker (:func:`query_breakdown` reads the query's judgments,
         its ranking below K and the result's per-position rows: on a 7M-line run, ~0.1-0.2 s of a frozen
@@ -187,8 +201,8 @@ class BreakdownPanel(QWidget):
         if self._task is not None:
             self._task.cancel_event.set()
             self._task = None
-        result = self.session.result
-        if result is None or not query_id:
+        self._shown = first
+        if first is None or not query_id:
             for model in (self.positions, self.ideal, self.missed):
                 model.clear()
             self.explain.clear()
@@ -196,19 +210,21 @@ class BreakdownPanel(QWidget):
                 pd.DataFrame(columns=["rank", "cumulative_dcg"]), pd.DataFrame(columns=["rank", "cumulative_idcg"]), 1
             )
             return
-        request, first = self._request, result.first
+        request = self._request
         if len(first.evaluation.per_position) <= LARGE_RESULT:
-            self._render(request, result, query_breakdown(first, query_id))
+            self._render(request, first, query_breakdown(first, query_id))
             return
 
         def done(data: QueryBreakdown) -> None:
             self._task = None
-            self._render(request, result, data)
+            self._render(request, first, data)
 
         self._task = run_in_background(lambda **_: query_breakdown(first, query_id), done, lambda _message: None)
 
-    def _render(self, request: int, result: object, data: QueryBreakdown) -> None:
-        if request != self._request or self.session.result is not result:
+    def _render(self, request: int, first: ScoredRun, data: QueryBreakdown) -> None:
+        result = self.session.result if isinstance(self.session, ScoresSession) else None
+        lost = isinstance(self.session, ScoresSession) and (result is None or result.first is not first)
+        if request != self._request or self._shown is not first or lost:
             return  # another query or another result since: that one shows
         self.positions.load(data.positions)
         self.ideal.load(data.ideal)

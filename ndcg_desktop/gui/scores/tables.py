@@ -17,10 +17,11 @@ from ndcg_desktop.gui.models import SORT_ROLE, Index, natural_key
 
 translate = QCoreApplication.translate
 
-# (header, frame column, format); format: "" text, "f4" four decimals, "int", "interval" (the column
-# holds the sort value, the width of an interval; the frame's ``<column>_low`` and ``<column>_high``
-# columns are its ends, shown as [low, high]); headers are marked with
-# QT_TRANSLATE_NOOP("analysis", ...) where they are declared and may hold {named} placeholders.
+# (header, frame column, format); format: "" text, "f4" four decimals, "int", "p" (three significant
+# digits, for p-values), "interval" (the column holds the sort value, the width of an interval; the
+# frame's ``<column>_low`` and ``<column>_high`` columns are its ends, shown as [low, high]); headers
+# are marked with QT_TRANSLATE_NOOP("analysis", ...) where they are declared and may hold {named}
+# placeholders.
 Column = tuple[str, str, str]  # the header is a QT_TRANSLATE_NOOP marker (typed str in gui.i18n)
 
 
@@ -38,6 +39,8 @@ def format_value(value: Any, fmt: str) -> str:
         return f"{float(value):.4f}"
     if fmt == "int":
         return str(int(value))
+    if fmt == "p":  # p-values span many orders of magnitude: three significant digits
+        return f"{float(value):.3g}"
     return str(value)
 
 
@@ -124,7 +127,7 @@ class FrameModel(QAbstractTableModel):
             if brush is None:
                 brush = self._brushes[value] = shade(value)
             return brush
-        if role == Qt.ItemDataRole.TextAlignmentRole and self.columns[col][2] in ("f4", "int", "interval"):
+        if role == Qt.ItemDataRole.TextAlignmentRole and self.columns[col][2] in ("f4", "int", "interval", "p"):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
