@@ -260,6 +260,7 @@ class IntervalChart(_ChartView):
             self.whiskers.append(whisker)
             self.x_axis.append(html.escape(label), i + 0.5)  # axis labels are rich text: run names escaped
         self.x_axis.setRange(-0.5, max(len(runs), 1) - 0.5)
+        self.x_axis.setLabelsAngle(-45 if len(runs) > 6 else 0)  # twenty runs' names still fit
         values = [v for _, _, low, high in runs for v in (low, high) if v == v]
         low_end = min(values, default=0.0)
         high_end = max(values, default=1.0)

@@ -37,6 +37,7 @@ from ndcg_desktop.domain import (
     UnknownQueryPolicy,
     ZeroIdcgPolicy,
 )
+from ndcg_desktop.scoring import Cancelled
 from ndcg_desktop.scoring.explain import compare_per_query
 from ndcg_desktop.scoring.stats import TEST_COLUMNS, Correction, StatsSettings, StatTest, superscript_text
 from ndcg_desktop.store import PoolVersion, Project, RunInfo
@@ -392,6 +393,8 @@ class RunsSession(VersionChoice):
                     done += 1
                     if progress is not None:
                         progress(done, total)
+            if cancelled is not None and cancelled():  # the statistics take longest: not started once cancelled
+                raise Cancelled()
             comparison = compare_scored(scored, names, ks, settings, stats, baseline)
             if progress is not None:
                 progress(total, total)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
 
 from ndcg_desktop.demo import build_demo
 from ndcg_desktop.domain import EvalSettings, GradeScale
@@ -98,14 +99,20 @@ def test_each_run_is_resolved_then_the_runs_table_equals_ndcg_compare(window, de
 
 def test_closing_or_switching_the_project_resets_the_view(window, demo_path, qtbot, tmp_path):
     view = runs_view(window, demo_path, qtbot)
-    checked(view, qtbot)
+    window.activateWindow()  # shortcuts reach the active window only
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
+    qtbot.keyClick(window, Qt.Key.Key_F5)  # Check runs, from the keyboard
+    qtbot.waitUntil(lambda: not view.session.unchecked(), timeout=30_000)
     choose_for_all(view, "unjudged", "zero")
-    scored(view, qtbot)
+    qtbot.keyClick(window, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)  # Score and compare
+    qtbot.waitUntil(lambda: view.session.result is not None, timeout=60_000)
+    assert not view.resolve.isVisibleTo(window)  # folded away once compared
     other = build_demo(tmp_path / "other.ndcgproj")
     assert window.open_project(other)
     assert view.session.result is None and view.session.checks == {}
     assert view.table_panel.runs.rowCount() == 0
     assert [view.session.choices(n)["unjudged"] for n in ("bm25", "dense")] == [None, None]
+    assert view.resolve.isVisibleTo(window)  # nothing compared: the choices are shown again
     window.close_project()
     assert view.session.project is None and view.resolve.table.rowCount() == 0
 

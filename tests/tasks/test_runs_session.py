@@ -10,6 +10,7 @@ import pytest
 
 from ndcg_desktop.demo import build_demo
 from ndcg_desktop.domain import EvalSettings, InputError
+from ndcg_desktop.scoring import Cancelled
 from ndcg_desktop.scoring.explain import compare
 from ndcg_desktop.scoring.stats import StatsSettings
 from ndcg_desktop.store import Project
@@ -256,3 +257,22 @@ def test_the_matrix_is_the_pairs_seen_from_each_row_and_another_k_closes_the_pai
     assert session.shown_k == 10 and session.pair is None
     with pytest.raises(ValueError, match="K=3 was not compared"):
         session.show_k(3)
+
+
+def test_a_cancelled_job_changes_nothing(demo):
+    session = checked_session(demo)
+    session.choose_all("unjudged", "zero")
+    asked = []
+    session.score_job()(cancelled=lambda: asked.append(1) and False)  # how often an uncancelled job asks
+    last = len(asked)  # the last time: just before the statistics, after every run is scored
+
+    def cancel_at(n):
+        calls = []
+        return lambda: calls.append(1) or len(calls) == n
+
+    for n in (1, last):
+        with pytest.raises(Cancelled):
+            session.score_job()(cancelled=cancel_at(n))
+        assert session.result is None and session.scored("bm25") == {} and session.scored("dense") == {}
+    run_job(session, session.score_job())  # and the same inputs score afterwards
+    assert session.result is not None

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 from ndcg_desktop.domain import Gain, InputError, ZeroIdcgPolicy
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_label
-from ndcg_desktop.gui.scores.text import CHOICE_TEXTS, GAIN_TEXTS, GROUP_TITLES, found_text, keys_text
+from ndcg_desktop.gui.scores.text import CHOICE_TEXTS, GAIN_TEXTS, GROUP_TITLES, found_text, keys_text, listing
 from ndcg_desktop.scoring.stats import Correction, StatTest
 from ndcg_desktop.tasks.runs_session import (
     CHECKS,
@@ -341,6 +341,12 @@ class RunsResolvePanel(QGroupBox):
                     for g in GROUPS
                     if s.found(name, g)
                 ]
+                if checked.report.ties_at_k:  # not a choice here (the run's tie policy is its import's): said
+                    parts.append(
+                        translate("analysis", "{run}: {found}").format(
+                            run=translate("analysis", "Ties straddling K"), found=listing(checked.report.ties_at_k)
+                        )
+                    )
                 found = translate("analysis", "; ", "separator between problems").join(parts) or translate(
                     "runs", "nothing to decide"
                 )

@@ -114,6 +114,7 @@ class RunsTablePanel(QWidget):
         self.k_box.clear()
         if result is None:
             self.runs.clear()
+            fit_columns(self.runs_view, self.runs)  # the headers whole, before any row
             self.settings_line.setText(translate("runs", "Nothing compared yet."))
             return
         for k in result.comparison.ks:

@@ -153,6 +153,7 @@ class SignificancePanel(QWidget):
         if result is None:
             self.matrix.load([], [])
             self.pairs.clear()
+            fit_columns(self.pairs_view, self.pairs)
             self.caption.setText("")
             return
         comparison = result.comparison
