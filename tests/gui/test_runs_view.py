@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from importlib import resources
+
 import pandas as pd
 import pytest
 from PySide6.QtCore import Qt
@@ -114,7 +116,9 @@ def test_closing_or_switching_the_project_resets_the_view(window, demo_path, qtb
     assert [view.session.choices(n)["unjudged"] for n in ("bm25", "dense")] == [None, None]
     assert view.resolve.isVisibleTo(window)  # nothing compared: the choices are shown again
     window.close_project()
-    assert view.session.project is None and view.resolve.table.rowCount() == 0
+    assert view.session.project is None
+    window.stack.setCurrentWidget(window.tabs)  # the table is rebuilt when it is next shown
+    assert view.resolve.table.rowCount() == 0
 
 
 @pytest.fixture
@@ -211,3 +215,21 @@ def test_plot_matrix_and_a_pair_query_by_query_with_both_breakdowns(window, cran
     assert sorted(p.name for p in written[0]) == sorted(COMPARISON_FILES)
     runs = pd.read_csv(tmp_path / "out" / "runs.csv")
     assert runs["mean"].tolist() == cli.runs["mean"].tolist()
+
+
+def test_a_hidden_runs_view_builds_its_table_when_shown_not_at_each_refresh(window, demo_path, qtbot):
+    """A window refresh after an import built a row of combo boxes per run on the GUI thread, tab shown or not."""
+    assert window.open_project(demo_path)
+    window.tabs.setCurrentIndex(0)  # Annotate
+    with resources.as_file(resources.files("ndcg_desktop.demo") / "dense.run") as path:
+        window.project.import_run(path, name="dense again")
+    window.refresh()
+    view = window.runs
+    assert view.session.runs == ["bm25", "dense", "dense again"]  # the session knows at once
+    assert view.resolve.table.rowCount() == 0  # never shown: nothing built
+    window.tabs.setCurrentIndex(RUNS_TAB)
+    rows = [view.resolve.table.item(r, 0).text() for r in range(view.resolve.table.rowCount())]
+    assert rows == ["bm25", "dense", "dense again", "For every run:"]
+    assert (
+        view.resolve.missing_label.text() == "Check the runs to see what each needs decided: bm25, dense, dense again."
+    )

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal
-from PySide6.QtGui import QKeySequence
+from PySide6.QtGui import QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -233,6 +233,8 @@ class RunsResolvePanel(QGroupBox):
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.horizontalHeader().setSectionResizeMode(FOUND_COLUMN, QHeaderView.ResizeMode.Stretch)
         self.table.itemChanged.connect(self._ticked)
+        self._stale = True  # the rows are of an older state of the session (rebuilt when next shown)
+        self._stale_values = True  # the choices and what the checks found are (refreshed when next shown)
         self.combos: dict[tuple[str, str], QComboBox] = {}
         self.run_items: list[QTableWidgetItem] = []
         self.found_items: list[QTableWidgetItem] = []
@@ -259,14 +261,27 @@ class RunsResolvePanel(QGroupBox):
             self.session.include(item.data(Qt.ItemDataRole.UserRole), item.checkState() == Qt.CheckState.Checked)
 
     def _changed(self, aspects: frozenset[str]) -> None:
-        if aspects & {PROJECT, INPUTS}:
-            self._rebuild()
-        elif aspects & {CHOICES_CHANGED, CHECKS, SETTINGS}:
-            self._refresh()
+        # Hidden (another tab, or folded), the table waits until shown: a window refresh after an import
+        # otherwise built a row of combo boxes per run on the GUI thread while the worker still held the GIL.
+        self._stale = self._stale or bool(aspects & {PROJECT, INPUTS})  # the rows themselves
+        self._stale_values = self._stale_values or bool(aspects & {CHOICES_CHANGED, CHECKS, SETTINGS})
+        if self.isVisible():
+            self._bring_up_to_date()
         self._show_missing()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self._bring_up_to_date()
+
+    def _bring_up_to_date(self) -> None:
+        if self._stale:
+            self._rebuild()
+        elif self._stale_values:  # the combo box that made a choice lives on: only values change
+            self._refresh()
 
     def _rebuild(self) -> None:
         s = self.session
+        self._stale = False
         self.table.blockSignals(True)
         self.table.setRowCount(len(s.runs) + 1 if s.runs else 0)
         self.combos = {}
@@ -325,6 +340,7 @@ class RunsResolvePanel(QGroupBox):
 
     def _refresh(self) -> None:
         s = self.session
+        self._stale_values = False
         self.table.blockSignals(True)
         k = max(s.ks)
         for row, name in enumerate(s.runs):
