@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from ndcg_desktop.domain import GradeScale
 from ndcg_desktop.store import Project
 
 SHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
@@ -43,6 +44,18 @@ def small_project(tmp_path) -> Path:
         p.import_qrels(tmp_path / "j.qrels", negative_as_ungraded=True)
         p.import_run(tmp_path / "r.run", name="sys")
         p.set_judging_order("doc_id")  # tests walk the pool in document-ID order; blind order has its own tests
+    return path
+
+
+def cranfield_project(path: Path, data_dir: Path, runs: dict[str, str | None]) -> Path:
+    """A project of Cranfield's judgments frozen as v1 and the named runs of tests/data/cranfield (name -> ID map)."""
+    cran = data_dir / "cranfield"
+    with Project.create(path, scale=GradeScale(0, 4), user="tester") as p:
+        p.import_queries(cran / "queries.tsv")
+        p.import_qrels(cran / "qrels.txt")
+        p.freeze()
+        for name, id_map in runs.items():
+            p.import_run(cran / f"{name}.run.gz", name=name, id_map=id_map)
     return path
 
 

@@ -10,13 +10,13 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from ndcg_desktop.demo import build_demo
-from ndcg_desktop.domain import EvalSettings, GradeScale
+from ndcg_desktop.domain import EvalSettings
 from ndcg_desktop.gui.charts import points
 from ndcg_desktop.scoring.stats import StatsSettings
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.comparing import COMPARISON_FILES, compare_project
 
-from .conftest import shot
+from .conftest import cranfield_project, shot
 
 RUNS_TAB = 3
 
@@ -124,16 +124,7 @@ def test_closing_or_switching_the_project_resets_the_view(window, demo_path, qtb
 @pytest.fixture
 def cranfield(tmp_path, data_dir):
     """Cranfield's judgments frozen as v1, and three runs: BM25, TF-IDF and chunks judged per document."""
-    cran = data_dir / "cranfield"
-    path = tmp_path / "cran.ndcgproj"
-    with Project.create(path, scale=GradeScale(0, 4), user="tester") as p:
-        p.import_queries(cran / "queries.tsv")
-        p.import_qrels(cran / "qrels.txt")
-        p.freeze()
-        p.import_run(cran / "bm25.run.gz", name="bm25")
-        p.import_run(cran / "tfidf.run.gz", name="tfidf")
-        p.import_run(cran / "chunks.run.gz", name="chunks", id_map="#")
-    return path
+    return cranfield_project(tmp_path / "cran.ndcgproj", data_dir, {"bm25": None, "tfidf": None, "chunks": "#"})
 
 
 def test_plot_matrix_and_a_pair_query_by_query_with_both_breakdowns(window, cranfield, qtbot, qtmodeltester, tmp_path):

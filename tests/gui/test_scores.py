@@ -19,20 +19,13 @@ from ndcg_desktop.scoring import evaluate
 from ndcg_desktop.scoring.bounds import unjudged_bounds
 from ndcg_desktop.store import Project
 
+from .conftest import cranfield_project as make_cranfield
 from .conftest import shot
 
 
 @pytest.fixture
 def cranfield_project(tmp_path, data_dir):
-    cran = data_dir / "cranfield"
-    path = tmp_path / "cran.ndcgproj"
-    with Project.create(path, scale=GradeScale(0, 4), user="tester") as p:
-        p.import_queries(cran / "queries.tsv")
-        p.import_qrels(cran / "qrels.txt")
-        p.freeze()
-        p.import_run(cran / "bm25.run.gz", name="bm25")
-        p.import_run(cran / "chunks.run.gz", name="chunks", id_map="#")
-    return path
+    return make_cranfield(tmp_path / "cran.ndcgproj", data_dir, {"bm25": None, "chunks": "#"})
 
 
 def bm25_top(data_dir, k: int) -> pd.DataFrame:
