@@ -224,3 +224,35 @@ def test_a_hidden_runs_view_builds_its_table_when_shown_not_at_each_refresh(wind
     assert (
         view.resolve.missing_label.text() == "Check the runs to see what each needs decided: bm25, dense, dense again."
     )
+
+
+def test_baseline_test_and_a_refused_export(window, demo_path, qtbot, tmp_path):
+    view = runs_view(window, demo_path, qtbot)
+    checked(view, qtbot)
+    choose_for_all(view, "unjudged", "zero")
+    inputs = view.inputs
+    for combo, value in ((inputs.baseline, "dense"), (inputs.test, "wilcoxon"), (inputs.correction, "none")):
+        combo.setCurrentIndex(combo.findData(value))
+        combo.activated.emit(combo.currentIndex())
+    assert (view.session.baseline, view.session.stats.test, view.session.stats.correction) == (
+        "dense",
+        "wilcoxon",
+        "none",
+    )
+    scored(view, qtbot)
+    comparison = view.session.result.comparison
+    pair = comparison.pairs.iloc[0]
+    assert (pair["a"], pair["b"]) == ("dense", "bm25")  # each run against the baseline
+    assert view.significance.pairs.value(0, "p_chosen") == f"{pair['p_wilcoxon']:.3g}"  # no correction: raw
+    assert view.significance.caption.text().startswith(
+        "At K=10: significant when the Wilcoxon signed-rank test's p-value after no correction is below 0.05; "
+        "each run against dense."
+    )
+    errors = []
+    view.error.connect(errors.append)
+    occupied = tmp_path / "a file"
+    occupied.write_text("not a folder")
+    view.export(str(occupied))
+    qtbot.waitUntil(lambda: bool(errors), timeout=30_000)
+    assert str(occupied) in errors[0] and "Traceback" not in errors[0]
+    assert occupied.read_text() == "not a folder"
