@@ -1320,6 +1320,10 @@ Not scored: {run}: {why}</source>
         <translation>计入平均的查询</translation>
     </message>
     <message>
+        <source>The run&apos;s choices</source>
+        <translation>该运行结果的选择</translation>
+    </message>
+    <message>
         <source>Run a</source>
         <translation>运行结果 a</translation>
     </message>
@@ -2990,6 +2994,10 @@ The audit log keeps a record, and Edit ▸ Undo brings the draft back while the 
     <message>
         <source>Scored and compared.</source>
         <translation>已计算得分并比较。</translation>
+    </message>
+    <message>
+        <source>unjudged: {unjudged}, duplicates: {duplicates}, unknown queries: {unknown}, queries: {queries}</source>
+        <translation>未判断：{unjudged}，重复：{duplicates}，未知查询：{unknown}，查询：{queries}</translation>
     </message>
     <message>
         <source>How every figure was computed</source>

@@ -90,6 +90,9 @@ def test_each_run_is_resolved_then_the_runs_table_equals_ndcg_compare(window, de
         assert model.value(row, "bound") == f"[{expected['bound_low']:.4f}, {expected['bound_high']:.4f}]"
         assert model.value(row, "judged_at_k") == f"{expected['judged_at_k']:.4f}"
         assert model.value(row, "queries") == str(expected["queries"])
+        assert (
+            model.value(row, "choices") == "unjudged: zero, duplicates: reject, unknown queries: reject, queries: pool"
+        )
     assert cli.runs["superscript"].tolist() == ["", "a"]  # dense beats bm25 on the demo, significantly
     version = window.project.version(1)
     assert view.table_panel.settings_line.text() == (

@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
 
+from ndcg_desktop.domain import EvalSettings
 from ndcg_desktop.gui.charts import IntervalChart
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_label
@@ -31,12 +32,28 @@ RUN_COLUMNS: list[Column] = [
     (QT_TRANSLATE_NOOP("analysis", "Judged@K"), "judged_at_k", "f4"),
     (QT_TRANSLATE_NOOP("analysis", "Queries in the mean"), "queries", "int"),
     (QT_TRANSLATE_NOOP("analysis", "If unjudged were 0 .. top grade"), "bound", "interval"),
+    (QT_TRANSLATE_NOOP("analysis", "The run's choices"), "choices", ""),
 ]
 
 
+def choices_text(settings: EvalSettings) -> str:
+    """A run's resolutions, in the interface language (the policy words are the settings line's)."""
+    return translate(
+        "runs", "unjudged: {unjudged}, duplicates: {duplicates}, unknown queries: {unknown}, queries: {queries}"
+    ).format(
+        unjudged=translate("analysis", str(settings.unjudged)),
+        duplicates=translate("analysis", str(settings.duplicates)),
+        unknown=translate("analysis", str(settings.unknown_queries)),
+        queries=translate("analysis", str(settings.queries)),
+    )
+
+
 def runs_table(result: RunsResult) -> TableData:
-    """The runs table's cells (any thread: the worker that compared formats them)."""
-    return table_data(RUN_COLUMNS, runs_rows(result.comparison), shade_by="mean")
+    """The runs table's cells (any thread: the worker that compared formats them; translate() is thread-safe)."""
+    rows = runs_rows(result.comparison)
+    evaluations = result.comparison.evaluations
+    rows["choices"] = [choices_text(evaluations[r][k].settings) for r, k in zip(rows["run"], rows["k"], strict=True)]
+    return table_data(RUN_COLUMNS, rows, shade_by="mean")
 
 
 class RunsTablePanel(QWidget):
