@@ -39,7 +39,7 @@ from ndcg_desktop.scoring.bounds import mean_bounds, unjudged_bounds
 from ndcg_desktop.scoring.ndcg import evaluate_cutoffs
 from ndcg_desktop.scoring.stats import TEST_COLUMNS, StatsSettings, compare_tables, run_letter, superscripts
 from ndcg_desktop.store import Project
-from ndcg_desktop.tasks.scoring import score_run
+from ndcg_desktop.tasks.scoring import load_inputs, stamp
 
 Progress = Callable[[int, int], None]
 _AtEachK = tuple[dict[int, Evaluation], dict[int, pd.DataFrame]]  # a run's evaluations and bounds by K
@@ -160,6 +160,9 @@ def compare_project(
 ) -> RunsComparison:
     """Score stored runs against one frozen pool version at every K (not recorded), then compare them.
 
+    Each run is scored as :func:`~ndcg_desktop.tasks.scoring.score_run` scores it (``record=False,
+    bounds=True``), every K from one ordering of it.
+
     Each run keeps the reading it was imported with (order, ties, ID map); ``base`` carries the
     other choices, the same for every run, and each run's manifest records them.
     """
@@ -169,15 +172,19 @@ def compare_project(
     bounds: dict[str, dict[int, pd.DataFrame]] = {}
     total, done = len(run_names) * len(ks), 0
     for name in run_names:
-        evaluations[name], bounds[name] = {}, {}
-        for k in ks:
-            scored = score_run(project, name, version, base.with_(k=k), record=False, bounds=True)
-            evaluations[name][k] = scored.evaluation
-            assert scored.bounds is not None  # asked for
-            bounds[name][k] = scored.bounds
-            done += 1
-            if progress is not None:
-                progress(done, total)
+        # score_run's steps (load and verify, stamp; bounds under zero), every K from one ordering of the run
+        inputs = load_inputs(project, name, version)
+        settings = inputs.settings(base)
+        evaluations[name] = evaluate_cutoffs(inputs.qrels, inputs.run, settings, ks)
+        for evaluation in evaluations[name].values():
+            stamp(evaluation, project, inputs.version, inputs.info.name)
+        as_zero = evaluations[name]
+        if settings.unjudged is CONDENSE:
+            as_zero = evaluate_cutoffs(inputs.qrels, inputs.run, settings.with_(unjudged=ZERO), ks)
+        bounds[name] = {k: unjudged_bounds(as_zero[k], inputs.qrels) for k in ks}
+        done += len(ks)
+        if progress is not None:
+            progress(done, total)
     return compare_evaluations(evaluations, list(ks), base, stats, baseline=baseline, bounds=bounds)
 
 
