@@ -89,12 +89,32 @@ def run_with_progress(
     task = Task(fn)
     _running.add(task)
 
+    # A modal dialog's setValue() runs the event loop, which may deliver the task's end: closing and
+    # deleting the dialog (and running the caller's callback, which may start the next task) from inside
+    # its own setValue() crashed once. The end waits until setValue() has returned; later progress is dropped.
+    state: dict[str, Any] = {"updating": False, "ended": False, "pending": None}
+
     def progress(done: int, total: int) -> None:
+        if state["ended"] or state["updating"]:
+            return
         scale = 1000
-        dialog.setMaximum(scale)
-        dialog.setValue(int(scale * done / max(total, 1)))
+        state["updating"] = True
+        try:
+            dialog.setMaximum(scale)
+            dialog.setValue(int(scale * done / max(total, 1)))
+        finally:
+            state["updating"] = False
+        pending, state["pending"] = state["pending"], None
+        if pending is not None:
+            pending()
 
     def finish(callback: Callable[..., None], *args: Any) -> None:
+        if state["updating"]:
+            state["pending"] = lambda: finish(callback, *args)
+            return
+        if state["ended"]:
+            return
+        state["ended"] = True
         _running.discard(task)
         dialog.close()
         dialog.deleteLater()
