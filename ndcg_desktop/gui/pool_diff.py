@@ -75,10 +75,10 @@ CHANGES = {
     "removed": QT_TRANSLATE_NOOP("analysis", "removed"),
     "regraded": QT_TRANSLATE_NOOP("analysis", "regraded"),
 }
-UNJUDGED = [
+UNJUDGED = [  # refusing first: nothing is guessed until the user chooses (rule 6), as `ndcg diff-pools` does
+    (UnjudgedPolicy.REJECT, QT_TRANSLATE_NOOP("analysis", "refuse the run (reject)")),
     (UnjudgedPolicy.ZERO, QT_TRANSLATE_NOOP("analysis", "count as non-relevant (zero)")),
     (UnjudgedPolicy.CONDENSE, QT_TRANSLATE_NOOP("analysis", "leave out and close the gaps (condense)")),
-    (UnjudgedPolicy.REJECT, QT_TRANSLATE_NOOP("analysis", "refuse the run (reject)")),
 ]
 
 

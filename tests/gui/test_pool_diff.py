@@ -49,6 +49,7 @@ def compared(qtbot, window, two_versions, monkeypatch):
     dialog = window.pool_diff.dialog
     assert isinstance(dialog, PoolDiffDialog) and dialog.isVisible()
     assert (dialog.version_a.currentData(), dialog.version_b.currentData()) == (1, 2)  # the two latest
+    assert dialog.unjudged.currentData() == "reject"  # nothing guessed until chosen, as the command
     dialog.k.setValue(2)
     dialog.unjudged.setCurrentIndex(dialog.unjudged.findData("zero"))
     dialog.compare_button.click()
