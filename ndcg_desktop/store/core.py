@@ -166,13 +166,36 @@ class ProjectFile:
 
     def __init__(self, path: Path, conn: sqlite3.Connection, *, read_only: bool, user: str, lock: _Lock | None):
         self.path = path
-        self.conn = conn
+        self._conn: sqlite3.Connection | None = conn
+        # Every other thread (a worker importing, pooling, scoring) gets a connection of its own: one shared
+        # connection serialises its statements, so the window's thread waited out a worker's long write (1.3 s
+        # while a 7M-line run was stored), and a write started on one thread joined another's open transaction.
+        self._owner = threading.get_ident()
+        self._local = threading.local()
+        self._others: list[sqlite3.Connection] = []
+        self._others_guard = threading.Lock()
         self.read_only = read_only
         self.user = user
         self._lock = lock
         self._key = _Lock.enter(path) if sys.platform != "win32" else None
         # Compared with the schema's at open; a file whose protection is not intact is never written.
         self.protection = protection_problems(conn)
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        """This thread's connection: the one the file was opened with on its own thread, another on any other."""
+        if self._conn is None or threading.get_ident() == self._owner:
+            return self._conn  # type: ignore[return-value]  # None once closed, as before
+        own: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if own is None:
+            own = _connect(self.path, read_only=self.read_only)
+            with self._others_guard:
+                if self._conn is None:  # closed meanwhile
+                    own.close()
+                    return None
+                self._others.append(own)
+            self._local.conn = own
+        return own
 
     @staticmethod
     def create(target: Path, *, scale: GradeScale, labels: list[str], user: str | None) -> None:
@@ -263,14 +286,8 @@ class ProjectFile:
                 )
         conn = None
         try:
-            if read_only:
-                conn = connect_read_only(target)
-            else:
-                conn = sqlite3.connect(target.resolve(), isolation_level=None, check_same_thread=False)
-            conn.execute("PRAGMA foreign_keys = ON")
-            conn.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
+            conn = _connect(target, read_only=read_only)
             if not read_only:
-                conn.execute("PRAGMA synchronous = FULL")  # a grade survives a power cut, not only a crash
                 if not protection_problems(conn):  # altered protection: never written, not even migrated
                     cls._migrate(conn)
         except BaseException:
@@ -333,9 +350,12 @@ class ProjectFile:
         return int(self.conn.execute("PRAGMA user_version").fetchone()[0])
 
     def close(self) -> None:
-        if self.conn is not None:
-            self.conn.close()
-            self.conn = None  # type: ignore[assignment]
+        with self._others_guard:
+            others, self._others = self._others, []
+            primary, self._conn = self._conn, None
+        for conn in [*others, primary]:
+            if conn is not None:
+                conn.close()
         if self._lock is not None:
             self._lock.release()
             self._lock = None
@@ -355,17 +375,18 @@ class ProjectFile:
         if self.protection:
             raise ProtectionAltered(f"is not written to: {'; '.join(self.protection)}", path=self.path)
         with translated(self.path, os_errors=False):
-            self.conn.execute(f"PRAGMA busy_timeout = {int(wait_ms)}")
+            conn = self.conn
+            conn.execute(f"PRAGMA busy_timeout = {int(wait_ms)}")
             try:
-                self.conn.execute("BEGIN IMMEDIATE")
+                conn.execute("BEGIN IMMEDIATE")
                 try:
-                    yield self.conn
-                    self.conn.execute("COMMIT")
+                    yield conn
+                    conn.execute("COMMIT")
                 except BaseException:
                     self._rollback()
                     raise
             finally:
-                self.conn.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
+                conn.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
 
     def _rollback(self) -> None:
         # SQLite may already have rolled back (a full disk does): a second ROLLBACK would raise
@@ -400,6 +421,23 @@ class ProjectFile:
     @property
     def labels(self) -> list[str]:
         return list(json.loads(self.meta("labels")))
+
+
+def _connect(target: Path, *, read_only: bool) -> sqlite3.Connection:
+    """One connection to a project file with the settings every connection to it has."""
+    if read_only:
+        conn = connect_read_only(target)
+    else:
+        conn = sqlite3.connect(target.resolve(), isolation_level=None, check_same_thread=False)
+    try:
+        conn.execute("PRAGMA foreign_keys = ON")
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
+        if not read_only:
+            conn.execute("PRAGMA synchronous = FULL")  # a grade survives a power cut, not only a crash
+    except BaseException:
+        conn.close()
+        raise
+    return conn
 
 
 def connect_read_only(target: Path) -> sqlite3.Connection:

@@ -1,0 +1,119 @@
+"""Each thread talks to the project through a connection of its own (the window's thread never waits out, joins
+or sees a worker's unfinished write)."""
+
+import sqlite3
+import threading
+import time
+
+import pytest
+
+from ndcg_desktop.store import Project, ProjectBusy
+
+
+@pytest.fixture
+def project(tmp_path):
+    (tmp_path / "j.qrels").write_text("q1 0 A 1\nq1 0 B 0\n")
+    with Project.create(tmp_path / "p.ndcgproj", user="tester") as p:
+        p.import_qrels(tmp_path / "j.qrels")
+    with Project.open(tmp_path / "p.ndcgproj", user="tester") as p:
+        yield p
+
+
+def grades(project):
+    return dict(project.file.query("SELECT doc_id, grade FROM judgments ORDER BY doc_id"))
+
+
+def hold_a_write(project, inside: threading.Event, release: threading.Event, errors: list) -> threading.Thread:
+    """A worker that changes B's grade inside a transaction and keeps it open until released."""
+
+    def work():
+        try:
+            with project.file.transaction() as conn:
+                conn.execute("UPDATE judgments SET grade = 3 WHERE doc_id = 'B'")
+                inside.set()
+                release.wait(10)
+        except BaseException as exc:  # noqa: BLE001 - reported to the test
+            errors.append(exc)
+            inside.set()
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    return thread
+
+
+def test_a_workers_unfinished_write_is_neither_seen_nor_joined_by_the_windows_thread(project):
+    inside, release, errors = threading.Event(), threading.Event(), []
+    worker = hold_a_write(project, inside, release, errors)
+    try:
+        assert inside.wait(10) and not errors
+        # One shared connection showed the uncommitted grade here, and a write here failed with SQLite's
+        # "cannot start a transaction within a transaction" (or joined the worker's transaction).
+        assert grades(project) == {"A": 1, "B": 0}
+        began = time.perf_counter()
+        with pytest.raises(ProjectBusy, match="is writing to the project file"):
+            project.set_grade("q1", "A", 2)  # a grade waits briefly for the write lock, then says so
+        assert time.perf_counter() - began < 3
+    finally:
+        release.set()
+        worker.join(10)
+    assert not errors
+    assert grades(project) == {"A": 1, "B": 3}  # the worker's write, whole; the refused grade, nowhere
+    project.set_grade("q1", "A", 2)
+    assert grades(project) == {"A": 2, "B": 3}
+
+
+def test_reads_on_the_windows_thread_do_not_wait_for_a_workers_statement(project):
+    """A statement running on a worker (here a deliberately slow one) no longer holds the window's connection."""
+    started, results = threading.Event(), []
+
+    def slow(_value):
+        started.set()
+        time.sleep(0.3)
+        return 1
+
+    def work():
+        conn = project.file.conn
+        conn.create_function("slow", 1, slow)
+        results.append(conn.execute("SELECT sum(slow(grade)) FROM judgments").fetchone()[0])
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    assert started.wait(10)
+    began = time.perf_counter()
+    assert grades(project) == {"A": 1, "B": 0}
+    waited = time.perf_counter() - began
+    worker.join(10)
+    assert results == [2]
+    assert waited < 0.25  # the shared connection made this wait for the worker's 0.6 s statement
+
+
+def test_closing_the_project_closes_every_threads_connection(project):
+    seen = []
+    worker = threading.Thread(target=lambda: seen.append(project.file.conn))
+    worker.start()
+    worker.join(10)
+    (other,) = seen
+    assert other is not project.file.conn
+    project.close()
+    with pytest.raises(sqlite3.ProgrammingError):
+        other.execute("SELECT 1")
+
+
+def test_a_read_only_project_gives_other_threads_read_only_connections(project, tmp_path):
+    path = project.file.path
+    project.close()
+    with Project.open(path, read_only=True) as read_only:
+        seen = []
+
+        def work():
+            try:
+                seen.append(dict(read_only.file.query("SELECT doc_id, grade FROM judgments")))
+                read_only.file.conn.execute("UPDATE judgments SET grade = 3")
+            except sqlite3.Error as exc:
+                seen.append(exc)
+
+        worker = threading.Thread(target=work)
+        worker.start()
+        worker.join(10)
+    assert seen[0] == {"A": 1, "B": 0}
+    assert isinstance(seen[1], sqlite3.OperationalError) and "readonly" in str(seen[1])
