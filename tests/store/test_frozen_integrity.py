@@ -237,6 +237,32 @@ def test_a_change_made_while_the_project_is_open_is_caught_at_the_next_use(froze
             project.qrels(1)
 
 
+@pytest.mark.parametrize("read_only", [False, True])
+def test_a_check_remembered_on_one_threads_connection_never_vouches_for_another_threads(frozen, read_only):
+    """Each thread has its own connection, and data_version counts per connection: a fresh worker connection
+    opened after a tamper starts at the value the window's connection had when it verified."""
+    import threading
+
+    path, recorded = frozen
+    with Project.open(path, read_only=read_only) as project:
+        assert project.frozen_version(1).hash == recorded  # verified on this thread's connection
+        tamper(path, "UPDATE judgments SET grade = 0 WHERE version = 1 AND doc_id = 'A'")
+        outcome: list[object] = []
+
+        def worker() -> None:
+            try:
+                outcome.append(project.frozen_version(1))
+            except FrozenVersionChanged as exc:
+                outcome.append(exc)
+
+        thread = threading.Thread(target=worker)
+        thread.start()
+        thread.join(30)
+        assert isinstance(outcome[0], FrozenVersionChanged) and recorded in str(outcome[0])
+        with pytest.raises(FrozenVersionChanged, match=recorded):  # and on the window's thread too
+            project.frozen_version(1)
+
+
 ids = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc", "Zs", "Zl", "Zp")), min_size=1, max_size=4)
 
 
