@@ -88,7 +88,8 @@ def _from_sqlite(code: int | None, text: str, path: Path) -> StorageProblem | No
     if code in (_BUSY, _LOCKED):
         return ProjectBusy(
             f"another program is writing to the project file {said}; nothing was written: close the other program "
-            "(an sqlite3 shell, a sync or backup tool) or wait for it, then try again",
+            "(an sqlite3 shell, a sync or backup tool) or wait for it, or for this program's own long task (an import) "
+            "to end, then try again",
             path=path,
         )
     if code == _FULL:
