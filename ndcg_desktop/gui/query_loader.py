@@ -59,8 +59,8 @@ class QueryLoader:
         ticket = self._ticket
 
         def work(**_: object) -> QueryRows | FrozenVersionChanged:
-            try:  # through a connection of its own: the window's small queries must not wait for this one
-                return QueryRows.of(project.query_progress(number, own_connection=True))
+            try:  # on this thread's own connection: the window's small queries do not wait for this one
+                return QueryRows.of(project.query_progress(number))
             except FrozenVersionChanged as exc:  # rule 15: the window refuses the version, saying why
                 return exc
 

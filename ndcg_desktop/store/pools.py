@@ -18,7 +18,7 @@ from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import GradeScale
 from ndcg_desktop.formats.qrels import judgment_lines
 from ndcg_desktop.store import team
-from ndcg_desktop.store.core import ProjectFile, connect_read_only, now
+from ndcg_desktop.store.core import ProjectFile, now
 from ndcg_desktop.store.schema import TEAM_FORMAT
 
 
@@ -360,22 +360,15 @@ class PoolRepository:
         )
         return bool(self.file.conn.execute(sql, (number, rows, rows)).fetchone()[0])
 
-    def query_progress(self, number: int, *, own_connection: bool = False) -> pd.DataFrame:
+    def query_progress(self, number: int) -> pd.DataFrame:
         """Every query (imported or pooled) with its text, pool size and graded count in a version.
 
-        ``own_connection``: read through a connection of its own (committed data only), for a worker thread.
-        A long statement holds its connection: on the shared one, the window's own small queries (the versions
-        list, the runs) waited for a GROUP BY over a million items.
+        On a worker thread this GROUP BY over a million items runs on that thread's own connection (core), so
+        the window's small queries (the versions list, the runs) do not wait for it.
         """
         for v in self.versions():  # the window lists version -1 (none) for a project without a pool
             if v.version == number:
                 self.verified(v)
-        if own_connection:
-            conn = connect_read_only(self.file.path)
-            try:
-                return self._progress(conn, number)
-            finally:
-                conn.close()
         return self._progress(self.file.conn, number)
 
     @staticmethod

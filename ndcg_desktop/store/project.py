@@ -27,7 +27,7 @@ from ndcg_desktop.domain.chunks import ChunkMap, IdMap
 from ndcg_desktop.domain.data import OrderKind, Qrels, Run
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import GradeScale, TiePolicy
-from ndcg_desktop.store.core import SUFFIX, ImportCancelled, ProjectFile, connect_read_only, default_user, translated
+from ndcg_desktop.store.core import SUFFIX, ImportCancelled, ProjectFile, default_user, translated
 from ndcg_desktop.store.errors import (
     DiskFull,
     ProjectBusy,
@@ -270,8 +270,8 @@ class Project:
     def pool_items(self, number: int, query_id: str | None = None) -> pd.DataFrame:
         return self.pools.pool_items(number, query_id)
 
-    def query_progress(self, number: int, *, own_connection: bool = False) -> pd.DataFrame:
-        return self.pools.query_progress(number, own_connection=own_connection)
+    def query_progress(self, number: int) -> pd.DataFrame:
+        return self.pools.query_progress(number)
 
     def pairs(self, number: int) -> tuple[pa.Array, pa.Array]:
         """A version's (query_id, doc_id) pairs as Arrow string columns (read without long GIL holds)."""
@@ -329,35 +329,25 @@ class Project:
     def judging_log(self) -> pd.DataFrame:
         """The audit rows that give a grade (who, at, action, new_grade): what judging pace is computed from.
 
-        Filtered by SQLite (which lets go of Python's GIL), so a pace refresh on a worker thread stays off
-        the window's key presses even when imports wrote a large audit log.
+        Filtered by SQLite (which lets go of Python's GIL), on a worker's own connection, so a pace refresh
+        stays off the window's key presses even when imports wrote a large audit log.
         """
-        with self._reading() as conn:
-            return pd.read_sql_query(
-                "SELECT who, at, action, new_grade FROM audit_log WHERE action = 'grade' AND new_grade IS NOT NULL "
-                "ORDER BY id",
-                conn,
-            )
+        return pd.read_sql_query(
+            "SELECT who, at, action, new_grade FROM audit_log WHERE action = 'grade' AND new_grade IS NOT NULL "
+            "ORDER BY id",
+            self.file.conn,
+        )
 
     def draft_ungraded(self) -> tuple[int | None, int]:
         """The draft's version number (None without a draft) and how many of its items are ungraded."""
-        with self._reading() as conn:
-            row = conn.execute(
-                "SELECT max(version) FROM pool_versions WHERE state = 'draft'"  # at most one draft exists
-            ).fetchone()
-            if row[0] is None:
-                return None, 0
-            count = conn.execute("SELECT count(*) FROM judgments WHERE version = ? AND grade IS NULL", (row[0],))
-            return int(row[0]), int(count.fetchone()[0])
-
-    @contextmanager
-    def _reading(self) -> Iterator[sqlite3.Connection]:
-        """A read-only connection of its own: a reader on a worker thread never shares the window's connection."""
-        conn = connect_read_only(self.path)
-        try:
-            yield conn
-        finally:
-            conn.close()
+        conn = self.file.conn
+        row = conn.execute(
+            "SELECT max(version) FROM pool_versions WHERE state = 'draft'"  # at most one draft exists
+        ).fetchone()
+        if row[0] is None:
+            return None, 0
+        count = conn.execute("SELECT count(*) FROM judgments WHERE version = ? AND grade IS NULL", (row[0],))
+        return int(row[0]), int(count.fetchone()[0])
 
     def add_items(self, pairs: pd.DataFrame, *, version: int | None = None, action: str = "add") -> pd.DataFrame:
         return self.judgments.add_items(pairs, version=version, action=action)
