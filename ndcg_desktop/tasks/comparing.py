@@ -39,7 +39,7 @@ from ndcg_desktop.scoring.bounds import mean_bounds, unjudged_bounds
 from ndcg_desktop.scoring.ndcg import evaluate_cutoffs
 from ndcg_desktop.scoring.stats import TEST_COLUMNS, StatsSettings, compare_tables, run_letter, superscripts
 from ndcg_desktop.store import Project
-from ndcg_desktop.tasks.scoring import load_inputs, stamp
+from ndcg_desktop.tasks.scoring import score_run_at
 
 Progress = Callable[[int, int], None]
 _AtEachK = tuple[dict[int, Evaluation], dict[int, pd.DataFrame]]  # a run's evaluations and bounds by K
@@ -160,8 +160,8 @@ def compare_project(
 ) -> RunsComparison:
     """Score stored runs against one frozen pool version at every K (not recorded), then compare them.
 
-    Each run is scored as :func:`~ndcg_desktop.tasks.scoring.score_run` scores it (``record=False,
-    bounds=True``), every K from one ordering of it.
+    Each run is scored by :func:`~ndcg_desktop.tasks.scoring.score_run_at` (as ``score_run`` scores it,
+    ``record=False, bounds=True``, every K from one ordering of it), as the window's Runs view scores it.
 
     Each run keeps the reading it was imported with (order, ties, ID map); ``base`` carries the
     other choices, the same for every run, and each run's manifest records them.
@@ -172,16 +172,9 @@ def compare_project(
     bounds: dict[str, dict[int, pd.DataFrame]] = {}
     total, done = len(run_names) * len(ks), 0
     for name in run_names:
-        # score_run's steps (load and verify, stamp; bounds under zero), every K from one ordering of the run
-        inputs = load_inputs(project, name, version)
-        settings = inputs.settings(base)
-        evaluations[name] = evaluate_cutoffs(inputs.qrels, inputs.run, settings, ks)
-        for evaluation in evaluations[name].values():
-            stamp(evaluation, project, inputs.version, inputs.info.name)
-        as_zero = evaluations[name]
-        if settings.unjudged is CONDENSE:
-            as_zero = evaluate_cutoffs(inputs.qrels, inputs.run, settings.with_(unjudged=ZERO), ks)
-        bounds[name] = {k: unjudged_bounds(as_zero[k], inputs.qrels) for k in ks}
+        scored = score_run_at(project, name, version, base, list(ks), bounds=True)
+        evaluations[name] = {k: s.evaluation for k, s in scored.items()}
+        bounds[name] = {k: s.bounds for k, s in scored.items() if s.bounds is not None}
         done += len(ks)
         if progress is not None:
             progress(done, total)

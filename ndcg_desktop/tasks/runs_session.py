@@ -42,7 +42,7 @@ from ndcg_desktop.scoring.explain import compare_per_query
 from ndcg_desktop.scoring.stats import TEST_COLUMNS, Correction, StatsSettings, StatTest, superscript_text
 from ndcg_desktop.store import PoolVersion, Project, RunInfo
 from ndcg_desktop.tasks.comparing import RunsComparison, compare_evaluations, parse_cutoffs, significance_matrix
-from ndcg_desktop.tasks.scoring import CheckedRun, ScoredRun, check_run, score_run
+from ndcg_desktop.tasks.scoring import CheckedRun, ScoredRun, check_run, score_run_at
 from ndcg_desktop.tasks.session import CHOICES, DEFAULT_CHOICES, REFUSING_GROUPS, SEND, Emitter, Job, VersionChoice
 
 # Each group's choices here: the scoring policies (sending for judging is the Scores view's, one run at a time).
@@ -382,17 +382,13 @@ class RunsSession(VersionChoice):
             todo = [name for name in names if name not in known]
             total, done = len(todo) * len(ks) + 1, 0
             scored = dict(known)
-            for name in todo:
-                scored[name] = {}
-                for k in ks:
-                    scored[name][k] = score_run(
-                        project, name, version, settings[name].with_(k=k), record=False, bounds=True,
-                        rankings=k == ks[0], cancelled=cancelled,
-                    )  # fmt: skip
-                    scored[name][k].rankings = scored[name][ks[0]].rankings  # one whole ranking per run
-                    done += 1
-                    if progress is not None:
-                        progress(done, total)
+            for name in todo:  # loaded, verified and ordered once for every K, as ndcg compare --project does
+                scored[name] = score_run_at(
+                    project, name, version, settings[name], ks, rankings=True, bounds=True, cancelled=cancelled
+                )
+                done += len(ks)
+                if progress is not None:
+                    progress(done, total)
             if cancelled is not None and cancelled():  # the statistics take longest: not started once cancelled
                 raise Cancelled()
             comparison = compare_scored(scored, names, ks, settings, stats, baseline)

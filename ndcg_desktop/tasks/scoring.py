@@ -16,6 +16,7 @@ from ndcg_desktop.domain import EvalSettings, Qrels, Run, RunReading, UnjudgedPo
 from ndcg_desktop.scoring import Evaluation, evaluate
 from ndcg_desktop.scoring.bounds import unjudged_bounds
 from ndcg_desktop.scoring.explain import FlagReport, FullRankings, inspect
+from ndcg_desktop.scoring.ndcg import evaluate_cutoffs
 from ndcg_desktop.store import PoolVersion, Project, RunInfo, StorageProblem
 from ndcg_desktop.tasks.adjudication import team_manifest
 
@@ -174,4 +175,39 @@ def score_run(
             )
         except StorageProblem as exc:  # only the record failed, and nothing of it was written
             scored.not_recorded = str(exc)
+    return scored
+
+
+def score_run_at(
+    project: Project,
+    run_name: str,
+    pool_version: int | None,
+    base: EvalSettings,
+    ks: list[int],
+    *,
+    rankings: bool = False,
+    bounds: bool = False,
+    cancelled: IsCancelled | None = None,
+) -> dict[int, ScoredRun]:
+    """:func:`score_run` (not recorded) at every K of ``ks``, each the same as its own call (``base.k`` ignored).
+
+    The run is loaded, verified and ordered once for all of them
+    (:func:`~ndcg_desktop.scoring.ndcg.evaluate_cutoffs`); ``rankings`` gives every K the run's one whole
+    ranking, read at the first K. Used by ``ndcg compare --project`` and the window's Runs view alike.
+    """
+    inputs = load_inputs(project, run_name, pool_version)
+    settings = inputs.settings(base)
+    evaluations = evaluate_cutoffs(inputs.qrels, inputs.run, settings, ks, cancelled=cancelled)
+    as_zero = evaluations
+    if bounds and settings.unjudged is UnjudgedPolicy.CONDENSE:  # bounds read the run as returned
+        as_zero = evaluate_cutoffs(
+            inputs.qrels, inputs.run, settings.with_(unjudged=UnjudgedPolicy.ZERO), ks, cancelled=cancelled
+        )
+    whole = FullRankings.of(inputs.run, settings.with_(k=ks[0])) if rankings else None
+    scored: dict[int, ScoredRun] = {}
+    for k in ks:
+        stamp(evaluations[k], project, inputs.version, inputs.info.name)
+        scored[k] = ScoredRun(inputs.info.name, inputs.version, evaluations[k], inputs.qrels, rankings=whole)
+        if bounds:
+            scored[k].bounds = unjudged_bounds(as_zero[k], inputs.qrels)
     return scored

@@ -276,3 +276,22 @@ def test_a_cancelled_job_changes_nothing(demo):
         assert session.result is None and session.scored("bm25") == {} and session.scored("dense") == {}
     run_job(session, session.score_job())  # and the same inputs score afterwards
     assert session.result is not None
+
+
+def test_a_score_job_reads_each_run_once_for_every_k(demo, monkeypatch):
+    """As ndcg compare --project: a run is loaded, verified and ordered once, however many cut-offs."""
+    from ndcg_desktop.tasks import scoring
+
+    loads: list[str] = []
+    original = scoring.load_inputs
+    monkeypatch.setattr(
+        scoring, "load_inputs", lambda project, name, *a: (loads.append(name), original(project, name, *a))[1]
+    )
+    session = checked_session(demo)
+    session.set_ks("5,10,20")
+    run_job(session, session.check_job())
+    loads.clear()
+    session.choose_all("unjudged", "zero")
+    result = run_job(session, session.score_job())
+    assert sorted(loads) == ["bm25", "dense"]  # was once per run and K: six
+    assert set(result.scored["bm25"]) == {5, 10, 20}
