@@ -84,6 +84,10 @@ class _Background:
             self._value = function(*args, **kwargs)
         except BaseException as exc:  # handed to the caller by result()
             self._error = exc
+        finally:
+            from ndcg_desktop.store.core import release_thread_connections  # here: --version imports no store
+
+            release_thread_connections()
 
     def wait(self) -> None:
         self._thread.join()

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication, QProgressDialog, QWidget
 
 from ndcg_desktop.domain import InputError
 from ndcg_desktop.scoring import Cancelled
-from ndcg_desktop.store import ImportCancelled
+from ndcg_desktop.store import ImportCancelled, release_thread_connections
 
 translate = QCoreApplication.translate
 
@@ -65,6 +65,8 @@ class Task(QRunnable):
             self.signals.failed.emit(message.format(error=exc, traceback=traceback.format_exc(limit=4)))
         else:
             self.signals.finished.emit(result)
+        finally:
+            release_thread_connections()  # a pool thread keeps no project connection between tasks
 
 
 _running: set[Task] = set()

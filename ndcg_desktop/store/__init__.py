@@ -1,6 +1,7 @@
 """The SQLite project file: a file/transaction core (``core``), repositories for pools, judgments,
 runs, texts and evaluations, and the :class:`Project` facade over them."""
 
+from ndcg_desktop.store.core import release_thread_connections
 from ndcg_desktop.store.project import (
     SUFFIX,
     DiskFull,
@@ -37,4 +38,5 @@ __all__ = [
     "SavedEvaluation",
     "StorageProblem",
     "pool_hash",
+    "release_thread_connections",
 ]

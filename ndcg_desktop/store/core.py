@@ -41,6 +41,8 @@ def translated(path: Path, *, os_errors: bool = True) -> Iterator[None]:
     try:
         yield
     except kinds as exc:
+        if getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_INTERRUPT:  # the project closed meanwhile
+            raise ImportCancelled("the project was closed while this ran; nothing was written") from exc
         known = known_error(exc, path)
         if known is None:
             raise
@@ -170,9 +172,12 @@ class ProjectFile:
         # Every other thread (a worker importing, pooling, scoring) gets a connection of its own: one shared
         # connection serialises its statements, so the window's thread waited out a worker's long write (1.3 s
         # while a 7M-line run was stored), and a write started on one thread joined another's open transaction.
+        # Only its own thread closes a worker's connection (closing one that another thread is running a statement
+        # on crashes Python's sqlite3 module): at the end of each task (release_thread_connections), or, once its
+        # thread has ended, when the project closes.
         self._owner = threading.get_ident()
         self._local = threading.local()
-        self._others: list[sqlite3.Connection] = []
+        self._others: dict[int, tuple[threading.Thread, sqlite3.Connection]] = {}
         self._others_guard = threading.Lock()
         self.read_only = read_only
         self.user = user
@@ -193,9 +198,20 @@ class ProjectFile:
                 if self._conn is None:  # closed meanwhile
                     own.close()
                     return None
-                self._others.append(own)
+                self._others[threading.get_ident()] = (threading.current_thread(), own)
             self._local.conn = own
+            _opened_here().append(self)
         return own
+
+    def release_thread(self) -> None:
+        """Close the calling thread's own connection, if it has one (the next use opens another)."""
+        own: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if own is None:
+            return
+        self._local.conn = None
+        with self._others_guard:
+            self._others.pop(threading.get_ident(), None)
+        own.close()
 
     @staticmethod
     def create(target: Path, *, scale: GradeScale, labels: list[str], user: str | None) -> None:
@@ -351,11 +367,15 @@ class ProjectFile:
 
     def close(self) -> None:
         with self._others_guard:
-            others, self._others = self._others, []
+            others, self._others = list(self._others.items()), {}
             primary, self._conn = self._conn, None
-        for conn in [*others, primary]:
-            if conn is not None:
+        for ident, (thread, conn) in others:
+            if ident == threading.get_ident() or not thread.is_alive():
                 conn.close()
+            else:  # a task may be running a statement on it: stop that; its thread closes it when the task ends
+                conn.interrupt()
+        if primary is not None:
+            primary.close()
         if self._lock is not None:
             self._lock.release()
             self._lock = None
@@ -421,6 +441,27 @@ class ProjectFile:
     @property
     def labels(self) -> list[str]:
         return list(json.loads(self.meta("labels")))
+
+
+_threads = threading.local()
+
+
+def _opened_here() -> list[ProjectFile]:
+    """The project files the calling thread has a connection of its own to."""
+    if not hasattr(_threads, "files"):
+        _threads.files = []
+    files: list[ProjectFile] = _threads.files
+    return files
+
+
+def release_thread_connections() -> None:
+    """Close every connection the calling thread opened to a project file; run at the end of each background task.
+
+    A project closed meanwhile on another thread interrupted this thread's statements and left the closing here.
+    """
+    files = _opened_here()
+    while files:
+        files.pop().release_thread()
 
 
 def _connect(target: Path, *, read_only: bool) -> sqlite3.Connection:

@@ -7,7 +7,8 @@ import time
 
 import pytest
 
-from ndcg_desktop.store import Project, ProjectBusy
+from ndcg_desktop.store import ImportCancelled, Project, ProjectBusy
+from ndcg_desktop.store.core import translated
 
 
 @pytest.fixture
@@ -87,7 +88,7 @@ def test_reads_on_the_windows_thread_do_not_wait_for_a_workers_statement(project
     assert waited < 0.25  # the shared connection made this wait for the worker's 0.6 s statement
 
 
-def test_closing_the_project_closes_every_threads_connection(project):
+def test_closing_the_project_closes_the_connection_of_a_thread_that_has_ended(project):
     seen = []
     worker = threading.Thread(target=lambda: seen.append(project.file.conn))
     worker.start()
@@ -97,6 +98,71 @@ def test_closing_the_project_closes_every_threads_connection(project):
     project.close()
     with pytest.raises(sqlite3.ProgrammingError):
         other.execute("SELECT 1")
+
+
+def test_closing_the_project_while_a_worker_runs_a_statement_interrupts_it_and_the_worker_closes_its_own(project):
+    """Closing a connection that another thread is running a statement on crashed Python's sqlite3 module (it
+    reads the closed handle when the statement returns): the project interrupts it instead, and the worker's
+    task closes its own connection when it ends."""
+    from ndcg_desktop.store import release_thread_connections
+
+    started, outcome, connections = threading.Event(), [], []
+
+    def slow(_value):
+        started.set()
+        time.sleep(0.05)
+        return 1
+
+    def work():
+        conn = project.file.conn
+        connections.append(conn)
+        conn.create_function("slow", 1, slow)
+        try:
+            with translated(project.file.path):  # as every Project method reads
+                outcome.append(
+                    conn.execute(
+                        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n "
+                        "WHERE i < 200) SELECT sum(slow(i)) FROM n"
+                    ).fetchone()
+                )
+        except (sqlite3.Error, ImportCancelled) as exc:
+            outcome.append(exc)
+        finally:
+            release_thread_connections()  # as every background task does at its end
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    assert started.wait(10)
+    began = time.perf_counter()
+    project.close()  # from the window's thread, mid-statement
+    worker.join(10)
+    assert time.perf_counter() - began < 5  # 200 rows x 50 ms would be 10 s
+    # A task whose project closed under it ends as cancelled (nothing shown, nothing written), not as an error.
+    assert isinstance(outcome[0], ImportCancelled) and "the project was closed" in str(outcome[0])
+    with pytest.raises(sqlite3.ProgrammingError):  # closed by its own thread
+        connections[0].execute("SELECT 1")
+
+
+def test_a_task_end_closes_the_threads_connection_and_the_next_use_opens_another(project):
+    from ndcg_desktop.store import release_thread_connections
+
+    seen = []
+
+    def work():
+        first = project.file.conn
+        release_thread_connections()
+        seen.extend([first, project.file.conn, dict(project.file.query("SELECT doc_id, grade FROM judgments"))])
+        release_thread_connections()
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    worker.join(10)
+    first, second, grades = seen
+    assert first is not second and grades == {"A": 1, "B": 0}
+    for conn in (first, second):
+        with pytest.raises(sqlite3.ProgrammingError):
+            conn.execute("SELECT 1")
+    assert project.file._others == {}  # nothing left for close() to do
 
 
 def test_a_read_only_project_gives_other_threads_read_only_connections(project, tmp_path):
