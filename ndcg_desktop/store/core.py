@@ -203,6 +203,18 @@ class ProjectFile:
             _opened_here().append(self)
         return own
 
+    def change_stamp(self) -> int:
+        """``PRAGMA data_version`` of the connection the file was opened with: it changes whenever any other
+        connection commits (another program's, or a worker's), so a check remembered under it serves every thread.
+
+        Each worker's own connection counts from its own start: a fresh one opened after another program changed
+        the file would read as unchanged against a value the window's connection had before.
+        """
+        primary = self._conn
+        if primary is None:
+            return -1  # closed: matches no remembered check
+        return int(primary.execute("PRAGMA data_version").fetchone()[0])
+
     def release_thread(self) -> None:
         """Close the calling thread's own connection, if it has one (the next use opens another)."""
         own: sqlite3.Connection | None = getattr(self._local, "conn", None)

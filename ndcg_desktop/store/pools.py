@@ -101,9 +101,9 @@ class PoolRepository:
 
     def __init__(self, file: ProjectFile) -> None:
         self.file = file
-        # version -> (connection, its PRAGMA data_version) when the hash last matched there. data_version counts
-        # per connection (each thread has its own), so a check vouches only on the connection that made it.
-        self._verified: dict[int, tuple[sqlite3.Connection, int]] = {}
+        # version -> the file's change stamp (ProjectFile.change_stamp) when its hash last matched, taken before
+        # reading: one check serves every thread until another connection commits.
+        self._verified: dict[int, int] = {}
 
     def versions(self) -> list[PoolVersion]:
         schema = self.file.schema_version  # an older file opened read-only has no guidelines, no team record
@@ -250,18 +250,13 @@ class PoolRepository:
         """
         if not v.frozen:
             return v
-        stamp = self._stamp(self.file.conn)
+        stamp = self.file.change_stamp()
         if self._verified.get(v.version) == stamp:
             return v
         self._compare(v, self.current_hash(v.version, v.scale), stamp)
         return v
 
-    @staticmethod
-    def _stamp(conn: sqlite3.Connection) -> tuple[sqlite3.Connection, int]:
-        """The connection and its count of other connections' commits: equal stamps mean nothing changed."""
-        return conn, int(conn.execute("PRAGMA data_version").fetchone()[0])
-
-    def _compare(self, v: PoolVersion, now_hash: str | None, stamp: tuple[sqlite3.Connection, int]) -> None:
+    def _compare(self, v: PoolVersion, now_hash: str | None, stamp: int) -> None:
         """Refuse a frozen version whose judgments now hash to ``now_hash``, unless that is its recorded hash,
         or whose ratings or adjudications differ from its recorded team (:func:`team.team_record`)."""
         if now_hash != v.hash:
@@ -398,7 +393,7 @@ class PoolRepository:
         )
         # Just hashed and recorded from what it holds: proven (its manifest, printed next, reads nothing again).
         # Were this transaction to fail, the version stays a draft, which is never checked.
-        self._verified[version] = self._stamp(conn)
+        self._verified[version] = self.file.change_stamp()
 
     def frozen_version(self, number: int | None, *, check: bool = True) -> PoolVersion:
         """A frozen version for use (the latest if ``number`` is None), verified against its hash.
@@ -428,7 +423,7 @@ class PoolRepository:
         Read once: the lines whose hash is checked (rule 15) are the lines scored.
         """
         v = self._frozen_version(number)
-        stamp = self._stamp(self.file.conn)
+        stamp = self.file.change_stamp()
         lines = self._hashed_lines(v.version)
         self._compare(v, None if lines is None else _hash_text(lines, v.scale), stamp)
         source = Source(path=f"{self.file.path.name} pool v{v.version}", sha256=v.hash or "", format="pool")

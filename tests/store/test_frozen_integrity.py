@@ -240,7 +240,8 @@ def test_a_change_made_while_the_project_is_open_is_caught_at_the_next_use(froze
 @pytest.mark.parametrize("read_only", [False, True])
 def test_a_check_remembered_on_one_threads_connection_never_vouches_for_another_threads(frozen, read_only):
     """Each thread has its own connection, and data_version counts per connection: a fresh worker connection
-    opened after a tamper starts at the value the window's connection had when it verified."""
+    opened after a tamper starts at the value the window's connection had when it verified. The remembered check
+    is stamped by the window's connection, which sees every other connection's commit."""
     import threading
 
     path, recorded = frozen

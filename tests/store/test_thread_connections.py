@@ -183,3 +183,37 @@ def test_a_read_only_project_gives_other_threads_read_only_connections(project, 
         worker.join(10)
     assert seen[0] == {"A": 1, "B": 0}
     assert isinstance(seen[1], sqlite3.OperationalError) and "readonly" in str(seen[1])
+
+
+def test_a_frozen_versions_check_serves_every_thread_until_another_connection_commits(tmp_path, monkeypatch):
+    """Rule 15 checks at every use, and remembers a check until the file changes: a worker's new connection
+    does not hash the version again (at 766k judgments each check, score and preview paid 0.3-0.6 s for it)."""
+    from ndcg_desktop.store.pools import PoolRepository
+
+    (tmp_path / "j.qrels").write_text("q1 0 A 1\nq1 0 B 0\n")
+    with Project.create(tmp_path / "p.ndcgproj", user="tester") as p:
+        p.import_qrels(tmp_path / "j.qrels")
+        p.freeze()
+    hashed: list[str] = []
+    original = PoolRepository._hashed_lines
+    monkeypatch.setattr(
+        PoolRepository,
+        "_hashed_lines",
+        lambda self, number: (hashed.append(threading.current_thread().name), original(self, number))[1],
+    )
+    with Project.open(tmp_path / "p.ndcgproj", user="tester") as project:
+        project.frozen_version(1)
+        assert len(hashed) == 1
+
+        def use():
+            project.frozen_version(1)
+
+        worker = threading.Thread(target=use, name="worker")
+        worker.start()
+        worker.join(10)
+        assert hashed == ["MainThread"]  # nothing changed: the worker relied on the window's check
+        writer = threading.Thread(target=lambda: project.file.set_meta("touched", "1"), name="writer")
+        writer.start()
+        writer.join(10)
+        project.frozen_version(1)
+        assert hashed == ["MainThread", "MainThread"]  # another connection committed: checked again
