@@ -415,17 +415,18 @@ class ProjectFile:
                     yield conn
                     conn.execute("COMMIT")
                 except BaseException:
-                    self._rollback()
+                    self._rollback(conn)  # this transaction's connection, even if the project closed meanwhile
                     raise
             finally:
                 conn.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
 
-    def _rollback(self) -> None:
+    @staticmethod
+    def _rollback(conn: sqlite3.Connection) -> None:
         # SQLite may already have rolled back (a full disk does): a second ROLLBACK would raise
         # "cannot rollback - no transaction is active" and hide the real error.
-        if self.conn.in_transaction:
+        if conn.in_transaction:
             try:
-                self.conn.execute("ROLLBACK")
+                conn.execute("ROLLBACK")
             except sqlite3.Error:
                 pass  # the original error says more; SQLite rolls back a failed transaction on close
 

@@ -217,3 +217,37 @@ def test_a_frozen_versions_check_serves_every_thread_until_another_connection_co
         writer.join(10)
         project.frozen_version(1)
         assert hashed == ["MainThread", "MainThread"]  # another connection committed: checked again
+
+
+def test_closing_the_project_during_a_workers_write_cancels_it_and_writes_nothing(project):
+    from ndcg_desktop.store import release_thread_connections
+
+    path, started, outcome = project.file.path, threading.Event(), []
+
+    def slow(_value):
+        started.set()
+        time.sleep(0.05)
+        return 1
+
+    def work():
+        try:
+            project.file.conn.create_function("slow", 1, slow)
+            with project.file.transaction() as conn:
+                conn.execute("UPDATE judgments SET grade = 3 WHERE doc_id = 'B'")
+                conn.execute(
+                    "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200) "
+                    "SELECT sum(slow(i)) FROM n"
+                ).fetchone()
+        except BaseException as exc:  # noqa: BLE001 - reported to the test
+            outcome.append(exc)
+        finally:
+            release_thread_connections()
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    assert started.wait(10)
+    project.close()  # quitting, or opening another project, while the write runs
+    worker.join(10)
+    assert isinstance(outcome[0], ImportCancelled), outcome  # not an AttributeError from a rollback on None
+    with Project.open(path, read_only=True) as again:
+        assert grades(again) == {"A": 1, "B": 0}
