@@ -179,6 +179,7 @@ class ProjectFile:
         self._local = threading.local()
         self._others: dict[int, tuple[threading.Thread, sqlite3.Connection]] = {}
         self._others_guard = threading.Lock()
+        self._identity = _identity(path)  # a worker connects by name: to this very file, or not at all
         self.read_only = read_only
         self.user = user
         self._lock = lock
@@ -193,7 +194,13 @@ class ProjectFile:
             return self._conn  # type: ignore[return-value]  # None once closed, as before
         own: sqlite3.Connection | None = getattr(self._local, "conn", None)
         if own is None:
-            own = _connect(self.path, read_only=self.read_only)
+            if _identity(self.path) != self._identity:
+                raise InputError(
+                    "was moved, renamed or replaced while it was open; nothing was read from or written to the file "
+                    "now at that name: open the project again",
+                    path=self.path,
+                )
+            own = _connect(self.path, read_only=self.read_only, create=False)
             with self._others_guard:
                 if self._conn is None:  # closed meanwhile
                     own.close()
@@ -477,12 +484,24 @@ def release_thread_connections() -> None:
         files.pop().release_thread()
 
 
-def _connect(target: Path, *, read_only: bool) -> sqlite3.Connection:
-    """One connection to a project file with the settings every connection to it has."""
+def _identity(path: Path) -> tuple[int, int] | None:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino
+
+
+def _connect(target: Path, *, read_only: bool, create: bool = True) -> sqlite3.Connection:
+    """One connection to a project file with the settings every connection to it has (``create=False``: the file
+    must exist; SQLite would otherwise make an empty one)."""
     if read_only:
         conn = connect_read_only(target)
-    else:
+    elif create:
         conn = sqlite3.connect(target.resolve(), isolation_level=None, check_same_thread=False)
+    else:
+        uri = target.resolve().as_uri() + "?mode=rw"
+        conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
     try:
         conn.execute("PRAGMA foreign_keys = ON")
         conn.execute(f"PRAGMA busy_timeout = {BUSY_MS}")

@@ -1,6 +1,7 @@
 """Each thread talks to the project through a connection of its own (the window's thread never waits out, joins
 or sees a worker's unfinished write)."""
 
+import os
 import sqlite3
 import threading
 import time
@@ -251,3 +252,34 @@ def test_closing_the_project_during_a_workers_write_cancels_it_and_writes_nothin
     assert isinstance(outcome[0], ImportCancelled), outcome  # not an AttributeError from a rollback on None
     with Project.open(path, read_only=True) as again:
         assert grades(again) == {"A": 1, "B": 0}
+
+
+@pytest.mark.parametrize("how", ["moved", "replaced"])
+def test_a_worker_never_connects_to_another_file_at_the_projects_name(project, tmp_path, how):
+    """A worker connects by name; the window's connection follows the open file. A project moved while open
+    left an empty SQLite file at its old name, and one replaced by another project was read instead."""
+    from ndcg_desktop.domain import InputError
+
+    path = project.file.path
+    project.file.query("SELECT 1")  # the window's connection, open on the file itself
+    os.rename(path, tmp_path / "elsewhere.ndcgproj")
+    if how == "replaced":
+        (tmp_path / "k.qrels").write_text("q9 0 Z 2\n")
+        with Project.create(path, user="tester") as other:
+            other.import_qrels(tmp_path / "k.qrels")
+    before = path.read_bytes() if path.exists() else None
+    outcome = []
+
+    def work():
+        try:
+            outcome.append(project.file.query("SELECT doc_id FROM judgments"))
+        except InputError as exc:
+            outcome.append(exc)
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    worker.join(10)
+    assert isinstance(outcome[0], InputError)
+    assert str(outcome[0]).startswith(f"{path}: was moved, renamed or replaced while it was open")
+    assert (path.read_bytes() if path.exists() else None) == before  # nothing created, nothing read or written
+    assert grades(project) == {"A": 1, "B": 0}  # the window's connection still has the project itself
