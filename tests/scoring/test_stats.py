@@ -25,12 +25,12 @@ from ndcg_desktop.domain.settings import EvalSettings, GradeScale, UnjudgedPolic
 from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.formats.runs import read_run
 from ndcg_desktop.scoring import evaluate
+from ndcg_desktop.scoring.resampling import _mean_difference
 from ndcg_desktop.scoring.stats import (
     CiMethod,
     Correction,
     StatsSettings,
     StatTest,
-    _mean_difference,
     bootstrap_ci,
     bootstrap_cis,
     cohens_dz,
