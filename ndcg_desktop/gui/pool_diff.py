@@ -178,6 +178,10 @@ class PoolDiffDialog(QDialog):
         self.refused.setAccessibleName(translate("analysis", "Runs that could not be scored"))
         self.settings_line = plain_label(wrap=True)
         self.settings_line.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        for box in (self.version_a, self.version_b, self.unjudged):
+            box.currentIndexChanged.connect(lambda _i: self._choices_changed())
+        self.k.valueChanged.connect(lambda _v: self._choices_changed())
+        self._choices_changed()
 
         changes = QSplitter(Qt.Orientation.Horizontal)
         changes.addWidget(self._pane(translate("analysis", "Queries that changed"), self.queries_view))
@@ -198,6 +202,18 @@ class PoolDiffDialog(QDialog):
         layout.addWidget(self.settings_line)
         layout.addWidget(buttons)
         self.resize(1100, 660)
+
+    def _choices_changed(self) -> None:
+        """Another version, K or policy: a result shown is no longer theirs, so it goes; headers name the choice."""
+        fields = {"a": str(self.version_a.currentData()), "b": str(self.version_b.currentData())}
+        for model in (self.queries_model, self.items_model, self.runs_model):
+            model.header_fields = fields
+            model.clear()
+        if self.tables is not None:
+            self.tables = None
+            self.summary.setText(translate("analysis", "Choose two versions and press Compare."))
+        for label in (self.tau, self.refused, self.settings_line):
+            label.clear()
 
     def _view(self, model: FrameModel, name: str) -> Any:
         return table_view(sorted_proxy(model, self), name=name)
@@ -221,11 +237,19 @@ class PoolDiffDialog(QDialog):
         """Diff the chosen versions and score every run under both, on a worker (cancellable)."""
         a, b = self.version_a.currentData(), self.version_b.currentData()
         project, settings = self.project, self.settings()
+        asked = self._choice()
 
         def work(progress: Any = None, cancelled: Any = None) -> PoolDiffTables:
             return diff_tables(diff_pools(project, a, b, settings, progress=progress, cancelled=cancelled))
 
-        run_with_progress(self, translate("analysis", "Comparing pool versions…"), work, self.show_result, self._failed)
+        def done(tables: PoolDiffTables) -> None:
+            if self._choice() == asked:  # not for choices made since
+                self.show_result(tables)
+
+        run_with_progress(self, translate("analysis", "Comparing pool versions…"), work, done, self._failed)
+
+    def _choice(self) -> tuple[Any, ...]:
+        return self.version_a.currentData(), self.version_b.currentData(), self.k.value(), self.unjudged.currentData()
 
     def _failed(self, message: str) -> None:
         self.summary.setText(message)

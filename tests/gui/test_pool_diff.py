@@ -124,3 +124,39 @@ def test_one_frozen_version_says_compare_needs_two(qtbot, window, small_project)
     assert dialog is not None
     assert not dialog.compare_button.isEnabled()
     assert dialog.summary.text() == "Compare needs two frozen pool versions."
+
+
+def test_another_choice_clears_the_result_and_the_headers_name_the_choice(compared, qtbot):
+    """A result belongs to the versions, K and policy it was computed for; headers never show ``{a}``."""
+    dialog = compared
+
+    def headers(view):
+        model = view.model()
+        return [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
+
+    from ndcg_desktop.gui import tasks
+
+    for change in (lambda: dialog.k.setValue(3), lambda: dialog.version_a.setCurrentIndex(1)):
+        dialog.compare_button.click()
+        qtbot.waitUntil(lambda: not tasks._running, timeout=20_000)
+        assert dialog.tables is not None
+        change()
+        assert dialog.tables is None
+        assert [dialog.queries_view.model().rowCount(), dialog.runs_view.model().rowCount()] == [0, 0]
+        assert dialog.summary.text() == "Choose two versions and press Compare."
+        assert dialog.tau.text() == dialog.settings_line.text() == ""
+    assert headers(dialog.items_view)[3:5] == ["Grade in v2", "Grade in v2"]  # From now says v2 too
+    assert headers(dialog.runs_view)[1:3] == ["Mean nDCG, v2", "Mean nDCG, v2"]
+    dialog.compare_button.click()  # a result computed for a choice changed meanwhile never lands
+    dialog.k.setValue(4)
+    qtbot.waitUntil(lambda: not tasks._running, timeout=20_000)
+    assert dialog.tables is None and dialog.runs_view.model().rowCount() == 0
+
+
+def test_a_header_placeholder_not_filled_yet_reads_as_an_ellipsis(qapp):
+    from ndcg_desktop.gui.scores.tables import FrameModel
+
+    model = FrameModel([("nDCG {a}", "ndcg_a", "f4"), ("{other} − {run}", "difference", "f4"), ("Run", "run", "")])
+    assert [model.headerData(c, Qt.Orientation.Horizontal) for c in range(3)] == ["nDCG …", "… − …", "Run"]
+    model.header_fields = {"a": "bm25"}
+    assert model.headerData(0, Qt.Orientation.Horizontal) == "nDCG bm25"

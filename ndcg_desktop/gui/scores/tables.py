@@ -74,6 +74,13 @@ def table_data(columns: list[Column], frame: pd.DataFrame, shade_by: str | None 
     return TableData(display, raw, shade_column, shades)
 
 
+class _Unfilled(dict[str, str]):
+    """Header fields; a placeholder not filled yet reads as an ellipsis, never as ``{a}``."""
+
+    def __missing__(self, key: str) -> str:
+        return "…"
+
+
 class FrameModel(QAbstractTableModel):
     """A read-only table of prepared strings and raw sort values, loaded from a data frame."""
 
@@ -112,7 +119,7 @@ class FrameModel(QAbstractTableModel):
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             header = translate(self.context, self.columns[section][0])
-            return header.format(**self.header_fields) if self.header_fields else header
+            return header.format_map(_Unfilled(self.header_fields)) if "{" in header else header
         return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
