@@ -121,7 +121,7 @@ def score_inputs(
     progress: Progress | None = None,
     cancelled: IsCancelled | None = None,
 ) -> Evaluation:
-    """Score loaded inputs (not recorded), the manifest stamped: the one path every stored-run score takes.
+    """Score loaded inputs at ``base.k`` (not recorded), the manifest stamped as :func:`score_run_at` stamps it.
 
     ``inputs.qrels`` may be other grades for the same pool version (one annotator's, see
     ``tasks.agreement``); the run's reading and the version's scale still come from ``inputs``.
@@ -155,23 +155,15 @@ def score_run(
     >>> # ndcg score --project p.ndcgproj --run-name bm25 --unjudged zero is, in code:
     >>> # score_run(Project.open(p), "bm25", None, EvalSettings(unjudged="zero"))
     """
-    inputs = load_inputs(project, run_name, pool_version)
-    settings = inputs.settings(base)
-    evaluation = score_inputs(project, inputs, base, progress=progress, cancelled=cancelled)
-    scored = ScoredRun(inputs.info.name, inputs.version, evaluation, inputs.qrels)
-    if bounds:
-        as_zero = evaluation
-        if settings.unjudged is UnjudgedPolicy.CONDENSE:
-            as_zero = evaluate(
-                inputs.qrels, inputs.run, settings.with_(unjudged=UnjudgedPolicy.ZERO), cancelled=cancelled
-            )
-        scored.bounds = unjudged_bounds(as_zero, inputs.qrels)
-    if rankings:
-        scored.rankings = FullRankings.of(inputs.run, settings)  # where missed documents sit below K
+    scored = score_run_at(
+        project, run_name, pool_version, base, [base.k], rankings=rankings, bounds=bounds, progress=progress,
+        cancelled=cancelled,
+    )[base.k]  # fmt: skip
+    evaluation = scored.evaluation
     if record and not project.read_only:
         try:
             scored.evaluation_id = project.save_evaluation(
-                inputs.info.name, inputs.version.version, settings.to_text(), evaluation.manifest
+                scored.run_name, scored.version.version, evaluation.settings.to_text(), evaluation.manifest
             )
         except StorageProblem as exc:  # only the record failed, and nothing of it was written
             scored.not_recorded = str(exc)
@@ -187,6 +179,7 @@ def score_run_at(
     *,
     rankings: bool = False,
     bounds: bool = False,
+    progress: Progress | None = None,
     cancelled: IsCancelled | None = None,
 ) -> dict[int, ScoredRun]:
     """:func:`score_run` (not recorded) at every K of ``ks``, each the same as its own call (``base.k`` ignored).
@@ -197,7 +190,7 @@ def score_run_at(
     """
     inputs = load_inputs(project, run_name, pool_version)
     settings = inputs.settings(base)
-    evaluations = evaluate_cutoffs(inputs.qrels, inputs.run, settings, ks, cancelled=cancelled)
+    evaluations = evaluate_cutoffs(inputs.qrels, inputs.run, settings, ks, progress=progress, cancelled=cancelled)
     as_zero = evaluations
     if bounds and settings.unjudged is UnjudgedPolicy.CONDENSE:  # bounds read the run as returned
         as_zero = evaluate_cutoffs(
