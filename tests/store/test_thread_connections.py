@@ -21,6 +21,21 @@ def project(tmp_path):
         yield p
 
 
+SLOW = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200) SELECT sum(slow(i)) FROM n"
+
+
+def slow_on(conn, started: threading.Event, seconds: float = 0.05) -> None:
+    """Give ``conn`` a ``slow(x)`` SQL function (``SLOW`` calls it 200 times): the statement runs long enough
+    for another thread to act while it is running, and ``started`` is set once it does."""
+
+    def slow(_value):
+        started.set()
+        time.sleep(seconds)
+        return 1
+
+    conn.create_function("slow", 1, slow)
+
+
 def grades(project):
     return dict(project.file.query("SELECT doc_id, grade FROM judgments ORDER BY doc_id"))
 
@@ -68,14 +83,9 @@ def test_reads_on_the_windows_thread_do_not_wait_for_a_workers_statement(project
     """A statement running on a worker (here a deliberately slow one) no longer holds the window's connection."""
     started, results = threading.Event(), []
 
-    def slow(_value):
-        started.set()
-        time.sleep(0.3)
-        return 1
-
     def work():
         conn = project.file.conn
-        conn.create_function("slow", 1, slow)
+        slow_on(conn, started, seconds=0.3)
         results.append(conn.execute("SELECT sum(slow(grade)) FROM judgments").fetchone()[0])
 
     worker = threading.Thread(target=work)
@@ -109,23 +119,13 @@ def test_closing_the_project_while_a_worker_runs_a_statement_interrupts_it_and_t
 
     started, outcome, connections = threading.Event(), [], []
 
-    def slow(_value):
-        started.set()
-        time.sleep(0.05)
-        return 1
-
     def work():
         conn = project.file.conn
         connections.append(conn)
-        conn.create_function("slow", 1, slow)
+        slow_on(conn, started)
         try:
             with translated(project.file.path):  # as every Project method reads
-                outcome.append(
-                    conn.execute(
-                        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n "
-                        "WHERE i < 200) SELECT sum(slow(i)) FROM n"
-                    ).fetchone()
-                )
+                outcome.append(conn.execute(SLOW).fetchone())
         except (sqlite3.Error, ImportCancelled) as exc:
             outcome.append(exc)
         finally:
@@ -225,20 +225,12 @@ def test_closing_the_project_during_a_workers_write_cancels_it_and_writes_nothin
 
     path, started, outcome = project.file.path, threading.Event(), []
 
-    def slow(_value):
-        started.set()
-        time.sleep(0.05)
-        return 1
-
     def work():
         try:
-            project.file.conn.create_function("slow", 1, slow)
+            slow_on(project.file.conn, started)
             with project.file.transaction() as conn:
                 conn.execute("UPDATE judgments SET grade = 3 WHERE doc_id = 'B'")
-                conn.execute(
-                    "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200) "
-                    "SELECT sum(slow(i)) FROM n"
-                ).fetchone()
+                conn.execute(SLOW).fetchone()
         except BaseException as exc:  # noqa: BLE001 - reported to the test
             outcome.append(exc)
         finally:
