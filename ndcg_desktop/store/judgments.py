@@ -355,13 +355,23 @@ class JudgmentRepository:
         if draft is None:
             raise InputError("has no draft pool to freeze", path=self.file.path)
         v = self.pools.writable_draft(draft.version)
-        unsettled = int(
-            self.file.query(
-                "SELECT count(*) FROM judgments j JOIN (SELECT query_id, doc_id FROM ratings WHERE version = ? "
-                "GROUP BY query_id, doc_id HAVING min(grade) != max(grade)) d "
-                "ON d.query_id = j.query_id AND d.doc_id = j.doc_id WHERE j.version = ? AND j.grade IS NULL",
-                (v.version, v.version),
-            )[0][0]
+        items, graded = self.file.query("SELECT count(*), count(grade) FROM judgments WHERE version = ?", (v.version,))[
+            0
+        ]
+        ungraded = items - graded
+        # Only an ungraded item can be unsettled: with none (the usual case) the ratings are not read at all
+        # (grouping 766k ratings took 0.6 s of every freeze).
+        unsettled = (
+            int(
+                self.file.query(
+                    "SELECT count(*) FROM judgments j WHERE j.version = ? AND j.grade IS NULL AND ("
+                    "SELECT min(r.grade) != max(r.grade) FROM ratings r WHERE r.version = j.version "
+                    "AND r.query_id = j.query_id AND r.doc_id = j.doc_id)",
+                    (v.version,),
+                )[0][0]
+            )
+            if ungraded
+            else 0
         )
         if unsettled:  # never removed as "ungraded": annotators graded them, they only disagree
             raise InputError(
@@ -370,10 +380,6 @@ class JudgmentRepository:
                 path=self.file.path,
                 hint="ndcg adjudicate",
             )
-        items, graded = self.file.query("SELECT count(*), count(grade) FROM judgments WHERE version = ?", (v.version,))[
-            0
-        ]
-        ungraded = items - graded
         if ungraded and not remove_ungraded:
             raise InputError(
                 f"draft version {v.version} has {ungraded} ungraded item{'s' if ungraded != 1 else ''}; grade them, "
