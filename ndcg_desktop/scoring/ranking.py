@@ -135,14 +135,42 @@ def first_repeats(groups: np.ndarray, docs: DocIds, codes: np.ndarray, keys: Doc
 
 
 def _any_repeat(groups: np.ndarray, pair: np.ndarray, step: int = 1 << 20) -> bool:
-    """Whether a pair occurs twice, sorting about ``step`` rows at a time, cut where a group begins.
+    """Whether a pair occurs twice within a group (each group's rows are contiguous, and a repeat lies within one).
 
-    Each group's rows are contiguous and a repeat lies within one group, so sorting piece by piece
-    finds what one sort of the whole would, with small temporaries.
+    The groups of the most common length (a run's depth: most queries have as many rows as the system returned)
+    are sorted as the rows of a matrix, each on its own (7M rows of 1,000 a query: 0.1 s instead of 0.4 s for
+    sorting million-row pieces); the groups of other lengths are sorted as one list, piece by piece.
     """
     n = len(pair)
     if n < 2:
         return False
+    starts = np.r_[0, np.flatnonzero(groups[1:] != groups[:-1]) + 1]
+    lengths = np.diff(np.r_[starts, n])
+    values, counts = np.unique(lengths, return_counts=True)
+    width = int(values[counts.argmax()])
+    equal = lengths == width
+    if width > 1:
+        per_block = max(1, step // width)
+        if equal.all():  # one length: the rows are the matrix already
+            matrix = pair.reshape(-1, width)
+            blocks = (matrix[i : i + per_block] for i in range(0, len(matrix), per_block))
+        else:
+            first = starts[equal]
+            offsets = np.arange(width)
+            blocks = (pair[first[i : i + per_block, None] + offsets] for i in range(0, len(first), per_block))
+        for block in blocks:
+            ordered = np.sort(block, axis=1)
+            if (ordered[:, 1:] == ordered[:, :-1]).any():
+                return True
+    if equal.all():
+        return False
+    rest = np.repeat(~equal, lengths)
+    return _any_repeat_in_pieces(groups[rest], pair[rest], step)
+
+
+def _any_repeat_in_pieces(groups: np.ndarray, pair: np.ndarray, step: int) -> bool:
+    """:func:`_any_repeat` by sorting about ``step`` rows at a time, cut where a group begins (small temporaries)."""
+    n = len(pair)
     cuts = np.flatnonzero(groups[1:] != groups[:-1]) + 1  # where a group begins
     start = 0
     while start < n:
