@@ -33,7 +33,7 @@ from ndcg_desktop.formats.common import (
     split_fields,
 )
 from ndcg_desktop.formats.large import read_large_separated
-from ndcg_desktop.scoring.judged import id_keys, mix
+from ndcg_desktop.scoring.judged import any_repeat, id_keys, mix
 
 _HEADER = ("query_id", "doc_id", "grade")
 
@@ -247,6 +247,8 @@ def _repeats(
         return mix(np.bitwise_xor(keys, mix(q.astype(np.uint64)), dtype=np.uint64))
 
     ordered = pair_keys()
+    if len(queries) == 1 + int(np.count_nonzero(q[1:] != q[:-1])) and not any_repeat(q, ordered):
+        return np.zeros(0, dtype=np.int64)  # each query's lines together (as files list them), none twice
     ordered.sort()  # in place: a 10M-line file holds few copies of its keys at once
     same = ordered[1:] == ordered[:-1]
     if not same.any():

@@ -59,3 +59,72 @@ def _chunk_keys(ids: pa.Array, step: int) -> np.ndarray:
             h[rows] = mix(np.bitwise_xor(h[rows], word))
         keys[lo:hi] = h
     return keys
+
+
+def any_repeat(groups: np.ndarray, pair: np.ndarray, step: int = 1 << 20) -> bool:
+    """Whether a key occurs twice within a group. Each group's rows are contiguous, and keys of different groups
+    differ (they compose the group), so a repeat lies within one group.
+
+    False means none. True means one, or, very rarely, a key equal to the padding below: callers confirm a True
+    on the keys themselves. Groups of up to twice the median length are sorted as the rows of a matrix, each on
+    its own, padded with distinct values (7M rows of 1,000 a query: 0.11 s instead of 0.42 s for sorting
+    million-row pieces); longer groups are sorted as one list, piece by piece (small temporaries either way).
+    """
+    n = len(pair)
+    if n < 2:
+        return False
+    starts = np.r_[0, np.flatnonzero(groups[1:] != groups[:-1]) + 1]
+    lengths = np.diff(np.r_[starts, n])
+    width = int(min(lengths.max(), 2 * np.median(lengths)))
+    fits = lengths <= width
+    if width > 1 and _rows_repeat(pair, starts[fits], lengths[fits], width, max(1, step // width)):
+        return True
+    if fits.all():
+        return False
+    rest = np.repeat(~fits, lengths)
+    return _pieces_repeat(groups[rest], pair[rest], step)
+
+
+_TOP = np.iinfo(np.uint64).max
+
+
+def _rows_repeat(pair: np.ndarray, starts: np.ndarray, lengths: np.ndarray, width: int, per_block: int) -> bool:
+    """Groups (given by their first row and length, each at most ``width``) as matrix rows, ``per_block`` at a time."""
+    if len(lengths) and (lengths == width).all() and len(pair) == len(lengths) * width:  # the matrix already
+        matrix = pair.reshape(-1, width)
+        blocks = (matrix[i : i + per_block] for i in range(0, len(matrix), per_block))
+    else:
+        blocks = (
+            _padded(pair, starts[i : i + per_block], lengths[i : i + per_block], width)
+            for i in range(0, len(starts), per_block)
+        )
+    for block in blocks:
+        ordered = np.sort(block, axis=1)
+        if (ordered[:, 1:] == ordered[:, :-1]).any():
+            return True
+    return False
+
+
+def _padded(pair: np.ndarray, starts: np.ndarray, lengths: np.ndarray, width: int) -> np.ndarray:
+    """One row per group: its keys, then distinct padding (the largest keys there are) up to ``width``."""
+    matrix = np.empty((len(starts), width), dtype=np.uint64)
+    matrix[:] = _TOP - np.arange(width, dtype=np.uint64)
+    row = np.repeat(np.arange(len(starts)), lengths)
+    column = np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    matrix[row, column] = pair[np.repeat(starts, lengths) + column]
+    return matrix
+
+
+def _pieces_repeat(groups: np.ndarray, pair: np.ndarray, step: int) -> bool:
+    """:func:`any_repeat` by sorting about ``step`` rows at a time, cut where a group begins."""
+    n = len(pair)
+    cuts = np.flatnonzero(groups[1:] != groups[:-1]) + 1  # where a group begins
+    start = 0
+    while start < n:
+        i = int(np.searchsorted(cuts, start + step))
+        stop = int(cuts[i]) if i < len(cuts) else n
+        ordered = np.sort(pair[start:stop])
+        if (ordered[1:] == ordered[:-1]).any():
+            return True
+        start = stop
+    return False

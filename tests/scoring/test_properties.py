@@ -408,20 +408,20 @@ def test_files_read_back_to_the_same_scores(folder: Path, case: Case, eval_setti
     assert from_files.summary == from_memory.summary
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=400, deadline=None)
 @given(
-    lengths=st.lists(st.integers(1, 6), min_size=1, max_size=12),
+    lengths=st.lists(st.integers(1, 6) | st.integers(7, 30), min_size=1, max_size=12),
     values=st.data(),
     step=st.integers(1, 14),
 )
 def test_the_repeat_search_finds_a_repeat_exactly_when_a_group_has_one(lengths, values, step) -> None:
-    """Groups of the common length (sorted as matrix rows, in blocks of ``step`` rows) and of other lengths (sorted
-    in pieces): whatever the mix and the block size, a repeat is found exactly when one group holds one."""
-    from ndcg_desktop.scoring.ranking import _any_repeat
+    """Groups of one length (a matrix already), of mixed lengths (padded matrix rows, in blocks of about ``step``
+    rows) and over twice the median length (sorted in pieces): a repeat is found exactly when a group holds one."""
+    from ndcg_desktop.scoring.judged import any_repeat
 
     groups = np.repeat(np.arange(len(lengths)), lengths)
-    drawn = values.draw(st.lists(st.integers(0, 9), min_size=len(groups), max_size=len(groups)))
+    drawn = values.draw(st.lists(st.integers(0, 40), min_size=len(groups), max_size=len(groups)))
     pair = (groups.astype(np.uint64) << np.uint64(32)) | np.array(drawn, dtype=np.uint64)  # as pair_keys composes
     ends = np.cumsum(lengths).tolist()
     expected = any(len(set(drawn[a:b])) < b - a for a, b in zip([0, *ends[:-1]], ends, strict=True))
-    assert _any_repeat(groups, pair, step) == expected
+    assert any_repeat(groups, pair, step) == expected
