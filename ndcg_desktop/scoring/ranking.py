@@ -74,12 +74,21 @@ class DocKeys:
     injective: bool
 
 
-def keys_of(docs: DocIds, codes: np.ndarray) -> DocKeys:
-    """The identity keys of ranked positions given by their codes into ``docs``."""
+def keys_of(docs: DocIds, codes: np.ndarray, *, exact: bool = False) -> DocKeys:
+    """The identity keys of ranked positions given by their codes into ``docs``.
+
+    IDs held as strings (every row's, or distinct ones: a stored run, a mapped one) get hashed keys, as the
+    file path's rows do, unless ``exact`` asks for the codes themselves (after an :class:`IdCollision`):
+    matching a pool's IDs against codes built a hash table of every distinct ID (1.6 s for a stored run of
+    4.8M distinct IDs), against hashed keys it is a sort.
+    """
     if isinstance(docs, RowIds):
         ident, injective = identity_keys(docs.strings)
         return DocKeys(ident[codes], False, injective)
-    return DocKeys(codes, True, True)  # the codes themselves (exact keys): no 8-byte copy of every row
+    if isinstance(docs, pa.Array) and not exact:
+        ident, injective = identity_keys(docs)
+        return DocKeys(ident[codes], False, injective)
+    return DocKeys(codes, True, True)  # numbers, or exact codes: no 8-byte copy of every row
 
 
 def keys_among(docs: DocIds, keys: DocKeys, values: pa.Array) -> tuple[np.ndarray, DocKeys]:
@@ -87,7 +96,7 @@ def keys_among(docs: DocIds, keys: DocKeys, values: pa.Array) -> tuple[np.ndarra
 
     With codes, IDs that are not among ``docs`` get keys no ranked position has.
     """
-    if isinstance(docs, RowIds):
+    if not keys.exact:
         ident, injective = identity_keys(values)
         return ident, DocKeys(keys.ident, False, keys.injective and injective)
     absent = np.uint64(len(docs)) + np.arange(len(values), dtype=np.uint64)  # distinct, above every code
@@ -264,7 +273,7 @@ def rank_run(run: Run, *, ties: TiePolicy, id_map: IdMap | None = None, exact: b
             perm[tied] = perm[moved]
         else:
             sd[tied], perm[tied] = sd[moved], perm[moved]
-    return Ranking(q=sq, d=sd, row=perm, key=sk, docs=docs, keys=keys_of(docs, sd))
+    return Ranking(q=sq, d=sd, row=perm, key=sk, docs=docs, keys=keys_of(docs, sd, exact=exact))
 
 
 def _sort_within(group: np.ndarray, key: np.ndarray) -> np.ndarray:

@@ -74,9 +74,7 @@ class RunRepository:
                 "query_id": pa.DictionaryArray.from_arrays(pa.array(run.q), run.queries),
                 # Numbered document IDs (Run.doc_numbers) are stored as their numbers: no dictionary to build
                 # at import, and the run loads on the numeric fast path that reading its file takes.
-                "doc_id": pa.array(run.doc_numbers)
-                if run.doc_numbers is not None
-                else pa.DictionaryArray.from_arrays(pa.array(run.d), run.docs),
+                "doc_id": _stored_doc_ids(run),
                 "score": pa.array(run.score) if run.score is not None else pa.nulls(len(run), pa.float64()),
                 "rank": pa.array(run.rank) if run.rank is not None else pa.nulls(len(run), pa.float64()),
                 "line": pa.array(
@@ -146,13 +144,15 @@ class RunRepository:
         table = pa.ipc.open_stream(blob).read_all().combine_chunks()
         qcol, dcol = table.column("query_id").chunk(0), table.column("doc_id").chunk(0)
         order = info.reading.order
-        numbered = not pa.types.is_dictionary(dcol.type)  # stored as numbers (see import_run)
+        coded = pa.types.is_dictionary(dcol.type)  # as runs were stored before the IDs of each row
+        numbered = pa.types.is_integer(dcol.type)
         run = Run(
             queries=qcol.dictionary,
-            docs=None if numbered else dcol.dictionary,
+            docs=dcol.dictionary if coded else None,
             q=qcol.indices.to_numpy().astype(np.int32),
-            d=None if numbered else dcol.indices.to_numpy().astype(np.int32),
+            d=dcol.indices.to_numpy().astype(np.int32) if coded else None,
             doc_numbers=dcol.to_numpy().astype(np.int32) if numbered else None,
+            doc_column=None if coded or numbered else dcol,
             score=None if table.column("score").null_count == len(table) else table.column("score").to_numpy(),
             rank=table.column("rank").to_numpy() if order is OrderKind.RANK else None,
             order=order,
@@ -213,3 +213,17 @@ class RunRepository:
         if not frames:
             return pd.DataFrame(columns=["query_id", "doc_id"])
         return (frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True))[["query_id", "doc_id"]]
+
+
+def _stored_doc_ids(run: Run) -> pa.Array:
+    """A run's document IDs as stored: numbers (Run.doc_numbers: the numeric fast path on loading), else each
+    row's ID as read (Run.doc_column), as the file path holds them; a dictionary only for a run that has one.
+
+    Building a dictionary of 7M nearly distinct IDs at import took 3 s and most of 1.5 GB, for nothing the
+    scorer needs: it hashes each row's ID (scoring/idkeys.py).
+    """
+    if run.doc_numbers is not None:
+        return pa.array(run.doc_numbers)
+    if run.doc_column is not None:
+        return run.doc_column
+    return pa.DictionaryArray.from_arrays(pa.array(run.d), run.docs)

@@ -73,3 +73,66 @@ def test_cli_score_project_records_and_refuses_another_reading(project, capsys):
     assert err == (
         "error: run sys was imported with --ties docid-desc; import it again with --ties docid-asc to score it that way"
     )
+
+
+COLLIDING_QRELS = "q1 0 DOC-AAAAAAAA 3\nq1 0 DOC-BBBBBBBB 1\nq2 0 DOC-CCCCCCCC 2\nq2 0 X 1\n"
+COLLIDING_RUN = (
+    "q1 Q0 DOC-BBBBBBBB 1 3 t\nq1 Q0 DOC-AAAAAAAA 2 2 t\nq1 Q0 DOC-DDDDDDDD 3 2 t\nq1 Q0 DOC-BBBBBBBB 4 1 t\n"
+    "q2 Q0 DOC-EEEEEEEE 1 5 t\nq2 Q0 DOC-CCCCCCCC 2 5 t\nq2 Q0 Y 3 1 t\n"
+)
+
+
+@pytest.mark.parametrize("stored_as", ["rows", "dictionary"])
+def test_a_stored_run_is_scored_by_hashed_keys_and_falls_back_to_exact_codes_on_a_collision(
+    stored, write, monkeypatch, stored_as
+):
+    """A run is stored with each row's document ID, as its file is read ("rows"); runs stored before that hold a
+    dictionary of distinct IDs ("dictionary"). Either is scored by hashed keys, as the file is (looking the pool's
+    IDs up among millions of distinct IDs cost 1.6 s), with the same numbers as from the files; keys that collide
+    for every pair of IDs of equal length change no number, flag or duplicate."""
+    import numpy as np
+    import pandas as pd
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from ndcg_desktop.formats.qrels import read_qrels
+    from ndcg_desktop.formats.runs import read_run
+    from ndcg_desktop.scoring import evaluate, ranking
+    from ndcg_desktop.store import runs as stored_runs
+
+    if stored_as == "dictionary":  # what the code before stored
+        monkeypatch.setattr(
+            stored_runs, "_stored_doc_ids", lambda run: pa.DictionaryArray.from_arrays(pa.array(run.d), run.docs)
+        )
+    settings = EvalSettings(k=3, unjudged="zero", duplicates="first")
+    from_files = evaluate(
+        read_qrels(write("fq.txt", COLLIDING_QRELS)), read_run(write("fr.txt", COLLIDING_RUN)), settings
+    )
+    project = stored(COLLIDING_QRELS, COLLIDING_RUN)
+    kept = project.load_run("sys")[0]
+    assert (kept.doc_column is not None) == (stored_as == "rows")
+    honest = score_run(project, "sys", 1, settings).evaluation
+    hashed: list[int] = []
+    real = ranking.identity_keys
+
+    def counted(strings):
+        hashed.append(len(strings))
+        return real(strings)
+
+    monkeypatch.setattr(ranking, "identity_keys", counted)
+    assert score_run(project, "sys", 1, settings).evaluation.per_query.equals(honest.per_query)
+    assert hashed[0] == (7 if stored_as == "rows" else 6)  # every row's ID, or the six distinct ones
+    calls: list[int] = []
+
+    def colliding(strings):
+        calls.append(len(strings))
+        return pc.binary_length(strings).to_numpy().astype(np.uint64), False
+
+    monkeypatch.setattr(ranking, "identity_keys", colliding)
+    collided = score_run(project, "sys", 1, settings).evaluation
+    assert calls  # the bad keys were used, then given up for exact codes
+    for frame in ("per_query", "per_position"):
+        assert getattr(collided, frame).equals(getattr(honest, frame))
+        # the same numbers as from the files (the stored run's line numbers are int64, the file's int32)
+        pd.testing.assert_frame_equal(getattr(honest, frame), getattr(from_files, frame), check_dtype=False)
+    assert collided.per_query.set_index("query_id")["duplicates_removed"].to_dict() == {"q1": 1, "q2": 0}
