@@ -104,6 +104,7 @@ class PoolRepository:
         # version -> the file's change stamp (ProjectFile.change_stamp) when its hash last matched, taken before
         # reading: one check serves every thread until another connection commits.
         self._verified: dict[int, int] = {}
+        self._judged: dict[int, int] = {}  # judgments proven (team not yet) at this data_version
 
     def versions(self) -> list[PoolVersion]:
         schema = self.file.schema_version  # an older file opened read-only has no guidelines, no team record
@@ -259,9 +260,26 @@ class PoolRepository:
     def _compare(self, v: PoolVersion, now_hash: str | None, stamp: int) -> None:
         """Refuse a frozen version whose judgments now hash to ``now_hash``, unless that is its recorded hash,
         or whose ratings or adjudications differ from its recorded team (:func:`team.team_record`)."""
+        self._compare_judgments(v, now_hash)
+        self._compare_team(v, stamp)
+        self._verified[v.version] = stamp
+
+    def _compare_judgments(self, v: PoolVersion, now_hash: str | None) -> None:
         if now_hash != v.hash:
             now_text = now_hash if now_hash is not None else "nothing (it has ungraded items)"
             self._refuse(v, f"its recorded sha256 is {v.hash}, its judgments now hash to {now_text}")
+
+    def prove_team(self, number: int) -> None:
+        """The rest of rule 16's proof of a version read by ``qrels(number, team=False)``: its annotators' ratings
+        and its adjudications against its recorded team. Runs on any thread (on that thread's connection), so it
+        can go on while the judgments are scored; nothing computed from them may be used before it returns."""
+        v = self._frozen_version(number)
+        stamp = self.file.change_stamp()
+        self._compare_team(v, stamp)
+        if self._judged.get(v.version) == stamp:  # judgments and team proven at the same data_version
+            self._verified[v.version] = stamp
+
+    def _compare_team(self, v: PoolVersion, stamp: int) -> None:
         if v.team is not None and self._verified.get(v.version) != stamp:  # proven at this data_version: not again
             recorded = team.decode(v.team)
             found = team.annotator_digests(self.file.conn, v.version, v.scale)
@@ -278,7 +296,6 @@ class PoolRepository:
                 self._refuse(
                     v, f"its adjudications were recorded as {recorded['adjudication']}, they are now {adjudicated}"
                 )
-        self._verified[v.version] = stamp
 
     def _refuse(self, v: PoolVersion, what: str) -> None:
         raise FrozenVersionChanged(
@@ -417,15 +434,22 @@ class PoolRepository:
             raise InputError(f"pool version {number} is a draft; scores need a frozen version", path=self.file.path)
         return v
 
-    def qrels(self, number: int | None = None) -> Qrels:
+    def qrels(self, number: int | None = None, *, team: bool = True) -> Qrels:
         """The judgments of a frozen version, ready for scoring. Drafts are refused.
 
-        Read once: the lines whose hash is checked (rule 15) are the lines scored.
+        Read once: the lines whose hash is checked (rule 15) are the lines scored. ``team=False`` leaves the
+        proof of the annotators' ratings (rule 16) to :meth:`prove_team`, which the caller must run before using
+        anything computed from these judgments.
         """
         v = self._frozen_version(number)
         stamp = self.file.change_stamp()
         lines = self._hashed_lines(v.version)
-        self._compare(v, None if lines is None else _hash_text(lines, v.scale), stamp)
+        now_hash = None if lines is None else _hash_text(lines, v.scale)
+        if team:
+            self._compare(v, now_hash, stamp)
+        else:
+            self._compare_judgments(v, now_hash)
+            self._judged[v.version] = stamp
         source = Source(path=f"{self.file.path.name} pool v{v.version}", sha256=v.hash or "", format="pool")
         return Qrels(judgment_lines(lines or b""), source)
 

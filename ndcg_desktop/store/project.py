@@ -287,8 +287,11 @@ class Project:
     def frozen_version(self, number: int | None, *, check: bool = True) -> PoolVersion:
         return self.pools.frozen_version(number, check=check)
 
-    def qrels(self, number: int | None = None) -> Qrels:
-        return self.pools.qrels(number)
+    def qrels(self, number: int | None = None, *, team: bool = True) -> Qrels:
+        return self.pools.qrels(number, team=team)
+
+    def prove_team(self, number: int) -> None:
+        self.pools.prove_team(number)
 
     def team(self, version: PoolVersion) -> dict[str, Any]:
         """Rule 16's part of a version's manifest: annotators (count and SHA-256 of each one's ratings),

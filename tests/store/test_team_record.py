@@ -25,7 +25,7 @@ from ndcg_desktop.store import team as team_module
 from ndcg_desktop.store.ratings import RatingRepository, ratings_hash
 from ndcg_desktop.store.schema import SCHEMA_VERSION, TEAM_FORMAT
 from ndcg_desktop.tasks.adjudication import team_manifest
-from ndcg_desktop.tasks.scoring import score_run
+from ndcg_desktop.tasks.scoring import check_run, score_run, score_run_at
 from tests.store.test_frozen_integrity import tamper
 from tests.store.test_ratings import RATING_TRIGGERS
 from tests.store.test_ratings import rows as sql
@@ -137,6 +137,21 @@ def test_a_tampered_rating_of_a_frozen_version_is_refused_naming_both_hashes(v4,
             assert f"pool version 2 has changed since it was frozen: the ratings of annotator {named}" in message
             for entry in (was, now):
                 assert (entry["sha256"] if entry else "none") in message
+        # Scoring proves the ratings on a thread while the judgments (proven first) are scored: the same refusal.
+        assert project.qrels(2, team=False).frame is not None
+        with pytest.raises(FrozenVersionChanged, match=f"the ratings of annotator {named}"):
+            project.prove_team(2)
+    evaluations = sql(v4, "SELECT count(*) FROM evaluations")
+    with Project.open(v4) as project:
+        settings = EvalSettings(unjudged=UnjudgedPolicy.ZERO)
+        for use in (
+            lambda: score_run(project, "bm25", 2, settings),
+            lambda: score_run_at(project, "bm25", 2, settings, [1, 5]),
+            lambda: check_run(project, "bm25", 2, settings),
+        ):
+            with pytest.raises(FrozenVersionChanged, match=f"the ratings of annotator {named}"):
+                use()
+    assert sql(v4, "SELECT count(*) FROM evaluations") == evaluations  # nothing recorded
     capsys.readouterr()
     assert main(["score", "--project", str(v4), "--run-name", "bm25", "--pool-version", "2", "--unjudged", "zero"]) == 2
     err = capsys.readouterr().err
