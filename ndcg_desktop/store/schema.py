@@ -5,10 +5,11 @@ from __future__ import annotations
 import hashlib
 
 APPLICATION_ID = 0x6E646367  # "ndcg": marks a SQLite file as an ndcg-desktop project
-SCHEMA_VERSION = 5  # 2: runs.data_hash and the stored-run triggers; 3: topics, grading guidelines; 4: ratings;
-# 5: pool_versions.team
+SCHEMA_VERSION = 6  # 2: runs.data_hash and the stored-run triggers; 3: topics, grading guidelines; 4: ratings;
+# 5: pool_versions.team; 6: runs may store each row's document ID (the code before misread such a run)
 RATINGS_FORMAT = 4  # the format that brought ratings per annotator (issue 15)
 TEAM_FORMAT = 5  # the format that records a version's team (annotators' ratings hashes ...) when it is frozen
+ROW_IDS_FORMAT = 6  # the format whose runs may hold each row's document ID instead of a dictionary of them
 
 # A stored run is written once, whole: it is never updated, deleted or replaced (the app deletes no run).
 RUN_TRIGGERS = """
@@ -237,6 +238,9 @@ MIGRATIONS: dict[int, str] = {
     # Versions frozen before have no record (NULL): their team is computed from their ratings at each use, as
     # before; the frozen rows are not rewritten.
     TEAM_FORMAT - 1: "ALTER TABLE pool_versions ADD COLUMN team TEXT;\n",
+    # Nothing to rewrite: runs stored before keep their dictionaries, which load as before. The number alone
+    # makes older code refuse a file whose newer runs it would misread (it took each row's IDs for numbers).
+    ROW_IDS_FORMAT - 1: "",
 }
 
 
