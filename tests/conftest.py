@@ -11,7 +11,8 @@ from hypothesis import settings
 
 from ndcg_desktop.store import Project
 
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # before anything imports Qt
+if not os.environ.get("QT_QPA_PLATFORM"):  # unset or empty (Qt then picks xcb and aborts without a display)
+    os.environ["QT_QPA_PLATFORM"] = "offscreen"  # before anything imports Qt
 
 # Hypothesis profiles: `dev` (the default) keeps the suite quick while iterating; `ci` explores more
 # and is what .ci/run uses. Choose with HYPOTHESIS_PROFILE=ci or pytest's --hypothesis-profile ci.
