@@ -25,8 +25,8 @@ from ndcg_desktop.store.core import release_thread_connections
 from ndcg_desktop.tasks.adjudication import team_manifest
 
 Progress = Callable[[int, int], None]
-_T = TypeVar("_T")
 IsCancelled = Callable[[], bool]
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -44,34 +44,35 @@ class Inputs:
         return base.with_(ties=self.reading.ties, id_map=self.reading.id_map, scale=self.version.scale)
 
 
-def load_inputs(project: Project, run_name: str, pool_version: int | None = None, *, team: bool = True) -> Inputs:
-    """Read a stored run and a frozen pool version (the latest when ``pool_version`` is None).
+def load_inputs(project: Project, run_name: str, pool_version: int | None = None) -> Inputs:
+    """Read a stored run and a frozen pool version (the latest when ``pool_version`` is None), both proven.
 
-    Drafts are refused: a score needs a version that cannot change. ``team=False``: the version's judgments are
-    proven, its annotators' ratings not yet; only for use inside :func:`proving_team`.
+    Drafts are refused: a score needs a version that cannot change.
     """
-    version = project.frozen_version(pool_version, check=False)
-    # The run is read and proven on a thread with its own connection while SQLite hashes the version here: its
-    # blob read, hash and decoding release the GIL (a 7M-line run: 0.33 s off every score and check).
-    with ThreadPoolExecutor(1, thread_name_prefix="load-run") as pool:  # leaving waits for it, even on an error
-        loading = pool.submit(_apart, project.load_run, run_name)
-        qrels = project.qrels(version.version, team=team)  # proves the version (rule 15) from the lines it scores
-    run, info = loading.result()
-    return Inputs(version, qrels, run, info, info.reading)
+    with proven_inputs(project, run_name, pool_version) as inputs:
+        return inputs
 
 
 @contextmanager
-def proving_team(project: Project, version: int) -> Iterator[None]:
-    """Rule 16's proof of a version's ratings and adjudications (``Project.prove_team``) on a thread of its own
-    while the block scores the version's judgments (numpy, no SQLite: 766k ratings, 0.5 s off every score).
+def proven_inputs(project: Project, run_name: str, pool_version: int | None = None) -> Iterator[Inputs]:
+    """:func:`load_inputs` for a block that scores them while the last of the proof runs.
 
-    Leaving waits for the proof; a version that fails it is refused there (FrozenVersionChanged), whatever the
-    block computed or raised, so nothing scored against it is used.
+    The run is read and proven on a thread with its own connection while SQLite hashes the version's judgments
+    here (rule 15; the run's blob read, hash and decoding release the GIL: 0.33 s at 7M lines). The version's
+    ratings and adjudications (rule 16: 0.5 s for 766k ratings) are proven on a thread while the block runs
+    (numpy, no SQLite); leaving waits for that proof, and a version that fails it is refused there
+    (FrozenVersionChanged), whatever the block computed or raised, so nothing scored against it is used.
     """
+    version = project.frozen_version(pool_version, check=False)
+    with ThreadPoolExecutor(1, thread_name_prefix="load-run") as pool:  # leaving waits for it, even on an error
+        loading = pool.submit(_apart, project.load_run, run_name)
+        qrels = project.qrels(version.version, team=False)  # proves the judgments from the lines it scores
+    run, info = loading.result()
+    # Not beside the judgments' hash: two such statements at once wait on SQLite's allocator (several times slower).
     with ThreadPoolExecutor(1, thread_name_prefix="prove-team") as pool:
-        proof = pool.submit(_apart, project.prove_team, version)
+        proof = pool.submit(_apart, project.prove_team, version.version)
         try:
-            yield
+            yield Inputs(version, qrels, run, info, info.reading)
         finally:
             failed = proof.exception()  # waits
             if failed is not None:
@@ -107,9 +108,8 @@ def check_run(
     cancelled: IsCancelled | None = None,
 ) -> CheckedRun:
     """Count every flag group of ``run_name`` against a frozen pool version (nothing is refused)."""
-    inputs = load_inputs(project, run_name, pool_version, team=False)
-    settings = inputs.settings(base)
-    with proving_team(project, inputs.version.version):
+    with proven_inputs(project, run_name, pool_version) as inputs:
+        settings = inputs.settings(base)
         report = inspect(inputs.qrels, inputs.run, settings, progress=progress, cancelled=cancelled)
     return CheckedRun(run_name, inputs.version.version, inputs.version.hash or "", settings, report)
 
@@ -225,16 +225,15 @@ def score_run_at(
     (:func:`~ndcg_desktop.scoring.ndcg.evaluate_cutoffs`); ``rankings`` gives every K the run's one whole
     ranking, read at the first K. Used by ``ndcg compare --project`` and the window's Runs view alike.
     """
-    inputs = load_inputs(project, run_name, pool_version, team=False)
-    settings = inputs.settings(base)
-    with proving_team(project, inputs.version.version):
+    with proven_inputs(project, run_name, pool_version) as inputs:
+        settings = inputs.settings(base)
         evaluations = evaluate_cutoffs(inputs.qrels, inputs.run, settings, ks, progress=progress, cancelled=cancelled)
         as_zero = evaluations
         if bounds and settings.unjudged is UnjudgedPolicy.CONDENSE:  # bounds read the run as returned
             as_zero = evaluate_cutoffs(
                 inputs.qrels, inputs.run, settings.with_(unjudged=UnjudgedPolicy.ZERO), ks, cancelled=cancelled
             )
-    whole = FullRankings.of(inputs.run, settings.with_(k=ks[0])) if rankings else None
+        whole = FullRankings.of(inputs.run, settings.with_(k=ks[0])) if rankings else None
     scored: dict[int, ScoredRun] = {}
     for k in ks:
         stamp(evaluations[k], project, inputs.version, inputs.info.name)
