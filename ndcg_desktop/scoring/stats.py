@@ -393,7 +393,13 @@ def _prepare(
 def _pairs_table(rows: list[dict[str, Any]], settings: StatsSettings) -> pd.DataFrame:
     """The pairs compared at one cutoff, with each test's p-values corrected over them and ``significant``."""
     columns = list(pair_row("a", np.zeros(0), "b", np.zeros(0), settings)) if not rows else None
-    pairs = pd.DataFrame(rows, columns=columns)
+    return corrected(pd.DataFrame(rows, columns=columns), settings)
+
+
+def corrected(pairs: pd.DataFrame, settings: StatsSettings) -> pd.DataFrame:
+    """``pairs`` (one cutoff's, every test's raw p-value) with each test's p-values corrected over them and
+    ``significant`` under ``settings``' test, correction and alpha (columns added, or replaced in place)."""
+    pairs = pairs.copy()
     for column in TEST_COLUMNS.values():
         pairs[column + "_corrected"] = correct(pairs[column].to_numpy(), settings.correction, settings.alpha)
     chosen = pairs[TEST_COLUMNS[settings.test] + "_corrected"]

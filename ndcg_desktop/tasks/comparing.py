@@ -20,7 +20,7 @@ from __future__ import annotations
 import datetime as _dt
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +37,15 @@ from ndcg_desktop.formats.workbook import manifest_rows, runs_latex, runs_markdo
 from ndcg_desktop.scoring import Evaluation
 from ndcg_desktop.scoring.bounds import mean_bounds, unjudged_bounds
 from ndcg_desktop.scoring.ndcg import evaluate_cutoffs
-from ndcg_desktop.scoring.stats import TEST_COLUMNS, StatsSettings, compare_tables, run_letter, superscripts
+from ndcg_desktop.scoring.stats import (
+    TEST_COLUMNS,
+    Comparison,
+    StatsSettings,
+    compare_tables,
+    corrected,
+    run_letter,
+    superscripts,
+)
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.scoring import score_run_at
 
@@ -268,6 +276,28 @@ def compare_evaluations(
     result = RunsComparison(names, ks, baseline, base, stats, runs, pairs, per_query, {}, evaluations)
     result.manifest = _manifest(result, letters)
     return result
+
+
+def restated(result: RunsComparison, stats: StatsSettings) -> RunsComparison:
+    """``result`` under another test or correction, as :func:`compare_evaluations` would give it, without resampling.
+
+    Every pair already carries each test's raw p-value (the randomization test's from its own draws), so only
+    the corrected p-values, ``significant``, the superscripts and the manifest change. Any other statistic
+    setting changes draws or figures: that is a new comparison.
+    """
+    if replace(stats, test=result.stats.test, correction=result.stats.correction) != result.stats:
+        raise ValueError("only the test and the correction can change without a new comparison")
+    frames, runs = [], result.runs.copy()
+    for k in result.ks:
+        pairs = corrected(result.pairs[result.pairs["k"] == k], stats)
+        at = runs["k"] == k
+        marks = superscripts(Comparison(runs.loc[at], pairs, stats))
+        runs.loc[at, "superscript"] = runs.loc[at, "run"].map(marks)
+        frames.append(pairs)
+    pairs = pd.concat(frames, ignore_index=True) if frames else result.pairs.copy()
+    new = replace(result, stats=stats, runs=runs, pairs=pairs, manifest={})
+    new.manifest = _manifest(new, {name: run_letter(i) for i, name in enumerate(new.names)})
+    return new
 
 
 def _manifest(result: RunsComparison, letters: dict[str, str]) -> dict[str, Any]:

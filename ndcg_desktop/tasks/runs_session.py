@@ -13,8 +13,10 @@ What invalidates what, by construction:
 - other cut-offs drop the checks (the counts in the top K change), the scores and the result;
 - another gain or zero-IDCG rule drops the scores and the result;
 - a run's choice drops that run's scores and the result;
-- including or leaving out a run, another test, correction or baseline drops the result (scores stay:
-  they do not depend on them); the selected pair goes with the result.
+- including or leaving out a run, or another baseline, drops the result (scores stay: they do not depend
+  on them); the selected pair goes with the result;
+- another test or correction restates the result at once (every test's raw p-value is in it already:
+  only the corrected p-values, the significance marks and the manifest change); the pair stays.
 
 Jobs carry the generation they were made at; :meth:`RunsSession.apply` refuses a result computed
 from inputs that have changed since.
@@ -41,7 +43,13 @@ from ndcg_desktop.scoring import Cancelled
 from ndcg_desktop.scoring.explain import compare_per_query
 from ndcg_desktop.scoring.stats import TEST_COLUMNS, Correction, StatsSettings, StatTest, superscript_text
 from ndcg_desktop.store import PoolVersion, Project, RunInfo
-from ndcg_desktop.tasks.comparing import RunsComparison, compare_evaluations, parse_cutoffs, significance_matrix
+from ndcg_desktop.tasks.comparing import (
+    RunsComparison,
+    compare_evaluations,
+    parse_cutoffs,
+    restated,
+    significance_matrix,
+)
 from ndcg_desktop.tasks.scoring import CheckedRun, ScoredRun, check_run, score_run_at
 from ndcg_desktop.tasks.session import CHOICES, DEFAULT_CHOICES, REFUSING_GROUPS, SEND, Emitter, Job, VersionChoice
 
@@ -238,6 +246,11 @@ class RunsSession(VersionChoice):
         stats = StatsSettings(**{**self._stats.__dict__, **changes})
         if stats != self._stats:
             self._stats = stats
+            if self._result is not None:  # the same draws: restated at once, the open pair stays
+                self._generation += 1  # a job made under the old test or correction would not match
+                self._result = RunsResult(restated(self._result.comparison, stats), self._result.scored)
+                self.changed.emit(frozenset({STATS, RESULT}))
+                return
             self._drop()
             self.changed.emit(frozenset({STATS, RESULT, PAIR}))
 

@@ -259,3 +259,26 @@ def test_baseline_test_and_a_refused_export(window, demo_path, qtbot, tmp_path):
     qtbot.waitUntil(lambda: bool(errors), timeout=30_000)
     assert str(occupied) in errors[0] and "Traceback" not in errors[0]
     assert occupied.read_text() == "not a folder"
+
+
+def test_another_test_or_correction_updates_the_shown_comparison_at_once(window, demo_path, qtbot):
+    """No rescoring and no new resampling: the figures stay on screen and the significance caption and p-values
+    follow the choice as soon as it is made (the comparison's own tests: tests/tasks/test_comparing.py)."""
+    view = runs_view(window, demo_path, qtbot)
+    checked(view, qtbot)
+    choose_for_all(view, "unjudged", "zero")
+    scored(view, qtbot)
+    before = view.session.result
+    inputs = view.inputs
+    for combo, value in ((inputs.test, "randomization"), (inputs.correction, "bh")):
+        combo.setCurrentIndex(combo.findData(value))
+        combo.activated.emit(combo.currentIndex())  # applied synchronously: no job, no wait
+    result = view.session.result
+    assert result is not None and result is not before and result.scored is before.scored
+    pair = result.comparison.pairs.iloc[0]
+    assert view.significance.pairs.value(0, "p_chosen") == f"{pair['p_randomization_corrected']:.3g}"
+    assert view.significance.caption.text().startswith(
+        "At K=10: significant when the randomization test (Fisher)'s p-value after Benjamini-Hochberg correction"
+    )
+    assert inputs.export_button.isEnabled() and not view.resolve_toggle.isChecked()  # still folded: still compared
+    shot(window, "runs-after-another-test")

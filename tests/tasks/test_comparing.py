@@ -56,3 +56,51 @@ def test_score_run_at_is_score_run_at_each_k_with_one_whole_ranking(two_versions
         judged = {"A", "B", "C", "E", "F", "G"}
         for query in ("q1", "q2", "no such query"):
             assert together[2].rankings.ranking(query, judged) == first.ranking(query, judged)
+
+
+def test_another_test_or_correction_restates_a_comparison_as_a_new_one_would_give_it(data_dir, tmp_path):
+    """Cranfield's three runs and a fourth (BM25 with 80 queries' rankings taken from TF-IDF: significant under
+    the Wilcoxon test alone, and only uncorrected) at two K: restating under each test and correction gives,
+    frame for frame, what comparing afresh under them gives, and the significance marks do change."""
+    import gzip
+
+    from ndcg_desktop.domain import DuplicatePolicy, GradeScale, UnknownQueryPolicy
+    from ndcg_desktop.scoring.stats import TEST_COLUMNS, Correction, StatTest
+    from ndcg_desktop.tasks.comparing import compare_files, restated
+
+    folder = data_dir / "cranfield"
+    bm25, tfidf = (gzip.open(folder / f"{name}.run.gz", "rt").read().splitlines() for name in ("bm25", "tfidf"))
+    swapped = set(list(dict.fromkeys(line.split()[0] for line in bm25))[:80])
+    mixed = tmp_path / "mixed.run"
+    mixed.write_text(
+        "\n".join(
+            [line for line in bm25 if line.split()[0] not in swapped]
+            + [line for line in tfidf if line.split()[0] in swapped]
+        )
+        + "\n"
+    )
+    runs = [*(folder / f"{name}.run.gz" for name in ("bm25", "tfidf", "chunks")), mixed]
+    base = EvalSettings(
+        scale=GradeScale(0, 4),
+        unjudged=UnjudgedPolicy.ZERO,
+        unknown_queries=UnknownQueryPolicy.IGNORE,
+        duplicates=DuplicatePolicy.FIRST,
+        id_map="#",
+    )
+    first = compare_files(folder / "qrels.txt", runs, [5, 10], base, StatsSettings(resamples=500))
+    marks, corrected_p = set(), set()
+    for test in StatTest:
+        for correction in Correction:
+            stats = StatsSettings(resamples=500, test=test, correction=correction)
+            fresh = compare_files(folder / "qrels.txt", runs, [5, 10], base, stats)
+            again = restated(first, stats)
+            for table in ("runs", "pairs", "per_query"):
+                pd.testing.assert_frame_equal(getattr(again, table), getattr(fresh, table), check_exact=True)
+            assert {**again.manifest, "created": None} == {**fresh.manifest, "created": None}
+            assert again.stats == stats and again.settings_line() == fresh.settings_line()
+            marks.add(tuple(again.runs["superscript"]))
+            corrected_p.add(tuple(again.pairs[TEST_COLUMNS[test] + "_corrected"].round(12)))
+    assert len(marks) >= 2 and len(corrected_p) >= 6  # the choices change the figures here: the check can fail
+    assert first.stats == StatsSettings(resamples=500)  # the first comparison is left as it was
+    with pytest.raises(ValueError, match="only the test and the correction"):
+        restated(first, StatsSettings(resamples=500, seed=1))  # other draws: a new comparison

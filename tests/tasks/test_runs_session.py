@@ -163,8 +163,6 @@ CHANGES = [
     ("zero-IDCG rule", lambda s: s.set_zero_idcg("exclude"), True, False, True),
     ("a choice of dense", lambda s: s.choose("dense", "duplicates", "first"), True, True, True),
     ("a choice of bm25", lambda s: s.choose("bm25", "duplicates", "first"), True, False, True),
-    ("test", lambda s: s.set_test("wilcoxon"), True, True, True),
-    ("correction", lambda s: s.set_correction("bh"), True, True, True),
     ("baseline", lambda s: s.set_baseline("dense"), True, True, True),
     ("runs compared", lambda s: s.include("dense", False), True, True, True),
 ]
@@ -295,3 +293,31 @@ def test_a_score_job_reads_each_run_once_for_every_k(demo, monkeypatch):
     result = run_job(session, session.score_job())
     assert sorted(loads) == ["bm25", "dense"]  # was once per run and K: six
     assert set(result.scored["bm25"]) == {5, 10, 20}
+
+
+def test_another_test_or_correction_restates_the_result_at_once_and_keeps_the_pair(demo):
+    """The scores, the result (restated, as comparing afresh gives it) and the open pair stay; a job made under the
+    old statistics is dropped."""
+    from ndcg_desktop.tasks.runs_session import PAIR, STATS, compare_scored
+
+    session = scored_session(demo)
+    stale = session.score_job()
+    pair = session.pair
+    events = []
+    session.changed.connect(events.append)
+    for do, stats in (
+        (lambda s: s.set_test("wilcoxon"), StatsSettings(resamples=1000, test="wilcoxon")),
+        (lambda s: s.set_correction("none"), StatsSettings(resamples=1000, test="wilcoxon", correction="none")),
+    ):
+        do(session)
+        assert session.stats == stats and session.result is not None and session.pair is pair
+        assert RESULT in events[-1] and STATS in events[-1] and PAIR not in events[-1]
+        names, ks = session.result.comparison.names, session.result.comparison.ks
+        settings = {name: session.settings_of(name) for name in names}
+        fresh = compare_scored(session.result.scored, names, ks, settings, stats, None)
+        for table in ("runs", "pairs", "per_query"):
+            pd.testing.assert_frame_equal(getattr(session.result.comparison, table), getattr(fresh, table))
+        assert {**session.result.comparison.manifest, "created": 0} == {**fresh.manifest, "created": 0}
+    assert not session.apply(stale, stale())  # computed under the old test and correction
+    session.set_baseline("dense")  # other pairs: other draws, so the result goes
+    assert session.result is None and session.pair is None
