@@ -100,17 +100,22 @@ class _Background:
 
 
 def run_score(args: argparse.Namespace) -> int:
-    evaluation = _score_project(args) if args.project else _score_files(args)
+    if args.project:
+        _score_project(args)
+    else:
+        _report(args, _score_files(args))
+    return 0
+
+
+def _report(args: argparse.Namespace, evaluation: Evaluation) -> None:
+    """The export and the printed result; raises if either cannot be written (a full disk, a closed pipe)."""
     from ndcg_desktop.cli.report import to_json_text, to_text
     from ndcg_desktop.formats.export import export_evaluation
 
     if args.export:
         export_evaluation(evaluation, args.export)  # refusals and system errors are InputError, naming the path
-    if args.json:
-        sys.stdout.write(to_json_text(evaluation) + "\n")  # one write: json.dump would make ~70 per query
-    else:
-        print(to_text(evaluation))
-    return 0
+    sys.stdout.write((to_json_text(evaluation) if args.json else to_text(evaluation)) + "\n")  # one write
+    sys.stdout.flush()  # a write that fails fails here, before anything is recorded
 
 
 def _score_files(args: argparse.Namespace) -> Evaluation:
@@ -133,9 +138,12 @@ def _score_files(args: argparse.Namespace) -> Evaluation:
     return evaluate(qrels, reading.result(), settings)
 
 
-def _score_project(args: argparse.Namespace) -> Evaluation:
+def _score_project(args: argparse.Namespace) -> None:
+    """Score a stored run, report it, then record it: a command that fails (its export or its output
+    cannot be written) records nothing."""
     from ndcg_desktop.store import Project, ProjectInUse, ProjectReadOnly
     from ndcg_desktop.tasks import score_run
+    from ndcg_desktop.tasks.scoring import record_score
 
     if args.qrels or args.run or not args.run_name:
         raise InputError("with --project, name the stored run with --run-name (and give no --qrels or --run)")
@@ -167,10 +175,15 @@ def _score_project(args: argparse.Namespace) -> Evaluation:
         if args.scale and GradeScale.parse(args.scale) != version.scale:
             raise InputError(f"pool version {version.version} uses the scale {version.scale}, not {args.scale}")
         settings = settings_of(args, scale=version.scale, ties=reading.ties.value, id_map=reading.id_map)
-        scored = score_run(project, info.name, version.version, settings)
+        scored = score_run(project, info.name, version.version, settings, record=False)
+        try:
+            _report(args, scored.evaluation)
+        except BrokenPipeError:  # the reader stopped reading (`| head`): a success, as its exit code says
+            record_score(project, scored)
+            raise
+        record_score(project, scored)
         if scored.not_recorded:
             print(f"note: {scored.not_recorded}; this evaluation is not recorded in it", file=sys.stderr)
-        return scored.evaluation
 
 
 def _shown(option: str, value: object) -> str:

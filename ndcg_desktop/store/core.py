@@ -365,19 +365,20 @@ class ProjectFile:
 
     @staticmethod
     def _migrate(conn: sqlite3.Connection) -> None:
-        """Apply forward migrations, each in one transaction with its version bump."""
+        """Apply every forward migration, with its version bump, in one transaction: a file is either migrated
+        to this format or left as it was (a full disk after two of four steps left a file in between)."""
         version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version >= SCHEMA_VERSION:
+            return
         conn.create_function("ndcg_run_hash", 8, run_hash, deterministic=True)
-        while version < SCHEMA_VERSION:
-            # executescript would commit an open transaction first: put BEGIN inside the script.
-            script = f"BEGIN IMMEDIATE;\n{MIGRATIONS[version]}\nPRAGMA user_version = {version + 1};\nCOMMIT;"
-            try:
-                conn.executescript(script)
-            except sqlite3.Error:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise
-            version += 1
+        steps = "\n".join(f"{MIGRATIONS[v]}\nPRAGMA user_version = {v + 1};" for v in range(version, SCHEMA_VERSION))
+        # executescript would commit an open transaction first: put BEGIN inside the script.
+        try:
+            conn.executescript(f"BEGIN IMMEDIATE;\n{steps}\nCOMMIT;")
+        except sqlite3.Error:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
 
     @property
     def schema_version(self) -> int:

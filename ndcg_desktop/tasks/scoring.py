@@ -196,8 +196,16 @@ def score_run(
         project, run_name, pool_version, base, [base.k], rankings=rankings, bounds=bounds, progress=progress,
         cancelled=cancelled,
     )[base.k]  # fmt: skip
+    if record:
+        record_score(project, scored)
+    return scored
+
+
+def record_score(project: Project, scored: ScoredRun) -> ScoredRun:
+    """Record a scored run in its project (``evaluation_id``), unless the project is read-only; a write that
+    fails (another program holding the write lock, a full disk) leaves ``not_recorded`` saying why."""
     evaluation = scored.evaluation
-    if record and not project.read_only:
+    if not project.read_only:
         try:
             scored.evaluation_id = project.save_evaluation(
                 scored.run_name, scored.version.version, evaluation.settings.to_text(), evaluation.manifest

@@ -168,3 +168,48 @@ def test_real_cranfield_reference_figures(data_dir, capsys):
         args = ["score", "--qrels", str(cran / "qrels.txt"), "--run", str(cran / run)]
         assert main([*args, "--scale", "0..4", "--unjudged", "zero", "--json"]) == 0
         assert round(json.loads(capsys.readouterr().out)["summary"]["mean_ndcg"], 4) == expected
+
+
+def test_a_project_score_that_fails_to_report_records_nothing(tmp_path, capsys):
+    """Its export refused, or its output unwritable: the command fails and the project has no new evaluation;
+    a reader that stops reading early (`| head`) is a success, and the evaluation is recorded."""
+    from ndcg_desktop.demo import build_demo
+    from ndcg_desktop.store import Project
+
+    path = build_demo(tmp_path / "demo.ndcgproj")
+    args = ["score", "--project", str(path), "--run-name", "bm25", "--unjudged", "zero"]
+
+    def recorded() -> int:
+        with Project.open(path, read_only=True) as project:
+            return len(project.saved_evaluations())
+
+    before = recorded()
+    occupied = tmp_path / "a file"
+    occupied.write_text("not a folder")
+    assert main([*args, "--export", str(occupied)]) == 2
+    assert "a file" in capsys.readouterr().err and recorded() == before
+
+    class Full:  # stdout on a full disk
+        def write(self, text: str) -> int:
+            return len(text)
+
+        def flush(self) -> None:
+            raise OSError(28, "No space left on device")
+
+        def fileno(self) -> int:
+            raise ValueError("no descriptor")  # as a test's capture: _drop_stdout leaves it
+
+    class Closed(Full):  # stdout into a pipe whose reader has gone
+        def flush(self) -> None:
+            raise BrokenPipeError(32, "Broken pipe")
+
+    for stream, code, count in ((Full(), 2, before), (Closed(), 0, before + 1)):
+        real = sys.stdout
+        sys.stdout = stream
+        try:
+            assert main(args) == code
+        finally:
+            sys.stdout = real
+        assert recorded() == count
+    assert "cannot write the output: no space left on device" in capsys.readouterr().err
+    assert main(args) == 0 and recorded() == before + 2  # and a command that reports is recorded

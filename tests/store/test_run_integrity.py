@@ -237,3 +237,26 @@ def test_a_format_1_project_with_altered_protection_is_refused_and_not_migrated(
         assert list(con.iterdump()) == before
     finally:
         con.close()
+
+
+def test_a_migration_failing_at_its_last_step_leaves_the_file_at_its_own_format(tmp_path, data_dir, monkeypatch):
+    """Every step from format 1 to the latest is one transaction: a failure in the last (a full disk, say) leaves
+    the file exactly as it was, not at a format in between."""
+    from ndcg_desktop.store import core
+
+    path = tmp_path / "old.ndcgproj"
+    shutil.copyfile(data_dir / "schema_v1" / "project-v1.ndcgproj", path)
+
+    def dump() -> list[str]:
+        con = sqlite3.connect(path)
+        try:
+            return [con.execute("PRAGMA user_version").fetchone()[0], *con.iterdump()]
+        finally:
+            con.close()
+
+    before = dump()
+    broken = core.MIGRATIONS[SCHEMA_VERSION - 1] + "\nINSERT INTO no_such_table VALUES (1);"
+    monkeypatch.setitem(core.MIGRATIONS, SCHEMA_VERSION - 1, broken)
+    with pytest.raises(sqlite3.OperationalError, match="no such table: no_such_table"):
+        Project.open(path)
+    assert dump() == before and before[0] == 1
