@@ -10,16 +10,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 
 from ndcg_desktop.domain.data import Qrels, Source
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import GradeScale
+from ndcg_desktop.formats.cells import clean_ids, show
 from ndcg_desktop.formats.qrels import judgment_lines
 from ndcg_desktop.store import team
 from ndcg_desktop.store.core import ProjectFile, now
-from ndcg_desktop.store.schema import TEAM_FORMAT
+from ndcg_desktop.store.schema import TEAM_FORMAT, framed
+
+_UNFRAMED_LINES = b"\0unframed"  # the marker _hashed_lines returns, compared by identity
 
 
 class FrozenVersionChanged(InputError):
@@ -53,6 +57,10 @@ def pool_hash(triples: pd.DataFrame, scale: GradeScale) -> str:
 def _hash_sorted(rows: Iterable[tuple[Any, Any, Any]], scale: GradeScale) -> str:
     """The hash of (query, doc, grade) rows already sorted by query and document ID."""
     return _hash_text("".join([f"{q}\t{d}\t{int(g)}\n" for q, d, g in rows]).encode(), scale)
+
+
+# What a version's judgments "hash to" when their text no longer reads as one judgment a line: never a hash.
+UNFRAMED = "no hash: a stored ID holds a tab or a line break, so its lines no longer read as one judgment each"
 
 
 def _hash_text(lines: bytes, scale: GradeScale) -> str:
@@ -227,21 +235,27 @@ class PoolRepository:
     def current_hash(self, number: int, scale: GradeScale) -> str | None:
         """The hash a version's judgments have now (``pool_hash``, as at freezing); None if some are ungraded."""
         lines = self._hashed_lines(number)
-        return None if lines is None else _hash_text(lines, scale)
+        if lines is None:
+            return None
+        return _hash_text(lines, scale) if lines is not _UNFRAMED_LINES else UNFRAMED
 
     def _hashed_lines(self, number: int) -> bytes | None:
         """A version's judgments as the hash reads them, sorted ``query<TAB>doc<TAB>grade`` lines; None if some
-        are ungraded. Written by SQLite in one statement: no Python object per judgment."""
+        are ungraded, ``_UNFRAMED_LINES`` if a field holds a tab or a line break (:func:`framed`). Written by
+        SQLite in one statement: no Python object per judgment."""
         # SQLite's BINARY order (UTF-8 bytes) is Python's (code points): the order pool_hash sorts into,
         # read straight from the primary key without sorting. An integer grade reads as Python writes it. As a
         # BLOB: the UTF-8 bytes come as they are (decoding them into a str and encoding it back held the GIL).
-        ungraded, text = self.file.conn.execute(
-            "SELECT count(*) - count(grade), "
+        items, graded, text = self.file.conn.execute(
+            "SELECT count(*), count(grade), "
             "       CAST(group_concat(query_id || char(9) || doc_id || char(9) || grade || char(10), '') AS BLOB) "
             "FROM (SELECT query_id, doc_id, grade FROM judgments WHERE version = ? ORDER BY query_id, doc_id)",
             (number,),
         ).fetchone()
-        return None if ungraded else bytes(text or b"")
+        if graded < items:
+            return None
+        lines = bytes(text or b"")
+        return lines if framed(lines, items) else _UNFRAMED_LINES
 
     def verified(self, v: PoolVersion) -> PoolVersion:
         """``v`` itself, once its judgments are proven to hash to the recorded hash (contract rule 15).
@@ -265,6 +279,9 @@ class PoolRepository:
         self._verified[v.version] = stamp
 
     def _compare_judgments(self, v: PoolVersion, now_hash: str | None) -> None:
+        if now_hash == UNFRAMED:
+            self._refuse(v, "a stored ID now holds a tab or a line break, so its lines no longer read as one "
+                         "judgment each")  # fmt: skip
         if now_hash != v.hash:
             now_text = now_hash if now_hash is not None else "nothing (it has ungraded items)"
             self._refuse(v, f"its recorded sha256 is {v.hash}, its judgments now hash to {now_text}")
@@ -398,9 +415,23 @@ class PoolRepository:
         )
 
     def mark_frozen(self, conn: sqlite3.Connection, version: int, scale: GradeScale) -> None:
-        """Inside the caller's transaction: hash a draft's final items and freeze it with that hash."""
-        digest = self.current_hash(version, scale)
-        record = team.encode(team.team_record(conn, version, scale))
+        """Inside the caller's transaction: hash a draft's final items and freeze it with that hash.
+
+        A draft can be edited through raw SQL (only frozen versions are guarded): what is frozen is first read
+        back as it will be scored, and refused unless every ID keeps rule 14 and every grade and rating is a
+        whole number on the scale.
+        """
+        lines = self._hashed_lines(version)  # None with ungraded items: the schema's trigger refuses those
+        if lines is not None:
+            self._check_draft(conn, version, lines, scale)
+        digest = None if lines is None else _hash_text(lines, scale)  # the lines just checked: read once
+        recorded = team.team_record(conn, version, scale)
+        if any(rated["sha256"] == team.UNFRAMED_RATINGS for rated in recorded["annotators"].values()):
+            raise InputError(
+                f"draft version {version} cannot be frozen: a rating's ID or grade holds a tab or a line break",
+                path=self.file.path,
+            )
+        record = team.encode(recorded)
         conn.execute(
             "UPDATE pool_versions SET state = 'frozen', frozen_at = ?, frozen_by = ?, hash = ?, team = ?, "
             # the guidelines it was judged under: the last set, unless that cleared them
@@ -411,6 +442,11 @@ class PoolRepository:
         # Just hashed and recorded from what it holds: proven (its manifest, printed next, reads nothing again).
         # Were this transaction to fail, the version stays a draft, which is never checked.
         self._verified[version] = self.file.change_stamp()
+
+    def _check_draft(self, conn: sqlite3.Connection, version: int, lines: bytes, scale: GradeScale) -> None:
+        problem = _draft_problem(conn, version, lines, scale)
+        if problem is not None:
+            raise InputError(f"draft version {version} cannot be frozen: {problem}", path=self.file.path)
 
     def frozen_version(self, number: int | None, *, check: bool = True) -> PoolVersion:
         """A frozen version for use (the latest if ``number`` is None), verified against its hash.
@@ -444,7 +480,7 @@ class PoolRepository:
         v = self._frozen_version(number)
         stamp = self.file.change_stamp()
         lines = self._hashed_lines(v.version)
-        now_hash = None if lines is None else _hash_text(lines, v.scale)
+        now_hash = None if lines is None else UNFRAMED if lines is _UNFRAMED_LINES else _hash_text(lines, v.scale)
         if team:
             self._compare(v, now_hash, stamp)
         else:
@@ -472,3 +508,38 @@ class PoolRepository:
             )
         write_output(path, text)
         return v
+
+
+def _draft_problem(conn: sqlite3.Connection, version: int, lines: bytes, scale: GradeScale) -> str | None:
+    """Why a draft's items (its hashed ``lines``) and ratings cannot be frozen as they are, or None: each read back
+    by the reader that scores them, IDs by rule 14's own check, grades and ratings against the scale."""
+    if lines is _UNFRAMED_LINES:
+        return "a query or document ID holds a tab or a line break"
+    try:
+        items = judgment_lines(lines)
+    except ValueError:
+        return "a grade is not a whole number"
+    for ids, what in ((items.queries, "query ID"), (items.doc_ids, "document ID")):
+        try:
+            if not clean_ids(ids, what, "", lambda row: row + 1).equals(ids):
+                return f"a {what} has whitespace around it"
+        except InputError as exc:
+            return exc.message
+    outside = np.flatnonzero((items.grade < scale.low) | (items.grade > scale.high))
+    if len(outside):
+        row = int(outside[0])
+        doc, query = items.doc_ids[row].as_py(), items.queries[items.q[row]].as_py()
+        grade = int(items.grade[row])
+        return f"document {show(doc)} for query {show(query)} is graded {grade}, outside the scale {scale}"
+    bad = conn.execute(
+        "SELECT query_id, doc_id, annotator, grade FROM ratings WHERE version = ? AND "
+        "(typeof(grade) != 'integer' OR grade < ? OR grade > ?) LIMIT 1",
+        (version, scale.low, scale.high),
+    ).fetchone()
+    if bad is not None:
+        grade = str(bad[3]) if isinstance(bad[3], int | float) else show(str(bad[3]))
+        return (
+            f"annotator {show(str(bad[2]))} rated document {show(str(bad[1]))} for query {show(str(bad[0]))} "
+            f"{grade}, not a whole number on the scale {scale}"
+        )
+    return None

@@ -16,7 +16,10 @@ from typing import Any
 import pandas as pd
 
 from ndcg_desktop.domain.settings import GradeScale
-from ndcg_desktop.store.schema import RATINGS_FORMAT
+from ndcg_desktop.store.schema import RATINGS_FORMAT, framed
+
+# What an annotator's ratings "hash to" when their text no longer reads as one rating a line: never a hash.
+UNFRAMED_RATINGS = "none: a stored ID or grade holds a tab or a line break"
 
 
 def ratings_digest(lines: bytes, scale: GradeScale, annotator: str) -> str:
@@ -50,7 +53,10 @@ def annotator_digests(conn: sqlite3.Connection, version: int, scale: GradeScale)
             "ORDER BY query_id, doc_id)",
             (version, name),
         ).fetchone()
-        found[str(name)] = {"ratings": int(count), "sha256": ratings_digest(bytes(lines or b""), scale, str(name))}
+        text = bytes(lines or b"")
+        # A field holding a tab or a line break could pass one annotator's ratings off as others: no hash then.
+        digest = ratings_digest(text, scale, str(name)) if framed(text, int(count)) else UNFRAMED_RATINGS
+        found[str(name)] = {"ratings": int(count), "sha256": digest}
     return found
 
 

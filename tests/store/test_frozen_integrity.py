@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from ndcg_desktop.cli.main import main
 from ndcg_desktop.domain import InputError
+from ndcg_desktop.formats.cells import _PY_BAD
 from ndcg_desktop.store import FrozenVersionChanged, Project, ProtectionAltered, pool_hash
 
 TRIGGER = "frozen_judgment_not_updated"
@@ -264,7 +265,10 @@ def test_a_check_remembered_on_one_threads_connection_never_vouches_for_another_
             project.frozen_version(1)
 
 
-ids = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc", "Zs", "Zl", "Zp")), min_size=1, max_size=4)
+# Any IDs rule 14 allows (freezing refuses the others, even in a draft edited through raw SQL).
+ids = st.text(
+    alphabet=st.characters(blacklist_categories=("Cs", "Cc", "Zs", "Zl", "Zp")), min_size=1, max_size=4
+).filter(lambda text: _PY_BAD.search(text) is None)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -291,3 +295,74 @@ def test_status_reports_altered_protection_and_a_changed_version(frozen, capsys)
     out = capsys.readouterr().out
     assert f"WARNING    protection triggers not intact (trigger {TRIGGER} is missing)" in out
     assert f"sha256 {recorded[:12]}… CHANGED SINCE FROZEN" in out
+
+
+def test_rows_merged_through_a_tab_or_a_line_break_are_refused_though_the_text_hashes_the_same(frozen):
+    """Two judgments replaced by one whose document ID holds ``TAB grade LF query TAB``: the hashed text, and so the
+    hash, is unchanged; the text no longer has one line per judgment, which no allowed ID can cause. The same for
+    an annotator's ratings."""
+    path, recorded = frozen
+    merged = "'B' || char(9) || '2' || char(10) || 'q1' || char(9) || 'C'"
+    tamper(
+        path,
+        "DELETE FROM judgments WHERE version = 1 AND doc_id IN ('B', 'C')",
+        f"INSERT INTO judgments (version, query_id, doc_id, grade, annotator, note, updated_at) "
+        f"VALUES (1, 'q1', {merged}, 1, 'x', '', 't')",
+        triggers=("frozen_judgment_not_deleted", "frozen_judgment_not_added"),
+    )
+    assert changed_hash(path) == recorded  # the attack works on the text alone
+    with Project.open(path, read_only=True) as project:
+        with pytest.raises(FrozenVersionChanged, match="a stored ID now holds a tab or a line break"):
+            project.frozen_version(1)
+        with pytest.raises(FrozenVersionChanged, match="a stored ID now holds a tab or a line break"):
+            project.qrels(1)
+        assert project.status()["pool_versions"][0]["intact"] is False
+
+
+def test_ratings_merged_through_a_tab_or_a_line_break_are_refused(frozen):
+    path, _ = frozen
+    merged = "'B' || char(9) || '2' || char(10) || 'q1' || char(9) || 'C'"
+    tamper(
+        path,
+        "DELETE FROM ratings WHERE version = 1 AND doc_id IN ('B', 'C')",
+        "INSERT INTO ratings (version, query_id, doc_id, annotator, grade, note, rated_at) "
+        f"VALUES (1, 'q1', {merged}, 'import:q.txt', 1, '', 't')",
+        triggers=("frozen_rating_not_deleted", "frozen_rating_not_added"),
+    )
+    with Project.open(path, read_only=True) as project:
+        with pytest.raises(FrozenVersionChanged, match="import:q.txt .* they are now 3 ratings with sha256 none: a"):
+            project.qrels(1)
+
+
+DRAFT_EDITS = [
+    ("UPDATE judgments SET grade = 99 WHERE doc_id = 'A'", "document 'A' for query 'q1' is graded 99, outside"),
+    ("UPDATE judgments SET grade = 2.5 WHERE doc_id = 'A'", "a grade is not a whole number"),
+    ("UPDATE judgments SET grade = 'abc' WHERE doc_id = 'A'", "a grade is not a whole number"),
+    ("UPDATE judgments SET doc_id = 'A x' WHERE doc_id = 'A'", "document ID 'A x' contains"),
+    ("UPDATE judgments SET doc_id = ' A' WHERE doc_id = 'A'", "a document ID has whitespace around it"),
+    ("UPDATE judgments SET doc_id = '' WHERE doc_id = 'A'", "empty document ID"),
+    ("UPDATE judgments SET query_id = 'q' || char(8203) || '1' WHERE doc_id = 'A'", "query ID 'q\\u200b1' contains"),
+    ("UPDATE judgments SET doc_id = 'A' || char(10) || 'x' WHERE doc_id = 'A'", "holds a tab or a line break"),
+    ("UPDATE ratings SET grade = 7 WHERE doc_id = 'B'", "rated document 'B' for query 'q1' 7, not a whole number on"),
+    ("UPDATE ratings SET grade = 1.5 WHERE doc_id = 'B'", "rated document 'B' for query 'q1' 1.5, not a whole"),
+]
+
+
+@pytest.mark.parametrize(("edit", "message"), DRAFT_EDITS, ids=[m for _, m in DRAFT_EDITS])
+def test_freezing_refuses_a_draft_edited_into_what_no_reader_accepts(tmp_path, capsys, edit, message):
+    """A draft stays editable through raw SQL; freezing reads its items back as they will be scored and refuses
+    grades off the scale or not whole, and IDs that break rule 14, naming the item; the draft stays a draft."""
+    path = tmp_path / "p.ndcgproj"
+    (tmp_path / "q.txt").write_text("q1 0 A 3\nq1 0 B 2\nq2 0 D 1\n")
+    with Project.create(path, user="ann") as project:
+        project.import_qrels(tmp_path / "q.txt")
+    con = sqlite3.connect(path, isolation_level=None)
+    try:
+        con.execute(edit)
+    finally:
+        con.close()
+    assert main(["freeze", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "draft version 1 cannot be frozen: " in err and message in err and "Traceback" not in err
+    with Project.open(path, read_only=True) as project:
+        assert [v.state for v in project.versions()] == ["draft"]
