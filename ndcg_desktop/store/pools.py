@@ -537,9 +537,9 @@ def _draft_problem(conn: sqlite3.Connection, version: int, lines: bytes, scale: 
         (version, scale.low, scale.high),
     ).fetchone()
     if bad is not None:
-        grade = str(bad[3]) if isinstance(bad[3], int | float) else show(str(bad[3]))
+        rated = str(bad[3]) if isinstance(bad[3], int | float) else show(str(bad[3]))
         return (
             f"annotator {show(str(bad[2]))} rated document {show(str(bad[1]))} for query {show(str(bad[0]))} "
-            f"{grade}, not a whole number on the scale {scale}"
+            f"{rated}, not a whole number on the scale {scale}"
         )
     return None
