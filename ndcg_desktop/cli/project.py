@@ -380,7 +380,7 @@ def _status_text(s: dict[str, Any]) -> str:
     for v in s["pool_versions"]:
         state = (
             f"frozen {v['frozen_at']} by {plain(str(v['frozen_by']))}, sha256 {v['hash'][:12]}…"
-            + ("" if v["intact"] else " CHANGED SINCE FROZEN: its judgments no longer match this hash")
+            + ("" if v["intact"] else f" CHANGED SINCE FROZEN: {plain(v['changed'])}")
             if v["state"] == "frozen"
             else "draft"
         )

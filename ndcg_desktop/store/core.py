@@ -24,7 +24,14 @@ from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import GradeScale
 from ndcg_desktop.formats.cells import check_name
 from ndcg_desktop.formats.export import honour_umask
-from ndcg_desktop.store.errors import ProjectInUse, ProjectReadOnly, ProtectionAltered, known_error
+from ndcg_desktop.store.errors import (
+    ProjectInUse,
+    ProjectReadOnly,
+    ProtectionAltered,
+    altered,
+    known_error,
+    stored_value,
+)
 from ndcg_desktop.store.schema import APPLICATION_ID, MIGRATIONS, SCHEMA, SCHEMA_VERSION, TRIGGERS_SINCE, run_hash
 
 SUFFIX = ".ndcgproj"
@@ -446,6 +453,8 @@ class ProjectFile:
         rows = self.query("SELECT value FROM meta WHERE key = ?", (key,))
         if not rows and default is not None:
             return default
+        if not rows:
+            raise altered(self.path, f"its setting {key!r}", "missing")
         return str(rows[0][0])
 
     def set_meta(self, key: str, value: str) -> None:
@@ -457,11 +466,13 @@ class ProjectFile:
 
     @property
     def scale(self) -> GradeScale:
-        return GradeScale.parse(self.meta("scale"))
+        with stored_value(self.path, "its grade scale"):
+            return GradeScale.parse(self.meta("scale"))
 
     @property
     def labels(self) -> list[str]:
-        return list(json.loads(self.meta("labels")))
+        with stored_value(self.path, "its grade labels"):
+            return [str(label) for label in json.loads(self.meta("labels"))]
 
 
 _threads = threading.local()

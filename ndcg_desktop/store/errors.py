@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import errno
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from ndcg_desktop.domain.errors import InputError
@@ -50,6 +52,39 @@ class ProjectDamaged(StorageProblem):
 _PERM, _BUSY, _LOCKED, _READONLY, _IOERR, _CORRUPT, _FULL, _CANTOPEN, _NOTADB = 3, 5, 6, 8, 10, 11, 13, 14, 26
 
 
+# What SQLite says when the schema or the stored text is not what ndcg-desktop wrote: a table or a column
+# dropped or renamed, a foreign key pointing nowhere, bytes that are not UTF-8 in a text column.
+_ALTERED = (
+    "no such table",
+    "no such column",
+    "has no column named",
+    "foreign key mismatch",
+    "Could not decode to UTF-8",
+)
+
+
+def altered(path: str | Path, what: str, detail: str) -> ProjectDamaged:
+    """A stored value or table that does not read back as ndcg-desktop wrote it."""
+    return ProjectDamaged(
+        f"cannot be read as ndcg-desktop wrote it: {what} ({detail}); it was changed outside ndcg-desktop: restore "
+        "it from a backup",
+        path=path,
+    )
+
+
+@contextmanager
+def stored_value(path: str | Path, what: str) -> Iterator[None]:
+    """Around the parsing of a value the project stores (JSON, a scale, a count): a value that does not parse was
+    not written by ndcg-desktop, and is refused as :func:`altered`, naming ``what`` (never a traceback)."""
+    try:
+        yield
+    except ProjectDamaged:
+        raise
+    except (ValueError, KeyError, IndexError, TypeError, InputError) as exc:  # JSON and UTF-8 errors are ValueErrors
+        detail = exc.message if isinstance(exc, InputError) else f"{type(exc).__name__}: {exc}"
+        raise altered(path, what, detail[:200]) from None
+
+
 def known_error(exc: BaseException, path: str | Path) -> StorageProblem | None:
     """The user error that ``exc`` (from SQLite or the OS, touching ``path``) stands for; None for a bug.
 
@@ -59,6 +94,8 @@ def known_error(exc: BaseException, path: str | Path) -> StorageProblem | None:
     if isinstance(exc, sqlite3.Error):
         code = getattr(exc, "sqlite_errorcode", None)
         text = str(exc)
+        if any(fragment in text for fragment in _ALTERED):
+            return altered(path, "its tables", f"SQLite: {text[:200]}")
         primary = code & 0xFF if isinstance(code, int) else _code_from_text(text)
         return _from_sqlite(primary, text, Path(path))
     if isinstance(exc, OSError):

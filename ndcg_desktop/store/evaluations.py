@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ndcg_desktop.store.core import ProjectFile, now
+from ndcg_desktop.store.errors import stored_value
 
 
 @dataclass(frozen=True)
@@ -41,4 +42,9 @@ class EvaluationRepository:
         rows = self.file.query(
             "SELECT id, run_name, pool_version, settings, manifest, created_at FROM evaluations ORDER BY id DESC"
         )
-        return [SavedEvaluation(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5]) for r in rows]
+        saved = []
+        for r in rows:
+            with stored_value(self.file.path, f"the manifest of recorded evaluation {r[0]}"):
+                manifest = json.loads(r[4])
+            saved.append(SavedEvaluation(r[0], r[1], r[2], r[3], manifest, r[5]))
+        return saved

@@ -8,7 +8,7 @@ import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 import pandas as pd
@@ -21,6 +21,7 @@ from ndcg_desktop.formats.cells import clean_ids, show
 from ndcg_desktop.formats.qrels import judgment_lines
 from ndcg_desktop.store import team
 from ndcg_desktop.store.core import ProjectFile, now
+from ndcg_desktop.store.errors import stored_value
 from ndcg_desktop.store.schema import TEAM_FORMAT, framed
 
 _UNFRAMED_LINES = b"\0unframed"  # the marker _hashed_lines returns, compared by identity
@@ -31,8 +32,12 @@ class FrozenVersionChanged(InputError):
     the hashes recorded then)."""
 
 
-def _rated(entry: dict[str, Any] | None) -> str:
-    return "none" if entry is None else f"{entry['ratings']} ratings with sha256 {entry['sha256']}"
+def _rated(entry: Any) -> str:
+    if entry is None:
+        return "none"
+    if not isinstance(entry, dict):  # a record altered into another shape: shown as it is
+        return repr(entry)[:200]
+    return f"{entry.get('ratings')} ratings with sha256 {entry.get('sha256')}"
 
 
 DEFAULT_LABELS = ("Not relevant", "Related", "Highly relevant", "Perfect")
@@ -121,12 +126,12 @@ class PoolRepository:
             f"frozen_at, frozen_by, hash, {'NULL' if schema < 3 else 'guidelines_sha256'}, "
             f"{'NULL' if schema < TEAM_FORMAT else 'team'} FROM pool_versions ORDER BY version"
         )
-        return [
-            PoolVersion(
-                r[0], r[1], r[2], GradeScale(r[3], r[4]), json.loads(r[5]), r[6], r[7], r[8], r[9], r[10], r[11], r[12]
-            )
-            for r in rows
-        ]
+        versions = []
+        for r in rows:
+            with stored_value(self.file.path, f"the scale and labels of pool version {r[0]}"):
+                scale, labels = GradeScale(r[3], r[4]), [str(label) for label in json.loads(r[5])]
+            versions.append(PoolVersion(r[0], r[1], r[2], scale, labels, r[6], r[7], r[8], r[9], r[10], r[11], r[12]))
+        return versions
 
     def version(self, number: int) -> PoolVersion:
         for v in self.versions():
@@ -298,10 +303,14 @@ class PoolRepository:
 
     def _compare_team(self, v: PoolVersion, stamp: int) -> None:
         if v.team is not None and self._verified.get(v.version) != stamp:  # proven at this data_version: not again
-            recorded = team.decode(v.team)
+            try:
+                recorded = team.decode(v.team)
+                annotators, adjudication = dict(recorded["annotators"]), recorded["adjudication"]
+            except (ValueError, KeyError, TypeError):  # not what freezing wrote
+                self._refuse(v, "its recorded team (annotators, ratings hashes, adjudications) no longer reads back")
             found = team.annotator_digests(self.file.conn, v.version, v.scale)
-            for name in sorted(set(recorded["annotators"]) | set(found)):
-                was, now_is = recorded["annotators"].get(name), found.get(name)
+            for name in sorted(set(annotators) | set(found)):
+                was, now_is = annotators.get(name), found.get(name)
                 if was != now_is:
                     self._refuse(
                         v,
@@ -309,12 +318,10 @@ class PoolRepository:
                         f"{_rated(now_is)}",
                     )
             adjudicated = team.adjudication_counts(self.file.conn, v.version)
-            if adjudicated != recorded["adjudication"]:
-                self._refuse(
-                    v, f"its adjudications were recorded as {recorded['adjudication']}, they are now {adjudicated}"
-                )
+            if adjudicated != adjudication:
+                self._refuse(v, f"its adjudications were recorded as {adjudication}, they are now {adjudicated}")
 
-    def _refuse(self, v: PoolVersion, what: str) -> None:
+    def _refuse(self, v: PoolVersion, what: str) -> NoReturn:
         raise FrozenVersionChanged(
             f"pool version {v.version} has changed since it was frozen: {what}; the file was altered outside "
             "ndcg-desktop, so nothing scored against this version can be trusted: restore the project from a backup",
@@ -326,7 +333,8 @@ class PoolRepository:
         from its ratings for a draft or a version frozen before format 5 (the same content)."""
         self.verified(v)
         if v.team is not None:
-            return team.decode(v.team)
+            with stored_value(self.file.path, f"the team record of pool version {v.version}"):
+                return team.decode(v.team)
         return team.team_record(self.file.conn, v.version, v.scale)
 
     def writable_draft(self, number: int) -> PoolVersion:

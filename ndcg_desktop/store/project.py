@@ -445,6 +445,14 @@ class Project:
     def saved_evaluations(self) -> list[SavedEvaluation]:
         return self.evaluations.evaluations()
 
+    def _changed(self, v: PoolVersion) -> str | None:
+        """What changed in a frozen version since it was frozen (judgments or ratings), or None."""
+        try:
+            self.pools.verified(v)
+        except FrozenVersionChanged as exc:
+            return exc.message.split(": ", 1)[-1].split("; the file was altered", 1)[0]
+        return None
+
     def status(self) -> dict[str, Any]:
         """A summary for `ndcg status`: versions, pool sizes, grading progress, runs."""
         versions = []
@@ -459,8 +467,12 @@ class Project:
                     "state": v.state,
                     "parent": v.parent,
                     "hash": v.hash,
-                    # rule 15: recomputed now, as at freezing (None for a draft)
-                    "intact": self.pools.current_hash(v.version, v.scale) == v.hash if v.frozen else None,
+                    # rules 15 and 16: judgments and ratings proven now, as every use proves them (None: a draft)
+                    **(
+                        {"intact": (changed := self._changed(v)) is None, "changed": changed}
+                        if v.frozen
+                        else {"intact": None, "changed": None}
+                    ),
                     "items": row[0],
                     "graded": row[1],
                     "ungraded": row[0] - row[1],

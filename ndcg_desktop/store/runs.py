@@ -20,10 +20,11 @@ from ndcg_desktop.domain.data import OrderKind, Run, Source
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.reading import RunReading
 from ndcg_desktop.domain.settings import TiePolicy
-from ndcg_desktop.formats.cells import check_name
+from ndcg_desktop.formats.cells import check_name, show
 from ndcg_desktop.formats.runs import read_run
 from ndcg_desktop.scoring.ranking import map_ids, top_documents
 from ndcg_desktop.store.core import ProjectFile, now
+from ndcg_desktop.store.errors import stored_value
 from ndcg_desktop.store.schema import run_hash
 
 
@@ -116,9 +117,11 @@ class RunRepository:
                 "SELECT name, source_name, sha256, format, reading, rows, queries, imported_at "
                 "FROM runs ORDER BY run_id"
             )
-            infos = [
-                RunInfo(r[0], r[1], r[2], r[3], RunReading.from_dict(json.loads(r[4])), r[5], r[6], r[7]) for r in rows
-            ]
+            infos = []
+            for r in rows:
+                with stored_value(self.file.path, f"the reading settings and counts of run {show(str(r[0]))}"):
+                    reading, count, queries = RunReading.from_dict(json.loads(r[4])), int(r[5]), int(r[6])
+                infos.append(RunInfo(r[0], r[1], r[2], r[3], reading, count, queries, r[7]))
             self._listed = (key, infos)
         return list(self._listed[1])
 

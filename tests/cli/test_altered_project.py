@@ -1,0 +1,75 @@
+"""A project whose tables or stored values were changed by another program: one line naming the file and what does
+not read back, never a traceback (found by trying such files as an attacker would)."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from ndcg_desktop.cli.main import main
+from ndcg_desktop.demo import build_demo
+
+ALTERED = "cannot be read as ndcg-desktop wrote it: "
+CHANGED = "pool version 1 has changed since it was frozen: "
+SCORE = ["score", "--run-name", "bm25", "--unjudged", "zero"]
+
+# (what another program did, the command that reads it, what the one line says)
+EDITS = [
+    ("DROP TABLE evaluations", ["status"], ALTERED + "its tables (SQLite: no such table: evaluations)"),
+    ("DELETE FROM meta WHERE key = 'scale'", ["status"], ALTERED + "its setting 'scale' (missing)"),
+    ("UPDATE meta SET value = 'x..y' WHERE key = 'scale'", ["status"], ALTERED + "its grade scale (grade scale must"),
+    ("UPDATE meta SET value = CAST(x'5b22ff225d' AS TEXT) WHERE key = 'labels'", ["status"], "decode to UTF-8"),
+    ("UPDATE runs SET reading = '{bad'", SCORE, ALTERED + "the reading settings and counts of run 'bm25' (JSONDecode"),
+    ("UPDATE runs SET rows = 'abc'", ["status"], ALTERED + "the reading settings and counts of run 'bm25' (ValueError"),
+    ("UPDATE pool_versions SET labels = '{bad'", ["export-qrels"], ALTERED + "the scale and labels of pool version 1"),
+    ("UPDATE pool_versions SET team = '{bad' WHERE version = 1", SCORE, CHANGED + "its recorded team (annotators,"),
+    ("UPDATE pool_versions SET team = '[]' WHERE version = 1", ["export-qrels"], CHANGED + "its recorded team"),
+    ("UPDATE judgments SET updated_at = CAST(x'ff' AS TEXT) WHERE version = 1", ["export-qrels"], "decode to UTF-8"),
+    ("ALTER TABLE runs RENAME COLUMN reading TO readingx", ["status"], "(SQLite: no such column: reading)"),
+]
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory) -> Path:
+    return build_demo(tmp_path_factory.mktemp("demo") / "demo.ndcgproj")
+
+
+def altered_copy(demo: Path, folder: Path, statement: str) -> Path:
+    """A copy of the demo changed by ``statement`` as the sqlite3 shell would, its triggers dropped and recreated."""
+    path = folder / "altered.ndcgproj"
+    shutil.copyfile(demo, path)
+    con = sqlite3.connect(path, isolation_level=None)
+    try:
+        triggers = dict(con.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").fetchall())
+        for name in triggers:
+            con.execute(f"DROP TRIGGER {name}")
+        con.execute(statement)
+        for sql in triggers.values():
+            con.execute(sql)
+    finally:
+        con.close()
+    return path
+
+
+@pytest.mark.parametrize(("statement", "command", "said"), EDITS, ids=[e[0][:48] for e in EDITS])
+def test_a_value_that_does_not_read_back_is_one_line_naming_the_project(
+    demo, tmp_path, capsys, statement, command, said
+):
+    path = altered_copy(demo, tmp_path, statement)
+    where = ["--project", str(path)] if command[0] == "score" else [str(path)]
+    extra = ["-o", str(tmp_path / "out.qrels")] if command == ["export-qrels"] else []
+    code = main([command[0], *where, *command[1:], *extra])
+    err = capsys.readouterr().err
+    assert code == 2 and "Traceback" not in err
+    assert err.startswith(f"error: {path}: ") and said in err and len(err.strip().splitlines()) <= 2
+
+
+def test_status_names_what_changed_in_a_frozen_version_its_ratings_included(demo, tmp_path, capsys):
+    """status proves each frozen version as every use does (judgments and ratings), and says what changed."""
+    path = altered_copy(demo, tmp_path, "UPDATE ratings SET grade = 0 WHERE version = 1 AND grade = 3")
+    assert main(["status", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "v1  frozen " in out and "CHANGED SINCE FROZEN: the ratings of annotator" in out
