@@ -358,6 +358,17 @@ def nonblank_line_numbers(data: bytes) -> np.ndarray:
     return np.flatnonzero(lengths > 0) + 1
 
 
+class JsonInt(int):
+    """An integer as a JSON line wrote it: ``text`` keeps its digits (``-0`` is not the ID ``0``)."""
+
+    text: str
+
+    def __new__(cls, text: str) -> JsonInt:
+        value = super().__new__(cls, text)
+        value.text = text
+        return value
+
+
 def load_json(text: str, path: str | Path, line: int) -> object:
     """One JSON value, refused with file and line when invalid, ambiguous or too deep to be data.
 
@@ -365,7 +376,7 @@ def load_json(text: str, path: str | Path, line: int) -> object:
     stack are refused like a syntax error, never resolved silently or ended in a traceback.
     """
     try:
-        return json.loads(text, object_pairs_hook=_unique_keys)
+        return json.loads(text, object_pairs_hook=_unique_keys, parse_int=JsonInt)
     except json.JSONDecodeError as exc:
         raise InputError(f"not valid JSON ({exc.msg} at column {exc.colno})", path=path, line=line) from None
     except _DuplicateKey as exc:
@@ -509,8 +520,10 @@ def iter_records(data: bytes, path: str | Path, sep: str, columns: int) -> Itera
     try:
         for cells in reader:
             start, previous = previous + 1, reader.line_num
-            if not cells or (len(cells) == 1 and not cells[0].strip()):
-                continue  # a blank line
+            # A blank line, as first_line (the header's finder) sees one: whitespace only. With a tab between
+            # cells, a line of tabs and spaces is one too; it must never become the header.
+            if not cells or ((len(cells) == 1 or sep.isspace()) and not "".join(cells).strip()):
+                continue
             if not header_seen:
                 header_seen = True
                 continue

@@ -155,8 +155,10 @@ def read_large_separated(
     broken or expands past :func:`bomb_limit`.
     """
     p = Path(path)
+    if not p.is_file():  # a pipe, a FIFO, a device: read once, in memory (a look at its head here would eat it)
+        return None
     try:
-        size = p.stat().st_size if p.is_file() else -1
+        size = p.stat().st_size
         with open(p, "rb") as handle:
             head = handle.read(1 << 16)
             compressed = head[:2] == b"\x1f\x8b"

@@ -19,6 +19,7 @@ from ndcg_desktop.formats.cells import brief, check_id, clean_ids, is_number, pa
 from ndcg_desktop.formats.common import (
     BOM,
     RUN_FORMATS,
+    JsonInt,
     base_suffix,
     check_utf8,
     first_line,
@@ -60,10 +61,17 @@ def detect_run_format(path: str | Path, data: bytes) -> str:
     if suffix in (".jsonl", ".json", ".ndjson"):
         return "jsonl"
     head = first_line(data)
-    if head.startswith("{"):
-        return "jsonl"
     fields = split_fields(head)
-    if len(fields) == 6 and is_number(fields[4]):  # a TREC line, whatever its IDs hold (even "query_id,")
+    trec = len(fields) == 6 and is_number(fields[4])  # a TREC line, whatever its IDs hold (even "query_id,")
+    if head.startswith("{"):
+        # A JSON object, unless it is no JSON at all and reads as a TREC line (a query ID "{q1}"); a JSON line
+        # can split into six fields too ('{"query_id": "q", "doc_ids": [ 3 ]}'), so JSON is asked first.
+        try:
+            json.loads(head)
+        except ValueError:
+            return "trec" if trec else "jsonl"  # neither: the JSONL reader names what is wrong with the line
+        return "jsonl"
+    if trec:
         return "trec"
     for fmt, sep in (("tsv", "\t"), ("csv", ",")):
         if "query_id" in [c.strip() for c in head.split(sep)]:
@@ -446,7 +454,8 @@ def _read_jsonl(data: bytes, path: str) -> _Columns:
 def _json_id(value: object, field: str, path: str, line: int) -> str:
     if isinstance(value, bool) or not isinstance(value, (str, int)):
         raise InputError(f'"{field}" must hold strings, found {show(json.dumps(value)[:100])}', path=path, line=line)
-    return check_id(str(value), "query ID" if field == "query_id" else "document ID", path, line)
+    text = value.text if isinstance(value, JsonInt) else str(value)  # -0 keeps its sign, as the file wrote it
+    return check_id(text, "query ID" if field == "query_id" else "document ID", path, line)
 
 
 def _head(path: str | Path, rows: int) -> bytes:

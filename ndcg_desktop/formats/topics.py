@@ -41,6 +41,7 @@ import pandas as pd
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.formats.cells import brief, check_id, show
 from ndcg_desktop.formats.common import (
+    JsonInt,
     base_suffix,
     check_utf8,
     first_line,
@@ -211,7 +212,7 @@ def json_id(value: object, what: str, path: str | Path, line: int) -> str:
     """An ID given in JSON: a string or an integer, under the ID rule."""
     if isinstance(value, bool) or not isinstance(value, (str, int)):
         raise InputError(f"{what} must be a string, found {show(_json_brief(value))}", path=path, line=line)
-    return check_id(str(value), what, path, line)
+    return check_id(value.text if isinstance(value, JsonInt) else str(value), what, path, line)
 
 
 def json_text(value: object, name: str, path: str | Path, line: int) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -43,3 +44,28 @@ def test_pyarrow_reads_bytes_in_memory_without_a_python_file_object(monkeypatch)
     csv_table = common.read_delimited_table(b"query_id,doc_id\nq1,D3\n", ",", {"doc_id": pa.string()})
     assert csv_table is not None and csv_table.column("doc_id").to_pylist() == ["D3"]
     assert len(sources) == 2 and all(isinstance(s, pa.NativeFile) for s in sources)
+
+
+@pytest.mark.parametrize("blank", ["\t", " \t ", "\t\t", " "])
+def test_a_whitespace_line_before_a_tsv_header_is_blank_for_every_reader(tmp_path, blank):
+    """The header finder and the record reader agree on what a blank line is: a line of tabs and spaces before the
+    header is skipped by both, so the header is never read as data (a chunk map once mapped 'chunk_id' to
+    'doc_id' silently, and runs and judgments named the header line as a bad score or grade)."""
+    from ndcg_desktop.formats.chunk_map import read_chunk_map
+    from ndcg_desktop.formats.qrels import read_qrels
+    from ndcg_desktop.formats.runs import read_run
+
+    def both(name: str, text: str) -> tuple[Path, Path]:
+        plain, padded = tmp_path / f"plain-{name}", tmp_path / f"padded-{name}"
+        plain.write_text(text)
+        padded.write_text(f"{blank}\n{text}")
+        return plain, padded
+
+    plain, padded = both("run.tsv", "query_id\tdoc_id\tscore\nq1\tB\t5\nq1\tC\t4\n")
+    assert read_run(padded).docs.to_pylist() == read_run(plain).docs.to_pylist() == ["B", "C"]
+    plain, padded = both("qrels.tsv", "query_id\tdoc_id\tgrade\nq1\tB\t1\n")
+    shown = ["query_id", "doc_id", "grade"]
+    assert read_qrels(padded).frame[shown].equals(read_qrels(plain).frame[shown])
+    assert read_qrels(padded).frame["line"].tolist() == [3]  # the data line, counted as the file counts it
+    plain, padded = both("chunks.tsv", "chunk_id\tdoc_id\nB#1\tB\n")
+    assert read_chunk_map(padded).pairs == read_chunk_map(plain).pairs == (("B#1", "B"),)

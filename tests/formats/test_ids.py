@@ -125,3 +125,20 @@ def test_messages_escape_and_cut_what_they_show(write):
     error = str(_refused(lambda: read_run(path), path, 1))
     assert "\x1b" not in error and "\\x1b" in error
     assert len(error) < 400
+
+
+def test_an_integer_id_in_json_keeps_the_text_the_file_wrote(tmp_path):
+    """``-0`` in a JSON line is the ID "-0", as the same file with the ID quoted says; Python's int would make it
+    "0", another document (the other integers already kept their digits)."""
+    from ndcg_desktop.formats.chunk_map import read_chunk_map
+    from ndcg_desktop.formats.runs import read_run
+
+    bare, quoted = tmp_path / "bare.jsonl", tmp_path / "quoted.jsonl"
+    bare.write_text('{"query_id": -0, "doc_ids": [-0, 7, -12]}\n')
+    quoted.write_text('{"query_id": "-0", "doc_ids": ["-0", "7", "-12"]}\n')
+    for path in (bare, quoted):
+        run = read_run(path)
+        assert run.queries.to_pylist() == ["-0"] and run.docs.to_pylist() == ["-0", "7", "-12"]
+    chunks = tmp_path / "chunks.jsonl"
+    chunks.write_text('{"chunk_id": -0, "doc_id": 0}\n')
+    assert read_chunk_map(chunks).pairs == (("-0", "0"),)

@@ -189,3 +189,16 @@ def test_supported_orders_follow_the_columns(write):
     assert supported_orders(write("r.jsonl", '{"query_id": "q1", "doc_ids": ["A"]}\n')) == [OrderKind.LIST]
     with pytest.raises(InputError, match="bad.txt:1"):
         supported_orders(write("bad.txt", "q1 Q0 A\n"))
+
+
+def test_a_line_starting_with_a_brace_is_jsonl_only_when_it_is_json(tmp_path):
+    """A TREC run whose first query ID starts with '{' is TREC; a JSON line that happens to split into six fields
+    with a number fifth is still JSONL."""
+    from ndcg_desktop.formats.runs import detect_run_format
+
+    assert detect_run_format(tmp_path / "r.txt", b"{q1} Q0 B 1 5 r\n") == "trec"
+    assert detect_run_format(tmp_path / "r.txt", b'{"query_id": "q", "doc_ids": [ 3 ]}\n') == "jsonl"
+    assert detect_run_format(tmp_path / "r.txt", b'{"query_id": "q", "doc_ids": [\n') == "jsonl"  # named there
+    run = tmp_path / "braces.txt"
+    run.write_text("{q1} Q0 B 1 5 r\n{q1} Q0 C 2 4 r\n")
+    assert read_run(run).queries.to_pylist() == ["{q1}"]

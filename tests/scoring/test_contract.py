@@ -203,6 +203,17 @@ def test_rule10_default_docid_descending(score):
     assert ndcg_of(e) == pytest.approx(1 / 3)
 
 
+def test_rule10_scores_compare_in_double_precision_as_trec_eval_10(score):
+    """1.00000001 is above 1.0 (trec_eval 10.0 gives nDCG@1 0.0000 on these files); pytrec_eval, in single
+    precision, takes them for a tie and puts B first: a known difference, pinned so that a change shows."""
+    import pytrec_eval
+
+    e = score("q1 0 A 0\nq1 0 B 3\n", "q1 Q0 A 1 1.00000001 r\nq1 Q0 B 2 1.0 r\n", k=1)
+    assert e.per_position.iloc[0]["doc_id"] == "A" and ndcg_of(e) == 0.0 and not e.per_query.iloc[0]["tie_at_k"]
+    peer = pytrec_eval.RelevanceEvaluator({"q1": {"A": 0, "B": 3}}, {"ndcg_cut.1"})
+    assert peer.evaluate({"q1": {"A": 1.00000001, "B": 1.0}})["q1"]["ndcg_cut_1"] == 1.0
+
+
 def test_rule10_policies_change_the_order(score):
     assert ndcg_of(score(UNIVERSE, TIED, k=1, ties="docid-asc")) == 1.0
     assert ndcg_of(score(UNIVERSE, TIED, k=1, ties="file-order")) == pytest.approx(1 / 3)
