@@ -80,6 +80,11 @@ def stored_value(path: str | Path, what: str) -> Iterator[None]:
         yield
     except ProjectDamaged:
         raise
+    except sqlite3.Error as exc:  # text that is not UTF-8: damage; a locked or full disk: what known_error says
+        known = known_error(exc, path)
+        if known is None:
+            raise
+        raise known from None
     except (ValueError, KeyError, IndexError, TypeError, InputError) as exc:  # JSON and UTF-8 errors are ValueErrors
         detail = exc.message if isinstance(exc, InputError) else f"{type(exc).__name__}: {exc}"
         raise altered(path, what, detail[:200]) from None

@@ -24,10 +24,11 @@ import pandas as pd
 from ndcg_desktop.domain.blind import BLIND
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import GradeScale
-from ndcg_desktop.formats.cells import check_name
+from ndcg_desktop.formats.cells import check_name, show
 from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.store import ImportCancelled, PoolVersion, Project
 from ndcg_desktop.store.core import now
+from ndcg_desktop.store.errors import stored_value
 from ndcg_desktop.store.ratings import RATING_COLUMNS
 
 RATINGS_TABLE_COLUMNS = ["query_id", "doc_id", "annotator", "grade"]
@@ -141,7 +142,11 @@ class WorkOrigin:
             data = json.loads(text)
             if data.pop("kind") != WORK_KIND:
                 raise ValueError
-            return WorkOrigin(**data)
+            origin = WorkOrigin(**data)
+            types = {name: int if name == "base_version" else str for name in data}
+            if any(type(getattr(origin, name)) is not kind for name, kind in types.items()):  # "2" is no version
+                raise ValueError
+            return origin
         except (ValueError, TypeError, KeyError, AttributeError):
             raise InputError(
                 "is a project but its work-file record is damaged; ask for a new work file", path=path
@@ -335,7 +340,24 @@ def read_work_file(path: str | Path) -> tuple[WorkOrigin, pd.DataFrame, GradeSca
         if not versions:
             raise InputError("is a work file without a pool; ask for a new work file", path=target)
         v = versions[-1]
-        items = work.items(v.version)
+        # An annotator's copy is edited by hand at times: a grade, ID or text that ndcg-desktop never wrote is
+        # named here, before anything reads it as a number or as text.
+        bad = work.file.query(
+            "SELECT query_id, doc_id, quote(grade) FROM judgments WHERE version = ? AND ((grade IS NOT NULL AND "
+            "typeof(grade) != 'integer') OR typeof(query_id) != 'text' OR typeof(doc_id) != 'text' OR "
+            "typeof(note) != 'text' OR (updated_at IS NOT NULL AND typeof(updated_at) != 'text')) LIMIT 1",
+            (v.version,),
+        )
+        if bad:
+            query, doc, grade = (str(value) for value in bad[0])
+            raise InputError(
+                f"holds document {show(doc)} for query {show(query)} with the grade {grade} or a text that "
+                "ndcg-desktop did not write (the file was edited by hand); nothing was merged: ask for a new "
+                "work file, or grade it again in ndcg-desktop",
+                path=target,
+            )
+        with stored_value(target, "its items"):  # text that is not UTF-8, say
+            items = work.items(v.version)
         return origin, items, v.scale
 
 

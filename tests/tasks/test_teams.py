@@ -323,3 +323,38 @@ def test_an_annotator_with_work_out_on_the_draft_is_refused_new_work(team, tmp_p
     )
     assert dump(team) == before
     assert not (tmp_path / "second" / "chen.ndcgproj").exists()
+
+
+FIRST = "WHERE (query_id, doc_id) = (SELECT query_id, doc_id FROM judgments ORDER BY 1, 2 LIMIT 1)"
+HAND_EDITS = [
+    (f"UPDATE judgments SET grade = 2.5 {FIRST}", "with the grade 2.5"),
+    (f"UPDATE judgments SET grade = 'x' {FIRST}", "with the grade 'x'"),
+    (f"UPDATE judgments SET grade = x'02' {FIRST}", "with the grade X'02'"),
+    (f"UPDATE judgments SET grade = 1e300 {FIRST}", "with the grade 1.0e+300"),
+    (f"UPDATE judgments SET note = x'ff' {FIRST}", "did not write"),
+    ("UPDATE judgments SET note = CAST(x'ff' AS TEXT)", "Could not decode to UTF-8"),
+    (f"UPDATE judgments SET updated_at = x'01' {FIRST}", "did not write"),  # TEXT affinity keeps a blob a blob
+]
+
+
+@pytest.mark.parametrize(("edit", "said"), HAND_EDITS, ids=[e[1] for e in HAND_EDITS])
+def test_a_work_file_edited_by_hand_is_refused_naming_it(team, tmp_path, edit, said):
+    """A work file is the annotator's copy: what ndcg-desktop never writes there (a grade that is no whole number,
+    a blob, text that is not UTF-8) is refused with the file named, before anything is merged; never a traceback."""
+    files = assigned(team, tmp_path)
+    grade_all(files["ben"], "ben", lambda a, q, d: 1)
+    raw(files["ben"], edit)
+    before = dump(team)
+    with Project.open(team, user="coord") as project, pytest.raises(InputError) as refused:
+        merge_work(project, [files["ben"]])
+    assert str(files["ben"]) in str(refused.value) and said in str(refused.value)
+    assert dump(team) == before
+
+
+def test_a_work_file_whose_record_names_its_version_as_text_is_refused(team, tmp_path):
+    files = assigned(team, tmp_path)
+    origin, _, _ = read_work_file(files["ben"])
+    forged = origin.to_json().replace('"base_version": 1', '"base_version": "1"')
+    raw(files["ben"], f"UPDATE meta SET value = '{forged}' WHERE key = 'work'")
+    with pytest.raises(InputError, match="its work-file record is damaged"):
+        read_work_file(files["ben"])
