@@ -237,11 +237,15 @@ def test_a_tampered_scope_is_refused(team, tmp_path):
     assert dump(team) == before
 
 
+def forge_origin(path: Path, old: str, new: str) -> None:
+    """Rewrite a work file's record of where it comes from, replacing ``old`` by ``new`` in its JSON."""
+    origin, _, _ = read_work_file(path)
+    raw(path, f"UPDATE meta SET value = '{origin.to_json().replace(old, new)}' WHERE key = 'work'")
+
+
 def test_a_renamed_annotator_is_refused(team, tmp_path):
     files = assigned(team, tmp_path)
-    origin, _, _ = read_work_file(files["ben"])
-    forged = origin.to_json().replace('"annotator": "ben"', '"annotator": "ana"')
-    raw(files["ben"], f"UPDATE meta SET value = '{forged}' WHERE key = 'work'")
+    forge_origin(files["ben"], '"annotator": "ben"', '"annotator": "ana"')
     before = dump(team)
     with Project.open(team, user="coord") as project, pytest.raises(InputError, match="says it is ana's work"):
         merge_work(project, [files["ben"]])
@@ -353,8 +357,6 @@ def test_a_work_file_edited_by_hand_is_refused_naming_it(team, tmp_path, edit, s
 
 def test_a_work_file_whose_record_names_its_version_as_text_is_refused(team, tmp_path):
     files = assigned(team, tmp_path)
-    origin, _, _ = read_work_file(files["ben"])
-    forged = origin.to_json().replace('"base_version": 1', '"base_version": "1"')
-    raw(files["ben"], f"UPDATE meta SET value = '{forged}' WHERE key = 'work'")
+    forge_origin(files["ben"], '"base_version": 1', '"base_version": "1"')
     with pytest.raises(InputError, match="its work-file record is damaged"):
         read_work_file(files["ben"])
