@@ -212,6 +212,18 @@ def check_name(value: str, what: str) -> str:
     return text
 
 
+IMPORTED = "import:"  # the credit of grades read from a file (import:qrels.txt): never a person's name
+
+
+def check_person(value: str, what: str) -> str:
+    """A person's name (a user, an annotator): :func:`check_name`, and never the credit of a file's grades, so that
+    nobody's ratings can pass for a file's (or replace them)."""
+    name = check_name(value, what)
+    if name.casefold().startswith(IMPORTED):
+        raise InputError(f"{what} {show(name)} starts with {IMPORTED!r}, which names grades imported from a file")
+    return name
+
+
 def plain(text: str) -> str:
     r"""User text (a file name, a stored name) as a terminal line shows it: invisible characters escaped, unquoted.
 

@@ -22,7 +22,7 @@ from typing import Any
 
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import GradeScale
-from ndcg_desktop.formats.cells import check_name
+from ndcg_desktop.formats.cells import check_person
 from ndcg_desktop.formats.export import honour_umask
 from ndcg_desktop.store.errors import (
     ProjectInUse,
@@ -246,7 +246,7 @@ class ProjectFile:
             raise InputError("already exists; choose another name or open it", path=target)
         if not target.parent.is_dir():
             raise InputError("the folder does not exist", path=target.parent)
-        user = check_name(user or default_user(), USER_NAME)
+        user = check_person(user or default_user(), USER_NAME)
         with translated(target):
             ProjectFile._build(target, scale=scale, labels=labels, user=user)
 
@@ -297,7 +297,7 @@ class ProjectFile:
         if not target.is_file():
             raise InputError("no such project file" if not target.exists() else "is not a file", path=target)
         if not read_only:  # the annotator name every change records: the ID rule, like every stored name
-            user = check_name(user or default_user(), USER_NAME)
+            user = check_person(user or default_user(), USER_NAME)
         with translated(target):
             return cls._open(target, read_only=read_only, user=user)
 

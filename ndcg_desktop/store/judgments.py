@@ -15,6 +15,7 @@ import pyarrow as pa
 
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import GradeScale
+from ndcg_desktop.formats.cells import IMPORTED, check_name
 from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.store.core import INTERACTIVE_BUSY_MS, ProjectFile, now
 from ndcg_desktop.store.pools import DraftTarget, PoolRepository, PoolVersion
@@ -252,6 +253,12 @@ class JudgmentRepository:
         Negative grades (trec_eval's "pooled but not judged") are refused, or imported as
         ungraded pool items when ``negative_as_ungraded``.
         """
+        try:  # whose grades these are: the file's, by a name that keeps the rule of every stored name
+            source = IMPORTED + check_name(Path(path).name, "file name")
+        except InputError as exc:
+            raise InputError(
+                f"{exc.message}; its grades are credited to it by name: rename the file", path=path
+            ) from None
         target = self.pools.draft_target(None)
         scale = target.scale
         # Read on the widest scale, then checked here against the project's (a reader's hint would name --scale,
@@ -271,7 +278,6 @@ class JudgmentRepository:
             )
         stamp = now()
         user = self.file.user  # who ran the import (audit log)
-        source = f"import:{Path(path).name}"  # whose grades these are: the file's, not a person's
         # Below the scale only with negative_as_ungraded (-1 on a -1..4 scale is a grade): stored ungraded.
         grades: list[int | None] = c.grade.tolist()
         for row in np.flatnonzero(low).tolist():

@@ -24,7 +24,7 @@ import pandas as pd
 from ndcg_desktop.domain.blind import BLIND
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import GradeScale
-from ndcg_desktop.formats.cells import check_name, show
+from ndcg_desktop.formats.cells import check_person, show
 from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.store import ImportCancelled, PoolVersion, Project
 from ndcg_desktop.store.core import now
@@ -103,7 +103,7 @@ def plan_summary(
     sizes: pd.Series, annotators: Sequence[str], *, overlap: float, per_query: int = 2, seed: int = 0
 ) -> pd.DataFrame:
     """Per annotator: how many queries, how many of them shared, how many items to grade (names checked)."""
-    names = [_file_name(check_name(name, "annotator name")) for name in annotators]
+    names = [_file_name(check_person(name, "annotator name")) for name in annotators]
     plan = plan_assignment(sizes, names, overlap=overlap, per_query=per_query, seed=seed)
     shared = plan.groupby("query_id")["annotator"].transform("size") > 1
     plan = plan.assign(shared=shared.astype(int), items=plan["query_id"].map(sizes).astype(int))
@@ -202,7 +202,7 @@ def assign_work(
     The assignment is recorded in the project so that a merge can check the file's scope. Nothing is written
     unless every file is.
     """
-    names = [_file_name(check_name(name.strip(), "annotator name")) for name in annotators]
+    names = [_file_name(check_person(name.strip(), "annotator name")) for name in annotators]
     draft = _draft(project)
     items = project.pool_items(draft.version)
     todo = items[items["grade"].isna()][["query_id", "doc_id"]]
@@ -462,7 +462,7 @@ def import_ratings(project: Project, path: str | Path, annotator: str, *, fmt: s
     Every (query, document) must be in the draft pool and every grade on its scale; otherwise the file and
     line are named and nothing is written.
     """
-    name = check_name(annotator.strip(), "annotator name")
+    name = check_person(annotator.strip(), "annotator name")
     draft = _draft(project)
     target = Path(path)
     frame = read_qrels(target, scale=GradeScale(-(2**63), 2**63 - 1), fmt=fmt).frame

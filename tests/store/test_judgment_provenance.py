@@ -105,3 +105,31 @@ def test_import_qrels_stores_exactly_the_files_judgments_ratings_and_audit_rows(
         ("q1", "a", 1),  # ... then the ungraded item it graded
     ]
     assert list(log["action"]) == ["import"] * 9 and set(log["who"]) == {"alice"}
+
+
+@pytest.mark.parametrize("name", ["import:qrels.txt", "IMPORT:x", "import:"])
+def test_nobody_can_take_the_name_a_file_import_is_credited_to(tmp_path, monkeypatch, name):
+    """A person (NDCG_USER, --annotator) named like a file's credit could replace that file's ratings."""
+    from ndcg_desktop.tasks.teams import import_ratings
+
+    path = tmp_path / "p.ndcgproj"
+    (tmp_path / "qrels.txt").write_text("q1 0 A 2\n")
+    with Project.create(path, user="alice") as project:
+        project.import_qrels(tmp_path / "qrels.txt")
+        with pytest.raises(InputError, match="annotator name .* starts with 'import:'"):
+            import_ratings(project, tmp_path / "qrels.txt", name)
+    with pytest.raises(InputError, match="user name .* starts with 'import:'"):
+        Project.open(path, user=name)
+    monkeypatch.setenv("NDCG_USER", name)
+    with pytest.raises(InputError, match="starts with 'import:'"):
+        Project.open(path)
+
+
+def test_a_file_whose_name_breaks_the_name_rule_is_refused_before_its_grades_are_credited(tmp_path):
+    path = tmp_path / "p.ndcgproj"
+    odd = tmp_path / "q\tz\u200b.txt"
+    odd.write_text("q1 0 A 2\n")
+    with Project.create(path, user="alice") as project:
+        with pytest.raises(InputError, match="file name .* contains .*rename the file"):
+            project.import_qrels(odd)
+        assert project.draft() is None  # nothing written
