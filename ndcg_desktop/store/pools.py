@@ -352,8 +352,9 @@ class PoolRepository:
         if query_id is not None:
             sql += " AND j.query_id = ?"
             params.append(query_id)
-        frame = pd.read_sql_query(sql + " ORDER BY j.query_id, j.doc_id", self.file.conn, params=params)
-        frame["grade"] = frame["grade"].astype("Int64")
+        with stored_value(self.file.path, f"the items of pool version {number}"):  # a draft edited by hand
+            frame = pd.read_sql_query(sql + " ORDER BY j.query_id, j.doc_id", self.file.conn, params=params)
+            frame["grade"] = frame["grade"].astype("Int64")
         return frame
 
     def pairs(self, number: int, step: int = 20_000) -> tuple[pa.Array, pa.Array]:
@@ -366,9 +367,10 @@ class PoolRepository:
         cursor = self.file.conn.execute("SELECT query_id, doc_id FROM judgments WHERE version = ?", (number,))
         queries: list[pa.Array] = []
         docs: list[pa.Array] = []
-        while rows := cursor.fetchmany(step):
-            queries.append(pa.array([row[0] for row in rows], pa.string()))
-            docs.append(pa.array([row[1] for row in rows], pa.string()))
+        with stored_value(self.file.path, f"the items of pool version {number}"):  # a draft edited by hand
+            while rows := cursor.fetchmany(step):
+                queries.append(pa.array([row[0] for row in rows], pa.string()))
+                docs.append(pa.array([row[1] for row in rows], pa.string()))
         if not queries:
             return pa.array([], pa.string()), pa.array([], pa.string())
         return pa.concat_arrays(queries), pa.concat_arrays(docs)
@@ -376,13 +378,14 @@ class PoolRepository:
     def items(self, number: int) -> pd.DataFrame:
         """A version's items without the documents' titles: query_id, doc_id, grade (None if ungraded), note,
         updated_at; the lean read for checks over many items."""
-        frame = pd.read_sql_query(
-            "SELECT query_id, doc_id, grade, note, updated_at FROM judgments WHERE version = ? "
-            "ORDER BY query_id, doc_id",
-            self.file.conn,
-            params=[number],
-        )
-        frame["grade"] = frame["grade"].astype("Int64")
+        with stored_value(self.file.path, f"the items of pool version {number}"):  # a draft edited by hand
+            frame = pd.read_sql_query(
+                "SELECT query_id, doc_id, grade, note, updated_at FROM judgments WHERE version = ? "
+                "ORDER BY query_id, doc_id",
+                self.file.conn,
+                params=[number],
+            )
+            frame["grade"] = frame["grade"].astype("Int64")
         return frame
 
     def query_list_exceeds(self, number: int, rows: int) -> bool:

@@ -73,3 +73,32 @@ def test_status_names_what_changed_in_a_frozen_version_its_ratings_included(demo
     assert main(["status", str(path)]) == 0
     out = capsys.readouterr().out
     assert "v1  frozen " in out and "CHANGED SINCE FROZEN: the ratings of annotator" in out
+
+
+FIRST_OF_DRAFT = (
+    "WHERE version = 2 AND (query_id, doc_id) = (SELECT query_id, doc_id FROM judgments WHERE version = 2 AND "
+    "grade IS NOT NULL ORDER BY 1, 2 LIMIT 1)"
+)
+DRAFT_EDITS = [
+    (f"UPDATE judgments SET grade = 2.5 {FIRST_OF_DRAFT}", ["adjudicate", "{p}", "--rule", "median"]),
+    (
+        f"UPDATE judgments SET grade = 2.5 {FIRST_OF_DRAFT}",
+        ["assign", "{p}", "--annotators", "ana,ben", "--out", "{w}"],
+    ),
+    (f"UPDATE judgments SET grade = 'x' {FIRST_OF_DRAFT}", ["import-qrels", "{p}", "{q}", "--annotator", "ben"]),
+    (f"UPDATE judgments SET doc_id = x'ff' {FIRST_OF_DRAFT}", ["send-for-judging", "{p}", "--run-name", "bm25"]),
+]
+
+
+@pytest.mark.parametrize(("statement", "command"), DRAFT_EDITS, ids=[f"{e[1][0]}-{e[0][33:45]}" for e in DRAFT_EDITS])
+def test_a_draft_edited_by_hand_into_what_no_reader_accepts_is_one_line(demo, tmp_path, capsys, statement, command):
+    """A draft is editable through raw SQL (only frozen versions are guarded); a command reading a grade that is no
+    whole number or an ID that is not text says so, naming the project and the version, and writes nothing."""
+    path = altered_copy(demo, tmp_path, statement)
+    (tmp_path / "a.qrels").write_text("q1 0 x 1\n")
+    fill = {"{p}": str(path), "{w}": str(tmp_path / "work"), "{q}": str(tmp_path / "a.qrels")}
+    before = path.read_bytes()
+    assert main([fill.get(arg, arg) for arg in command]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {path}: {ALTERED}the items of pool version 2 (") and "Traceback" not in err
+    assert path.read_bytes() == before and not (tmp_path / "work").exists()
