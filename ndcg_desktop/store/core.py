@@ -18,7 +18,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import GradeScale
@@ -33,6 +33,9 @@ from ndcg_desktop.store.errors import (
     stored_value,
 )
 from ndcg_desktop.store.schema import APPLICATION_ID, MIGRATIONS, SCHEMA, SCHEMA_VERSION, TRIGGERS_SINCE, run_hash
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 SUFFIX = ".ndcgproj"
 BUSY_MS = 5000  # how long a write waits for another program's write lock
@@ -448,6 +451,17 @@ class ProjectFile:
     def query(self, sql: str, params: tuple[Any, ...] | list[Any] = ()) -> list[sqlite3.Row]:
         cur = self.conn.execute(sql, params)
         return cur.fetchall()
+
+    def graded_frame(self, sql: str, params: list[Any], what: str, *, grade: str = "Int64") -> pd.DataFrame:
+        """Rows with a ``grade`` column as a frame, grades as ``grade`` (``Int64``: None where ungraded). A value
+        ndcg-desktop never writes (a grade of 2.5, an ID that is not text: a draft edited by hand) is refused as
+        :func:`~ndcg_desktop.store.errors.altered`, naming ``what``."""
+        import pandas as pd  # the store's core reads no frames otherwise
+
+        with stored_value(self.path, what):
+            frame = pd.read_sql_query(sql, self.conn, params=params)
+            frame["grade"] = frame["grade"].astype(grade)
+        return frame
 
     def meta(self, key: str, default: str | None = None) -> str:
         rows = self.query("SELECT value FROM meta WHERE key = ?", (key,))

@@ -352,10 +352,9 @@ class PoolRepository:
         if query_id is not None:
             sql += " AND j.query_id = ?"
             params.append(query_id)
-        with stored_value(self.file.path, f"the items of pool version {number}"):  # a draft edited by hand
-            frame = pd.read_sql_query(sql + " ORDER BY j.query_id, j.doc_id", self.file.conn, params=params)
-            frame["grade"] = frame["grade"].astype("Int64")
-        return frame
+        return self.file.graded_frame(
+            sql + " ORDER BY j.query_id, j.doc_id", params, f"the items of pool version {number}"
+        )
 
     def pairs(self, number: int, step: int = 20_000) -> tuple[pa.Array, pa.Array]:
         """A version's (query_id, doc_id) pairs as two Arrow string columns, in no particular order.
@@ -378,15 +377,12 @@ class PoolRepository:
     def items(self, number: int) -> pd.DataFrame:
         """A version's items without the documents' titles: query_id, doc_id, grade (None if ungraded), note,
         updated_at; the lean read for checks over many items."""
-        with stored_value(self.file.path, f"the items of pool version {number}"):  # a draft edited by hand
-            frame = pd.read_sql_query(
-                "SELECT query_id, doc_id, grade, note, updated_at FROM judgments WHERE version = ? "
-                "ORDER BY query_id, doc_id",
-                self.file.conn,
-                params=[number],
-            )
-            frame["grade"] = frame["grade"].astype("Int64")
-        return frame
+        return self.file.graded_frame(
+            "SELECT query_id, doc_id, grade, note, updated_at FROM judgments WHERE version = ? "
+            "ORDER BY query_id, doc_id",
+            [number],
+            f"the items of pool version {number}",
+        )
 
     def query_list_exceeds(self, number: int, rows: int) -> bool:
         """Whether version ``number`` has more than ``rows`` items or the project more than ``rows`` queries.

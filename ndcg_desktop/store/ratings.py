@@ -53,14 +53,13 @@ class RatingRepository:
         """Every rating of a version: query_id, doc_id, annotator, grade, note, rated_at (sorted by the three IDs)."""
         if not self.available:
             return pd.DataFrame({c: pd.Series(dtype="int64" if c == "grade" else object) for c in RATING_COLUMNS})
-        frame = pd.read_sql_query(
+        return self.file.graded_frame(
             "SELECT query_id, doc_id, annotator, grade, note, rated_at FROM ratings WHERE version = ? "
             "ORDER BY query_id, doc_id, annotator",
-            self.file.conn,
-            params=[version],
+            [version],
+            f"the ratings of pool version {version}",
+            grade="int64",
         )
-        frame["grade"] = frame["grade"].astype("int64")
-        return frame
 
     def annotator_hashes(self, v: PoolVersion) -> dict[str, dict[str, Any]]:
         """Per annotator of version ``v``: how many ratings, and the SHA-256 of them (:func:`ratings_hash`, written
