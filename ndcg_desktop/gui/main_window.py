@@ -36,7 +36,7 @@ from ndcg_desktop.gui.preferences import Preferences, forget_project, recent_pro
 from ndcg_desktop.gui.runs import RunsView
 from ndcg_desktop.gui.scores import ScoresView
 from ndcg_desktop.gui.scores.send import SendForJudgingCommand
-from ndcg_desktop.gui.tasks import run_with_progress
+from ndcg_desktop.gui.tasks import refusals, run_with_progress
 from ndcg_desktop.gui.team import TeamActions
 from ndcg_desktop.gui.view_menu import add_view_menu
 from ndcg_desktop.gui.welcome import WelcomePage
@@ -79,6 +79,7 @@ class MainWindow(QMainWindow):
         self.welcome = WelcomePage(self)
         self.workspace = Workspace(self.undo_stack)
         self.workspace.refused.connect(self._refused)
+        refusals().changed.connect(self._forget_changed)  # found by any view's task
         self.workspace.status.connect(lambda text: self.statusBar().showMessage(text, 15000))
         self.workspace.progress_changed.connect(self._progress)
         self.scores, self.agreement, self.runs = ScoresView(), AgreementView(), RunsView()
@@ -385,13 +386,20 @@ class MainWindow(QMainWindow):
 
     def _refused(self, exc: FrozenVersionChanged) -> None:
         """Contract rule 15: the window refuses a changed frozen version too, saying why (maybe found on a worker)."""
+        self._forget_changed(exc)
+        self.show_error(exc.located())
+
+    def _forget_changed(self, exc: FrozenVersionChanged) -> None:
+        """Every view forgets what it computed: a result on screen may come from the changed version, and must
+        not be read or exported as if it still held (a task that found it says why itself)."""
+        for session in (self.scores.session, self.runs.session, self.agreement.session):
+            session.forget_results()
         if self.project is not None:
             self.workspace.show_no_pool(self.project)
             self.setWindowTitle(
                 translate("main_window", "{project} — ndcg-desktop").format(project=self._project_name())
             )
             self._update_actions()
-        self.show_error(exc.located())
 
     def _project_name(self) -> str:
         assert self.project is not None

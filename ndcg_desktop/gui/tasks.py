@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication, QProgressDialog, QWidget
 
 from ndcg_desktop.domain import InputError
 from ndcg_desktop.scoring import Cancelled
-from ndcg_desktop.store import ImportCancelled, release_thread_connections
+from ndcg_desktop.store import FrozenVersionChanged, ImportCancelled, release_thread_connections
 
 translate = QCoreApplication.translate
 
@@ -23,6 +23,23 @@ class TaskSignals(QObject):
     finished = Signal(object)
     failed = Signal(str)
     cancelled = Signal()
+
+
+class Refusals(QObject):
+    """Where any task reports a frozen version it found changed on disk (rule 15), for the window to act on."""
+
+    changed = Signal(object)  # the FrozenVersionChanged
+
+
+_refusals: list[Refusals] = []
+
+
+def refusals() -> Refusals:
+    """The one :class:`Refusals`; first made on the GUI thread (the main window asks for it), so that a
+    worker's signal reaches the window on its own thread."""
+    if not _refusals:
+        _refusals.append(Refusals())
+    return _refusals[0]
 
 
 def _behind_the_gui_thread() -> None:
@@ -58,6 +75,8 @@ class Task(QRunnable):
         except (Cancelled, ImportCancelled):
             self.signals.cancelled.emit()
         except InputError as exc:
+            if isinstance(exc, FrozenVersionChanged) and _refusals:
+                _refusals[0].changed.emit(exc)  # every view forgets what it computed from that version
             self.signals.failed.emit(exc.located())  # the hint names command-line options
         except Exception as exc:  # an unexpected bug: show it rather than lose it
             # QCoreApplication.translate is thread-safe; only widgets must stay on the GUI thread.

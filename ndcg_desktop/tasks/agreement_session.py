@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ndcg_desktop.domain import EvalSettings
-from ndcg_desktop.store import PoolVersion, Project
+from ndcg_desktop.store import FrozenVersionChanged, PoolVersion, Project
 from ndcg_desktop.tasks.agreement import AgreementResult, load_agreement
 from ndcg_desktop.tasks.session import Emitter, Job
 
@@ -95,6 +95,20 @@ class AgreementSession:
         self.result = result
         self.changed.emit(frozenset({RESULT}))
         return True
+
+    def forget_results(self) -> None:
+        """The project refused a frozen version (changed on disk): the result goes; the inputs stay."""
+        self._drop({RESULT})
+
+    def prove(self) -> None:
+        """Before the result leaves the window (an export): a frozen version still proves itself, or
+        :class:`~ndcg_desktop.store.FrozenVersionChanged` is raised and the result is forgotten."""
+        if self.project is not None and self.result is not None and self.result.version.frozen:
+            try:
+                self.project.frozen_version(self.result.version.version)
+            except FrozenVersionChanged:
+                self.forget_results()
+                raise
 
     def _drop(self, aspects: set[str]) -> None:
         self.generation += 1

@@ -165,6 +165,7 @@ class RunsSession(VersionChoice):
         if self._project is None:
             return
         before = (self.runs, self._pool_version)
+        listed = [v.version for v in self.frozen_versions]
         self._runs = self._project.runs()
         self._versions = self._project.versions()
         names = self.runs
@@ -184,6 +185,8 @@ class RunsSession(VersionChoice):
         if (names, self._pool_version) != before or self._result_stale():
             self._drop()
             self.changed.emit(frozenset({INPUTS, STATS, CHOICES_CHANGED, CHECKS, SCORES, RESULT, PAIR}))
+        elif frozen != listed:  # a version frozen (or gone) since: the choice of versions changes, nothing else
+            self.changed.emit(frozenset({INPUTS}))
 
     def _result_stale(self) -> bool:
         return self._result is not None and self._result.comparison.names != self._included
@@ -299,6 +302,18 @@ class RunsSession(VersionChoice):
         self.changed.emit(frozenset({PAIR}))
         return self._pair
 
+    def forget_results(self) -> None:
+        """The project refused a frozen version (changed on disk): checks, scores and result go; the inputs stay."""
+        self._drop(checks=True, scores=True)
+        self.changed.emit(frozenset({CHECKS, SCORES, RESULT, PAIR}))
+
+    def prove(self) -> None:
+        """Before the result leaves the window (an export): its pool version still proves itself (rules 15 and
+        16), or :class:`~ndcg_desktop.store.FrozenVersionChanged` is raised. Runs on any thread; the caller
+        forgets the results on the window's thread."""
+        if self._project is not None and self._pool_version is not None:
+            self._project.frozen_version(self._pool_version)
+
     def _drop(self, *, checks: bool = False, scores: bool = False) -> None:
         self._generation += 1
         if checks:
@@ -392,6 +407,8 @@ class RunsSession(VersionChoice):
         known = {name: dict(self._scored[name]) for name in names if name in self._scored}
 
         def work(progress: Any = None, cancelled: Any = None) -> RunsResult:
+            # Runs scored before are reused: their version proves itself again first (changed on disk since?).
+            project.frozen_version(version)
             todo = [name for name in names if name not in known]
             total, done = len(todo) * len(ks) + 1, 0
             scored = dict(known)

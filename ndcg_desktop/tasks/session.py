@@ -36,7 +36,7 @@ from ndcg_desktop.domain import (
     ZeroIdcgPolicy,
 )
 from ndcg_desktop.scoring.explain import compare
-from ndcg_desktop.store import PoolVersion, Project, RunInfo, SavedEvaluation
+from ndcg_desktop.store import FrozenVersionChanged, PoolVersion, Project, RunInfo, SavedEvaluation
 from ndcg_desktop.tasks.pooling import JudgingPlan, QueryScope, plan_send_for_judging
 from ndcg_desktop.tasks.scoring import CheckedRun, ScoredRun, check_run, score_run
 
@@ -282,6 +282,21 @@ class ScoresSession(VersionChoice):
         """Take the choices recorded with the last evaluation of this pair (the user confirmed them)."""
         for group, value in (self._suggestion or {}).items():
             self.choose(group, value)
+
+    def forget_results(self) -> None:
+        """The project refused a frozen version (changed on disk): checks, plan and result go; the inputs stay."""
+        self._reset(choices=False)
+        self.changed.emit(frozenset({CHECKS, PLAN, RESULT}))
+
+    def prove(self) -> None:
+        """Before the result leaves the window (an export): its pool version still proves itself (rules 15 and
+        16), or :class:`~ndcg_desktop.store.FrozenVersionChanged` is raised and the result is forgotten."""
+        if self._project is not None and self._result is not None:
+            try:
+                self._project.frozen_version(self._result.first.version.version)
+            except FrozenVersionChanged:
+                self.forget_results()
+                raise
 
     def _reset(self, *, choices: bool) -> None:
         self._generation += 1

@@ -283,6 +283,7 @@ class AgreementView(QWidget):
         if not folder:
             return []
         try:
+            self.session.prove()  # a frozen version changed on disk since: refused, and forgotten
             return export_agreement(result, folder)
         except InputError as exc:  # refused or unwritable: the message names the folder
             self.error.emit(exc.located())

@@ -31,7 +31,7 @@ from ndcg_desktop.gui.runs.pair import PairPanel
 from ndcg_desktop.gui.runs.results import RunsTablePanel, runs_table
 from ndcg_desktop.gui.runs.significance import SignificancePanel
 from ndcg_desktop.gui.tasks import run_with_progress
-from ndcg_desktop.store import Project
+from ndcg_desktop.store import FrozenVersionChanged, Project
 from ndcg_desktop.tasks.comparing import export_comparison
 from ndcg_desktop.tasks.runs_session import RESULT, RunsSession
 from ndcg_desktop.tasks.session import Job
@@ -169,6 +169,12 @@ class RunsView(QScrollArea):
             self, translate("runs", "Export the comparison to a folder")
         )
         if not folder:
+            return
+        try:
+            self.session.prove()  # its version changed on disk since it was compared: refused, and forgotten
+        except FrozenVersionChanged as exc:
+            self.session.forget_results()
+            self.error.emit(exc.located())
             return
         comparison = result.comparison
 

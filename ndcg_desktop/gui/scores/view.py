@@ -241,6 +241,7 @@ class ScoresView(QWidget):
         if not folder:
             return []
         try:
+            self.session.prove()  # its version changed on disk since it was scored: refused, and forgotten
             return export_result(result, folder)
         except InputError as exc:  # refused or unwritable: the message names the folder
             self.error.emit(exc.located())
@@ -255,6 +256,7 @@ class ScoresView(QWidget):
         if not path:
             return None
         try:
+            self.session.prove()
             return export_comparison_csv(result, path)
         except InputError as exc:  # refused or unwritable: the message names the file
             self.error.emit(exc.located())
