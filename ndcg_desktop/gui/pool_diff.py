@@ -252,6 +252,9 @@ class PoolDiffDialog(QDialog):
         return self.version_a.currentData(), self.version_b.currentData(), self.k.value(), self.unjudged.currentData()
 
     def _failed(self, message: str) -> None:
+        """The comparison was refused (a version changed on disk, say): no figure of an earlier one stays beside
+        the refusal."""
+        self._choices_changed()
         self.summary.setText(message)
 
     def show_result(self, tables: PoolDiffTables) -> None:

@@ -160,3 +160,30 @@ def test_a_header_placeholder_not_filled_yet_reads_as_an_ellipsis(qapp):
     assert [model.headerData(c, Qt.Orientation.Horizontal) for c in range(3)] == ["nDCG …", "… − …", "Run"]
     model.header_fields = {"a": "bm25"}
     assert model.headerData(0, Qt.Orientation.Horizontal) == "nDCG bm25"
+
+
+def test_a_refused_comparison_leaves_no_earlier_figures_beside_the_refusal(compared, qtbot):
+    """Compared once, then refused (here: a version changed on disk): the summary says why, and the tables, tau
+    and settings line of the earlier comparison are gone."""
+    from ndcg_desktop.gui import tasks
+    from ndcg_desktop.store import FrozenVersionChanged
+
+    dialog = compared
+    dialog.compare_button.click()
+    qtbot.waitUntil(lambda: not tasks._running, timeout=20_000)
+    assert dialog.tables is not None and dialog.runs_view.model().rowCount() > 0
+
+    def refuse(*args, **kwargs):
+        raise FrozenVersionChanged("pool version 1 has changed since it was frozen: …", path="p.ndcgproj")
+
+    original = module.diff_pools
+    module.diff_pools = refuse
+    try:
+        dialog.compare_button.click()
+        qtbot.waitUntil(lambda: not tasks._running, timeout=20_000)
+    finally:
+        module.diff_pools = original
+    assert "has changed since it was frozen" in dialog.summary.text()
+    assert dialog.tables is None
+    assert [dialog.queries_view.model().rowCount(), dialog.runs_view.model().rowCount()] == [0, 0]
+    assert dialog.tau.text() == dialog.settings_line.text() == ""
