@@ -80,6 +80,7 @@ class MainWindow(QMainWindow):
         self.workspace = Workspace(self.undo_stack)
         self.workspace.refused.connect(self._refused)
         refusals().changed.connect(self._forget_changed)  # found by any view's task
+        self.workspace.items_changed.connect(self._items_changed)
         self.workspace.status.connect(lambda text: self.statusBar().showMessage(text, 15000))
         self.workspace.progress_changed.connect(self._progress)
         self.scores, self.agreement, self.runs = ScoresView(), AgreementView(), RunsView()
@@ -400,6 +401,12 @@ class MainWindow(QMainWindow):
                 translate("main_window", "{project} — ndcg-desktop").format(project=self._project_name())
             )
             self._update_actions()
+
+    def _items_changed(self, version: int) -> None:
+        """A grade, note or item of ``version`` changed in Annotate: what other views computed from its ratings
+        (the agreement, the items to adjudicate) is recomputed, never shown as if it still held."""
+        self.agreement.session.items_changed(version)
+        self.team.view.set_project(self.project)  # recomputed at once if shown, else when next shown
 
     def _project_name(self) -> str:
         assert self.project is not None

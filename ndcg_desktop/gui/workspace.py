@@ -56,6 +56,7 @@ class Workspace(QWidget):
     progress_changed = Signal(int, int)  # graded, total in the shown version
     queries_loaded = Signal()  # the shown version's query list is complete (read on a worker when large)
     refused = Signal(object)  # FrozenVersionChanged: a large frozen version failed its check while being read
+    items_changed = Signal(int)  # a grade, note or item of this version changed here (or was undone)
     error = Signal(str)  # shown in a dialog
     status = Signal(str)  # shown in the status bar: why a key did nothing, what failed
 
@@ -623,6 +624,7 @@ class Workspace(QWidget):
         updated = None if pd.isna(rec["updated_at"]) else str(rec["updated_at"])
         self.pool.set_values(doc_id, grade=grade, annotator=rec["annotator"], note=rec["note"], updated_at=updated)
         self.queries.update_counts(query_id, len(items), int(items["grade"].notna().sum()))
+        self.items_changed.emit(self.version.version)
         if doc_id == self.current_doc():
             self._show_doc(doc_id)
         else:
@@ -638,6 +640,7 @@ class Workspace(QWidget):
             return
         items = self.project.pool_items(self.version.version, query_id)
         self.queries.update_counts(query_id, len(items), int(items["grade"].notna().sum()))
+        self.items_changed.emit(self.version.version)
         keep = self.pool_view.currentIndex().row()
         self.query_id = None  # read the pool again, even for the query shown
         self.select_query_row(

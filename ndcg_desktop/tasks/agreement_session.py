@@ -96,6 +96,13 @@ class AgreementSession:
         self.changed.emit(frozenset({RESULT}))
         return True
 
+    def items_changed(self, version: int) -> None:
+        """A grade, rating or item of ``version`` changed: a result computed from it goes (another version's stays)."""
+        if self.result is not None and self.result.version.version == version:
+            self._drop({RESULT})
+        elif self.version == version:
+            self.generation += 1  # a job computing it now would be as stale
+
     def forget_results(self) -> None:
         """The project refused a frozen version (changed on disk): the result goes; the inputs stay."""
         self._drop({RESULT})
