@@ -429,7 +429,8 @@ class ScoresSession(VersionChoice):
             self.changed.emit(frozenset({CHECKS}))
         elif job.kind == "score":
             self._result = result
-            self.changed.emit(frozenset({RESULT, HISTORY}))
+            self._suggestion = self._previous_choices()  # "last time" is now this scoring, if it was recorded
+            self.changed.emit(frozenset({RESULT, HISTORY, CHOICES_CHANGED}))
         elif job.kind == "plan":
             self._plan = result
             self.changed.emit(frozenset({PLAN}))

@@ -129,3 +129,17 @@ def test_reopen_sets_the_saved_inputs_and_choices(project):
     run_job(session, session.check_job())
     run_job(session, session.score_job())
     assert session.result.first.evaluation.summary["mean_ndcg"] == mean
+
+
+def test_the_offer_of_last_time_follows_each_recorded_scoring(project):
+    """Scored with 'condense', then with 'zero' in the same session: "last time" is now 'zero' (it kept offering
+    the choices from before the session's own scoring)."""
+    session = ScoresSession()
+    session.set_project(project)
+    run_job(session, session.check_job())
+    session.choose("unjudged", "condense")
+    run_job(session, session.score_job())
+    assert session.suggestion == {"unjudged": "condense", "queries": "pool"}
+    session.choose("unjudged", "zero")
+    run_job(session, session.score_job())
+    assert session.suggestion == {"unjudged": "zero", "queries": "pool"}
