@@ -71,6 +71,8 @@ def test_when_the_window_refuses_a_version_every_view_forgets_its_results(window
     assert scores.session.result is None and runs.session.result is None
     assert not scores.results_panel.export_button.isEnabled() and not runs.inputs.export_button.isEnabled()
     assert scores.export(str(tmp_path / "out")) == [] and not (tmp_path / "out").exists()
+    breakdown = scores.breakdown
+    assert breakdown.positions.rowCount() == 0 and breakdown.missed_label.text().endswith("top K")  # no old count
 
 
 def test_a_task_that_finds_the_change_clears_the_figures_on_screen(window, demo, qtbot, messages):

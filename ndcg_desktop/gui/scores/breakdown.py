@@ -206,6 +206,7 @@ class BreakdownPanel(QWidget):
             for model in (self.positions, self.ideal, self.missed):
                 model.clear()
             self.explain.clear()
+            self.missed_label.setText(translate("analysis", "Relevant documents missed in the top K"))  # no count left
             self.chart.show_query(
                 pd.DataFrame(columns=["rank", "cumulative_dcg"]), pd.DataFrame(columns=["rank", "cumulative_idcg"]), 1
             )
