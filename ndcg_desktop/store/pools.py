@@ -29,7 +29,11 @@ _UNFRAMED_LINES = b"\0unframed"  # the marker _hashed_lines returns, compared by
 
 class FrozenVersionChanged(InputError):
     """A frozen version's judgments no longer hash to the hash recorded when it was frozen (or its ratings to
-    the hashes recorded then)."""
+    the hashes recorded then); ``what`` says what changed."""
+
+    def __init__(self, message: str, *, path: str | Path, what: str = "") -> None:
+        super().__init__(message, path=path)
+        self.what = what
 
 
 def _rated(entry: Any) -> str:
@@ -66,6 +70,14 @@ def _hash_sorted(rows: Iterable[tuple[Any, Any, Any]], scale: GradeScale) -> str
 
 # What a version's judgments "hash to" when their text no longer reads as one judgment a line: never a hash.
 UNFRAMED = "no hash: a stored ID holds a tab or a line break, so its lines no longer read as one judgment each"
+
+
+def _hash_of(lines: bytes | None, scale: GradeScale) -> str | None:
+    """What :meth:`PoolRepository._hashed_lines` hash to: None if some are ungraded, :data:`UNFRAMED` if they no
+    longer read as one judgment a line."""
+    if lines is None:
+        return None
+    return UNFRAMED if lines is _UNFRAMED_LINES else _hash_text(lines, scale)
 
 
 def _hash_text(lines: bytes, scale: GradeScale) -> str:
@@ -239,10 +251,7 @@ class PoolRepository:
 
     def current_hash(self, number: int, scale: GradeScale) -> str | None:
         """The hash a version's judgments have now (``pool_hash``, as at freezing); None if some are ungraded."""
-        lines = self._hashed_lines(number)
-        if lines is None:
-            return None
-        return _hash_text(lines, scale) if lines is not _UNFRAMED_LINES else UNFRAMED
+        return _hash_of(self._hashed_lines(number), scale)
 
     def _hashed_lines(self, number: int) -> bytes | None:
         """A version's judgments as the hash reads them, sorted ``query<TAB>doc<TAB>grade`` lines; None if some
@@ -326,6 +335,7 @@ class PoolRepository:
             f"pool version {v.version} has changed since it was frozen: {what}; the file was altered outside "
             "ndcg-desktop, so nothing scored against this version can be trusted: restore the project from a backup",
             path=self.file.path,
+            what=what,
         )
 
     def team(self, v: PoolVersion) -> dict[str, Any]:
@@ -487,7 +497,7 @@ class PoolRepository:
         v = self._frozen_version(number)
         stamp = self.file.change_stamp()
         lines = self._hashed_lines(v.version)
-        now_hash = None if lines is None else UNFRAMED if lines is _UNFRAMED_LINES else _hash_text(lines, v.scale)
+        now_hash = _hash_of(lines, v.scale)
         if team:
             self._compare(v, now_hash, stamp)
         else:

@@ -450,7 +450,7 @@ class Project:
         try:
             self.pools.verified(v)
         except FrozenVersionChanged as exc:
-            return exc.message.split(": ", 1)[-1].split("; the file was altered", 1)[0]
+            return exc.what
         return None
 
     def status(self) -> dict[str, Any]:

@@ -13,9 +13,9 @@ from collections.abc import Callable
 from typing import Any
 
 from ndcg_desktop.domain import EvalSettings
-from ndcg_desktop.store import FrozenVersionChanged, PoolVersion, Project
+from ndcg_desktop.store import PoolVersion, Project
 from ndcg_desktop.tasks.agreement import AgreementResult, load_agreement
-from ndcg_desktop.tasks.session import Emitter, Job
+from ndcg_desktop.tasks.session import Emitter, Job, prove_or_forget
 
 # (project, version, settings, progress=..., cancelled=...) -> AgreementResult
 Loader = Callable[..., AgreementResult]
@@ -108,14 +108,9 @@ class AgreementSession:
         self._drop({RESULT})
 
     def prove(self) -> None:
-        """Before the result leaves the window (an export): a frozen version still proves itself, or
-        :class:`~ndcg_desktop.store.FrozenVersionChanged` is raised and the result is forgotten."""
+        """Before the result leaves the window (an export): :func:`prove_or_forget` its version, if frozen."""
         if self.project is not None and self.result is not None and self.result.version.frozen:
-            try:
-                self.project.frozen_version(self.result.version.version)
-            except FrozenVersionChanged:
-                self.forget_results()
-                raise
+            prove_or_forget(self.project, self.result.version.version, self.forget_results)
 
     def _drop(self, aspects: set[str]) -> None:
         self.generation += 1

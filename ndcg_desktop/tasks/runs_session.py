@@ -51,7 +51,16 @@ from ndcg_desktop.tasks.comparing import (
     significance_matrix,
 )
 from ndcg_desktop.tasks.scoring import CheckedRun, ScoredRun, check_run, score_run_at
-from ndcg_desktop.tasks.session import CHOICES, DEFAULT_CHOICES, REFUSING_GROUPS, SEND, Emitter, Job, VersionChoice
+from ndcg_desktop.tasks.session import (
+    CHOICES,
+    DEFAULT_CHOICES,
+    REFUSING_GROUPS,
+    SEND,
+    Emitter,
+    Job,
+    VersionChoice,
+    prove_or_forget,
+)
 
 # Each group's choices here: the scoring policies (sending for judging is the Scores view's, one run at a time).
 RUN_CHOICES: dict[str, tuple[str, ...]] = {
@@ -308,11 +317,9 @@ class RunsSession(VersionChoice):
         self.changed.emit(frozenset({CHECKS, SCORES, RESULT, PAIR}))
 
     def prove(self) -> None:
-        """Before the result leaves the window (an export): its pool version still proves itself (rules 15 and
-        16), or :class:`~ndcg_desktop.store.FrozenVersionChanged` is raised. Runs on any thread; the caller
-        forgets the results on the window's thread."""
+        """Before the result leaves the window (an export): :func:`prove_or_forget` its pool version."""
         if self._project is not None and self._pool_version is not None:
-            self._project.frozen_version(self._pool_version)
+            prove_or_forget(self._project, self._pool_version, self.forget_results)
 
     def _drop(self, *, checks: bool = False, scores: bool = False) -> None:
         self._generation += 1

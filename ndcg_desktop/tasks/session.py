@@ -71,6 +71,17 @@ PROJECT, INPUTS, SETTINGS, CHOICES_CHANGED, CHECKS, PLAN, RESULT, HISTORY = (
 )
 
 
+def prove_or_forget(project: Project, version: int, forget: Callable[[], None]) -> None:
+    """Before a view's result leaves the window (an export): frozen ``version`` still proves itself (rules 15 and
+    16), or ``forget()`` drops what was computed from it and :class:`~ndcg_desktop.store.FrozenVersionChanged`
+    is raised."""
+    try:
+        project.frozen_version(version)
+    except FrozenVersionChanged:
+        forget()
+        raise
+
+
 class Emitter:
     """A minimal evented signal: ``connect(callback)``, ``emit(*args)``; no Qt."""
 
@@ -289,14 +300,9 @@ class ScoresSession(VersionChoice):
         self.changed.emit(frozenset({CHECKS, PLAN, RESULT}))
 
     def prove(self) -> None:
-        """Before the result leaves the window (an export): its pool version still proves itself (rules 15 and
-        16), or :class:`~ndcg_desktop.store.FrozenVersionChanged` is raised and the result is forgotten."""
+        """Before the result leaves the window (an export): :func:`prove_or_forget` its pool version."""
         if self._project is not None and self._result is not None:
-            try:
-                self._project.frozen_version(self._result.first.version.version)
-            except FrozenVersionChanged:
-                self.forget_results()
-                raise
+            prove_or_forget(self._project, self._result.first.version.version, self.forget_results)
 
     def _reset(self, *, choices: bool) -> None:
         self._generation += 1

@@ -26,12 +26,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ndcg_desktop.domain import InputError
 from ndcg_desktop.gui.runs.inputs import CHECK_KEYS, SCORE_KEYS, RunsInputs, RunsResolvePanel
 from ndcg_desktop.gui.runs.pair import PairPanel
 from ndcg_desktop.gui.runs.results import RunsTablePanel, runs_table
 from ndcg_desktop.gui.runs.significance import SignificancePanel
 from ndcg_desktop.gui.tasks import run_with_progress
-from ndcg_desktop.store import FrozenVersionChanged, Project
+from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.comparing import export_comparison
 from ndcg_desktop.tasks.runs_session import RESULT, RunsSession
 from ndcg_desktop.tasks.session import Job
@@ -172,8 +173,7 @@ class RunsView(QScrollArea):
             return
         try:
             self.session.prove()  # its version changed on disk since it was compared: refused, and forgotten
-        except FrozenVersionChanged as exc:
-            self.session.forget_results()
+        except InputError as exc:
             self.error.emit(exc.located())
             return
         comparison = result.comparison
