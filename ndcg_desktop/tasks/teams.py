@@ -28,7 +28,6 @@ from ndcg_desktop.formats.cells import check_person, show
 from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.store import ImportCancelled, PoolVersion, Project
 from ndcg_desktop.store.core import now
-from ndcg_desktop.store.errors import stored_value
 from ndcg_desktop.store.ratings import RATING_COLUMNS
 
 RATINGS_TABLE_COLUMNS = ["query_id", "doc_id", "annotator", "grade"]
@@ -356,8 +355,7 @@ def read_work_file(path: str | Path) -> tuple[WorkOrigin, pd.DataFrame, GradeSca
                 "work file, or grade it again in ndcg-desktop",
                 path=target,
             )
-        with stored_value(target, "its items"):  # text that is not UTF-8, say
-            items = work.items(v.version)
+        items = work.items(v.version)  # text that is not UTF-8, say, is refused there, naming the file
         return origin, items, v.scale
 
 
