@@ -15,7 +15,7 @@ import sqlite3
 import sys
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -33,6 +33,7 @@ from ndcg_desktop.store.errors import (
     stored_value,
 )
 from ndcg_desktop.store.schema import APPLICATION_ID, MIGRATIONS, SCHEMA, SCHEMA_VERSION, TRIGGERS_SINCE, run_hash
+from ndcg_desktop.store.watch import ChangeWatch
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -196,6 +197,16 @@ class ProjectFile:
         self._key = _Lock.enter(path) if sys.platform != "win32" else None
         # Compared with the schema's at open; a file whose protection is not intact is never written.
         self.protection = protection_problems(conn)
+        self._committed: list[Callable[[], None]] = []  # told after each commit on the opening thread
+
+    def watch(self, committed: Callable[[], None]) -> ChangeWatch:
+        """Watch what changes in the file (store/watch.py); ``committed()`` is called after every write committed
+        on the thread that opened it (other threads' and programs' commits show in the watch's next ``take``)."""
+        if self._conn is None or threading.get_ident() != self._owner:
+            raise RuntimeError("a project is watched from the thread that opened it")
+        watch = ChangeWatch(self._conn)
+        self._committed.append(committed)
+        return watch
 
     @property
     def conn(self) -> sqlite3.Connection:
@@ -399,6 +410,7 @@ class ProjectFile:
         with self._others_guard:
             others, self._others = list(self._others.items()), {}
             primary, self._conn = self._conn, None
+        self._committed.clear()
         for ident, (thread, conn) in others:
             if ident == threading.get_ident() or not thread.is_alive():
                 conn.close()
@@ -437,6 +449,9 @@ class ProjectFile:
                     raise
             finally:
                 conn.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
+        if conn is self._conn and not conn.in_transaction:  # committed on the opening thread, not nested
+            for committed in list(self._committed):
+                committed()
 
     @staticmethod
     def _rollback(conn: sqlite3.Connection) -> None:

@@ -52,6 +52,7 @@ from ndcg_desktop.store.pools import (
 from ndcg_desktop.store.ratings import AssignmentRepository, RatingRepository
 from ndcg_desktop.store.runs import RunChanged, RunInfo, RunRepository
 from ndcg_desktop.store.texts import IsCancelled, Progress, TextRepository
+from ndcg_desktop.store.watch import ChangeWatch
 
 __all__ = [
     "DEFAULT_LABELS",
@@ -161,6 +162,11 @@ class Project:
             "changed outside ndcg-desktop and is not written to: restore it from a backup, or open it read-only "
             "to inspect it"
         )
+
+    def watch(self, committed: Callable[[], None]) -> ChangeWatch:
+        """What changes in the file, for the project's events (store/watch.py); ``committed()`` after each write
+        committed on the thread that opened it."""
+        return self.file.watch(committed)
 
     def protection_problems(self) -> list[str]:
         """How the file's protection triggers differ from the schema's (empty when intact)."""

@@ -1,0 +1,78 @@
+"""The way in to a project for every front (the window, the command line, the Python API).
+
+The fronts never import the store: they open and create projects here, and name the store's types
+(a pool version, a run's record, the errors a project can raise) through this module.
+
+>>> import tempfile, pathlib
+>>> folder = pathlib.Path(tempfile.mkdtemp())
+>>> with create_project(folder / "p.ndcgproj", user="ana") as project:
+...     project.scale
+GradeScale(low=0, high=3)
+>>> with open_project(folder / "p.ndcgproj", read_only=True) as project:
+...     project.read_only
+True
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ndcg_desktop.domain.settings import GradeScale
+from ndcg_desktop.store import (
+    SUFFIX,
+    DiskFull,
+    FrozenVersionChanged,
+    ImportCancelled,
+    PoolVersion,
+    Project,
+    ProjectBusy,
+    ProjectDamaged,
+    ProjectInUse,
+    ProjectReadOnly,
+    ProtectionAltered,
+    RunChanged,
+    RunInfo,
+    SavedEvaluation,
+    StorageProblem,
+    release_thread_connections,
+)
+from ndcg_desktop.store.core import default_user
+from ndcg_desktop.store.errors import known_error
+from ndcg_desktop.store.pools import DEFAULT_LABELS, default_labels
+
+__all__ = [
+    "DEFAULT_LABELS",
+    "SUFFIX",
+    "DiskFull",
+    "FrozenVersionChanged",
+    "ImportCancelled",
+    "PoolVersion",
+    "Project",
+    "ProjectBusy",
+    "ProjectDamaged",
+    "ProjectInUse",
+    "ProjectReadOnly",
+    "ProtectionAltered",
+    "RunChanged",
+    "RunInfo",
+    "SavedEvaluation",
+    "StorageProblem",
+    "create_project",
+    "default_labels",
+    "default_user",
+    "known_error",
+    "open_project",
+    "release_thread_connections",
+]
+
+
+def open_project(path: str | Path, *, read_only: bool = False, user: str | None = None) -> Project:
+    """Open a project file (one writer at a time; readers need no lock). Close it, or use ``with``."""
+    return Project.open(path, read_only=read_only, user=user)
+
+
+def create_project(
+    path: str | Path, *, scale: GradeScale | None = None, labels: list[str] | None = None, user: str | None = None
+) -> Project:
+    """Create an empty project with a grade scale (0..3 unless given) and a label per grade, and open it."""
+    return Project.create(path, scale=scale, labels=labels, user=user)

@@ -1,0 +1,163 @@
+"""The project's events (tasks.events): every change reaches the subscribers, whoever made it and however."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+import threading
+
+import pandas as pd
+import pytest
+
+from ndcg_desktop.domain import InputError
+from ndcg_desktop.tasks.events import (
+    ItemsChanged,
+    ProjectClosed,
+    ProjectEvents,
+    RunsChanged,
+    SettingsChanged,
+    TextsChanged,
+    VersionRefused,
+    VersionsChanged,
+)
+from ndcg_desktop.tasks.project import FrozenVersionChanged, create_project, open_project
+
+
+@pytest.fixture
+def project(tmp_path, write):
+    """v1 frozen (q1: A=3, B=0), and draft v2 copied from it."""
+    p = create_project(tmp_path / "p.ndcgproj", user="ann")
+    p.import_qrels(write("q.txt", "q1 0 A 3\nq1 0 B 0\n"))
+    p.freeze()
+    p.new_draft_from(1)
+    yield p
+    p.close()
+
+
+@pytest.fixture
+def seen(project):
+    events = ProjectEvents(project)
+    received: list[object] = []
+    events.subscribe(received.append)
+    yield received
+    events.close()
+
+
+def test_a_grade_given_here_is_an_item_change_of_its_version_at_once(project, seen):
+    project.set_grade("q1", "A", 1, version=2)
+    assert seen == [ItemsChanged(2)]
+
+
+def test_a_note_an_added_item_and_a_removed_item_are_item_changes(project, seen):
+    project.set_note("q1", "B", "why", version=2)
+    project.add_items(pd.DataFrame({"query_id": ["q1"], "doc_id": ["C"]}), version=2)
+    project.remove_items(pd.DataFrame({"query_id": ["q1"], "doc_id": ["C"]}), version=2)
+    assert seen == [ItemsChanged(2)] * 3
+
+
+def test_versions_started_discarded_and_frozen_are_version_changes(project, seen):
+    project.discard_draft(2)
+    assert seen == [VersionsChanged(removed=(2,)), ItemsChanged(2)]  # its items went with it
+    seen.clear()
+    draft = project.new_draft_from(1).version
+    assert seen == [VersionsChanged(added=(draft,)), ItemsChanged(draft)]
+    seen.clear()
+    project.freeze(version=draft)
+    assert seen[0] == VersionsChanged(frozen=(draft,))
+
+
+def test_runs_texts_and_settings(project, seen, write):
+    project.import_run(write("r.txt", "q1 Q0 A 1 2.0 r\n"), name="r")
+    project.import_queries(write("queries.tsv", "q1\tbest pizza\n"))
+    project.set_judging_order("doc_id")
+    assert seen == [RunsChanged(), TextsChanged(), SettingsChanged()]
+
+
+def test_a_failed_write_is_no_event(project, seen):
+    with pytest.raises(InputError):
+        project.set_grade("q1", "A", 99, version=2)  # off the scale
+    with pytest.raises(InputError):
+        project.set_grade("q1", "A", 2, version=1)  # frozen
+    assert seen == []
+
+
+def test_a_workers_write_is_seen_at_the_next_check(project, tmp_path):
+    events = ProjectEvents(project)
+    seen: list[object] = []
+    events.subscribe(seen.append)
+    worker = threading.Thread(target=lambda: project.set_grade("q1", "B", 2, version=2))
+    worker.start()
+    worker.join()
+    assert seen == []  # another connection's commit: not known until checked
+    events.check()
+    assert ItemsChanged(2) in seen
+    assert project.pool_items(2).set_index("doc_id").loc["B", "grade"] == 2
+    seen.clear()
+    events.check()
+    assert seen == []  # told once
+    events.close()
+
+
+def test_another_programs_write_is_seen_at_the_next_check(tmp_path, write):
+    path = tmp_path / "p.ndcgproj"
+    with create_project(path, user="ann") as p:
+        p.import_qrels(write("q.txt", "q1 0 A 3\n"))
+    window = open_project(path)
+    events = ProjectEvents(window)
+    seen: list[object] = []
+    events.subscribe(seen.append)
+    script = (
+        "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); "
+        "c.execute(\"UPDATE judgments SET note = 'x' WHERE doc_id = 'A'\"); c.commit()"
+    )
+    subprocess.run([sys.executable, "-c", script, str(path)], check=True)
+    events.check()
+    assert ItemsChanged(1) in seen
+    events.close()
+    window.close()
+
+
+def test_a_table_added_by_a_later_format_is_watched_without_being_listed(tmp_path, write):
+    path = tmp_path / "p.ndcgproj"
+    with create_project(path, user="ann") as p:
+        p.import_qrels(write("q.txt", "q1 0 A 3\n"))
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE later_things (version INTEGER NOT NULL, what TEXT)")
+    conn.commit()
+    conn.close()
+    with open_project(path) as p:
+        events = ProjectEvents(p)
+        seen: list[object] = []
+        events.subscribe(seen.append)
+        with p.transaction() as c:
+            c.execute("INSERT INTO later_things VALUES (1, 'x')")
+        assert seen == [ItemsChanged(1)]
+        events.close()
+
+
+def test_a_subscriber_that_writes_is_told_of_its_own_write_after_the_round(project):
+    events = ProjectEvents(project)
+    seen: list[object] = []
+
+    def write_once(event: object) -> None:
+        seen.append(event)
+        if len(seen) == 1:
+            project.set_note("q1", "A", "second", version=2)
+
+    events.subscribe(write_once)
+    project.set_note("q1", "A", "first", version=2)
+    assert seen == [ItemsChanged(2), ItemsChanged(2)]
+    events.close()
+
+
+def test_refusals_and_closing_are_told_once(project, seen):
+    error = FrozenVersionChanged("pool version 1 has changed", path=project.path)
+    events = ProjectEvents(project)
+    told: list[object] = []
+    events.subscribe(told.append)
+    events.refused(error)
+    events.close()
+    events.close()
+    project.set_grade("q1", "A", 1, version=2)  # after closing: nobody is told
+    assert told == [VersionRefused(error), ProjectClosed()]
