@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QCoreApplication, Qt
+from PySide6.QtCore import QByteArray, QCoreApplication, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QUndoStack
 from PySide6.QtWidgets import (
     QComboBox,
@@ -36,21 +36,11 @@ from ndcg_desktop.gui.preferences import Preferences, forget_project, recent_pro
 from ndcg_desktop.gui.runs import RunsView
 from ndcg_desktop.gui.scores import ScoresView
 from ndcg_desktop.gui.scores.send import SendForJudgingCommand
-from ndcg_desktop.gui.tasks import refusals, run_with_progress
+from ndcg_desktop.gui.tasks import run_with_progress, task_events
 from ndcg_desktop.gui.team import TeamActions
 from ndcg_desktop.gui.view_menu import add_view_menu
 from ndcg_desktop.gui.welcome import WelcomePage
 from ndcg_desktop.gui.workspace import Workspace
-from ndcg_desktop.store import (
-    SUFFIX,
-    FrozenVersionChanged,
-    PoolVersion,
-    Project,
-    ProjectInUse,
-    ProjectReadOnly,
-    ProtectionAltered,
-)
-from ndcg_desktop.store.project import default_user
 from ndcg_desktop.tasks import (
     NegativeGrades,
     NegativeGradesFound,
@@ -59,6 +49,27 @@ from ndcg_desktop.tasks import (
     import_run,
     pool_apply,
     pool_preview,
+)
+from ndcg_desktop.tasks.events import (
+    ItemsChanged,
+    ProjectEvent,
+    ProjectSlot,
+    RunsChanged,
+    TextsChanged,
+    VersionRefused,
+    VersionsChanged,
+)
+from ndcg_desktop.tasks.project import (
+    SUFFIX,
+    FrozenVersionChanged,
+    PoolVersion,
+    Project,
+    ProjectInUse,
+    ProjectReadOnly,
+    ProtectionAltered,
+    create_project,
+    default_user,
+    open_project,
 )
 
 translate = QCoreApplication.translate
@@ -74,16 +85,24 @@ class MainWindow(QMainWindow):
         super().__init__()
         self.setWindowTitle("ndcg-desktop")  # the application's name, not translated
         self.prefs = Preferences.load()
-        self.project: Project | None = None
+        # The open project and its events: every view's session follows the slot; nothing is fanned out by hand.
+        self.slot = ProjectSlot()
+        self.slot.subscribe(self._project_event)
+        task_events().refused.connect(self.slot.refused)  # a task met a changed frozen version
+        task_events().ended.connect(self.slot.check)  # a task may have written on its own connection
+        self._watch_timer = QTimer(self)  # another program's writes (read-only windows, raw SQL on a draft)
+        self._watch_timer.setInterval(2000)
+        self._watch_timer.timeout.connect(self.slot.check)
+        self._watch_timer.start()
         self.undo_stack = QUndoStack(self)
         self.welcome = WelcomePage(self)
         self.workspace = Workspace(self.undo_stack)
         self.workspace.refused.connect(self._refused)
-        refusals().changed.connect(self._forget_changed)  # found by any view's task
-        self.workspace.items_changed.connect(self._items_changed)
         self.workspace.status.connect(lambda text: self.statusBar().showMessage(text, 15000))
         self.workspace.progress_changed.connect(self._progress)
-        self.scores, self.agreement, self.runs = ScoresView(), AgreementView(), RunsView()
+        self.scores = ScoresView(slot=self.slot)
+        self.agreement = AgreementView(slot=self.slot)
+        self.runs = RunsView(slot=self.slot)
         for view in (self.workspace, self.scores, self.agreement, self.runs):
             view.error.connect(self.show_error)
         self.scores.sent_for_judging.connect(self._sent_for_judging)
@@ -235,6 +254,11 @@ class MainWindow(QMainWindow):
         self.toolbar.setVisible(open_ and self.tabs.currentWidget() is self.workspace)
 
     # -- projects --------------------------------------------------------------------------
+    @property
+    def project(self) -> Project | None:
+        """The open project (the slot's)."""
+        return self.slot.project
+
     def annotator(self) -> str:
         return self.prefs.annotator or default_user()
 
@@ -252,7 +276,7 @@ class MainWindow(QMainWindow):
         self.prefs.annotator = dialog.annotator.text().strip()
         self.prefs.save()
         try:
-            Project.create(path, scale=dialog.scale(), labels=dialog.labels(), user=self.annotator()).close()
+            create_project(path, scale=dialog.scale(), labels=dialog.labels(), user=self.annotator()).close()
         except InputError as exc:
             self.show_error(exc.located())
             return
@@ -276,7 +300,7 @@ class MainWindow(QMainWindow):
     def open_project(self, path: str | Path) -> bool:
         self.close_project()
         try:
-            project = Project.open(path, user=self.annotator())
+            project = open_project(path, user=self.annotator())
         except (ProjectInUse, ProtectionAltered, ProjectReadOnly) as exc:  # in use, altered, read-only: reading is safe
             answer = show_message(
                 self,
@@ -287,18 +311,16 @@ class MainWindow(QMainWindow):
             )
             if answer != QMessageBox.StandardButton.Open:
                 return False
-            project = Project.open(path, read_only=True, user=self.annotator())
+            project = open_project(path, read_only=True, user=self.annotator())
         except InputError as exc:
             self.show_error(exc.located())
             if not Path(path).exists():
                 forget_project(str(path))
                 self.welcome.refresh()
             return False
-        self.project = project
+        self.slot.open(project)  # every view's session starts over with this project
         remember_project(project.path)
         self.stack.setCurrentWidget(self.tabs)
-        for view in (self.scores, self.agreement, self.runs):
-            view.set_project(project)  # every part of every tab starts over with this project
         self.pace_label.set_project(project)
         self.refresh(prefer_draft=True)
         # Loading leaves many long-lived objects; freezing them keeps full collections (tens of
@@ -312,11 +334,8 @@ class MainWindow(QMainWindow):
             return
         self._save_state()
         self.undo_stack.clear()
-        self.project.close()
-        self.project = None
+        self.slot.close()  # every view's session hears it, then the project closes
         self.version_box.clear()
-        for view in (self.scores, self.agreement, self.runs):
-            view.set_project(None)
         self.pace_label.set_project(None)
         self.team.view.set_project(None)
         self.stack.setCurrentWidget(self.welcome)
@@ -345,14 +364,12 @@ class MainWindow(QMainWindow):
             else:
                 text = translate("main_window", "v{version} · draft").format(version=v.version)
             self.version_box.addItem(text, v.version)
-        if prefer_draft or current is None:
+        if prefer_draft or current not in {v.version for v in versions}:  # e.g. the shown draft was discarded
             draft = self.project.draft()
             current = draft.version if draft else (versions[-1].version if versions else None)
         if current is not None:
             self.version_box.setCurrentIndex(self.version_box.findData(current))
         self._show_current()
-        for view in (self.scores, self.agreement, self.runs):
-            view.reload()
         self.team.view.set_project(self.project)
 
     def _version_chosen(self, _index: int) -> None:
@@ -387,26 +404,31 @@ class MainWindow(QMainWindow):
 
     def _refused(self, exc: FrozenVersionChanged) -> None:
         """Contract rule 15: the window refuses a changed frozen version too, saying why (maybe found on a worker)."""
-        self._forget_changed(exc)
+        self.slot.refused(exc)  # every view forgets what it computed
         self.show_error(exc.located())
 
-    def _forget_changed(self, exc: FrozenVersionChanged) -> None:
-        """Every view forgets what it computed: a result on screen may come from the changed version, and must
-        not be read or exported as if it still held (a task that found it says why itself)."""
-        for session in (self.scores.session, self.runs.session, self.agreement.session):
-            session.forget_results()
-        if self.project is not None:
+    def _project_event(self, event: ProjectEvent) -> None:
+        """The window's own parts follow the project (the views' sessions follow it themselves)."""
+        if self.project is None:
+            return
+        if isinstance(event, VersionsChanged):
+            self.refresh()  # a draft started, frozen, discarded or restored, here or by a task
+        elif isinstance(event, ItemsChanged):
+            # The shown version's counts and pool, and what the Adjudicate list computed from its ratings.
+            shown = self.current_version()
+            if shown is not None and shown.version == event.version:
+                self.workspace.items_changed(event.queries)
+            self.team.view.set_project(self.project)  # recomputed at once if shown, else when next shown
+            self.pace_label.schedule()
+        elif isinstance(event, TextsChanged | RunsChanged):
+            self.workspace.texts_changed()  # titles, documents, the runs' chunk maps
+        elif isinstance(event, VersionRefused):
+            # A result on screen may come from the changed version: nothing of it stays (the finder says why).
             self.workspace.show_no_pool(self.project)
             self.setWindowTitle(
                 translate("main_window", "{project} — ndcg-desktop").format(project=self._project_name())
             )
             self._update_actions()
-
-    def _items_changed(self, version: int) -> None:
-        """A grade, note or item of ``version`` changed in Annotate: what other views computed from its ratings
-        (the agreement, the items to adjudicate) is recomputed, never shown as if it still held."""
-        self.agreement.session.items_changed(version)
-        self.team.view.set_project(self.project)  # recomputed at once if shown, else when next shown
 
     def _project_name(self) -> str:
         assert self.project is not None

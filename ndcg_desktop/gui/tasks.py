@@ -25,21 +25,27 @@ class TaskSignals(QObject):
     cancelled = Signal()
 
 
-class Refusals(QObject):
-    """Where any task reports a frozen version it found changed on disk (rule 15), for the window to act on."""
+class TaskEvents(QObject):
+    """What every task tells the window, for the open project's events (tasks.events.ProjectSlot)."""
 
-    changed = Signal(object)  # the FrozenVersionChanged
-
-
-_refusals: list[Refusals] = []
+    refused = Signal(object)  # a FrozenVersionChanged a task met (rule 15): every view forgets that version's results
+    ended = Signal()  # a task ended: it may have written on its own connection, so the project is checked
 
 
-def refusals() -> Refusals:
-    """The one :class:`Refusals`; first made on the GUI thread (the main window asks for it), so that a
+_task_events: list[TaskEvents] = []
+
+
+def task_events() -> TaskEvents:
+    """The one :class:`TaskEvents`; first made on the GUI thread (the main window asks for it), so that a
     worker's signal reaches the window on its own thread."""
-    if not _refusals:
-        _refusals.append(Refusals())
-    return _refusals[0]
+    if not _task_events:
+        _task_events.append(TaskEvents())
+    return _task_events[0]
+
+
+def _ended() -> None:
+    if _task_events:
+        _task_events[0].ended.emit()
 
 
 def _behind_the_gui_thread() -> None:
@@ -75,8 +81,8 @@ class Task(QRunnable):
         except (Cancelled, ImportCancelled):
             self.signals.cancelled.emit()
         except InputError as exc:
-            if isinstance(exc, FrozenVersionChanged) and _refusals:
-                _refusals[0].changed.emit(exc)  # every view forgets what it computed from that version
+            if isinstance(exc, FrozenVersionChanged) and _task_events:
+                _task_events[0].refused.emit(exc)  # every view forgets what it computed from that version
             self.signals.failed.emit(exc.located())  # the hint names command-line options
         except Exception as exc:  # an unexpected bug: show it rather than lose it
             # QCoreApplication.translate is thread-safe; only widgets must stay on the GUI thread.
@@ -142,6 +148,7 @@ def run_with_progress(
         window = parent.window()
         if QApplication.activeWindow() is None and window.isVisible():
             window.activateWindow()  # the closed progress dialog leaves no window active: keys go nowhere
+        _ended()  # the views follow what the task wrote before its caller goes on
         callback(*args)
 
     task.signals.progress.connect(progress)
@@ -160,11 +167,12 @@ def run_in_background(fn: Callable[..., Any], on_done: Callable[[Any], None], on
 
     def finish(callback: Callable[..., None], *args: Any) -> None:
         _running.discard(task)
+        _ended()
         if not task.cancel_event.is_set():
             callback(*args)
 
     task.signals.finished.connect(lambda result: finish(on_done, result))
     task.signals.failed.connect(lambda message: finish(on_error, message))
-    task.signals.cancelled.connect(lambda: _running.discard(task))
+    task.signals.cancelled.connect(lambda: finish(lambda: None))
     QThreadPool.globalInstance().start(task)
     return task

@@ -56,7 +56,6 @@ class Workspace(QWidget):
     progress_changed = Signal(int, int)  # graded, total in the shown version
     queries_loaded = Signal()  # the shown version's query list is complete (read on a worker when large)
     refused = Signal(object)  # FrozenVersionChanged: a large frozen version failed its check while being read
-    items_changed = Signal(int)  # a grade, note or item of this version changed here (or was undone)
     error = Signal(str)  # shown in a dialog
     status = Signal(str)  # shown in the status bar: why a key did nothing, what failed
 
@@ -248,7 +247,7 @@ class Workspace(QWidget):
             QWidget.setTabOrder(first, second)
 
     # -- loading -------------------------------------------------------------------------
-    def show_version(self, project: Project, version: PoolVersion) -> None:
+    def show_version(self, project: Project, version: PoolVersion, *, keep_doc: str | None = None) -> None:
         keep = self.query_id
         self.project, self.version = project, version
         self.parents = project.chunk_parents()
@@ -278,10 +277,11 @@ class Workspace(QWidget):
             )
         self.grade_bar.setEnabled(not frozen)
         self.note_edit.setReadOnly(frozen)
-        self._load_queries(version.version, frozen, keep)
+        self._load_queries(version.version, frozen, keep, keep_doc=keep_doc)
 
-    def _load_queries(self, number: int, frozen: bool, keep: str | None) -> None:
-        """List version ``number``'s queries and select ``keep`` (else the first): at once, or when read."""
+    def _load_queries(self, number: int, frozen: bool, keep: str | None, *, keep_doc: str | None = None) -> None:
+        """List version ``number``'s queries and select ``keep`` (else the first) and in it ``keep_doc`` (else the
+        first ungraded document): at once, or when read."""
         assert self.project is not None
         self.query_id = None  # another version: the pool must be read again even for the same query
 
@@ -290,6 +290,9 @@ class Workspace(QWidget):
             self._size_query_columns()
             row = self.queries.row_of(keep) if keep else -1
             self.select_query_row(self.query_proxy.mapFromSource(self.queries.index(max(row, 0), 0)).row())
+            doc_row = self.pool.row_of(keep_doc) if keep_doc is not None and row >= 0 else -1
+            if doc_row >= 0:
+                self.select_doc_row(self.pool_proxy.mapFromSource(self.pool.index(doc_row, 0)).row())
             self._emit_progress()
             focus = QApplication.focusWidget()
             if focus is None or not self.isAncestorOf(focus):
@@ -611,45 +614,77 @@ class Workspace(QWidget):
         self.pool_view.setFocus()
 
     def _refresh_item(self, query_id: str, doc_id: str) -> None:
-        """After a command ran (or was undone): show the stored values, keep counts right."""
+        """After a command ran (or was undone): show its item. The values and counts already follow the project's
+        events (:meth:`items_changed`)."""
         if self.project is None or self.version is None:
             return
         if query_id != self.query_id:
-            self.select_query_row(
-                self.query_proxy.mapFromSource(self.queries.index(self.queries.row_of(query_id), 0)).row()
-            )
-        items = self.project.pool_items(self.version.version, query_id)
-        rec = items[items["doc_id"] == doc_id].iloc[0]
-        grade = None if pd.isna(rec["grade"]) else int(rec["grade"])
-        updated = None if pd.isna(rec["updated_at"]) else str(rec["updated_at"])
-        self.pool.set_values(doc_id, grade=grade, annotator=rec["annotator"], note=rec["note"], updated_at=updated)
-        self.queries.update_counts(query_id, len(items), int(items["grade"].notna().sum()))
-        self.items_changed.emit(self.version.version)
+            row = self.queries.row_of(query_id)
+            if row < 0:
+                return  # the query left the pool meanwhile
+            self.select_query_row(self.query_proxy.mapFromSource(self.queries.index(row, 0)).row())
         if doc_id == self.current_doc():
             self._show_doc(doc_id)
-        else:
-            row = self.pool.row_of(doc_id)
-            proxy = self.pool_proxy.mapFromSource(self.pool.index(row, 0))
-            if proxy.isValid():
-                self.select_doc_row(proxy.row())
-        self._emit_progress()
+            return
+        row = self.pool.row_of(doc_id)
+        proxy = self.pool_proxy.mapFromSource(self.pool.index(row, 0)) if row >= 0 else None
+        if proxy is not None and proxy.isValid():
+            self.select_doc_row(proxy.row())
 
     def reload_query(self, query_id: str, doc_id: str | None = None) -> None:
-        """After an item joined or left a query's pool: its counts, its pool shown again, ``doc_id`` selected."""
+        """After an item joined or left a query's pool: that query shown, ``doc_id`` (if still there) selected."""
+        self._refresh_item(query_id, doc_id or "")
+
+    def items_changed(self, queries: frozenset[str] | None) -> None:
+        """Items of the shown version changed (here, by an undo, a task or another program; ``None``: any query):
+        the queries' counts and the shown pool follow, and the selected document stays selected if it is there."""
         if self.project is None or self.version is None:
             return
-        items = self.project.pool_items(self.version.version, query_id)
-        self.queries.update_counts(query_id, len(items), int(items["grade"].notna().sum()))
-        self.items_changed.emit(self.version.version)
-        keep = self.pool_view.currentIndex().row()
-        self.query_id = None  # read the pool again, even for the query shown
-        self.select_query_row(
-            self.query_proxy.mapFromSource(self.queries.index(self.queries.row_of(query_id), 0)).row()
-        )
-        row = self.pool.row_of(doc_id) if doc_id is not None else -1
-        proxy = self.pool_proxy.mapFromSource(self.pool.index(row, 0)).row() if row >= 0 else keep
-        self.select_doc_row(proxy)
+        listed = queries is not None and len(queries) <= 64 and all(self.queries.row_of(q) >= 0 for q in queries)
+        if not listed:  # many queries, or one that joined or left the list: read the list again
+            self._load_queries(self.version.version, self.version.frozen, self.query_id, keep_doc=self.current_doc())
+            return
+        assert queries is not None
+        for query_id in queries:
+            if query_id == self.query_id:
+                self._reload_pool()
+            else:
+                items = self.project.pool_items(self.version.version, query_id)
+                self.queries.update_counts(query_id, len(items), int(items["grade"].notna().sum()))
         self._emit_progress()
+
+    def _reload_pool(self) -> None:
+        """Read the shown query's pool again: changed values in place, the selection kept where it can be."""
+        assert self.project is not None and self.version is not None and self.query_id is not None
+        items = self.project.pool_items(self.version.version, self.query_id)
+        self.queries.update_counts(self.query_id, len(items), int(items["grade"].notna().sum()))
+        if sorted(items["doc_id"]) != sorted(self.pool.doc_ids()):
+            keep, proxy_row = self.current_doc(), self.pool_view.currentIndex().row()
+            self.pool.load(items, self.version.labels, self.version.scale.low)
+            row = self.pool.row_of(keep) if keep is not None else -1
+            self.select_doc_row(self.pool_proxy.mapFromSource(self.pool.index(row, 0)).row() if row >= 0 else proxy_row)
+            return
+        for rec in items.itertuples(index=False):
+            self.pool.set_values(
+                rec.doc_id,
+                grade=None if pd.isna(rec.grade) else int(rec.grade),
+                annotator=rec.annotator,
+                note=rec.note,
+                updated_at=None if pd.isna(rec.updated_at) else str(rec.updated_at),
+            )
+        current = self.current_doc()
+        if current is not None:
+            self._show_doc(current)
+
+    def texts_changed(self) -> None:
+        """Titles, descriptions, documents or the runs' chunk maps changed: the shown version is read again."""
+        if self.project is None:
+            return
+        if self.version is None:
+            self.show_no_pool(self.project)
+        else:
+            keep = self.current_doc()
+            self.show_version(self.project, self.version, keep_doc=keep)
 
     def move_doc(self, step: int) -> None:
         self.select_doc_row(self.pool_view.currentIndex().row() + step)

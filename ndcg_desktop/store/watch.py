@@ -3,7 +3,8 @@
 Two sources, so that no writer has to remember to announce itself:
 
 - this connection's own writes are recorded by TEMP triggers (they live in the connection, never in the
-  file, so the file's protection is untouched) into ``temp.ndcg_touched``: which table, and which pool version;
+  file, so the file's protection is untouched) into ``temp.ndcg_touched``: which table, which pool version and
+  which query;
 - every other connection's commits (a worker's, another program's) move ``PRAGMA data_version``.
 
 The triggers are generated from the file's own tables, so a table added by a later format is watched
@@ -16,19 +17,56 @@ import sqlite3
 from dataclasses import dataclass
 
 NO_VERSION = -1  # a table without a version column (runs, texts, settings)
+NO_QUERY = ""  # a table without a query column (pool versions, runs); never a query ID (rule 14)
 _UNWATCHED = ("audit_log",)  # written with every change it describes: says nothing more
 
 
 @dataclass(frozen=True)
 class Changes:
-    """What changed since the last look: tables (with the pool version, or ``NO_VERSION``) this connection
-    wrote, and whether another connection committed (then anything may have changed)."""
+    """What changed since the last look: ``(table, version or NO_VERSION, query ID or NO_QUERY)`` for each table
+    written, by this connection or (read from the marks) by another. ``documents`` is True when another
+    connection committed: documents are too many to mark cheaply, so they may have changed."""
 
-    touched: frozenset[tuple[str, int]] = frozenset()
-    external: bool = False
+    touched: frozenset[tuple[str, int, str]] = frozenset()
+    documents: bool = False
 
     def __bool__(self) -> bool:
-        return bool(self.touched) or self.external
+        return bool(self.touched) or self.documents
+
+
+def _marks(conn: sqlite3.Connection) -> dict[str, object]:
+    """Cheap marks of what other connections may change (read only when ``data_version`` moved)."""
+
+    def one(sql: str) -> object:
+        return tuple(conn.execute(sql).fetchone())
+
+    def each(sql: str) -> object:
+        return tuple(tuple(row) for row in conn.execute(sql).fetchall())
+
+    tables = {name for (name,) in conn.execute("SELECT name FROM main.sqlite_master WHERE type = 'table'")}
+    marks: dict[str, object] = {"audit_log": one("SELECT max(id) FROM main.audit_log")}
+    drafts = "(SELECT version FROM main.pool_versions WHERE state = 'draft')"
+    # A draft may be edited through raw SQL without an audit row (only frozen versions are guarded).
+    marks["judgments"] = each(
+        "SELECT version, count(*), count(grade), total(grade), max(updated_at), total(length(note)) "
+        f"FROM main.judgments WHERE version IN {drafts} GROUP BY version"
+    )
+    if "ratings" in tables:
+        marks["ratings"] = each(
+            f"SELECT version, count(*), max(rated_at), total(grade) FROM main.ratings WHERE version IN {drafts} "
+            "GROUP BY version"
+        )
+    if "assignments" in tables:
+        marks["assignments"] = each("SELECT version, count(*) FROM main.assignments GROUP BY version")
+    marks["runs"] = one("SELECT count(*), max(run_id) FROM main.runs")
+    marks["evaluations"] = one("SELECT count(*), max(id) FROM main.evaluations")
+    marks["queries"] = one(
+        "SELECT count(*), total(length(text)), total(length(description)), total(length(narrative)) FROM main.queries"
+    )
+    if "guidelines" in tables:
+        marks["guidelines"] = one("SELECT max(id) FROM main.guidelines")
+    marks["meta"] = each("SELECT key, value FROM main.meta ORDER BY key")
+    return marks
 
 
 class ChangeWatch:
@@ -36,10 +74,13 @@ class ChangeWatch:
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self._conn = conn
+        # No unique key: the conflict policy of the statement that fires a trigger overrides the trigger's own
+        # (an upsert's would abort on a second row), so a row is added only where none is alike.
         conn.execute(
             "CREATE TEMP TABLE IF NOT EXISTS ndcg_touched (tbl TEXT NOT NULL, version INTEGER NOT NULL, "
-            "PRIMARY KEY (tbl, version)) WITHOUT ROWID"
+            "query_id TEXT NOT NULL)"
         )
+        conn.execute("CREATE INDEX IF NOT EXISTS temp.ndcg_touched_rows ON ndcg_touched (tbl, version, query_id)")
         tables = [
             name
             for (name,) in conn.execute(
@@ -50,15 +91,22 @@ class ChangeWatch:
         for table in tables:
             columns = {row[1] for row in conn.execute(f'PRAGMA main.table_info("{table}")')}
             for event, rows in (("INSERT", ("NEW",)), ("UPDATE", ("OLD", "NEW")), ("DELETE", ("OLD",))):
-                values = ", ".join(
-                    f"('{table}', {row}.version)" if "version" in columns else f"('{table}', {NO_VERSION})"
-                    for row in rows
-                )
+                statements = []
+                for row in rows:
+                    # coalesce: a NULL in a later table's column must never abort the write that fired the trigger
+                    version = f"coalesce({row}.version, {NO_VERSION})" if "version" in columns else str(NO_VERSION)
+                    query = f"coalesce({row}.query_id, '{NO_QUERY}')" if "query_id" in columns else f"'{NO_QUERY}'"
+                    statements.append(
+                        f"INSERT INTO ndcg_touched SELECT '{table}', {version}, {query} WHERE NOT EXISTS "
+                        f"(SELECT 1 FROM ndcg_touched WHERE tbl = '{table}' AND version = {version} "
+                        f"AND query_id = {query});"
+                    )
                 conn.execute(
                     f'CREATE TEMP TRIGGER IF NOT EXISTS "watch_{table}_{event.lower()}" AFTER {event} '
-                    f'ON main."{table}" BEGIN INSERT OR IGNORE INTO ndcg_touched VALUES {values}; END'
+                    f'ON main."{table}" BEGIN {" ".join(statements)} END'
                 )
         self._stamp = self._data_version()
+        self._marks = _marks(conn)
 
     def _data_version(self) -> int:
         return int(self._conn.execute("PRAGMA data_version").fetchone()[0])
@@ -67,9 +115,30 @@ class ChangeWatch:
         """What changed since the last call (and forget it). Call on the thread that opened the file."""
         if self._conn.in_transaction:  # an open write: its rows are not committed yet
             return Changes()
-        rows = self._conn.execute("SELECT tbl, version FROM temp.ndcg_touched").fetchall()
+        rows = self._conn.execute("SELECT DISTINCT tbl, version, query_id FROM temp.ndcg_touched").fetchall()
         if rows:
             self._conn.execute("DELETE FROM temp.ndcg_touched")
+        touched = {(str(t), int(v), str(q)) for t, v, q in rows}
         stamp = self._data_version()
-        external, self._stamp = stamp != self._stamp, stamp
-        return Changes(frozenset((str(t), int(v)) for t, v in rows), external)
+        if stamp == self._stamp:
+            return Changes(frozenset(touched))
+        self._stamp = stamp
+        before, after = self._marks, _marks(self._conn)
+        self._marks = after
+        for table in after:
+            if after[table] == before.get(table):
+                continue
+            if table == "audit_log":  # each written judgment left a row naming its version and query
+                since = before["audit_log"][0] or 0  # type: ignore[index]
+                touched |= {
+                    ("judgments", int(v), str(q))
+                    for v, q in self._conn.execute(
+                        "SELECT DISTINCT version, query_id FROM main.audit_log WHERE id > ?", (since,)
+                    )
+                }
+            elif table in ("judgments", "ratings", "assignments"):
+                versions = {row[0] for row in (*before.get(table, ()), *after[table])}  # type: ignore[misc]
+                touched |= {(table, int(v), NO_QUERY) for v in versions}
+            else:
+                touched.add((table, NO_VERSION, NO_QUERY))
+        return Changes(frozenset(touched), documents=True)

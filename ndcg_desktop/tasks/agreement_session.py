@@ -15,6 +15,7 @@ from typing import Any
 from ndcg_desktop.domain import EvalSettings
 from ndcg_desktop.store import PoolVersion, Project
 from ndcg_desktop.tasks.agreement import AgreementResult, load_agreement
+from ndcg_desktop.tasks.events import FollowsProject, ItemsChanged, ProjectEvent, VersionRefused, VersionsChanged
 from ndcg_desktop.tasks.session import Emitter, Job, prove_or_forget
 
 # (project, version, settings, progress=..., cancelled=...) -> AgreementResult
@@ -24,7 +25,7 @@ Loader = Callable[..., AgreementResult]
 PROJECT, INPUTS, RESULT = "project", "inputs", "result"
 
 
-class AgreementSession:
+class AgreementSession(FollowsProject):
     """Project + pool version + scoring settings -> one :class:`AgreementResult`."""
 
     def __init__(self, loader: Loader = load_agreement) -> None:
@@ -102,6 +103,14 @@ class AgreementSession:
             self._drop({RESULT})
         elif self.version == version:
             self.generation += 1  # a job computing it now would be as stale
+
+    def project_changed(self, event: ProjectEvent) -> None:
+        if isinstance(event, ItemsChanged):
+            self.items_changed(event.version)
+        elif isinstance(event, VersionsChanged):
+            self.reload()
+        elif isinstance(event, VersionRefused):
+            self.forget_results()
 
     def forget_results(self) -> None:
         """The project refused a frozen version (changed on disk): the result goes; the inputs stay."""

@@ -26,11 +26,12 @@ Example:
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from ndcg_desktop.store import FrozenVersionChanged, Project
-from ndcg_desktop.store.watch import NO_VERSION, Changes
+from ndcg_desktop.store.watch import NO_QUERY, NO_VERSION, Changes
 
 __all__ = [
     "EvaluationsChanged",
@@ -38,6 +39,8 @@ __all__ = [
     "ProjectClosed",
     "ProjectEvent",
     "ProjectEvents",
+    "ProjectOpened",
+    "ProjectSlot",
     "RunsChanged",
     "SettingsChanged",
     "TextsChanged",
@@ -52,9 +55,14 @@ class ProjectEvent:
 
 @dataclass(frozen=True)
 class ItemsChanged(ProjectEvent):
-    """Pool items, grades, notes, ratings, assignments or adjudications of ``version`` changed."""
+    """Pool items, grades, notes, ratings, assignments or adjudications of ``version`` changed: of the queries
+    named, or of any query when ``queries`` is None (another program wrote, or the change was not per query)."""
 
     version: int
+    queries: frozenset[str] | None = None
+
+    def touches(self, query_id: str) -> bool:
+        return self.queries is None or query_id in self.queries
 
 
 @dataclass(frozen=True)
@@ -97,6 +105,13 @@ class VersionRefused(ProjectEvent):
 @dataclass(frozen=True)
 class ProjectClosed(ProjectEvent):
     """The project was closed (or replaced by another): every session starts over."""
+
+
+@dataclass(frozen=True)
+class ProjectOpened(ProjectEvent):
+    """``project`` is now the open one (told by a :class:`ProjectSlot` to its subscribers)."""
+
+    project: Project
 
 
 Subscriber = Callable[[ProjectEvent], None]
@@ -181,16 +196,118 @@ class ProjectEvents:
         frozen = tuple(v for v, state in after.items() if state == "frozen" and before.get(v) == "draft")
         if added or removed or frozen:
             events.append(VersionsChanged(added, removed, frozen))
-        items: set[int] = set()
+        items: dict[int, set[str] | None] = {}  # version -> the queries touched (None: any)
         others: list[ProjectEvent] = []
-        for table, version in sorted(changes.touched):
+        for table, version, query_id in sorted(changes.touched):
             if table in _BY_TABLE:
                 others.append(_BY_TABLE[table])
             elif version != NO_VERSION and table != "pool_versions":
-                items.add(version)
-        if changes.external:  # another connection wrote: what it touched is unknown, so every draft may have
-            items |= {v for v, state in after.items() if state == "draft"} | set(removed)
-            others += [RunsChanged(), TextsChanged(), EvaluationsChanged(), SettingsChanged()]
-        events += [ItemsChanged(v) for v in sorted(items)]
+                queries = items.setdefault(version, set())
+                if queries is not None:
+                    if query_id == NO_QUERY:
+                        items[version] = None
+                    else:
+                        queries.add(query_id)
+        if changes.documents:
+            others.append(TextsChanged())
+        events += [
+            ItemsChanged(v, None if queries is None else frozenset(queries)) for v, queries in sorted(items.items())
+        ]
         events += list(dict.fromkeys(others))  # once each, in a fixed order
         return events
+
+
+class ProjectSlot:
+    """Where a front keeps its one open project: sessions subscribe once, and hear every project's events.
+
+    Opening tells :class:`ProjectOpened`, closing (or opening another) :class:`ProjectClosed`; in between, the
+    open project's own events. Nothing is fanned out by a list of views.
+
+    >>> import tempfile, pathlib
+    >>> from ndcg_desktop.tasks.project import create_project
+    >>> slot, seen = ProjectSlot(), []
+    >>> slot.subscribe(lambda event: seen.append(type(event).__name__))
+    >>> slot.open(create_project(pathlib.Path(tempfile.mkdtemp()) / "p.ndcgproj"))
+    >>> _ = slot.project.ensure_draft()
+    >>> slot.close()
+    >>> seen
+    ['ProjectOpened', 'VersionsChanged', 'ProjectClosed']
+    """
+
+    def __init__(self) -> None:
+        self._subscribers: list[Subscriber] = []
+        self.events: ProjectEvents | None = None
+
+    @property
+    def project(self) -> Project | None:
+        return self.events.project if self.events is not None else None
+
+    def subscribe(self, callback: Subscriber) -> None:
+        self._subscribers.append(callback)
+
+    def unsubscribe(self, callback: Subscriber) -> None:
+        if callback in self._subscribers:
+            self._subscribers.remove(callback)
+
+    def _tell(self, event: ProjectEvent) -> None:
+        for callback in list(self._subscribers):
+            callback(event)
+
+    def open(self, project: Project) -> None:
+        """``project`` (already open) becomes the slot's; the one before is closed first."""
+        self.close()
+        self.events = ProjectEvents(project)
+        self.events.subscribe(self._tell)
+        self._tell(ProjectOpened(project))
+
+    def close(self) -> None:
+        """Close the open project, if any, after telling everyone."""
+        events, self.events = self.events, None
+        if events is not None:
+            events.close()  # tells ProjectClosed through _tell
+            events.project.close()
+
+    def check(self) -> None:
+        """Look for other connections' writes (after a task ends; on a timer for other programs)."""
+        if self.events is not None:
+            self.events.check()
+
+    def refused(self, exc: FrozenVersionChanged) -> None:
+        if self.events is not None:
+            self.events.refused(exc)
+
+
+class FollowsProject(ABC):
+    """A view's session fed by a :class:`ProjectSlot`: it starts over with each project and keeps up with it.
+
+    Subclasses define ``set_project(project)`` and may override :meth:`project_changed` (the default reloads
+    after versions or runs changed and forgets results after a refusal, through ``reload``/``forget_results``).
+    """
+
+    @abstractmethod
+    def set_project(self, project: Project | None) -> None: ...
+
+    def follow(self, slot: ProjectSlot) -> None:
+        slot.subscribe(self.project_event)
+        if slot.project is not None:
+            self.set_project(slot.project)
+
+    def project_event(self, event: ProjectEvent) -> None:
+        if isinstance(event, ProjectOpened):
+            self.set_project(event.project)
+        elif isinstance(event, ProjectClosed):
+            self.set_project(None)
+        else:
+            self.project_changed(event)
+
+    def project_changed(self, event: ProjectEvent) -> None:
+        if isinstance(event, VersionsChanged | RunsChanged):
+            self.reload()
+        elif isinstance(event, VersionRefused):
+            self.forget_results()
+
+    @abstractmethod
+    def reload(self) -> None: ...
+
+    @abstractmethod
+    def forget_results(self) -> None: ...

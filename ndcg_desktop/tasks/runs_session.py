@@ -50,6 +50,7 @@ from ndcg_desktop.tasks.comparing import (
     restated,
     significance_matrix,
 )
+from ndcg_desktop.tasks.events import FollowsProject
 from ndcg_desktop.tasks.scoring import CheckedRun, ScoredRun, check_run, score_run_at
 from ndcg_desktop.tasks.session import (
     CHOICES,
@@ -101,7 +102,7 @@ class PairQueries:
     counts: dict[str, int]  # wins, ties, losses (b against a)
 
 
-class RunsSession(VersionChoice):
+class RunsSession(FollowsProject, VersionChoice):
     """The state of one Runs view. See the module docstring for what invalidates what."""
 
     def __init__(self) -> None:

@@ -37,6 +37,7 @@ from ndcg_desktop.domain import (
 )
 from ndcg_desktop.scoring.explain import compare
 from ndcg_desktop.store import FrozenVersionChanged, PoolVersion, Project, RunInfo, SavedEvaluation
+from ndcg_desktop.tasks.events import EvaluationsChanged, FollowsProject, ProjectEvent
 from ndcg_desktop.tasks.pooling import JudgingPlan, QueryScope, plan_send_for_judging
 from ndcg_desktop.tasks.scoring import CheckedRun, ScoredRun, check_run, score_run
 
@@ -145,7 +146,7 @@ class VersionChoice:
         return next((v for v in self._versions if v.version == self._pool_version), None)
 
 
-class ScoresSession(VersionChoice):
+class ScoresSession(FollowsProject, VersionChoice):
     """The state of one Scores view. See the module docstring for what invalidates what."""
 
     def __init__(self) -> None:
@@ -441,6 +442,12 @@ class ScoresSession(VersionChoice):
             self._plan = result
             self.changed.emit(frozenset({PLAN}))
         return True
+
+    def project_changed(self, event: ProjectEvent) -> None:
+        if isinstance(event, EvaluationsChanged):  # recorded here or elsewhere: the history and "last time" follow
+            self.changed.emit(frozenset({HISTORY}))
+        else:
+            super().project_changed(event)
 
     # -- history -------------------------------------------------------------------------------
     def history(self) -> list[SavedEvaluation]:

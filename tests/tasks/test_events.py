@@ -46,22 +46,26 @@ def seen(project):
 
 def test_a_grade_given_here_is_an_item_change_of_its_version_at_once(project, seen):
     project.set_grade("q1", "A", 1, version=2)
-    assert seen == [ItemsChanged(2)]
+    assert seen == [ItemsChanged(2, frozenset({"q1"}))]
 
 
 def test_a_note_an_added_item_and_a_removed_item_are_item_changes(project, seen):
     project.set_note("q1", "B", "why", version=2)
-    project.add_items(pd.DataFrame({"query_id": ["q1"], "doc_id": ["C"]}), version=2)
-    project.remove_items(pd.DataFrame({"query_id": ["q1"], "doc_id": ["C"]}), version=2)
-    assert seen == [ItemsChanged(2)] * 3
+    project.add_items(pd.DataFrame({"query_id": ["q1", "q2"], "doc_id": ["C", "C"]}), version=2)
+    project.remove_items(pd.DataFrame({"query_id": ["q2"], "doc_id": ["C"]}), version=2)
+    assert seen == [
+        ItemsChanged(2, frozenset({"q1"})),
+        ItemsChanged(2, frozenset({"q1", "q2"})),
+        ItemsChanged(2, frozenset({"q2"})),
+    ]
 
 
 def test_versions_started_discarded_and_frozen_are_version_changes(project, seen):
     project.discard_draft(2)
-    assert seen == [VersionsChanged(removed=(2,)), ItemsChanged(2)]  # its items went with it
+    assert seen == [VersionsChanged(removed=(2,)), ItemsChanged(2, frozenset({"q1"}))]  # its items went with it
     seen.clear()
     draft = project.new_draft_from(1).version
-    assert seen == [VersionsChanged(added=(draft,)), ItemsChanged(draft)]
+    assert seen == [VersionsChanged(added=(draft,)), ItemsChanged(draft, frozenset({"q1"}))]
     seen.clear()
     project.freeze(version=draft)
     assert seen[0] == VersionsChanged(frozen=(draft,))
@@ -91,7 +95,7 @@ def test_a_workers_write_is_seen_at_the_next_check(project, tmp_path):
     worker.join()
     assert seen == []  # another connection's commit: not known until checked
     events.check()
-    assert ItemsChanged(2) in seen
+    assert ItemsChanged(2) in seen  # which queries: unknown
     assert project.pool_items(2).set_index("doc_id").loc["B", "grade"] == 2
     seen.clear()
     events.check()
@@ -132,7 +136,7 @@ def test_a_table_added_by_a_later_format_is_watched_without_being_listed(tmp_pat
         events.subscribe(seen.append)
         with p.transaction() as c:
             c.execute("INSERT INTO later_things VALUES (1, 'x')")
-        assert seen == [ItemsChanged(1)]
+        assert seen == [ItemsChanged(1)]  # no query column: any query
         events.close()
 
 
@@ -147,7 +151,7 @@ def test_a_subscriber_that_writes_is_told_of_its_own_write_after_the_round(proje
 
     events.subscribe(write_once)
     project.set_note("q1", "A", "first", version=2)
-    assert seen == [ItemsChanged(2), ItemsChanged(2)]
+    assert seen == [ItemsChanged(2, frozenset({"q1"}))] * 2
     events.close()
 
 
@@ -161,3 +165,17 @@ def test_refusals_and_closing_are_told_once(project, seen):
     events.close()
     project.set_grade("q1", "A", 1, version=2)  # after closing: nobody is told
     assert told == [VersionRefused(error), ProjectClosed()]
+
+
+def test_a_workers_run_import_is_a_run_change_and_no_item_change(project, write):
+    events = ProjectEvents(project)
+    seen: list[object] = []
+    events.subscribe(seen.append)
+    path = write("r.txt", "q1 Q0 A 1 2.0 r\n")
+    worker = threading.Thread(target=lambda: project.import_run(path, name="r"))
+    worker.start()
+    worker.join()
+    events.check()
+    assert RunsChanged() in seen
+    assert not [event for event in seen if isinstance(event, ItemsChanged | VersionsChanged)]
+    events.close()

@@ -38,6 +38,7 @@ from ndcg_desktop.scoring.agreement import Figure
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.agreement import CONSENSUS, AgreementResult, export_agreement
 from ndcg_desktop.tasks.agreement_session import INPUTS, PROJECT, AgreementSession, Loader
+from ndcg_desktop.tasks.events import ProjectSlot
 
 translate = QCoreApplication.translate
 COMPUTE_KEYS = QKeySequence("F5")
@@ -108,9 +109,13 @@ class AgreementView(QWidget):
 
     error = Signal(str)
 
-    def __init__(self, parent: QWidget | None = None, *, loader: Loader | None = None) -> None:
+    def __init__(
+        self, parent: QWidget | None = None, *, loader: Loader | None = None, slot: ProjectSlot | None = None
+    ) -> None:
         super().__init__(parent)
         self.session = AgreementSession(loader) if loader is not None else AgreementSession()
+        if slot is not None:
+            self.session.follow(slot)  # each project, and every change to it, from its events
         self.version_box = QComboBox()
         self.version_box.setAccessibleName(translate("agreement", "Pool version"))
         self.version_box.setMinimumContentsLength(22)

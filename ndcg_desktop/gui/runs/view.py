@@ -34,6 +34,7 @@ from ndcg_desktop.gui.runs.significance import SignificancePanel
 from ndcg_desktop.gui.tasks import run_with_progress
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.comparing import export_comparison
+from ndcg_desktop.tasks.events import ProjectSlot
 from ndcg_desktop.tasks.runs_session import RESULT, RunsSession
 from ndcg_desktop.tasks.session import Job
 
@@ -46,9 +47,11 @@ class RunsView(QScrollArea):
     error = Signal(str)
     exported = Signal(list)  # the paths written
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, *, slot: ProjectSlot | None = None) -> None:
         super().__init__(parent)
         self.session = RunsSession()
+        if slot is not None:
+            self.session.follow(slot)  # each project, and every change to it, from its events
         self.inputs = RunsInputs(self.session)
         self.inputs.check_requested.connect(self.check)
         self.inputs.score_requested.connect(self.score)

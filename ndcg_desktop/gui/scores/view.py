@@ -27,6 +27,7 @@ from ndcg_desktop.gui.tasks import run_with_progress
 from ndcg_desktop.scoring.explain import FlagReport
 from ndcg_desktop.store import Project, SavedEvaluation
 from ndcg_desktop.tasks import JudgingPlan, SentForJudging, apply_send_for_judging
+from ndcg_desktop.tasks.events import ProjectSlot
 from ndcg_desktop.tasks.export import export_comparison_csv, export_result
 from ndcg_desktop.tasks.session import CHECKS, PROJECT, RESULT, Job, ScoresSession
 
@@ -39,9 +40,11 @@ class ScoresView(QWidget):
     error = Signal(str)
     sent_for_judging = Signal(object, str)  # SentForJudging, run name
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, *, slot: ProjectSlot | None = None) -> None:
         super().__init__(parent)
         self.session = ScoresSession()
+        if slot is not None:
+            self.session.follow(slot)  # each project, and every change to it, from its events
         self.inputs = InputsBar(self.session)
         self.inputs.check_requested.connect(self.check)
         self.resolve = ResolvePanel(self.session)
