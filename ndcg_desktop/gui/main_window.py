@@ -348,7 +348,8 @@ class MainWindow(QMainWindow):
         if self.project is None or self.version_box.currentIndex() < 0:
             return None
         number = self.version_box.currentData()
-        return self.project.version(number) if number is not None else None
+        # None also while a version that just went (a discarded draft) is still listed, until the refresh
+        return next((v for v in self.project.versions() if v.version == number), None)
 
     def refresh(self, *, prefer_draft: bool = False, version: int | None = None) -> None:
         """Reload versions and the workspace after anything changed the project."""

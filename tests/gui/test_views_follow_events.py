@@ -1,0 +1,99 @@
+"""Every view shows only what is true now: after an undo, a discard, a task's write or another project (issue 23).
+
+The views follow the open project's events (tasks.events); nothing is refreshed by a hand-written list.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMessageBox
+
+from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.pooling import apply_send_for_judging, plan_send_for_judging
+
+from .conftest import shot
+
+
+def listed(window) -> dict[str, tuple[int, int]]:
+    """Annotate's query list: query -> (pool size, graded), as the model holds it."""
+    model = window.workspace.queries
+    return {model.query_id(r): (model._sizes[r], model._graded[r]) for r in range(model.rowCount())}
+
+
+def stored(path, version) -> dict[str, tuple[int, int]]:
+    """Every query of the project -> (pool size, graded) in ``version``, read from the file."""
+    with Project.open(path, read_only=True) as p:
+        items = p.pool_items(version)
+        queries = p.query_progress(version)["query_id"]
+    counts = {q: (len(g), int(g["grade"].notna().sum())) for q, g in items.groupby("query_id")}
+    return {q: counts.get(q, (0, 0)) for q in queries}
+
+
+def frozen_then_draft(path) -> None:
+    """v1 frozen from the small project's graded items (q1: A=3, B=2), and draft v2 copied from it."""
+    with Project.open(path) as p:
+        p.freeze(remove_ungraded=True)
+        p.new_draft_from(1)
+
+
+def test_undoing_a_send_for_judging_takes_the_documents_out_of_annotate(window, small_project, qtbot, messages):
+    frozen_then_draft(small_project)
+    window.open_project(small_project)
+    ws = window.workspace
+    plan = plan_send_for_judging(window.project, "sys", 1, depth=10)
+    sent = apply_send_for_judging(window.project, plan)  # what the Scores view's dialog does on a worker
+    window._sent_for_judging(sent, "sys")
+    assert "X" in ws.pool.doc_ids() and listed(window)["q1"] == (3, 2)
+    window.undo_stack.undo()
+    assert ws.version.version == 2 and ws.query_id == "q1"
+    assert sorted(ws.pool.doc_ids()) == ["A", "B"]  # X went back out
+    assert listed(window) == stored(small_project, 2) == {"q1": (2, 2), "q2": (0, 0)}
+    assert window.progress_label.text() == "Pool v2: 2 of 2 graded (100%)"
+    ws.select_doc_row(0)
+    qtbot.keyClick(ws.pool_view, Qt.Key.Key_1)  # on a document that is there: graded, no traceback
+    assert stored(small_project, 2)["q1"] == (2, 2)
+    window.undo_stack.redo()  # the grade's redo is gone with the new command; the history still works
+    window.undo_stack.undo()
+    assert listed(window) == stored(small_project, 2)
+
+
+def test_an_undone_grade_in_another_query_updates_that_querys_counts(window, small_project, qtbot):
+    window.open_project(small_project)
+    ws = window.workspace
+    ws.select_query_row(1)  # q2: E ungraded
+    qtbot.keyClick(ws.pool_view, Qt.Key.Key_2)
+    assert listed(window)["q2"] == (1, 1)
+    ws.select_query_row(0)
+    window.undo_stack.undo()
+    assert listed(window) == stored(small_project, 1)
+    assert listed(window)["q2"] == (1, 0)
+
+
+def test_discarding_a_draft_shows_the_versions_that_remain(window, small_project, qtbot, messages):
+    frozen_then_draft(small_project)
+    window.open_project(small_project)
+    assert window.current_version().version == 2
+    messages.answer = QMessageBox.StandardButton.Discard
+    window.pool_editor.discard_draft()
+    qtbot.waitUntil(lambda: window.project.draft() is None, timeout=10_000)
+    qtbot.waitUntil(lambda: window.current_version() is not None, timeout=10_000)
+    assert [window.version_box.itemData(i) for i in range(window.version_box.count())] == [1]
+    assert window.current_version().version == 1 and window.current_version().frozen
+    assert window.workspace.version.version == 1
+    assert listed(window) == stored(small_project, 1)
+    assert window.progress_label.text() == "Pool v1: 2 of 2 graded (100%)"
+    shot(window, "annotate-after-discard")
+    window.undo_stack.undo()  # the draft comes back, and is shown
+    qtbot.waitUntil(lambda: window.current_version() is not None and window.current_version().version == 2)
+    assert listed(window) == stored(small_project, 2)
+
+
+def test_a_change_made_by_another_program_reaches_annotate(window, small_project, qtbot):
+    import sqlite3
+
+    window.open_project(small_project)
+    conn = sqlite3.connect(small_project)  # a draft may be edited through raw SQL (only frozen versions are guarded)
+    conn.execute("UPDATE judgments SET grade = 1, annotator = 'raw' WHERE doc_id = 'E'")
+    conn.commit()
+    conn.close()
+    qtbot.waitUntil(lambda: listed(window)["q2"] == (1, 1), timeout=5_000)  # the window's watch timer
