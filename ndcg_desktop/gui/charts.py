@@ -267,7 +267,8 @@ class IntervalChart(_ChartView):
         pad = max((high_end - low_end) * 0.1, 0.02)
         self.y_axis.setRange(max(0.0, low_end - pad), min(1.0, high_end + pad))
         self.y_axis.applyNiceNumbers()
-        chart.setTitle(translate("charts", "nDCG@{k}: means and {level} confidence intervals").format(k=k, level=level))
+        title = translate("charts", "nDCG@{k}: means and {level} confidence intervals").format(k=k, level=level)
+        chart.setTitle(title if runs else "")  # nothing compared: no title claims intervals
         listing = translate("charts", "; ", "between runs").join(
             translate("charts", "{run} {mean} [{low}, {high}]").format(
                 run=label, mean=f"{mean:.4f}", low=f"{low:.4f}", high=f"{high:.4f}"

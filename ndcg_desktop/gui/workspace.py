@@ -260,6 +260,8 @@ class Workspace(QWidget):
         self.guidelines.attach(project, self.undo_stack, self._report_failure)
         frozen = version.frozen
         self.banner.setVisible(frozen)
+        self.banner.clear()  # nothing of another version's notice stays behind, shown or not
+        self.banner.setToolTip("")
         if frozen:
             text = translate(
                 "workspace",
@@ -323,6 +325,7 @@ class Workspace(QWidget):
         self.project, self.version = project, None
         self.guidelines.attach(project, self.undo_stack, self._report_failure)
         self.banner.hide()
+        self.banner.clear()
         self.grade_bar.clear()  # no scale to grade on until a pool exists
         self.grade_bar.setEnabled(False)
         self.note_edit.setReadOnly(True)

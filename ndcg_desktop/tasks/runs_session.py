@@ -167,6 +167,7 @@ class RunsSession(FollowsProject, VersionChoice):
         self._stats = StatsSettings()
         self._baseline = None
         self._choices = {name: dict(DEFAULT_CHOICES) for name in self.runs}
+        self._shown_k = 10
         self._drop(checks=True, scores=True)
         self.changed.emit(frozenset({PROJECT, INPUTS, SETTINGS, STATS, CHOICES_CHANGED, CHECKS, SCORES, RESULT, PAIR}))
 

@@ -5,6 +5,8 @@ The views follow the open project's events (tasks.events); nothing is refreshed 
 
 from __future__ import annotations
 
+from collections import Counter
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
@@ -97,3 +99,98 @@ def test_a_change_made_by_another_program_reaches_annotate(window, small_project
     conn.commit()
     conn.close()
     qtbot.waitUntil(lambda: listed(window)["q2"] == (1, 1), timeout=5_000)  # the window's watch timer
+
+
+def texts(view) -> list[tuple[str, ...]]:
+    """Everything a view holds to show: labels, buttons, fields, boxes, tables (headers and cells), charts, text
+    panes, and whether each is visible in the view: what a person sees there, now or on the next click."""
+    from PySide6.QtCharts import QChartView
+    from PySide6.QtWidgets import (
+        QAbstractButton,
+        QAbstractItemView,
+        QComboBox,
+        QLabel,
+        QLineEdit,
+        QTextEdit,
+        QWidget,
+    )
+
+    shown: list[tuple[str, ...]] = []
+    for widget in view.findChildren(QWidget):
+        state = "shown" if widget.isVisibleTo(view) else "hidden"
+        name = type(widget).__name__
+        if isinstance(widget, QLabel | QAbstractButton | QLineEdit):
+            shown.append((name, state, widget.text()))
+        elif isinstance(widget, QComboBox):
+            shown.append((name, state, *[widget.itemText(i) for i in range(widget.count())]))
+        elif isinstance(widget, QTextEdit):
+            shown.append((name, state, widget.toPlainText()))
+        elif isinstance(widget, QChartView):
+            shown.append((name, state, widget.chart().title()))
+        elif isinstance(widget, QAbstractItemView) and widget.model() is not None:
+            model = widget.model()
+            columns = range(model.columnCount())
+            header = [str(model.headerData(c, Qt.Orientation.Horizontal)) for c in columns]
+            cells = [str(model.index(r, c).data()) for r in range(min(model.rowCount(), 50)) for c in columns]
+            shown.append((name, state, *header, *cells))
+    return shown
+
+
+VIEWS = ("workspace", "scores", "runs", "agreement", "team")
+
+
+def view(window, name):
+    return window.team.view if name == "team" else getattr(window, name)
+
+
+def test_opening_another_project_leaves_nothing_of_the_last_one_in_any_view(
+    window, small_project, tmp_path, data_dir, qtbot, messages
+):
+    """Every view after a switch holds exactly what a fresh window shows for the new project (the class of 'the
+    Runs view kept the last project's check result, pair headers and chart title')."""
+    from ndcg_desktop.gui.main_window import MainWindow
+
+    from .conftest import cranfield_project
+
+    cranfield = cranfield_project(tmp_path / "cran.ndcgproj", data_dir, {"bm25": None, "tfidf": None})
+    window.resize(1280, 800)
+    window.open_project(cranfield)
+    runs = window.runs
+    window.tabs.setCurrentWidget(runs)
+    runs.inputs.ks.setText("5,10")
+    runs.inputs.ks.editingFinished.emit()
+    runs.inputs.check_button.click()
+    qtbot.waitUntil(lambda: not runs.session.unchecked(), timeout=30_000)
+    combo = runs.resolve.all_combos["unjudged"]
+    combo.setCurrentIndex(combo.findData("zero"))
+    runs.resolve.apply_all.click()
+    runs.inputs.score_button.click()
+    qtbot.waitUntil(lambda: runs.session.result is not None, timeout=60_000)
+    runs.open_pair(10, "bm25", "tfidf")
+    scores = window.scores
+    window.tabs.setCurrentIndex(1)
+    scores.inputs.check_button.click()
+    qtbot.waitUntil(lambda: bool(scores.session.checks), timeout=30_000)
+    window.tabs.setCurrentWidget(window.agreement)
+    window.agreement.compute()
+    qtbot.waitUntil(lambda: window.agreement.session.result is not None or bool(messages), timeout=30_000)
+    window.open_project(small_project)
+    for name in ("scores", "runs", "agreement"):
+        window.tabs.setCurrentWidget(getattr(window, name) if name != "scores" else window.tabs.widget(1))
+        qtbot.wait(10)
+    switched = {name: texts(view(window, name)) for name in VIEWS}
+    window.close_project()  # one writer at a time: the fresh window opens it now
+
+    fresh = MainWindow()
+    qtbot.addWidget(fresh)
+    fresh.resize(1280, 800)
+    fresh.show()
+    fresh.open_project(small_project)
+    for name in ("scores", "runs", "agreement"):
+        fresh.tabs.setCurrentWidget(getattr(fresh, name) if name != "scores" else fresh.tabs.widget(1))
+        qtbot.wait(10)
+    for name in VIEWS:
+        now = Counter(texts(view(fresh, name)))
+        before = Counter(switched[name])
+        assert (name, before - now, now - before) == (name, Counter(), Counter())  # stale, missing
+    fresh.close_project()

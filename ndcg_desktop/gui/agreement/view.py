@@ -327,6 +327,7 @@ class AgreementView(QWidget):
         self.version_box.setCurrentIndex(self.version_box.findData(self.session.version))
 
     def _clear(self) -> None:
+        self.means.columns, self.means.header_fields = [], {}  # its columns name the last result's annotators
         for model in (self.groups, self.pairs, self.leniency, self.taus, self.means):
             model.clear()
         self.confusion.clear()

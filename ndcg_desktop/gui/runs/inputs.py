@@ -283,6 +283,7 @@ class RunsResolvePanel(QGroupBox):
         s = self.session
         self._stale = False
         self.table.blockSignals(True)
+        self.table.clearContents()  # rows that stay keep their items otherwise: another project's findings
         self.table.setRowCount(len(s.runs) + 1 if s.runs else 0)
         self.combos = {}
         self.all_combos = {}

@@ -63,6 +63,7 @@ class PairPanel(QWidget):
             return
         pair = self.session.pair
         if pair is None:
+            self.queries.header_fields = {}  # no run's name stays in the headers
             self.queries.clear()
             self.summary.setText(translate("runs", "Click a pair in the significance tab to open it."))
             self.show_query("")

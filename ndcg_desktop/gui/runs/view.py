@@ -35,7 +35,7 @@ from ndcg_desktop.gui.tasks import run_with_progress
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.comparing import export_comparison
 from ndcg_desktop.tasks.events import ProjectSlot
-from ndcg_desktop.tasks.runs_session import RESULT, RunsSession
+from ndcg_desktop.tasks.runs_session import PROJECT, RESULT, RunsSession
 from ndcg_desktop.tasks.session import Job
 
 translate = QCoreApplication.translate
@@ -108,6 +108,8 @@ class RunsView(QScrollArea):
         self.session.changed.connect(self._changed)
 
     def _changed(self, aspects: frozenset[str]) -> None:
+        if PROJECT in aspects:  # another project starts where a fresh view does
+            self.lower_tabs.setCurrentIndex(0)
         if RESULT in aspects:  # folded once compared, shown again when the result goes
             self.resolve_toggle.setChecked(self.session.result is None)
 
