@@ -421,8 +421,10 @@ class MainWindow(QMainWindow):
                 self.workspace.items_changed(event.queries)
             self.team.view.set_project(self.project)  # recomputed at once if shown, else when next shown
             self.pace_label.schedule()
-        elif isinstance(event, TextsChanged | RunsChanged):
-            self.workspace.texts_changed()  # titles, documents, the runs' chunk maps
+        elif isinstance(event, TextsChanged):
+            self.workspace.texts_changed(queries=event.queries)  # titles; the shown document
+        elif isinstance(event, RunsChanged):
+            self.workspace.runs_changed()  # the runs' chunk maps
         elif isinstance(event, VersionRefused):
             # A result on screen may come from the changed version: nothing of it stays (the finder says why).
             self.workspace.show_no_pool(self.project)
@@ -591,8 +593,13 @@ class MainWindow(QMainWindow):
         )
 
     def _imported(self, message: str, *, prefer_draft: bool = False) -> None:
+        """An import ended (every view followed what it wrote through the project's events): say so, and show
+        the draft it wrote to."""
         self.statusBar().showMessage(message, 8000)
-        self.refresh(prefer_draft=prefer_draft)
+        draft = self.project.draft() if prefer_draft and self.project is not None else None
+        shown = self.current_version()
+        if draft is not None and (shown is None or shown.version != draft.version):
+            self.refresh(version=draft.version)
 
     def build_pool(self) -> None:
         if self.project is None:

@@ -250,10 +250,7 @@ class Workspace(QWidget):
     def show_version(self, project: Project, version: PoolVersion, *, keep_doc: str | None = None) -> None:
         keep = self.query_id
         self.project, self.version = project, version
-        self.parents = project.chunk_parents()
-        self.chunks_of = {}  # a document -> its chunks that runs returned
-        for chunk, parent in self.parents.items():
-            self.chunks_of.setdefault(parent, []).append(chunk)
+        self._read_chunk_parents(project)
         self._rebuild_grade_bar()
         self._size_pool_columns()
         self._apply_order(project.judging_order())
@@ -280,6 +277,12 @@ class Workspace(QWidget):
         self.grade_bar.setEnabled(not frozen)
         self.note_edit.setReadOnly(frozen)
         self._load_queries(version.version, frozen, keep, keep_doc=keep_doc)
+
+    def _read_chunk_parents(self, project: Project) -> None:
+        self.parents = project.chunk_parents()
+        self.chunks_of = {}  # a document -> its chunks that runs returned
+        for chunk, parent in self.parents.items():
+            self.chunks_of.setdefault(parent, []).append(chunk)
 
     def _load_queries(self, number: int, frozen: bool, keep: str | None, *, keep_doc: str | None = None) -> None:
         """List version ``number``'s queries and select ``keep`` (else the first) and in it ``keep_doc`` (else the
@@ -679,15 +682,23 @@ class Workspace(QWidget):
         if current is not None:
             self._show_doc(current)
 
-    def texts_changed(self) -> None:
-        """Titles, descriptions, documents or the runs' chunk maps changed: the shown version is read again."""
+    def texts_changed(self, *, queries: bool) -> None:
+        """Texts changed: the query list when titles or topics did (``queries``); the shown document always."""
         if self.project is None:
             return
-        if self.version is None:
-            self.show_no_pool(self.project)
+        if queries:
+            number = self.version.version if self.version is not None else -1
+            frozen = self.version.frozen if self.version is not None else False
+            self._load_queries(number, frozen, self.query_id, keep_doc=self.current_doc())
         else:
-            keep = self.current_doc()
-            self.show_version(self.project, self.version, keep_doc=keep)
+            self._show_doc(self.current_doc())
+
+    def runs_changed(self) -> None:
+        """A run was imported: its chunk map may make a shown ID a passage of a document."""
+        if self.project is None:
+            return
+        self._read_chunk_parents(self.project)
+        self._show_doc(self.current_doc())
 
     def move_doc(self, step: int) -> None:
         self.select_doc_row(self.pool_view.currentIndex().row() + step)

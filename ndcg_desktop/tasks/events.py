@@ -81,7 +81,12 @@ class RunsChanged(ProjectEvent):
 
 @dataclass(frozen=True)
 class TextsChanged(ProjectEvent):
-    """Queries, topics, documents or the grading guidelines changed."""
+    """Texts changed: the queries (titles, topics), the documents, or the grading guidelines. ``documents`` is also
+    True after another connection wrote (documents are too many to mark cheaply, so they may have)."""
+
+    queries: bool = False
+    documents: bool = False
+    guidelines: bool = False
 
 
 @dataclass(frozen=True)
@@ -119,9 +124,9 @@ Subscriber = Callable[[ProjectEvent], None]
 # Tables whose change is one event whatever the version; any other table with a version column is an item change.
 _BY_TABLE: dict[str, ProjectEvent] = {
     "runs": RunsChanged(),
-    "queries": TextsChanged(),
-    "documents": TextsChanged(),
-    "guidelines": TextsChanged(),
+    "queries": TextsChanged(queries=True),
+    "documents": TextsChanged(documents=True),
+    "guidelines": TextsChanged(guidelines=True),
     "evaluations": EvaluationsChanged(),
     "meta": SettingsChanged(),
 }
@@ -209,11 +214,21 @@ class ProjectEvents:
                     else:
                         queries.add(query_id)
         if changes.documents:
-            others.append(TextsChanged())
+            others.append(TextsChanged(documents=True))
         events += [
             ItemsChanged(v, None if queries is None else frozenset(queries)) for v, queries in sorted(items.items())
         ]
-        events += list(dict.fromkeys(others))  # once each, in a fixed order
+        texts = [event for event in others if isinstance(event, TextsChanged)]
+        others = [event for event in others if not isinstance(event, TextsChanged)]
+        if texts:  # one event for every kind of text that changed
+            others.append(
+                TextsChanged(
+                    queries=any(t.queries for t in texts),
+                    documents=any(t.documents for t in texts),
+                    guidelines=any(t.guidelines for t in texts),
+                )
+            )
+        events += list(dict.fromkeys(others))  # once each
         return events
 
 

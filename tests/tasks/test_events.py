@@ -75,7 +75,8 @@ def test_runs_texts_and_settings(project, seen, write):
     project.import_run(write("r.txt", "q1 Q0 A 1 2.0 r\n"), name="r")
     project.import_queries(write("queries.tsv", "q1\tbest pizza\n"))
     project.set_judging_order("doc_id")
-    assert seen == [RunsChanged(), TextsChanged(), SettingsChanged()]
+    project.import_documents(write("docs.jsonl", '{"doc_id": "A", "title": "t", "text": "x"}\n'))
+    assert seen == [RunsChanged(), TextsChanged(queries=True), SettingsChanged(), TextsChanged(documents=True)]
 
 
 def test_a_failed_write_is_no_event(project, seen):
@@ -178,4 +179,6 @@ def test_a_workers_run_import_is_a_run_change_and_no_item_change(project, write)
     events.check()
     assert RunsChanged() in seen
     assert not [event for event in seen if isinstance(event, ItemsChanged | VersionsChanged)]
+    assert TextsChanged(documents=True) in seen  # may have changed: not marked
+    assert TextsChanged(queries=True, documents=True) not in seen
     events.close()
