@@ -274,9 +274,11 @@ class PoolTableModel(_ListTableModel):
         self._sort: tuple[int, Qt.SortOrder] = (-1, Qt.SortOrder.AscendingOrder)
         self.labels: list[str] = []
         self.low = 0
+        self.awaiting: frozenset[str] = frozenset()  # rated differently, not settled: for the Adjudicate tab
 
-    def load(self, frame: pd.DataFrame, labels: list[str], low: int) -> None:
+    def load(self, frame: pd.DataFrame, labels: list[str], low: int, awaiting: frozenset[str] = frozenset()) -> None:
         self.beginResetModel()
+        self.awaiting = awaiting
         self._docs = [str(x) for x in frame["doc_id"]]
         self._titles = [_text(x) for x in frame["title"]]
         self._grades = [None if pd.isna(g) else int(g) for g in frame["grade"]]
@@ -343,6 +345,10 @@ class PoolTableModel(_ListTableModel):
     def row_of(self, doc_id: str) -> int:
         return self._row.get(doc_id, -1)
 
+    def is_awaiting(self, row: int) -> bool:
+        """Rated differently by annotators and not settled: graded in the Adjudicate tab, not here."""
+        return self._grades[row] is None and self._docs[row] in self.awaiting
+
     def counts(self) -> tuple[int, int]:
         return len(self._docs), sum(g is not None for g in self._grades)
 
@@ -363,6 +369,8 @@ class PoolTableModel(_ListTableModel):
     def data(self, index: Index, role: int = _DISPLAY) -> Any:
         row, col = index.row(), index.column()
         if role == Qt.ItemDataRole.ToolTipRole:
+            if col == 2 and self.is_awaiting(row):
+                return translate("models", "Annotators rated this document differently: it is settled in the Adjudicate tab.")
             return plain_tooltip((self._titles, self._notes)[col == 4][row]) if col in (1, 4) else None
         if role == _DISPLAY:
             if col == 0:
@@ -370,6 +378,8 @@ class PoolTableModel(_ListTableModel):
             if col == 1:
                 return self._titles[row]
             if col == 2:
+                if self.is_awaiting(row):
+                    return translate("models", "awaiting adjudication")
                 return self.grade_text(self._grades[row])
             if col == self.BLIND_COLUMN:
                 return None

@@ -418,7 +418,10 @@ class Workspace(QWidget):
             return
         self.query_text = self.topic.show_topic(query_id, self.project.query(query_id))  # terms: title, description
         self.pool.load(
-            self.project.pool_items(self.version.version, query_id), self.version.labels, self.version.scale.low
+            self.project.pool_items(self.version.version, query_id),
+            self.version.labels,
+            self.version.scale.low,
+            self._awaiting(query_id),
         )
         self.pool_view.resizeColumnToContents(0)
         first = self._first_ungraded_row() if not self.version.frozen else 0
@@ -428,7 +431,8 @@ class Workspace(QWidget):
         rows = self.pool_proxy.rowCount()
         for step in range(1, rows + 1):
             row = (after + step) % rows
-            if self.pool.grade(self.pool_proxy.mapToSource(self.pool_proxy.index(row, 0)).row()) is None:
+            source = self.pool_proxy.mapToSource(self.pool_proxy.index(row, 0)).row()
+            if self.pool.grade(source) is None and not self.pool.is_awaiting(source):  # that one is adjudicated
                 return row
         return None
 
@@ -511,6 +515,15 @@ class Workspace(QWidget):
             return
         proxy_row = self.pool_view.currentIndex().row()
         row = self.pool.row_of(doc_id)
+        if self.pool.is_awaiting(row):
+            self.status.emit(
+                translate(
+                    "workspace",
+                    "{doc_id} awaits adjudication (annotators rated it differently): settle it in the Adjudicate "
+                    "tab. Nothing was graded.",
+                ).format(doc_id=doc_id)
+            )
+            return
         old = self.pool.grade(row)
         if old == grade:
             self._advance(proxy_row)
@@ -664,9 +677,10 @@ class Workspace(QWidget):
         assert self.project is not None and self.version is not None and self.query_id is not None
         items = self.project.pool_items(self.version.version, self.query_id)
         self.queries.update_counts(self.query_id, len(items), int(items["grade"].notna().sum()))
-        if sorted(items["doc_id"]) != sorted(self.pool.doc_ids()):
+        awaiting = self._awaiting(self.query_id)
+        if sorted(items["doc_id"]) != sorted(self.pool.doc_ids()) or awaiting != self.pool.awaiting:
             keep, proxy_row = self.current_doc(), self.pool_view.currentIndex().row()
-            self.pool.load(items, self.version.labels, self.version.scale.low)
+            self.pool.load(items, self.version.labels, self.version.scale.low, awaiting)
             row = self.pool.row_of(keep) if keep is not None else -1
             self.select_doc_row(self.pool_proxy.mapFromSource(self.pool.index(row, 0)).row() if row >= 0 else proxy_row)
             return
@@ -681,6 +695,12 @@ class Workspace(QWidget):
         current = self.current_doc()
         if current is not None:
             self._show_doc(current)
+
+    def _awaiting(self, query_id: str) -> frozenset[str]:
+        assert self.project is not None and self.version is not None
+        if self.version.frozen:
+            return frozenset()
+        return frozenset(self.project.awaiting_adjudication(self.version.version, query_id))
 
     def texts_changed(self, *, queries: bool) -> None:
         """Texts changed: the query list when titles or topics did (``queries``); the shown document always."""

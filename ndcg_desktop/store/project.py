@@ -392,6 +392,10 @@ class Project:
                 self.pools.verified(v)
         return self.rating_store.ratings(version)
 
+    def awaiting_adjudication(self, version: int, query_id: str) -> set[str]:
+        """The documents of a query that annotators rated differently and nobody settled yet."""
+        return self.rating_store.awaiting(version, query_id)
+
     def adjudications(self, version: int, *, query_id: str | None = None, doc_id: str | None = None) -> pd.DataFrame:
         """query_id, doc_id, how (pick, median, ...) of a version's items whose differing ratings were settled."""
         return self.rating_store.settled_items(version, query_id, doc_id)

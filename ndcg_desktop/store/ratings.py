@@ -239,6 +239,18 @@ class RatingRepository:
             params += [query_id, doc_id]
         return pd.read_sql_query(sql + " ORDER BY query_id, doc_id", self.file.conn, params=params)
 
+    def awaiting(self, version: int, query_id: str) -> set[str]:
+        """The documents of ``query_id`` in ``version`` that wait for adjudication: rated differently, not graded."""
+        if not self.available:
+            return set()
+        rows = self.file.conn.execute(
+            "SELECT r.doc_id FROM ratings r JOIN judgments j ON (j.version, j.query_id, j.doc_id) = "
+            "(r.version, r.query_id, r.doc_id) WHERE r.version = ? AND r.query_id = ? AND j.grade IS NULL "
+            "GROUP BY r.doc_id HAVING min(r.grade) != max(r.grade)",
+            (version, query_id),
+        )
+        return {str(doc_id) for (doc_id,) in rows}
+
     def adjudications(self, version: int) -> dict[str, int]:
         """How the differing items of a version were settled: count per way (pick, median, ...)."""
         return adjudication_counts(self.file.conn, version)

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QFileDialog
 
 from ndcg_desktop.gui.team import AssignDialog
@@ -111,3 +112,66 @@ def test_assign_merge_and_adjudicate_from_the_window(window, team_project, tmp_p
     shot(window, "team_adjudicate")
     window.undo_stack.undo()
     qtbot.waitUntil(lambda: view.found is not None and view.found.open == 12, timeout=20000)
+
+
+def merged_team(window, team_project, tmp_path, qtbot, monkeypatch, messages):
+    """Three work files (ana grades 1, ben 2, chen 3, half the queries shared) merged into the open project."""
+    window.open_project(team_project)
+    folder = tmp_path / "work"
+
+    def accept(dialog):
+        dialog.folder.setText(str(folder))
+        dialog.overlap.setValue(50)
+        return QDialog.DialogCode.Accepted
+
+    monkeypatch.setattr(AssignDialog, "exec", accept)
+    window.team.assign_action.trigger()
+    qtbot.waitUntil(lambda: any("work files for draft v1" in text for _, text in messages), timeout=20000)
+    files = sorted(folder.glob("*.ndcgproj"))
+    for path in files:
+        _, items, _ = read_work_file(path)
+        with Project.open(path, user=path.stem) as work:
+            for q, d in items[["query_id", "doc_id"]].itertuples(index=False):
+                work.set_grade(q, d, {"ana": 1, "ben": 2, "chen": 3}[path.stem])
+    monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: ([str(f) for f in files], ""))
+    window.team.merge_action.trigger()
+    qtbot.waitUntil(lambda: any("wait in the Adjudicate view" in text for _, text in messages), timeout=20000)
+
+
+def test_digit_keys_in_adjudicate_pick_the_grade_of_the_selected_item(
+    window, team_project, tmp_path, qtbot, monkeypatch, messages
+):
+    merged_team(window, team_project, tmp_path, qtbot, monkeypatch, messages)
+    view = window.team.view
+    window.tabs.setCurrentWidget(view)
+    qtbot.waitUntil(lambda: view.found is not None and view.model.rowCount() == 12, timeout=20000)
+    view.table.setFocus()
+    index = view.proxy.index(3, 0)
+    view.table.setCurrentIndex(index)
+    item = view._selected()
+    q, d = str(item["query_id"]), str(item["doc_id"])
+    qtbot.keyClick(view.table, Qt.Key.Key_2)  # a grade, never the table's search for a document starting with 2
+    qtbot.waitUntil(lambda: view.found is not None and view.found.open == 11, timeout=20000)
+    assert window.project.pool_items(1).set_index(["query_id", "doc_id"]).loc[(q, d), "grade"] == 2
+    qtbot.keyClick(view.table, Qt.Key.Key_7)  # not on the 0..3 scale: nothing
+    assert view.found.open == 11 and window.undo_stack.count() == 1
+
+
+def test_items_awaiting_adjudication_are_marked_in_annotate_and_not_graded_there(
+    window, team_project, tmp_path, qtbot, monkeypatch, messages
+):
+    merged_team(window, team_project, tmp_path, qtbot, monkeypatch, messages)
+    open_items = disagreements(window.project, k=10).items
+    q, d = str(open_items["query_id"].iloc[0]), str(open_items["doc_id"].iloc[0])
+    ws = window.workspace
+    window.tabs.setCurrentWidget(ws)
+    ws.select_query_row(ws.query_proxy.mapFromSource(ws.queries.index(ws.queries.row_of(q), 0)).row())
+    row = ws.pool.row_of(d)
+    shown = ws.pool_proxy.mapFromSource(ws.pool.index(row, 2))
+    assert shown.data() == "awaiting adjudication"
+    assert "Adjudicate tab" in shown.data(Qt.ItemDataRole.ToolTipRole)
+    ws.select_doc_row(shown.row())
+    qtbot.keyClick(ws.pool_view, Qt.Key.Key_1)
+    assert window.statusBar().currentMessage().startswith(f"{d} awaits adjudication")
+    assert pd.isna(window.project.pool_items(1, q).set_index("doc_id").loc[d, "grade"])
+    assert ws.current_doc() == d  # it stays: the key did nothing

@@ -10,7 +10,7 @@ from typing import Any
 
 import pandas as pd
 from PySide6.QtCore import QCoreApplication, Qt, Signal
-from PySide6.QtGui import QUndoCommand, QUndoStack
+from PySide6.QtGui import QKeySequence, QShortcut, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -153,7 +153,23 @@ class AdjudicateView(QWidget):
         layout.addWidget(self.summary)
         layout.addLayout(top)
         layout.addWidget(split, 1)
+        for digit in range(10):
+            # The view's own keys: without them a digit went to the table's keyboard search, which jumped to the
+            # first document whose ID starts with it.
+            shortcut = QShortcut(QKeySequence(str(digit)), self)
+            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            shortcut.activated.connect(lambda d=digit: self.grade_key(d))
         self.set_project(None)
+
+    def grade_key(self, digit: int) -> None:
+        """A digit key: pick that grade for the selected item on a small scale; type into the number box on a
+        large one."""
+        if not self.grade_bar.isEnabled():
+            return
+        if not self.grade_bar.uses_buttons:
+            self.grade_bar.start_typing(digit)
+        elif self.grade_bar.buttons.button(digit) is not None:  # a grade of the scale
+            self.pick_selected(digit)
 
     # -- loading ---------------------------------------------------------------------------
     def set_project(self, project: Project | None) -> None:
