@@ -370,7 +370,9 @@ class PoolTableModel(_ListTableModel):
         row, col = index.row(), index.column()
         if role == Qt.ItemDataRole.ToolTipRole:
             if col == 2 and self.is_awaiting(row):
-                return translate("models", "Annotators rated this document differently: it is settled in the Adjudicate tab.")
+                return translate(
+                    "models", "Annotators rated this document differently: it is settled in the Adjudicate tab."
+                )
             return plain_tooltip((self._titles, self._notes)[col == 4][row]) if col in (1, 4) else None
         if role == _DISPLAY:
             if col == 0:

@@ -75,6 +75,13 @@ class Task(QRunnable):
         self.setAutoDelete(False)  # the caller keeps it until its signals have arrived
 
     def run(self) -> None:
+        try:
+            self._run()
+        except RuntimeError as exc:  # the window closed meanwhile: its signals are gone, nobody waits for the end
+            if "deleted" not in str(exc):
+                raise
+
+    def _run(self) -> None:
         _behind_the_gui_thread()
         try:
             result = self.fn(progress=self.signals.progress.emit, cancelled=self.cancel_event.is_set)

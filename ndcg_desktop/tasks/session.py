@@ -60,7 +60,7 @@ DEFAULT_CHOICES: dict[str, str | None] = {
 REFUSING_GROUPS = ("unjudged", "duplicates", "unknown_queries")
 
 # Aspects carried by ScoresSession.changed.
-PROJECT, INPUTS, SETTINGS, CHOICES_CHANGED, CHECKS, PLAN, RESULT, HISTORY = (
+PROJECT, INPUTS, SETTINGS, CHOICES_CHANGED, CHECKS, PLAN, RESULT, HISTORY, QUERY = (
     "project",
     "inputs",
     "settings",
@@ -69,6 +69,7 @@ PROJECT, INPUTS, SETTINGS, CHOICES_CHANGED, CHECKS, PLAN, RESULT, HISTORY = (
     "plan",
     "result",
     "history",
+    "query",  # the result's selected query: the results table, the comparison table and the breakdown follow it
 )
 
 
@@ -163,6 +164,7 @@ class ScoresSession(FollowsProject, VersionChoice):
         self._plan: JudgingPlan | None = None
         self._result: ScoreResult | None = None
         self._suggestion: dict[str, str] | None = None
+        self._query: str | None = None
         self._generation = 0
 
     # -- reading -----------------------------------------------------------------------------
@@ -175,6 +177,14 @@ class ScoresSession(FollowsProject, VersionChoice):
     result = property(lambda self: self._result)
     suggestion = property(lambda self: dict(self._suggestion) if self._suggestion else None)
     generation = property(lambda self: self._generation)
+    selected_query = property(lambda self: self._query)
+
+    def select_query(self, query_id: str | None) -> None:
+        """The query whose breakdown is shown (chosen in the results or in the comparison table)."""
+        query_id = query_id or None
+        if self._result is not None and query_id != self._query:
+            self._query = query_id
+            self.changed.emit(frozenset({QUERY}))
 
     @property
     def k(self) -> int:
@@ -310,6 +320,7 @@ class ScoresSession(FollowsProject, VersionChoice):
         self._checks = {}
         self._plan = None
         self._result = None
+        self._query = None
         if choices:
             self._choices = dict(DEFAULT_CHOICES)
             self._suggestion = self._previous_choices()
@@ -436,6 +447,7 @@ class ScoresSession(FollowsProject, VersionChoice):
             self.changed.emit(frozenset({CHECKS}))
         elif job.kind == "score":
             self._result = result
+            self._query = None  # the views select the result's first query
             self._suggestion = self._previous_choices()  # "last time" is now this scoring, if it was recorded
             self.changed.emit(frozenset({RESULT, HISTORY, CHOICES_CHANGED}))
         elif job.kind == "plan":

@@ -266,6 +266,16 @@ def test_compare_two_runs_checks_both(window, cranfield_project, qtbot, data_dir
     assert "comparison.csv" in [p.name for p in view.export(str(tmp_path / "all"))]
     assert messages == []
     scores_shot(window, qtbot, "comparison")
+    # A row of the comparison is a query to explain: the breakdown and the results table follow it.
+    third = panel.proxy.index(2, 0)
+    query = panel.comparison.value(panel.proxy.mapToSource(third).row(), "query_id")
+    qtbot.mouseClick(panel.view.viewport(), Qt.MouseButton.LeftButton, pos=panel.view.visualRect(third).center())
+    assert view.session.selected_query == query
+    qtbot.waitUntil(lambda: view.breakdown._shown is not None, timeout=10_000)
+    results = view.results_panel
+    current = results.results_proxy.mapToSource(results.results_view.currentIndex()).row()
+    assert results.results.value(current, "query_id") == query
+    qtbot.waitUntil(lambda: view.breakdown.explain.text().startswith(f"bm25, query {query}: nDCG "), timeout=10_000)
 
 
 def test_translated_settings_line_and_sentences_equal_the_core_in_english():

@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import QGridLayout, QPushButton, QWidget
 
 from ndcg_desktop.gui.charts import HistogramChart, ScatterChart
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_label
-from ndcg_desktop.gui.scores.tables import FrameModel, fit_columns, load_sorted, sorted_proxy, table_view
+from ndcg_desktop.gui.scores.tables import (
+    FrameModel,
+    fit_columns,
+    load_sorted,
+    select_query_row,
+    sorted_proxy,
+    table_view,
+)
 from ndcg_desktop.gui.scores.text import scored_against
 from ndcg_desktop.scoring.explain import histogram
-from ndcg_desktop.tasks.session import RESULT, ScoresSession
+from ndcg_desktop.tasks.session import QUERY, RESULT, ScoresSession
 
 translate = QCoreApplication.translate
 
@@ -56,8 +65,20 @@ class ComparisonPanel(QWidget):
         for column, stretch in enumerate((3, 2, 3)):
             grid.setColumnStretch(column, stretch)
         self.setMinimumHeight(280)
-        session.changed.connect(lambda aspects: self._show() if RESULT in aspects else None)
+        session.changed.connect(self._changed)
+        self.view.selectionModel().currentRowChanged.connect(self._row_selected)
         self._show()
+
+    def _changed(self, aspects: frozenset[str]) -> None:
+        if RESULT in aspects:
+            self._show()
+        if aspects & {RESULT, QUERY}:
+            select_query_row(self.view, self.comparison, self.session.selected_query)
+
+    def _row_selected(self, current: Any, _previous: Any) -> None:
+        if current.isValid() and self.session.result is not None:
+            row = self.proxy.mapToSource(current).row()
+            self.session.select_query(self.comparison.value(row, "query_id"))  # the breakdown shows it
 
     def focus_order(self) -> list[QWidget]:
         return [self.export_button, self.view, self.scatter, self.histogram]

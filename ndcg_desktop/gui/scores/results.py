@@ -13,13 +13,14 @@ from ndcg_desktop.gui.scores.tables import (
     ResultsProxy,
     TableData,
     fit_columns,
+    select_query_row,
     show_sorted,
     sorted_frame,
     table_data,
     table_view,
 )
 from ndcg_desktop.gui.scores.text import describe_settings, scored_against
-from ndcg_desktop.tasks.session import PROJECT, RESULT, ScoreResult, ScoresSession
+from ndcg_desktop.tasks.session import PROJECT, QUERY, RESULT, ScoreResult, ScoresSession
 
 translate = QCoreApplication.translate
 
@@ -156,6 +157,8 @@ class ResultsPanel(QWidget):
     def _changed(self, aspects: frozenset[str]) -> None:
         if aspects & {PROJECT, RESULT}:
             self._show()
+        if QUERY in aspects:
+            select_query_row(self.results_view, self.results, self.session.selected_query)
 
     def _show(self) -> None:
         result = self.session.result
@@ -214,4 +217,6 @@ class ResultsPanel(QWidget):
         if not current.isValid() or self.session.result is None:
             return
         row = self.results_proxy.mapToSource(current).row()
-        self.query_selected.emit(self.results.value(row, "query_id"))
+        query_id = self.results.value(row, "query_id")
+        self.session.select_query(query_id)  # the breakdown and the comparison table follow the session
+        self.query_selected.emit(query_id)

@@ -252,3 +252,23 @@ def fit_columns(view: QTableView, model: FrameModel, rows: int = 200) -> None:
         title = str(model.headerData(column, Qt.Orientation.Horizontal) or "")
         width = max(metrics.horizontalAdvance(longest), header_metrics.horizontalAdvance(title) + 18) + padding
         header.resizeSection(column, min(width, 480))
+
+
+def select_query_row(view: QTableView, model: FrameModel, query_id: str | None) -> None:
+    """Make ``query_id``'s row the view's current row (nothing when it is not listed or already current)."""
+    if query_id is None or not model.display:
+        return
+    proxy = view.model()
+    current = view.currentIndex()
+    if current.isValid():
+        source = proxy.mapToSource(current) if isinstance(proxy, QSortFilterProxyModel) else current
+        if model.value(source.row(), "query_id") == query_id:
+            return
+    column = model.display[model._column("query_id")]
+    if query_id not in column:
+        return
+    index = model.index(column.index(query_id), 0)
+    shown = proxy.mapFromSource(index) if isinstance(proxy, QSortFilterProxyModel) else index
+    if shown.isValid():
+        view.setCurrentIndex(shown)
+        view.scrollTo(shown)

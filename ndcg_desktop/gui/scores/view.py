@@ -29,7 +29,7 @@ from ndcg_desktop.store import Project, SavedEvaluation
 from ndcg_desktop.tasks import JudgingPlan, SentForJudging, apply_send_for_judging
 from ndcg_desktop.tasks.events import ProjectSlot
 from ndcg_desktop.tasks.export import export_comparison_csv, export_result
-from ndcg_desktop.tasks.session import CHECKS, PROJECT, RESULT, Job, ScoresSession
+from ndcg_desktop.tasks.session import CHECKS, PROJECT, QUERY, RESULT, Job, ScoresSession
 
 translate = QCoreApplication.translate
 
@@ -63,7 +63,12 @@ class ScoresView(QWidget):
         self.results_panel = ResultsPanel(self.session)
         self.results_panel.export_requested.connect(lambda: self.export())
         self.breakdown = BreakdownPanel(self.session)
-        self.results_panel.query_selected.connect(self.breakdown.show_query)
+        # The breakdown shows the session's selected query, chosen in the results or the comparison table.
+        self.session.changed.connect(
+            lambda aspects: (
+                self.breakdown.show_query(self.session.selected_query or "") if aspects & {RESULT, QUERY} else None
+            )
+        )
         self.comparison_panel = ComparisonPanel(self.session)
         self.comparison_panel.export_requested.connect(lambda: self.export_comparison())
         self.history = HistoryPanel(self.session)
