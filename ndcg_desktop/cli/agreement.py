@@ -46,8 +46,8 @@ def add_agreement_command(sub: argparse._SubParsersAction[argparse.ArgumentParse
 
 
 def cmd_agreement(args: argparse.Namespace) -> int:
-    from ndcg_desktop.store import Project
     from ndcg_desktop.tasks.agreement import export_agreement, load_agreement
+    from ndcg_desktop.tasks.project import Project
 
     settings = EvalSettings(
         k=args.k,

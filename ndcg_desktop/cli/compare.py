@@ -98,8 +98,8 @@ def _compare_files(args: argparse.Namespace, stats: Any) -> RunsComparison:
 
 
 def _compare_project(args: argparse.Namespace, stats: Any) -> RunsComparison:
-    from ndcg_desktop.store import Project
     from ndcg_desktop.tasks.comparing import compare_project
+    from ndcg_desktop.tasks.project import Project
 
     if args.qrels or args.runs or not args.run_names:
         raise InputError("with --project, name the stored runs with --run-names (and give no --qrels or --runs)")

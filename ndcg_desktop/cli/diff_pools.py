@@ -31,8 +31,8 @@ def add_diff_pools_command(sub: argparse._SubParsersAction[argparse.ArgumentPars
 def run_diff_pools(args: argparse.Namespace) -> int:
     from ndcg_desktop.domain import InputError
     from ndcg_desktop.formats.cells import plain  # numpy and pyarrow: not at start-up
-    from ndcg_desktop.store import Project
     from ndcg_desktop.tasks.pool_diff import diff_pools
+    from ndcg_desktop.tasks.project import Project
 
     for option in ("order", "ties", "id_map", "id_map_file", "qrels_format", "run_format", "scale"):
         if getattr(args, option) is not None:

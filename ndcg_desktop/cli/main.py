@@ -85,7 +85,7 @@ class _Background:
         except BaseException as exc:  # handed to the caller by result()
             self._error = exc
         finally:
-            from ndcg_desktop.store.core import release_thread_connections  # here: --version imports no store
+            from ndcg_desktop.tasks.project import release_thread_connections  # here: --version imports no store
 
             release_thread_connections()
 
@@ -141,8 +141,8 @@ def _score_files(args: argparse.Namespace) -> Evaluation:
 def _score_project(args: argparse.Namespace) -> None:
     """Score a stored run, report it, then record it: a command that fails (its export or its output
     cannot be written) records nothing."""
-    from ndcg_desktop.store import Project, ProjectInUse, ProjectReadOnly
     from ndcg_desktop.tasks import score_run
+    from ndcg_desktop.tasks.project import Project, ProjectInUse, ProjectReadOnly
     from ndcg_desktop.tasks.scoring import record_score
 
     if args.qrels or args.run or not args.run_name:
@@ -224,7 +224,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {show(str(where)) + ': ' if where else ''}not enough memory for this input", file=sys.stderr)
         return 2
     except sqlite3.Error as exc:  # a last resort: the store translates what it raises; the same map, here too
-        from ndcg_desktop.store.errors import known_error
+        from ndcg_desktop.tasks.project import known_error
 
         known = known_error(exc, getattr(args, "project", None) or "the project file")
         if known is None:

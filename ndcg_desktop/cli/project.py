@@ -14,7 +14,6 @@ from ndcg_desktop.formats.cells import plain, show
 from ndcg_desktop.formats.choices import ORDER_CHOICES
 from ndcg_desktop.formats.guidelines import read_guidelines
 from ndcg_desktop.formats.topics import TOPIC_FORMATS
-from ndcg_desktop.store import Project
 from ndcg_desktop.tasks import (
     NegativeGrades,
     QueryScope,
@@ -29,6 +28,7 @@ from ndcg_desktop.tasks import (
 from ndcg_desktop.tasks.adjudication import team_manifest
 from ndcg_desktop.tasks.export import export_frozen_pool
 from ndcg_desktop.tasks.pace import PaceReport, pace_report
+from ndcg_desktop.tasks.project import Project
 
 
 def add_project_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

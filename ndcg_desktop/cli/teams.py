@@ -10,8 +10,8 @@ import pandas as pd
 from ndcg_desktop.domain import InputError
 from ndcg_desktop.domain.settings import Gain
 from ndcg_desktop.formats.cells import plain
-from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.adjudication import RULES, apply_rule, disagreements, pick
+from ndcg_desktop.tasks.project import Project
 from ndcg_desktop.tasks.teams import MergeReport, assign_work, import_ratings, merge_work
 
 

@@ -14,7 +14,7 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QUndoCommand
 
 from ndcg_desktop.domain import InputError
-from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.project import Project
 
 translate = QCoreApplication.translate
 

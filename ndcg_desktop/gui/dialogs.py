@@ -36,7 +36,7 @@ from ndcg_desktop.gui.plain import plain_label
 from ndcg_desktop.gui.scores.tables import FrameModel, TableData, sorted_frame, table_data, table_view
 from ndcg_desktop.gui.tasks import Task, run_in_background
 from ndcg_desktop.gui.themes import error_colour
-from ndcg_desktop.store.project import DEFAULT_LABELS, default_labels
+from ndcg_desktop.tasks.project import DEFAULT_LABELS, default_labels
 
 translate = QCoreApplication.translate
 
@@ -73,7 +73,7 @@ SHORTCUTS = [
     (QT_TRANSLATE_NOOP("dialogs", "Ctrl+Q"), QT_TRANSLATE_NOOP("dialogs", "Quit (everything is already saved)")),
 ]
 
-# The store's default grade labels (ndcg_desktop.store.project.DEFAULT_LABELS), offered translated.
+# The default grade labels (tasks.project.DEFAULT_LABELS), offered translated.
 _DEFAULT_LABEL_TEXTS = (
     QT_TRANSLATE_NOOP("dialogs", "Not relevant"),
     QT_TRANSLATE_NOOP("dialogs", "Related"),

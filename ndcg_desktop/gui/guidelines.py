@@ -27,7 +27,7 @@ from ndcg_desktop.gui.plain import bold_label, plain_label
 from ndcg_desktop.gui.preferences import ui_state
 from ndcg_desktop.gui.themes import muted_colour
 from ndcg_desktop.gui.topic_header import StaticBrowser
-from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.project import Project
 
 translate = QCoreApplication.translate
 

@@ -15,8 +15,8 @@ from PySide6.QtWidgets import QLabel, QWidget
 from ndcg_desktop.domain.pace import duration_parts
 from ndcg_desktop.gui.plain import plain_tooltip
 from ndcg_desktop.gui.tasks import Task, run_in_background
-from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.pace import PaceReport, pace_report
+from ndcg_desktop.tasks.project import Project
 
 translate = QCoreApplication.translate
 

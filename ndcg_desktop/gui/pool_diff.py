@@ -40,8 +40,8 @@ from ndcg_desktop.gui.scores.tables import (
     table_view,
 )
 from ndcg_desktop.gui.tasks import run_with_progress
-from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.pool_diff import PoolDiff, diff_pools
+from ndcg_desktop.tasks.project import Project
 
 translate = QCoreApplication.translate
 

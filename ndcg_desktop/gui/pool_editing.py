@@ -30,7 +30,6 @@ from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_label, show_message
 from ndcg_desktop.gui.scores.tables import FrameModel, fit_columns, sorted_proxy, table_view
 from ndcg_desktop.gui.tasks import Task, run_in_background
-from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.export import export_frozen_pool
 from ndcg_desktop.tasks.pool_editing import (
     DiscardedDraft,
@@ -44,6 +43,7 @@ from ndcg_desktop.tasks.pool_editing import (
     undo_add,
     undo_remove,
 )
+from ndcg_desktop.tasks.project import Project
 
 translate = QCoreApplication.translate
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from ndcg_desktop.gui.models import QueryRows
 from ndcg_desktop.gui.tasks import Task, run_in_background
-from ndcg_desktop.store import FrozenVersionChanged, Project
+from ndcg_desktop.tasks.project import FrozenVersionChanged, Project
 
 # Items in the version (or queries in the project) above which the list is read on a worker: reading
 # 20,000 takes about 5 ms, well inside a frame.

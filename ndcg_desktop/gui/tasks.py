@@ -12,8 +12,8 @@ from PySide6.QtCore import QCoreApplication, QObject, QRunnable, Qt, QThreadPool
 from PySide6.QtWidgets import QApplication, QProgressDialog, QWidget
 
 from ndcg_desktop.domain import InputError
-from ndcg_desktop.scoring import Cancelled
-from ndcg_desktop.store import FrozenVersionChanged, ImportCancelled, release_thread_connections
+from ndcg_desktop.tasks.explaining import Cancelled
+from ndcg_desktop.tasks.project import FrozenVersionChanged, ImportCancelled, release_thread_connections
 
 translate = QCoreApplication.translate
 

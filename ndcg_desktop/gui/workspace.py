@@ -43,7 +43,7 @@ from ndcg_desktop.gui.query_loader import QueryLoader
 from ndcg_desktop.gui.reader import mark_retrieved, show_long_text, show_passage
 from ndcg_desktop.gui.themes import muted_colour
 from ndcg_desktop.gui.topic_header import TopicHeader
-from ndcg_desktop.store import PoolVersion, Project
+from ndcg_desktop.tasks.project import PoolVersion, Project
 
 translate = QCoreApplication.translate
 

@@ -26,7 +26,8 @@ import pandas as pd
 from ndcg_desktop.domain import EvalSettings, InputError, Qrels
 from ndcg_desktop.domain.data import Source
 from ndcg_desktop.formats.export import export_folder
-from ndcg_desktop.scoring.agreement import AgreementReport, Figure, agreement
+from ndcg_desktop.scoring.agreement import AgreementReport, agreement
+from ndcg_desktop.scoring.agreement import Figure as Figure  # a figure with its reason when undefined
 from ndcg_desktop.store import PoolVersion, Project
 from ndcg_desktop.tasks.scoring import load_inputs, score_inputs
 

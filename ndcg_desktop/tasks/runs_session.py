@@ -41,7 +41,9 @@ from ndcg_desktop.domain import (
 )
 from ndcg_desktop.scoring import Cancelled
 from ndcg_desktop.scoring.explain import compare_per_query
-from ndcg_desktop.scoring.stats import TEST_COLUMNS, Correction, StatsSettings, StatTest, superscript_text
+from ndcg_desktop.scoring.stats import TEST_COLUMNS, StatsSettings, superscript_text
+from ndcg_desktop.scoring.stats import Correction as Correction  # the views' choices
+from ndcg_desktop.scoring.stats import StatTest as StatTest
 from ndcg_desktop.store import PoolVersion, Project, RunInfo
 from ndcg_desktop.tasks.comparing import (
     RunsComparison,

@@ -34,11 +34,10 @@ from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.scores.tables import Column, FrameModel, fit_columns, sorted_proxy, table_view
 from ndcg_desktop.gui.scores.text import GAIN_TEXTS, describe_settings, keys_text
 from ndcg_desktop.gui.tasks import run_with_progress
-from ndcg_desktop.scoring.agreement import Figure
-from ndcg_desktop.store import Project
-from ndcg_desktop.tasks.agreement import CONSENSUS, AgreementResult, export_agreement
+from ndcg_desktop.tasks.agreement import CONSENSUS, AgreementResult, Figure, export_agreement
 from ndcg_desktop.tasks.agreement_session import INPUTS, PROJECT, AgreementSession, Loader
 from ndcg_desktop.tasks.events import ProjectSlot
+from ndcg_desktop.tasks.project import Project
 
 translate = QCoreApplication.translate
 COMPUTE_KEYS = QKeySequence("F5")

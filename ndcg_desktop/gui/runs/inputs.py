@@ -27,7 +27,6 @@ from ndcg_desktop.domain import Gain, InputError, ZeroIdcgPolicy
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_label
 from ndcg_desktop.gui.scores.text import CHOICE_TEXTS, GAIN_TEXTS, GROUP_TITLES, found_text, keys_text, listing
-from ndcg_desktop.scoring.stats import Correction, StatTest
 from ndcg_desktop.tasks.runs_session import (
     CHECKS,
     CHOICES_CHANGED,
@@ -36,7 +35,9 @@ from ndcg_desktop.tasks.runs_session import (
     RUN_CHOICES,
     SETTINGS,
     STATS,
+    Correction,
     RunsSession,
+    StatTest,
 )
 
 translate = QCoreApplication.translate

@@ -32,9 +32,9 @@ from ndcg_desktop.gui.runs.pair import PairPanel
 from ndcg_desktop.gui.runs.results import RunsTablePanel, runs_table
 from ndcg_desktop.gui.runs.significance import SignificancePanel
 from ndcg_desktop.gui.tasks import run_with_progress
-from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.comparing import export_comparison
 from ndcg_desktop.tasks.events import ProjectSlot
+from ndcg_desktop.tasks.project import Project
 from ndcg_desktop.tasks.runs_session import PROJECT, RESULT, RunsSession
 from ndcg_desktop.tasks.session import Job
 

@@ -17,7 +17,7 @@ from ndcg_desktop.gui.models import grade_label
 from ndcg_desktop.gui.plain import plain_label
 from ndcg_desktop.gui.scores.tables import FrameModel, fit_columns, table_view
 from ndcg_desktop.gui.tasks import Task, run_in_background
-from ndcg_desktop.scoring.explain import ideal_ranking, missed_relevant
+from ndcg_desktop.tasks.explaining import explain_query
 from ndcg_desktop.tasks.runs_session import RunsSession
 from ndcg_desktop.tasks.scoring import ScoredRun
 from ndcg_desktop.tasks.session import ScoresSession
@@ -71,18 +71,16 @@ class QueryBreakdown:
 
 def query_breakdown(first: ScoredRun, query_id: str) -> QueryBreakdown:
     """The breakdown of ``query_id`` in a scored run, on any thread (no Qt object is touched; translate is safe)."""
-    e, qrels, version = first.evaluation, first.qrels, first.version
-    rec = e.per_query[e.per_query["query_id"].astype(str) == query_id].iloc[0]
-    positions = e.per_position[e.per_position["query_id"].astype(str) == query_id].copy()
+    version = first.version
+    explained = explain_query(first, query_id)
+    positions, ideal, missed = explained.positions, explained.ideal.copy(), explained.missed.copy()
     labels, low = version.labels, version.scale.low
     unjudged = translate("analysis", "unjudged")
     positions["grade_text"] = [
         grade_label(int(g), labels, low) if judged else unjudged
         for g, judged in zip(positions["grade"].fillna(0), positions["judged"], strict=True)
     ]
-    ideal = ideal_ranking(qrels, query_id, e.settings.k, e.settings.gain)
     ideal["grade_text"] = [grade_label(int(g), labels, low) for g in ideal["grade"]]
-    missed = missed_relevant(qrels, e.per_position, query_id, e.settings.gain, first.rankings)
     missed["grade_text"] = [grade_label(int(g), labels, low) for g in missed["grade"]]
     not_returned, position = translate("analysis", "not returned"), translate("analysis", "position {position}")
     missed["where"] = [not_returned if pd.isna(p) else position.format(position=p) for p in missed["position"]]
@@ -97,13 +95,13 @@ def query_breakdown(first: ScoredRun, query_id: str) -> QueryBreakdown:
         query=query_id,
         version=version.version,
         hash=(version.hash or "")[:12],
-        ndcg=f"{rec['ndcg']:.4f}",
-        candidate=f"{rec['candidate_ndcg']:.4f}",
+        ndcg=f"{explained.ndcg:.4f}",
+        candidate=f"{explained.candidate_ndcg:.4f}",
     )
-    if rec["tie_at_k"]:
+    if explained.tie_at_k:
         tie = translate("analysis", "Tie at K: the tie-averaged nDCG is {ndcg}.")
-        explain += " " + tie.format(ndcg=f"{rec['tie_averaged_ndcg']:.4f}")
-    return QueryBreakdown(positions, ideal, missed, explain, e.settings.k)
+        explain += " " + tie.format(ndcg=f"{explained.tie_averaged_ndcg:.4f}")
+    return QueryBreakdown(positions, ideal, missed, explain, explained.k)
 
 
 class BreakdownPanel(QWidget):

@@ -19,7 +19,7 @@ from ndcg_desktop.gui.scores.tables import (
     table_view,
 )
 from ndcg_desktop.gui.scores.text import scored_against
-from ndcg_desktop.scoring.explain import histogram
+from ndcg_desktop.tasks.explaining import ndcg_histogram
 from ndcg_desktop.tasks.session import QUERY, RESULT, ScoresSession
 
 translate = QCoreApplication.translate
@@ -100,8 +100,8 @@ class ComparisonPanel(QWidget):
         self.scatter.show_comparison(table, run, other)
         self.histogram.show_histograms(
             [
-                (run, histogram(result.first.evaluation.per_query)),
-                (other, histogram(result.second.evaluation.per_query)),
+                (run, ndcg_histogram(result.first)),
+                (other, ndcg_histogram(result.second)),
             ]
         )
         fit_columns(self.view, self.comparison)

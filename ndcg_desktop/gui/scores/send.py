@@ -28,8 +28,8 @@ from ndcg_desktop.gui.scores.tables import (
     table_view,
 )
 from ndcg_desktop.gui.tasks import Task, run_in_background
-from ndcg_desktop.store import Project
 from ndcg_desktop.tasks import JudgingPlan, QueryScope, SentForJudging, undo_send_for_judging
+from ndcg_desktop.tasks.project import Project
 from ndcg_desktop.tasks.session import ScoresSession
 
 translate = QCoreApplication.translate

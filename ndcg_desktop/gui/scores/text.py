@@ -9,8 +9,8 @@ from PySide6.QtWidgets import QPushButton
 from ndcg_desktop.domain import EvalSettings, Gain, ZeroIdcgPolicy
 from ndcg_desktop.domain.chunks import ChunkMap
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
-from ndcg_desktop.scoring.explain import FlagReport
-from ndcg_desktop.store import PoolVersion
+from ndcg_desktop.tasks.explaining import FlagReport
+from ndcg_desktop.tasks.project import PoolVersion
 
 # The context is "analysis" (the view's former module) so existing translations stay attached.
 translate = QCoreApplication.translate

@@ -24,11 +24,11 @@ from ndcg_desktop.gui.scores.results import ResultsPanel, results_table
 from ndcg_desktop.gui.scores.send import SendForJudgingDialog
 from ndcg_desktop.gui.scores.tables import TableData
 from ndcg_desktop.gui.tasks import run_with_progress
-from ndcg_desktop.scoring.explain import FlagReport
-from ndcg_desktop.store import Project, SavedEvaluation
 from ndcg_desktop.tasks import JudgingPlan, SentForJudging, apply_send_for_judging
 from ndcg_desktop.tasks.events import ProjectSlot
+from ndcg_desktop.tasks.explaining import FlagReport
 from ndcg_desktop.tasks.export import export_comparison_csv, export_result
+from ndcg_desktop.tasks.project import Project, SavedEvaluation
 from ndcg_desktop.tasks.session import CHECKS, PROJECT, QUERY, RESULT, Job, ScoresSession
 
 translate = QCoreApplication.translate

@@ -14,7 +14,7 @@ from ndcg_desktop.gui.plain import show_message
 from ndcg_desktop.gui.tasks import run_with_progress
 from ndcg_desktop.gui.team.adjudicate import AdjudicateView
 from ndcg_desktop.gui.team.assign import AssignDialog
-from ndcg_desktop.store import SUFFIX
+from ndcg_desktop.tasks.project import SUFFIX
 from ndcg_desktop.tasks.teams import Assignment, MergeReport, assign_work, merge_work, work_sizes
 
 translate = QCoreApplication.translate

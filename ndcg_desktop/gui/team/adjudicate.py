@@ -29,8 +29,8 @@ from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_label
 from ndcg_desktop.gui.scores.tables import FrameModel, fit_columns, sorted_proxy, table_view
 from ndcg_desktop.gui.tasks import run_in_background
-from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.adjudication import RULES, Disagreements, RuleApplied, apply_rule, disagreements, pick, reopen
+from ndcg_desktop.tasks.project import Project
 
 translate = QCoreApplication.translate
 
