@@ -57,8 +57,8 @@ def unjudged_bounds(evaluation: Evaluation, qrels: Qrels, *, top_grade: int | No
     per_query = evaluation.per_query
     queries = pd.Index(per_query["query_id"])
     n = len(queries)
-    top = settings.scale.high if top_grade is None else top_grade
-    top_gain = float(gain_values(np.array([top]), settings.gain)[0])
+    grade = settings.scale.high if top_grade is None else top_grade
+    top_gain = float(gain_values(np.array([grade]), settings.gain)[0])
 
     positions = evaluation.per_position
     unjudged = positions[~positions["judged"].to_numpy(dtype=bool)]

@@ -381,16 +381,14 @@ def reason_notes(result: RunsComparison) -> list[str]:
     """Every n/a (and limit) of the runs and pairs tables with its reason, one line per run or pair and reason:
     the note under the printed tables and in the Markdown and LaTeX exports."""
     notes = []
-    for table, reasons, label in (
-        (result.runs, _RUN_REASONS, lambda row: f"run {row['run']}"),
-        (result.pairs, _PAIR_REASONS, lambda row: f"{row['b']} - {row['a']}"),
-    ):
+    for table, reasons in ((result.runs, _RUN_REASONS), (result.pairs, _PAIR_REASONS)):
         for row in table.to_dict("records"):
+            label = f"run {row['run']}" if "run" in row else f"{row['b']} - {row['a']}"
             said: dict[str, list[str]] = {}
             for column, figure in reasons.items():
                 if isinstance(row.get(column), str):
                     said.setdefault(row[column], []).append(figure)
-            notes += [f"K={row['k']} {label(row)}: {', '.join(figures)}: {why}" for why, figures in said.items()]
+            notes += [f"K={row['k']} {label}: {', '.join(figures)}: {why}" for why, figures in said.items()]
     return notes
 
 

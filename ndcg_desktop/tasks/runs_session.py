@@ -511,10 +511,13 @@ def runs_rows(comparison: RunsComparison) -> pd.DataFrame:
     and each interval's width as its sort value (``ci``, ``bound``)."""
     rows = comparison.runs.copy()
     rows["mean_text"] = [
-        f"{m:.4f}{superscript_text(s)}" for m, s in zip(rows["mean"], rows["superscript"], strict=True)
+        f"{m:.4f}{superscript_text(s)}" if m == m else "—"
+        for m, s in zip(rows["mean"], rows["superscript"], strict=True)
     ]
     rows["ci"] = rows["ci_high"] - rows["ci_low"]
     rows["bound"] = rows["bound_gap"]
+    # Why a figure is n/a, beside it as ``<column>_reason`` (the table shows it as the cell's tooltip)
+    rows["mean_text_reason"] = rows["mean_reason"]
     return rows
 
 
@@ -522,6 +525,7 @@ def pairs_rows(comparison: RunsComparison, k: int) -> pd.DataFrame:
     """The pairs compared at K, with the chosen test's corrected p-value as ``p_chosen`` and the difference's CI."""
     rows = comparison.pairs[comparison.pairs["k"] == k].reset_index(drop=True).copy()
     rows["p_chosen"] = rows[TEST_COLUMNS[comparison.stats.test] + "_corrected"]
+    rows["p_chosen_reason"] = rows[TEST_COLUMNS[comparison.stats.test] + "_reason"]  # each *_reason: its tooltip
     rows["difference_ci"] = rows["difference_high"] - rows["difference_low"]
     rows["difference_ci_low"], rows["difference_ci_high"] = rows["difference_low"], rows["difference_high"]
     rows["wtl"] = [f"{w}/{t}/{lo}" for w, t, lo in zip(rows["wins"], rows["ties"], rows["losses"], strict=True)]
