@@ -547,6 +547,7 @@ class MatrixCell:
     p: float  # the chosen test's corrected p-value
     difference: float  # the row run's mean minus the column run's, over the queries in both
     significant: bool
+    reason: str | None = None  # why ``p`` is n/a, or that it is a limit (the chosen test's ``*_reason``)
 
 
 def matrix_cells(comparison: RunsComparison, k: int) -> list[list[MatrixCell | None]]:
@@ -554,6 +555,7 @@ def matrix_cells(comparison: RunsComparison, k: int) -> list[list[MatrixCell | N
     rows = pairs_rows(comparison, k)
     found = {}
     for row in rows.itertuples(index=False):
-        found[(row.a, row.b)] = MatrixCell(row.a, row.b, row.p_chosen, -row.difference, bool(row.significant))
-        found[(row.b, row.a)] = MatrixCell(row.a, row.b, row.p_chosen, row.difference, bool(row.significant))
+        why = row.p_chosen_reason if isinstance(row.p_chosen_reason, str) else None
+        found[(row.a, row.b)] = MatrixCell(row.a, row.b, row.p_chosen, -row.difference, bool(row.significant), why)
+        found[(row.b, row.a)] = MatrixCell(row.a, row.b, row.p_chosen, row.difference, bool(row.significant), why)
     return [[found.get((r, c)) for c in comparison.names] for r in comparison.names]

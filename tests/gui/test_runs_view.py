@@ -288,10 +288,10 @@ def test_every_n_a_in_the_runs_and_pairs_tables_has_its_reason_as_a_tooltip(tmp_
     """Identical runs over 3 queries: the pairs table's tests, effect size and queries needed are n/a, each with
     its reason (the comparison's ``*_reason``) as the cell's tooltip; figures that are numbers have none."""
     from ndcg_desktop.gui.runs.results import RUN_COLUMNS
-    from ndcg_desktop.gui.runs.significance import PAIR_COLUMNS
+    from ndcg_desktop.gui.runs.significance import PAIR_COLUMNS, MatrixModel
     from ndcg_desktop.gui.scores.tables import FrameModel
     from ndcg_desktop.tasks.comparing import compare_files
-    from ndcg_desktop.tasks.runs_session import pairs_rows, runs_rows
+    from ndcg_desktop.tasks.runs_session import matrix_cells, pairs_rows, runs_rows
 
     qrels = tmp_path / "qrels.txt"
     qrels.write_text("".join(f"{q} 0 A 1\n{q} 0 B 0\n" for q in (1, 2, 3)))
@@ -310,6 +310,10 @@ def test_every_n_a_in_the_runs_and_pairs_tables_has_its_reason_as_a_tooltip(tmp_
         assert pairs.value(0, name) == "—" and tips[name] == why, name
     assert tips["cohens_dz"].startswith("the two runs score the same") and pairs.value(0, "cohens_dz") == "—"
     assert tips["difference"] is None and tips["difference_ci"] is None  # numbers: 0 and [0, 0]
+    matrix = MatrixModel()
+    matrix.load(result.names, matrix_cells(result, 10))
+    assert matrix.data(matrix.index(0, 1), Qt.ItemDataRole.DisplayRole) == "n/a"
+    assert matrix.data(matrix.index(0, 1), Qt.ItemDataRole.ToolTipRole).endswith("\n" + why)
     table = FrameModel(RUN_COLUMNS)
     table.load(runs_rows(result))
     assert all(table.data(table.index(0, i), Qt.ItemDataRole.ToolTipRole) is None for i in range(len(RUN_COLUMNS)))
