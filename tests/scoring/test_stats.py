@@ -115,6 +115,7 @@ NULLABLE = ("difference", "difference_low", "cohens_dz", "p_t", "p_wilcoxon", "p
 REASON = {"difference_low": "difference_ci_reason"} | {c: f"{c}_reason" for c in NULLABLE if c != "difference_low"}
 
 
+@pytest.mark.filterwarnings("ignore::statsmodels.tools.sm_exceptions.ConvergenceWarning")  # statsmodels' own call
 @pytest.mark.parametrize("case", list(DEGENERATE))
 def test_every_statistic_meets_degenerate_differences_with_a_value_or_a_reason(case):
     a, b = DEGENERATE[case]
