@@ -29,9 +29,20 @@ def add_compare_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]
         "multiple comparisons. Every run is resolved with the same explicit choices, as `ndcg score` requires.",
     )
     parser.add_argument("--qrels", metavar="FILE", help="judgments: TREC qrels, CSV or TSV (.gz ok)")
-    parser.add_argument("--runs", nargs="+", metavar="FILE", help="run files (named after the file, bm25.run -> bm25)")
+    parser.add_argument(
+        "--runs",
+        nargs="+",
+        metavar="FILE",
+        help="run files, each named after its TREC run tag when every line gives the same one, else after the file "
+        "(bm25.run.gz -> bm25)",
+    )
     parser.add_argument("--project", metavar="PROJECT", help="compare runs stored in a project instead of files")
-    parser.add_argument("--run-names", nargs="+", metavar="NAME", help="with --project: the imported runs")
+    parser.add_argument(
+        "--run-names",
+        nargs="+",
+        metavar="NAME",
+        help="with --runs: a name for each run file, in order; with --project: the imported runs to compare",
+    )
     parser.add_argument("--pool-version", type=positive_int, metavar="N", help="with --project: frozen pool version")
     parser.add_argument("--k", default="10", metavar="K[,K...]", help="cut-offs, e.g. 5,10,20 (default 10)")
     parser.add_argument("--baseline", metavar="NAME", help="compare each run with this one (default: every pair)")
@@ -71,6 +82,10 @@ def run_compare(args: argparse.Namespace) -> int:
         from ndcg_desktop.tasks.comparing import export_comparison
 
         export_comparison(result, args.export)
+    from ndcg_desktop.formats.cells import plain
+
+    for warning in result.warnings:
+        print(f"warning: {plain(warning)}", file=sys.stderr)
     if args.json:
         sys.stdout.write(json.dumps(to_json(result), indent=2, ensure_ascii=False, allow_nan=True) + "\n")
     else:
@@ -81,9 +96,10 @@ def run_compare(args: argparse.Namespace) -> int:
 def _compare_files(args: argparse.Namespace, stats: Any) -> RunsComparison:
     from ndcg_desktop.tasks.comparing import compare_files
 
-    if not (args.qrels and args.runs) or args.run_names:
+    if not (args.qrels and args.runs):
         raise InputError("give --qrels FILE and --runs FILE FILE ... (or --project PROJECT --run-names NAME ...)")
-    base = settings_of(args, scale=GradeScale.parse(args.scale or "0..3"), ties="docid-desc", id_map=None)
+    scale = GradeScale.parse(args.scale or "0..3")
+    base = settings_of(args, scale=scale, ties="docid-desc", id_map=None)
     return compare_files(
         args.qrels,
         args.runs,
@@ -94,6 +110,8 @@ def _compare_files(args: argparse.Namespace, stats: Any) -> RunsComparison:
         qrels_format=args.qrels_format,
         run_format=args.run_format,
         order=ORDER_CHOICES.get(args.order or ""),
+        names=args.run_names,
+        top_grade=scale.high if args.scale else None,  # without --scale: the highest grade in the judgments
     )
 
 
@@ -121,9 +139,11 @@ def _number(value: Any, digits: int = 4) -> str:
     return f"{value:.{digits}f}"
 
 
-def _p(value: Any) -> str:
+def _p(value: Any, reason: Any = None) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "n/a"
+    if isinstance(reason, str) and reason.startswith("limit"):
+        return "0 (lim.)"  # every difference the same: t is infinite (explained under the table)
     return f"{value:.2e}" if value < 1e-4 else f"{value:.4f}"
 
 
@@ -131,6 +151,7 @@ def to_text(result: RunsComparison) -> str:
     """The runs table per K (ranx-style superscripts), then the pairs table per K, then the settings."""
     from ndcg_desktop.formats.cells import plain  # numpy and pyarrow: not at start-up
     from ndcg_desktop.scoring.stats import superscript_text
+    from ndcg_desktop.tasks.comparing import reason_notes
 
     s = result.stats
     lines: list[str] = []
@@ -169,11 +190,16 @@ def to_text(result: RunsComparison) -> str:
             needed = "n/a" if math.isnan(row.queries_needed) else str(int(row.queries_needed))
             lines.append(
                 f"{plain(row.a):<{width}}  {plain(row.b):<{width}}  {_number(row.difference):>7}  {ci:<17}  "
-                f"{_number(row.cohens_dz, 2):>6}  {wtl:<11}  {_p(row.p_t):>8}  {_p(row.p_wilcoxon):>8}  "
-                f"{_p(row.p_randomization):>8}  {_p(getattr(row, chosen + '_corrected')):>8}  "
+                f"{_number(row.cohens_dz, 2):>6}  {wtl:<11}  {_p(row.p_t, row.p_t_reason):>8}  "
+                f"{_p(row.p_wilcoxon):>8}  "
+                f"{_p(row.p_randomization):>8}  "
+                f"{_p(getattr(row, chosen + '_corrected'), getattr(row, chosen + '_reason')):>8}  "
                 f"{'yes' if row.significant else 'no':<3}  {needed:>8}"
             )
         lines.append("")
+    notes = reason_notes(result)
+    if notes:
+        lines += ["n/a and limits:", *(f"  {plain(note)}" for note in notes), ""]
     lines.append(f"settings   {plain(result.settings_line())}")
     judgments = result.manifest["judgments"]
     lines.append(
@@ -201,5 +227,11 @@ def _records(frame: Any) -> list[dict[str, Any]]:
 
 
 def to_json(result: RunsComparison) -> dict[str, Any]:
-    """Runs and pairs tables as lists of objects (NaN as null), and the manifest; per-query values go to --export."""
-    return {"runs": _records(result.runs), "pairs": _records(result.pairs), "manifest": result.manifest}
+    """Runs and pairs tables as lists of objects (NaN as null, each null with its ``*_reason``), the warnings and
+    the manifest; per-query values go to --export."""
+    return {
+        "runs": _records(result.runs),
+        "pairs": _records(result.pairs),
+        "warnings": result.warnings,
+        "manifest": result.manifest,
+    }

@@ -125,7 +125,9 @@ def cmd_import_ratings(args: argparse.Namespace) -> int:
 def cmd_adjudicate(args: argparse.Namespace) -> int:
     if args.k < 1:
         raise InputError(f"--k must be a positive integer, not {args.k}")
-    with Project.open(args.project) as project:
+    listing = not args.set and args.rule is None
+    # Listing only reads: it works while the window (or another process) holds the project for writing.
+    with Project.open(args.project, read_only=listing) as project:
         for query_id, doc_id, grade in args.set:
             try:
                 value = int(grade)

@@ -161,6 +161,7 @@ class Run:
         *,
         doc_numbers: np.ndarray | None = None,
         doc_column: pa.Array | None = None,
+        tag: str | None = None,
     ) -> None:
         if (docs is None or d is None) and doc_numbers is None and doc_column is None:
             raise ValueError("a run needs docs and d, doc_numbers or doc_column")
@@ -177,6 +178,7 @@ class Run:
         self.first_line = first_line
         self.notes = notes if notes is not None else []  # how the file was read, for the manifest
         self.empty_queries = empty_queries  # answered with an empty list (JSONL): they score 0, not "no ranking"
+        self.tag = tag  # a TREC run's tag (sixth column) when every line gives the same one, else None
 
     @property
     def docs(self) -> pa.Array:

@@ -19,9 +19,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
+import numpy as np
 import pandas as pd
 
 from ndcg_desktop.domain.errors import InputError
+from ndcg_desktop.domain.natural import natural_key
 
 # What a spreadsheet runs as a formula at the start of a cell or of a line inside it (OWASP "CSV injection").
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
@@ -156,6 +158,22 @@ def _csv_text(frame: pd.DataFrame) -> str:
     return str(safe.to_csv(index=False, lineterminator="\n", quoting=csv.QUOTE_NONNUMERIC))
 
 
+def in_natural_order(table: pd.DataFrame, column: str = "query_id") -> pd.DataFrame:
+    """``table`` with its rows in the natural order of ``column`` (q2 before q10, as the window lists IDs),
+    stably: rows of one ID keep their order (a ranking's positions). The key is made once per distinct ID.
+
+    >>> in_natural_order(pd.DataFrame({"query_id": ["10", "2", "1", "2"], "rank": [1, 1, 1, 2]})).values.tolist()
+    [['1', 1], ['2', 1], ['2', 2], ['10', 1]]
+    """
+    if column not in table.columns or len(table) < 2:
+        return table
+    codes, distinct = pd.factorize(table[column], sort=False)
+    keys = [natural_key(str(value)) for value in distinct]
+    place = np.empty(len(keys), dtype=np.int64)
+    place[sorted(range(len(keys)), key=keys.__getitem__)] = np.arange(len(keys))
+    return table.iloc[np.argsort(place[codes], kind="stable")].reset_index(drop=True)
+
+
 def write_json(data: Any, path: str | Path) -> None:
     atomic_write(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
@@ -187,7 +205,10 @@ def export_evaluation(
     replaced). Refused with :class:`InputError` naming the path: a folder with other files, and what
     :func:`check_output_file` refuses except a folder (a file, a link, a device, a missing parent folder).
     """
-    tables = {"per_query.csv": evaluation.per_query, "per_position.csv": evaluation.per_position}
+    tables = {
+        "per_query.csv": in_natural_order(evaluation.per_query),
+        "per_position.csv": in_natural_order(evaluation.per_position),
+    }
     if comparison is not None:
         tables["comparison.csv"] = _comparison_frame(comparison[0], comparison[1])
     return export_folder(tables, evaluation.manifest, folder, EXPORT_FILES)
@@ -286,4 +307,5 @@ def export_comparison_file(table: pd.DataFrame, runs: tuple[str, str], path: str
 
 def _comparison_frame(table: pd.DataFrame, runs: tuple[str, str]) -> pd.DataFrame:
     a, b = runs
-    return table.rename(columns={"ndcg_a": f"ndcg {a}", "ndcg_b": f"ndcg {b}", "difference": f"{b} - {a}"})
+    names = {"ndcg_a": f"ndcg {a}", "ndcg_b": f"ndcg {b}", "difference": f"{b} - {a}"}
+    return in_natural_order(table).rename(columns=names)

@@ -8,6 +8,7 @@ import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -38,7 +39,13 @@ from ndcg_desktop.formats.common import (
 from ndcg_desktop.formats.large import read_large_separated
 
 _TREC_COLUMNS = ["query_id", "q0", "doc_id", "rank", "score", "tag"]
-_TREC_TYPES = {"query_id": pa.string(), "doc_id": pa.string(), "score": pa.float64()}
+# The run tag is read dictionary-encoded (a handful of distinct values over millions of lines): it names the run.
+_TREC_TYPES = {
+    "query_id": pa.string(),
+    "doc_id": pa.string(),
+    "score": pa.float64(),
+    "tag": pa.dictionary(pa.int32(), pa.string()),
+}
 _TREC_NOTE = "ordered by score descending, rank column ignored as in trec_eval"
 _TREC_RANK_NOTE = "ordered by the rank column ascending, scores ignored (not trec_eval's order)"
 ORDERS = {
@@ -139,6 +146,7 @@ class _Columns:
     first: int
     notes: list[str]
     empty_queries: tuple[str, ...] = ()
+    tag: str | None = None  # TREC: the run tag when every line gives the same one
 
 
 def _contiguous(ids: pa.Array | pa.ChunkedArray) -> pa.Array:
@@ -275,6 +283,7 @@ def _finish(source: Source, c: _Columns) -> Run:
         c.empty_queries,
         doc_numbers=numbers,
         doc_column=column,
+        tag=c.tag,
     )
 
 
@@ -297,7 +306,13 @@ def _trec_columns(table: pa.Table, line_numbers: np.ndarray | None) -> _Columns:
         line_numbers,
         1,
         [_TREC_RANK_NOTE if by_rank else _TREC_NOTE],
+        tag=_one_tag(table.column("tag").unique().to_pylist()),
     )
+
+
+def _one_tag(tags: list[Any]) -> str | None:
+    """The run tag when every line gives the same (non-blank) one, else None (the run is named after its file)."""
+    return tags[0].strip() or None if len(tags) == 1 and isinstance(tags[0], str) else None
 
 
 def _read_large_trec(path: str | Path, fmt: str | None, order: OrderKind | None) -> tuple[Source, _Columns] | None:
@@ -321,7 +336,7 @@ def _read_large_trec(path: str | Path, fmt: str | None, order: OrderKind | None)
 
 def _read_trec_slow(data: bytes, path: str, order: OrderKind | None) -> _Columns:
     """Line by line: names the first bad line exactly (fields separated by spaces and tabs, as the fast path)."""
-    qids, dids, scores, ranks, lines = [], [], [], [], []
+    qids, dids, scores, ranks, lines, tags = [], [], [], [], [], set()
     by_rank = order is OrderKind.RANK
     for number, text in iter_lines(data, path):
         parts = split_fields(text)
@@ -333,6 +348,7 @@ def _read_trec_slow(data: bytes, path: str, order: OrderKind | None) -> _Columns
             )
         qids.append(parts[0])
         dids.append(parts[2])
+        tags.add(parts[5])
         scores.append(parse_number(parts[4], "score", path, number))
         if by_rank:
             ranks.append(parse_number(parts[3], "rank", path, number))
@@ -346,6 +362,7 @@ def _read_trec_slow(data: bytes, path: str, order: OrderKind | None) -> _Columns
         np.array(lines, dtype=np.int64),
         1,
         [_TREC_RANK_NOTE if by_rank else _TREC_NOTE],
+        tag=_one_tag(list(tags)),
     )
 
 

@@ -39,8 +39,12 @@ from ndcg_desktop.scoring.ndcg import Evaluation, _sum_top_k, gain_values
 BOUND_COLUMNS = ("ndcg_unjudged_zero", "ndcg_unjudged_top", "ndcg_lower", "ndcg_upper", "ndcg_gap")
 
 
-def unjudged_bounds(evaluation: Evaluation, qrels: Qrels) -> pd.DataFrame:
+def unjudged_bounds(evaluation: Evaluation, qrels: Qrels, *, top_grade: int | None = None) -> pd.DataFrame:
     """Per query of ``evaluation``: ``query_id``, the :data:`BOUND_COLUMNS` and ``unjudged_in_top_k``.
+
+    ``top_grade``: the grade the upper reading gives an unjudged document (default: the scale's top;
+    ``ndcg compare`` without ``--scale`` passes the highest grade in the judgments, since a qrels graded
+    0..2 read against the default 0..3 would otherwise assume a grade nobody could give).
 
     ``evaluation`` must have been made against ``qrels`` under ``unjudged=zero``, or under
     ``reject`` (it then had no unjudged document); a condensed ranking no longer shows where its
@@ -53,7 +57,8 @@ def unjudged_bounds(evaluation: Evaluation, qrels: Qrels) -> pd.DataFrame:
     per_query = evaluation.per_query
     queries = pd.Index(per_query["query_id"])
     n = len(queries)
-    top_gain = float(gain_values(np.array([settings.scale.high]), settings.gain)[0])
+    grade = settings.scale.high if top_grade is None else top_grade
+    top_gain = float(gain_values(np.array([grade]), settings.gain)[0])
 
     positions = evaluation.per_position
     unjudged = positions[~positions["judged"].to_numpy(dtype=bool)]

@@ -7,7 +7,16 @@ run). Every figure comes from a named library routine so that it can be checked 
 - paired tests: ``scipy.stats.ttest_rel``, ``scipy.stats.wilcoxon`` and the Fisher randomization
   test ``scipy.stats.permutation_test(permutation_type="samples")`` on the mean difference;
 - multiple comparisons: ``statsmodels.stats.multitest.multipletests`` (Holm, Benjamini-Hochberg);
-- queries needed for a difference: ``statsmodels.stats.power.TTestPower`` (Sakai's topic set size).
+- queries needed for a difference: ``statsmodels.stats.power.TTestPower``, a per-pair power
+  calculation from that pair's own spread of differences (not Sakai's topic-set-size design, which
+  pools the variance of every run: README, "Comparing runs").
+
+The paired tests, the effect size, the queries needed and the interval of a difference all take the
+differences rounded to :data:`TOLERANCE` (:func:`paired_differences`), the tolerance that decides a
+tie in wins/ties/losses: a difference of one unit in the last place between two scorers changes no
+figure. A figure that cannot be computed for the data (one query, differences that do not vary,
+identical runs) is NaN, and its ``*_reason`` column says why; where the differences are all the same
+non-zero value, the t-test's p-value is the limit 0 (t is infinite, as scipy gives it), labelled so.
 
 Resampling uses ``numpy.random.default_rng(seed)`` afresh for every call, so each figure depends
 only on its own arrays, the resample count and the seed: the same inputs give the same bits,
@@ -104,47 +113,114 @@ class StatsSettings:
         return (
             f"{self.confidence:.0%} bootstrap CI ({self.ci_method}; {other} also given), {self.resamples} resamples, "
             f"seed {self.seed}; paired {self.test} test, {self.correction} correction, alpha {self.alpha:g}; "
-            f"queries needed to detect {self.detect:g} at power {self.power:g}"
+            f"queries needed to detect {self.detect:g} at power {self.power:g} (per pair, from its own spread)"
         )
 
     def as_dict(self) -> dict[str, Any]:
         data = {key: (value.value if isinstance(value, StrEnum) else value) for key, value in asdict(self).items()}
         data["libraries"] = {
             "bootstrap": "scipy.stats.bootstrap",
-            "t": "scipy.stats.ttest_rel",
-            "wilcoxon": "scipy.stats.wilcoxon(zero_method='wilcox')",
+            "differences": f"b - a rounded to {TOLERANCE:g} (12 decimals) before every paired test, the effect "
+            "size, the queries needed and the interval of a difference",
+            "t": "scipy.stats.ttest_1samp(differences, 0) (the paired t-test, as scipy.stats.ttest_rel)",
+            "wilcoxon": "scipy.stats.wilcoxon(differences, zero_method='wilcox')",
             "randomization": "scipy.stats.permutation_test(permutation_type='samples', statistic=mean difference)",
             "correction": "statsmodels.stats.multitest.multipletests",
-            "queries_needed": "statsmodels.stats.power.TTestPower (two-sided)",
+            "queries_needed": "a per-pair power calculation: statsmodels.stats.power.TTestPower (two-sided), the "
+            "effect size being detect over that pair's own standard deviation of differences (not Sakai's "
+            "topic-set-size design, which pools every run's variance)",
+            "reasons": "a figure that is null has a *_reason field saying why (a test's reason covers its "
+            "corrected p-value; ci_reason covers ci_, bca_ and percentile_ ends); a p-value of 0 with a reason is "
+            "the limit for differences that are all the same",
             "rng": "numpy.random.default_rng(seed), fresh for every interval and every test",
         }
         data["text"] = self.describe()
         return data
 
 
-def t_test(a: np.ndarray, b: np.ndarray) -> float:
-    """Two-sided p-value of the paired t-test (``scipy.stats.ttest_rel``); NaN when every difference is equal."""
+TOLERANCE = 1e-12  # two scores closer than this are a tie (wins/ties/losses, the window's comparison)
+_DECIMALS = 12  # TOLERANCE as decimals: the differences are rounded to it before every test
+
+Figure = tuple[float, str | None]  # a value and why it is NaN or a limit (None: an ordinary estimate)
+
+
+def paired_differences(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``b - a`` per query, rounded to :data:`TOLERANCE` (12 decimals): what every paired statistic takes.
+
+    Two scorers that differ in the last bit of a score (…895 against …892) give the same rounded
+    differences, hence the same ranks, ties and p-values.
+
+    >>> paired_differences(np.array([0.1, 0.3]), np.array([0.3, 0.5])).tolist()  # 0.2 and 0.19999999999999998
+    [0.2, 0.2]
+    """
+    d: np.ndarray = np.round(np.asarray(b, dtype=np.float64) - np.asarray(a, dtype=np.float64), _DECIMALS)
+    return d + 0.0  # -0.0 -> 0.0
+
+
+def _no_test(d: np.ndarray) -> str | None:
+    """Why no paired test applies to the rounded differences ``d``: no query, or every difference zero."""
+    if len(d) == 0:
+        return "no query is counted in both runs"
+    if not np.any(d):
+        return f"the two runs score the same on every query (differences within {TOLERANCE:g}): nothing to test"
+    return None
+
+
+def _no_spread(d: np.ndarray, figure: str) -> str | None:
+    """Why a figure that needs the differences' standard deviation has none (None when it has one)."""
+    if _no_test(d) is not None:
+        return _no_test(d)
+    if len(d) < 2:
+        return f"one query only: {figure} needs the spread of two or more differences"
+    if np.all(d == d[0]):
+        return f"every query differs by the same {d[0]:+.6g}: no spread, {figure} is unbounded"
+    return None
+
+
+def t_test_figure(a: np.ndarray, b: np.ndarray) -> Figure:
+    """:func:`t_test` with why it is NaN, or that it is the limit p = 0 (every difference the same, not 0)."""
+    d = paired_differences(a, b)
+    why = _no_test(d) or ("one query only: a t-test needs two or more differences" if len(d) < 2 else None)
+    if why is not None:
+        return math.nan, why
+    if np.all(d == d[0]):  # scipy: t = +-inf and p = 0, or a p-value of 1e-170 when its mean is off in the last bit
+        return 0.0, f"limit: every query differs by the same {d[0]:+.6g}, so t = {'+' if d[0] > 0 else '-'}inf, p = 0"
     from scipy import stats
 
-    d = np.asarray(b, dtype=np.float64) - np.asarray(a, dtype=np.float64)
-    if len(d) < 2 or np.all(d == d[0]):
-        return math.nan
-    return float(stats.ttest_rel(b, a).pvalue)
+    return float(stats.ttest_1samp(d, 0.0).pvalue), None
+
+
+def t_test(a: np.ndarray, b: np.ndarray) -> float:
+    """Two-sided p-value of the paired t-test on :func:`paired_differences` (``scipy.stats.ttest_1samp(d, 0)``,
+    the same test as ``ttest_rel``). NaN for fewer than two queries or identical runs; 0 when every query differs
+    by the same non-zero amount (t is infinite: the limit scipy gives).
+
+    >>> t_test(np.array([0.1, 0.2, 0.3]), np.array([0.4, 0.5, 0.6]))
+    0.0
+    """
+    return t_test_figure(a, b)[0]
+
+
+def wilcoxon_figure(a: np.ndarray, b: np.ndarray) -> Figure:
+    """:func:`wilcoxon_test` with why it is NaN."""
+    d = paired_differences(a, b)
+    why = _no_test(d)
+    if why is not None:
+        return math.nan, why
+    from scipy import stats
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "sample size too small for the normal approximation": the exact test is used
+        return float(stats.wilcoxon(d).pvalue), None
 
 
 def wilcoxon_test(a: np.ndarray, b: np.ndarray) -> float:
-    """Two-sided p-value of the Wilcoxon signed-rank test (``scipy.stats.wilcoxon``, zero differences dropped).
+    """Two-sided p-value of the Wilcoxon signed-rank test (``scipy.stats.wilcoxon``, zero differences dropped)
+    on :func:`paired_differences`: differences equal to 1e-12 tie in rank as they tie in wins/ties/losses.
 
     NaN when no difference is non-zero (there is nothing to rank).
     """
-    from scipy import stats
-
-    d = np.asarray(b, dtype=np.float64) - np.asarray(a, dtype=np.float64)
-    if not np.any(d != 0):
-        return math.nan
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # "sample size too small for the normal approximation": the exact test is used
-        return float(stats.wilcoxon(b, a).pvalue)
+    return wilcoxon_figure(a, b)[0]
 
 
 def correct(pvalues: Sequence[float] | np.ndarray, method: Correction, alpha: float = 0.05) -> np.ndarray:
@@ -185,41 +261,58 @@ def _objects_frozen() -> Iterator[None]:
         gc.unfreeze()
 
 
+def cohens_dz_figure(d: np.ndarray) -> Figure:
+    """:func:`cohens_dz` with why it is NaN."""
+    d = np.asarray(d, dtype=np.float64)
+    why = _no_spread(d, "d_z")
+    if why is not None:
+        return math.nan, why
+    return float(np.mean(d)) / float(np.std(d, ddof=1)), None
+
+
 def cohens_dz(d: np.ndarray) -> float:
-    """Cohen's d_z: the mean paired difference over its standard deviation (n - 1); NaN if that is 0.
+    """Cohen's d_z: the mean paired difference over its standard deviation (n - 1); NaN for fewer than two
+    differences or differences that are all equal (no spread: the ratio has no finite value).
 
     >>> cohens_dz(np.array([0.1, 0.3]))  # mean 0.2, sd sqrt(0.02)
     1.4142135623730951
     """
+    return cohens_dz_figure(d)[0]
+
+
+def queries_needed_figure(d: np.ndarray, *, detect: float, alpha: float, power: float) -> Figure:
+    """:func:`queries_needed` with why it is NaN."""
     d = np.asarray(d, dtype=np.float64)
-    if len(d) < 2:
-        return math.nan
+    why = _no_spread(d, "the power calculation")
+    if why is not None:
+        return math.nan, why
+    from statsmodels.stats.power import TTestPower
+
     sd = float(np.std(d, ddof=1))
-    return float(np.mean(d)) / sd if sd > 0 else math.nan
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        n = float(np.asarray(TTestPower().solve_power(detect / sd, alpha=alpha, power=power)).item())
+    if not math.isfinite(n):
+        return math.nan, f"statsmodels' TTestPower found no number of queries (effect size {detect / sd:.3g})"
+    return float(math.ceil(n)), None
 
 
 def queries_needed(d: np.ndarray, *, detect: float, alpha: float, power: float) -> float:
-    """Queries needed to detect a mean difference of ``detect`` with a two-sided paired t-test.
+    """Queries needed to detect a mean difference of ``detect`` with a two-sided paired t-test: a per-pair
+    power calculation (the effect size is ``detect`` over this pair's own standard deviation of ``d``).
 
-    The effect size is ``detect`` over the standard deviation of the observed differences ``d``;
     ``statsmodels.stats.power.TTestPower().solve_power`` gives the (fractional) number of pairs,
-    rounded up here. NaN when the differences do not vary (no variance to design from).
+    rounded up here. NaN for fewer than two differences or differences that do not vary (no
+    variance to plan from). This is not Sakai's topic-set-size design (which pools the residual
+    variance of every run compared): it answers "how many queries would this pair need".
+
+    >>> queries_needed(np.full(5, 0.3), detect=0.02, alpha=0.05, power=0.8)
+    nan
     """
-    d = np.asarray(d, dtype=np.float64)
-    if len(d) < 2:
-        return math.nan
-    sd = float(np.std(d, ddof=1))
-    if not sd > 0:
-        return math.nan
-    from statsmodels.stats.power import TTestPower
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        n = TTestPower().solve_power(effect_size=detect / sd, alpha=alpha, power=power, alternative="two-sided")
-    return float(math.ceil(float(np.asarray(n).item())))
+    return queries_needed_figure(d, detect=detect, alpha=alpha, power=power)[0]
 
 
-def win_tie_loss(d: np.ndarray, tolerance: float = 1e-12) -> tuple[int, int, int]:
+def win_tie_loss(d: np.ndarray, tolerance: float = TOLERANCE) -> tuple[int, int, int]:
     """Queries where b beats a, ties it (to ``tolerance``, as the window's comparison) and loses.
 
     >>> win_tie_loss(np.array([0.2, 0.0, -0.1, 1e-13]))
@@ -231,6 +324,27 @@ def win_tie_loss(d: np.ndarray, tolerance: float = 1e-12) -> tuple[int, int, int
 
 
 Interval = dict[CiMethod, tuple[float, float]]
+
+# The reason column of each figure that may be null (or a limit): the runs table's, then the pairs table's.
+REASON_COLUMNS = {
+    **{c: "mean_reason" for c in ("mean",)},
+    **{f"{m}_{end}": "ci_reason" for m in ("ci", "bca", "percentile") for end in ("low", "high")},
+    **{c: "difference_reason" for c in ("mean_a", "mean_b", "difference")},
+    **{f"difference_{end}": "difference_ci_reason" for end in ("low", "high")},
+    **{c: f"{c}_reason" for c in ("cohens_dz", "queries_needed", "pooled", "judged_at_k")},
+    **{c: f"{c}_reason" for c in TEST_COLUMNS.values()},
+    **{f"{c}_corrected": f"{c}_reason" for c in TEST_COLUMNS.values()},
+    **{f"bound_{end}": "bound_reason" for end in ("low", "high", "gap")},
+}
+
+
+def reason_column(column: str) -> str | None:
+    """The column that says why ``column`` is null (or a limit), or None for a column that is never null.
+
+    >>> reason_column("p_t_corrected"), reason_column("ci_high"), reason_column("wins")
+    ('p_t_reason', 'ci_reason', None)
+    """
+    return REASON_COLUMNS.get(column)
 
 
 def run_row(
@@ -248,14 +362,26 @@ def run_row(
     return {
         "run": name,
         "mean": float(x.mean()) if len(x) else math.nan,
+        "mean_reason": None if len(x) else "no query is in this run's mean",
         "ci_low": low,
         "ci_high": high,
         "bca_low": bca[0],
         "bca_high": bca[1],
         "percentile_low": pct[0],
         "percentile_high": pct[1],
+        "ci_reason": interval_reason(x, interval, "in this run's mean"),
         "queries": len(x),
     }
+
+
+def interval_reason(x: np.ndarray, interval: Interval, which: str) -> str | None:
+    """Why a bootstrap interval (either method) of ``x`` is NaN; None when both are numbers."""
+    missing = [str(m) for m in CiMethod if any(math.isnan(v) for v in interval[m])]
+    if not missing:
+        return None
+    if len(x) < 2:
+        return f"{'no query' if len(x) == 0 else 'one query only'} {which}: a bootstrap interval needs two or more"
+    return f"scipy's bootstrap gives no {' or '.join(missing)} interval for these values (a degenerate distribution)"
 
 
 def pair_row(
@@ -275,30 +401,41 @@ def pair_row(
     """
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
-    d = b - a
+    d = paired_differences(a, b)
     if interval is None:
         interval = bootstrap_ci(d, resamples=settings.resamples, seed=settings.seed, confidence=settings.confidence)
     if p_randomization is None:
-        p_randomization = randomization_test(a, b, resamples=settings.resamples, seed=settings.seed)
+        p_randomization = randomization_test(np.zeros_like(d), d, resamples=settings.resamples, seed=settings.seed)
     low, high = interval[settings.ci_method]
-    wins, ties, losses = win_tie_loss(d)
+    wins, ties, losses = win_tie_loss(b - a)
+    dz, dz_reason = cohens_dz_figure(d)
+    p_t, t_reason = t_test_figure(a, b)
+    p_wilcoxon, wilcoxon_reason = wilcoxon_figure(a, b)
+    needed = queries_needed_figure(d, detect=settings.detect, alpha=settings.alpha, power=settings.power)
     return {
         "a": name_a,
         "b": name_b,
         "queries": len(d),
         "mean_a": float(a.mean()) if len(a) else math.nan,
         "mean_b": float(b.mean()) if len(b) else math.nan,
-        "difference": float(d.mean()) if len(d) else math.nan,
+        "difference": float((b - a).mean()) if len(d) else math.nan,
+        "difference_reason": None if len(d) else "no query is counted in both runs",
         "difference_low": low,
         "difference_high": high,
-        "cohens_dz": cohens_dz(d),
+        "difference_ci_reason": interval_reason(d, interval, "counted in both runs"),
+        "cohens_dz": dz,
+        "cohens_dz_reason": dz_reason,
         "wins": wins,
         "ties": ties,
         "losses": losses,
-        "p_t": t_test(a, b),
-        "p_wilcoxon": wilcoxon_test(a, b),
+        "p_t": p_t,
+        "p_t_reason": t_reason,
+        "p_wilcoxon": p_wilcoxon,
+        "p_wilcoxon_reason": wilcoxon_reason,
         "p_randomization": p_randomization,
-        "queries_needed": queries_needed(d, detect=settings.detect, alpha=settings.alpha, power=settings.power),
+        "p_randomization_reason": _no_test(d),
+        "queries_needed": needed[0],
+        "queries_needed_reason": needed[1],
     }
 
 
@@ -349,15 +486,18 @@ def compare_tables(
     prepared = [_prepare(scores, in_mean, baseline) for scores, in_mean in tables]
     samples: list[np.ndarray] = []
     pairs: list[tuple[np.ndarray, np.ndarray]] = []
+    rounded: list[tuple[np.ndarray, np.ndarray]] = []  # (0, the pair's rounded differences)
     for names, values, masks, pairs_of in prepared:
         samples += [values[name][masks[name]] for name in names]
         for x, y in pairs_of:
             both = masks[x] & masks[y]
             pairs.append((values[x][both], values[y][both]))
-            samples.append(pairs[-1][1] - pairs[-1][0])
+            samples.append(paired_differences(*pairs[-1]))
+            rounded.append((np.zeros_like(samples[-1]), samples[-1]))
     r, seed = settings.resamples, settings.seed
     intervals = iter(bootstrap_cis(samples, resamples=r, seed=seed, confidence=settings.confidence, workers=workers))
-    p_random = iter(randomization_tests(pairs, resamples=r, seed=seed, workers=workers))
+    # The randomization test on the rounded differences: (0, d) swaps as (a, b) would, to the same bits.
+    p_random = iter(randomization_tests(rounded, resamples=r, seed=seed, workers=workers))
     pair_values = iter(pairs)
     out = []
     for names, values, masks, pairs_of in prepared:

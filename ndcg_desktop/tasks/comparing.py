@@ -13,6 +13,9 @@ Tables (long form, one row per run and K, per pair and K, per run, K and query):
   ``bound_high``, ``bound_gap``: :mod:`ndcg_desktop.scoring.bounds`), the ranx-style superscript;
 - ``pairs``: k, a, b and everything :func:`~ndcg_desktop.scoring.stats.pair_row` gives;
 - ``per_query``: run, k, query_id, ndcg, in_mean, unjudged_in_top_k, ndcg_lower, ndcg_upper, ndcg_gap.
+
+A figure that is null has a ``*_reason`` column beside it saying why (:mod:`ndcg_desktop.scoring.stats`);
+``warnings`` names every pair compared over fewer than :data:`FEW_QUERIES` queries.
 """
 
 from __future__ import annotations
@@ -30,7 +33,8 @@ import pandas as pd
 from ndcg_desktop import __version__
 from ndcg_desktop.domain import EvalSettings, InputError, UnjudgedPolicy
 from ndcg_desktop.domain.data import Qrels, Run
-from ndcg_desktop.formats.export import export_folder
+from ndcg_desktop.formats.cells import check_name
+from ndcg_desktop.formats.export import export_folder, in_natural_order
 from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.formats.runs import read_run
 from ndcg_desktop.formats.workbook import manifest_rows, runs_latex, runs_markdown, write_text, write_workbook
@@ -43,6 +47,7 @@ from ndcg_desktop.scoring.stats import (
     StatsSettings,
     compare_tables,
     corrected,
+    reason_column,
     run_letter,
     superscripts,
 )
@@ -52,6 +57,7 @@ from ndcg_desktop.tasks.scoring import score_run_at
 Progress = Callable[[int, int], None]
 _AtEachK = tuple[dict[int, Evaluation], dict[int, pd.DataFrame]]  # a run's evaluations and bounds by K
 ZERO, CONDENSE = UnjudgedPolicy.ZERO, UnjudgedPolicy.CONDENSE
+FEW_QUERIES = 10  # a comparison over fewer queries than this is warned about: little power, rough intervals
 
 
 @dataclass
@@ -69,6 +75,8 @@ class RunsComparison:
     manifest: dict[str, Any]
     evaluations: dict[str, dict[int, Evaluation]] = field(repr=False, default_factory=dict)
     choices_note: str = ""  # runs resolved with different choices (the window's Runs view): which run chose what
+    bound_note: str = ""  # the grade the upper bound gives unjudged documents, when not the scale's top
+    warnings: list[str] = field(default_factory=list)  # pairs compared over fewer than FEW_QUERIES queries
 
     def settings_line(self) -> str:
         """The settings of every figure, in one line: the nDCG choices at each K, then the statistics."""
@@ -76,7 +84,21 @@ class RunsComparison:
         text = self.settings.to_text().split("(", 1)[1]
         against = f"against {self.baseline}" if self.baseline else "all pairs"
         line = f"nDCG@{ks}({text}; {self.stats.describe()}; {against}"
-        return f"{line}; {self.choices_note}" if self.choices_note else line
+        notes = [note for note in (self.bound_note, self.choices_note) if note]
+        return "; ".join([line, *notes])
+
+    def reason(self, table: str, row: int, column: str) -> str | None:
+        """Why ``column`` of row ``row`` (positional) of ``runs`` or ``pairs`` is null or a limit; None if it is not.
+
+        The window's tooltips read this: a corrected p-value's reason is its test's, an interval end's the
+        interval's (:data:`~ndcg_desktop.scoring.stats.REASON_COLUMNS`).
+        """
+        frame = self.runs if table == "runs" else self.pairs
+        name = reason_column(column)
+        if name is None or name not in frame.columns:
+            return None
+        value = frame[name].iloc[row]
+        return value if isinstance(value, str) else None
 
 
 def parse_cutoffs(text: str) -> list[int]:
@@ -97,14 +119,40 @@ def parse_cutoffs(text: str) -> list[int]:
     return ks
 
 
-def run_names_of(paths: Sequence[str | Path]) -> list[str]:
-    """Each run file's name without its extensions (``bm25.run.gz`` -> ``bm25``); the whole name where two clash."""
-    short = [Path(p).name.split(".", 1)[0] or Path(p).name for p in paths]
+def file_run_name(path: str | Path) -> str:
+    """A run file's name without ``.gz`` and its extension: ``bm25.run.gz`` -> ``bm25``, ``input.x1.gz`` ->
+    ``input`` (a TREC run is named after its run tag instead: :func:`run_names_of`).
+
+    >>> file_run_name("runs/bm25.run.gz"), file_run_name("my.model.v2.trec"), file_run_name("plain")
+    ('bm25', 'my.model.v2', 'plain')
+    """
+    name = Path(path).name
+    if name.lower().endswith(".gz") and len(name) > 3:
+        name = name[:-3]
+    return Path(name).stem or name
+
+
+def run_names_of(paths: Sequence[str | Path], tags: Sequence[str | None] | None = None) -> list[str]:
+    """The runs' names: a TREC run's tag when every line gives the same one (TREC's own ``input.<tag>.gz``
+    files), else :func:`file_run_name`; the whole file name where two clash, refused if they still do."""
+    tags = list(tags) if tags is not None else [None] * len(paths)
+    short = [tag or file_run_name(p) for tag, p in zip(tags, paths, strict=True)]
     names = [s if short.count(s) == 1 else Path(p).name for s, p in zip(short, paths, strict=True)]
     if len(set(names)) != len(names):
         clash = next(n for n in names if names.count(n) > 1)
-        raise InputError(f"two runs have the same file name {clash}; give each run its own name")
+        raise InputError(f"two runs are named {clash}; give each its own name with --run-names")
     return names
+
+
+def given_run_names(names: Sequence[str], paths: Sequence[str | Path]) -> list[str]:
+    """``--run-names``: one name per run file, in order, each its own (checked as a stored run's name is)."""
+    if len(names) != len(paths):
+        raise InputError(f"--run-names gives {len(names)} names for {len(paths)} run files; give one per file")
+    checked = [check_name(str(name), "run name") for name in names]
+    if len(set(checked)) != len(checked):
+        clash = next(n for n in checked if checked.count(n) > 1)
+        raise InputError(f"--run-names names {clash} twice; give each run its own name")
+    return checked
 
 
 def compare_files(
@@ -119,40 +167,63 @@ def compare_files(
     run_format: str | None = None,
     order: Any = None,
     progress: Progress | None = None,
+    names: Sequence[str] | None = None,
+    top_grade: int | None = None,
 ) -> RunsComparison:
     """Score every run file against one judgments file at every K, then compare them.
 
     ``base`` carries every choice (K aside) and applies to each run alike; a run that needs a
     choice not made is refused as ``ndcg score`` refuses it, naming its file and line.
+    ``names``: one per run file (``--run-names``); without, :func:`run_names_of`. ``top_grade``: the grade
+    the upper bound gives an unjudged document (the scale's top, when the scale was given); without, the
+    highest grade in the judgments, and the settings line says so.
     """
-    names = run_names_of(run_paths)
-    _check_runs(names, baseline)
+    if names is not None:
+        names = given_run_names(names, run_paths)
+        _check_runs(names, baseline)
+    elif len(run_paths) < 2:
+        _check_runs([str(p) for p in run_paths], None)
     qrels = read_qrels(qrels_path, scale=base.scale, fmt=qrels_format)
+    bound_note = ""
+    if top_grade is None:
+        grades = qrels.judgments.grade
+        top_grade = int(grades.max()) if len(grades) else base.scale.high
+        bound_note = f"upper bound: unjudged as grade {top_grade}, the highest in the judgments (no --scale given)"
     evaluations: dict[str, dict[int, Evaluation]] = {}
     bounds: dict[str, dict[int, pd.DataFrame]] = {}
-    total, done = len(names) * len(ks), 0
+    total, done = len(run_paths) * len(ks), 0
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="read-run") as reader:
         # The next run is read (pyarrow, mostly outside the GIL) while this one is scored; errors
         # still come in run order: a run's reading error is raised when its turn comes.
         reading = reader.submit(read_run, run_paths[0], fmt=run_format, order=order)
-        for i, name in enumerate(names):
+        scored: list[_AtEachK] = []
+        tags: list[str | None] = []
+        for i in range(len(run_paths)):
             run = reading.result()
-            if i + 1 < len(names):
+            if i + 1 < len(run_paths):
                 reading = reader.submit(read_run, run_paths[i + 1], fmt=run_format, order=order)
-            evaluations[name], bounds[name] = _scored(name, run, qrels, ks, base)
+            tags.append(run.tag)
+            scored.append(_scored(run, qrels, ks, base, top_grade))
+            del run
             done += len(ks)
             if progress is not None:
                 progress(done, total)
-    return compare_evaluations(evaluations, list(ks), base, stats, baseline=baseline, bounds=bounds)
+    if names is None:  # a run is named after its tag, known once it is read
+        names = run_names_of(run_paths, tags)
+        _check_runs(names, baseline)
+    for name, (evaluations[name], bounds[name]) in zip(names, scored, strict=True):
+        for evaluation in evaluations[name].values():
+            evaluation.manifest["run"]["name"] = name
+    return compare_evaluations(
+        evaluations, list(ks), base, stats, baseline=baseline, bounds=bounds, bound_note=bound_note
+    )
 
 
-def _scored(name: str, run: Run, qrels: Qrels, ks: Sequence[int], base: EvalSettings) -> _AtEachK:
+def _scored(run: Run, qrels: Qrels, ks: Sequence[int], base: EvalSettings, top_grade: int | None) -> _AtEachK:
     """A run scored at every K from one ordering of it, with its bounds from unjudged documents."""
     evaluations = evaluate_cutoffs(qrels, run, base, ks)
     as_zero = evaluate_cutoffs(qrels, run, base.with_(unjudged=ZERO), ks) if base.unjudged is CONDENSE else evaluations
-    for evaluation in evaluations.values():
-        evaluation.manifest["run"]["name"] = name
-    return evaluations, {k: unjudged_bounds(as_zero[k], qrels) for k in ks}
+    return evaluations, {k: unjudged_bounds(as_zero[k], qrels, top_grade=top_grade) for k in ks}
 
 
 def compare_project(
@@ -217,11 +288,13 @@ def compare_evaluations(
     *,
     baseline: str | None = None,
     bounds: dict[str, dict[int, pd.DataFrame]] | None = None,
+    bound_note: str = "",
 ) -> RunsComparison:
     """The runs, pairs and per-query tables of evaluations already made (run -> K -> evaluation).
 
     ``bounds`` (run -> K -> :func:`~ndcg_desktop.scoring.bounds.unjudged_bounds`) adds the bounds
-    from unjudged documents: per query, and their means over each run's queries in the mean.
+    from unjudged documents: per query, and their means over each run's queries in the mean;
+    ``bound_note`` says which grade their upper reading gave, when not the scale's top.
     """
     names = list(evaluations)
     letters = {name: run_letter(i) for i, name in enumerate(names)}
@@ -245,17 +318,22 @@ def compare_evaluations(
             low = high = float("nan")
             if bounds is not None:
                 low, high = mean_bounds(bounds[name][k], evaluation.per_query["in_mean"])
+            none = "no query is in this run's mean" if not len(table) else None
+            pooled = evaluation.summary["pooled_ndcg"]
             run_rows.append(
                 {
                     "letter": letters[name],
                     "run": name,
                     "k": k,
                     **{key: value for key, value in row.items() if key != "run"},
-                    "pooled": evaluation.summary["pooled_ndcg"],
+                    "pooled": pooled,
+                    "pooled_reason": none or ("no query has a positive IDCG" if pooled != pooled else None),
                     "judged_at_k": float(judged.mean()) if len(judged) else float("nan"),
+                    "judged_at_k_reason": none,
                     "bound_low": low,
                     "bound_high": high,
                     "bound_gap": high - low,
+                    "bound_reason": none if bounds is not None else "not computed for this comparison",
                     "superscript": marks[name],
                 }
             )
@@ -269,13 +347,63 @@ def compare_evaluations(
                     frame[column] = bounds[name][k][column].to_numpy()
             frame.insert(0, "k", k)
             frame.insert(0, "run", name)
-            query_frames.append(frame)
+            query_frames.append(in_natural_order(frame, "query_id"))  # q2 before q10, as the window lists them
     runs = pd.DataFrame(run_rows)
     pairs = pd.concat(pair_frames, ignore_index=True)
     per_query = pd.concat(query_frames, ignore_index=True)
     result = RunsComparison(names, ks, baseline, base, stats, runs, pairs, per_query, {}, evaluations)
+    result.bound_note = bound_note
+    result.warnings = few_queries(pairs)
     result.manifest = _manifest(result, letters)
     return result
+
+
+# Each reason column of the runs and pairs tables, and the figure it explains as the reports name it.
+_RUN_REASONS = {
+    "mean_reason": "mean",
+    "ci_reason": "CI",
+    "pooled_reason": "pooled ratio",
+    "judged_at_k_reason": "judged@K",
+    "bound_reason": "bounds",
+}
+_PAIR_REASONS = {
+    "difference_reason": "difference",
+    "difference_ci_reason": "CI of the difference",
+    "cohens_dz_reason": "d_z",
+    "p_t_reason": "p(t)",
+    "p_wilcoxon_reason": "p(Wilcoxon)",
+    "p_randomization_reason": "p(randomization)",
+    "queries_needed_reason": "queries needed",
+}
+
+
+def reason_notes(result: RunsComparison) -> list[str]:
+    """Every n/a (and limit) of the runs and pairs tables with its reason, one line per run or pair and reason:
+    the note under the printed tables and in the Markdown and LaTeX exports."""
+    notes = []
+    for table, reasons in ((result.runs, _RUN_REASONS), (result.pairs, _PAIR_REASONS)):
+        for row in table.to_dict("records"):
+            label = f"run {row['run']}" if "run" in row else f"{row['b']} - {row['a']}"
+            said: dict[str, list[str]] = {}
+            for column, figure in reasons.items():
+                if isinstance(row.get(column), str):
+                    said.setdefault(row[column], []).append(figure)
+            notes += [f"K={row['k']} {label}: {', '.join(figures)}: {why}" for why, figures in said.items()]
+    return notes
+
+
+def few_queries(pairs: pd.DataFrame) -> list[str]:
+    """A warning per cut-off where a pair is compared over fewer than :data:`FEW_QUERIES` queries."""
+    out = []
+    for k, at in pairs.groupby("k", sort=False):
+        few = at[at["queries"] < FEW_QUERIES]
+        if len(few):
+            listed = ", ".join(f"{a} vs {b} ({n})" for a, b, n in zip(few["a"], few["b"], few["queries"], strict=True))
+            out.append(
+                f"K={k}: compared over fewer than {FEW_QUERIES} queries: {listed}; the tests have little power "
+                "and the intervals are rough"
+            )
+    return out
 
 
 def restated(result: RunsComparison, stats: StatsSettings) -> RunsComparison:
@@ -338,6 +466,7 @@ def _manifest(result: RunsComparison, letters: dict[str, str]) -> dict[str, Any]
         },
         "judgments": first["judgments"],
         "runs": runs,
+        "warnings": result.warnings,
     }
 
 
@@ -377,11 +506,12 @@ def export_comparison(result: RunsComparison, folder: str | Path) -> list[Path]:
     and ``runs.tex`` (the runs table for papers, the settings line as caption); ``manifest.json``.
     """
     significance = significance_matrix(result)
+    notes = reason_notes(result)
     sheets = {"runs": result.runs}
     for letter, name in zip(result.runs["letter"].drop_duplicates(), result.names, strict=True):
         sheets[f"{letter} {name}"] = result.per_query[result.per_query["run"] == name].drop(columns="run")
     sheets |= {"comparison": result.pairs, "significance": significance, "manifest": manifest_rows(result.manifest)}
-    caption = result.settings_line()
+    caption = result.settings_line() + ("; n/a and limits: " + "; ".join(notes) if notes else "")
     writers: dict[str, Callable[[Path], object]] = {
         "comparison.xlsx": lambda path: write_workbook(path, sheets),
         "runs.md": lambda path: write_text(path, runs_markdown(result.runs, caption)),

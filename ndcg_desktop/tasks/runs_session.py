@@ -515,10 +515,13 @@ def runs_rows(comparison: RunsComparison) -> pd.DataFrame:
     and each interval's width as its sort value (``ci``, ``bound``)."""
     rows = comparison.runs.copy()
     rows["mean_text"] = [
-        f"{m:.4f}{superscript_text(s)}" for m, s in zip(rows["mean"], rows["superscript"], strict=True)
+        f"{m:.4f}{superscript_text(s)}" if m == m else "—"
+        for m, s in zip(rows["mean"], rows["superscript"], strict=True)
     ]
     rows["ci"] = rows["ci_high"] - rows["ci_low"]
     rows["bound"] = rows["bound_gap"]
+    # Why a figure is n/a, beside it as ``<column>_reason`` (the table shows it as the cell's tooltip)
+    rows["mean_text_reason"] = rows["mean_reason"]
     return rows
 
 
@@ -526,6 +529,7 @@ def pairs_rows(comparison: RunsComparison, k: int) -> pd.DataFrame:
     """The pairs compared at K, with the chosen test's corrected p-value as ``p_chosen`` and the difference's CI."""
     rows = comparison.pairs[comparison.pairs["k"] == k].reset_index(drop=True).copy()
     rows["p_chosen"] = rows[TEST_COLUMNS[comparison.stats.test] + "_corrected"]
+    rows["p_chosen_reason"] = rows[TEST_COLUMNS[comparison.stats.test] + "_reason"]  # each *_reason: its tooltip
     rows["difference_ci"] = rows["difference_high"] - rows["difference_low"]
     rows["difference_ci_low"], rows["difference_ci_high"] = rows["difference_low"], rows["difference_high"]
     rows["wtl"] = [f"{w}/{t}/{lo}" for w, t, lo in zip(rows["wins"], rows["ties"], rows["losses"], strict=True)]
@@ -547,6 +551,7 @@ class MatrixCell:
     p: float  # the chosen test's corrected p-value
     difference: float  # the row run's mean minus the column run's, over the queries in both
     significant: bool
+    reason: str | None = None  # why ``p`` is n/a, or that it is a limit (the chosen test's ``*_reason``)
 
 
 def matrix_cells(comparison: RunsComparison, k: int) -> list[list[MatrixCell | None]]:
@@ -554,6 +559,7 @@ def matrix_cells(comparison: RunsComparison, k: int) -> list[list[MatrixCell | N
     rows = pairs_rows(comparison, k)
     found = {}
     for row in rows.itertuples(index=False):
-        found[(row.a, row.b)] = MatrixCell(row.a, row.b, row.p_chosen, -row.difference, bool(row.significant))
-        found[(row.b, row.a)] = MatrixCell(row.a, row.b, row.p_chosen, row.difference, bool(row.significant))
+        why = row.p_chosen_reason if isinstance(row.p_chosen_reason, str) else None
+        found[(row.a, row.b)] = MatrixCell(row.a, row.b, row.p_chosen, -row.difference, bool(row.significant), why)
+        found[(row.b, row.a)] = MatrixCell(row.a, row.b, row.p_chosen, row.difference, bool(row.significant), why)
     return [[found.get((r, c)) for c in comparison.names] for r in comparison.names]

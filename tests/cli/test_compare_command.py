@@ -40,7 +40,22 @@ def test_cranfield_three_runs_two_cutoffs_agree_with_ndcg_score_and_scipy(cranfi
     qrels, runs = cranfield
     common = [*CRANFIELD_OPTIONS, *CHUNKS]
     doc = _compare(
-        capsys, ["--qrels", str(qrels), "--runs", *map(str, runs), "--k", "5,10", *common, "--resamples", "500"]
+        capsys,
+        [
+            "--qrels",
+            str(qrels),
+            "--runs",
+            *map(str, runs),
+            "--run-names",
+            "bm25",
+            "tfidf",
+            "chunks",
+            "--k",
+            "5,10",
+            *common,
+            "--resamples",
+            "500",
+        ],
     )
     assert [(r["letter"], r["run"], r["k"]) for r in doc["runs"]] == [
         ("a", "bm25", 5),
@@ -70,8 +85,9 @@ def test_cranfield_three_runs_two_cutoffs_agree_with_ndcg_score_and_scipy(cranfi
     ]
     for pair in doc["pairs"]:
         a, b = per_query[pair["a"], pair["k"]], per_query[pair["b"], pair["k"]]
-        assert abs(pair["p_t"] - sp.ttest_rel(b, a).pvalue) <= TOL
-        assert abs(pair["p_wilcoxon"] - sp.wilcoxon(b, a).pvalue) <= TOL
+        d = np.round(b - a, 12)  # the tests take the differences to the tolerance wins/ties/losses use
+        assert abs(pair["p_t"] - sp.ttest_rel(d, np.zeros_like(d)).pvalue) <= TOL
+        assert abs(pair["p_wilcoxon"] - sp.wilcoxon(d).pvalue) <= TOL
         assert abs(pair["difference"] - float(np.mean(b - a))) <= TOL
         assert (pair["wins"], pair["ties"], pair["losses"]) == (
             int(np.sum(b - a > 1e-12)),
@@ -109,6 +125,9 @@ def test_trec_eval_test_files_baseline_and_exact_randomization(data_dir, tmp_pat
             str(qrels),
             "--runs",
             *map(str, runs),
+            "--run-names",
+            "results",
+            "reversed",
             "--k",
             "10,100",
             "--scale",
@@ -239,7 +258,8 @@ def test_workbook_of_a_comparison(cranfield, tmp_path, capsys):
     qrels, runs = cranfield
     hostile = tmp_path / "=cmd.run.gz"
     hostile.write_bytes(runs[1].read_bytes())
-    args = ["--qrels", str(qrels), "--runs", str(runs[0]), str(hostile), "--k", "5,10", *CRANFIELD_OPTIONS]
+    args = ["--qrels", str(qrels), "--runs", str(runs[0]), str(hostile), "--run-names", "bm25", "=cmd"]
+    args += ["--k", "5,10", *CRANFIELD_OPTIONS]
     doc = _compare(capsys, [*args, "--resamples", "300", "--export", str(tmp_path / "out")])
     book = openpyxl.load_workbook(tmp_path / "out" / "comparison.xlsx")
     assert book.sheetnames == ["runs", "a bm25", "b =cmd", "comparison", "significance", "manifest"]
@@ -251,7 +271,8 @@ def test_workbook_of_a_comparison(cranfield, tmp_path, capsys):
         for column in ("mean", "ci_low", "ci_high", "pooled", "judged_at_k", "bound_low", "bound_high"):
             assert row[column].data_type == "n" and row[column].value == expected[column], column
         assert row["queries"].value == 225
-    assert sheet.freeze_panes == "A2" and sheet.auto_filter.ref == "A1:Q5"
+    last = openpyxl.utils.get_column_letter(len(header))
+    assert sheet.freeze_panes == "A2" and sheet.auto_filter.ref == f"A1:{last}5"
     per_run = list(book["a bm25"].iter_rows(min_row=2, values_only=True))
     assert len(per_run) == 2 * 225
     pairs = [
@@ -260,3 +281,111 @@ def test_workbook_of_a_comparison(cranfield, tmp_path, capsys):
     assert [p["p_t"] for p in pairs] == [p["p_t"] for p in doc["pairs"]]
     manifest = dict(book["manifest"].iter_rows(min_row=2, values_only=True))
     assert (manifest["statistics.resamples"], manifest["statistics.seed"]) == ("300", "0")
+
+
+def _constant_case(folder: Path, queries: int) -> tuple[Path, list[Path]]:
+    """Per query the universe A=3, B=0; run ``ideal`` returns [A] (nDCG 1), run ``late`` [B, A] (nDCG
+    (3/log2(3)) / 3), run ``late_too`` the same as ``late``: every query differs by the same amount."""
+    qrels = folder / "qrels.txt"
+    qrels.write_text("".join(f"{q} 0 A 3\n{q} 0 B 0\n" for q in range(1, queries + 1)))
+    runs = []
+    for name, ranking in (("ideal", ["A"]), ("late", ["B", "A"]), ("late_too", ["B", "A"])):
+        path = folder / f"{name}.run"
+        lines = [f"{q} Q0 {d} {r} {10 - r} {name}\n" for q in range(1, queries + 1) for r, d in enumerate(ranking, 1)]
+        path.write_text("".join(lines))
+        runs.append(path)
+    return qrels, runs
+
+
+@pytest.mark.parametrize("queries", [12, 5])
+def test_the_same_difference_on_every_query_is_a_limit_and_identical_runs_give_reasons(tmp_path, capsys, queries):
+    """Issue 26: 12 queries each +0.369 made `ndcg compare` exit 1 with a traceback (queries_needed); 5 such
+    queries showed p(t) as n/a while scipy gives t = inf, p = 0."""
+    qrels, runs = _constant_case(tmp_path, queries)
+    assert main(["compare", "--qrels", str(qrels), "--runs", *map(str, runs), "--json", "--resamples", "200"]) == 0
+    captured = capsys.readouterr()
+    doc = json.loads(captured.out)
+    step = 1 - (3 / np.log2(3)) / 3  # nDCG of [A] minus nDCG of [B, A]
+    late, same = (
+        next(p for p in doc["pairs"] if (p["a"], p["b"]) == pair) for pair in (("ideal", "late"), ("late", "late_too"))
+    )
+    assert abs(late["difference"] + step) <= TOL and late["wins"] == 0 and late["losses"] == queries
+    d = np.round(np.full(queries, -step), 12)
+    assert late["p_t"] == 0.0 and late["p_t_reason"].startswith("limit: every query differs by the same -0.369")
+    assert late["p_t_corrected"] == 0.0 and late["significant"] is True
+    assert late["p_wilcoxon"] == sp.wilcoxon(d).pvalue and late["p_wilcoxon_reason"] is None
+    for figure in ("cohens_dz", "queries_needed"):
+        assert late[figure] is None and "no spread" in late[figure + "_reason"]
+    for figure in ("p_t", "p_wilcoxon", "p_randomization", "cohens_dz", "queries_needed"):
+        assert same[figure] is None, figure
+        assert same[figure + "_reason"].startswith("the two runs score the same on every query"), figure
+    assert same["significant"] is False
+    warned = [line for line in captured.err.splitlines() if line.startswith("warning:")]
+    if queries < 10:
+        assert len(warned) == 1 and f"fewer than 10 queries: ideal vs late ({queries})" in warned[0]
+        assert doc["warnings"] == doc["manifest"]["warnings"] == [warned[0].removeprefix("warning: ")]
+    else:
+        assert warned == [] and doc["warnings"] == []
+    assert main(["compare", "--qrels", str(qrels), "--runs", *map(str, runs), "--resamples", "200"]) == 0
+    text = capsys.readouterr().out
+    assert "0 (lim.)" in text and "n/a and limits:" in text
+    assert "K=10 late_too - late: d_z, p(t), p(Wilcoxon), p(randomization), queries needed: the two runs" in text
+
+
+def test_runs_are_named_after_their_run_tag_else_their_file_and_run_names_name_them(tmp_path, capsys):
+    """TREC's own files are input.<tag>.gz: named after the tag when every line gives it; else the file name
+    without .gz and its extension; --run-names names them in order."""
+    import gzip
+
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("1 0 A 1\n2 0 A 1\n")
+    lines = ["1 Q0 A 1 2.0 {}\n", "2 Q0 A 1 2.0 {}\n"]
+    tagged = tmp_path / "input.uogTr1.gz"
+    tagged.write_bytes(gzip.compress("".join(line.format("uogTr1") for line in lines).encode()))
+    mixed = tmp_path / "input.mixed.gz"
+    mixed.write_bytes(gzip.compress("".join(line.format(t) for line, t in zip(lines, "xy", strict=True)).encode()))
+    table = tmp_path / "dense.v2.csv"
+    table.write_text("query_id,doc_id,score\n1,A,1\n2,A,1\n")
+    args = [
+        "compare",
+        "--qrels",
+        str(qrels),
+        "--resamples",
+        "200",
+        "--json",
+        "--runs",
+        *map(str, (tagged, mixed, table)),
+    ]
+    assert main(args) == 0
+    assert [r["run"] for r in json.loads(capsys.readouterr().out)["runs"]] == ["uogTr1", "input", "dense.v2"]
+    assert main([*args, "--run-names", "one", "two", "three"]) == 0
+    assert [r["run"] for r in json.loads(capsys.readouterr().out)["runs"]] == ["one", "two", "three"]
+    for names, why in (
+        (["one", "two"], "--run-names gives 2 names for 3 run files"),
+        (["x", "y", "x"], "names x twice"),
+    ):
+        assert main([*args, "--run-names", *names]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("error: ") and why in err and len(err.strip().splitlines()) == 1
+
+
+def test_upper_bound_without_scale_takes_the_highest_grade_in_the_judgments(tmp_path, capsys):
+    """A qrels graded 0..2 read against the default 0..3: the unjudged document's upper reading is grade 2,
+    and the settings line says so; with --scale 0..3 it is grade 3."""
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("".join(f"{q} 0 A 2\n{q} 0 B 1\n" for q in (1, 2)))
+    run_a, run_b = tmp_path / "a.run", tmp_path / "b.run"
+    run_a.write_text("".join(f"{q} Q0 X 1 3 a\n{q} Q0 A 2 2 a\n" for q in (1, 2)))  # X unjudged at rank 1
+    run_b.write_text("".join(f"{q} Q0 A 1 3 b\n" for q in (1, 2)))
+    base = ["compare", "--qrels", str(qrels), "--runs", str(run_a), str(run_b), "--unjudged", "zero"]
+    base += ["--resamples", "200", "--json"]
+    for extra, top in (([], 2), (["--scale", "0..3"], 3)):
+        assert main([*base, *extra]) == 0
+        doc = json.loads(capsys.readouterr().out)
+        a = next(r for r in doc["runs"] if r["run"] == "a")
+        # universe A=2, B=1 plus X at grade `top`; ranking [X, A]; K=10 (linear gain)
+        upper = (top / np.log2(2) + 2 / np.log2(3)) / (top / np.log2(2) + 2 / np.log2(3) + 1 / np.log2(4))
+        assert abs(a["bound_high"] - upper) <= TOL
+        line = doc["manifest"]["settings_line"]
+        said = "upper bound: unjudged as grade 2, the highest in the judgments (no --scale given)"
+        assert (said in line) is (not extra)

@@ -163,3 +163,48 @@ def test_exports_honour_the_umask(tmp_path):
         os.umask(old)
     assert stat.S_IMODE((tmp_path / "out").stat().st_mode) == 0o755
     assert {stat.S_IMODE(p.stat().st_mode) for p in (tmp_path / "out").iterdir()} == {0o644}
+
+
+def test_every_export_lists_query_ids_in_the_windows_natural_order(tmp_path, capsys):
+    """Issue 26: per_query.csv, comparison.csv and the workbook listed IDs as text (1, 10, 100, 101, 2...);
+    they follow domain.natural's order, as the window lists them, and a ranking keeps its positions' order."""
+    openpyxl = pytest.importorskip("openpyxl")
+    from ndcg_desktop.cli.main import main
+    from ndcg_desktop.domain.natural import natural_sorted
+    from ndcg_desktop.formats.export import export_comparison_file
+
+    ids = ["101", "2", "10", "1", "100", "q9", "q10"]
+    expected = natural_sorted(ids)
+    assert expected == ["1", "2", "10", "100", "101", "q9", "q10"]
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("".join(f"{q} 0 A 1\n{q} 0 B 0\n" for q in ids))
+    runs = []
+    for name, order in (("a", "AB"), ("b", "BA")):
+        runs.append(tmp_path / f"{name}.run")
+        runs[-1].write_text("".join(f"{q} Q0 {d} {r} {9 - r} {name}\n" for q in ids for r, d in enumerate(order, 1)))
+    assert main(["score", "--qrels", str(qrels), "--run", str(runs[1]), "--export", str(tmp_path / "one")]) == 0
+    per_query = pd.read_csv(tmp_path / "one" / "per_query.csv", dtype=str)
+    assert per_query["query_id"].tolist() == expected
+    positions = pd.read_csv(tmp_path / "one" / "per_position.csv", dtype=str)
+    assert positions[["query_id", "doc_id"]].values.tolist() == [[q, d] for q in expected for d in "BA"]
+    out = tmp_path / "many"
+    assert (
+        main(
+            ["compare", "--qrels", str(qrels), "--runs", *map(str, runs), "--k", "1,2", "--resamples", "100"]
+            + ["--export", str(out)]
+        )
+        == 0
+    )
+    capsys.readouterr()
+    table = pd.read_csv(out / "per_query.csv", dtype=str)
+    assert table[["run", "k", "query_id"]].values.tolist() == [
+        [run, k, q] for k in ("1", "2") for run in "ab" for q in expected
+    ]
+    sheet = openpyxl.load_workbook(out / "comparison.xlsx")["b b"]
+    header = [c.value for c in next(sheet.iter_rows(max_row=1))]
+    column = header.index("query_id")
+    assert [str(r[column]) for r in sheet.iter_rows(min_row=2, values_only=True)] == expected * 2
+    # The window's comparison of two runs, query by query (explain.compare's table)
+    window = pd.DataFrame({"query_id": sorted(ids), "ndcg_a": 0.5, "ndcg_b": 0.25, "difference": -0.25})
+    export_comparison_file(window, ("a", "b"), tmp_path / "comparison.csv")
+    assert pd.read_csv(tmp_path / "comparison.csv", dtype=str)["query_id"].tolist() == expected

@@ -282,3 +282,38 @@ def test_another_test_or_correction_updates_the_shown_comparison_at_once(window,
     )
     assert inputs.export_button.isEnabled() and not view.resolve_toggle.isChecked()  # still folded: still compared
     shot(window, "runs-after-another-test")
+
+
+def test_every_n_a_in_the_runs_and_pairs_tables_has_its_reason_as_a_tooltip(tmp_path, qtmodeltester):
+    """Identical runs over 3 queries: the pairs table's tests, effect size and queries needed are n/a, each with
+    its reason (the comparison's ``*_reason``) as the cell's tooltip; figures that are numbers have none."""
+    from ndcg_desktop.gui.runs.results import RUN_COLUMNS
+    from ndcg_desktop.gui.runs.significance import PAIR_COLUMNS, MatrixModel
+    from ndcg_desktop.gui.scores.tables import FrameModel
+    from ndcg_desktop.tasks.comparing import compare_files
+    from ndcg_desktop.tasks.runs_session import matrix_cells, pairs_rows, runs_rows
+
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("".join(f"{q} 0 A 1\n{q} 0 B 0\n" for q in (1, 2, 3)))
+    runs = [tmp_path / "x.run", tmp_path / "y.run"]
+    for path in runs:
+        path.write_text("".join(f"{q} Q0 B 1 2 {path.stem}\n{q} Q0 A 2 1 {path.stem}\n" for q in (1, 2, 3)))
+    result = compare_files(qrels, runs, [10], EvalSettings(), StatsSettings(resamples=100))
+    pairs = FrameModel(PAIR_COLUMNS)
+    pairs.load(pairs_rows(result, 10))
+    qtmodeltester.check(pairs)
+    tips = {
+        name: pairs.data(pairs.index(0, i), Qt.ItemDataRole.ToolTipRole) for i, (_, name, _) in enumerate(PAIR_COLUMNS)
+    }
+    why = "the two runs score the same on every query (differences within 1e-12): nothing to test"
+    for name in ("p_t", "p_wilcoxon", "p_randomization", "p_chosen"):
+        assert pairs.value(0, name) == "—" and tips[name] == why, name
+    assert tips["cohens_dz"].startswith("the two runs score the same") and pairs.value(0, "cohens_dz") == "—"
+    assert tips["difference"] is None and tips["difference_ci"] is None  # numbers: 0 and [0, 0]
+    matrix = MatrixModel()
+    matrix.load(result.names, matrix_cells(result, 10))
+    assert matrix.data(matrix.index(0, 1), Qt.ItemDataRole.DisplayRole) == "n/a"
+    assert matrix.data(matrix.index(0, 1), Qt.ItemDataRole.ToolTipRole).endswith("\n" + why)
+    table = FrameModel(RUN_COLUMNS)
+    table.load(runs_rows(result))
+    assert all(table.data(table.index(0, i), Qt.ItemDataRole.ToolTipRole) is None for i in range(len(RUN_COLUMNS)))

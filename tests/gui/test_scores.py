@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QTextBrowser
 
 from ndcg_desktop.cli.main import main
 from ndcg_desktop.domain import EvalSettings, GradeScale, UnjudgedPolicy
+from ndcg_desktop.domain.natural import natural_sorted
 from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.formats.runs import read_run
 from ndcg_desktop.scoring import evaluate
@@ -262,7 +263,11 @@ def test_compare_two_runs_checks_both(window, cranfield_project, qtbot, data_dir
     with open(path, encoding="utf-8", newline="") as handle:
         rows = list(csv.DictReader(handle))
     assert list(rows[0]) == ["query_id", "ndcg bm25", "ndcg chunks", "chunks - bm25"]
-    assert [float(r["chunks - bm25"]) for r in rows] == table["difference"].tolist()  # full precision
+    # full precision, in the natural order of query IDs (q2 before q10) as the window lists them
+    assert {r["query_id"]: float(r["chunks - bm25"]) for r in rows} == dict(
+        zip(table["query_id"], table["difference"], strict=True)
+    )
+    assert [r["query_id"] for r in rows] == natural_sorted(table["query_id"].tolist())
     assert "comparison.csv" in [p.name for p in view.export(str(tmp_path / "all"))]
     assert messages == []
     scores_shot(window, qtbot, "comparison")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -58,18 +59,113 @@ def pairs_of(data: st.DataObject) -> tuple[np.ndarray, np.ndarray]:
     return a, np.where(tied, a, np.round(rng.random(n), 2))
 
 
+def rounded(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The differences every paired statistic takes: b - a to 12 decimals (the wins/ties/losses tolerance)."""
+    return np.round(b - a, 12)
+
+
 @given(st.data())
 def test_p_values_equal_scipys_on_the_same_arrays(data):
     a, b = pairs_of(data)
-    d = b - a
-    if np.all(d == d[0]):
-        assert math.isnan(t_test(a, b))
+    d = rounded(a, b)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        reference_t = sp.ttest_rel(d, np.zeros_like(d)).pvalue  # 0 when every d is the same non-zero value
+    if not np.any(d):
+        assert math.isnan(t_test(a, b)) and math.isnan(reference_t)
     else:
-        assert abs(t_test(a, b) - sp.ttest_rel(b, a).pvalue) <= TOL
+        assert abs(t_test(a, b) - reference_t) <= TOL
     if np.any(d != 0):
-        assert abs(wilcoxon_test(a, b) - sp.wilcoxon(b, a).pvalue) <= TOL
+        assert abs(wilcoxon_test(a, b) - sp.wilcoxon(d).pvalue) <= TOL
     else:
         assert math.isnan(wilcoxon_test(a, b))
+
+
+def test_a_difference_in_the_last_bit_changes_no_p_value():
+    """Two scorers that differ by one unit in the last place on one query (CAsT 113_2: …895 against …892) give
+    the same p-values: the differences are ranked and tested rounded to the tolerance wins/ties/losses use.
+    On the exact floats scipy's Wilcoxon p-value moves (a tie in |d| is broken by the last bit)."""
+    a = np.zeros(8)
+    b = np.array([0.2, -0.2, 0.35, 0.1, 0.4, -0.05, 0.25, 0.3])  # |0.2| twice: a tie in rank
+    moved = b.copy()
+    moved[0] = np.nextafter(b[0], 1.0)
+    assert sp.wilcoxon(b - a).pvalue != sp.wilcoxon(moved - a).pvalue  # the exact floats: the p-value moves
+    assert wilcoxon_test(a, b) == wilcoxon_test(a, moved) == sp.wilcoxon(rounded(a, b)).pvalue
+    assert t_test(a, b) == t_test(a, moved)
+    s = StatsSettings(resamples=1000)
+    first = compare_scores(pd.DataFrame({"a": a, "b": b}), settings=s).pairs.iloc[0]
+    second = compare_scores(pd.DataFrame({"a": a, "b": moved}), settings=s).pairs.iloc[0]
+    for column in ("p_t", "p_wilcoxon", "p_randomization", "cohens_dz", "queries_needed"):
+        assert first[column] == second[column], column
+
+
+# The class of issue 26's crash: every statistic that meets no variance, one query, no query or identical runs.
+_BASE = np.array([0.11, 0.52, 0.23, 0.74, 0.35, 0.66, 0.17, 0.48, 0.29, 0.5, 0.31, 0.62])
+DEGENERATE = {
+    "the same +0.37 on 12 queries": (_BASE, _BASE + 0.37),  # b - a: 0.37 up to the last bit
+    "the same +0.369 on 5 queries": (_BASE[:5], _BASE[:5] + 0.369),
+    "the same -0.2 on 3 queries": (_BASE[3:6], _BASE[3:6] - 0.2),
+    "identical runs": (_BASE, _BASE.copy()),
+    "identical but for the last bit": (_BASE, np.nextafter(_BASE, 1.0)),
+    "one query": (_BASE[:1], _BASE[:1] + 0.3),
+    "one query, the same score": (_BASE[:1], _BASE[:1].copy()),
+    "no query": (_BASE[:0], _BASE[:0]),
+}
+NULLABLE = ("difference", "difference_low", "cohens_dz", "p_t", "p_wilcoxon", "p_randomization", "queries_needed")
+REASON = {"difference_low": "difference_ci_reason"} | {c: f"{c}_reason" for c in NULLABLE if c != "difference_low"}
+
+
+@pytest.mark.filterwarnings("ignore::statsmodels.tools.sm_exceptions.ConvergenceWarning")  # statsmodels' own call
+@pytest.mark.parametrize("case", list(DEGENERATE))
+def test_every_statistic_meets_degenerate_differences_with_a_value_or_a_reason(case):
+    a, b = DEGENERATE[case]
+    d = rounded(a, b)
+    s = StatsSettings(resamples=1000)
+    row = compare_scores(pd.DataFrame({"a": a, "b": b}), settings=s).pairs.iloc[0]  # no exception
+    for column in NULLABLE:
+        reason = row[REASON[column]]
+        if math.isnan(row[column]):
+            assert isinstance(reason, str) and reason, (column, reason)
+        elif not pd.isna(reason):
+            assert reason.startswith("limit:"), (column, reason)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        t_ref, p_ref = sp.ttest_rel(d, np.zeros_like(d)) if len(d) else (math.nan, math.nan)
+        power = TTestPower().solve_power(0.02 / d.std(ddof=1), alpha=0.05, power=0.8) if len(d) > 1 else math.nan
+    constant = len(d) > 1 and np.any(d) and np.all(d == d[0])
+    if constant:  # scipy: t = +-inf and p = 0, or a p-value near 0 when its mean is off in the last bit
+        assert abs(t_ref) > 1e15 and p_ref < 1e-30
+        assert row["p_t"] == 0.0 and row["p_t_reason"].startswith("limit:") and row["significant"]
+        assert row["p_t_corrected"] == 0.0
+    else:  # scipy's t: NaN for one query or identical runs
+        assert row["p_t"] == p_ref or (math.isnan(row["p_t"]) and math.isnan(p_ref))
+    if np.any(d):  # scipy's Wilcoxon where there is something to rank (it says 1.0 for all zeros; we say why not)
+        assert row["p_wilcoxon"] == sp.wilcoxon(d).pvalue
+    else:
+        why = "no query is counted in both runs" if len(d) == 0 else "the two runs score the same on every query"
+        assert math.isnan(row["p_wilcoxon"]) and row["p_wilcoxon_reason"].startswith(why)
+        assert math.isnan(row["p_randomization"]) and row["p_randomization_reason"].startswith(why)
+        assert not row["significant"]
+    # statsmodels' power solver has no answer without spread; neither do we, and we say so
+    if len(d) < 2 or np.all(d == d[0]):
+        assert math.isnan(row["queries_needed"]) and math.isnan(row["cohens_dz"])
+        assert not (len(d) > 1 and math.isfinite(power))
+    if len(d) < 2:
+        assert math.isnan(row["difference_low"]) and row["difference_ci_reason"]
+    else:
+        assert row["difference_low"] == row["difference_high"] == d[0] if constant or not np.any(d) else True
+
+
+def test_a_run_with_one_query_or_none_in_its_mean_has_reasons():
+    table = pd.DataFrame({"a": [0.2, 0.4], "b": [0.3, 0.9]})
+    counted = pd.DataFrame({"a": [True, False], "b": [False, False]})
+    c = compare_scores(table, settings=StatsSettings(resamples=500), in_mean=counted)
+    one, none = c.runs.iloc[0], c.runs.iloc[1]
+    assert one["queries"] == 1 and one["mean"] == 0.2 and pd.isna(one["mean_reason"])
+    assert math.isnan(one["ci_low"]) and one["ci_reason"].startswith("one query only")
+    assert none["queries"] == 0 and math.isnan(none["mean"]) and none["mean_reason"] == "no query is in this run's mean"
+    pair = c.pairs.iloc[0]
+    assert pair["queries"] == 0 and pair["difference_reason"] == "no query is counted in both runs"
 
 
 @given(st.data(), st.sampled_from([100, 999, 1000, 4096]), st.integers(0, 2**32))

@@ -104,3 +104,34 @@ def test_another_test_or_correction_restates_a_comparison_as_a_new_one_would_giv
     assert first.stats == StatsSettings(resamples=500)  # the first comparison is left as it was
     with pytest.raises(ValueError, match="only the test and the correction"):
         restated(first, StatsSettings(resamples=500, seed=1))  # other draws: a new comparison
+
+
+def test_a_run_with_no_query_in_its_mean_gives_every_runs_figure_a_reason(tmp_path):
+    """Every query zero-IDCG and excluded: each run's mean, interval, pooled ratio, judged@K and bounds are n/a,
+    each with its reason, and so is every figure of the pair; the comparison warns that it has too few queries."""
+    import math
+
+    from ndcg_desktop.domain.settings import ZeroIdcgPolicy
+    from ndcg_desktop.scoring.stats import reason_column
+    from ndcg_desktop.tasks.comparing import compare_files, reason_notes
+
+    qrels = tmp_path / "z.qrels"
+    qrels.write_text("1 0 A 0\n2 0 A 0\n")
+    runs = [tmp_path / "x.run", tmp_path / "y.run"]
+    for path in runs:
+        path.write_text(f"1 Q0 A 1 1 {path.stem}\n2 Q0 A 1 1 {path.stem}\n")
+    settings = EvalSettings(zero_idcg=ZeroIdcgPolicy.EXCLUDE)
+    result = compare_files(qrels, runs, [10], settings, StatsSettings(resamples=100))
+    for table, row in ((result.runs, 0), (result.runs, 1), (result.pairs, 0)):
+        nulls = [c for c in table.columns if isinstance(table[c].iloc[row], float) and math.isnan(table[c].iloc[row])]
+        assert nulls  # the case has them
+        for column in nulls:
+            name = "runs" if table is result.runs else "pairs"
+            assert isinstance(result.reason(name, row, column), str), column
+            assert reason_column(column) is not None, column
+    assert result.reason("runs", 0, "mean") == "no query is in this run's mean"
+    assert result.reason("pairs", 0, "p_t_corrected") == "no query is counted in both runs"
+    assert result.warnings == [
+        "K=10: compared over fewer than 10 queries: x vs y (0); the tests have little power and the intervals are rough"
+    ]
+    assert len(reason_notes(result)) == 6  # per run: the mean's group and the interval; the pair's two

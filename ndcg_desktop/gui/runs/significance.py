@@ -84,9 +84,10 @@ class MatrixModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.BackgroundRole and cell.significant:
             return QBrush(BETTER if cell.difference > 0 else WORSE)
         if role == Qt.ItemDataRole.ToolTipRole:
-            return translate("runs", "{row} minus {column}: {difference}; corrected p {p}").format(
+            tip = translate("runs", "{row} minus {column}: {difference}; corrected p {p}").format(
                 row=self.names[row], column=self.names[column], difference=f"{cell.difference:+.4f}", p=f"{cell.p:.3g}"
             )
+            return f"{tip}\n{cell.reason}" if cell.reason else tip  # why p is n/a, or that it is a limit
         return None
 
 

@@ -56,6 +56,7 @@ class TableData:
     raw: list[list[Any]]
     shade_column: int = -1  # the column whose background shades by ``shade_values`` (-1: none)
     shade_values: list[float] = field(default_factory=list)
+    tips: dict[int, list[Any]] = field(default_factory=dict)  # column -> per row: why the value is n/a (or None)
 
 
 def table_data(columns: list[Column], frame: pd.DataFrame, shade_by: str | None = None) -> TableData:
@@ -71,7 +72,9 @@ def table_data(columns: list[Column], frame: pd.DataFrame, shade_by: str | None 
             display.append([format_value(v, "f4" if fmt == "interval" else fmt) for v in values])
     shade_column = next((i for i, c in enumerate(columns) if c[1] == shade_by), -1)
     shades = [float(v) for v in frame[shade_by]] if shade_by else []
-    return TableData(display, raw, shade_column, shades)
+    # A column's ``<name>_reason`` (a comparison's "why n/a") becomes the tooltip of its cells.
+    tips = {i: frame[f"{c[1]}_reason"].tolist() for i, c in enumerate(columns) if f"{c[1]}_reason" in frame}
+    return TableData(display, raw, shade_column, shades, tips)
 
 
 class _Unfilled(dict[str, str]):
@@ -93,6 +96,7 @@ class FrameModel(QAbstractTableModel):
         self.raw: list[list[Any]] = []
         self.shade_column = -1
         self.shade_values: list[float] = []
+        self.tips: dict[int, list[Any]] = {}
         self._brushes: dict[float, QBrush] = {}  # made when a row is first painted, one per distinct value
 
     def load(self, frame: pd.DataFrame, shade_by: str | None = None) -> None:
@@ -103,6 +107,7 @@ class FrameModel(QAbstractTableModel):
         self.beginResetModel()
         self.display, self.raw = data.display, data.raw
         self.shade_column, self.shade_values = data.shade_column, data.shade_values
+        self.tips = data.tips
         self._brushes = {}
         self.endResetModel()
 
@@ -128,6 +133,9 @@ class FrameModel(QAbstractTableModel):
             return self.display[col][row]
         if role == SORT_ROLE:
             return self.raw[col][row]
+        if role == Qt.ItemDataRole.ToolTipRole and col in self.tips:
+            tip = self.tips[col][row]
+            return tip if isinstance(tip, str) else None
         if role == Qt.ItemDataRole.BackgroundRole and col == self.shade_column:
             value = self.shade_values[row]
             brush = self._brushes.get(value)
