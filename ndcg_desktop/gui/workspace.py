@@ -43,6 +43,7 @@ from ndcg_desktop.gui.query_loader import QueryLoader
 from ndcg_desktop.gui.reader import mark_retrieved, show_long_text, show_passage
 from ndcg_desktop.gui.themes import muted_colour
 from ndcg_desktop.gui.topic_header import TopicHeader
+from ndcg_desktop.tasks.annotating import GradingRules, Refusal, next_query_to_grade, next_ungraded
 from ndcg_desktop.tasks.project import PoolVersion, Project
 
 translate = QCoreApplication.translate
@@ -428,13 +429,12 @@ class Workspace(QWidget):
         self.select_doc_row(first if first is not None else 0)
 
     def _first_ungraded_row(self, after: int = -1) -> int | None:
-        rows = self.pool_proxy.rowCount()
-        for step in range(1, rows + 1):
-            row = (after + step) % rows
+        """The next ungraded row after ``after`` in the order shown (tasks.annotating.next_ungraded)."""
+        rows = []
+        for row in range(self.pool_proxy.rowCount()):
             source = self.pool_proxy.mapToSource(self.pool_proxy.index(row, 0)).row()
-            if self.pool.grade(source) is None and not self.pool.is_awaiting(source):  # that one is adjudicated
-                return row
-        return None
+            rows.append((self.pool.doc_id(source), self.pool.grade(source), self.pool.is_awaiting(source)))
+        return next_ungraded(rows, after)
 
     def select_doc_row(self, proxy_row: int) -> None:
         if self.pool_proxy.rowCount() == 0:
@@ -507,29 +507,24 @@ class Workspace(QWidget):
             self.grade_bar.start_typing(digit)
 
     def grade_current(self, grade: int) -> None:
-        """Grade the current document and move to the next ungraded one (keyboard-first)."""
-        reason = self._why_not(grade)
+        """Grade the current document and move to the next ungraded one (keyboard-first). What a key does is
+        decided by tasks.annotating; this only asks, words and shows."""
         doc_id = self.current_doc()
-        if reason or doc_id is None or self.project is None or self.version is None or self.query_id is None:
-            self.status.emit(reason or translate("workspace", "No document is selected: nothing was graded."))
+        row = self.pool.row_of(doc_id) if doc_id is not None else -1
+        refusal = self._rules().refusal(
+            query_id=self.query_id, doc_id=doc_id, grade=grade, awaiting=row >= 0 and self.pool.is_awaiting(row)
+        )
+        if refusal is not None or doc_id is None or self.project is None or self.version is None:
+            self.status.emit(self._worded(refusal) if refusal else "")
             return
+        assert self.query_id is not None
         proxy_row = self.pool_view.currentIndex().row()
-        row = self.pool.row_of(doc_id)
-        if self.pool.is_awaiting(row):
-            self.status.emit(
-                translate(
-                    "workspace",
-                    "{doc_id} awaits adjudication (annotators rated it differently): settle it in the Adjudicate "
-                    "tab. Nothing was graded.",
-                ).format(doc_id=doc_id)
-            )
-            return
-        old = self.pool.grade(row)
-        if old == grade:
+        old, who = self.pool.grade(row), self.pool.annotator(row)
+        decision = self._rules().decide(grade=grade, old=old, who=who)
+        if decision.kind == "same":
             self._advance(proxy_row)
             return
-        who = self.pool.annotator(row)
-        if old is not None and who and who != self.project.user and not self._confirm_regrade(doc_id, old, grade, who):
+        if decision.kind == "confirm" and not self._confirm_regrade(doc_id, old, grade, who):  # type: ignore[arg-type]
             self.status.emit(
                 translate("workspace", "Kept the grade {old} that {who} gave {doc_id}.").format(
                     old=old, who=who, doc_id=doc_id
@@ -552,21 +547,43 @@ class Workspace(QWidget):
         if not self.grade_bar.uses_buttons:
             self.pool_view.setFocus()  # J/K and the next digit work again
 
-    def _why_not(self, grade: int) -> str:
-        """Why a grade cannot be given now (shown in the status bar), or an empty string."""
-        locked = self.locked_reason()
-        if locked or self.version is None:
-            return locked
-        if self.query_id is None:
-            return translate("workspace", "No query is selected: nothing was graded.")
-        scale = self.version.scale
-        if not (scale.low <= grade <= scale.high):
+    def _rules(self) -> GradingRules:
+        version = self.version
+        return GradingRules(
+            scale=version.scale if version is not None else None,
+            frozen=version is not None and version.frozen,
+            read_only=self.project is None or self.project.read_only,
+            user=self.project.user if self.project is not None else "",
+            version=version.version if version is not None else None,
+        )
+
+    def _worded(self, refusal: Refusal) -> str:
+        """A refusal in the window's words (the status bar)."""
+        kind = refusal.kind
+        if kind == "no_pool":
+            return translate("workspace", "Nothing to grade: this project has no pool yet.")
+        if kind == "frozen":
             return translate(
-                "workspace", "{grade} is not a grade here: this project's grades run from {low} to {high}."
-            ).format(
-                grade=grade if grade >= scale.low or not self.grade_bar.spin else "—", low=scale.low, high=scale.high
-            )
-        return ""
+                "workspace",
+                "Pool v{version} is frozen: its grades cannot change (Pool ▸ New draft from this version).",
+            ).format(version=refusal.version)
+        if kind == "read_only":
+            return translate("workspace", "The project is open read-only: grades cannot change.")
+        if kind == "no_query":
+            return translate("workspace", "No query is selected: nothing was graded.")
+        if kind == "no_document":
+            return translate("workspace", "No document is selected: nothing was graded.")
+        if kind == "awaiting":
+            return translate(
+                "workspace",
+                "{doc_id} awaits adjudication (annotators rated it differently): settle it in the Adjudicate "
+                "tab. Nothing was graded.",
+            ).format(doc_id=refusal.doc_id)
+        grade = refusal.grade if refusal.grade is not None and refusal.low is not None else 0
+        shown = grade if grade >= (refusal.low or 0) or not self.grade_bar.spin else "—"
+        return translate(
+            "workspace", "{grade} is not a grade here: this project's grades run from {low} to {high}."
+        ).format(grade=shown, low=refusal.low, high=refusal.high)
 
     def _confirm_regrade(self, doc_id: str, old: int, grade: int, who: str) -> bool:
         """Replacing another annotator's grade is deliberate: ask (No is the default)."""
@@ -727,14 +744,15 @@ class Workspace(QWidget):
         if self.version is None or self.version.frozen:
             self.status.emit(self.locked_reason())
             return
-        rows = self.query_proxy.rowCount()
-        current = self.query_view.currentIndex().row()
-        for step in range(1, rows + 1):
-            row = (current + step) % rows
-            if self.queries.ungraded(self.query_proxy.mapToSource(self.query_proxy.index(row, 0)).row()) > 0:
-                self.select_query_row(row)
-                self.pool_view.setFocus()
-                return
+        ungraded = [
+            self.queries.ungraded(self.query_proxy.mapToSource(self.query_proxy.index(row, 0)).row())
+            for row in range(self.query_proxy.rowCount())
+        ]
+        row = next_query_to_grade(ungraded, self.query_view.currentIndex().row())
+        if row is not None:
+            self.select_query_row(row)
+            self.pool_view.setFocus()
+            return
         self.status.emit(translate("workspace", "No query in the list has ungraded documents left."))
 
     def focus_note(self) -> None:
@@ -748,16 +766,8 @@ class Workspace(QWidget):
 
     def locked_reason(self) -> str:
         """Why nothing in the shown pool can change (status bar), or an empty string."""
-        if self.project is None or self.version is None:
-            return translate("workspace", "Nothing to grade: this project has no pool yet.")
-        if self.version.frozen:
-            return translate(
-                "workspace",
-                "Pool v{version} is frozen: its grades cannot change (Pool ▸ New draft from this version).",
-            ).format(version=self.version.version)
-        if self.project.read_only:
-            return translate("workspace", "The project is open read-only: grades cannot change.")
-        return ""
+        locked = self._rules().locked()
+        return self._worded(locked) if locked is not None else ""
 
     def _emit_progress(self) -> None:
         if self.project is None or self.version is None:
