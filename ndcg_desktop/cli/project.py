@@ -347,9 +347,9 @@ def cmd_new_draft(args: argparse.Namespace) -> int:
         if source is None:
             latest = project.latest_frozen()
             if latest is None:
-                raise InputError(
-                    f"has no frozen version to copy; {start_a_draft(project.file.conn)}", path=project.path
-                )
+                draft = project.draft()
+                advice = f"continue draft version {draft.version}" if draft else start_a_draft(project.file.conn)
+                raise InputError(f"has no frozen version to copy; {advice}", path=project.path)
             source = latest.version
         draft = project.new_draft_from(source)
         print(f"draft version {draft.version} started from version {source}")

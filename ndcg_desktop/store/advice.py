@@ -44,7 +44,7 @@ def what_blocks_freezing(conn: sqlite3.Connection, draft: int) -> str:
     if unsettled:
         return (
             f"draft version {draft} has {_items(unsettled)} that annotators rated differently: adjudicate them "
-            "(ndcg adjudicate PROJECT lists them; ndcg adjudicate PROJECT --rule median settles them all)"
+            "(ndcg adjudicate PROJECT --rule median settles them all, ndcg adjudicate PROJECT lists them)"
         )
     if not items:
         return f"draft version {draft} is empty: import judgments into it ({IMPORT_QRELS})"

@@ -384,7 +384,7 @@ class JudgmentRepository:
                 f"draft version {v.version} has {unsettled} item{'s' if unsettled != 1 else ''} that annotators rated "
                 "differently and nobody has adjudicated yet; adjudicate them first",
                 path=self.file.path,
-                hint="ndcg adjudicate PROJECT lists them; ndcg adjudicate PROJECT --rule median settles them all",
+                hint="ndcg adjudicate PROJECT --rule median settles them all, ndcg adjudicate PROJECT lists them",
             )
         if items == ungraded:  # before the next refusal, whose remedy would end here
             raise InputError(f"draft version {v.version} has no graded items to freeze", path=self.file.path)

@@ -332,7 +332,10 @@ def read_work_file(path: str | Path) -> tuple[WorkOrigin, pd.DataFrame, GradeSca
     with Project.open(target, read_only=True) as work:
         text = work.meta(WORK_META)
         if text is None:
-            raise InputError("is a project, not a work file (ndcg assign writes those)", path=target)
+            raise InputError(
+                "is a project, not a work file (ndcg assign PROJECT --annotators NAMES -o DIR writes those)",
+                path=target,
+            )
         origin = WorkOrigin.from_json(text, target)
         versions = work.versions()
         if not versions:
