@@ -126,6 +126,17 @@ class RatingRepository:
             counts = self._write(conn, number, incoming[RATING_COLUMNS], source, stamp, replacing=annotator)
         return {"draft": number, "items_added": added, **counts}
 
+    def identical_to(self, version: int, annotator: str) -> list[tuple[str, int]]:
+        """The other annotators of ``version`` who gave ``annotator``'s grade on every item both rated (one or
+        more), each with how many items that is, in name order."""
+        rows = self.file.query(
+            "SELECT o.annotator, count(*), sum(o.grade = m.grade) FROM ratings m JOIN ratings o ON o.version = "
+            "m.version AND o.query_id = m.query_id AND o.doc_id = m.doc_id AND o.annotator != m.annotator "
+            "WHERE m.version = ? AND m.annotator = ? GROUP BY o.annotator ORDER BY o.annotator",
+            (version, annotator),
+        )
+        return [(str(other), int(items)) for other, items, same in rows if items == same]
+
     def _write(
         self, conn: Any, version: int, rows: pd.DataFrame, source: str, stamp: str, *, replacing: str | None
     ) -> dict[str, int]:
@@ -217,16 +228,23 @@ class RatingRepository:
         conn.execute("DROP TABLE IF EXISTS temp.settling")
         conn.execute(
             "CREATE TEMP TABLE settling AS "
-            "SELECT c.query_id, c.doc_id, CASE WHEN min(r.grade) = max(r.grade) THEN min(r.grade) END AS grade, "
+            "SELECT r.query_id, r.doc_id, CASE WHEN min(r.grade) = max(r.grade) THEN min(r.grade) END AS grade, "
             "group_concat(r.annotator, '+') AS annotator, j.grade AS old_grade "
             "FROM (SELECT DISTINCT query_id, doc_id FROM changed_ratings WHERE old_grade IS NOT grade) c "
-            "JOIN judgments j ON j.version = ? AND j.query_id = c.query_id AND j.doc_id = c.doc_id "
             # by the primary key, so each item's ratings come in annotator order (a sorted subquery here
-            # would be scanned once per item: minutes for 100,000 ratings); none left (a rating replaced
-            # away): the item is ungraded again
-            "LEFT JOIN ratings r ON r.version = ? AND r.query_id = c.query_id AND r.doc_id = c.doc_id "
-            "GROUP BY c.query_id, c.doc_id",
+            # would be scanned once per item: minutes for 100,000 ratings)
+            "JOIN ratings r ON r.version = ? AND r.query_id = c.query_id AND r.doc_id = c.doc_id "
+            "JOIN judgments j ON j.version = ? AND j.query_id = c.query_id AND j.doc_id = c.doc_id "
+            "GROUP BY r.query_id, r.doc_id",
             (version, version),
+        )
+        conn.execute(  # an item whose last rating was replaced away (grade NULL here) is ungraded again
+            "INSERT INTO settling SELECT c.query_id, c.doc_id, NULL, NULL, j.grade "
+            "FROM (SELECT DISTINCT query_id, doc_id FROM changed_ratings WHERE grade IS NULL) c "
+            "JOIN judgments j ON j.version = ? AND j.query_id = c.query_id AND j.doc_id = c.doc_id "
+            "WHERE NOT EXISTS (SELECT 1 FROM ratings r WHERE r.version = j.version AND r.query_id = c.query_id "
+            "AND r.doc_id = c.doc_id)",
+            (version,),
         )
         conn.execute(
             "UPDATE judgments SET grade = s.grade, annotator = CASE WHEN s.grade IS NULL THEN NULL ELSE s.annotator "

@@ -143,20 +143,8 @@ def import_ratings(
         items_added=totals.pop("items_added"),
         ungraded=int(skipped.sum()),
         totals=totals,
-        identical=_repeated_by(project, number, name, scale),
+        identical=project.rating_store.identical_to(number, name),
     )
-
-
-def _repeated_by(project: Project, version: int, annotator: str, scale: GradeScale) -> list[tuple[str, int]]:
-    """The other annotators whose ratings equal ``annotator``'s on every item both rated (one or more)."""
-    from ndcg_desktop.scoring.agreement import agreement  # sklearn and krippendorff: imported on use
-    from ndcg_desktop.tasks.agreement import find_duplicates
-
-    ratings = project.ratings(version)
-    mine = ratings.loc[ratings["annotator"] == annotator, ["query_id", "doc_id"]]
-    near = ratings.merge(mine, on=["query_id", "doc_id"])[["query_id", "doc_id", "annotator", "grade"]]
-    report = agreement(near, scale, per_query=False)
-    return [(d.b if d.a == annotator else d.a, d.items) for d in find_duplicates(report) if annotator in (d.a, d.b)]
 
 
 def import_run(
