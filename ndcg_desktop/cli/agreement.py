@@ -85,6 +85,7 @@ def as_json(result: Any) -> dict[str, Any]:
         "leniency": _records(report.leniency),
         "leniency_by_query": _records(report.leniency_by_query),
         "confusion": _records(report.confusion),
+        "duplicates": result.duplicates_json(),
         "systems": {
             "not_compared": systems.why,
             "queries": list(systems.queries),
@@ -108,6 +109,7 @@ def as_text(result: Any) -> str:
         f"items      {overall.items} of {report.rated_items} rated items were rated by two or more people",
         f"alpha      {overall.alpha.text(4)}   (Krippendorff, ordinal)",
         f"unanimous  {overall.unanimous.text(4)}   (share of shared items given one grade by all)",
+        *(f"WARNING    {line}" for line in result.warnings()),  # identical annotators, and the figures without them
     ]
     if overall.pairs:
         lines += ["", f"{'pair':<24} {'items':>6} {'raw':>8} {'kappa lin':>10} {'kappa quad':>10}"]

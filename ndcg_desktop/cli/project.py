@@ -27,8 +27,9 @@ from ndcg_desktop.tasks import (
 )
 from ndcg_desktop.tasks.adjudication import team_manifest
 from ndcg_desktop.tasks.export import export_frozen_pool
+from ndcg_desktop.tasks.importing import RatingsImport, import_ratings
 from ndcg_desktop.tasks.pace import PaceReport, pace_report
-from ndcg_desktop.tasks.project import Project
+from ndcg_desktop.tasks.project import Project, open_project, start_draft
 
 
 def add_project_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -77,7 +78,14 @@ def add_project_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser
     p.add_argument(
         "--annotator",
         metavar="NAME",
-        help="add the grades as NAME's ratings of the draft's items (a second assessor), checked like a merge",
+        help="the grades are NAME's ratings (one assessor's file): items the draft lacks join it ungraded, and a "
+        "draft is started if there is none; each rated item is settled as after a merge",
+    )
+    p.add_argument(
+        "--replace",
+        action="store_true",
+        help="with --annotator: replace NAME's ratings in the draft with the file's (without it, a name that "
+        "already has ratings there is refused)",
     )
     p.set_defaults(handler=cmd_import_qrels)
 
@@ -205,12 +213,17 @@ def cmd_import_docs(args: argparse.Namespace) -> int:
 
 
 def cmd_import_qrels(args: argparse.Namespace) -> int:
+    negative = NegativeGrades.UNGRADED if args.negative_as_ungraded else NegativeGrades.REFUSE
     if args.annotator is not None:
-        from ndcg_desktop.cli.teams import cmd_import_ratings
-
-        return cmd_import_ratings(args)
+        with Project.open(args.project) as project:
+            done = import_ratings(
+                project, args.file, args.annotator, replace=args.replace, negative=negative, fmt=args.format
+            )
+        print(_ratings_text(done))
+        return 0
+    if args.replace:
+        raise InputError("--replace replaces an annotator's ratings: give it with --annotator NAME")
     with Project.open(args.project) as project:
-        negative = NegativeGrades.UNGRADED if args.negative_as_ungraded else NegativeGrades.REFUSE
         report = import_judgments(project, args.file, negative=negative, fmt=args.format)
         draft = project.draft()
         print(
@@ -219,6 +232,26 @@ def cmd_import_qrels(args: argparse.Namespace) -> int:
             f"{report['ungraded']} ungraded, {report['identical_repeats']} identical repeats ignored"
         )
     return 0
+
+
+def _ratings_text(done: RatingsImport) -> str:
+    t, who = done.totals, plain(done.annotator)
+    started = f" (started: {done.started})" if done.started else ""
+    lines = [
+        f"draft version {done.version}{started}: {done.items_added} item{'s' if done.items_added != 1 else ''} "
+        "joined the pool"
+        + (f", {done.ungraded} of them for negative grades, without a rating" if done.ungraded else ""),
+        f"{who}: {t['new']} new ratings, {t['changed']} changed, {t['unchanged']} unchanged"
+        + (f", {t['removed']} removed" if t["removed"] else "")
+        + f" from {plain(done.path.name)}; {t['unsettled']} items rated differently wait for adjudication",
+    ]
+    lines += [
+        f"warning: {who}'s ratings equal {plain(other)}'s on every one of the {items} item{'s' if items != 1 else ''} "
+        "both rated (the same file twice, or one person under two names?); ndcg agreement shows the figures with "
+        "and without the duplicate"
+        for other, items in done.identical
+    ]
+    return "\n".join(lines)
 
 
 def cmd_import_run(args: argparse.Namespace) -> int:
@@ -308,14 +341,8 @@ def cmd_freeze(args: argparse.Namespace) -> int:
 
 
 def cmd_new_draft(args: argparse.Namespace) -> int:
-    with Project.open(args.project) as project:
-        source = args.from_version
-        if source is None:
-            latest = project.latest_frozen()
-            if latest is None:
-                raise InputError("has no frozen version to copy", path=project.path)
-            source = latest.version
-        draft = project.new_draft_from(source)
+    with open_project(args.project) as project:
+        draft, source = start_draft(project, args.from_version)
         print(f"draft version {draft.version} started from version {source}")
     return 0
 

@@ -12,7 +12,7 @@ from ndcg_desktop.domain.settings import Gain
 from ndcg_desktop.formats.cells import plain
 from ndcg_desktop.tasks.adjudication import RULES, apply_rule, disagreements, pick
 from ndcg_desktop.tasks.project import Project
-from ndcg_desktop.tasks.teams import MergeReport, assign_work, import_ratings, merge_work
+from ndcg_desktop.tasks.teams import MergeReport, assign_work, merge_work
 
 
 def _fraction(text: str) -> float:
@@ -108,16 +108,6 @@ def cmd_merge(args: argparse.Namespace) -> int:
         report = merge_work(project, args.files, progress=progress)
         if show:
             print(file=sys.stderr)
-    print(_merge_text(report))
-    return 0
-
-
-def cmd_import_ratings(args: argparse.Namespace) -> int:
-    """import-qrels --annotator NAME: the file's grades as that person's ratings."""
-    if args.negative_as_ungraded:
-        raise InputError("--negative-as-ungraded adds pool items; with --annotator every line must be a rating")
-    with Project.open(args.project) as project:
-        report = import_ratings(project, args.file, args.annotator, fmt=args.format)
     print(_merge_text(report))
     return 0
 

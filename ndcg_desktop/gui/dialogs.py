@@ -1,4 +1,4 @@
-"""Dialogs: new project, build pool, freeze, import run, keyboard shortcuts."""
+"""Dialogs: new project, import judgments, build pool, freeze, import run, keyboard shortcuts."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
+    QRadioButton,
     QSpinBox,
     QTableWidget,
     QTableWidgetItem,
@@ -31,6 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from ndcg_desktop.domain import GradeScale, InputError, OrderKind, TiePolicy
+from ndcg_desktop.formats.cells import check_person
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_label
 from ndcg_desktop.gui.scores.tables import FrameModel, TableData, sorted_frame, table_data, table_view
@@ -211,6 +213,62 @@ class NewProjectDialog(QDialog):
             self.error.setText(translate("dialogs", "Enter the annotator's name: it is recorded with every grade."))
         else:
             self.accept()
+
+
+class ImportJudgmentsDialog(QDialog):
+    """How a judgments file comes in: as the pool's judgments (credited to the file), or as one annotator's ratings.
+
+    It only collects the choice and the name; ``tasks.importing`` does the import either way.
+    """
+
+    def __init__(self, file_name: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(translate("dialogs", "Import judgments"))
+        self.as_pool = QRadioButton(
+            translate("dialogs", "As the pool's judgments (credited to the file {name})").format(name=file_name)
+        )
+        self.as_ratings = QRadioButton(translate("dialogs", "As an annotator's ratings"))
+        self.as_pool.setChecked(True)
+        self.name = QLineEdit()
+        self.name.setPlaceholderText(translate("dialogs", "The annotator's name"))
+        self.name.setAccessibleName(translate("dialogs", "Annotator"))
+        self.name.setEnabled(False)
+        self.as_ratings.toggled.connect(self.name.setEnabled)
+        note = plain_label(
+            translate(
+                "dialogs",
+                "An annotator's ratings are settled as after a merge: the file's items the draft lacks join it, "
+                "and items rated differently wait in the Adjudicate view. Without a draft, one is started.",
+            ),
+            wrap=True,
+        )
+        self.error = QLabel()
+        self.error.setStyleSheet(f"color:{error_colour()}")
+        self.error.setAccessibleName(translate("dialogs", "Problem"))
+        self.buttons = buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText(translate("dialogs", "Import"))
+        buttons.accepted.connect(self._accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        for widget in (self.as_pool, self.as_ratings, self.name, note, self.error, buttons):
+            layout.addWidget(widget)
+        _chain(self.as_pool, self.as_ratings, self.name, *_box_buttons(buttons))
+
+    def annotator(self) -> str | None:
+        """The name chosen (trimmed), or None for the pool's judgments."""
+        return self.name.text().strip() if self.as_ratings.isChecked() else None
+
+    def _accept(self) -> None:
+        name = self.annotator()
+        if name is not None:
+            try:
+                check_person(name, "annotator name")
+            except InputError as exc:
+                self.error.setText(exc.message)
+                return
+        self.accept()
 
 
 ORDER_TEXTS = {

@@ -27,7 +27,14 @@ from PySide6.QtWidgets import (
 from ndcg_desktop import __version__
 from ndcg_desktop.domain import InputError
 from ndcg_desktop.gui.agreement import AgreementView
-from ndcg_desktop.gui.dialogs import BuildPoolDialog, FreezeDialog, ImportRunDialog, NewProjectDialog, ShortcutsDialog
+from ndcg_desktop.gui.dialogs import (
+    BuildPoolDialog,
+    FreezeDialog,
+    ImportJudgmentsDialog,
+    ImportRunDialog,
+    NewProjectDialog,
+    ShortcutsDialog,
+)
 from ndcg_desktop.gui.pace_status import PaceLabel
 from ndcg_desktop.gui.plain import show_message
 from ndcg_desktop.gui.pool_diff import PoolDiffAction
@@ -523,12 +530,20 @@ class MainWindow(QMainWindow):
         )
 
     def import_judgments(self, path: str | None = None, negative: NegativeGrades = NegativeGrades.REFUSE) -> None:
+        picked = path is None  # chosen here: ask how it comes in (the pool's judgments or a person's ratings)
         path = path or self._pick(
             translate("main_window", "Import judgments"),
             translate("main_window", "Judgments (*.txt *.qrels *.csv *.tsv *.gz);;All files (*)"),
         )
         if not path or self.project is None:
             return
+        if picked:
+            dialog = ImportJudgmentsDialog(Path(path).name, self)
+            if dialog.exec() != QDialog.DialogCode.Accepted:
+                return
+            if (annotator := dialog.annotator()) is not None:
+                self.team.import_ratings(path, annotator, negative)
+                return
         project = self.project
 
         def work(**_: Any) -> dict[str, int] | NegativeGradesFound:

@@ -331,7 +331,8 @@ class ProjectFile:
             if not (os.access(target, os.W_OK) and os.access(target.parent, os.W_OK)):
                 raise ProjectReadOnly(
                     "cannot be opened for writing: the file or its folder is read-only (or on read-only media); open "
-                    "it read-only (ndcg status, score and export-qrels work), or copy it to a folder you can write",
+                    "it read-only (ndcg status PROJECT works, score and export-qrels too once a version is frozen), "
+                    "or copy it to a folder you can write",
                     path=target,
                 )
             lock = _Lock(target)

@@ -143,7 +143,8 @@ def _from_sqlite(code: int | None, text: str, path: Path) -> StorageProblem | No
     if code in (_READONLY, _PERM):
         return ProjectReadOnly(
             f"cannot be written: the file, its folder or its disk is read-only {said}; nothing was written: open it "
-            "read-only (ndcg status, score and export-qrels work), or copy it to a folder you can write",
+            "read-only (ndcg status PROJECT works, score and export-qrels too once a version is frozen), or copy it "
+            "to a folder you can write",
             path=path,
         )
     if code == _CANTOPEN:

@@ -384,17 +384,17 @@ class JudgmentRepository:
                 f"draft version {v.version} has {unsettled} item{'s' if unsettled != 1 else ''} that annotators rated "
                 "differently and nobody has adjudicated yet; adjudicate them first",
                 path=self.file.path,
-                hint="ndcg adjudicate",
+                hint="ndcg adjudicate PROJECT --rule median settles them all, ndcg adjudicate PROJECT lists them",
             )
+        if items == ungraded:  # before the next refusal, whose remedy would end here
+            raise InputError(f"draft version {v.version} has no graded items to freeze", path=self.file.path)
         if ungraded and not remove_ungraded:
             raise InputError(
                 f"draft version {v.version} has {ungraded} ungraded item{'s' if ungraded != 1 else ''}; grade them, "
                 "or remove them explicitly",
                 path=self.file.path,
-                hint="freeze with --remove-ungraded",
+                hint="ndcg freeze PROJECT --remove-ungraded",
             )
-        if items == ungraded:
-            raise InputError(f"draft version {v.version} has no graded items to freeze", path=self.file.path)
         with self.file.transaction() as conn:  # removing the ungraded items and freezing: one transaction
             if ungraded:
                 self._remove_ungraded(conn, v.version)

@@ -20,6 +20,7 @@ from ndcg_desktop.domain.settings import GradeScale
 from ndcg_desktop.formats.cells import clean_ids, show
 from ndcg_desktop.formats.qrels import judgment_lines
 from ndcg_desktop.store import team
+from ndcg_desktop.store.advice import get_a_frozen_version
 from ndcg_desktop.store.core import ProjectFile, now
 from ndcg_desktop.store.errors import stored_value
 from ndcg_desktop.store.schema import TEAM_FORMAT, framed
@@ -479,7 +480,7 @@ class PoolRepository:
             latest = self.latest_frozen()
             if latest is None:
                 raise InputError(
-                    "has no frozen pool version; freeze the draft first", path=self.file.path, hint="ndcg freeze"
+                    f"has no frozen pool version; {get_a_frozen_version(self.file.conn)}", path=self.file.path
                 )
             return latest
         v = self.version(number)

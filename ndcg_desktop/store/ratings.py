@@ -14,7 +14,7 @@ import pandas as pd
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import GradeScale
 from ndcg_desktop.store.core import ProjectFile, now
-from ndcg_desktop.store.pools import PoolRepository, PoolVersion
+from ndcg_desktop.store.pools import DraftTarget, PoolRepository, PoolVersion
 from ndcg_desktop.store.schema import RATINGS_FORMAT
 from ndcg_desktop.store.team import adjudication_counts, annotator_digests, ratings_digest
 
@@ -23,6 +23,10 @@ _BATCH = 50_000
 
 # How an item's grade was settled when its ratings differ (judgments.adjudication). NULL: nothing to settle.
 PICK = "pick"
+
+
+class AnnotatorTaken(InputError):
+    """The annotator already has ratings in the draft, and replacing them was not asked for."""
 
 
 def ratings_hash(triples: pd.DataFrame, scale: GradeScale, annotator: str) -> str:
@@ -80,78 +84,143 @@ class RatingRepository:
         ratings twice is a no-op. Returns counts: ``new``, ``changed``, ``unchanged``, ``settled``, ``unsettled``.
         """
         v = self.pools.writable_draft(version)
-        rows = incoming[RATING_COLUMNS]
+        with self.file.transaction() as conn:
+            return self._write(conn, v.version, incoming[RATING_COLUMNS], source, now(), replacing=None)
+
+    def import_ratings(
+        self,
+        items: pd.DataFrame,
+        incoming: pd.DataFrame,
+        *,
+        target: DraftTarget,
+        annotator: str,
+        source: str,
+        replace: bool = False,
+    ) -> dict[str, int]:
+        """One file's grades as ``annotator``'s ratings, in one transaction (``import-qrels --annotator``).
+
+        The draft ``target`` is made if it does not exist yet (:meth:`PoolRepository.open_draft`); ``items``
+        (query_id, doc_id, line) not in it join it ungraded, audited as imported; ``incoming`` (the columns of
+        :data:`RATING_COLUMNS`) become the annotator's ratings, and their items are settled as after a merge.
+        An annotator who already has ratings in the draft is refused (:class:`AnnotatorTaken`) unless
+        ``replace``: then their ratings become exactly the file's, the ones it lacks removed. Returns the counts
+        of :meth:`add_ratings` plus ``draft``, ``items_added`` and ``removed``.
+        """
         stamp = now()
         with self.file.transaction() as conn:
-            conn.execute(
-                "CREATE TEMP TABLE IF NOT EXISTS incoming_ratings (query_id TEXT NOT NULL, doc_id TEXT NOT NULL, "
-                "annotator TEXT NOT NULL, grade INTEGER NOT NULL, note TEXT NOT NULL, rated_at TEXT NOT NULL, "
-                "PRIMARY KEY (query_id, doc_id, annotator))"
+            number = self.pools.open_draft(conn, target)
+            held = int(
+                conn.execute(
+                    "SELECT count(*) FROM ratings WHERE version = ? AND annotator = ?", (number, annotator)
+                ).fetchone()[0]
             )
-            conn.execute("DELETE FROM incoming_ratings")
-            for start in range(0, len(rows), _BATCH):
-                part = rows.iloc[start : start + _BATCH]
-                conn.executemany(
-                    "INSERT INTO incoming_ratings VALUES (?, ?, ?, ?, ?, ?)",
-                    zip(
-                        part["query_id"].astype(str).tolist(),
-                        part["doc_id"].astype(str).tolist(),
-                        part["annotator"].astype(str).tolist(),
-                        part["grade"].astype("int64").tolist(),
-                        part["note"].astype(str).tolist(),
-                        part["rated_at"].astype(str).tolist(),
-                        strict=True,
-                    ),
-                )
-            missing = conn.execute(
-                "SELECT i.query_id, i.doc_id FROM incoming_ratings i LEFT JOIN judgments j ON j.version = ? "
-                "AND j.query_id = i.query_id AND j.doc_id = i.doc_id WHERE j.query_id IS NULL LIMIT 1",
-                (v.version,),
-            ).fetchone()
-            if missing is not None:
-                raise InputError(
-                    f"{source}: document {missing[1]} for query {missing[0]} is not in the pool of draft version "
-                    f"{v.version}",
+            if held and not replace:
+                where = f"draft version {number}" if target.version is not None else "the draft it would start"
+                raise AnnotatorTaken(
+                    f"{annotator} already has {held} rating{'s' if held != 1 else ''} in {where}; import this file "
+                    f"under another name, or replace {annotator}'s ratings with it",
                     path=self.file.path,
+                    hint="ndcg import-qrels PROJECT FILE --annotator NAME --replace",
                 )
-            # Only what differs from the stored rating is written: the same ratings twice change nothing.
-            conn.execute("DROP TABLE IF EXISTS temp.changed_ratings")
-            conn.execute(
-                "CREATE TEMP TABLE changed_ratings AS SELECT i.*, r.grade AS old_grade, r.note AS old_note "
-                "FROM incoming_ratings i LEFT JOIN ratings r ON r.version = ? AND r.query_id = i.query_id "
-                "AND r.doc_id = i.doc_id AND r.annotator = i.annotator "
-                "WHERE r.grade IS NULL OR r.grade != i.grade OR r.note != i.note",
-                (v.version,),
+            added = _join_items(conn, number, items, self.file.user, stamp)
+            counts = self._write(conn, number, incoming[RATING_COLUMNS], source, stamp, replacing=annotator)
+        return {"draft": number, "items_added": added, **counts}
+
+    def identical_to(self, version: int, annotator: str) -> list[tuple[str, int]]:
+        """The other annotators of ``version`` who gave ``annotator``'s grade on every item both rated (one or
+        more), each with how many items that is, in name order."""
+        rows = self.file.query(
+            "SELECT o.annotator, count(*), sum(o.grade = m.grade) FROM ratings m JOIN ratings o ON o.version = "
+            "m.version AND o.query_id = m.query_id AND o.doc_id = m.doc_id AND o.annotator != m.annotator "
+            "WHERE m.version = ? AND m.annotator = ? GROUP BY o.annotator ORDER BY o.annotator",
+            (version, annotator),
+        )
+        return [(str(other), int(items)) for other, items, same in rows if items == same]
+
+    def _write(
+        self, conn: Any, version: int, rows: pd.DataFrame, source: str, stamp: str, *, replacing: str | None
+    ) -> dict[str, int]:
+        """Inside the caller's transaction: add or update ``rows`` as ratings of ``version`` and settle their items.
+
+        ``replacing`` names an annotator whose ratings not among ``rows`` are removed (their items settled too);
+        the counts then say how many (``removed``).
+        """
+        conn.execute(
+            "CREATE TEMP TABLE IF NOT EXISTS incoming_ratings (query_id TEXT NOT NULL, doc_id TEXT NOT NULL, "
+            "annotator TEXT NOT NULL, grade INTEGER NOT NULL, note TEXT NOT NULL, rated_at TEXT NOT NULL, "
+            "PRIMARY KEY (query_id, doc_id, annotator))"
+        )
+        conn.execute("DELETE FROM incoming_ratings")
+        for start in range(0, len(rows), _BATCH):
+            part = rows.iloc[start : start + _BATCH]
+            conn.executemany(
+                "INSERT INTO incoming_ratings VALUES (?, ?, ?, ?, ?, ?)",
+                zip(
+                    part["query_id"].astype(str).tolist(),
+                    part["doc_id"].astype(str).tolist(),
+                    part["annotator"].astype(str).tolist(),
+                    part["grade"].astype("int64").tolist(),
+                    part["note"].astype(str).tolist(),
+                    part["rated_at"].astype(str).tolist(),
+                    strict=True,
+                ),
             )
-            counts = conn.execute(
-                "SELECT count(*), count(old_grade), (SELECT count(*) FROM incoming_ratings) FROM changed_ratings"
-            ).fetchone()
-            conn.execute(
-                "INSERT INTO ratings (version, query_id, doc_id, annotator, grade, note, rated_at) "
-                "SELECT ?, query_id, doc_id, annotator, grade, note, rated_at FROM changed_ratings "
-                "ORDER BY query_id, doc_id, annotator "
-                "ON CONFLICT (version, query_id, doc_id, annotator) DO UPDATE SET "
-                "grade = excluded.grade, note = excluded.note, rated_at = excluded.rated_at",
-                (v.version,),
+        missing = conn.execute(
+            "SELECT i.query_id, i.doc_id FROM incoming_ratings i LEFT JOIN judgments j ON j.version = ? "
+            "AND j.query_id = i.query_id AND j.doc_id = i.doc_id WHERE j.query_id IS NULL LIMIT 1",
+            (version,),
+        ).fetchone()
+        if missing is not None:
+            raise InputError(
+                f"{source}: document {missing[1]} for query {missing[0]} is not in the pool of draft version {version}",
+                path=self.file.path,
             )
+        # Only what differs from the stored rating is written: the same ratings twice change nothing.
+        conn.execute("DROP TABLE IF EXISTS temp.changed_ratings")
+        conn.execute(
+            "CREATE TEMP TABLE changed_ratings AS SELECT i.*, r.grade AS old_grade, r.note AS old_note "
+            "FROM incoming_ratings i LEFT JOIN ratings r ON r.version = ? AND r.query_id = i.query_id "
+            "AND r.doc_id = i.doc_id AND r.annotator = i.annotator "
+            "WHERE r.grade IS NULL OR r.grade != i.grade OR r.note != i.note",
+            (version,),
+        )
+        counts = conn.execute(
+            "SELECT count(*), count(old_grade), (SELECT count(*) FROM incoming_ratings) FROM changed_ratings"
+        ).fetchone()
+        removed = 0
+        if replacing is not None:  # the annotator's ratings the incoming ones lack: taken out (grade NULL here)
+            removed = conn.execute(
+                "INSERT INTO changed_ratings SELECT r.query_id, r.doc_id, r.annotator, NULL, '', ?, r.grade, r.note "
+                "FROM ratings r WHERE r.version = ? AND r.annotator = ? AND NOT EXISTS (SELECT 1 FROM incoming_ratings "
+                "i WHERE i.query_id = r.query_id AND i.doc_id = r.doc_id AND i.annotator = r.annotator)",
+                (stamp, version, replacing),
+            ).rowcount
             conn.execute(
-                "INSERT INTO audit_log (version, query_id, doc_id, action, old_grade, new_grade, old_note, new_note, "
-                "who, at) SELECT ?, query_id, doc_id, ?, old_grade, grade, old_note, note, annotator, ? "
-                "FROM changed_ratings ORDER BY query_id, doc_id, annotator",
-                (v.version, f"rating ({source})"[:200], stamp),
+                "DELETE FROM ratings WHERE version = ? AND annotator = ? AND (query_id, doc_id) IN "
+                "(SELECT query_id, doc_id FROM changed_ratings WHERE grade IS NULL)",
+                (version, replacing),
             )
-            settled = self._settle(conn, v.version, stamp)
-            unsettled = int(conn.execute(_UNSETTLED_COUNT, (v.version, v.version)).fetchone()[0])
-            conn.execute("DELETE FROM incoming_ratings")
-            conn.execute("DROP TABLE temp.changed_ratings")
+        conn.execute(
+            "INSERT INTO ratings (version, query_id, doc_id, annotator, grade, note, rated_at) "
+            "SELECT ?, query_id, doc_id, annotator, grade, note, rated_at FROM changed_ratings "
+            "WHERE grade IS NOT NULL ORDER BY query_id, doc_id, annotator "
+            "ON CONFLICT (version, query_id, doc_id, annotator) DO UPDATE SET "
+            "grade = excluded.grade, note = excluded.note, rated_at = excluded.rated_at",
+            (version,),
+        )
+        conn.execute(
+            "INSERT INTO audit_log (version, query_id, doc_id, action, old_grade, new_grade, old_note, new_note, "
+            "who, at) SELECT ?, query_id, doc_id, ?, old_grade, grade, old_note, note, annotator, ? "
+            "FROM changed_ratings ORDER BY query_id, doc_id, annotator",
+            (version, f"rating ({source})"[:200], stamp),
+        )
+        settled = self._settle(conn, version, stamp)
+        unsettled = int(conn.execute(_UNSETTLED_COUNT, (version, version)).fetchone()[0])
+        conn.execute("DELETE FROM incoming_ratings")
+        conn.execute("DROP TABLE temp.changed_ratings")
         new, changed, total = int(counts[0]) - int(counts[1]), int(counts[1]), int(counts[2])
-        return {
-            "new": new,
-            "changed": changed,
-            "unchanged": total - new - changed,
-            "settled": settled,
-            "unsettled": unsettled,
-        }
+        counted = {"new": new, "changed": changed, "unchanged": total - new - changed, "settled": settled}
+        return counted | ({"removed": int(removed)} if replacing is not None else {}) | {"unsettled": unsettled}
 
     def _settle(self, conn: Any, version: int, stamp: str) -> int:
         """Settle again the items whose ratings changed (temp.changed_ratings): agreement gives the grade,
@@ -161,14 +230,21 @@ class RatingRepository:
             "CREATE TEMP TABLE settling AS "
             "SELECT r.query_id, r.doc_id, CASE WHEN min(r.grade) = max(r.grade) THEN min(r.grade) END AS grade, "
             "group_concat(r.annotator, '+') AS annotator, j.grade AS old_grade "
-            "FROM (SELECT DISTINCT query_id, doc_id FROM changed_ratings WHERE old_grade IS NULL "
-            "      OR old_grade != grade) c "
+            "FROM (SELECT DISTINCT query_id, doc_id FROM changed_ratings WHERE old_grade IS NOT grade) c "
             # by the primary key, so each item's ratings come in annotator order (a sorted subquery here
             # would be scanned once per item: minutes for 100,000 ratings)
             "JOIN ratings r ON r.version = ? AND r.query_id = c.query_id AND r.doc_id = c.doc_id "
             "JOIN judgments j ON j.version = ? AND j.query_id = c.query_id AND j.doc_id = c.doc_id "
             "GROUP BY r.query_id, r.doc_id",
             (version, version),
+        )
+        conn.execute(  # an item whose last rating was replaced away (grade NULL here) is ungraded again
+            "INSERT INTO settling SELECT c.query_id, c.doc_id, NULL, NULL, j.grade "
+            "FROM (SELECT DISTINCT query_id, doc_id FROM changed_ratings WHERE grade IS NULL) c "
+            "JOIN judgments j ON j.version = ? AND j.query_id = c.query_id AND j.doc_id = c.doc_id "
+            "WHERE NOT EXISTS (SELECT 1 FROM ratings r WHERE r.version = j.version AND r.query_id = c.query_id "
+            "AND r.doc_id = c.doc_id)",
+            (version,),
         )
         conn.execute(
             "UPDATE judgments SET grade = s.grade, annotator = CASE WHEN s.grade IS NULL THEN NULL ELSE s.annotator "
@@ -278,6 +354,44 @@ class AssignmentRepository:
                 "INSERT INTO assignments (version, annotator, query_id, work_id) VALUES (?, ?, ?, ?)",
                 [(version, a, q, w) for a, q, w in rows[["annotator", "query_id", "work_id"]].itertuples(index=False)],
             )
+
+
+def _join_items(conn: Any, version: int, items: pd.DataFrame, user: str, stamp: str) -> int:
+    """Inside the caller's transaction: add the (query_id, doc_id) ``items`` a draft lacks, ungraded, audited as
+    imported in the order of their ``line``. Returns how many joined."""
+    conn.execute(
+        "CREATE TEMP TABLE IF NOT EXISTS joining (query_id TEXT NOT NULL, doc_id TEXT NOT NULL, line INTEGER NOT NULL, "
+        "new INTEGER, PRIMARY KEY (query_id, doc_id))"
+    )
+    conn.execute("DELETE FROM joining")
+    for start in range(0, len(items), _BATCH):
+        part = items.iloc[start : start + _BATCH]
+        conn.executemany(
+            "INSERT OR IGNORE INTO joining (query_id, doc_id, line) VALUES (?, ?, ?)",
+            zip(
+                part["query_id"].astype(str).tolist(),
+                part["doc_id"].astype(str).tolist(),
+                part["line"].astype("int64").tolist(),
+                strict=True,
+            ),
+        )
+    conn.execute(
+        "UPDATE joining SET new = NOT EXISTS (SELECT 1 FROM judgments j WHERE j.version = ? "
+        "AND j.query_id = joining.query_id AND j.doc_id = joining.doc_id)",
+        (version,),
+    )
+    added = conn.execute(
+        "INSERT INTO judgments (version, query_id, doc_id, grade) SELECT ?, query_id, doc_id, NULL FROM joining "
+        "WHERE new ORDER BY query_id, doc_id",  # key order: B-tree appends
+        (version,),
+    ).rowcount
+    conn.execute(
+        "INSERT INTO audit_log (version, query_id, doc_id, action, who, at) "
+        "SELECT ?, query_id, doc_id, 'import', ?, ? FROM joining WHERE new ORDER BY line",
+        (version, user, stamp),
+    )
+    conn.execute("DELETE FROM joining")
+    return int(added)
 
 
 # Items whose ratings differ and whose grade is not settled yet.

@@ -23,10 +23,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ndcg_desktop.domain import EvalSettings, InputError, Qrels
+from ndcg_desktop.domain import EvalSettings, GradeScale, InputError, Qrels
 from ndcg_desktop.domain.data import Source
+from ndcg_desktop.domain.natural import natural_key
+from ndcg_desktop.formats.cells import IMPORTED, plain
 from ndcg_desktop.formats.export import export_folder
-from ndcg_desktop.scoring.agreement import AgreementReport, agreement
+from ndcg_desktop.scoring.agreement import AgreementReport, GroupFigures, agreement
 from ndcg_desktop.scoring.agreement import Figure as Figure  # a figure with its reason when undefined
 from ndcg_desktop.store import PoolVersion, Project
 from ndcg_desktop.tasks.scoring import load_inputs, score_inputs
@@ -179,6 +181,70 @@ def _tau(means: pd.DataFrame, a: str, b: str) -> Figure:
     return kendall_tau([float(v) for v in both[a]], [float(v) for v in both[b]])
 
 
+@dataclass(frozen=True)
+class Duplicate:
+    """Two annotators who gave the same grade on every one of the ``items`` (one or more) both rated: one file
+    imported twice, or one person under two names. Their ratings would count twice in every figure."""
+
+    a: str
+    b: str
+    items: int
+
+
+@dataclass(frozen=True)
+class WithoutDuplicates:
+    """The overall figures with one annotator of each :class:`Duplicate` left out (``left_out``)."""
+
+    left_out: tuple[str, ...]
+    overall: GroupFigures
+
+
+def find_duplicates(report: AgreementReport) -> tuple[Duplicate, ...]:
+    """The pairs of ``report`` with raw agreement exactly 1 on one or more shared items, in the report's order."""
+    return tuple(Duplicate(p.a, p.b, p.items) for p in report.overall.pairs if p.items and p.raw.value == 1.0)
+
+
+def left_out(report: AgreementReport, duplicates: tuple[Duplicate, ...]) -> tuple[str, ...]:
+    """Who is left out to count each group of identical annotators once: all but one of each group.
+
+    Kept is the one with the most ratings (it loses nothing of the others' on their shared items), on a tie a
+    person rather than a file's import credit (``import:NAME``), then the first in natural order.
+
+    >>> r = agreement(pd.DataFrame({"query_id": ["q"] * 4, "doc_id": ["a", "a", "b", "b"],
+    ...     "annotator": ["ana", "import:ana.qrels"] * 2, "grade": [1, 1, 2, 2]}), GradeScale(0, 3))
+    >>> left_out(r, find_duplicates(r))
+    ('import:ana.qrels',)
+    """
+    group = {name: name for d in duplicates for name in (d.a, d.b)}  # union-find over the identical pairs
+
+    def root(name: str) -> str:
+        while group[name] != name:
+            name = group[name]
+        return name
+
+    for d in duplicates:
+        group[root(d.a)] = root(d.b)
+    counts = dict(zip(report.leniency["annotator"], report.leniency["ratings"], strict=True))
+    members: dict[str, list[str]] = {}
+    for name in group:
+        members.setdefault(root(name), []).append(name)
+    out: list[str] = []
+    for names in members.values():
+        kept = min(names, key=lambda n: (-int(counts.get(n, 0)), n.casefold().startswith(IMPORTED), natural_key(n)))
+        out += [n for n in names if n != kept]
+    return tuple(sorted(out, key=natural_key))
+
+
+def without_duplicates(ratings: pd.DataFrame, report: AgreementReport, scale: GradeScale) -> WithoutDuplicates | None:
+    """The overall figures with :func:`left_out` removed, or None when no two annotators are identical."""
+    duplicates = find_duplicates(report)
+    if not duplicates:
+        return None
+    gone = left_out(report, duplicates)
+    kept = ratings[~ratings["annotator"].isin(gone)]
+    return WithoutDuplicates(gone, agreement(kept, scale, per_query=False).overall)
+
+
 @dataclass
 class AgreementResult:
     """The agreement of a pool version's ratings, and (for a frozen version) the systems check."""
@@ -187,6 +253,41 @@ class AgreementResult:
     report: AgreementReport
     systems: SystemsCheck
     settings: EvalSettings
+    duplicates: tuple[Duplicate, ...] = ()
+    deduplicated: WithoutDuplicates | None = None  # the figures counting each group of identical annotators once
+
+    def warnings(self) -> list[str]:
+        """One line per pair of identical annotators, then the figures without the duplicates (CLI and window)."""
+        lines = [
+            f"{plain(d.a)} and {plain(d.b)} gave the same grade on every one of the {d.items} item"
+            f"{'s' if d.items != 1 else ''} both rated (one file imported twice, or one person under two names?); "
+            "the figures above count those ratings twice"
+            for d in self.duplicates
+        ]
+        if self.deduplicated is not None:
+            overall = self.deduplicated.overall
+            lines.append(
+                f"without {', '.join(map(plain, self.deduplicated.left_out))}: alpha {overall.alpha.text(4)}, "
+                f"unanimous {overall.unanimous.text(4)} ({len(overall.annotators)} annotators, {overall.items} "
+                "shared items)"
+            )
+        return lines
+
+    def duplicates_json(self) -> dict[str, Any]:
+        """The identical pairs and the figures without them, JSON-ready (``without_duplicates`` None if none)."""
+        dedup = self.deduplicated
+        return {
+            "pairs": [{"a": d.a, "b": d.b, "items": d.items} for d in self.duplicates],
+            "without_duplicates": None
+            if dedup is None
+            else {
+                "left_out": list(dedup.left_out),
+                "annotators": list(dedup.overall.annotators),
+                "shared_items": dedup.overall.items,
+                "alpha_ordinal": dedup.overall.alpha.as_json(),
+                "unanimous": dedup.overall.unanimous.as_json(),
+            },
+        }
 
     def manifest(self) -> dict[str, Any]:
         """Rule 13 for the agreement export: what was compared, how, and with which tool."""
@@ -205,6 +306,7 @@ class AgreementResult:
             "shared_items": overall.items,
             "alpha_ordinal": overall.alpha.as_json(),
             "unanimous": overall.unanimous.as_json(),
+            "duplicates": self.duplicates_json(),
             "kappa": "Cohen's, linear and quadratic weights over the whole scale (scikit-learn cohen_kappa_score)",
             "alpha": "Krippendorff's alpha, ordinal level (krippendorff package)",
             "systems": {
@@ -268,8 +370,10 @@ def compute_agreement(
 ) -> AgreementResult:
     """The agreement report of ``ratings`` (a version's ratings table) and the systems check."""
     report = agreement(ratings, version.scale, cancelled=cancelled)
+    dedup = without_duplicates(ratings, report, version.scale)
     systems = check_systems(project, version, ratings, report, base, progress=progress, cancelled=cancelled)
-    return AgreementResult(version, report, systems, base.with_(scale=version.scale))
+    settings = base.with_(scale=version.scale)
+    return AgreementResult(version, report, systems, settings, find_duplicates(report), dedup)
 
 
 def load_agreement(

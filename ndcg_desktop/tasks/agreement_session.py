@@ -97,6 +97,11 @@ class AgreementSession(FollowsProject):
         self.changed.emit(frozenset({RESULT}))
         return True
 
+    def warnings(self) -> list[str]:
+        """The shown result's warnings (:meth:`AgreementResult.warnings`: two annotators identical on every item
+        both rated, and the figures without the duplicate), as ``ndcg agreement`` prints them; [] without a result."""
+        return self.result.warnings() if self.result is not None else []
+
     def items_changed(self, version: int) -> None:
         """A grade, rating or item of ``version`` changed: a result computed from it goes (another version's stays)."""
         if self.result is not None and self.result.version.version == version:

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 
-from ndcg_desktop.domain import InputError, OrderKind, TiePolicy
+import pandas as pd
+
+from ndcg_desktop.domain import GradeScale, InputError, OrderKind, TiePolicy
 from ndcg_desktop.domain.chunks import IdMap
+from ndcg_desktop.formats.cells import check_person
 from ndcg_desktop.formats.chunk_map import read_chunk_map
+from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.store import Project, RunInfo
+from ndcg_desktop.store.core import now
+from ndcg_desktop.store.ratings import AnnotatorTaken as AnnotatorTaken  # the front asks before replacing
 
 
 class NegativeGrades(StrEnum):
@@ -44,6 +51,101 @@ def import_judgments(
             hint = "import negative grades as ungraded items with --negative-as-ungraded"
             raise NegativeGradesFound(message, path=exc.path, line=exc.line, hint=hint) from None
         raise
+
+
+@dataclass
+class RatingsImport:
+    """What :func:`import_ratings` did: the draft, how many items joined it, the ratings' counts, and whom the
+    new ratings repeat exactly."""
+
+    path: Path
+    annotator: str
+    version: int  # the draft
+    started: str  # "" (the draft existed), "an empty draft" or "a copy of pool version N"
+    items_added: int  # items of the file the draft lacked, joined ungraded
+    ungraded: int  # of the file's lines, negative grades joined as items without a rating
+    totals: dict[str, int]  # new, changed, unchanged, removed, settled, unsettled (RatingRepository)
+    identical: list[tuple[str, int]] = field(default_factory=list)  # (other annotator, items both rated)
+
+
+def import_ratings(
+    project: Project,
+    path: str | Path,
+    annotator: str,
+    *,
+    replace: bool = False,
+    negative: NegativeGrades = NegativeGrades.REFUSE,
+    fmt: str | None = None,
+) -> RatingsImport:
+    """A qrels file's grades as ``annotator``'s ratings of the draft, which is started if there is none.
+
+    The file's items the draft lacks join it ungraded (a new draft copies the latest frozen version, or starts
+    empty); every grade becomes the annotator's rating, and each rated item is settled as after a merge: the
+    grade of agreeing ratings, or open for adjudication. So two assessors' files go into a fresh project by two
+    calls, and ``agreement``, ``adjudicate`` and ``freeze`` follow. An annotator who already has ratings in the
+    draft is refused (:class:`~ndcg_desktop.store.ratings.AnnotatorTaken`) unless ``replace``: their ratings
+    then become exactly the file's. Everything is checked before anything is written, in one transaction.
+
+    >>> # ndcg import-qrels p.ndcgproj ana.qrels --annotator ana is, in code:
+    >>> # import_ratings(Project.open(p), "ana.qrels", "ana")
+    """
+    name = check_person(annotator.strip(), "annotator name")
+    target = project.pools.draft_target(None)
+    if target.version is not None:  # a draft edited by hand (a grade of 'x') is refused here, naming it
+        project.pool_items(target.version)
+    scale = target.scale
+    source = Path(path)
+    frame = read_qrels(source, scale=GradeScale(-(2**63), 2**63 - 1), fmt=fmt).frame  # the project's scale below
+    below = frame["grade"] < scale.low
+    skipped = below & (frame["grade"] < 0) if negative is NegativeGrades.UNGRADED else below & False
+    wrong = frame[(frame["grade"] > scale.high) | (below & ~skipped)]
+    if len(wrong):
+        bad = wrong.sort_values("line").iloc[0]
+        grade = int(bad["grade"])
+        message = f"grade {grade} is outside the scale {scale}"
+        if grade < 0:
+            raise NegativeGradesFound(
+                message + " (trec_eval's negative grade: pooled but not judged)",
+                path=source,
+                line=int(bad["line"]),
+                hint="import negative grades as ungraded items with --negative-as-ungraded",
+            )
+        raise InputError(message, path=source, line=int(bad["line"]))
+    rated = frame[~skipped]
+    ratings = pd.DataFrame(
+        {
+            "query_id": rated["query_id"].astype(str),
+            "doc_id": rated["doc_id"].astype(str),
+            "annotator": name,
+            "grade": rated["grade"].astype("int64"),
+            "note": "",
+            "rated_at": now(),
+        }
+    )
+    totals = project.rating_store.import_ratings(
+        frame[["query_id", "doc_id", "line"]],
+        ratings,
+        target=target,
+        annotator=name,
+        source=source.name,
+        replace=replace,
+    )
+    number = totals.pop("draft")
+    started = (
+        ""
+        if target.version is not None
+        else (f"a copy of pool version {target.parent}" if target.parent is not None else "an empty draft")
+    )
+    return RatingsImport(
+        path=source,
+        annotator=name,
+        version=number,
+        started=started,
+        items_added=totals.pop("items_added"),
+        ungraded=int(skipped.sum()),
+        totals=totals,
+        identical=project.rating_store.identical_to(number, name),
+    )
 
 
 def import_run(

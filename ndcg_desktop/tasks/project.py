@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import GradeScale
 from ndcg_desktop.store import (
     SUFFIX,
@@ -36,6 +37,7 @@ from ndcg_desktop.store import (
     StorageProblem,
     release_thread_connections,
 )
+from ndcg_desktop.store.advice import start_a_draft
 from ndcg_desktop.store.core import default_user
 from ndcg_desktop.store.errors import known_error
 from ndcg_desktop.store.pools import DEFAULT_LABELS, default_labels
@@ -63,6 +65,7 @@ __all__ = [
     "known_error",
     "open_project",
     "release_thread_connections",
+    "start_draft",
 ]
 
 
@@ -76,3 +79,16 @@ def create_project(
 ) -> Project:
     """Create an empty project with a grade scale (0..3 unless given) and a label per grade, and open it."""
     return Project.create(path, scale=scale, labels=labels, user=user)
+
+
+def start_draft(project: Project, source: int | None = None) -> tuple[PoolVersion, int]:
+    """Start the next draft as a copy of frozen version ``source`` (the latest frozen one when None); returns the
+    draft and the version it copies. Refused, saying what to do instead, when there is nothing to copy."""
+    if source is None:
+        latest = project.latest_frozen()
+        if latest is None:
+            draft = project.draft()
+            advice = f"continue draft version {draft.version}" if draft else start_a_draft(project.file.conn)
+            raise InputError(f"has no frozen version to copy; {advice}", path=project.path)
+        source = latest.version
+    return project.new_draft_from(source), source

@@ -2,8 +2,8 @@
 
 The coordinator's draft is split among annotators (:func:`plan_assignment`, :func:`assign_work`); each gets a
 work file, itself a project file holding only their queries, the items ungraded, the texts, and a record of
-where it came from. :func:`merge_work` adds what they graded as their ratings; :func:`import_ratings` does the
-same for a qrels file. Both check everything before writing, and write in one transaction.
+where it came from. :func:`merge_work` adds what they graded as their ratings (a qrels file's grades become a
+person's ratings in :mod:`ndcg_desktop.tasks.importing`). It checks everything before writing, in one transaction.
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from ndcg_desktop.domain.blind import BLIND
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import GradeScale
 from ndcg_desktop.formats.cells import check_person, show
-from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.store import ImportCancelled, PoolVersion, Project
+from ndcg_desktop.store.advice import start_a_draft
 from ndcg_desktop.store.core import now
 from ndcg_desktop.store.ratings import RATING_COLUMNS
 
@@ -176,8 +176,7 @@ def _draft(project: Project) -> PoolVersion:
     draft = project.draft()
     if draft is None:
         raise InputError(
-            "has no draft pool to hand out or merge into; build one (ndcg pool) or start one (ndcg new-draft)",
-            path=project.path,
+            f"has no draft pool to hand out or merge into; {start_a_draft(project.file.conn)}", path=project.path
         )
     return draft
 
@@ -333,7 +332,10 @@ def read_work_file(path: str | Path) -> tuple[WorkOrigin, pd.DataFrame, GradeSca
     with Project.open(target, read_only=True) as work:
         text = work.meta(WORK_META)
         if text is None:
-            raise InputError("is a project, not a work file (ndcg assign writes those)", path=target)
+            raise InputError(
+                "is a project, not a work file (ndcg assign PROJECT --annotators NAMES -o DIR writes those)",
+                path=target,
+            )
         origin = WorkOrigin.from_json(text, target)
         versions = work.versions()
         if not versions:
@@ -452,48 +454,6 @@ def merge_work(
         if progress is not None:
             progress(done + 1, len(paths) + 1)
     return _add(project, target.version, incoming)
-
-
-def import_ratings(project: Project, path: str | Path, annotator: str, *, fmt: str | None = None) -> MergeReport:
-    """Add a qrels file's grades as ``annotator``'s ratings of the draft's items, with a merge's checks.
-
-    Every (query, document) must be in the draft pool and every grade on its scale; otherwise the file and
-    line are named and nothing is written.
-    """
-    name = check_person(annotator.strip(), "annotator name")
-    draft = _draft(project)
-    target = Path(path)
-    frame = read_qrels(target, scale=GradeScale(-(2**63), 2**63 - 1), fmt=fmt).frame
-    wrong = frame[(frame["grade"] < draft.scale.low) | (frame["grade"] > draft.scale.high)]
-    if len(wrong):
-        bad = wrong.sort_values("line").iloc[0]
-        raise InputError(
-            f"grade {int(bad['grade'])} is outside the scale {draft.scale}", path=target, line=int(bad["line"])
-        )
-    pool = project.pool_items(draft.version)[["query_id", "doc_id"]]
-    absent = frame.merge(pool, how="left", indicator=True)
-    absent = absent[absent["_merge"] == "left_only"]
-    if len(absent):
-        bad = absent.sort_values("line").iloc[0]
-        raise InputError(
-            f"document {bad['doc_id']} for query {bad['query_id']} is not in the pool of draft version "
-            f"{draft.version}; add it to the pool first (import-qrels without --annotator)",
-            path=target,
-            line=int(bad["line"]),
-        )
-    stamp = now()
-    ratings = pd.DataFrame(
-        {
-            "query_id": frame["query_id"].astype(str),
-            "doc_id": frame["doc_id"].astype(str),
-            "annotator": name,
-            "grade": frame["grade"].astype("int64"),
-            "note": "",
-            "rated_at": stamp,
-            "line": frame["line"],
-        }
-    )
-    return _add(project, draft, [_Incoming(target, name, ratings, 0)])
 
 
 def _add(project: Project, draft: PoolVersion, incoming: list[_Incoming]) -> MergeReport:

@@ -1787,6 +1787,30 @@ Not scored: {run}: {why}</source>
         <translation>请输入标注者姓名：它将随每次评级一起记录。</translation>
     </message>
     <message>
+        <source>Import judgments</source>
+        <translation>导入相关性判断</translation>
+    </message>
+    <message>
+        <source>As the pool&apos;s judgments (credited to the file {name})</source>
+        <translation>作为评判池的相关性判断（记在文件 {name} 名下）</translation>
+    </message>
+    <message>
+        <source>As an annotator&apos;s ratings</source>
+        <translation>作为一位标注者的评级</translation>
+    </message>
+    <message>
+        <source>The annotator&apos;s name</source>
+        <translation>标注者的名字</translation>
+    </message>
+    <message>
+        <source>An annotator&apos;s ratings are settled as after a merge: the file&apos;s items the draft lacks join it, and items rated differently wait in the Adjudicate view. Without a draft, one is started.</source>
+        <translation>标注者的评级按合并后的方式确定：草稿中没有的文件条目会加入草稿，评级不一致的条目在“裁定”视图中等待处理。没有草稿时会新建一个。</translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation>导入</translation>
+    </message>
+    <message>
         <source>score, highest first</source>
         <translation>得分，从高到低</translation>
     </message>
@@ -3188,6 +3212,34 @@ The audit log keeps a record, and Edit ▸ Undo brings the draft back while the 
     <message>
         <source>Merging returned work…</source>
         <translation>正在合并返回的任务…</translation>
+    </message>
+    <message>
+        <source>Import the negative grades as items without a rating, to be graded before freezing?</source>
+        <translation>将负数评级作为没有评级的条目导入，在冻结前再评级？</translation>
+    </message>
+    <message>
+        <source>Replace {name}&apos;s ratings in the draft with this file&apos;s?</source>
+        <translation>用此文件的评级替换草稿中 {name} 的评级？</translation>
+    </message>
+    <message>
+        <source>Import ratings</source>
+        <translation>导入评级</translation>
+    </message>
+    <message>
+        <source>{name}: {new} new ratings in draft v{version}, {joined} items joined the pool; {open} items rated differently wait in the Adjudicate view.</source>
+        <translation>{name}：草稿 v{version} 新增评级 {new} 条，{joined} 个条目加入评判池；{open} 个评级不一致的条目在“裁定”视图中等待处理。</translation>
+    </message>
+    <message>
+        <source>Identical ratings</source>
+        <translation>评级完全相同</translation>
+    </message>
+    <message>
+        <source>{name}&apos;s ratings equal {other}&apos;s on every one of the {items} items both rated: the same file twice, or one person under two names? The Agreement view shows the figures with and without the duplicate.</source>
+        <translation>在两人都评过的全部 {items} 个条目上，{name} 的评级与 {other} 的完全相同：同一文件导入了两次，还是同一个人用了两个名字？“一致性”视图会给出包含与不包含重复者的数值。</translation>
+    </message>
+    <message>
+        <source>Importing ratings…</source>
+        <translation>正在导入评级…</translation>
     </message>
     <message>
         <source>Cancelled: nothing was written.</source>

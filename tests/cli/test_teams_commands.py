@@ -8,6 +8,7 @@ import pytest
 from ndcg_desktop.cli.main import main
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.teams import ratings_table, read_work_file
+from tests.store.conftest import dump
 
 
 @pytest.fixture
@@ -58,13 +59,21 @@ def test_import_qrels_with_an_annotator_adds_ratings(project, tmp_path, capsys):
     qrels = tmp_path / "dan.txt"
     qrels.write_text("q1 0 d0 2\nq1 0 d1 0\n")
     assert main(["import-qrels", str(project), str(qrels), "--annotator", "dan"]) == 0
-    assert "2 new ratings" in capsys.readouterr().out
+    assert "dan: 2 new ratings" in capsys.readouterr().out
     with Project.open(project, read_only=True) as p:
         assert ratings_table(p).values.tolist() == [["q1", "d0", "dan", 2], ["q1", "d1", "dan", 0]]
-    qrels.write_text("q1 0 d0 2\nq9 0 d1 0\n")
+    qrels.write_text("q1 0 d0 2\nq9 0 d1 0\n")  # dan again: refused, unless his ratings are to be replaced
+    before = dump(project)
     assert main(["import-qrels", str(project), str(qrels), "--annotator", "dan"]) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and f"{qrels}:2:" in err and "document d1 for query q9 is not in the pool" in err
+    assert capsys.readouterr().err == (
+        f"error: {project}: dan already has 2 ratings in draft version 1; import this file under another name, or "
+        "replace dan's ratings with it; ndcg import-qrels PROJECT FILE --annotator NAME --replace\n"
+    )
+    assert dump(project) == before
+    assert main(["import-qrels", str(project), str(qrels), "--annotator", "dan", "--replace"]) == 0
+    assert "dan: 1 new ratings, 0 changed, 1 unchanged, 1 removed" in capsys.readouterr().out
+    with Project.open(project, read_only=True) as p:
+        assert ratings_table(p).values.tolist() == [["q1", "d0", "dan", 2], ["q9", "d1", "dan", 0]]
 
 
 def test_merging_a_file_that_is_not_work_names_it(project, tmp_path, capsys):

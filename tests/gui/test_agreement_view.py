@@ -164,3 +164,21 @@ def test_duplicates_and_unknown_queries_are_resolved_in_the_window(qtbot, view, 
         "reject",
         "reject",
     ]
+
+
+def test_the_summary_warns_of_identical_annotators_with_the_figure_without_the_duplicate(qtbot, project):
+    from ndcg_desktop.gui.agreement import AgreementView
+
+    twice = pd.concat([RATINGS, RATINGS[RATINGS["annotator"] == "ben"].assign(annotator="import:ben.qrels")])
+
+    def loader(project, version, settings, **kwargs):
+        return compute_agreement(project, project.version(version), twice, settings, **kwargs)
+
+    widget = AgreementView(loader=loader)
+    qtbot.addWidget(widget)
+    widget.set_project(project)
+    result = computed(qtbot, widget)
+    lines = widget.summary.text().split("\n")
+    assert lines[1:] == result.warnings() == widget.session.warnings()
+    assert lines[1].startswith("ben and import:ben.qrels gave the same grade on every one of the 5 items both rated")
+    assert lines[2].startswith(f"without import:ben.qrels: alpha {result.deduplicated.overall.alpha.value:.4f}")

@@ -60,3 +60,61 @@ def test_build_pool_preview_is_debounced_and_computed_off_the_gui_thread(window,
     window.build_pool()
     assert calls == [(10, False), (5, False)]
     assert seen["summary"] == "2 new documents for 2 queries will await grading."
+
+
+def test_the_import_dialog_collects_the_annotators_name_and_checks_it(qtbot):
+    from ndcg_desktop.gui.dialogs import ImportJudgmentsDialog
+
+    dialog = ImportJudgmentsDialog("ana.qrels")
+    qtbot.addWidget(dialog)
+    assert (dialog.annotator(), dialog.name.isEnabled()) == (None, False)  # the pool's judgments by default
+    dialog.as_ratings.setChecked(True)
+    assert dialog.name.isEnabled()
+    dialog.name.setText("import:ana.qrels")
+    dialog._accept()
+    assert "starts with 'import:'" in dialog.error.text() and dialog.result() == 0
+    dialog.name.setText("  ana ")
+    dialog._accept()
+    assert (dialog.annotator(), dialog.result()) == ("ana", 1)
+
+
+def test_import_judgments_as_an_annotators_ratings_starts_the_draft_and_asks_before_replacing(
+    window, tmp_path, qtbot, messages, monkeypatch
+):
+    from PySide6.QtWidgets import QDialog
+
+    from ndcg_desktop.gui.dialogs import ImportJudgmentsDialog
+    from ndcg_desktop.tasks.teams import ratings_table
+
+    def as_ana(dialog):
+        dialog.as_ratings.setChecked(True)
+        dialog.name.setText("ana")
+        return QDialog.DialogCode.Accepted
+
+    monkeypatch.setattr(ImportJudgmentsDialog, "exec", as_ana)
+    path = tmp_path / "p.ndcgproj"
+    Project.create(path, user="lead").close()
+    qrels = tmp_path / "ana.qrels"
+    qrels.write_text("q1 0 A 3\nq1 0 B 0\n")
+    window.open_project(path)
+    monkeypatch.setattr(window, "_pick", lambda *a: str(qrels))
+    window.import_judgments()
+    qtbot.waitUntil(lambda: window.statusBar().currentMessage().startswith("ana: 2 new ratings"), timeout=5000)
+    assert window.statusBar().currentMessage() == (
+        "ana: 2 new ratings in draft v1, 2 items joined the pool; 0 items rated differently wait in the Adjudicate "
+        "view."
+    )
+    assert ratings_table(window.project).values.tolist() == [["q1", "A", "ana", 3], ["q1", "B", "ana", 0]]
+    qrels.write_text("q1 0 A 2\n")
+    window.import_judgments()  # ana again: a question, answered "Ok" (neither Yes nor Cancel): nothing changes
+    qtbot.waitUntil(lambda: any(kind == "question" for kind, _ in messages), timeout=5000)
+    assert messages[-1] == (
+        "question",
+        f"{path}: ana already has 2 ratings in draft version 1; import this file under another name, or replace "
+        "ana's ratings with it\n\nReplace ana's ratings in the draft with this file's?",
+    )
+    assert len(ratings_table(window.project)) == 2
+    messages.answer = QMessageBox.StandardButton.Yes
+    window.import_judgments()
+    qtbot.waitUntil(lambda: window.statusBar().currentMessage().startswith("ana: 0 new ratings"), timeout=5000)
+    assert ratings_table(window.project).values.tolist() == [["q1", "A", "ana", 2]]

@@ -110,7 +110,7 @@ def test_import_qrels_stores_exactly_the_files_judgments_ratings_and_audit_rows(
 @pytest.mark.parametrize("name", ["import:qrels.txt", "IMPORT:x", "import:"])
 def test_nobody_can_take_the_name_a_file_import_is_credited_to(tmp_path, monkeypatch, name):
     """A person (NDCG_USER, --annotator) named like a file's credit could replace that file's ratings."""
-    from ndcg_desktop.tasks.teams import import_ratings
+    from ndcg_desktop.tasks.importing import import_ratings
 
     path = tmp_path / "p.ndcgproj"
     (tmp_path / "qrels.txt").write_text("q1 0 A 2\n")

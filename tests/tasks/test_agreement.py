@@ -175,3 +175,70 @@ def test_export_neutralises_names_a_spreadsheet_would_run(project, tmp_path):
     text = (tmp_path / "out" / "systems_means.csv").read_text(encoding="utf-8")
     assert text.splitlines()[0] == '"run","consensus","\'=cmd()","ana"'
     assert '"\'=cmd()"' in (tmp_path / "out" / "pairs.csv").read_text(encoding="utf-8")
+
+
+# -- two annotators identical on every item both rated (issue 27) ---------------------------------------------
+
+
+def _ratings(rows: list[tuple[str, str, str, int]]) -> pd.DataFrame:
+    return pd.DataFrame(rows, columns=["query_id", "doc_id", "annotator", "grade"])
+
+
+def _report(rows: list[tuple[str, str, str, int]]):
+    from ndcg_desktop.domain import GradeScale
+    from ndcg_desktop.scoring.agreement import agreement
+
+    return agreement(_ratings(rows), GradeScale(0, 3))
+
+
+def test_identical_pairs_are_found_and_one_of_each_group_is_kept():
+    from ndcg_desktop.tasks.agreement import Duplicate, find_duplicates, left_out
+
+    rows = [
+        # ana, import:ana.qrels and anna agree everywhere they meet; anna rated one item more; ben differs on B
+        ("q1", "A", "ana", 3), ("q1", "A", "import:ana.qrels", 3), ("q1", "A", "anna", 3), ("q1", "A", "ben", 3),
+        ("q1", "B", "ana", 1), ("q1", "B", "import:ana.qrels", 1), ("q1", "B", "anna", 1), ("q1", "B", "ben", 2),
+        ("q1", "C", "anna", 0),
+        ("q2", "X", "cy", 2), ("q2", "Y", "dee", 2),  # cy and dee share no item: never "identical"
+    ]  # fmt: skip
+    report = _report(rows)
+    duplicates = find_duplicates(report)
+    assert duplicates == (
+        Duplicate("ana", "anna", 2),
+        Duplicate("ana", "import:ana.qrels", 2),
+        Duplicate("anna", "import:ana.qrels", 2),
+    )
+    assert left_out(report, duplicates) == ("ana", "import:ana.qrels")  # anna has the most ratings
+    tie = _report([r for r in rows if r[2] != "anna"])
+    assert left_out(tie, find_duplicates(tie)) == ("import:ana.qrels",)  # a tie: the person stays, not the file
+
+
+def test_the_result_carries_the_figures_without_the_duplicate_as_krippendorff_gives_them(project):
+    import krippendorff
+
+    rows = [
+        ("q1", "A", "ana", 3), ("q1", "B", "ana", 0), ("q1", "C", "ana", 1),
+        ("q1", "A", "ben", 2), ("q1", "B", "ben", 0), ("q1", "C", "ben", 1),
+    ]  # fmt: skip
+    twice = _ratings(rows + [(q, d, "ana2", g) for q, d, a, g in rows if a == "ana"])
+    result = compute_agreement(project, project.version(1), twice, EvalSettings(unjudged=UnjudgedPolicy.ZERO))
+    domain = [0, 1, 2, 3]
+    with_both = krippendorff.alpha(
+        [[3, 0, 1], [3, 0, 1], [2, 0, 1]], level_of_measurement="ordinal", value_domain=domain
+    )
+    without = krippendorff.alpha([[3, 0, 1], [2, 0, 1]], level_of_measurement="ordinal", value_domain=domain)
+    assert result.report.overall.alpha.value == pytest.approx(with_both, abs=1e-12)
+    assert result.deduplicated is not None and result.deduplicated.left_out == ("ana2",)
+    assert result.deduplicated.overall.alpha.value == pytest.approx(without, abs=1e-12)
+    assert result.manifest()["duplicates"] == {
+        "pairs": [{"a": "ana", "b": "ana2", "items": 3}],
+        "without_duplicates": {
+            "left_out": ["ana2"],
+            "annotators": ["ana", "ben"],
+            "shared_items": 3,
+            "alpha_ordinal": result.deduplicated.overall.alpha.value,
+            "unanimous": 2 / 3,
+        },
+    }
+    plain = compute_agreement(project, project.version(1), _ratings(rows), EvalSettings(unjudged=UnjudgedPolicy.ZERO))
+    assert (plain.duplicates, plain.deduplicated, plain.warnings()) == ((), None, [])

@@ -74,3 +74,33 @@ def test_policies_are_not_carried_to_another_pool_version_or_project(tmp_path):
         assert session.settings == refusing.with_(k=5, gain=Gain.EXPONENTIAL, **chosen)
         session.set_project(project)  # (re)opening a project
         assert session.settings == refusing.with_(k=5, gain=Gain.EXPONENTIAL)
+
+
+def test_the_caption_warns_of_two_identical_annotators_and_gives_the_figure_without_the_duplicate(tmp_path):
+    """One file imported twice (under ana and ana2): the session's warnings name both and the alpha without ana2."""
+    import krippendorff
+
+    twice = pd.concat([RATINGS, RATINGS[RATINGS["annotator"] == "ana"].assign(annotator="ana2")], ignore_index=True)
+
+    def twice_loader(project, version, settings, **kwargs):
+        return compute_agreement(project, project.version(version), twice, settings, **kwargs)
+
+    (tmp_path / "q.txt").write_text("q1 0 A 3\nq1 0 B 0\n")
+    with Project.create(tmp_path / "p.ndcgproj", user="lead") as project:
+        project.import_qrels(tmp_path / "q.txt")
+        session = AgreementSession(twice_loader)
+        session.set_project(project)
+        assert session.warnings() == []  # nothing computed yet
+        job = session.job()
+        session.apply(job, job())
+        # ana and ben on A, B: (3, 2) and (0, 0)
+        alpha = krippendorff.alpha(
+            reliability_data=[[3, 0], [2, 0]], level_of_measurement="ordinal", value_domain=[0, 1, 2, 3]
+        )
+        assert session.warnings() == [
+            "ana and ana2 gave the same grade on every one of the 2 items both rated (one file imported twice, or one "
+            "person under two names?); the figures above count those ratings twice",
+            f"without ana2: alpha {alpha:.4f}, unanimous 0.5000 (2 annotators, 2 shared items)",
+        ]
+        session.set_settings(k=5)
+        assert session.warnings() == []  # the result went with its inputs

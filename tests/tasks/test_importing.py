@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import pandas as pd
 import pytest
 
 from ndcg_desktop.cli.main import main
+from ndcg_desktop.domain import InputError
 from ndcg_desktop.store import Project
+from ndcg_desktop.store.ratings import AnnotatorTaken
 from ndcg_desktop.tasks import NegativeGrades, NegativeGradesFound, import_judgments
+from ndcg_desktop.tasks.importing import import_ratings
+from ndcg_desktop.tasks.teams import ratings_table
+from tests.store.conftest import dump
 
 QRELS = "q1 0 A 3\nq1 0 B -1\n"
 
@@ -52,3 +58,128 @@ def test_a_negative_grade_for_an_item_already_graded_counts_as_unchanged_not_ung
         }
         items = project.pool_items(project.draft().version)
         assert sorted(zip(items["doc_id"], items["grade"], strict=True)) == [("A", 3), ("B", 1)]
+
+
+# -- one assessor's file as their ratings (import-qrels --annotator, issue 27) ---------------------------------
+
+ANA = "q1 0 A 3\nq1 0 B 0\nq1 0 C 2\nq2 0 A 1\n"
+BEN = "q1 0 A 3\nq1 0 B 1\nq2 0 A 1\nq2 0 D 2\n"  # B differs; C unrated by ben; D new
+
+
+def _state(project: Project) -> tuple[list[list[object]], list[list[object]]]:
+    items = project.pool_items(project.draft().version)  # type: ignore[union-attr]
+    grades = [
+        [q, d, None if pd.isna(g) else int(g)] for q, d, g in items[["query_id", "doc_id", "grade"]].values.tolist()
+    ]
+    return grades, ratings_table(project).values.tolist()
+
+
+def test_two_assessors_files_go_into_a_fresh_project_and_settle_as_after_a_merge(tmp_path, write):
+    with Project.create(tmp_path / "p.ndcgproj", user="lead") as project:
+        assert project.versions() == []
+        first = import_ratings(project, write("ana.qrels", ANA), "ana")
+        assert (first.version, first.started, first.items_added, first.totals["new"]) == (1, "an empty draft", 4, 4)
+        second = import_ratings(project, write("ben.qrels", BEN), "ben")
+        assert (second.version, second.started, second.items_added, second.totals["new"]) == (1, "", 1, 4)
+        grades, ratings = _state(project)
+        # one rating or agreeing ratings give the grade; B (0 vs 1) waits for adjudication
+        assert grades == [["q1", "A", 3], ["q1", "B", None], ["q1", "C", 2], ["q2", "A", 1], ["q2", "D", 2]]
+        assert second.totals["unsettled"] == 1 and second.identical == []
+        assert ratings == [
+            ["q1", "A", "ana", 3], ["q1", "A", "ben", 3], ["q1", "B", "ana", 0], ["q1", "B", "ben", 1],
+            ["q1", "C", "ana", 2], ["q2", "A", "ana", 1], ["q2", "A", "ben", 1], ["q2", "D", "ben", 2],
+        ]  # fmt: skip
+        assert set(project.pool_items(1)["annotator"].dropna()) == {"ana", "ben", "ana+ben"}  # no file credit
+        with pytest.raises(InputError, match="1 item that annotators rated differently"):
+            project.freeze()
+        from ndcg_desktop.tasks.adjudication import pick
+
+        pick(project, "q1", "B", 1)
+        assert project.freeze().version == 1
+
+
+def test_the_same_name_twice_is_refused_and_replace_makes_the_ratings_the_files(tmp_path, write):
+    path = tmp_path / "p.ndcgproj"
+    with Project.create(path, user="lead") as project:
+        import_ratings(project, write("ana.qrels", ANA), "ana")
+        import_ratings(project, write("ben.qrels", BEN), "ben")
+    before = dump(path)
+    again = write("ana2.qrels", "q1 0 A 3\nq1 0 B 1\n")
+    with Project.open(path, user="lead") as project:
+        with pytest.raises(AnnotatorTaken) as refused:
+            import_ratings(project, again, "ana")
+        assert refused.value.located() == (
+            f"{path}: ana already has 4 ratings in draft version 1; import this file under another name, or replace "
+            "ana's ratings with it"
+        )
+    assert dump(path) == before
+    with Project.open(path, user="lead") as project:
+        done = import_ratings(project, again, "ana", replace=True)
+        assert {k: done.totals[k] for k in ("new", "changed", "unchanged", "removed")} == {
+            "new": 0,
+            "changed": 1,  # B 0 -> 1
+            "unchanged": 1,  # A
+            "removed": 2,  # C and q2 A: not in the file
+        }
+        grades, ratings = _state(project)
+        assert [r for r in ratings if r[2] == "ana"] == [["q1", "A", "ana", 3], ["q1", "B", "ana", 1]]
+        # B now agrees (settled to 1); C lost its only rating (ungraded again); q2 A keeps ben's grade
+        assert grades == [["q1", "A", 3], ["q1", "B", 1], ["q1", "C", None], ["q2", "A", 1], ["q2", "D", 2]]
+        log = project.audit_log(1)
+        removed = log[(log["action"] == "rating (ana2.qrels)") & log["new_grade"].isna()]
+        assert sorted(zip(removed["query_id"], removed["doc_id"], removed["old_grade"].astype(int), strict=True)) == [
+            ("q1", "C", 2),
+            ("q2", "A", 1),
+        ]
+
+
+def test_a_refused_ratings_import_leaves_no_draft_behind(tmp_path, write):
+    path = tmp_path / "p.ndcgproj"
+    Project.create(path, user="lead").close()
+    before = dump(path)
+    bad_grade = write("bad.qrels", "q1 0 A 3\nq1 0 B 4\n")
+    bad_id = write("odd.qrels", "q1 0 A 3\nq1 0 B\u200b 1\n")
+    with Project.open(path, user="lead") as project:
+        with pytest.raises(InputError) as refused:
+            import_ratings(project, bad_grade, "ana")
+        assert refused.value.located() == f"{bad_grade}:2: grade 4 is outside the scale 0..3"
+        with pytest.raises(InputError) as refused:
+            import_ratings(project, bad_id, "ana")
+        assert refused.value.located().startswith(f"{bad_id}:2: ")
+        assert project.versions() == []
+    assert dump(path) == before
+
+
+def test_into_a_project_with_only_frozen_versions_the_new_draft_copies_the_latest(tmp_path, write):
+    with Project.create(tmp_path / "p.ndcgproj", user="lead") as project:
+        project.import_qrels(write("pool.qrels", "q1 0 A 3\nq1 0 B 0\n"))
+        project.freeze()
+        done = import_ratings(project, write("cy.qrels", "q1 0 A 2\nq1 0 E 1\n"), "cy")
+        assert (done.version, done.started, done.items_added) == (2, "a copy of pool version 1", 1)
+        grades, ratings = _state(project)
+        assert grades == [["q1", "A", None], ["q1", "B", 0], ["q1", "E", 1]]  # A: 3 (the file) vs 2 (cy)
+        assert ratings == [
+            ["q1", "A", "cy", 2], ["q1", "A", "import:pool.qrels", 3], ["q1", "B", "import:pool.qrels", 0],
+            ["q1", "E", "cy", 1],
+        ]  # fmt: skip
+        assert project.version(1).frozen and len(project.pool_items(1)) == 2  # the frozen version is as it was
+
+
+def test_the_same_file_under_a_second_name_is_reported_as_identical(tmp_path, write):
+    with Project.create(tmp_path / "p.ndcgproj", user="lead") as project:
+        import_ratings(project, write("ana.qrels", ANA), "ana")
+        import_ratings(project, write("ben.qrels", BEN), "ben")
+        twice = import_ratings(project, write("ana-again.qrels", ANA), "anna")
+        assert twice.identical == [("ana", 4)]  # not ben: he differs on B
+
+
+def test_negative_grades_join_the_pool_without_a_rating_only_when_chosen(tmp_path, write):
+    path = write("neg.qrels", "q1 0 A 3\nq1 0 B -1\n")
+    with Project.create(tmp_path / "p.ndcgproj", user="lead") as project:
+        with pytest.raises(NegativeGradesFound) as refused:
+            import_ratings(project, path, "ana")
+        assert refused.value.located().startswith(f"{path}:2: grade -1 is outside the scale 0..3")
+        assert project.versions() == []
+        done = import_ratings(project, path, "ana", negative=NegativeGrades.UNGRADED)
+        assert (done.items_added, done.ungraded, done.totals["new"]) == (2, 1, 1)
+        assert _state(project) == ([["q1", "A", 3], ["q1", "B", None]], [["q1", "A", "ana", 3]])

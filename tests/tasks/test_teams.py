@@ -17,7 +17,6 @@ from ndcg_desktop.tasks.teams import (
     WORK_META,
     WorkOrigin,
     assign_work,
-    import_ratings,
     merge_work,
     plan_assignment,
     ratings_table,
@@ -291,27 +290,6 @@ def test_two_copies_of_one_annotators_work_that_disagree_are_refused(team, tmp_p
     assert f"ana rated document {d} for query {q} differently in ana-copy.ndcgproj and ana.ndcgproj" in str(
         refused.value
     )
-    assert dump(team) == before
-
-
-def test_a_second_assessors_qrels_become_their_ratings(team, tmp_path):
-    qrels = tmp_path / "dan.qrels"
-    qrels.write_text("q0 0 d0 3\nq0 0 d1 0\n")
-    with Project.open(team, user="coord") as project:
-        report = import_ratings(project, qrels, "dan")
-        assert report.totals["new"] == 2
-        assert ratings_table(project).values.tolist() == [["q0", "d0", "dan", 3], ["q0", "d1", "dan", 0]]
-        assert import_ratings(project, qrels, "dan").totals["unchanged"] == 2
-    bad = tmp_path / "bad.qrels"
-    bad.write_text("q0 0 d0 3\nq0 0 d39 1\n")
-    before = dump(team)
-    with Project.open(team, user="coord") as project:
-        with pytest.raises(InputError) as refused:
-            import_ratings(project, bad, "dan")
-        assert f"{bad}:2" in str(refused.value) and "document d39 for query q0 is not in the pool" in str(refused.value)
-        bad.write_text("q0 0 d0 3\nq0 0 d1 4\n")
-        with pytest.raises(InputError, match=r"bad.qrels:2: grade 4 is outside the scale 0..3"):
-            import_ratings(project, bad, "dan")
     assert dump(team) == before
 
 

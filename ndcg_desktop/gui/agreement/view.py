@@ -355,6 +355,7 @@ class AgreementView(QWidget):
                 alpha=figure_text(overall.alpha),
                 unanimous=figure_text(overall.unanimous),
             )
+            + "".join("\n" + line for line in self.session.warnings())  # identical annotators: counted twice
         )
         groups = report.groups_frame()
         self._group_ids = [q or None for q in groups["query_id"]]  # source rows: None is all queries

@@ -14,6 +14,13 @@ from ndcg_desktop.gui.plain import show_message
 from ndcg_desktop.gui.tasks import run_with_progress
 from ndcg_desktop.gui.team.adjudicate import AdjudicateView
 from ndcg_desktop.gui.team.assign import AssignDialog
+from ndcg_desktop.tasks.importing import (
+    AnnotatorTaken,
+    NegativeGrades,
+    NegativeGradesFound,
+    RatingsImport,
+    import_ratings,
+)
 from ndcg_desktop.tasks.project import SUFFIX
 from ndcg_desktop.tasks.teams import Assignment, MergeReport, assign_work, merge_work, work_sizes
 
@@ -117,6 +124,76 @@ class TeamActions(QObject):
             lambda progress, cancelled: merge_work(project, paths, progress=progress, cancelled=cancelled),
             done,
         )
+
+    def import_ratings(
+        self, path: str, annotator: str, negative: NegativeGrades = NegativeGrades.REFUSE, replace: bool = False
+    ) -> None:
+        """*File ▸ Import judgments…* as an annotator's ratings: negative grades and a name that already has
+        ratings are questions (the command line's --negative-as-ungraded and --replace), not failures."""
+        project = self.window.project
+        if project is None:
+            return
+
+        def work(**_: Any) -> RatingsImport | NegativeGradesFound | AnnotatorTaken:
+            try:
+                return import_ratings(project, path, annotator, replace=replace, negative=negative)
+            except (NegativeGradesFound, AnnotatorTaken) as exc:  # a question for the user, not a failure
+                return exc
+
+        def done(result: RatingsImport | NegativeGradesFound | AnnotatorTaken) -> None:
+            if isinstance(result, InputError):
+                negative_found = isinstance(result, NegativeGradesFound)
+                question = (
+                    translate(
+                        "team", "Import the negative grades as items without a rating, to be graded before freezing?"
+                    )
+                    if negative_found
+                    else translate("team", "Replace {name}'s ratings in the draft with this file's?").format(
+                        name=annotator
+                    )
+                )
+                answer = show_message(
+                    self.window,
+                    QMessageBox.Icon.Question,
+                    translate("team", "Import ratings"),
+                    f"{result.located()}\n\n{question}",
+                    QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+                    QMessageBox.StandardButton.Cancel,
+                )
+                if answer == QMessageBox.StandardButton.Yes:
+                    again = (NegativeGrades.UNGRADED, replace) if negative_found else (negative, True)
+                    self.import_ratings(path, annotator, *again)
+                return
+            t = result.totals
+            self.window.statusBar().showMessage(
+                translate(
+                    "team",
+                    "{name}: {new} new ratings in draft v{version}, {joined} items joined the pool; {open} items "
+                    "rated differently wait in the Adjudicate view.",
+                ).format(
+                    name=result.annotator,
+                    new=t["new"],
+                    version=result.version,
+                    joined=result.items_added,
+                    open=t["unsettled"],
+                ),
+                8000,
+            )
+            self.window.refresh(prefer_draft=True)
+            for other, items in result.identical:
+                show_message(
+                    self.window,
+                    QMessageBox.Icon.Warning,
+                    translate("team", "Identical ratings"),
+                    translate(
+                        "team",
+                        "{name}'s ratings equal {other}'s on every one of the {items} items both rated: the same file "
+                        "twice, or one person under two names? The Agreement view shows the figures with and without "
+                        "the duplicate.",
+                    ).format(name=result.annotator, other=other, items=items),
+                )
+
+        self._background(translate("team", "Importing ratings…"), work, done)
 
     def _background(self, title: str, fn: Any, done: Any) -> None:
         """``fn`` off the GUI thread behind a cancellable progress dialog; ``done`` if the project is still open."""
