@@ -224,6 +224,8 @@ def compare_evaluations(
     from unjudged documents: per query, and their means over each run's queries in the mean.
     """
     names = list(evaluations)
+    # The scale is the judgments' (a pool version's own), whatever ``base`` was made with: the line says it.
+    base = base.with_(scale=evaluations[names[0]][ks[0]].settings.scale)
     letters = {name: run_letter(i) for i, name in enumerate(names)}
     run_rows, pair_frames, query_frames = [], [], []
     tables = []

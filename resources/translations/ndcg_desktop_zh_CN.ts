@@ -4,30 +4,6 @@
 <context>
     <name>agreement</name>
     <message>
-        <source>duplicates: refuse the run</source>
-        <translation>重复文档：拒绝该运行</translation>
-    </message>
-    <message>
-        <source>duplicates: keep the best-ranked</source>
-        <translation>重复文档：保留排名最高的一次</translation>
-    </message>
-    <message>
-        <source>queries not in the pool: refuse the run</source>
-        <translation>不在池中的查询：拒绝该运行</translation>
-    </message>
-    <message>
-        <source>queries not in the pool: leave out</source>
-        <translation>不在池中的查询：略去</translation>
-    </message>
-    <message>
-        <source>Duplicates</source>
-        <translation>重复文档</translation>
-    </message>
-    <message>
-        <source>Queries not in the pool</source>
-        <translation>不在池中的查询</translation>
-    </message>
-    <message>
         <source>{a} gave {grade_a}, {b} gave {grade_b}: {count} items</source>
         <translation>{a} 评为 {grade_a}，{b} 评为 {grade_b}：{count} 项</translation>
     </message>
@@ -38,18 +14,6 @@
     <message>
         <source>How many items each pair of grades was given by the two annotators; darker is more</source>
         <translation>两位标注者给出每对等级的条目数；颜色越深越多</translation>
-    </message>
-    <message>
-        <source>unjudged documents: refuse the run</source>
-        <translation>未判定文档：拒绝该运行</translation>
-    </message>
-    <message>
-        <source>unjudged documents: count as non-relevant</source>
-        <translation>未判定文档：计为不相关</translation>
-    </message>
-    <message>
-        <source>unjudged documents: condense</source>
-        <translation>未判定文档：压缩</translation>
     </message>
     <message>
         <source>undefined ({why})</source>
@@ -66,10 +30,6 @@
     <message>
         <source>Gain</source>
         <translation>增益</translation>
-    </message>
-    <message>
-        <source>Unjudged documents</source>
-        <translation>未判定文档</translation>
     </message>
     <message>
         <source>Compute</source>
@@ -395,14 +355,6 @@ Not scored: {run}: {why}</source>
     <message>
         <source>regraded</source>
         <translation>改级</translation>
-    </message>
-    <message>
-        <source>count as non-relevant (zero)</source>
-        <translation>视为不相关（zero）</translation>
-    </message>
-    <message>
-        <source>leave out and close the gaps (condense)</source>
-        <translation>移除并填补空位（condense）</translation>
     </message>
     <message>
         <source>refuse the run (reject)</source>
@@ -743,6 +695,22 @@ Not scored: {run}: {why}</source>
     <message>
         <source>ignore them (listed)</source>
         <translation>忽略（并列出）</translation>
+    </message>
+    <message>
+        <source>Ties</source>
+        <translation>并列</translation>
+    </message>
+    <message>
+        <source>Doc ID descending (trec_eval)</source>
+        <translation>文档 ID 降序 (trec_eval)</translation>
+    </message>
+    <message>
+        <source>Doc ID ascending</source>
+        <translation>文档 ID 升序</translation>
+    </message>
+    <message>
+        <source>File order</source>
+        <translation>文件顺序</translation>
     </message>
     <message>
         <source>Pool queries without a ranking</source>

@@ -6,7 +6,8 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QPushButton
 
-from ndcg_desktop.domain import EvalSettings, Gain, ZeroIdcgPolicy
+from ndcg_desktop.domain import EvalSettings, ZeroIdcgPolicy
+from ndcg_desktop.domain.choices import BY_NAME, FLAG_GROUPS
 from ndcg_desktop.domain.chunks import ChunkMap
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.scoring.explain import FlagReport
@@ -15,26 +16,13 @@ from ndcg_desktop.store import PoolVersion
 # The context is "analysis" (the view's former module) so existing translations stay attached.
 translate = QCoreApplication.translate
 
-GAIN_TEXTS = {
-    Gain.LINEAR: QT_TRANSLATE_NOOP("analysis", "linear gain"),
-    Gain.EXPONENTIAL: QT_TRANSLATE_NOOP("analysis", "exponential gain"),
-}
-GROUP_TITLES = {
-    "unjudged": QT_TRANSLATE_NOOP("analysis", "Unjudged documents"),
-    "duplicates": QT_TRANSLATE_NOOP("analysis", "Duplicate documents"),
-    "unknown_queries": QT_TRANSLATE_NOOP("analysis", "Run queries not in the pool"),
-    "queries": QT_TRANSLATE_NOOP("analysis", "Pool queries without a ranking"),
-}
-# Every resolution's words; the choices themselves come from tasks.session.CHOICES (one place).
-CHOICE_TEXTS = {
-    ("unjudged", "zero"): QT_TRANSLATE_NOOP("analysis", "count as non-relevant (keeps its position)"),
-    ("unjudged", "condense"): QT_TRANSLATE_NOOP("analysis", "condense (remove, close the gaps)"),
-    ("unjudged", "send"): QT_TRANSLATE_NOOP("analysis", "send for judging (adds them to a draft)"),
-    ("duplicates", "first"): QT_TRANSLATE_NOOP("analysis", "keep the first"),
-    ("unknown_queries", "ignore"): QT_TRANSLATE_NOOP("analysis", "ignore them (listed)"),
-    ("queries", "pool"): QT_TRANSLATE_NOOP("analysis", "score them 0 (every pool query counts)"),
-    ("queries", "run"): QT_TRANSLATE_NOOP("analysis", "score only answered queries"),
-}
+# Every choice's words come from the domain's table (ndcg_desktop.domain.choices, marked there for the catalogue).
+GAIN_TEXTS = BY_NAME["gain"].labels
+GROUP_TITLES = {choice.name: choice.label for choice in FLAG_GROUPS}
+CHOICE_TEXTS = {(choice.name, value): text for choice in FLAG_GROUPS for value, text in choice.labels.items()}
+# The window's action for unjudged documents, offered beside their policies (it scores nothing itself).
+SEND = "send"
+SEND_TEXT = QT_TRANSLATE_NOOP("analysis", "send for judging (adds them to a draft)")
 
 # Policy values as the settings line shows them (the core's values, in English).
 _POLICY_WORDS = (
