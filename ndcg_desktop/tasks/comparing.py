@@ -31,8 +31,6 @@ from ndcg_desktop import __version__
 from ndcg_desktop.domain import EvalSettings, InputError, UnjudgedPolicy
 from ndcg_desktop.domain.data import Qrels, Run
 from ndcg_desktop.formats.export import export_folder
-from ndcg_desktop.formats.qrels import read_qrels
-from ndcg_desktop.formats.runs import read_run
 from ndcg_desktop.formats.workbook import manifest_rows, runs_latex, runs_markdown, write_text, write_workbook
 from ndcg_desktop.scoring import Evaluation
 from ndcg_desktop.scoring.bounds import mean_bounds, unjudged_bounds
@@ -47,6 +45,7 @@ from ndcg_desktop.scoring.stats import (
     superscripts,
 )
 from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.files import Judgments, Ranking, read_judgments, read_ranking
 from ndcg_desktop.tasks.scoring import score_run_at
 
 Progress = Callable[[int, int], None]
@@ -108,8 +107,8 @@ def run_names_of(paths: Sequence[str | Path]) -> list[str]:
 
 
 def compare_files(
-    qrels_path: str | Path,
-    run_paths: Sequence[str | Path],
+    qrels_path: Judgments,
+    run_paths: Sequence[Ranking],
     ks: Sequence[int],
     base: EvalSettings,
     stats: StatsSettings,
@@ -119,26 +118,33 @@ def compare_files(
     run_format: str | None = None,
     order: Any = None,
     progress: Progress | None = None,
+    names: Sequence[str] | None = None,
 ) -> RunsComparison:
     """Score every run file against one judgments file at every K, then compare them.
 
     ``base`` carries every choice (K aside) and applies to each run alike; a run that needs a
-    choice not made is refused as ``ndcg score`` refuses it, naming its file and line.
+    choice not made is refused as ``ndcg score`` refuses it, naming its file and line. Judgments and
+    runs may also be given already read (:mod:`ndcg_desktop.tasks.files`); ``names`` names the runs
+    (by default each file's name).
     """
-    names = run_names_of(run_paths)
+    if names is None:
+        names = run_names_of([p for p in run_paths if not isinstance(p, Run)])
+    names = list(names)
+    if len(names) != len(run_paths):
+        raise InputError(f"give one name for each run: {len(run_paths)} runs, {len(names)} names")
     _check_runs(names, baseline)
-    qrels = read_qrels(qrels_path, scale=base.scale, fmt=qrels_format)
+    qrels = read_judgments(qrels_path, base.scale, qrels_format)
     evaluations: dict[str, dict[int, Evaluation]] = {}
     bounds: dict[str, dict[int, pd.DataFrame]] = {}
     total, done = len(names) * len(ks), 0
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="read-run") as reader:
         # The next run is read (pyarrow, mostly outside the GIL) while this one is scored; errors
         # still come in run order: a run's reading error is raised when its turn comes.
-        reading = reader.submit(read_run, run_paths[0], fmt=run_format, order=order)
+        reading = reader.submit(read_ranking, run_paths[0], run_format, order)
         for i, name in enumerate(names):
             run = reading.result()
             if i + 1 < len(names):
-                reading = reader.submit(read_run, run_paths[i + 1], fmt=run_format, order=order)
+                reading = reader.submit(read_ranking, run_paths[i + 1], run_format, order)
             evaluations[name], bounds[name] = _scored(name, run, qrels, ks, base)
             done += len(ks)
             if progress is not None:
