@@ -85,9 +85,9 @@ class Choice:
     help: str  # the command line's help
     label: str  # the window's title for it (translated)
     description: str  # one line: what it decides
-    shown: str  # its part of describe(): "{}" is the value's word
-    labels: dict[str, str]  # each value's words in the window (translated)
-    words: dict[str, str] | None = None  # each value's word in describe(), when not the value itself
+    shown: str  # its part of describe(), "{}" standing for the value's word (translated in the window)
+    labels: dict[str, str]  # each value's words in the window's choices (translated)
+    words: dict[str, str]  # each value's word in describe() (translated in the window)
 
     @property
     def option(self) -> str:
@@ -104,8 +104,8 @@ class Choice:
         return tuple(v for v in self.values if not (self.refuses and v == self.default.value))
 
     def describe(self, value: _Choice) -> str:
-        word = (self.words or {}).get(value.value, value.value)
-        return self.shown.format(word)
+        """Its part of :meth:`EvalSettings.describe`: ``zero-IDCG: kept in the mean``."""
+        return self.shown.format(self.words[value.value])
 
 
 CHOICES: tuple[Choice, ...] = (
@@ -117,10 +117,14 @@ CHOICES: tuple[Choice, ...] = (
         help="linear: grade; exponential: 2^grade-1",
         label=QT_TRANSLATE_NOOP("analysis", "Gain"),
         description="the gain of a grade: the grade itself (trec_eval) or 2^grade - 1 (Burges et al.)",
-        shown="{} gain",
+        shown=QT_TRANSLATE_NOOP("analysis", "{} gain"),
         labels={
             "linear": QT_TRANSLATE_NOOP("analysis", "linear gain"),
             "exponential": QT_TRANSLATE_NOOP("analysis", "exponential gain"),
+        },
+        words={
+            "linear": QT_TRANSLATE_NOOP("analysis", "linear"),
+            "exponential": QT_TRANSLATE_NOOP("analysis", "exponential"),
         },
     ),
     Choice(
@@ -132,11 +136,16 @@ CHOICES: tuple[Choice, ...] = (
         "condense (removed, gaps closed)",
         label=QT_TRANSLATE_NOOP("analysis", "Unjudged documents"),
         description="what a returned document the pool has not judged counts as (rule 6)",
-        shown="unjudged: {}",
+        shown=QT_TRANSLATE_NOOP("analysis", "unjudged: {}"),
         labels={
             "reject": QT_TRANSLATE_NOOP("analysis", "refuse the run (reject)"),
             "zero": QT_TRANSLATE_NOOP("analysis", "count as non-relevant (keeps its position)"),
             "condense": QT_TRANSLATE_NOOP("analysis", "condense (remove, close the gaps)"),
+        },
+        words={
+            "reject": QT_TRANSLATE_NOOP("analysis", "reject"),
+            "zero": QT_TRANSLATE_NOOP("analysis", "zero"),
+            "condense": QT_TRANSLATE_NOOP("analysis", "condense"),
         },
     ),
     Choice(
@@ -147,11 +156,12 @@ CHOICES: tuple[Choice, ...] = (
         help="a document twice for one query: reject (default) or keep the first",
         label=QT_TRANSLATE_NOOP("analysis", "Duplicate documents"),
         description="what a document returned twice for one query does (rule 5)",
-        shown="duplicates: {}",
+        shown=QT_TRANSLATE_NOOP("analysis", "duplicates: {}"),
         labels={
             "reject": QT_TRANSLATE_NOOP("analysis", "refuse the run (reject)"),
             "first": QT_TRANSLATE_NOOP("analysis", "keep the first"),
         },
+        words={"reject": QT_TRANSLATE_NOOP("analysis", "reject"), "first": QT_TRANSLATE_NOOP("analysis", "first")},
     ),
     Choice(
         "zero_idcg",
@@ -161,12 +171,15 @@ CHOICES: tuple[Choice, ...] = (
         help="queries with no relevant document: keep (score 0, in the mean) or exclude",
         label=QT_TRANSLATE_NOOP("analysis", "Queries with zero IDCG"),
         description="whether a query with no relevant document scores 0 in the mean or is left out (rule 7)",
-        shown="zero-IDCG: {}",
+        shown=QT_TRANSLATE_NOOP("analysis", "zero-IDCG: {}"),
         labels={
             "keep": QT_TRANSLATE_NOOP("analysis", "zero-IDCG: score 0, in the mean"),
             "exclude": QT_TRANSLATE_NOOP("analysis", "zero-IDCG: excluded"),
         },
-        words={"keep": "kept in the mean", "exclude": "excluded"},
+        words={
+            "keep": QT_TRANSLATE_NOOP("analysis", "kept in the mean"),
+            "exclude": QT_TRANSLATE_NOOP("analysis", "excluded"),
+        },
     ),
     Choice(
         "queries",
@@ -177,11 +190,12 @@ CHOICES: tuple[Choice, ...] = (
         label=QT_TRANSLATE_NOOP("analysis", "Pool queries without a ranking"),
         description="which queries count: every query of the pool (unanswered ones score 0) or the answered ones "
         "(rule 9)",
-        shown="queries: {}",
+        shown=QT_TRANSLATE_NOOP("analysis", "queries: {}"),
         labels={
             "pool": QT_TRANSLATE_NOOP("analysis", "score them 0 (every pool query counts)"),
             "run": QT_TRANSLATE_NOOP("analysis", "score only answered queries"),
         },
+        words={"pool": QT_TRANSLATE_NOOP("analysis", "pool"), "run": QT_TRANSLATE_NOOP("analysis", "run")},
     ),
     Choice(
         "unknown_queries",
@@ -191,11 +205,12 @@ CHOICES: tuple[Choice, ...] = (
         help="run queries with no judgments: reject (default) or ignore (listed)",
         label=QT_TRANSLATE_NOOP("analysis", "Run queries not in the pool"),
         description="what a query of the run that the pool does not have does (rule 9)",
-        shown="unknown queries: {}",
+        shown=QT_TRANSLATE_NOOP("analysis", "unknown queries: {}"),
         labels={
             "reject": QT_TRANSLATE_NOOP("analysis", "refuse the run (reject)"),
             "ignore": QT_TRANSLATE_NOOP("analysis", "ignore them (listed)"),
         },
+        words={"reject": QT_TRANSLATE_NOOP("analysis", "reject"), "ignore": QT_TRANSLATE_NOOP("analysis", "ignore")},
     ),
     Choice(
         "ties",
@@ -205,11 +220,16 @@ CHOICES: tuple[Choice, ...] = (
         help="order of equal scores: docid-desc (trec_eval, the default), docid-asc, file-order",
         label=QT_TRANSLATE_NOOP("analysis", "Ties"),
         description="the order of documents with equal scores (rule 10)",
-        shown="ties: {}",
+        shown=QT_TRANSLATE_NOOP("analysis", "ties: {}"),
         labels={
             "docid-desc": QT_TRANSLATE_NOOP("analysis", "Doc ID descending (trec_eval)"),
             "docid-asc": QT_TRANSLATE_NOOP("analysis", "Doc ID ascending"),
             "file-order": QT_TRANSLATE_NOOP("analysis", "File order"),
+        },
+        words={
+            "docid-desc": QT_TRANSLATE_NOOP("analysis", "docid-desc"),
+            "docid-asc": QT_TRANSLATE_NOOP("analysis", "docid-asc"),
+            "file-order": QT_TRANSLATE_NOOP("analysis", "file-order"),
         },
     ),
 )

@@ -717,6 +717,10 @@ Not scored: {run}: {why}</source>
         <translation>判断池中没有排序的查询</translation>
     </message>
     <message>
+        <source>{} gain</source>
+        <translation>{}增益</translation>
+    </message>
+    <message>
         <source>score them 0 (every pool query counts)</source>
         <translation>记为 0 分（每个判断池查询都计入）</translation>
     </message>
@@ -1180,6 +1184,10 @@ Not scored: {run}: {why}</source>
         <translation>指数</translation>
     </message>
     <message>
+        <source>unjudged: {}</source>
+        <translation>未判断：{}</translation>
+    </message>
+    <message>
         <source>reject</source>
         <translation>拒绝</translation>
     </message>
@@ -1192,8 +1200,20 @@ Not scored: {run}: {why}</source>
         <translation>压缩</translation>
     </message>
     <message>
+        <source>duplicates: {}</source>
+        <translation>重复：{}</translation>
+    </message>
+    <message>
         <source>first</source>
         <translation>保留首个</translation>
+    </message>
+    <message>
+        <source>zero-IDCG: {}</source>
+        <translation>零 IDCG：{}</translation>
+    </message>
+    <message>
+        <source>queries: {}</source>
+        <translation>查询：{}</translation>
     </message>
     <message>
         <source>pool</source>
@@ -1204,8 +1224,16 @@ Not scored: {run}: {why}</source>
         <translation>运行结果</translation>
     </message>
     <message>
+        <source>unknown queries: {}</source>
+        <translation>未知查询：{}</translation>
+    </message>
+    <message>
         <source>ignore</source>
         <translation>忽略</translation>
+    </message>
+    <message>
+        <source>ties: {}</source>
+        <translation>并列：{}</translation>
     </message>
     <message>
         <source>docid-desc</source>
@@ -1224,8 +1252,17 @@ Not scored: {run}: {why}</source>
         <translation>计入均值</translation>
     </message>
     <message>
-        <source>nDCG@{k}, {gain} gain, log2 discount, unjudged: {unjudged}, duplicates: {duplicates}, zero-IDCG: {zero}, queries: {queries}, unknown queries: {unknown}, ties: {ties}, scale {scale}</source>
-        <translation>nDCG@{k}，{gain}增益，log2 折扣，未判断：{unjudged}，重复：{duplicates}，零 IDCG：{zero}，查询：{queries}，未知查询：{unknown}，并列：{ties}，等级范围 {scale}</translation>
+        <source>log2 discount</source>
+        <translation>log2 折扣</translation>
+    </message>
+    <message>
+        <source>scale {scale}</source>
+        <translation>等级范围 {scale}</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <comment>between the parts of a settings line</comment>
+        <translation>，</translation>
     </message>
     <message>
         <source>, IDs mapped by {file}</source>

@@ -6,8 +6,8 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QPushButton
 
-from ndcg_desktop.domain import EvalSettings, ZeroIdcgPolicy
-from ndcg_desktop.domain.choices import BY_NAME, FLAG_GROUPS
+from ndcg_desktop.domain import EvalSettings
+from ndcg_desktop.domain.choices import BY_NAME, CHOICES, FLAG_GROUPS
 from ndcg_desktop.domain.chunks import ChunkMap
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.scoring.explain import FlagReport
@@ -24,49 +24,16 @@ CHOICE_TEXTS = {(choice.name, value): text for choice in FLAG_GROUPS for value, 
 SEND = "send"
 SEND_TEXT = QT_TRANSLATE_NOOP("analysis", "send for judging (adds them to a draft)")
 
-# Policy values as the settings line shows them (the core's values, in English).
-_POLICY_WORDS = (
-    QT_TRANSLATE_NOOP("analysis", "linear"),
-    QT_TRANSLATE_NOOP("analysis", "exponential"),
-    QT_TRANSLATE_NOOP("analysis", "reject"),
-    QT_TRANSLATE_NOOP("analysis", "zero"),
-    QT_TRANSLATE_NOOP("analysis", "condense"),
-    QT_TRANSLATE_NOOP("analysis", "first"),
-    QT_TRANSLATE_NOOP("analysis", "pool"),
-    QT_TRANSLATE_NOOP("analysis", "run"),
-    QT_TRANSLATE_NOOP("analysis", "ignore"),
-    QT_TRANSLATE_NOOP("analysis", "docid-desc"),
-    QT_TRANSLATE_NOOP("analysis", "docid-asc"),
-    QT_TRANSLATE_NOOP("analysis", "file-order"),
-)
-
-
-def _word(value: object) -> str:
-    return translate("analysis", str(value))
-
 
 def describe_settings(settings: EvalSettings) -> str:
-    """``EvalSettings.describe()`` in the interface language (the same words in English)."""
-    zero = (
-        translate("analysis", "kept in the mean")
-        if settings.zero_idcg is ZeroIdcgPolicy.KEEP
-        else translate("analysis", "excluded")
-    )
-    text = translate(
-        "analysis",
-        "nDCG@{k}, {gain} gain, log2 discount, unjudged: {unjudged}, duplicates: {duplicates}, zero-IDCG: {zero}, "
-        "queries: {queries}, unknown queries: {unknown}, ties: {ties}, scale {scale}",
-    ).format(
-        k=settings.k,
-        gain=_word(settings.gain),
-        unjudged=_word(settings.unjudged),
-        duplicates=_word(settings.duplicates),
-        zero=zero,
-        queries=_word(settings.queries),
-        unknown=_word(settings.unknown_queries),
-        ties=_word(settings.ties),
-        scale=settings.scale,
-    )
+    """``EvalSettings.describe()`` in the interface language, part by part from the table of choices."""
+    parts = [f"nDCG@{settings.k}"]
+    for choice in CHOICES:
+        word = translate("analysis", choice.words[getattr(settings, choice.name).value])
+        parts.append(translate("analysis", choice.shown).format(word))
+    parts.insert(2, translate("analysis", "log2 discount"))  # fixed, said with the gain (as describe() does)
+    parts.append(translate("analysis", "scale {scale}").format(scale=settings.scale))
+    text = translate("analysis", ", ", "between the parts of a settings line").join(parts)
     if isinstance(settings.id_map, ChunkMap):
         text += translate("analysis", ", IDs mapped by {file}").format(file=settings.id_map.label())
     elif settings.id_map is not None:
