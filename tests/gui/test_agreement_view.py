@@ -164,3 +164,17 @@ def test_duplicates_and_unknown_queries_are_resolved_in_the_window(qtbot, view, 
         "reject",
         "reject",
     ]
+
+
+def test_the_choices_are_the_tables_values_and_words(qtbot, view):
+    """Issue 23: the view labelled the choices its own way; now with the table's words, refusing first."""
+    from ndcg_desktop.domain.choices import BY_NAME
+
+    for box, name in ((view.unjudged, "unjudged"), (view.duplicates, "duplicates"), (view.unknown, "unknown_queries")):
+        choice = BY_NAME[name]
+        assert [box.itemData(i) for i in range(box.count())] == list(choice.values)
+        assert [box.itemText(i) for i in range(box.count())] == [
+            f"{choice.label}: {choice.labels[v]}" for v in choice.values
+        ]
+        assert box.accessibleName() == choice.label and box.currentData() == choice.default.value
+    shot(view, "agreement_choices")

@@ -282,3 +282,15 @@ def test_another_test_or_correction_updates_the_shown_comparison_at_once(window,
     )
     assert inputs.export_button.isEnabled() and not view.resolve_toggle.isChecked()  # still folded: still compared
     shot(window, "runs-after-another-test")
+
+
+def test_a_0_to_4_projects_settings_line_says_0_to_4(window, tmp_path, data_dir, qtbot):
+    """Issue 23: the view's line (and so its captions and manifest) said the default scale, 0..3."""
+    path = cranfield_project(tmp_path / "cran.ndcgproj", data_dir, {"bm25": None, "tfidf": None})
+    view = runs_view(window, path, qtbot)
+    checked(view, qtbot)
+    choose_for_all(view, "unjudged", "zero")
+    scored(view, qtbot)
+    line = view.table_panel.settings_line.text()
+    assert "scale=0..4" in line and "0..3" not in line
+    shot(view, "runs_scale_0_4")
