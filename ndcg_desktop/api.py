@@ -20,7 +20,7 @@ from typing import Any, TypeAlias
 import pandas as pd
 
 from ndcg_desktop.domain import EvalSettings, GradeScale, InputError
-from ndcg_desktop.domain.choices import BY_NAME
+from ndcg_desktop.domain.choices import BY_NAME, CHOICES
 from ndcg_desktop.domain.chunks import IdMap
 from ndcg_desktop.formats.choices import ORDER_CHOICES
 from ndcg_desktop.formats.frames import qrels_from_frame, run_from_frame
@@ -30,7 +30,7 @@ from ndcg_desktop.tasks.browse import ProjectReader
 from ndcg_desktop.tasks.comparing import compare_files, parse_cutoffs
 from ndcg_desktop.tasks.files import Judgments, Ranking, score_files
 
-__all__ = ["Compared", "Project", "Refused", "Scored", "compare", "open_project", "score"]
+__all__ = ["Compared", "Project", "Refused", "Scored", "choices", "compare", "open_project", "score"]
 
 Input: TypeAlias = "str | os.PathLike[str] | pd.DataFrame"
 
@@ -212,7 +212,8 @@ class Project:
         with _refusals():
             if "ties" in choices:
                 raise InputError("a stored run keeps the reading it was imported with; ties is for run files")
-            evaluation = self._reader.score(run, version, _settings(k, "0..3", choices, None, None)).evaluation
+            settings = _settings(k, "0..3", choices, None, None)  # the scale: the version's, set by the task
+            evaluation = self._reader.score(run, version, settings).evaluation
         return _scored(evaluation.summary, evaluation.per_query, evaluation.manifest, evaluation.settings)
 
     def agreement(self, version: int | None = None, *, k: int = 10, **choices: str) -> dict[str, Any]:
@@ -220,9 +221,26 @@ class Project:
         --export`` writes it: one table per file name without ``.csv`` (``agreement``, ``pairs``, ``confusion``,
         ``leniency``, ``systems_means``, ...) and the ``manifest``."""
         with _refusals():
-            result = self._reader.agreement(version, _settings(k, "0..3", choices, None, None))
+            result = self._reader.agreement(version, _settings(k, "0..3", choices, None, None))  # scale: the version's
             tables: dict[str, Any] = {name.removesuffix(".csv"): t for name, t in agreement_tables(result).items()}
         return tables | {"manifest": result.manifest()}
+
+
+def choices() -> pd.DataFrame:
+    """The evaluation choices ``score`` and ``compare`` take as keywords: each one's values, its default (whether
+    that default refuses the input until a policy is chosen), the command line's option and what it decides."""
+    rows = [
+        {
+            "name": choice.name,
+            "values": list(choice.values),
+            "default": choice.default.value,
+            "refuses": choice.refuses,
+            "option": choice.option,
+            "description": choice.description,
+        }
+        for choice in CHOICES
+    ]
+    return pd.DataFrame(rows).set_index("name")
 
 
 def open_project(path: str | os.PathLike[str]) -> Project:

@@ -346,3 +346,16 @@ def test_the_readme_example_runs_as_shown(monkeypatch):
         str(REPO / "README.md"), module_relative=False, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
     )
     assert tried >= 5 and failures == 0
+
+
+def test_the_choices_listed_are_the_keywords_taken():
+    from ndcg_desktop.domain.choices import CHOICES
+
+    table = api.choices()
+    assert list(table.index) == [choice.name for choice in CHOICES]
+    for name, row in table.iterrows():
+        assert row["default"] in row["values"] and row["option"] == "--" + name.replace("_", "-")
+        for value in row["values"]:  # every value listed is taken as a keyword; another one is refused
+            assert api.score(pd.DataFrame(GOOD_RUN), pd.DataFrame(GOOD_QRELS), **{name: value}).mean >= 0
+        with pytest.raises(api.Refused, match=f"^{name} must be one of {'[|]'.join(row['values'])}, not 'x'$"):
+            api.score(pd.DataFrame(GOOD_RUN), pd.DataFrame(GOOD_QRELS), **{name: "x"})
