@@ -44,7 +44,7 @@ def test_the_layers_are_the_ones_style_md_draws():
     contracts = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
     layers = next(c["layers"] for c in contracts if c["type"] == "layers")
     assert layers == [
-        "ndcg_desktop.gui | ndcg_desktop.cli",
+        "ndcg_desktop.gui | ndcg_desktop.cli | ndcg_desktop.api",  # three fronts: the window, ndcg, Python
         "ndcg_desktop.tasks | ndcg_desktop.demo",
         "ndcg_desktop.store",
         "ndcg_desktop.formats",
@@ -53,3 +53,5 @@ def test_the_layers_are_the_ones_style_md_draws():
     ]
     forbidden = next(c for c in contracts if c["type"] == "forbidden")
     assert "ndcg_desktop.tasks" in forbidden["source_modules"]  # the use cases never import Qt
+    api = next(c for c in contracts if c.get("source_modules") == ["ndcg_desktop.api"])
+    assert "ndcg_desktop.store" in api["forbidden_modules"]  # the Python API calls tasks, as the other fronts

@@ -7,7 +7,8 @@ import json
 import sys
 from typing import Any
 
-from ndcg_desktop.domain import DuplicatePolicy, EvalSettings, Gain, UnjudgedPolicy, UnknownQueryPolicy
+from ndcg_desktop.cli.options import add_choice_option
+from ndcg_desktop.domain import EvalSettings
 from ndcg_desktop.formats.cells import plain
 
 
@@ -26,22 +27,14 @@ def add_agreement_command(sub: argparse._SubParsersAction[argparse.ArgumentParse
     p.add_argument("--json", action="store_true", help="print one JSON document instead of the tables")
     p.add_argument("--export", metavar="DIR", help="write every table as CSV with manifest.json into DIR")
     p.add_argument("--k", type=int, default=10, help="cutoff K the runs are scored at (default 10)")
-    p.add_argument("--gain", choices=[g.value for g in Gain], default="linear")
-    p.add_argument(
-        "--unjudged",
-        choices=[u.value for u in UnjudgedPolicy],
-        default="reject",
+    add_choice_option(p, "gain", help="")
+    add_choice_option(
+        p,
+        "unjudged",
         help="returned documents without a judgment: reject (default: the run is listed as not scored), zero, condense",
     )
-    p.add_argument(
-        "--duplicates", choices=[d.value for d in DuplicatePolicy], default="reject", help="reject (default) or first"
-    )
-    p.add_argument(
-        "--unknown-queries",
-        choices=[u.value for u in UnknownQueryPolicy],
-        default="reject",
-        help="run queries not in the pool: reject (default) or ignore",
-    )
+    add_choice_option(p, "duplicates", help="reject (default) or first")
+    add_choice_option(p, "unknown_queries", help="run queries not in the pool: reject (default) or ignore")
     p.set_defaults(handler=cmd_agreement)
 
 
@@ -51,10 +44,10 @@ def cmd_agreement(args: argparse.Namespace) -> int:
 
     settings = EvalSettings(
         k=args.k,
-        gain=Gain(args.gain),
-        unjudged=UnjudgedPolicy(args.unjudged),
-        duplicates=DuplicatePolicy(args.duplicates),
-        unknown_queries=UnknownQueryPolicy(args.unknown_queries),
+        gain=args.gain,
+        unjudged=args.unjudged,
+        duplicates=args.duplicates,
+        unknown_queries=args.unknown_queries,
     )
     with Project.open(args.project, read_only=True) as project:
         result = load_agreement(project, args.version, settings)

@@ -4,27 +4,13 @@ from __future__ import annotations
 
 import argparse
 import re
-from enum import Enum
+from typing import Any
 
-from ndcg_desktop.domain import (
-    DuplicatePolicy,
-    EvalSettings,
-    Gain,
-    GradeScale,
-    InputError,
-    QuerySet,
-    TiePolicy,
-    UnjudgedPolicy,
-    UnknownQueryPolicy,
-    ZeroIdcgPolicy,
-)
+from ndcg_desktop.domain import EvalSettings, GradeScale, InputError, TiePolicy
+from ndcg_desktop.domain.choices import BY_NAME, CHOICES
 from ndcg_desktop.domain.chunks import IdMap
 from ndcg_desktop.domain.settings import MAX_K
 from ndcg_desktop.formats.choices import QRELS_FORMATS, RUN_FORMATS
-
-
-def _choices(enum: type[Enum]) -> list[str]:
-    return [member.value for member in enum]
 
 
 def positive_int(text: str) -> int:
@@ -36,47 +22,21 @@ def positive_int(text: str) -> int:
     return value
 
 
+def add_choice_option(
+    parser: argparse.ArgumentParser, name: str, *, help: str | None = None, default: bool = True, **given: Any
+) -> None:
+    """One evaluation choice of :data:`~ndcg_desktop.domain.choices.CHOICES` as an option: its values, its default
+    (``default=False``: none, the caller supplies it) and its help (``help``: a command's own words)."""
+    choice = BY_NAME[name]
+    if default:
+        given["default"] = choice.default.value
+    parser.add_argument(choice.option, choices=list(choice.values), help=choice.help if help is None else help, **given)
+
+
 def add_policy_options(parser: argparse.ArgumentParser) -> None:
     """The evaluation choices besides K, shared by ``score``, ``compare`` and ``diff-pools``."""
-    parser.add_argument(
-        "--gain", choices=_choices(Gain), default="linear", help="linear: grade; exponential: 2^grade-1"
-    )
-    parser.add_argument(
-        "--unjudged",
-        choices=_choices(UnjudgedPolicy),
-        default="reject",
-        help="returned documents without a judgment: reject (default), zero (non-relevant, keeps position), "
-        "condense (removed, gaps closed)",
-    )
-    parser.add_argument(
-        "--duplicates",
-        choices=_choices(DuplicatePolicy),
-        default="reject",
-        help="a document twice for one query: reject (default) or keep the first",
-    )
-    parser.add_argument(
-        "--zero-idcg",
-        choices=_choices(ZeroIdcgPolicy),
-        default="keep",
-        help="queries with no relevant document: keep (score 0, in the mean) or exclude",
-    )
-    parser.add_argument(
-        "--queries",
-        choices=_choices(QuerySet),
-        default="pool",
-        help="pool: every judged query counts, unanswered score 0; run: only answered queries",
-    )
-    parser.add_argument(
-        "--unknown-queries",
-        choices=_choices(UnknownQueryPolicy),
-        default="reject",
-        help="run queries with no judgments: reject (default) or ignore (listed)",
-    )
-    parser.add_argument(
-        "--ties",
-        choices=_choices(TiePolicy),
-        help="order of equal scores: docid-desc (trec_eval, the default), docid-asc, file-order",
-    )
+    for choice in CHOICES:
+        add_choice_option(parser, choice.name, default=choice.enum is not TiePolicy)  # ties: the run's reading
     parser.add_argument("--scale", metavar="LO..HI", help="grade range (default 0..3; a project uses its own)")
     parser.add_argument("--id-map", metavar="SEP", help="cut returned IDs at the first SEP (doc12#3 -> doc12)")
     parser.add_argument(
@@ -107,15 +67,10 @@ def id_map_of(args: argparse.Namespace) -> IdMap | None:
 def settings_of(args: argparse.Namespace, *, scale: GradeScale, ties: str, id_map: IdMap | None) -> EvalSettings:
     """The settings the options give (the first K when several are given), with ``ties`` and ``id_map`` as defaults."""
     given = id_map_of(args)
+    chosen = {choice.name: getattr(args, choice.name) for choice in CHOICES}
     return EvalSettings(
         k=args.k if isinstance(args.k, int) else args.k[0],
-        gain=Gain(args.gain),
-        unjudged=UnjudgedPolicy(args.unjudged),
-        duplicates=DuplicatePolicy(args.duplicates),
-        zero_idcg=ZeroIdcgPolicy(args.zero_idcg),
-        queries=QuerySet(args.queries),
-        unknown_queries=UnknownQueryPolicy(args.unknown_queries),
-        ties=TiePolicy(args.ties or ties),
+        **{**chosen, "ties": args.ties or ties},
         scale=scale,
         id_map=given if given is not None else id_map,
     )

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ndcg_desktop.cli.options import add_choice_option
 from ndcg_desktop.domain import GradeScale, InputError, TiePolicy
 from ndcg_desktop.domain.pace import duration_text
 from ndcg_desktop.formats.cells import plain, show
@@ -93,7 +94,7 @@ def add_project_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser
     p.add_argument("project", metavar="PROJECT")
     p.add_argument("file", metavar="FILE")
     p.add_argument("--name", required=True, help="a name for the run inside the project")
-    p.add_argument("--ties", choices=[t.value for t in TiePolicy], default="docid-desc", help="order of equal scores")
+    add_choice_option(p, "ties", help="order of equal scores")
     p.add_argument("--id-map", metavar="SEP", help="cut returned IDs at the first SEP (doc12#3 -> doc12)")
     p.add_argument(
         "--id-map-file",

@@ -7,6 +7,7 @@ import sys
 
 import pandas as pd
 
+from ndcg_desktop.cli.options import add_choice_option
 from ndcg_desktop.domain import InputError
 from ndcg_desktop.domain.settings import Gain
 from ndcg_desktop.formats.cells import plain
@@ -64,7 +65,7 @@ def add_team_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     p.add_argument("--rule", choices=list(RULES), help="; ".join(f"{k}: {v}" for k, v in RULES.items()))
     p.add_argument("--k", type=int, default=10, help="cutoff for the nDCG swing that orders the list (10)")
-    p.add_argument("--gain", choices=[g.value for g in Gain], default="linear")
+    add_choice_option(p, "gain", help="")
     p.set_defaults(handler=cmd_adjudicate)
 
 

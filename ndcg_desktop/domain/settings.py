@@ -9,64 +9,18 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field, fields, replace
-from enum import StrEnum
 from typing import Any
 
+from ndcg_desktop.domain.choices import CHOICES, _Choice
+from ndcg_desktop.domain.choices import DuplicatePolicy as DuplicatePolicy
+from ndcg_desktop.domain.choices import Gain as Gain
+from ndcg_desktop.domain.choices import QuerySet as QuerySet
+from ndcg_desktop.domain.choices import TiePolicy as TiePolicy
+from ndcg_desktop.domain.choices import UnjudgedPolicy as UnjudgedPolicy
+from ndcg_desktop.domain.choices import UnknownQueryPolicy as UnknownQueryPolicy
+from ndcg_desktop.domain.choices import ZeroIdcgPolicy as ZeroIdcgPolicy
 from ndcg_desktop.domain.chunks import ChunkMap, IdMap, describe_id_map
 from ndcg_desktop.domain.errors import InputError
-
-
-class _Choice(StrEnum):
-    """A named option; its value is the spelling used on the command line."""
-
-    def __str__(self) -> str:
-        return self.value
-
-    @classmethod
-    def from_text(cls, text: str, option: str) -> Any:
-        for member in cls:
-            if member.value == text:
-                return member
-        allowed = "|".join(m.value for m in cls)
-        raise InputError(f"{option} must be one of {allowed}, not {text!r}")
-
-
-class Gain(_Choice):
-    LINEAR = "linear"  # gain = grade (trec_eval)
-    EXPONENTIAL = "exponential"  # gain = 2**grade - 1 (Burges et al.)
-
-
-class UnjudgedPolicy(_Choice):
-    REJECT = "reject"
-    ZERO = "zero"  # non-relevant, keeps its position: what trec_eval does silently
-    CONDENSE = "condense"  # removed, gaps closed: Sakai's condensed lists
-
-
-class DuplicatePolicy(_Choice):
-    REJECT = "reject"
-    FIRST = "first"  # keep the best-ranked occurrence
-
-
-class ZeroIdcgPolicy(_Choice):
-    KEEP = "keep"  # scores 0 and stays in the mean
-    EXCLUDE = "exclude"
-
-
-class QuerySet(_Choice):
-    POOL = "pool"  # every judged query counts; unanswered ones score 0 (trec_eval -c)
-    RUN = "run"  # only the queries the run answered
-
-
-class UnknownQueryPolicy(_Choice):
-    REJECT = "reject"
-    IGNORE = "ignore"
-
-
-class TiePolicy(_Choice):
-    DOCID_DESC = "docid-desc"  # trec_eval: equal scores ordered by doc id, descending strcmp
-    DOCID_ASC = "docid-asc"
-    FILE_ORDER = "file-order"
-
 
 MAX_GRADES = 101  # grades in a scale (0..100 at most): one key and one button per grade
 MAX_GRADE = 100  # |grade| at most: exponential gain 2^100 - 1 stays finite over any sum of documents
@@ -157,16 +111,7 @@ class EvalSettings:
         return replace(self, **changes)
 
     def to_text(self) -> str:
-        parts = [
-            f"gain={self.gain}",
-            f"unjudged={self.unjudged}",
-            f"duplicates={self.duplicates}",
-            f"zero_idcg={self.zero_idcg}",
-            f"queries={self.queries}",
-            f"unknown_queries={self.unknown_queries}",
-            f"ties={self.ties}",
-            f"scale={self.scale}",
-        ]
+        parts = [f"{choice.name}={getattr(self, choice.name)}" for choice in CHOICES] + [f"scale={self.scale}"]
         if isinstance(self.id_map, ChunkMap):  # named by its hash and file name: "<sha256> <name>"
             parts.append(f"id_map_file={json.dumps(self.id_map.sha256 + ' ' + self.id_map.source)}")
         elif self.id_map is not None:
@@ -195,12 +140,9 @@ class EvalSettings:
 
     def describe(self) -> str:
         """One readable line for reports, e.g. ``nDCG@10, linear gain, unjudged: zero, ...``."""
-        zero = "kept in the mean" if self.zero_idcg is ZeroIdcgPolicy.KEEP else "excluded"
-        text = (
-            f"nDCG@{self.k}, {self.gain} gain, log2 discount, unjudged: {self.unjudged}, "
-            f"duplicates: {self.duplicates}, zero-IDCG: {zero}, queries: {self.queries}, "
-            f"unknown queries: {self.unknown_queries}, ties: {self.ties}, scale {self.scale}"
-        )
+        parts = [f"nDCG@{self.k}", *(choice.describe(getattr(self, choice.name)) for choice in CHOICES)]
+        parts.insert(2, f"{self.discount} discount")  # fixed, said with the gain: the measure's own two parts
+        text = ", ".join([*parts, f"scale {self.scale}"])
         if self.id_map is not None:
             text += f", {describe_id_map(self.id_map)}"
         return text
@@ -218,12 +160,4 @@ class EvalSettings:
         return data
 
 
-_FIELD_TYPES: dict[str, type[_Choice]] = {
-    "gain": Gain,
-    "unjudged": UnjudgedPolicy,
-    "duplicates": DuplicatePolicy,
-    "zero_idcg": ZeroIdcgPolicy,
-    "queries": QuerySet,
-    "unknown_queries": UnknownQueryPolicy,
-    "ties": TiePolicy,
-}
+_FIELD_TYPES: dict[str, type[_Choice]] = {choice.name: choice.enum for choice in CHOICES}

@@ -11,7 +11,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ndcg_desktop.domain.data import JudgmentColumns, Qrels
+from ndcg_desktop.domain.data import JudgmentColumns, Qrels, Source
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import GradeScale
 from ndcg_desktop.formats.cells import brief, clean_ids, is_integer, parse_integers, separator_hint
@@ -81,6 +81,15 @@ def read_qrels(path: str | Path, *, scale: GradeScale | None = None, fmt: str | 
     del data  # the file's bytes: not needed past the parse, and as large as the columns
     columns, repeats = _validate(cells, path, scale)
     return Qrels(columns, make_source(path, digest, fmt), repeats)
+
+
+def qrels_from_cells(
+    source: Source, query_id: pa.Array, doc_id: pa.Array, grade: pa.Array, *, scale: GradeScale
+) -> Qrels:
+    """Judgments given as three text columns (a DataFrame's, say), checked as a file's lines are: row i is line
+    i + 1. Raises :class:`InputError` naming ``source.path`` and the row."""
+    columns, repeats = _validate(_Cells(query_id, doc_id, grade, None), source.path, scale)
+    return Qrels(columns, source, repeats)
 
 
 @dataclass

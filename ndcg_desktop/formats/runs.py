@@ -366,10 +366,10 @@ def _read_trec_slow(data: bytes, path: str, order: OrderKind | None) -> _Columns
     )
 
 
-def _read_delimited(data: bytes, path: str, sep: str, order: OrderKind | None = None) -> _Columns:
-    header = read_header(data, path, sep)
-    required = {"query_id", "doc_id"}
-    if not required <= set(header) or not ({"score", "rank"} & set(header)):
+def ordered_by(header: list[str], path: str, sep: str, order: OrderKind | None) -> tuple[str, list[str]]:
+    """The column a table of ``header``'s columns is ordered by (score if given, else rank, unless ``order`` says),
+    and the reading's notes; :class:`InputError` (line 1: the header) when it names no such column."""
+    if not {"query_id", "doc_id"} <= set(header) or not ({"score", "rank"} & set(header)):
         raise InputError(
             f"header must name query_id{sep}doc_id and score or rank; found {show(sep.join(header))}",
             path=path,
@@ -385,6 +385,24 @@ def _read_delimited(data: bytes, path: str, sep: str, order: OrderKind | None = 
         notes.append("the rank column is ignored because scores are given")
     elif by == "rank" and "score" in header:
         notes.append("the score column is ignored: ordered by rank as chosen")
+    return by, notes
+
+
+def run_from_columns(
+    source: Source, query_ids: pa.Array, doc_ids: pa.Array, values: np.ndarray, by: str, notes: list[str]
+) -> Run:
+    """A run given as columns (a DataFrame's, say), checked as a file's lines are: row i is line i + 1.
+
+    ``values`` are the ``by`` column's numbers (score or rank, as :func:`ordered_by` chose).
+    """
+    kind = OrderKind.SCORE if by == "score" else OrderKind.RANK
+    score, rank = (values, None) if by == "score" else (None, values)
+    return _finish(source, _Columns(query_ids, doc_ids, score, rank, kind, None, 1, notes))
+
+
+def _read_delimited(data: bytes, path: str, sep: str, order: OrderKind | None = None) -> _Columns:
+    header = read_header(data, path, sep)
+    by, notes = ordered_by(header, path, sep, order)
     table = read_delimited_table(data, sep, {"query_id": pa.string(), "doc_id": pa.string(), by: pa.float64()})
     if table is None or table.num_rows == 0 or table.column(by).null_count:
         return _read_delimited_slow(data, path, sep, header, by, notes)

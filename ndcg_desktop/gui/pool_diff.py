@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from ndcg_desktop.domain import EvalSettings, UnjudgedPolicy
+from ndcg_desktop.domain.choices import BY_NAME
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import bold_label, plain_label
 from ndcg_desktop.gui.scores.tables import (
@@ -75,11 +76,7 @@ CHANGES = {
     "removed": QT_TRANSLATE_NOOP("analysis", "removed"),
     "regraded": QT_TRANSLATE_NOOP("analysis", "regraded"),
 }
-UNJUDGED = [  # refusing first: nothing is guessed until the user chooses (rule 6), as `ndcg diff-pools` does
-    (UnjudgedPolicy.REJECT, QT_TRANSLATE_NOOP("analysis", "refuse the run (reject)")),
-    (UnjudgedPolicy.ZERO, QT_TRANSLATE_NOOP("analysis", "count as non-relevant (zero)")),
-    (UnjudgedPolicy.CONDENSE, QT_TRANSLATE_NOOP("analysis", "leave out and close the gaps (condense)")),
-]
+UNJUDGED = BY_NAME["unjudged"]  # refusing first: nothing is guessed until the user chooses, as `ndcg diff-pools`
 
 
 @dataclass(frozen=True)
@@ -131,8 +128,8 @@ class PoolDiffDialog(QDialog):
         self.k.setAccessibleName(translate("analysis", "Cutoff K"))
         self.unjudged = QComboBox()
         self.unjudged.setAccessibleName(translate("analysis", "Unjudged documents"))
-        for policy, text in UNJUDGED:
-            self.unjudged.addItem(translate("analysis", text), policy.value)
+        for value, text in UNJUDGED.labels.items():
+            self.unjudged.addItem(translate("analysis", text), value)
         self.compare_button = QPushButton(translate("analysis", "&Compare"))
         self.compare_button.setDefault(True)
         self.compare_button.setEnabled(len(frozen) >= 2)

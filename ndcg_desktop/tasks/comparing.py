@@ -35,8 +35,6 @@ from ndcg_desktop.domain import EvalSettings, InputError, UnjudgedPolicy
 from ndcg_desktop.domain.data import Qrels, Run
 from ndcg_desktop.formats.cells import check_name
 from ndcg_desktop.formats.export import export_folder, in_natural_order
-from ndcg_desktop.formats.qrels import read_qrels
-from ndcg_desktop.formats.runs import read_run
 from ndcg_desktop.formats.workbook import manifest_rows, runs_latex, runs_markdown, write_text, write_workbook
 from ndcg_desktop.scoring import Evaluation
 from ndcg_desktop.scoring.bounds import mean_bounds, unjudged_bounds
@@ -52,6 +50,7 @@ from ndcg_desktop.scoring.stats import (
     superscripts,
 )
 from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.files import Judgments, Ranking, read_judgments, read_ranking
 from ndcg_desktop.tasks.scoring import score_run_at
 
 Progress = Callable[[int, int], None]
@@ -144,7 +143,7 @@ def run_names_of(paths: Sequence[str | Path], tags: Sequence[str | None] | None 
     return names
 
 
-def given_run_names(names: Sequence[str], paths: Sequence[str | Path]) -> list[str]:
+def given_run_names(names: Sequence[str], paths: Sequence[Ranking]) -> list[str]:
     """``--run-names``: one name per run file, in order, each its own (checked as a stored run's name is)."""
     if len(names) != len(paths):
         raise InputError(f"--run-names gives {len(names)} names for {len(paths)} run files; give one per file")
@@ -156,8 +155,8 @@ def given_run_names(names: Sequence[str], paths: Sequence[str | Path]) -> list[s
 
 
 def compare_files(
-    qrels_path: str | Path,
-    run_paths: Sequence[str | Path],
+    qrels_path: Judgments,
+    run_paths: Sequence[Ranking],
     ks: Sequence[int],
     base: EvalSettings,
     stats: StatsSettings,
@@ -173,17 +172,20 @@ def compare_files(
     """Score every run file against one judgments file at every K, then compare them.
 
     ``base`` carries every choice (K aside) and applies to each run alike; a run that needs a
-    choice not made is refused as ``ndcg score`` refuses it, naming its file and line.
-    ``names``: one per run file (``--run-names``); without, :func:`run_names_of`. ``top_grade``: the grade
-    the upper bound gives an unjudged document (the scale's top, when the scale was given); without, the
-    highest grade in the judgments, and the settings line says so.
+    choice not made is refused as ``ndcg score`` refuses it, naming its file and line. Judgments and
+    runs may also be given already read (:mod:`ndcg_desktop.tasks.files`).
+    ``names``: one per run (``--run-names``; needed for runs given already read); without, :func:`run_names_of`.
+    ``top_grade``: the grade the upper bound gives an unjudged document (the scale's top, when the scale was
+    given); without, the highest grade in the judgments, and the settings line says so.
     """
     if names is not None:
         names = given_run_names(names, run_paths)
         _check_runs(names, baseline)
     elif len(run_paths) < 2:
         _check_runs([str(p) for p in run_paths], None)
-    qrels = read_qrels(qrels_path, scale=base.scale, fmt=qrels_format)
+    elif any(isinstance(p, Run) for p in run_paths):
+        raise InputError(f"give one name for each run: {len(run_paths)} runs, 0 names")
+    qrels = read_judgments(qrels_path, base.scale, qrels_format)
     bound_note = ""
     if top_grade is None:
         grades = qrels.judgments.grade
@@ -195,21 +197,21 @@ def compare_files(
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="read-run") as reader:
         # The next run is read (pyarrow, mostly outside the GIL) while this one is scored; errors
         # still come in run order: a run's reading error is raised when its turn comes.
-        reading = reader.submit(read_run, run_paths[0], fmt=run_format, order=order)
+        reading = reader.submit(read_ranking, run_paths[0], run_format, order)
         scored: list[_AtEachK] = []
         tags: list[str | None] = []
         for i in range(len(run_paths)):
             run = reading.result()
             if i + 1 < len(run_paths):
-                reading = reader.submit(read_run, run_paths[i + 1], fmt=run_format, order=order)
+                reading = reader.submit(read_ranking, run_paths[i + 1], run_format, order)
             tags.append(run.tag)
             scored.append(_scored(run, qrels, ks, base, top_grade))
             del run
             done += len(ks)
             if progress is not None:
                 progress(done, total)
-    if names is None:  # a run is named after its tag, known once it is read
-        names = run_names_of(run_paths, tags)
+    if names is None:  # a run is named after its tag, known once it is read (every run here came as a file)
+        names = run_names_of([p for p in run_paths if not isinstance(p, Run)], tags)
         _check_runs(names, baseline)
     for name, (evaluations[name], bounds[name]) in zip(names, scored, strict=True):
         for evaluation in evaluations[name].values():
@@ -297,6 +299,8 @@ def compare_evaluations(
     ``bound_note`` says which grade their upper reading gave, when not the scale's top.
     """
     names = list(evaluations)
+    # The scale is the judgments' (a pool version's own), whatever ``base`` was made with: the line says it.
+    base = base.with_(scale=evaluations[names[0]][ks[0]].settings.scale)
     letters = {name: run_letter(i) for i, name in enumerate(names)}
     run_rows, pair_frames, query_frames = [], [], []
     tables = []

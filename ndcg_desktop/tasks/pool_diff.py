@@ -71,6 +71,7 @@ def diff_pools(
     if a == b:
         raise InputError(f"give two different pool versions, not {a} twice")
     version_a, version_b = project.frozen_version(a), project.frozen_version(b)
+    base = base.with_(scale=version_b.scale)  # the scale shown is the versions' (scoring takes each one's own)
     left = project.qrels(a).frame[["query_id", "doc_id", "grade"]]
     right = project.qrels(b).frame[["query_id", "doc_id", "grade"]]
     both = left.merge(right, on=["query_id", "doc_id"], how="outer", suffixes=("_a", "_b"), indicator=True)

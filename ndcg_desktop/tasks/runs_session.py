@@ -29,16 +29,8 @@ from typing import Any
 
 import pandas as pd
 
-from ndcg_desktop.domain import (
-    DuplicatePolicy,
-    EvalSettings,
-    Gain,
-    InputError,
-    QuerySet,
-    UnjudgedPolicy,
-    UnknownQueryPolicy,
-    ZeroIdcgPolicy,
-)
+from ndcg_desktop.domain import EvalSettings, Gain, InputError, ZeroIdcgPolicy
+from ndcg_desktop.domain.choices import FLAG_GROUPS
 from ndcg_desktop.scoring import Cancelled
 from ndcg_desktop.scoring.explain import compare_per_query
 from ndcg_desktop.scoring.stats import TEST_COLUMNS, StatsSettings, superscript_text
@@ -58,17 +50,14 @@ from ndcg_desktop.tasks.session import (
     CHOICES,
     DEFAULT_CHOICES,
     REFUSING_GROUPS,
-    SEND,
     Emitter,
     Job,
     VersionChoice,
     prove_or_forget,
 )
 
-# Each group's choices here: the scoring policies (sending for judging is the Scores view's, one run at a time).
-RUN_CHOICES: dict[str, tuple[str, ...]] = {
-    group: tuple(v for v in values if v != SEND) for group, values in CHOICES.items()
-}
+# Each group's choices: the scoring policies, as in the Scores view (whose window alone also sends for judging).
+RUN_CHOICES: dict[str, tuple[str, ...]] = CHOICES
 
 # Aspects carried by RunsSession.changed.
 PROJECT, INPUTS, SETTINGS, CHOICES_CHANGED, CHECKS, SCORES, STATS, RESULT, PAIR, SHOWN = (
@@ -374,18 +363,9 @@ class RunsSession(FollowsProject, VersionChoice):
     def settings_of(self, run: str) -> EvalSettings:
         """The run's evaluation settings (K: the first cut-off); unset groups keep their refusing default."""
         chosen = self._choices.get(run, DEFAULT_CHOICES)
-
-        def policy(group: str, default: str) -> str:
-            value = chosen[group]
-            return default if value is None else str(value)
-
-        return self._settings.with_(
-            k=self._ks[0],
-            unjudged=UnjudgedPolicy(policy("unjudged", UnjudgedPolicy.REJECT.value)),
-            duplicates=DuplicatePolicy(policy("duplicates", DuplicatePolicy.REJECT.value)),
-            unknown_queries=UnknownQueryPolicy(policy("unknown_queries", UnknownQueryPolicy.REJECT.value)),
-            queries=QuerySet(policy("queries", QuerySet.POOL.value)),
-        )
+        policies = {group: value for group, value in chosen.items() if value is not None}
+        defaults = {choice.name: choice.default for choice in FLAG_GROUPS}
+        return self._settings.with_(k=self._ks[0], **{**defaults, **policies})
 
     # -- work ----------------------------------------------------------------------------------
     def _need(self) -> tuple[Project, int]:

@@ -26,38 +26,22 @@ from typing import Any
 
 import pandas as pd
 
-from ndcg_desktop.domain import (
-    DuplicatePolicy,
-    EvalSettings,
-    Gain,
-    QuerySet,
-    UnjudgedPolicy,
-    UnknownQueryPolicy,
-    ZeroIdcgPolicy,
-)
+from ndcg_desktop.domain import EvalSettings, Gain, ZeroIdcgPolicy
+from ndcg_desktop.domain.choices import FLAG_GROUPS
 from ndcg_desktop.scoring.explain import compare
 from ndcg_desktop.store import FrozenVersionChanged, PoolVersion, Project, RunInfo, SavedEvaluation
 from ndcg_desktop.tasks.events import EvaluationsChanged, FollowsProject, ProjectEvent
 from ndcg_desktop.tasks.pooling import JudgingPlan, QueryScope, plan_send_for_judging
 from ndcg_desktop.tasks.scoring import CheckedRun, ScoredRun, check_run, score_run
 
-SEND = "send"  # the unjudged group's third resolution: send for judging (not a scoring policy)
-
-# Each flag group's resolutions, from the domain's own choices (the refusing default is "unset").
-CHOICES: dict[str, tuple[str, ...]] = {
-    "unjudged": (*(p.value for p in UnjudgedPolicy if p is not UnjudgedPolicy.REJECT), SEND),
-    "duplicates": tuple(p.value for p in DuplicatePolicy if p is not DuplicatePolicy.REJECT),
-    "unknown_queries": tuple(p.value for p in UnknownQueryPolicy if p is not UnknownQueryPolicy.REJECT),
-    "queries": tuple(p.value for p in QuerySet),
-}
-# Rule 9: every pool query counts unless chosen otherwise; the contract's default, not a guess.
+# Each flag group's resolutions, from the domain's table (a refusing default is no resolution: "unset"). Sending
+# unjudged documents for judging is no scoring policy: it is the window's action (ScoresSession.send_for_judging).
+CHOICES: dict[str, tuple[str, ...]] = {choice.name: choice.policies for choice in FLAG_GROUPS}
+# Unset where the default refuses; rule 9's "every pool query counts" is the contract's default, not a guess.
 DEFAULT_CHOICES: dict[str, str | None] = {
-    "unjudged": None,
-    "duplicates": None,
-    "unknown_queries": None,
-    "queries": QuerySet.POOL.value,
+    choice.name: None if choice.refuses else choice.default.value for choice in FLAG_GROUPS
 }
-REFUSING_GROUPS = ("unjudged", "duplicates", "unknown_queries")
+REFUSING_GROUPS = tuple(choice.name for choice in FLAG_GROUPS if choice.refuses)
 
 # Aspects carried by ScoresSession.changed.
 PROJECT, INPUTS, SETTINGS, CHOICES_CHANGED, CHECKS, PLAN, RESULT, HISTORY, QUERY = (
@@ -160,6 +144,7 @@ class ScoresSession(FollowsProject, VersionChoice):
         self._other_run: str | None = None
         self._settings = EvalSettings()
         self._choices: dict[str, str | None] = dict(DEFAULT_CHOICES)
+        self._sending = False  # the unjudged documents go to a draft instead of a policy scoring them
         self._checks: dict[str, CheckedRun] = {}
         self._plan: JudgingPlan | None = None
         self._result: ScoreResult | None = None
@@ -201,6 +186,11 @@ class ScoresSession(FollowsProject, VersionChoice):
     @property
     def choices(self) -> dict[str, str | None]:
         return dict(self._choices)
+
+    @property
+    def sending_chosen(self) -> bool:
+        """Send for judging is chosen for the unjudged documents (instead of a policy)."""
+        return self._sending
 
     @property
     def checks(self) -> dict[str, CheckedRun]:
@@ -288,13 +278,22 @@ class ScoresSession(FollowsProject, VersionChoice):
             self.changed.emit(frozenset({SETTINGS, CHECKS, PLAN, RESULT}))
 
     def choose(self, group: str, value: str | None) -> None:
-        """Resolve one flag group (``None`` unsets it)."""
+        """Resolve one flag group with a policy (``None`` unsets it); a policy for unjudged documents ends sending."""
         if group not in CHOICES:
             raise ValueError(f"no flag group {group!r}")
         if value is not None and value not in CHOICES[group]:
             raise ValueError(f"{value!r} is not a choice for {group} ({', '.join(CHOICES[group])})")
-        if self._choices[group] != value:
+        self._change(group, value, sending=self._sending and group != "unjudged")
+
+    def send_for_judging(self) -> None:
+        """Choose the window's action for the unjudged documents: send them to a draft, then score once it is
+        frozen (rule 6). No policy scores them meanwhile: the unjudged group is left unset."""
+        self._change("unjudged", None, sending=True)
+
+    def _change(self, group: str, value: str | None, *, sending: bool) -> None:
+        if self._choices[group] != value or self._sending != sending:
             self._choices[group] = value
+            self._sending = sending
             self._generation += 1
             self._plan = None
             self._result = None
@@ -323,6 +322,7 @@ class ScoresSession(FollowsProject, VersionChoice):
         self._query = None
         if choices:
             self._choices = dict(DEFAULT_CHOICES)
+            self._sending = False
             self._suggestion = self._previous_choices()
 
     def _previous_choices(self) -> dict[str, str] | None:
@@ -358,13 +358,13 @@ class ScoresSession(FollowsProject, VersionChoice):
         out = []
         for group in REFUSING_GROUPS:
             found = self.found(group)
-            if any(found.values()) and self._choices[group] is None:
+            if any(found.values()) and self._choices[group] is None and not (group == "unjudged" and self._sending):
                 out.append(Missing(group, found))
         return out
 
     def sending(self) -> bool:
         """Send for judging is chosen and the run has unjudged documents to send."""
-        if self._choices["unjudged"] != SEND or self._run not in self._checks:
+        if not self._sending or self._run not in self._checks:
             return False
         return self._checks[self._run].report.unjudged_total > 0
 
@@ -372,21 +372,13 @@ class ScoresSession(FollowsProject, VersionChoice):
         """Every run checked, every flag resolved with a scoring policy: Score may go ahead."""
         if not self.checked() or self.missing():
             return False
-        return not (self._choices["unjudged"] == SEND and any(self.found("unjudged").values()))
+        return not (self._sending and any(self.found("unjudged").values()))
 
     def settings(self) -> EvalSettings:
         """The evaluation settings the inputs and choices make (unset groups keep their refusing default)."""
 
-        def chosen(group: str, default: str) -> str:
-            value = self._choices[group]
-            return default if value in (None, SEND) else str(value)
-
-        return self._settings.with_(
-            unjudged=UnjudgedPolicy(chosen("unjudged", UnjudgedPolicy.REJECT.value)),
-            duplicates=DuplicatePolicy(chosen("duplicates", DuplicatePolicy.REJECT.value)),
-            unknown_queries=UnknownQueryPolicy(chosen("unknown_queries", UnknownQueryPolicy.REJECT.value)),
-            queries=QuerySet(chosen("queries", QuerySet.POOL.value)),
-        )
+        chosen = {group: value for group, value in self._choices.items() if value is not None}
+        return self._settings.with_(**{**{choice.name: choice.default for choice in FLAG_GROUPS}, **chosen})
 
     # -- work ----------------------------------------------------------------------------------
     def _need_inputs(self) -> tuple[Project, str, int]:
@@ -480,10 +472,5 @@ class ScoresSession(FollowsProject, VersionChoice):
 
 def _choices_of(settings: EvalSettings) -> dict[str, str]:
     """The resolutions a settings value made (refusing defaults are no choice)."""
-    values = {
-        "unjudged": settings.unjudged.value,
-        "duplicates": settings.duplicates.value,
-        "unknown_queries": settings.unknown_queries.value,
-        "queries": settings.queries.value,
-    }
+    values = {choice.name: getattr(settings, choice.name).value for choice in FLAG_GROUPS}
     return {group: value for group, value in values.items() if value in CHOICES[group]}

@@ -4,30 +4,6 @@
 <context>
     <name>agreement</name>
     <message>
-        <source>duplicates: refuse the run</source>
-        <translation>重复文档：拒绝该运行</translation>
-    </message>
-    <message>
-        <source>duplicates: keep the best-ranked</source>
-        <translation>重复文档：保留排名最高的一次</translation>
-    </message>
-    <message>
-        <source>queries not in the pool: refuse the run</source>
-        <translation>不在池中的查询：拒绝该运行</translation>
-    </message>
-    <message>
-        <source>queries not in the pool: leave out</source>
-        <translation>不在池中的查询：略去</translation>
-    </message>
-    <message>
-        <source>Duplicates</source>
-        <translation>重复文档</translation>
-    </message>
-    <message>
-        <source>Queries not in the pool</source>
-        <translation>不在池中的查询</translation>
-    </message>
-    <message>
         <source>{a} gave {grade_a}, {b} gave {grade_b}: {count} items</source>
         <translation>{a} 评为 {grade_a}，{b} 评为 {grade_b}：{count} 项</translation>
     </message>
@@ -38,18 +14,6 @@
     <message>
         <source>How many items each pair of grades was given by the two annotators; darker is more</source>
         <translation>两位标注者给出每对等级的条目数；颜色越深越多</translation>
-    </message>
-    <message>
-        <source>unjudged documents: refuse the run</source>
-        <translation>未判定文档：拒绝该运行</translation>
-    </message>
-    <message>
-        <source>unjudged documents: count as non-relevant</source>
-        <translation>未判定文档：计为不相关</translation>
-    </message>
-    <message>
-        <source>unjudged documents: condense</source>
-        <translation>未判定文档：压缩</translation>
     </message>
     <message>
         <source>undefined ({why})</source>
@@ -66,10 +30,6 @@
     <message>
         <source>Gain</source>
         <translation>增益</translation>
-    </message>
-    <message>
-        <source>Unjudged documents</source>
-        <translation>未判定文档</translation>
     </message>
     <message>
         <source>Compute</source>
@@ -395,14 +355,6 @@ Not scored: {run}: {why}</source>
     <message>
         <source>regraded</source>
         <translation>改级</translation>
-    </message>
-    <message>
-        <source>count as non-relevant (zero)</source>
-        <translation>视为不相关（zero）</translation>
-    </message>
-    <message>
-        <source>leave out and close the gaps (condense)</source>
-        <translation>移除并填补空位（condense）</translation>
     </message>
     <message>
         <source>refuse the run (reject)</source>
@@ -745,8 +697,28 @@ Not scored: {run}: {why}</source>
         <translation>忽略（并列出）</translation>
     </message>
     <message>
+        <source>Ties</source>
+        <translation>并列</translation>
+    </message>
+    <message>
+        <source>Doc ID descending (trec_eval)</source>
+        <translation>文档 ID 降序 (trec_eval)</translation>
+    </message>
+    <message>
+        <source>Doc ID ascending</source>
+        <translation>文档 ID 升序</translation>
+    </message>
+    <message>
+        <source>File order</source>
+        <translation>文件顺序</translation>
+    </message>
+    <message>
         <source>Pool queries without a ranking</source>
         <translation>判断池中没有排序的查询</translation>
+    </message>
+    <message>
+        <source>{} gain</source>
+        <translation>{}增益</translation>
     </message>
     <message>
         <source>score them 0 (every pool query counts)</source>
@@ -1212,6 +1184,10 @@ Not scored: {run}: {why}</source>
         <translation>指数</translation>
     </message>
     <message>
+        <source>unjudged: {}</source>
+        <translation>未判断：{}</translation>
+    </message>
+    <message>
         <source>reject</source>
         <translation>拒绝</translation>
     </message>
@@ -1224,8 +1200,20 @@ Not scored: {run}: {why}</source>
         <translation>压缩</translation>
     </message>
     <message>
+        <source>duplicates: {}</source>
+        <translation>重复：{}</translation>
+    </message>
+    <message>
         <source>first</source>
         <translation>保留首个</translation>
+    </message>
+    <message>
+        <source>zero-IDCG: {}</source>
+        <translation>零 IDCG：{}</translation>
+    </message>
+    <message>
+        <source>queries: {}</source>
+        <translation>查询：{}</translation>
     </message>
     <message>
         <source>pool</source>
@@ -1236,8 +1224,16 @@ Not scored: {run}: {why}</source>
         <translation>运行结果</translation>
     </message>
     <message>
+        <source>unknown queries: {}</source>
+        <translation>未知查询：{}</translation>
+    </message>
+    <message>
         <source>ignore</source>
         <translation>忽略</translation>
+    </message>
+    <message>
+        <source>ties: {}</source>
+        <translation>并列：{}</translation>
     </message>
     <message>
         <source>docid-desc</source>
@@ -1256,8 +1252,17 @@ Not scored: {run}: {why}</source>
         <translation>计入均值</translation>
     </message>
     <message>
-        <source>nDCG@{k}, {gain} gain, log2 discount, unjudged: {unjudged}, duplicates: {duplicates}, zero-IDCG: {zero}, queries: {queries}, unknown queries: {unknown}, ties: {ties}, scale {scale}</source>
-        <translation>nDCG@{k}，{gain}增益，log2 折扣，未判断：{unjudged}，重复：{duplicates}，零 IDCG：{zero}，查询：{queries}，未知查询：{unknown}，并列：{ties}，等级范围 {scale}</translation>
+        <source>log2 discount</source>
+        <translation>log2 折扣</translation>
+    </message>
+    <message>
+        <source>scale {scale}</source>
+        <translation>等级范围 {scale}</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <comment>between the parts of a settings line</comment>
+        <translation>，</translation>
     </message>
     <message>
         <source>, IDs mapped by {file}</source>

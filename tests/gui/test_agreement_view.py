@@ -182,3 +182,17 @@ def test_the_summary_warns_of_identical_annotators_with_the_figure_without_the_d
     assert lines[1:] == result.warnings() == widget.session.warnings()
     assert lines[1].startswith("ben and import:ben.qrels gave the same grade on every one of the 5 items both rated")
     assert lines[2].startswith(f"without import:ben.qrels: alpha {result.deduplicated.overall.alpha.value:.4f}")
+
+
+def test_the_choices_are_the_tables_values_and_words(qtbot, view):
+    """Issue 23: the view labelled the choices its own way; now with the table's words, refusing first."""
+    from ndcg_desktop.domain.choices import BY_NAME
+
+    for box, name in ((view.unjudged, "unjudged"), (view.duplicates, "duplicates"), (view.unknown, "unknown_queries")):
+        choice = BY_NAME[name]
+        assert [box.itemData(i) for i in range(box.count())] == list(choice.values)
+        assert [box.itemText(i) for i in range(box.count())] == [
+            f"{choice.label}: {choice.labels[v]}" for v in choice.values
+        ]
+        assert box.accessibleName() == choice.label and box.currentData() == choice.default.value
+    shot(view, "agreement_choices")

@@ -317,3 +317,15 @@ def test_every_n_a_in_the_runs_and_pairs_tables_has_its_reason_as_a_tooltip(tmp_
     table = FrameModel(RUN_COLUMNS)
     table.load(runs_rows(result))
     assert all(table.data(table.index(0, i), Qt.ItemDataRole.ToolTipRole) is None for i in range(len(RUN_COLUMNS)))
+
+
+def test_a_0_to_4_projects_settings_line_says_0_to_4(window, tmp_path, data_dir, qtbot):
+    """Issue 23: the view's line (and so its captions and manifest) said the default scale, 0..3."""
+    path = cranfield_project(tmp_path / "cran.ndcgproj", data_dir, {"bm25": None, "tfidf": None})
+    view = runs_view(window, path, qtbot)
+    checked(view, qtbot)
+    choose_for_all(view, "unjudged", "zero")
+    scored(view, qtbot)
+    line = view.table_panel.settings_line.text()
+    assert "scale=0..4" in line and "0..3" not in line
+    shot(view, "runs_scale_0_4")

@@ -457,3 +457,25 @@ def test_a_large_results_breakdown_is_prepared_on_a_worker_and_the_latest_query_
     ]
     qrels = pd.read_csv(data_dir / "cranfield" / "qrels.txt", sep=r"\s+", header=None, dtype=str)
     assert shown.positions.rowCount() == 10 and shown.ideal.rowCount() == min(10, int((qrels[0] == ids[2]).sum()))
+
+
+def test_the_translated_settings_line_reads_as_before(qapp):
+    """Pinned from the code before the settings line was built from the table of choices (issue 23)."""
+    from ndcg_desktop.domain import EvalSettings
+    from ndcg_desktop.gui import i18n
+    from ndcg_desktop.gui.scores.text import describe_settings
+
+    every = EvalSettings(k=3, gain="exponential", unjudged="condense", duplicates="first", zero_idcg="exclude")
+    every = every.with_(queries="run", unknown_queries="ignore", ties="file-order", id_map="#")
+    assert i18n.install(qapp, "zh_CN") == "zh_CN"
+    try:
+        assert describe_settings(EvalSettings()) == (
+            "nDCG@10，线性增益，log2 折扣，未判断：拒绝，重复：拒绝，零 IDCG：计入均值，查询：判断池，未知查询：拒绝，"
+            "并列：文档 ID 降序，等级范围 0..3"
+        )
+        assert describe_settings(every) == (
+            "nDCG@3，指数增益，log2 折扣，未判断：压缩，重复：保留首个，零 IDCG：已排除，查询：运行结果，"
+            "未知查询：忽略，并列：文件顺序，等级范围 0..3，ID 截断于 '#'"
+        )
+    finally:
+        i18n.uninstall(qapp)

@@ -42,6 +42,7 @@ def test_catalogue_lists_every_string_of_the_sources(tmp_path):
     copy = tmp_path / TS.name
     shutil.copy(TS, copy)
     sources = sorted(str(p) for p in (REPO / "ndcg_desktop" / "gui").rglob("*.py"))  # gui/scores/ too
+    sources.append(str(REPO / "ndcg_desktop" / "domain" / "choices.py"))  # the choices' words, shown by the window
     out = subprocess.run(
         [tool("pyside6-lupdate"), *sources, "-ts", str(copy), "-no-obsolete", "-locations", "none"],
         capture_output=True,

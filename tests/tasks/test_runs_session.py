@@ -321,3 +321,27 @@ def test_another_test_or_correction_restates_the_result_at_once_and_keeps_the_pa
     assert not session.apply(stale, stale())  # computed under the old test and correction
     session.set_baseline("dense")  # other pairs: other draws, so the result goes
     assert session.result is None and session.pair is None
+
+
+def test_the_settings_line_its_captions_and_manifest_name_the_scale_of_the_version_scored(tmp_path, data_dir):
+    """Issue 23: a 0..4 project's Runs view said scale=0..3 (the default's) in its line, captions and manifest."""
+    from ndcg_desktop.domain import GradeScale
+    from ndcg_desktop.tasks.comparing import export_comparison
+
+    cranfield = data_dir / "cranfield"
+    with Project.create(tmp_path / "p.ndcgproj", scale=GradeScale(0, 4), user="ann") as project:
+        project.import_qrels(cranfield / "qrels.txt")
+        project.freeze()
+        for name in ("bm25", "tfidf"):
+            project.import_run(cranfield / f"{name}.run.gz", name=name)
+        session = checked_session(project)
+        session.choose_all("unjudged", "zero")
+        comparison = run_job(session, session.score_job()).comparison
+        line = comparison.settings_line()
+        expected = EvalSettings(unjudged="zero", scale=GradeScale(0, 4)).to_text().split("(", 1)[1]
+        assert line.startswith(f"nDCG@10({expected}; ") and "0..3" not in line
+        assert comparison.manifest["settings_line"] == line
+        export_comparison(comparison, tmp_path / "out")
+    for caption in ("runs.md", "runs.tex"):
+        text = (tmp_path / "out" / caption).read_text(encoding="utf-8")
+        assert "scale=0..4" in text and "0..3" not in text, caption

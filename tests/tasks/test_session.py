@@ -25,7 +25,7 @@ def run_job(session, job):
 
 
 def test_choices_come_from_the_domain_and_start_unset(project):
-    assert CHOICES["unjudged"] == ("zero", "condense", "send") and CHOICES["duplicates"] == ("first",)
+    assert CHOICES["unjudged"] == ("zero", "condense") and CHOICES["duplicates"] == ("first",)
     session = ScoresSession()
     session.set_project(project)
     assert (session.run, session.pool_version, session.other_run) == ("sys", 1, None)
@@ -143,3 +143,21 @@ def test_the_offer_of_last_time_follows_each_recorded_scoring(project):
     session.choose("unjudged", "zero")
     run_job(session, session.score_job())
     assert session.suggestion == {"unjudged": "zero", "queries": "pool"}
+
+
+def test_send_for_judging_is_the_windows_action_not_a_scoring_policy(project):
+    """Issue 23: "send" sat among the unjudged policies; it is an action, and no policy scores meanwhile."""
+    session = ScoresSession()
+    session.set_project(project)
+    run_job(session, session.check_job())
+    with pytest.raises(ValueError, match="not a choice"):
+        session.choose("unjudged", "send")
+    session.send_for_judging()
+    assert session.sending_chosen and session.sending() and session.choices["unjudged"] is None
+    assert session.missing() == [] and not session.ready()  # unjudged found: nothing is scored until judged
+    assert session.settings().unjudged.value == "reject"
+    session.choose("unjudged", "condense")  # a policy instead: sending ends
+    assert not session.sending_chosen and not session.sending() and session.ready()
+    session.send_for_judging()
+    session.set_run("dup")  # a new pair starts unset, the action too
+    assert not session.sending_chosen and session.choices["unjudged"] is None

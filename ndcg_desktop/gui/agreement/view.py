@@ -8,7 +8,6 @@ this view through ``set_project``, ``reload``, ``compute`` and ``export``.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QItemSelection, QSortFilterProxyModel, Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
@@ -28,7 +27,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ndcg_desktop.domain import DuplicatePolicy, Gain, InputError, UnjudgedPolicy, UnknownQueryPolicy
+from ndcg_desktop.domain import Gain, InputError
+from ndcg_desktop.domain.choices import BY_NAME
 from ndcg_desktop.gui.agreement.heatmap import ConfusionModel, heatmap_view
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.scores.tables import Column, FrameModel, fit_columns, sorted_proxy, table_view
@@ -74,19 +74,6 @@ TAU_COLUMNS: list[Column] = [
     (QT_TRANSLATE_NOOP("analysis", "Kendall's tau"), "kendall_tau", "f4"),
     (QT_TRANSLATE_NOOP("analysis", "Undefined because"), "undefined", ""),
 ]
-UNJUDGED_TEXTS = {
-    UnjudgedPolicy.REJECT: QT_TRANSLATE_NOOP("agreement", "unjudged documents: refuse the run"),
-    UnjudgedPolicy.ZERO: QT_TRANSLATE_NOOP("agreement", "unjudged documents: count as non-relevant"),
-    UnjudgedPolicy.CONDENSE: QT_TRANSLATE_NOOP("agreement", "unjudged documents: condense"),
-}
-DUPLICATE_TEXTS = {
-    DuplicatePolicy.REJECT: QT_TRANSLATE_NOOP("agreement", "duplicates: refuse the run"),
-    DuplicatePolicy.FIRST: QT_TRANSLATE_NOOP("agreement", "duplicates: keep the best-ranked"),
-}
-UNKNOWN_TEXTS = {
-    UnknownQueryPolicy.REJECT: QT_TRANSLATE_NOOP("agreement", "queries not in the pool: refuse the run"),
-    UnknownQueryPolicy.IGNORE: QT_TRANSLATE_NOOP("agreement", "queries not in the pool: leave out"),
-}
 
 
 def in_core_order(view: QTableView) -> None:
@@ -128,11 +115,9 @@ class AgreementView(QWidget):
             self.gain.addItem(translate("analysis", GAIN_TEXTS[g]), g.value)
         self.gain.activated.connect(lambda _i: self.session.set_settings(gain=Gain(self.gain.currentData())))
         # one choice per flag group for every run of the systems check, refusing until chosen
-        self.unjudged = self._policy_box("unjudged", translate("agreement", "Unjudged documents"), UNJUDGED_TEXTS)
-        self.duplicates = self._policy_box("duplicates", translate("agreement", "Duplicates"), DUPLICATE_TEXTS)
-        self.unknown = self._policy_box(
-            "unknown_queries", translate("agreement", "Queries not in the pool"), UNKNOWN_TEXTS
-        )
+        self.unjudged = self._policy_box("unjudged")
+        self.duplicates = self._policy_box("duplicates")
+        self.unknown = self._policy_box("unknown_queries")
         self.compute_button = QPushButton(translate("agreement", "Compute"))
         self.compute_button.setToolTip(
             translate("agreement", "Compute the agreement and score every run under each annotator ({keys})").format(
@@ -181,13 +166,15 @@ class AgreementView(QWidget):
         self.session.changed.connect(self._changed)
         self._changed(frozenset({PROJECT}))
 
-    def _policy_box(self, group: str, name: str, texts: dict[Any, str]) -> QComboBox:
+    def _policy_box(self, group: str) -> QComboBox:
+        """One choice of the domain's table, refusing first, each value named with the choice (no other label)."""
+        choice = BY_NAME[group]
+        title = translate("analysis", choice.label)
         box = QComboBox()
-        box.setAccessibleName(name)
-        for policy, text in texts.items():
-            box.addItem(translate("agreement", text), policy.value)
-        kind = type(next(iter(texts)))
-        box.activated.connect(lambda _i: self.session.set_settings(**{group: kind(box.currentData())}))
+        box.setAccessibleName(title)
+        for value, text in choice.labels.items():
+            box.addItem(f"{title}: {translate('analysis', text)}", value)
+        box.activated.connect(lambda _i: self.session.set_settings(**{group: choice.enum(box.currentData())}))
         return box
 
     def _annotators_tab(self) -> QWidget:

@@ -21,6 +21,8 @@ from ndcg_desktop.gui.scores.tables import (
 from ndcg_desktop.gui.scores.text import (
     CHOICE_TEXTS,
     GROUP_TITLES,
+    SEND,
+    SEND_TEXT,
     found_text,
     keys_text,
     listing,
@@ -95,7 +97,9 @@ class ResolvePanel(QGroupBox):
                 combo.addItem(translate("analysis", "choose…"), None)
             for value in CHOICES[group]:
                 combo.addItem(translate("analysis", CHOICE_TEXTS[(group, value)]), value)
-            combo.currentIndexChanged.connect(lambda _i, g=group, c=combo: session.choose(g, c.currentData()))
+            if group == "unjudged":  # the window's action, offered beside the policies
+                combo.addItem(translate("analysis", SEND_TEXT), SEND)
+            combo.currentIndexChanged.connect(lambda _i, g=group, c=combo: self._chosen(g, c.currentData()))
             self.choices[group] = combo
             grid.addWidget(combo, row, 2)
         row = len(CHOICES)
@@ -147,6 +151,12 @@ class ResolvePanel(QGroupBox):
     def focus_order(self) -> list[QWidget]:
         return [*self.choices.values(), self.suggestion_button, self.details_button, self.score_button, self.flag_view]
 
+    def _chosen(self, group: str, value: str | None) -> None:
+        if value == SEND:
+            self.session.send_for_judging()
+        else:
+            self.session.choose(group, value)
+
     def _score_clicked(self) -> None:
         if self.session.sending():
             self.send_requested.emit()
@@ -169,7 +179,8 @@ class ResolvePanel(QGroupBox):
         s = self.session
         for group, combo in self.choices.items():
             combo.blockSignals(True)
-            combo.setCurrentIndex(max(combo.findData(s.choices[group]), 0))
+            shown = SEND if group == "unjudged" and s.sending_chosen else s.choices[group]
+            combo.setCurrentIndex(max(combo.findData(shown), 0))
             combo.blockSignals(False)
         suggestion = s.suggestion
         differs = bool(suggestion) and any(s.choices[g] != v for g, v in (suggestion or {}).items())

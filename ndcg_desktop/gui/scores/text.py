@@ -6,7 +6,8 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QPushButton
 
-from ndcg_desktop.domain import EvalSettings, Gain, ZeroIdcgPolicy
+from ndcg_desktop.domain import EvalSettings
+from ndcg_desktop.domain.choices import BY_NAME, CHOICES, FLAG_GROUPS
 from ndcg_desktop.domain.chunks import ChunkMap
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.tasks.explaining import FlagReport
@@ -15,70 +16,24 @@ from ndcg_desktop.tasks.project import PoolVersion
 # The context is "analysis" (the view's former module) so existing translations stay attached.
 translate = QCoreApplication.translate
 
-GAIN_TEXTS = {
-    Gain.LINEAR: QT_TRANSLATE_NOOP("analysis", "linear gain"),
-    Gain.EXPONENTIAL: QT_TRANSLATE_NOOP("analysis", "exponential gain"),
-}
-GROUP_TITLES = {
-    "unjudged": QT_TRANSLATE_NOOP("analysis", "Unjudged documents"),
-    "duplicates": QT_TRANSLATE_NOOP("analysis", "Duplicate documents"),
-    "unknown_queries": QT_TRANSLATE_NOOP("analysis", "Run queries not in the pool"),
-    "queries": QT_TRANSLATE_NOOP("analysis", "Pool queries without a ranking"),
-}
-# Every resolution's words; the choices themselves come from tasks.session.CHOICES (one place).
-CHOICE_TEXTS = {
-    ("unjudged", "zero"): QT_TRANSLATE_NOOP("analysis", "count as non-relevant (keeps its position)"),
-    ("unjudged", "condense"): QT_TRANSLATE_NOOP("analysis", "condense (remove, close the gaps)"),
-    ("unjudged", "send"): QT_TRANSLATE_NOOP("analysis", "send for judging (adds them to a draft)"),
-    ("duplicates", "first"): QT_TRANSLATE_NOOP("analysis", "keep the first"),
-    ("unknown_queries", "ignore"): QT_TRANSLATE_NOOP("analysis", "ignore them (listed)"),
-    ("queries", "pool"): QT_TRANSLATE_NOOP("analysis", "score them 0 (every pool query counts)"),
-    ("queries", "run"): QT_TRANSLATE_NOOP("analysis", "score only answered queries"),
-}
-
-# Policy values as the settings line shows them (the core's values, in English).
-_POLICY_WORDS = (
-    QT_TRANSLATE_NOOP("analysis", "linear"),
-    QT_TRANSLATE_NOOP("analysis", "exponential"),
-    QT_TRANSLATE_NOOP("analysis", "reject"),
-    QT_TRANSLATE_NOOP("analysis", "zero"),
-    QT_TRANSLATE_NOOP("analysis", "condense"),
-    QT_TRANSLATE_NOOP("analysis", "first"),
-    QT_TRANSLATE_NOOP("analysis", "pool"),
-    QT_TRANSLATE_NOOP("analysis", "run"),
-    QT_TRANSLATE_NOOP("analysis", "ignore"),
-    QT_TRANSLATE_NOOP("analysis", "docid-desc"),
-    QT_TRANSLATE_NOOP("analysis", "docid-asc"),
-    QT_TRANSLATE_NOOP("analysis", "file-order"),
-)
-
-
-def _word(value: object) -> str:
-    return translate("analysis", str(value))
+# Every choice's words come from the domain's table (ndcg_desktop.domain.choices, marked there for the catalogue).
+GAIN_TEXTS = BY_NAME["gain"].labels
+GROUP_TITLES = {choice.name: choice.label for choice in FLAG_GROUPS}
+CHOICE_TEXTS = {(choice.name, value): text for choice in FLAG_GROUPS for value, text in choice.labels.items()}
+# The window's action for unjudged documents, offered beside their policies (it scores nothing itself).
+SEND = "send"
+SEND_TEXT = QT_TRANSLATE_NOOP("analysis", "send for judging (adds them to a draft)")
 
 
 def describe_settings(settings: EvalSettings) -> str:
-    """``EvalSettings.describe()`` in the interface language (the same words in English)."""
-    zero = (
-        translate("analysis", "kept in the mean")
-        if settings.zero_idcg is ZeroIdcgPolicy.KEEP
-        else translate("analysis", "excluded")
-    )
-    text = translate(
-        "analysis",
-        "nDCG@{k}, {gain} gain, log2 discount, unjudged: {unjudged}, duplicates: {duplicates}, zero-IDCG: {zero}, "
-        "queries: {queries}, unknown queries: {unknown}, ties: {ties}, scale {scale}",
-    ).format(
-        k=settings.k,
-        gain=_word(settings.gain),
-        unjudged=_word(settings.unjudged),
-        duplicates=_word(settings.duplicates),
-        zero=zero,
-        queries=_word(settings.queries),
-        unknown=_word(settings.unknown_queries),
-        ties=_word(settings.ties),
-        scale=settings.scale,
-    )
+    """``EvalSettings.describe()`` in the interface language, part by part from the table of choices."""
+    parts = [f"nDCG@{settings.k}"]
+    for choice in CHOICES:
+        word = translate("analysis", choice.words[getattr(settings, choice.name).value])
+        parts.append(translate("analysis", choice.shown).format(word))
+    parts.insert(2, translate("analysis", "log2 discount"))  # fixed, said with the gain (as describe() does)
+    parts.append(translate("analysis", "scale {scale}").format(scale=settings.scale))
+    text = translate("analysis", ", ", "between the parts of a settings line").join(parts)
     if isinstance(settings.id_map, ChunkMap):
         text += translate("analysis", ", IDs mapped by {file}").format(file=settings.id_map.label())
     elif settings.id_map is not None:
