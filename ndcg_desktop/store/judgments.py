@@ -19,6 +19,7 @@ from ndcg_desktop.formats.cells import IMPORTED, check_name
 from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.store.core import INTERACTIVE_BUSY_MS, ProjectFile, now
 from ndcg_desktop.store.pools import DraftTarget, PoolRepository, PoolVersion
+from ndcg_desktop.store.undo import Taken, items_scope, take, version_scope
 
 _BATCH = 5_000  # rows a step when feeding a temporary table: other threads get the GIL between steps
 # (a step's Python strings and its executemany hold the GIL: 50,000-row steps held it 70-155 ms at a time
@@ -203,47 +204,52 @@ class JudgmentRepository:
     def remove_items(self, pairs: pd.DataFrame, *, version: int, action: str = "remove") -> int:
         """Remove ungraded (query_id, doc_id) items from a draft, undoing an addition; graded ones stay. Audited.
 
-        Returns how many were removed.
+        Returns how many were removed (:meth:`take_items` returns what they took, for an undo).
         """
+        return self.take_items(pairs, version=version, action=action).before.count("judgments")
+
+    def take_items(self, pairs: pd.DataFrame, *, version: int, action: str = "remove") -> Taken:
+        """Remove the ungraded ones of the (query_id, doc_id) items from a draft with every row that refers to
+        them (:mod:`.undo`), in one audited transaction; returns what was taken."""
         v = self.pools.writable_draft(version)
-        rows = list(pairs[["query_id", "doc_id"]].drop_duplicates().itertuples(index=False, name=None))
+        wanted = list(pairs[["query_id", "doc_id"]].drop_duplicates().itertuples(index=False, name=None))
         with self.file.transaction() as conn:
-            conn.execute("CREATE TEMP TABLE IF NOT EXISTS removing (query_id TEXT, doc_id TEXT)")
-            conn.execute("DELETE FROM removing")
-            conn.executemany("INSERT INTO removing VALUES (?, ?)", rows)
-            gone = conn.execute(
-                "SELECT j.query_id, j.doc_id FROM judgments j JOIN removing r "
-                "ON r.query_id = j.query_id AND r.doc_id = j.doc_id WHERE j.version = ? AND j.grade IS NULL",
-                (v.version,),
-            ).fetchall()
-            conn.execute(
-                "DELETE FROM judgments WHERE version = ? AND grade IS NULL "
-                "AND (query_id, doc_id) IN (SELECT query_id, doc_id FROM removing)",
-                (v.version,),
-            )
-            conn.execute("DELETE FROM removing")
+            with _staged(conn, pd.DataFrame(wanted, columns=["query_id", "doc_id"]), v.version) as staged:
+                gone = conn.execute(
+                    f"SELECT s.query_id, s.doc_id FROM {staged} s JOIN judgments j ON j.version = ? "
+                    "AND j.query_id = s.query_id AND j.doc_id = s.doc_id WHERE j.grade IS NULL ORDER BY s.rowid",
+                    (v.version,),
+                ).fetchall()
+            taken = take(conn, items_scope(v.version, [(q, d) for q, d in gone]), action)
+            stamp = now()
             conn.executemany(
                 "INSERT INTO audit_log (version, query_id, doc_id, action, who, at) VALUES (?, ?, ?, ?, ?, ?)",
-                [(v.version, q, d, action, self.file.user, now()) for q, d in gone],
+                [(v.version, q, d, action, self.file.user, stamp) for q, d in gone],
             )
-        return len(gone)
+        return taken
 
-    def discard_draft(self, version: int | None = None) -> PoolVersion:
-        """Delete a draft and every item in it; each item's removal is audited. Frozen versions are refused."""
+    def discard_draft(self, version: int | None = None, *, expected: str | None = None) -> Taken:
+        """Delete a draft with every row that refers to it (items, ratings, assignments, ...: :mod:`.undo`); each
+        item's removal is audited. Returns what was taken. Frozen versions are refused.
+
+        ``expected``: the digest of what the confirmation counted (:meth:`~.undo.Rows.digest`); a draft that
+        holds anything else now is refused, nothing deleted.
+        """
         draft = self.pools.version(version) if version is not None else self.pools.draft()
         if draft is None:
             raise InputError("has no draft pool to discard", path=self.file.path)
         v = self.pools.writable_draft(draft.version)
         with self.file.transaction() as conn:
             rows = conn.execute("SELECT query_id, doc_id FROM judgments WHERE version = ?", (v.version,)).fetchall()
+            taken = take(conn, version_scope(v.version), "discard draft")
+            if expected is not None and taken.before.digest() != expected:
+                raise InputError("the draft pool changed since the confirmation; discard again", path=self.file.path)
             conn.executemany(
                 "INSERT INTO audit_log (version, query_id, doc_id, action, who, at) "
                 "VALUES (?, ?, ?, 'discard draft', ?, ?)",
                 [(v.version, q, d, self.file.user, now()) for q, d in rows],
             )
-            conn.execute("DELETE FROM judgments WHERE version = ?", (v.version,))
-            conn.execute("DELETE FROM pool_versions WHERE version = ? AND state = 'draft'", (v.version,))
-        return v
+        return taken
 
     def import_qrels(
         self, path: str | Path, *, negative_as_ungraded: bool = False, fmt: str | None = None

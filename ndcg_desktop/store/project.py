@@ -40,7 +40,6 @@ from ndcg_desktop.store.errors import (
 from ndcg_desktop.store.evaluations import EvaluationRepository, SavedEvaluation
 from ndcg_desktop.store.guidelines import Guidelines, GuidelinesRepository
 from ndcg_desktop.store.judgments import JudgmentRepository
-from ndcg_desktop.store.pool_edits import PoolEditRepository
 from ndcg_desktop.store.pools import (
     DEFAULT_LABELS,
     FrozenVersionChanged,
@@ -52,6 +51,7 @@ from ndcg_desktop.store.pools import (
 from ndcg_desktop.store.ratings import AssignmentRepository, RatingRepository
 from ndcg_desktop.store.runs import RunChanged, RunInfo, RunRepository
 from ndcg_desktop.store.texts import IsCancelled, Progress, TextRepository
+from ndcg_desktop.store.undo import Rows, Taken, UndoRepository, version_scope
 
 __all__ = [
     "DEFAULT_LABELS",
@@ -106,7 +106,7 @@ class Project:
         self.file = file
         self.pools = PoolRepository(file)
         self.judgments = JudgmentRepository(file, self.pools)
-        self.pool_edits = PoolEditRepository(file, self.pools)
+        self.undo_store = UndoRepository(file)
         self.rating_store = RatingRepository(file, self.pools)
         self.assignments = AssignmentRepository(file)
         self.run_store = RunRepository(file)
@@ -358,14 +358,19 @@ class Project:
     def remove_items(self, pairs: pd.DataFrame, *, version: int, action: str = "remove") -> int:
         return self.judgments.remove_items(pairs, version=version, action=action)
 
-    def discard_draft(self, version: int | None = None) -> PoolVersion:
-        return self.judgments.discard_draft(version)
+    def take_items(self, pairs: pd.DataFrame, *, version: int, action: str = "remove") -> Taken:
+        return self.judgments.take_items(pairs, version=version, action=action)
 
-    def restore_items(self, rows: pd.DataFrame, *, version: int, action: str) -> int:
-        return self.pool_edits.restore_items(rows, version=version, action=action)
+    def discard_draft(self, version: int | None = None, *, expected: str | None = None) -> Taken:
+        return self.judgments.discard_draft(version, expected=expected)
 
-    def restore_draft(self, draft: PoolVersion, rows: pd.DataFrame, *, action: str = "restore draft") -> PoolVersion:
-        return self.pool_edits.restore_draft(draft, rows, action=action)
+    def version_contents(self, version: int) -> Rows:
+        """Every row of ``version`` in every table that refers to it: what discarding it would take."""
+        return self.undo_store.preview(version_scope(version))
+
+    def undo(self, taken: Taken, *, action: str) -> None:
+        """Put back exactly what an operation took (discard, remove, adjudicate, merge); see :mod:`.undo`."""
+        self.undo_store.undo(taken, action=action)
 
     def remove_ungraded(self, *, version: int | None = None) -> int:
         return self.judgments.remove_ungraded(version=version)

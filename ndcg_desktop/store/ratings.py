@@ -17,6 +17,7 @@ from ndcg_desktop.store.core import ProjectFile, now
 from ndcg_desktop.store.pools import PoolRepository, PoolVersion
 from ndcg_desktop.store.schema import RATINGS_FORMAT
 from ndcg_desktop.store.team import adjudication_counts, annotator_digests, ratings_digest
+from ndcg_desktop.store.undo import Taken, capture, items_scope
 
 RATING_COLUMNS = ["query_id", "doc_id", "annotator", "grade", "note", "rated_at"]
 _BATCH = 50_000
@@ -79,10 +80,16 @@ class RatingRepository:
         be in the draft. A rating equal to the stored one (grade and note) changes nothing, so adding the same
         ratings twice is a no-op. Returns counts: ``new``, ``changed``, ``unchanged``, ``settled``, ``unsettled``.
         """
+        return self.merge_ratings(incoming, version=version, source=source)[0]
+
+    def merge_ratings(self, incoming: pd.DataFrame, *, version: int, source: str) -> tuple[dict[str, int], Taken]:
+        """:meth:`add_ratings`, also returning what it took (the items' rows and ratings before), for an undo."""
         v = self.pools.writable_draft(version)
         rows = incoming[RATING_COLUMNS]
         stamp = now()
+        keys = list(dict.fromkeys(zip(rows["query_id"].astype(str), rows["doc_id"].astype(str), strict=True)))
         with self.file.transaction() as conn:
+            before = capture(conn, items_scope(v.version, keys))
             conn.execute(
                 "CREATE TEMP TABLE IF NOT EXISTS incoming_ratings (query_id TEXT NOT NULL, doc_id TEXT NOT NULL, "
                 "annotator TEXT NOT NULL, grade INTEGER NOT NULL, note TEXT NOT NULL, rated_at TEXT NOT NULL, "
@@ -144,14 +151,17 @@ class RatingRepository:
             unsettled = int(conn.execute(_UNSETTLED_COUNT, (v.version, v.version)).fetchone()[0])
             conn.execute("DELETE FROM incoming_ratings")
             conn.execute("DROP TABLE temp.changed_ratings")
+            scope = items_scope(v.version, keys)
+            taken = Taken(scope, before, capture(conn, scope).digest(), f"merge ({source})"[:200])
         new, changed, total = int(counts[0]) - int(counts[1]), int(counts[1]), int(counts[2])
-        return {
+        counts = {
             "new": new,
             "changed": changed,
             "unchanged": total - new - changed,
             "settled": settled,
             "unsettled": unsettled,
         }
+        return counts, taken
 
     def _settle(self, conn: Any, version: int, stamp: str) -> int:
         """Settle again the items whose ratings changed (temp.changed_ratings): agreement gives the grade,
@@ -185,11 +195,12 @@ class RatingRepository:
         conn.execute("DROP TABLE temp.settling")
         return int(changed)
 
-    def adjudicate(self, decisions: pd.DataFrame, *, version: int, how: str | None) -> int:
+    def adjudicate(self, decisions: pd.DataFrame, *, version: int, how: str | None) -> Taken:
         """Give items (query_id, doc_id, grade) their adjudicated grade, recording ``how`` (pick or a rule).
 
         The adjudicator (this file's user) is recorded as the grade's author; audited. A missing grade with
-        ``how`` None takes a decision back (the item waits for adjudication again). Returns the count.
+        ``how`` None takes a decision back (the item waits for adjudication again). Returns what it took (the
+        items as they were), for an undo.
         """
         v = self.pools.writable_draft(version)
         grades = decisions["grade"].astype("Int64")
@@ -211,6 +222,8 @@ class RatingRepository:
             absent = [(q, d) for *_, q, d in rows if (q, d) not in old]
             if absent:
                 raise InputError(f"document {absent[0][1]} is not in the pool of query {absent[0][0]}")
+            scope = items_scope(v.version, [(q, d) for *_, q, d in rows])
+            before = capture(conn, scope)
             conn.executemany(
                 "UPDATE judgments SET grade = ?, annotator = ?, adjudication = ?, updated_at = ? "
                 "WHERE version = ? AND query_id = ? AND doc_id = ?",
@@ -224,7 +237,8 @@ class RatingRepository:
                     for g, *_, q, d in rows
                 ],
             )
-        return len(rows)
+            taken = Taken(scope, before, capture(conn, scope).digest(), f"adjudicate ({how})")
+        return taken
 
     def settled_items(self, version: int, query_id: str | None = None, doc_id: str | None = None) -> pd.DataFrame:
         """query_id, doc_id, how of the items of a version whose differing ratings were settled."""

@@ -20,6 +20,7 @@ from ndcg_desktop.scoring.ranking import top_documents
 from ndcg_desktop.scoring.sensitivity import grade_swings
 from ndcg_desktop.store import PoolVersion, Project
 from ndcg_desktop.store.ratings import PICK
+from ndcg_desktop.store.undo import Taken
 
 MEDIAN, MAJORITY, LOWEST, HIGHEST = "median", "majority", "lowest", "highest"
 RULES = {
@@ -133,13 +134,7 @@ class RuleApplied:
     rule: str
     settled: pd.DataFrame
     left: int
-
-
-def reopen(project: Project, items: pd.DataFrame) -> None:
-    """Take decisions back: the (query_id, doc_id) items wait for adjudication again (undo of a rule)."""
-    frame = items[["query_id", "doc_id"]].assign(grade=pd.NA)
-    if len(frame):
-        project.rating_store.adjudicate(frame, version=_draft(project).version, how=None)
+    taken: Taken | None = None  # the settled items as they were, for :func:`undo_rule` (None: nothing settled)
 
 
 def apply_rule(project: Project, rule: str) -> RuleApplied:
@@ -165,9 +160,14 @@ def apply_rule(project: Project, rule: str) -> RuleApplied:
             "grade": chosen.astype("int64").to_numpy(),
         }
     )
-    if len(frame):
-        project.rating_store.adjudicate(frame, version=draft.version, how=rule)
-    return RuleApplied(rule, frame, int(len(differing) - len(frame)))
+    taken = project.rating_store.adjudicate(frame, version=draft.version, how=rule) if len(frame) else None
+    return RuleApplied(rule, frame, int(len(differing) - len(frame)), taken)
+
+
+def undo_rule(project: Project, applied: RuleApplied) -> None:
+    """Put the items :func:`apply_rule` settled back exactly as they were (grade, author, time, how)."""
+    if applied.taken is not None:
+        project.undo(applied.taken, action=f"undo adjudicate ({applied.rule})")
 
 
 def team_manifest(project: Project, version: PoolVersion) -> dict[str, Any]:

@@ -30,7 +30,15 @@ from ndcg_desktop.gui.plain import plain_label
 from ndcg_desktop.gui.scores.tables import FrameModel, fit_columns, sorted_proxy, table_view
 from ndcg_desktop.gui.tasks import run_in_background
 from ndcg_desktop.store import Project
-from ndcg_desktop.tasks.adjudication import RULES, Disagreements, RuleApplied, apply_rule, disagreements, pick, reopen
+from ndcg_desktop.tasks.adjudication import (
+    RULES,
+    Disagreements,
+    RuleApplied,
+    apply_rule,
+    disagreements,
+    pick,
+    undo_rule,
+)
 
 translate = QCoreApplication.translate
 
@@ -87,8 +95,8 @@ class ApplyRuleCommand(QUndoCommand):
 
     def undo(self) -> None:
         if self.done is not None:
-            settled = self.done.settled
-            self.view.write(lambda p: reopen(p, settled), self)
+            applied = self.done
+            self.view.write(lambda p: undo_rule(p, applied), self)
 
 
 class AdjudicateView(QWidget):

@@ -1,0 +1,286 @@
+"""Taking rows and putting back exactly those rows: the one mechanism behind every destructive operation's undo.
+
+An operation names its scope: a whole pool version, or some of a draft's items. The rows in scope are found
+in every table that refers to it through a foreign key, discovered from the schema (``sqlite_master`` and
+``PRAGMA foreign_key_list``), so a table added later is covered without anyone listing it. They are captured
+before the operation (:func:`capture`, the same query the confirmation counts from), and undo deletes what the
+scope holds now and inserts the captured rows again, after checking that nothing in scope changed since the
+operation. SQLite's session extension records changesets this way; Python's ``sqlite3`` does not expose it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import sqlite3
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from ndcg_desktop.domain.errors import InputError
+from ndcg_desktop.store.core import ProjectFile, now
+
+ITEM_KEY = ("version", "query_id", "doc_id")  # a pool item: judgments' primary key
+
+
+@dataclass(frozen=True)
+class Scope:
+    """The rows of ``table`` whose ``columns`` take one of ``keys``, and every row that refers to them."""
+
+    table: str
+    columns: tuple[str, ...]
+    keys: tuple[tuple[Any, ...], ...]
+
+
+def version_scope(version: int) -> Scope:
+    """A whole pool version: its row, its items, their ratings, its assignments, anything that refers to it."""
+    return Scope("pool_versions", ("version",), ((version,),))
+
+
+def items_scope(version: int, pairs: Sequence[tuple[str, str]]) -> Scope:
+    """Some items of a version (query_id, doc_id), with everything that refers to them (their ratings)."""
+    return Scope("judgments", ITEM_KEY, tuple((version, q, d) for q, d in dict.fromkeys(pairs)))
+
+
+@dataclass(frozen=True)
+class Table:
+    """One table's rows in a scope: its column names (``_rowid_`` first for a table with a hidden rowid)."""
+
+    columns: tuple[str, ...]
+    rows: list[tuple[Any, ...]]
+
+    def values(self, column: str) -> list[Any]:
+        at = self.columns.index(column)
+        return [row[at] for row in self.rows]
+
+
+@dataclass(frozen=True)
+class Rows:
+    """The rows of a scope in every table, parents before children (the order they are inserted in)."""
+
+    tables: dict[str, Table] = field(default_factory=dict)
+
+    def count(self, table: str) -> int:
+        return len(self.tables[table].rows) if table in self.tables else 0
+
+    def values(self, table: str, column: str) -> list[Any]:
+        return self.tables[table].values(column) if table in self.tables else []
+
+    def digest(self) -> str:
+        """SHA-256 over every captured value with its SQLite type (1 and 1.0 and '1' differ)."""
+        h = hashlib.sha256(b"ndcg-rows-v1\n")
+        for name, table in self.tables.items():
+            h.update(repr((name, table.columns, len(table.rows))).encode())
+            for row in table.rows:
+                h.update(repr(tuple((type(v).__name__, v) for v in row)).encode())
+        return h.hexdigest()
+
+
+@dataclass(frozen=True)
+class Taken:
+    """What an operation took: its scope's rows before it (``before``) and the digest of the scope after it."""
+
+    scope: Scope
+    before: Rows
+    after: str
+    what: str  # the operation, named in its undo's audit rows ("discard draft", "remove", ...)
+
+    @property
+    def version(self) -> int:
+        """The pool version it took from (both scopes' keys start with it)."""
+        return int(self.scope.keys[0][0]) if self.scope.keys else -1
+
+
+_names = itertools.count()
+
+
+def _columns(conn: sqlite3.Connection, table: str) -> tuple[str, ...]:
+    """The columns an INSERT gives, ``_rowid_`` first when the table has a rowid that no column names."""
+    info = conn.execute(f"PRAGMA table_info({_q(table)})").fetchall()  # generated columns are not listed
+    names = tuple(str(row[1]) for row in info)
+    pk = [row for row in info if row[5]]
+    without_rowid = conn.execute("SELECT wr FROM pragma_table_list WHERE schema = 'main' AND name = ?", (table,))
+    if without_rowid.fetchone()[0]:
+        return names
+    aliased = len(pk) == 1 and str(pk[0][2]).upper() == "INTEGER"  # INTEGER PRIMARY KEY is the rowid itself
+    return names if aliased else ("_rowid_", *names)
+
+
+def _order(conn: sqlite3.Connection, table: str, columns: tuple[str, ...]) -> str:
+    if columns[0] == "_rowid_":
+        return "_rowid_"
+    info = sorted((row[5], str(row[1])) for row in conn.execute(f"PRAGMA table_info({_q(table)})") if row[5])
+    return ", ".join(_q(name) for _, name in info) if info else "_rowid_"
+
+
+def _q(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def referring(conn: sqlite3.Connection, root: str, keys: str) -> list[tuple[str, str]]:
+    """Every table in scope with the condition that selects its rows, parents before children.
+
+    ``keys`` is the condition on ``root``. A table is in scope when a foreign key of it points at a table in
+    scope; its condition is that its key columns are among the selected parent rows' (OR over several keys).
+    A version's child versions (``pool_versions.parent``) are not part of it: self-references are skipped.
+    """
+    tables = [
+        str(row[0])
+        for row in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
+        )
+    ]
+    links: dict[str, list[tuple[str, tuple[str, ...], tuple[str, ...]]]] = {}
+    for table in tables:
+        by_id: dict[int, list[Any]] = {}
+        for row in conn.execute(f"PRAGMA foreign_key_list({_q(table)})"):
+            by_id.setdefault(int(row[0]), []).append(row)
+        for rows in by_id.values():
+            parent = str(rows[0][2])
+            if parent == table:
+                continue
+            ordered = sorted(rows, key=lambda r: int(r[1]))
+            to = [r[4] for r in ordered]
+            if any(t is None for t in to):  # REFERENCES parent: its primary key
+                pk = sorted((r[5], str(r[1])) for r in conn.execute(f"PRAGMA table_info({_q(parent)})") if r[5])
+                to = [name for _, name in pk]
+            links.setdefault(table, []).append((parent, tuple(str(r[3]) for r in ordered), tuple(map(str, to))))
+    where = {root: keys}
+    order = [root]
+    changed = True
+    while changed:  # a fixed point: a table joins once a parent of it has
+        changed = False
+        for table in tables:
+            if table in where:
+                continue
+            conditions = [
+                f"({', '.join(map(_q, cols))}) IN (SELECT {', '.join(map(_q, to))} FROM {_q(parent)} "
+                f"WHERE {where[parent]})"
+                for parent, cols, to in links.get(table, [])
+                if parent in where
+            ]
+            if conditions:
+                where[table] = " OR ".join(f"({c})" for c in conditions)
+                order.append(table)
+                changed = True
+    return [(table, where[table]) for table in order]
+
+
+@contextmanager
+def _keys(conn: sqlite3.Connection, scope: Scope) -> Iterator[str]:
+    """The condition on the scope's root table, through a temporary table of its keys (dropped afterwards)."""
+    name = f"temp.undo_keys_{next(_names)}"
+    cols = ", ".join(map(_q, scope.columns))
+    conn.execute(f"CREATE TABLE {name} ({cols})")
+    try:
+        marks = ", ".join("?" for _ in scope.columns)
+        conn.executemany(f"INSERT INTO {name} VALUES ({marks})", scope.keys)
+        yield f"({cols}) IN (SELECT {cols} FROM {name})"
+    finally:
+        conn.execute(f"DROP TABLE IF EXISTS {name}")
+
+
+def _capture(conn: sqlite3.Connection, tables: list[tuple[str, str]]) -> Rows:
+    rows = Rows()
+    for table, condition in tables:
+        columns = _columns(conn, table)
+        found = conn.execute(
+            f"SELECT {', '.join(map(_q, columns))} FROM {_q(table)} WHERE {condition} "
+            f"ORDER BY {_order(conn, table, columns)}"
+        ).fetchall()
+        if found:
+            rows.tables[table] = Table(columns, [tuple(r) for r in found])
+    return rows
+
+
+def capture(conn: sqlite3.Connection, scope: Scope) -> Rows:
+    """Every row in ``scope``, in every table that refers to it: what an operation on it would take."""
+    with _keys(conn, scope) as keys:
+        return _capture(conn, referring(conn, scope.table, keys))
+
+
+def _delete(conn: sqlite3.Connection, tables: list[tuple[str, str]]) -> None:
+    for table, condition in reversed(tables):  # children first: a parent row is never left referred to
+        conn.execute(f"DELETE FROM {_q(table)} WHERE {condition}")
+
+
+def take(conn: sqlite3.Connection, scope: Scope, what: str, operation: Callable[[], None] | None = None) -> Taken:
+    """Inside the caller's transaction: capture ``scope``, run ``operation`` (None: delete every row in scope),
+    and return what it took. The rows deleted are the rows captured: one condition selects both."""
+    with _keys(conn, scope) as keys:
+        tables = referring(conn, scope.table, keys)
+        before = _capture(conn, tables)
+        if operation is None:
+            _delete(conn, tables)
+        else:
+            operation()
+        after = _capture(conn, tables).digest()
+    return Taken(scope, before, after, what)
+
+
+def put_back(conn: sqlite3.Connection, taken: Taken, *, path: Any, changed: str) -> None:
+    """Inside the caller's transaction: replace the scope's rows with the ones ``taken`` captured.
+
+    Refused (nothing written) when the scope no longer holds what the operation left: something changed it
+    since, and putting the old rows back would lose that change. ``changed`` says what, for the message.
+    """
+    with _keys(conn, taken.scope) as keys:
+        tables = referring(conn, taken.scope.table, keys)
+        if _capture(conn, tables).digest() != taken.after:
+            raise InputError(f"{changed} changed since; nothing was undone", path=path)
+        _delete(conn, tables)
+        for table, _condition in tables:  # parents first
+            if table in taken.before.tables:
+                rows = taken.before.tables[table]
+                conn.executemany(
+                    f"INSERT INTO {_q(table)} ({', '.join(map(_q, rows.columns))}) "
+                    f"VALUES ({', '.join('?' for _ in rows.columns)})",
+                    rows.rows,
+                )
+
+
+# What the refusal names when a scope changed since its operation, by the scope's root table.
+_SCOPE_NAMES = {"pool_versions": "pool version {0}", "judgments": "the items of pool version {0}"}
+
+
+class UndoRepository:
+    """Counts what an operation would take, and puts back what one took."""
+
+    def __init__(self, file: ProjectFile) -> None:
+        self.file = file
+
+    def preview(self, scope: Scope) -> Rows:
+        """The rows an operation on ``scope`` would take now (read, nothing written): what a confirmation counts."""
+        return capture(self.file.conn, scope)
+
+    def undo(self, taken: Taken, *, action: str) -> None:
+        """Put back what ``taken`` took, in one transaction, each item it touched audited as ``action``.
+
+        Refused, writing nothing, if anything in its scope changed since (a grade given after a merge, a draft
+        started again under the number of the one discarded).
+        """
+        changed = _SCOPE_NAMES.get(taken.scope.table, taken.scope.table).format(taken.version)
+        with self.file.transaction() as conn:
+            put_back(conn, taken, path=self.file.path, changed=changed)
+            items = taken.before.tables.get("judgments")
+            rows = [] if items is None else items.rows
+            at = {c: i for i, c in enumerate(items.columns)} if items is not None else {}
+            stamp = now()
+            conn.executemany(
+                "INSERT INTO audit_log (version, query_id, doc_id, action, new_grade, new_note, who, at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        r[at["version"]],
+                        r[at["query_id"]],
+                        r[at["doc_id"]],
+                        action,
+                        r[at["grade"]],
+                        r[at["note"]] or None,
+                        self.file.user,
+                        stamp,
+                    )
+                    for r in rows
+                ],
+            )
