@@ -530,6 +530,18 @@ class PoolRepository:
 def _draft_problem(conn: sqlite3.Connection, version: int, lines: bytes, scale: GradeScale) -> str | None:
     """Why a draft's items (its hashed ``lines``) and ratings cannot be frozen as they are, or None: each read back
     by the reader that scores them, IDs by rule 14's own check, grades and ratings against the scale."""
+    # Stored as SQLite stores what ndcg-desktop writes, or refused: a BLOB b'3' or a text '3' reads back as the
+    # grade 3 in the hashed lines, and export-qrels (which reads the grade as an integer) would refuse the version.
+    odd = conn.execute(
+        "SELECT quote(query_id), quote(doc_id), quote(grade), typeof(query_id) = 'text' AND typeof(doc_id) = 'text' "
+        "FROM judgments WHERE version = ? AND (typeof(grade) NOT IN ('integer', 'null') "
+        "OR typeof(query_id) != 'text' OR typeof(doc_id) != 'text') LIMIT 1",
+        (version,),
+    ).fetchone()
+    if odd is not None:
+        if not odd[3]:
+            return f"a query or document ID is stored as something other than text ({odd[0]}, {odd[1]})"
+        return f"a grade is not a whole number: document {odd[1]} for query {odd[0]} is graded {odd[2]}"
     if lines is _UNFRAMED_LINES:
         return "a query or document ID holds a tab or a line break"
     try:
