@@ -157,7 +157,7 @@ class Project:
         ]
         state = "; ".join(changed) if changed else "every frozen version still matches its recorded hash"
         return (
-            f"its protection triggers are not intact ({'; '.join(self.file.protection)}); {state}; the file was "
+            f"its protection is not intact ({'; '.join(self.file.protection)}); {state}; the file was "
             "changed outside ndcg-desktop and is not written to: restore it from a backup, or open it read-only "
             "to inspect it"
         )
@@ -476,7 +476,11 @@ class Project:
                     **(
                         {"intact": (changed := self._changed(v)) is None, "changed": changed}
                         if v.frozen
-                        else {"intact": None, "changed": None}
+                        # a draft under a number the record of frozen versions holds: flipped back (item 5)
+                        else {
+                            "intact": None if (flipped := self.pools.chain_problem(v)) is None else False,
+                            "changed": flipped,
+                        }
                     ),
                     "items": row[0],
                     "graded": row[1],
