@@ -19,7 +19,7 @@ from ndcg_desktop.formats.cells import IMPORTED, check_name
 from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.store.core import INTERACTIVE_BUSY_MS, ProjectFile, now
 from ndcg_desktop.store.pools import DraftTarget, PoolRepository, PoolVersion
-from ndcg_desktop.store.undo import Taken, items_scope, take, version_scope
+from ndcg_desktop.store.undo import Taken, capture, items_scope, take, version_scope
 
 _BATCH = 5_000  # rows a step when feeding a temporary table: other threads get the GIL between steps
 # (a step's Python strings and its executemany hold the GIL: 50,000-row steps held it 70-155 ms at a time
@@ -45,9 +45,21 @@ class JudgmentRepository:
         """Grade one pool item (``None`` clears it). Returns the previous grade. Audited.
 
         ``restore`` puts back an earlier (annotator, updated_at) with the grade instead of the
-        current user and time: undo returns the row exactly as it was (the audit log still
-        records who undid it, and when).
+        current user and time (the audit log still records who undid it, and when); the window's undo uses
+        :meth:`grade_taken` instead, which puts back the item and its ratings exactly.
         """
+        return self.grade_taken(query_id, doc_id, grade, version=version, restore=restore)[0]
+
+    def grade_taken(
+        self,
+        query_id: str,
+        doc_id: str,
+        grade: int | None,
+        *,
+        version: int | None = None,
+        restore: tuple[str | None, str | None] | None = None,
+    ) -> tuple[int | None, Taken]:
+        """:meth:`set_grade`, also returning what it took (the item and its ratings before), for an undo."""
         target = self.pools.draft_target(version)
         if grade is not None and not (target.scale.low <= grade <= target.scale.high):
             raise InputError(f"grade {grade} is outside the scale {target.scale}")
@@ -55,6 +67,8 @@ class JudgmentRepository:
         with self.file.transaction(wait_ms=INTERACTIVE_BUSY_MS) as conn:  # a key press: fail promptly
             number = self.pools.open_draft(conn, target)
             old = self._item(conn, number, query_id, doc_id)
+            scope = items_scope(number, [(query_id, doc_id)])
+            before = capture(conn, scope)
             conn.execute(
                 "UPDATE judgments SET grade = ?, annotator = ?, updated_at = ? "
                 "WHERE version = ? AND query_id = ? AND doc_id = ?",
@@ -65,7 +79,8 @@ class JudgmentRepository:
             # an undo is audited as such: it is not a judgment (pace counts only "grade" rows)
             action = "undo grade" if restore is not None else "grade"
             self._audit(conn, number, query_id, doc_id, action, old_grade=previous, new_grade=grade)
-        return previous
+            taken = Taken(scope, before, capture(conn, scope).digest(), action)
+        return previous, taken
 
     def _rate(
         self,
@@ -108,10 +123,16 @@ class JudgmentRepository:
 
     def set_note(self, query_id: str, doc_id: str, note: str, *, version: int | None = None) -> str:
         """Set the note of one pool item. Returns the previous note. Audited."""
+        return self.note_taken(query_id, doc_id, note, version=version)[0]
+
+    def note_taken(self, query_id: str, doc_id: str, note: str, *, version: int | None = None) -> tuple[str, Taken]:
+        """:meth:`set_note`, also returning what it took (the item and its ratings before), for an undo."""
         target = self.pools.draft_target(version)
         with self.file.transaction(wait_ms=INTERACTIVE_BUSY_MS) as conn:  # a key press: fail promptly
             number = self.pools.open_draft(conn, target)
             old = self._item(conn, number, query_id, doc_id)
+            scope = items_scope(number, [(query_id, doc_id)])
+            before = capture(conn, scope)
             conn.execute(
                 "UPDATE judgments SET note = ?, updated_at = ? WHERE version = ? AND query_id = ? AND doc_id = ?",
                 (note, now(), number, query_id, doc_id),
@@ -121,7 +142,8 @@ class JudgmentRepository:
                 (note, number, query_id, doc_id, self.file.user),
             )
             self._audit(conn, number, query_id, doc_id, "note", old_note=old[1], new_note=note)
-        return str(old[1])
+            taken = Taken(scope, before, capture(conn, scope).digest(), "note")
+        return str(old[1]), taken
 
     def _item(self, conn: sqlite3.Connection, version: int, query_id: str, doc_id: str) -> tuple[Any, Any]:
         row = conn.execute(

@@ -323,6 +323,14 @@ class Project:
     ) -> int | None:
         return self.judgments.set_grade(query_id, doc_id, grade, version=version, restore=restore)
 
+    def grade_taken(self, query_id: str, doc_id: str, grade: int | None, *, version: int | None = None) -> Taken:
+        """:meth:`set_grade`, returning what it took, for :meth:`undo` (the window's Edit ▸ Undo)."""
+        return self.judgments.grade_taken(query_id, doc_id, grade, version=version)[1]
+
+    def note_taken(self, query_id: str, doc_id: str, note: str, *, version: int | None = None) -> Taken:
+        """:meth:`set_note`, returning what it took, for :meth:`undo`."""
+        return self.judgments.note_taken(query_id, doc_id, note, version=version)[1]
+
     def set_note(self, query_id: str, doc_id: str, note: str, *, version: int | None = None) -> str:
         return self.judgments.set_note(query_id, doc_id, note, version=version)
 

@@ -219,15 +219,17 @@ def take(conn: sqlite3.Connection, scope: Scope, what: str, operation: Callable[
     return Taken(scope, before, after, what)
 
 
-def put_back(conn: sqlite3.Connection, taken: Taken, *, path: Any, changed: str) -> None:
-    """Inside the caller's transaction: replace the scope's rows with the ones ``taken`` captured.
+def put_back(conn: sqlite3.Connection, taken: Taken, *, path: Any, changed: str) -> Rows:
+    """Inside the caller's transaction: replace the scope's rows with the ones ``taken`` captured; returns the
+    rows replaced (what the operation had left).
 
     Refused (nothing written) when the scope no longer holds what the operation left: something changed it
     since, and putting the old rows back would lose that change. ``changed`` says what, for the message.
     """
     with _keys(conn, taken.scope) as keys:
         tables = referring(conn, taken.scope.table, keys)
-        if _capture(conn, tables).digest() != taken.after:
+        replaced = _capture(conn, tables)
+        if replaced.digest() != taken.after:
             raise InputError(f"{changed} changed since; nothing was undone", path=path)
         _delete(conn, tables)
         for table, _condition in tables:  # parents first
@@ -238,6 +240,7 @@ def put_back(conn: sqlite3.Connection, taken: Taken, *, path: Any, changed: str)
                     f"VALUES ({', '.join('?' for _ in rows.columns)})",
                     rows.rows,
                 )
+    return replaced
 
 
 # What the refusal names when a scope changed since its operation, by the scope's root table.
@@ -262,25 +265,32 @@ class UndoRepository:
         """
         changed = _SCOPE_NAMES.get(taken.scope.table, taken.scope.table).format(taken.version)
         with self.file.transaction() as conn:
-            put_back(conn, taken, path=self.file.path, changed=changed)
-            items = taken.before.tables.get("judgments")
-            rows = [] if items is None else items.rows
-            at = {c: i for i, c in enumerate(items.columns)} if items is not None else {}
+            replaced = put_back(conn, taken, path=self.file.path, changed=changed)
+            was, now_is = _items(replaced), _items(taken.before)
             stamp = now()
             conn.executemany(
-                "INSERT INTO audit_log (version, query_id, doc_id, action, new_grade, new_note, who, at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO audit_log (version, query_id, doc_id, action, old_grade, new_grade, old_note, new_note, "
+                "who, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     (
-                        r[at["version"]],
-                        r[at["query_id"]],
-                        r[at["doc_id"]],
+                        *key,
                         action,
-                        r[at["grade"]],
-                        r[at["note"]] or None,
+                        was.get(key, (None, None))[0],
+                        now_is.get(key, (None, None))[0],
+                        was.get(key, (None, None))[1] or None,
+                        now_is.get(key, (None, None))[1] or None,
                         self.file.user,
                         stamp,
                     )
-                    for r in rows
+                    for key in sorted(now_is.keys() | was.keys(), key=repr)
                 ],
             )
+
+
+def _items(rows: Rows) -> dict[tuple[Any, ...], tuple[Any, Any]]:
+    """Each pool item in ``rows``: (version, query_id, doc_id) -> (grade, note)."""
+    if "judgments" not in rows.tables:
+        return {}
+    table = rows.tables["judgments"]
+    at = {c: i for i, c in enumerate(table.columns)}
+    return {(r[at["version"]], r[at["query_id"]], r[at["doc_id"]]): (r[at["grade"]], r[at["note"]]) for r in table.rows}

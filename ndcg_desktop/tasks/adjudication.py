@@ -115,16 +115,19 @@ def disagreements(project: Project, *, k: int = 10, gain: Gain = Gain.LINEAR) ->
 
 def pick(project: Project, query_id: str, doc_id: str, grade: int | None) -> tuple[int | None, str | None]:
     """Settle one item with the adjudicator's grade (None: unsettle it again). Returns the previous (grade, how)."""
+    taken = pick_taken(project, query_id, doc_id, grade)
+    items = taken.before.tables["judgments"]
+    row = dict(zip(items.columns, items.rows[0], strict=True))
+    return row["grade"], row["adjudication"]
+
+
+def pick_taken(project: Project, query_id: str, doc_id: str, grade: int | None) -> Taken:
+    """:func:`pick`, returning what it took (the item as it was), for ``Project.undo``."""
     draft = _draft(project)
-    before = project.adjudications(draft.version, query_id=query_id, doc_id=doc_id)
-    old = project.pool_items(draft.version, query_id).set_index("doc_id")
-    if doc_id not in old.index:
+    if project.pool_items(draft.version, query_id).query("doc_id == @doc_id").empty:
         raise InputError(f"document {doc_id} is not in the pool of query {query_id}", path=project.path)
-    previous = old.loc[doc_id, "grade"]
     frame = pd.DataFrame([(query_id, doc_id, grade)], columns=["query_id", "doc_id", "grade"])
-    project.rating_store.adjudicate(frame, version=draft.version, how=PICK if grade is not None else None)
-    how = before["how"].iloc[0] if len(before) else None
-    return (None if pd.isna(previous) else int(previous)), (None if pd.isna(how) else str(how))
+    return project.rating_store.adjudicate(frame, version=draft.version, how=PICK if grade is not None else None)
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ import pytest
 from ndcg_desktop.domain import InputError
 from ndcg_desktop.store import Project
 from ndcg_desktop.store.undo import items_scope, referring
-from ndcg_desktop.tasks.adjudication import apply_rule, pick, undo_rule
+from ndcg_desktop.tasks.adjudication import apply_rule, pick, pick_taken, undo_rule
 from ndcg_desktop.tasks.pool_editing import discard, plan_discard, remove_from_pool, restore_discarded, undo_remove
 from ndcg_desktop.tasks.pooling import apply_send_for_judging, plan_send_for_judging, take_back_sent
 from ndcg_desktop.tasks.teams import assign_work, merge_work, read_work_file
@@ -129,6 +129,12 @@ def remove_an_unsettled_item_and_undo(project: Project) -> None:
     undo_remove(project, edit)
 
 
+def pick_and_undo(project: Project) -> None:
+    items = project.pool_items(2)
+    row = items[items["grade"].isna()].iloc[0]
+    project.undo(pick_taken(project, row["query_id"], row["doc_id"], 1), action="undo adjudicate (pick)")
+
+
 def rule_and_undo(project: Project) -> None:
     applied = apply_rule(project, "median")
     assert len(applied.settled) > 0
@@ -147,9 +153,27 @@ def merge_again_and_undo(project: Project) -> None:
     project.undo(report.taken, action="undo merge")
 
 
+def grade_an_unsettled_item_and_undo(project: Project) -> None:
+    items = project.pool_items(2)
+    row = items[items["grade"].isna()].iloc[-1]  # coord's grade is a pick among ana's and ben's ratings
+    project.undo(project.grade_taken(row["query_id"], row["doc_id"], 3, version=2), action="undo grade")
+
+
+def note_a_rated_item_and_undo(project: Project) -> None:
+    rated = project.ratings(2)
+    row = rated[rated["annotator"] == "ana"].iloc[0]
+    project.file.user = "ana"  # her note is also her rating's
+    taken = project.note_taken(row["query_id"], row["doc_id"], "changed my mind", version=2)
+    project.file.user = "coord"
+    project.undo(taken, action="undo note")
+
+
 OPERATIONS: dict[str, Callable[[Project], None]] = {
+    "grade": grade_an_unsettled_item_and_undo,
+    "note": note_a_rated_item_and_undo,
     "discard draft": discard_and_restore,
     "remove item": remove_an_unsettled_item_and_undo,
+    "adjudication pick": pick_and_undo,
     "adjudication rule": rule_and_undo,
     "merge of a work file": merge_again_and_undo,
 }

@@ -30,13 +30,14 @@ from ndcg_desktop.gui.plain import plain_label
 from ndcg_desktop.gui.scores.tables import FrameModel, fit_columns, sorted_proxy, table_view
 from ndcg_desktop.gui.tasks import run_in_background
 from ndcg_desktop.store import Project
+from ndcg_desktop.store.undo import Taken
 from ndcg_desktop.tasks.adjudication import (
     RULES,
     Disagreements,
     RuleApplied,
     apply_rule,
     disagreements,
-    pick,
+    pick_taken,
     undo_rule,
 )
 
@@ -60,7 +61,7 @@ RULE_NAMES = {
 
 
 class PickCommand(QUndoCommand):
-    """The adjudicator's grade for one item; undo puts back the previous grade and how it was settled."""
+    """The adjudicator's grade for one item; undo puts back exactly what the pick took (grade, author, time, how)."""
 
     def __init__(self, view: AdjudicateView, query_id: str, doc_id: str, grade: int) -> None:
         super().__init__(
@@ -69,17 +70,15 @@ class PickCommand(QUndoCommand):
             )
         )
         self.view, self.query_id, self.doc_id, self.grade = view, query_id, doc_id, grade
-        self.previous: tuple[int | None, str | None] = (None, None)
+        self.taken: Taken | None = None
 
     def redo(self) -> None:
-        self.previous = self.view.write(lambda p: pick(p, self.query_id, self.doc_id, self.grade), self) or (None, None)
+        self.taken = self.view.write(lambda p: pick_taken(p, self.query_id, self.doc_id, self.grade), self)
 
     def undo(self) -> None:
-        grade, how = self.previous
-        if how is None:  # it was open: open it again
-            self.view.write(lambda p: pick(p, self.query_id, self.doc_id, None), self)
-        else:
-            self.view.write(lambda p: pick(p, self.query_id, self.doc_id, grade), self)
+        if self.taken is not None:
+            taken = self.taken
+            self.view.write(lambda p: p.undo(taken, action="undo adjudicate (pick)"), self)
 
 
 class ApplyRuleCommand(QUndoCommand):
