@@ -266,10 +266,11 @@ class JudgmentRepository:
             taken = take(conn, version_scope(v.version), "discard draft")
             if expected is not None and taken.before.digest() != expected:
                 raise InputError("the draft pool changed since the confirmation; discard again", path=self.file.path)
+            stamp = now()
             conn.executemany(
                 "INSERT INTO audit_log (version, query_id, doc_id, action, who, at) "
                 "VALUES (?, ?, ?, 'discard draft', ?, ?)",
-                [(v.version, q, d, self.file.user, now()) for q, d in rows],
+                [(v.version, q, d, self.file.user, stamp) for q, d in rows],
             )
         return taken
 
