@@ -103,39 +103,49 @@ def _columns(conn: sqlite3.Connection, table: str) -> tuple[str, ...]:
     """The columns an INSERT gives, ``_rowid_`` first when the table has a rowid that no column names."""
     info = conn.execute(f"PRAGMA table_info({_q(table)})").fetchall()  # generated columns are not listed
     names = tuple(str(row[1]) for row in info)
-    pk = [row for row in info if row[5]]
-    without_rowid = conn.execute("SELECT wr FROM pragma_table_list WHERE schema = 'main' AND name = ?", (table,))
-    if without_rowid.fetchone()[0]:
+    if _without_rowid(conn, table):
         return names
+    pk = [row for row in info if row[5]]
     aliased = len(pk) == 1 and str(pk[0][2]).upper() == "INTEGER"  # INTEGER PRIMARY KEY is the rowid itself
     return names if aliased else ("_rowid_", *names)
 
 
-def _order(conn: sqlite3.Connection, table: str, columns: tuple[str, ...]) -> str:
+def _without_rowid(conn: sqlite3.Connection, table: str) -> bool:
+    found = conn.execute("SELECT wr FROM pragma_table_list WHERE schema = 'main' AND name = ?", (table,))
+    return bool(found.fetchone()[0])
+
+
+def _key(conn: sqlite3.Connection, table: str, columns: tuple[str, ...]) -> tuple[str, ...]:
+    """The columns that name one row: ``_rowid_``, the INTEGER PRIMARY KEY, or a WITHOUT ROWID table's key."""
     if columns[0] == "_rowid_":
-        return "_rowid_"
-    info = sorted((row[5], str(row[1])) for row in conn.execute(f"PRAGMA table_info({_q(table)})") if row[5])
-    return ", ".join(_q(name) for _, name in info) if info else "_rowid_"
+        return ("_rowid_",)
+    pk = sorted((row[5], str(row[1])) for row in conn.execute(f"PRAGMA table_info({_q(table)})") if row[5])
+    return tuple(name for _, name in pk)
 
 
 def _q(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
-def referring(conn: sqlite3.Connection, root: str, keys: str) -> list[tuple[str, str]]:
-    """Every table in scope with the condition that selects its rows, parents before children.
+@dataclass(frozen=True)
+class _Link:
+    """A foreign key: ``columns`` of the child refer to ``to`` of ``parent``."""
 
-    ``keys`` is the condition on ``root``. A table is in scope when a foreign key of it points at a table in
-    scope; its condition is that its key columns are among the selected parent rows' (OR over several keys).
-    A version's child versions (``pool_versions.parent``) are not part of it: self-references are skipped.
-    """
+    parent: str
+    columns: tuple[str, ...]
+    to: tuple[str, ...]
+
+
+def _links(conn: sqlite3.Connection) -> tuple[list[str], dict[str, list[_Link]]]:
+    """Every table, and each one's foreign keys to another table (a self-reference is no part of a scope: a
+    version's child versions, ``pool_versions.parent``, are not the version's rows)."""
     tables = [
         str(row[0])
         for row in conn.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
         )
     ]
-    links: dict[str, list[tuple[str, tuple[str, ...], tuple[str, ...]]]] = {}
+    links: dict[str, list[_Link]] = {}
     for table in tables:
         by_id: dict[int, list[Any]] = {}
         for row in conn.execute(f"PRAGMA foreign_key_list({_q(table)})"):
@@ -149,50 +159,70 @@ def referring(conn: sqlite3.Connection, root: str, keys: str) -> list[tuple[str,
             if any(t is None for t in to):  # REFERENCES parent: its primary key
                 pk = sorted((r[5], str(r[1])) for r in conn.execute(f"PRAGMA table_info({_q(parent)})") if r[5])
                 to = [name for _, name in pk]
-            links.setdefault(table, []).append((parent, tuple(str(r[3]) for r in ordered), tuple(map(str, to))))
-    where = {root: keys}
+            links.setdefault(table, []).append(_Link(parent, tuple(str(r[3]) for r in ordered), tuple(map(str, to))))
+    return tables, links
+
+
+def referring(conn: sqlite3.Connection, root: str) -> list[str]:
+    """``root`` and every table that refers to it, directly or through another: parents before children."""
+    tables, links = _links(conn)
     order = [root]
     changed = True
     while changed:  # a fixed point: a table joins once a parent of it has
         changed = False
         for table in tables:
-            if table in where:
-                continue
-            conditions = [
-                f"({', '.join(map(_q, cols))}) IN (SELECT {', '.join(map(_q, to))} FROM {_q(parent)} "
-                f"WHERE {where[parent]})"
-                for parent, cols, to in links.get(table, [])
-                if parent in where
-            ]
-            if conditions:
-                where[table] = " OR ".join(f"({c})" for c in conditions)
+            if table not in order and any(link.parent in order for link in links.get(table, [])):
                 order.append(table)
                 changed = True
-    return [(table, where[table]) for table in order]
+    return order
+
+
+class _Scoped:
+    """The SQL that selects a scope's rows in each table: driven by the keys, each step a primary-key lookup.
+
+    (A row-value ``(a, b, c) IN (SELECT ...)`` is searched by its first column only in SQLite 3.40: every grade
+    scanned the whole version's items and ratings.)
+    """
+
+    def __init__(self, conn: sqlite3.Connection, scope: Scope, keys: str) -> None:
+        self.scope, self.keys = scope, keys
+        self.order = referring(conn, scope.table)
+        self.links = _links(conn)[1]
+
+    def select(self, table: str, columns: Sequence[str]) -> str:
+        picked = ", ".join(f"t.{_q(c)} AS {_q(c)}" for c in columns)
+        if table == self.scope.table:
+            on = " AND ".join(f"t.{_q(c)} = k.{_q(c)}" for c in self.scope.columns)
+            return f"SELECT {picked} FROM {self.keys} AS k CROSS JOIN {_q(table)} AS t ON {on}"
+        parts = [
+            f"SELECT {picked} FROM ({self.select(link.parent, link.to)}) AS k CROSS JOIN {_q(table)} AS t ON "
+            + " AND ".join(f"t.{_q(c)} = k.{_q(p)}" for c, p in zip(link.columns, link.to, strict=True))
+            for link in self.links.get(table, [])
+            if link.parent in self.order
+        ]
+        return " UNION ".join(parts)  # two ways in: a row counts once
 
 
 @contextmanager
-def _keys(conn: sqlite3.Connection, scope: Scope) -> Iterator[str]:
-    """The condition on the scope's root table, through a temporary table of its keys (dropped afterwards)."""
+def _keys(conn: sqlite3.Connection, scope: Scope) -> Iterator[_Scoped]:
+    """The scope's SQL, over a temporary table of its keys (dropped afterwards)."""
     name = f"temp.undo_keys_{next(_names)}"
-    cols = ", ".join(map(_q, scope.columns))
-    conn.execute(f"CREATE TABLE {name} ({cols})")
+    conn.execute(f"CREATE TABLE {name} ({', '.join(map(_q, scope.columns))})")
     try:
         marks = ", ".join("?" for _ in scope.columns)
         conn.executemany(f"INSERT INTO {name} VALUES ({marks})", scope.keys)
-        yield f"({cols}) IN (SELECT {cols} FROM {name})"
+        yield _Scoped(conn, scope, name)
     finally:
         conn.execute(f"DROP TABLE IF EXISTS {name}")
 
 
-def _capture(conn: sqlite3.Connection, tables: list[tuple[str, str]]) -> Rows:
+def _capture(conn: sqlite3.Connection, scoped: _Scoped) -> Rows:
     rows = Rows()
-    for table, condition in tables:
+    for table in scoped.order:
         columns = _columns(conn, table)
-        found = conn.execute(
-            f"SELECT {', '.join(map(_q, columns))} FROM {_q(table)} WHERE {condition} "
-            f"ORDER BY {_order(conn, table, columns)}"
-        ).fetchall()
+        key = _key(conn, table, columns)
+        by = ", ".join(str(columns.index(c) + 1) for c in key)
+        found = conn.execute(f"SELECT * FROM ({scoped.select(table, columns)}) ORDER BY {by}").fetchall()
         if found:
             rows.tables[table] = Table(columns, [tuple(r) for r in found])
     return rows
@@ -200,26 +230,31 @@ def _capture(conn: sqlite3.Connection, tables: list[tuple[str, str]]) -> Rows:
 
 def capture(conn: sqlite3.Connection, scope: Scope) -> Rows:
     """Every row in ``scope``, in every table that refers to it: what an operation on it would take."""
-    with _keys(conn, scope) as keys:
-        return _capture(conn, referring(conn, scope.table, keys))
+    with _keys(conn, scope) as scoped:
+        return _capture(conn, scoped)
 
 
-def _delete(conn: sqlite3.Connection, tables: list[tuple[str, str]]) -> None:
-    for table, condition in reversed(tables):  # children first: a parent row is never left referred to
-        conn.execute(f"DELETE FROM {_q(table)} WHERE {condition}")
+def _delete(conn: sqlite3.Connection, rows: Rows) -> None:
+    """Delete exactly ``rows`` (just captured), by each one's key, children first: no parent row is left
+    referred to, and a cascade finds nothing left to delete."""
+    for table in reversed(list(rows.tables)):
+        captured = rows.tables[table]
+        key = _key(conn, table, captured.columns)
+        at = [captured.columns.index(c) for c in key]
+        where = " AND ".join(f"{_q(c)} = ?" for c in key)
+        conn.executemany(f"DELETE FROM {_q(table)} WHERE {where}", [tuple(r[i] for i in at) for r in captured.rows])
 
 
 def take(conn: sqlite3.Connection, scope: Scope, what: str, operation: Callable[[], None] | None = None) -> Taken:
     """Inside the caller's transaction: capture ``scope``, run ``operation`` (None: delete every row in scope),
-    and return what it took. The rows deleted are the rows captured: one condition selects both."""
-    with _keys(conn, scope) as keys:
-        tables = referring(conn, scope.table, keys)
-        before = _capture(conn, tables)
+    and return what it took. The rows deleted are the rows captured."""
+    with _keys(conn, scope) as scoped:
+        before = _capture(conn, scoped)
         if operation is None:
-            _delete(conn, tables)
+            _delete(conn, before)
         else:
             operation()
-        after = _capture(conn, tables).digest()
+        after = _capture(conn, scoped).digest()
     return Taken(scope, before, after, what)
 
 
@@ -230,13 +265,12 @@ def put_back(conn: sqlite3.Connection, taken: Taken, *, path: Any, changed: str)
     Refused (nothing written) when the scope no longer holds what the operation left: something changed it
     since, and putting the old rows back would lose that change. ``changed`` says what, for the message.
     """
-    with _keys(conn, taken.scope) as keys:
-        tables = referring(conn, taken.scope.table, keys)
-        replaced = _capture(conn, tables)
+    with _keys(conn, taken.scope) as scoped:
+        replaced = _capture(conn, scoped)
         if replaced.digest() != taken.after:
             raise InputError(f"{changed} changed since; nothing was undone", path=path)
-        _delete(conn, tables)
-        for table, _condition in tables:  # parents first
+        _delete(conn, replaced)
+        for table in scoped.order:  # parents first
             if table in taken.before.tables:
                 rows = taken.before.tables[table]
                 conn.executemany(
