@@ -14,7 +14,7 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QUndoCommand
 
 from ndcg_desktop.domain import InputError
-from ndcg_desktop.tasks.project import Project
+from ndcg_desktop.tasks.project import Project, Taken
 
 translate = QCoreApplication.translate
 
@@ -80,7 +80,8 @@ class SetGradeCommand(_StoreCommand):
         changed: Changed,
         failed: Failed,
     ) -> None:
-        """``old`` is the row before: (grade, annotator, updated_at); undo puts all three back."""
+        """``old`` is the row before: (grade, annotator, updated_at); undo puts back what the grade took (the
+        row and its ratings, through the store's undo), so ``old`` only names the command."""
         if grade is None:
             text = translate("commands", "Grade {doc_id} ungraded for {query_id}").format(
                 doc_id=doc_id, query_id=query_id
@@ -91,18 +92,19 @@ class SetGradeCommand(_StoreCommand):
             )
         super().__init__(text, query_id, doc_id, changed, failed)
         self.project, self.version, self.grade, self.old = project, version, grade, old
+        self.taken: Taken | None = None
 
     def redo(self) -> None:
-        self._run(
-            lambda: self.project.set_grade(self.query_id, self.doc_id, self.grade, version=self.version),
-            translate("commands", "{doc_id} was not graded").format(doc_id=self.doc_id),
-        )
+        def write() -> None:
+            self.taken = self.project.grade_taken(self.query_id, self.doc_id, self.grade, version=self.version)
+
+        self._run(write, translate("commands", "{doc_id} was not graded").format(doc_id=self.doc_id))
 
     def undo(self) -> None:
+        taken = self.taken
+        assert taken is not None
         self._run(
-            lambda: self.project.set_grade(
-                self.query_id, self.doc_id, self.old[0], version=self.version, restore=(self.old[1], self.old[2])
-            ),
+            lambda: self.project.undo(taken, action="undo grade"),
             translate("commands", "The grade of {doc_id} could not be undone").format(doc_id=self.doc_id),
         )
 
@@ -127,15 +129,18 @@ class SetNoteCommand(_StoreCommand):
             failed,
         )
         self.project, self.version, self.note, self.old = project, version, note, old
+        self.taken: Taken | None = None
 
     def redo(self) -> None:
-        self._run(
-            lambda: self.project.set_note(self.query_id, self.doc_id, self.note, version=self.version),
-            translate("commands", "The note on {doc_id} was not saved").format(doc_id=self.doc_id),
-        )
+        def write() -> None:
+            self.taken = self.project.note_taken(self.query_id, self.doc_id, self.note, version=self.version)
+
+        self._run(write, translate("commands", "The note on {doc_id} was not saved").format(doc_id=self.doc_id))
 
     def undo(self) -> None:
+        taken = self.taken
+        assert taken is not None
         self._run(
-            lambda: self.project.set_note(self.query_id, self.doc_id, self.old, version=self.version),
+            lambda: self.project.undo(taken, action="undo note"),
             translate("commands", "The note on {doc_id} could not be undone").format(doc_id=self.doc_id),
         )

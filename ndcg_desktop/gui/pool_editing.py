@@ -461,14 +461,19 @@ class PoolEditor(QObject):
 
 
 def discard_question(plan: DiscardPlan) -> str:
-    """The confirmation: what discarding deletes, named."""
+    """The confirmation: what discarding deletes, named, counted from the rows the discard takes."""
     who = ", ".join(plan.annotators) if plan.annotators else translate("pool_editing", "nobody")
+    others = "".join(
+        translate("pool_editing", "; {count} rows of {table}").format(count=count, table=table)
+        for table, count in sorted(plan.others.items())
+    )
     return translate(
         "pool_editing",
         "Discard draft pool v{version}?\n\n"
-        "Deleted: its {items} items for {queries} queries, with {graded} grades (given by {who}) and {notes} notes; "
-        "{own} of them were graded or noted in this draft and exist nowhere else.\n\n"
-        "The audit log keeps a record, and Edit ▸ Undo brings the draft back while the project stays open.",
+        "Deleted: its {items} items for {queries} queries, with {graded} grades and {notes} notes; {ratings} "
+        "ratings (by {who}), {adjudicated} adjudications and {assignments} work-file assignments{others}. "
+        "{own} items were graded or noted in this draft and exist nowhere else.\n\n"
+        "The audit log keeps a record, and Edit ▸ Undo brings all of it back while the project stays open.",
     ).format(
         version=plan.draft.version,
         items=plan.items,
@@ -476,5 +481,9 @@ def discard_question(plan: DiscardPlan) -> str:
         graded=plan.graded,
         who=who,
         notes=plan.notes,
+        ratings=plan.ratings,
+        adjudicated=plan.adjudicated,
+        assignments=plan.assignments,
+        others=others,
         own=plan.own_work,
     )

@@ -32,7 +32,16 @@ from ndcg_desktop.store.errors import (
     known_error,
     stored_value,
 )
-from ndcg_desktop.store.schema import APPLICATION_ID, MIGRATIONS, SCHEMA, SCHEMA_VERSION, TRIGGERS_SINCE, run_hash
+from ndcg_desktop.store.schema import (
+    APPLICATION_ID,
+    CHAIN_FORMAT,
+    MIGRATIONS,
+    SCHEMA,
+    SCHEMA_VERSION,
+    TRIGGERS_SINCE,
+    chain_link,
+    run_hash,
+)
 from ndcg_desktop.store.watch import ChangeWatch
 
 if TYPE_CHECKING:
@@ -393,6 +402,7 @@ class ProjectFile:
         if version >= SCHEMA_VERSION:
             return
         conn.create_function("ndcg_run_hash", 8, run_hash, deterministic=True)
+        conn.create_function("ndcg_chain_link", 3, chain_link, deterministic=True)
         steps = "\n".join(f"{MIGRATIONS[v]}\nPRAGMA user_version = {v + 1};" for v in range(version, SCHEMA_VERSION))
         # executescript would commit an open transaction first: put BEGIN inside the script.
         try:
@@ -605,6 +615,35 @@ def protection_problems(conn: sqlite3.Connection) -> list[str]:
         if actual.get(name) != sql
     ]
     problems += [f"trigger {name} is not part of ndcg-desktop's schema" for name in actual if name not in expected]
+    return problems + (chain_problems(conn) if version >= CHAIN_FORMAT else [])
+
+
+def chain_problems(conn: sqlite3.Connection) -> list[str]:
+    """How the record of frozen versions (schema ``frozen_chain``) and the versions differ: a broken link, a
+    version recorded as frozen that is not (or has another hash now), a frozen version the record lacks."""
+    problems: list[str] = []
+    link = ""
+    chain = conn.execute("SELECT version, hash, link FROM frozen_chain ORDER BY version").fetchall()
+    for version, digest, stored in chain:
+        link = chain_link(link, version, digest)
+        if stored != link:
+            problems.append(f"the record of frozen versions is broken at version {version} (a row edited or removed)")
+            break
+    recorded = {int(v): str(h) for v, h, _ in chain}
+    rows = conn.execute("SELECT version, state, coalesce(hash, '') FROM pool_versions").fetchall()
+    states = {int(v): (str(s), str(h)) for v, s, h in rows}
+    for version, digest in recorded.items():
+        state, now_hash = states.get(version, ("missing", ""))
+        if state != "frozen" or now_hash != digest:
+            now = {"missing": "is missing", "frozen": f"has sha256 {now_hash or 'none'} now"}.get(
+                state, f"is a {state} with sha256 {now_hash or 'none'} now"
+            )
+            problems.append(f"pool version {version} was frozen with sha256 {digest}; it {now}")
+    problems += [
+        f"frozen pool version {v} is missing from the record of frozen versions"
+        for v, (state, _h) in sorted(states.items())
+        if state == "frozen" and v not in recorded
+    ]
     return problems
 
 

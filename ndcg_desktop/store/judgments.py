@@ -19,6 +19,7 @@ from ndcg_desktop.formats.cells import IMPORTED, check_name
 from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.store.core import INTERACTIVE_BUSY_MS, ProjectFile, now
 from ndcg_desktop.store.pools import DraftTarget, PoolRepository, PoolVersion
+from ndcg_desktop.store.undo import Taken, capture, items_scope, take, version_scope
 
 _BATCH = 5_000  # rows a step when feeding a temporary table: other threads get the GIL between steps
 # (a step's Python strings and its executemany hold the GIL: 50,000-row steps held it 70-155 ms at a time
@@ -44,9 +45,21 @@ class JudgmentRepository:
         """Grade one pool item (``None`` clears it). Returns the previous grade. Audited.
 
         ``restore`` puts back an earlier (annotator, updated_at) with the grade instead of the
-        current user and time: undo returns the row exactly as it was (the audit log still
-        records who undid it, and when).
+        current user and time (the audit log still records who undid it, and when); the window's undo uses
+        :meth:`grade_taken` instead, which puts back the item and its ratings exactly.
         """
+        return self.grade_taken(query_id, doc_id, grade, version=version, restore=restore)[0]
+
+    def grade_taken(
+        self,
+        query_id: str,
+        doc_id: str,
+        grade: int | None,
+        *,
+        version: int | None = None,
+        restore: tuple[str | None, str | None] | None = None,
+    ) -> tuple[int | None, Taken]:
+        """:meth:`set_grade`, also returning what it took (the item and its ratings before), for an undo."""
         target = self.pools.draft_target(version)
         if grade is not None and not (target.scale.low <= grade <= target.scale.high):
             raise InputError(f"grade {grade} is outside the scale {target.scale}")
@@ -54,6 +67,8 @@ class JudgmentRepository:
         with self.file.transaction(wait_ms=INTERACTIVE_BUSY_MS) as conn:  # a key press: fail promptly
             number = self.pools.open_draft(conn, target)
             old = self._item(conn, number, query_id, doc_id)
+            scope = items_scope(number, [(query_id, doc_id)])
+            before = capture(conn, scope)
             conn.execute(
                 "UPDATE judgments SET grade = ?, annotator = ?, updated_at = ? "
                 "WHERE version = ? AND query_id = ? AND doc_id = ?",
@@ -64,7 +79,8 @@ class JudgmentRepository:
             # an undo is audited as such: it is not a judgment (pace counts only "grade" rows)
             action = "undo grade" if restore is not None else "grade"
             self._audit(conn, number, query_id, doc_id, action, old_grade=previous, new_grade=grade)
-        return previous
+            taken = Taken(scope, before, capture(conn, scope).digest(), action)
+        return previous, taken
 
     def _rate(
         self,
@@ -107,10 +123,16 @@ class JudgmentRepository:
 
     def set_note(self, query_id: str, doc_id: str, note: str, *, version: int | None = None) -> str:
         """Set the note of one pool item. Returns the previous note. Audited."""
+        return self.note_taken(query_id, doc_id, note, version=version)[0]
+
+    def note_taken(self, query_id: str, doc_id: str, note: str, *, version: int | None = None) -> tuple[str, Taken]:
+        """:meth:`set_note`, also returning what it took (the item and its ratings before), for an undo."""
         target = self.pools.draft_target(version)
         with self.file.transaction(wait_ms=INTERACTIVE_BUSY_MS) as conn:  # a key press: fail promptly
             number = self.pools.open_draft(conn, target)
             old = self._item(conn, number, query_id, doc_id)
+            scope = items_scope(number, [(query_id, doc_id)])
+            before = capture(conn, scope)
             conn.execute(
                 "UPDATE judgments SET note = ?, updated_at = ? WHERE version = ? AND query_id = ? AND doc_id = ?",
                 (note, now(), number, query_id, doc_id),
@@ -120,7 +142,8 @@ class JudgmentRepository:
                 (note, number, query_id, doc_id, self.file.user),
             )
             self._audit(conn, number, query_id, doc_id, "note", old_note=old[1], new_note=note)
-        return str(old[1])
+            taken = Taken(scope, before, capture(conn, scope).digest(), "note")
+        return str(old[1]), taken
 
     def _item(self, conn: sqlite3.Connection, version: int, query_id: str, doc_id: str) -> tuple[Any, Any]:
         row = conn.execute(
@@ -203,47 +226,53 @@ class JudgmentRepository:
     def remove_items(self, pairs: pd.DataFrame, *, version: int, action: str = "remove") -> int:
         """Remove ungraded (query_id, doc_id) items from a draft, undoing an addition; graded ones stay. Audited.
 
-        Returns how many were removed.
+        Returns how many were removed (:meth:`take_items` returns what they took, for an undo).
         """
+        return self.take_items(pairs, version=version, action=action).before.count("judgments")
+
+    def take_items(self, pairs: pd.DataFrame, *, version: int, action: str = "remove") -> Taken:
+        """Remove the ungraded ones of the (query_id, doc_id) items from a draft with every row that refers to
+        them (:mod:`.undo`), in one audited transaction; returns what was taken."""
         v = self.pools.writable_draft(version)
-        rows = list(pairs[["query_id", "doc_id"]].drop_duplicates().itertuples(index=False, name=None))
+        wanted = list(pairs[["query_id", "doc_id"]].drop_duplicates().itertuples(index=False, name=None))
         with self.file.transaction() as conn:
-            conn.execute("CREATE TEMP TABLE IF NOT EXISTS removing (query_id TEXT, doc_id TEXT)")
-            conn.execute("DELETE FROM removing")
-            conn.executemany("INSERT INTO removing VALUES (?, ?)", rows)
-            gone = conn.execute(
-                "SELECT j.query_id, j.doc_id FROM judgments j JOIN removing r "
-                "ON r.query_id = j.query_id AND r.doc_id = j.doc_id WHERE j.version = ? AND j.grade IS NULL",
-                (v.version,),
-            ).fetchall()
-            conn.execute(
-                "DELETE FROM judgments WHERE version = ? AND grade IS NULL "
-                "AND (query_id, doc_id) IN (SELECT query_id, doc_id FROM removing)",
-                (v.version,),
-            )
-            conn.execute("DELETE FROM removing")
+            with _staged(conn, pd.DataFrame(wanted, columns=["query_id", "doc_id"]), v.version) as staged:
+                gone = conn.execute(
+                    f"SELECT s.query_id, s.doc_id FROM {staged} s JOIN judgments j ON j.version = ? "
+                    "AND j.query_id = s.query_id AND j.doc_id = s.doc_id WHERE j.grade IS NULL ORDER BY s.rowid",
+                    (v.version,),
+                ).fetchall()
+            taken = take(conn, items_scope(v.version, [(q, d) for q, d in gone]), action)
+            stamp = now()
             conn.executemany(
                 "INSERT INTO audit_log (version, query_id, doc_id, action, who, at) VALUES (?, ?, ?, ?, ?, ?)",
-                [(v.version, q, d, action, self.file.user, now()) for q, d in gone],
+                [(v.version, q, d, action, self.file.user, stamp) for q, d in gone],
             )
-        return len(gone)
+        return taken
 
-    def discard_draft(self, version: int | None = None) -> PoolVersion:
-        """Delete a draft and every item in it; each item's removal is audited. Frozen versions are refused."""
+    def discard_draft(self, version: int | None = None, *, expected: str | None = None) -> Taken:
+        """Delete a draft with every row that refers to it (items, ratings, assignments, ...: :mod:`.undo`); each
+        item's removal is audited. Returns what was taken. Frozen versions are refused.
+
+        ``expected``: the digest of what the confirmation counted (:meth:`~.undo.Rows.digest`); a draft that
+        holds anything else now is refused, nothing deleted.
+        """
         draft = self.pools.version(version) if version is not None else self.pools.draft()
         if draft is None:
             raise InputError("has no draft pool to discard", path=self.file.path)
         v = self.pools.writable_draft(draft.version)
         with self.file.transaction() as conn:
             rows = conn.execute("SELECT query_id, doc_id FROM judgments WHERE version = ?", (v.version,)).fetchall()
+            taken = take(conn, version_scope(v.version), "discard draft")
+            if expected is not None and taken.before.digest() != expected:
+                raise InputError("the draft pool changed since the confirmation; discard again", path=self.file.path)
+            stamp = now()
             conn.executemany(
                 "INSERT INTO audit_log (version, query_id, doc_id, action, who, at) "
                 "VALUES (?, ?, ?, 'discard draft', ?, ?)",
-                [(v.version, q, d, self.file.user, now()) for q, d in rows],
+                [(v.version, q, d, self.file.user, stamp) for q, d in rows],
             )
-            conn.execute("DELETE FROM judgments WHERE version = ?", (v.version,))
-            conn.execute("DELETE FROM pool_versions WHERE version = ? AND state = 'draft'", (v.version,))
-        return v
+        return taken
 
     def import_qrels(
         self, path: str | Path, *, negative_as_ungraded: bool = False, fmt: str | None = None

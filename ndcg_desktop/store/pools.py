@@ -21,9 +21,9 @@ from ndcg_desktop.formats.cells import clean_ids, show
 from ndcg_desktop.formats.qrels import judgment_lines
 from ndcg_desktop.store import team
 from ndcg_desktop.store.advice import get_a_frozen_version
-from ndcg_desktop.store.core import ProjectFile, now
+from ndcg_desktop.store.core import ProjectFile, chain_problems, now
 from ndcg_desktop.store.errors import stored_value
-from ndcg_desktop.store.schema import TEAM_FORMAT, framed
+from ndcg_desktop.store.schema import CHAIN_FORMAT, TEAM_FORMAT, chain_link, framed
 
 _UNFRAMED_LINES = b"\0unframed"  # the marker _hashed_lines returns, compared by identity
 
@@ -175,6 +175,8 @@ class PoolRepository:
         """
         if number is not None:
             v = self.version(number)
+            if (problem := self.chain_problem(v)) is not None and not v.frozen:
+                raise FrozenVersionChanged(f"cannot be written: {problem}", path=self.file.path, what=problem)
             if v.frozen:
                 raise InputError(
                     f"pool version {v.version} is frozen (hash {v.short_hash}) and cannot change; "
@@ -184,6 +186,8 @@ class PoolRepository:
             return DraftTarget(v.version, None, v.scale, v.labels)
         draft = self.draft()
         if draft is not None:
+            if (problem := self.chain_problem(draft)) is not None:
+                raise FrozenVersionChanged(f"cannot be written: {problem}", path=self.file.path, what=problem)
             return DraftTarget(draft.version, None, draft.scale, draft.labels)
         latest = self.latest_frozen()
         if latest is not None:
@@ -293,7 +297,17 @@ class PoolRepository:
         self._compare_team(v, stamp)
         self._verified[v.version] = stamp
 
+    def chain_problem(self, v: PoolVersion) -> str | None:
+        """What the record of frozen versions says is wrong with ``v`` (or with the record itself), or None."""
+        if self.file.schema_version < CHAIN_FORMAT:  # an older file opened read-only: no record
+            return None
+        problems = chain_problems(self.file.conn)
+        mine = [p for p in problems if p.startswith(f"pool version {v.version} ") or "is broken" in p]
+        return "; ".join(mine or problems) if (mine or (v.frozen and problems)) else None
+
     def _compare_judgments(self, v: PoolVersion, now_hash: str | None) -> None:
+        if (problem := self.chain_problem(v)) is not None:
+            self._refuse(v, problem)
         if now_hash == UNFRAMED:
             self._refuse(v, "a stored ID now holds a tab or a line break, so its lines no longer read as one "
                          "judgment each")  # fmt: skip
@@ -450,6 +464,8 @@ class PoolRepository:
                 path=self.file.path,
             )
         record = team.encode(recorded)
+        if self.file.schema_version >= CHAIN_FORMAT and (problems := chain_problems(conn)):
+            raise InputError(f"draft version {version} cannot be frozen: {'; '.join(problems)}", path=self.file.path)
         conn.execute(
             "UPDATE pool_versions SET state = 'frozen', frozen_at = ?, frozen_by = ?, hash = ?, team = ?, "
             # the guidelines it was judged under: the last set, unless that cleared them
@@ -457,6 +473,10 @@ class PoolRepository:
             "WHERE version = ? AND state = 'draft'",
             (now(), self.file.user, digest, record, version),
         )
+        if self.file.schema_version >= CHAIN_FORMAT:  # the number joins the record of frozen versions, once
+            last = conn.execute("SELECT link FROM frozen_chain ORDER BY version DESC LIMIT 1").fetchone()
+            link = chain_link(last[0] if last else "", version, digest or "")
+            conn.execute("INSERT INTO frozen_chain (version, hash, link) VALUES (?, ?, ?)", (version, digest, link))
         # Just hashed and recorded from what it holds: proven (its manifest, printed next, reads nothing again).
         # Were this transaction to fail, the version stays a draft, which is never checked.
         self._verified[version] = self.file.change_stamp()
@@ -531,6 +551,18 @@ class PoolRepository:
 def _draft_problem(conn: sqlite3.Connection, version: int, lines: bytes, scale: GradeScale) -> str | None:
     """Why a draft's items (its hashed ``lines``) and ratings cannot be frozen as they are, or None: each read back
     by the reader that scores them, IDs by rule 14's own check, grades and ratings against the scale."""
+    # Stored as SQLite stores what ndcg-desktop writes, or refused: a BLOB b'3' or a text '3' reads back as the
+    # grade 3 in the hashed lines, and export-qrels (which reads the grade as an integer) would refuse the version.
+    odd = conn.execute(
+        "SELECT quote(query_id), quote(doc_id), quote(grade), typeof(query_id) = 'text' AND typeof(doc_id) = 'text' "
+        "FROM judgments WHERE version = ? AND (typeof(grade) NOT IN ('integer', 'null') "
+        "OR typeof(query_id) != 'text' OR typeof(doc_id) != 'text') LIMIT 1",
+        (version,),
+    ).fetchone()
+    if odd is not None:
+        if not odd[3]:
+            return f"a query or document ID is stored as something other than text ({odd[0]}, {odd[1]})"
+        return f"a grade is not a whole number: document {odd[1]} for query {odd[0]} is graded {odd[2]}"
     if lines is _UNFRAMED_LINES:
         return "a query or document ID holds a tab or a line break"
     try:

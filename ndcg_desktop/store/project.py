@@ -40,7 +40,6 @@ from ndcg_desktop.store.errors import (
 from ndcg_desktop.store.evaluations import EvaluationRepository, SavedEvaluation
 from ndcg_desktop.store.guidelines import Guidelines, GuidelinesRepository
 from ndcg_desktop.store.judgments import JudgmentRepository
-from ndcg_desktop.store.pool_edits import PoolEditRepository
 from ndcg_desktop.store.pools import (
     DEFAULT_LABELS,
     FrozenVersionChanged,
@@ -52,6 +51,7 @@ from ndcg_desktop.store.pools import (
 from ndcg_desktop.store.ratings import AssignmentRepository, RatingRepository
 from ndcg_desktop.store.runs import RunChanged, RunInfo, RunRepository
 from ndcg_desktop.store.texts import IsCancelled, Progress, TextRepository
+from ndcg_desktop.store.undo import Rows, Taken, UndoRepository, version_scope
 from ndcg_desktop.store.watch import ChangeWatch
 
 __all__ = [
@@ -107,7 +107,7 @@ class Project:
         self.file = file
         self.pools = PoolRepository(file)
         self.judgments = JudgmentRepository(file, self.pools)
-        self.pool_edits = PoolEditRepository(file, self.pools)
+        self.undo_store = UndoRepository(file)
         self.rating_store = RatingRepository(file, self.pools)
         self.assignments = AssignmentRepository(file)
         self.run_store = RunRepository(file)
@@ -158,7 +158,7 @@ class Project:
         ]
         state = "; ".join(changed) if changed else "every frozen version still matches its recorded hash"
         return (
-            f"its protection triggers are not intact ({'; '.join(self.file.protection)}); {state}; the file was "
+            f"its protection is not intact ({'; '.join(self.file.protection)}); {state}; the file was "
             "changed outside ndcg-desktop and is not written to: restore it from a backup, or open it read-only "
             "to inspect it"
         )
@@ -329,6 +329,14 @@ class Project:
     ) -> int | None:
         return self.judgments.set_grade(query_id, doc_id, grade, version=version, restore=restore)
 
+    def grade_taken(self, query_id: str, doc_id: str, grade: int | None, *, version: int | None = None) -> Taken:
+        """:meth:`set_grade`, returning what it took, for :meth:`undo` (the window's Edit ▸ Undo)."""
+        return self.judgments.grade_taken(query_id, doc_id, grade, version=version)[1]
+
+    def note_taken(self, query_id: str, doc_id: str, note: str, *, version: int | None = None) -> Taken:
+        """:meth:`set_note`, returning what it took, for :meth:`undo`."""
+        return self.judgments.note_taken(query_id, doc_id, note, version=version)[1]
+
     def set_note(self, query_id: str, doc_id: str, note: str, *, version: int | None = None) -> str:
         return self.judgments.set_note(query_id, doc_id, note, version=version)
 
@@ -364,14 +372,19 @@ class Project:
     def remove_items(self, pairs: pd.DataFrame, *, version: int, action: str = "remove") -> int:
         return self.judgments.remove_items(pairs, version=version, action=action)
 
-    def discard_draft(self, version: int | None = None) -> PoolVersion:
-        return self.judgments.discard_draft(version)
+    def take_items(self, pairs: pd.DataFrame, *, version: int, action: str = "remove") -> Taken:
+        return self.judgments.take_items(pairs, version=version, action=action)
 
-    def restore_items(self, rows: pd.DataFrame, *, version: int, action: str) -> int:
-        return self.pool_edits.restore_items(rows, version=version, action=action)
+    def discard_draft(self, version: int | None = None, *, expected: str | None = None) -> Taken:
+        return self.judgments.discard_draft(version, expected=expected)
 
-    def restore_draft(self, draft: PoolVersion, rows: pd.DataFrame, *, action: str = "restore draft") -> PoolVersion:
-        return self.pool_edits.restore_draft(draft, rows, action=action)
+    def version_contents(self, version: int) -> Rows:
+        """Every row of ``version`` in every table that refers to it: what discarding it would take."""
+        return self.undo_store.preview(version_scope(version))
+
+    def undo(self, taken: Taken, *, action: str) -> None:
+        """Put back exactly what an operation took (discard, remove, adjudicate, merge); see :mod:`.undo`."""
+        self.undo_store.undo(taken, action=action)
 
     def remove_ungraded(self, *, version: int | None = None) -> int:
         return self.judgments.remove_ungraded(version=version)
@@ -481,7 +494,11 @@ class Project:
                     **(
                         {"intact": (changed := self._changed(v)) is None, "changed": changed}
                         if v.frozen
-                        else {"intact": None, "changed": None}
+                        # a draft under a number the record of frozen versions holds: flipped back (item 5)
+                        else {
+                            "intact": None if (flipped := self.pools.chain_problem(v)) is None else False,
+                            "changed": flipped,
+                        }
                     ),
                     "items": row[0],
                     "graded": row[1],

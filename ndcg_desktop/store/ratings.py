@@ -17,6 +17,7 @@ from ndcg_desktop.store.core import ProjectFile, now
 from ndcg_desktop.store.pools import DraftTarget, PoolRepository, PoolVersion
 from ndcg_desktop.store.schema import RATINGS_FORMAT
 from ndcg_desktop.store.team import adjudication_counts, annotator_digests, ratings_digest
+from ndcg_desktop.store.undo import Taken, capture, items_scope
 
 RATING_COLUMNS = ["query_id", "doc_id", "annotator", "grade", "note", "rated_at"]
 _BATCH = 50_000
@@ -83,9 +84,19 @@ class RatingRepository:
         be in the draft. A rating equal to the stored one (grade and note) changes nothing, so adding the same
         ratings twice is a no-op. Returns counts: ``new``, ``changed``, ``unchanged``, ``settled``, ``unsettled``.
         """
+        return self.merge_ratings(incoming, version=version, source=source)[0]
+
+    def merge_ratings(self, incoming: pd.DataFrame, *, version: int, source: str) -> tuple[dict[str, int], Taken]:
+        """:meth:`add_ratings`, also returning what it took (the items' rows and ratings before), for an undo."""
         v = self.pools.writable_draft(version)
+        rows = incoming[RATING_COLUMNS]
+        keys = list(dict.fromkeys(zip(rows["query_id"].astype(str), rows["doc_id"].astype(str), strict=True)))
         with self.file.transaction() as conn:
-            return self._write(conn, v.version, incoming[RATING_COLUMNS], source, now(), replacing=None)
+            scope = items_scope(v.version, keys)
+            before = capture(conn, scope)
+            counts = self._write(conn, v.version, rows, source, now(), replacing=None)
+            taken = Taken(scope, before, capture(conn, scope).digest(), f"merge ({source})"[:200])
+        return counts, taken
 
     def import_ratings(
         self,
@@ -261,11 +272,12 @@ class RatingRepository:
         conn.execute("DROP TABLE temp.settling")
         return int(changed)
 
-    def adjudicate(self, decisions: pd.DataFrame, *, version: int, how: str | None) -> int:
+    def adjudicate(self, decisions: pd.DataFrame, *, version: int, how: str | None) -> Taken:
         """Give items (query_id, doc_id, grade) their adjudicated grade, recording ``how`` (pick or a rule).
 
         The adjudicator (this file's user) is recorded as the grade's author; audited. A missing grade with
-        ``how`` None takes a decision back (the item waits for adjudication again). Returns the count.
+        ``how`` None takes a decision back (the item waits for adjudication again). Returns what it took (the
+        items as they were), for an undo.
         """
         v = self.pools.writable_draft(version)
         grades = decisions["grade"].astype("Int64")
@@ -287,6 +299,8 @@ class RatingRepository:
             absent = [(q, d) for *_, q, d in rows if (q, d) not in old]
             if absent:
                 raise InputError(f"document {absent[0][1]} is not in the pool of query {absent[0][0]}")
+            scope = items_scope(v.version, [(q, d) for *_, q, d in rows])
+            before = capture(conn, scope)
             conn.executemany(
                 "UPDATE judgments SET grade = ?, annotator = ?, adjudication = ?, updated_at = ? "
                 "WHERE version = ? AND query_id = ? AND doc_id = ?",
@@ -300,7 +314,8 @@ class RatingRepository:
                     for g, *_, q, d in rows
                 ],
             )
-        return len(rows)
+            taken = Taken(scope, before, capture(conn, scope).digest(), f"adjudicate ({how})")
+        return taken
 
     def settled_items(self, version: int, query_id: str | None = None, doc_id: str | None = None) -> pd.DataFrame:
         """query_id, doc_id, how of the items of a version whose differing ratings were settled."""

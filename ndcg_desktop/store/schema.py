@@ -5,11 +5,34 @@ from __future__ import annotations
 import hashlib
 
 APPLICATION_ID = 0x6E646367  # "ndcg": marks a SQLite file as an ndcg-desktop project
-SCHEMA_VERSION = 6  # 2: runs.data_hash and the stored-run triggers; 3: topics, grading guidelines; 4: ratings;
-# 5: pool_versions.team; 6: runs may store each row's document ID (the code before misread such a run)
+SCHEMA_VERSION = 7  # 2: runs.data_hash and the stored-run triggers; 3: topics, grading guidelines; 4: ratings;
+# 5: pool_versions.team; 6: runs may store each row's document ID (the code before misread such a run);
+# 7: the chain of frozen versions' hashes
 RATINGS_FORMAT = 4  # the format that brought ratings per annotator (issue 15)
 TEAM_FORMAT = 5  # the format that records a version's team (annotators' ratings hashes ...) when it is frozen
 ROW_IDS_FORMAT = 6  # the format whose runs may hold each row's document ID instead of a dictionary of them
+CHAIN_FORMAT = 7  # the format that keeps each frozen version's hash in an append-only chain (issue 24 item 5)
+
+# A version number, once frozen, never names other judgments: each frozen version's hash is also kept here, outside
+# the pool_versions row that another program could flip back to 'draft'. Each link hashes the previous link, the
+# version number and its hash (chain_link), so a row deleted or edited breaks every link after it.
+CHAIN_TABLE = """
+CREATE TABLE frozen_chain (
+    version INTEGER PRIMARY KEY,
+    hash    TEXT NOT NULL,
+    link    TEXT NOT NULL
+);
+"""
+CHAIN_TRIGGERS = """
+CREATE TRIGGER frozen_chain_not_updated BEFORE UPDATE ON frozen_chain
+BEGIN SELECT RAISE(ABORT, 'the record of frozen versions is append-only'); END;
+CREATE TRIGGER frozen_chain_not_deleted BEFORE DELETE ON frozen_chain
+BEGIN SELECT RAISE(ABORT, 'the record of frozen versions is append-only'); END;
+CREATE TRIGGER frozen_chain_in_order BEFORE INSERT ON frozen_chain
+WHEN NEW.version <= coalesce((SELECT max(version) FROM frozen_chain), 0)
+  OR (SELECT state FROM pool_versions WHERE version = NEW.version) IS NOT 'frozen'
+BEGIN SELECT RAISE(ABORT, 'a version number joins the record of frozen versions once, when it is frozen'); END;
+"""
 
 # A stored run is written once, whole: it is never updated, deleted or replaced (the app deletes no run).
 RUN_TRIGGERS = """
@@ -86,6 +109,9 @@ TRIGGERS_SINCE = {
     "frozen_rating_not_updated": RATINGS_FORMAT,
     "frozen_rating_not_deleted": RATINGS_FORMAT,
     "frozen_rating_not_added": RATINGS_FORMAT,
+    "frozen_chain_not_updated": CHAIN_FORMAT,
+    "frozen_chain_not_deleted": CHAIN_FORMAT,
+    "frozen_chain_in_order": CHAIN_FORMAT,
 }
 
 SCHEMA = (
@@ -215,6 +241,8 @@ BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
     + RATINGS_TABLE
     + "CREATE INDEX ratings_by_annotator ON ratings (version, annotator);\n"
     + RATING_TRIGGERS
+    + CHAIN_TABLE
+    + CHAIN_TRIGGERS
 )
 
 # Forward migrations: MIGRATIONS[n] takes a file from schema version n to n + 1.
@@ -241,7 +269,26 @@ MIGRATIONS: dict[int, str] = {
     # Nothing to rewrite: runs stored before keep their dictionaries, which load as before. The number alone
     # makes older code refuse a file whose newer runs it would misread (it took each row's IDs for numbers).
     ROW_IDS_FORMAT - 1: "",
+    # The chain is built from the versions frozen so far, in version order, before its triggers exist.
+    CHAIN_FORMAT - 1: CHAIN_TABLE + "INSERT INTO frozen_chain (version, hash, link) "
+    "WITH RECURSIVE f AS (SELECT row_number() OVER (ORDER BY version) AS n, version, coalesce(hash, '') AS hash "
+    "                     FROM pool_versions WHERE state = 'frozen'), "
+    "c (n, version, hash, link) AS (SELECT n, version, hash, ndcg_chain_link('', version, hash) FROM f WHERE n = 1 "
+    "  UNION ALL SELECT f.n, f.version, f.hash, ndcg_chain_link(c.link, f.version, f.hash) FROM f JOIN c "
+    "  ON f.n = c.n + 1) "
+    "SELECT version, hash, link FROM c ORDER BY n;\n" + CHAIN_TRIGGERS,
 }
+
+
+def chain_link(previous: str, version: int, digest: str) -> str:
+    """A link of the frozen versions' chain: SHA-256 over the previous link ('' for the first), the version number
+    and its hash, each length-prefixed."""
+    h = hashlib.sha256(b"ndcg-frozen-chain-v1\n")
+    for part in (previous, str(int(version)), digest):
+        encoded = str(part).encode("utf-8")
+        h.update(f"{len(encoded)}:".encode())
+        h.update(encoded)
+    return h.hexdigest()
 
 
 def run_hash(

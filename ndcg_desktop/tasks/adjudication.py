@@ -20,6 +20,7 @@ from ndcg_desktop.scoring.ranking import top_documents
 from ndcg_desktop.scoring.sensitivity import grade_swings
 from ndcg_desktop.store import PoolVersion, Project
 from ndcg_desktop.store.ratings import PICK
+from ndcg_desktop.store.undo import Taken
 
 MEDIAN, MAJORITY, LOWEST, HIGHEST = "median", "majority", "lowest", "highest"
 RULES = {
@@ -114,16 +115,19 @@ def disagreements(project: Project, *, k: int = 10, gain: Gain = Gain.LINEAR) ->
 
 def pick(project: Project, query_id: str, doc_id: str, grade: int | None) -> tuple[int | None, str | None]:
     """Settle one item with the adjudicator's grade (None: unsettle it again). Returns the previous (grade, how)."""
+    taken = pick_taken(project, query_id, doc_id, grade)
+    items = taken.before.tables["judgments"]
+    row = dict(zip(items.columns, items.rows[0], strict=True))
+    return row["grade"], row["adjudication"]
+
+
+def pick_taken(project: Project, query_id: str, doc_id: str, grade: int | None) -> Taken:
+    """:func:`pick`, returning what it took (the item as it was), for ``Project.undo``."""
     draft = _draft(project)
-    before = project.adjudications(draft.version, query_id=query_id, doc_id=doc_id)
-    old = project.pool_items(draft.version, query_id).set_index("doc_id")
-    if doc_id not in old.index:
+    if project.pool_items(draft.version, query_id).query("doc_id == @doc_id").empty:
         raise InputError(f"document {doc_id} is not in the pool of query {query_id}", path=project.path)
-    previous = old.loc[doc_id, "grade"]
     frame = pd.DataFrame([(query_id, doc_id, grade)], columns=["query_id", "doc_id", "grade"])
-    project.rating_store.adjudicate(frame, version=draft.version, how=PICK if grade is not None else None)
-    how = before["how"].iloc[0] if len(before) else None
-    return (None if pd.isna(previous) else int(previous)), (None if pd.isna(how) else str(how))
+    return project.rating_store.adjudicate(frame, version=draft.version, how=PICK if grade is not None else None)
 
 
 @dataclass(frozen=True)
@@ -133,13 +137,7 @@ class RuleApplied:
     rule: str
     settled: pd.DataFrame
     left: int
-
-
-def reopen(project: Project, items: pd.DataFrame) -> None:
-    """Take decisions back: the (query_id, doc_id) items wait for adjudication again (undo of a rule)."""
-    frame = items[["query_id", "doc_id"]].assign(grade=pd.NA)
-    if len(frame):
-        project.rating_store.adjudicate(frame, version=_draft(project).version, how=None)
+    taken: Taken | None = None  # the settled items as they were, for :func:`undo_rule` (None: nothing settled)
 
 
 def apply_rule(project: Project, rule: str) -> RuleApplied:
@@ -165,9 +163,14 @@ def apply_rule(project: Project, rule: str) -> RuleApplied:
             "grade": chosen.astype("int64").to_numpy(),
         }
     )
-    if len(frame):
-        project.rating_store.adjudicate(frame, version=draft.version, how=rule)
-    return RuleApplied(rule, frame, int(len(differing) - len(frame)))
+    taken = project.rating_store.adjudicate(frame, version=draft.version, how=rule) if len(frame) else None
+    return RuleApplied(rule, frame, int(len(differing) - len(frame)), taken)
+
+
+def undo_rule(project: Project, applied: RuleApplied) -> None:
+    """Put the items :func:`apply_rule` settled back exactly as they were (grade, author, time, how)."""
+    if applied.taken is not None:
+        project.undo(applied.taken, action=f"undo adjudicate ({applied.rule})")
 
 
 def team_manifest(project: Project, version: PoolVersion) -> dict[str, Any]:

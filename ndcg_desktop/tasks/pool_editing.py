@@ -14,8 +14,10 @@ import pandas as pd
 from ndcg_desktop.domain import InputError
 from ndcg_desktop.formats.cells import check_id
 from ndcg_desktop.store import PoolVersion, Project
-from ndcg_desktop.store.pool_edits import ROW_COLUMNS
+from ndcg_desktop.store.undo import Rows, Taken
 from ndcg_desktop.tasks.pooling import IsCancelled
+
+ROW_COLUMNS = ["query_id", "doc_id", "grade", "annotator", "note", "updated_at"]
 
 
 @dataclass(frozen=True)
@@ -27,6 +29,7 @@ class PoolEdit:
     doc_id: str
     row: pd.DataFrame
     has_text: bool  # the document's text is in the project (an ID typed by hand may not be)
+    taken: Taken | None = None  # what a removal took (the item and the rows that refer to it), for its undo
 
 
 def _document_id(text: str) -> str:
@@ -65,7 +68,8 @@ def add_to_pool(project: Project, version: int, query_id: str, doc_id: str) -> P
 
 
 def remove_from_pool(project: Project, version: int, query_id: str, doc_id: str) -> PoolEdit:
-    """Remove an ungraded item from draft ``version`` (a graded one is refused: clear its grade first)."""
+    """Remove an ungraded item from draft ``version`` (a graded one is refused: clear its grade first); the edit
+    keeps what the removal took (the item and every row that refers to it) for :func:`undo_remove`."""
     _draft(project, version)
     row = _item(project, version, query_id, doc_id)
     if not len(row):
@@ -75,8 +79,8 @@ def remove_from_pool(project: Project, version: int, query_id: str, doc_id: str)
             f"document {doc_id} is graded {int(row['grade'].iloc[0])} for query {query_id}; only an ungraded item "
             "can be removed from a pool"
         )
-    project.remove_items(row[["query_id", "doc_id"]], version=version, action="remove")
-    return PoolEdit(version, query_id, doc_id, row, project.document(doc_id) is not None)
+    taken = project.take_items(row[["query_id", "doc_id"]], version=version, action="remove")
+    return PoolEdit(version, query_id, doc_id, row, project.document(doc_id) is not None, taken)
 
 
 def undo_add(project: Project, edit: PoolEdit) -> None:
@@ -86,29 +90,39 @@ def undo_add(project: Project, edit: PoolEdit) -> None:
 
 
 def undo_remove(project: Project, edit: PoolEdit) -> None:
-    """Put back the item :func:`remove_from_pool` removed, note, annotator and time included."""
-    project.restore_items(edit.row, version=edit.version, action="undo remove")
+    """Put back exactly what :func:`remove_from_pool` took: the item (note, annotator, time) and its ratings."""
+    assert edit.taken is not None, "only a removal is undone by undo_remove"
+    project.undo(edit.taken, action="undo remove")
 
 
 @dataclass(frozen=True)
 class DiscardPlan:
-    """What discarding the draft loses, counted before the confirmation."""
+    """What discarding the draft takes, counted from the rows the discard takes (``rows``), before the
+    confirmation: every table that refers to the draft, a table added later included."""
 
     draft: PoolVersion
+    rows: Rows
     items: int
     queries: int
     graded: int
     notes: int
-    annotators: list[str]  # who gave the draft's grades (imports are credited "import:<file>")
+    annotators: list[str]  # who rated the draft's items (ratings.annotator: imports are "import:<file>")
+    ratings: int
+    adjudicated: int  # items whose differing ratings were settled (pick, median, ...)
+    assignments: int  # (annotator, query) pairs handed out in work files
+    others: dict[str, int]  # rows of any other table that refers to the draft, by table
     own_work: int  # items graded or noted in this draft since it was made (the rest its parent also holds)
 
 
 @dataclass(frozen=True)
 class DiscardedDraft:
-    """A discarded draft and its items exactly as they were, to bring it back with :func:`restore_discarded`."""
+    """A discarded draft and what the discard took, to bring it back with :func:`restore_discarded`."""
 
     draft: PoolVersion
-    rows: pd.DataFrame
+    taken: Taken
+
+
+_COUNTED = {"pool_versions", "judgments", "ratings", "assignments"}
 
 
 def plan_discard(project: Project) -> DiscardPlan:
@@ -116,39 +130,56 @@ def plan_discard(project: Project) -> DiscardPlan:
     draft = project.draft()
     if draft is None:
         raise InputError("has no draft pool to discard", path=project.path)
-    items = project.pool_items(draft.version)
+    rows = project.version_contents(draft.version)  # the very rows the discard takes: the counts are theirs
+    columns = [*ROW_COLUMNS, "adjudication"]
+    items = pd.DataFrame(
+        [dict(zip(rows.tables["judgments"].columns, r, strict=True)) for r in rows.tables["judgments"].rows]
+        if rows.count("judgments")
+        else [],
+        columns=columns,
+        dtype=object,
+    )
     graded = items["grade"].notna()
     noted = items["note"] != ""
     own = graded | noted
-    if draft.parent is not None:
-        parent = project.pool_items(draft.parent)[ROW_COLUMNS]
+    if draft.parent is not None and len(items):
+        parent = project.pool_items(draft.parent)[ROW_COLUMNS].astype(object)
+        parent = parent.where(parent.notna(), None)
         same = items[ROW_COLUMNS].merge(parent, how="left", indicator=True)["_merge"] == "both"
         own &= ~same.to_numpy()
+    credited = set(rows.values("ratings", "annotator"))  # every grade given is its author's rating too
     return DiscardPlan(
         draft=draft,
+        rows=rows,
         items=len(items),
         queries=int(items["query_id"].nunique()),
         graded=int(graded.sum()),
         notes=int(noted.sum()),
-        annotators=sorted({str(a) for a in items.loc[graded, "annotator"].dropna()}),
+        annotators=sorted(str(a) for a in credited),
+        ratings=rows.count("ratings"),
+        adjudicated=int(items["adjudication"].notna().sum()),
+        assignments=rows.count("assignments"),
+        others={t: rows.count(t) for t in rows.tables if t not in _COUNTED},
         own_work=int(own.sum()),
     )
 
 
 def discard(project: Project, plan: DiscardPlan, *, cancelled: IsCancelled | None = None) -> DiscardedDraft:
-    """Delete the planned draft (audited, item by item), keeping its rows for :func:`restore_discarded`."""
+    """Delete the planned draft with every row that refers to it (audited, item by item), keeping what it took
+    for :func:`restore_discarded`. Refused when the draft holds anything but what the plan counted."""
     draft = project.draft()
-    rows = project.pool_items(draft.version)[ROW_COLUMNS] if draft is not None else None
-    if draft != plan.draft or rows is None or len(rows) != plan.items:
+    if draft != plan.draft:
         raise InputError("the draft pool changed since the confirmation; discard again", path=project.path)
     if cancelled is not None and cancelled():
         from ndcg_desktop.scoring import Cancelled
 
         raise Cancelled()
-    project.discard_draft(draft.version)
-    return DiscardedDraft(draft, rows)
+    taken = project.discard_draft(plan.draft.version, expected=plan.rows.digest())
+    return DiscardedDraft(plan.draft, taken)
 
 
 def restore_discarded(project: Project, discarded: DiscardedDraft) -> PoolVersion:
-    """Bring a discarded draft back under its number, every item as it was (audited as ``restore draft``)."""
-    return project.restore_draft(discarded.draft, discarded.rows, action="restore draft")
+    """Bring a discarded draft back under its number with everything the discard took (audited as
+    ``restore draft``); refused if that number holds a pool version again."""
+    project.undo(discarded.taken, action="restore draft")
+    return project.version(discarded.draft.version)

@@ -18,6 +18,7 @@ import pyarrow.compute as pc
 from ndcg_desktop.domain import InputError
 from ndcg_desktop.scoring.ranking import top_pairs
 from ndcg_desktop.store import Project
+from ndcg_desktop.store.undo import Taken
 from ndcg_desktop.tasks.scoring import load_inputs
 
 Progress = Callable[[int, int], None]
@@ -172,13 +173,19 @@ def apply_send_for_judging(project: Project, plan: JudgingPlan) -> SentForJudgin
 def undo_send_for_judging(project: Project, sent: SentForJudging) -> int:
     """Take back what :func:`apply_send_for_judging` added: the draft itself if it was made for it,
     else the added items that are still ungraded. Returns how many items left the pool."""
+    taken = take_back_sent(project, sent)
+    whole_draft = taken.scope.table == "pool_versions"  # its parent's items went too; they were not sent
+    return len(sent.items) if whole_draft else taken.before.count("judgments")
+
+
+def take_back_sent(project: Project, sent: SentForJudging) -> Taken:
+    """:func:`undo_send_for_judging`, returning what it took (``Project.undo`` puts it back: redo)."""
     draft = project.draft()
     if draft is None or draft.version != sent.draft:
         raise InputError(f"draft version {sent.draft} no longer exists; nothing to undo", path=project.path)
     if sent.created_draft and _untouched(project, sent):
-        project.discard_draft(sent.draft)
-        return len(sent.items)
-    return project.remove_items(sent.items, version=sent.draft, action="undo send for judging")
+        return project.discard_draft(sent.draft)
+    return project.take_items(sent.items, version=sent.draft, action="undo send for judging")
 
 
 def _untouched(project: Project, sent: SentForJudging) -> bool:

@@ -41,6 +41,7 @@ from ndcg_desktop.store.advice import start_a_draft
 from ndcg_desktop.store.core import default_user
 from ndcg_desktop.store.errors import known_error
 from ndcg_desktop.store.pools import DEFAULT_LABELS, default_labels
+from ndcg_desktop.store.undo import Taken
 
 __all__ = [
     "DEFAULT_LABELS",
@@ -66,6 +67,7 @@ __all__ = [
     "open_project",
     "release_thread_connections",
     "start_draft",
+    "Taken",
 ]
 
 

@@ -29,6 +29,7 @@ from ndcg_desktop.store import ImportCancelled, PoolVersion, Project
 from ndcg_desktop.store.advice import start_a_draft
 from ndcg_desktop.store.core import now
 from ndcg_desktop.store.ratings import RATING_COLUMNS
+from ndcg_desktop.store.undo import Taken
 
 RATINGS_TABLE_COLUMNS = ["query_id", "doc_id", "annotator", "grade"]
 WORK_META = "work"  # meta key of a work file: JSON, see WorkOrigin
@@ -316,6 +317,7 @@ class MergeReport:
     version: int
     files: list[MergedFile] = field(default_factory=list)
     totals: dict[str, int] = field(default_factory=dict)  # new, changed, unchanged, settled, unsettled
+    taken: Taken | None = None  # the merged items' rows and ratings as they were: Project.undo puts them back
 
 
 @dataclass
@@ -473,6 +475,6 @@ def _add(project: Project, draft: PoolVersion, incoming: list[_Incoming]) -> Mer
         )
     distinct = distinct.drop_duplicates(key)
     source = ", ".join(sorted({i.path.name for i in incoming}))
-    totals = project.rating_store.add_ratings(distinct[RATING_COLUMNS], version=draft.version, source=source)
+    totals, taken = project.rating_store.merge_ratings(distinct[RATING_COLUMNS], version=draft.version, source=source)
     files = [MergedFile(i.path, i.annotator, len(i.ratings), i.ungraded) for i in incoming]
-    return MergeReport(version=draft.version, files=files, totals=totals)
+    return MergeReport(version=draft.version, files=files, totals=totals, taken=taken)

@@ -2548,6 +2548,14 @@ SHA-256：
         <source>Blind order</source>
         <translation>盲评顺序</translation>
     </message>
+    <message>
+        <source>Annotators rated this document differently: it is settled in the Adjudicate tab.</source>
+        <translation>标注者对此文档的评级不同：请在“裁定”标签页中裁定。</translation>
+    </message>
+    <message>
+        <source>awaiting adjudication</source>
+        <translation>待裁定</translation>
+    </message>
 </context>
 <context>
     <name>pace</name>
@@ -2822,16 +2830,20 @@ SHA-256：
         <translation>无人</translation>
     </message>
     <message>
+        <source>; {count} rows of {table}</source>
+        <translation>；表 {table} 中的 {count} 行</translation>
+    </message>
+    <message>
         <source>Discard draft pool v{version}?
 
-Deleted: its {items} items for {queries} queries, with {graded} grades (given by {who}) and {notes} notes; {own} of them were graded or noted in this draft and exist nowhere else.
+Deleted: its {items} items for {queries} queries, with {graded} grades and {notes} notes; {ratings} ratings (by {who}), {adjudicated} adjudications and {assignments} work-file assignments{others}. {own} items were graded or noted in this draft and exist nowhere else.
 
-The audit log keeps a record, and Edit ▸ Undo brings the draft back while the project stays open.</source>
+The audit log keeps a record, and Edit ▸ Undo brings all of it back while the project stays open.</source>
         <translation>丢弃草稿评估池 v{version}？
 
-将删除：{queries} 个查询的 {items} 个项，其中 {graded} 个评分（评分者：{who}）和 {notes} 条备注；其中 {own} 项是在此草稿中评分或备注的，别处没有副本。
+将删除：{queries} 个查询的 {items} 个项，其中 {graded} 个评分和 {notes} 条备注；{ratings} 条评分记录（评分者：{who}）、{adjudicated} 项裁定和 {assignments} 项工作文件分配{others}。其中 {own} 项是在此草稿中评分或备注的，别处没有副本。
 
-审计日志会保留记录；在项目保持打开期间，“编辑 ▸ 撤销”可恢复该草稿。</translation>
+审计日志会保留记录；在项目保持打开期间，“编辑 ▸ 撤销”可将这些全部恢复。</translation>
     </message>
 </context>
 <context>
@@ -3496,6 +3508,10 @@ The audit log keeps a record, and Edit ▸ Undo brings the draft back while the 
     <message>
         <source>The project is open read-only: grades cannot change.</source>
         <translation>项目以只读方式打开：等级不能更改。</translation>
+    </message>
+    <message>
+        <source>{doc_id} awaits adjudication (annotators rated it differently): settle it in the Adjudicate tab. Nothing was graded.</source>
+        <translation>{doc_id} 待裁定（标注者的评级不同）：请在“裁定”标签页中裁定。没有进行评级。</translation>
     </message>
     <message>
         <source>{grade} is not a grade here: this project&apos;s grades run from {low} to {high}.</source>

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sqlite3
 
 import pandas as pd
 from PySide6.QtCore import Qt
@@ -148,9 +149,10 @@ def test_discard_names_what_is_lost_and_undo_brings_the_draft_back(window, small
     window.pool_editor.discard_draft()
     assert messages[-1] == (
         "question",
-        "Discard draft pool v1?\n\nDeleted: its 5 items for 2 queries, with 3 grades (given by import:j.qrels, "
-        "tester) and 0 notes; 3 of them were graded or noted in this draft and exist nowhere else.\n\n"
-        "The audit log keeps a record, and Edit ▸ Undo brings the draft back while the project stays open.",
+        "Discard draft pool v1?\n\nDeleted: its 5 items for 2 queries, with 3 grades and 0 notes; 3 ratings (by "
+        "import:j.qrels, tester), 0 adjudications and 0 work-file assignments. 3 items were graded or noted in this "
+        "draft and exist nowhere else.\n\n"
+        "The audit log keeps a record, and Edit ▸ Undo brings all of it back while the project stays open.",
     )
     messages.boxes[-1].show()
     shot(messages.boxes[-1], "pool-discard-confirmation")
@@ -205,3 +207,42 @@ def test_export_refuses_the_project_file_itself(window, small_project, qtbot, me
     assert messages[-1][0] == "warning" and str(small_project) in messages[-1][1]
     with Project.open(small_project, read_only=True) as p:
         assert p.version(1).frozen  # still a project, untouched
+
+
+def test_discard_and_undo_in_the_window_bring_back_ratings_assignments_and_adjudications(
+    window, tmp_path, qtbot, messages, capsys
+):
+    """Issue 24 item 1, through the window: after Discard draft and Edit ▸ Undo the team's work is all there, so
+    `ndcg agreement` still sees three annotators and a work file merges again."""
+    from ndcg_desktop.cli.main import main
+    from ndcg_desktop.tasks.teams import merge_work
+    from tests.store.test_undo import ANNOTATORS, build_team_draft, full_dump
+
+    path = build_team_draft(tmp_path)
+    before = full_dump(path)
+    window.open_project(path)
+    messages.answer = QMessageBox.StandardButton.Discard
+    window.pool_editor.discard_draft()
+    con = sqlite3.connect(path)
+    ratings, assignments = (
+        con.execute(f"SELECT count(*) FROM {t} WHERE version = 2").fetchone()[0] for t in ("ratings", "assignments")
+    )
+    con.close()
+    said = f"{ratings} ratings (by ana, ben, chen, import:q.txt), 1 adjudications and {assignments} work-file"
+    assert said in messages[-1][1]
+    qtbot.waitUntil(lambda: window.project.draft() is None, timeout=10_000)
+    qtbot.waitUntil(lambda: window.undo_stack.undoText() == "Discard draft pool v2", timeout=10_000)
+    undo(window, qtbot)
+    assert window.project.draft() is not None and window.project.draft().version == 2
+    after = full_dump(path)
+    assert {t: rows for t, rows in after.items() if t != "audit_log"} == {
+        t: rows for t, rows in before.items() if t != "audit_log"
+    }
+    capsys.readouterr()
+    assert main(["agreement", str(path), "--version", "2", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    named = {name for pair in report["pairs"] for name in (pair["annotator_a"], pair["annotator_b"])}
+    assert set(ANNOTATORS) <= named
+    work = sorted((tmp_path / "work").glob("*.ndcgproj"))
+    merged = merge_work(window.project, work)  # the assignments are back: every file was handed out
+    assert merged.totals["new"] == 0 and merged.totals["changed"] == 0

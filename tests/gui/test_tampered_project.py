@@ -127,3 +127,23 @@ def test_scores_refuses_a_changed_frozen_version_naming_both_hashes(window, tmp_
     assert len(shown) == 1
     assert "pool version 1 has changed since it was frozen" in shown[0] and recorded in shown[0] and now in shown[0]
     assert not view.session.checked() and view.session.result is None and not view.score_button.isEnabled()
+
+
+def test_a_frozen_version_flipped_back_to_a_draft_is_warned_about_and_opens_read_only(window, tmp_path, monkeypatch):
+    """Issue 24 item 5: triggers dropped, ``state='draft'``, triggers restored: the window warns, naming the
+    version and its recorded hash, and never offers the flipped version for editing."""
+    path = tmp_path / "f.ndcgproj"
+    (tmp_path / "q.txt").write_text("q1 0 A 3\nq1 0 B 1\n")
+    with Project.create(path, user="ann") as project:
+        project.import_qrels(tmp_path / "q.txt")
+        recorded = project.freeze().hash
+    con = sqlite3.connect(path, isolation_level=None)
+    sql = con.execute("SELECT sql FROM sqlite_master WHERE name = 'frozen_version_is_final'").fetchone()[0]
+    con.execute("DROP TRIGGER frozen_version_is_final")
+    con.execute("UPDATE pool_versions SET state = 'draft' WHERE version = 1")
+    con.execute(sql)
+    con.close()
+    said = capture_messages(monkeypatch, answer=QMessageBox.StandardButton.Open)
+    assert window.open_project(path)
+    assert window.project is not None and window.project.read_only
+    assert f"pool version 1 was frozen with sha256 {recorded}; it is a draft" in said[0]

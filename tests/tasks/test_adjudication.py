@@ -14,7 +14,7 @@ from ndcg_desktop.domain.settings import GradeScale, UnjudgedPolicy
 from ndcg_desktop.scoring.agreement import agreement
 from ndcg_desktop.store import Project
 from ndcg_desktop.store.ratings import ratings_hash
-from ndcg_desktop.tasks.adjudication import apply_rule, disagreements, pick, reopen, rule_grade, team_manifest
+from ndcg_desktop.tasks.adjudication import apply_rule, disagreements, pick, rule_grade, team_manifest, undo_rule
 from ndcg_desktop.tasks.scoring import score_run
 
 COLUMNS = ["query_id", "doc_id", "annotator", "grade", "note", "rated_at"]
@@ -93,7 +93,7 @@ def test_a_pick_and_a_rule_settle_items_and_are_recorded(rated):
         assert items.loc[("q2", "E"), "grade"] == 2 and items.loc[("q1", "C"), "grade"] == 0
         how = project.adjudications(1).set_index(["query_id", "doc_id"])["how"].to_dict()
         assert how == {("q1", "A"): "pick", ("q1", "C"): "median", ("q2", "E"): "majority"}
-        reopen(project, median.settled)  # a rule can be taken back (undo)
+        undo_rule(project, median)  # a rule can be taken back (undo)
         assert disagreements(project, k=2).open == 1
         assert apply_rule(project, "median").settled.values.tolist() == [["q1", "C", 0]]
         # a pick can be taken back (undo) and the item is open again

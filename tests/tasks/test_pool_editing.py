@@ -115,7 +115,7 @@ def test_discard_then_restore_brings_the_draft_back_exactly(project):
 def test_restore_is_refused_once_another_draft_exists(project):
     gone = discard(project, plan_discard(project))
     project.new_draft_from(1)  # takes number 2 again
-    with pytest.raises(InputError, match="cannot bring back draft version 2: the project has draft version 2"):
+    with pytest.raises(InputError, match="pool version 2 changed since; nothing was undone"):
         restore_discarded(project, gone)
 
 

@@ -28,8 +28,9 @@ from ndcg_desktop.gui.scores.tables import (
     table_view,
 )
 from ndcg_desktop.gui.tasks import Task, run_in_background
-from ndcg_desktop.tasks import JudgingPlan, QueryScope, SentForJudging, undo_send_for_judging
-from ndcg_desktop.tasks.project import Project
+from ndcg_desktop.tasks import JudgingPlan, QueryScope, SentForJudging
+from ndcg_desktop.tasks.pooling import take_back_sent
+from ndcg_desktop.tasks.project import Project, Taken
 from ndcg_desktop.tasks.session import ScoresSession
 
 translate = QCoreApplication.translate
@@ -169,20 +170,18 @@ class SendForJudgingCommand(QUndoCommand):
             translate("analysis", "Send {count} documents of {run} for judging").format(count=len(sent.items), run=run)
         )
         self.project, self.sent = project, sent
+        self.taken: Taken | None = None  # what the last undo took: redo puts exactly that back
         self._done = True  # the work was done in the background before the command was pushed
 
     def redo(self) -> None:
         if self._done:
             self._done = False
             return
-        created = self.project.draft() is None
-        self.project.add_items(self.sent.items, action="send for judging")
-        draft = self.project.draft()
-        assert draft is not None
-        self.sent = SentForJudging(draft.version, created, self.sent.items)
+        if self.taken is not None:
+            self.project.undo(self.taken, action="redo send for judging")
 
     def undo(self) -> None:
-        undo_send_for_judging(self.project, self.sent)
+        self.taken = take_back_sent(self.project, self.sent)
 
 
 __all__ = ["SendForJudgingCommand", "SendForJudgingDialog"]

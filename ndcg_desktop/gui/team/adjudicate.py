@@ -29,8 +29,16 @@ from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_label
 from ndcg_desktop.gui.scores.tables import FrameModel, fit_columns, sorted_proxy, table_view
 from ndcg_desktop.gui.tasks import run_in_background
-from ndcg_desktop.tasks.adjudication import RULES, Disagreements, RuleApplied, apply_rule, disagreements, pick, reopen
-from ndcg_desktop.tasks.project import Project
+from ndcg_desktop.tasks.adjudication import (
+    RULES,
+    Disagreements,
+    RuleApplied,
+    apply_rule,
+    disagreements,
+    pick_taken,
+    undo_rule,
+)
+from ndcg_desktop.tasks.project import Project, Taken
 
 translate = QCoreApplication.translate
 
@@ -52,7 +60,7 @@ RULE_NAMES = {
 
 
 class PickCommand(QUndoCommand):
-    """The adjudicator's grade for one item; undo puts back the previous grade and how it was settled."""
+    """The adjudicator's grade for one item; undo puts back exactly what the pick took (grade, author, time, how)."""
 
     def __init__(self, view: AdjudicateView, query_id: str, doc_id: str, grade: int) -> None:
         super().__init__(
@@ -61,17 +69,15 @@ class PickCommand(QUndoCommand):
             )
         )
         self.view, self.query_id, self.doc_id, self.grade = view, query_id, doc_id, grade
-        self.previous: tuple[int | None, str | None] = (None, None)
+        self.taken: Taken | None = None
 
     def redo(self) -> None:
-        self.previous = self.view.write(lambda p: pick(p, self.query_id, self.doc_id, self.grade), self) or (None, None)
+        self.taken = self.view.write(lambda p: pick_taken(p, self.query_id, self.doc_id, self.grade), self)
 
     def undo(self) -> None:
-        grade, how = self.previous
-        if how is None:  # it was open: open it again
-            self.view.write(lambda p: pick(p, self.query_id, self.doc_id, None), self)
-        else:
-            self.view.write(lambda p: pick(p, self.query_id, self.doc_id, grade), self)
+        if self.taken is not None:
+            taken = self.taken
+            self.view.write(lambda p: p.undo(taken, action="undo adjudicate (pick)"), self)
 
 
 class ApplyRuleCommand(QUndoCommand):
@@ -87,8 +93,8 @@ class ApplyRuleCommand(QUndoCommand):
 
     def undo(self) -> None:
         if self.done is not None:
-            settled = self.done.settled
-            self.view.write(lambda p: reopen(p, settled), self)
+            applied = self.done
+            self.view.write(lambda p: undo_rule(p, applied), self)
 
 
 class AdjudicateView(QWidget):
