@@ -29,6 +29,7 @@ from ndcg_desktop.tasks import (
 from ndcg_desktop.tasks.adjudication import team_manifest
 from ndcg_desktop.tasks.export import export_frozen_pool
 from ndcg_desktop.tasks.pace import PaceReport, pace_report
+from ndcg_desktop.tasks.work_files import open_to_grade
 
 
 def add_project_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -166,7 +167,7 @@ def cmd_init(args: argparse.Namespace) -> int:
 
 
 def cmd_import_queries(args: argparse.Namespace) -> int:
-    with Project.open(args.project) as project:
+    with open_to_grade(args.project) as project:
         topics = project.import_topics(args.file, fmt=args.format)
         with_description = int((topics["description"] != "").sum())
         with_narrative = int((topics["narrative"] != "").sum())
@@ -178,7 +179,7 @@ def cmd_import_queries(args: argparse.Namespace) -> int:
 
 def cmd_set_guidelines(args: argparse.Namespace) -> int:
     text = read_guidelines(args.file)
-    with Project.open(args.project) as project:
+    with open_to_grade(args.project) as project:
         before = project.guidelines()
         after = project.set_guidelines(text, source=f"file:{Path(args.file).name}")
         unchanged = before is not None and before.id == after.id
@@ -190,7 +191,7 @@ def cmd_set_guidelines(args: argparse.Namespace) -> int:
 
 
 def cmd_import_docs(args: argparse.Namespace) -> int:
-    with Project.open(args.project) as project:
+    with open_to_grade(args.project) as project:
         show = sys.stderr.isatty()
 
         def progress(done: int, total: int) -> None:
@@ -209,7 +210,7 @@ def cmd_import_qrels(args: argparse.Namespace) -> int:
         from ndcg_desktop.cli.teams import cmd_import_ratings
 
         return cmd_import_ratings(args)
-    with Project.open(args.project) as project:
+    with open_to_grade(args.project) as project:
         negative = NegativeGrades.UNGRADED if args.negative_as_ungraded else NegativeGrades.REFUSE
         report = import_judgments(project, args.file, negative=negative, fmt=args.format)
         draft = project.draft()
@@ -224,7 +225,7 @@ def cmd_import_qrels(args: argparse.Namespace) -> int:
 def cmd_import_run(args: argparse.Namespace) -> int:
     from ndcg_desktop.cli.options import id_map_of
 
-    with Project.open(args.project) as project:
+    with open_to_grade(args.project) as project:
         info = import_run(
             project,
             args.file,
@@ -280,7 +281,7 @@ def cmd_send_for_judging(args: argparse.Namespace) -> int:
 
 
 def cmd_discard_draft(args: argparse.Namespace) -> int:
-    with Project.open(args.project) as project:
+    with open_to_grade(args.project) as project:
         draft = project.draft()
         if draft is None:
             raise InputError("has no draft pool to discard", path=project.path)
@@ -295,7 +296,7 @@ def cmd_discard_draft(args: argparse.Namespace) -> int:
 
 
 def cmd_freeze(args: argparse.Namespace) -> int:
-    with Project.open(args.project) as project:
+    with open_to_grade(args.project) as project:
         version = project.freeze(remove_ungraded=args.remove_ungraded)
         print(f"froze pool version {version.version}")
         team = team_manifest(project, version)
@@ -308,7 +309,7 @@ def cmd_freeze(args: argparse.Namespace) -> int:
 
 
 def cmd_new_draft(args: argparse.Namespace) -> int:
-    with Project.open(args.project) as project:
+    with open_to_grade(args.project) as project:
         source = args.from_version
         if source is None:
             latest = project.latest_frozen()

@@ -10,9 +10,9 @@ import pandas as pd
 from ndcg_desktop.domain import InputError
 from ndcg_desktop.domain.settings import Gain
 from ndcg_desktop.formats.cells import plain
-from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.adjudication import RULES, apply_rule, disagreements, pick
 from ndcg_desktop.tasks.teams import MergeReport, assign_work, import_ratings, merge_work
+from ndcg_desktop.tasks.work_files import open_to_grade
 
 
 def _fraction(text: str) -> float:
@@ -72,7 +72,7 @@ def cmd_assign(args: argparse.Namespace) -> int:
     names = [name for name in args.annotators.split(",")]
     if any(not name.strip() for name in names):
         raise InputError("--annotators: a name is empty; give comma-separated names such as ana,ben,chen")
-    with Project.open(args.project) as project:
+    with open_to_grade(args.project) as project:
         done = assign_work(project, names, args.output, overlap=args.overlap, per_query=args.per_query, seed=args.seed)
     print(
         f"draft version {done.version}: {done.plan['query_id'].nunique()} queries, {done.shared_queries} of them "
@@ -87,7 +87,10 @@ def cmd_assign(args: argparse.Namespace) -> int:
 def _merge_text(report: MergeReport) -> str:
     t = report.totals
     lines = [
-        f"  {plain(f.annotator)}: {f.graded} ratings, {f.ungraded} items still ungraded  {plain(f.path.name)}"
+        f"  {plain(f.annotator)}: {f.graded} ratings, {f.ungraded} items still ungraded"
+        + (f", {f.missing} missing from the file" if f.missing else "")
+        + (f", {f.withdrawn} removed from the draft since" if f.withdrawn else "")
+        + f"  {plain(f.path.name)}"
         for f in report.files
     ]
     lines.append(
@@ -98,7 +101,7 @@ def _merge_text(report: MergeReport) -> str:
 
 
 def cmd_merge(args: argparse.Namespace) -> int:
-    with Project.open(args.project) as project:
+    with open_to_grade(args.project) as project:
         show = sys.stderr.isatty()
 
         def progress(done: int, total: int) -> None:
@@ -109,6 +112,8 @@ def cmd_merge(args: argparse.Namespace) -> int:
         if show:
             print(file=sys.stderr)
     print(_merge_text(report))
+    for note in report.notes:
+        print(plain(note))
     return 0
 
 
@@ -116,7 +121,7 @@ def cmd_import_ratings(args: argparse.Namespace) -> int:
     """import-qrels --annotator NAME: the file's grades as that person's ratings."""
     if args.negative_as_ungraded:
         raise InputError("--negative-as-ungraded adds pool items; with --annotator every line must be a rating")
-    with Project.open(args.project) as project:
+    with open_to_grade(args.project) as project:
         report = import_ratings(project, args.file, args.annotator, fmt=args.format)
     print(_merge_text(report))
     return 0
@@ -125,7 +130,7 @@ def cmd_import_ratings(args: argparse.Namespace) -> int:
 def cmd_adjudicate(args: argparse.Namespace) -> int:
     if args.k < 1:
         raise InputError(f"--k must be a positive integer, not {args.k}")
-    with Project.open(args.project) as project:
+    with open_to_grade(args.project) as project:
         for query_id, doc_id, grade in args.set:
             try:
                 value = int(grade)

@@ -5,11 +5,13 @@ from __future__ import annotations
 import hashlib
 
 APPLICATION_ID = 0x6E646367  # "ndcg": marks a SQLite file as an ndcg-desktop project
-SCHEMA_VERSION = 6  # 2: runs.data_hash and the stored-run triggers; 3: topics, grading guidelines; 4: ratings;
-# 5: pool_versions.team; 6: runs may store each row's document ID (the code before misread such a run)
+SCHEMA_VERSION = 7  # 2: runs.data_hash and the stored-run triggers; 3: topics, grading guidelines; 4: ratings;
+# 5: pool_versions.team; 6: runs may store each row's document ID (the code before misread such a run);
+# 7: handouts, what each work file was handed out with
 RATINGS_FORMAT = 4  # the format that brought ratings per annotator (issue 15)
 TEAM_FORMAT = 5  # the format that records a version's team (annotators' ratings hashes ...) when it is frozen
 ROW_IDS_FORMAT = 6  # the format whose runs may hold each row's document ID instead of a dictionary of them
+HANDOUT_FORMAT = 7  # the format that keeps each work file's handout: annotator, scope, items, keyed digest
 
 # A stored run is written once, whole: it is never updated, deleted or replaced (the app deletes no run).
 RUN_TRIGGERS = """
@@ -61,6 +63,24 @@ CREATE TABLE assignments (
     query_id  TEXT NOT NULL,
     work_id   TEXT NOT NULL,              -- the work file's identity (meta work_id inside it)
     PRIMARY KEY (version, annotator, query_id)
+) WITHOUT ROWID;
+"""
+# What each work file was handed out with (issue 24 item 3), kept only in the coordinator's project: a merge
+# compares the file with it. digest: HMAC-SHA256 of the handout under meta 'handout_secret' (tasks/teams.py).
+HANDOUT_TABLES = """
+CREATE TABLE handouts (
+    work_id      TEXT PRIMARY KEY,
+    version      INTEGER NOT NULL REFERENCES pool_versions(version) ON DELETE CASCADE,
+    annotator    TEXT NOT NULL,
+    scope_sha256 TEXT NOT NULL,
+    digest       TEXT NOT NULL,
+    assigned_at  TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE handout_items (
+    work_id  TEXT NOT NULL REFERENCES handouts(work_id) ON DELETE CASCADE,
+    query_id TEXT NOT NULL,
+    doc_id   TEXT NOT NULL,
+    PRIMARY KEY (work_id, query_id, doc_id)
 ) WITHOUT ROWID;
 """
 RATING_TRIGGERS = """
@@ -215,6 +235,7 @@ BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
     + RATINGS_TABLE
     + "CREATE INDEX ratings_by_annotator ON ratings (version, annotator);\n"
     + RATING_TRIGGERS
+    + HANDOUT_TABLES
 )
 
 # Forward migrations: MIGRATIONS[n] takes a file from schema version n to n + 1.
@@ -241,6 +262,8 @@ MIGRATIONS: dict[int, str] = {
     # Nothing to rewrite: runs stored before keep their dictionaries, which load as before. The number alone
     # makes older code refuse a file whose newer runs it would misread (it took each row's IDs for numbers).
     ROW_IDS_FORMAT - 1: "",
+    # Work files handed out before keep their query-level record (assignments) and are merged by it.
+    HANDOUT_FORMAT - 1: HANDOUT_TABLES,
 }
 
 
