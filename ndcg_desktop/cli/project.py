@@ -8,8 +8,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ndcg_desktop.cli.options import whole_number
 from ndcg_desktop.domain import GradeScale, InputError, TiePolicy
 from ndcg_desktop.domain.pace import duration_text
+from ndcg_desktop.domain.settings import MAX_K
 from ndcg_desktop.formats.cells import plain, show
 from ndcg_desktop.formats.choices import ORDER_CHOICES
 from ndcg_desktop.formats.guidelines import read_guidelines
@@ -99,7 +101,7 @@ def add_project_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser
 
     p = sub.add_parser("pool", help="add the top K documents of runs to the draft pool (depth-k pooling)")
     p.add_argument("project", metavar="PROJECT")
-    p.add_argument("--depth", type=int, required=True, metavar="K")
+    p.add_argument("--depth", type=whole_number("--depth", 1, MAX_K), required=True, metavar="K")
     p.add_argument("--runs", nargs="+", required=True, metavar="NAME")
     p.add_argument("--dry-run", action="store_true", help="show what would be added, change nothing")
     p.set_defaults(handler=cmd_pool)
@@ -111,10 +113,15 @@ def add_project_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser
     )
     p.add_argument("project", metavar="PROJECT")
     p.add_argument("--run-name", required=True, metavar="NAME")
-    p.add_argument("--depth", type=int, metavar="K", help="only the top K documents of each query (default all)")
+    p.add_argument(
+        "--depth",
+        type=whole_number("--depth", 1, MAX_K),
+        metavar="K",
+        help="only the top K documents of each query (default all)",
+    )
     p.add_argument(
         "--pool-version",
-        type=int,
+        type=whole_number("--pool-version", 1),
         metavar="N",
         help="frozen version deciding what is unjudged (default latest)",
     )
@@ -139,7 +146,12 @@ def add_project_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser
 
     p = sub.add_parser("new-draft", help="start a new draft pool from a frozen version")
     p.add_argument("project", metavar="PROJECT")
-    p.add_argument("--from-version", type=int, metavar="N", help="frozen version to copy (default latest)")
+    p.add_argument(
+        "--from-version",
+        type=whole_number("--from-version", 1),
+        metavar="N",
+        help="frozen version to copy (default latest)",
+    )
     p.set_defaults(handler=cmd_new_draft)
 
     p = sub.add_parser("status", help="versions, pools, grading progress and runs of a project")
@@ -150,7 +162,7 @@ def add_project_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser
     p = sub.add_parser("export-qrels", help="write a frozen pool version as TREC qrels or CSV")
     p.add_argument("project", metavar="PROJECT")
     p.add_argument("-o", "--output", required=True, metavar="FILE")
-    p.add_argument("--version", type=int, metavar="N", help="frozen version (default latest)")
+    p.add_argument("--version", type=whole_number("--version", 1), metavar="N", help="frozen version (default latest)")
     p.add_argument("--format", choices=("trec", "csv"), default="trec")
     p.set_defaults(handler=cmd_export_qrels)
 

@@ -7,22 +7,13 @@ import sys
 
 import pandas as pd
 
+from ndcg_desktop.cli.options import MAX_STORED, decimal_number, whole, whole_number
 from ndcg_desktop.domain import InputError
-from ndcg_desktop.domain.settings import Gain
+from ndcg_desktop.domain.settings import MAX_K, Gain
 from ndcg_desktop.formats.cells import plain
 from ndcg_desktop.tasks.adjudication import RULES, apply_rule, disagreements, pick
 from ndcg_desktop.tasks.teams import MergeReport, assign_work, import_ratings, merge_work
 from ndcg_desktop.tasks.work_files import open_to_grade
-
-
-def _fraction(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"a fraction between 0 and 1, not {text}")
-    return value
 
 
 def add_team_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -35,9 +26,20 @@ def add_team_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     p.add_argument("project", metavar="PROJECT")
     p.add_argument("--annotators", required=True, help="comma-separated names: ana,ben,chen")
-    p.add_argument("--overlap", type=_fraction, default=0.2, help="fraction of queries graded by several (0.2)")
-    p.add_argument("--per-query", type=int, default=2, metavar="N", help="annotators per shared query (2)")
-    p.add_argument("--seed", type=int, default=0, help="shuffles the queries reproducibly (0)")
+    p.add_argument(
+        "--overlap",
+        type=decimal_number("--overlap", 0, 1),
+        default=0.2,
+        help="fraction of queries graded by several (0.2)",
+    )
+    p.add_argument(
+        "--per-query",
+        type=whole_number("--per-query", 2, 1000),
+        default=2,
+        metavar="N",
+        help="annotators per shared query (2)",
+    )
+    p.add_argument("--seed", type=whole_number("--seed", 0), default=0, help="shuffles the queries reproducibly (0)")
     p.add_argument("-o", "--output", required=True, metavar="DIR", help="folder for the work files")
     p.set_defaults(handler=cmd_assign)
 
@@ -63,7 +65,12 @@ def add_team_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "--set", nargs=3, action="append", default=[], metavar=("QUERY", "DOC", "GRADE"), help="pick a grade"
     )
     p.add_argument("--rule", choices=list(RULES), help="; ".join(f"{k}: {v}" for k, v in RULES.items()))
-    p.add_argument("--k", type=int, default=10, help="cutoff for the nDCG swing that orders the list (10)")
+    p.add_argument(
+        "--k",
+        type=whole_number("--k", 1, MAX_K),
+        default=10,
+        help="cutoff for the nDCG swing that orders the list (10)",
+    )
     p.add_argument("--gain", choices=[g.value for g in Gain], default="linear")
     p.set_defaults(handler=cmd_adjudicate)
 
@@ -128,14 +135,9 @@ def cmd_import_ratings(args: argparse.Namespace) -> int:
 
 
 def cmd_adjudicate(args: argparse.Namespace) -> int:
-    if args.k < 1:
-        raise InputError(f"--k must be a positive integer, not {args.k}")
     with open_to_grade(args.project) as project:
         for query_id, doc_id, grade in args.set:
-            try:
-                value = int(grade)
-            except ValueError:
-                raise InputError(f"--set {query_id} {doc_id}: the grade must be an integer, not {grade!r}") from None
+            value = whole(grade, f"--set {plain(query_id)} {plain(doc_id)}: the grade", -MAX_STORED, MAX_STORED)
             pick(project, query_id, doc_id, value)
             print(f"{plain(query_id)} {plain(doc_id)}: {value} (picked)")
         if args.rule is not None:

@@ -115,6 +115,12 @@ def disagreements(project: Project, *, k: int = 10, gain: Gain = Gain.LINEAR) ->
 def pick(project: Project, query_id: str, doc_id: str, grade: int | None) -> tuple[int | None, str | None]:
     """Settle one item with the adjudicator's grade (None: unsettle it again). Returns the previous (grade, how)."""
     draft = _draft(project)
+    if grade is not None and not draft.scale.low <= grade <= draft.scale.high:
+        # checked before any frame holds it: a number past 64 bits is no grade, not an OverflowError
+        raise InputError(
+            f"grade {grade} is outside the scale {draft.scale} (document {doc_id} of query {query_id})",
+            path=project.path,
+        )
     before = project.adjudications(draft.version, query_id=query_id, doc_id=doc_id)
     old = project.pool_items(draft.version, query_id).set_index("doc_id")
     if doc_id not in old.index:
