@@ -150,6 +150,9 @@ def as_text(result: Any) -> str:
         lines += [f"not scored: {plain(run)}: {why}" for run, why in systems.refused.items()]
         if systems.refused:
             lines.append("(a run is scored once its flags have a policy: --unjudged, --duplicates, --unknown-queries)")
+    from ndcg_desktop.tasks.agreement import caveats
+
+    lines += [f"caveat: {plain(note)}" for note in caveats(report, systems)]
     return "\n".join(lines)
 
 
