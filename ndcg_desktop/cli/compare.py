@@ -31,7 +31,12 @@ def add_compare_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     parser.add_argument("--qrels", metavar="FILE", help="judgments: TREC qrels, CSV or TSV (.gz ok)")
     parser.add_argument("--runs", nargs="+", metavar="FILE", help="run files (named after the file, bm25.run -> bm25)")
     parser.add_argument("--project", metavar="PROJECT", help="compare runs stored in a project instead of files")
-    parser.add_argument("--run-names", nargs="+", metavar="NAME", help="with --project: the imported runs")
+    parser.add_argument(
+        "--run-names",
+        nargs="+",
+        metavar="NAME",
+        help="with --project: the imported runs; with --runs: a name for each run file, in order",
+    )
     parser.add_argument(
         "--pool-version",
         type=whole_number("--pool-version", 1),
@@ -103,7 +108,7 @@ def run_compare(args: argparse.Namespace) -> int:
 def _compare_files(args: argparse.Namespace, stats: Any) -> RunsComparison:
     from ndcg_desktop.tasks.comparing import compare_files
 
-    if not (args.qrels and args.runs) or args.run_names:
+    if not (args.qrels and args.runs):
         raise InputError("give --qrels FILE and --runs FILE FILE ... (or --project PROJECT --run-names NAME ...)")
     base = settings_of(args, scale=GradeScale.parse(args.scale or "0..3"), ties="docid-desc", id_map=None)
     return compare_files(
@@ -116,6 +121,7 @@ def _compare_files(args: argparse.Namespace, stats: Any) -> RunsComparison:
         qrels_format=args.qrels_format,
         run_format=args.run_format,
         order=ORDER_CHOICES.get(args.order or ""),
+        names=args.run_names,
     )
 
 

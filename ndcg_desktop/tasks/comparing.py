@@ -30,6 +30,7 @@ import pandas as pd
 from ndcg_desktop import __version__
 from ndcg_desktop.domain import EvalSettings, InputError, UnjudgedPolicy
 from ndcg_desktop.domain.data import Qrels, Run
+from ndcg_desktop.formats.cells import check_name
 from ndcg_desktop.formats.export import export_folder
 from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.formats.runs import read_run
@@ -97,13 +98,20 @@ def parse_cutoffs(text: str) -> list[int]:
     return ks
 
 
-def run_names_of(paths: Sequence[str | Path]) -> list[str]:
-    """Each run file's name without its extensions (``bm25.run.gz`` -> ``bm25``); the whole name where two clash."""
-    short = [Path(p).name.split(".", 1)[0] or Path(p).name for p in paths]
-    names = [s if short.count(s) == 1 else Path(p).name for s, p in zip(short, paths, strict=True)]
+def run_names_of(paths: Sequence[str | Path], given: Sequence[str] | None = None) -> list[str]:
+    """The runs' names: ``given`` (one per file, checked like every stored name), else each file's name without its
+    extensions (``bm25.run.gz`` -> ``bm25``), the whole name where two clash."""
+    if given is not None:
+        if len(given) != len(paths):
+            raise InputError(f"{len(paths)} run files need {len(paths)} run names, not {len(given)}")
+        names = [check_name(name, "run name") for name in given]
+    else:
+        short = [Path(p).name.split(".", 1)[0] or Path(p).name for p in paths]
+        names = [s if short.count(s) == 1 else Path(p).name for s, p in zip(short, paths, strict=True)]
     if len(set(names)) != len(names):
         clash = next(n for n in names if names.count(n) > 1)
-        raise InputError(f"two runs have the same file name {clash}; give each run its own name")
+        how = "each run its own name" if given is not None else "the runs names (--run-names NAME NAME ...)"
+        raise InputError(f"two runs are named {clash}; give {how}")
     return names
 
 
@@ -118,14 +126,16 @@ def compare_files(
     qrels_format: str | None = None,
     run_format: str | None = None,
     order: Any = None,
+    names: Sequence[str] | None = None,
     progress: Progress | None = None,
 ) -> RunsComparison:
     """Score every run file against one judgments file at every K, then compare them.
 
     ``base`` carries every choice (K aside) and applies to each run alike; a run that needs a
-    choice not made is refused as ``ndcg score`` refuses it, naming its file and line.
+    choice not made is refused as ``ndcg score`` refuses it, naming its file and line. ``names``:
+    one per run file (default: the file names, :func:`run_names_of`).
     """
-    names = run_names_of(run_paths)
+    names = run_names_of(run_paths, names)
     _check_runs(names, baseline)
     qrels = read_qrels(qrels_path, scale=base.scale, fmt=qrels_format)
     evaluations: dict[str, dict[int, Evaluation]] = {}

@@ -262,3 +262,27 @@ def test_workbook_of_a_comparison(cranfield, tmp_path, capsys):
     assert [p["p_t"] for p in pairs] == [p["p_t"] for p in doc["pairs"]]
     manifest = dict(book["manifest"].iter_rows(min_row=2, values_only=True))
     assert (manifest["statistics.resamples"], manifest["statistics.seed"]) == ("300", "0")
+
+
+def test_two_run_files_of_one_name_are_named_with_run_names(cranfield, tmp_path, capsys):
+    """Issue 24 item 14: two runs named bm25 were told to rename, with no way to; --run-names names run files."""
+    qrels, runs = cranfield
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "bm25.run.gz").write_bytes(runs[0].read_bytes())
+    both = [str(tmp_path / "a" / "bm25.run.gz"), str(tmp_path / "b" / "bm25.run.gz")]
+    base = ["compare", "--qrels", str(qrels), "--runs", *both, *CRANFIELD_OPTIONS, "--resamples", "200"]
+    assert main(base) == 2
+    assert capsys.readouterr().err == (
+        "error: two runs are named bm25.run.gz; give the runs names (--run-names NAME NAME ...)\n"
+    )
+    doc = _compare(capsys, [*base[1:], "--run-names", "bm25-a", "bm25-b"])
+    assert sorted({r["run"] for r in doc["runs"]}) == ["bm25-a", "bm25-b"]
+    for given, said in (
+        (["only-one"], "2 run files need 2 run names, not 1"),
+        (["x", "x"], "two runs are named x; give each run its own name"),
+        (["x", "y\tz"], "run name 'y\\tz' contains U+0009 (tab)"),
+    ):
+        assert main([*base, "--run-names", *given]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and said in err, err
