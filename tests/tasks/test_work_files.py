@@ -243,3 +243,25 @@ def test_items_the_coordinator_removed_since_are_reported_and_the_rest_merged(te
         f"for query {q}); 1 grades of them were not merged, the rest were"
     ]
     assert "not handed out" not in " ".join(report.notes)
+
+
+def test_a_work_file_handed_out_before_format_7_is_still_merged_by_its_queries(team, tmp_path):
+    """A format-6 project (no handouts) with work out: migrated at open, its work files checked as before."""
+    files = handed_out(team, tmp_path)
+    for path in files.values():  # format 6 wrote no digest
+        data = origin_json(path)
+        del data["digest"]
+        raw(path, f"UPDATE meta SET value = '{json.dumps(data)}' WHERE key = 'work'")
+    raw(team, "DROP TABLE handout_items", "DROP TABLE handouts", "DELETE FROM meta WHERE key = 'handout_secret'")
+    raw(team, "PRAGMA user_version = 6")
+    grade_all(files["ben"], "ben", lambda a, q, d: 2)
+    with Project.open(team, user="coord") as project:
+        assert project.file.schema_version == 7 and project.assignments.handout("x") is None
+        report = merge_work(project, [files["ben"]])
+        assert report.files[0].graded == len(read_work_file(files["ben"])[1]) and report.notes == []
+    _, ana_items, _ = read_work_file(files["ana"])
+    q, d = ana_items.iloc[0][["query_id", "doc_id"]]
+    raw(files["ben"], f"INSERT INTO judgments (version, query_id, doc_id, grade) VALUES (1, '{q}', '{d}', 2)")
+    assert f"holds document {d} for query {q}, which was not handed out to ben" in refused(team, [files["ben"]])
+    rewrite_origin(files["ben"], digest="0" * 64)  # a digest with no handout on record: refused, not trusted
+    assert "carries a digest, but this project has no record of handing out work" in refused(team, [files["ben"]])
