@@ -443,8 +443,9 @@ def _check_work_file(project: Project, target: _Draft, path: Path) -> _Incoming:
             f"from it; the first: document {first['doc_id']} for query {first['query_id']}); they stay ungraded "
             "by them"
         )
-    in_pool = [key in target.pool for key in zip(items["query_id"].tolist(), items["doc_id"].tolist(), strict=True)]
-    gone = items[[not kept for kept in in_pool]]
+    keys_in_file = zip(items["query_id"].tolist(), items["doc_id"].tolist(), strict=True)
+    in_pool = pd.Series([key in target.pool for key in keys_in_file], index=items.index, dtype=bool)
+    gone = items[~in_pool]
     if len(gone):
         first = gone.iloc[0]
         graded_gone = int(gone["grade"].notna().sum())

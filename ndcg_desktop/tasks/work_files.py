@@ -126,11 +126,11 @@ def open_to_grade(path: str | Path, stated: str | None = None) -> Project:
     project = Project.open(path, user=stated)
     try:
         who = grader(project, stated)
+        if who is not None:  # a work file's annotator, checked like every name when it was handed out
+            project.file.user = check_person(who, "annotator name")
     except BaseException:
         project.close()
         raise
-    if who is not None:  # a work file's annotator, checked like every name when it was handed out
-        project.file.user = check_person(who, "annotator name")
     return project
 
 
@@ -175,9 +175,9 @@ def check_credits(path: Path, origin: WorkOrigin) -> None:
     window's user): they are never passed off as the annotator's."""
     with Project.open(path, read_only=True) as work:
         others = work.file.query(
-            "SELECT annotator, count(*) FROM judgments WHERE version = ? AND grade IS NOT NULL "
-            "AND annotator IS NOT NULL AND annotator != ? GROUP BY annotator ORDER BY count(*) DESC LIMIT 1",
-            (origin.base_version, origin.annotator),
+            "SELECT annotator, count(*) FROM judgments WHERE grade IS NOT NULL AND annotator IS NOT NULL "
+            "AND annotator != ? GROUP BY annotator ORDER BY count(*) DESC LIMIT 1",
+            (origin.annotator,),
         )
     if others:
         who, count = str(others[0][0]), int(others[0][1])

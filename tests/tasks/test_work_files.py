@@ -108,7 +108,15 @@ def test_an_ordinary_project_grades_as_the_stated_user(team, monkeypatch):
         assert project.user == "coord2"
 
 
-def test_grades_given_as_someone_else_inside_a_work_file_are_refused_at_merge(team, tmp_path):
+@pytest.mark.parametrize("draft", [1, 2])
+def test_grades_given_as_someone_else_inside_a_work_file_are_refused_at_merge(team, tmp_path, draft):
+    if draft == 2:  # the coordinator's draft is version 2; the work file's own pool is its version 1
+        with Project.open(team, user="coord") as project:
+            for item in project.pool_items(1).itertuples():
+                project.set_grade(item.query_id, item.doc_id, 0)
+            project.freeze()
+            project.new_draft_from(1)
+            project.add_items(pd.DataFrame([(f"q{i}", "d39") for i in range(4)], columns=["query_id", "doc_id"]))
     files = handed_out(team, tmp_path)
     grade_all(files["ben"], "alice", lambda a, q, d: 1)  # an older window credited its own user
     message = refused(team, [files["ben"]])
@@ -265,3 +273,16 @@ def test_a_work_file_handed_out_before_format_7_is_still_merged_by_its_queries(t
     assert f"holds document {d} for query {q}, which was not handed out to ben" in refused(team, [files["ben"]])
     rewrite_origin(files["ben"], digest="0" * 64)  # a digest with no handout on record: refused, not trusted
     assert "carries a digest, but this project has no record of handing out work" in refused(team, [files["ben"]])
+
+
+def test_a_work_file_handed_out_empty_merges_as_nothing(team, tmp_path):
+    """More annotators than queries: someone's work file holds no item; merging it adds nothing and says so."""
+    with Project.open(team, user="coord") as project:
+        keep = project.pool_items(1)
+        project.remove_items(keep[keep["query_id"] != "q0"][["query_id", "doc_id"]], version=1)
+        files = assign_work(project, ["ana", "ben"], tmp_path / "work", overlap=0.0, seed=1).files
+    empty = next(path for path in files.values() if read_work_file(path)[1].empty)
+    with Project.open(team, user="coord") as project:
+        report = merge_work(project, [empty])
+    assert [(f.graded, f.ungraded, f.missing, f.withdrawn) for f in report.files] == [(0, 0, 0, 0)]
+    assert report.totals["new"] == 0 and report.notes == []
