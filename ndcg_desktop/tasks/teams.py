@@ -152,17 +152,19 @@ class Assignment:
     seed: int
 
 
-def _not_a_look_alike(project: Project, draft: PoolVersion, name: str) -> None:
-    """Refuse ``name`` if it would be taken for another spelling of someone with work or ratings on the draft."""
-    known = set(project.assignments.assignments(draft.version)["annotator"])
-    twin = same_person(name, sorted(known | set(project.ratings(draft.version)["annotator"])))
-    if twin is not None:
-        raise InputError(
-            f"annotator name {name!r} would be taken for {twin!r}, who already has work or ratings on draft "
-            f"version {draft.version} (names are compared without case, accents or width); use {twin!r} for that "
-            "person, or a name that differs",
-            path=project.path,
-        )
+def _no_look_alikes(project: Project, draft: PoolVersion, names: Sequence[str]) -> None:
+    """Refuse a name that would be taken for another spelling of someone with work or ratings on the draft."""
+    handed = set(project.assignments.assignments(draft.version)["annotator"])
+    known = sorted(handed | set(project.ratings(draft.version)["annotator"]))
+    for name in names:
+        twin = same_person(name, known)
+        if twin is not None:
+            raise InputError(
+                f"annotator name {name!r} would be taken for {twin!r}, who already has work or ratings on draft "
+                f"version {draft.version} (names are compared without case, accents or width); use {twin!r} for "
+                "that person, or a name that differs",
+                path=project.path,
+            )
 
 
 def _draft(project: Project) -> PoolVersion:
@@ -201,16 +203,15 @@ def assign_work(
     if todo.empty:
         raise InputError(f"draft version {draft.version} has no ungraded item to hand out", path=project.path)
     taken = project.assignments.assignments(draft.version)
-    for name in names:
-        _not_a_look_alike(project, draft, name)
+    _no_look_alikes(project, draft, names)
     already = sorted(set(taken["annotator"]) & set(names))
     if already:
-        busy = ", ".join(already)
+        one = len(already) == 1
         raise InputError(
-            f"{busy} already {'has a work file' if len(already) == 1 else 'have work files'} for draft version "
-            f"{draft.version} (it stays valid: merge it when it comes back); hand new work out under other names "
-            f"(for example {', '.join(f'{name}-2' for name in already)}), or merge the returned work and start a "
-            "new draft",
+            f"{', '.join(already)} already {'has a work file' if one else 'have work files'} for draft version "
+            f"{draft.version} ({'it stays' if one else 'they stay'} valid: merge {'it' if one else 'them'} when "
+            f"{'it comes' if one else 'they come'} back); hand new work out under other names (for example "
+            f"{', '.join(f'{name}-2' for name in already)}), or merge the returned work and start a new draft",
             path=project.path,
         )
     plan = plan_assignment(todo.groupby("query_id").size(), names, overlap=overlap, per_query=per_query, seed=seed)
@@ -565,7 +566,7 @@ def import_ratings(project: Project, path: str | Path, annotator: str, *, fmt: s
     """
     name = check_person(annotator.strip(), "annotator name")
     draft = _draft(project)
-    _not_a_look_alike(project, draft, name)
+    _no_look_alikes(project, draft, [name])
     target = Path(path)
     frame = read_qrels(target, scale=GradeScale(-(2**63), 2**63 - 1), fmt=fmt).frame
     wrong = frame[(frame["grade"] < draft.scale.low) | (frame["grade"] > draft.scale.high)]

@@ -477,7 +477,7 @@ def test_assign_run_twice_names_every_annotator_with_work_out_and_what_to_do(tea
         with pytest.raises(InputError) as refused:
             assign_work(project, ["ben", "dan", "ana"], tmp_path / "second", overlap=0.0, seed=1)
     assert str(refused.value) == (
-        f"{team}: ana, ben already have work files for draft version 1 (it stays valid: merge it when it comes "
+        f"{team}: ana, ben already have work files for draft version 1 (they stay valid: merge them when they come "
         "back); hand new work out under other names (for example ana-2, ben-2), or merge the returned work and start "
         "a new draft"
     )
