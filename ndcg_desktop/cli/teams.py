@@ -11,7 +11,7 @@ from ndcg_desktop.cli.options import MAX_STORED, decimal_number, whole, whole_nu
 from ndcg_desktop.domain import InputError
 from ndcg_desktop.domain.settings import MAX_K, Gain
 from ndcg_desktop.formats.cells import plain
-from ndcg_desktop.tasks.adjudication import RULES, apply_rule, disagreements, pick
+from ndcg_desktop.tasks.adjudication import RULES, apply_rule, disagreements, pick_all
 from ndcg_desktop.tasks.teams import MergeReport, assign_work, import_ratings, merge_work
 from ndcg_desktop.tasks.work_files import open_to_grade
 
@@ -135,10 +135,13 @@ def cmd_import_ratings(args: argparse.Namespace) -> int:
 
 
 def cmd_adjudicate(args: argparse.Namespace) -> int:
+    # every --set is read before the first is written: a bad one leaves the others unpicked too
+    picks = [
+        (q, d, whole(g, f"--set {plain(q)} {plain(d)}: the grade", -MAX_STORED, MAX_STORED)) for q, d, g in args.set
+    ]
     with open_to_grade(args.project) as project:
-        for query_id, doc_id, grade in args.set:
-            value = whole(grade, f"--set {plain(query_id)} {plain(doc_id)}: the grade", -MAX_STORED, MAX_STORED)
-            pick(project, query_id, doc_id, value)
+        pick_all(project, picks)
+        for query_id, doc_id, value in picks:
             print(f"{plain(query_id)} {plain(doc_id)}: {value} (picked)")
         if args.rule is not None:
             done = apply_rule(project, args.rule)

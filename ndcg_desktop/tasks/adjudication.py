@@ -115,12 +115,7 @@ def disagreements(project: Project, *, k: int = 10, gain: Gain = Gain.LINEAR) ->
 def pick(project: Project, query_id: str, doc_id: str, grade: int | None) -> tuple[int | None, str | None]:
     """Settle one item with the adjudicator's grade (None: unsettle it again). Returns the previous (grade, how)."""
     draft = _draft(project)
-    if grade is not None and not draft.scale.low <= grade <= draft.scale.high:
-        # checked before any frame holds it: a number past 64 bits is no grade, not an OverflowError
-        raise InputError(
-            f"grade {grade} is outside the scale {draft.scale} (document {doc_id} of query {query_id})",
-            path=project.path,
-        )
+    _on_scale(project, draft, query_id, doc_id, grade)
     before = project.adjudications(draft.version, query_id=query_id, doc_id=doc_id)
     old = project.pool_items(draft.version, query_id).set_index("doc_id")
     if doc_id not in old.index:
@@ -130,6 +125,26 @@ def pick(project: Project, query_id: str, doc_id: str, grade: int | None) -> tup
     project.rating_store.adjudicate(frame, version=draft.version, how=PICK if grade is not None else None)
     how = before["how"].iloc[0] if len(before) else None
     return (None if pd.isna(previous) else int(previous)), (None if pd.isna(how) else str(how))
+
+
+def pick_all(project: Project, picks: Sequence[tuple[str, str, int]]) -> None:
+    """Settle several items (query_id, doc_id, grade) with the adjudicator's grades, all or none: every grade is
+    checked against the scale and every item against the pool before one transaction writes them."""
+    draft = _draft(project)
+    for query_id, doc_id, grade in picks:
+        _on_scale(project, draft, query_id, doc_id, grade)
+    if picks:
+        frame = pd.DataFrame(list(picks), columns=["query_id", "doc_id", "grade"])
+        project.rating_store.adjudicate(frame, version=draft.version, how=PICK)
+
+
+def _on_scale(project: Project, draft: PoolVersion, query_id: str, doc_id: str, grade: int | None) -> None:
+    # checked before any frame holds it: a number past 64 bits is no grade, not an OverflowError
+    if grade is not None and not draft.scale.low <= grade <= draft.scale.high:
+        raise InputError(
+            f"grade {grade} is outside the scale {draft.scale} (document {doc_id} of query {query_id})",
+            path=project.path,
+        )
 
 
 @dataclass(frozen=True)

@@ -78,7 +78,7 @@ def project(tmp_path):
 )
 def test_adjudicate_set_refuses_a_grade_in_one_line_and_writes_nothing(project, capsys, grade, said):
     before = dump(project)
-    assert main(["adjudicate", str(project), "--set", "q2", "d21", grade]) == 2
+    assert main(["adjudicate", str(project), "--set", "q2", "d22", "1", "--set", "q2", "d21", grade]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and said in err
     assert "q2" in err and "d21" in err
@@ -101,3 +101,11 @@ def test_the_issues_examples_name_their_own_option(argv, said, capsys):
         main(argv)
     assert stopped.value.code == 2
     assert said in capsys.readouterr().err.splitlines()[-1]
+
+
+def test_adjudicate_set_of_an_item_not_in_the_pool_writes_none_of_the_picks(project, capsys):
+    before = dump(project)
+    assert main(["adjudicate", str(project), "--set", "q2", "d22", "1", "--set", "q2", "d99", "2"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "document d99 is not in the pool of query q2" in err
+    assert dump(project) == before
