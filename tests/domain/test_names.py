@@ -66,3 +66,23 @@ def test_ordinary_names_pass(name):
 def test_a_name_mixing_look_alike_scripts_is_refused(name):
     with pytest.raises(InputError, match="mixes .* letters, which look alike"):
         check_person(name, "annotator name")
+
+
+@pytest.mark.parametrize("name", [CREDIT_FORMS[2], CREDIT_FORMS[3], CREDIT_FORMS[10]])  # fullwidth, dotted, plus
+def test_every_entry_point_of_a_name_refuses_a_reserved_credit(tmp_path, monkeypatch, name):
+    """The user of a project (NDCG_USER or the window's), an annotator of assign or import-qrels: one check."""
+    import pandas as pd
+
+    from ndcg_desktop.store import Project
+    from ndcg_desktop.tasks.teams import assign_work, import_ratings
+
+    path = tmp_path / "p.ndcgproj"
+    with Project.create(path, user="coord") as project:
+        project.add_items(pd.DataFrame([("q1", "d1")], columns=["query_id", "doc_id"]))
+        with pytest.raises(InputError, match="is reserved"):
+            assign_work(project, [name], tmp_path / "work", overlap=0.0)
+        with pytest.raises(InputError, match="is reserved"):
+            import_ratings(project, tmp_path / "none.qrels", name)
+    monkeypatch.setenv("NDCG_USER", name)
+    with pytest.raises(InputError, match="is reserved"):
+        Project.open(path)
