@@ -14,6 +14,7 @@ import random
 import secrets
 import shutil
 import tempfile
+import time
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -303,21 +304,25 @@ _STAGING = ".ndcg-work-"  # the prefix of assign's staging folder inside the out
 def _remove_stale_staging(folder: Path) -> None:
     """Remove the staging folders an assign left in ``folder`` when it was killed (its process is gone)."""
     for entry in folder.glob(f"{_STAGING}*"):
-        pid = entry.name[len(_STAGING) :].split("-", 1)[0]
-        if entry.is_dir() and not (pid.isdigit() and _alive(int(pid))):
+        if entry.is_dir() and _stale(entry):
             shutil.rmtree(entry, ignore_errors=True)
 
 
-def _alive(pid: int) -> bool:
-    if pid == os.getpid():
+def _stale(entry: Path) -> bool:
+    pid = entry.name[len(_STAGING) :].split("-", 1)[0]
+    if os.name != "posix":  # Windows has no signal 0 (os.kill would end the process): a day old is stale
+        return time.time() - entry.stat().st_mtime > 86_400
+    if not pid.isdigit():  # an older ndcg-desktop's, without a process ID
         return True
-    try:
-        os.kill(pid, 0)  # signal 0: only asks whether the process exists
-    except ProcessLookupError:
+    if int(pid) == os.getpid():
         return False
-    except OSError:  # another user's process, or a platform without signal 0: assume it is at work
+    try:
+        os.kill(int(pid), 0)  # signal 0: only asks whether the process exists
+    except ProcessLookupError:
         return True
-    return True
+    except OSError:  # another user's process: at work
+        return False
+    return False
 
 
 def _file_name(name: str) -> str:
