@@ -37,9 +37,10 @@ from ndcg_desktop.tasks.work_files import (
     WorkOrigin,
     check_credits,
     handout_digest,
-    read_work_file,
+    read_work,
     scope_hash,
 )
+from ndcg_desktop.tasks.work_files import read_work_file as read_work_file  # imported from here before
 
 RATINGS_TABLE_COLUMNS = ["query_id", "doc_id", "annotator", "grade"]
 
@@ -412,7 +413,7 @@ class _Draft:
 
 def _check_work_file(project: Project, target: _Draft, path: Path) -> _Incoming:
     draft = target.version
-    origin, items, scale = read_work_file(path)
+    origin, items, scale, others = read_work(path)
     if origin.project_id != target.project_id:
         raise InputError(f"is work for another project ({origin.project_name}); nothing was merged", path=path)
     if origin.base_version != draft.version:
@@ -428,7 +429,7 @@ def _check_work_file(project: Project, target: _Draft, path: Path) -> _Incoming:
         handed = _check_handout(project, target, path, origin, handout)
     else:
         handed = _legacy_scope(target, path, origin, items)
-    check_credits(path, origin)
+    check_credits(path, origin, others)
     notes: list[str] = []
     keys = items[["query_id", "doc_id"]]
     inserted = keys.merge(handed, how="left", indicator=True)

@@ -140,6 +140,13 @@ def read_work_file(path: str | Path) -> tuple[WorkOrigin, pd.DataFrame, GradeSca
     Checked here: what ndcg-desktop never writes (a grade that is no whole number, text that is not UTF-8). The
     rest is checked at merge.
     """
+    origin, items, scale, _ = read_work(path)
+    return origin, items, scale
+
+
+def read_work(path: str | Path) -> tuple[WorkOrigin, pd.DataFrame, GradeScale, tuple[str, int] | None]:
+    """:func:`read_work_file`, and who else than its annotator gave the most of its grades (name, count), if anyone:
+    what :func:`check_credits` refuses once the file's record is proven."""
     target = Path(path)
     with Project.open(target, read_only=True) as work:
         text = work.meta(WORK_META)
@@ -167,20 +174,19 @@ def read_work_file(path: str | Path) -> tuple[WorkOrigin, pd.DataFrame, GradeSca
                 path=target,
             )
         items = work.items(v.version)  # text that is not UTF-8, say, is refused there, naming the file
-        return origin, items, v.scale
-
-
-def check_credits(path: Path, origin: WorkOrigin) -> None:
-    """Refuse a work file holding grades given as anyone but its annotator (an older ndcg-desktop credited the
-    window's user): they are never passed off as the annotator's."""
-    with Project.open(path, read_only=True) as work:
         others = work.file.query(
-            "SELECT annotator, count(*) FROM judgments WHERE grade IS NOT NULL AND annotator IS NOT NULL "
-            "AND annotator != ? GROUP BY annotator ORDER BY count(*) DESC LIMIT 1",
-            (origin.annotator,),
+            "SELECT annotator, count(*) FROM judgments WHERE version = ? AND grade IS NOT NULL AND annotator IS NOT "
+            "NULL AND annotator != ? GROUP BY annotator ORDER BY count(*) DESC, annotator LIMIT 1",
+            (v.version, origin.annotator),
         )
-    if others:
-        who, count = str(others[0][0]), int(others[0][1])
+        return origin, items, v.scale, ((str(others[0][0]), int(others[0][1])) if others else None)
+
+
+def check_credits(path: Path, origin: WorkOrigin, others: tuple[str, int] | None) -> None:
+    """Refuse a work file holding grades given as anyone but its annotator (``others``, from :func:`read_work`; an
+    older ndcg-desktop credited the window's user): they are never passed off as the annotator's."""
+    if others is not None:
+        who, count = others
         raise InputError(
             f"was handed to {origin.annotator}, but {count} of its grades were given as {show(who)}; grades in a "
             f"work file are credited only to its annotator: nothing was merged (grade them again as "
