@@ -7,8 +7,9 @@ import json
 import sys
 from typing import Any
 
-from ndcg_desktop.cli.options import add_choice_option
+from ndcg_desktop.cli.options import add_choice_option, whole_number
 from ndcg_desktop.domain import EvalSettings
+from ndcg_desktop.domain.settings import MAX_K
 from ndcg_desktop.formats.cells import plain
 
 
@@ -23,10 +24,17 @@ def add_agreement_command(sub: argparse._SubParsersAction[argparse.ArgumentParse
         "the orderings.",
     )
     p.add_argument("project", metavar="PROJECT")
-    p.add_argument("--version", type=int, metavar="N", help="pool version (default: the draft, else the latest)")
+    p.add_argument(
+        "--version",
+        type=whole_number("--version", 1),
+        metavar="N",
+        help="pool version (default: the draft, else the latest)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON document instead of the tables")
     p.add_argument("--export", metavar="DIR", help="write every table as CSV with manifest.json into DIR")
-    p.add_argument("--k", type=int, default=10, help="cutoff K the runs are scored at (default 10)")
+    p.add_argument(
+        "--k", type=whole_number("--k", 1, MAX_K), default=10, help="cutoff K the runs are scored at (default 10)"
+    )
     add_choice_option(p, "gain", help="")
     add_choice_option(
         p,
@@ -136,6 +144,9 @@ def as_text(result: Any) -> str:
         lines += [f"not scored: {plain(run)}: {why}" for run, why in systems.refused.items()]
         if systems.refused:
             lines.append("(a run is scored once its flags have a policy: --unjudged, --duplicates, --unknown-queries)")
+    from ndcg_desktop.tasks.agreement import caveats
+
+    lines += [f"caveat: {plain(note)}" for note in caveats(report, systems)]
     return "\n".join(lines)
 
 

@@ -8,7 +8,7 @@ import math
 import sys
 from typing import TYPE_CHECKING, Any
 
-from ndcg_desktop.cli.options import add_policy_options, positive_int, settings_of
+from ndcg_desktop.cli.options import add_policy_options, decimal_number, settings_of, whole_number
 from ndcg_desktop.domain import GradeScale, InputError
 from ndcg_desktop.formats.choices import ORDER_CHOICES
 
@@ -43,20 +43,42 @@ def add_compare_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]
         metavar="NAME",
         help="with --runs: a name for each run file, in order; with --project: the imported runs to compare",
     )
-    parser.add_argument("--pool-version", type=positive_int, metavar="N", help="with --project: frozen pool version")
+    parser.add_argument(
+        "--pool-version",
+        type=whole_number("--pool-version", 1),
+        metavar="N",
+        help="with --project: frozen pool version",
+    )
     parser.add_argument("--k", default="10", metavar="K[,K...]", help="cut-offs, e.g. 5,10,20 (default 10)")
     parser.add_argument("--baseline", metavar="NAME", help="compare each run with this one (default: every pair)")
     parser.add_argument("--test", choices=_TESTS, default="t", help="the paired test behind significance (default t)")
     parser.add_argument(
         "--correction", choices=_CORRECTIONS, default="holm", help="multiple comparisons (default holm)"
     )
-    parser.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
-    parser.add_argument("--resamples", type=int, default=10_000, help="bootstrap and randomization resamples")
-    parser.add_argument("--seed", type=int, default=0, help="seed of every resampling (default 0)")
+    parser.add_argument(
+        "--alpha",
+        type=decimal_number("--alpha", 0, 1, open_low=True, open_high=True),
+        default=0.05,
+        help="significance level (default 0.05)",
+    )
+    parser.add_argument(
+        "--resamples",
+        type=whole_number("--resamples", 100, 10_000_000),
+        default=10_000,
+        help="bootstrap and randomization resamples",
+    )
+    parser.add_argument(
+        "--seed", type=whole_number("--seed", 0), default=0, help="seed of every resampling (default 0)"
+    )
     parser.add_argument(
         "--ci", choices=("bca", "percentile"), default="bca", help="the interval shown (both are exported)"
     )
-    parser.add_argument("--detect", type=float, default=0.02, help="difference for the queries-needed figure")
+    parser.add_argument(
+        "--detect",
+        type=decimal_number("--detect", 0, 1, open_low=True),
+        default=0.02,
+        help="difference for the queries-needed figure",
+    )
     add_policy_options(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON document instead of the tables")
     parser.add_argument("--export", metavar="DIR", help="write the tables and the manifest into DIR")

@@ -7,7 +7,8 @@ import json
 import sys
 from typing import Any
 
-from ndcg_desktop.cli.options import add_policy_options, positive_int, settings_of
+from ndcg_desktop.cli.options import add_policy_options, settings_of, whole_number
+from ndcg_desktop.domain.settings import MAX_K
 
 
 def add_diff_pools_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -20,9 +21,9 @@ def add_diff_pools_command(sub: argparse._SubParsersAction[argparse.ArgumentPars
         "that needs a choice not given is listed with why.",
     )
     parser.add_argument("project", metavar="PROJECT")
-    parser.add_argument("v1", type=positive_int, metavar="V1")
-    parser.add_argument("v2", type=positive_int, metavar="V2")
-    parser.add_argument("--k", type=positive_int, default=10, help="cutoff K (default 10)")
+    parser.add_argument("v1", type=whole_number("V1", 1), metavar="V1")
+    parser.add_argument("v2", type=whole_number("V2", 1), metavar="V2")
+    parser.add_argument("--k", type=whole_number("--k", 1, MAX_K), default=10, help="cutoff K (default 10)")
     add_policy_options(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     parser.set_defaults(handler=run_diff_pools)

@@ -14,12 +14,13 @@ from typing import TYPE_CHECKING, Any
 from ndcg_desktop import __version__
 from ndcg_desktop.cli.compare import add_compare_command
 from ndcg_desktop.cli.diff_pools import add_diff_pools_command
-from ndcg_desktop.cli.options import add_policy_options, id_map_of, positive_int, settings_of
+from ndcg_desktop.cli.options import add_policy_options, id_map_of, settings_of, whole_number
 from ndcg_desktop.domain import (
     GradeScale,
     InputError,
 )
 from ndcg_desktop.domain.chunks import ChunkMap
+from ndcg_desktop.domain.settings import MAX_K
 from ndcg_desktop.formats.choices import ORDER_CHOICES
 
 # numpy, pyarrow and pandas (together about half a second) are imported where they are used:
@@ -50,9 +51,12 @@ def build_parser(*, project_commands: bool = True) -> argparse.ArgumentParser:
     score.add_argument("--project", metavar="PROJECT", help="score a run stored in a project instead of files")
     score.add_argument("--run-name", metavar="NAME", help="with --project: the imported run to score")
     score.add_argument(
-        "--pool-version", type=positive_int, metavar="N", help="with --project: frozen pool version (default latest)"
+        "--pool-version",
+        type=whole_number("--pool-version", 1),
+        metavar="N",
+        help="with --project: frozen pool version (default latest)",
     )
-    score.add_argument("--k", type=positive_int, default=10, help="cutoff K (default 10)")
+    score.add_argument("--k", type=whole_number("--k", 1, MAX_K), default=10, help="cutoff K (default 10)")
     add_policy_options(score)
     score.add_argument("--json", action="store_true", help="print one JSON document instead of the table")
     score.add_argument("--export", metavar="DIR", help="write per_query.csv, per_position.csv, manifest.json")

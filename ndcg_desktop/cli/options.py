@@ -3,23 +3,70 @@
 from __future__ import annotations
 
 import argparse
+import math
 import re
+from collections.abc import Callable
 from typing import Any
 
 from ndcg_desktop.domain import EvalSettings, GradeScale, InputError, TiePolicy
 from ndcg_desktop.domain.choices import BY_NAME, CHOICES
 from ndcg_desktop.domain.chunks import IdMap
-from ndcg_desktop.domain.settings import MAX_K
 from ndcg_desktop.formats.choices import QRELS_FORMATS, RUN_FORMATS
 
+# A pool version number, a seed: what SQLite and numpy keep in a signed 64-bit integer.
+MAX_STORED = 2**63 - 1
+_WHOLE = re.compile(r"[+-]?[0-9]+")  # ASCII digits: int() would also take "３", "٣" and "1_0"
+_DECIMAL = re.compile(r"[+-]?([0-9]{1,30}(\.[0-9]{0,30})?|\.[0-9]{1,30})([eE][+-]?[0-9]{1,3})?")
 
-def positive_int(text: str) -> int:
-    if not re.fullmatch(r"\+?[0-9]{1,30}", text.strip()):  # ASCII digits: int() would take "٣" and "1_0"
-        raise argparse.ArgumentTypeError(f"K must be a positive integer, not {text[:40]!r}")
-    value = int(text)
-    if not 1 <= value <= MAX_K:
-        raise argparse.ArgumentTypeError(f"K must be a positive integer of at most {MAX_K}, not {value}")
-    return value
+
+def whole(text: str, what: str, low: int, high: int) -> int:
+    """``text`` as a whole number from ``low`` to ``high``, or an :class:`InputError` naming ``what``.
+
+    >>> whole("10", "--k", 1, 100), whole(" +3 ", "the grade", 0, 3)
+    (10, 3)
+    """
+    value = text.strip()
+    if not _WHOLE.fullmatch(value):
+        raise InputError(f"{what} must be a whole number written in ASCII digits, not {text[:40]!r}")
+    number = int(value) if len(value) <= 40 else None  # 40 digits are past every bound: no need to convert more
+    if number is None or not low <= number <= high:
+        raise InputError(f"{what} must be a whole number from {low} to {high}, not {value[:40]}")
+    return number
+
+
+def whole_number(option: str, low: int, high: int = MAX_STORED) -> Callable[[str], int]:
+    """The argparse type of an integer option: :func:`whole`, its message naming ``option``."""
+
+    def parse(text: str) -> int:
+        try:
+            return whole(text, option, low, high)
+        except InputError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    parse.__name__ = option  # argparse names the type in some messages
+    parse.bounds = (low, high)  # type: ignore[attr-defined]  # how tests find every numeric option
+    return parse
+
+
+def decimal_number(
+    option: str, low: float, high: float, *, open_low: bool = False, open_high: bool = False
+) -> Callable[[str], float]:
+    """The argparse type of a fractional option: a finite decimal between ``low`` and ``high`` (each bound excluded
+    when ``open_low`` / ``open_high``), written in ASCII digits."""
+    bounds = f"{'above' if open_low else 'from'} {low:g} {'and below' if open_high else 'up to'} {high:g}"
+
+    def parse(text: str) -> float:
+        value = text.strip()
+        number = float(value) if _DECIMAL.fullmatch(value) else math.nan
+        above = number > low if open_low else number >= low
+        below = number < high if open_high else number <= high
+        if not (above and below):
+            raise argparse.ArgumentTypeError(f"{option} must be a decimal number {bounds}, not {text[:40]!r}")
+        return number
+
+    parse.__name__ = option
+    parse.bounds = (float(low), float(high))  # type: ignore[attr-defined]
+    return parse
 
 
 def add_choice_option(

@@ -8,9 +8,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ndcg_desktop.cli.options import add_choice_option
+from ndcg_desktop.cli.options import add_choice_option, whole_number
 from ndcg_desktop.domain import GradeScale, InputError, TiePolicy
 from ndcg_desktop.domain.pace import duration_text
+from ndcg_desktop.domain.settings import MAX_K
 from ndcg_desktop.formats.cells import plain, show
 from ndcg_desktop.formats.choices import ORDER_CHOICES
 from ndcg_desktop.formats.guidelines import read_guidelines
@@ -30,7 +31,8 @@ from ndcg_desktop.tasks.adjudication import team_manifest
 from ndcg_desktop.tasks.export import export_frozen_pool
 from ndcg_desktop.tasks.importing import RatingsImport, import_ratings
 from ndcg_desktop.tasks.pace import PaceReport, pace_report
-from ndcg_desktop.tasks.project import Project, open_project, start_draft
+from ndcg_desktop.tasks.project import Project, start_draft
+from ndcg_desktop.tasks.work_files import open_to_grade
 
 
 def add_project_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -107,7 +109,7 @@ def add_project_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser
 
     p = sub.add_parser("pool", help="add the top K documents of runs to the draft pool (depth-k pooling)")
     p.add_argument("project", metavar="PROJECT")
-    p.add_argument("--depth", type=int, required=True, metavar="K")
+    p.add_argument("--depth", type=whole_number("--depth", 1, MAX_K), required=True, metavar="K")
     p.add_argument("--runs", nargs="+", required=True, metavar="NAME")
     p.add_argument("--dry-run", action="store_true", help="show what would be added, change nothing")
     p.set_defaults(handler=cmd_pool)
@@ -119,10 +121,15 @@ def add_project_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser
     )
     p.add_argument("project", metavar="PROJECT")
     p.add_argument("--run-name", required=True, metavar="NAME")
-    p.add_argument("--depth", type=int, metavar="K", help="only the top K documents of each query (default all)")
+    p.add_argument(
+        "--depth",
+        type=whole_number("--depth", 1, MAX_K),
+        metavar="K",
+        help="only the top K documents of each query (default all)",
+    )
     p.add_argument(
         "--pool-version",
-        type=int,
+        type=whole_number("--pool-version", 1),
         metavar="N",
         help="frozen version deciding what is unjudged (default latest)",
     )
@@ -147,7 +154,12 @@ def add_project_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser
 
     p = sub.add_parser("new-draft", help="start a new draft pool from a frozen version")
     p.add_argument("project", metavar="PROJECT")
-    p.add_argument("--from-version", type=int, metavar="N", help="frozen version to copy (default latest)")
+    p.add_argument(
+        "--from-version",
+        type=whole_number("--from-version", 1),
+        metavar="N",
+        help="frozen version to copy (default latest)",
+    )
     p.set_defaults(handler=cmd_new_draft)
 
     p = sub.add_parser("status", help="versions, pools, grading progress and runs of a project")
@@ -158,7 +170,7 @@ def add_project_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser
     p = sub.add_parser("export-qrels", help="write a frozen pool version as TREC qrels or CSV")
     p.add_argument("project", metavar="PROJECT")
     p.add_argument("-o", "--output", required=True, metavar="FILE")
-    p.add_argument("--version", type=int, metavar="N", help="frozen version (default latest)")
+    p.add_argument("--version", type=whole_number("--version", 1), metavar="N", help="frozen version (default latest)")
     p.add_argument("--format", choices=("trec", "csv"), default="trec")
     p.set_defaults(handler=cmd_export_qrels)
 
@@ -175,7 +187,7 @@ def cmd_init(args: argparse.Namespace) -> int:
 
 
 def cmd_import_queries(args: argparse.Namespace) -> int:
-    with Project.open(args.project) as project:
+    with open_to_grade(args.project) as project:
         topics = project.import_topics(args.file, fmt=args.format)
         with_description = int((topics["description"] != "").sum())
         with_narrative = int((topics["narrative"] != "").sum())
@@ -187,7 +199,7 @@ def cmd_import_queries(args: argparse.Namespace) -> int:
 
 def cmd_set_guidelines(args: argparse.Namespace) -> int:
     text = read_guidelines(args.file)
-    with Project.open(args.project) as project:
+    with open_to_grade(args.project) as project:
         before = project.guidelines()
         after = project.set_guidelines(text, source=f"file:{Path(args.file).name}")
         unchanged = before is not None and before.id == after.id
@@ -199,7 +211,7 @@ def cmd_set_guidelines(args: argparse.Namespace) -> int:
 
 
 def cmd_import_docs(args: argparse.Namespace) -> int:
-    with Project.open(args.project) as project:
+    with open_to_grade(args.project) as project:
         show = sys.stderr.isatty()
 
         def progress(done: int, total: int) -> None:
@@ -216,7 +228,7 @@ def cmd_import_docs(args: argparse.Namespace) -> int:
 def cmd_import_qrels(args: argparse.Namespace) -> int:
     negative = NegativeGrades.UNGRADED if args.negative_as_ungraded else NegativeGrades.REFUSE
     if args.annotator is not None:
-        with Project.open(args.project) as project:
+        with open_to_grade(args.project) as project:
             done = import_ratings(
                 project, args.file, args.annotator, replace=args.replace, negative=negative, fmt=args.format
             )
@@ -224,7 +236,7 @@ def cmd_import_qrels(args: argparse.Namespace) -> int:
         return 0
     if args.replace:
         raise InputError("--replace replaces an annotator's ratings: give it with --annotator NAME")
-    with Project.open(args.project) as project:
+    with open_to_grade(args.project) as project:
         report = import_judgments(project, args.file, negative=negative, fmt=args.format)
         draft = project.draft()
         print(
@@ -258,7 +270,7 @@ def _ratings_text(done: RatingsImport) -> str:
 def cmd_import_run(args: argparse.Namespace) -> int:
     from ndcg_desktop.cli.options import id_map_of
 
-    with Project.open(args.project) as project:
+    with open_to_grade(args.project) as project:
         info = import_run(
             project,
             args.file,
@@ -314,7 +326,7 @@ def cmd_send_for_judging(args: argparse.Namespace) -> int:
 
 
 def cmd_discard_draft(args: argparse.Namespace) -> int:
-    with Project.open(args.project) as project:
+    with open_to_grade(args.project) as project:
         draft = project.draft()
         if draft is None:
             raise InputError("has no draft pool to discard", path=project.path)
@@ -329,7 +341,7 @@ def cmd_discard_draft(args: argparse.Namespace) -> int:
 
 
 def cmd_freeze(args: argparse.Namespace) -> int:
-    with Project.open(args.project) as project:
+    with open_to_grade(args.project) as project:
         version = project.freeze(remove_ungraded=args.remove_ungraded)
         print(f"froze pool version {version.version}")
         team = team_manifest(project, version)
@@ -342,7 +354,7 @@ def cmd_freeze(args: argparse.Namespace) -> int:
 
 
 def cmd_new_draft(args: argparse.Namespace) -> int:
-    with open_project(args.project) as project:
+    with open_to_grade(args.project) as project:
         draft, source = start_draft(project, args.from_version)
         print(f"draft version {draft.version} started from version {source}")
     return 0

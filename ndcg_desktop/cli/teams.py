@@ -7,23 +7,14 @@ import sys
 
 import pandas as pd
 
-from ndcg_desktop.cli.options import add_choice_option
+from ndcg_desktop.cli.options import MAX_STORED, add_choice_option, decimal_number, whole, whole_number
 from ndcg_desktop.domain import InputError
-from ndcg_desktop.domain.settings import Gain
+from ndcg_desktop.domain.settings import MAX_K, Gain
 from ndcg_desktop.formats.cells import plain
-from ndcg_desktop.tasks.adjudication import RULES, apply_rule, disagreements, pick
+from ndcg_desktop.tasks.adjudication import RULES, apply_rule, disagreements, pick_all
 from ndcg_desktop.tasks.project import Project
 from ndcg_desktop.tasks.teams import MergeReport, assign_work, merge_work
-
-
-def _fraction(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"a fraction between 0 and 1, not {text}")
-    return value
+from ndcg_desktop.tasks.work_files import open_to_grade
 
 
 def add_team_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -36,9 +27,20 @@ def add_team_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     p.add_argument("project", metavar="PROJECT")
     p.add_argument("--annotators", required=True, help="comma-separated names: ana,ben,chen")
-    p.add_argument("--overlap", type=_fraction, default=0.2, help="fraction of queries graded by several (0.2)")
-    p.add_argument("--per-query", type=int, default=2, metavar="N", help="annotators per shared query (2)")
-    p.add_argument("--seed", type=int, default=0, help="shuffles the queries reproducibly (0)")
+    p.add_argument(
+        "--overlap",
+        type=decimal_number("--overlap", 0, 1),
+        default=0.2,
+        help="fraction of queries graded by several (0.2)",
+    )
+    p.add_argument(
+        "--per-query",
+        type=whole_number("--per-query", 2, 1000),
+        default=2,
+        metavar="N",
+        help="annotators per shared query (2)",
+    )
+    p.add_argument("--seed", type=whole_number("--seed", 0), default=0, help="shuffles the queries reproducibly (0)")
     p.add_argument("-o", "--output", required=True, metavar="DIR", help="folder for the work files")
     p.set_defaults(handler=cmd_assign)
 
@@ -64,7 +66,12 @@ def add_team_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "--set", nargs=3, action="append", default=[], metavar=("QUERY", "DOC", "GRADE"), help="pick a grade"
     )
     p.add_argument("--rule", choices=list(RULES), help="; ".join(f"{k}: {v}" for k, v in RULES.items()))
-    p.add_argument("--k", type=int, default=10, help="cutoff for the nDCG swing that orders the list (10)")
+    p.add_argument(
+        "--k",
+        type=whole_number("--k", 1, MAX_K),
+        default=10,
+        help="cutoff for the nDCG swing that orders the list (10)",
+    )
     add_choice_option(p, "gain", help="")
     p.set_defaults(handler=cmd_adjudicate)
 
@@ -73,7 +80,7 @@ def cmd_assign(args: argparse.Namespace) -> int:
     names = [name for name in args.annotators.split(",")]
     if any(not name.strip() for name in names):
         raise InputError("--annotators: a name is empty; give comma-separated names such as ana,ben,chen")
-    with Project.open(args.project) as project:
+    with open_to_grade(args.project) as project:
         done = assign_work(project, names, args.output, overlap=args.overlap, per_query=args.per_query, seed=args.seed)
     print(
         f"draft version {done.version}: {done.plan['query_id'].nunique()} queries, {done.shared_queries} of them "
@@ -88,7 +95,10 @@ def cmd_assign(args: argparse.Namespace) -> int:
 def _merge_text(report: MergeReport) -> str:
     t = report.totals
     lines = [
-        f"  {plain(f.annotator)}: {f.graded} ratings, {f.ungraded} items still ungraded  {plain(f.path.name)}"
+        f"  {plain(f.annotator)}: {f.graded} ratings, {f.ungraded} items still ungraded"
+        + (f", {f.missing} missing from the file" if f.missing else "")
+        + (f", {f.withdrawn} removed from the draft since" if f.withdrawn else "")
+        + f"  {plain(f.path.name)}"
         for f in report.files
     ]
     lines.append(
@@ -99,7 +109,7 @@ def _merge_text(report: MergeReport) -> str:
 
 
 def cmd_merge(args: argparse.Namespace) -> int:
-    with Project.open(args.project) as project:
+    with open_to_grade(args.project) as project:
         show = sys.stderr.isatty()
 
         def progress(done: int, total: int) -> None:
@@ -110,21 +120,22 @@ def cmd_merge(args: argparse.Namespace) -> int:
         if show:
             print(file=sys.stderr)
     print(_merge_text(report))
+    for note in report.notes:
+        print(plain(note))
     return 0
 
 
 def cmd_adjudicate(args: argparse.Namespace) -> int:
-    if args.k < 1:
-        raise InputError(f"--k must be a positive integer, not {args.k}")
-    listing = not args.set and args.rule is None
+    # every --set is read before the first is written: a bad one leaves the others unpicked too
+    picks = [
+        (q, d, whole(g, f"--set {plain(q)} {plain(d)}: the grade", -MAX_STORED, MAX_STORED)) for q, d, g in args.set
+    ]
+    listing = not picks and args.rule is None
     # Listing only reads: it works while the window (or another process) holds the project for writing.
-    with Project.open(args.project, read_only=listing) as project:
-        for query_id, doc_id, grade in args.set:
-            try:
-                value = int(grade)
-            except ValueError:
-                raise InputError(f"--set {query_id} {doc_id}: the grade must be an integer, not {grade!r}") from None
-            pick(project, query_id, doc_id, value)
+    with Project.open(args.project, read_only=True) if listing else open_to_grade(args.project) as project:
+        if picks:
+            pick_all(project, picks)
+        for query_id, doc_id, value in picks:
             print(f"{plain(query_id)} {plain(doc_id)}: {value} (picked)")
         if args.rule is not None:
             done = apply_rule(project, args.rule)

@@ -20,6 +20,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ndcg_desktop.domain.errors import InputError
+from ndcg_desktop.domain.names import IMPORT_PREFIX, check_person_name
 
 # Every character str.isspace() calls whitespace: trimmed at both ends of a cell, refused inside.
 WHITESPACE = "".join(chr(c) for c in range(0x3001) if chr(c).isspace())
@@ -212,16 +213,14 @@ def check_name(value: str, what: str) -> str:
     return text
 
 
-IMPORTED = "import:"  # the credit of grades read from a file (import:qrels.txt): never a person's name
+IMPORTED = IMPORT_PREFIX  # the credit of grades read from a file (import:qrels.txt): never a person's name
 
 
 def check_person(value: str, what: str) -> str:
-    """A person's name (a user, an annotator): :func:`check_name`, and never the credit of a file's grades, so that
-    nobody's ratings can pass for a file's (or replace them)."""
-    name = check_name(value, what)
-    if name.casefold().startswith(IMPORTED):
-        raise InputError(f"{what} {show(name)} starts with {IMPORTED!r}, which names grades imported from a file")
-    return name
+    """A person's name (a user, an annotator): :func:`check_name`, in NFC, and never one of the credits the program
+    writes (``import:...``, ``model:...``, ``ana+ben``) under any look-alike spelling (``domain.names``), so that
+    nobody's ratings can pass for a file's, a model's or an agreement's (or replace them)."""
+    return check_person_name(check_name(value, what), what)
 
 
 def plain(text: str) -> str:

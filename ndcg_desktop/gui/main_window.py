@@ -78,6 +78,7 @@ from ndcg_desktop.tasks.project import (
     default_user,
     open_project,
 )
+from ndcg_desktop.tasks.work_files import open_to_grade, stated_user, work_annotator
 
 translate = QCoreApplication.translate
 
@@ -142,6 +143,9 @@ class MainWindow(QMainWindow):
         self.progress_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.pace_label = PaceLabel()
         self.statusBar().addWidget(self.saved_label)
+        self.grader_label = QLabel()  # whom a work file's grades are credited to
+        self.grader_label.setAccessibleName(translate("main_window", "Grading as"))
+        self.statusBar().addPermanentWidget(self.grader_label)
         self.statusBar().addPermanentWidget(self.pace_label)
         self.statusBar().addPermanentWidget(self.progress_label)
         screen = self.screen().availableGeometry()
@@ -306,8 +310,8 @@ class MainWindow(QMainWindow):
 
     def open_project(self, path: str | Path) -> bool:
         self.close_project()
-        try:
-            project = open_project(path, user=self.annotator())
+        try:  # a work file grades as the annotator it was handed to (tasks.teams.grader decides)
+            project = open_to_grade(path, stated_user(self.prefs.annotator))
         except (ProjectInUse, ProtectionAltered, ProjectReadOnly) as exc:  # in use, altered, read-only: reading is safe
             answer = show_message(
                 self,
@@ -329,6 +333,12 @@ class MainWindow(QMainWindow):
         remember_project(project.path)
         self.stack.setCurrentWidget(self.tabs)
         self.pace_label.set_project(project)
+        grading_for = work_annotator(project)
+        self.grader_label.setText(
+            ""
+            if grading_for is None
+            else translate("main_window", "Work file: grading as {name}").format(name=grading_for)
+        )
         self.refresh(prefer_draft=True)
         # Loading leaves many long-lived objects; freezing them keeps full collections (tens of
         # ms on a big project) out of the key presses that follow.
@@ -344,6 +354,7 @@ class MainWindow(QMainWindow):
         self.slot.close()  # every view's session hears it, then the project closes
         self.version_box.clear()
         self.pace_label.set_project(None)
+        self.grader_label.clear()
         self.team.view.set_project(None)
         self.stack.setCurrentWidget(self.welcome)
         self.welcome.refresh()

@@ -100,7 +100,7 @@ class StatsSettings:
         if not (isinstance(self.resamples, int) and 100 <= self.resamples <= 10_000_000):
             raise InputError(f"resamples must be a whole number from 100 to 10000000, not {self.resamples!r}")
         if not (isinstance(self.seed, int) and 0 <= self.seed < 2**63):
-            raise InputError(f"the seed must be a non-negative whole number, not {self.seed!r}")
+            raise InputError(f"the seed must be a whole number from 0 to {2**63 - 1}, not {self.seed!r}")
         for name in ("alpha", "confidence", "power"):
             value = getattr(self, name)
             if not 0.0 < float(value) < 1.0:

@@ -15,7 +15,7 @@ from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import GradeScale
 from ndcg_desktop.store.core import ProjectFile, now
 from ndcg_desktop.store.pools import DraftTarget, PoolRepository, PoolVersion
-from ndcg_desktop.store.schema import RATINGS_FORMAT
+from ndcg_desktop.store.schema import HANDOUT_FORMAT, RATINGS_FORMAT
 from ndcg_desktop.store.team import adjudication_counts, annotator_digests, ratings_digest
 from ndcg_desktop.store.undo import Taken, capture, items_scope
 
@@ -348,7 +348,10 @@ class RatingRepository:
 
 
 class AssignmentRepository:
-    """Which queries of a draft each annotator's work file holds (recorded when the files are written)."""
+    """What was handed out on a draft: which queries each annotator's work file holds, and (format 8) each work
+    file's handout (annotator, scope hash, keyed digest) with its items."""
+
+    SECRET = "handout_secret"  # meta key: the key of the handouts' digests, never written into a work file
 
     def __init__(self, file: ProjectFile) -> None:
         self.file = file
@@ -361,13 +364,59 @@ class AssignmentRepository:
             params=[version],
         )
 
-    def record(self, version: int, rows: pd.DataFrame, project_id: str) -> None:
-        """Record (annotator, query_id, work_id) rows on a draft, and the project's identity, in one transaction."""
+    def secret(self) -> str | None:
+        """The key of this project's handout digests (None until the first handout)."""
+        rows = self.file.query("SELECT value FROM meta WHERE key = ?", (self.SECRET,))
+        return str(rows[0][0]) if rows else None
+
+    def handout(self, work_id: str) -> dict[str, Any] | None:
+        """The recorded handout of a work file (work_id, version, annotator, scope_sha256, digest, assigned_at)."""
+        if self.file.schema_version < HANDOUT_FORMAT:
+            return None
+        rows = self.file.query(
+            "SELECT work_id, version, annotator, scope_sha256, digest, assigned_at FROM handouts WHERE work_id = ?",
+            (work_id,),
+        )
+        names = ("work_id", "version", "annotator", "scope_sha256", "digest", "assigned_at")
+        return dict(zip(names, rows[0], strict=True)) if rows else None
+
+    def handout_items(self, work_id: str) -> pd.DataFrame:
+        """query_id, doc_id of the items a work file was handed out with, sorted."""
+        return pd.read_sql_query(
+            "SELECT query_id, doc_id FROM handout_items WHERE work_id = ? ORDER BY query_id, doc_id",
+            self.file.conn,
+            params=[work_id],
+        )
+
+    def record(
+        self,
+        version: int,
+        rows: pd.DataFrame,
+        project_id: str,
+        *,
+        handouts: pd.DataFrame,
+        items: pd.DataFrame,
+        secret: str,
+    ) -> None:
+        """Record (annotator, query_id, work_id) rows on a draft, each work file's handout (work_id, annotator,
+        scope_sha256, digest, assigned_at) and items (work_id, query_id, doc_id), the project's identity and the
+        digests' key, in one transaction."""
         with self.file.transaction() as conn:
             conn.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('project_id', ?)", (project_id,))
+            conn.execute("INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)", (self.SECRET, secret))
             conn.executemany(
                 "INSERT INTO assignments (version, annotator, query_id, work_id) VALUES (?, ?, ?, ?)",
                 [(version, a, q, w) for a, q, w in rows[["annotator", "query_id", "work_id"]].itertuples(index=False)],
+            )
+            columns = ["work_id", "annotator", "scope_sha256", "digest", "assigned_at"]
+            conn.executemany(
+                "INSERT INTO handouts (work_id, version, annotator, scope_sha256, digest, assigned_at) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                [(w, version, a, s, d, t) for w, a, s, d, t in handouts[columns].itertuples(index=False)],
+            )
+            conn.executemany(
+                "INSERT INTO handout_items (work_id, query_id, doc_id) VALUES (?, ?, ?)",
+                items[["work_id", "query_id", "doc_id"]].itertuples(index=False),
             )
 
 

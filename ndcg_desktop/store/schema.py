@@ -5,13 +5,14 @@ from __future__ import annotations
 import hashlib
 
 APPLICATION_ID = 0x6E646367  # "ndcg": marks a SQLite file as an ndcg-desktop project
-SCHEMA_VERSION = 7  # 2: runs.data_hash and the stored-run triggers; 3: topics, grading guidelines; 4: ratings;
+SCHEMA_VERSION = 8  # 2: runs.data_hash and the stored-run triggers; 3: topics, grading guidelines; 4: ratings;
 # 5: pool_versions.team; 6: runs may store each row's document ID (the code before misread such a run);
-# 7: the chain of frozen versions' hashes
+# 7: the chain of frozen versions' hashes; 8: handouts, what each work file was handed out with
 RATINGS_FORMAT = 4  # the format that brought ratings per annotator (issue 15)
 TEAM_FORMAT = 5  # the format that records a version's team (annotators' ratings hashes ...) when it is frozen
 ROW_IDS_FORMAT = 6  # the format whose runs may hold each row's document ID instead of a dictionary of them
 CHAIN_FORMAT = 7  # the format that keeps each frozen version's hash in an append-only chain (issue 24 item 5)
+HANDOUT_FORMAT = 8  # the format that keeps each work file's handout: annotator, scope, items, keyed digest
 
 # A version number, once frozen, never names other judgments: each frozen version's hash is also kept here, outside
 # the pool_versions row that another program could flip back to 'draft'. Each link hashes the previous link, the
@@ -84,6 +85,24 @@ CREATE TABLE assignments (
     query_id  TEXT NOT NULL,
     work_id   TEXT NOT NULL,              -- the work file's identity (meta work_id inside it)
     PRIMARY KEY (version, annotator, query_id)
+) WITHOUT ROWID;
+"""
+# What each work file was handed out with (issue 24 item 3), kept only in the coordinator's project: a merge
+# compares the file with it. digest: HMAC-SHA256 of the handout under meta 'handout_secret' (tasks/teams.py).
+HANDOUT_TABLES = """
+CREATE TABLE handouts (
+    work_id      TEXT PRIMARY KEY,
+    version      INTEGER NOT NULL REFERENCES pool_versions(version) ON DELETE CASCADE,
+    annotator    TEXT NOT NULL,
+    scope_sha256 TEXT NOT NULL,
+    digest       TEXT NOT NULL,
+    assigned_at  TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE handout_items (
+    work_id  TEXT NOT NULL REFERENCES handouts(work_id) ON DELETE CASCADE,
+    query_id TEXT NOT NULL,
+    doc_id   TEXT NOT NULL,
+    PRIMARY KEY (work_id, query_id, doc_id)
 ) WITHOUT ROWID;
 """
 RATING_TRIGGERS = """
@@ -243,6 +262,7 @@ BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
     + RATING_TRIGGERS
     + CHAIN_TABLE
     + CHAIN_TRIGGERS
+    + HANDOUT_TABLES
 )
 
 # Forward migrations: MIGRATIONS[n] takes a file from schema version n to n + 1.
@@ -277,6 +297,8 @@ MIGRATIONS: dict[int, str] = {
     "  UNION ALL SELECT f.n, f.version, f.hash, ndcg_chain_link(c.link, f.version, f.hash) FROM f JOIN c "
     "  ON f.n = c.n + 1) "
     "SELECT version, hash, link FROM c ORDER BY n;\n" + CHAIN_TRIGGERS,
+    # Work files handed out before keep their query-level record (assignments) and are merged by it.
+    HANDOUT_FORMAT - 1: HANDOUT_TABLES,
 }
 
 

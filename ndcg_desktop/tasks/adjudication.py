@@ -124,10 +124,31 @@ def pick(project: Project, query_id: str, doc_id: str, grade: int | None) -> tup
 def pick_taken(project: Project, query_id: str, doc_id: str, grade: int | None) -> Taken:
     """:func:`pick`, returning what it took (the item as it was), for ``Project.undo``."""
     draft = _draft(project)
+    _on_scale(project, draft, query_id, doc_id, grade)
     if project.pool_items(draft.version, query_id).query("doc_id == @doc_id").empty:
         raise InputError(f"document {doc_id} is not in the pool of query {query_id}", path=project.path)
     frame = pd.DataFrame([(query_id, doc_id, grade)], columns=["query_id", "doc_id", "grade"])
     return project.rating_store.adjudicate(frame, version=draft.version, how=PICK if grade is not None else None)
+
+
+def pick_all(project: Project, picks: Sequence[tuple[str, str, int]]) -> None:
+    """Settle several items (query_id, doc_id, grade) with the adjudicator's grades, all or none: every grade is
+    checked against the scale and every item against the pool before one transaction writes them."""
+    draft = _draft(project)
+    for query_id, doc_id, grade in picks:
+        _on_scale(project, draft, query_id, doc_id, grade)
+    if picks:
+        frame = pd.DataFrame(list(picks), columns=["query_id", "doc_id", "grade"])
+        project.rating_store.adjudicate(frame, version=draft.version, how=PICK)
+
+
+def _on_scale(project: Project, draft: PoolVersion, query_id: str, doc_id: str, grade: int | None) -> None:
+    # checked before any frame holds it: a number past 64 bits is no grade, not an OverflowError
+    if grade is not None and not draft.scale.low <= grade <= draft.scale.high:
+        raise InputError(
+            f"grade {grade} is outside the scale {draft.scale} (document {doc_id} of query {query_id})",
+            path=project.path,
+        )
 
 
 @dataclass(frozen=True)

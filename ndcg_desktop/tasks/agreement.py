@@ -245,6 +245,40 @@ def without_duplicates(ratings: pd.DataFrame, report: AgreementReport, scale: Gr
     return WithoutDuplicates(gone, agreement(kept, scale, per_query=False).overall)
 
 
+# Below this many shared items a kappa or an alpha is shown with a caveat: over one item it can only be 0 or 1 (or
+# undefined), and over a handful it moves by a whole category with one rating.
+FEW_SHARED_ITEMS = 10
+# Kendall's tau between orderings of n runs takes only n(n-1)/2 + 1 values: with 2 runs 1 or -1, with 3 four values.
+FEW_RUNS_FOR_TAU = 3
+
+
+def caveats(report: AgreementReport, systems: SystemsCheck) -> list[str]:
+    """What to keep in mind reading the figures: too few shared items for a kappa or an alpha, too few runs for
+    Kendall's tau. One sentence each, in the order the figures are printed.
+
+    >>> # one item rated by ana and ben: "alpha and the kappas rest on 1 item rated by two or more people ..."
+    """
+    notes = []
+    overall = report.overall
+    if 0 < overall.items < FEW_SHARED_ITEMS:
+        notes.append(
+            f"alpha and the kappas rest on {overall.items} item{'s' if overall.items != 1 else ''} rated by two or "
+            f"more people (fewer than {FEW_SHARED_ITEMS}): over so few items they say little about agreement (over "
+            "one, they can only be 0, 1 or undefined)"
+        )
+    few = [f"{pair.a} - {pair.b} ({pair.items})" for pair in overall.pairs if 0 < pair.items < FEW_SHARED_ITEMS]
+    if few and len(few) < len(overall.pairs):  # when every pair has few, the sentence above says it
+        notes.append(f"the kappas of {', '.join(few)} rest on fewer than {FEW_SHARED_ITEMS} shared items")
+    runs = len(systems.means)  # the runs scored
+    if systems.taus and not systems.why and 2 <= runs <= FEW_RUNS_FOR_TAU:
+        values = runs * (runs - 1) // 2 + 1
+        notes.append(
+            f"Kendall's tau orders only {runs} runs, so it takes one of {values} values "
+            f"({'1 or -1' if runs == 2 else '1, 1/3, -1/3 or -1'}): it says whether their order changes, little more"
+        )
+    return notes
+
+
 @dataclass
 class AgreementResult:
     """The agreement of a pool version's ratings, and (for a frozen version) the systems check."""
@@ -309,6 +343,7 @@ class AgreementResult:
             "duplicates": self.duplicates_json(),
             "kappa": "Cohen's, linear and quadratic weights over the whole scale (scikit-learn cohen_kappa_score)",
             "alpha": "Krippendorff's alpha, ordinal level (krippendorff package)",
+            "caveats": caveats(self.report, self.systems),
             "systems": {
                 "settings": self.settings.as_dict(),
                 "judges": list(self.systems.judges),

@@ -165,8 +165,8 @@ def compare_files(
     qrels_format: str | None = None,
     run_format: str | None = None,
     order: Any = None,
-    progress: Progress | None = None,
     names: Sequence[str] | None = None,
+    progress: Progress | None = None,
     top_grade: int | None = None,
 ) -> RunsComparison:
     """Score every run file against one judgments file at every K, then compare them.

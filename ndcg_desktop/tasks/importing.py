@@ -16,6 +16,7 @@ from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.store import Project, RunInfo
 from ndcg_desktop.store.core import now
 from ndcg_desktop.store.ratings import AnnotatorTaken as AnnotatorTaken  # the front asks before replacing
+from ndcg_desktop.tasks.work_files import no_look_alikes
 
 
 class NegativeGrades(StrEnum):
@@ -93,6 +94,7 @@ def import_ratings(
     target = project.pools.draft_target(None)
     if target.version is not None:  # a draft edited by hand (a grade of 'x') is refused here, naming it
         project.pool_items(target.version)
+        no_look_alikes(project, target.version, [name])  # 'jose' is no second annotator beside 'José'
     scale = target.scale
     source = Path(path)
     frame = read_qrels(source, scale=GradeScale(-(2**63), 2**63 - 1), fmt=fmt).frame  # the project's scale below

@@ -8,33 +8,42 @@ person's ratings in :mod:`ndcg_desktop.tasks.importing`). It checks everything b
 
 from __future__ import annotations
 
-import hashlib
-import json
+import hmac
 import os
 import random
+import secrets
 import shutil
 import tempfile
+import time
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pandas as pd
 
 from ndcg_desktop.domain.blind import BLIND
 from ndcg_desktop.domain.errors import InputError
-from ndcg_desktop.domain.settings import GradeScale
+from ndcg_desktop.domain.names import same_person
 from ndcg_desktop.formats.cells import check_person, show
 from ndcg_desktop.store import ImportCancelled, PoolVersion, Project
 from ndcg_desktop.store.advice import start_a_draft
 from ndcg_desktop.store.core import now
 from ndcg_desktop.store.ratings import RATING_COLUMNS
 from ndcg_desktop.store.undo import Taken
+from ndcg_desktop.tasks.work_files import (
+    WORK_META,
+    WORK_SUFFIX,
+    WorkOrigin,
+    check_credits,
+    handout_digest,
+    no_look_alikes,
+    read_work,
+    scope_hash,
+)
+from ndcg_desktop.tasks.work_files import read_work_file as read_work_file  # imported from here before
 
 RATINGS_TABLE_COLUMNS = ["query_id", "doc_id", "annotator", "grade"]
-WORK_META = "work"  # meta key of a work file: JSON, see WorkOrigin
-WORK_KIND = "ndcg-desktop work file v1"
-WORK_SUFFIX = ".ndcgproj"
 
 Progress = Callable[[int, int], None]
 IsCancelled = Callable[[], bool]
@@ -75,13 +84,17 @@ def plan_assignment(
     >>> plan_assignment(pd.Series({"q1": 3, "q2": 3}), ["ana", "ben"], overlap=0.5, seed=1).values.tolist()
     [['ana', 'q1'], ['ana', 'q2'], ['ben', 'q2']]
     """
-    if len(set(annotators)) != len(annotators) or not annotators:
+    if not annotators:
         raise InputError("the annotators must be distinct names, at least one")
+    for i, name in enumerate(annotators):
+        twin = same_person(name, list(annotators[:i])) or (name if name in annotators[:i] else None)
+        if twin is not None:
+            raise InputError(f"the annotators must be distinct names: {name!r} and {twin!r} are compared as one")
     if not 0.0 <= overlap <= 1.0:
         raise InputError(f"the overlap is a fraction of the queries between 0 and 1, not {overlap}")
     if per_query < 2:
         raise InputError(f"--per-query is how many annotators grade an overlapping query: at least 2, not {per_query}")
-    shared = round(overlap * len(sizes))
+    shared = shared_queries(overlap, len(sizes))
     if shared and per_query > len(annotators):
         raise InputError(f"{per_query} annotators per shared query need at least {per_query} annotators")
     order = sorted(sizes.index.astype(str))
@@ -97,6 +110,16 @@ def plan_assignment(
     return pd.DataFrame(rows, columns=["annotator", "query_id"]).sort_values(
         ["annotator", "query_id"], ignore_index=True
     )
+
+
+def shared_queries(overlap: float, queries: int) -> int:
+    """How many of ``queries`` an ``overlap`` shares: the nearest whole number, and at least one when the overlap is
+    above 0 (a small overlap of few queries would otherwise share none, and no agreement could be measured).
+
+    >>> shared_queries(0.2, 10), shared_queries(0.01, 12), shared_queries(0.0, 12)
+    (2, 1, 0)
+    """
+    return max(round(overlap * queries), 1 if overlap > 0 and queries else 0)
 
 
 def plan_summary(
@@ -120,39 +143,6 @@ def work_sizes(project: Project) -> pd.Series:
     return items[items["grade"].isna()].groupby("query_id").size()
 
 
-@dataclass(frozen=True)
-class WorkOrigin:
-    """Where a work file comes from, stored in it (meta ``work``) and checked when it is merged."""
-
-    work_id: str
-    project_id: str
-    project_name: str
-    base_version: int  # the coordinator's draft
-    base_hash: str  # the frozen version the draft started from ('' for a first draft)
-    scope_sha256: str  # SHA-256 of the (query_id, doc_id) items handed out, sorted
-    annotator: str
-    assigned_at: str
-
-    def to_json(self) -> str:
-        return json.dumps({"kind": WORK_KIND, **self.__dict__}, sort_keys=True)
-
-    @staticmethod
-    def from_json(text: str, path: Path) -> WorkOrigin:
-        try:
-            data = json.loads(text)
-            if data.pop("kind") != WORK_KIND:
-                raise ValueError
-            origin = WorkOrigin(**data)
-            types = {name: int if name == "base_version" else str for name in data}
-            if any(type(getattr(origin, name)) is not kind for name, kind in types.items()):  # "2" is no version
-                raise ValueError
-            return origin
-        except (ValueError, TypeError, KeyError, AttributeError):
-            raise InputError(
-                "is a project but its work-file record is damaged; ask for a new work file", path=path
-            ) from None
-
-
 @dataclass
 class Assignment:
     """What :func:`assign_work` wrote: one work file per annotator and the plan behind them."""
@@ -163,14 +153,6 @@ class Assignment:
     items: dict[str, int]  # per annotator
     shared_queries: int
     seed: int
-
-
-def scope_hash(items: pd.DataFrame) -> str:
-    """SHA-256 of the (query_id, doc_id) pairs handed out, in sorted order."""
-    ordered = items[["query_id", "doc_id"]].sort_values(["query_id", "doc_id"])
-    digest = hashlib.sha256(b"ndcg-work-scope-v1\n")
-    digest.update("".join(f"{q}\t{d}\n" for q, d in ordered.itertuples(index=False)).encode())
-    return digest.hexdigest()
 
 
 def _draft(project: Project) -> PoolVersion:
@@ -208,11 +190,15 @@ def assign_work(
     if todo.empty:
         raise InputError(f"draft version {draft.version} has no ungraded item to hand out", path=project.path)
     taken = project.assignments.assignments(draft.version)
+    no_look_alikes(project, draft.version, names)
     already = sorted(set(taken["annotator"]) & set(names))
     if already:
+        one = len(already) == 1
         raise InputError(
-            f"{already[0]} already has a work file for draft version {draft.version} (it stays valid: merge it when "
-            "it comes back); give new work another name",
+            f"{', '.join(already)} already {'has a work file' if one else 'have work files'} for draft version "
+            f"{draft.version} ({'it stays' if one else 'they stay'} valid: merge {'it' if one else 'them'} when "
+            f"{'it comes' if one else 'they come'} back); hand new work out under other names (for example "
+            f"{', '.join(f'{name}-2' for name in already)}), or merge the returned work and start a new draft",
             path=project.path,
         )
     plan = plan_assignment(todo.groupby("query_id").size(), names, overlap=overlap, per_query=per_query, seed=seed)
@@ -226,12 +212,16 @@ def assign_work(
         if path.exists():
             raise InputError("already exists; choose another folder", path=path)
     project_id = project.meta("project_id") or str(uuid.uuid4())
+    secret = project.assignments.secret() or secrets.token_hex(32)
     parent = project.version(draft.parent) if draft.parent is not None else None
-    target.mkdir(exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".ndcg-work-", dir=target))
     written: list[Path] = []
+    staging: Path | None = None
     try:
-        records = []
+        target.mkdir(exist_ok=True)
+        _remove_stale_staging(target)
+        # The folder's name carries this process's ID, so a later assign can tell a killed one's leftovers.
+        staging = Path(tempfile.mkdtemp(prefix=f"{_STAGING}{os.getpid()}-", dir=target))
+        records, handouts, handed = [], [], []
         for done, name in enumerate(names):
             if cancelled is not None and cancelled():
                 raise ImportCancelled()
@@ -247,34 +237,78 @@ def assign_work(
                 annotator=name,
                 assigned_at=now(),
             )
+            origin = replace(origin, digest=handout_digest(secret, origin))
             _write_work_file(project, draft, staging / files[name].name, origin, mine)
             records += [(name, q, origin.work_id) for q in queries]
+            handouts.append((origin.work_id, name, origin.scope_sha256, origin.digest, origin.assigned_at))
+            handed.append(mine.assign(work_id=origin.work_id))
             if progress is not None:
                 progress(done + 1, len(names))
         for path in files.values():
             os.replace(staging / path.name, path)
             written.append(path)
         project.assignments.record(
-            draft.version, pd.DataFrame(records, columns=["annotator", "query_id", "work_id"]), project_id
+            draft.version,
+            pd.DataFrame(records, columns=["annotator", "query_id", "work_id"]),
+            project_id,
+            handouts=pd.DataFrame(handouts, columns=["work_id", "annotator", "scope_sha256", "digest", "assigned_at"]),
+            items=pd.concat(handed, ignore_index=True),
+            secret=secret,
         )
+    except OSError as exc:  # an immutable or special folder, a full disk, a name the file system refuses
+        for path in written:
+            path.unlink(missing_ok=True)
+        where = exc.filename2 or exc.filename or target  # os.replace names the destination second
+        raise InputError(
+            f"cannot write the work files there ({exc.strerror or exc}); nothing was handed out", path=where
+        ) from None
     except BaseException:
         for path in written:
             path.unlink(missing_ok=True)
         raise
     finally:
-        shutil.rmtree(staging, ignore_errors=True)
+        if staging is not None:
+            shutil.rmtree(staging, ignore_errors=True)
     counts = plan.merge(todo, on="query_id").groupby("annotator").size()
     return Assignment(
         version=draft.version,
         plan=plan,
         files=files,
         items={name: int(counts.get(name, 0)) for name in names},
-        shared_queries=round(overlap * todo["query_id"].nunique()),
+        shared_queries=shared_queries(overlap, todo["query_id"].nunique()),
         seed=seed,
     )
 
 
 _NOT_IN_FILE_NAMES = set('/\\:*?"<>|')
+# A work file is built as ".NAME.ndcgproj.XXXXXXXX.tmp" beside SQLite's "-wal" and "-shm": every form of the name
+# fits the 255 bytes most file systems allow a name.
+MAX_NAME_BYTES = 200
+_STAGING = ".ndcg-work-"  # the prefix of assign's staging folder inside the output folder: .ndcg-work-PID-XXXX
+
+
+def _remove_stale_staging(folder: Path) -> None:
+    """Remove the staging folders an assign left in ``folder`` when it was killed (its process is gone)."""
+    for entry in folder.glob(f"{_STAGING}*"):
+        if entry.is_dir() and _stale(entry):
+            shutil.rmtree(entry, ignore_errors=True)
+
+
+def _stale(entry: Path) -> bool:
+    pid = entry.name[len(_STAGING) :].split("-", 1)[0]
+    if os.name != "posix":  # Windows has no signal 0 (os.kill would end the process): a day old is stale
+        return time.time() - entry.stat().st_mtime > 86_400
+    if not pid.isdigit():  # an older ndcg-desktop's, without a process ID
+        return True
+    if int(pid) == os.getpid():
+        return False
+    try:
+        os.kill(int(pid), 0)  # signal 0: only asks whether the process exists
+    except ProcessLookupError:
+        return True
+    except OSError:  # another user's process: at work
+        return False
+    return False
 
 
 def _file_name(name: str) -> str:
@@ -283,6 +317,11 @@ def _file_name(name: str) -> str:
         raise InputError(
             f"annotator name {name!r} cannot name a work file: it starts with a dot or holds one of "
             f"{' '.join(sorted(_NOT_IN_FILE_NAMES))}"
+        )
+    if len(name.encode()) > MAX_NAME_BYTES:
+        raise InputError(
+            f"annotator name {show(name)} is too long to name a work file: at most {MAX_NAME_BYTES} bytes in UTF-8, "
+            f"not {len(name.encode())}"
         )
     return name
 
@@ -306,18 +345,21 @@ def _write_work_file(project: Project, draft: PoolVersion, path: Path, origin: W
 class MergedFile:
     path: Path
     annotator: str
-    graded: int  # ratings the file holds
+    graded: int  # ratings merged from the file
     ungraded: int  # items still to grade in it (partial work: merge it again later)
+    missing: int = 0  # items handed out that are no longer in the file (deleted from it)
+    withdrawn: int = 0  # items handed out that the coordinator removed from the draft since: not merged
 
 
 @dataclass
 class MergeReport:
-    """What a merge added: counts per file and in all."""
+    """What a merge added: counts per file and in all, and what happened besides (one sentence each)."""
 
     version: int
     files: list[MergedFile] = field(default_factory=list)
     totals: dict[str, int] = field(default_factory=dict)  # new, changed, unchanged, settled, unsettled
     taken: Taken | None = None  # the merged items' rows and ratings as they were: Project.undo puts them back
+    notes: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -326,41 +368,9 @@ class _Incoming:
     annotator: str
     ratings: pd.DataFrame  # RATING_COLUMNS plus line (0 for a work file)
     ungraded: int
-
-
-def read_work_file(path: str | Path) -> tuple[WorkOrigin, pd.DataFrame, GradeScale]:
-    """A work file's origin, its items (query_id, doc_id, grade, note, updated_at) and its scale; not checked."""
-    target = Path(path)
-    with Project.open(target, read_only=True) as work:
-        text = work.meta(WORK_META)
-        if text is None:
-            raise InputError(
-                "is a project, not a work file (ndcg assign PROJECT --annotators NAMES -o DIR writes those)",
-                path=target,
-            )
-        origin = WorkOrigin.from_json(text, target)
-        versions = work.versions()
-        if not versions:
-            raise InputError("is a work file without a pool; ask for a new work file", path=target)
-        v = versions[-1]
-        # An annotator's copy is edited by hand at times: a grade, ID or text that ndcg-desktop never wrote is
-        # named here, before anything reads it as a number or as text.
-        bad = work.file.query(
-            "SELECT query_id, doc_id, quote(grade) FROM judgments WHERE version = ? AND ((grade IS NOT NULL AND "
-            "typeof(grade) != 'integer') OR typeof(query_id) != 'text' OR typeof(doc_id) != 'text' OR "
-            "typeof(note) != 'text' OR (updated_at IS NOT NULL AND typeof(updated_at) != 'text')) LIMIT 1",
-            (v.version,),
-        )
-        if bad:
-            query, doc, grade = (str(value) for value in bad[0])
-            raise InputError(
-                f"holds document {show(doc)} for query {show(query)} with the grade {grade} or a text that "
-                "ndcg-desktop did not write (the file was edited by hand); nothing was merged: ask for a new "
-                "work file, or grade it again in ndcg-desktop",
-                path=target,
-            )
-        items = work.items(v.version)  # text that is not UTF-8, say, is refused there, naming the file
-        return origin, items, v.scale
+    missing: int = 0
+    withdrawn: int = 0
+    notes: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -371,18 +381,25 @@ class _Draft:
     project_id: str | None
     assigned: pd.DataFrame  # annotator, query_id, work_id
     pool: set[tuple[str, str]]  # (query_id, doc_id) of every item: a set, checked by 100 files x 1,000 items
+    secret: str | None
 
     @staticmethod
     def of(project: Project) -> _Draft:
         draft = _draft(project)
         items = project.items(draft.version)
         pool = set(zip(items["query_id"].tolist(), items["doc_id"].tolist(), strict=True))
-        return _Draft(draft, project.meta("project_id"), project.assignments.assignments(draft.version), pool)
+        return _Draft(
+            draft,
+            project.meta("project_id"),
+            project.assignments.assignments(draft.version),
+            pool,
+            project.assignments.secret(),
+        )
 
 
-def _check_work_file(target: _Draft, path: Path) -> _Incoming:
+def _check_work_file(project: Project, target: _Draft, path: Path) -> _Incoming:
     draft = target.version
-    origin, items, scale = read_work_file(path)
+    origin, items, scale, others = read_work(path)
     if origin.project_id != target.project_id:
         raise InputError(f"is work for another project ({origin.project_name}); nothing was merged", path=path)
     if origin.base_version != draft.version:
@@ -393,24 +410,44 @@ def _check_work_file(target: _Draft, path: Path) -> _Incoming:
         )
     if scale != draft.scale:
         raise InputError(f"grades on the scale {scale}, the draft's is {draft.scale}; nothing was merged", path=path)
-    assigned = target.assigned
-    mine = assigned[(assigned["annotator"] == origin.annotator) & (assigned["work_id"] == origin.work_id)]
-    if mine.empty:
-        raise InputError(
-            f"says it is {origin.annotator}'s work, but no such work file was handed out for draft version "
-            f"{draft.version}; nothing was merged",
-            path=path,
-        )
-    outside = items[~items["query_id"].isin(set(mine["query_id"]))]
-    keys = zip(items["query_id"].tolist(), items["doc_id"].tolist(), strict=True)
-    absent = items[[key not in target.pool for key in keys]]
-    if len(outside) or len(absent):
-        bad = (outside if len(outside) else absent).iloc[0]
+    handout = project.assignments.handout(origin.work_id)
+    if handout is not None:
+        handed = _check_handout(project, target, path, origin, handout)
+    else:
+        handed = _legacy_scope(target, path, origin, items)
+    check_credits(path, origin, others)
+    notes: list[str] = []
+    keys = items[["query_id", "doc_id"]]
+    inserted = keys.merge(handed, how="left", indicator=True)
+    inserted = inserted[inserted["_merge"] == "left_only"]
+    if len(inserted):
+        bad = inserted.iloc[0]
         raise InputError(
             f"holds document {bad['doc_id']} for query {bad['query_id']}, which was not handed out to "
-            f"{origin.annotator} (the file's scope was changed); nothing was merged",
+            f"{origin.annotator} (added to the file: {len(inserted)} such items); nothing was merged",
             path=path,
         )
+    deleted = handed.merge(keys, how="left", indicator=True)
+    deleted = deleted[deleted["_merge"] == "left_only"]
+    if len(deleted):
+        first = deleted.iloc[0]
+        notes.append(
+            f"{path.name}: {len(deleted)} items handed out to {origin.annotator} are missing from the file (deleted "
+            f"from it; the first: document {first['doc_id']} for query {first['query_id']}); they stay ungraded "
+            "by them"
+        )
+    keys_in_file = zip(items["query_id"].tolist(), items["doc_id"].tolist(), strict=True)
+    in_pool = pd.Series([key in target.pool for key in keys_in_file], index=items.index, dtype=bool)
+    gone = items[~in_pool]
+    if len(gone):
+        first = gone.iloc[0]
+        graded_gone = int(gone["grade"].notna().sum())
+        notes.append(
+            f"{path.name}: {len(gone)} items handed out to {origin.annotator} were removed from draft version "
+            f"{draft.version} since (the first: document {first['doc_id']} for query {first['query_id']}); "
+            f"{graded_gone} grades of them were not merged, the rest were"
+        )
+    items = items[in_pool]
     graded = items[items["grade"].notna()]
     wrong = graded[(graded["grade"] < draft.scale.low) | (graded["grade"] > draft.scale.high)]
     if len(wrong):
@@ -431,7 +468,62 @@ def _check_work_file(target: _Draft, path: Path) -> _Incoming:
             "line": 0,
         }
     )
-    return _Incoming(path, origin.annotator, ratings, int(items["grade"].isna().sum()))
+    ungraded = int(items["grade"].isna().sum())
+    return _Incoming(path, origin.annotator, ratings, ungraded, len(deleted), len(gone), notes)
+
+
+def _check_handout(
+    project: Project, target: _Draft, path: Path, origin: WorkOrigin, handout: dict[str, object]
+) -> pd.DataFrame:
+    """The items handed out with the work file ``origin`` claims to be, if its record is the one handed out."""
+    edited = "the file's record of who it was handed to and what it holds was edited; nothing was merged"
+    if handout["version"] != target.version.version:
+        raise InputError(
+            f"claims work {origin.work_id}, which was handed out on pool version {handout['version']}; {edited}",
+            path=path,
+        )
+    if origin.annotator != handout["annotator"]:
+        raise InputError(
+            f"says it is {origin.annotator}'s work, but work {origin.work_id} was handed out to "
+            f"{handout['annotator']}; {edited}",
+            path=path,
+        )
+    if origin.scope_sha256 != handout["scope_sha256"] or origin.assigned_at != handout["assigned_at"]:
+        raise InputError(f"does not hold the scope work {origin.work_id} was handed out with; {edited}", path=path)
+    expected = handout_digest(target.secret or "", replace(origin, assigned_at=str(handout["assigned_at"])))
+    if not (hmac.compare_digest(origin.digest, expected) and hmac.compare_digest(str(handout["digest"]), expected)):
+        raise InputError(
+            f"carries a digest that does not match work {origin.work_id} as this project handed it out (the file's "
+            "record, or the project's record of its handouts, was edited); nothing was merged",
+            path=path,
+        )
+    handed = project.assignments.handout_items(origin.work_id)
+    if scope_hash(handed) != handout["scope_sha256"]:
+        raise InputError(
+            f"cannot be checked: this project's record of the items of work {origin.work_id} was edited; nothing "
+            "was merged",
+            path=project.path,
+        )
+    return handed
+
+
+def _legacy_scope(target: _Draft, path: Path, origin: WorkOrigin, items: pd.DataFrame) -> pd.DataFrame:
+    """A work file handed out before format 8, checked by the queries recorded for it: its items in those queries."""
+    assigned = target.assigned
+    mine = assigned[(assigned["annotator"] == origin.annotator) & (assigned["work_id"] == origin.work_id)]
+    if mine.empty:
+        raise InputError(
+            f"says it is {origin.annotator}'s work, but no such work file was handed out for draft version "
+            f"{target.version.version}; nothing was merged",
+            path=path,
+        )
+    if origin.digest:  # a digest, but no handout recorded: the record was removed or the file forged
+        raise InputError(
+            f"carries a digest, but this project has no record of handing out work {origin.work_id}; nothing was "
+            "merged",
+            path=path,
+        )
+    return items.loc[items["query_id"].isin(set(mine["query_id"])), ["query_id", "doc_id"]]
 
 
 def merge_work(
@@ -452,7 +544,7 @@ def merge_work(
     for done, path in enumerate(paths):
         if cancelled is not None and cancelled():
             raise ImportCancelled()
-        incoming.append(_check_work_file(target, Path(path)))
+        incoming.append(_check_work_file(project, target, Path(path)))
         if progress is not None:
             progress(done + 1, len(paths) + 1)
     return _add(project, target.version, incoming)
@@ -476,5 +568,6 @@ def _add(project: Project, draft: PoolVersion, incoming: list[_Incoming]) -> Mer
     distinct = distinct.drop_duplicates(key)
     source = ", ".join(sorted({i.path.name for i in incoming}))
     totals, taken = project.rating_store.merge_ratings(distinct[RATING_COLUMNS], version=draft.version, source=source)
-    files = [MergedFile(i.path, i.annotator, len(i.ratings), i.ungraded) for i in incoming]
-    return MergeReport(version=draft.version, files=files, totals=totals, taken=taken)
+    files = [MergedFile(i.path, i.annotator, len(i.ratings), i.ungraded, i.missing, i.withdrawn) for i in incoming]
+    notes = [note for i in incoming for note in i.notes]
+    return MergeReport(version=draft.version, files=files, totals=totals, taken=taken, notes=notes)

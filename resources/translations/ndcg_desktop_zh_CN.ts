@@ -2338,6 +2338,14 @@ Open it read-only?</source>
         <translation>尚无判断池：请导入相关性判断（文件 ▸ 导入相关性判断）或从运行结果构建</translation>
     </message>
     <message>
+        <source>Grading as</source>
+        <translation>评级身份</translation>
+    </message>
+    <message>
+        <source>Work file: grading as {name}</source>
+        <translation>任务文件：以 {name} 的身份评级</translation>
+    </message>
+    <message>
         <source>{project} — ndcg-desktop</source>
         <translation>{project} — ndcg-desktop</translation>
     </message>

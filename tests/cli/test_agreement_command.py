@@ -90,3 +90,16 @@ def test_score_names_the_annotators_and_their_alpha(project, capsys):
     judges = next(line for line in lines if line.startswith("judges "))
     assert judges.startswith("judges     2 annotators (ana, ben)")
     assert judges.endswith(f"; Krippendorff's alpha (ordinal) {alpha:.4f} on 3 items rated by two or more")
+
+
+def test_figures_over_three_items_and_two_runs_are_printed_with_their_caveats(project, capsys):
+    assert main(["agreement", project, "--unjudged", "zero"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert [line for line in out if line.startswith("caveat: ")] == [
+        "caveat: alpha and the kappas rest on 3 items rated by two or more people (fewer than 10): over so few items "
+        "they say little about agreement (over one, they can only be 0, 1 or undefined)",
+        "caveat: Kendall's tau orders only 2 runs, so it takes one of 2 values (1 or -1): it says whether their order "
+        "changes, little more",
+    ]
+    assert main(["agreement", project, "--unjudged", "zero", "--json"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["manifest"]["caveats"]) == 2

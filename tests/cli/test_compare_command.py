@@ -196,11 +196,13 @@ def test_refusals_are_one_line(cranfield, capsys, write):
         (["--baseline", "bm26"], "the baseline bm26 is not one of the runs compared (bm25, tfidf)"),
         (["--k", "5,x"], "--k takes positive whole numbers"),
         (["--k", "5,5"], "--k names 5 twice"),
-        (["--resamples", "3"], "resamples must be a whole number from 100"),
     ):
         assert main(base + extra) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and message in err, err
+    with pytest.raises(SystemExit, match="2"):  # a number out of bounds is the parser's refusal, naming the option
+        main([*base, "--resamples", "3"])
+    assert "argument --resamples: --resamples must be a whole number from 100" in capsys.readouterr().err
     assert main(["compare", "--qrels", str(qrels), "--runs", str(runs[0]), *CRANFIELD_OPTIONS]) == 2
     assert "at least two runs" in capsys.readouterr().err
 
@@ -389,3 +391,27 @@ def test_upper_bound_without_scale_takes_the_highest_grade_in_the_judgments(tmp_
         line = doc["manifest"]["settings_line"]
         said = "upper bound: unjudged as grade 2, the highest in the judgments (no --scale given)"
         assert (said in line) is (not extra)
+
+
+def test_two_run_files_of_one_name_are_named_with_run_names(cranfield, tmp_path, capsys):
+    """Issue 24 item 14: two runs named bm25 were told to rename, with no way to; --run-names names run files."""
+    qrels, runs = cranfield
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "bm25.run.gz").write_bytes(runs[0].read_bytes())
+    both = [str(tmp_path / "a" / "bm25.run.gz"), str(tmp_path / "b" / "bm25.run.gz")]
+    base = ["compare", "--qrels", str(qrels), "--runs", *both, *CRANFIELD_OPTIONS, "--resamples", "200"]
+    assert main(base) == 2
+    assert capsys.readouterr().err == (
+        "error: two runs are named bm25.run.gz; give the runs names (--run-names NAME NAME ...)\n"
+    )
+    doc = _compare(capsys, [*base[1:], "--run-names", "bm25-a", "bm25-b"])
+    assert sorted({r["run"] for r in doc["runs"]}) == ["bm25-a", "bm25-b"]
+    for given, said in (
+        (["only-one"], "2 run files need 2 run names, not 1"),
+        (["x", "x"], "two runs are named x; give each run its own name"),
+        (["x", "y\tz"], "run name 'y\\tz' contains U+0009 (tab)"),
+    ):
+        assert main([*base, "--run-names", *given]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and said in err, err

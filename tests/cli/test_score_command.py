@@ -82,7 +82,7 @@ def test_refusal_is_one_line_with_file_line_and_option(write, capsys):
 @pytest.mark.parametrize(
     ("args", "fragment"),
     [
-        (["--k", "0"], "K must be a positive integer"),
+        (["--k", "0"], "argument --k: --k must be a whole number from 1 to 2147483647, not 0"),
         (["--scale", "3..0"], "grade scale 3..0 is empty"),
         (["--scale", "high"], "grade scale must look like LO..HI"),
         (["--gain", "cubic"], "invalid choice"),

@@ -256,5 +256,5 @@ def test_known_tracebacks_are_one_line_refusals_or_accepted(tmp_path):
     assert (status, err) == (2, f"error: {huge_grade}:1: grade '99999999999999999999999' is not an integer\n")
     status, err = _one_line(["score", "--qrels", str(qrels), "--run", str(qrels), "--k", "9223372036854775808"])
     assert status == 2 and err.endswith(
-        "argument --k: K must be a positive integer of at most 2147483647, not 9223372036854775808\n"
+        "argument --k: --k must be a whole number from 1 to 2147483647, not 9223372036854775808\n"
     )

@@ -175,3 +175,29 @@ def test_items_awaiting_adjudication_are_marked_in_annotate_and_not_graded_there
     assert window.statusBar().currentMessage().startswith(f"{d} awaits adjudication")
     assert pd.isna(window.project.pool_items(1, q).set_index("doc_id").loc[d, "grade"])
     assert ws.current_doc() == d  # it stays: the key did nothing
+
+
+def test_the_window_grades_in_a_work_file_as_its_annotator_and_says_so(
+    window, team_project, tmp_path, monkeypatch, messages
+):
+    """Issue 24 item 3: bob's work file opened by a window whose user is not stated is graded as bob; a window whose
+    user is alice is refused it (tasks.work_files.grader decides for both fronts)."""
+    from ndcg_desktop.tasks.teams import assign_work
+
+    monkeypatch.delenv("NDCG_USER", raising=False)
+    with Project.open(team_project, user="tester") as project:
+        files = assign_work(project, ["bob"], tmp_path / "work", overlap=0.0).files
+    window.prefs.annotator = ""
+    assert window.open_project(files["bob"])
+    assert window.project is not None and window.project.user == "bob"
+    assert window.grader_label.text() == "Work file: grading as bob"
+    window.close_project()
+    assert window.grader_label.text() == ""
+    window.prefs.annotator = "alice"
+    before = files["bob"].read_bytes()
+    assert not window.open_project(files["bob"])
+    assert window.project is None
+    assert [text for _, text in messages][-1].startswith(
+        f"{files['bob']}: is a work file handed to bob, and you are alice"
+    )
+    assert files["bob"].read_bytes() == before

@@ -124,7 +124,7 @@ def test_an_older_file_gets_its_chain_when_it_is_migrated(tmp_path, data_dir):
     con.close()
     assert frozen_before  # the old file has a frozen version to record
     with Project.open(path, user="ann") as project:
-        assert project.file.schema_version == 7 and project.protection_problems() == []
+        assert project.file.schema_version == 8 and project.protection_problems() == []
         project.qrels(1)
     expected, previous = [], ""
     for version, digest in frozen_before:

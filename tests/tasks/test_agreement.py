@@ -14,7 +14,9 @@ from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.agreement import (
     AGREEMENT_FILES,
     CONSENSUS,
+    FEW_SHARED_ITEMS,
     annotator_qrels,
+    caveats,
     compute_agreement,
     export_agreement,
     kendall_tau,
@@ -242,3 +244,46 @@ def test_the_result_carries_the_figures_without_the_duplicate_as_krippendorff_gi
     }
     plain = compute_agreement(project, project.version(1), _ratings(rows), EvalSettings(unjudged=UnjudgedPolicy.ZERO))
     assert (plain.duplicates, plain.deduplicated, plain.warnings()) == ((), None, [])
+
+
+# -- caveats (issue 24 item 14): a figure over too little is printed with what it rests on --------------------------
+
+
+def test_one_shared_item_gives_a_caveat_on_alpha_and_the_kappas(project):
+    """ana and ben share one item and differ: the kappas and alpha are 0, which says nothing about two people."""
+    one = RATINGS[(RATINGS["query_id"] == "q2") | ((RATINGS["doc_id"] == "A") & (RATINGS["query_id"] == "q1"))]
+    result = compute_agreement(project, project.version(1), one, K2)
+    assert result.report.overall.items == 1
+    assert result.report.overall.pairs[0].kappa_linear.value == 0.0  # what was printed without a word
+    assert caveats(result.report, result.systems)[0] == (
+        f"alpha and the kappas rest on 1 item rated by two or more people (fewer than {FEW_SHARED_ITEMS}): over so "
+        "few items they say little about agreement (over one, they can only be 0, 1 or undefined)"
+    )
+    assert result.manifest()["caveats"] == caveats(result.report, result.systems)
+
+
+@pytest.mark.parametrize("runs", [2, 3])
+def test_kendalls_tau_over_few_runs_gives_a_caveat(project, tmp_path, write, runs):
+    with Project.create(tmp_path / "few.ndcgproj", user="lead") as few:
+        few.import_qrels(write("q.txt", QRELS))
+        few.freeze()
+        for name in list(RUNS)[:runs]:
+            few.import_run(write(f"{name}.run", RUNS[name]), name=name)
+        result = compute_agreement(few, few.version(1), RATINGS, K2)
+    assert len(result.systems.means) == runs
+    values = {2: "1 or -1", 3: "1, 1/3, -1/3 or -1"}[runs]
+    assert caveats(result.report, result.systems)[-1] == (
+        f"Kendall's tau orders only {runs} runs, so it takes one of {runs * (runs - 1) // 2 + 1} values ({values}): "
+        "it says whether their order changes, little more"
+    )
+
+
+def test_enough_shared_items_and_runs_give_no_caveat(project, write):
+    many = pd.DataFrame(
+        [(f"q{i}", "M", name, (i + len(name)) % 4) for i in range(FEW_SHARED_ITEMS) for name in ("ana", "ben")],
+        columns=RATINGS.columns,
+    )
+    project.import_run(write("sysD.run", "q1 Q0 B 1 3 t\nq1 Q0 A 2 2 t\nq2 Q0 Y 1 3 t\n"), name="sysD")
+    result = compute_agreement(project, project.version(1), pd.concat([RATINGS, many]), K2)
+    assert len(result.systems.means) == 4 and result.report.overall.items >= FEW_SHARED_ITEMS
+    assert caveats(result.report, result.systems) == []

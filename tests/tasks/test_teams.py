@@ -13,6 +13,7 @@ import pytest
 from ndcg_desktop.domain import InputError
 from ndcg_desktop.domain.blind import judging_order
 from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.importing import import_ratings
 from ndcg_desktop.tasks.teams import (
     WORK_META,
     WorkOrigin,
@@ -30,6 +31,11 @@ N_QUERIES, PER_QUERY_ITEMS = 10, 5
 @pytest.fixture
 def team(tmp_path) -> Path:
     """A project whose draft holds 10 queries x 5 documents, ungraded, with texts; no run."""
+    return make_team(tmp_path)
+
+
+def make_team(tmp_path: Path) -> Path:
+    """The project of the ``team`` fixture (shared with tests/tasks/test_work_files.py)."""
     (tmp_path / "q.tsv").write_text(
         "query_id\ttitle\tdescription\tnarrative\n"
         + "".join(f"q{i}\tquery number {i}\twhat q{i} is about\trelevant: q{i}\n" for i in range(N_QUERIES))
@@ -338,3 +344,141 @@ def test_a_work_file_whose_record_names_its_version_as_text_is_refused(team, tmp
     forge_origin(files["ben"], '"base_version": 1', '"base_version": "1"')
     with pytest.raises(InputError, match="its work-file record is damaged"):
         read_work_file(files["ben"])
+
+
+# -- assign: refusals that write nothing (issue 24 items 9 and 15, issue 26) --------------------------------------
+
+
+def leftovers(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir()) if folder.exists() else []
+
+
+def test_a_name_too_long_for_a_file_name_is_refused_before_anything_is_written(team, tmp_path):
+    before = dump(team)
+    with Project.open(team, user="coord") as project, pytest.raises(InputError) as refused:
+        assign_work(project, ["ana", "b" * 300], tmp_path / "work", overlap=0.0)
+    assert f"annotator name '{'b' * 60}…' (300 characters) is too long to name a work file: at most 200 bytes" in str(
+        refused.value
+    )
+    assert dump(team) == before and leftovers(tmp_path / "work") == []
+
+
+def test_a_folder_that_cannot_hold_files_is_refused_naming_it(team, tmp_path):
+    before = dump(team)
+    with Project.open(team, user="coord") as project, pytest.raises(InputError) as refused:
+        assign_work(project, ["ana"], "/proc/self", overlap=0.0)
+    assert str(refused.value).startswith("/proc/self") and "cannot write the work files there" in str(refused.value)
+    assert "nothing was handed out" in str(refused.value)
+    assert dump(team) == before
+
+
+def test_an_immutable_folder_is_refused_naming_it(team, tmp_path):
+    import subprocess
+
+    folder = tmp_path / "locked"
+    folder.mkdir()
+    if subprocess.run(["chattr", "+i", str(folder)], capture_output=True).returncode != 0:
+        pytest.skip("chattr +i needs root and a file system that supports it")
+    try:
+        before = dump(team)
+        with Project.open(team, user="coord") as project, pytest.raises(InputError) as refused:
+            assign_work(project, ["ana"], folder, overlap=0.0)
+        assert str(refused.value).startswith(str(folder)) and "cannot write the work files there" in str(refused.value)
+        assert dump(team) == before and leftovers(folder) == []
+    finally:
+        subprocess.run(["chattr", "-i", str(folder)], check=True)
+
+
+def test_a_write_failing_half_way_leaves_no_work_file_and_no_staging(team, tmp_path, monkeypatch):
+    import errno
+    import os
+
+    real = os.replace
+    calls = []
+
+    def full_disk(src, dst):  # the second work file moved into place finds the disk full
+        if Path(dst).parent == tmp_path / "work":
+            calls.append(dst)
+            if len(calls) == 2:
+                raise OSError(errno.ENOSPC, "No space left on device", str(src), None, str(dst))
+        real(src, dst)
+
+    monkeypatch.setattr("ndcg_desktop.tasks.teams.os.replace", full_disk)
+    before = dump(team)
+    with Project.open(team, user="coord") as project, pytest.raises(InputError) as refused:
+        assign_work(project, ["ana", "ben"], tmp_path / "work", overlap=0.0)
+    assert str(refused.value).startswith(str(tmp_path / "work" / "ben.ndcgproj"))
+    assert "No space left on device" in str(refused.value)
+    assert dump(team) == before and leftovers(tmp_path / "work") == []
+
+
+def test_a_killed_assign_leaves_a_staging_folder_that_the_next_assign_removes(team, tmp_path):
+    """SIGKILL in the middle of writing the work files: the next assign into that folder removes what it left."""
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "import os, signal\n"
+        "from ndcg_desktop.store import Project\n"
+        "from ndcg_desktop.tasks import teams\n"
+        "real = teams._write_work_file\n"
+        "def write_then_die(*args):\n"
+        "    real(*args)\n"
+        "    os.kill(os.getpid(), signal.SIGKILL)\n"
+        "teams._write_work_file = write_then_die\n"
+        f"project = Project.open({str(team)!r}, user='coord')\n"
+        f"teams.assign_work(project, ['ana', 'ben'], {str(tmp_path / 'work')!r}, overlap=0.0)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    killed = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True)
+    assert killed.returncode == -9
+    stale = leftovers(tmp_path / "work")
+    assert len(stale) == 1 and stale[0].startswith(".ndcg-work-")
+    with Project.open(team, user="coord") as project:
+        assign_work(project, ["chen"], tmp_path / "work", overlap=0.0)
+    assert leftovers(tmp_path / "work") == ["chen.ndcgproj"]
+
+
+def test_a_staging_folder_of_a_running_assign_is_left_alone(team, tmp_path):
+    import os
+
+    busy = tmp_path / "work" / f".ndcg-work-{os.getppid()}-abcd"  # the test runner's parent: alive
+    busy.mkdir(parents=True)
+    with Project.open(team, user="coord") as project:
+        assign_work(project, ["chen"], tmp_path / "work", overlap=0.0)
+    assert leftovers(tmp_path / "work") == [busy.name, "chen.ndcgproj"]
+
+
+def test_assign_run_twice_names_every_annotator_with_work_out_and_what_to_do(team, tmp_path):
+    with Project.open(team, user="coord") as project:
+        assign_work(project, ["ana", "ben", "chen"], tmp_path / "first", overlap=0.0, seed=1)
+        with pytest.raises(InputError) as refused:
+            assign_work(project, ["ben", "dan", "ana"], tmp_path / "second", overlap=0.0, seed=1)
+    assert str(refused.value) == (
+        f"{team}: ana, ben already have work files for draft version 1 (they stay valid: merge them when they come "
+        "back); hand new work out under other names (for example ana-2, ben-2), or merge the returned work and start "
+        "a new draft"
+    )
+
+
+@pytest.mark.parametrize("given", ["ana,Ana", "ana,ＡＮＡ", "José,Jose\u0301"])
+def test_names_that_compare_as_one_are_refused_as_two_annotators(team, tmp_path, given):
+    with Project.open(team, user="coord") as project, pytest.raises(InputError, match="are compared as one"):
+        assign_work(project, given.split(","), tmp_path / "work", overlap=0.0)
+
+
+def test_a_look_alike_of_an_annotator_with_work_out_is_refused(team, tmp_path):
+    with Project.open(team, user="coord") as project:
+        assign_work(project, ["José"], tmp_path / "first", overlap=0.0)
+        with pytest.raises(InputError, match="annotator name 'JOSE' would be taken for 'José'"):
+            assign_work(project, ["JOSE"], tmp_path / "second", overlap=0.0)
+        with pytest.raises(InputError, match="annotator name 'jose' would be taken for 'José'"):
+            import_ratings(project, tmp_path / "none.qrels", "jose")
+
+
+def test_a_small_positive_overlap_shares_at_least_one_query():
+    sizes = pd.Series({f"q{i}": 5 for i in range(12)})
+    plan = plan_assignment(sizes, ["ana", "ben"], overlap=0.01, seed=3)  # round(0.12) would share none
+    assert sorted(plan.groupby("query_id").size().tolist()) == [1] * 11 + [2]
+    assert plan_assignment(sizes, ["ana", "ben"], overlap=0.0, seed=3).groupby("query_id").size().max() == 1

@@ -116,7 +116,8 @@ class TeamActions(QObject):
                     changed=t["changed"],
                     unchanged=t["unchanged"],
                     open=t["unsettled"],
-                ),
+                )
+                + "".join(f"\n\n{note}" for note in report.notes),  # missing or withdrawn items (tasks.teams)
             )
 
         self._background(
