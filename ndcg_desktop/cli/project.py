@@ -29,6 +29,7 @@ from ndcg_desktop.tasks import (
 )
 from ndcg_desktop.tasks.adjudication import team_manifest
 from ndcg_desktop.tasks.export import export_frozen_pool
+from ndcg_desktop.tasks.identity import stated_user
 from ndcg_desktop.tasks.importing import RatingsImport, import_ratings
 from ndcg_desktop.tasks.pace import PaceReport, pace_report
 from ndcg_desktop.tasks.project import Project, start_draft
@@ -181,7 +182,7 @@ def cmd_init(args: argparse.Namespace) -> int:
     empty = [i for i, label in enumerate(labels or [], start=1) if not label]
     if empty:
         raise InputError(f"grade label {empty[0]} is empty; give every grade a label")
-    with Project.create(args.project, scale=scale, labels=labels) as project:
+    with Project.create(args.project, scale=scale, labels=labels, user=stated_user()) as project:
         print(f"created {plain(str(project.path))} (grades {project.scale}: {', '.join(map(plain, project.labels))})")
     return 0
 
@@ -288,7 +289,8 @@ def cmd_import_run(args: argparse.Namespace) -> int:
 
 
 def cmd_pool(args: argparse.Namespace) -> int:
-    with Project.open(args.project, read_only=args.dry_run) as project:  # a dry run writes nothing
+    # a dry run writes nothing; a change is credited as tasks.identity and tasks.work_files decide
+    with Project.open(args.project, read_only=True) if args.dry_run else open_to_grade(args.project) as project:
         counts = (pool_preview if args.dry_run else pool_apply)(project, args.runs, args.depth)
         draft = project.draft()
         verb = "would add" if args.dry_run else "added"
@@ -302,7 +304,8 @@ def cmd_pool(args: argparse.Namespace) -> int:
 def cmd_send_for_judging(args: argparse.Namespace) -> int:
     if args.depth is not None and args.depth < 1:  # 0 once meant "everything"
         raise InputError(f"the depth must be a positive integer, not {args.depth}")
-    with Project.open(args.project, read_only=args.dry_run) as project:  # a dry run writes nothing
+    # a dry run writes nothing; a change is credited as tasks.identity and tasks.work_files decide
+    with Project.open(args.project, read_only=True) if args.dry_run else open_to_grade(args.project) as project:
         plan = plan_send_for_judging(
             project,
             args.run_name,

@@ -66,6 +66,7 @@ from ndcg_desktop.tasks.events import (
     VersionRefused,
     VersionsChanged,
 )
+from ndcg_desktop.tasks.identity import grading_name, stated_user
 from ndcg_desktop.tasks.project import (
     SUFFIX,
     FrozenVersionChanged,
@@ -78,7 +79,7 @@ from ndcg_desktop.tasks.project import (
     default_user,
     open_project,
 )
-from ndcg_desktop.tasks.work_files import open_to_grade, stated_user, work_annotator
+from ndcg_desktop.tasks.work_files import open_to_grade, work_origin
 
 translate = QCoreApplication.translate
 
@@ -271,7 +272,8 @@ class MainWindow(QMainWindow):
         return self.slot.project
 
     def annotator(self) -> str:
-        return self.prefs.annotator or default_user()
+        """Who grades outside a work file: NDCG_USER, else the saved name, else the login (tasks.identity)."""
+        return grading_name()
 
     def new_project(self) -> None:
         dialog = NewProjectDialog(self.prefs.annotator or default_user(), self)
@@ -311,7 +313,7 @@ class MainWindow(QMainWindow):
     def open_project(self, path: str | Path) -> bool:
         self.close_project()
         try:  # a work file grades as the annotator it was handed to (tasks.teams.grader decides)
-            project = open_to_grade(path, stated_user(self.prefs.annotator))
+            project = open_to_grade(path, stated_user())
         except (ProjectInUse, ProtectionAltered, ProjectReadOnly) as exc:  # in use, altered, read-only: reading is safe
             answer = show_message(
                 self,
@@ -333,18 +335,26 @@ class MainWindow(QMainWindow):
         remember_project(project.path)
         self.stack.setCurrentWidget(self.tabs)
         self.pace_label.set_project(project)
-        grading_for = work_annotator(project)
-        self.grader_label.setText(
-            ""
-            if grading_for is None
-            else translate("main_window", "Work file: grading as {name}").format(name=grading_for)
-        )
+        self._show_grader(project)
         self.refresh(prefer_draft=True)
         # Loading leaves many long-lived objects; freezing them keeps full collections (tens of
         # ms on a big project) out of the key presses that follow.
         gc.collect()
         gc.freeze()
         return True
+
+    def _show_grader(self, project: Project) -> None:
+        """Who the grades given here are credited to, always in the status bar."""
+        origin = work_origin(project)
+        if origin is not None:
+            text = translate("main_window", "Grading as {name} for {project}, handed out {when}").format(
+                name=origin.annotator, project=origin.project_name, when=origin.assigned_at[:10]
+            )
+        elif project.read_only:
+            text = ""
+        else:
+            text = translate("main_window", "Grading as {name}").format(name=project.user)
+        self.grader_label.setText(text)
 
     def close_project(self) -> None:
         if self.project is None:

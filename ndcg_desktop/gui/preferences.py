@@ -11,14 +11,14 @@ import platformdirs
 from PySide6.QtCore import QSettings
 
 from ndcg_desktop.formats.export import atomic_write
+from ndcg_desktop.tasks import identity
 
 APP = "ndcg-desktop"
 MAX_RECENT = 8
 
 
-def config_dir() -> Path:
-    """Preferences folder; ``NDCG_DESKTOP_CONFIG_DIR`` overrides it (tests point it at a temp folder)."""
-    return Path(os.environ.get("NDCG_DESKTOP_CONFIG_DIR") or platformdirs.user_config_path(APP))
+# The preferences folder is the command line's too: it reads the annotator name saved here (tasks.identity).
+config_dir = identity.config_dir
 
 
 def state_dir() -> Path:

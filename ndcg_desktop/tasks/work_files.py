@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +24,7 @@ from ndcg_desktop.domain.names import name_key, same_person
 from ndcg_desktop.domain.settings import GradeScale
 from ndcg_desktop.formats.cells import check_person, show
 from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.identity import stated_user as stated_user  # the one answer to who grades
 
 WORK_META = "work"  # meta key of a work file: JSON, see WorkOrigin
 WORK_KIND = "ndcg-desktop work file v1"
@@ -84,16 +84,16 @@ def handout_digest(secret: str, origin: WorkOrigin) -> str:
 # -- who grades ------------------------------------------------------------------------------------------------
 
 
-def stated_user(preference: str = "") -> str | None:
-    """The name the user stated, if any: the window's preference, else ``NDCG_USER``; None when neither is set
-    (the login name is then only a default, not a statement)."""
-    return preference.strip() or os.environ.get("NDCG_USER", "").strip() or None
+def work_origin(project: Project) -> WorkOrigin | None:
+    """Where a work file comes from (None for a project that is not a work file)."""
+    text = project.meta(WORK_META)
+    return None if text is None else WorkOrigin.from_json(text, project.path)
 
 
 def work_annotator(project: Project) -> str | None:
     """The annotator a work file was handed to (None for a project that is not a work file)."""
-    text = project.meta(WORK_META)
-    return None if text is None else WorkOrigin.from_json(text, project.path).annotator
+    origin = work_origin(project)
+    return None if origin is None else origin.annotator
 
 
 def grader(project: Project, stated: str | None) -> str | None:
