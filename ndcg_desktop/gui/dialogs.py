@@ -13,7 +13,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QFileDialog,
     QFormLayout,
     QGridLayout,
     QHBoxLayout,
@@ -31,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from ndcg_desktop.domain import GradeScale, InputError, OrderKind, TiePolicy
+from ndcg_desktop.gui import file_dialogs
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_label
 from ndcg_desktop.gui.scores.tables import FrameModel, TableData, sorted_frame, table_data, table_view
@@ -385,10 +385,9 @@ class ImportRunDialog(QDialog):
     def choose_map_file(self, path: str | None = None) -> None:
         """Map returned IDs through a chunk map file (read when the run is imported); "" clears it."""
         if path is None:
-            path, _ = QFileDialog.getOpenFileName(
+            path = file_dialogs.open_file(
                 self,
                 translate("dialogs", "Chunk map file"),
-                str(Path(self.path).parent) if self.path else "",
                 translate("dialogs", "Chunk maps (*.jsonl *.csv *.tsv *.gz);;All files (*)"),
             )
         self.map_file = Path(path) if path else None

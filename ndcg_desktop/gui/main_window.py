@@ -13,7 +13,6 @@ from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QUndoStack
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
-    QFileDialog,
     QFrame,
     QLabel,
     QMainWindow,
@@ -26,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from ndcg_desktop import __version__
 from ndcg_desktop.domain import InputError
+from ndcg_desktop.gui import file_dialogs
 from ndcg_desktop.gui.agreement import AgreementView
 from ndcg_desktop.gui.dialogs import BuildPoolDialog, FreezeDialog, ImportRunDialog, NewProjectDialog, ShortcutsDialog
 from ndcg_desktop.gui.pace_status import PaceLabel
@@ -242,8 +242,8 @@ class MainWindow(QMainWindow):
         dialog = NewProjectDialog(self.prefs.annotator or default_user(), self)
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return
-        path, _ = QFileDialog.getSaveFileName(
-            self, translate("main_window", "Create project"), str(Path.home() / f"evaluation{SUFFIX}"), project_filter()
+        path, _ = file_dialogs.save_file(
+            self, translate("main_window", "Create project"), f"evaluation{SUFFIX}", project_filter()
         )
         if not path:
             return
@@ -259,9 +259,7 @@ class MainWindow(QMainWindow):
         self.open_project(path)
 
     def open_project_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(
-            self, translate("main_window", "Open project"), str(Path.home()), project_filter()
-        )
+        path = file_dialogs.open_file(self, translate("main_window", "Open project"), project_filter())
         if path:
             self.open_project(path)
 
@@ -466,8 +464,7 @@ class MainWindow(QMainWindow):
         run_with_progress(self, title, fn, finished, self.show_error, cancelled)
 
     def _pick(self, title: str, filters: str) -> str | None:
-        path, _ = QFileDialog.getOpenFileName(self, title, str(Path.home()), filters)
-        return path or None
+        return file_dialogs.open_file(self, title, filters)
 
     def import_queries(self, path: str | None = None) -> None:
         path = path or self._pick(

@@ -14,7 +14,6 @@ from PySide6.QtCore import QCoreApplication, QItemSelection, QSortFilterProxyMod
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
-    QFileDialog,
     QFrame,
     QHBoxLayout,
     QLabel,
@@ -29,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from ndcg_desktop.domain import DuplicatePolicy, Gain, InputError, UnjudgedPolicy, UnknownQueryPolicy
+from ndcg_desktop.gui import file_dialogs
 from ndcg_desktop.gui.agreement.heatmap import ConfusionModel, heatmap_view
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.scores.tables import Column, FrameModel, fit_columns, sorted_proxy, table_view
@@ -277,9 +277,7 @@ class AgreementView(QWidget):
         result = self.session.result
         if result is None:
             return []
-        folder = folder or QFileDialog.getExistingDirectory(
-            self, translate("agreement", "Export agreement to a folder")
-        )
+        folder = folder or file_dialogs.folder(self, translate("agreement", "Export agreement to a folder"))
         if not folder:
             return []
         try:
