@@ -30,13 +30,13 @@ from PySide6.QtWidgets import (
 )
 
 from ndcg_desktop.domain import GradeScale, InputError, OrderKind, TiePolicy
+from ndcg_desktop.domain.settings import NUMBERED_LABEL, default_labels
 from ndcg_desktop.gui import file_dialogs
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_label
 from ndcg_desktop.gui.scores.tables import FrameModel, TableData, sorted_frame, table_data, table_view
 from ndcg_desktop.gui.tasks import Task, run_in_background
 from ndcg_desktop.gui.themes import error_colour
-from ndcg_desktop.store.project import DEFAULT_LABELS, default_labels
 
 translate = QCoreApplication.translate
 
@@ -73,9 +73,11 @@ SHORTCUTS = [
     (QT_TRANSLATE_NOOP("dialogs", "Ctrl+Q"), QT_TRANSLATE_NOOP("dialogs", "Quit (everything is already saved)")),
 ]
 
-# The store's default grade labels (ndcg_desktop.store.project.DEFAULT_LABELS), offered translated.
+# The default grade labels (ndcg_desktop.domain.settings.LABEL_LADDERS), offered translated.
 _DEFAULT_LABEL_TEXTS = (
     QT_TRANSLATE_NOOP("dialogs", "Not relevant"),
+    QT_TRANSLATE_NOOP("dialogs", "Marginally relevant"),
+    QT_TRANSLATE_NOOP("dialogs", "Relevant"),
     QT_TRANSLATE_NOOP("dialogs", "Related"),
     QT_TRANSLATE_NOOP("dialogs", "Highly relevant"),
     QT_TRANSLATE_NOOP("dialogs", "Perfect"),
@@ -83,10 +85,10 @@ _DEFAULT_LABEL_TEXTS = (
 
 
 def _default_label(text: str, grade: int) -> str:
-    """A default grade label from the store, in the interface language."""
-    if text in DEFAULT_LABELS:
+    """A default grade label (domain.settings.default_labels), in the interface language."""
+    if text in _DEFAULT_LABEL_TEXTS:
         return translate("dialogs", text)
-    if text == f"Grade {grade}":  # the store's fallback label
+    if text == NUMBERED_LABEL.format(grade=grade):
         return translate("dialogs", "Grade {grade}").format(grade=grade)
     return text
 
@@ -141,6 +143,8 @@ class NewProjectDialog(QDialog):
         self.annotator.setPlaceholderText(translate("dialogs", "Your name, recorded with every grade"))
         self.annotator.setAccessibleName(translate("dialogs", "Annotator"))
         self.labels_form = QFormLayout()
+        self.label_edits_by_grade: dict[int, QLineEdit] = {}
+        self._shown: dict[int, str] = {}  # the default label each grade showed
         self.label_edits: list[QLineEdit] = []
         form = QFormLayout()
         scale_row = QWidget()
@@ -177,16 +181,20 @@ class NewProjectDialog(QDialog):
         self._rebuild()
 
     def _rebuild(self) -> None:
-        old = [e.text() for e in self.label_edits]
+        # A label the user typed stays with its grade; one still showing a default follows the new scale.
+        typed = {g: e.text() for g, e in self.label_edits_by_grade.items() if e.text() != self._shown.get(g)}
         while self.labels_form.rowCount():
             self.labels_form.removeRow(0)
         self.label_edits = []
+        self.label_edits_by_grade = {}
         if self.low.value() > self.high.value():
             return
         scale = GradeScale(self.low.value(), self.high.value())
-        defaults = default_labels(scale)
-        for i, grade in enumerate(range(scale.low, scale.high + 1)):
-            edit = QLineEdit(old[i] if i < len(old) and old[i] else _default_label(defaults[i], grade))
+        grades = range(scale.low, scale.high + 1)
+        self._shown = {g: _default_label(text, g) for g, text in zip(grades, default_labels(scale), strict=True)}
+        for grade in grades:
+            edit = QLineEdit(typed.get(grade) or self._shown[grade])
+            self.label_edits_by_grade[grade] = edit
             edit.setAccessibleName(translate("dialogs", "Label of grade {grade}").format(grade=grade))
             self.label_edits.append(edit)
             self.labels_form.addRow(translate("dialogs", "Grade {grade}").format(grade=grade), edit)

@@ -1715,6 +1715,14 @@ Not scored: {run}: {why}</source>
         <translation>不相关</translation>
     </message>
     <message>
+        <source>Marginally relevant</source>
+        <translation>略微相关</translation>
+    </message>
+    <message>
+        <source>Relevant</source>
+        <translation>相关</translation>
+    </message>
+    <message>
         <source>Related</source>
         <translation>有关联</translation>
     </message>
