@@ -515,8 +515,16 @@ class MainWindow(QMainWindow):
                 return
             self._imported(
                 translate(
-                    "main_window", "Judgments: {added} added, {graded} pool items graded, {ungraded} ungraded."
-                ).format(added=result["added"], graded=result["graded_existing"], ungraded=result["ungraded"]),
+                    "main_window",
+                    "Judgments imported: {graded} items graded ({added} added to the pool, of them {ungraded} "
+                    "ungraded; {filled} already in it graded now); {unchanged} unchanged.",
+                ).format(
+                    graded=f"{result['graded']:,}",
+                    added=f"{result['added']:,}",
+                    ungraded=f"{result['ungraded']:,}",
+                    filled=f"{result['graded_existing']:,}",
+                    unchanged=f"{result['unchanged']:,}",
+                ),
                 prefer_draft=True,
             )
 

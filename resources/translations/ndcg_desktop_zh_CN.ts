@@ -2381,12 +2381,12 @@ Open it read-only?</source>
         <translation>相关性判断 (*.txt *.qrels *.csv *.tsv *.gz);;所有文件 (*)</translation>
     </message>
     <message>
-        <source>Importing judgments…</source>
-        <translation>正在导入相关性判断…</translation>
+        <source>Judgments imported: {graded} items graded ({added} added to the pool, of them {ungraded} ungraded; {filled} already in it graded now); {unchanged} unchanged.</source>
+        <translation>已导入相关性判断：{graded} 个条目已评级（{added} 个新加入判断池，其中 {ungraded} 个未评级；{filled} 个原已在判断池中、现已评级）；{unchanged} 个未变。</translation>
     </message>
     <message>
-        <source>Judgments: {added} added, {graded} pool items graded, {ungraded} ungraded.</source>
-        <translation>相关性判断：新增 {added} 条，判断池中已评级 {graded} 项，未评级 {ungraded} 项。</translation>
+        <source>Importing judgments…</source>
+        <translation>正在导入相关性判断…</translation>
     </message>
     <message>
         <source>Queries and topics (*.tsv *.csv *.jsonl *.txt *.xml *.gz);;All files (*)</source>
