@@ -1284,12 +1284,16 @@ Not scored: {run}: {why}</source>
         <translation>无</translation>
     </message>
     <message>
+        <source>query {id}</source>
+        <translation>查询 {id}</translation>
+    </message>
+    <message>
         <source>{items} and {more} more</source>
         <translation>{items} 及另外 {more} 个</translation>
     </message>
     <message>
-        <source>{count}: {items}</source>
-        <translation>{count} 个：{items}</translation>
+        <source>{count} queries ({items})</source>
+        <translation>{count} 个查询（{items}）</translation>
     </message>
     <message>
         <source>{run} against pool v{version} (sha256 {hash}…)</source>

@@ -116,13 +116,18 @@ def found_text(group: str, report: FlagReport, k: int) -> str:
 
 
 def listing(items: list[str], limit: int = 8) -> str:
-    """``3: q1, q2, q3``, or ``12: q1, …, q8 and 4 more``."""
+    """Query IDs in words: ``query 26``, ``3 queries (q1, q2, q3)``, ``12 queries (q1, …, q8 and 4 more)``.
+
+    A bare ``1: 26`` after a label's own colon read as a riddle ("Ties straddling K: 1: 26").
+    """
     if not items:
         return translate("analysis", "none")
+    if len(items) == 1:
+        return translate("analysis", "query {id}").format(id=items[0])
     shown = translate("analysis", ", ", "list separator").join(items[:limit])
     if len(items) > limit:
         shown = translate("analysis", "{items} and {more} more").format(items=shown, more=len(items) - limit)
-    return translate("analysis", "{count}: {items}").format(count=len(items), items=shown)
+    return translate("analysis", "{count} queries ({items})").format(count=len(items), items=shown)
 
 
 def scored_against(run: str, version: PoolVersion) -> str:
