@@ -344,7 +344,7 @@ class ImportRunDialog(QDialog):
         except InputError as exc:
             self.preview.setRowCount(0)
             self.reading.setStyleSheet(f"color:{error_colour()}")
-            self.reading.setText(str(exc))
+            self.reading.setText(exc.located())
             return
         queries, docs = run.queries.to_pylist(), run.doc_ids(np.arange(len(run))).to_pylist()
         values = run.rank if run.order is OrderKind.RANK else run.score

@@ -280,7 +280,7 @@ class MainWindow(QMainWindow):
                 self,
                 QMessageBox.Icon.Question,
                 translate("main_window", "Project in use"),
-                translate("main_window", "{error}\n\nOpen it read-only?").format(error=exc),
+                translate("main_window", "{error}\n\nOpen it read-only?").format(error=exc.located()),
                 QMessageBox.StandardButton.Open | QMessageBox.StandardButton.Cancel,
             )
             if answer != QMessageBox.StandardButton.Open:

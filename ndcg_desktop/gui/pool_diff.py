@@ -1,7 +1,8 @@
 """*Pool ▸ Compare pool versions…*: two frozen versions side by side (issue 16), as ``ndcg diff-pools`` shows them.
 
-The dialog picks the versions, K and the unjudged-document policy; :func:`ndcg_desktop.tasks.pool_diff.diff_pools`
-does all the work on a worker behind a cancellable progress dialog, and its tables are formatted there too
+The dialog picks the versions, K and every policy the command line offers;
+:func:`ndcg_desktop.tasks.pool_diff.diff_pools` does all the work on a worker behind a cancellable progress
+dialog, and its tables are formatted there too
 (:func:`~ndcg_desktop.gui.scores.tables.table_data`). The widgets only show prepared cells: the queries that
 changed (selecting one narrows the items to it), the items added, removed and regraded with who and when,
 and each run's mean under both versions with Kendall's tau between the two orderings.
@@ -18,6 +19,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
+    QGridLayout,
     QHBoxLayout,
     QLabel,
     QPushButton,
@@ -27,7 +29,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ndcg_desktop.domain import EvalSettings, UnjudgedPolicy
+from ndcg_desktop.domain import (
+    DuplicatePolicy,
+    EvalSettings,
+    Gain,
+    QuerySet,
+    UnjudgedPolicy,
+    UnknownQueryPolicy,
+    ZeroIdcgPolicy,
+)
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import bold_label, plain_label
 from ndcg_desktop.gui.scores.tables import (
@@ -39,6 +49,7 @@ from ndcg_desktop.gui.scores.tables import (
     table_data,
     table_view,
 )
+from ndcg_desktop.gui.scores.text import not_scored_text
 from ndcg_desktop.gui.tasks import run_with_progress
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.pool_diff import PoolDiff, diff_pools
@@ -80,6 +91,48 @@ UNJUDGED = [  # refusing first: nothing is guessed until the user chooses (rule 
     (UnjudgedPolicy.ZERO, QT_TRANSLATE_NOOP("analysis", "count as non-relevant (zero)")),
     (UnjudgedPolicy.CONDENSE, QT_TRANSLATE_NOOP("analysis", "leave out and close the gaps (condense)")),
 ]
+# Every choice `ndcg diff-pools` has (cli.options.add_policy_options but the stored runs' reading), its default
+# first: the EvalSettings field, the caption, and each value in the window's words.
+POLICIES: list[tuple[str, str, list[tuple[Any, str]]]] = [
+    (
+        "gain",
+        QT_TRANSLATE_NOOP("analysis", "&gain:"),
+        [(Gain.LINEAR, QT_TRANSLATE_NOOP("analysis", "linear")), (Gain.EXPONENTIAL, "2^grade − 1")],
+    ),
+    ("unjudged", QT_TRANSLATE_NOOP("analysis", "&unjudged:"), UNJUDGED),
+    (
+        "duplicates",
+        QT_TRANSLATE_NOOP("analysis", "&duplicates:"),
+        [
+            (DuplicatePolicy.REJECT, QT_TRANSLATE_NOOP("analysis", "refuse the run (reject)")),
+            (DuplicatePolicy.FIRST, QT_TRANSLATE_NOOP("analysis", "keep the first")),
+        ],
+    ),
+    (
+        "unknown_queries",
+        QT_TRANSLATE_NOOP("analysis", "run queries not in the &pool:"),
+        [
+            (UnknownQueryPolicy.REJECT, QT_TRANSLATE_NOOP("analysis", "refuse the run (reject)")),
+            (UnknownQueryPolicy.IGNORE, QT_TRANSLATE_NOOP("analysis", "ignore them (listed)")),
+        ],
+    ),
+    (
+        "zero_idcg",
+        QT_TRANSLATE_NOOP("analysis", "queries with no relevant document:"),
+        [
+            (ZeroIdcgPolicy.KEEP, QT_TRANSLATE_NOOP("analysis", "score 0, kept in the mean")),
+            (ZeroIdcgPolicy.EXCLUDE, QT_TRANSLATE_NOOP("analysis", "left out of the mean")),
+        ],
+    ),
+    (
+        "queries",
+        QT_TRANSLATE_NOOP("analysis", "pool queries without a ranking:"),
+        [
+            (QuerySet.POOL, QT_TRANSLATE_NOOP("analysis", "score them 0 (every pool query counts)")),
+            (QuerySet.RUN, QT_TRANSLATE_NOOP("analysis", "score only answered queries")),
+        ],
+    ),
+]
 
 
 @dataclass(frozen=True)
@@ -107,7 +160,7 @@ def diff_tables(diff: PoolDiff) -> PoolDiffTables:
 
 
 class PoolDiffDialog(QDialog):
-    """Choose two frozen versions (A before B), K and the unjudged policy; *Compare* shows what changed."""
+    """Choose two frozen versions (A before B), K and every policy; *Compare* shows what changed."""
 
     def __init__(self, project: Project, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -129,10 +182,14 @@ class PoolDiffDialog(QDialog):
             self.version_b.setCurrentIndex(len(frozen) - 1)
         self.k = QSpinBox(minimum=1, maximum=10_000, value=10)
         self.k.setAccessibleName(translate("analysis", "Cutoff K"))
-        self.unjudged = QComboBox()
+        self.policies: dict[str, QComboBox] = {}
+        for name, _caption, options in POLICIES:
+            box = self.policies[name] = QComboBox()
+            for policy, text in options:
+                box.addItem(translate("analysis", text), policy.value)
+        self.unjudged = self.policies["unjudged"]
         self.unjudged.setAccessibleName(translate("analysis", "Unjudged documents"))
-        for policy, text in UNJUDGED:
-            self.unjudged.addItem(translate("analysis", text), policy.value)
+        self.policies["duplicates"].setAccessibleName(translate("analysis", "Duplicate documents"))
         self.compare_button = QPushButton(translate("analysis", "&Compare"))
         self.compare_button.setDefault(True)
         self.compare_button.setEnabled(len(frozen) >= 2)
@@ -142,7 +199,6 @@ class PoolDiffDialog(QDialog):
             (translate("analysis", "&From"), self.version_a),
             (translate("analysis", "&to"), self.version_b),
             (translate("analysis", "at &K"), self.k),
-            (translate("analysis", "&unjudged:"), self.unjudged),
         ):
             caption = QLabel(label)
             caption.setBuddy(widget)
@@ -150,6 +206,12 @@ class PoolDiffDialog(QDialog):
             choices.addWidget(widget)
         choices.addStretch(1)
         choices.addWidget(self.compare_button)
+        policies = QGridLayout()  # two rows of three: every choice readable at 1100 px, in either language
+        for i, (name, caption_text, _options) in enumerate(POLICIES):
+            caption = QLabel(translate("analysis", caption_text))
+            caption.setBuddy(self.policies[name])
+            policies.addWidget(caption, i // 3, 2 * (i % 3), Qt.AlignmentFlag.AlignRight)
+            policies.addWidget(self.policies[name], i // 3, 2 * (i % 3) + 1)
 
         self.summary = plain_label(
             translate("analysis", "Compare needs two frozen pool versions.")
@@ -178,7 +240,7 @@ class PoolDiffDialog(QDialog):
         self.refused.setAccessibleName(translate("analysis", "Runs that could not be scored"))
         self.settings_line = plain_label(wrap=True)
         self.settings_line.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        for box in (self.version_a, self.version_b, self.unjudged):
+        for box in (self.version_a, self.version_b, *self.policies.values()):
             box.currentIndexChanged.connect(lambda _i: self._choices_changed())
         self.k.valueChanged.connect(lambda _v: self._choices_changed())
         self._choices_changed()
@@ -197,6 +259,7 @@ class PoolDiffDialog(QDialog):
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addLayout(choices)
+        layout.addLayout(policies)
         layout.addWidget(self.summary)
         layout.addWidget(split, 1)
         layout.addWidget(self.settings_line)
@@ -229,9 +292,8 @@ class PoolDiffDialog(QDialog):
         return pane
 
     def settings(self) -> EvalSettings:
-        return EvalSettings(
-            k=self.k.value(), unjudged=UnjudgedPolicy(self.unjudged.currentData()), scale=self.project.scale
-        )
+        chosen = {name: type(options[0][0])(self.policies[name].currentData()) for name, _c, options in POLICIES}
+        return EvalSettings(k=self.k.value(), scale=self.project.scale, **chosen)
 
     def compare(self) -> None:
         """Diff the chosen versions and score every run under both, on a worker (cancellable)."""
@@ -249,7 +311,8 @@ class PoolDiffDialog(QDialog):
         run_with_progress(self, translate("analysis", "Comparing pool versions…"), work, done, self._failed)
 
     def _choice(self) -> tuple[Any, ...]:
-        return self.version_a.currentData(), self.version_b.currentData(), self.k.value(), self.unjudged.currentData()
+        policies = tuple(box.currentData() for box in self.policies.values())
+        return self.version_a.currentData(), self.version_b.currentData(), self.k.value(), *policies
 
     def _failed(self, message: str) -> None:
         """The comparison was refused (a version changed on disk, say): no figure of an earlier one stays beside
@@ -296,10 +359,11 @@ class PoolDiffDialog(QDialog):
                     "1 is the same order, -1 the reverse.",
                 ).format(a=diff.a, b=diff.b, tau=diff.tau, p="—" if diff.tau_p is None else f"{diff.tau_p:.3g}")
             )
-        refused = [f"{name}: {why}" for name, why in diff.refused.items()]
+        refused = [f"{name}: {not_scored_text(why)}" for name, why in diff.refused.items()]
         self.refused.setText(
             translate("analysis", "Not scored: {runs}").format(runs="; ".join(refused)) if refused else ""
         )
+        self.refused.setToolTip("\n".join(f"{name}: {why.error.located()}" for name, why in diff.refused.items()))
         self.refused.setVisible(bool(refused))
         self.settings_line.setText(diff.settings.to_text())
 

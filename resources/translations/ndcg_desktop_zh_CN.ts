@@ -40,6 +40,22 @@
         <translation>两位标注者给出每对等级的条目数；颜色越深越多</translation>
     </message>
     <message>
+        <source>Runs are compared on a frozen version; this one is a draft.</source>
+        <translation>运行结果只在已冻结的版本上比较；此版本是草稿。</translation>
+    </message>
+    <message>
+        <source>No run is imported, so no run is compared.</source>
+        <translation>尚未导入运行结果，因此没有可比较的运行结果。</translation>
+    </message>
+    <message>
+        <source>No query has an item rated by two or more people, so no run is compared.</source>
+        <translation>没有任何查询含有两人及以上评级的条目，因此不比较运行结果。</translation>
+    </message>
+    <message>
+        <source>No run could be scored under these choices:</source>
+        <translation>在这些选择下没有运行结果能计算得分：</translation>
+    </message>
+    <message>
         <source>unjudged documents: refuse the run</source>
         <translation>未判定文档：拒绝该运行</translation>
     </message>
@@ -186,10 +202,6 @@
     <message>
         <source>consensus</source>
         <translation>共识</translation>
-    </message>
-    <message>
-        <source>Not compared: {why}</source>
-        <translation>未比较：{why}</translation>
     </message>
     <message>
         <source>
@@ -443,6 +455,34 @@ Not scored: {run}: {why}</source>
     <message>
         <source>&amp;unjudged:</source>
         <translation>未判定文档(&amp;U)：</translation>
+    </message>
+    <message>
+        <source>&amp;gain:</source>
+        <translation>增益(&amp;G)：</translation>
+    </message>
+    <message>
+        <source>&amp;duplicates:</source>
+        <translation>重复文档(&amp;D)：</translation>
+    </message>
+    <message>
+        <source>run queries not in the &amp;pool:</source>
+        <translation>不在判断池中的运行查询(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>queries with no relevant document:</source>
+        <translation>没有相关文档的查询：</translation>
+    </message>
+    <message>
+        <source>score 0, kept in the mean</source>
+        <translation>记 0 分，计入均值</translation>
+    </message>
+    <message>
+        <source>left out of the mean</source>
+        <translation>不计入均值</translation>
+    </message>
+    <message>
+        <source>pool queries without a ranking:</source>
+        <translation>没有排序的判断池查询：</translation>
     </message>
     <message>
         <source>Compare needs two frozen pool versions.</source>
@@ -1294,6 +1334,10 @@ Not scored: {run}: {why}</source>
     <message>
         <source>{count} queries ({items})</source>
         <translation>{count} 个查询（{items}）</translation>
+    </message>
+    <message>
+        <source>needs a choice for {groups}</source>
+        <translation>需要为{groups}作出选择</translation>
     </message>
     <message>
         <source>{run} against pool v{version} (sha256 {hash}…)</source>
@@ -2914,10 +2958,6 @@ The audit log keeps a record, and Edit ▸ Undo brings the draft back while the 
     <message>
         <source>pairs</source>
         <translation>配对</translation>
-    </message>
-    <message>
-        <source>K: {problem}</source>
-        <translation>K：{problem}</translation>
     </message>
     <message>
         <source>all pairs</source>

@@ -32,7 +32,7 @@ from ndcg_desktop.gui import file_dialogs
 from ndcg_desktop.gui.agreement.heatmap import ConfusionModel, heatmap_view
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.scores.tables import Column, FrameModel, fit_columns, sorted_proxy, table_view
-from ndcg_desktop.gui.scores.text import GAIN_TEXTS, describe_settings, keys_text
+from ndcg_desktop.gui.scores.text import GAIN_TEXTS, describe_settings, keys_text, not_scored_text
 from ndcg_desktop.gui.tasks import run_with_progress
 from ndcg_desktop.scoring.agreement import Figure
 from ndcg_desktop.store import Project
@@ -74,6 +74,14 @@ TAU_COLUMNS: list[Column] = [
     (QT_TRANSLATE_NOOP("analysis", "Kendall's tau"), "kendall_tau", "f4"),
     (QT_TRANSLATE_NOOP("analysis", "Undefined because"), "undefined", ""),
 ]
+NOT_COMPARED_TEXTS = {  # tasks.agreement.NOT_COMPARED, in the window's words
+    "draft": QT_TRANSLATE_NOOP("agreement", "Runs are compared on a frozen version; this one is a draft."),
+    "no_runs": QT_TRANSLATE_NOOP("agreement", "No run is imported, so no run is compared."),
+    "no_shared_items": QT_TRANSLATE_NOOP(
+        "agreement", "No query has an item rated by two or more people, so no run is compared."
+    ),
+    "none_scored": QT_TRANSLATE_NOOP("agreement", "No run could be scored under these choices:"),
+}
 UNJUDGED_TEXTS = {
     UnjudgedPolicy.REJECT: QT_TRANSLATE_NOOP("agreement", "unjudged documents: refuse the run"),
     UnjudgedPolicy.ZERO: QT_TRANSLATE_NOOP("agreement", "unjudged documents: count as non-relevant"),
@@ -402,13 +410,14 @@ class AgreementView(QWidget):
     def _show_systems(self, result: AgreementResult) -> None:
         systems = result.systems
         judge_names = {CONSENSUS: translate("agreement", "consensus")}
-        if systems.why:
-            self.systems_note.setText(translate("agreement", "Not compared: {why}").format(why=systems.why))
+        refused = "".join(
+            translate("agreement", "\nNot scored: {run}: {why}").format(run=run, why=not_scored_text(why))
+            for run, why in systems.refused.items()
+        )
+        self.systems_note.setToolTip("\n".join(f"{run}: {why.error.located()}" for run, why in systems.refused.items()))
+        if systems.reason:
+            self.systems_note.setText(translate("agreement", NOT_COMPARED_TEXTS[systems.reason]) + refused)
         else:
-            refused = "".join(
-                translate("agreement", "\nNot scored: {run}: {why}").format(run=run, why=why)
-                for run, why in systems.refused.items()
-            )
             self.systems_note.setText(
                 translate(
                     "agreement",

@@ -179,7 +179,7 @@ class RunsInputs(QWidget):
         try:
             self.session.set_ks(self.ks.text())
         except InputError as exc:
-            self.ks_error.setText(translate("runs", "K: {problem}").format(problem=str(exc)))
+            self.ks_error.setText(exc.located())  # names the field: "K names 5 twice"
             self.ks_error.show()
         else:
             self.ks_error.hide()

@@ -129,7 +129,7 @@ class AssignDialog(QDialog):
             )
         except InputError as exc:
             self.model.clear()
-            self.problem.setText(str(exc))
+            self.problem.setText(exc.located())
             self.ok.setEnabled(False)
             return
         self.model.load(summary)
