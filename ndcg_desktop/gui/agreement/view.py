@@ -331,8 +331,10 @@ class AgreementView(QWidget):
         for model in (self.groups, self.pairs, self.leniency, self.taus, self.means):
             model.clear()
         self.confusion.clear()
-        self.pair_box.clear()
+        self.pair_box.clear()  # emits no `activated`: the caption is cleared here, not by _show_matrix
+        self.matrix_caption.setText("")
         self.systems_note.setText("")
+        self.systems_note.setToolTip("")
         self.summary.setText(
             translate("agreement", "Choose a pool version and press Compute ({keys}).").format(
                 keys=keys_text(COMPUTE_KEYS)
