@@ -2293,6 +2293,10 @@ Not scored: {run}: {why}</source>
         <translation>高对比度</translation>
     </message>
     <message>
+        <source>Applies the next time ndcg-desktop starts</source>
+        <translation>下次启动 ndcg-desktop 时生效</translation>
+    </message>
+    <message>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
