@@ -145,3 +145,28 @@ DATA_TEXTS = [
     "Related",
     "Perfect",
 ]  # the small project's own data and grade labels (project data is never translated)
+
+
+def test_qts_own_dialogs_speak_the_interface_language(qapp, qtbot):
+    """Qt's catalogue (qtbase_zh_CN, from PySide6's translations folder) and ours for what it lacks."""
+    from PySide6.QtWidgets import QDialogButtonBox, QFileDialog, QMessageBox
+
+    assert i18n.install(qapp, "zh_CN") == "zh_CN"
+    try:
+        dialog = QFileDialog(None, "x")
+        dialog.setOption(QFileDialog.Option.DontUseNativeDialog)  # Qt's own: what a Linux desktop shows
+        qtbot.addWidget(dialog)
+        box = QMessageBox(QMessageBox.Icon.Question, "x", "x", QMessageBox.StandardButton.Open)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        qtbot.addWidget(box)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close | QDialogButtonBox.StandardButton.Ok)
+        qtbot.addWidget(buttons)
+        texts = [w.text() for w in dialog.findChildren(QLabel)] + [
+            b.text() for b in dialog.findChildren(QAbstractButton)
+        ]
+        texts += [b.text() for b in box.buttons()] + [b.text() for b in buttons.buttons()]
+        english = [t for t in texts if re.search(r"[A-Za-z]{3}", t.replace("&", "")) and not CJK.search(t)]
+        assert english == []
+        assert len([t for t in texts if CJK.search(t)]) >= 6  # the labels and the buttons of all three
+    finally:
+        i18n.uninstall(qapp)
