@@ -24,11 +24,11 @@
     </message>
     <message>
         <source>queries not in the pool: refuse the run</source>
-        <translation>不在池中的查询：拒绝该运行</translation>
+        <translation>不在判断池中的查询：拒绝该运行</translation>
     </message>
     <message>
         <source>queries not in the pool: leave out</source>
-        <translation>不在池中的查询：略去</translation>
+        <translation>不在判断池中的查询：略去</translation>
     </message>
     <message>
         <source>Duplicates</source>
@@ -36,7 +36,7 @@
     </message>
     <message>
         <source>Queries not in the pool</source>
-        <translation>不在池中的查询</translation>
+        <translation>不在判断池中的查询</translation>
     </message>
     <message>
         <source>{a} gave {grade_a}, {b} gave {grade_b}: {count} items</source>
@@ -68,15 +68,15 @@
     </message>
     <message>
         <source>unjudged documents: refuse the run</source>
-        <translation>未判定文档：拒绝该运行</translation>
+        <translation>未判断文档：拒绝该运行</translation>
     </message>
     <message>
         <source>unjudged documents: count as non-relevant</source>
-        <translation>未判定文档：计为不相关</translation>
+        <translation>未判断文档：计为不相关</translation>
     </message>
     <message>
         <source>unjudged documents: condense</source>
-        <translation>未判定文档：压缩</translation>
+        <translation>未判断文档：压缩</translation>
     </message>
     <message>
         <source>undefined ({why})</source>
@@ -84,7 +84,7 @@
     </message>
     <message>
         <source>Pool version</source>
-        <translation>池版本</translation>
+        <translation>判断池版本</translation>
     </message>
     <message>
         <source>Cutoff K</source>
@@ -96,7 +96,7 @@
     </message>
     <message>
         <source>Unjudged documents</source>
-        <translation>未判定文档</translation>
+        <translation>未判断文档</translation>
     </message>
     <message>
         <source>Compute</source>
@@ -188,15 +188,15 @@
     </message>
     <message>
         <source>Choose a pool version and press Compute ({keys}).</source>
-        <translation>选择一个池版本，然后按“计算”（{keys}）。</translation>
+        <translation>选择一个判断池版本，然后按“计算”（{keys}）。</translation>
     </message>
     <message>
         <source>Open a project with a pool version to see how far its annotators agree.</source>
-        <translation>打开一个含有池版本的项目，查看其标注者的一致程度。</translation>
+        <translation>打开一个含有判断池版本的项目，查看其标注者的一致程度。</translation>
     </message>
     <message>
         <source>Pool v{version}: {annotators} annotators; {shared} of {rated} rated items were rated by two or more people. Krippendorff&apos;s alpha (ordinal): {alpha}. Unanimous: {unanimous}.</source>
-        <translation>池 v{version}：{annotators} 位标注者；{rated} 个已评分条目中有 {shared} 个由两人及以上评分。Krippendorff alpha（有序）：{alpha}。完全一致：{unanimous}。</translation>
+        <translation>判断池 v{version}：{annotators} 位标注者；{rated} 个已评分条目中有 {shared} 个由两人及以上评分。Krippendorff alpha（有序）：{alpha}。完全一致：{unanimous}。</translation>
     </message>
     <message>
         <source>(all queries)</source>
@@ -433,7 +433,7 @@ Not scored: {run}: {why}</source>
     </message>
     <message>
         <source>Compare pool versions</source>
-        <translation>比较池版本</translation>
+        <translation>比较判断池版本</translation>
     </message>
     <message>
         <source>Earlier version</source>
@@ -465,7 +465,7 @@ Not scored: {run}: {why}</source>
     </message>
     <message>
         <source>&amp;unjudged:</source>
-        <translation>未判定文档(&amp;U)：</translation>
+        <translation>未判断文档(&amp;U)：</translation>
     </message>
     <message>
         <source>&amp;gain:</source>
@@ -497,7 +497,7 @@ Not scored: {run}: {why}</source>
     </message>
     <message>
         <source>Compare needs two frozen pool versions.</source>
-        <translation>比较需要两个已冻结的池版本。</translation>
+        <translation>比较需要两个已冻结的判断池版本。</translation>
     </message>
     <message>
         <source>Choose two versions and press Compare.</source>
@@ -541,7 +541,7 @@ Not scored: {run}: {why}</source>
     </message>
     <message>
         <source>Comparing pool versions…</source>
-        <translation>正在比较池版本…</translation>
+        <translation>正在比较判断池版本…</translation>
     </message>
     <message>
         <source>v{a} → v{b}: {added} added, {removed} removed, {regraded} regraded, in {queries} queries (who and when: the audit log of v{b}).</source>
@@ -561,7 +561,7 @@ Not scored: {run}: {why}</source>
     </message>
     <message>
         <source>&amp;Compare pool versions…</source>
-        <translation>比较池版本(&amp;C)…</translation>
+        <translation>比较判断池版本(&amp;C)…</translation>
     </message>
     <message>
         <source>Ratings</source>
@@ -1663,7 +1663,7 @@ Not scored: {run}: {why}</source>
     </message>
     <message>
         <source>Undo the last grade, note or pool edit</source>
-        <translation>撤销上一次评分、备注或评估池编辑</translation>
+        <translation>撤销上一次评分、备注或判断池编辑</translation>
     </message>
     <message>
         <source>Ctrl+Shift+Z / Ctrl+Y</source>
@@ -1711,7 +1711,7 @@ Not scored: {run}: {why}</source>
     </message>
     <message>
         <source>Add a document to the query&apos;s pool</source>
-        <translation>向该查询的评估池添加文档</translation>
+        <translation>向该查询的判断池添加文档</translation>
     </message>
     <message>
         <source>Delete</source>
@@ -1719,7 +1719,7 @@ Not scored: {run}: {why}</source>
     </message>
     <message>
         <source>Remove the selected ungraded document</source>
-        <translation>移除所选的未评分文档</translation>
+        <translation>移除所选的未评级文档</translation>
     </message>
     <message>
         <source>Ctrl+Shift+E</source>
@@ -1735,7 +1735,7 @@ Not scored: {run}: {why}</source>
     </message>
     <message>
         <source>Compare two frozen pool versions</source>
-        <translation>比较两个已冻结的池版本</translation>
+        <translation>比较两个已冻结的判断池版本</translation>
     </message>
     <message>
         <source>F5</source>
@@ -2134,7 +2134,7 @@ Not scored: {run}: {why}</source>
     </message>
     <message>
         <source>Saved in the project with who changed them and when; Edit ▸ Undo takes a change back. A pool version frozen from now on names these guidelines by SHA-256 in its manifests.</source>
-        <translation>保存在项目中，并记录修改人和时间；“编辑 ▸ 撤销”可撤回修改。此后冻结的评审池版本会在清单中以 SHA-256 标明这些指南。</translation>
+        <translation>保存在项目中，并记录修改人和时间；“编辑 ▸ 撤销”可撤回修改。此后冻结的评审判断池版本会在清单中以 SHA-256 标明这些指南。</translation>
     </message>
     <message>
         <source>The guidelines were not saved: {problem}</source>
@@ -2627,7 +2627,7 @@ SHA-256：
     </message>
     <message>
         <source>Draft v{version}: {ungraded} ungraded × {seconds} s ≈ {left}</source>
-        <translation>草稿 v{version}：{ungraded} 个未评分 × {seconds} 秒 ≈ {left}</translation>
+        <translation>草稿 v{version}：{ungraded} 个未评级 × {seconds} 秒 ≈ {left}</translation>
     </message>
     <message>
         <source>Seconds per judgment: the median gap between a person&apos;s consecutive grades; gaps over {minutes} minutes are pauses and left out. Imported grades are not timed.</source>
@@ -2677,7 +2677,7 @@ SHA-256：
     </message>
     <message>
         <source>In this pool</source>
-        <translation>已在评估池中</translation>
+        <translation>已在判断池中</translation>
     </message>
     <message>
         <source>Title</source>
@@ -2697,7 +2697,7 @@ SHA-256：
     </message>
     <message>
         <source>Add {doc_id} to the pool of {query_id}</source>
-        <translation>将 {doc_id} 添加到 {query_id} 的评估池</translation>
+        <translation>将 {doc_id} 添加到 {query_id} 的判断池</translation>
     </message>
     <message>
         <source>{doc_id} was not added</source>
@@ -2709,7 +2709,7 @@ SHA-256：
     </message>
     <message>
         <source>Remove {doc_id} from the pool of {query_id}</source>
-        <translation>从 {query_id} 的评估池中移除 {doc_id}</translation>
+        <translation>从 {query_id} 的判断池中移除 {doc_id}</translation>
     </message>
     <message>
         <source>{doc_id} was not removed</source>
@@ -2721,7 +2721,7 @@ SHA-256：
     </message>
     <message>
         <source>Discard draft pool v{version}</source>
-        <translation>丢弃草稿评估池 v{version}</translation>
+        <translation>丢弃草稿判断池 v{version}</translation>
     </message>
     <message>
         <source>The draft was not discarded</source>
@@ -2729,11 +2729,11 @@ SHA-256：
     </message>
     <message>
         <source>Draft pool v{version} could not be brought back</source>
-        <translation>无法恢复草稿评估池 v{version}</translation>
+        <translation>无法恢复草稿判断池 v{version}</translation>
     </message>
     <message>
         <source>Add a document to the pool</source>
-        <translation>向评估池添加文档</translation>
+        <translation>向判断池添加文档</translation>
     </message>
     <message>
         <source>Query</source>
@@ -2765,7 +2765,7 @@ SHA-256：
     </message>
     <message>
         <source>Add to the pool</source>
-        <translation>添加到评估池</translation>
+        <translation>添加到判断池</translation>
     </message>
     <message>
         <source>Searching…</source>
@@ -2789,11 +2789,11 @@ SHA-256：
     </message>
     <message>
         <source>&amp;Add document to this query&apos;s pool…</source>
-        <translation>向该查询的评估池添加文档(&amp;A)…</translation>
+        <translation>向该查询的判断池添加文档(&amp;A)…</translation>
     </message>
     <message>
         <source>&amp;Remove ungraded item from the pool</source>
-        <translation>从评估池移除未评分项(&amp;R)</translation>
+        <translation>从判断池移除未评级项(&amp;R)</translation>
     </message>
     <message>
         <source>&amp;Discard draft…</source>
@@ -2805,11 +2805,11 @@ SHA-256：
     </message>
     <message>
         <source>Added {doc_id} to the pool of {query_id}; Ctrl+Z takes it out again.</source>
-        <translation>已将 {doc_id} 添加到 {query_id} 的评估池；Ctrl+Z 可将其移除。</translation>
+        <translation>已将 {doc_id} 添加到 {query_id} 的判断池；Ctrl+Z 可将其移除。</translation>
     </message>
     <message>
         <source>Added {doc_id} to the pool of {query_id}; its text is not imported (File ▸ Import documents).</source>
-        <translation>已将 {doc_id} 添加到 {query_id} 的评估池；其正文尚未导入（文件 ▸ 导入文档）。</translation>
+        <translation>已将 {doc_id} 添加到 {query_id} 的判断池；其正文尚未导入（文件 ▸ 导入文档）。</translation>
     </message>
     <message>
         <source>No document is selected: nothing was removed.</source>
@@ -2817,11 +2817,11 @@ SHA-256：
     </message>
     <message>
         <source>{doc_id} is graded {grade}: only an ungraded item can be removed from a pool.</source>
-        <translation>{doc_id} 已评为 {grade}：只能从评估池移除未评分的项。</translation>
+        <translation>{doc_id} 已评为 {grade}：只能从判断池移除未评级的项。</translation>
     </message>
     <message>
         <source>Removed {doc_id} from the pool of {query_id}; Ctrl+Z puts it back.</source>
-        <translation>已从 {query_id} 的评估池移除 {doc_id}；Ctrl+Z 可将其放回。</translation>
+        <translation>已从 {query_id} 的判断池移除 {doc_id}；Ctrl+Z 可将其放回。</translation>
     </message>
     <message>
         <source>Discard draft</source>
@@ -2829,7 +2829,7 @@ SHA-256：
     </message>
     <message>
         <source>Draft pool v{version} discarded; Ctrl+Z brings it back.</source>
-        <translation>已丢弃草稿评估池 v{version}；Ctrl+Z 可将其恢复。</translation>
+        <translation>已丢弃草稿判断池 v{version}；Ctrl+Z 可将其恢复。</translation>
     </message>
     <message>
         <source>Discarding the draft…</source>
@@ -2837,7 +2837,7 @@ SHA-256：
     </message>
     <message>
         <source>Only a frozen pool version can be exported as qrels.</source>
-        <translation>只有冻结的评估池版本才能导出为 qrels。</translation>
+        <translation>只有冻结的判断池版本才能导出为 qrels。</translation>
     </message>
     <message>
         <source>TREC qrels (*.qrels *.txt)</source>
@@ -2853,7 +2853,7 @@ SHA-256：
     </message>
     <message>
         <source>Wrote pool v{version} (sha256 {hash}…) to {path}, its manifest to {manifest}.</source>
-        <translation>已将评估池 v{version}（sha256 {hash}…）写入 {path}，其清单写入 {manifest}。</translation>
+        <translation>已将判断池 v{version}（sha256 {hash}…）写入 {path}，其清单写入 {manifest}。</translation>
     </message>
     <message>
         <source>Exporting qrels…</source>
@@ -2869,7 +2869,7 @@ SHA-256：
 Deleted: its {items} items for {queries} queries, with {graded} grades (given by {who}) and {notes} notes; {own} of them were graded or noted in this draft and exist nowhere else.
 
 The audit log keeps a record, and Edit ▸ Undo brings the draft back while the project stays open.</source>
-        <translation>丢弃草稿评估池 v{version}？
+        <translation>丢弃草稿判断池 v{version}？
 
 将删除：{queries} 个查询的 {items} 个项，其中 {graded} 个评分（评分者：{who}）和 {notes} 条备注；其中 {own} 项是在此草稿中评分或备注的，别处没有副本。
 
