@@ -33,7 +33,7 @@ from ndcg_desktop.domain import GradeScale, InputError, OrderKind, TiePolicy
 from ndcg_desktop.domain.settings import NUMBERED_LABEL, default_labels
 from ndcg_desktop.gui import file_dialogs
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
-from ndcg_desktop.gui.plain import plain_label
+from ndcg_desktop.gui.plain import plain_label, tip_headers
 from ndcg_desktop.gui.scores.tables import FrameModel, TableData, sorted_frame, table_data, table_view
 from ndcg_desktop.gui.tasks import Task, run_in_background
 from ndcg_desktop.gui.themes import error_colour
@@ -228,6 +228,15 @@ ORDER_TEXTS = {
 }
 
 
+# What the order leaves out of a run file, by (TREC?, order); formats.runs notes the same in English.
+READING_TEXTS = {
+    (True, OrderKind.SCORE): QT_TRANSLATE_NOOP("dialogs", "; the rank column is ignored, as trec_eval does"),
+    (True, OrderKind.RANK): QT_TRANSLATE_NOOP("dialogs", "; scores are ignored (not trec_eval's order)"),
+    (True, OrderKind.LIST): QT_TRANSLATE_NOOP("dialogs", "; scores and ranks are ignored"),
+    (False, OrderKind.LIST): QT_TRANSLATE_NOOP("dialogs", "; scores and ranks are ignored"),
+}
+
+
 def free_name(suggested: str, taken: list[str]) -> str:
     """``suggested`` if no run has that name, else the first free ``suggested-2``, ``suggested-3``…"""
     name, n = suggested, 1
@@ -288,6 +297,7 @@ class ImportRunDialog(QDialog):
                 translate("dialogs", "Score / rank"),
             ]
         )
+        tip_headers(self.preview)
         self.preview.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.preview.verticalHeader().hide()
         self.preview.setTabKeyNavigation(False)  # Tab moves on to the buttons
@@ -360,13 +370,18 @@ class ImportRunDialog(QDialog):
                 self.preview.setItem(row, col, QTableWidgetItem(text))
         value_header = translate("dialogs", "Rank") if run.order is OrderKind.RANK else translate("dialogs", "Score")
         self.preview.setHorizontalHeaderItem(3, QTableWidgetItem(value_header))
-        # The notes come from the Qt-free reader and stay as it wrote them; only the frame is translated.
+        tip_headers(self.preview)
+        # Worded here from what the reader decided (format and order); its own notes, in English, as the tooltip.
         self.reading.setStyleSheet("")
+        ignored = READING_TEXTS.get((run.source.format == "trec", run.order), "")
         self.reading.setText(
-            translate("dialogs", "{format} run, {notes}.").format(
-                format=run.source.format.upper(), notes="; ".join(run.notes)
+            translate("dialogs", "{format} run, ordered by {order}{ignored}.").format(
+                format=run.source.format.upper(),
+                order=translate("dialogs", ORDER_TEXTS[run.order]),
+                ignored=translate("dialogs", ignored) if ignored else "",
             )
         )
+        self.reading.setToolTip("; ".join(run.notes))
 
     def _name_problem(self) -> str:
         name = self.name.text().strip()

@@ -232,7 +232,8 @@ class MainWindow(QMainWindow):
         self.pool_editor.update_actions(writable, version, has_draft)
         self.team.update(writable=writable, has_draft=has_draft)
         self.pool_diff.update(self.project)
-        self.toolbar.setVisible(open_ and self.tabs.currentWidget() is self.workspace)
+        # On every tab (the Pool menu acts on its version): shown on one only, it moved the tab bar by its height.
+        self.toolbar.setVisible(open_)
 
     # -- projects --------------------------------------------------------------------------
     def annotator(self) -> str:

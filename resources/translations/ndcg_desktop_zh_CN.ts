@@ -1866,6 +1866,18 @@ Not scored: {run}: {why}</source>
         <translation>文件中各行的顺序</translation>
     </message>
     <message>
+        <source>; the rank column is ignored, as trec_eval does</source>
+        <translation>；与 trec_eval 一样忽略排名列</translation>
+    </message>
+    <message>
+        <source>; scores are ignored (not trec_eval&apos;s order)</source>
+        <translation>；忽略得分（不是 trec_eval 的排序）</translation>
+    </message>
+    <message>
+        <source>; scores and ranks are ignored</source>
+        <translation>；忽略得分和排名</translation>
+    </message>
+    <message>
         <source>Import run</source>
         <translation>导入运行结果</translation>
     </message>
@@ -1966,10 +1978,6 @@ Not scored: {run}: {why}</source>
         <translation>得分</translation>
     </message>
     <message>
-        <source>{format} run, {notes}.</source>
-        <translation>{format} 运行结果，{notes}。</translation>
-    </message>
-    <message>
         <source>The run needs a name.</source>
         <translation>运行结果需要一个名称。</translation>
     </message>
@@ -2004,6 +2012,10 @@ Not scored: {run}: {why}</source>
     <message>
         <source>In the top k</source>
         <translation>前 k 位中</translation>
+    </message>
+    <message>
+        <source>{format} run, ordered by {order}{ignored}.</source>
+        <translation>{format} 运行结果，排序依据：{order}{ignored}。</translation>
     </message>
     <message>
         <source>New to the pool</source>
