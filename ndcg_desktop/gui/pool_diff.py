@@ -206,12 +206,13 @@ class PoolDiffDialog(QDialog):
             choices.addWidget(widget)
         choices.addStretch(1)
         choices.addWidget(self.compare_button)
-        policies = QGridLayout()  # two rows of three: every choice readable at 1100 px, in either language
+        policies = QGridLayout()  # three rows of two: every choice whole within 1100 px, in either language
         for i, (name, caption_text, _options) in enumerate(POLICIES):
             caption = QLabel(translate("analysis", caption_text))
             caption.setBuddy(self.policies[name])
-            policies.addWidget(caption, i // 3, 2 * (i % 3), Qt.AlignmentFlag.AlignRight)
-            policies.addWidget(self.policies[name], i // 3, 2 * (i % 3) + 1)
+            policies.addWidget(caption, i // 2, 3 * (i % 2), Qt.AlignmentFlag.AlignRight)
+            policies.addWidget(self.policies[name], i // 2, 3 * (i % 2) + 1)
+        policies.setColumnStretch(2, 1)  # the gap between the two columns takes what is left
 
         self.summary = plain_label(
             translate("analysis", "Compare needs two frozen pool versions.")

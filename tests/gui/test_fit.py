@@ -241,6 +241,8 @@ def test_no_header_or_label_of_a_dialog_is_cut(qtbot, demo_window, language, tmp
         qtbot.wait(20)
         shot(dialog, f"fit_{language}_dialog_{name}")
         found += [f"{name}: {c}" for c in cut_headers(dialog) + cut_labels(dialog)]
+        if dialog.width() > 1280 or dialog.height() > 800:
+            found.append(f"{name}: {dialog.width()}×{dialog.height()} is larger than the screen")
         if language == "zh_CN":
             found += [f"{name}: English {t!r}" for t in dialog_english(dialog, project)]
         dialog.close()
