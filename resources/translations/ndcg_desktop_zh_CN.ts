@@ -224,6 +224,66 @@ Not scored: {run}: {why}</source>
         <source>Mean nDCG over the {count} queries in which two or more people rated an item; an annotator&apos;s grades replace the consensus on the items they rated. {settings}</source>
         <translation>在 {count} 个有条目由两人及以上评分的查询上的平均 nDCG；标注者评过的条目以其等级替代共识等级。{settings}</translation>
     </message>
+    <message>
+        <source>no item rated by two or more people</source>
+        <translation>没有任何条目由两人及以上评级</translation>
+    </message>
+    <message>
+        <source>no item rated by both {a} and {b}</source>
+        <translation>没有 {a} 和 {b} 都评级过的条目</translation>
+    </message>
+    <message>
+        <source>no item rated by both</source>
+        <translation>没有两人都评级过的条目</translation>
+    </message>
+    <message>
+        <source>both gave grade {grade} to every item: kappa is undefined without variation</source>
+        <translation>两人对每个条目都评为等级 {grade}：没有差异时 kappa 无定义</translation>
+    </message>
+    <message>
+        <source>kappa is undefined for these grades</source>
+        <translation>这些等级下 kappa 无定义</translation>
+    </message>
+    <message>
+        <source>every rating is grade {grade}: alpha is undefined without variation</source>
+        <translation>所有评级都是等级 {grade}：没有差异时 alpha 无定义</translation>
+    </message>
+    <message>
+        <source>alpha is undefined for these grades</source>
+        <translation>这些等级下 alpha 无定义</translation>
+    </message>
+    <message>
+        <source>needs two or more scored runs</source>
+        <translation>需要两个或以上已计算得分的运行结果</translation>
+    </message>
+    <message>
+        <source>every run has the same mean under one of the two</source>
+        <translation>在其中一方的评级下，所有运行结果的均值相同</translation>
+    </message>
+    <message>
+        <source>tau is undefined for these means</source>
+        <translation>这些均值下 tau 无定义</translation>
+    </message>
+    <message>
+        <source>raw agreement</source>
+        <translation>原始一致率</translation>
+    </message>
+    <message>
+        <source>kappa (linear)</source>
+        <translation>kappa（线性）</translation>
+    </message>
+    <message>
+        <source>kappa (quadratic)</source>
+        <translation>kappa（二次）</translation>
+    </message>
+    <message>
+        <source>alpha</source>
+        <translation>alpha</translation>
+    </message>
+    <message>
+        <source>unanimous</source>
+        <translation>完全一致</translation>
+    </message>
 </context>
 <context>
     <name>analysis</name>

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 from ndcg_desktop.domain import DuplicatePolicy, Gain, InputError, UnjudgedPolicy, UnknownQueryPolicy
 from ndcg_desktop.gui import file_dialogs
 from ndcg_desktop.gui.agreement.heatmap import ConfusionModel, heatmap_view
+from ndcg_desktop.gui.agreement.reasons import reason_words
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.scores.tables import Column, FrameModel, fit_columns, sorted_proxy, table_view
 from ndcg_desktop.gui.scores.text import GAIN_TEXTS, describe_settings, keys_text, not_scored_text
@@ -108,7 +109,7 @@ def in_core_order(view: QTableView) -> None:
 def figure_text(figure: Figure) -> str:
     if figure.value is not None:
         return f"{figure.value:.4f}"
-    return translate("agreement", "undefined ({why})").format(why=figure.why)
+    return translate("agreement", "undefined ({why})").format(why=reason_words(figure.why))
 
 
 class AgreementView(QWidget):
@@ -360,6 +361,7 @@ class AgreementView(QWidget):
             )
         )
         groups = report.groups_frame()
+        groups["undefined"] = groups["undefined"].map(reason_words)
         self._group_ids = [q or None for q in groups["query_id"]]  # source rows: None is all queries
         groups["query_id"] = groups["query_id"].replace("", translate("agreement", "(all queries)"))
         self.groups.load(groups)
@@ -387,6 +389,7 @@ class AgreementView(QWidget):
         if result is None:
             return
         pairs = result.report.pairs_frame()
+        pairs["undefined"] = pairs["undefined"].map(reason_words)
         self.pairs.load(pairs[pairs["query_id"] == (self._chosen_query() or "")])
         fit_columns(self.pairs_view, self.pairs)
         in_core_order(self.pairs_view)
@@ -437,6 +440,7 @@ class AgreementView(QWidget):
         fit_columns(self.means_view, self.means)
         in_core_order(self.means_view)
         taus = systems.taus_frame()
+        taus["undefined"] = taus["undefined"].map(reason_words)
         for column in ("judge_a", "judge_b"):
             taus[column] = taus[column].map(lambda judge: judge_names.get(judge, judge))
         self.taus.load(taus)
