@@ -153,6 +153,7 @@ def test_qts_own_dialogs_speak_the_interface_language(qapp, qtbot):
 
     assert i18n.install(qapp, "zh_CN") == "zh_CN"
     try:
+        assert [Path(t.filePath()).name for t in i18n._installed] == ["ndcg_desktop_zh_CN.qm", "qtbase_zh_CN.qm"]
         dialog = QFileDialog(None, "x")
         dialog.setOption(QFileDialog.Option.DontUseNativeDialog)  # Qt's own: what a Linux desktop shows
         qtbot.addWidget(dialog)
@@ -224,3 +225,13 @@ def test_the_compiled_catalogue_translates_each_term_with_the_glossary_word(qapp
                 assert chinese in shown, (source, shown)
                 checked += 1
     assert checked > 100
+
+
+def test_qts_catalogue_is_found_in_pyside6s_folder_when_qts_own_path_lacks_it(qapp, tmp_path, monkeypatch):
+    """A frozen build's QLibraryInfo may point where no catalogue is: PySide6's translations folder is next."""
+    monkeypatch.setattr(i18n.QLibraryInfo, "path", staticmethod(lambda _which: str(tmp_path)))
+    assert i18n.install(qapp, "zh_CN") == "zh_CN"
+    try:
+        assert [Path(t.filePath()).name for t in i18n._installed] == ["ndcg_desktop_zh_CN.qm", "qtbase_zh_CN.qm"]
+    finally:
+        i18n.uninstall(qapp)
