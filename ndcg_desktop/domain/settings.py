@@ -61,6 +61,46 @@ class GradeScale:
         return scale
 
 
+# Default grade labels by the number of grades from "not relevant" up; each front translates them.
+LABEL_LADDERS: dict[int, tuple[str, ...]] = {
+    1: ("Not relevant",),
+    2: ("Not relevant", "Relevant"),
+    3: ("Not relevant", "Relevant", "Highly relevant"),
+    4: ("Not relevant", "Related", "Highly relevant", "Perfect"),
+    5: ("Not relevant", "Marginally relevant", "Related", "Highly relevant", "Perfect"),
+}
+NUMBERED_LABEL = "Grade {grade}"  # a grade no ladder names (below 0, or between the ends of a long scale)
+
+
+def default_labels(scale: GradeScale) -> list[str]:
+    """The labels a new project's grades get unless the user names them.
+
+    The ladder starts at 0 (or at the low end when the scale starts above 0); grades below 0 and
+    the middle grades of a scale longer than five are numbered.
+
+    >>> default_labels(GradeScale(0, 4))
+    ['Not relevant', 'Marginally relevant', 'Related', 'Highly relevant', 'Perfect']
+    >>> default_labels(GradeScale(-1, 1))
+    ['Grade -1', 'Not relevant', 'Relevant']
+    >>> default_labels(GradeScale(0, 6))[::3]
+    ['Not relevant', 'Grade 3', 'Perfect']
+    """
+    base = max(scale.low, 0)
+    count = scale.high - base + 1
+    ladder = LABEL_LADDERS.get(count)
+    labels = []
+    for grade in range(scale.low, scale.high + 1):
+        if grade < base:
+            labels.append(NUMBERED_LABEL.format(grade=grade))
+        elif ladder is not None:
+            labels.append(ladder[grade - base])
+        elif grade in (base, scale.high):
+            labels.append("Not relevant" if grade == base else "Perfect")
+        else:
+            labels.append(NUMBERED_LABEL.format(grade=grade))
+    return labels
+
+
 @dataclass(frozen=True)
 class EvalSettings:
     """Everything that decides an NDCG figure besides the data itself.

@@ -13,7 +13,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QFileDialog,
     QFormLayout,
     QGridLayout,
     QHBoxLayout,
@@ -32,13 +31,14 @@ from PySide6.QtWidgets import (
 )
 
 from ndcg_desktop.domain import GradeScale, InputError, OrderKind, TiePolicy
+from ndcg_desktop.domain.settings import NUMBERED_LABEL, default_labels
 from ndcg_desktop.formats.cells import check_person
+from ndcg_desktop.gui import file_dialogs
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
-from ndcg_desktop.gui.plain import plain_label
+from ndcg_desktop.gui.plain import plain_label, tip_headers
 from ndcg_desktop.gui.scores.tables import FrameModel, TableData, sorted_frame, table_data, table_view
 from ndcg_desktop.gui.tasks import Task, run_in_background
 from ndcg_desktop.gui.themes import error_colour
-from ndcg_desktop.tasks.project import DEFAULT_LABELS, default_labels
 
 translate = QCoreApplication.translate
 
@@ -75,9 +75,11 @@ SHORTCUTS = [
     (QT_TRANSLATE_NOOP("dialogs", "Ctrl+Q"), QT_TRANSLATE_NOOP("dialogs", "Quit (everything is already saved)")),
 ]
 
-# The default grade labels (tasks.project.DEFAULT_LABELS), offered translated.
+# The default grade labels (ndcg_desktop.domain.settings.LABEL_LADDERS), offered translated.
 _DEFAULT_LABEL_TEXTS = (
     QT_TRANSLATE_NOOP("dialogs", "Not relevant"),
+    QT_TRANSLATE_NOOP("dialogs", "Marginally relevant"),
+    QT_TRANSLATE_NOOP("dialogs", "Relevant"),
     QT_TRANSLATE_NOOP("dialogs", "Related"),
     QT_TRANSLATE_NOOP("dialogs", "Highly relevant"),
     QT_TRANSLATE_NOOP("dialogs", "Perfect"),
@@ -85,10 +87,10 @@ _DEFAULT_LABEL_TEXTS = (
 
 
 def _default_label(text: str, grade: int) -> str:
-    """A default grade label from the store, in the interface language."""
-    if text in DEFAULT_LABELS:
+    """A default grade label (domain.settings.default_labels), in the interface language."""
+    if text in _DEFAULT_LABEL_TEXTS:
         return translate("dialogs", text)
-    if text == f"Grade {grade}":  # the store's fallback label
+    if text == NUMBERED_LABEL.format(grade=grade):
         return translate("dialogs", "Grade {grade}").format(grade=grade)
     return text
 
@@ -143,6 +145,8 @@ class NewProjectDialog(QDialog):
         self.annotator.setPlaceholderText(translate("dialogs", "Your name, recorded with every grade"))
         self.annotator.setAccessibleName(translate("dialogs", "Annotator"))
         self.labels_form = QFormLayout()
+        self.label_edits_by_grade: dict[int, QLineEdit] = {}
+        self._shown: dict[int, str] = {}  # the default label each grade showed
         self.label_edits: list[QLineEdit] = []
         form = QFormLayout()
         scale_row = QWidget()
@@ -179,16 +183,20 @@ class NewProjectDialog(QDialog):
         self._rebuild()
 
     def _rebuild(self) -> None:
-        old = [e.text() for e in self.label_edits]
+        # A label the user typed stays with its grade; one still showing a default follows the new scale.
+        typed = {g: e.text() for g, e in self.label_edits_by_grade.items() if e.text() != self._shown.get(g)}
         while self.labels_form.rowCount():
             self.labels_form.removeRow(0)
         self.label_edits = []
+        self.label_edits_by_grade = {}
         if self.low.value() > self.high.value():
             return
         scale = GradeScale(self.low.value(), self.high.value())
-        defaults = default_labels(scale)
-        for i, grade in enumerate(range(scale.low, scale.high + 1)):
-            edit = QLineEdit(old[i] if i < len(old) and old[i] else _default_label(defaults[i], grade))
+        grades = range(scale.low, scale.high + 1)
+        self._shown = {g: _default_label(text, g) for g, text in zip(grades, default_labels(scale), strict=True)}
+        for grade in grades:
+            edit = QLineEdit(typed.get(grade) or self._shown[grade])
+            self.label_edits_by_grade[grade] = edit
             edit.setAccessibleName(translate("dialogs", "Label of grade {grade}").format(grade=grade))
             self.label_edits.append(edit)
             self.labels_form.addRow(translate("dialogs", "Grade {grade}").format(grade=grade), edit)
@@ -278,6 +286,15 @@ ORDER_TEXTS = {
 }
 
 
+# What the order leaves out of a run file, by (TREC?, order); formats.runs notes the same in English.
+READING_TEXTS = {
+    (True, OrderKind.SCORE): QT_TRANSLATE_NOOP("dialogs", "; the rank column is ignored, as trec_eval does"),
+    (True, OrderKind.RANK): QT_TRANSLATE_NOOP("dialogs", "; scores are ignored (not trec_eval's order)"),
+    (True, OrderKind.LIST): QT_TRANSLATE_NOOP("dialogs", "; scores and ranks are ignored"),
+    (False, OrderKind.LIST): QT_TRANSLATE_NOOP("dialogs", "; scores and ranks are ignored"),
+}
+
+
 def free_name(suggested: str, taken: list[str]) -> str:
     """``suggested`` if no run has that name, else the first free ``suggested-2``, ``suggested-3``…"""
     name, n = suggested, 1
@@ -338,6 +355,7 @@ class ImportRunDialog(QDialog):
                 translate("dialogs", "Score / rank"),
             ]
         )
+        tip_headers(self.preview)
         self.preview.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.preview.verticalHeader().hide()
         self.preview.setTabKeyNavigation(False)  # Tab moves on to the buttons
@@ -394,7 +412,7 @@ class ImportRunDialog(QDialog):
         except InputError as exc:
             self.preview.setRowCount(0)
             self.reading.setStyleSheet(f"color:{error_colour()}")
-            self.reading.setText(str(exc))
+            self.reading.setText(exc.located())
             return
         queries, docs = run.queries.to_pylist(), run.doc_ids(np.arange(len(run))).to_pylist()
         values = run.rank if run.order is OrderKind.RANK else run.score
@@ -410,13 +428,18 @@ class ImportRunDialog(QDialog):
                 self.preview.setItem(row, col, QTableWidgetItem(text))
         value_header = translate("dialogs", "Rank") if run.order is OrderKind.RANK else translate("dialogs", "Score")
         self.preview.setHorizontalHeaderItem(3, QTableWidgetItem(value_header))
-        # The notes come from the Qt-free reader and stay as it wrote them; only the frame is translated.
+        tip_headers(self.preview)
+        # Worded here from what the reader decided (format and order); its own notes, in English, as the tooltip.
         self.reading.setStyleSheet("")
+        ignored = READING_TEXTS.get((run.source.format == "trec", run.order), "")
         self.reading.setText(
-            translate("dialogs", "{format} run, {notes}.").format(
-                format=run.source.format.upper(), notes="; ".join(run.notes)
+            translate("dialogs", "{format} run, ordered by {order}{ignored}.").format(
+                format=run.source.format.upper(),
+                order=translate("dialogs", ORDER_TEXTS[run.order]),
+                ignored=translate("dialogs", ignored) if ignored else "",
             )
         )
+        self.reading.setToolTip("; ".join(run.notes))
 
     def _name_problem(self) -> str:
         name = self.name.text().strip()
@@ -443,10 +466,9 @@ class ImportRunDialog(QDialog):
     def choose_map_file(self, path: str | None = None) -> None:
         """Map returned IDs through a chunk map file (read when the run is imported); "" clears it."""
         if path is None:
-            path, _ = QFileDialog.getOpenFileName(
+            path = file_dialogs.open_file(
                 self,
                 translate("dialogs", "Chunk map file"),
-                str(Path(self.path).parent) if self.path else "",
                 translate("dialogs", "Chunk maps (*.jsonl *.csv *.tsv *.gz);;All files (*)"),
             )
         self.map_file = Path(path) if path else None

@@ -49,15 +49,22 @@ def install(app: QApplication, choice: str | None = None) -> str:
     QLocale.setDefault(QLocale(language))
     if language == "en":
         return language
-    for name, folder in (
-        ("ndcg_desktop", str(TRANSLATIONS)),
-        ("qtbase", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)),
-    ):
+    for name, folders in (("ndcg_desktop", [TRANSLATIONS]), ("qtbase", qt_translation_folders())):
         translator = QTranslator(app)  # parented: lives as long as the application
-        if translator.load(f"{name}_{language}", folder):
+        if any(translator.load(f"{name}_{language}", str(folder)) for folder in folders):
             app.installTranslator(translator)
             _installed.append(translator)
     return language
+
+
+def qt_translation_folders() -> list[Path]:
+    """Where Qt's own catalogues are: Qt's configured folder, else PySide6's (a frozen build may lack the first)."""
+    import PySide6
+
+    return [
+        Path(QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)),
+        Path(PySide6.__file__).resolve().parent / "Qt" / "translations",
+    ]
 
 
 def uninstall(app: QApplication) -> None:

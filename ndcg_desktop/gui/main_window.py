@@ -13,7 +13,6 @@ from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QUndoStack
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
-    QFileDialog,
     QFrame,
     QLabel,
     QMainWindow,
@@ -26,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from ndcg_desktop import __version__
 from ndcg_desktop.domain import InputError
+from ndcg_desktop.gui import file_dialogs
 from ndcg_desktop.gui.agreement import AgreementView
 from ndcg_desktop.gui.dialogs import (
     BuildPoolDialog,
@@ -263,7 +263,8 @@ class MainWindow(QMainWindow):
         self.pool_editor.update_actions(writable, version, has_draft)
         self.team.update(writable=writable, has_draft=has_draft)
         self.pool_diff.update(self.project)
-        self.toolbar.setVisible(open_ and self.tabs.currentWidget() is self.workspace)
+        # On every tab (the Pool menu acts on its version): shown on one only, it moved the tab bar by its height.
+        self.toolbar.setVisible(open_)
 
     # -- projects --------------------------------------------------------------------------
     @property
@@ -279,8 +280,8 @@ class MainWindow(QMainWindow):
         dialog = NewProjectDialog(self.prefs.annotator or default_user(), self)
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return
-        path, _ = QFileDialog.getSaveFileName(
-            self, translate("main_window", "Create project"), str(Path.home() / f"evaluation{SUFFIX}"), project_filter()
+        path, _ = file_dialogs.save_file(
+            self, translate("main_window", "Create project"), f"evaluation{SUFFIX}", project_filter()
         )
         if not path:
             return
@@ -296,9 +297,7 @@ class MainWindow(QMainWindow):
         self.open_project(path)
 
     def open_project_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(
-            self, translate("main_window", "Open project"), str(Path.home()), project_filter()
-        )
+        path = file_dialogs.open_file(self, translate("main_window", "Open project"), project_filter())
         if path:
             self.open_project(path)
 
@@ -319,7 +318,7 @@ class MainWindow(QMainWindow):
                 self,
                 QMessageBox.Icon.Question,
                 translate("main_window", "Project in use"),
-                translate("main_window", "{error}\n\nOpen it read-only?").format(error=exc),
+                translate("main_window", "{error}\n\nOpen it read-only?").format(error=exc.located()),
                 QMessageBox.StandardButton.Open | QMessageBox.StandardButton.Cancel,
             )
             if answer != QMessageBox.StandardButton.Open:
@@ -519,8 +518,7 @@ class MainWindow(QMainWindow):
         run_with_progress(self, title, fn, finished, self.show_error, cancelled)
 
     def _pick(self, title: str, filters: str) -> str | None:
-        path, _ = QFileDialog.getOpenFileName(self, title, str(Path.home()), filters)
-        return path or None
+        return file_dialogs.open_file(self, title, filters)
 
     def import_queries(self, path: str | None = None) -> None:
         path = path or self._pick(
@@ -579,8 +577,16 @@ class MainWindow(QMainWindow):
                 return
             self._imported(
                 translate(
-                    "main_window", "Judgments: {added} added, {graded} pool items graded, {ungraded} ungraded."
-                ).format(added=result["added"], graded=result["graded_existing"], ungraded=result["ungraded"]),
+                    "main_window",
+                    "Judgments imported: {graded} items graded ({added} added to the pool, of them {ungraded} "
+                    "ungraded; {filled} already in it graded now); {unchanged} unchanged.",
+                ).format(
+                    graded=f"{result['graded']:,}",
+                    added=f"{result['added']:,}",
+                    ungraded=f"{result['ungraded']:,}",
+                    filled=f"{result['graded_existing']:,}",
+                    unchanged=f"{result['unchanged']:,}",
+                ),
                 prefer_draft=True,
             )
 

@@ -70,8 +70,8 @@ class _ListTableModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self.COLUMNS)
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = _DISPLAY) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == _DISPLAY:
-            return translate("models", self.COLUMNS[section])
+        if orientation == Qt.Orientation.Horizontal and role in (_DISPLAY, Qt.ItemDataRole.ToolTipRole):
+            return translate("models", self.COLUMNS[section])  # the tooltip: the header whole when elided
         return None
 
     def _rows(self) -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QMessageBox, QWidget
+from PySide6.QtWidgets import QLabel, QMessageBox, QTableWidget, QWidget
 
 
 def plain_label(text: str = "", *, wrap: bool = False) -> QLabel:
@@ -51,3 +51,11 @@ def show_message(
     if default != QMessageBox.StandardButton.NoButton:
         box.setDefaultButton(default)
     return QMessageBox.StandardButton(box.exec())
+
+
+def tip_headers(table: QTableWidget) -> None:
+    """Each header item's tooltip is its text, whole where the column is too narrow and Qt elides it (…)."""
+    for column in range(table.columnCount()):
+        item = table.horizontalHeaderItem(column)
+        if item is not None:
+            item.setToolTip(item.text())

@@ -1,7 +1,8 @@
 """*Pool ▸ Compare pool versions…*: two frozen versions side by side (issue 16), as ``ndcg diff-pools`` shows them.
 
-The dialog picks the versions, K and the unjudged-document policy; :func:`ndcg_desktop.tasks.pool_diff.diff_pools`
-does all the work on a worker behind a cancellable progress dialog, and its tables are formatted there too
+The dialog picks the versions, K and every policy the command line offers;
+:func:`ndcg_desktop.tasks.pool_diff.diff_pools` does all the work on a worker behind a cancellable progress
+dialog, and its tables are formatted there too
 (:func:`~ndcg_desktop.gui.scores.tables.table_data`). The widgets only show prepared cells: the queries that
 changed (selecting one narrows the items to it), the items added, removed and regraded with who and when,
 and each run's mean under both versions with Kendall's tau between the two orderings.
@@ -18,6 +19,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
+    QGridLayout,
     QHBoxLayout,
     QLabel,
     QPushButton,
@@ -27,7 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ndcg_desktop.domain import EvalSettings, UnjudgedPolicy
+from ndcg_desktop.domain import EvalSettings
 from ndcg_desktop.domain.choices import BY_NAME
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import bold_label, plain_label
@@ -40,6 +42,7 @@ from ndcg_desktop.gui.scores.tables import (
     table_data,
     table_view,
 )
+from ndcg_desktop.gui.scores.text import not_scored_text
 from ndcg_desktop.gui.tasks import run_with_progress
 from ndcg_desktop.tasks.pool_diff import PoolDiff, diff_pools
 from ndcg_desktop.tasks.project import Project
@@ -76,7 +79,13 @@ CHANGES = {
     "removed": QT_TRANSLATE_NOOP("analysis", "removed"),
     "regraded": QT_TRANSLATE_NOOP("analysis", "regraded"),
 }
-UNJUDGED = BY_NAME["unjudged"]  # refusing first: nothing is guessed until the user chooses, as `ndcg diff-pools`
+# Every choice `ndcg diff-pools` has (cli.options' choice options but the stored runs' reading), from the one
+# table of choices: the EvalSettings field, its title and each value in the window's words, the default first (the
+# refusing one for unjudged documents: nothing is guessed until the user chooses, rule 6).
+POLICIES: list[tuple[str, str, list[tuple[Any, str]]]] = [
+    (name, BY_NAME[name].label, [(BY_NAME[name].enum(value), text) for value, text in BY_NAME[name].labels.items()])
+    for name in ("gain", "unjudged", "duplicates", "unknown_queries", "zero_idcg", "queries")
+]
 
 
 @dataclass(frozen=True)
@@ -104,7 +113,7 @@ def diff_tables(diff: PoolDiff) -> PoolDiffTables:
 
 
 class PoolDiffDialog(QDialog):
-    """Choose two frozen versions (A before B), K and the unjudged policy; *Compare* shows what changed."""
+    """Choose two frozen versions (A before B), K and every policy; *Compare* shows what changed."""
 
     def __init__(self, project: Project, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -126,10 +135,14 @@ class PoolDiffDialog(QDialog):
             self.version_b.setCurrentIndex(len(frozen) - 1)
         self.k = QSpinBox(minimum=1, maximum=10_000, value=10)
         self.k.setAccessibleName(translate("analysis", "Cutoff K"))
-        self.unjudged = QComboBox()
+        self.policies: dict[str, QComboBox] = {}
+        for name, _caption, options in POLICIES:
+            box = self.policies[name] = QComboBox()
+            for policy, text in options:
+                box.addItem(translate("analysis", text), policy.value)
+        self.unjudged = self.policies["unjudged"]
         self.unjudged.setAccessibleName(translate("analysis", "Unjudged documents"))
-        for value, text in UNJUDGED.labels.items():
-            self.unjudged.addItem(translate("analysis", text), value)
+        self.policies["duplicates"].setAccessibleName(translate("analysis", "Duplicate documents"))
         self.compare_button = QPushButton(translate("analysis", "&Compare"))
         self.compare_button.setDefault(True)
         self.compare_button.setEnabled(len(frozen) >= 2)
@@ -139,7 +152,6 @@ class PoolDiffDialog(QDialog):
             (translate("analysis", "&From"), self.version_a),
             (translate("analysis", "&to"), self.version_b),
             (translate("analysis", "at &K"), self.k),
-            (translate("analysis", "&unjudged:"), self.unjudged),
         ):
             caption = QLabel(label)
             caption.setBuddy(widget)
@@ -147,6 +159,13 @@ class PoolDiffDialog(QDialog):
             choices.addWidget(widget)
         choices.addStretch(1)
         choices.addWidget(self.compare_button)
+        policies = QGridLayout()  # three rows of two: every choice whole within 1100 px, in either language
+        for i, (name, caption_text, _options) in enumerate(POLICIES):
+            caption = QLabel(translate("analysis", caption_text))
+            caption.setBuddy(self.policies[name])
+            policies.addWidget(caption, i // 2, 3 * (i % 2), Qt.AlignmentFlag.AlignRight)
+            policies.addWidget(self.policies[name], i // 2, 3 * (i % 2) + 1)
+        policies.setColumnStretch(2, 1)  # the gap between the two columns takes what is left
 
         self.summary = plain_label(
             translate("analysis", "Compare needs two frozen pool versions.")
@@ -175,7 +194,7 @@ class PoolDiffDialog(QDialog):
         self.refused.setAccessibleName(translate("analysis", "Runs that could not be scored"))
         self.settings_line = plain_label(wrap=True)
         self.settings_line.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        for box in (self.version_a, self.version_b, self.unjudged):
+        for box in (self.version_a, self.version_b, *self.policies.values()):
             box.currentIndexChanged.connect(lambda _i: self._choices_changed())
         self.k.valueChanged.connect(lambda _v: self._choices_changed())
         self._choices_changed()
@@ -194,6 +213,7 @@ class PoolDiffDialog(QDialog):
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addLayout(choices)
+        layout.addLayout(policies)
         layout.addWidget(self.summary)
         layout.addWidget(split, 1)
         layout.addWidget(self.settings_line)
@@ -226,9 +246,8 @@ class PoolDiffDialog(QDialog):
         return pane
 
     def settings(self) -> EvalSettings:
-        return EvalSettings(
-            k=self.k.value(), unjudged=UnjudgedPolicy(self.unjudged.currentData()), scale=self.project.scale
-        )
+        chosen = {name: type(options[0][0])(self.policies[name].currentData()) for name, _c, options in POLICIES}
+        return EvalSettings(k=self.k.value(), scale=self.project.scale, **chosen)
 
     def compare(self) -> None:
         """Diff the chosen versions and score every run under both, on a worker (cancellable)."""
@@ -246,7 +265,8 @@ class PoolDiffDialog(QDialog):
         run_with_progress(self, translate("analysis", "Comparing pool versions…"), work, done, self._failed)
 
     def _choice(self) -> tuple[Any, ...]:
-        return self.version_a.currentData(), self.version_b.currentData(), self.k.value(), self.unjudged.currentData()
+        policies = tuple(box.currentData() for box in self.policies.values())
+        return self.version_a.currentData(), self.version_b.currentData(), self.k.value(), *policies
 
     def _failed(self, message: str) -> None:
         """The comparison was refused (a version changed on disk, say): no figure of an earlier one stays beside
@@ -293,10 +313,11 @@ class PoolDiffDialog(QDialog):
                     "1 is the same order, -1 the reverse.",
                 ).format(a=diff.a, b=diff.b, tau=diff.tau, p="—" if diff.tau_p is None else f"{diff.tau_p:.3g}")
             )
-        refused = [f"{name}: {why}" for name, why in diff.refused.items()]
+        refused = [f"{name}: {not_scored_text(why)}" for name, why in diff.refused.items()]
         self.refused.setText(
             translate("analysis", "Not scored: {runs}").format(runs="; ".join(refused)) if refused else ""
         )
+        self.refused.setToolTip("\n".join(f"{name}: {why.error.located()}" for name, why in diff.refused.items()))
         self.refused.setVisible(bool(refused))
         self.settings_line.setText(diff.settings.to_text())
 

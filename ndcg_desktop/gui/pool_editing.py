@@ -7,7 +7,6 @@ a failed write is reported and never enters the undo history (as in :mod:`.comma
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -16,7 +15,6 @@ from PySide6.QtGui import QAction, QKeySequence, QUndoCommand
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
-    QFileDialog,
     QLineEdit,
     QMenu,
     QMessageBox,
@@ -25,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ndcg_desktop.gui import file_dialogs
 from ndcg_desktop.gui.commands import WRITE_ERRORS, run_write, write_problem
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_label, show_message
@@ -437,8 +436,8 @@ class PoolEditor(QObject):
         trec = translate("pool_editing", "TREC qrels (*.qrels *.txt)")
         csv = translate("pool_editing", "CSV (*.csv)")
         if path is None:
-            suggested = str(Path.home() / f"{project.path.stem}-v{version.version}.qrels")
-            path, chosen = QFileDialog.getSaveFileName(
+            suggested = f"{project.path.stem}-v{version.version}.qrels"
+            path, chosen = file_dialogs.save_file(
                 self.window, translate("pool_editing", "Export qrels"), suggested, f"{trec};;{csv}"
             )
             if not path:

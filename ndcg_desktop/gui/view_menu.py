@@ -35,7 +35,13 @@ def add_view_menu(window: QMainWindow, bar: QMenuBar) -> QMenu:
 
 
 def _choice_menu(window: QMainWindow, menu: QMenu, key: str, options: list[tuple[str, str]]) -> None:
-    """Radio items for a preference that applies at the next start (language, theme)."""
+    """Radio items for a preference that applies at the next start (language, theme), said above them.
+
+    Applying either at once would leave every text and colour computed before the change as it was.
+    """
+    note = menu.addAction(translate("main_window", "Applies the next time ndcg-desktop starts"))
+    note.setEnabled(False)  # a line of text in the menu, not a command
+    menu.addSeparator()
     group = QActionGroup(menu)
     current = getattr(Preferences.load(), key)
     for value, text in options:

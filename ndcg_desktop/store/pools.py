@@ -16,7 +16,8 @@ import pyarrow as pa
 
 from ndcg_desktop.domain.data import Qrels, Source
 from ndcg_desktop.domain.errors import InputError
-from ndcg_desktop.domain.settings import GradeScale
+from ndcg_desktop.domain.settings import LABEL_LADDERS, GradeScale
+from ndcg_desktop.domain.settings import default_labels as default_labels  # re-exported: one function for every front
 from ndcg_desktop.formats.cells import clean_ids, show
 from ndcg_desktop.formats.qrels import judgment_lines
 from ndcg_desktop.store import team
@@ -45,13 +46,7 @@ def _rated(entry: Any) -> str:
     return f"{entry.get('ratings')} ratings with sha256 {entry.get('sha256')}"
 
 
-DEFAULT_LABELS = ("Not relevant", "Related", "Highly relevant", "Perfect")
-
-
-def default_labels(scale: GradeScale) -> list[str]:
-    if (scale.low, scale.high) == (0, 3):
-        return list(DEFAULT_LABELS)
-    return [f"Grade {g}" for g in range(scale.low, scale.high + 1)]
+DEFAULT_LABELS = LABEL_LADDERS[4]  # the default scale 0..3's; every scale's come from domain.default_labels
 
 
 def pool_hash(triples: pd.DataFrame, scale: GradeScale) -> str:

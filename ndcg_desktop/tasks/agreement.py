@@ -31,12 +31,14 @@ from ndcg_desktop.formats.export import export_folder
 from ndcg_desktop.scoring.agreement import AgreementReport, GroupFigures, agreement
 from ndcg_desktop.scoring.agreement import Figure as Figure  # a figure with its reason when undefined
 from ndcg_desktop.store import PoolVersion, Project
-from ndcg_desktop.tasks.scoring import load_inputs, score_inputs
+from ndcg_desktop.tasks.scoring import NotScored, load_inputs, not_scored, score_inputs
 
 Progress = Callable[[int, int], None]
 IsCancelled = Callable[[], bool]
 
 CONSENSUS = "consensus"
+# Why no run was compared (SystemsCheck.reason): a draft, no run, no item rated twice, no run scored.
+NOT_COMPARED = ("draft", "no_runs", "no_shared_items", "none_scored")
 
 
 @dataclass
@@ -48,8 +50,9 @@ class SystemsCheck:
     means: pd.DataFrame  # run, then one column per judge: mean nDCG over ``queries`` (None: none in the mean)
     per_query: pd.DataFrame  # run, judge, query_id, ndcg, in_mean
     taus: list[tuple[str, str, Figure]]  # Kendall's tau between the orderings under two judges
-    refused: dict[str, str] = field(default_factory=dict)  # run -> why it could not be scored
-    why: str = ""  # when nothing was compared: why
+    refused: dict[str, NotScored] = field(default_factory=dict)  # run -> why it could not be scored
+    why: str = ""  # when nothing was compared: why (the command line's sentence)
+    reason: str = ""  # the same, for a front to word: one of NOT_COMPARED
 
     def taus_frame(self) -> pd.DataFrame:
         rows = [
@@ -112,19 +115,20 @@ def check_systems(
     empty = SystemsCheck(judges, queries, pd.DataFrame(columns=["run", *judges]), _no_per_query(), [])
     if not version.frozen:
         empty.why = f"pool version {version.version} is a draft: systems are compared on a frozen version"
+        empty.reason = "draft"
         return empty
     if not runs:
-        empty.why = "no run is imported"
+        empty.why, empty.reason = "no run is imported", "no_runs"
         return empty
     if not queries:
-        empty.why = "no query has an item rated by two or more people"
+        empty.why, empty.reason = "no query has an item rated by two or more people", "no_shared_items"
         return empty
     per_query, refused = _score_everything(project, version, ratings, runs, judges, base, progress, cancelled)
     scored = [run for run in runs if run not in refused]
     means = _means(per_query, scored, judges, queries)
     taus = [(a, b, _tau(means, a, b)) for a, b in combinations(judges, 2)]
     why = "" if scored else "no run could be scored: " + "; ".join(f"{run}: {msg}" for run, msg in refused.items())
-    return SystemsCheck(judges, queries, means, per_query, taus, refused, why)
+    return SystemsCheck(judges, queries, means, per_query, taus, refused, why, "" if scored else "none_scored")
 
 
 def _score_everything(
@@ -136,12 +140,12 @@ def _score_everything(
     base: EvalSettings,
     progress: Progress | None,
     cancelled: IsCancelled | None,
-) -> tuple[pd.DataFrame, dict[str, str]]:
+) -> tuple[pd.DataFrame, dict[str, NotScored]]:
     """Per-query nDCG of every run under every judge (long table), and the runs refused with why."""
     consensus = project.qrels(version.version)
     qrels = {CONSENSUS: consensus} | {name: annotator_qrels(consensus, ratings, name) for name in judges[1:]}
     parts: list[pd.DataFrame] = []
-    refused: dict[str, str] = {}
+    refused: dict[str, NotScored] = {}
     total, done = len(runs) * len(judges), 0
     for run in runs:
         inputs = load_inputs(project, run, version.version)
@@ -152,7 +156,7 @@ def _score_everything(
             try:
                 evaluation = score_inputs(project, replace(inputs, qrels=qrels[judge]), base, cancelled=cancelled)
             except InputError as exc:  # the universe is the consensus's for every judge: refused under all
-                refused[run] = exc.located()
+                refused[run] = not_scored(inputs, base, exc)
                 continue
             table = evaluation.per_query[["query_id", "ndcg", "in_mean"]].copy()
             table.insert(0, "judge", judge)
@@ -348,7 +352,7 @@ class AgreementResult:
                 "settings": self.settings.as_dict(),
                 "judges": list(self.systems.judges),
                 "queries": len(self.systems.queries),
-                "runs_refused": dict(self.systems.refused),
+                "runs_refused": {run: str(why) for run, why in self.systems.refused.items()},
                 "not_compared": self.systems.why,
                 "annotator_grades": "the pool version with the annotator's rating in place of the consensus "
                 "grade on every item they rated (Voorhees 2000)",

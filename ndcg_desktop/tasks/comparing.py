@@ -100,8 +100,8 @@ class RunsComparison:
         return value if isinstance(value, str) else None
 
 
-def parse_cutoffs(text: str) -> list[int]:
-    """``"5,10,20"`` as [5, 10, 20]: positive, distinct, in the order given.
+def parse_cutoffs(text: str, *, option: str = "--k") -> list[int]:
+    """``"5,10,20"`` as [5, 10, 20]: positive, distinct, in the order given; messages name the field as ``option``.
 
     >>> parse_cutoffs("10, 5")
     [10, 5]
@@ -110,9 +110,9 @@ def parse_cutoffs(text: str) -> list[int]:
     for part in text.split(","):
         part = part.strip()
         if not part.isascii() or not part.isdigit() or int(part) < 1:
-            raise InputError(f"--k takes positive whole numbers separated by commas (5,10,20), not {text[:60]!r}")
+            raise InputError(f"{option} takes positive whole numbers separated by commas (5,10,20), not {text[:60]!r}")
         if int(part) in ks:
-            raise InputError(f"--k names {part} twice")
+            raise InputError(f"{option} names {part} twice")
         EvalSettings(k=int(part))  # its own bound on K
         ks.append(int(part))
     return ks

@@ -41,9 +41,13 @@ class NegativeGradesFound(InputError):
 def import_judgments(
     project: Project, path: str | Path, *, negative: NegativeGrades = NegativeGrades.REFUSE, fmt: str | None = None
 ) -> dict[str, int]:
-    """Import judgments into the draft pool under the negative-grade policy; the counts of what changed."""
+    """Import judgments into the draft pool under the negative-grade policy; the counts of what changed.
+
+    ``graded`` counts every item the file graded: the new ones it added with a grade and the
+    ungraded ones already in the pool that it graded (``graded_existing``).
+    """
     try:
-        return project.import_qrels(path, negative_as_ungraded=negative is NegativeGrades.UNGRADED, fmt=fmt)
+        report = project.import_qrels(path, negative_as_ungraded=negative is NegativeGrades.UNGRADED, fmt=fmt)
     except NegativeGradesFound:
         raise
     except InputError as exc:
@@ -52,6 +56,7 @@ def import_judgments(
             hint = "import negative grades as ungraded items with --negative-as-ungraded"
             raise NegativeGradesFound(message, path=exc.path, line=exc.line, hint=hint) from None
         raise
+    return {**report, "graded": report["added"] - report["ungraded"] + report["graded_existing"]}
 
 
 @dataclass

@@ -19,7 +19,7 @@ from ndcg_desktop.domain import EvalSettings, InputError
 from ndcg_desktop.scoring import Cancelled
 from ndcg_desktop.scoring.ndcg import IsCancelled, Progress
 from ndcg_desktop.store import Project
-from ndcg_desktop.tasks.scoring import score_run
+from ndcg_desktop.tasks.scoring import NotScored, load_inputs, not_scored, score_run
 
 
 @dataclass
@@ -35,7 +35,7 @@ class PoolDiff:
     tau: float | None  # Kendall's tau-b between the orderings (None: fewer than two runs scored)
     tau_p: float | None
     settings: EvalSettings
-    refused: dict[str, str] = field(default_factory=dict)
+    refused: dict[str, NotScored] = field(default_factory=dict)  # run -> why (each front words it)
 
     def summary(self) -> dict[str, Any]:
         counts = self.changes["change"].value_counts()
@@ -49,7 +49,7 @@ class PoolDiff:
             "kendall_tau": self.tau,
             "kendall_tau_p": self.tau_p,
             "settings": self.settings.to_text(),
-            "refused": self.refused,
+            "refused": {run: str(why) for run, why in self.refused.items()},
         }
 
 
@@ -96,7 +96,8 @@ def diff_pools(
     total = 1 + 2 * len(runs)
     if progress is not None:
         progress(1, total)
-    rows, refused = [], {}
+    rows: list[dict[str, Any]] = []
+    refused: dict[str, NotScored] = {}
     for i, info in enumerate(runs):
         means = []
         for j, version in enumerate((a, b)):
@@ -105,7 +106,7 @@ def diff_pools(
             try:
                 scored = score_run(project, info.name, version, base, record=False, cancelled=cancelled)
             except InputError as exc:
-                refused[info.name] = str(exc)
+                refused[info.name] = not_scored(load_inputs(project, info.name, version), base, exc)
                 break
             finally:
                 if progress is not None:

@@ -219,11 +219,11 @@ class RunsSession(FollowsProject, VersionChoice):
 
     def set_ks(self, ks: list[int] | str) -> None:
         """The cut-offs (``[5, 10]`` or ``"5,10"``; positive, distinct); the check counts change with them."""
-        values = parse_cutoffs(ks) if isinstance(ks, str) else list(ks)
+        values = parse_cutoffs(ks, option="K") if isinstance(ks, str) else list(ks)  # the window's field
         if not values:
             raise InputError("name at least one cut-off K")
         if values != self._ks:
-            parse_cutoffs(",".join(str(k) for k in values))  # the same validation for lists
+            parse_cutoffs(",".join(str(k) for k in values), option="K")  # the same validation for lists
             self._ks = values
             self._drop(checks=True, scores=True)
             self.changed.emit(frozenset({SETTINGS, CHECKS, SCORES, RESULT, PAIR}))

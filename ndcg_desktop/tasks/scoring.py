@@ -15,7 +15,7 @@ from typing import TypeVar
 
 import pandas as pd
 
-from ndcg_desktop.domain import EvalSettings, Qrels, Run, RunReading, UnjudgedPolicy
+from ndcg_desktop.domain import EvalSettings, InputError, Qrels, Run, RunReading, UnjudgedPolicy
 from ndcg_desktop.scoring import Evaluation, evaluate
 from ndcg_desktop.scoring.bounds import unjudged_bounds
 from ndcg_desktop.scoring.explain import FlagReport, FullRankings, inspect
@@ -42,6 +42,31 @@ class Inputs:
     def settings(self, base: EvalSettings) -> EvalSettings:
         """``base`` with what is not the caller's to choose: the run's reading and the pool's scale."""
         return base.with_(ties=self.reading.ties, id_map=self.reading.id_map, scale=self.version.scale)
+
+
+@dataclass(frozen=True)
+class NotScored:
+    """Why a run was not scored, for each front to word: the refusal, and the choices it still needs.
+
+    ``str()`` is the command line's sentence (its hint names the option, ``choose --duplicates first``);
+    the window shows ``error.located()`` and names its own control for each of ``choices``.
+    """
+
+    error: InputError
+    choices: tuple[str, ...] = ()  # flag groups still refused: "unjudged", "duplicates", "unknown_queries"
+
+    def __str__(self) -> str:
+        return str(self.error)
+
+
+def not_scored(inputs: Inputs, base: EvalSettings, error: InputError) -> NotScored:
+    """The refusal ``error`` of scoring ``inputs`` under ``base``, with the flag groups that caused it."""
+    settings = inputs.settings(base)
+    try:
+        report = inspect(inputs.qrels, inputs.run, settings)
+    except InputError:  # not a flag group's refusal (a bad K, say): the error alone
+        return NotScored(error)
+    return NotScored(error, tuple(report.missing_groups(settings)))
 
 
 def load_inputs(project: Project, run_name: str, pool_version: int | None = None) -> Inputs:

@@ -2,6 +2,17 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>QFileDialog</name>
+    <message>
+        <source>&amp;Look in:</source>
+        <translation>查找范围(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>Files of &amp;type:</source>
+        <translation>文件类型(&amp;T)：</translation>
+    </message>
+</context>
+<context>
     <name>agreement</name>
     <message>
         <source>{a} gave {grade_a}, {b} gave {grade_b}: {count} items</source>
@@ -16,12 +27,28 @@
         <translation>两位标注者给出每对等级的条目数；颜色越深越多</translation>
     </message>
     <message>
+        <source>Runs are compared on a frozen version; this one is a draft.</source>
+        <translation>运行结果只在已冻结的版本上比较；此版本是草稿。</translation>
+    </message>
+    <message>
+        <source>No run is imported, so no run is compared.</source>
+        <translation>尚未导入运行结果，因此没有可比较的运行结果。</translation>
+    </message>
+    <message>
+        <source>No query has an item rated by two or more people, so no run is compared.</source>
+        <translation>没有任何查询含有两人及以上评级的条目，因此不比较运行结果。</translation>
+    </message>
+    <message>
+        <source>No run could be scored under these choices:</source>
+        <translation>在这些选择下没有运行结果能计算得分：</translation>
+    </message>
+    <message>
         <source>undefined ({why})</source>
         <translation>未定义（{why}）</translation>
     </message>
     <message>
         <source>Pool version</source>
-        <translation>池版本</translation>
+        <translation>判断池版本</translation>
     </message>
     <message>
         <source>Cutoff K</source>
@@ -121,15 +148,15 @@
     </message>
     <message>
         <source>Choose a pool version and press Compute ({keys}).</source>
-        <translation>选择一个池版本，然后按“计算”（{keys}）。</translation>
+        <translation>选择一个判断池版本，然后按“计算”（{keys}）。</translation>
     </message>
     <message>
         <source>Open a project with a pool version to see how far its annotators agree.</source>
-        <translation>打开一个含有池版本的项目，查看其标注者的一致程度。</translation>
+        <translation>打开一个含有判断池版本的项目，查看其标注者的一致程度。</translation>
     </message>
     <message>
         <source>Pool v{version}: {annotators} annotators; {shared} of {rated} rated items were rated by two or more people. Krippendorff&apos;s alpha (ordinal): {alpha}. Unanimous: {unanimous}.</source>
-        <translation>池 v{version}：{annotators} 位标注者；{rated} 个已评分条目中有 {shared} 个由两人及以上评分。Krippendorff alpha（有序）：{alpha}。完全一致：{unanimous}。</translation>
+        <translation>判断池 v{version}：{annotators} 位标注者；{rated} 个已评分条目中有 {shared} 个由两人及以上评分。Krippendorff alpha（有序）：{alpha}。完全一致：{unanimous}。</translation>
     </message>
     <message>
         <source>(all queries)</source>
@@ -148,10 +175,6 @@
         <translation>共识</translation>
     </message>
     <message>
-        <source>Not compared: {why}</source>
-        <translation>未比较：{why}</translation>
-    </message>
-    <message>
         <source>
 Not scored: {run}: {why}</source>
         <translation>
@@ -160,6 +183,66 @@ Not scored: {run}: {why}</source>
     <message>
         <source>Mean nDCG over the {count} queries in which two or more people rated an item; an annotator&apos;s grades replace the consensus on the items they rated. {settings}</source>
         <translation>在 {count} 个有条目由两人及以上评分的查询上的平均 nDCG；标注者评过的条目以其等级替代共识等级。{settings}</translation>
+    </message>
+    <message>
+        <source>no item rated by two or more people</source>
+        <translation>没有任何条目由两人及以上评级</translation>
+    </message>
+    <message>
+        <source>no item rated by both {a} and {b}</source>
+        <translation>没有 {a} 和 {b} 都评级过的条目</translation>
+    </message>
+    <message>
+        <source>no item rated by both</source>
+        <translation>没有两人都评级过的条目</translation>
+    </message>
+    <message>
+        <source>both gave grade {grade} to every item: kappa is undefined without variation</source>
+        <translation>两人对每个条目都评为等级 {grade}：没有差异时 kappa 无定义</translation>
+    </message>
+    <message>
+        <source>kappa is undefined for these grades</source>
+        <translation>这些等级下 kappa 无定义</translation>
+    </message>
+    <message>
+        <source>every rating is grade {grade}: alpha is undefined without variation</source>
+        <translation>所有评级都是等级 {grade}：没有差异时 alpha 无定义</translation>
+    </message>
+    <message>
+        <source>alpha is undefined for these grades</source>
+        <translation>这些等级下 alpha 无定义</translation>
+    </message>
+    <message>
+        <source>needs two or more scored runs</source>
+        <translation>需要两个或以上已计算得分的运行结果</translation>
+    </message>
+    <message>
+        <source>every run has the same mean under one of the two</source>
+        <translation>在其中一方的评级下，所有运行结果的均值相同</translation>
+    </message>
+    <message>
+        <source>tau is undefined for these means</source>
+        <translation>这些均值下 tau 无定义</translation>
+    </message>
+    <message>
+        <source>raw agreement</source>
+        <translation>原始一致率</translation>
+    </message>
+    <message>
+        <source>kappa (linear)</source>
+        <translation>kappa（线性）</translation>
+    </message>
+    <message>
+        <source>kappa (quadratic)</source>
+        <translation>kappa（二次）</translation>
+    </message>
+    <message>
+        <source>alpha</source>
+        <translation>alpha</translation>
+    </message>
+    <message>
+        <source>unanimous</source>
+        <translation>完全一致</translation>
     </message>
 </context>
 <context>
@@ -362,7 +445,7 @@ Not scored: {run}: {why}</source>
     </message>
     <message>
         <source>Compare pool versions</source>
-        <translation>比较池版本</translation>
+        <translation>比较判断池版本</translation>
     </message>
     <message>
         <source>Earlier version</source>
@@ -393,12 +476,8 @@ Not scored: {run}: {why}</source>
         <translation>截断 K(&amp;K)</translation>
     </message>
     <message>
-        <source>&amp;unjudged:</source>
-        <translation>未判定文档(&amp;U)：</translation>
-    </message>
-    <message>
         <source>Compare needs two frozen pool versions.</source>
-        <translation>比较需要两个已冻结的池版本。</translation>
+        <translation>比较需要两个已冻结的判断池版本。</translation>
     </message>
     <message>
         <source>Choose two versions and press Compare.</source>
@@ -442,7 +521,7 @@ Not scored: {run}: {why}</source>
     </message>
     <message>
         <source>Comparing pool versions…</source>
-        <translation>正在比较池版本…</translation>
+        <translation>正在比较判断池版本…</translation>
     </message>
     <message>
         <source>v{a} → v{b}: {added} added, {removed} removed, {regraded} regraded, in {queries} queries (who and when: the audit log of v{b}).</source>
@@ -462,7 +541,7 @@ Not scored: {run}: {why}</source>
     </message>
     <message>
         <source>&amp;Compare pool versions…</source>
-        <translation>比较池版本(&amp;C)…</translation>
+        <translation>比较判断池版本(&amp;C)…</translation>
     </message>
     <message>
         <source>Ratings</source>
@@ -1289,12 +1368,20 @@ Not scored: {run}: {why}</source>
         <translation>无</translation>
     </message>
     <message>
+        <source>query {id}</source>
+        <translation>查询 {id}</translation>
+    </message>
+    <message>
         <source>{items} and {more} more</source>
         <translation>{items} 及另外 {more} 个</translation>
     </message>
     <message>
-        <source>{count}: {items}</source>
-        <translation>{count} 个：{items}</translation>
+        <source>{count} queries ({items})</source>
+        <translation>{count} 个查询（{items}）</translation>
+    </message>
+    <message>
+        <source>needs a choice for {groups}</source>
+        <translation>需要为{groups}作出选择</translation>
     </message>
     <message>
         <source>{run} against pool v{version} (sha256 {hash}…)</source>
@@ -1609,7 +1696,7 @@ Not scored: {run}: {why}</source>
     </message>
     <message>
         <source>Undo the last grade, note or pool edit</source>
-        <translation>撤销上一次评分、备注或评估池编辑</translation>
+        <translation>撤销上一次评分、备注或判断池编辑</translation>
     </message>
     <message>
         <source>Ctrl+Shift+Z / Ctrl+Y</source>
@@ -1657,7 +1744,7 @@ Not scored: {run}: {why}</source>
     </message>
     <message>
         <source>Add a document to the query&apos;s pool</source>
-        <translation>向该查询的评估池添加文档</translation>
+        <translation>向该查询的判断池添加文档</translation>
     </message>
     <message>
         <source>Delete</source>
@@ -1665,7 +1752,7 @@ Not scored: {run}: {why}</source>
     </message>
     <message>
         <source>Remove the selected ungraded document</source>
-        <translation>移除所选的未评分文档</translation>
+        <translation>移除所选的未评级文档</translation>
     </message>
     <message>
         <source>Ctrl+Shift+E</source>
@@ -1681,7 +1768,7 @@ Not scored: {run}: {why}</source>
     </message>
     <message>
         <source>Compare two frozen pool versions</source>
-        <translation>比较两个已冻结的池版本</translation>
+        <translation>比较两个已冻结的判断池版本</translation>
     </message>
     <message>
         <source>F5</source>
@@ -1718,6 +1805,14 @@ Not scored: {run}: {why}</source>
     <message>
         <source>Not relevant</source>
         <translation>不相关</translation>
+    </message>
+    <message>
+        <source>Marginally relevant</source>
+        <translation>略微相关</translation>
+    </message>
+    <message>
+        <source>Relevant</source>
+        <translation>相关</translation>
     </message>
     <message>
         <source>Related</source>
@@ -1828,6 +1923,18 @@ Not scored: {run}: {why}</source>
         <translation>文件中各行的顺序</translation>
     </message>
     <message>
+        <source>; the rank column is ignored, as trec_eval does</source>
+        <translation>；与 trec_eval 一样忽略排名列</translation>
+    </message>
+    <message>
+        <source>; scores are ignored (not trec_eval&apos;s order)</source>
+        <translation>；忽略得分（不是 trec_eval 的排序）</translation>
+    </message>
+    <message>
+        <source>; scores and ranks are ignored</source>
+        <translation>；忽略得分和排名</translation>
+    </message>
+    <message>
         <source>Import run</source>
         <translation>导入运行结果</translation>
     </message>
@@ -1928,10 +2035,6 @@ Not scored: {run}: {why}</source>
         <translation>得分</translation>
     </message>
     <message>
-        <source>{format} run, {notes}.</source>
-        <translation>{format} 运行结果，{notes}。</translation>
-    </message>
-    <message>
         <source>The run needs a name.</source>
         <translation>运行结果需要一个名称。</translation>
     </message>
@@ -1966,6 +2069,10 @@ Not scored: {run}: {why}</source>
     <message>
         <source>In the top k</source>
         <translation>前 k 位中</translation>
+    </message>
+    <message>
+        <source>{format} run, ordered by {order}{ignored}.</source>
+        <translation>{format} 运行结果，排序依据：{order}{ignored}。</translation>
     </message>
     <message>
         <source>New to the pool</source>
@@ -2096,7 +2203,7 @@ Not scored: {run}: {why}</source>
     </message>
     <message>
         <source>Saved in the project with who changed them and when; Edit ▸ Undo takes a change back. A pool version frozen from now on names these guidelines by SHA-256 in its manifests.</source>
-        <translation>保存在项目中，并记录修改人和时间；“编辑 ▸ 撤销”可撤回修改。此后冻结的评审池版本会在清单中以 SHA-256 标明这些指南。</translation>
+        <translation>保存在项目中，并记录修改人和时间；“编辑 ▸ 撤销”可撤回修改。此后冻结的评审判断池版本会在清单中以 SHA-256 标明这些指南。</translation>
     </message>
     <message>
         <source>The guidelines were not saved: {problem}</source>
@@ -2266,6 +2373,10 @@ Not scored: {run}: {why}</source>
         <translation>高对比度</translation>
     </message>
     <message>
+        <source>Applies the next time ndcg-desktop starts</source>
+        <translation>下次启动 ndcg-desktop 时生效</translation>
+    </message>
+    <message>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
@@ -2322,6 +2433,14 @@ Open it read-only?</source>
 是否以只读方式打开？</translation>
     </message>
     <message>
+        <source>Grading as {name} for {project}, handed out {when}</source>
+        <translation>以 {name} 的身份为 {project} 评级（{when} 分发）</translation>
+    </message>
+    <message>
+        <source>Grading as {name}</source>
+        <translation>以 {name} 的身份评级</translation>
+    </message>
+    <message>
         <source>v{version} · frozen · {hash}…</source>
         <translation>v{version} · 已冻结 · {hash}…</translation>
     </message>
@@ -2340,10 +2459,6 @@ Open it read-only?</source>
     <message>
         <source>Grading as</source>
         <translation>评级身份</translation>
-    </message>
-    <message>
-        <source>Work file: grading as {name}</source>
-        <translation>任务文件：以 {name} 的身份评级</translation>
     </message>
     <message>
         <source>{project} — ndcg-desktop</source>
@@ -2410,12 +2525,12 @@ Open it read-only?</source>
         <translation>相关性判断 (*.txt *.qrels *.csv *.tsv *.gz);;所有文件 (*)</translation>
     </message>
     <message>
-        <source>Importing judgments…</source>
-        <translation>正在导入相关性判断…</translation>
+        <source>Judgments imported: {graded} items graded ({added} added to the pool, of them {ungraded} ungraded; {filled} already in it graded now); {unchanged} unchanged.</source>
+        <translation>已导入相关性判断：{graded} 个条目已评级（{added} 个新加入判断池，其中 {ungraded} 个未评级；{filled} 个原已在判断池中、现已评级）；{unchanged} 个未变。</translation>
     </message>
     <message>
-        <source>Judgments: {added} added, {graded} pool items graded, {ungraded} ungraded.</source>
-        <translation>相关性判断：新增 {added} 条，判断池中已评级 {graded} 项，未评级 {ungraded} 项。</translation>
+        <source>Importing judgments…</source>
+        <translation>正在导入相关性判断…</translation>
     </message>
     <message>
         <source>Queries and topics (*.tsv *.csv *.jsonl *.txt *.xml *.gz);;All files (*)</source>
@@ -2601,7 +2716,7 @@ SHA-256：
     </message>
     <message>
         <source>Draft v{version}: {ungraded} ungraded × {seconds} s ≈ {left}</source>
-        <translation>草稿 v{version}：{ungraded} 个未评分 × {seconds} 秒 ≈ {left}</translation>
+        <translation>草稿 v{version}：{ungraded} 个未评级 × {seconds} 秒 ≈ {left}</translation>
     </message>
     <message>
         <source>Seconds per judgment: the median gap between a person&apos;s consecutive grades; gaps over {minutes} minutes are pauses and left out. Imported grades are not timed.</source>
@@ -2651,7 +2766,7 @@ SHA-256：
     </message>
     <message>
         <source>In this pool</source>
-        <translation>已在评估池中</translation>
+        <translation>已在判断池中</translation>
     </message>
     <message>
         <source>Title</source>
@@ -2671,7 +2786,7 @@ SHA-256：
     </message>
     <message>
         <source>Add {doc_id} to the pool of {query_id}</source>
-        <translation>将 {doc_id} 添加到 {query_id} 的评估池</translation>
+        <translation>将 {doc_id} 添加到 {query_id} 的判断池</translation>
     </message>
     <message>
         <source>{doc_id} was not added</source>
@@ -2683,7 +2798,7 @@ SHA-256：
     </message>
     <message>
         <source>Remove {doc_id} from the pool of {query_id}</source>
-        <translation>从 {query_id} 的评估池中移除 {doc_id}</translation>
+        <translation>从 {query_id} 的判断池中移除 {doc_id}</translation>
     </message>
     <message>
         <source>{doc_id} was not removed</source>
@@ -2695,7 +2810,7 @@ SHA-256：
     </message>
     <message>
         <source>Discard draft pool v{version}</source>
-        <translation>丢弃草稿评估池 v{version}</translation>
+        <translation>丢弃草稿判断池 v{version}</translation>
     </message>
     <message>
         <source>The draft was not discarded</source>
@@ -2703,11 +2818,11 @@ SHA-256：
     </message>
     <message>
         <source>Draft pool v{version} could not be brought back</source>
-        <translation>无法恢复草稿评估池 v{version}</translation>
+        <translation>无法恢复草稿判断池 v{version}</translation>
     </message>
     <message>
         <source>Add a document to the pool</source>
-        <translation>向评估池添加文档</translation>
+        <translation>向判断池添加文档</translation>
     </message>
     <message>
         <source>Query</source>
@@ -2739,7 +2854,7 @@ SHA-256：
     </message>
     <message>
         <source>Add to the pool</source>
-        <translation>添加到评估池</translation>
+        <translation>添加到判断池</translation>
     </message>
     <message>
         <source>Searching…</source>
@@ -2763,11 +2878,11 @@ SHA-256：
     </message>
     <message>
         <source>&amp;Add document to this query&apos;s pool…</source>
-        <translation>向该查询的评估池添加文档(&amp;A)…</translation>
+        <translation>向该查询的判断池添加文档(&amp;A)…</translation>
     </message>
     <message>
         <source>&amp;Remove ungraded item from the pool</source>
-        <translation>从评估池移除未评分项(&amp;R)</translation>
+        <translation>从判断池移除未评级项(&amp;R)</translation>
     </message>
     <message>
         <source>&amp;Discard draft…</source>
@@ -2779,11 +2894,11 @@ SHA-256：
     </message>
     <message>
         <source>Added {doc_id} to the pool of {query_id}; Ctrl+Z takes it out again.</source>
-        <translation>已将 {doc_id} 添加到 {query_id} 的评估池；Ctrl+Z 可将其移除。</translation>
+        <translation>已将 {doc_id} 添加到 {query_id} 的判断池；Ctrl+Z 可将其移除。</translation>
     </message>
     <message>
         <source>Added {doc_id} to the pool of {query_id}; its text is not imported (File ▸ Import documents).</source>
-        <translation>已将 {doc_id} 添加到 {query_id} 的评估池；其正文尚未导入（文件 ▸ 导入文档）。</translation>
+        <translation>已将 {doc_id} 添加到 {query_id} 的判断池；其正文尚未导入（文件 ▸ 导入文档）。</translation>
     </message>
     <message>
         <source>No document is selected: nothing was removed.</source>
@@ -2791,11 +2906,11 @@ SHA-256：
     </message>
     <message>
         <source>{doc_id} is graded {grade}: only an ungraded item can be removed from a pool.</source>
-        <translation>{doc_id} 已评为 {grade}：只能从评估池移除未评分的项。</translation>
+        <translation>{doc_id} 已评为 {grade}：只能从判断池移除未评级的项。</translation>
     </message>
     <message>
         <source>Removed {doc_id} from the pool of {query_id}; Ctrl+Z puts it back.</source>
-        <translation>已从 {query_id} 的评估池移除 {doc_id}；Ctrl+Z 可将其放回。</translation>
+        <translation>已从 {query_id} 的判断池移除 {doc_id}；Ctrl+Z 可将其放回。</translation>
     </message>
     <message>
         <source>Discard draft</source>
@@ -2803,7 +2918,7 @@ SHA-256：
     </message>
     <message>
         <source>Draft pool v{version} discarded; Ctrl+Z brings it back.</source>
-        <translation>已丢弃草稿评估池 v{version}；Ctrl+Z 可将其恢复。</translation>
+        <translation>已丢弃草稿判断池 v{version}；Ctrl+Z 可将其恢复。</translation>
     </message>
     <message>
         <source>Discarding the draft…</source>
@@ -2811,7 +2926,7 @@ SHA-256：
     </message>
     <message>
         <source>Only a frozen pool version can be exported as qrels.</source>
-        <translation>只有冻结的评估池版本才能导出为 qrels。</translation>
+        <translation>只有冻结的判断池版本才能导出为 qrels。</translation>
     </message>
     <message>
         <source>TREC qrels (*.qrels *.txt)</source>
@@ -2827,7 +2942,7 @@ SHA-256：
     </message>
     <message>
         <source>Wrote pool v{version} (sha256 {hash}…) to {path}, its manifest to {manifest}.</source>
-        <translation>已将评估池 v{version}（sha256 {hash}…）写入 {path}，其清单写入 {manifest}。</translation>
+        <translation>已将判断池 v{version}（sha256 {hash}…）写入 {path}，其清单写入 {manifest}。</translation>
     </message>
     <message>
         <source>Exporting qrels…</source>
@@ -2847,7 +2962,7 @@ SHA-256：
 Deleted: its {items} items for {queries} queries, with {graded} grades and {notes} notes; {ratings} ratings (by {who}), {adjudicated} adjudications and {assignments} work-file assignments{others}. {own} items were graded or noted in this draft and exist nowhere else.
 
 The audit log keeps a record, and Edit ▸ Undo brings all of it back while the project stays open.</source>
-        <translation>丢弃草稿评估池 v{version}？
+        <translation>丢弃草稿判断池 v{version}？
 
 将删除：{queries} 个查询的 {items} 个项，其中 {graded} 个评分和 {notes} 条备注；{ratings} 条评分记录（评分者：{who}）、{adjudicated} 项裁定和 {assignments} 项工作文件分配{others}。其中 {own} 项是在此草稿中评分或备注的，别处没有副本。
 
@@ -2951,10 +3066,6 @@ The audit log keeps a record, and Edit ▸ Undo brings all of it back while the 
     <message>
         <source>pairs</source>
         <translation>配对</translation>
-    </message>
-    <message>
-        <source>K: {problem}</source>
-        <translation>K：{problem}</translation>
     </message>
     <message>
         <source>all pairs</source>

@@ -67,7 +67,7 @@ def test_text_names_the_version_and_the_refused_runs(project, tmp_path, capsys):
     assert "items      3 of 5 rated items were rated by two or more people" in out
     assert [line for line in out if line.startswith("not scored: ")] == [
         "not scored: sysZ: sysZ.run:1: document Z for query q1 is not in the judgment pool (unjudged; 1 unjudged "
-        "document in all)"
+        "document in all); choose --unjudged zero|condense"  # the command line's own option
     ]
     assert any(line.startswith("kendall tau ana / ben: -1.0000") for line in out)
 

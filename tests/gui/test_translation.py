@@ -146,3 +146,93 @@ DATA_TEXTS = [
     "Related",
     "Perfect",
 ]  # the small project's own data and grade labels (project data is never translated)
+
+
+def test_qts_own_dialogs_speak_the_interface_language(qapp, qtbot):
+    """Qt's catalogue (qtbase_zh_CN, from PySide6's translations folder) and ours for what it lacks."""
+    from PySide6.QtWidgets import QDialogButtonBox, QFileDialog, QMessageBox
+
+    assert i18n.install(qapp, "zh_CN") == "zh_CN"
+    try:
+        assert [Path(t.filePath()).name for t in i18n._installed] == ["ndcg_desktop_zh_CN.qm", "qtbase_zh_CN.qm"]
+        dialog = QFileDialog(None, "x")
+        dialog.setOption(QFileDialog.Option.DontUseNativeDialog)  # Qt's own: what a Linux desktop shows
+        qtbot.addWidget(dialog)
+        box = QMessageBox(QMessageBox.Icon.Question, "x", "x", QMessageBox.StandardButton.Open)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        qtbot.addWidget(box)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close | QDialogButtonBox.StandardButton.Ok)
+        qtbot.addWidget(buttons)
+        texts = [w.text() for w in dialog.findChildren(QLabel)] + [
+            b.text() for b in dialog.findChildren(QAbstractButton)
+        ]
+        texts += [b.text() for b in box.buttons()] + [b.text() for b in buttons.buttons()]
+        english = [t for t in texts if re.search(r"[A-Za-z]{3}", t.replace("&", "")) and not CJK.search(t)]
+        assert english == []
+        assert len([t for t in texts if CJK.search(t)]) >= 6  # the labels and the buttons of all three
+    finally:
+        i18n.uninstall(qapp)
+
+
+GLOSSARY = REPO / "resources" / "translations" / "glossary_zh_CN.tsv"
+
+
+def glossary() -> list[tuple[re.Pattern[str], str, list[str]]]:
+    rows = [line.split("\t") for line in GLOSSARY.read_text(encoding="utf-8").splitlines() if not line.startswith("#")]
+    assert rows[0] == ["english", "chinese", "instead_of"]
+    return [(re.compile(rf"\b(?:{en})\b", re.I), zh, [w for w in avoid.split(",") if w]) for en, zh, avoid in rows[1:]]
+
+
+def catalogue_pairs() -> list[tuple[str, str]]:
+    """(source, translation) of our own messages (Qt's context QFileDialog holds Qt's words, not ours)."""
+    root = ET.parse(TS).getroot()
+    return [
+        (m.findtext("source") or "", m.findtext("translation") or "")
+        for context in root.iter("context")
+        if not context.findtext("name", "").startswith("Q")
+        for m in context.iter("message")
+    ]
+
+
+def test_the_glossary_word_is_used_for_each_term_and_no_other():
+    terms = glossary()
+    assert len(terms) >= 10
+    pairs = catalogue_pairs()
+    missing, replaced = [], []
+    for english, chinese, avoid in terms:
+        for source, translation in pairs:
+            if english.search(re.sub(r"\{[^}]*\}", " ", source).replace("&", "")) and chinese not in translation:
+                missing.append((chinese, source))
+            if any(word in translation.replace(chinese, "") for word in avoid):
+                replaced.append((chinese, translation))
+    assert (missing, replaced) == ([], [])
+
+
+def test_the_compiled_catalogue_translates_each_term_with_the_glossary_word(qapp):
+    """The .qm the application loads, not only the .ts: a term's translations carry the glossary's word."""
+    from PySide6.QtCore import QTranslator
+
+    translator = QTranslator()
+    assert translator.load(str(QM))
+    root = ET.parse(TS).getroot()
+    checked = 0
+    for english, chinese, _avoid in glossary():
+        for context in root.iter("context"):
+            for m in context.iter("message"):
+                source = m.findtext("source") or ""
+                if m.get("numerus") or not english.search(re.sub(r"\{[^}]*\}", " ", source).replace("&", "")):
+                    continue
+                shown = translator.translate(context.findtext("name"), source, m.findtext("comment"))
+                assert chinese in shown, (source, shown)
+                checked += 1
+    assert checked > 100
+
+
+def test_qts_catalogue_is_found_in_pyside6s_folder_when_qts_own_path_lacks_it(qapp, tmp_path, monkeypatch):
+    """A frozen build's QLibraryInfo may point where no catalogue is: PySide6's translations folder is next."""
+    monkeypatch.setattr(i18n.QLibraryInfo, "path", staticmethod(lambda _which: str(tmp_path)))
+    assert i18n.install(qapp, "zh_CN") == "zh_CN"
+    try:
+        assert [Path(t.filePath()).name for t in i18n._installed] == ["ndcg_desktop_zh_CN.qm", "qtbase_zh_CN.qm"]
+    finally:
+        i18n.uninstall(qapp)

@@ -235,12 +235,17 @@ def test_import_run_dialog_previews_the_first_lines(qtbot, data_dir):
     assert dialog.preview.item(0, 2).text() == "184#0"
     dialog.id_map.setText("#")
     assert dialog.preview.item(0, 2).text() == "184#0 → 184"
-    assert "rank column ignored" in dialog.reading.text()
+    assert dialog.reading.text() == (
+        "TREC run, ordered by score, highest first; the rank column is ignored, as trec_eval does."
+    )
+    assert "rank column ignored" in dialog.reading.toolTip()  # the reader's own note
     # The orders the file supports, the format's default first; choosing one re-reads the preview.
     assert [dialog.order.itemData(i) for i in range(dialog.order.count())] == ["score", "rank", "list"]
     assert dialog.values()[3] is dialogs_module.OrderKind.SCORE
     dialog.order.setCurrentIndex(1)
-    assert "rank column ascending" in dialog.reading.text()
+    assert dialog.reading.text() == (
+        "TREC run, ordered by rank column, lowest first; scores are ignored (not trec_eval's order)."
+    )
     assert dialog.preview.horizontalHeaderItem(3).text() == "Rank" and dialog.preview.item(0, 3).text() == "1"
     assert dialog.values() == ("chunks", dialogs_module.TiePolicy.DOCID_DESC, "#", dialogs_module.OrderKind.RANK)
     shot(dialog, "import_run_dialog")

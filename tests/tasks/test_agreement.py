@@ -111,7 +111,8 @@ def test_a_run_refused_by_a_policy_is_listed_and_the_others_compared(project, wr
     project.import_run(write("sysD.run", "q1 Q0 Z 1 3 t\n"), name="sysD")  # Z is unjudged
     systems = compute_agreement(project, project.version(1), RATINGS, K2).systems
     assert list(systems.refused) == ["sysD"]
-    assert "unjudged" in systems.refused["sysD"]
+    assert "unjudged" in str(systems.refused["sysD"])
+    assert systems.refused["sysD"].choices == ("unjudged",)  # structured: each front names its own control
     assert list(systems.means["run"]) == ["sysA", "sysB", "sysC"]
     zero = compute_agreement(project, project.version(1), RATINGS, K2.with_(unjudged=UnjudgedPolicy.ZERO)).systems
     assert zero.refused == {}

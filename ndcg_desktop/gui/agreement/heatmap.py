@@ -65,7 +65,7 @@ class ConfusionModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self.column_labels)
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if role != Qt.ItemDataRole.DisplayRole:
+        if role not in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):  # the tooltip: whole when elided
             return None
         labels = self.column_labels if orientation == Qt.Orientation.Horizontal else self.row_labels
         return labels[section] if 0 <= section < len(labels) else None

@@ -13,7 +13,6 @@ from PySide6.QtCore import QCoreApplication, QItemSelection, QSortFilterProxyMod
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
-    QFileDialog,
     QFrame,
     QHBoxLayout,
     QLabel,
@@ -29,10 +28,12 @@ from PySide6.QtWidgets import (
 
 from ndcg_desktop.domain import Gain, InputError
 from ndcg_desktop.domain.choices import BY_NAME
+from ndcg_desktop.gui import file_dialogs
 from ndcg_desktop.gui.agreement.heatmap import ConfusionModel, heatmap_view
+from ndcg_desktop.gui.agreement.reasons import reason_words
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.scores.tables import Column, FrameModel, fit_columns, sorted_proxy, table_view
-from ndcg_desktop.gui.scores.text import GAIN_TEXTS, describe_settings, keys_text
+from ndcg_desktop.gui.scores.text import GAIN_TEXTS, describe_settings, keys_text, not_scored_text
 from ndcg_desktop.gui.tasks import run_with_progress
 from ndcg_desktop.tasks.agreement import CONSENSUS, AgreementResult, Figure, export_agreement
 from ndcg_desktop.tasks.agreement_session import INPUTS, PROJECT, AgreementSession, Loader
@@ -74,6 +75,14 @@ TAU_COLUMNS: list[Column] = [
     (QT_TRANSLATE_NOOP("analysis", "Kendall's tau"), "kendall_tau", "f4"),
     (QT_TRANSLATE_NOOP("analysis", "Undefined because"), "undefined", ""),
 ]
+NOT_COMPARED_TEXTS = {  # tasks.agreement.NOT_COMPARED, in the window's words
+    "draft": QT_TRANSLATE_NOOP("agreement", "Runs are compared on a frozen version; this one is a draft."),
+    "no_runs": QT_TRANSLATE_NOOP("agreement", "No run is imported, so no run is compared."),
+    "no_shared_items": QT_TRANSLATE_NOOP(
+        "agreement", "No query has an item rated by two or more people, so no run is compared."
+    ),
+    "none_scored": QT_TRANSLATE_NOOP("agreement", "No run could be scored under these choices:"),
+}
 
 
 def in_core_order(view: QTableView) -> None:
@@ -87,7 +96,7 @@ def in_core_order(view: QTableView) -> None:
 def figure_text(figure: Figure) -> str:
     if figure.value is not None:
         return f"{figure.value:.4f}"
-    return translate("agreement", "undefined ({why})").format(why=figure.why)
+    return translate("agreement", "undefined ({why})").format(why=reason_words(figure.why))
 
 
 class AgreementView(QWidget):
@@ -268,9 +277,7 @@ class AgreementView(QWidget):
         result = self.session.result
         if result is None:
             return []
-        folder = folder or QFileDialog.getExistingDirectory(
-            self, translate("agreement", "Export agreement to a folder")
-        )
+        folder = folder or file_dialogs.folder(self, translate("agreement", "Export agreement to a folder"))
         if not folder:
             return []
         try:
@@ -317,8 +324,10 @@ class AgreementView(QWidget):
         for model in (self.groups, self.pairs, self.leniency, self.taus, self.means):
             model.clear()
         self.confusion.clear()
-        self.pair_box.clear()
+        self.pair_box.clear()  # emits no `activated`: the caption is cleared here, not by _show_matrix
+        self.matrix_caption.setText("")
         self.systems_note.setText("")
+        self.systems_note.setToolTip("")
         self.summary.setText(
             translate("agreement", "Choose a pool version and press Compute ({keys}).").format(
                 keys=keys_text(COMPUTE_KEYS)
@@ -345,6 +354,7 @@ class AgreementView(QWidget):
             + "".join("\n" + line for line in self.session.warnings())  # identical annotators: counted twice
         )
         groups = report.groups_frame()
+        groups["undefined"] = groups["undefined"].map(reason_words)
         self._group_ids = [q or None for q in groups["query_id"]]  # source rows: None is all queries
         groups["query_id"] = groups["query_id"].replace("", translate("agreement", "(all queries)"))
         self.groups.load(groups)
@@ -372,6 +382,7 @@ class AgreementView(QWidget):
         if result is None:
             return
         pairs = result.report.pairs_frame()
+        pairs["undefined"] = pairs["undefined"].map(reason_words)
         self.pairs.load(pairs[pairs["query_id"] == (self._chosen_query() or "")])
         fit_columns(self.pairs_view, self.pairs)
         in_core_order(self.pairs_view)
@@ -397,13 +408,14 @@ class AgreementView(QWidget):
     def _show_systems(self, result: AgreementResult) -> None:
         systems = result.systems
         judge_names = {CONSENSUS: translate("agreement", "consensus")}
-        if systems.why:
-            self.systems_note.setText(translate("agreement", "Not compared: {why}").format(why=systems.why))
+        refused = "".join(
+            translate("agreement", "\nNot scored: {run}: {why}").format(run=run, why=not_scored_text(why))
+            for run, why in systems.refused.items()
+        )
+        self.systems_note.setToolTip("\n".join(f"{run}: {why.error.located()}" for run, why in systems.refused.items()))
+        if systems.reason:
+            self.systems_note.setText(translate("agreement", NOT_COMPARED_TEXTS[systems.reason]) + refused)
         else:
-            refused = "".join(
-                translate("agreement", "\nNot scored: {run}: {why}").format(run=run, why=why)
-                for run, why in systems.refused.items()
-            )
             self.systems_note.setText(
                 translate(
                     "agreement",
@@ -421,6 +433,7 @@ class AgreementView(QWidget):
         fit_columns(self.means_view, self.means)
         in_core_order(self.means_view)
         taus = systems.taus_frame()
+        taus["undefined"] = taus["undefined"].map(reason_words)
         for column in ("judge_a", "judge_b"):
             taus[column] = taus[column].map(lambda judge: judge_names.get(judge, judge))
         self.taus.load(taus)

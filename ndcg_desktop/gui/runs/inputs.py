@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 
 from ndcg_desktop.domain import Gain, InputError, ZeroIdcgPolicy
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
-from ndcg_desktop.gui.plain import plain_label
+from ndcg_desktop.gui.plain import plain_label, tip_headers
 from ndcg_desktop.gui.scores.text import CHOICE_TEXTS, GAIN_TEXTS, GROUP_TITLES, found_text, keys_text, listing
 from ndcg_desktop.tasks.runs_session import (
     CHECKS,
@@ -180,7 +180,7 @@ class RunsInputs(QWidget):
         try:
             self.session.set_ks(self.ks.text())
         except InputError as exc:
-            self.ks_error.setText(translate("runs", "K: {problem}").format(problem=str(exc)))
+            self.ks_error.setText(exc.located())  # names the field: "K names 5 twice"
             self.ks_error.show()
         else:
             self.ks_error.hide()
@@ -228,6 +228,7 @@ class RunsResolvePanel(QGroupBox):
             [translate("runs", "Run (compared)"), translate("runs", "The check found")]
             + [translate("analysis", GROUP_TITLES[g]) for g in GROUPS]
         )
+        tip_headers(self.table)
         self.table.verticalHeader().hide()
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)

@@ -61,7 +61,7 @@ class MatrixModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self.names)
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if role == Qt.ItemDataRole.DisplayRole and 0 <= section < len(self.names):
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole) and 0 <= section < len(self.names):
             return self.names[section]  # run names: data, shown as text
         return None
 

@@ -15,7 +15,6 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QShortcut
 from PySide6.QtWidgets import (
-    QFileDialog,
     QFrame,
     QScrollArea,
     QSizePolicy,
@@ -27,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from ndcg_desktop.domain import InputError
+from ndcg_desktop.gui import file_dialogs
 from ndcg_desktop.gui.runs.inputs import CHECK_KEYS, SCORE_KEYS, RunsInputs, RunsResolvePanel
 from ndcg_desktop.gui.runs.pair import PairPanel
 from ndcg_desktop.gui.runs.results import RunsTablePanel, runs_table
@@ -171,9 +171,7 @@ class RunsView(QScrollArea):
         result = self.session.result
         if result is None:
             return
-        folder = folder or QFileDialog.getExistingDirectory(
-            self, translate("runs", "Export the comparison to a folder")
-        )
+        folder = folder or file_dialogs.folder(self, translate("runs", "Export the comparison to a folder"))
         if not folder:
             return
         try:

@@ -49,6 +49,7 @@ class InputsBar(QWidget):
         )
         self.zero_idcg.addItem(translate("analysis", "zero-IDCG: score 0, in the mean"), ZeroIdcgPolicy.KEEP.value)
         self.zero_idcg.addItem(translate("analysis", "zero-IDCG: excluded"), ZeroIdcgPolicy.EXCLUDE.value)
+
         self.compare_box = QComboBox()
         self.compare_box.setAccessibleName(translate("analysis", "Compare with run"))
         self.compare_box.setAccessibleDescription(
@@ -89,9 +90,11 @@ class InputsBar(QWidget):
         knobs.addWidget(self.compare_box)
         grid.addLayout(knobs, 1, 1, 1, 5)
         grid.setColumnStretch(4, 1)
-        for combo in (self.run_box, self.version_box, self.gain, self.zero_idcg, self.compare_box):
+        for combo in (self.run_box, self.version_box, self.compare_box):
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
             combo.setMinimumContentsLength(10)
+        for combo in (self.gain, self.zero_idcg):  # our own words: read whole in any language
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         for combo in (self.run_box, self.version_box):  # run names and "pool v1 · hash" must stay readable
             combo.setMinimumContentsLength(24)
         self.run_box.currentIndexChanged.connect(lambda _i: session.set_run(self.run_box.currentData()))

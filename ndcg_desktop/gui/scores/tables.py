@@ -44,6 +44,9 @@ def format_value(value: Any, fmt: str) -> str:
     return str(value)
 
 
+_TIP = Qt.ItemDataRole.ToolTipRole
+
+
 @dataclass(frozen=True)
 class TableData:
     """A table's cells prepared for :class:`FrameModel`: display strings and raw sort values per column.
@@ -122,7 +125,8 @@ class FrameModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self.columns)
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+        # The tooltip is the header whole: a column narrower than its header shows it elided (…).
+        if orientation == Qt.Orientation.Horizontal and role in (Qt.ItemDataRole.DisplayRole, _TIP):
             header = translate(self.context, self.columns[section][0])
             return header.format_map(_Unfilled(self.header_fields)) if "{" in header else header
         return None

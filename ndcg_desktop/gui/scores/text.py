@@ -12,6 +12,7 @@ from ndcg_desktop.domain.chunks import ChunkMap
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.tasks.explaining import FlagReport
 from ndcg_desktop.tasks.project import PoolVersion
+from ndcg_desktop.tasks.scoring import NotScored
 
 # The context is "analysis" (the view's former module) so existing translations stay attached.
 translate = QCoreApplication.translate
@@ -71,13 +72,32 @@ def found_text(group: str, report: FlagReport, k: int) -> str:
 
 
 def listing(items: list[str], limit: int = 8) -> str:
-    """``3: q1, q2, q3``, or ``12: q1, …, q8 and 4 more``."""
+    """Query IDs in words: ``query 26``, ``3 queries (q1, q2, q3)``, ``12 queries (q1, …, q8 and 4 more)``.
+
+    A bare ``1: 26`` after a label's own colon read as a riddle ("Ties straddling K: 1: 26").
+    """
     if not items:
         return translate("analysis", "none")
+    if len(items) == 1:
+        return translate("analysis", "query {id}").format(id=items[0])
     shown = translate("analysis", ", ", "list separator").join(items[:limit])
     if len(items) > limit:
         shown = translate("analysis", "{items} and {more} more").format(items=shown, more=len(items) - limit)
-    return translate("analysis", "{count}: {items}").format(count=len(items), items=shown)
+    return translate("analysis", "{count} queries ({items})").format(count=len(items), items=shown)
+
+
+def not_scored_text(why: NotScored) -> str:
+    """Why a run was not scored, in the window's words: the choices it needs, named as the window names them.
+
+    The core's sentence ends in a command-line option (``choose --duplicates first``); the window names its
+    own control instead, and says the core's sentence only when no choice would score the run.
+    """
+    if not why.choices:
+        return why.error.located()
+    groups = translate("analysis", ", ", "list separator").join(
+        translate("analysis", GROUP_TITLES[g]) for g in why.choices
+    )
+    return translate("analysis", "needs a choice for {groups}").format(groups=groups)
 
 
 def scored_against(run: str, version: PoolVersion) -> str:

@@ -12,9 +12,10 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QShortcut
-from PySide6.QtWidgets import QDialog, QFileDialog, QSplitter, QTabWidget, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QDialog, QSplitter, QTabWidget, QToolButton, QVBoxLayout, QWidget
 
 from ndcg_desktop.domain import InputError
+from ndcg_desktop.gui import file_dialogs
 from ndcg_desktop.gui.scores.breakdown import BreakdownPanel
 from ndcg_desktop.gui.scores.comparison import ComparisonPanel
 from ndcg_desktop.gui.scores.history import HistoryPanel
@@ -245,7 +246,7 @@ class ScoresView(QWidget):
         result = self.session.result
         if result is None:
             return []
-        folder = folder or QFileDialog.getExistingDirectory(self, translate("analysis", "Export results to a folder"))
+        folder = folder or file_dialogs.folder(self, translate("analysis", "Export results to a folder"))
         if not folder:
             return []
         try:
@@ -260,7 +261,7 @@ class ScoresView(QWidget):
         if result is None or result.second is None:
             return None
         title, csv_filter = translate("analysis", "Export comparison"), translate("analysis", "CSV (*.csv)")
-        path = path or QFileDialog.getSaveFileName(self, title, "comparison.csv", csv_filter)[0]
+        path = path or file_dialogs.save_file(self, title, "comparison.csv", csv_filter)[0]
         if not path:
             return None
         try:

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QObject
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox
+from PySide6.QtWidgets import QDialog, QMessageBox
 
 from ndcg_desktop.domain import InputError
+from ndcg_desktop.gui import file_dialogs
 from ndcg_desktop.gui.plain import show_message
 from ndcg_desktop.gui.tasks import run_with_progress
 from ndcg_desktop.gui.team.adjudicate import AdjudicateView
@@ -89,10 +89,9 @@ class TeamActions(QObject):
         project = self.window.project
         if project is None:
             return
-        paths, _ = QFileDialog.getOpenFileNames(
+        paths = file_dialogs.open_files(
             self.window,
             translate("team", "Merge returned work"),
-            str(Path(project.path).parent),
             translate("team", "Work files (*{suffix})").format(suffix=SUFFIX),
         )
         if not paths:

@@ -138,6 +138,7 @@ class AdjudicateView(QWidget):
             description=translate("team", "Largest possible change of a run's per-query nDCG first"),
         )
         self.table.selectionModel().currentRowChanged.connect(lambda *_: self._show_selected())
+        self._reselect: tuple[str, str] | None = None
         self.detail = QTextBrowser()
         self.detail.setOpenLinks(False)
         self.detail.setAccessibleName(translate("team", "Ratings, notes, topic and document"))
@@ -195,7 +196,10 @@ class AdjudicateView(QWidget):
         if self._task is not None:
             self._task.cancel_event.set()
         self._stale = False
+        item = self._selected()  # selected again once the list is back, if it is still on it
+        self._reselect = None if item is None else (str(item["query_id"]), str(item["doc_id"]))
         self.found = None
+        self.detail.clear()  # what it showed may have changed: never shown beside the new list
         draft = self.project.draft() if self.project is not None else None
         if self.project is None or draft is None:
             self.model.clear()
@@ -222,6 +226,13 @@ class AdjudicateView(QWidget):
         self.model.load(frame)
         self.table.sortByColumn(0, Qt.SortOrder.DescendingOrder)  # the largest swing first
         fit_columns(self.table, self.model)
+        if self._reselect is not None:
+            q, d = self._reselect
+            rows = items.index[(items["query_id"] == q) & (items["doc_id"] == d)]
+            if len(rows):
+                source = self.model.index(items.index.get_loc(rows[0]), 0)
+                self.table.setCurrentIndex(self.proxy.mapFromSource(source))
+        self._show_selected()  # from the new ratings, or cleared
         self.summary.setText(
             translate("team", "Draft v{version}: {count} items rated differently, {open} still open.").format(
                 version=found.version, count=len(items), open=found.open

@@ -10,7 +10,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QDoubleSpinBox,
-    QFileDialog,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -22,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from ndcg_desktop.domain import InputError
+from ndcg_desktop.gui import file_dialogs
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_label
 from ndcg_desktop.gui.scores.tables import FrameModel, fit_columns, table_view
@@ -114,7 +114,7 @@ class AssignDialog(QDialog):
         }
 
     def _browse(self) -> None:
-        chosen = QFileDialog.getExistingDirectory(self, translate("team", "Folder for the work files"))
+        chosen = file_dialogs.folder(self, translate("team", "Folder for the work files"))
         if chosen:
             self.folder.setText(chosen)
 
@@ -129,7 +129,7 @@ class AssignDialog(QDialog):
             )
         except InputError as exc:
             self.model.clear()
-            self.problem.setText(str(exc))
+            self.problem.setText(exc.located())
             self.ok.setEnabled(False)
             return
         self.model.load(summary)

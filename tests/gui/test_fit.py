@@ -1,0 +1,292 @@
+"""Nothing is cut at 1280×800, in English or Chinese (issue 26).
+
+Every table header of the main window (each tab with a result in it) and of its dialogs either fits its
+section or is elided with the whole text as its tooltip; every one-line label fits its width.
+"""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QComboBox,
+    QHeaderView,
+    QLabel,
+    QStyle,
+    QStyleOptionComboBox,
+    QWidget,
+)
+
+from ndcg_desktop.demo import build_demo
+from ndcg_desktop.gui import i18n
+
+from .conftest import shot
+
+TABS = ("annotate", "scores", "agreement", "runs", "adjudicate")
+
+
+def header_text(header: QHeaderView, section: int) -> str:
+    return str(header.model().headerData(section, header.orientation(), Qt.ItemDataRole.DisplayRole) or "")
+
+
+def header_needs(header: QHeaderView, section: int) -> int:
+    """The width a section needs to show its text whole: text, margins and the sort indicator."""
+    style = header.style()
+    margin = style.pixelMetric(style.PixelMetric.PM_HeaderMargin, None, header)
+    arrow = style.pixelMetric(style.PixelMetric.PM_HeaderMarkSize, None, header) if header.isSortIndicatorShown() else 0
+    lines = header_text(header, section).split("\n")
+    return max(header.fontMetrics().horizontalAdvance(line) for line in lines) + 2 * margin + arrow + margin
+
+
+def cut_headers(top: QWidget) -> list[str]:
+    """Sections narrower than their text whose header shows no tooltip with the whole text."""
+    cut = []
+    for header in top.findChildren(QHeaderView):
+        if not header.isVisibleTo(top) or header.orientation() != Qt.Orientation.Horizontal or header.model() is None:
+            continue
+        for section in range(header.count()):
+            if header.isSectionHidden(section) or header.sectionSize(section) == 0:
+                continue
+            text = header_text(header, section)
+            if text and header.sectionSize(section) < header_needs(header, section):
+                tip = header.model().headerData(section, header.orientation(), Qt.ItemDataRole.ToolTipRole)
+                if not tip or text.replace("\n", " ") not in str(tip).replace("\n", " "):
+                    cut.append(f"{header.parent().accessibleName() or type(header.parent()).__name__}: {text!r}")
+    return cut
+
+
+def cut_labels(top: QWidget) -> list[str]:
+    """One-line labels, buttons, check boxes and combo boxes shown narrower than their text."""
+    cut = []
+    for widget in top.findChildren(QAbstractButton) + top.findChildren(QComboBox):
+        if not widget.isVisibleTo(top) or widget.width() == 0:
+            continue
+        text = widget.currentText() if isinstance(widget, QComboBox) else widget.text().replace("&", "")
+        if not text:
+            continue
+        option = QStyleOptionComboBox() if isinstance(widget, QComboBox) else None
+        if option is not None:
+            widget.initStyleOption(option)
+            room = (
+                widget.style()
+                .subControlRect(
+                    QStyle.ComplexControl.CC_ComboBox, option, QStyle.SubControl.SC_ComboBoxEditField, widget
+                )
+                .width()
+            )
+        else:
+            room = widget.width() - (widget.sizeHint().width() - widget.fontMetrics().horizontalAdvance(text))
+        if widget.fontMetrics().horizontalAdvance(text) > room + 1:
+            cut.append(f"{type(widget).__name__} {widget.accessibleName()!r}: {text!r}")
+    for label in top.findChildren(QLabel):
+        rich = label.textFormat() == Qt.TextFormat.RichText
+        if not label.isVisibleTo(top) or label.wordWrap() or not label.text() or rich:
+            continue
+        needs = min(label.minimumSizeHint().width(), label.fontMetrics().horizontalAdvance(label.text()))
+        if label.width() < needs:
+            cut.append(f"{label.accessibleName() or label.objectName() or 'label'}: {label.text()!r}")
+    return cut
+
+
+def fill_every_view(window, qtbot) -> dict[str, QWidget]:
+    """The demo project open at 1280×800 with something in every tab; the tabs by name."""
+    window.resize(1280, 800)
+    workspace = window.workspace
+    qtbot.waitUntil(lambda: workspace.queries.rowCount() > 0, timeout=10_000)
+    workspace.select_query_row(0)
+    workspace.select_doc_row(0)
+    window.tabs.setCurrentIndex(1)
+    scores = window.analysis
+    scores.check()
+    qtbot.waitUntil(lambda: scores.report is not None, timeout=20_000)
+    for key, value in (("unjudged", "zero"), ("duplicates", "first"), ("unknown_queries", "ignore")):
+        combo = scores.choices[key]
+        combo.setCurrentIndex(combo.findData(value))
+    scores.score_button.click()
+    qtbot.waitUntil(lambda: scores.evaluation is not None, timeout=20_000)
+    results = scores.results_panel.results_view
+    results.setCurrentIndex(results.model().index(0, 0))
+    window.tabs.setCurrentIndex(2)
+    agreement = window.agreement
+    agreement.compute()
+    qtbot.waitUntil(lambda: agreement.result is not None, timeout=30_000)
+    window.tabs.setCurrentIndex(3)
+    runs = window.runs
+    runs.inputs.check_button.click()
+    qtbot.waitUntil(lambda: not runs.session.unchecked(), timeout=30_000)
+    for group, value in (("unjudged", "zero"), ("duplicates", "first"), ("unknown_queries", "ignore")):
+        combo = runs.resolve.all_combos.get(group)
+        if combo is not None and combo.findData(value) >= 0:
+            combo.setCurrentIndex(combo.findData(value))
+    runs.resolve.apply_all.click()
+    runs.inputs.score_button.click()
+    qtbot.waitUntil(lambda: runs.session.result is not None, timeout=60_000)
+    window.tabs.setCurrentIndex(4)
+    adjudicate = window.team.view
+    qtbot.waitUntil(lambda: adjudicate.found is not None, timeout=20_000)
+    return {
+        "annotate": window.workspace,
+        "scores": window.tabs.widget(1),
+        "agreement": agreement,
+        "runs": runs,
+        "adjudicate": adjudicate,
+    }
+
+
+@pytest.fixture(params=["en", "zh_CN"])
+def language(request, qapp):
+    """The interface language, installed before any window is built."""
+    assert i18n.install(qapp, request.param) == request.param
+    yield request.param
+    i18n.uninstall(qapp)
+
+
+def _demo_window(qtbot, tmp_path):
+    from ndcg_desktop.gui.main_window import MainWindow
+
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.show()
+    assert window.open_project(build_demo(tmp_path / "demo.ndcgproj"))
+    return window
+
+
+@pytest.fixture
+def demo_window(qtbot, tmp_path, language):
+    window = _demo_window(qtbot, tmp_path)
+    yield window
+    window.close_project()
+
+
+@pytest.fixture
+def chinese_window(qtbot, tmp_path, qapp):
+    assert i18n.install(qapp, "zh_CN") == "zh_CN"
+    window = _demo_window(qtbot, tmp_path)
+    yield window
+    window.close_project()
+    i18n.uninstall(qapp)
+
+
+def test_no_header_or_label_of_the_main_window_is_cut_at_1280_by_800(qtbot, demo_window, language):
+    window = demo_window
+    tabs = fill_every_view(window, qtbot)
+    found = []
+    for i, (name, tab) in enumerate(tabs.items()):
+        window.tabs.setCurrentIndex(i)
+        qtbot.wait(30)
+        shot(window, f"fit_{language}_{name}")
+        found += [f"{name}: {c}" for c in cut_headers(tab) + cut_labels(tab)]
+    found += cut_labels(window.statusBar()) + cut_labels(window.tabs.tabBar())
+    print("\n".join(found))
+    assert found == []
+
+
+def test_the_tab_bar_and_the_annotate_panes_stay_where_they_are(qtbot, demo_window):
+    window = demo_window
+    window.resize(1280, 800)
+    workspace = window.workspace
+    qtbot.waitUntil(lambda: workspace.queries.rowCount() > 0, timeout=10_000)
+    where = set()
+    for i in range(window.tabs.count()):
+        window.tabs.setCurrentIndex(i)
+        qtbot.wait(10)
+        bar = window.tabs.tabBar()
+        where.add((bar.mapTo(window, QPoint(0, 0)).y(), tuple(bar.tabRect(j).x() for j in range(bar.count()))))
+    assert len(where) == 1  # the tab bar neither moves nor resizes its tabs
+    window.tabs.setCurrentIndex(0)
+    sizes = set()
+    for row in range(workspace.queries.rowCount()):
+        workspace.select_query_row(row)
+        workspace.select_doc_row(0)
+        qtbot.wait(5)
+        sizes.add(tuple(workspace.splitter.sizes()))
+    assert len(sizes) == 1  # the panes keep their widths from query to query
+
+
+def test_no_header_or_label_of_a_dialog_is_cut(qtbot, demo_window, language, tmp_path):
+    from ndcg_desktop.gui.dialogs import (
+        BuildPoolDialog,
+        FreezeDialog,
+        ImportRunDialog,
+        NewProjectDialog,
+        ShortcutsDialog,
+    )
+    from ndcg_desktop.gui.pool_diff import PoolDiffDialog
+    from ndcg_desktop.gui.scores.send import SendForJudgingDialog
+    from ndcg_desktop.gui.team.assign import AssignDialog
+    from ndcg_desktop.tasks import pool_preview
+
+    window = demo_window
+    project = window.project
+    run = tmp_path / "bm25.run"
+    run.write_text("q1 Q0 d101 1 3.5 bm25\nq1 Q0 d102 2 2.5 bm25\n")
+    draft = project.draft()
+    dialogs = {
+        "new_project": NewProjectDialog("tester", window),
+        "import_run": ImportRunDialog("bm25", [], str(run), window),
+        "build_pool": BuildPoolDialog(
+            [r.name for r in project.runs()], lambda names, depth: pool_preview(project, names, depth), window
+        ),
+        "freeze": FreezeDialog(draft.version, project.pool_items(draft.version), draft.labels, draft.scale.low, window),
+        "shortcuts": ShortcutsDialog(window, window.workspace.grade_keys()),
+        "pool_diff": PoolDiffDialog(project, window),
+        "send_for_judging": SendForJudgingDialog(window.analysis.session, window),
+        "assign": AssignDialog(project.pool_items(draft.version).groupby("query_id").size(), str(tmp_path), window),
+    }
+    found = []
+    for name, dialog in dialogs.items():
+        qtbot.addWidget(dialog)
+        dialog.show()
+        qtbot.wait(20)
+        shot(dialog, f"fit_{language}_dialog_{name}")
+        found += [f"{name}: {c}" for c in cut_headers(dialog) + cut_labels(dialog)]
+        if dialog.width() > 1280 or dialog.height() > 800:
+            found.append(f"{name}: {dialog.width()}×{dialog.height()} is larger than the screen")
+        if language == "zh_CN":
+            found += [f"{name}: English {t!r}" for t in dialog_english(dialog, project)]
+        dialog.close()
+    print("\n".join(found))
+    assert found == []
+
+
+def test_every_tab_with_a_result_in_chinese_leaves_no_interface_text_in_english(qtbot, chinese_window):
+    from .test_translation import CJK, ENGLISH, strip, visible_texts
+
+    window = chinese_window
+    tabs = fill_every_view(window, qtbot)
+    project = window.project
+    items = project.pool_items(project.draft().version)
+    data = [project.query(q)["text"] for q in items["query_id"].unique()]  # the project's own texts: never
+    data += [(project.document(d) or {}).get("title", "") for d in items["doc_id"].unique()]  # translated
+    left = set()
+    for i in range(len(tabs)):
+        window.tabs.setCurrentIndex(i)
+        qtbot.wait(20)
+        for text in visible_texts(window):
+            for value in sorted(filter(None, data), key=len, reverse=True):
+                text = text.replace(value, " ")
+            if ENGLISH.search(strip(text)) and not CJK.search(text):
+                left.add(text)
+    print("\n".join(sorted(left)))
+    assert sorted(left) == []
+
+
+def dialog_english(dialog: QWidget, project) -> list[str]:
+    """Interface text of a dialog still in English (the project's data, labels and run names, left out)."""
+    from .test_translation import CJK, ENGLISH, strip
+
+    texts = [w.text() for w in dialog.findChildren(QLabel) if w.isVisibleTo(dialog)]
+    texts += [w.text() for w in dialog.findChildren(QAbstractButton) if w.isVisibleTo(dialog)]
+    texts += [w.itemText(i) for w in dialog.findChildren(QComboBox) for i in range(w.count())]
+    for header in dialog.findChildren(QHeaderView):
+        texts += [header_text(header, s) for s in range(header.count())]
+    texts.append(dialog.windowTitle())
+    data = [*project.labels, *(r.name for r in project.runs()), "bm25.run"]
+    left = []
+    for text in texts:
+        for value in data:
+            text = text.replace(value, " ")
+        if ENGLISH.search(strip(text)) and not CJK.search(text):
+            left.append(text)
+    return left
