@@ -53,5 +53,9 @@ def test_the_layers_are_the_ones_style_md_draws():
     ]
     forbidden = next(c for c in contracts if c["type"] == "forbidden")
     assert "ndcg_desktop.tasks" in forbidden["source_modules"]  # the use cases never import Qt
-    api = next(c for c in contracts if c.get("source_modules") == ["ndcg_desktop.api"])
-    assert "ndcg_desktop.store" in api["forbidden_modules"]  # the Python API calls tasks, as the other fronts
+    fronts = next(c for c in contracts if c.get("forbidden_modules") == ["ndcg_desktop.store"])
+    # the window, the command line and the Python API reach the project through tasks only (issue 23)
+    assert fronts["source_modules"] == ["ndcg_desktop.gui", "ndcg_desktop.cli", "ndcg_desktop.api"]
+    assert "ndcg_desktop.api" in forbidden["source_modules"]  # nor Qt
+    window = next(c for c in contracts if c.get("source_modules") == ["ndcg_desktop.gui"])
+    assert window["forbidden_modules"] == ["ndcg_desktop.scoring"]  # the window computes nothing

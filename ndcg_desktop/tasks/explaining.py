@@ -35,10 +35,7 @@ class QueryExplained:
 
 
 def explain_query(scored: ScoredRun, query_id: str) -> QueryExplained:
-    """The breakdown of ``query_id`` in ``scored`` (any thread).
-
-    >>> from ndcg_desktop.tasks.scoring import ScoredRun  # doctest: +SKIP
-    """
+    """The breakdown of ``query_id`` in ``scored`` (any thread): the Scores and Runs views' query panel."""
     e, qrels = scored.evaluation, scored.qrels
     rec = e.per_query[e.per_query["query_id"].astype(str) == query_id].iloc[0]
     positions = e.per_position[e.per_position["query_id"].astype(str) == query_id].copy()

@@ -1892,7 +1892,7 @@ Not scored: {run}: {why}</source>
     </message>
     <message>
         <source>As the pool&apos;s judgments (credited to the file {name})</source>
-        <translation>作为评判池的相关性判断（记在文件 {name} 名下）</translation>
+        <translation>作为判断池的相关性判断（记在文件 {name} 名下）</translation>
     </message>
     <message>
         <source>As an annotator&apos;s ratings</source>
@@ -3363,7 +3363,7 @@ The audit log keeps a record, and Edit ▸ Undo brings all of it back while the 
     </message>
     <message>
         <source>{name}: {new} new ratings in draft v{version}, {joined} items joined the pool; {open} items rated differently wait in the Adjudicate view.</source>
-        <translation>{name}：草稿 v{version} 新增评级 {new} 条，{joined} 个条目加入评判池；{open} 个评级不一致的条目在“裁定”视图中等待处理。</translation>
+        <translation>{name}：草稿 v{version} 新增评级 {new} 条，{joined} 个条目加入判断池；{open} 个评级不一致的条目在“裁定”视图中等待处理。</translation>
     </message>
     <message>
         <source>Identical ratings</source>

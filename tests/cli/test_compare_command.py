@@ -403,13 +403,13 @@ def test_two_run_files_of_one_name_are_named_with_run_names(cranfield, tmp_path,
     base = ["compare", "--qrels", str(qrels), "--runs", *both, *CRANFIELD_OPTIONS, "--resamples", "200"]
     assert main(base) == 2
     assert capsys.readouterr().err == (
-        "error: two runs are named bm25.run.gz; give the runs names (--run-names NAME NAME ...)\n"
+        "error: two runs are named bm25.run.gz; give each its own name with --run-names\n"
     )
     doc = _compare(capsys, [*base[1:], "--run-names", "bm25-a", "bm25-b"])
     assert sorted({r["run"] for r in doc["runs"]}) == ["bm25-a", "bm25-b"]
     for given, said in (
-        (["only-one"], "2 run files need 2 run names, not 1"),
-        (["x", "x"], "two runs are named x; give each run its own name"),
+        (["only-one"], "--run-names gives 1 names for 2 run files; give one per file"),
+        (["x", "x"], "--run-names names x twice; give each run its own name"),
         (["x", "y\tz"], "run name 'y\\tz' contains U+0009 (tab)"),
     ):
         assert main([*base, "--run-names", *given]) == 2

@@ -30,7 +30,7 @@ SITES = {
     "store/errors.py": {"status"},
     "store/judgments.py": {"adjudicate", "freeze"},
     "store/ratings.py": {"import-qrels"},
-    "tasks/teams.py": {"assign"},
+    "tasks/work_files.py": {"assign"},
 }
 
 ANA = "q1 0 A 3\nq1 0 B 0\nq1 0 C 2\nq2 0 A 1\n"

@@ -74,7 +74,8 @@ def test_every_entry_point_of_a_name_refuses_a_reserved_credit(tmp_path, monkeyp
     import pandas as pd
 
     from ndcg_desktop.store import Project
-    from ndcg_desktop.tasks.teams import assign_work, import_ratings
+    from ndcg_desktop.tasks.importing import import_ratings
+    from ndcg_desktop.tasks.teams import assign_work
 
     path = tmp_path / "p.ndcgproj"
     with Project.create(path, user="coord") as project:

@@ -188,12 +188,15 @@ def test_the_window_grades_in_a_work_file_as_its_annotator_and_says_so(
     with Project.open(team_project, user="tester") as project:
         files = assign_work(project, ["bob"], tmp_path / "work", overlap=0.0).files
     window.prefs.annotator = ""
+    window.prefs.save()  # the saved name is the command line's too (tasks.identity)
     assert window.open_project(files["bob"])
     assert window.project is not None and window.project.user == "bob"
-    assert window.grader_label.text() == "Work file: grading as bob"
+    handed = read_work_file(files["bob"])[0].assigned_at[:10]  # the banner the issue asks for: who, for what, when
+    assert window.grader_label.text() == f"Grading as bob for team.ndcgproj, handed out {handed}"
     window.close_project()
     assert window.grader_label.text() == ""
     window.prefs.annotator = "alice"
+    window.prefs.save()
     before = files["bob"].read_bytes()
     assert not window.open_project(files["bob"])
     assert window.project is None

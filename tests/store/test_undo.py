@@ -219,11 +219,17 @@ def test_a_table_added_later_is_taken_and_put_back_without_naming_it(team_draft)
         INSERT INTO rounds (version, label) VALUES (2, x'00ff'), (1, 2.5);
         """
     )
+    handed = con.execute("SELECT count(*) FROM handouts WHERE version = 2").fetchone()[0]
+    items = con.execute(
+        "SELECT count(*) FROM handout_items WHERE work_id IN (SELECT work_id FROM handouts WHERE version = 2)"
+    ).fetchone()[0]
     con.close()
     before = full_dump(team_draft)
     with Project.open(team_draft, user="coord") as project:
         plan = plan_discard(project)
-        assert plan.others == {"flags": 20, "rounds": 1}  # 4 queries x 5 items; v1's round stays
+        # 4 queries x 5 items; v1's round stays; the handouts (format 8) are named without being listed here either
+        assert plan.others == {"flags": 20, "rounds": 1, "handouts": handed, "handout_items": items}
+        assert handed > 0 and items > 0
         gone = discard(project, plan)
         con = sqlite3.connect(team_draft)
         assert con.execute("SELECT count(*) FROM flags").fetchone() == (0,)

@@ -254,14 +254,14 @@ def test_items_the_coordinator_removed_since_are_reported_and_the_rest_merged(te
 
 
 def test_a_work_file_handed_out_before_format_8_is_still_merged_by_its_queries(team, tmp_path):
-    """A format-6 project (no handouts) with work out: migrated at open, its work files checked as before."""
+    """A format-7 project (no handouts) with work out: migrated at open, its work files checked as before."""
     files = handed_out(team, tmp_path)
-    for path in files.values():  # format 6 wrote no digest
+    for path in files.values():  # format 7 wrote no digest
         data = origin_json(path)
         del data["digest"]
         raw(path, f"UPDATE meta SET value = '{json.dumps(data)}' WHERE key = 'work'")
     raw(team, "DROP TABLE handout_items", "DROP TABLE handouts", "DELETE FROM meta WHERE key = 'handout_secret'")
-    raw(team, "PRAGMA user_version = 6")
+    raw(team, "PRAGMA user_version = 7")
     grade_all(files["ben"], "ben", lambda a, q, d: 2)
     with Project.open(team, user="coord") as project:
         assert project.file.schema_version == 8 and project.assignments.handout("x") is None

@@ -196,8 +196,9 @@ class AdjudicateView(QWidget):
         if self._task is not None:
             self._task.cancel_event.set()
         self._stale = False
-        item = self._selected()  # selected again once the list is back, if it is still on it
-        self._reselect = None if item is None else (str(item["query_id"]), str(item["doc_id"]))
+        if self.found is not None:  # else a reload is under way: the item it will select again stays chosen
+            item = self._selected()  # selected again once the list is back, if it is still on it
+            self._reselect = None if item is None else (str(item["query_id"]), str(item["doc_id"]))
         self.found = None
         self.detail.clear()  # what it showed may have changed: never shown beside the new list
         draft = self.project.draft() if self.project is not None else None
