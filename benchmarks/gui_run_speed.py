@@ -44,8 +44,9 @@ def gui_measure(qrels: Path, run: Path) -> dict[str, float]:
     from PySide6.QtWidgets import QApplication, QDialog
 
     from ndcg_desktop.domain import TiePolicy
-    from ndcg_desktop.gui import dialogs, tasks
+    from ndcg_desktop.gui import tasks
     from ndcg_desktop.gui.main_window import MainWindow
+    from ndcg_desktop.gui.pools import dialogs as pools_dialogs
     from ndcg_desktop.gui.scores.send import SendForJudgingDialog
     from ndcg_desktop.gui.stall_meter import StallMeter
     from ndcg_desktop.store import Project
@@ -112,7 +113,7 @@ def gui_measure(qrels: Path, run: Path) -> dict[str, float]:
 
     # Pool > Build pool from runs, previewing depth 100 (the preview waits for a pause, then runs in the background).
     window.undo_stack.clear()
-    dialogs.BuildPoolDialog.exec = lambda self: (state.__setitem__("pool", self), QDialog.DialogCode.Rejected)[1]  # type: ignore[method-assign]
+    pools_dialogs.BuildPoolDialog.exec = lambda self: (state.__setitem__("pool", self), QDialog.DialogCode.Rejected)[1]  # type: ignore[method-assign]
     window.build_pool()
     pool = state["pool"]
 

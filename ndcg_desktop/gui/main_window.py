@@ -27,19 +27,14 @@ from ndcg_desktop import __version__
 from ndcg_desktop.domain import InputError
 from ndcg_desktop.gui import file_dialogs
 from ndcg_desktop.gui.agreement import AgreementView
-from ndcg_desktop.gui.dialogs import (
-    BuildPoolDialog,
-    FreezeDialog,
-    ImportJudgmentsDialog,
-    ImportRunDialog,
-    NewProjectDialog,
-    ShortcutsDialog,
-)
+from ndcg_desktop.gui.annotate.workspace import Workspace
 from ndcg_desktop.gui.pace_status import PaceLabel
 from ndcg_desktop.gui.plain import show_message
-from ndcg_desktop.gui.pool_diff import PoolDiffAction
-from ndcg_desktop.gui.pool_editing import PoolEditor
+from ndcg_desktop.gui.pools.dialogs import BuildPoolDialog, FreezeDialog
+from ndcg_desktop.gui.pools.diff import PoolDiffAction
+from ndcg_desktop.gui.pools.editing import PoolEditor
 from ndcg_desktop.gui.preferences import Preferences, forget_project, recent_projects, remember_project, ui_state
+from ndcg_desktop.gui.project.dialogs import ImportJudgmentsDialog, ImportRunDialog, NewProjectDialog, ShortcutsDialog
 from ndcg_desktop.gui.runs import RunsView
 from ndcg_desktop.gui.scores import ScoresView
 from ndcg_desktop.gui.scores.send import SendForJudgingCommand
@@ -47,7 +42,6 @@ from ndcg_desktop.gui.tasks import run_with_progress, task_events
 from ndcg_desktop.gui.team import TeamActions
 from ndcg_desktop.gui.view_menu import add_view_menu
 from ndcg_desktop.gui.welcome import WelcomePage
-from ndcg_desktop.gui.workspace import Workspace
 from ndcg_desktop.tasks import (
     NegativeGrades,
     NegativeGradesFound,

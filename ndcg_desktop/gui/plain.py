@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QMessageBox, QTableWidget, QWidget
+from PySide6.QtWidgets import QDialogButtonBox, QLabel, QMessageBox, QTableWidget, QWidget
 
 
 def plain_label(text: str = "", *, wrap: bool = False) -> QLabel:
@@ -59,3 +59,14 @@ def tip_headers(table: QTableWidget) -> None:
         item = table.horizontalHeaderItem(column)
         if item is not None:
             item.setToolTip(item.text())
+
+
+def chain(*widgets: QWidget) -> None:
+    """Set the Tab order to the given sequence (top to bottom in each dialog)."""
+    for first, second in zip(widgets, widgets[1:], strict=False):
+        QWidget.setTabOrder(first, second)
+
+
+def box_buttons(buttons: QDialogButtonBox) -> list[QWidget]:
+    """The box's buttons, accept before reject: Tab reaches the default action first."""
+    return list(buttons.buttons())

@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 
 from ndcg_desktop.domain.chunks import ChunkMap
-from ndcg_desktop.gui.dialogs import ImportRunDialog
-from ndcg_desktop.gui.reader import PASSAGE_BACKGROUND
+from ndcg_desktop.gui.annotate.reader import PASSAGE_BACKGROUND
+from ndcg_desktop.gui.project.dialogs import ImportRunDialog
 from ndcg_desktop.store import Project
 
 from .conftest import shot

@@ -48,7 +48,7 @@ def started(monkeypatch):
 
 
 def test_every_file_dialog_of_an_open_project_starts_in_its_folder(window, small_project, started, tmp_path):
-    from ndcg_desktop.gui.dialogs import ImportRunDialog
+    from ndcg_desktop.gui.project.dialogs import ImportRunDialog
     from ndcg_desktop.gui.team.assign import AssignDialog
     from ndcg_desktop.store import Project
 

@@ -205,14 +205,9 @@ def test_the_tab_bar_and_the_annotate_panes_stay_where_they_are(qtbot, demo_wind
 
 
 def test_no_header_or_label_of_a_dialog_is_cut(qtbot, demo_window, language, tmp_path):
-    from ndcg_desktop.gui.dialogs import (
-        BuildPoolDialog,
-        FreezeDialog,
-        ImportRunDialog,
-        NewProjectDialog,
-        ShortcutsDialog,
-    )
-    from ndcg_desktop.gui.pool_diff import PoolDiffDialog
+    from ndcg_desktop.gui.pools.dialogs import BuildPoolDialog, FreezeDialog
+    from ndcg_desktop.gui.pools.diff import PoolDiffDialog
+    from ndcg_desktop.gui.project.dialogs import ImportRunDialog, NewProjectDialog, ShortcutsDialog
     from ndcg_desktop.gui.scores.send import SendForJudgingDialog
     from ndcg_desktop.gui.team.assign import AssignDialog
     from ndcg_desktop.tasks import pool_preview

@@ -52,7 +52,8 @@ def test_build_pool_preview_is_debounced_and_computed_off_the_gui_thread(window,
 
     from PySide6.QtWidgets import QDialog
 
-    from ndcg_desktop.gui import dialogs, main_window
+    from ndcg_desktop.gui import main_window
+    from ndcg_desktop.gui.pools import dialogs as pools_dialogs
 
     calls = []
     real = main_window.pool_preview
@@ -73,7 +74,7 @@ def test_build_pool_preview_is_debounced_and_computed_off_the_gui_thread(window,
         seen["summary"] = dialog.summary.text()
         return QDialog.DialogCode.Rejected
 
-    monkeypatch.setattr(dialogs.BuildPoolDialog, "exec", typing)
+    monkeypatch.setattr(pools_dialogs.BuildPoolDialog, "exec", typing)
     window.open_project(small_project)
     window.build_pool()
     assert calls == [(10, False), (5, False)]
@@ -81,7 +82,7 @@ def test_build_pool_preview_is_debounced_and_computed_off_the_gui_thread(window,
 
 
 def test_the_import_dialog_collects_the_annotators_name_and_checks_it(qtbot):
-    from ndcg_desktop.gui.dialogs import ImportJudgmentsDialog
+    from ndcg_desktop.gui.project.dialogs import ImportJudgmentsDialog
 
     dialog = ImportJudgmentsDialog("ana.qrels")
     qtbot.addWidget(dialog)
@@ -101,7 +102,7 @@ def test_import_judgments_as_an_annotators_ratings_starts_the_draft_and_asks_bef
 ):
     from PySide6.QtWidgets import QDialog
 
-    from ndcg_desktop.gui.dialogs import ImportJudgmentsDialog
+    from ndcg_desktop.gui.project.dialogs import ImportJudgmentsDialog
     from ndcg_desktop.tasks.teams import ratings_table
 
     def as_ana(dialog):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ndcg_desktop.domain.settings import GradeScale, default_labels
-from ndcg_desktop.gui.dialogs import NewProjectDialog
+from ndcg_desktop.gui.project.dialogs import NewProjectDialog
 from ndcg_desktop.store import Project
 
 

@@ -10,7 +10,7 @@ import pandas as pd
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
 
-from ndcg_desktop.gui import pool_editing
+from ndcg_desktop.gui.pools import editing as pool_editing
 from ndcg_desktop.store import Project
 
 from .conftest import shot

@@ -11,7 +11,7 @@ import threading
 
 import pytest
 
-from ndcg_desktop.gui import query_loader
+from ndcg_desktop.gui.annotate import query_loader as query_loader
 from ndcg_desktop.store import Project
 
 from .test_tampered_project import capture_messages, frozen_then_tampered

@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QImage
 from PySide6.QtTest import QTest
 
-from ndcg_desktop.gui.guidelines import VISIBLE_KEY, GuidelinesDialog
+from ndcg_desktop.gui.annotate.guidelines import VISIBLE_KEY, GuidelinesDialog
 from ndcg_desktop.gui.preferences import ui_state
 from ndcg_desktop.store import Project
 

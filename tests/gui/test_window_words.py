@@ -11,7 +11,7 @@ import ast
 import re
 from pathlib import Path
 
-from ndcg_desktop.gui.pool_diff import POLICIES, PoolDiffDialog
+from ndcg_desktop.gui.pools.diff import POLICIES, PoolDiffDialog
 from ndcg_desktop.store import Project
 
 GUI = Path(__file__).resolve().parents[2] / "ndcg_desktop" / "gui"

@@ -5,7 +5,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QMessageBox
 
-from ndcg_desktop.gui import dialogs as dialogs_module
+from ndcg_desktop.gui.pools import dialogs as pools_dialogs
+from ndcg_desktop.gui.project import dialogs as project_dialogs
 from ndcg_desktop.store import Project
 
 from .conftest import shot
@@ -122,7 +123,7 @@ def test_freeze_blocks_edits_then_new_draft(window, small_project, qtbot, monkey
         assert dialog.ok.isEnabled()
         return QDialog.DialogCode.Accepted
 
-    monkeypatch.setattr(dialogs_module.FreezeDialog, "exec", accept_with_removal)
+    monkeypatch.setattr(pools_dialogs.FreezeDialog, "exec", accept_with_removal)
     window.freeze()  # hashing runs in the background
     qtbot.waitUntil(lambda: bool(messages) and messages[-1][0] == "information", timeout=10_000)
     assert "SHA-256" in messages[-1][1]
@@ -169,7 +170,7 @@ def test_build_pool_dialog_previews_then_adds(window, small_project, qtbot, monk
         shot(dialog, "build_pool_dialog")
         return QDialog.DialogCode.Accepted
 
-    monkeypatch.setattr(dialogs_module.BuildPoolDialog, "exec", accept)
+    monkeypatch.setattr(pools_dialogs.BuildPoolDialog, "exec", accept)
     window.build_pool()
     assert captured["rows"] == 2 and "2 new documents" in captured["summary"]
     qtbot.waitUntil(lambda: len(pool_grades(small_project)) == 5, timeout=5000)
@@ -195,15 +196,15 @@ def test_background_import_of_documents_and_run(window, small_project, qtbot, tm
     qtbot.waitUntil(lambda: "Imported 30 documents" in window.statusBar().currentMessage(), timeout=5000)
     run = tmp_path / "second.run"
     run.write_text("q1 Q0 A 1 1 s\n")
-    window.import_run(str(run), values=("second", dialogs_module.TiePolicy.DOCID_DESC, None, None))
+    window.import_run(str(run), values=("second", project_dialogs.TiePolicy.DOCID_DESC, None, None))
     qtbot.waitUntil(lambda: "Imported run second" in window.statusBar().currentMessage(), timeout=5000)
 
 
 def test_shortcuts_dialog_lists_keys(qtbot):
-    dialog = dialogs_module.ShortcutsDialog()
+    dialog = project_dialogs.ShortcutsDialog()
     qtbot.addWidget(dialog)
     shot(dialog, "shortcuts")
-    texts = [label.text() for label in dialog.findChildren(dialogs_module.QLabel)]
+    texts = [label.text() for label in dialog.findChildren(project_dialogs.QLabel)]
     assert any("Ctrl+Z" in t for t in texts) and any("Next query" in t for t in texts)
 
 
@@ -229,7 +230,7 @@ def test_window_state_is_restored(qtbot, small_project):
 
 
 def test_import_run_dialog_previews_the_first_lines(qtbot, data_dir):
-    dialog = dialogs_module.ImportRunDialog("chunks", [], str(data_dir / "cranfield" / "chunks.run.gz"))
+    dialog = project_dialogs.ImportRunDialog("chunks", [], str(data_dir / "cranfield" / "chunks.run.gz"))
     qtbot.addWidget(dialog)
     assert dialog.preview.rowCount() == 8
     assert dialog.preview.item(0, 2).text() == "184#0"
@@ -241,20 +242,20 @@ def test_import_run_dialog_previews_the_first_lines(qtbot, data_dir):
     assert "rank column ignored" in dialog.reading.toolTip()  # the reader's own note
     # The orders the file supports, the format's default first; choosing one re-reads the preview.
     assert [dialog.order.itemData(i) for i in range(dialog.order.count())] == ["score", "rank", "list"]
-    assert dialog.values()[3] is dialogs_module.OrderKind.SCORE
+    assert dialog.values()[3] is project_dialogs.OrderKind.SCORE
     dialog.order.setCurrentIndex(1)
     assert dialog.reading.text() == (
         "TREC run, ordered by rank column, lowest first; scores are ignored (not trec_eval's order)."
     )
     assert dialog.preview.horizontalHeaderItem(3).text() == "Rank" and dialog.preview.item(0, 3).text() == "1"
-    assert dialog.values() == ("chunks", dialogs_module.TiePolicy.DOCID_DESC, "#", dialogs_module.OrderKind.RANK)
+    assert dialog.values() == ("chunks", project_dialogs.TiePolicy.DOCID_DESC, "#", project_dialogs.OrderKind.RANK)
     shot(dialog, "import_run_dialog")
 
 
 def test_import_run_dialog_offers_only_list_order_for_jsonl(qtbot, tmp_path):
     path = tmp_path / "r.jsonl"
     path.write_text('{"query_id": "q1", "doc_ids": ["A", "B"]}\n')
-    dialog = dialogs_module.ImportRunDialog("r", [], str(path))
+    dialog = project_dialogs.ImportRunDialog("r", [], str(path))
     qtbot.addWidget(dialog)
     assert [dialog.order.itemText(i) for i in range(dialog.order.count())] == [
         "the order of the lines in the file (the file's default)"
@@ -264,6 +265,6 @@ def test_import_run_dialog_offers_only_list_order_for_jsonl(qtbot, tmp_path):
 def test_import_run_dialog_shows_file_and_line_of_a_bad_line(qtbot, tmp_path):
     bad = tmp_path / "bad.run"
     bad.write_text("q1 Q0 A 1 1 s\nq1 Q0 B 2\n")
-    dialog = dialogs_module.ImportRunDialog("bad", [], str(bad))
+    dialog = project_dialogs.ImportRunDialog("bad", [], str(bad))
     qtbot.addWidget(dialog)
     assert f"{bad}:2: expected 6 columns" in dialog.reading.text()

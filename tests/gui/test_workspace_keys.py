@@ -6,8 +6,9 @@ import pandas as pd
 from PySide6.QtCore import QEventLoop, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QDialog, QMessageBox, QPushButton
 
-from ndcg_desktop.gui import dialogs as dialogs_module
-from ndcg_desktop.gui.highlight import query_terms
+from ndcg_desktop.gui.annotate.highlight import query_terms
+from ndcg_desktop.gui.pools import dialogs as pools_dialogs
+from ndcg_desktop.gui.project import dialogs as project_dialogs
 from ndcg_desktop.store import Project
 
 from .conftest import shot
@@ -81,7 +82,7 @@ def test_grade_bar_is_drawn_once_and_the_window_keeps_its_width_while_a_message_
         dialog.remove.setChecked(True)
         return QDialog.DialogCode.Accepted
 
-    monkeypatch.setattr(dialogs_module.FreezeDialog, "exec", accept)
+    monkeypatch.setattr(pools_dialogs.FreezeDialog, "exec", accept)
     outer = QEventLoop()  # as from the menu: inside the application's event loop, until the message shows
     QTimer.singleShot(0, window.freeze)
     QTimer.singleShot(20_000, outer.quit)  # a safety net: the assertion below then says what was missing
@@ -181,11 +182,11 @@ def test_f1_lists_the_projects_own_keys_and_the_status_bar_says_why_a_key_did_no
     listed = {}
 
     def look(dialog):
-        listed["rows"] = [label.text() for label in dialog.findChildren(dialogs_module.QLabel)][:2]
+        listed["rows"] = [label.text() for label in dialog.findChildren(project_dialogs.QLabel)][:2]
         shot(dialog, "shortcuts_project_keys")
         return QDialog.DialogCode.Rejected
 
-    monkeypatch.setattr(dialogs_module.ShortcutsDialog, "exec", look)
+    monkeypatch.setattr(project_dialogs.ShortcutsDialog, "exec", look)
     qtbot.keyClick(window, Qt.Key.Key_F1)
     assert listed["rows"] == ["0 1 2 3", "Grade the current document and move to the next ungraded one"]
     ws = window.workspace
@@ -209,7 +210,7 @@ def test_build_pool_without_runs_says_to_import_one(window, tmp_path, monkeypatc
         shot(dialog, "build_pool_without_runs")
         return QDialog.DialogCode.Rejected
 
-    monkeypatch.setattr(dialogs_module.BuildPoolDialog, "exec", look)
+    monkeypatch.setattr(pools_dialogs.BuildPoolDialog, "exec", look)
     window.pool_action.trigger()
     assert seen == {
         "summary": "No runs imported yet: a pool is built from the documents runs returned. "
@@ -222,7 +223,7 @@ def test_build_pool_without_runs_says_to_import_one(window, tmp_path, monkeypatc
 def test_import_run_dialog_proposes_a_free_name_and_flags_a_taken_one_at_once(qtbot, tmp_path):
     run = tmp_path / "sys.run"
     run.write_text("q1 Q0 A 1 1 s\n")
-    dialog = dialogs_module.ImportRunDialog("sys", ["sys", "sys-2"], str(run))
+    dialog = project_dialogs.ImportRunDialog("sys", ["sys", "sys-2"], str(run))
     qtbot.addWidget(dialog)
     assert dialog.name.text() == "sys-3" and dialog.ok.isEnabled() and dialog.error.text() == ""
     dialog.name.setText("sys")

@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPushButton
 
 from ndcg_desktop.domain import GradeScale
-from ndcg_desktop.gui.highlight import HIGHLIGHT_LIMIT, LONG_DOCUMENT, MAX_MARKS
+from ndcg_desktop.gui.annotate.highlight import HIGHLIGHT_LIMIT, LONG_DOCUMENT, MAX_MARKS
 from ndcg_desktop.store import Project
 
 from .conftest import shot
@@ -100,7 +100,7 @@ def test_a_project_with_a_scale_of_a_million_grades_opens_at_once(window, tmp_pa
 
 def query_model_calls(action) -> int:
     """How many times ``action`` made Qt call the query list model's data() (counted by cProfile)."""
-    from ndcg_desktop.gui.models import QueryListModel
+    from ndcg_desktop.gui.annotate.models import QueryListModel
 
     return model_calls(QueryListModel, action)
 
@@ -160,7 +160,7 @@ def test_a_thousand_document_pool_is_sorted_without_asking_the_view_for_each_val
     """Each query change loads its pool; a proxy sort asked data() about 15 times per document (0.2 s a query at
     1,000 documents, part of the 0.7 s freeze after sending a 1M-line run for judging). The model sorts."""
     from ndcg_desktop.domain.blind import BLIND, DOC_ID, judging_order
-    from ndcg_desktop.gui.models import PoolTableModel
+    from ndcg_desktop.gui.annotate.models import PoolTableModel
 
     path = tmp_path / "deep.ndcgproj"
     docs = [f"D{i}" for i in range(1, 1001)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog
 
-from ndcg_desktop.gui import dialogs as dialogs_module
+from ndcg_desktop.gui.pools import dialogs as pools_dialogs
 from ndcg_desktop.store import Project
 
 
@@ -25,7 +25,7 @@ def test_build_pool_preview_lists_queries_in_natural_order(window, tmp_path, mon
         listed["queries"] = [model.index(row, 0).data() for row in range(model.rowCount())]
         return QDialog.DialogCode.Rejected
 
-    monkeypatch.setattr(dialogs_module.BuildPoolDialog, "exec", look)
+    monkeypatch.setattr(pools_dialogs.BuildPoolDialog, "exec", look)
     window.build_pool()
     assert listed["queries"] == ["q1", "q2", "q10", "q11", "q100"]
 
@@ -54,13 +54,13 @@ def test_the_build_pool_preview_table_is_prepared_on_the_worker(window, tmp_path
     with Project.create(path, user="tester") as p:
         p.import_run(run, name="r")
     window.open_project(path)
-    original, on_gui = dialogs_module.pool_preview_table, []
+    original, on_gui = pools_dialogs.pool_preview_table, []
 
     def spy(counts):
         on_gui.append(threading.current_thread() is threading.main_thread())
         return original(counts)
 
-    monkeypatch.setattr(dialogs_module, "pool_preview_table", spy)
+    monkeypatch.setattr(pools_dialogs, "pool_preview_table", spy)
     seen = {}
 
     def look(dialog):
@@ -71,7 +71,7 @@ def test_the_build_pool_preview_table_is_prepared_on_the_worker(window, tmp_path
         seen["summary"] = dialog.summary.text()
         return QDialog.DialogCode.Rejected
 
-    monkeypatch.setattr(dialogs_module.BuildPoolDialog, "exec", look)
+    monkeypatch.setattr(pools_dialogs.BuildPoolDialog, "exec", look)
     window.build_pool()
     assert on_gui == [False]
     # depth 10 takes each query's 3 documents, all new (the project has no pool yet); q0, q1, q2, ..., q299

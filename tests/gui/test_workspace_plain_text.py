@@ -16,7 +16,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QImage, QTextDocumentFragment
 from PySide6.QtWidgets import QDialog
 
-from ndcg_desktop.gui import dialogs as dialogs_module
+from ndcg_desktop.gui.pools import dialogs as pools_dialogs
+from ndcg_desktop.gui.project import dialogs as project_dialogs
 from ndcg_desktop.store import Project
 
 from .conftest import shot
@@ -91,7 +92,7 @@ def test_ids_titles_and_text_show_as_text_in_the_workspace(window, hostile_proje
 
 
 def test_highlighting_escapes_text_and_never_matches_inside_an_escape():
-    from ndcg_desktop.gui.highlight import highlighted_html
+    from ndcg_desktop.gui.annotate.highlight import highlighted_html
 
     html = highlighted_html('AT&T <b>amp</b> "amplifiers"', "amp")
     assert plain(html) == 'AT&T <b>amp</b> "amplifiers"'
@@ -107,11 +108,11 @@ def test_grade_labels_in_the_freeze_dialog_show_as_text(window, hostile_project,
     def look(dialog):
         dialog.show()
         seen["red"] = red_pixels(dialog)
-        seen["labels"] = [w.text() for w in dialog.findChildren(dialogs_module.QLabel) if tag in w.text()]
-        seen["formats"] = {w.textFormat() for w in dialog.findChildren(dialogs_module.QLabel) if tag in w.text()}
+        seen["labels"] = [w.text() for w in dialog.findChildren(project_dialogs.QLabel) if tag in w.text()]
+        seen["formats"] = {w.textFormat() for w in dialog.findChildren(project_dialogs.QLabel) if tag in w.text()}
         return QDialog.DialogCode.Rejected
 
-    monkeypatch.setattr(dialogs_module.FreezeDialog, "exec", look)
+    monkeypatch.setattr(pools_dialogs.FreezeDialog, "exec", look)
     window.freeze()
     assert seen == {"red": 0, "labels": [f"Grade 0 · {tag}not"], "formats": {Qt.TextFormat.PlainText}}
 
@@ -124,7 +125,7 @@ def test_file_names_in_the_import_preview_and_in_error_dialogs_show_as_text(
     folder.mkdir()
     bad_run = folder / "bad.run"
     bad_run.write_text("q1 Q0 A 1 1 s\nq1 Q0 B 2\n")
-    dialog = dialogs_module.ImportRunDialog("bad", [], str(bad_run))
+    dialog = project_dialogs.ImportRunDialog("bad", [], str(bad_run))
     qtbot.addWidget(dialog)
     dialog.show()
     assert dialog.reading.textFormat() == Qt.TextFormat.PlainText

@@ -8,8 +8,8 @@ from PySide6.QtCore import QAbstractTableModel, QCoreApplication, QModelIndex, Q
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QAbstractItemView, QHBoxLayout, QTableView, QVBoxLayout, QWidget
 
+from ndcg_desktop.gui.annotate.models import Index
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
-from ndcg_desktop.gui.models import Index
 from ndcg_desktop.gui.plain import bold_label, plain_label
 from ndcg_desktop.gui.runs.inputs import CORRECTION_TEXTS, TEST_TEXTS
 from ndcg_desktop.gui.scores.tables import Column, FrameModel, fit_columns, sorted_proxy, table_view

@@ -13,7 +13,7 @@ from PySide6.QtCore import QAbstractTableModel, QCoreApplication, QModelIndex, Q
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
-from ndcg_desktop.gui.models import SORT_ROLE, Index, natural_key
+from ndcg_desktop.gui.annotate.models import SORT_ROLE, Index, natural_key
 
 translate = QCoreApplication.translate
 

@@ -23,8 +23,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ndcg_desktop.gui.annotate.grade_bar import GradeBar
 from ndcg_desktop.gui.commands import WRITE_ERRORS, write_problem
-from ndcg_desktop.gui.grade_bar import GradeBar
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_label
 from ndcg_desktop.gui.scores.tables import FrameModel, fit_columns, sorted_proxy, table_view

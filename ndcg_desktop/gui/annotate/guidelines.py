@@ -22,11 +22,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ndcg_desktop.gui.annotate.topic_header import StaticBrowser
 from ndcg_desktop.gui.commands import WRITE_ERRORS, write_problem
 from ndcg_desktop.gui.plain import bold_label, plain_label
 from ndcg_desktop.gui.preferences import ui_state
 from ndcg_desktop.gui.themes import muted_colour
-from ndcg_desktop.gui.topic_header import StaticBrowser
 from ndcg_desktop.tasks.project import Project
 
 translate = QCoreApplication.translate

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pandas as pd
 from PySide6.QtCore import QCoreApplication, QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import (
-    QFont,
     QKeySequence,
     QShortcut,
     QTextDocumentFragment,
@@ -13,36 +12,37 @@ from PySide6.QtGui import (
     QUndoStack,
 )
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QApplication,
     QCheckBox,
     QComboBox,
-    QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
     QMessageBox,
     QSplitter,
-    QTableView,
-    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
 
 from ndcg_desktop.domain.blind import BLIND, DOC_ID
+from ndcg_desktop.gui.annotate.document import DocumentPane, list_table
+from ndcg_desktop.gui.annotate.grade_bar import GradeBar
+from ndcg_desktop.gui.annotate.guidelines import SHORTCUT as GUIDELINES_KEY
+from ndcg_desktop.gui.annotate.guidelines import GuidelinesPanel
+from ndcg_desktop.gui.annotate.models import (
+    PoolFilterProxy,
+    PoolTableModel,
+    QueryFilterProxy,
+    QueryListModel,
+    QueryRows,
+)
+from ndcg_desktop.gui.annotate.query_loader import QueryLoader
+from ndcg_desktop.gui.annotate.topic_header import TopicHeader
+from ndcg_desktop.gui.annotate.words import refusal_text
 from ndcg_desktop.gui.commands import WRITE_ERRORS, SetGradeCommand, SetNoteCommand, write_problem
-from ndcg_desktop.gui.grade_bar import GradeBar
-from ndcg_desktop.gui.guidelines import SHORTCUT as GUIDELINES_KEY
-from ndcg_desktop.gui.guidelines import GuidelinesPanel
-from ndcg_desktop.gui.highlight import LONG_DOCUMENT, highlighted_html
-from ndcg_desktop.gui.models import PoolFilterProxy, PoolTableModel, QueryFilterProxy, QueryListModel, QueryRows
 from ndcg_desktop.gui.plain import bold_label as _title
-from ndcg_desktop.gui.plain import plain_label, plain_tooltip, show_message
-from ndcg_desktop.gui.query_loader import QueryLoader
-from ndcg_desktop.gui.reader import mark_retrieved, show_long_text, show_passage
-from ndcg_desktop.gui.themes import muted_colour
-from ndcg_desktop.gui.topic_header import TopicHeader
+from ndcg_desktop.gui.plain import plain_tooltip, show_message
 from ndcg_desktop.tasks.annotating import GradingRules, Refusal, next_query_to_grade, next_ungraded
 from ndcg_desktop.tasks.project import PoolVersion, Project
 
@@ -84,7 +84,7 @@ class Workspace(QWidget):
         self.filter_box.setClearButtonEnabled(True)
         self.filter_box.setAccessibleName(translate("workspace", "Filter queries"))
         self.filter_box.textChanged.connect(self.query_proxy.setFilterFixedString)
-        self.query_view = self._table(self.query_proxy, "queries_view", translate("workspace", "Queries"))
+        self.query_view = list_table(self.query_proxy, "queries_view", translate("workspace", "Queries"))
         left = QWidget()
         lv = QVBoxLayout(left)
         lv.setContentsMargins(0, 0, 0, 0)
@@ -118,7 +118,7 @@ class Workspace(QWidget):
             )
         )
         self.order_box.activated.connect(lambda _i: self._order_chosen())
-        self.pool_view = self._table(self.pool_proxy, "pool_view", translate("workspace", "Pool"))
+        self.pool_view = list_table(self.pool_proxy, "pool_view", translate("workspace", "Pool"))
         header = self.pool_view.horizontalHeader()
         header.setStretchLastSection(False)
         # Sized once per load, not ResizeToContents: that re-measures every row on each grade.
@@ -156,29 +156,8 @@ class Workspace(QWidget):
         cv.addWidget(self.note_edit)
 
         # Right: the document, readable.
-        self.doc_title = _title("")
-        self.doc_title.setWordWrap(True)
-        self.doc_title.setAccessibleName(translate("workspace", "Document title"))
-        self.reader = QTextBrowser()
-        self.reader.setOpenLinks(False)
-        self.reader.setAccessibleName(translate("workspace", "Document text"))
-        reading = QFont(self.reader.font())
-        reading.setPointSizeF(reading.pointSizeF() * 1.15)
-        self.reader.setFont(reading)
-        self.reader.document().setDocumentMargin(12)
-        self.long_notice = plain_label(wrap=True)
-        self.long_notice.setAccessibleName(translate("workspace", "Long document notice"))
-        self.long_notice.setStyleSheet(f"color:{muted_colour()}")
-        self.long_notice.hide()
-        right = QFrame()
-        rv = QVBoxLayout(right)
-        rv.setContentsMargins(0, 0, 0, 0)
-        document_title = _title(translate("workspace", "Document"))
-        document_title.setBuddy(self.reader)
-        rv.addWidget(document_title)
-        rv.addWidget(self.doc_title)
-        rv.addWidget(self.long_notice)
-        rv.addWidget(self.reader, 1)
+        right = self.document = DocumentPane()
+        self.doc_title, self.reader, self.long_notice = right.doc_title, right.reader, right.long_notice
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("workspace_splitter")
@@ -200,27 +179,6 @@ class Workspace(QWidget):
         self._set_tab_order()
 
     # -- construction helpers --------------------------------------------------------------
-    def _table(self, model: object, object_name: str, accessible_name: str) -> QTableView:
-        view = QTableView()
-        view.setObjectName(object_name)  # not translated: saved window state and tests find it by name
-        view.setAccessibleName(accessible_name)
-        view.setModel(model)  # type: ignore[arg-type]
-        view.setTabKeyNavigation(False)  # Tab leaves the table for the next control; arrows move within it
-        view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        view.horizontalHeader().setResizeContentsPrecision(200)  # fitting a column measures 200 rows, not all
-        view.setSortingEnabled(True)
-        view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
-        view.verticalHeader().hide()
-        view.setAlternatingRowColors(True)
-        view.setWordWrap(False)
-        view.verticalHeader().setDefaultSectionSize(view.fontMetrics().height() + 10)
-        view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        header = view.horizontalHeader()
-        header.setStretchLastSection(True)
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        return view
-
     def _shortcuts(self) -> None:
         def add(keys: str, slot: object) -> None:
             shortcut = QShortcut(QKeySequence(keys), self)
@@ -461,42 +419,15 @@ class Workspace(QWidget):
         self._show_doc(self.pool.doc_id(self.pool_proxy.mapToSource(current).row()))
 
     def _show_doc(self, doc_id: str | None) -> None:
-        self.long_notice.hide()
-        self.reader.setExtraSelections([])
         if doc_id is None or self.project is None:
             self.grade_bar.show_grade(None)
-            self.doc_title.setText("")
-            self.reader.setHtml("")
+            self.document.clear()
             self.note_edit.clear()
             return
         row = self.pool.row_of(doc_id)
         self.grade_bar.show_grade(self.pool.grade(row))
         self.note_edit.setText(self.pool.note(row))
-        if doc_id in self.parents:  # a chunk: shown inside its document
-            show_passage(
-                self.reader,
-                self.doc_title,
-                self.long_notice,
-                self.project,
-                doc_id,
-                self.parents[doc_id],
-                self.query_text,
-            )
-            return
-        doc = self.project.document(doc_id)
-        if doc is None:
-            self.doc_title.setText(doc_id)
-            missing = translate("workspace", "This document's text was not imported (File ▸ Import documents).")
-            self.reader.setHtml(f"<p><i>{missing}</i></p>")
-            return
-        self.doc_title.setText(f"{doc_id} — {doc['title']}" if doc["title"] else doc_id)
-        text = doc["text"]
-        if len(text) <= LONG_DOCUMENT:
-            self.reader.setHtml(highlighted_html(text, self.query_text))
-        else:
-            show_long_text(self.reader, self.long_notice, text, self.query_text)
-        if doc_id in self.chunks_of:
-            mark_retrieved(self.reader, self.long_notice, self.project, self.chunks_of[doc_id])
+        self.document.show_document(self.project, doc_id, self.query_text, self.parents, self.chunks_of)
 
     # -- actions -------------------------------------------------------------------------
     def grade_key(self, digit: int) -> None:
@@ -558,32 +489,7 @@ class Workspace(QWidget):
         )
 
     def _worded(self, refusal: Refusal) -> str:
-        """A refusal in the window's words (the status bar)."""
-        kind = refusal.kind
-        if kind == "no_pool":
-            return translate("workspace", "Nothing to grade: this project has no pool yet.")
-        if kind == "frozen":
-            return translate(
-                "workspace",
-                "Pool v{version} is frozen: its grades cannot change (Pool ▸ New draft from this version).",
-            ).format(version=refusal.version)
-        if kind == "read_only":
-            return translate("workspace", "The project is open read-only: grades cannot change.")
-        if kind == "no_query":
-            return translate("workspace", "No query is selected: nothing was graded.")
-        if kind == "no_document":
-            return translate("workspace", "No document is selected: nothing was graded.")
-        if kind == "awaiting":
-            return translate(
-                "workspace",
-                "{doc_id} awaits adjudication (annotators rated it differently): settle it in the Adjudicate "
-                "tab. Nothing was graded.",
-            ).format(doc_id=refusal.doc_id)
-        grade = refusal.grade if refusal.grade is not None and refusal.low is not None else 0
-        shown = grade if grade >= (refusal.low or 0) or not self.grade_bar.spin else "—"
-        return translate(
-            "workspace", "{grade} is not a grade here: this project's grades run from {low} to {high}."
-        ).format(grade=shown, low=refusal.low, high=refusal.high)
+        return refusal_text(refusal, number_box=self.grade_bar.spin is not None)
 
     def _confirm_regrade(self, doc_id: str, old: int, grade: int, who: str) -> bool:
         """Replacing another annotator's grade is deliberate: ask (No is the default)."""

@@ -13,7 +13,13 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QLabel, QTextBrowser, QTextEdit
 
-from ndcg_desktop.gui.highlight import HIGHLIGHT_LIMIT, LONG_DOCUMENT, display_text, highlighted_html, mark_spans
+from ndcg_desktop.gui.annotate.highlight import (
+    HIGHLIGHT_LIMIT,
+    LONG_DOCUMENT,
+    display_text,
+    highlighted_html,
+    mark_spans,
+)
 from ndcg_desktop.tasks.project import Project
 
 translate = QCoreApplication.translate

@@ -3,7 +3,7 @@
 The list needs a GROUP BY over every item of the version (``Project.query_progress``): about a
 quarter of a second on the GUI thread for a draft of a million items, as after sending a 1M-line
 run for judging, and more for a frozen version checked against its hash. Large lists are read and
-prepared (:class:`~ndcg_desktop.gui.models.QueryRows`) on the thread pool; small ones, the usual
+prepared (:class:`~ndcg_desktop.gui.annotate.models.QueryRows`) on the thread pool; small ones, the usual
 case, at once, so a small project's window is complete as soon as it is opened.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ndcg_desktop.gui.models import QueryRows
+from ndcg_desktop.gui.annotate.models import QueryRows
 from ndcg_desktop.gui.tasks import Task, run_in_background
 from ndcg_desktop.tasks.project import FrozenVersionChanged, Project
 

@@ -1,0 +1,1 @@
+"""The Pool menu: build, freeze, edit by hand, compare versions, export."""
