@@ -65,14 +65,18 @@ def honour_umask(fd: int) -> None:
     os.fchmod(fd, 0o666 & ~mask)
 
 
-def atomic_write(path: str | Path, text: str) -> None:
+def atomic_write(path: str | Path, text: str | bytes) -> None:
     """Write to a temporary file in the same folder, then move it into place (permissions as the umask says)."""
     target = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         honour_umask(fd)
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
+        if isinstance(text, bytes):
+            with os.fdopen(fd, "wb") as raw:
+                raw.write(text)
+        else:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+                handle.write(text)
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

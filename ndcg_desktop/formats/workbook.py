@@ -11,6 +11,7 @@ own guessing (text starting with ``=`` as a formula, text like a URL or a number
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from collections.abc import Iterable
@@ -83,11 +84,11 @@ def write_workbook(path: str | Path, sheets: dict[str, pd.DataFrame]) -> Path:
             attr = "".join(f' {key}="{self._escape_attributes(value)}"' for key, value in attributes or [])
             self.fh.write(f"<c{attr}><v>{float(number)!r}</v></c>")
 
-    target = Path(path)
-    temporary = target.with_name(f".{target.name}.partial")
-    options = {"strings_to_formulas": False, "strings_to_urls": False, "strings_to_numbers": False}
-    try:
-        with pd.ExcelWriter(temporary, engine="xlsxwriter", engine_kwargs={"options": options}) as writer:
+    # Built in memory, then written by atomic_write: xlsxwriter's own file handling turned a full disk into
+    # its FileCreateError and left a half-written zip for the garbage collector (a traceback at exit).
+    options = {"strings_to_formulas": False, "strings_to_urls": False, "strings_to_numbers": False, "in_memory": True}
+    with io.BytesIO() as buffer:
+        with pd.ExcelWriter(buffer, engine="xlsxwriter", engine_kwargs={"options": options}) as writer:
             book = writer.book
             header = book.add_format({"bold": True, "text_wrap": False, "bottom": 1})
             names: list[str] = []
@@ -124,10 +125,8 @@ def write_workbook(path: str | Path, sheets: dict[str, pd.DataFrame]) -> Path:
                                 "max_color": "#87FF96",
                             },
                         )
-        temporary.replace(target)
-    finally:
-        temporary.unlink(missing_ok=True)
-    return target
+        atomic_write(path, buffer.getvalue())
+    return Path(path)
 
 
 def _cell(value: Any, digits: int = 4) -> str:
