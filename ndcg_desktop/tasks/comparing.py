@@ -30,6 +30,7 @@ import pandas as pd
 from ndcg_desktop import __version__
 from ndcg_desktop.domain import EvalSettings, InputError, UnjudgedPolicy
 from ndcg_desktop.domain.data import Qrels, Run
+from ndcg_desktop.formats.cells import check_name, plain
 from ndcg_desktop.formats.export import export_folder
 from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.formats.runs import read_run
@@ -98,9 +99,14 @@ def parse_cutoffs(text: str) -> list[int]:
 
 
 def run_names_of(paths: Sequence[str | Path]) -> list[str]:
-    """Each run file's name without its extensions (``bm25.run.gz`` -> ``bm25``); the whole name where two clash."""
-    short = [Path(p).name.split(".", 1)[0] or Path(p).name for p in paths]
-    names = [s if short.count(s) == 1 else Path(p).name for s, p in zip(short, paths, strict=True)]
+    """Each run file's name without its extensions (``bm25.run.gz`` -> ``bm25``); the whole name where two clash.
+
+    Under the name rule (``formats.cells.check_name``): a control character in a file name is escaped
+    as ``plain`` shows it (``bm\\n25``), never carried into tables, sheets and exports.
+    """
+    short = [plain(Path(p).name.split(".", 1)[0] or Path(p).name) for p in paths]
+    names = [s if short.count(s) == 1 else plain(Path(p).name) for s, p in zip(short, paths, strict=True)]
+    names = [check_name(name, "run name (from its file name)") for name in names]
     if len(set(names)) != len(names):
         clash = next(n for n in names if names.count(n) > 1)
         raise InputError(f"two runs have the same file name {clash}; give each run its own name")
