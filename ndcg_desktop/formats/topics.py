@@ -276,8 +276,22 @@ def _trec_rows(data: bytes, path: str | Path) -> list[Row]:
     rows: list[Row] = []
     topic: _Topic | None = None
     current: str | None = None  # the field being read ("" for a skipped tag's text)
+    field_tag = ""  # the tag that opened it, as written
     start = 0  # where the current field's text starts
     pos = 0
+    # An unknown tag opened inside a field: (its text, its name, where, the field's tag). A classic section
+    # (<con>, <def>) ends the field; markup (<b>x</b>, <br> before </desc>) would lose its text.
+    inline: tuple[str, str, int, str] | None = None
+
+    def markup() -> None:
+        assert inline is not None
+        tag, _, at, field_name = inline
+        raise InputError(
+            f"markup {tag} inside <{field_name}>: a field holds plain text (remove the markup, or write < as &lt; "
+            "in a <topic> file)",
+            path=path,
+            line=line_of(at),
+        )
 
     def close_field(end: int) -> None:
         nonlocal current
@@ -294,6 +308,8 @@ def _trec_rows(data: bytes, path: str | Path) -> list[Row]:
     def stray(segment: str, at: int) -> None:
         """Text between tags where no field is open: blank space, or refused."""
         if segment.strip():
+            if inline is not None:  # text after markup closed the field: <desc>a<br/>b
+                markup()
             offset = at + len(segment) - len(segment.lstrip())
             where = f"inside the topic at line {topic.line} but in no field" if topic else "outside any topic"
             raise InputError(
@@ -322,12 +338,15 @@ def _trec_rows(data: bytes, path: str | Path) -> list[Row]:
             if kind == "/" and name in _TOPIC_TAGS:
                 raise InputError(f"</{name}> closes no topic", path=path, line=line_of(lt))
             if kind == "" and name in _TOPIC_TAGS:
-                topic = _Topic(name, line_of(lt), _number_attribute(attrs))
+                topic = _Topic(name, line_of(lt), _number_attribute(attrs, path, line_of(lt)))
             elif kind == "" and name in _FIELD_TAGS:
                 raise InputError(f"<{name}> outside any topic (<top> … </top>)", path=path, line=line_of(lt))
             continue  # a root element (<topics>, <webtrack2009>) or its end
+        in_field = field_tag if current else ""
         close_field(lt)
         if kind == "/":
+            if inline is not None and name in (inline[1], inline[3]):
+                markup()
             if name in _TOPIC_TAGS:
                 if name != topic.tag:
                     raise InputError(
@@ -335,6 +354,7 @@ def _trec_rows(data: bytes, path: str | Path) -> list[Row]:
                     )
                 rows.append(_topic_row(topic, path))
                 topic = None
+                inline = None
             continue
         if name in _TOPIC_TAGS:
             raise InputError(
@@ -342,7 +362,11 @@ def _trec_rows(data: bytes, path: str | Path) -> list[Row]:
                 path=path,
                 line=line_of(lt),
             )
-        current, start = _FIELD_TAGS.get(name, ""), pos
+        if name in _FIELD_TAGS:
+            inline = None
+        elif in_field:
+            inline = (match.group(), name, lt, in_field)
+        current, start, field_tag = _FIELD_TAGS.get(name, ""), pos, name
         if attrs.rstrip().endswith("/"):  # <tag/>: empty
             close_field(pos)
     if topic is not None:
@@ -354,11 +378,13 @@ def _trec_rows(data: bytes, path: str | Path) -> list[Row]:
     return rows
 
 
-def _number_attribute(attrs: str) -> str | None:
-    match = _NUMBER_ATTR.search(attrs)
-    if match is None:
-        return None
-    return next(group for group in match.groups() if group is not None)
+def _number_attribute(attrs: str, path: str | Path, line: int) -> str | None:
+    """The topic's number from its ``number``, ``num`` or ``id`` attribute; two different ones are refused."""
+    values = [next(g for g in m.groups() if g is not None) for m in _NUMBER_ATTR.finditer(attrs)]
+    if len(set(values)) > 1:
+        given = " and ".join(show(m.group()) for m in _NUMBER_ATTR.finditer(attrs))
+        raise InputError(f"the topic gives its number twice ({given}): give one number", path=path, line=line)
+    return values[0] if values else None
 
 
 def _topic_row(topic: _Topic, path: str | Path) -> Row:
