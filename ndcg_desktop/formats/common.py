@@ -28,6 +28,11 @@ from ndcg_desktop.formats.choices import RUN_FORMATS as RUN_FORMATS
 BOM = b"\xef\xbb\xbf"
 BLANK = b"\r\n\t "  # what has_inner_blank_lines ignores at the end of a file
 MAX_LINE_BYTES = 16 << 20  # 16 MiB: the longest line any reader accepts (README.md, docs/guarantees.md)
+# Text fields (docs/guarantees.md): what a person reads in the window, not a corpus in one cell. A 50 MB
+# narrative once took 1 GB to import and froze the window for 30 s.
+MAX_TOPIC_FIELD_CHARS = 100_000  # a query's title, description and narrative; a document's title
+MAX_DOCUMENT_CHARS = 2_000_000  # a document's text (about 600 pages)
+MAX_NOTE_CHARS = 10_000  # a note on a graded item
 _CHUNK = 1 << 20
 # A .gz expanding more than BOMB_RATIO times (and past BOMB_MIN_BYTES) is refused: real runs and
 # judgments compress 5 to 20 times; a bomb of zeros or repeated lines, about 1000 times.

@@ -10,7 +10,15 @@ from typing import IO, Any
 
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.formats.cells import check_id, show
-from ndcg_desktop.formats.common import MAX_LINE_BYTES, BoundedGzip, base_suffix, load_json, out_of_memory
+from ndcg_desktop.formats.common import (
+    MAX_DOCUMENT_CHARS,
+    MAX_LINE_BYTES,
+    MAX_TOPIC_FIELD_CHARS,
+    BoundedGzip,
+    base_suffix,
+    load_json,
+    out_of_memory,
+)
 from ndcg_desktop.formats.topics import json_id, json_text, read_queries
 
 __all__ = ["BATCH", "iter_documents", "read_queries"]  # read_queries: kept importable from here
@@ -106,10 +114,13 @@ def _decoded_lines(source: IO[bytes], path: str | Path) -> Iterator[tuple[int, s
 def _json_records(source: IO[bytes], path: str | Path) -> Iterator[tuple[str, str, str]]:
     for number, text in _decoded_lines(source, path):
         obj = _json_object(text, path, number, ("doc_id",))
-        yield (
-            json_id(obj["doc_id"], "document ID", path, number),
+        doc_id = json_id(obj["doc_id"], "document ID", path, number)
+        yield _document(
+            doc_id,
             json_text(obj.get("title"), "title", path, number),
             json_text(obj.get("text"), "text", path, number),
+            path,
+            number,
         )
 
 
@@ -144,15 +155,30 @@ def _delimited_records(source: IO[bytes], path: str | Path, fmt: str) -> Iterato
                 continue
             if len(cells) != len(header):
                 raise InputError(f"expected {len(header)} columns, found {len(cells)}", path=path, line=start)
-            yield (
+            yield _document(
                 check_id(cells[i_id], "document ID", path, start),
                 cells[i_title] if i_title is not None else "",
                 cells[i_text] if i_text is not None else "",
+                path,
+                start,
             )
     except StopIteration:
         raise InputError("is empty", path=path) from None
     except csv.Error as exc:
         raise InputError(f"malformed CSV ({exc})", path=path, line=line) from None
+
+
+def _document(doc_id: str, title: str, text: str, path: str | Path, line: int) -> tuple[str, str, str]:
+    """One document, its title and text refused past their limits (docs/guarantees.md)."""
+    for field, value, limit in (("title", title, MAX_TOPIC_FIELD_CHARS), ("text", text, MAX_DOCUMENT_CHARS)):
+        if len(value) > limit:
+            raise InputError(
+                f"the {field} of document {doc_id} is longer than {limit:,} characters (the limit for a document's "
+                f"{field})",
+                path=path,
+                line=line,
+            )
+    return doc_id, title, text
 
 
 def _cells_lines(cells: list[str]) -> int:

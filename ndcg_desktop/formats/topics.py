@@ -41,6 +41,7 @@ import pandas as pd
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.formats.cells import brief, check_id, show
 from ndcg_desktop.formats.common import (
+    MAX_TOPIC_FIELD_CHARS,
     JsonInt,
     base_suffix,
     check_utf8,
@@ -131,6 +132,22 @@ def read_queries(path: str | Path, fmt: str | None = None) -> pd.DataFrame:
 Row = tuple[str, str, str, str, int]
 
 
+def _too_long(field: str, path: str | Path, line: int) -> InputError:
+    return InputError(
+        f"the {field} is longer than {MAX_TOPIC_FIELD_CHARS:,} characters (the limit for a query's title, "
+        "description and narrative)",
+        path=path,
+        line=line,
+    )
+
+
+def _limited(text: str, field: str, path: str | Path, line: int) -> str:
+    """``text``, refused when longer than :data:`MAX_TOPIC_FIELD_CHARS`."""
+    if len(text) > MAX_TOPIC_FIELD_CHARS:
+        raise _too_long(field, path, line)
+    return text
+
+
 # -- TSV, CSV, JSONL ------------------------------------------------------------------------
 def _tsv_rows(data: bytes, path: str | Path) -> list[Row]:
     rows: list[Row] = []
@@ -145,7 +162,8 @@ def _tsv_rows(data: bytes, path: str | Path) -> list[Row]:
             cells = text.split("\t", 1)
             if len(cells) != 2:
                 raise InputError("expected query_id<TAB>text", path=path, line=number)
-            rows.append((check_id(cells[0], "query ID", path, number), cells[1].strip(), "", "", number))
+            title = _limited(cells[1].strip(), "title", path, number)
+            rows.append((check_id(cells[0], "query ID", path, number), title, "", "", number))
             continue
         cells = text.split("\t", len(header) - 1)  # the last column takes the rest of the line
         if len(cells) != len(header):
@@ -182,7 +200,7 @@ def _columns(header: list[str], path: str | Path) -> dict[str, int]:
 
 def _row(cells: list[str], columns: dict[str, int], path: str | Path, line: int) -> Row:
     def cell(name: str) -> str:
-        return cells[columns[name]].strip() if name in columns else ""
+        return _limited(cells[columns[name]].strip(), name, path, line) if name in columns else ""
 
     query_id = check_id(cells[columns["query_id"]], "query ID", path, line)
     return query_id, cell("title"), cell("description"), cell("narrative"), line
@@ -196,12 +214,15 @@ def _jsonl_rows(data: bytes, path: str | Path) -> list[Row]:
             raise InputError("expected an object with 'query_id'", path=path, line=number)
         if "title" in obj and "text" in obj:
             raise InputError('gives both "title" and "text": give the query\'s title once', path=path, line=number)
+        title = json_text(obj.get("title", obj.get("text")), "title" if "title" in obj else "text", path, number)
+        description = json_text(obj.get("description"), "description", path, number)
+        narrative = json_text(obj.get("narrative"), "narrative", path, number)
         rows.append(
             (
                 json_id(obj["query_id"], "query ID", path, number),
-                json_text(obj.get("title", obj.get("text")), "title" if "title" in obj else "text", path, number),
-                json_text(obj.get("description"), "description", path, number),
-                json_text(obj.get("narrative"), "narrative", path, number),
+                _limited(title, "title", path, number),
+                _limited(description, "description", path, number),
+                _limited(narrative, "narrative", path, number),
                 number,
             )
         )
@@ -295,6 +316,10 @@ def _trec_rows(data: bytes, path: str | Path) -> list[Row]:
 
     def close_field(end: int) -> None:
         nonlocal current
+        # Refused before it is copied or unwrapped (unwrapping splits it into words): a field's line ends and
+        # indents may make its text up to four times as long as what it reads as.
+        if topic is not None and current and end - start > 4 * MAX_TOPIC_FIELD_CHARS:
+            raise _too_long("number" if current == "num" else current, path, line_of(start))
         if topic is not None and current:
             if current in topic.fields:
                 raise InputError(
@@ -421,7 +446,9 @@ def _topic_row(topic: _Topic, path: str | Path) -> Row:
             line=topic.line,
         )
     query_id = check_id(number, "query ID", path, num_line)
-    title, description, narrative = value("title"), value("description"), value("narrative")
+    title, description, narrative = (
+        _limited(value(name), name, path, topic.fields.get(name, ("", topic.line))[1]) for name in FIELDS
+    )
     if not title and not description:
         raise InputError(f"topic {brief(query_id)} has neither a title nor a description", path=path, line=topic.line)
     return query_id, title, description, narrative, num_line
