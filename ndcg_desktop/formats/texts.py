@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import io
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,9 +17,11 @@ from ndcg_desktop.formats.common import (
     MAX_TOPIC_FIELD_CHARS,
     BoundedGzip,
     base_suffix,
+    blank_run_error,
     load_json,
     out_of_memory,
 )
+from ndcg_desktop.formats.streams import as_file
 from ndcg_desktop.formats.topics import json_id, json_text, read_queries
 
 __all__ = ["BATCH", "iter_documents", "read_queries"]  # read_queries: kept importable from here
@@ -52,20 +55,33 @@ def iter_documents(path: str | Path, batch: int = BATCH) -> Iterator[tuple[list[
     JSONL objects need ``doc_id`` (``title`` and ``text`` are optional); CSV/TSV need a header
     naming ``doc_id`` and optionally ``title`` and ``text``. Memory stays bounded by ``batch``.
     """
-    target = Path(path)
-    if not target.exists():
+    if not Path(path).exists():
         raise InputError("no such file", path=path)
-    if target.is_dir():
+    if Path(path).is_dir():
         raise InputError("is a directory, not a file", path=path)
+    with as_file(path, lambda head: _check_head(head, path)) as file:  # a stream: read from a checked copy
+        yield from _documents(Path(file), path, batch)
+
+
+def _check_head(head: bytes, path: str | Path) -> None:
+    """A stream's first lines read as documents, so that one never giving a document is refused at once."""
+    for _ in _records(io.BytesIO(head), path):
+        pass
+
+
+def _records(source: IO[bytes], path: str | Path) -> Iterator[tuple[str, str, str]]:
+    head = source.read(4096)
+    source.seek(0)
+    fmt = _text_format(path, head.decode("utf-8", errors="replace").lstrip("\ufeff").lstrip())
+    return _json_records(source, path) if fmt == "jsonl" else _delimited_records(source, path, fmt)
+
+
+def _documents(target: Path, path: str | Path, batch: int) -> Iterator[tuple[list[tuple[str, str, str]], int, int]]:
     source, raw, size = _open_text(target)
     try:
-        head = source.read(4096)
-        source.seek(0)
-        fmt = _text_format(path, head.decode("utf-8", errors="replace").lstrip("\ufeff").lstrip())
         pending: list[tuple[str, str, str]] = []
         seen_any = False
-        records = _json_records(source, path) if fmt == "jsonl" else _delimited_records(source, path, fmt)
-        for record in records:
+        for record in _records(source, path):
             pending.append(record)
             seen_any = True
             if len(pending) >= batch:
@@ -87,6 +103,7 @@ def iter_documents(path: str | Path, batch: int = BATCH) -> Iterator[tuple[list[
 def _bounded_lines(source: IO[bytes], path: str | Path) -> Iterator[tuple[int, str]]:
     """(line number, text with its line end) of every line, none longer than MAX_LINE_BYTES."""
     number = 0
+    blank, blank_from = 0, 1  # blank bytes in a row, from that line: a gzip of blank lines gives no data
     while line := source.readline(MAX_LINE_BYTES + 1):
         number += 1
         if len(line) > MAX_LINE_BYTES:
@@ -95,6 +112,12 @@ def _bounded_lines(source: IO[bytes], path: str | Path) -> Iterator[tuple[int, s
                 path=path,
                 line=number,
             )
+        if line.isspace():
+            blank, blank_from = blank + len(line), blank_from if blank else number
+            if blank > MAX_LINE_BYTES:
+                raise blank_run_error(path, blank_from)
+        else:
+            blank = 0
         try:
             text = line.decode("utf-8")
         except UnicodeDecodeError:

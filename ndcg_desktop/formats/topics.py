@@ -53,6 +53,7 @@ from ndcg_desktop.formats.common import (
     read_header,
     read_input,
 )
+from ndcg_desktop.formats.streams import as_file
 
 TOPIC_FORMATS = ("trec", "tsv", "csv", "jsonl")
 FIELDS = ("title", "description", "narrative")
@@ -111,10 +112,14 @@ def read_queries(path: str | Path, fmt: str | None = None) -> pd.DataFrame:
     """
     if fmt is not None and fmt not in TOPIC_FORMATS:
         raise InputError(f"the queries format must be one of {', '.join(TOPIC_FORMATS)}, not {fmt!r}", path=path)
-    data, _ = read_input(path)
-    check_utf8(data, path)
-    fmt = fmt or topic_format(path, data)
-    rows = {"trec": _trec_rows, "jsonl": _jsonl_rows, "csv": _csv_rows, "tsv": _tsv_rows}[fmt](data, path)
+
+    def check_head(head: bytes) -> None:  # a stream's first lines; a topic file's tags may span them
+        if (fmt or topic_format(path, head)) != "trec":
+            _rows(head, path, fmt)
+
+    with as_file(path, check_head) as file:
+        data, _ = read_input(file)
+        rows = _rows(data, file, fmt)
     frame = pd.DataFrame(rows, columns=["query_id", *FIELDS, "line"])
     dup = frame[frame.duplicated("query_id", keep=False)]
     if len(dup):
@@ -130,6 +135,12 @@ def read_queries(path: str | Path, fmt: str | None = None) -> pd.DataFrame:
 
 
 Row = tuple[str, str, str, str, int]
+
+
+def _rows(data: bytes, path: str | Path, fmt: str | None) -> list[Row]:
+    check_utf8(data, path)
+    fmt = fmt or topic_format(path, data)
+    return {"trec": _trec_rows, "jsonl": _jsonl_rows, "csv": _csv_rows, "tsv": _tsv_rows}[fmt](data, path)
 
 
 def _too_long(field: str, path: str | Path, line: int) -> InputError:

@@ -106,7 +106,9 @@ CHILD = textwrap.dedent(
     err = io.StringIO()
     with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
         status = main(json.loads(sys.argv[2]))
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss >> 10
+    # VmHWM: this program's own peak (ru_maxrss keeps the forking parent's peak across exec on Linux)
+    own = open("/proc/self/status").read()
+    peak = int(own.split("VmHWM:")[1].split()[0]) >> 10
     print(json.dumps({"status": status, "stderr": err.getvalue(), "peak_mib": peak}))
     """
 )
