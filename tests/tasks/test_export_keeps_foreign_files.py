@@ -1,4 +1,4 @@
-"""Issue 24 item 7: an export never removes a file or folder it did not write.
+"""Issue 24 item 7: an export never removes a file or folder it did not write (score, compare, agreement, window).
 
 An existing export folder is replaced only when it holds an earlier export exactly as it was
 written (the files its manifest lists, with their SHA-256). Every name every export writes is
@@ -21,6 +21,7 @@ from ndcg_desktop.domain import EvalSettings, InputError
 from ndcg_desktop.formats.export import EXPORT_FILES
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks import score_run
+from ndcg_desktop.tasks.agreement import AGREEMENT_FILES
 from ndcg_desktop.tasks.comparing import COMPARISON_FILES
 from ndcg_desktop.tasks.export import export_result
 from ndcg_desktop.tasks.session import ScoreResult
@@ -64,10 +65,28 @@ def _window_export(tmp_path: Path, target: Path) -> int:
     return 0
 
 
+def _agreement_export(tmp_path: Path, target: Path) -> int:
+    """``ndcg agreement --export``: two annotators' ratings of a frozen pool, two runs."""
+    path = str(tmp_path / "team.ndcgproj")
+    if not Path(path).exists():
+        files = {"pool.qrels": "q1 0 A -1\nq1 0 B -1\nq2 0 C -1\n", "ana.qrels": "q1 0 A 3\nq1 0 B 0\nq2 0 C 1\n"}
+        files["ben.qrels"] = "q1 0 A 2\nq1 0 B 1\nq2 0 C 1\n"
+        for name, text in files.items():
+            (tmp_path / name).write_text(text)
+        steps = [["init", path], ["import-qrels", path, str(tmp_path / "pool.qrels"), "--negative-as-ungraded"]]
+        steps += [["import-qrels", path, str(tmp_path / f"{who}.qrels"), "--annotator", who] for who in ("ana", "ben")]
+        steps += [["adjudicate", path, "--rule", "highest"], ["freeze", path]]
+        steps += [["import-run", path, str(tmp_path / f"{run}.run"), "--name", run] for run in ("a", "b")]
+        for step in steps:
+            assert main(step) == 0, step
+    return main(["agreement", path, "--unjudged", "zero", "--export", str(target)])
+
+
 EXPORTS: dict[str, tuple[Callable[[Path, Path], int], tuple[str, ...]]] = {
     "score --export": (_score_export, EXPORT_FILES),
     "compare --export": (_compare_export, COMPARISON_FILES),
     "window: export results": (_window_export, EXPORT_FILES),
+    "agreement --export": (_agreement_export, AGREEMENT_FILES),
 }
 CASES = [(kind, name) for kind, (_, names) in EXPORTS.items() for name in names]
 
