@@ -13,9 +13,11 @@ import os
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
+import ndcg_desktop
 from ndcg_desktop.cli.main import main
 from ndcg_desktop.domain import InputError
 from ndcg_desktop.formats.common import MAX_DOCUMENT_CHARS, MAX_TOPIC_FIELD_CHARS
@@ -96,6 +98,7 @@ def test_a_document_field_over_the_limit_is_refused_and_at_the_limit_read(write,
     )
 
 
+SOURCE = os.pathsep.join([str(Path(ndcg_desktop.__file__).parents[1]), os.environ.get("PYTHONPATH", "")])  # this tree
 LIMIT_MIB = 1100  # as tests/formats/test_memory.py: the interpreter with pandas and pyarrow takes about 730 MiB
 CHILD = textwrap.dedent(
     """
@@ -129,7 +132,7 @@ def test_a_50_mb_narrative_is_refused_within_a_memory_limit(tmp_path, form):
         capture_output=True,
         text=True,
         timeout=300,
-        env={**os.environ, "MALLOC_ARENA_MAX": "2"},
+        env={**os.environ, "MALLOC_ARENA_MAX": "2", "PYTHONPATH": SOURCE},
     )
     assert result.returncode == 0, result.stderr[-2000:]
     outcome = json.loads(result.stdout)
