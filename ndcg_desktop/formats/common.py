@@ -282,11 +282,12 @@ class StreamCheck:
             self._run = len(chunk) - chunk.rfind(b"\n") - 1
         if self._run > MAX_LINE_BYTES:
             raise _too_long(self._path, self.lines + 1)
-        if self._utf8.getstate()[0] or not chunk.isascii():
+        pending = self._utf8.getstate()[0]  # the start of a character cut at the last piece's end
+        if pending or not chunk.isascii():
             try:
                 self._utf8.decode(chunk)
             except UnicodeDecodeError as exc:
-                at = max(exc.start - len(self._utf8.getstate()[0]), 0)
+                at = max(exc.start - len(pending), 0)
                 raise _not_utf8(self._path, self.lines + chunk.count(b"\n", 0, at) + 1) from None
         content = chunk.rstrip(BLANK)
         if content:

@@ -242,7 +242,10 @@ def _not_an_earlier_export(folder: Path, allowed: tuple[str, ...]) -> str | None
     its SHA-256 in the ``manifest.json`` beside it. A folder, a link or an edited file under one of
     those names is the user's (``out/per_query.csv/thesis.tex`` was once removed with the export).
     """
-    entries = sorted(folder.iterdir())
+    try:
+        entries = sorted(folder.iterdir())
+    except OSError as exc:
+        return f"its list of files cannot be read: {_reason(exc)}"
     if not entries:
         return None
     listed: dict[str, object] = {}
@@ -256,7 +259,7 @@ def _not_an_earlier_export(folder: Path, allowed: tuple[str, ...]) -> str | None
         name = entry.name
         if name not in allowed:
             return f"{name} is not a file an export writes"
-        if not stat.S_ISREG(os.lstat(entry).st_mode):
+        if not entry.is_file() or entry.is_symlink():
             return f"{name} is a folder or a link, not a file an export wrote"
         if name == "manifest.json":
             if not listed:
