@@ -32,7 +32,7 @@ MAX_LINE_BYTES = 16 << 20  # 16 MiB: the longest line any reader accepts (README
 # Text fields (docs/guarantees.md): what a person reads in the window, not a corpus in one cell. A 50 MB
 # narrative once took 1 GB to import and froze the window for 30 s.
 MAX_TOPIC_FIELD_CHARS = 100_000  # a query's title, description and narrative; a document's title
-MAX_DOCUMENT_CHARS = 2_000_000  # a document's text (about 600 pages)
+MAX_DOCUMENT_CHARS = 10_000_000  # a document's text (about 3,000 pages; the window shows 5 MB ones at once)
 MAX_NOTE_CHARS = 10_000  # a note on a graded item
 _CHUNK = 1 << 20
 # A .gz expanding more than BOMB_RATIO times (and past BOMB_MIN_BYTES) is refused: real runs and
