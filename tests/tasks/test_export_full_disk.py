@@ -1,4 +1,4 @@
-"""Issue 24 item 9: an export on a full disk or into an unwritable target is one line, exit 2, nothing written.
+"""Issue 24 item 9: an export on a full disk is one line, exit 2, nothing written (compare --export, score --export).
 
 A tiny tmpfs (as ``tests/store/test_environment.py`` mounts one) is filled to leave every amount of
 free space from none to more than the export needs, so that each file of the export (the CSVs, the
@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from ndcg_desktop.cli.main import main
+from ndcg_desktop.formats.export import EXPORT_FILES
 from ndcg_desktop.tasks.comparing import COMPARISON_FILES
 
 root_only = pytest.mark.skipif(sys.platform == "win32" or os.geteuid() != 0, reason="mounting needs root")
@@ -48,6 +49,18 @@ def _compare(tmp_path: Path, target: Path) -> list[str]:
             "--export", str(target)]  # fmt: skip
 
 
+def _score(tmp_path: Path, target: Path) -> list[str]:
+    return ["score", "--qrels", str(tmp_path / "q.txt"), "--run", str(tmp_path / "a.run"), "--k", "5",
+            "--export", str(target)]  # fmt: skip
+
+
+# command -> (its argv, the files its export holds)
+EXPORTS = {
+    "compare --export": (_compare, COMPARISON_FILES),
+    "score --export": (_score, tuple(name for name in EXPORT_FILES if name != "comparison.csv")),  # one run
+}
+
+
 def _fill(disk: Path, leave: int) -> None:
     """Fill ``disk`` until ``leave`` bytes (whole pages) are free."""
     filler = disk / "filler"
@@ -60,23 +73,25 @@ def _fill(disk: Path, leave: int) -> None:
 
 @root_only
 @pytest.mark.filterwarnings("error::pytest.PytestUnraisableExceptionWarning")  # a half-written zip left to gc
-def test_compare_export_on_a_full_disk_is_one_line_and_leaves_nothing(disk, tmp_path, capsys):
+@pytest.mark.parametrize("command", list(EXPORTS))
+def test_an_export_on_a_full_disk_is_one_line_and_leaves_nothing(disk, tmp_path, capsys, command):
+    argv, names = EXPORTS[command]
     (tmp_path / "q.txt").write_text(QRELS)
     for name, text in RUNS.items():
         (tmp_path / f"{name}.run").write_text(text)
     reference = tmp_path / "reference"
-    assert main(_compare(tmp_path, reference)) == 0
+    assert main(argv(tmp_path, reference)) == 0
     needed = sum(-(-p.stat().st_size // PAGE) * PAGE for p in reference.iterdir())
-    assert sorted(p.name for p in reference.iterdir()) == sorted(COMPARISON_FILES)
+    assert sorted(p.name for p in reference.iterdir()) == sorted(names)
     target = disk / "out"
     outcomes = []
     for leave in range(0, needed + 3 * PAGE, PAGE):
         _fill(disk, leave)
         capsys.readouterr()
-        code = main(_compare(tmp_path, target))
+        code = main(argv(tmp_path, target))
         err = capsys.readouterr().err
         if code == 0:
-            assert sorted(p.name for p in target.iterdir()) == sorted(COMPARISON_FILES), leave
+            assert sorted(p.name for p in target.iterdir()) == sorted(names), leave
             outcomes.append("written")
             break
         assert code == 2, (leave, err)
