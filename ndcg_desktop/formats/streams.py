@@ -5,7 +5,8 @@ line length, UTF-8, runs of blank lines), and its first lines are parsed as soon
 stream that never gives a valid line (``/dev/urandom``, ``yes x``) is refused at once, naming what is
 wrong. The copy is then read by the same code as a regular file of the same bytes, so a stream of N
 lines costs the memory a file of N lines costs (a large one is parsed by pyarrow from disk), and an
-endless stream of valid lines ends when the temporary folder is nearly full, never in the memory's end.
+endless stream of valid lines ends when the temporary folder is nearly full or the copy is larger than
+the computer's memory (whose columns could not be read anyway), never in the memory's end.
 """
 
 from __future__ import annotations
@@ -116,6 +117,21 @@ def _room_left(path: str | Path, copy: Path, total: int) -> None:
     usage = shutil.disk_usage(copy.parent)
     if usage.free < max(_RESERVE_FRACTION * usage.total, min(_RESERVE_BYTES, usage.total // 4)):
         raise _no_room(path, copy, total)
+    memory = _memory_bytes()
+    if memory is not None and total > memory:  # its columns would not fit either: stop filling the disk
+        raise InputError(
+            f"the stream had not ended after {total / (1 << 20):,.0f} MiB, more than this computer's memory "
+            "could read; save it to a file and read that",
+            path=path,
+        )
+
+
+def _memory_bytes() -> int | None:
+    """The computer's physical memory, where the system says (Linux, macOS)."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return None
 
 
 def _no_room(path: str | Path, copy: Path, total: int) -> InputError:

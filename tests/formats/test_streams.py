@@ -14,7 +14,9 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import textwrap
+import threading
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,6 +24,9 @@ from pathlib import Path
 import pytest
 
 import ndcg_desktop
+from ndcg_desktop.domain import InputError
+from ndcg_desktop.formats import streams
+from ndcg_desktop.formats.runs import read_run
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="RLIMIT_AS, /dev/urandom and pipes as Linux has them")
 
@@ -196,3 +201,32 @@ def test_an_endless_stream_of_valid_lines_ends_at_the_temporary_folders_room(sma
     assert list(small_tmp.iterdir()) == []  # its copy removed
     print(f"endless valid lines: peak {outcome['peak_mib']} MiB (baseline {baseline_mib})")
     assert outcome["peak_mib"] < baseline_mib + 64
+
+
+def test_an_endless_stream_ends_once_its_copy_outgrows_the_computers_memory(tmp_path, monkeypatch):
+    """Where the temporary folder has room, the copy still stops past the memory: its columns could not fit."""
+    monkeypatch.setattr(streams, "_memory_bytes", lambda: 100 << 20)  # as if the computer had 100 MiB
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    fifo = tmp_path / "endless.run"
+    os.mkfifo(fifo)
+
+    def write_forever() -> None:
+        with open(fifo, "wb") as handle:
+            try:
+                while True:
+                    handle.write(b"q1 Q0 d1 1 1 s\n" * 65536)
+            except BrokenPipeError:
+                pass  # the reader stopped
+
+    writer = threading.Thread(target=write_forever, daemon=True)
+    writer.start()
+    with pytest.raises(InputError) as refused:
+        read_run(fifo)
+    writer.join(30)
+    assert re.fullmatch(
+        rf"{fifo}: the stream had not ended after \d+ MiB, more than this computer's memory could read; save it to "
+        "a file and read that",
+        str(refused.value),
+    ), str(refused.value)
+    assert list((tmp_path / "tmp").iterdir()) == []  # the copy removed
