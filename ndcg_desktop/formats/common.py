@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import csv
 import functools
 import gzip
@@ -28,6 +29,11 @@ from ndcg_desktop.formats.choices import RUN_FORMATS as RUN_FORMATS
 BOM = b"\xef\xbb\xbf"
 BLANK = b"\r\n\t "  # what has_inner_blank_lines ignores at the end of a file
 MAX_LINE_BYTES = 16 << 20  # 16 MiB: the longest line any reader accepts (README.md, docs/guarantees.md)
+# Text fields (docs/guarantees.md): what a person reads in the window, not a corpus in one cell. A 50 MB
+# narrative once took 1 GB to import and froze the window for 30 s.
+MAX_TOPIC_FIELD_CHARS = 100_000  # a query's title, description and narrative; a document's title
+MAX_DOCUMENT_CHARS = 10_000_000  # a document's text (about 3,000 pages; the window shows 5 MB ones at once)
+MAX_NOTE_CHARS = 10_000  # a note on a graded item
 _CHUNK = 1 << 20
 # A .gz expanding more than BOMB_RATIO times (and past BOMB_MIN_BYTES) is refused: real runs and
 # judgments compress 5 to 20 times; a bomb of zeros or repeated lines, about 1000 times.
@@ -238,27 +244,81 @@ def _too_long(path: str | Path, line: int) -> InputError:
 
 
 def read_limited(stream: IO[bytes] | gzip.GzipFile, path: str | Path, *, limit: int | None = None) -> bytes:
-    """All of ``stream``, refused as soon as one line passes :data:`MAX_LINE_BYTES` or the whole ``limit``."""
+    """All of ``stream``, refused as soon as it can be: at the first line past :data:`MAX_LINE_BYTES`, at the first
+    byte that is not UTF-8, at more than :data:`MAX_LINE_BYTES` of blank lines in a row, or past ``limit`` in all.
+
+    For the bytes that are not on disk whole (a pipe, a device, a ``.gz`` being decompressed): ``/dev/urandom``
+    stops at its first MiB, a gzip of blank lines at 16 MiB, never at the memory's end.
+    """
+    check = StreamCheck(path, limit=limit)
     parts: list[bytes] = []
-    run = 0  # bytes since the last line end
-    lines = 0
-    total = 0
     while chunk := stream.read(_CHUNK):
-        total += len(chunk)
-        if limit is not None and total > limit:
-            raise bomb_error(path)
-        first = chunk.find(b"\n")
-        if first < 0:
-            run += len(chunk)
-        elif run + first > MAX_LINE_BYTES:
-            run += first
-        else:
-            lines += chunk.count(b"\n")
-            run = len(chunk) - chunk.rfind(b"\n") - 1
-        if run > MAX_LINE_BYTES:
-            raise _too_long(path, lines + 1)
+        check.feed(chunk)
         parts.append(chunk)
+    check.end()
     return b"".join(parts)
+
+
+class StreamCheck:
+    """The checks :func:`read_limited` makes on each piece of a stream as it comes (see there)."""
+
+    def __init__(self, path: str | Path, *, limit: int | None = None) -> None:
+        self._path, self._limit = path, limit
+        self.total = 0
+        self.lines = 0  # line ends seen so far
+        self._run = 0  # bytes since the last line end
+        self._blank = 0  # blank bytes since the last byte that was not blank
+        self._blank_line = 1  # the line where that blank run began
+        self._utf8 = codecs.getincrementaldecoder("utf-8")()
+
+    def feed(self, chunk: bytes) -> None:
+        self.total += len(chunk)
+        if self._limit is not None and self.total > self._limit:
+            raise bomb_error(self._path)
+        first, newlines = chunk.find(b"\n"), chunk.count(b"\n")
+        if first < 0 or self._run + first > MAX_LINE_BYTES:
+            self._run += len(chunk) if first < 0 else first
+        else:
+            self._run = len(chunk) - chunk.rfind(b"\n") - 1
+        if self._run > MAX_LINE_BYTES:
+            raise _too_long(self._path, self.lines + 1)
+        pending = self._utf8.getstate()[0]  # the start of a character cut at the last piece's end
+        if pending or not chunk.isascii():
+            try:
+                self._utf8.decode(chunk)
+            except UnicodeDecodeError as exc:
+                at = max(exc.start - len(pending), 0)
+                raise _not_utf8(self._path, self.lines + chunk.count(b"\n", 0, at) + 1) from None
+        content = chunk.rstrip(BLANK)
+        if content:
+            self._blank = len(chunk) - len(content)
+            self._blank_line = self.lines + content.count(b"\n") + 1
+        else:
+            self._blank += len(chunk)
+        if self._blank > MAX_LINE_BYTES:
+            raise blank_run_error(self._path, self._blank_line)
+        self.lines += newlines
+
+    def end(self) -> None:
+        """The stream ended: a character cut off at the very end is not UTF-8 either."""
+        try:
+            self._utf8.decode(b"", final=True)
+        except UnicodeDecodeError:
+            raise _not_utf8(self._path, self.lines + 1) from None
+
+
+def blank_run_error(path: str | Path, line: int) -> InputError:
+    """The one refusal of a stream or a .gz giving more blank lines in a row than one line may hold."""
+    return InputError(
+        f"holds more than {MAX_LINE_BYTES >> 20} MiB of blank lines in a row: refused as input that gives "
+        "no data (the limit for a stream or a .gz)",
+        path=path,
+        line=line,
+    )
+
+
+def _not_utf8(path: str | Path, line: int) -> InputError:
+    return InputError("invalid UTF-8 (the file must be UTF-8 text)", path=path, line=line)
 
 
 def check_line_lengths(data: bytes, path: str | Path) -> None:
@@ -409,8 +469,7 @@ def check_utf8(data: bytes, path: str | Path) -> None:
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise InputError("invalid UTF-8 (the file must be UTF-8 text)", path=path, line=line) from None
+        raise _not_utf8(path, data.count(b"\n", 0, exc.start) + 1) from None
 
 
 _SEPARATORS = re.compile(rb"[ \t]+")

@@ -7,6 +7,7 @@ refuse the same targets with the same messages (:func:`check_output_file`).
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import hashlib
 import json
@@ -66,14 +67,18 @@ def honour_umask(fd: int) -> None:
     os.fchmod(fd, 0o666 & ~mask)
 
 
-def atomic_write(path: str | Path, text: str) -> None:
+def atomic_write(path: str | Path, text: str | bytes) -> None:
     """Write to a temporary file in the same folder, then move it into place (permissions as the umask says)."""
     target = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         honour_umask(fd)
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
+        if isinstance(text, bytes):
+            with os.fdopen(fd, "wb") as raw:
+                raw.write(text)
+        else:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+                handle.write(text)
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -232,15 +237,16 @@ def export_folder(
     """
     target = _check_export_folder(Path(folder), allowed)
     try:
-        return _export_into(tables, manifest, target, writers or {})
+        return _export_into(tables, manifest, target, writers or {}, allowed)
     except OSError as exc:
         raise InputError(f"cannot write the export ({_reason(exc)})", path=target) from None
 
 
 def _check_export_folder(target: Path, allowed: tuple[str, ...]) -> Path:
     if target.is_dir() and not target.is_symlink():
-        if any(p.name not in allowed for p in target.iterdir()):
-            raise InputError("the folder holds other files; choose a new or empty folder", path=target)
+        why = _not_an_earlier_export(target, allowed)
+        if why is not None:
+            raise InputError(f"the folder holds other files ({why}); choose a new or empty folder", path=target)
         return target
     why = _refusal(target)
     if why is None and target.exists():
@@ -250,11 +256,53 @@ def _check_export_folder(target: Path, allowed: tuple[str, ...]) -> Path:
     return target
 
 
+def _not_an_earlier_export(folder: Path, allowed: tuple[str, ...]) -> str | None:
+    """Why ``folder`` is not an earlier export exactly as written (None: empty, or it is one).
+
+    Only what an export wrote may be replaced: regular files of ``allowed`` names, each listed with
+    its SHA-256 in the ``manifest.json`` beside it. A folder, a link or an edited file under one of
+    those names is the user's (``out/per_query.csv/thesis.tex`` was once removed with the export).
+    """
+    try:
+        entries = sorted(folder.iterdir())
+    except OSError as exc:
+        return f"its list of files cannot be read: {_reason(exc)}"
+    if not entries:
+        return None
+    listed: dict[str, object] = {}
+    try:
+        manifest = json.loads((folder / "manifest.json").read_bytes()) if (folder / "manifest.json").is_file() else {}
+        if isinstance(manifest, dict) and isinstance(manifest.get("files"), dict):
+            listed = manifest["files"]
+    except (OSError, ValueError):
+        listed = {}
+    for entry in entries:
+        name = entry.name
+        if name not in allowed:
+            return f"{name} is not a file an export writes"
+        if not entry.is_file() or entry.is_symlink():
+            return f"{name} is a folder or a link, not a file an export wrote"
+        if name == "manifest.json":
+            if not listed:
+                return "manifest.json is not an export's manifest"
+            continue
+        if name not in listed:
+            return f"{name} is not listed in manifest.json"
+        try:
+            digest = hashlib.sha256(entry.read_bytes()).hexdigest()
+        except OSError as exc:
+            return f"{name} cannot be read ({_reason(exc)})"
+        if digest != listed[name]:
+            return f"{name} was changed since it was exported"
+    return None
+
+
 def _export_into(
     tables: dict[str, pd.DataFrame],
     manifest: dict[str, Any],
     target: Path,
     writers: dict[str, Callable[[Path], object]],
+    allowed: tuple[str, ...],
 ) -> list[Path]:
     staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".export", dir=target.parent))
     try:
@@ -269,15 +317,19 @@ def _export_into(
         names = [*tables, *writers]
         files = {name: hashlib.sha256((staging / name).read_bytes()).hexdigest() for name in names}
         write_json({**manifest, "files": files}, staging / "manifest.json")
-        _move_into_place(staging, target)
+        _move_into_place(staging, target, allowed)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return [target / name for name in [*names, "manifest.json"]]
 
 
-def _move_into_place(staging: Path, target: Path) -> None:
-    """Rename ``staging`` to ``target``; an earlier export there is set aside first and removed after."""
+def _move_into_place(staging: Path, target: Path, allowed: tuple[str, ...]) -> None:
+    """Rename ``staging`` to ``target``; an earlier export there is set aside first and removed after.
+
+    Removed file by file, only the regular files of the names an export writes (``allowed``, as
+    checked by :func:`_not_an_earlier_export`): anything else that appeared since stays, set aside.
+    """
     if not target.exists():
         os.rename(staging, target)
         return
@@ -289,7 +341,12 @@ def _move_into_place(staging: Path, target: Path) -> None:
         os.rename(old / "export", target)  # put the earlier export back
         old.rmdir()
         raise
-    shutil.rmtree(old, ignore_errors=True)
+    with contextlib.suppress(OSError):
+        for entry in (old / "export").iterdir():
+            if entry.name in allowed and stat.S_ISREG(os.lstat(entry).st_mode):
+                entry.unlink()
+        (old / "export").rmdir()
+        old.rmdir()
 
 
 def export_comparison(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -33,6 +33,7 @@ from ndcg_desktop.formats.common import (
     split_fields,
 )
 from ndcg_desktop.formats.large import read_large_separated
+from ndcg_desktop.formats.streams import as_file
 from ndcg_desktop.scoring.judged import any_repeat, id_keys, mix
 
 _HEADER = ("query_id", "doc_id", "grade")
@@ -59,6 +60,13 @@ def read_qrels(path: str | Path, *, scale: GradeScale | None = None, fmt: str | 
     Accepts TREC lines (``q1 0 D1 3``) or CSV/TSV with a ``query_id,doc_id,grade`` header.
     """
     scale = scale or GradeScale()
+    with as_file(path, lambda head: _parse(head, path, fmt, scale)) as file:
+        qrels = _read(file, fmt, scale)
+    qrels.source = replace(qrels.source, path=str(path))  # a stream's copy is named as the stream
+    return qrels
+
+
+def _read(path: str | Path, fmt: str | None, scale: GradeScale) -> Qrels:
     if fmt in (None, "trec"):
         large = read_large_separated(
             path, _TREC_NAMES, _TEXT, lambda head: (fmt or detect_qrels_format(path, head)) == "trec"
@@ -70,6 +78,12 @@ def read_qrels(path: str | Path, *, scale: GradeScale | None = None, fmt: str | 
             columns, repeats = _validate(cells, path, scale)
             return Qrels(columns, make_source(path, sha256, "trec"), repeats)
     data, digest = read_input(path)
+    fmt, columns, repeats = _parse(data, path, fmt, scale)
+    return Qrels(columns, make_source(path, digest, fmt), repeats)
+
+
+def _parse(data: bytes, path: str | Path, fmt: str | None, scale: GradeScale) -> tuple[str, JudgmentColumns, int]:
+    """The in-memory read of a file's bytes (or of a stream's first lines): format, columns, repeats."""
     fmt = fmt or detect_qrels_format(path, data)
     if fmt not in QRELS_FORMATS:
         raise InputError(f"unknown judgments format {fmt!r}; choose one of {', '.join(QRELS_FORMATS)}")
@@ -80,7 +94,7 @@ def read_qrels(path: str | Path, *, scale: GradeScale | None = None, fmt: str | 
         cells = _read_delimited(data, path, "," if fmt == "csv" else "\t")
     del data  # the file's bytes: not needed past the parse, and as large as the columns
     columns, repeats = _validate(cells, path, scale)
-    return Qrels(columns, make_source(path, digest, fmt), repeats)
+    return fmt, columns, repeats
 
 
 def qrels_from_cells(

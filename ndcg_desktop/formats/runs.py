@@ -6,7 +6,7 @@ import gzip
 import json
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +37,7 @@ from ndcg_desktop.formats.common import (
     split_fields,
 )
 from ndcg_desktop.formats.large import read_large_separated
+from ndcg_desktop.formats.streams import as_file
 
 _TREC_COLUMNS = ["query_id", "q0", "doc_id", "rank", "score", "tag"]
 # The run tag is read dictionary-encoded (a handful of distinct values over millions of lines): it names the run.
@@ -94,14 +95,20 @@ def read_run(path: str | Path, *, fmt: str | None = None, order: OrderKind | Non
     ignored), CSV/TSV by score if given else by rank, and JSONL as listed. ``order`` asks for
     another order the file supports: the rank column, or the order of the lines (``LIST``).
     """
-    large = _read_large_trec(path, fmt, order)
-    if large is not None:
-        run = _finish(*large)
-    else:
-        data, digest = open_input(path)  # the SHA-256 is computed on a thread while the file is parsed
-        fmt, columns = _parse(data, path, fmt, order)
-        del data  # the file's bytes are no longer needed: keep the peak low for multi-GB runs
-        run = _finish(make_source(path, digest.result(), fmt), columns)
+
+    def check_head(head: bytes) -> None:  # a stream's first lines, read as the whole stream will be
+        _finish(make_source(path, "", ""), _parse(head, path, fmt, order)[1])
+
+    with as_file(path, check_head) as file:
+        large = _read_large_trec(file, fmt, order)
+        if large is not None:
+            run = _finish(*large)
+        else:
+            data, digest = open_input(file)  # the SHA-256 is computed on a thread while the file is parsed
+            fmt, columns = _parse(data, file, fmt, order)
+            del data  # the file's bytes are no longer needed: keep the peak low for multi-GB runs
+            run = _finish(make_source(file, digest.result(), fmt), columns)
+        run.source = replace(run.source, path=str(path))  # a stream's copy is named as the stream
     # pyarrow's allocator keeps what parsing freed (a 7M-line run: about 160 MiB) for reuse; scoring
     # allocates through numpy, which never reuses it, so give it back now.
     pa.default_memory_pool().release_unused()

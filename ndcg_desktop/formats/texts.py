@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import io
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
@@ -10,7 +11,17 @@ from typing import IO, Any
 
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.formats.cells import check_id, show
-from ndcg_desktop.formats.common import MAX_LINE_BYTES, BoundedGzip, base_suffix, load_json, out_of_memory
+from ndcg_desktop.formats.common import (
+    MAX_DOCUMENT_CHARS,
+    MAX_LINE_BYTES,
+    MAX_TOPIC_FIELD_CHARS,
+    BoundedGzip,
+    base_suffix,
+    blank_run_error,
+    load_json,
+    out_of_memory,
+)
+from ndcg_desktop.formats.streams import as_file
 from ndcg_desktop.formats.topics import json_id, json_text, read_queries
 
 __all__ = ["BATCH", "iter_documents", "read_queries"]  # read_queries: kept importable from here
@@ -44,20 +55,33 @@ def iter_documents(path: str | Path, batch: int = BATCH) -> Iterator[tuple[list[
     JSONL objects need ``doc_id`` (``title`` and ``text`` are optional); CSV/TSV need a header
     naming ``doc_id`` and optionally ``title`` and ``text``. Memory stays bounded by ``batch``.
     """
-    target = Path(path)
-    if not target.exists():
+    if not Path(path).exists():
         raise InputError("no such file", path=path)
-    if target.is_dir():
+    if Path(path).is_dir():
         raise InputError("is a directory, not a file", path=path)
+    with as_file(path, lambda head: _check_head(head, path)) as file:  # a stream: read from a checked copy
+        yield from _documents(Path(file), path, batch)
+
+
+def _check_head(head: bytes, path: str | Path) -> None:
+    """A stream's first lines read as documents, so that one never giving a document is refused at once."""
+    for _ in _records(io.BytesIO(head), path):
+        pass
+
+
+def _records(source: IO[bytes], path: str | Path) -> Iterator[tuple[str, str, str]]:
+    head = source.read(4096)
+    source.seek(0)
+    fmt = _text_format(path, head.decode("utf-8", errors="replace").lstrip("\ufeff").lstrip())
+    return _json_records(source, path) if fmt == "jsonl" else _delimited_records(source, path, fmt)
+
+
+def _documents(target: Path, path: str | Path, batch: int) -> Iterator[tuple[list[tuple[str, str, str]], int, int]]:
     source, raw, size = _open_text(target)
     try:
-        head = source.read(4096)
-        source.seek(0)
-        fmt = _text_format(path, head.decode("utf-8", errors="replace").lstrip("\ufeff").lstrip())
         pending: list[tuple[str, str, str]] = []
         seen_any = False
-        records = _json_records(source, path) if fmt == "jsonl" else _delimited_records(source, path, fmt)
-        for record in records:
+        for record in _records(source, path):
             pending.append(record)
             seen_any = True
             if len(pending) >= batch:
@@ -79,6 +103,7 @@ def iter_documents(path: str | Path, batch: int = BATCH) -> Iterator[tuple[list[
 def _bounded_lines(source: IO[bytes], path: str | Path) -> Iterator[tuple[int, str]]:
     """(line number, text with its line end) of every line, none longer than MAX_LINE_BYTES."""
     number = 0
+    blank, blank_from = 0, 1  # blank bytes in a row, from that line: a gzip of blank lines gives no data
     while line := source.readline(MAX_LINE_BYTES + 1):
         number += 1
         if len(line) > MAX_LINE_BYTES:
@@ -87,6 +112,12 @@ def _bounded_lines(source: IO[bytes], path: str | Path) -> Iterator[tuple[int, s
                 path=path,
                 line=number,
             )
+        if line.isspace():
+            blank, blank_from = blank + len(line), blank_from if blank else number
+            if blank > MAX_LINE_BYTES:
+                raise blank_run_error(path, blank_from)
+        else:
+            blank = 0
         try:
             text = line.decode("utf-8")
         except UnicodeDecodeError:
@@ -106,10 +137,13 @@ def _decoded_lines(source: IO[bytes], path: str | Path) -> Iterator[tuple[int, s
 def _json_records(source: IO[bytes], path: str | Path) -> Iterator[tuple[str, str, str]]:
     for number, text in _decoded_lines(source, path):
         obj = _json_object(text, path, number, ("doc_id",))
-        yield (
-            json_id(obj["doc_id"], "document ID", path, number),
+        doc_id = json_id(obj["doc_id"], "document ID", path, number)
+        yield _document(
+            doc_id,
             json_text(obj.get("title"), "title", path, number),
             json_text(obj.get("text"), "text", path, number),
+            path,
+            number,
         )
 
 
@@ -144,15 +178,30 @@ def _delimited_records(source: IO[bytes], path: str | Path, fmt: str) -> Iterato
                 continue
             if len(cells) != len(header):
                 raise InputError(f"expected {len(header)} columns, found {len(cells)}", path=path, line=start)
-            yield (
+            yield _document(
                 check_id(cells[i_id], "document ID", path, start),
                 cells[i_title] if i_title is not None else "",
                 cells[i_text] if i_text is not None else "",
+                path,
+                start,
             )
     except StopIteration:
         raise InputError("is empty", path=path) from None
     except csv.Error as exc:
         raise InputError(f"malformed CSV ({exc})", path=path, line=line) from None
+
+
+def _document(doc_id: str, title: str, text: str, path: str | Path, line: int) -> tuple[str, str, str]:
+    """One document, its title and text refused past their limits (docs/guarantees.md)."""
+    for field, value, limit in (("title", title, MAX_TOPIC_FIELD_CHARS), ("text", text, MAX_DOCUMENT_CHARS)):
+        if len(value) > limit:
+            raise InputError(
+                f"the {field} of document {doc_id} is longer than {limit:,} characters (the limit for a document's "
+                f"{field})",
+                path=path,
+                line=line,
+            )
+    return doc_id, title, text
 
 
 def _cells_lines(cells: list[str]) -> int:

@@ -41,6 +41,7 @@ import pandas as pd
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.formats.cells import brief, check_id, show
 from ndcg_desktop.formats.common import (
+    MAX_TOPIC_FIELD_CHARS,
     JsonInt,
     base_suffix,
     check_utf8,
@@ -52,6 +53,7 @@ from ndcg_desktop.formats.common import (
     read_header,
     read_input,
 )
+from ndcg_desktop.formats.streams import as_file
 
 TOPIC_FORMATS = ("trec", "tsv", "csv", "jsonl")
 FIELDS = ("title", "description", "narrative")
@@ -110,10 +112,14 @@ def read_queries(path: str | Path, fmt: str | None = None) -> pd.DataFrame:
     """
     if fmt is not None and fmt not in TOPIC_FORMATS:
         raise InputError(f"the queries format must be one of {', '.join(TOPIC_FORMATS)}, not {fmt!r}", path=path)
-    data, _ = read_input(path)
-    check_utf8(data, path)
-    fmt = fmt or topic_format(path, data)
-    rows = {"trec": _trec_rows, "jsonl": _jsonl_rows, "csv": _csv_rows, "tsv": _tsv_rows}[fmt](data, path)
+
+    def check_head(head: bytes) -> None:  # a stream's first lines; a topic file's tags may span them
+        if (fmt or topic_format(path, head)) != "trec":
+            _rows(head, path, fmt)
+
+    with as_file(path, check_head) as file:
+        data, _ = read_input(file)
+        rows = _rows(data, file, fmt)
     frame = pd.DataFrame(rows, columns=["query_id", *FIELDS, "line"])
     dup = frame[frame.duplicated("query_id", keep=False)]
     if len(dup):
@@ -131,6 +137,28 @@ def read_queries(path: str | Path, fmt: str | None = None) -> pd.DataFrame:
 Row = tuple[str, str, str, str, int]
 
 
+def _rows(data: bytes, path: str | Path, fmt: str | None) -> list[Row]:
+    check_utf8(data, path)
+    fmt = fmt or topic_format(path, data)
+    return {"trec": _trec_rows, "jsonl": _jsonl_rows, "csv": _csv_rows, "tsv": _tsv_rows}[fmt](data, path)
+
+
+def _too_long(field: str, path: str | Path, line: int) -> InputError:
+    return InputError(
+        f"the {field} is longer than {MAX_TOPIC_FIELD_CHARS:,} characters (the limit for a query's title, "
+        "description and narrative)",
+        path=path,
+        line=line,
+    )
+
+
+def _limited(text: str, field: str, path: str | Path, line: int) -> str:
+    """``text``, refused when longer than :data:`MAX_TOPIC_FIELD_CHARS`."""
+    if len(text) > MAX_TOPIC_FIELD_CHARS:
+        raise _too_long(field, path, line)
+    return text
+
+
 # -- TSV, CSV, JSONL ------------------------------------------------------------------------
 def _tsv_rows(data: bytes, path: str | Path) -> list[Row]:
     rows: list[Row] = []
@@ -145,7 +173,8 @@ def _tsv_rows(data: bytes, path: str | Path) -> list[Row]:
             cells = text.split("\t", 1)
             if len(cells) != 2:
                 raise InputError("expected query_id<TAB>text", path=path, line=number)
-            rows.append((check_id(cells[0], "query ID", path, number), cells[1].strip(), "", "", number))
+            title = _limited(cells[1].strip(), "title", path, number)
+            rows.append((check_id(cells[0], "query ID", path, number), title, "", "", number))
             continue
         cells = text.split("\t", len(header) - 1)  # the last column takes the rest of the line
         if len(cells) != len(header):
@@ -182,7 +211,7 @@ def _columns(header: list[str], path: str | Path) -> dict[str, int]:
 
 def _row(cells: list[str], columns: dict[str, int], path: str | Path, line: int) -> Row:
     def cell(name: str) -> str:
-        return cells[columns[name]].strip() if name in columns else ""
+        return _limited(cells[columns[name]].strip(), name, path, line) if name in columns else ""
 
     query_id = check_id(cells[columns["query_id"]], "query ID", path, line)
     return query_id, cell("title"), cell("description"), cell("narrative"), line
@@ -196,12 +225,15 @@ def _jsonl_rows(data: bytes, path: str | Path) -> list[Row]:
             raise InputError("expected an object with 'query_id'", path=path, line=number)
         if "title" in obj and "text" in obj:
             raise InputError('gives both "title" and "text": give the query\'s title once', path=path, line=number)
+        title = json_text(obj.get("title", obj.get("text")), "title" if "title" in obj else "text", path, number)
+        description = json_text(obj.get("description"), "description", path, number)
+        narrative = json_text(obj.get("narrative"), "narrative", path, number)
         rows.append(
             (
                 json_id(obj["query_id"], "query ID", path, number),
-                json_text(obj.get("title", obj.get("text")), "title" if "title" in obj else "text", path, number),
-                json_text(obj.get("description"), "description", path, number),
-                json_text(obj.get("narrative"), "narrative", path, number),
+                _limited(title, "title", path, number),
+                _limited(description, "description", path, number),
+                _limited(narrative, "narrative", path, number),
                 number,
             )
         )
@@ -276,11 +308,29 @@ def _trec_rows(data: bytes, path: str | Path) -> list[Row]:
     rows: list[Row] = []
     topic: _Topic | None = None
     current: str | None = None  # the field being read ("" for a skipped tag's text)
+    field_tag = ""  # the tag that opened it, as written
     start = 0  # where the current field's text starts
     pos = 0
+    # An unknown tag opened inside a field: (its text, its name, where, the field's tag). A classic section
+    # (<con>, <def>) ends the field; markup (<b>x</b>, <br> before </desc>) would lose its text.
+    inline: tuple[str, str, int, str] | None = None
+
+    def markup() -> None:
+        assert inline is not None
+        tag, _, at, field_name = inline
+        raise InputError(
+            f"markup {tag} inside <{field_name}>: a field holds plain text (remove the markup, or write < as &lt; "
+            "in a <topic> file)",
+            path=path,
+            line=line_of(at),
+        )
 
     def close_field(end: int) -> None:
         nonlocal current
+        # Refused before it is copied or unwrapped (unwrapping splits it into words): a field's line ends and
+        # indents may make its text up to four times as long as what it reads as.
+        if topic is not None and current and end - start > 4 * MAX_TOPIC_FIELD_CHARS:
+            raise _too_long("number" if current == "num" else current, path, line_of(start))
         if topic is not None and current:
             if current in topic.fields:
                 raise InputError(
@@ -294,6 +344,8 @@ def _trec_rows(data: bytes, path: str | Path) -> list[Row]:
     def stray(segment: str, at: int) -> None:
         """Text between tags where no field is open: blank space, or refused."""
         if segment.strip():
+            if inline is not None:  # text after markup closed the field: <desc>a<br/>b
+                markup()
             offset = at + len(segment) - len(segment.lstrip())
             where = f"inside the topic at line {topic.line} but in no field" if topic else "outside any topic"
             raise InputError(
@@ -322,12 +374,15 @@ def _trec_rows(data: bytes, path: str | Path) -> list[Row]:
             if kind == "/" and name in _TOPIC_TAGS:
                 raise InputError(f"</{name}> closes no topic", path=path, line=line_of(lt))
             if kind == "" and name in _TOPIC_TAGS:
-                topic = _Topic(name, line_of(lt), _number_attribute(attrs))
+                topic = _Topic(name, line_of(lt), _number_attribute(attrs, path, line_of(lt)))
             elif kind == "" and name in _FIELD_TAGS:
                 raise InputError(f"<{name}> outside any topic (<top> … </top>)", path=path, line=line_of(lt))
             continue  # a root element (<topics>, <webtrack2009>) or its end
+        in_field = field_tag if current else ""
         close_field(lt)
         if kind == "/":
+            if inline is not None and name in (inline[1], inline[3]):
+                markup()
             if name in _TOPIC_TAGS:
                 if name != topic.tag:
                     raise InputError(
@@ -335,6 +390,7 @@ def _trec_rows(data: bytes, path: str | Path) -> list[Row]:
                     )
                 rows.append(_topic_row(topic, path))
                 topic = None
+                inline = None
             continue
         if name in _TOPIC_TAGS:
             raise InputError(
@@ -342,7 +398,11 @@ def _trec_rows(data: bytes, path: str | Path) -> list[Row]:
                 path=path,
                 line=line_of(lt),
             )
-        current, start = _FIELD_TAGS.get(name, ""), pos
+        if name in _FIELD_TAGS:
+            inline = None
+        elif in_field:
+            inline = (match.group(), name, lt, in_field)
+        current, start, field_tag = _FIELD_TAGS.get(name, ""), pos, name
         if attrs.rstrip().endswith("/"):  # <tag/>: empty
             close_field(pos)
     if topic is not None:
@@ -354,11 +414,13 @@ def _trec_rows(data: bytes, path: str | Path) -> list[Row]:
     return rows
 
 
-def _number_attribute(attrs: str) -> str | None:
-    match = _NUMBER_ATTR.search(attrs)
-    if match is None:
-        return None
-    return next(group for group in match.groups() if group is not None)
+def _number_attribute(attrs: str, path: str | Path, line: int) -> str | None:
+    """The topic's number from its ``number``, ``num`` or ``id`` attribute; two different ones are refused."""
+    values = [next(g for g in m.groups() if g is not None) for m in _NUMBER_ATTR.finditer(attrs)]
+    if len(set(values)) > 1:
+        given = " and ".join(show(m.group()) for m in _NUMBER_ATTR.finditer(attrs))
+        raise InputError(f"the topic gives its number twice ({given}): give one number", path=path, line=line)
+    return values[0] if values else None
 
 
 def _topic_row(topic: _Topic, path: str | Path) -> Row:
@@ -395,7 +457,9 @@ def _topic_row(topic: _Topic, path: str | Path) -> Row:
             line=topic.line,
         )
     query_id = check_id(number, "query ID", path, num_line)
-    title, description, narrative = value("title"), value("description"), value("narrative")
+    title, description, narrative = (
+        _limited(value(name), name, path, topic.fields.get(name, ("", topic.line))[1]) for name in FIELDS
+    )
     if not title and not description:
         raise InputError(f"topic {brief(query_id)} has neither a title nor a description", path=path, line=topic.line)
     return query_id, title, description, narrative, num_line

@@ -11,6 +11,7 @@ own guessing (text starting with ``=`` as a formula, text like a URL or a number
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from collections.abc import Iterable
@@ -19,20 +20,24 @@ from typing import Any
 
 import pandas as pd
 
+from ndcg_desktop.formats.cells import plain
 from ndcg_desktop.formats.export import atomic_write, neutralise, neutralise_text
 
 SHEET_NAME_LIMIT = 31  # Excel's limit
 _SHEET_FORBIDDEN = re.compile(r"[\[\]:*?/\\]")
+# What CommonMark (and GitHub's tables) read as syntax: links, images, HTML, entities, emphasis, code, cells.
+_MARKDOWN_SPECIAL = re.compile(r"[\\`*_\[\]<>()!|&~]")
 SHADED = ("ndcg", "mean", "ndcg_lower", "ndcg_upper", "bound_low", "bound_high", "ci_low", "ci_high")
 
 
 def sheet_name(text: str, taken: Iterable[str] = ()) -> str:
-    """A valid, unused sheet name for ``text``: forbidden characters replaced, at most 31 characters.
+    """A valid, unused sheet name for ``text``: control and invisible characters escaped as :func:`plain`
+    shows them (``bm\\n25``), forbidden characters replaced, at most 31 characters.
 
     >>> sheet_name("a bm25/v2"), sheet_name("runs", ["runs"])
     ('a bm25_v2', 'runs 2')
     """
-    base = _SHEET_FORBIDDEN.sub("_", text).strip("'")[:SHEET_NAME_LIMIT] or "sheet"
+    base = _SHEET_FORBIDDEN.sub("_", plain(text)).strip("'")[:SHEET_NAME_LIMIT] or "sheet"
     used = {name.lower() for name in taken}
     name, n = base, 1
     while name.lower() in used:
@@ -83,11 +88,11 @@ def write_workbook(path: str | Path, sheets: dict[str, pd.DataFrame]) -> Path:
             attr = "".join(f' {key}="{self._escape_attributes(value)}"' for key, value in attributes or [])
             self.fh.write(f"<c{attr}><v>{float(number)!r}</v></c>")
 
-    target = Path(path)
-    temporary = target.with_name(f".{target.name}.partial")
-    options = {"strings_to_formulas": False, "strings_to_urls": False, "strings_to_numbers": False}
-    try:
-        with pd.ExcelWriter(temporary, engine="xlsxwriter", engine_kwargs={"options": options}) as writer:
+    # Built in memory, then written by atomic_write: xlsxwriter's own file handling turned a full disk into
+    # its FileCreateError and left a half-written zip for the garbage collector (a traceback at exit).
+    options = {"strings_to_formulas": False, "strings_to_urls": False, "strings_to_numbers": False, "in_memory": True}
+    with io.BytesIO() as buffer:
+        with pd.ExcelWriter(buffer, engine="xlsxwriter", engine_kwargs={"options": options}) as writer:
             book = writer.book
             header = book.add_format({"bold": True, "text_wrap": False, "bottom": 1})
             names: list[str] = []
@@ -124,10 +129,8 @@ def write_workbook(path: str | Path, sheets: dict[str, pd.DataFrame]) -> Path:
                                 "max_color": "#87FF96",
                             },
                         )
-        temporary.replace(target)
-    finally:
-        temporary.unlink(missing_ok=True)
-    return target
+        atomic_write(path, buffer.getvalue())
+    return Path(path)
 
 
 def _cell(value: Any, digits: int = 4) -> str:
@@ -160,11 +163,15 @@ def runs_table_rows(runs: pd.DataFrame) -> tuple[list[str], list[list[tuple[str,
 
 
 def runs_markdown(runs: pd.DataFrame, caption: str) -> str:
-    """The runs table as GitHub Markdown: one row per run, per K the mean, its superscript and CI."""
+    """The runs table as GitHub Markdown: one row per run, per K the mean, its superscript and CI.
+
+    Names and the caption are text, never markup: every character CommonMark or HTML reads as syntax
+    is backslash-escaped, so a run named ``<script>`` or ``[x](javascript:…)`` shows as that text.
+    """
     header, cells, labels = runs_table_rows(runs)
 
-    def esc(text: str) -> str:
-        return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+    def esc(text: str) -> str:  # control characters as plain() shows them, then no Markdown or HTML left
+        return _MARKDOWN_SPECIAL.sub(r"\\\g<0>", plain(text))
 
     lines = ["| run | " + " | ".join(header) + " |", "|---|" + "---:|" * len(header)]
     for label, row in zip(labels, cells, strict=True):

@@ -33,7 +33,7 @@ import pandas as pd
 from ndcg_desktop import __version__
 from ndcg_desktop.domain import EvalSettings, InputError, UnjudgedPolicy
 from ndcg_desktop.domain.data import Qrels, Run
-from ndcg_desktop.formats.cells import check_name
+from ndcg_desktop.formats.cells import check_name, plain
 from ndcg_desktop.formats.export import export_folder, in_natural_order
 from ndcg_desktop.formats.workbook import manifest_rows, runs_latex, runs_markdown, write_text, write_workbook
 from ndcg_desktop.scoring import Evaluation
@@ -133,10 +133,15 @@ def file_run_name(path: str | Path) -> str:
 
 def run_names_of(paths: Sequence[str | Path], tags: Sequence[str | None] | None = None) -> list[str]:
     """The runs' names: a TREC run's tag when every line gives the same one (TREC's own ``input.<tag>.gz``
-    files), else :func:`file_run_name`; the whole file name where two clash, refused if they still do."""
+    files), else :func:`file_run_name`; the whole file name where two clash, refused if they still do.
+
+    Under the name rule (``formats.cells.check_name``): a control character in a file name is escaped
+    as ``plain`` shows it (``bm\\n25``), never carried into tables, sheets and exports.
+    """
     tags = list(tags) if tags is not None else [None] * len(paths)
-    short = [tag or file_run_name(p) for tag, p in zip(tags, paths, strict=True)]
-    names = [s if short.count(s) == 1 else Path(p).name for s, p in zip(short, paths, strict=True)]
+    short = [tag or plain(file_run_name(p)) for tag, p in zip(tags, paths, strict=True)]
+    names = [s if short.count(s) == 1 else plain(Path(p).name) for s, p in zip(short, paths, strict=True)]
+    names = [check_name(name, "run name (from its file name)") for name in names]
     if len(set(names)) != len(names):
         clash = next(n for n in names if names.count(n) > 1)
         raise InputError(f"two runs are named {clash}; give each its own name with --run-names")

@@ -23,6 +23,7 @@ from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.names import name_key, same_person
 from ndcg_desktop.domain.settings import GradeScale
 from ndcg_desktop.formats.cells import check_person, show
+from ndcg_desktop.formats.common import MAX_NOTE_CHARS
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.identity import stated_user as stated_user  # the one answer to who grades
 
@@ -175,6 +176,16 @@ def read_work(path: str | Path) -> tuple[WorkOrigin, pd.DataFrame, GradeScale, t
                 f"holds document {show(doc)} for query {show(query)} with the grade {grade} or a text that "
                 "ndcg-desktop did not write (the file was edited by hand); nothing was merged: ask for a new "
                 "work file, or grade it again in ndcg-desktop",
+                path=target,
+            )
+        long = work.file.query(
+            "SELECT query_id, doc_id FROM judgments WHERE version = ? AND length(note) > ? LIMIT 1",
+            (v.version, MAX_NOTE_CHARS),
+        )
+        if long:  # checked in SQL, before 30 MB notes are read into memory
+            raise InputError(
+                f"holds a note longer than {MAX_NOTE_CHARS:,} characters (the limit for a note), on document "
+                f"{show(str(long[0][1]))} for query {show(str(long[0][0]))}; nothing was merged",
                 path=target,
             )
         items = work.items(v.version)  # text that is not UTF-8, say, is refused there, naming the file

@@ -134,7 +134,8 @@ def test_export_writes_the_folder(qtbot, view, tmp_path):
     errors = []
     view.error.connect(errors.append)
     assert view.export(str(tmp_path / "other")) == []
-    assert errors == [f"{tmp_path / 'other'}: the folder holds other files; choose a new or empty folder"]
+    why = "keep.txt is not a file an export writes"
+    assert errors == [f"{tmp_path / 'other'}: the folder holds other files ({why}); choose a new or empty folder"]
 
 
 def test_duplicates_and_unknown_queries_are_resolved_in_the_window(qtbot, view, project, tmp_path):

@@ -52,7 +52,10 @@ EXPECTED = {
     "a FIFO": (SPECIAL, SPECIAL),
     "a socket": (SPECIAL, SPECIAL),
     "a device": (SPECIAL, SPECIAL),
-    "a folder": ("is a folder; give a file name", "the folder holds other files; choose a new or empty folder"),
+    "a folder": (
+        "is a folder; give a file name",
+        "the folder holds other files (keep.txt is not a file an export writes); choose a new or empty folder",
+    ),
     "a missing folder": (MISSING, MISSING),
     "a read-only folder": (f"cannot write the file ({DENIED})", f"cannot write the export ({DENIED})"),
 }
