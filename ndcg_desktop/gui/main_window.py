@@ -14,13 +14,13 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QFrame,
+    QHBoxLayout,
     QLabel,
     QMainWindow,
     QMessageBox,
     QScrollArea,
     QStackedWidget,
     QTabWidget,
-    QToolBar,
 )
 
 from ndcg_desktop import __version__
@@ -30,11 +30,11 @@ from ndcg_desktop.gui.agreement import AgreementView
 from ndcg_desktop.gui.annotate.workspace import Workspace
 from ndcg_desktop.gui.pace_status import PaceLabel
 from ndcg_desktop.gui.plain import show_message
-from ndcg_desktop.gui.pools.dialogs import BuildPoolDialog, FreezeDialog
 from ndcg_desktop.gui.pools.diff import PoolDiffAction
 from ndcg_desktop.gui.pools.editing import PoolEditor
 from ndcg_desktop.gui.preferences import Preferences, forget_project, recent_projects, remember_project, ui_state
-from ndcg_desktop.gui.project.dialogs import ImportJudgmentsDialog, ImportRunDialog, NewProjectDialog, ShortcutsDialog
+from ndcg_desktop.gui.project.actions import ProjectActions
+from ndcg_desktop.gui.project.dialogs import NewProjectDialog, ShortcutsDialog
 from ndcg_desktop.gui.runs import RunsView
 from ndcg_desktop.gui.scores import ScoresView
 from ndcg_desktop.gui.scores.send import SendForJudgingCommand
@@ -44,12 +44,7 @@ from ndcg_desktop.gui.view_menu import add_view_menu
 from ndcg_desktop.gui.welcome import WelcomePage
 from ndcg_desktop.tasks import (
     NegativeGrades,
-    NegativeGradesFound,
     SentForJudging,
-    import_judgments,
-    import_run,
-    pool_apply,
-    pool_preview,
 )
 from ndcg_desktop.tasks.events import (
     ItemsChanged,
@@ -130,6 +125,7 @@ class MainWindow(QMainWindow):
         self.version_box.setMinimumContentsLength(26)
         self.version_box.activated.connect(self._version_chosen)
         self.pool_editor = PoolEditor(self)
+        self.project_actions = ProjectActions(self)
         self._build_menus()
         self.saved_label = QLabel(translate("main_window", "All changes are saved as you make them"))
         self.progress_label = QLabel()
@@ -212,15 +208,15 @@ class MainWindow(QMainWindow):
             "F1",
         )
         self._action(help_menu, translate("main_window", "&About ndcg-desktop"), self.about)
-        toolbar = QToolBar(translate("main_window", "Pool version"))
-        toolbar.setObjectName("version_toolbar")
-        toolbar.setMovable(False)
+        # The version graded and edited belongs to the Annotate tab (the Pool menu acts on it); the other views
+        # choose their own frozen version. Above the tabs it claimed a place on views it does not drive.
         version_label = QLabel(translate("main_window", " Pool version: "))
         version_label.setBuddy(self.version_box)
-        toolbar.addWidget(version_label)
-        toolbar.addWidget(self.version_box)
-        self.addToolBar(toolbar)
-        self.toolbar = toolbar
+        row = QHBoxLayout()
+        row.addWidget(version_label)
+        row.addWidget(self.version_box)
+        row.addStretch(1)
+        self.workspace.put_above(row)
 
     @staticmethod
     def _name_undo(action: QAction, text: str) -> None:
@@ -258,7 +254,6 @@ class MainWindow(QMainWindow):
         self.team.update(writable=writable, has_draft=has_draft)
         self.pool_diff.update(self.project)
         # On every tab (the Pool menu acts on its version): shown on one only, it moved the tab bar by its height.
-        self.toolbar.setVisible(open_)
 
     # -- projects --------------------------------------------------------------------------
     @property
@@ -511,199 +506,27 @@ class MainWindow(QMainWindow):
 
         run_with_progress(self, title, fn, finished, self.show_error, cancelled)
 
-    def _pick(self, title: str, filters: str) -> str | None:
-        return file_dialogs.open_file(self, title, filters)
-
+    # -- the project's actions (gui/project/actions.py) -----------------------------------------
     def import_queries(self, path: str | None = None) -> None:
-        path = path or self._pick(
-            translate("main_window", "Import queries"),
-            translate("main_window", "Queries and topics (*.tsv *.csv *.jsonl *.txt *.xml *.gz);;All files (*)"),
-        )
-        if not path or self.project is None:
-            return
-        project = self.project
-        self._background(
-            translate("main_window", "Importing queries…"),
-            lambda **_: project.import_queries(path),
-            lambda n: self._imported(translate("main_window", "Imported {count} queries.").format(count=n)),
-        )
+        self.project_actions.import_queries(path)
 
     def import_documents(self, path: str | None = None) -> None:
-        path = path or self._pick(
-            translate("main_window", "Import documents"),
-            translate("main_window", "Documents (*.jsonl *.csv *.tsv *.gz);;All files (*)"),
-        )
-        if not path or self.project is None:
-            return
-        project = self.project
-        self._background(
-            translate("main_window", "Importing documents…"),
-            lambda progress, cancelled: project.import_documents(path, progress=progress, cancelled=cancelled),
-            lambda n: self._imported(translate("main_window", "Imported {count} documents.").format(count=n)),
-        )
+        self.project_actions.import_documents(path)
 
     def import_judgments(self, path: str | None = None, negative: NegativeGrades = NegativeGrades.REFUSE) -> None:
-        picked = path is None  # chosen here: ask how it comes in (the pool's judgments or a person's ratings)
-        path = path or self._pick(
-            translate("main_window", "Import judgments"),
-            translate("main_window", "Judgments (*.txt *.qrels *.csv *.tsv *.gz);;All files (*)"),
-        )
-        if not path or self.project is None:
-            return
-        if picked:
-            dialog = ImportJudgmentsDialog(Path(path).name, self)
-            if dialog.exec() != QDialog.DialogCode.Accepted:
-                return
-            if (annotator := dialog.annotator()) is not None:
-                self.team.import_ratings(path, annotator, negative)
-                return
-        project = self.project
+        self.project_actions.import_judgments(path, negative)
 
-        def work(**_: Any) -> dict[str, int] | NegativeGradesFound:
-            try:
-                return import_judgments(project, path, negative=negative)
-            except NegativeGradesFound as exc:  # a question for the user, not a failure
-                return exc
-
-        def done(result: dict[str, int] | NegativeGradesFound) -> None:
-            if isinstance(result, NegativeGradesFound):
-                self._ask_negative_grades(path, result)
-                return
-            self._imported(
-                translate(
-                    "main_window",
-                    "Judgments imported: {graded} items graded ({added} added to the pool, of them {ungraded} "
-                    "ungraded; {filled} already in it graded now); {unchanged} unchanged.",
-                ).format(
-                    graded=f"{result['graded']:,}",
-                    added=f"{result['added']:,}",
-                    ungraded=f"{result['ungraded']:,}",
-                    filled=f"{result['graded_existing']:,}",
-                    unchanged=f"{result['unchanged']:,}",
-                ),
-                prefer_draft=True,
-            )
-
-        self._background(translate("main_window", "Importing judgments…"), work, done)
-
-    def _ask_negative_grades(self, path: str, found: NegativeGradesFound) -> None:
-        """trec_eval's negative grades: the same explicit choice as the command line's --negative-as-ungraded."""
-        answer = show_message(
-            self,
-            QMessageBox.Icon.Question,
-            translate("main_window", "Negative grades"),
-            translate(
-                "main_window",
-                "{error}\n\nImport the negative grades as ungraded pool items, to be graded before freezing?",
-            ).format(error=found.located()),
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
-            QMessageBox.StandardButton.Cancel,
-        )
-        if answer == QMessageBox.StandardButton.Yes:
-            self.import_judgments(path, NegativeGrades.UNGRADED)
-
-    def import_run(
-        self, path: str | None = None, values: tuple[str, Any, str | Path | None, Any] | None = None
-    ) -> None:
-        path = path or self._pick(
-            translate("main_window", "Import run"),
-            translate("main_window", "Runs (*.txt *.run *.trec *.csv *.tsv *.jsonl *.gz);;All files (*)"),
-        )
-        if not path or self.project is None:
-            return
-        if values is None:
-            dialog = ImportRunDialog(Path(path).stem, [r.name for r in self.project.runs()], path, self)
-            if dialog.exec() != QDialog.DialogCode.Accepted:
-                return
-            values = dialog.values()
-        name, ties, id_map, order = values
-        project = self.project
-        self._background(
-            translate("main_window", "Importing run…"),
-            lambda **_: import_run(project, path, name=name, ties=ties, id_map=id_map, order=order),
-            lambda info: self._imported(
-                translate("main_window", "Imported run {name}: {rows} documents for {queries} queries.").format(
-                    name=info.name, rows=info.rows, queries=info.queries
-                )
-            ),
-        )
-
-    def _imported(self, message: str, *, prefer_draft: bool = False) -> None:
-        """An import ended (every view followed what it wrote through the project's events): say so, and show
-        the draft it wrote to."""
-        self.statusBar().showMessage(message, 8000)
-        draft = self.project.draft() if prefer_draft and self.project is not None else None
-        shown = self.current_version()
-        if draft is not None and (shown is None or shown.version != draft.version):
-            self.refresh(version=draft.version)
+    def import_run(self, path: str | None = None, values: Any = None) -> None:
+        self.project_actions.import_run(path, values)
 
     def build_pool(self) -> None:
-        if self.project is None:
-            return
-        project = self.project
-        preview = lambda names, depth: pool_preview(project, names, depth)  # noqa: E731
-        dialog = BuildPoolDialog([r.name for r in project.runs()], preview, self)
-        if dialog.exec() != QDialog.DialogCode.Accepted:
-            return
-        names, depth = dialog.chosen()
-        self._background(
-            translate("main_window", "Adding documents to the draft pool…"),
-            lambda **_: pool_apply(project, names, depth),
-            lambda counts: self._imported(
-                translate("main_window", "Added {count} documents to the draft pool; they await grading.").format(
-                    count=int(counts["new"].sum())
-                ),
-                prefer_draft=True,
-            ),
-        )
+        self.project_actions.build_pool()
 
     def freeze(self) -> None:
-        version = self.current_version()
-        if self.project is None or version is None or version.frozen:
-            return
-        items = self.project.pool_items(version.version)
-        dialog = FreezeDialog(version.version, items, version.labels, version.scale.low, self)
-        if dialog.exec() != QDialog.DialogCode.Accepted:
-            return
-        project, remove = self.project, dialog.remove.isChecked()
-
-        def done(frozen: PoolVersion) -> None:
-            self.undo_stack.clear()
-            self.refresh(version=frozen.version)
-            QMessageBox.information(
-                self,
-                translate("main_window", "Pool frozen"),
-                translate(
-                    "main_window",
-                    "Pool version {version} is frozen.\n\nSHA-256:\n{hash}\n\n"
-                    "Scores computed against it will name this version and hash.",
-                ).format(version=frozen.version, hash=frozen.hash),
-            )
-
-        # Hashing a large pool takes seconds: in the background, behind a progress dialog.
-        self._background(
-            translate("main_window", "Freezing the draft…"),
-            lambda **_: project.freeze(version=version.version, remove_ungraded=remove),
-            done,
-        )
+        self.project_actions.freeze()
 
     def new_draft(self) -> None:
-        version = self.current_version()
-        if self.project is None or version is None:
-            return
-        try:
-            draft = self.project.new_draft_from(version.version)
-        except InputError as exc:
-            self.show_error(exc.located())
-            return
-        self.undo_stack.clear()
-        self.refresh(version=draft.version)
-        self.statusBar().showMessage(
-            translate("main_window", "Draft v{draft} started from v{version}.").format(
-                draft=draft.version, version=version.version
-            ),
-            8000,
-        )
+        self.project_actions.new_draft()
 
     # -- misc ------------------------------------------------------------------------------
     def show_error(self, message: str) -> None:

@@ -52,8 +52,8 @@ def test_build_pool_preview_is_debounced_and_computed_off_the_gui_thread(window,
 
     from PySide6.QtWidgets import QDialog
 
-    from ndcg_desktop.gui import main_window
     from ndcg_desktop.gui.pools import dialogs as pools_dialogs
+    from ndcg_desktop.gui.project import actions as main_window  # where the window's Build pool calls its task
 
     calls = []
     real = main_window.pool_preview
@@ -116,7 +116,7 @@ def test_import_judgments_as_an_annotators_ratings_starts_the_draft_and_asks_bef
     qrels = tmp_path / "ana.qrels"
     qrels.write_text("q1 0 A 3\nq1 0 B 0\n")
     window.open_project(path)
-    monkeypatch.setattr(window, "_pick", lambda *a: str(qrels))
+    monkeypatch.setattr(window.project_actions, "_pick", lambda *a: str(qrels))
     window.import_judgments()
     qtbot.waitUntil(lambda: window.statusBar().currentMessage().startswith("ana: 2 new ratings"), timeout=5000)
     assert window.statusBar().currentMessage() == (

@@ -232,13 +232,14 @@ def test_discard_draft_asks_first_and_runs_in_the_background(window, tmp_path, q
 def test_freeze_runs_in_the_background(window, tmp_path, qtbot, monkeypatch, scale, messages):
     window.open_project(make_project(tmp_path / "a", freeze=False))
     from ndcg_desktop.gui import main_window
+    from ndcg_desktop.gui.project import actions
 
     threads = []
     real = main_window.Project.freeze
     monkeypatch.setattr(
         main_window.Project, "freeze", lambda self, **kw: threads.append(threading.current_thread()) or real(self, **kw)
     )
-    monkeypatch.setattr(main_window.FreezeDialog, "exec", lambda self: main_window.QDialog.DialogCode.Accepted)
+    monkeypatch.setattr(actions.FreezeDialog, "exec", lambda self: actions.QDialog.DialogCode.Accepted)
     window.freeze()
     qtbot.waitUntil(lambda: bool(messages), timeout=10_000)
     assert threads and threads[0] is not threading.main_thread()

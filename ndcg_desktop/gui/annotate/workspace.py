@@ -169,14 +169,18 @@ class Workspace(QWidget):
         self.splitter.setStretchFactor(2, 4)
         self.splitter.setStretchFactor(3, 2)
         self.splitter.setSizes([330, 540, 410, 300])
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(8, 8, 8, 8)
-        layout.addWidget(self.splitter)
+        self._layout = QVBoxLayout(self)
+        self._layout.setContentsMargins(8, 8, 8, 8)
+        self._layout.addWidget(self.splitter)
 
         self.query_view.selectionModel().currentRowChanged.connect(self._query_selected)
         self.pool_view.selectionModel().currentRowChanged.connect(self._doc_selected)
         self._shortcuts()
         self._set_tab_order()
+
+    def put_above(self, row: QHBoxLayout) -> None:
+        """A row above the panes (the window's pool-version choice)."""
+        self._layout.insertLayout(0, row)
 
     # -- construction helpers --------------------------------------------------------------
     def _shortcuts(self) -> None:

@@ -1,0 +1,229 @@
+"""The project's own actions in the window: imports (queries, documents, judgments, runs), building the pool from
+runs, freezing the draft and starting the next one. Each calls its use case in tasks, on a worker behind a
+progress dialog; the views follow what it wrote through the project's events."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QDialog, QMessageBox
+
+from ndcg_desktop.domain import InputError
+from ndcg_desktop.gui import file_dialogs
+from ndcg_desktop.gui.plain import show_message
+from ndcg_desktop.gui.pools.dialogs import BuildPoolDialog, FreezeDialog
+from ndcg_desktop.gui.project.dialogs import ImportJudgmentsDialog, ImportRunDialog
+from ndcg_desktop.tasks import (
+    NegativeGrades,
+    NegativeGradesFound,
+    import_judgments,
+    import_run,
+    pool_apply,
+    pool_preview,
+)
+from ndcg_desktop.tasks.project import PoolVersion
+
+translate = QCoreApplication.translate
+
+
+class ProjectActions:
+    """File ▸ Import …, Pool ▸ Build pool from runs…, Freeze draft…, New draft from this version, for ``window``."""
+
+    def __init__(self, window: Any) -> None:
+        self.window = window
+
+    def _pick(self, title: str, filters: str) -> str | None:
+        return file_dialogs.open_file(self.window, title, filters)
+
+    def import_queries(self, path: str | None = None) -> None:
+        path = path or self._pick(
+            translate("main_window", "Import queries"),
+            translate("main_window", "Queries and topics (*.tsv *.csv *.jsonl *.txt *.xml *.gz);;All files (*)"),
+        )
+        if not path or self.window.project is None:
+            return
+        project = self.window.project
+        self.window._background(
+            translate("main_window", "Importing queries…"),
+            lambda **_: project.import_queries(path),
+            lambda n: self._imported(translate("main_window", "Imported {count} queries.").format(count=n)),
+        )
+
+    def import_documents(self, path: str | None = None) -> None:
+        path = path or self._pick(
+            translate("main_window", "Import documents"),
+            translate("main_window", "Documents (*.jsonl *.csv *.tsv *.gz);;All files (*)"),
+        )
+        if not path or self.window.project is None:
+            return
+        project = self.window.project
+        self.window._background(
+            translate("main_window", "Importing documents…"),
+            lambda progress, cancelled: project.import_documents(path, progress=progress, cancelled=cancelled),
+            lambda n: self._imported(translate("main_window", "Imported {count} documents.").format(count=n)),
+        )
+
+    def import_judgments(self, path: str | None = None, negative: NegativeGrades = NegativeGrades.REFUSE) -> None:
+        picked = path is None  # chosen here: ask how it comes in (the pool's judgments or a person's ratings)
+        path = path or self._pick(
+            translate("main_window", "Import judgments"),
+            translate("main_window", "Judgments (*.txt *.qrels *.csv *.tsv *.gz);;All files (*)"),
+        )
+        if not path or self.window.project is None:
+            return
+        if picked:
+            dialog = ImportJudgmentsDialog(Path(path).name, self.window)
+            if dialog.exec() != QDialog.DialogCode.Accepted:
+                return
+            if (annotator := dialog.annotator()) is not None:
+                self.window.team.import_ratings(path, annotator, negative)
+                return
+        project = self.window.project
+
+        def work(**_: Any) -> dict[str, int] | NegativeGradesFound:
+            try:
+                return import_judgments(project, path, negative=negative)
+            except NegativeGradesFound as exc:  # a question for the user, not a failure
+                return exc
+
+        def done(result: dict[str, int] | NegativeGradesFound) -> None:
+            if isinstance(result, NegativeGradesFound):
+                self._ask_negative_grades(path, result)
+                return
+            self._imported(
+                translate(
+                    "main_window",
+                    "Judgments imported: {graded} items graded ({added} added to the pool, of them {ungraded} "
+                    "ungraded; {filled} already in it graded now); {unchanged} unchanged.",
+                ).format(
+                    graded=f"{result['graded']:,}",
+                    added=f"{result['added']:,}",
+                    ungraded=f"{result['ungraded']:,}",
+                    filled=f"{result['graded_existing']:,}",
+                    unchanged=f"{result['unchanged']:,}",
+                ),
+                prefer_draft=True,
+            )
+
+        self.window._background(translate("main_window", "Importing judgments…"), work, done)
+
+    def _ask_negative_grades(self, path: str, found: NegativeGradesFound) -> None:
+        """trec_eval's negative grades: the same explicit choice as the command line's --negative-as-ungraded."""
+        answer = show_message(
+            self.window,
+            QMessageBox.Icon.Question,
+            translate("main_window", "Negative grades"),
+            translate(
+                "main_window",
+                "{error}\n\nImport the negative grades as ungraded pool items, to be graded before freezing?",
+            ).format(error=found.located()),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Cancel,
+        )
+        if answer == QMessageBox.StandardButton.Yes:
+            self.import_judgments(path, NegativeGrades.UNGRADED)
+
+    def import_run(
+        self, path: str | None = None, values: tuple[str, Any, str | Path | None, Any] | None = None
+    ) -> None:
+        path = path or self._pick(
+            translate("main_window", "Import run"),
+            translate("main_window", "Runs (*.txt *.run *.trec *.csv *.tsv *.jsonl *.gz);;All files (*)"),
+        )
+        if not path or self.window.project is None:
+            return
+        if values is None:
+            dialog = ImportRunDialog(Path(path).stem, [r.name for r in self.window.project.runs()], path, self.window)
+            if dialog.exec() != QDialog.DialogCode.Accepted:
+                return
+            values = dialog.values()
+        name, ties, id_map, order = values
+        project = self.window.project
+        self.window._background(
+            translate("main_window", "Importing run…"),
+            lambda **_: import_run(project, path, name=name, ties=ties, id_map=id_map, order=order),
+            lambda info: self._imported(
+                translate("main_window", "Imported run {name}: {rows} documents for {queries} queries.").format(
+                    name=info.name, rows=info.rows, queries=info.queries
+                )
+            ),
+        )
+
+    def _imported(self, message: str, *, prefer_draft: bool = False) -> None:
+        """An import ended (every view followed what it wrote through the project's events): say so, and show
+        the draft it wrote to."""
+        self.window.statusBar().showMessage(message, 8000)
+        draft = self.window.project.draft() if prefer_draft and self.window.project is not None else None
+        shown = self.window.current_version()
+        if draft is not None and (shown is None or shown.version != draft.version):
+            self.window.refresh(version=draft.version)
+
+    def build_pool(self) -> None:
+        if self.window.project is None:
+            return
+        project = self.window.project
+        preview = lambda names, depth: pool_preview(project, names, depth)  # noqa: E731
+        dialog = BuildPoolDialog([r.name for r in project.runs()], preview, self.window)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return
+        names, depth = dialog.chosen()
+        self.window._background(
+            translate("main_window", "Adding documents to the draft pool…"),
+            lambda **_: pool_apply(project, names, depth),
+            lambda counts: self._imported(
+                translate("main_window", "Added {count} documents to the draft pool; they await grading.").format(
+                    count=int(counts["new"].sum())
+                ),
+                prefer_draft=True,
+            ),
+        )
+
+    def freeze(self) -> None:
+        version = self.window.current_version()
+        if self.window.project is None or version is None or version.frozen:
+            return
+        items = self.window.project.pool_items(version.version)
+        dialog = FreezeDialog(version.version, items, version.labels, version.scale.low, self.window)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return
+        project, remove = self.window.project, dialog.remove.isChecked()
+
+        def done(frozen: PoolVersion) -> None:
+            self.window.undo_stack.clear()
+            self.window.refresh(version=frozen.version)
+            QMessageBox.information(
+                self.window,
+                translate("main_window", "Pool frozen"),
+                translate(
+                    "main_window",
+                    "Pool version {version} is frozen.\n\nSHA-256:\n{hash}\n\n"
+                    "Scores computed against it will name this version and hash.",
+                ).format(version=frozen.version, hash=frozen.hash),
+            )
+
+        # Hashing a large pool takes seconds: in the background, behind a progress dialog.
+        self.window._background(
+            translate("main_window", "Freezing the draft…"),
+            lambda **_: project.freeze(version=version.version, remove_ungraded=remove),
+            done,
+        )
+
+    def new_draft(self) -> None:
+        version = self.window.current_version()
+        if self.window.project is None or version is None:
+            return
+        try:
+            draft = self.window.project.new_draft_from(version.version)
+        except InputError as exc:
+            self.window.show_error(exc.located())
+            return
+        self.window.undo_stack.clear()
+        self.window.refresh(version=draft.version)
+        self.window.statusBar().showMessage(
+            translate("main_window", "Draft v{draft} started from v{version}.").format(
+                draft=draft.version, version=version.version
+            ),
+            8000,
+        )
