@@ -156,26 +156,14 @@ class RatingRepository:
         ``replacing`` names an annotator whose ratings not among ``rows`` are removed (their items settled too);
         the counts then say how many (``removed``).
         """
-        conn.execute(
-            "CREATE TEMP TABLE IF NOT EXISTS incoming_ratings (query_id TEXT NOT NULL, doc_id TEXT NOT NULL, "
-            "annotator TEXT NOT NULL, grade INTEGER NOT NULL, note TEXT NOT NULL, rated_at TEXT NOT NULL, "
-            "PRIMARY KEY (query_id, doc_id, annotator))"
+        _stage(
+            conn,
+            "incoming_ratings (query_id TEXT NOT NULL, doc_id TEXT NOT NULL, annotator TEXT NOT NULL, grade INTEGER "
+            "NOT NULL, note TEXT NOT NULL, rated_at TEXT NOT NULL, PRIMARY KEY (query_id, doc_id, annotator))",
+            "INSERT INTO incoming_ratings VALUES (?, ?, ?, ?, ?, ?)",
+            rows,
+            {"query_id": str, "doc_id": str, "annotator": str, "grade": "int64", "note": str, "rated_at": str},
         )
-        conn.execute("DELETE FROM incoming_ratings")
-        for start in range(0, len(rows), _BATCH):
-            part = rows.iloc[start : start + _BATCH]
-            conn.executemany(
-                "INSERT INTO incoming_ratings VALUES (?, ?, ?, ?, ?, ?)",
-                zip(
-                    part["query_id"].astype(str).tolist(),
-                    part["doc_id"].astype(str).tolist(),
-                    part["annotator"].astype(str).tolist(),
-                    part["grade"].astype("int64").tolist(),
-                    part["note"].astype(str).tolist(),
-                    part["rated_at"].astype(str).tolist(),
-                    strict=True,
-                ),
-            )
         missing = conn.execute(
             "SELECT i.query_id, i.doc_id FROM incoming_ratings i LEFT JOIN judgments j ON j.version = ? "
             "AND j.query_id = i.query_id AND j.doc_id = i.doc_id WHERE j.query_id IS NULL LIMIT 1",
@@ -423,22 +411,14 @@ class AssignmentRepository:
 def _join_items(conn: Any, version: int, items: pd.DataFrame, user: str, stamp: str) -> int:
     """Inside the caller's transaction: add the (query_id, doc_id) ``items`` a draft lacks, ungraded, audited as
     imported in the order of their ``line``. Returns how many joined."""
-    conn.execute(
-        "CREATE TEMP TABLE IF NOT EXISTS joining (query_id TEXT NOT NULL, doc_id TEXT NOT NULL, line INTEGER NOT NULL, "
-        "new INTEGER, PRIMARY KEY (query_id, doc_id))"
+    _stage(
+        conn,
+        "joining (query_id TEXT NOT NULL, doc_id TEXT NOT NULL, line INTEGER NOT NULL, new INTEGER, "
+        "PRIMARY KEY (query_id, doc_id))",
+        "INSERT OR IGNORE INTO joining (query_id, doc_id, line) VALUES (?, ?, ?)",
+        items,
+        {"query_id": str, "doc_id": str, "line": "int64"},
     )
-    conn.execute("DELETE FROM joining")
-    for start in range(0, len(items), _BATCH):
-        part = items.iloc[start : start + _BATCH]
-        conn.executemany(
-            "INSERT OR IGNORE INTO joining (query_id, doc_id, line) VALUES (?, ?, ?)",
-            zip(
-                part["query_id"].astype(str).tolist(),
-                part["doc_id"].astype(str).tolist(),
-                part["line"].astype("int64").tolist(),
-                strict=True,
-            ),
-        )
     conn.execute(
         "UPDATE joining SET new = NOT EXISTS (SELECT 1 FROM judgments j WHERE j.version = ? "
         "AND j.query_id = joining.query_id AND j.doc_id = joining.doc_id)",
@@ -464,3 +444,15 @@ _UNSETTLED_COUNT = (
     "GROUP BY query_id, doc_id HAVING min(grade) != max(grade)) d ON d.query_id = j.query_id AND d.doc_id = j.doc_id "
     "WHERE j.version = ? AND j.grade IS NULL"
 )
+
+
+def _stage(conn: Any, table: str, insert: str, frame: pd.DataFrame, columns: dict[str, Any]) -> None:
+    """Inside the caller's transaction: the TEMP table ``table`` (its definition) emptied and filled with ``frame``'s
+    ``columns`` (name -> type), a batch of rows at a time (one Python tuple per row only for a batch)."""
+    conn.execute(f"CREATE TEMP TABLE IF NOT EXISTS {table}")
+    conn.execute(f"DELETE FROM {table.split(' ', 1)[0]}")
+    for start in range(0, len(frame), _BATCH):
+        part = frame.iloc[start : start + _BATCH]
+        conn.executemany(
+            insert, zip(*(part[name].astype(kind).tolist() for name, kind in columns.items()), strict=True)
+        )

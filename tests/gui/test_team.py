@@ -64,28 +64,8 @@ def test_the_assign_dialog_shows_the_plan_before_writing(qtbot, qtmodeltester, t
 
 
 def test_assign_merge_and_adjudicate_from_the_window(window, team_project, tmp_path, qtbot, monkeypatch, messages):
-    window.open_project(team_project)
-    assert window.team.assign_action.isEnabled() and window.team.merge_action.isEnabled()
-    folder = tmp_path / "work"
-
-    def accept(dialog):
-        dialog.folder.setText(str(folder))
-        dialog.overlap.setValue(50)
-        return QDialog.DialogCode.Accepted
-
-    monkeypatch.setattr(AssignDialog, "exec", accept)
-    window.team.assign_action.trigger()
-    qtbot.waitUntil(lambda: any("work files for draft v1" in text for _, text in messages), timeout=20000)
-    files = sorted(folder.glob("*.ndcgproj"))
-    assert [f.stem for f in files] == ["ana", "ben", "chen"]
-    for path in files:  # the driver: ana grades 1, ben 2, chen 3
-        _, items, _ = read_work_file(path)
-        with Project.open(path, user=path.stem) as work:
-            for q, d in items[["query_id", "doc_id"]].itertuples(index=False):
-                work.set_grade(q, d, {"ana": 1, "ben": 2, "chen": 3}[path.stem])
-    monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: ([str(f) for f in files], ""))
-    window.team.merge_action.trigger()
-    qtbot.waitUntil(lambda: any("wait in the Adjudicate view" in text for _, text in messages), timeout=20000)
+    merged_team(window, team_project, tmp_path, qtbot, monkeypatch, messages)
+    assert sorted(path.stem for path in (tmp_path / "work").glob("*.ndcgproj")) == ["ana", "ben", "chen"]
     # 6 queries, round(0.5 * 6) = 3 shared by two annotators who always differ: 12 open items
     assert "12 items rated differently wait in the Adjudicate view" in messages[-1][1]
 
