@@ -184,6 +184,8 @@ class AgreementView(QWidget):
         for value, text in choice.labels.items():
             box.addItem(f"{title}: {translate('analysis', text)}", value)
         box.activated.connect(lambda _i: self.session.set_settings(**{group: choice.enum(box.currentData())}))
+        # Whole in either language: Qt's size hint falls a pixel or two short of mixed Chinese and Latin text.
+        box.setMinimumWidth(box.sizeHint().width() + box.fontMetrics().averageCharWidth())
         return box
 
     def _annotators_tab(self) -> QWidget:

@@ -23,7 +23,7 @@ from ndcg_desktop.tasks import (
     pool_apply,
     pool_preview,
 )
-from ndcg_desktop.tasks.project import PoolVersion
+from ndcg_desktop.tasks.project import PoolVersion, start_draft
 
 translate = QCoreApplication.translate
 
@@ -215,7 +215,7 @@ class ProjectActions:
         if self.window.project is None or version is None:
             return
         try:
-            draft = self.window.project.new_draft_from(version.version)
+            draft, _ = start_draft(self.window.project, version.version)  # as `ndcg new-draft --from-version`
         except InputError as exc:
             self.window.show_error(exc.located())
             return
