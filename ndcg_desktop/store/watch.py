@@ -19,6 +19,7 @@ from dataclasses import dataclass
 NO_VERSION = -1  # a table without a version column (runs, texts, settings)
 NO_QUERY = ""  # a table without a query column (pool versions, runs); never a query ID (rule 14)
 _UNWATCHED = ("audit_log",)  # written with every change it describes: says nothing more
+_FEW_AUDITED = 5_000  # new audit rows read one by one after another connection's commit; more: every draft
 
 
 @dataclass(frozen=True)
@@ -44,18 +45,9 @@ def _marks(conn: sqlite3.Connection) -> dict[str, object]:
         return tuple(tuple(row) for row in conn.execute(sql).fetchall())
 
     tables = {name for (name,) in conn.execute("SELECT name FROM main.sqlite_master WHERE type = 'table'")}
+    # Each a row or an index's end, or a small table: never a scan of the pool's millions of items or ratings (a
+    # draft of 7.7M items is read here, on the window's thread, after every task that wrote).
     marks: dict[str, object] = {"audit_log": one("SELECT max(id) FROM main.audit_log")}
-    drafts = "(SELECT version FROM main.pool_versions WHERE state = 'draft')"
-    # A draft may be edited through raw SQL without an audit row (only frozen versions are guarded).
-    marks["judgments"] = each(
-        "SELECT version, count(*), count(grade), total(grade), max(updated_at), total(length(note)) "
-        f"FROM main.judgments WHERE version IN {drafts} GROUP BY version"
-    )
-    if "ratings" in tables:
-        marks["ratings"] = each(
-            f"SELECT version, count(*), max(rated_at), total(grade) FROM main.ratings WHERE version IN {drafts} "
-            "GROUP BY version"
-        )
     if "assignments" in tables:
         marks["assignments"] = each("SELECT version, count(*) FROM main.assignments GROUP BY version")
     marks["runs"] = one("SELECT count(*), max(run_id) FROM main.runs")
@@ -108,6 +100,21 @@ class ChangeWatch:
         self._stamp = self._data_version()
         self._marks = _marks(conn)
 
+    def _audited(self, since: int) -> set[tuple[str, int, str]]:
+        """The versions and queries of the audit rows after ``since``: each one when they are few, else every draft
+        (a bulk import or a send for judging: reading millions of rows would stall the window)."""
+        many = self._conn.execute(
+            "SELECT count(*) FROM (SELECT 1 FROM main.audit_log WHERE id > ? LIMIT ?)", (since, _FEW_AUDITED + 1)
+        ).fetchone()[0]
+        if many > _FEW_AUDITED:
+            return self._every_draft()
+        rows = self._conn.execute("SELECT DISTINCT version, query_id FROM main.audit_log WHERE id > ?", (since,))
+        return {("judgments", int(v), str(q)) for v, q in rows}
+
+    def _every_draft(self) -> set[tuple[str, int, str]]:
+        rows = self._conn.execute("SELECT version FROM main.pool_versions WHERE state = 'draft'")
+        return {("judgments", int(v), NO_QUERY) for (v,) in rows}
+
     def _data_version(self) -> int:
         return int(self._conn.execute("PRAGMA data_version").fetchone()[0])
 
@@ -125,20 +132,18 @@ class ChangeWatch:
         self._stamp = stamp
         before, after = self._marks, _marks(self._conn)
         self._marks = after
+        explained = False
         for table in after:
             if after[table] == before.get(table):
                 continue
-            if table == "audit_log":  # each written judgment left a row naming its version and query
-                since = before["audit_log"][0] or 0  # type: ignore[index]
-                touched |= {
-                    ("judgments", int(v), str(q))
-                    for v, q in self._conn.execute(
-                        "SELECT DISTINCT version, query_id FROM main.audit_log WHERE id > ?", (since,)
-                    )
-                }
-            elif table in ("judgments", "ratings", "assignments"):
+            explained = True
+            if table == "audit_log":  # each written judgment and rating left a row naming its version and query
+                touched |= self._audited(int(before["audit_log"][0] or 0))  # type: ignore[index]
+            elif table == "assignments":
                 versions = {row[0] for row in (*before.get(table, ()), *after[table])}  # type: ignore[misc]
                 touched |= {(table, int(v), NO_QUERY) for v in versions}
             else:
                 touched.add((table, NO_VERSION, NO_QUERY))
+        if not explained:  # raw SQL on a draft, documents: any draft may have changed
+            touched |= self._every_draft()
         return Changes(frozenset(touched), documents=True)

@@ -96,7 +96,7 @@ def test_a_workers_write_is_seen_at_the_next_check(project, tmp_path):
     worker.join()
     assert seen == []  # another connection's commit: not known until checked
     events.check()
-    assert ItemsChanged(2) in seen  # which queries: unknown
+    assert ItemsChanged(2, frozenset({"q1"})) in seen  # named by the audit row the worker's grade left
     assert project.pool_items(2).set_index("doc_id").loc["B", "grade"] == 2
     seen.clear()
     events.check()
@@ -182,3 +182,39 @@ def test_a_workers_run_import_is_a_run_change_and_no_item_change(project, write)
     assert TextsChanged(documents=True) in seen  # may have changed: not marked
     assert TextsChanged(queries=True, documents=True) not in seen
     events.close()
+
+
+def test_a_workers_bulk_write_is_every_draft_without_reading_each_audit_row(project, write):
+    """Past a few thousand new audit rows (an import, a send for judging) the window's thread reads none of them:
+    every draft may have changed, of any query."""
+    events = ProjectEvents(project)
+    seen: list[object] = []
+    events.subscribe(seen.append)
+    lines = "".join(f"q{i % 700} 0 d{i} {i % 4}\n" for i in range(6_000))
+    path = write("many.txt", lines)
+    worker = threading.Thread(target=lambda: project.import_qrels(path))
+    worker.start()
+    worker.join()
+    events.check()
+    assert ItemsChanged(2) in seen and ItemsChanged(2, frozenset({"q1"})) not in seen
+    events.close()
+
+
+def test_a_commit_no_mark_explains_is_any_draft(tmp_path, write):
+    """Documents imported by another connection (not marked: too many to count cheaply) or a raw edit of a draft:
+    every draft may have changed."""
+    path = tmp_path / "p.ndcgproj"
+    with create_project(path, user="ann") as p:
+        p.import_qrels(write("q.txt", "q1 0 A 3\n"))
+    window = open_project(path)
+    events = ProjectEvents(window)
+    seen: list[object] = []
+    events.subscribe(seen.append)
+    docs = write("d.jsonl", '{"doc_id": "A", "title": "t", "text": "x"}\n')
+    worker = threading.Thread(target=lambda: window.import_documents(docs))
+    worker.start()
+    worker.join()
+    events.check()
+    assert seen == [ItemsChanged(1), TextsChanged(documents=True)]
+    events.close()
+    window.close()
