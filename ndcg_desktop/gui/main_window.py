@@ -276,7 +276,10 @@ class MainWindow(QMainWindow):
             return
         if not path.endswith(SUFFIX):
             path += SUFFIX
-        self.prefs.annotator = dialog.annotator.text().strip()
+        typed = dialog.annotator.text().strip()
+        # The login name offered and accepted states nobody: saved, it would refuse every work file handed to
+        # another name (tasks.work_files.grader) although the user never chose it.
+        self.prefs.annotator = "" if typed == default_user() and not self.prefs.annotator else typed
         self.prefs.save()
         try:
             create_project(path, scale=dialog.scale(), labels=dialog.labels(), user=self.annotator()).close()
@@ -299,7 +302,10 @@ class MainWindow(QMainWindow):
             self.show_error(exc.located())
 
     def open_project(self, path: str | Path) -> bool:
-        self.close_project()
+        """Open ``path``; the project open before is closed only once this one opened (a refusal, a missing
+        file or a Cancel leaves it open, its views and undo history as they were)."""
+        if self.project is not None and Path(path).resolve() == self.project.path.resolve():
+            self.close_project()  # the same file again: its own lock would refuse it
         try:  # a work file grades as the annotator it was handed to (tasks.teams.grader decides)
             project = open_to_grade(path, stated_user())
         except (ProjectInUse, ProtectionAltered, ProjectReadOnly) as exc:  # in use, altered, read-only: reading is safe
@@ -319,6 +325,8 @@ class MainWindow(QMainWindow):
                 forget_project(str(path))
                 self.welcome.refresh()
             return False
+        self.close_project()
+        self.statusBar().clearMessage()  # nothing said of the project before
         self.slot.open(project)  # every view's session starts over with this project
         remember_project(project.path)
         self.stack.setCurrentWidget(self.tabs)
@@ -390,7 +398,8 @@ class MainWindow(QMainWindow):
         self.team.view.set_project(self.project)
 
     def _version_chosen(self, _index: int) -> None:
-        self.undo_stack.clear()  # commands belong to the version they were made in
+        # The history stays: every command names its version and writes through the store, so an undo (a
+        # discarded draft brought back) works whichever version is shown; only closing the project ends it.
         self._show_current()
 
     def _show_current(self) -> None:
@@ -428,6 +437,8 @@ class MainWindow(QMainWindow):
         """The window's own parts follow the project (the views' sessions follow it themselves)."""
         if self.project is None:
             return
+        if isinstance(event, VersionsChanged | ItemsChanged):
+            self.statusBar().clearMessage()  # what it said (a discard, why a key did nothing) may no longer hold
         if isinstance(event, VersionsChanged):
             self.refresh()  # a draft started, frozen, discarded or restored, here or by a task
         elif isinstance(event, ItemsChanged):
@@ -463,7 +474,6 @@ class MainWindow(QMainWindow):
 
     def _sent_for_judging(self, sent: SentForJudging, run: str) -> None:
         assert self.project is not None
-        self.undo_stack.clear()
         self.refresh(version=sent.draft)
         self.undo_stack.push(SendForJudgingCommand(self.project, sent, run))  # Edit ▸ Undo takes them back
         self.tabs.setCurrentWidget(self.workspace)

@@ -219,7 +219,6 @@ class ProjectActions:
         except InputError as exc:
             self.window.show_error(exc.located())
             return
-        self.window.undo_stack.clear()
         self.window.refresh(version=draft.version)
         self.window.statusBar().showMessage(
             translate("main_window", "Draft v{draft} started from v{version}.").format(

@@ -1,0 +1,82 @@
+"""What a new user met in the window (issue 24's 'nothing lost'): an undo history that survives choosing a version,
+a failed open that leaves the open project alone, a login name that is not taken for a stated one, and status
+messages that do not outlive what they said."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QDialog, QMessageBox
+
+from ndcg_desktop.store import Project
+
+from .conftest import shot
+
+
+def discard_shown_draft(window, qtbot, messages):
+    messages.answer = QMessageBox.StandardButton.Discard
+    window.pool_editor.discard_draft()
+    qtbot.waitUntil(lambda: window.project.draft() is None, timeout=10_000)
+    qtbot.waitUntil(lambda: window.undo_stack.canUndo(), timeout=10_000)
+
+
+def test_choosing_a_version_keeps_the_undo_that_brings_a_discarded_draft_back(window, small_project, qtbot, messages):
+    with Project.open(small_project) as p:
+        p.freeze(remove_ungraded=True)
+        p.new_draft_from(1)
+    window.open_project(small_project)
+    discard_shown_draft(window, qtbot, messages)
+    assert window.statusBar().currentMessage().startswith("Draft pool v2 discarded")
+    window.version_box.activated.emit(window.version_box.currentIndex())  # the version shown, chosen again
+    assert window.undo_stack.canUndo()  # it used to wipe the history: the draft was gone for good
+    window.undo_stack.undo()
+    qtbot.waitUntil(lambda: window.project.draft() is not None and window.project.draft().version == 2)
+    assert window.statusBar().currentMessage() == ""  # "discarded" no longer holds
+
+
+def test_undo_brings_the_discarded_draft_back_after_another_version_was_shown(window, small_project, qtbot, messages):
+    with Project.open(small_project) as p:
+        p.freeze(remove_ungraded=True)
+        p.new_draft_from(1)
+    window.open_project(small_project)
+    discard_shown_draft(window, qtbot, messages)
+    window.version_box.setCurrentIndex(window.version_box.findData(1))
+    window.version_box.activated.emit(window.version_box.currentIndex())
+    window.undo_stack.undo()
+    qtbot.waitUntil(lambda: window.project.draft() is not None and window.project.draft().version == 2)
+    assert window.statusBar().currentMessage() == ""
+
+
+def test_a_failed_open_leaves_the_open_project_and_its_history(window, small_project, tmp_path, qtbot, messages):
+    from PySide6.QtCore import Qt
+
+    window.open_project(small_project)
+    qtbot.keyClick(window.workspace.pool_view, Qt.Key.Key_1)
+    assert window.undo_stack.count() == 1
+    assert not window.open_project(tmp_path / "missing.ndcgproj")
+    assert window.project is not None and window.project.path == small_project
+    assert window.stack.currentWidget() is window.tabs and window.undo_stack.count() == 1
+    messages.answer = QMessageBox.StandardButton.Cancel
+    other = tmp_path / "other.ndcgproj"
+    Project.create(other).close()
+    holder = Project.open(other)  # another window holds it: "open it read-only?" answered Cancel
+    try:
+        assert not window.open_project(other)
+    finally:
+        holder.close()
+    assert window.project is not None and window.project.path == small_project and window.undo_stack.count() == 1
+    shot(window, "failed-open-keeps-the-project")
+
+
+def test_the_login_name_offered_by_new_project_is_not_saved_as_a_stated_name(
+    window, tmp_path, monkeypatch, qtbot, messages
+):
+    from ndcg_desktop.gui import main_window
+    from ndcg_desktop.gui.project import dialogs
+    from ndcg_desktop.tasks.identity import stated_user
+    from ndcg_desktop.tasks.project import default_user
+
+    monkeypatch.delenv("NDCG_USER", raising=False)
+    monkeypatch.setattr(dialogs.NewProjectDialog, "exec", lambda self: QDialog.DialogCode.Accepted)
+    monkeypatch.setattr(main_window.file_dialogs, "save_file", lambda *a, **k: (str(tmp_path / "new.ndcgproj"), ""))
+    window.new_project()
+    assert window.project is not None and window.project.user == default_user()
+    assert window.prefs.annotator == "" and stated_user() is None  # accepted as offered: nobody was stated
