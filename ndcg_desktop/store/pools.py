@@ -429,16 +429,26 @@ class PoolRepository:
 
     @staticmethod
     def _progress(conn: sqlite3.Connection, number: int) -> pd.DataFrame:
+        # awaiting: ungraded items whose annotators' ratings differ (settled in Adjudicate, not graded again)
+        rated = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'ratings'").fetchone()
+        awaiting = (
+            "     d AS (SELECT j.query_id, count(*) AS awaiting FROM judgments j JOIN ("
+            "             SELECT query_id, doc_id FROM ratings WHERE version = :v GROUP BY query_id, doc_id"
+            "             HAVING min(grade) != max(grade)) r ON r.query_id = j.query_id AND r.doc_id = j.doc_id"
+            "           WHERE j.version = :v AND j.grade IS NULL GROUP BY j.query_id),"
+            if rated
+            else "     d AS (SELECT NULL AS query_id, 0 AS awaiting WHERE 0),"  # a file from before ratings
+        )
         return pd.read_sql_query(
             "WITH p AS (SELECT query_id, count(*) AS pool_size, count(grade) AS graded"
-            "           FROM judgments WHERE version = ? GROUP BY query_id),"
+            "           FROM judgments WHERE version = :v GROUP BY query_id)," + awaiting + ""
             "     ids AS (SELECT query_id FROM queries UNION SELECT query_id FROM p) "
             "SELECT ids.query_id, coalesce(q.text, '') AS text, coalesce(p.pool_size, 0) AS pool_size,"
-            "       coalesce(p.graded, 0) AS graded "
+            "       coalesce(p.graded, 0) AS graded, coalesce(d.awaiting, 0) AS awaiting "
             "FROM ids LEFT JOIN p ON p.query_id = ids.query_id LEFT JOIN queries q ON q.query_id = ids.query_id "
-            "ORDER BY ids.query_id",
+            "LEFT JOIN d ON d.query_id = ids.query_id ORDER BY ids.query_id",
             conn,
-            params=[number],
+            params={"v": number},
         )
 
     def mark_frozen(self, conn: sqlite3.Connection, version: int, scale: GradeScale) -> None:

@@ -184,3 +184,18 @@ def test_the_window_grades_in_a_work_file_as_its_annotator_and_says_so(
         f"{files['bob']}: is a work file handed to bob, and you are alice"
     )
     assert files["bob"].read_bytes() == before
+
+
+def test_a_query_whose_open_items_all_await_adjudication_is_not_one_to_grade(
+    window, team_project, tmp_path, qtbot, monkeypatch, messages
+):
+    """Found by a new user: such queries read "to grade", and N took the annotator there to regrade a graded item."""
+    merged_team(window, team_project, tmp_path, qtbot, monkeypatch, messages)
+    disputed = set(disagreements(window.project, k=10).items["query_id"])
+    ws = window.workspace
+    window.tabs.setCurrentWidget(ws)
+    states = {ws.queries.query_id(r): ws.queries.index(r, 2).data() for r in range(ws.queries.rowCount())}
+    assert {q for q, state in states.items() if state == "awaiting adjudication"} == disputed
+    assert all(ws.queries.ungraded(r) == 0 for r in range(ws.queries.rowCount()))
+    ws.next_query_with_ungraded()
+    assert window.statusBar().currentMessage() == "No query in the list has ungraded documents left."

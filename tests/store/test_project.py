@@ -209,7 +209,8 @@ def test_progress_counts_per_query(project, write):
     project.import_queries(write("q.tsv", "q1\tfirst\nq2\tsecond\n"))
     project.import_qrels(write("q.txt", "q1 0 A 1\nq1 0 B -1\nq2 0 C 2\n"), negative_as_ungraded=True)
     progress = project.query_progress(1)
-    assert progress.values.tolist() == [["q1", "first", 2, 1], ["q2", "second", 1, 1]]
+    # query, title, pool size, graded, awaiting adjudication (no two annotators differ here)
+    assert progress.values.tolist() == [["q1", "first", 2, 1, 0], ["q2", "second", 1, 1, 0]]
 
 
 def test_cli_project_flow_matches_file_scoring(tmp_path, write, capsys):
@@ -257,3 +258,14 @@ def test_negative_grades_inside_the_scale_are_grades(tmp_path, write):
         assert counts["ungraded"] == 0
         project.freeze()  # nothing ungraded
         assert project.qrels(1).frame["grade"].tolist() == [-1, 4]
+
+
+def test_progress_counts_the_items_awaiting_adjudication(project, write):
+    """An item is awaiting when it is ungraded and its annotators' ratings differ (two files as two people)."""
+    from ndcg_desktop.tasks.importing import import_ratings
+
+    import_ratings(project, write("ana.txt", "q1 0 A 1\nq1 0 B 2\nq2 0 C 0\n"), "ana")
+    import_ratings(project, write("ben.txt", "q1 0 A 3\nq1 0 B 2\nq2 0 C 0\n"), "ben")
+    progress = project.query_progress(project.draft().version).set_index("query_id")
+    assert progress.loc["q1", ["pool_size", "graded", "awaiting"]].tolist() == [2, 1, 1]  # A differs, B agrees
+    assert progress.loc["q2", ["pool_size", "graded", "awaiting"]].tolist() == [1, 1, 0]

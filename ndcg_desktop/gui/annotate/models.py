@@ -36,12 +36,13 @@ _MUTED = QBrush(QColor("#8a8a8a"))
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 
 # A query's state: a key kept in the model, its text translated once per load (data() must only index).
-_FROZEN, _NO_POOL, _TO_GRADE, _DONE = "frozen", "no pool", "to grade", "done"
+_FROZEN, _NO_POOL, _TO_GRADE, _DONE, _AWAITING = "frozen", "no pool", "to grade", "done", "awaiting"
 STATE_TEXTS = {
     _FROZEN: QT_TRANSLATE_NOOP("models", "frozen"),
     _NO_POOL: QT_TRANSLATE_NOOP("models", "no pool"),
     _TO_GRADE: QT_TRANSLATE_NOOP("models", "to grade"),
     _DONE: QT_TRANSLATE_NOOP("models", "done"),
+    _AWAITING: QT_TRANSLATE_NOOP("models", "awaiting adjudication"),
 }
 
 
@@ -104,10 +105,11 @@ class QueryRows:
     sizes: list[int] = field(default_factory=list)
     graded: list[int] = field(default_factory=list)
     keys: list[str] = field(default_factory=list)  # natural-order sort keys of the IDs
+    awaiting: list[int] = field(default_factory=list)  # ungraded items waiting for adjudication
 
     @classmethod
     def of(cls, frame: pd.DataFrame) -> QueryRows:
-        """From ``query_progress``'s frame: query_id, text, pool_size, graded."""
+        """From ``query_progress``'s frame: query_id, text, pool_size, graded, awaiting."""
         ids = [str(x) for x in frame["query_id"]]
         return cls(
             ids,
@@ -115,6 +117,7 @@ class QueryRows:
             [int(x) for x in frame["pool_size"]],
             [int(x) for x in frame["graded"]],
             [natural_key(x) for x in ids],
+            [int(x) for x in frame["awaiting"]] if "awaiting" in frame else [0] * len(ids),
         )
 
 
@@ -134,6 +137,7 @@ class QueryListModel(_ListTableModel):
         self._texts: list[str] = []
         self._sizes: list[int] = []
         self._graded: list[int] = []
+        self._awaiting: list[int] = []
         self._keys: list[str] = []
         self._row: dict[str, int] = {}
         self._frozen = False
@@ -148,6 +152,7 @@ class QueryListModel(_ListTableModel):
         self.beginResetModel()
         self._ids, self._texts, self._keys = list(rows.ids), list(rows.texts), list(rows.keys)
         self._sizes, self._graded = list(rows.sizes), list(rows.graded)
+        self._awaiting = list(rows.awaiting) if rows.awaiting else [0] * len(self._ids)
         self._frozen = frozen
         self._state_texts = {key: translate("models", text) for key, text in STATE_TEXTS.items()}
         self._apply_sort()
@@ -171,7 +176,9 @@ class QueryListModel(_ListTableModel):
             values = columns[column]
             rows = sorted(range(n), key=values.__getitem__, reverse=order == Qt.SortOrder.DescendingOrder)
             self._ids, self._texts, self._keys = ([x[r] for r in rows] for x in (self._ids, self._texts, self._keys))
-            self._sizes, self._graded = ([x[r] for r in rows] for x in (self._sizes, self._graded))
+            self._sizes, self._graded, self._awaiting = (
+                [x[r] for r in rows] for x in (self._sizes, self._graded, self._awaiting)
+            )
         self._row = {q: i for i, q in enumerate(self._ids)}
 
     def _rows(self) -> int:
@@ -195,11 +202,11 @@ class QueryListModel(_ListTableModel):
             texts = self._texts
         return heapq.nlargest(count, texts, key=len)
 
-    def update_counts(self, query_id: str, pool_size: int, graded: int) -> None:
+    def update_counts(self, query_id: str, pool_size: int, graded: int, awaiting: int = 0) -> None:
         row = self.row_of(query_id)
         if row < 0:
             return
-        self._sizes[row], self._graded[row] = pool_size, graded
+        self._sizes[row], self._graded[row], self._awaiting[row] = pool_size, graded, awaiting
         self.dataChanged.emit(self.index(row, 1), self.index(row, 2))
 
     def totals(self) -> tuple[int, int]:
@@ -207,14 +214,17 @@ class QueryListModel(_ListTableModel):
         return sum(self._graded), sum(self._sizes)
 
     def ungraded(self, row: int) -> int:
-        return self._sizes[row] - self._graded[row]
+        """Items still to grade here (those awaiting adjudication are settled in the Adjudicate tab)."""
+        return self._sizes[row] - self._graded[row] - self._awaiting[row]
 
     def _state(self, row: int) -> str:
         if self._frozen:
             return _FROZEN
         if self._sizes[row] == 0:
             return _NO_POOL
-        return _TO_GRADE if self.ungraded(row) else _DONE
+        if self.ungraded(row):
+            return _TO_GRADE
+        return _AWAITING if self._awaiting[row] else _DONE
 
     def _state_text(self, row: int) -> str:
         return self._state_texts[self._state(row)]

@@ -596,15 +596,16 @@ class Workspace(QWidget):
                 self._reload_pool()
             else:
                 items = self.project.pool_items(self.version.version, query_id)
-                self.queries.update_counts(query_id, len(items), int(items["grade"].notna().sum()))
+                counts = len(items), int(items["grade"].notna().sum()), len(self._awaiting(query_id))
+                self.queries.update_counts(query_id, *counts)
         self._emit_progress()
 
     def _reload_pool(self) -> None:
         """Read the shown query's pool again: changed values in place, the selection kept where it can be."""
         assert self.project is not None and self.version is not None and self.query_id is not None
         items = self.project.pool_items(self.version.version, self.query_id)
-        self.queries.update_counts(self.query_id, len(items), int(items["grade"].notna().sum()))
         awaiting = self._awaiting(self.query_id)
+        self.queries.update_counts(self.query_id, len(items), int(items["grade"].notna().sum()), len(awaiting))
         if sorted(items["doc_id"]) != sorted(self.pool.doc_ids()) or awaiting != self.pool.awaiting:
             keep, proxy_row = self.current_doc(), self.pool_view.currentIndex().row()
             self.pool.load(items, self.version.labels, self.version.scale.low, awaiting)
