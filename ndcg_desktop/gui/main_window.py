@@ -251,7 +251,8 @@ class MainWindow(QMainWindow):
         has_draft = bool(self.project and self.project.draft())
         self.new_draft_action.setEnabled(writable and version is not None and version.frozen and not has_draft)
         self.pool_editor.update_actions(writable, version, has_draft)
-        self.team.update(writable=writable, has_draft=has_draft)
+        work_file = self.project is not None and work_origin(self.project) is not None
+        self.team.update(writable=writable, has_draft=has_draft, work_file=work_file)
         self.pool_diff.update(self.project)
         # On every tab (the Pool menu acts on its version): shown on one only, it moved the tab bar by its height.
 

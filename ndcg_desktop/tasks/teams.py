@@ -25,7 +25,7 @@ import pandas as pd
 from ndcg_desktop.domain.blind import BLIND
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.names import same_person
-from ndcg_desktop.formats.cells import check_person, show
+from ndcg_desktop.formats.cells import check_person, plain, show
 from ndcg_desktop.store import ImportCancelled, PoolVersion, Project
 from ndcg_desktop.store.advice import start_a_draft
 from ndcg_desktop.store.core import now
@@ -40,6 +40,7 @@ from ndcg_desktop.tasks.work_files import (
     no_look_alikes,
     read_work,
     scope_hash,
+    work_origin,
 )
 from ndcg_desktop.tasks.work_files import read_work_file as read_work_file  # imported from here before
 
@@ -156,6 +157,13 @@ class Assignment:
 
 
 def _draft(project: Project) -> PoolVersion:
+    origin = work_origin(project)
+    if origin is not None:  # work is handed out and merged by the coordinator, never from an annotator's copy
+        raise InputError(
+            f"is a work file handed to {plain(origin.annotator)}; work is handed out and merged in the coordinator's "
+            f"project ({plain(origin.project_name)}), not in a work file",
+            path=project.path,
+        )
     draft = project.draft()
     if draft is None:
         raise InputError(

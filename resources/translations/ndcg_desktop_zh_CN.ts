@@ -2953,6 +2953,10 @@ SHA-256：
         <translation>无人</translation>
     </message>
     <message>
+        <source>; {count} work files handed out</source>
+        <translation>；已分发的 {count} 个工作文件</translation>
+    </message>
+    <message>
         <source>; {count} rows of {table}</source>
         <translation>；表 {table} 中的 {count} 行</translation>
     </message>

@@ -80,3 +80,19 @@ def test_the_login_name_offered_by_new_project_is_not_saved_as_a_stated_name(
     window.new_project()
     assert window.project is not None and window.project.user == default_user()
     assert window.prefs.annotator == "" and stated_user() is None  # accepted as offered: nobody was stated
+
+
+def test_import_run_suggests_the_name_ndcg_compare_gives_the_file(window, small_project, data_dir, monkeypatch):
+    """Found by a new user: tfidf.run.gz was offered as 'tfidf.run'."""
+    from ndcg_desktop.gui.project import dialogs
+
+    window.open_project(small_project)
+    offered = []
+
+    def look(dialog):
+        offered.append(dialog.name.text())
+        return QDialog.DialogCode.Rejected
+
+    monkeypatch.setattr(dialogs.ImportRunDialog, "exec", look)
+    window.import_run(str(data_dir / "cranfield" / "tfidf.run.gz"))
+    assert offered == ["tfidf"]

@@ -227,9 +227,12 @@ def test_discard_and_undo_in_the_window_bring_back_ratings_assignments_and_adjud
     ratings, assignments = (
         con.execute(f"SELECT count(*) FROM {t} WHERE version = 2").fetchone()[0] for t in ("ratings", "assignments")
     )
+    handed = con.execute("SELECT count(*) FROM handouts WHERE version = 2").fetchone()[0]
     con.close()
     said = f"{ratings} ratings (by ana, ben, chen, import:q.txt), 1 adjudications and {assignments} work-file"
     assert said in messages[-1][1]
+    # in words, never the tables' names (a new user read "17 rows of handout_items; 2 rows of handouts")
+    assert f"; {handed} work files handed out." in messages[-1][1] and "handout" not in messages[-1][1]
     qtbot.waitUntil(lambda: window.project.draft() is None, timeout=10_000)
     qtbot.waitUntil(lambda: window.undo_stack.undoText() == "Discard draft pool v2", timeout=10_000)
     undo(window, qtbot)

@@ -286,3 +286,16 @@ def test_a_work_file_handed_out_empty_merges_as_nothing(team, tmp_path):
         report = merge_work(project, [empty])
     assert [(f.graded, f.ungraded, f.missing, f.withdrawn) for f in report.files] == [(0, 0, 0, 0)]
     assert report.totals["new"] == 0 and report.notes == []
+
+
+def test_work_is_never_handed_out_or_merged_from_a_work_file(team, tmp_path):
+    """Found by a new user: `ndcg assign` on a work file wrote work files of a work file."""
+    files = handed_out(team, tmp_path)
+    with Project.open(files["ben"], user="ben") as work:
+        for attempt in (
+            lambda: assign_work(work, ["zoe"], tmp_path / "nested", overlap=0.0),
+            lambda: merge_work(work, [files["ana"]]),
+        ):
+            with pytest.raises(InputError, match="is a work file handed to ben; work is handed out and merged in"):
+                attempt()
+    assert not (tmp_path / "nested").exists()

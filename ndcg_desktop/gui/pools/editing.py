@@ -463,8 +463,12 @@ def discard_question(plan: DiscardPlan) -> str:
     """The confirmation: what discarding deletes, named, counted from the rows the discard takes."""
     who = ", ".join(plan.annotators) if plan.annotators else translate("pool_editing", "nobody")
     others = "".join(
-        translate("pool_editing", "; {count} rows of {table}").format(count=count, table=table)
+        # the tables ndcg-desktop writes are named in words; one a later format adds, by its name
+        translate("pool_editing", "; {count} work files handed out").format(count=count)
+        if table == "handouts"
+        else translate("pool_editing", "; {count} rows of {table}").format(count=count, table=table)
         for table, count in sorted(plan.others.items())
+        if table != "handout_items"  # the items of those work files: counted with them
     )
     return translate(
         "pool_editing",

@@ -23,6 +23,7 @@ from ndcg_desktop.tasks import (
     pool_apply,
     pool_preview,
 )
+from ndcg_desktop.tasks.comparing import file_run_name
 from ndcg_desktop.tasks.project import PoolVersion, start_draft
 
 translate = QCoreApplication.translate
@@ -135,7 +136,8 @@ class ProjectActions:
         if not path or self.window.project is None:
             return
         if values is None:
-            dialog = ImportRunDialog(Path(path).stem, [r.name for r in self.window.project.runs()], path, self.window)
+            suggested = file_run_name(path)  # as ndcg compare names a run file: tfidf.run.gz -> tfidf
+            dialog = ImportRunDialog(suggested, [r.name for r in self.window.project.runs()], path, self.window)
             if dialog.exec() != QDialog.DialogCode.Accepted:
                 return
             values = dialog.values()

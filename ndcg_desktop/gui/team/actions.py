@@ -45,9 +45,10 @@ class TeamActions(QObject):
         self.view.changed.connect(lambda: window.refresh())
         window.tabs.addTab(self.view, translate("team", "Adjudicate"))
 
-    def update(self, *, writable: bool, has_draft: bool) -> None:
-        self.assign_action.setEnabled(writable and has_draft)
-        self.merge_action.setEnabled(writable and has_draft)
+    def update(self, *, writable: bool, has_draft: bool, work_file: bool = False) -> None:
+        """Assign and merge are the coordinator's: not in an annotator's work file."""
+        self.assign_action.setEnabled(writable and has_draft and not work_file)
+        self.merge_action.setEnabled(writable and has_draft and not work_file)
 
     def assign(self) -> None:
         project = self.window.project
