@@ -245,6 +245,8 @@ class ScoresSession(FollowsProject, VersionChoice):
     def set_run(self, name: str | None) -> None:
         if name != self._run:
             self._run = name
+            if self._other_run == name:  # a run is not compared with itself
+                self._other_run = None
             self._new_pair()
 
     def set_pool_version(self, number: int | None) -> None:
@@ -253,6 +255,7 @@ class ScoresSession(FollowsProject, VersionChoice):
             self._new_pair()
 
     def set_other_run(self, name: str | None) -> None:
+        name = None if name == self._run else name  # a run is not compared with itself
         if name != self._other_run:
             self._other_run = name
             self._new_pair()

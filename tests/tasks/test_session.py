@@ -161,3 +161,14 @@ def test_send_for_judging_is_the_windows_action_not_a_scoring_policy(project):
     session.send_for_judging()
     session.set_run("dup")  # a new pair starts unset, the action too
     assert not session.sending_chosen and session.choices["unjudged"] is None
+
+
+def test_a_run_is_never_compared_with_itself():
+    """Found by a new user: 'compare with' offered the run being scored; scoring then compared nothing, silently."""
+    session = ScoresSession()
+    session._run = "bm25"
+    session.set_other_run("bm25")
+    assert session.other_run is None and session.compared_runs() == ["bm25"]
+    session.set_other_run("dense")
+    session.set_run("dense")  # the comparison run became the run: no longer a comparison
+    assert (session.run, session.other_run) == ("dense", None)

@@ -121,7 +121,8 @@ class InputsBar(QWidget):
             for name in s.runs:
                 info = s.run_info(name)
                 self.run_box.addItem(f"{name}  ({info.source_name if info else ''})", name)
-                self.compare_box.addItem(name, name)
+                if name != s.run:  # compared with another run only
+                    self.compare_box.addItem(name, name)
             for v in s.frozen_versions:
                 text = translate("analysis", "pool v{version} · {hash}…").format(version=v.version, hash=v.short_hash)
                 self.version_box.addItem(text, v.version)
