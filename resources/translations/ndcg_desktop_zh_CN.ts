@@ -2143,6 +2143,14 @@ Not scored: {run}: {why}</source>
         <translation>未评级</translation>
     </message>
     <message>
+        <source>{count}: settle them in the Adjudicate tab first</source>
+        <translation>{count}：请先在“裁定”标签页中裁定</translation>
+    </message>
+    <message>
+        <source>Awaiting adjudication</source>
+        <translation>待裁定</translation>
+    </message>
+    <message>
         <source>Remove the {count} ungraded items from this version</source>
         <translation>从此版本中移除 {count} 个未评级项</translation>
     </message>

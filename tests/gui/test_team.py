@@ -199,3 +199,24 @@ def test_a_query_whose_open_items_all_await_adjudication_is_not_one_to_grade(
     assert all(ws.queries.ungraded(r) == 0 for r in range(ws.queries.rowCount()))
     ws.next_query_with_ungraded()
     assert window.statusBar().currentMessage() == "No query in the list has ungraded documents left."
+
+
+def test_the_freeze_dialog_says_items_await_adjudication_and_offers_no_way_that_is_refused(
+    window, team_project, tmp_path, qtbot, monkeypatch, messages
+):
+    """Found by a new user: it offered to remove the ungraded items, and only then the freeze was refused."""
+    from ndcg_desktop.gui.pools import dialogs
+
+    merged_team(window, team_project, tmp_path, qtbot, monkeypatch, messages)
+    seen = {}
+
+    def look(dialog):
+        seen["ok"], seen["remove"] = dialog.ok.isEnabled(), dialog.remove.isVisibleTo(dialog)
+        seen["texts"] = [label.text() for label in dialog.findChildren(dialogs.QLabel)]
+        return QDialog.DialogCode.Rejected
+
+    monkeypatch.setattr(dialogs.FreezeDialog, "exec", look)
+    window.freeze()
+    open_items = disagreements(window.project, k=10).open
+    assert (seen["ok"], seen["remove"]) == (False, False)
+    assert f"{open_items}: settle them in the Adjudicate tab first" in seen["texts"]

@@ -183,8 +183,17 @@ class FreezeDialog(QDialog):
     """The draft's summary; ungraded items block freezing unless explicitly removed."""
 
     def __init__(
-        self, version: int, items: pd.DataFrame, labels: list[str], low: int, parent: QWidget | None = None
+        self,
+        version: int,
+        items: pd.DataFrame,
+        labels: list[str],
+        low: int,
+        parent: QWidget | None = None,
+        *,
+        awaiting: int = 0,
     ) -> None:
+        """``awaiting``: items annotators rated differently and nobody settled: freezing is refused until they
+        are (removing the ungraded items would not help, so it is not offered)."""
         super().__init__(parent)
         self.setWindowTitle(translate("dialogs", "Freeze pool version {version}").format(version=version))
         ungraded = int(items["grade"].isna().sum())
@@ -204,11 +213,17 @@ class FreezeDialog(QDialog):
         else:
             warn = QLabel(translate("dialogs", "none"))
         form.addRow(translate("dialogs", "Ungraded"), warn)
+        if awaiting:
+            waiting = QLabel(
+                translate("dialogs", "{count}: settle them in the Adjudicate tab first").format(count=awaiting)
+            )
+            waiting.setStyleSheet(f"color:{error_colour()}; font-weight:bold")
+            form.addRow(translate("dialogs", "Awaiting adjudication"), waiting)
         self.remove = QCheckBox(
             translate("dialogs", "Remove the {count} ungraded items from this version").format(count=ungraded)
         )
         self.remove.setAccessibleName(self.remove.text())
-        self.remove.setVisible(bool(ungraded))
+        self.remove.setVisible(bool(ungraded) and not awaiting)
         text = QLabel(
             translate(
                 "dialogs",
@@ -220,8 +235,8 @@ class FreezeDialog(QDialog):
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.ok = buttons.button(QDialogButtonBox.StandardButton.Ok)
         self.ok.setText(translate("dialogs", "Freeze"))
-        self.ok.setEnabled(not ungraded and len(items) > 0)
-        self.remove.toggled.connect(lambda on: self.ok.setEnabled(on and len(items) > ungraded))
+        self.ok.setEnabled(not ungraded and not awaiting and len(items) > 0)
+        self.remove.toggled.connect(lambda on: self.ok.setEnabled(on and not awaiting and len(items) > ungraded))
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)

@@ -187,7 +187,8 @@ class ProjectActions:
         if self.window.project is None or version is None or version.frozen:
             return
         items = self.window.project.pool_items(version.version)
-        dialog = FreezeDialog(version.version, items, version.labels, version.scale.low, self.window)
+        awaiting = int(self.window.project.query_progress(version.version)["awaiting"].sum())
+        dialog = FreezeDialog(version.version, items, version.labels, version.scale.low, self.window, awaiting=awaiting)
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return
         project, remove = self.window.project, dialog.remove.isChecked()
