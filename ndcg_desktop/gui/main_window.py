@@ -328,6 +328,11 @@ class MainWindow(QMainWindow):
             return False
         self.close_project()
         self.statusBar().clearMessage()  # nothing said of the project before
+        self.saved_label.setText(
+            translate("main_window", "Open read-only: nothing can be changed")
+            if project.read_only
+            else translate("main_window", "All changes are saved as you make them")
+        )
         self.slot.open(project)  # every view's session starts over with this project
         remember_project(project.path)
         self.stack.setCurrentWidget(self.tabs)

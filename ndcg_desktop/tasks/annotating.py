@@ -66,10 +66,10 @@ class GradingRules:
         """Why nothing in the shown pool can change, or None."""
         if self.scale is None:
             return Refusal("no_pool")
+        if self.read_only:  # first: a frozen version's way on (a new draft) is closed to it too
+            return Refusal("read_only")
         if self.frozen:
             return Refusal("frozen", version=self.version)
-        if self.read_only:
-            return Refusal("read_only")
         return None
 
     def refusal(

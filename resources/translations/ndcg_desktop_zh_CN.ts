@@ -2441,6 +2441,10 @@ Open it read-only?</source>
 是否以只读方式打开？</translation>
     </message>
     <message>
+        <source>Open read-only: nothing can be changed</source>
+        <translation>以只读方式打开：无法更改任何内容</translation>
+    </message>
+    <message>
         <source>Grading as {name} for {project}, handed out {when}</source>
         <translation>以 {name} 的身份为 {project} 评级（{when} 分发）</translation>
     </message>

@@ -96,3 +96,20 @@ def test_import_run_suggests_the_name_ndcg_compare_gives_the_file(window, small_
     monkeypatch.setattr(dialogs.ImportRunDialog, "exec", look)
     window.import_run(str(data_dir / "cranfield" / "tfidf.run.gz"))
     assert offered == ["tfidf"]
+
+
+def test_a_read_only_project_says_so_where_it_said_changes_are_saved(window, small_project, qtbot, messages):
+    from PySide6.QtCore import Qt
+
+    holder = Project.open(small_project)  # another window holds it: opened read-only
+    try:
+        messages.answer = QMessageBox.StandardButton.Open
+        assert window.open_project(small_project) and window.project.read_only
+        assert window.saved_label.text() == "Open read-only: nothing can be changed"
+        qtbot.keyClick(window.workspace.pool_view, Qt.Key.Key_1)
+        assert window.statusBar().currentMessage() == "The project is open read-only: grades cannot change."
+    finally:
+        window.close_project()
+        holder.close()
+    window.open_project(small_project)
+    assert window.saved_label.text() == "All changes are saved as you make them"

@@ -36,8 +36,11 @@ def test_why_a_key_does_nothing(rules, query, doc, grade, awaiting, expected):
 
 
 def test_the_first_reason_wins_a_frozen_version_before_a_grade_off_its_scale():
-    frozen = GradingRules(GradeScale(0, 3), True, True, "ana", 1)
+    frozen = GradingRules(GradeScale(0, 3), True, False, "ana", 1)
     assert frozen.refusal(query_id=None, doc_id=None, grade=9) == Refusal("frozen", version=1)
+    # read-only first: the frozen version's way on (Pool > New draft) is closed to a read-only project too
+    both = GradingRules(GradeScale(0, 3), True, True, "ana", 1)
+    assert both.refusal(query_id="q1", doc_id="d1", grade=1) == Refusal("read_only")
 
 
 @pytest.mark.parametrize(
