@@ -3518,6 +3518,10 @@ The audit log keeps a record, and Edit ▸ Undo brings all of it back while the 
         <translation>裁定等级：</translation>
     </message>
     <message>
+        <source>{grade} is not a grade here: this draft&apos;s grades run from {low} to {high}.</source>
+        <translation>{grade} 不是此处的等级：此草稿的等级范围为 {low} 到 {high}。</translation>
+    </message>
+    <message>
         <source>No draft pool: nothing to adjudicate.</source>
         <translation>没有草稿判断池：无需裁定。</translation>
     </message>

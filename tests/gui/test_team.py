@@ -133,8 +133,9 @@ def test_digit_keys_in_adjudicate_pick_the_grade_of_the_selected_item(
     qtbot.keyClick(view.table, Qt.Key.Key_2)  # a grade, never the table's search for a document starting with 2
     qtbot.waitUntil(lambda: view.found is not None and view.found.open == 11, timeout=20000)
     assert window.project.pool_items(1).set_index(["query_id", "doc_id"]).loc[(q, d), "grade"] == 2
-    qtbot.keyClick(view.table, Qt.Key.Key_7)  # not on the 0..3 scale: nothing
+    qtbot.keyClick(view.table, Qt.Key.Key_7)  # not on the 0..3 scale: nothing, and the status bar says why
     assert view.found.open == 11 and window.undo_stack.count() == 1
+    assert window.statusBar().currentMessage() == "7 is not a grade here: this draft's grades run from 0 to 3."
 
 
 def test_items_awaiting_adjudication_are_marked_in_annotate_and_not_graded_there(

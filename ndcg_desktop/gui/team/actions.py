@@ -42,7 +42,8 @@ class TeamActions(QObject):
         pool_menu.addAction(self.merge_action)
         self.view = AdjudicateView(window.undo_stack)
         self.view.error.connect(window.show_error)
-        self.view.changed.connect(lambda: window.refresh())
+        self.view.status.connect(lambda text: window.statusBar().showMessage(text, 15000))
+        # what a pick or a rule wrote reaches every view through the project's events (tasks.events)
         window.tabs.addTab(self.view, translate("team", "Adjudicate"))
 
     def update(self, *, writable: bool, has_draft: bool, work_file: bool = False) -> None:

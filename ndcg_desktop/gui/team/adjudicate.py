@@ -101,7 +101,8 @@ class AdjudicateView(QWidget):
     """The differing items of the draft, a detail pane (ratings, notes, topic, document) and the grade bar."""
 
     error = Signal(str)
-    changed = Signal()  # something was settled: the window refreshes its progress
+    status = Signal(str)  # why a key did nothing
+    changed = Signal()  # something was settled (the views follow the project's events; tests wait on this)
 
     def __init__(self, undo_stack: QUndoStack, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -177,6 +178,13 @@ class AdjudicateView(QWidget):
             self.grade_bar.start_typing(digit)
         elif self.grade_bar.buttons.button(digit) is not None:  # a grade of the scale
             self.pick_selected(digit)
+        else:
+            grades = [self.grade_bar.buttons.id(b) for b in self.grade_bar.buttons.buttons()]
+            self.status.emit(
+                translate("team", "{grade} is not a grade here: this draft's grades run from {low} to {high}.").format(
+                    grade=digit, low=min(grades), high=max(grades)
+                )
+            )
 
     # -- loading ---------------------------------------------------------------------------
     def set_project(self, project: Project | None) -> None:
