@@ -14,6 +14,7 @@ from ndcg_desktop.domain.pace import duration_text
 from ndcg_desktop.domain.settings import MAX_K
 from ndcg_desktop.formats.cells import plain, show
 from ndcg_desktop.formats.choices import ORDER_CHOICES
+from ndcg_desktop.formats.export import in_natural_order
 from ndcg_desktop.formats.guidelines import read_guidelines
 from ndcg_desktop.formats.topics import TOPIC_FORMATS
 from ndcg_desktop.tasks import (
@@ -294,7 +295,7 @@ def cmd_pool(args: argparse.Namespace) -> int:
         counts = (pool_preview if args.dry_run else pool_apply)(project, args.runs, args.depth)
         draft = project.draft()
         verb = "would add" if args.dry_run else "added"
-        for row in counts.itertuples(index=False):
+        for row in in_natural_order(counts).itertuples(index=False):  # q2 before q10, as the window
             print(f"{row.query_id}\t{verb} {row.new} of {row.candidates}")
         where = f"draft version {draft.version}" if draft else "a new draft"
         print(f"{verb} {int(counts['new'].sum())} documents to {where} ({len(counts)} queries)")
@@ -314,7 +315,7 @@ def cmd_send_for_judging(args: argparse.Namespace) -> int:
             scope=QueryScope(args.queries),
         )
         verb = "would add" if args.dry_run else "added"
-        for row in plan.per_query.itertuples(index=False):
+        for row in in_natural_order(plan.per_query).itertuples(index=False):  # q2 before q10, as the window
             print(f"{row.query_id}\t{verb} {row.to_add} of {row.unjudged} unjudged ({row.waiting} already waiting)")
         if args.dry_run:
             where = f"draft version {plan.draft}" if plan.draft is not None else "a new draft"
