@@ -462,7 +462,10 @@ class ProjectFile:
                 conn.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
         if conn is self._conn and not conn.in_transaction:  # committed on the opening thread, not nested
             for committed in list(self._committed):
-                committed()
+                try:
+                    committed()
+                except Exception:  # a bug of a view that follows the project: shown as one, never as a failed write
+                    sys.excepthook(*sys.exc_info())
 
     @staticmethod
     def _rollback(conn: sqlite3.Connection) -> None:

@@ -218,3 +218,21 @@ def test_a_commit_no_mark_explains_is_any_draft(tmp_path, write):
     assert seen == [ItemsChanged(1), TextsChanged(documents=True)]
     events.close()
     window.close()
+
+
+def test_a_subscriber_that_fails_never_makes_the_write_look_failed(project, monkeypatch):
+    """The grade is on disk when the call returns (the promise of every write); a view's bug is reported as a bug."""
+    import sys
+
+    reported: list[type[BaseException]] = []
+    monkeypatch.setattr(sys, "excepthook", lambda kind, value, tb: reported.append(kind))
+    events = ProjectEvents(project)
+
+    def broken(event: object) -> None:
+        raise RuntimeError("a view's bug")
+
+    events.subscribe(broken)
+    project.set_grade("q1", "A", 1, version=2)  # returns: the write committed
+    assert reported == [RuntimeError]
+    assert project.pool_items(2).set_index("doc_id").loc["A", "grade"] == 1
+    events.close()
