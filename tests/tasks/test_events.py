@@ -235,4 +235,5 @@ def test_a_subscriber_that_fails_never_makes_the_write_look_failed(project, monk
     project.set_grade("q1", "A", 1, version=2)  # returns: the write committed
     assert reported == [RuntimeError]
     assert project.pool_items(2).set_index("doc_id").loc["A", "grade"] == 1
+    events.unsubscribe(broken)
     events.close()
