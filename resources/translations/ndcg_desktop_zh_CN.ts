@@ -3299,6 +3299,18 @@ The audit log keeps a record, and Edit ▸ Undo brings all of it back while the 
         <source>{b} against {a} at K={k}, over the {n} queries in both means: {wins} wins, {ties} ties, {losses} losses; mean difference {difference}. Select a query to see both runs&apos; breakdowns.</source>
         <translation>K={k} 时 {b} 对 {a}，基于两者均值中都计入的 {n} 个查询：{wins} 胜、{ties} 平、{losses} 负；平均差值 {difference}。选择一个查询可并排查看两个运行结果的明细。</translation>
     </message>
+    <message>
+        <source>{level} bootstrap CI ({method}; {other} also given), {resamples} resamples, seed {seed}; paired {test} test, {correction} correction, alpha {alpha}; queries needed to detect {detect} at power {power} (per pair, from its own spread)</source>
+        <translation>{level} bootstrap 置信区间（{method}；另给出 {other}），{resamples} 次重抽样，种子 {seed}；配对 {test} 检验，{correction} 校正，alpha {alpha}；在功效 {power} 下检测出 {detect} 所需的查询数（逐对，按该对自身的离散度）</translation>
+    </message>
+    <message>
+        <source>against {run}</source>
+        <translation>与 {run} 比较</translation>
+    </message>
+    <message>
+        <source>choices per run: {runs}</source>
+        <translation>各运行结果的选择：{runs}</translation>
+    </message>
 </context>
 <context>
     <name>tasks</name>

@@ -329,3 +329,31 @@ def test_a_0_to_4_projects_settings_line_says_0_to_4(window, tmp_path, data_dir,
     line = view.table_panel.settings_line.text()
     assert "scale=0..4" in line and "0..3" not in line
     shot(view, "runs_scale_0_4")
+
+
+def test_the_settings_line_is_the_records_own_in_english_and_translated_in_chinese(qapp, demo_path):
+    """Found by a new user: the Runs view's line stayed English in the Chinese window. The record (manifest,
+    captions) keeps the comparison's own line; the window shows it in its words, the nDCG formula as it is."""
+    from ndcg_desktop.gui import i18n
+    from ndcg_desktop.gui.runs.text import settings_text
+    from ndcg_desktop.tasks.runs_session import RunsSession
+
+    with Project.open(demo_path, read_only=True) as project:
+        session = RunsSession()
+        session.set_project(project)
+        session._stats = StatsSettings(resamples=100)  # as the snapshot test does: a quick bootstrap
+        session.apply(job := session.check_job(), job())
+        for name in session.runs:
+            session.choose(name, "unjudged", "zero")
+            session.choose(name, "duplicates", "first")
+        session.apply(job := session.score_job(), job())
+        comparison = session.result.comparison
+    assert settings_text(comparison) == comparison.settings_line()
+    assert i18n.install(qapp, "zh_CN") == "zh_CN"
+    try:
+        chinese = settings_text(comparison)
+    finally:
+        i18n.uninstall(qapp)
+    spec = comparison.settings_line().split(";", 1)[0]  # nDCG@10(gain=linear,...): a formula in every language
+    assert chinese.startswith(spec + "; 95% bootstrap 置信区间（bca；另给出 percentile），100 次重抽样")
+    assert "resamples" not in chinese and "all pairs" not in chinese and chinese.endswith("所有配对")

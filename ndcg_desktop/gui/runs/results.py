@@ -9,6 +9,7 @@ from ndcg_desktop.domain import EvalSettings
 from ndcg_desktop.gui.charts import IntervalChart
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_label
+from ndcg_desktop.gui.runs.text import settings_text
 from ndcg_desktop.gui.scores.tables import (
     Column,
     FrameModel,
@@ -146,6 +147,6 @@ class RunsTablePanel(QWidget):
             translate("runs", "Against pool v{version} (sha256 {hash}…): {settings}").format(
                 version=version.version if version else "?",
                 hash=(version.hash or "")[:12] if version else "",
-                settings=result.comparison.settings_line(),
+                settings=settings_text(result.comparison),  # the record's line, in the window's words
             )
         )
