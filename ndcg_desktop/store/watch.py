@@ -5,7 +5,11 @@ Two sources, so that no writer has to remember to announce itself:
 - this connection's own writes are recorded by TEMP triggers (they live in the connection, never in the
   file, so the file's protection is untouched) into ``temp.ndcg_touched``: which table, which pool version and
   which query;
-- every other connection's commits (a worker's, another program's) move ``PRAGMA data_version``.
+- every other connection's commits (a worker's, another program's) move ``PRAGMA data_version``; what they
+  changed is then read from cheap marks: the audit log's new rows name each version and query written (when
+  they are a few thousand at most; past that, every draft), and the small tables' counts and last ids. A
+  commit no mark explains (a draft edited through raw SQL, documents imported) may have changed any draft. A
+  worker's bulk write is not watched row by row: a trigger per row costs about as much as the write.
 
 The triggers are generated from the file's own tables, so a table added by a later format is watched
 without anyone listing it.
