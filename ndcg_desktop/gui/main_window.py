@@ -172,9 +172,7 @@ class MainWindow(QMainWindow):
             self._action(file, translate("main_window", "Import &run…"), self.import_run),
         ]
         file.addSeparator()
-        self.close_action = self._action(
-            file, translate("main_window", "&Close project"), self.close_project, QKeySequence.StandardKey.Close
-        )
+        self.close_action = self._action(file, translate("main_window", "&Close project"), self.close_project, "Ctrl+W")
         self._action(file, translate("main_window", "&Quit"), self.close, QKeySequence.StandardKey.Quit)
         edit = bar.addMenu(translate("main_window", "&Edit"))
         undo = self.undo_stack.createUndoAction(self)

@@ -1723,6 +1723,14 @@ Not scored: {run}: {why}</source>
         <translation>打开项目</translation>
     </message>
     <message>
+        <source>Ctrl+W</source>
+        <translation>Ctrl+W</translation>
+    </message>
+    <message>
+        <source>Close project</source>
+        <translation>关闭项目</translation>
+    </message>
+    <message>
         <source>Ctrl+Shift+P</source>
         <translation>Ctrl+Shift+P</translation>
     </message>
@@ -1785,6 +1793,22 @@ Not scored: {run}: {why}</source>
     <message>
         <source>Scores: score (once every flag has a choice)</source>
         <translation>得分：计算得分（所有标记均已选择处理方式后）</translation>
+    </message>
+    <message>
+        <source>Runs: check the compared runs</source>
+        <translation>运行结果对比：检查参与比较的运行结果</translation>
+    </message>
+    <message>
+        <source>Runs: score and compare</source>
+        <translation>运行结果对比：计算得分并比较</translation>
+    </message>
+    <message>
+        <source>Agreement: compute</source>
+        <translation>一致性：计算</translation>
+    </message>
+    <message>
+        <source>Adjudicate: the selected item&apos;s grade</source>
+        <translation>裁定：选中条目的等级</translation>
     </message>
     <message>
         <source>F1</source>

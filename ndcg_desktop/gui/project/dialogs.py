@@ -53,6 +53,7 @@ SHORTCUTS = [
     (QT_TRANSLATE_NOOP("dialogs", "Ctrl+Shift+Z / Ctrl+Y"), QT_TRANSLATE_NOOP("dialogs", "Redo")),
     (QT_TRANSLATE_NOOP("dialogs", "Ctrl+N"), QT_TRANSLATE_NOOP("dialogs", "New project")),
     (QT_TRANSLATE_NOOP("dialogs", "Ctrl+O"), QT_TRANSLATE_NOOP("dialogs", "Open project")),
+    (QT_TRANSLATE_NOOP("dialogs", "Ctrl+W"), QT_TRANSLATE_NOOP("dialogs", "Close project")),
     (QT_TRANSLATE_NOOP("dialogs", "Ctrl+Shift+P"), QT_TRANSLATE_NOOP("dialogs", "Build pool from runs")),
     (QT_TRANSLATE_NOOP("dialogs", "Ctrl+Shift+F"), QT_TRANSLATE_NOOP("dialogs", "Freeze the draft pool")),
     (QT_TRANSLATE_NOOP("dialogs", "Ctrl+Shift+A"), QT_TRANSLATE_NOOP("dialogs", "Add a document to the query's pool")),
@@ -63,6 +64,13 @@ SHORTCUTS = [
     (
         QT_TRANSLATE_NOOP("dialogs", "Ctrl+Enter"),
         QT_TRANSLATE_NOOP("dialogs", "Scores: score (once every flag has a choice)"),
+    ),
+    (QT_TRANSLATE_NOOP("dialogs", "F5"), QT_TRANSLATE_NOOP("dialogs", "Runs: check the compared runs")),
+    (QT_TRANSLATE_NOOP("dialogs", "Ctrl+Enter"), QT_TRANSLATE_NOOP("dialogs", "Runs: score and compare")),
+    (QT_TRANSLATE_NOOP("dialogs", "F5"), QT_TRANSLATE_NOOP("dialogs", "Agreement: compute")),
+    (
+        QT_TRANSLATE_NOOP("dialogs", "0 … 9"),
+        QT_TRANSLATE_NOOP("dialogs", "Adjudicate: the selected item's grade"),
     ),
     (QT_TRANSLATE_NOOP("dialogs", "F1"), QT_TRANSLATE_NOOP("dialogs", "This list")),
     (QT_TRANSLATE_NOOP("dialogs", "Ctrl+Q"), QT_TRANSLATE_NOOP("dialogs", "Quit (everything is already saved)")),
