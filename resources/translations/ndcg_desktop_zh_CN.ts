@@ -155,8 +155,16 @@
         <translation>打开一个含有判断池版本的项目，查看其标注者的一致程度。</translation>
     </message>
     <message>
-        <source>Pool v{version}: {annotators} annotators; {shared} of {rated} rated items were rated by two or more people. Krippendorff&apos;s alpha (ordinal): {alpha}. Unanimous: {unanimous}.</source>
-        <translation>判断池 v{version}：{annotators} 位标注者；{rated} 个已评分条目中有 {shared} 个由两人及以上评分。Krippendorff alpha（有序）：{alpha}。完全一致：{unanimous}。</translation>
+        <source>Pool v{version}: {annotators}; {shared} of {rated} rated items were rated by two or more people. Krippendorff&apos;s alpha (ordinal): {alpha}. Unanimous: {unanimous}.</source>
+        <translation>判断池 v{version}：{annotators}；{rated} 个已评分条目中有 {shared} 个由两人及以上评分。Krippendorff alpha（有序）：{alpha}。完全一致：{unanimous}。</translation>
+    </message>
+    <message>
+        <source>1 annotator</source>
+        <translation>1 位标注者</translation>
+    </message>
+    <message>
+        <source>{count} annotators</source>
+        <translation>{count} 位标注者</translation>
     </message>
     <message>
         <source>(all queries)</source>
@@ -3394,8 +3402,16 @@ The audit log keeps a record, and Edit ▸ Undo brings all of it back while the 
         <translation>任务已合并</translation>
     </message>
     <message>
-        <source>{files} files merged into draft v{version}: {new} new ratings, {changed} changed, {unchanged} unchanged. {open} items rated differently wait in the Adjudicate view.</source>
-        <translation>已将 {files} 个文件合并到草稿 v{version}：新增评级 {new} 条，更改 {changed} 条，未变 {unchanged} 条。{open} 个评级不一致的条目在“裁定”视图中等待处理。</translation>
+        <source>{files} merged into draft v{version}: {new} new ratings, {changed} changed, {unchanged} unchanged. {open} items rated differently wait in the Adjudicate view.</source>
+        <translation>已将 {files} 合并到草稿 v{version}：新增评级 {new} 条，更改 {changed} 条，未变 {unchanged} 条。{open} 个评级不一致的条目在“裁定”视图中等待处理。</translation>
+    </message>
+    <message>
+        <source>1 file</source>
+        <translation>1 个文件</translation>
+    </message>
+    <message>
+        <source>{count} files</source>
+        <translation>{count} 个文件</translation>
     </message>
     <message>
         <source>Merging returned work…</source>

@@ -343,11 +343,13 @@ class AgreementView(QWidget):
         self.summary.setText(
             translate(
                 "agreement",
-                "Pool v{version}: {annotators} annotators; {shared} of {rated} rated items were rated by two or more "
+                "Pool v{version}: {annotators}; {shared} of {rated} rated items were rated by two or more "
                 "people. Krippendorff's alpha (ordinal): {alpha}. Unanimous: {unanimous}.",
             ).format(
                 version=result.version.version,
-                annotators=len(report.annotators),
+                annotators=translate("agreement", "1 annotator")
+                if len(report.annotators) == 1
+                else translate("agreement", "{count} annotators").format(count=len(report.annotators)),
                 shared=overall.items,
                 rated=report.rated_items,
                 alpha=figure_text(overall.alpha),

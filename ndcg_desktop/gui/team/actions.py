@@ -108,10 +108,12 @@ class TeamActions(QObject):
                 translate("team", "Work merged"),
                 translate(
                     "team",
-                    "{files} files merged into draft v{version}: {new} new ratings, {changed} changed, {unchanged} "
+                    "{files} merged into draft v{version}: {new} new ratings, {changed} changed, {unchanged} "
                     "unchanged. {open} items rated differently wait in the Adjudicate view.",
                 ).format(
-                    files=len(report.files),
+                    files=translate("team", "1 file")
+                    if len(report.files) == 1
+                    else translate("team", "{count} files").format(count=len(report.files)),
                     version=report.version,
                     new=t["new"],
                     changed=t["changed"],
