@@ -1,12 +1,16 @@
-"""*View ▸ Language* and *View ▸ Theme*: preferences that take effect at the next start (moved out of main_window)."""
+"""*View ▸ Language*, *View ▸ Theme* (they take effect at the next start) and *View ▸ Annotator name…* (the name
+the window and the command line credit grades to outside a work file: tasks.identity)."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QAction, QActionGroup
-from PySide6.QtWidgets import QMainWindow, QMenu, QMenuBar
+from PySide6.QtWidgets import QInputDialog, QLineEdit, QMainWindow, QMenu, QMenuBar, QMessageBox
 
+from ndcg_desktop.domain import InputError
+from ndcg_desktop.formats.cells import check_person
 from ndcg_desktop.gui.i18n import LANGUAGES
+from ndcg_desktop.gui.plain import show_message
 from ndcg_desktop.gui.preferences import Preferences
 
 translate = QCoreApplication.translate
@@ -31,7 +35,45 @@ def add_view_menu(window: QMainWindow, bar: QMenuBar) -> QMenu:
             ("high-contrast", translate("main_window", "High contrast")),
         ],
     )
+    view.addSeparator()
+    name = view.addAction(translate("main_window", "&Annotator name…"))
+    name.triggered.connect(lambda _checked=False: ask_annotator_name(window))
     return view
+
+
+def ask_annotator_name(window: QMainWindow, typed: str | None = None) -> bool:
+    """Ask for (or take ``typed`` as) the name grades are credited to outside a work file; empty: the login name.
+    Saved in the preferences, which the command line reads too; a project opened from now on uses it."""
+    if typed is None:
+        text, accepted = QInputDialog.getText(
+            window,
+            translate("main_window", "Annotator name"),
+            translate(
+                "main_window",
+                "Grades you give are credited to this name (NDCG_USER, when set, overrides it; inside a work file, "
+                "its annotator grades). Empty: your login name. It applies to the projects you open from now on.",
+            ),
+            QLineEdit.EchoMode.Normal,
+            Preferences.load().annotator,
+        )
+        if not accepted:
+            return False
+        typed = text
+    name = typed.strip()
+    try:
+        if name:
+            name = check_person(name, "annotator name")
+    except InputError as exc:
+        show_message(window, QMessageBox.Icon.Warning, "ndcg-desktop", str(exc))
+        return False
+    preferences = Preferences.load()
+    preferences.annotator = name
+    preferences.save()
+    if hasattr(window, "prefs"):
+        window.prefs.annotator = name  # the window's copy of the preferences, written on close
+    message = translate("main_window", "Saved; it applies to the projects you open from now on.")
+    window.statusBar().showMessage(message, 8000)
+    return True
 
 
 def _choice_menu(window: QMainWindow, menu: QMenu, key: str, options: list[tuple[str, str]]) -> None:

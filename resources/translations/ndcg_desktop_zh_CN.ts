@@ -2413,6 +2413,22 @@ Not scored: {run}: {why}</source>
         <translation>高对比度</translation>
     </message>
     <message>
+        <source>&amp;Annotator name…</source>
+        <translation>标注者名称(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Annotator name</source>
+        <translation>标注者名称</translation>
+    </message>
+    <message>
+        <source>Grades you give are credited to this name (NDCG_USER, when set, overrides it; inside a work file, its annotator grades). Empty: your login name. It applies to the projects you open from now on.</source>
+        <translation>你给出的评级记在此名称下（设置了 NDCG_USER 时以它为准；在工作文件中，以其标注者的身份评级）。留空：使用你的登录名。对此后打开的项目生效。</translation>
+    </message>
+    <message>
+        <source>Saved; it applies to the projects you open from now on.</source>
+        <translation>已保存；对此后打开的项目生效。</translation>
+    </message>
+    <message>
         <source>Applies the next time ndcg-desktop starts</source>
         <translation>下次启动 ndcg-desktop 时生效</translation>
     </message>

@@ -133,3 +133,17 @@ def test_f1_lists_every_shortcut_of_the_menus(window):
     assert missing == set()
     what = {what for _, what in SHORTCUTS}
     assert {"Runs: check the compared runs", "Agreement: compute", "Adjudicate: the selected item's grade"} <= what
+
+
+def test_the_annotator_name_can_be_set_and_cleared_in_the_view_menu(window, monkeypatch, messages):
+    """Found by a new user: the name was saved only by New project, so a wrong one could not be changed."""
+    from ndcg_desktop.gui.view_menu import ask_annotator_name
+    from ndcg_desktop.tasks.identity import stated_user
+
+    monkeypatch.delenv("NDCG_USER", raising=False)
+    assert ask_annotator_name(window, " ana ") and stated_user() == "ana" and window.prefs.annotator == "ana"
+    assert not ask_annotator_name(window, "a\tb") and stated_user() == "ana"  # refused, said, nothing saved
+    assert "annotator name" in messages[-1][1]
+    assert ask_annotator_name(window, "") and stated_user() is None  # the login name again
+    menus = {action.text(): action.menu() for action in window.menuBar().actions()}
+    assert "&Annotator name…" in [action.text() for action in menus["&View"].actions()]
