@@ -64,7 +64,7 @@ def ask_annotator_name(window: QMainWindow, typed: str | None = None) -> bool:
         if name:
             name = check_person(name, "annotator name")
     except InputError as exc:
-        show_message(window, QMessageBox.Icon.Warning, "ndcg-desktop", str(exc))
+        show_message(window, QMessageBox.Icon.Warning, "ndcg-desktop", exc.located())
         return False
     preferences = Preferences.load()
     preferences.annotator = name
