@@ -304,7 +304,9 @@ class MainWindow(QMainWindow):
         """Open ``path``; the project open before is closed only once this one opened (a refusal, a missing
         file or a Cancel leaves it open, its views and undo history as they were)."""
         if self.project is not None and Path(path).resolve() == self.project.path.resolve():
-            self.close_project()  # the same file again: its own lock would refuse it
+            if not self.project.read_only:
+                return True  # open already, for writing: nothing to do (its own lock would refuse a second open)
+            # open read-only: a read-only open holds no lock, so the writable one is tried beside it
         try:  # a work file grades as the annotator it was handed to (tasks.teams.grader decides)
             project = open_to_grade(path, stated_user())
         except (ProjectInUse, ProtectionAltered, ProjectReadOnly) as exc:  # in use, altered, read-only: reading is safe
@@ -362,6 +364,7 @@ class MainWindow(QMainWindow):
         self._save_state()
         self.undo_stack.clear()
         self.slot.close()  # every view's session hears it, then the project closes
+        self.saved_label.clear()  # nothing is said of a project once none is open
         self.version_box.clear()
         self.pace_label.set_project(None)
         self.grader_label.clear()

@@ -2175,8 +2175,8 @@ Not scored: {run}: {why}</source>
         <translation>未评级</translation>
     </message>
     <message>
-        <source>{count}: settle them in the Adjudicate tab first</source>
-        <translation>{count}：请先在“裁定”标签页中裁定</translation>
+        <source>{count} of them: settle them in the Adjudicate tab first</source>
+        <translation>其中 {count} 项：请先在“裁定”标签页中裁定</translation>
     </message>
     <message>
         <source>Awaiting adjudication</source>
@@ -3679,6 +3679,10 @@ The audit log keeps a record, and Edit ▸ Undo brings all of it back while the 
     <message>
         <source>The pool order was not recorded: {problem}</source>
         <translation>未能记录判断池顺序：{problem}</translation>
+    </message>
+    <message>
+        <source>No query has documents left to grade here; {count} await adjudication in the Adjudicate tab.</source>
+        <translation>此处已没有待评级文档的查询；{count} 项在“裁定”标签页中待裁定。</translation>
     </message>
     <message>
         <source>Long document ({count} characters): query terms are marked in the first {limit} characters only.</source>

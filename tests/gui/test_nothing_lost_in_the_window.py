@@ -147,3 +147,20 @@ def test_the_annotator_name_can_be_set_and_cleared_in_the_view_menu(window, monk
     assert ask_annotator_name(window, "") and stated_user() is None  # the login name again
     menus = {action.text(): action.menu() for action in window.menuBar().actions()}
     assert "&Annotator name…" in [action.text() for action in menus["&View"].actions()]
+
+
+def test_opening_the_open_file_again_and_cancelling_leaves_it_open(window, small_project, qtbot, messages):
+    """Found by a new user: the project open read-only, opened again, Cancel: the window closed it."""
+    holder = Project.open(small_project)
+    try:
+        messages.answer = QMessageBox.StandardButton.Open
+        assert window.open_project(small_project) and window.project.read_only
+        messages.answer = QMessageBox.StandardButton.Cancel
+        assert not window.open_project(small_project)
+        assert window.project is not None and window.project.read_only and window.stack.currentWidget() is window.tabs
+    finally:
+        window.close_project()
+        holder.close()
+    assert window.saved_label.text() == ""  # nothing said of a project once none is open
+    window.open_project(small_project)
+    assert window.open_project(small_project) and window.project is not None  # open already: nothing to do

@@ -199,7 +199,10 @@ def test_a_query_whose_open_items_all_await_adjudication_is_not_one_to_grade(
     assert {q for q, state in states.items() if state == "awaiting adjudication"} == disputed
     assert all(ws.queries.ungraded(r) == 0 for r in range(ws.queries.rowCount()))
     ws.next_query_with_ungraded()
-    assert window.statusBar().currentMessage() == "No query in the list has ungraded documents left."
+    waiting = disagreements(window.project, k=10).open
+    assert window.statusBar().currentMessage() == (
+        f"No query has documents left to grade here; {waiting} await adjudication in the Adjudicate tab."
+    )
 
 
 def test_the_freeze_dialog_says_items_await_adjudication_and_offers_no_way_that_is_refused(
@@ -220,4 +223,4 @@ def test_the_freeze_dialog_says_items_await_adjudication_and_offers_no_way_that_
     window.freeze()
     open_items = disagreements(window.project, k=10).open
     assert (seen["ok"], seen["remove"]) == (False, False)
-    assert f"{open_items}: settle them in the Adjudicate tab first" in seen["texts"]
+    assert f"{open_items} of them: settle them in the Adjudicate tab first" in seen["texts"]

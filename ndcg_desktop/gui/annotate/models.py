@@ -209,6 +209,10 @@ class QueryListModel(_ListTableModel):
         self._sizes[row], self._graded[row], self._awaiting[row] = pool_size, graded, awaiting
         self.dataChanged.emit(self.index(row, 1), self.index(row, 2))
 
+    def awaiting_total(self) -> int:
+        """Items of the listed queries that wait for adjudication."""
+        return sum(self._awaiting)
+
     def totals(self) -> tuple[int, int]:
         """(graded, pool items) over all queries of the version."""
         return sum(self._graded), sum(self._sizes)

@@ -664,7 +664,16 @@ class Workspace(QWidget):
             self.select_query_row(row)
             self.pool_view.setFocus()
             return
-        self.status.emit(translate("workspace", "No query in the list has ungraded documents left."))
+        awaiting = self.queries.awaiting_total()
+        if awaiting:
+            self.status.emit(
+                translate(
+                    "workspace",
+                    "No query has documents left to grade here; {count} await adjudication in the Adjudicate tab.",
+                ).format(count=awaiting)
+            )
+        else:
+            self.status.emit(translate("workspace", "No query in the list has ungraded documents left."))
 
     def focus_note(self) -> None:
         reason = self.locked_reason()

@@ -215,7 +215,7 @@ class FreezeDialog(QDialog):
         form.addRow(translate("dialogs", "Ungraded"), warn)
         if awaiting:
             waiting = QLabel(
-                translate("dialogs", "{count}: settle them in the Adjudicate tab first").format(count=awaiting)
+                translate("dialogs", "{count} of them: settle them in the Adjudicate tab first").format(count=awaiting)
             )
             waiting.setStyleSheet(f"color:{error_colour()}; font-weight:bold")
             form.addRow(translate("dialogs", "Awaiting adjudication"), waiting)

@@ -42,7 +42,8 @@ def settings_text(comparison: RunsComparison) -> str:
         if comparison.baseline
         else translate("runs", "all pairs")
     )
-    parts = [f"nDCG@{ks}({spec}; {described}; {against}"]
+    separator = translate("analysis", "; ", "separator between problems")
+    parts = [f"nDCG@{ks}({spec}; {described}{separator}{against}"]
     if comparison.bound_note:
         parts.append(comparison.bound_note)  # the command line's note (the window's runs come with a scale)
     if comparison.choices_note:
@@ -51,4 +52,4 @@ def settings_text(comparison: RunsComparison) -> str:
                 runs=comparison.choices_note.removeprefix("choices per run: ")
             )
         )
-    return "; ".join(parts)
+    return translate("analysis", "; ", "separator between problems").join(parts)
