@@ -406,8 +406,7 @@ class PoolEditor(QObject):
         ):
             return
 
-        def done(discarded: DiscardedDraft) -> None:
-            self.window.refresh()
+        def done(discarded: DiscardedDraft) -> None:  # the version list followed through the project's events
             command = DiscardDraftCommand(project, discarded, self._refreshed, self._failed)
             self.window.undo_stack.push(command)
             self._status(

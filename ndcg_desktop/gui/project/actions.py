@@ -194,8 +194,7 @@ class ProjectActions:
         project, remove = self.window.project, dialog.remove.isChecked()
 
         def done(frozen: PoolVersion) -> None:
-            self.window.undo_stack.clear()
-            self.window.refresh(version=frozen.version)
+            self.window.undo_stack.clear()  # the shown version, now frozen, followed through the project's events
             QMessageBox.information(
                 self.window,
                 translate("main_window", "Pool frozen"),

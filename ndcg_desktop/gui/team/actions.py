@@ -99,8 +99,7 @@ class TeamActions(QObject):
         if not paths:
             return
 
-        def done(report: MergeReport) -> None:
-            self.window.refresh()
+        def done(report: MergeReport) -> None:  # the views followed the merge through the project's events
             t = report.totals
             show_message(
                 self.window,
