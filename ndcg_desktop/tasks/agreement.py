@@ -256,31 +256,62 @@ FEW_SHARED_ITEMS = 10
 FEW_RUNS_FOR_TAU = 3
 
 
-def caveats(report: AgreementReport, systems: SystemsCheck) -> list[str]:
+@dataclass(frozen=True)
+class Caveat:
+    """One thing to keep in mind reading the figures, with the numbers each front words it with. ``kind``:
+    ``few_items`` (alpha and the kappas rest on ``items`` shared items), ``few_pair_items`` (the kappas of
+    ``pairs``, each (a, b, shared items), rest on few), ``few_runs`` (Kendall's tau orders only ``runs`` runs)."""
+
+    kind: str
+    items: int = 0
+    pairs: tuple[tuple[str, str, int], ...] = ()
+    runs: int = 0
+
+    @property
+    def tau_values(self) -> int:
+        """How many values Kendall's tau can take over ``runs`` runs."""
+        return self.runs * (self.runs - 1) // 2 + 1
+
+    def text(self) -> str:
+        """The sentence ``ndcg agreement`` prints (after ``caveat:``) and the manifest records."""
+        if self.kind == "few_items":
+            return (
+                f"alpha and the kappas rest on {self.items} item{'s' if self.items != 1 else ''} rated by two or "
+                f"more people (fewer than {FEW_SHARED_ITEMS}): over so few items they say little about agreement "
+                "(over one, they can only be 0, 1 or undefined)"
+            )
+        if self.kind == "few_pair_items":
+            few = ", ".join(f"{a} - {b} ({n})" for a, b, n in self.pairs)
+            return f"the kappas of {few} rest on fewer than {FEW_SHARED_ITEMS} shared items"
+        return (
+            f"Kendall's tau orders only {self.runs} runs, so it takes one of {self.tau_values} values "
+            f"({'1 or -1' if self.runs == 2 else '1, 1/3, -1/3 or -1'}): it says whether their order changes, "
+            "little more"
+        )
+
+
+def find_caveats(report: AgreementReport, systems: SystemsCheck) -> list[Caveat]:
     """What to keep in mind reading the figures: too few shared items for a kappa or an alpha, too few runs for
-    Kendall's tau. One sentence each, in the order the figures are printed.
+    Kendall's tau. One each, in the order the figures are printed (:func:`caveats` words them)."""
+    found = []
+    overall = report.overall
+    if 0 < overall.items < FEW_SHARED_ITEMS:
+        found.append(Caveat("few_items", items=overall.items))
+    few = tuple((p.a, p.b, p.items) for p in overall.pairs if 0 < p.items < FEW_SHARED_ITEMS)
+    if few and len(few) < len(overall.pairs):  # when every pair has few, the caveat above says it
+        found.append(Caveat("few_pair_items", pairs=few))
+    runs = len(systems.means)  # the runs scored
+    if systems.taus and not systems.why and 2 <= runs <= FEW_RUNS_FOR_TAU:
+        found.append(Caveat("few_runs", runs=runs))
+    return found
+
+
+def caveats(report: AgreementReport, systems: SystemsCheck) -> list[str]:
+    """:func:`find_caveats` in ``ndcg agreement``'s words, one sentence each.
 
     >>> # one item rated by ana and ben: "alpha and the kappas rest on 1 item rated by two or more people ..."
     """
-    notes = []
-    overall = report.overall
-    if 0 < overall.items < FEW_SHARED_ITEMS:
-        notes.append(
-            f"alpha and the kappas rest on {overall.items} item{'s' if overall.items != 1 else ''} rated by two or "
-            f"more people (fewer than {FEW_SHARED_ITEMS}): over so few items they say little about agreement (over "
-            "one, they can only be 0, 1 or undefined)"
-        )
-    few = [f"{pair.a} - {pair.b} ({pair.items})" for pair in overall.pairs if 0 < pair.items < FEW_SHARED_ITEMS]
-    if few and len(few) < len(overall.pairs):  # when every pair has few, the sentence above says it
-        notes.append(f"the kappas of {', '.join(few)} rest on fewer than {FEW_SHARED_ITEMS} shared items")
-    runs = len(systems.means)  # the runs scored
-    if systems.taus and not systems.why and 2 <= runs <= FEW_RUNS_FOR_TAU:
-        values = runs * (runs - 1) // 2 + 1
-        notes.append(
-            f"Kendall's tau orders only {runs} runs, so it takes one of {values} values "
-            f"({'1 or -1' if runs == 2 else '1, 1/3, -1/3 or -1'}): it says whether their order changes, little more"
-        )
-    return notes
+    return [caveat.text() for caveat in find_caveats(report, systems)]
 
 
 @dataclass

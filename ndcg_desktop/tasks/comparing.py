@@ -401,18 +401,36 @@ def reason_notes(result: RunsComparison) -> list[str]:
     return notes
 
 
-def few_queries(pairs: pd.DataFrame) -> list[str]:
-    """A warning per cut-off where a pair is compared over fewer than :data:`FEW_QUERIES` queries."""
+@dataclass(frozen=True)
+class FewQueries:
+    """At cut-off ``k``, the pairs (a, b, queries) compared over fewer than :data:`FEW_QUERIES` queries."""
+
+    k: int
+    pairs: tuple[tuple[str, str, int], ...]
+
+    def text(self) -> str:
+        """The warning ``ndcg compare`` prints and the manifest records."""
+        listed = ", ".join(f"{a} vs {b} ({n})" for a, b, n in self.pairs)
+        return (
+            f"K={self.k}: compared over fewer than {FEW_QUERIES} queries: {listed}; the tests have little power "
+            "and the intervals are rough"
+        )
+
+
+def find_few_queries(pairs: pd.DataFrame) -> list[FewQueries]:
+    """Per cut-off, the pairs compared over fewer than :data:`FEW_QUERIES` queries (none: no entry)."""
     out = []
     for k, at in pairs.groupby("k", sort=False):
         few = at[at["queries"] < FEW_QUERIES]
         if len(few):
-            listed = ", ".join(f"{a} vs {b} ({n})" for a, b, n in zip(few["a"], few["b"], few["queries"], strict=True))
-            out.append(
-                f"K={k}: compared over fewer than {FEW_QUERIES} queries: {listed}; the tests have little power "
-                "and the intervals are rough"
-            )
+            listed = zip(few["a"], few["b"], few["queries"], strict=True)
+            out.append(FewQueries(int(k), tuple((str(a), str(b), int(n)) for a, b, n in listed)))
     return out
+
+
+def few_queries(pairs: pd.DataFrame) -> list[str]:
+    """A warning per cut-off where a pair is compared over fewer than :data:`FEW_QUERIES` queries."""
+    return [found.text() for found in find_few_queries(pairs)]
 
 
 def restated(result: RunsComparison, stats: StatsSettings) -> RunsComparison:

@@ -38,8 +38,10 @@ from ndcg_desktop.scoring.stats import Correction as Correction  # the views' ch
 from ndcg_desktop.scoring.stats import StatTest as StatTest
 from ndcg_desktop.store import PoolVersion, Project, RunInfo
 from ndcg_desktop.tasks.comparing import (
+    FewQueries,
     RunsComparison,
     compare_evaluations,
+    find_few_queries,
     parse_cutoffs,
     restated,
     significance_matrix,
@@ -136,6 +138,11 @@ class RunsSession(FollowsProject, VersionChoice):
 
     def run_info(self, name: str) -> RunInfo | None:
         return next((info for info in self._runs if info.name == name), None)
+
+    def warnings(self) -> list[FewQueries]:
+        """The result's pairs compared over fewer than 10 queries, per K (the warnings ``ndcg compare`` prints
+        and its manifest records); [] without a result."""
+        return find_few_queries(self._result.comparison.pairs) if self._result is not None else []
 
     def choices(self, run: str) -> dict[str, str | None]:
         return dict(self._choices.get(run, DEFAULT_CHOICES))

@@ -104,3 +104,27 @@ def test_the_caption_warns_of_two_identical_annotators_and_gives_the_figure_with
         ]
         session.set_settings(k=5)
         assert session.warnings() == []  # the result went with its inputs
+
+
+def test_the_session_gives_the_caveats_ndcg_agreement_prints(tmp_path):
+    """Two shared items (fewer than 10) and one run: the caveat on alpha and the kappas, with its numbers for the
+    window, and the very sentences the command line prints and the manifest records; none before a result."""
+    from ndcg_desktop.tasks.agreement import FEW_SHARED_ITEMS, Caveat, caveats
+
+    (tmp_path / "q.txt").write_text("q1 0 A 3\nq1 0 B 0\n")
+    with Project.create(tmp_path / "p.ndcgproj", user="lead") as project:
+        project.import_qrels(tmp_path / "q.txt")
+        project.freeze()
+        session = AgreementSession(loader)
+        session.set_project(project)
+        assert session.caveats() == []
+        job = session.job()
+        session.apply(job, job())
+        result = session.result
+        shared = len(RATINGS.groupby(["query_id", "doc_id"]))
+        assert shared == 2 < FEW_SHARED_ITEMS
+        assert session.caveats() == [Caveat("few_items", items=shared)]
+        assert [c.text() for c in session.caveats()] == caveats(result.report, result.systems)
+        assert result.manifest()["caveats"] == [c.text() for c in session.caveats()]
+        session.set_settings(k=5)
+        assert session.caveats() == []

@@ -345,3 +345,32 @@ def test_the_settings_line_its_captions_and_manifest_name_the_scale_of_the_versi
     for caption in ("runs.md", "runs.tex"):
         text = (tmp_path / "out" / caption).read_text(encoding="utf-8")
         assert "scale=0..4" in text and "0..3" not in text, caption
+
+
+def test_the_session_says_which_pairs_rest_on_fewer_than_10_queries_as_ndcg_compare_warns(tmp_path, write):
+    """Three queries: the warning `ndcg compare` prints (and its manifest records) is the session's too, with the
+    numbers the window words it with; none before a result."""
+    from ndcg_desktop.tasks.comparing import FEW_QUERIES, FewQueries
+
+    qrels = "".join(f"q{i} 0 D{j} {j} \n" for i in range(3) for j in range(3))
+    runs = {
+        name: "".join(f"q{i} Q0 D{j} {r + 1} {9 - r} {name}\n" for i in range(3) for r, j in enumerate(order))
+        for name, order in (("a", (2, 1, 0)), ("b", (0, 1, 2)))
+    }
+    with Project.create(tmp_path / "few.ndcgproj", user="ann") as project:
+        project.import_qrels(write("q.txt", qrels))
+        project.freeze()
+        for name, text in runs.items():
+            project.import_run(write(f"{name}.run", text), name=name)
+        session = checked_session(project)
+        assert session.warnings() == []
+        session.set_ks("2,3")
+        run_job(session, session.check_job())
+        comparison = run_job(session, session.score_job()).comparison
+        assert 3 < FEW_QUERIES == 10
+        assert session.warnings() == [FewQueries(k, (("a", "b", 3),)) for k in (2, 3)]
+        assert [w.text() for w in session.warnings()] == comparison.warnings == comparison.manifest["warnings"]
+        cli = compare_project(project, ["a", "b"], 1, [2, 3], EvalSettings(), FAST)
+        assert cli.warnings == comparison.warnings
+        session.set_ks("3")
+        assert session.warnings() == []  # the result went with its inputs

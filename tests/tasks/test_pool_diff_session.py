@@ -1,0 +1,128 @@
+"""*Compare pool versions*' Qt-free session: every choice from the one table, a diff only for the inputs it was
+computed from, and the project's changes (a version frozen, a run imported, a refusal) followed without a refresh."""
+
+from __future__ import annotations
+
+import pytest
+
+from ndcg_desktop.domain import EvalSettings, UnjudgedPolicy
+from ndcg_desktop.domain.choices import BY_NAME
+from ndcg_desktop.store import FrozenVersionChanged
+from ndcg_desktop.tasks.events import ProjectSlot
+from ndcg_desktop.tasks.pool_diff import diff_pools
+from ndcg_desktop.tasks.pool_diff_session import DIFF_CHOICES, INPUTS, RESULT, PoolDiffSession
+from ndcg_desktop.tasks.project import open_project
+from tests.conftest import RUN_X
+
+
+@pytest.fixture
+def slot(two_versions):
+    slot = ProjectSlot()
+    slot.open(open_project(two_versions, user="ann"))
+    yield slot
+    slot.close()
+
+
+@pytest.fixture
+def session(slot):
+    session = PoolDiffSession()
+    session.follow(slot)
+    return session
+
+
+def computed(session):
+    job = session.job()
+    assert session.apply(job, job()) is True
+    return session.result
+
+
+def test_the_two_latest_versions_and_every_choice_of_the_table_at_its_default(session):
+    assert (session.a, session.b, session.k) == (1, 2, 10) and session.ready()
+    assert [c.name for c in DIFF_CHOICES] == [
+        "gain",
+        "unjudged",
+        "duplicates",
+        "unknown_queries",
+        "zero_idcg",
+        "queries",
+    ]
+    assert session.choices == {c.name: c.default.value for c in DIFF_CHOICES}
+    assert session.choices["unjudged"] == "reject"  # nothing guessed until the user chooses (rule 6)
+    for choice in DIFF_CHOICES:  # offered as the table declares them, the default first
+        assert session.options(choice.name) == list(BY_NAME[choice.name].labels.items())
+        assert session.options(choice.name)[0][0] == choice.default.value
+    with pytest.raises(ValueError, match="'maybe' is not a value of unjudged"):
+        session.choose("unjudged", "maybe")
+    with pytest.raises(ValueError, match="no choice 'ties' here"):
+        session.choose("ties", "file-order")
+
+
+def test_the_diff_is_the_tasks_and_any_changed_input_drops_it_and_refuses_a_late_one(session):
+    session.set_k(2)
+    session.choose("unjudged", "zero")
+    settings = EvalSettings(k=2, unjudged=UnjudgedPolicy.ZERO, scale=session.project.scale)
+    assert session.settings() == settings
+    diff = computed(session)
+    expected = diff_pools(session.project, 1, 2, settings)
+    assert diff.summary() == expected.summary()
+    late = session.job()
+    for change in (
+        lambda: session.set_k(3),
+        lambda: session.set_versions(2, 1),
+        lambda: session.choose("gain", "exponential"),
+    ):
+        job = session.job()
+        change()
+        assert session.result is None
+        assert session.apply(job, job()) is False
+    assert session.apply(late, late()) is False
+    session.choose("gain", "linear")  # back: a job made now holds
+    assert computed(session).a == 2
+
+
+def test_a_refused_comparison_leaves_no_earlier_diff(session):
+    session.choose("unjudged", "zero")
+    computed(session)
+    job = session.job()
+    assert session.refused(job, "pool version 1 has changed since it was frozen") is True
+    assert (session.result, session.problem) == (None, "pool version 1 has changed since it was frozen")
+
+
+def test_a_version_frozen_since_is_offered_and_the_diff_of_the_two_chosen_stays(session):
+    session.choose("unjudged", "zero")
+    diff = computed(session)
+    seen = []
+    session.changed.connect(seen.append)
+    session.project.new_draft_from(2)  # a draft is no choice here
+    assert [v.version for v in session.frozen] == [1, 2]
+    session.project.freeze(version=3)
+    assert [v.version for v in session.frozen] == [1, 2, 3]
+    assert (session.a, session.b, session.result) == (1, 2, diff)
+    assert seen and all(aspects == frozenset({INPUTS}) for aspects in seen)
+
+
+def test_a_new_run_or_a_refused_version_drops_the_diff(session, slot, write):
+    session.choose("unjudged", "zero")
+    computed(session)
+    session.project.import_run(write("x2.txt", RUN_X.replace(" x\n", " x2\n")), name="x2")
+    assert session.result is None  # its runs table would lack x2
+    computed(session)
+    slot.refused(FrozenVersionChanged("pool version 1 has changed since it was frozen", path="p"))
+    assert session.result is None and (session.a, session.b) == (1, 2)
+
+
+def test_another_project_starts_over(session, slot, tmp_path, write):
+    from ndcg_desktop.tasks.project import create_project
+
+    session.set_k(5)
+    session.choose("unjudged", "zero")
+    p = create_project(tmp_path / "one.ndcgproj", user="ann")
+    p.import_qrels(write("q1.txt", "q1 0 A 1\n"))
+    p.freeze()
+    slot.open(p)
+    assert (session.frozen[0].version, session.a, session.b, session.k) == (1, 1, 1, 10)
+    assert session.choices["unjudged"] == "reject" and not session.ready()
+    seen = []
+    session.changed.connect(seen.append)
+    slot.close()
+    assert session.project is None and RESULT in seen[-1]
