@@ -249,8 +249,7 @@ class MainWindow(QMainWindow):
         has_draft = bool(self.project and self.project.draft())
         self.new_draft_action.setEnabled(writable and version is not None and version.frozen and not has_draft)
         self.pool_editor.update_actions(writable, version, has_draft)
-        work_file = self.project is not None and work_origin(self.project) is not None
-        self.team.update(writable=writable, has_draft=has_draft, work_file=work_file)
+        self.team.update()
         self.pool_diff.update(self.project)
         # On every tab (the Pool menu acts on its version): shown on one only, it moved the tab bar by its height.
 
@@ -368,7 +367,6 @@ class MainWindow(QMainWindow):
         self.version_box.clear()
         self.pace_label.set_project(None)
         self.grader_label.clear()
-        self.team.view.set_project(None)
         self.stack.setCurrentWidget(self.welcome)
         self.welcome.refresh()
         self.setWindowTitle("ndcg-desktop")  # the application's name, not translated
@@ -402,7 +400,6 @@ class MainWindow(QMainWindow):
         if current is not None:
             self.version_box.setCurrentIndex(self.version_box.findData(current))
         self._show_current()
-        self.team.view.set_project(self.project)
 
     def _version_chosen(self, _index: int) -> None:
         # The history stays: every command names its version and writes through the store, so an undo (a
@@ -449,11 +446,10 @@ class MainWindow(QMainWindow):
         if isinstance(event, VersionsChanged):
             self.refresh()  # a draft started, frozen, discarded or restored, here or by a task
         elif isinstance(event, ItemsChanged):
-            # The shown version's counts and pool, and what the Adjudicate list computed from its ratings.
+            # The shown version's counts and pool (the Adjudicate list follows the events itself).
             shown = self.current_version()
             if shown is not None and shown.version == event.version:
                 self.workspace.items_changed(event.queries)
-            self.team.view.set_project(self.project)  # recomputed at once if shown, else when next shown
             self.pace_label.schedule()
         elif isinstance(event, TextsChanged):
             self.workspace.texts_changed(queries=event.queries)  # titles; the shown document

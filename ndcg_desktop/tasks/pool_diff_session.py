@@ -51,7 +51,9 @@ class PoolDiffSession(FollowsProject):
         self.choices: dict[str, str] = {choice.name: choice.default.value for choice in DIFF_CHOICES}
         self.result: PoolDiff | None = None
         self.problem = ""  # why the last comparison was refused ("" when it was not)
-        self.generation = 0
+        self.generation = 0  # moves with every input and every dropped result
+        self._inputs = 0  # moves with the inputs only (a refusal is shown for the inputs it was asked for)
+        self._asked: dict[int, int] = {}  # job generation -> the inputs it was made for
 
     # -- inputs ----------------------------------------------------------------------------------
     def set_project(self, project: Project | None) -> None:
@@ -139,6 +141,7 @@ class PoolDiffSession(FollowsProject):
         def work(progress: Any = None, cancelled: Any = None) -> PoolDiff:
             return differ(project, a, b, settings, progress=progress, cancelled=cancelled)
 
+        self._asked = {self.generation: self._inputs}
         return Job("diff", self.generation, work)
 
     def apply(self, job: Job, result: PoolDiff) -> bool:
@@ -150,8 +153,9 @@ class PoolDiffSession(FollowsProject):
         return True
 
     def refused(self, job: Job, message: str) -> bool:
-        """The job was refused (a version changed on disk, say): no earlier diff stays beside ``message``."""
-        if job.generation != self.generation:
+        """The job was refused (a version changed on disk, say): no earlier diff stays beside ``message``, shown
+        while the inputs are those it was asked for (the refusal may have dropped the result already)."""
+        if self._asked.get(job.generation) != self._inputs:
             return False
         self.generation += 1
         self.result, self.problem = None, message
@@ -160,5 +164,7 @@ class PoolDiffSession(FollowsProject):
 
     def _drop(self, aspects: set[str]) -> None:
         self.generation += 1
+        if aspects & {PROJECT, INPUTS}:
+            self._inputs += 1
         self.result, self.problem = None, ""
         self.changed.emit(frozenset(aspects))

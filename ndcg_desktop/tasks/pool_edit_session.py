@@ -183,20 +183,21 @@ class PoolEditSession(FollowsProject):
         return None
 
     # -- the edits (each returns what its undo needs) ----------------------------------------------
-    def _place(self) -> tuple[Project, int, str]:
-        if self.project is None or self.version is None or self.query_id is None:
+    def _place(self, version: int | None, query_id: str | None) -> tuple[Project, int, str]:
+        version = self.version if version is None else version
+        query_id = self.query_id if query_id is None else query_id
+        if self.project is None or version is None or query_id is None:
             raise ValueError("no pool version and query chosen")
-        return self.project, self.version, self.query_id
+        return self.project, version, query_id
 
-    def add(self, doc_id: str) -> PoolEdit:
-        """Add ``doc_id`` to the query's pool (:func:`~ndcg_desktop.tasks.pool_editing.add_to_pool` refuses what
-        :meth:`add_refusal` names, with the store's words)."""
-        project, version, query_id = self._place()
-        return add_to_pool(project, version, query_id, doc_id)
+    def add(self, doc_id: str, *, version: int | None = None, query_id: str | None = None) -> PoolEdit:
+        """Add ``doc_id`` to the query's pool (the place shown, or the one an undo command names);
+        :func:`~ndcg_desktop.tasks.pool_editing.add_to_pool` refuses what :meth:`add_refusal` names, in the
+        store's words."""
+        return add_to_pool(*self._place(version, query_id), doc_id)
 
-    def remove(self, doc_id: str) -> PoolEdit:
-        project, version, query_id = self._place()
-        return remove_from_pool(project, version, query_id, doc_id)
+    def remove(self, doc_id: str, *, version: int | None = None, query_id: str | None = None) -> PoolEdit:
+        return remove_from_pool(*self._place(version, query_id), doc_id)
 
     def undo(self, edit: PoolEdit) -> None:
         """Take back an add or a removal, exactly."""

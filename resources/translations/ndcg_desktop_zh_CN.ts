@@ -47,6 +47,34 @@
         <translation>未定义（{why}）</translation>
     </message>
     <message>
+        <source>Caveat: alpha and the kappas rest on 1 item rated by two or more people (fewer than {few}): over so few items they say little about agreement (over one, they can only be 0, 1 or undefined)</source>
+        <translation>注意：alpha 与各 kappa 只基于 1 个由两人及以上评分的条目（少于 {few} 个）：条目这么少，它们几乎说明不了一致程度（只有一个条目时，它们只能是 0、1 或无定义）</translation>
+    </message>
+    <message>
+        <source>Caveat: alpha and the kappas rest on {items} items rated by two or more people (fewer than {few}): over so few items they say little about agreement (over one, they can only be 0, 1 or undefined)</source>
+        <translation>注意：alpha 与各 kappa 只基于 {items} 个由两人及以上评分的条目（少于 {few} 个）：条目这么少，它们几乎说明不了一致程度（只有一个条目时，它们只能是 0、1 或无定义）</translation>
+    </message>
+    <message>
+        <source>{a} - {b} ({items})</source>
+        <translation>{a} - {b}（{items}）</translation>
+    </message>
+    <message>
+        <source>Caveat: the kappas of {pairs} rest on fewer than {few} shared items</source>
+        <translation>注意：{pairs} 的 kappa 只基于少于 {few} 个共同条目</translation>
+    </message>
+    <message>
+        <source>1 or -1</source>
+        <translation>1 或 -1</translation>
+    </message>
+    <message>
+        <source>1, 1/3, -1/3 or -1</source>
+        <translation>1、1/3、-1/3 或 -1</translation>
+    </message>
+    <message>
+        <source>Caveat: Kendall&apos;s tau orders only {runs} runs, so it takes one of {count} values ({values}): it says whether their order changes, little more</source>
+        <translation>注意：Kendall tau 只对 {runs} 个运行排序，因此只能取 {count} 个值之一（{values}）：它只说明顺序是否改变，别的几乎说明不了</translation>
+    </message>
+    <message>
         <source>Pool version</source>
         <translation>判断池版本</translation>
     </message>
@@ -77,6 +105,10 @@
     <message>
         <source>Agreement summary</source>
         <translation>一致性摘要</translation>
+    </message>
+    <message>
+        <source>What to keep in mind reading the figures</source>
+        <translation>阅读这些数字时需要注意的地方</translation>
     </message>
     <message>
         <source>Annotators</source>
@@ -326,6 +358,11 @@ Not scored: {run}: {why}</source>
     <message>
         <source>Kendall&apos;s tau</source>
         <translation>Kendall τ 系数</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <comment>separator in a list</comment>
+        <translation>、</translation>
     </message>
     <message>
         <source>nDCG</source>
@@ -2845,6 +2882,10 @@ SHA-256：
         <translation>正文</translation>
     </message>
     <message>
+        <source>{doc_id} is not in the pool of {query_id}: nothing was removed.</source>
+        <translation>{doc_id} 不在 {query_id} 的判断池中：没有移除任何内容。</translation>
+    </message>
+    <message>
         <source>Add {doc_id} to the pool of {query_id}</source>
         <translation>将 {doc_id} 添加到 {query_id} 的判断池</translation>
     </message>
@@ -2975,6 +3016,10 @@ SHA-256：
     <message>
         <source>Discard draft</source>
         <translation>丢弃草稿</translation>
+    </message>
+    <message>
+        <source>The draft pool changed since the confirmation; discard again.</source>
+        <translation>确认之后草稿判断池已改变；请重新丢弃。</translation>
     </message>
     <message>
         <source>Draft pool v{version} discarded; Ctrl+Z brings it back.</source>
@@ -3228,6 +3273,10 @@ The audit log keeps a record, and Edit ▸ Undo brings all of it back while the 
         <translation>每个数字的计算方式</translation>
     </message>
     <message>
+        <source>Warnings about the comparison</source>
+        <translation>关于这次比较的警告</translation>
+    </message>
+    <message>
         <source>Runs table</source>
         <translation>运行结果表</translation>
     </message>
@@ -3358,6 +3407,14 @@ The audit log keeps a record, and Edit ▸ Undo brings all of it back while the 
     <message>
         <source>choices per run: {runs}</source>
         <translation>各运行结果的选择：{runs}</translation>
+    </message>
+    <message>
+        <source>{a} vs {b} ({queries})</source>
+        <translation>{a} 对 {b}（{queries}）</translation>
+    </message>
+    <message>
+        <source>Warning: K={k}: compared over fewer than {few} queries: {pairs}; the tests have little power and the intervals are rough</source>
+        <translation>警告：K={k}：比较所用的查询少于 {few} 个：{pairs}；检验的功效很低，区间也很粗略</translation>
     </message>
 </context>
 <context>

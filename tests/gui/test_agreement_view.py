@@ -197,3 +197,19 @@ def test_the_choices_are_the_tables_values_and_words(qtbot, view):
         ]
         assert box.accessibleName() == choice.label and box.currentData() == choice.default.value
     shot(view, "agreement_choices")
+
+
+def test_the_caveats_ndcg_agreement_prints_are_shown_from_the_session(qtbot, view):
+    """Found with issue 23: 5 shared items and 2 runs made `ndcg agreement` print two caveats the view lacked."""
+    from ndcg_desktop.tasks.agreement import caveats
+
+    result = computed(qtbot, view)
+    said = caveats(result.report, result.systems)  # the command line's sentences
+    assert [c.kind for c in view.session.caveats()] == ["few_items", "few_runs"] and len(said) == 2
+    assert view.caveats.text() == "\n".join(f"Caveat: {sentence}" for sentence in said)
+    assert view.caveats.isVisibleTo(view)
+    view.resize(1200, 760)
+    view.caveats.grab().save("/tmp/shots/T3_agreement_caveats.png")
+    view.grab().save("/tmp/shots/T3_agreement_view.png")
+    view.k.setValue(3)  # the result goes, and its caveats with it
+    assert view.caveats.text() == "" and not view.caveats.isVisibleTo(view)

@@ -14,8 +14,8 @@ import pytest
 from PySide6.QtCore import QItemSelectionModel, Qt
 from PySide6.QtWidgets import QApplication
 
-from ndcg_desktop.gui.pools import diff as module
 from ndcg_desktop.gui.pools.diff import PoolDiffDialog
+from ndcg_desktop.tasks import pool_diff as module  # the use case the dialog's session calls
 from tests.gui.conftest import shot
 
 IDEAL_V1 = 3 / log2(2) + 2 / log2(3)

@@ -357,3 +357,30 @@ def test_the_settings_line_is_the_records_own_in_english_and_translated_in_chine
     spec = comparison.settings_line().split(";", 1)[0]  # nDCG@10(gain=linear,...): a formula in every language
     assert chinese.startswith(spec + "; 95% bootstrap 置信区间（bca；另给出 percentile），100 次重抽样")
     assert "resamples" not in chinese and "all pairs" not in chinese and chinese.endswith("所有配对")
+
+
+def test_fewer_than_10_queries_are_warned_of_as_ndcg_compare_warns(window, tmp_path, qtbot):
+    """Found with issue 23: three queries, and the view said nothing of what `ndcg compare` warns about."""
+    qrels = "".join(f"q{i} 0 D{j} {j}\n" for i in range(3) for j in range(3))
+    path = tmp_path / "few.ndcgproj"
+    with Project.create(path, user="tester") as project:
+        (tmp_path / "q.txt").write_text(qrels)
+        project.import_qrels(tmp_path / "q.txt")
+        project.freeze()
+        for name, order in (("a", (2, 1, 0)), ("b", (0, 1, 2))):
+            lines = [f"q{i} Q0 D{j} {r + 1} {9 - r} {name}\n" for i in range(3) for r, j in enumerate(order)]
+            (tmp_path / f"{name}.run").write_text("".join(lines))
+            project.import_run(tmp_path / f"{name}.run", name=name)
+    view = runs_view(window, path, qtbot)
+    warnings = view.table_panel.warnings
+    assert warnings.text() == "" and not warnings.isVisibleTo(view)
+    checked(view, qtbot)
+    scored(view, qtbot)
+    said = view.session.result.comparison.warnings  # what `ndcg compare` prints after "warning: "
+    assert len(said) == 1 and "fewer than 10 queries: a vs b (3)" in said[0]
+    assert warnings.text() == "\n".join(f"Warning: {line}" for line in said)
+    assert warnings.isVisibleTo(view)
+    view.grab().save("/tmp/shots/T3_runs_few_queries.png")
+    view.inputs.ks.setText("2")
+    view.inputs.ks.editingFinished.emit()
+    assert warnings.text() == "" and not warnings.isVisibleTo(view)

@@ -224,3 +224,64 @@ def test_the_freeze_dialog_says_items_await_adjudication_and_offers_no_way_that_
     open_items = disagreements(window.project, k=10).open
     assert (seen["ok"], seen["remove"]) == (False, False)
     assert f"{open_items} of them: settle them in the Adjudicate tab first" in seen["texts"]
+
+
+def test_the_adjudicate_grade_column_and_the_ratings_show_each_grade_with_its_label(
+    window, team_project, tmp_path, qtbot, monkeypatch, messages
+):
+    """Found with issue 23: the Grade column said "2" where Annotate says "2 · Highly relevant"."""
+    merged_team(window, team_project, tmp_path, qtbot, monkeypatch, messages)
+    view = window.team.view
+    window.tabs.setCurrentWidget(view)
+    qtbot.waitUntil(lambda: view.found is not None and view.model.rowCount() == 12, timeout=20000)
+    labels = window.project.version(1).labels  # the draft's own labels, 0..3
+    view.table.setCurrentIndex(view.proxy.index(0, 0))
+    item = view._selected()
+    q, d = str(item["query_id"]), str(item["doc_id"])
+    view.pick_selected(2)
+    qtbot.waitUntil(lambda: view.found is not None and view.found.open == 11, timeout=20000)
+    grade_column = [c for c, (_h, field, _f) in enumerate(view.model.columns) if field == "grade_text"][0]
+    shown = {
+        (view.proxy.index(r, 1).data(), view.proxy.index(r, 2).data()): view.proxy.index(r, grade_column).data()
+        for r in range(view.proxy.rowCount())
+    }
+    assert shown[(q, d)] == f"2 · {labels[2]}"
+    assert sorted(set(shown.values()) - {f"2 · {labels[2]}"}) == ["open"]
+    view.table.setCurrentIndex(view.proxy.index([*shown].index((q, d)), 0))
+    ratings = window.project.ratings(1)
+    mine = ratings[(ratings["query_id"] == q) & (ratings["doc_id"] == d)]
+    rated = dict(zip(mine["annotator"], mine["grade"], strict=True))
+    for annotator, grade in rated.items():  # each annotator's grade in the detail pane, labelled too
+        assert f"{annotator}: {grade} · {labels[grade]}" in view.detail.toPlainText()
+    window.resize(1200, 720)
+    view.grab().save("/tmp/shots/T3_adjudicate_labels.png")
+
+
+def _write_elsewhere(path, sql: str) -> None:
+    """Another program writes the open file (a draft may be changed through raw SQL; frozen versions are guarded)."""
+    import sqlite3
+
+    conn = sqlite3.connect(path)
+    conn.execute(sql)
+    conn.commit()
+    conn.close()
+
+
+def test_a_rating_written_by_another_connection_reaches_adjudicate(
+    window, team_project, tmp_path, qtbot, monkeypatch, messages
+):
+    merged_team(window, team_project, tmp_path, qtbot, monkeypatch, messages)
+    view = window.team.view
+    window.tabs.setCurrentWidget(view)
+    qtbot.waitUntil(lambda: view.found is not None and view.model.rowCount() == 12, timeout=20_000)
+    item = disagreements(window.project, k=10).items.iloc[0]
+    q, d = str(item["query_id"]), str(item["doc_id"])
+    # the second annotator now agrees with the first on that item: it no longer differs
+    _write_elsewhere(
+        team_project,
+        "UPDATE ratings SET grade = (SELECT min(grade) FROM ratings r WHERE r.query_id = ratings.query_id AND "
+        f"r.doc_id = ratings.doc_id AND r.version = ratings.version) WHERE query_id = '{q}' AND doc_id = '{d}'",
+    )
+    qtbot.waitUntil(lambda: view.found is not None and view.model.rowCount() == 11, timeout=20_000)
+    shown = {(view.proxy.index(r, 1).data(), view.proxy.index(r, 2).data()) for r in range(view.proxy.rowCount())}
+    assert (q, d) not in shown

@@ -35,7 +35,14 @@ from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.scores.tables import Column, FrameModel, fit_columns, sorted_proxy, table_view
 from ndcg_desktop.gui.scores.text import GAIN_TEXTS, describe_settings, keys_text, not_scored_text
 from ndcg_desktop.gui.tasks import run_with_progress
-from ndcg_desktop.tasks.agreement import CONSENSUS, AgreementResult, Figure, export_agreement
+from ndcg_desktop.tasks.agreement import (
+    CONSENSUS,
+    FEW_SHARED_ITEMS,
+    AgreementResult,
+    Caveat,
+    Figure,
+    export_agreement,
+)
 from ndcg_desktop.tasks.agreement_session import INPUTS, PROJECT, AgreementSession, Loader
 from ndcg_desktop.tasks.events import ProjectSlot
 from ndcg_desktop.tasks.project import Project
@@ -99,6 +106,38 @@ def figure_text(figure: Figure) -> str:
     return translate("agreement", "undefined ({why})").format(why=reason_words(figure.why))
 
 
+def caveat_text(caveat: Caveat) -> str:
+    """A caveat ``ndcg agreement`` prints (tasks.agreement.Caveat), in the window's words."""
+    if caveat.kind == "few_items":
+        text = (
+            translate(
+                "agreement",
+                "Caveat: alpha and the kappas rest on 1 item rated by two or more people (fewer than {few}): over so "
+                "few items they say little about agreement (over one, they can only be 0, 1 or undefined)",
+            )
+            if caveat.items == 1
+            else translate(
+                "agreement",
+                "Caveat: alpha and the kappas rest on {items} items rated by two or more people (fewer than {few}): "
+                "over so few items they say little about agreement (over one, they can only be 0, 1 or undefined)",
+            )
+        )
+        return text.format(items=caveat.items, few=FEW_SHARED_ITEMS)
+    if caveat.kind == "few_pair_items":
+        pairs = translate("analysis", ", ", "separator in a list").join(
+            translate("agreement", "{a} - {b} ({items})").format(a=a, b=b, items=n) for a, b, n in caveat.pairs
+        )
+        return translate("agreement", "Caveat: the kappas of {pairs} rest on fewer than {few} shared items").format(
+            pairs=pairs, few=FEW_SHARED_ITEMS
+        )
+    values = translate("agreement", "1 or -1") if caveat.runs == 2 else translate("agreement", "1, 1/3, -1/3 or -1")
+    return translate(
+        "agreement",
+        "Caveat: Kendall's tau orders only {runs} runs, so it takes one of {count} values ({values}): it says "
+        "whether their order changes, little more",
+    ).format(runs=caveat.runs, count=caveat.tau_values, values=values)
+
+
 class AgreementView(QWidget):
     """Pool version + scoring settings -> agreement tables, a confusion heat map, and the systems check."""
 
@@ -154,6 +193,12 @@ class AgreementView(QWidget):
         self.summary.setWordWrap(True)
         self.summary.setTextFormat(Qt.TextFormat.PlainText)
         self.summary.setAccessibleName(translate("agreement", "Agreement summary"))
+        self.caveats = QLabel()  # the session's caveats, as `ndcg agreement` prints them
+        self.caveats.setWordWrap(True)
+        self.caveats.setTextFormat(Qt.TextFormat.PlainText)
+        self.caveats.setAccessibleName(translate("agreement", "What to keep in mind reading the figures"))
+        self.caveats.setStyleSheet("color: #b35c00;")  # amber: readable on light and on dark bases alike
+        self.caveats.hide()
         self.tabs = QTabWidget()
         self.tabs.addTab(self._annotators_tab(), translate("agreement", "Annotators"))
         self.tabs.addTab(self._systems_tab(), translate("agreement", "Does it matter for the systems?"))
@@ -163,6 +208,7 @@ class AgreementView(QWidget):
         layout.addLayout(bar)
         layout.addLayout(policies)
         layout.addWidget(self.summary)
+        layout.addWidget(self.caveats)
         layout.addWidget(self.tabs, 1)
         scroller = QScrollArea()  # small or scaled screens scroll instead of forcing a big window (as Scores)
         scroller.setWidgetResizable(True)
@@ -303,6 +349,9 @@ class AgreementView(QWidget):
         result = self.session.result
         self.export_button.setEnabled(result is not None)
         self.compute_button.setEnabled(self.session.ready())
+        caveats = "\n".join(caveat_text(caveat) for caveat in self.session.caveats())
+        self.caveats.setText(caveats)
+        self.caveats.setVisible(bool(caveats))
         if result is None:
             self._clear()
         else:

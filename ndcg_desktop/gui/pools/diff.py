@@ -1,11 +1,12 @@
 """*Pool ▸ Compare pool versions…*: two frozen versions side by side (issue 16), as ``ndcg diff-pools`` shows them.
 
-The dialog picks the versions, K and every policy the command line offers;
-:func:`ndcg_desktop.tasks.pool_diff.diff_pools` does all the work on a worker behind a cancellable progress
-dialog, and its tables are formatted there too
-(:func:`~ndcg_desktop.gui.scores.tables.table_data`). The widgets only show prepared cells: the queries that
-changed (selecting one narrows the items to it), the items added, removed and regraded with who and when,
-and each run's mean under both versions with Kendall's tau between the two orderings.
+Everything chosen and shown is :class:`~ndcg_desktop.tasks.pool_diff_session.PoolDiffSession`'s: the versions, K
+and every policy the command line offers (from the one table of choices), and the diff. The session follows the
+project's events (a version frozen, a run imported, a refusal); its job runs on a worker behind a cancellable
+progress dialog, and the tables are formatted there too (:func:`~ndcg_desktop.gui.scores.tables.table_data`). The
+widgets only show prepared cells: the queries that changed (selecting one narrows the items to it), the items
+added, removed and regraded with who and when, and each run's mean under both versions with Kendall's tau between
+the two orderings.
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ from PySide6.QtWidgets import (
 )
 
 from ndcg_desktop.domain import EvalSettings
-from ndcg_desktop.domain.choices import BY_NAME
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import bold_label, plain_label
 from ndcg_desktop.gui.scores.tables import (
@@ -44,8 +44,11 @@ from ndcg_desktop.gui.scores.tables import (
 )
 from ndcg_desktop.gui.scores.text import not_scored_text
 from ndcg_desktop.gui.tasks import run_with_progress
-from ndcg_desktop.tasks.pool_diff import PoolDiff, diff_pools
+from ndcg_desktop.tasks.events import ProjectSlot
+from ndcg_desktop.tasks.pool_diff import PoolDiff
+from ndcg_desktop.tasks.pool_diff_session import DIFF_CHOICES, INPUTS, PROJECT, RESULT, PoolDiffSession
 from ndcg_desktop.tasks.project import Project
+from ndcg_desktop.tasks.session import Job
 
 translate = QCoreApplication.translate
 
@@ -79,12 +82,11 @@ CHANGES = {
     "removed": QT_TRANSLATE_NOOP("analysis", "removed"),
     "regraded": QT_TRANSLATE_NOOP("analysis", "regraded"),
 }
-# Every choice `ndcg diff-pools` has (cli.options' choice options but the stored runs' reading), from the one
-# table of choices: the EvalSettings field, its title and each value in the window's words, the default first (the
-# refusing one for unjudged documents: nothing is guessed until the user chooses, rule 6).
-POLICIES: list[tuple[str, str, list[tuple[Any, str]]]] = [
-    (name, BY_NAME[name].label, [(BY_NAME[name].enum(value), text) for value, text in BY_NAME[name].labels.items()])
-    for name in ("gain", "unjudged", "duplicates", "unknown_queries", "zero_idcg", "queries")
+# Every choice `ndcg diff-pools` has, as the session offers it from the one table of choices: the EvalSettings
+# field, its title and each value in the window's words, the default first (the refusing one for unjudged documents:
+# nothing is guessed until the user chooses, rule 6).
+POLICIES: list[tuple[str, str, list[tuple[str, str]]]] = [
+    (choice.name, choice.label, PoolDiffSession.options(choice.name)) for choice in DIFF_CHOICES
 ]
 
 
@@ -115,37 +117,30 @@ def diff_tables(diff: PoolDiff) -> PoolDiffTables:
 class PoolDiffDialog(QDialog):
     """Choose two frozen versions (A before B), K and every policy; *Compare* shows what changed."""
 
-    def __init__(self, project: Project, parent: QWidget | None = None) -> None:
+    def __init__(self, project: Project, parent: QWidget | None = None, *, slot: ProjectSlot | None = None) -> None:
         super().__init__(parent)
-        self.project = project
+        self.session = PoolDiffSession()
+        self.session.set_project(project)
+        self._slot = slot
+        if slot is not None:
+            slot.subscribe(self.session.project_event)  # a version frozen, a run imported, a refusal: followed
         self.tables: PoolDiffTables | None = None
         self.setWindowTitle(translate("analysis", "Compare pool versions"))
-        frozen = [v for v in project.versions() if v.frozen]
         self.version_a, self.version_b = QComboBox(), QComboBox()
         self.version_a.setAccessibleName(translate("analysis", "Earlier version"))
         self.version_b.setAccessibleName(translate("analysis", "Later version"))
-        for box in (self.version_a, self.version_b):
-            for v in frozen:
-                text = translate("analysis", "v{version} · frozen {when} by {who}").format(
-                    version=v.version, when=(v.frozen_at or "")[:10], who=v.frozen_by or "?"
-                )
-                box.addItem(text, v.version)
-        if len(frozen) >= 2:  # the two latest, earlier first
-            self.version_a.setCurrentIndex(len(frozen) - 2)
-            self.version_b.setCurrentIndex(len(frozen) - 1)
-        self.k = QSpinBox(minimum=1, maximum=10_000, value=10)
+        self.k = QSpinBox(minimum=1, maximum=10_000, value=self.session.k)
         self.k.setAccessibleName(translate("analysis", "Cutoff K"))
         self.policies: dict[str, QComboBox] = {}
         for name, _caption, options in POLICIES:
             box = self.policies[name] = QComboBox()
-            for policy, text in options:
-                box.addItem(translate("analysis", text), policy.value)
+            for value, text in options:
+                box.addItem(translate("analysis", text), value)
         self.unjudged = self.policies["unjudged"]
         self.unjudged.setAccessibleName(translate("analysis", "Unjudged documents"))
         self.policies["duplicates"].setAccessibleName(translate("analysis", "Duplicate documents"))
         self.compare_button = QPushButton(translate("analysis", "&Compare"))
         self.compare_button.setDefault(True)
-        self.compare_button.setEnabled(len(frozen) >= 2)
         self.compare_button.clicked.connect(self.compare)
         choices = QHBoxLayout()
         for label, widget in (
@@ -167,12 +162,7 @@ class PoolDiffDialog(QDialog):
             policies.addWidget(self.policies[name], i // 2, 3 * (i % 2) + 1)
         policies.setColumnStretch(2, 1)  # the gap between the two columns takes what is left
 
-        self.summary = plain_label(
-            translate("analysis", "Compare needs two frozen pool versions.")
-            if len(frozen) < 2
-            else translate("analysis", "Choose two versions and press Compare."),
-            wrap=True,
-        )
+        self.summary = plain_label(wrap=True)
         self.summary.setAccessibleName(translate("analysis", "Summary of the changes"))
         self.queries_model = FrameModel(QUERY_COLUMNS, self)
         self.items_model = FrameModel(ITEM_COLUMNS, self)
@@ -194,10 +184,14 @@ class PoolDiffDialog(QDialog):
         self.refused.setAccessibleName(translate("analysis", "Runs that could not be scored"))
         self.settings_line = plain_label(wrap=True)
         self.settings_line.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        for box in (self.version_a, self.version_b, *self.policies.values()):
-            box.currentIndexChanged.connect(lambda _i: self._choices_changed())
-        self.k.valueChanged.connect(lambda _v: self._choices_changed())
-        self._choices_changed()
+        # The widgets forward each choice to the session; what it says then is rendered (_changed).
+        self.version_a.currentIndexChanged.connect(lambda _i: self._versions_chosen())
+        self.version_b.currentIndexChanged.connect(lambda _i: self._versions_chosen())
+        for name, box in self.policies.items():
+            box.currentIndexChanged.connect(lambda _i, n=name, b=box: self.session.choose(n, str(b.currentData())))
+        self.k.valueChanged.connect(self.session.set_k)
+        self.session.changed.connect(self._changed)
+        self._changed(frozenset({PROJECT, INPUTS, RESULT}))
 
         changes = QSplitter(Qt.Orientation.Horizontal)
         changes.addWidget(self._pane(translate("analysis", "Queries that changed"), self.queries_view))
@@ -220,14 +214,56 @@ class PoolDiffDialog(QDialog):
         layout.addWidget(buttons)
         self.resize(1100, 660)
 
-    def _choices_changed(self) -> None:
-        """Another version, K or policy: a result shown is no longer theirs, so it goes; headers name the choice."""
-        fields = {"a": str(self.version_a.currentData()), "b": str(self.version_b.currentData())}
+    @property
+    def project(self) -> Project | None:
+        return self.session.project
+
+    def forget(self) -> None:
+        """The dialog goes (another project): it no longer follows the slot."""
+        if self._slot is not None:
+            self._slot.unsubscribe(self.session.project_event)
+            self._slot = None
+
+    def _versions_chosen(self) -> None:
+        self.session.set_versions(self.version_a.currentData(), self.version_b.currentData())
+
+    def _changed(self, aspects: frozenset[str]) -> None:
+        """Render the session: its versions and choices, and its diff or why there is none."""
+        session = self.session
+        if aspects & {PROJECT, INPUTS}:
+            for box, chosen in ((self.version_a, session.a), (self.version_b, session.b)):
+                box.blockSignals(True)
+                box.clear()
+                for v in session.frozen:
+                    text = translate("analysis", "v{version} · frozen {when} by {who}").format(
+                        version=v.version, when=(v.frozen_at or "")[:10], who=v.frozen_by or "?"
+                    )
+                    box.addItem(text, v.version)
+                box.setCurrentIndex(box.findData(chosen))
+                box.blockSignals(False)
+            self.k.blockSignals(True)
+            self.k.setValue(session.k)
+            self.k.blockSignals(False)
+            for name, box in self.policies.items():
+                box.blockSignals(True)
+                box.setCurrentIndex(box.findData(session.choices[name]))
+                box.blockSignals(False)
+            self.compare_button.setEnabled(session.ready())
+        if aspects & {PROJECT, INPUTS, RESULT} and session.result is None:
+            self._clear()
+
+    def _clear(self) -> None:
+        """No diff for the choices shown: a result shown is no longer theirs, so it goes; headers name the choice."""
+        fields = {"a": str(self.session.a), "b": str(self.session.b)}
         for model in (self.queries_model, self.items_model, self.runs_model):
             model.header_fields = fields
             model.clear()
-        if self.tables is not None:
-            self.tables = None
+        self.tables = None
+        if self.session.problem:
+            self.summary.setText(self.session.problem)
+        elif len(self.session.frozen) < 2:
+            self.summary.setText(translate("analysis", "Compare needs two frozen pool versions."))
+        else:
             self.summary.setText(translate("analysis", "Choose two versions and press Compare."))
         for label in (self.tau, self.refused, self.settings_line):
             label.clear()
@@ -246,33 +282,34 @@ class PoolDiffDialog(QDialog):
         return pane
 
     def settings(self) -> EvalSettings:
-        chosen = {name: type(options[0][0])(self.policies[name].currentData()) for name, _c, options in POLICIES}
-        return EvalSettings(k=self.k.value(), scale=self.project.scale, **chosen)
+        """The settings the session scores under (the choices shown)."""
+        return self.session.settings()
 
     def compare(self) -> None:
-        """Diff the chosen versions and score every run under both, on a worker (cancellable)."""
-        a, b = self.version_a.currentData(), self.version_b.currentData()
-        project, settings = self.project, self.settings()
-        asked = self._choice()
+        """Diff the chosen versions and score every run under both: the session's job, on a worker (cancellable)."""
+        if not self.session.ready():
+            return
+        job = self.session.job()
 
         def work(progress: Any = None, cancelled: Any = None) -> PoolDiffTables:
-            return diff_tables(diff_pools(project, a, b, settings, progress=progress, cancelled=cancelled))
+            return diff_tables(job(progress=progress, cancelled=cancelled))
 
         def done(tables: PoolDiffTables) -> None:
-            if self._choice() == asked:  # not for choices made since
+            if self.session.apply(job, tables.diff):  # not for choices made since
                 self.show_result(tables)
 
-        run_with_progress(self, translate("analysis", "Comparing pool versions…"), work, done, self._failed)
+        run_with_progress(
+            self,
+            translate("analysis", "Comparing pool versions…"),
+            work,
+            done,
+            lambda message: self._failed(job, message),
+        )
 
-    def _choice(self) -> tuple[Any, ...]:
-        policies = tuple(box.currentData() for box in self.policies.values())
-        return self.version_a.currentData(), self.version_b.currentData(), self.k.value(), *policies
-
-    def _failed(self, message: str) -> None:
+    def _failed(self, job: Job, message: str) -> None:
         """The comparison was refused (a version changed on disk, say): no figure of an earlier one stays beside
         the refusal."""
-        self._choices_changed()
-        self.summary.setText(message)
+        self.session.refused(job, message)
 
     def show_result(self, tables: PoolDiffTables) -> None:
         self.tables = tables
@@ -338,6 +375,7 @@ class PoolDiffAction(QObject):
         super().__init__(window)
         self.window = window
         self.dialog: PoolDiffDialog | None = None
+        self.dialog_for: Project | None = None  # the project the dialog was opened for
         self.action = QAction(translate("analysis", "&Compare pool versions…"), window)
         self.action.setShortcut(QKeySequence(SHORTCUT))
         self.action.triggered.connect(lambda _checked=False: self.open())
@@ -346,7 +384,8 @@ class PoolDiffAction(QObject):
     def update(self, project: Project | None) -> None:
         """Enabled with a project open; a dialog left open for another project (or none) is closed."""
         self.action.setEnabled(project is not None)
-        if self.dialog is not None and self.dialog.project is not project:
+        if self.dialog is not None and self.dialog_for is not project:
+            self.dialog.forget()
             self.dialog.close()
             self.dialog.deleteLater()
             self.dialog = None
@@ -356,7 +395,8 @@ class PoolDiffAction(QObject):
         if project is None:
             return None
         if self.dialog is None:
-            self.dialog = PoolDiffDialog(project, self.window)
+            self.dialog = PoolDiffDialog(project, self.window, slot=self.window.slot)
+            self.dialog_for = project
         if self.dialog.isVisible():
             self.dialog.raise_()  # open already: bring it forward
         self.dialog.show()

@@ -1,7 +1,10 @@
 """Pool ▸ Add document, Remove ungraded item, Discard draft, Export qrels: the window's side of tasks.pool_editing.
 
-Each edit is a command on the window's undo stack that calls the Qt-free use case (which audits it);
-a failed write is reported and never enters the undo history (as in :mod:`.commands`).
+What an edit would do, and why it does nothing, is :class:`~ndcg_desktop.tasks.pool_edit_session.PoolEditSession`'s
+(it follows the project's events, so an undo, a discard or another program's write is seen without a refresh);
+the menu forwards the Annotate view's place to it. Each edit is a command on the window's undo stack that calls the
+session's use case (which audits it); a failed write is reported and never enters the undo history (as in
+:mod:`.commands`).
 """
 
 from __future__ import annotations
@@ -24,23 +27,22 @@ from PySide6.QtWidgets import (
 )
 
 from ndcg_desktop.gui import file_dialogs
+from ndcg_desktop.gui.annotate.words import refusal_text
 from ndcg_desktop.gui.commands import WRITE_ERRORS, run_write, write_problem
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_label, show_message
 from ndcg_desktop.gui.scores.tables import FrameModel, fit_columns, sorted_proxy, table_view
 from ndcg_desktop.gui.tasks import Task, run_in_background
+from ndcg_desktop.tasks.annotating import Refusal
 from ndcg_desktop.tasks.export import export_frozen_pool
+from ndcg_desktop.tasks.pool_edit_session import SEARCH_LIMIT, DocumentSearch, EditRefusal, PoolEditSession
 from ndcg_desktop.tasks.pool_editing import (
     DiscardedDraft,
     DiscardPlan,
     PoolEdit,
-    add_to_pool,
     discard,
     plan_discard,
-    remove_from_pool,
     restore_discarded,
-    undo_add,
-    undo_remove,
 )
 from ndcg_desktop.tasks.project import Project
 
@@ -60,16 +62,34 @@ FOUND_IN = {
     "title": QT_TRANSLATE_NOOP("pool_editing", "title"),
     "text": QT_TRANSLATE_NOOP("pool_editing", "text"),
 }
-SEARCH_LIMIT = 50
 DEBOUNCE_MS = 250
+
+
+def edit_refusal_text(refusal: EditRefusal) -> str:
+    """Why an edit of the pool did nothing (tasks.pool_edit_session), in the window's words; "" when the menu
+    entry is silently idle (no pool or no query shown: nothing to act on)."""
+    kind = refusal.kind
+    if kind in ("read_only", "frozen"):  # the Annotate view's words for a pool that cannot change
+        return refusal_text(Refusal(kind, version=refusal.version), number_box=False)
+    if kind == "no_document":
+        return translate("pool_editing", "No document is selected: nothing was removed.")
+    if kind == "graded":
+        return translate(
+            "pool_editing", "{doc_id} is graded {grade}: only an ungraded item can be removed from a pool."
+        ).format(doc_id=refusal.doc_id, grade=refusal.grade)
+    if kind == "not_in_pool":
+        return translate("pool_editing", "{doc_id} is not in the pool of {query_id}: nothing was removed.").format(
+            doc_id=refusal.doc_id, query_id=refusal.query_id
+        )
+    return ""
 
 
 class _EditCommand(QUndoCommand):
     """Runs a use case on redo and its inverse on undo; a failure is reported and the command dropped."""
 
-    def __init__(self, text: str, project: Project, changed: Changed, failed: Failed) -> None:
+    def __init__(self, text: str, changed: Changed, failed: Failed) -> None:
         super().__init__(text)
-        self.project, self.changed, self.failed = project, changed, failed
+        self.changed, self.failed = changed, failed
 
     def _run(self, work: Callable[[], object], what: str) -> bool:
         return run_write(self, work, what, self.failed)
@@ -79,18 +99,18 @@ class AddItemCommand(_EditCommand):
     """Add a document to a query's pool in a draft; undo takes it out again."""
 
     def __init__(
-        self, project: Project, version: int, query_id: str, doc_id: str, changed: Changed, failed: Failed
+        self, session: PoolEditSession, version: int, query_id: str, doc_id: str, changed: Changed, failed: Failed
     ) -> None:
         text = translate("pool_editing", "Add {doc_id} to the pool of {query_id}").format(
             doc_id=doc_id.strip(), query_id=query_id
         )
-        super().__init__(text, project, changed, failed)
-        self.version, self.query_id, self.doc_id = version, query_id, doc_id
+        super().__init__(text, changed, failed)
+        self.session, self.version, self.query_id, self.doc_id = session, version, query_id, doc_id
         self.edit: PoolEdit | None = None
 
     def redo(self) -> None:
         def work() -> None:
-            self.edit = add_to_pool(self.project, self.version, self.query_id, self.doc_id)
+            self.edit = self.session.add(self.doc_id, version=self.version, query_id=self.query_id)
 
         what = translate("pool_editing", "{doc_id} was not added").format(doc_id=self.doc_id.strip())
         if self._run(work, what):
@@ -101,7 +121,7 @@ class AddItemCommand(_EditCommand):
         edit = self.edit
         assert edit is not None
         what = translate("pool_editing", "Adding {doc_id} could not be undone").format(doc_id=edit.doc_id)
-        if self._run(lambda: undo_add(self.project, edit), what):
+        if self._run(lambda: self.session.undo(edit), what):
             self.changed(self.query_id, None)
 
 
@@ -109,18 +129,18 @@ class RemoveItemCommand(_EditCommand):
     """Remove an ungraded item; undo puts it back with its note."""
 
     def __init__(
-        self, project: Project, version: int, query_id: str, doc_id: str, changed: Changed, failed: Failed
+        self, session: PoolEditSession, version: int, query_id: str, doc_id: str, changed: Changed, failed: Failed
     ) -> None:
         text = translate("pool_editing", "Remove {doc_id} from the pool of {query_id}").format(
             doc_id=doc_id, query_id=query_id
         )
-        super().__init__(text, project, changed, failed)
-        self.version, self.query_id, self.doc_id = version, query_id, doc_id
+        super().__init__(text, changed, failed)
+        self.session, self.version, self.query_id, self.doc_id = session, version, query_id, doc_id
         self.edit: PoolEdit | None = None
 
     def redo(self) -> None:
         def work() -> None:
-            self.edit = remove_from_pool(self.project, self.version, self.query_id, self.doc_id)
+            self.edit = self.session.remove(self.doc_id, version=self.version, query_id=self.query_id)
 
         if self._run(work, translate("pool_editing", "{doc_id} was not removed").format(doc_id=self.doc_id)):
             self.changed(self.query_id, None)
@@ -129,7 +149,7 @@ class RemoveItemCommand(_EditCommand):
         edit = self.edit
         assert edit is not None
         what = translate("pool_editing", "Removing {doc_id} could not be undone").format(doc_id=self.doc_id)
-        if self._run(lambda: undo_remove(self.project, edit), what):
+        if self._run(lambda: self.session.undo(edit), what):
             self.changed(self.query_id, self.doc_id)
 
 
@@ -140,8 +160,8 @@ class DiscardDraftCommand(_EditCommand):
         self, project: Project, discarded: DiscardedDraft, refreshed: Callable[[int | None], None], failed: Failed
     ) -> None:
         text = translate("pool_editing", "Discard draft pool v{version}").format(version=discarded.draft.version)
-        super().__init__(text, project, lambda _q, _d: None, failed)
-        self.discarded, self.refreshed = discarded, refreshed
+        super().__init__(text, lambda _q, _d: None, failed)
+        self.project, self.discarded, self.refreshed = project, discarded, refreshed
         self._done = True
 
     def redo(self) -> None:
@@ -164,13 +184,15 @@ class DiscardDraftCommand(_EditCommand):
 
 
 class AddDocumentDialog(QDialog):
-    """A document ID typed, or one picked from the corpus by a search (debounced, in the background)."""
+    """A document ID typed, or one picked from the corpus by a search (debounced, in the background); the search's
+    state is :class:`~ndcg_desktop.tasks.pool_edit_session.DocumentSearch`'s."""
 
-    def __init__(self, project: Project, query: str, in_pool: set[str], parent: QWidget | None = None) -> None:
+    def __init__(
+        self, project: Project, query: str, in_pool: set[str] | frozenset[str], parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
-        self.project, self.in_pool = project, in_pool
+        self.searcher = DocumentSearch(project, in_pool)
         self._task: Task | None = None
-        self._request = 0
         self.setWindowTitle(translate("pool_editing", "Add a document to the pool"))
         self.query_label = plain_label(query, wrap=True)  # project data: plain text
         self.query_label.setAccessibleName(translate("pool_editing", "Query"))
@@ -221,8 +243,7 @@ class AddDocumentDialog(QDialog):
         return self.search.text().strip()
 
     def _update_button(self) -> None:
-        chosen = self.chosen()
-        self.add_button.setEnabled(bool(chosen) and chosen not in self.in_pool)
+        self.add_button.setEnabled(self.searcher.can_add(self.chosen()))
 
     def _typed(self) -> None:
         self.view.clearSelection()
@@ -233,28 +254,25 @@ class AddDocumentDialog(QDialog):
     def run_search(self) -> None:
         if self._task is not None:
             self._task.cancel_event.set()  # a newer search supersedes it
-        self._request += 1
-        request, text, project = self._request, self.search.text(), self.project
-        if not text.strip():
-            self._show(request, pd.DataFrame(columns=["doc_id", "title", "match"]))
-            return
-        self.summary.setText(translate("pool_editing", "Searching…"))
+        job = self.searcher.job(self.search.text())
+        if self.search.text().strip():
+            self.summary.setText(translate("pool_editing", "Searching…"))
 
-        def work(cancelled: Callable[[], bool], **_: Any) -> pd.DataFrame:
-            return project.search_documents(text, limit=SEARCH_LIMIT, cancelled=cancelled)
+        def shown(found: pd.DataFrame) -> None:
+            if self.searcher.apply(job, found):  # else an older search's answer
+                self._show()
 
-        self._task = run_in_background(work, lambda found: self._show(request, found), self._failed)
+        self._task = run_in_background(lambda cancelled, **_: job(cancelled=cancelled), shown, self._failed)
 
     def _failed(self, message: str) -> None:
         self.summary.setText(message)
 
-    def _show(self, request: int, found: pd.DataFrame) -> None:
-        if request != self._request:
-            return  # an older search's answer
+    def _show(self) -> None:
+        found = self.searcher.found
         yes, no = translate("pool_editing", "yes"), ""
         frame = found.assign(
             found=[translate("pool_editing", FOUND_IN[m]) for m in found["match"]],
-            in_pool=[yes if d in self.in_pool else no for d in found["doc_id"]],
+            in_pool=[yes if there else no for there in found["in_pool"]],
         )
         self.model.load(frame.reset_index(drop=True))
         fit_columns(self.view, self.model)
@@ -288,6 +306,8 @@ class PoolEditor(QObject):
     def __init__(self, window: Any) -> None:
         super().__init__(window)
         self.window = window
+        self.session = PoolEditSession()
+        self.session.follow(window.slot)  # each project, and every change to its items, from its events
 
     def add_actions(self, menu: QMenu) -> None:
         def action(text: str, slot: Callable[[], None], shortcut: str | None = None) -> QAction:
@@ -329,22 +349,31 @@ class PoolEditor(QObject):
     def _changed(self, query_id: str, doc_id: str | None) -> None:
         self.window.workspace.reload_query(query_id, doc_id)
 
+    def _place(self) -> None:
+        """Forward the Annotate view's place (the version and query shown) to the session."""
+        ws = self.window.workspace
+        self.session.show(ws.version.version if ws.version is not None else None, ws.query_id)
+
+    def _refused(self, refusal: EditRefusal) -> None:
+        if text := edit_refusal_text(refusal):
+            self._status(text)
+
     def add_document(self, doc_id: str | None = None) -> None:
         """Pool ▸ Add document: to the query shown, by ID or picked from the corpus."""
-        ws = self.window.workspace
-        version, project = ws.version, ws.project
-        if project is None or version is None or ws.query_id is None:
+        self._place()
+        session = self.session
+        if (refusal := session.add_refusal()) is not None:
+            self._refused(refusal)
             return
-        if reason := ws.locked_reason():
-            self._status(reason)
-            return
+        assert session.project is not None and session.version is not None and session.query_id is not None
         if doc_id is None:
-            query = f"{ws.query_id} — {ws.query_text}"
-            dialog = AddDocumentDialog(project, query, set(ws.pool.doc_ids()), self.window)
+            ws = self.window.workspace
+            query = f"{session.query_id} — {ws.query_text}"
+            dialog = AddDocumentDialog(session.project, query, session.in_pool(), self.window)
             if dialog.exec() != QDialog.DialogCode.Accepted:
                 return
             doc_id = dialog.chosen()
-        command = AddItemCommand(project, version.version, ws.query_id, doc_id, self._changed, self._failed)
+        command = AddItemCommand(session, session.version, session.query_id, doc_id, self._changed, self._failed)
         self.window.undo_stack.push(command)
         if command.edit is not None:
             text = translate("pool_editing", "Added {doc_id} to the pool of {query_id}; Ctrl+Z takes it out again.")
@@ -356,24 +385,14 @@ class PoolEditor(QObject):
             self._status(text.format(doc_id=command.edit.doc_id, query_id=command.edit.query_id))
 
     def remove_item(self) -> None:
-        """Pool ▸ Remove ungraded item: the selected document, if it has no grade."""
-        ws = self.window.workspace
-        doc_id, version, project = ws.current_doc(), ws.version, ws.project
-        if project is None or version is None or ws.query_id is None or doc_id is None:
-            self._status(translate("pool_editing", "No document is selected: nothing was removed."))
+        """Pool ▸ Remove ungraded item: the selected document, if it has no grade (the session decides)."""
+        self._place()
+        session, doc_id = self.session, self.window.workspace.current_doc()
+        if (refusal := session.remove_refusal(doc_id)) is not None:
+            self._refused(refusal)
             return
-        if reason := ws.locked_reason():
-            self._status(reason)
-            return
-        grade = ws.pool.grade(ws.pool.row_of(doc_id))
-        if grade is not None:
-            self._status(
-                translate(
-                    "pool_editing", "{doc_id} is graded {grade}: only an ungraded item can be removed from a pool."
-                ).format(doc_id=doc_id, grade=grade)
-            )
-            return
-        command = RemoveItemCommand(project, version.version, ws.query_id, doc_id, self._changed, self._failed)
+        assert doc_id is not None and session.version is not None and session.query_id is not None
+        command = RemoveItemCommand(session, session.version, session.query_id, doc_id, self._changed, self._failed)
         self.window.undo_stack.push(command)
         if command.edit is not None:
             self._status(
@@ -385,11 +404,11 @@ class PoolEditor(QObject):
     # -- discard ----------------------------------------------------------------------------
     def discard_draft(self) -> None:
         """Pool ▸ Discard draft: a confirmation naming what goes, then the work in the background."""
-        project = self.window.project
+        project = self.session.project
         if project is None or project.draft() is None:
             return
         try:
-            plan = plan_discard(project)
+            plan = self.session.plan_discard()
         except WRITE_ERRORS as exc:
             self._failed(write_problem(exc))
             return
@@ -405,6 +424,11 @@ class PoolEditor(QObject):
             != QMessageBox.StandardButton.Discard
         ):
             return
+        try:
+            job = self.session.discard_job(plan)  # refused if the draft changed while the question was open
+        except ValueError:
+            self._failed(translate("pool_editing", "The draft pool changed since the confirmation; discard again."))
+            return
 
         def done(discarded: DiscardedDraft) -> None:  # the version list followed through the project's events
             command = DiscardDraftCommand(project, discarded, self._refreshed, self._failed)
@@ -417,7 +441,7 @@ class PoolEditor(QObject):
 
         self.window._background(
             translate("pool_editing", "Discarding the draft…"),
-            lambda cancelled, **_: discard(project, plan, cancelled=cancelled),
+            lambda cancelled, **_: job(cancelled=cancelled),
             done,
         )
 

@@ -9,7 +9,7 @@ from ndcg_desktop.domain import EvalSettings
 from ndcg_desktop.gui.charts import IntervalChart
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_label
-from ndcg_desktop.gui.runs.text import settings_text
+from ndcg_desktop.gui.runs.text import few_queries_text, settings_text
 from ndcg_desktop.gui.scores.tables import (
     Column,
     FrameModel,
@@ -66,6 +66,10 @@ class RunsTablePanel(QWidget):
         self._prepared: tuple[RunsResult, TableData] | None = None
         self.settings_line = plain_label(wrap=True)
         self.settings_line.setAccessibleName(translate("runs", "How every figure was computed"))
+        self.warnings = plain_label(wrap=True)  # the session's warnings, as `ndcg compare` prints them
+        self.warnings.setAccessibleName(translate("runs", "Warnings about the comparison"))
+        self.warnings.setStyleSheet("color: #b35c00;")  # amber: readable on light and on dark bases alike
+        self.warnings.hide()
         self.runs = FrameModel(RUN_COLUMNS, self)
         self.runs_proxy = sorted_proxy(self.runs, self)
         self.runs_view = table_view(
@@ -100,6 +104,7 @@ class RunsTablePanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.settings_line)
+        layout.addWidget(self.warnings)
         layout.addWidget(split, 1)
         session.changed.connect(self._changed)
 
@@ -129,6 +134,9 @@ class RunsTablePanel(QWidget):
 
     def _show_result(self) -> None:
         result = self.session.result
+        warnings = "\n".join(few_queries_text(found) for found in self.session.warnings())
+        self.warnings.setText(warnings)
+        self.warnings.setVisible(bool(warnings))
         self.k_box.clear()
         if result is None:
             self.runs.clear()

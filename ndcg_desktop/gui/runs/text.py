@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
-from ndcg_desktop.tasks.comparing import RunsComparison
+from ndcg_desktop.tasks.comparing import FEW_QUERIES, FewQueries, RunsComparison
 
 translate = QCoreApplication.translate
 
@@ -53,3 +53,15 @@ def settings_text(comparison: RunsComparison) -> str:
             )
         )
     return translate("analysis", "; ", "separator between problems").join(parts)
+
+
+def few_queries_text(found: FewQueries) -> str:
+    """The warning ``ndcg compare`` prints for pairs compared over fewer than 10 queries, in the window's words."""
+    pairs = translate("analysis", ", ", "separator in a list").join(
+        translate("runs", "{a} vs {b} ({queries})").format(a=a, b=b, queries=n) for a, b, n in found.pairs
+    )
+    return translate(
+        "runs",
+        "Warning: K={k}: compared over fewer than {few} queries: {pairs}; the tests have little power and the "
+        "intervals are rough",
+    ).format(k=found.k, few=FEW_QUERIES, pairs=pairs)

@@ -22,7 +22,8 @@ from ndcg_desktop.tasks.importing import (
     import_ratings,
 )
 from ndcg_desktop.tasks.project import SUFFIX
-from ndcg_desktop.tasks.teams import Assignment, MergeReport, assign_work, merge_work, work_sizes
+from ndcg_desktop.tasks.team_session import TeamRefusal, team_refusal, work_to_hand_out
+from ndcg_desktop.tasks.teams import Assignment, MergeReport, assign_work, merge_work
 
 translate = QCoreApplication.translate
 
@@ -40,30 +41,31 @@ class TeamActions(QObject):
         self.merge_action.triggered.connect(lambda _checked=False: self.merge())
         pool_menu.addAction(self.assign_action)
         pool_menu.addAction(self.merge_action)
-        self.view = AdjudicateView(window.undo_stack)
+        self.view = AdjudicateView(window.undo_stack, slot=window.slot)  # follows the project's events itself
         self.view.error.connect(window.show_error)
         self.view.status.connect(lambda text: window.statusBar().showMessage(text, 15000))
         # what a pick or a rule wrote reaches every view through the project's events (tasks.events)
         window.tabs.addTab(self.view, translate("team", "Adjudicate"))
 
-    def update(self, *, writable: bool, has_draft: bool, work_file: bool = False) -> None:
-        """Assign and merge are the coordinator's: not in an annotator's work file."""
-        self.assign_action.setEnabled(writable and has_draft and not work_file)
-        self.merge_action.setEnabled(writable and has_draft and not work_file)
+    def update(self) -> None:
+        """Assign and merge are the coordinator's, on a writable draft: not in an annotator's work file
+        (``tasks.team_session.team_refusal`` decides)."""
+        offered = team_refusal(self.window.project) is None
+        self.assign_action.setEnabled(offered)
+        self.merge_action.setEnabled(offered)
 
     def assign(self) -> None:
         project = self.window.project
         if project is None:
             return
-        try:
-            sizes = work_sizes(project)
-        except InputError as exc:
-            self.window.show_error(exc.located())
-            return
-        if sizes.empty:
-            self.window.show_error(
-                translate("team", "Every item of the draft is graded: there is no work to hand out.")
-            )
+        sizes = work_to_hand_out(project)
+        if isinstance(sizes, TeamRefusal):
+            if sizes.kind == "problem":
+                self.window.show_error(sizes.message)
+            elif sizes.kind == "nothing_to_grade":
+                self.window.show_error(
+                    translate("team", "Every item of the draft is graded: there is no work to hand out.")
+                )
             return
         folder = str(project.path.parent / f"{project.path.stem}-work")
         dialog = AssignDialog(sizes, folder, self.window)

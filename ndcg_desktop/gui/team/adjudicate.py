@@ -1,7 +1,9 @@
 """The Adjudicate view: the draft's items rated differently, most consequential first, settled by a pick or a rule.
 
-The list and the swings come from ``tasks.adjudication`` (computed off the GUI thread); picks and rules are
-undoable commands that call the same task functions as ``ndcg adjudicate``.
+Everything shown comes from :class:`~ndcg_desktop.tasks.team_session.AdjudicateSession`, which follows the
+project's events (a pick, an undo, a merge, another program's write); the list is computed off the GUI thread when
+the view is shown. Picks and rules are undoable commands that call the session's use cases, as ``ndcg adjudicate``
+calls the same task functions.
 """
 
 from __future__ import annotations
@@ -24,21 +26,16 @@ from PySide6.QtWidgets import (
 )
 
 from ndcg_desktop.gui.annotate.grade_bar import GradeBar
+from ndcg_desktop.gui.annotate.models import grade_label
 from ndcg_desktop.gui.commands import WRITE_ERRORS, write_problem
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_label
 from ndcg_desktop.gui.scores.tables import FrameModel, fit_columns, sorted_proxy, table_view
 from ndcg_desktop.gui.tasks import run_in_background
-from ndcg_desktop.tasks.adjudication import (
-    RULES,
-    Disagreements,
-    RuleApplied,
-    apply_rule,
-    disagreements,
-    pick_taken,
-    undo_rule,
-)
+from ndcg_desktop.tasks.adjudication import RULES, Disagreements, RuleApplied
+from ndcg_desktop.tasks.events import ProjectSlot
 from ndcg_desktop.tasks.project import Project, Taken
+from ndcg_desktop.tasks.team_session import LIST, PROJECT, SELECTED, AdjudicateSession, KeyRefusal
 
 translate = QCoreApplication.translate
 
@@ -59,6 +56,18 @@ RULE_NAMES = {
 }
 
 
+def key_refusal_text(refusal: KeyRefusal) -> str:
+    """Why a grade key did nothing (tasks.team_session), in the window's words; "" when the key is silently idle
+    (nothing to adjudicate, or nothing selected: the list says so already)."""
+    if refusal.kind == "off_scale":
+        return translate("team", "{grade} is not a grade here: this draft's grades run from {low} to {high}.").format(
+            grade=refusal.grade, low=refusal.low, high=refusal.high
+        )
+    if refusal.kind == "read_only":
+        return translate("workspace", "The project is open read-only: grades cannot change.")
+    return ""
+
+
 class PickCommand(QUndoCommand):
     """The adjudicator's grade for one item; undo puts back exactly what the pick took (grade, author, time, how)."""
 
@@ -72,12 +81,13 @@ class PickCommand(QUndoCommand):
         self.taken: Taken | None = None
 
     def redo(self) -> None:
-        self.taken = self.view.write(lambda p: pick_taken(p, self.query_id, self.doc_id, self.grade), self)
+        session = self.view.session
+        self.taken = self.view.write(lambda: session.pick(self.query_id, self.doc_id, self.grade), self)
 
     def undo(self) -> None:
         if self.taken is not None:
-            taken = self.taken
-            self.view.write(lambda p: p.undo(taken, action="undo adjudicate (pick)"), self)
+            taken: Taken = self.taken
+            self.view.write(lambda: self.view.session.undo_pick(taken), self)
 
 
 class ApplyRuleCommand(QUndoCommand):
@@ -89,12 +99,12 @@ class ApplyRuleCommand(QUndoCommand):
         self.done: RuleApplied | None = None
 
     def redo(self) -> None:
-        self.done = self.view.write(lambda p: apply_rule(p, self.rule), self)
+        self.done = self.view.write(lambda: self.view.session.apply_rule(self.rule), self)
 
     def undo(self) -> None:
         if self.done is not None:
             applied = self.done
-            self.view.write(lambda p: undo_rule(p, applied), self)
+            self.view.write(lambda: self.view.session.undo_rule(applied), self)
 
 
 class AdjudicateView(QWidget):
@@ -102,21 +112,22 @@ class AdjudicateView(QWidget):
 
     error = Signal(str)
     status = Signal(str)  # why a key did nothing
-    changed = Signal()  # something was settled (the views follow the project's events; tests wait on this)
+    changed = Signal()  # something was settled (the session follows the project's events; tests wait on this)
 
-    def __init__(self, undo_stack: QUndoStack, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, undo_stack: QUndoStack, parent: QWidget | None = None, *, slot: ProjectSlot | None = None
+    ) -> None:
         super().__init__(parent)
         self.undo_stack = undo_stack
-        self.project: Project | None = None
-        self.found: Disagreements | None = None
+        self.session = AdjudicateSession()
         self._task: Any = None
-        self._stale = True
+        self._shown: Disagreements | None = None  # the list the table holds
         self.k = QSpinBox()
         self.k.setRange(1, 1000)
-        self.k.setValue(10)
+        self.k.setValue(self.session.k)
         self.k.setPrefix("K = ")
         self.k.setAccessibleName(translate("team", "Cutoff of the nDCG swing"))
-        self.k.valueChanged.connect(lambda _v: self.reload())
+        self.k.valueChanged.connect(self.session.set_k)
         self.rule = QComboBox()
         for key in RULES:
             self.rule.addItem(translate("team", RULE_NAMES[key]), key)
@@ -138,8 +149,7 @@ class AdjudicateView(QWidget):
             name=translate("team", "Items rated differently"),
             description=translate("team", "Largest possible change of a run's per-query nDCG first"),
         )
-        self.table.selectionModel().currentRowChanged.connect(lambda *_: self._show_selected())
-        self._reselect: tuple[str, str] | None = None
+        self.table.selectionModel().currentRowChanged.connect(lambda *_: self._current_changed())
         self.detail = QTextBrowser()
         self.detail.setOpenLinks(False)
         self.detail.setAccessibleName(translate("team", "Ratings, notes, topic and document"))
@@ -167,65 +177,89 @@ class AdjudicateView(QWidget):
             shortcut = QShortcut(QKeySequence(str(digit)), self)
             shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             shortcut.activated.connect(lambda d=digit: self.grade_key(d))
-        self.set_project(None)
+        self.session.changed.connect(self._session_changed)
+        if slot is not None:
+            self.session.follow(slot)  # each project, and every change to it, from its events
+        self._session_changed(frozenset({PROJECT, LIST, SELECTED}))
+
+    @property
+    def project(self) -> Project | None:
+        return self.session.project
+
+    @property
+    def found(self) -> Disagreements | None:
+        """The list shown (None while it is computed)."""
+        return self.session.found
 
     def grade_key(self, digit: int) -> None:
         """A digit key: pick that grade for the selected item on a small scale; type into the number box on a
-        large one."""
-        if not self.grade_bar.isEnabled():
-            return
-        if not self.grade_bar.uses_buttons:
+        large one. The session says why a key does nothing."""
+        if self.grade_bar.isEnabled() and not self.grade_bar.uses_buttons:
             self.grade_bar.start_typing(digit)
-        elif self.grade_bar.buttons.button(digit) is not None:  # a grade of the scale
+            return
+        refusal = self.session.key_refusal(digit)
+        if refusal is None:
             self.pick_selected(digit)
-        else:
-            grades = [self.grade_bar.buttons.id(b) for b in self.grade_bar.buttons.buttons()]
-            self.status.emit(
-                translate("team", "{grade} is not a grade here: this draft's grades run from {low} to {high}.").format(
-                    grade=digit, low=min(grades), high=max(grades)
-                )
-            )
+        elif text := key_refusal_text(refusal):
+            self.status.emit(text)
 
-    # -- loading ---------------------------------------------------------------------------
+    # -- following the session ---------------------------------------------------------------
     def set_project(self, project: Project | None) -> None:
-        """Show ``project``'s draft; the list is recomputed now if the view is visible, else when it is shown."""
-        self.project = project
-        self._stale = True
-        if self.isVisible() or project is None:
-            self.reload()
+        """Show ``project``'s draft (a window without a slot tells the view itself)."""
+        self.session.set_project(project)
 
     def showEvent(self, event: Any) -> None:
         super().showEvent(event)
-        if self._stale:
+        if self.session.stale:
             self.reload()
 
+    def _session_changed(self, aspects: frozenset[str]) -> None:
+        if LIST in aspects:
+            if self.session.found is None:
+                self._clear()
+                if self.session.stale and (self.isVisible() or self.session.draft is None):
+                    self.reload()  # a hidden view computes when it is next shown
+            elif self.session.found is not self._shown:
+                self._show_list()
+        if SELECTED in aspects:
+            self._show_selected()
+
     def reload(self) -> None:
-        """Recompute the list in the background (it scores every stored run around each item)."""
+        """Compute the list in the background (it scores every stored run around each item)."""
         if self._task is not None:
             self._task.cancel_event.set()
-        self._stale = False
-        if self.found is not None:  # else a reload is under way: the item it will select again stays chosen
-            item = self._selected()  # selected again once the list is back, if it is still on it
-            self._reselect = None if item is None else (str(item["query_id"]), str(item["doc_id"]))
-        self.found = None
-        self.detail.clear()  # what it showed may have changed: never shown beside the new list
-        draft = self.project.draft() if self.project is not None else None
-        if self.project is None or draft is None:
-            self.model.clear()
-            self.summary.setText(translate("team", "No draft pool: nothing to adjudicate."))
-            self._enable()
+            self._task = None
+        job = self.session.job()
+        if job is None:
+            self._clear()
             return
-        self.grade_bar.set_scale(draft.scale, draft.labels)
+        if self.session.scale is not None:
+            self.grade_bar.set_scale(self.session.scale, self.session.labels)
         self.summary.setText(translate("team", "Comparing ratings…"))
-        project, k = self.project, self.k.value()
-        self._task = run_in_background(lambda **_: disagreements(project, k=k), self._loaded, self.error.emit)
 
-    def _loaded(self, found: Disagreements) -> None:
-        self._task = None
-        self.found = found
-        items = found.items
+        def done(found: Disagreements) -> None:
+            self._task = None
+            self.session.apply(job, found)  # dropped if the project changed meanwhile
+
+        self._task = run_in_background(lambda **_: job(), done, self.error.emit)
+
+    def _clear(self) -> None:
+        self._shown = None
+        self.model.clear()
+        self.detail.clear()  # what it showed may have changed: never shown beside the new list
+        if self.session.draft is None:
+            self.summary.setText(translate("team", "No draft pool: nothing to adjudicate."))
+        self._enable()
+
+    def _show_list(self) -> None:
+        found = self.session.found
+        assert found is not None
+        self._shown = found
+        items, labels, low = found.items, self.session.labels, self.session.scale.low if self.session.scale else 0
         frame = items.assign(
-            grade_text=[translate("team", "open") if pd.isna(g) else str(int(g)) for g in items["grade"]],
+            grade_text=[
+                translate("team", "open") if pd.isna(g) else grade_label(int(g), labels, low) for g in items["grade"]
+            ],
             how_text=[
                 "" if pd.isna(h) else translate("team", RULE_NAMES.get(str(h), "")) or translate("team", "pick")
                 for h in items["how"]
@@ -235,47 +269,49 @@ class AdjudicateView(QWidget):
         self.model.load(frame)
         self.table.sortByColumn(0, Qt.SortOrder.DescendingOrder)  # the largest swing first
         fit_columns(self.table, self.model)
-        if self._reselect is not None:
-            q, d = self._reselect
-            rows = items.index[(items["query_id"] == q) & (items["doc_id"] == d)]
-            if len(rows):
-                source = self.model.index(items.index.get_loc(rows[0]), 0)
-                self.table.setCurrentIndex(self.proxy.mapFromSource(source))
-        self._show_selected()  # from the new ratings, or cleared
+        selected = self.session.selected
+        row = self.session.row_of(*selected) if selected is not None else None
+        if row is not None:  # the item selected before the list was computed again
+            self.table.setCurrentIndex(self.proxy.mapFromSource(self.model.index(row, 0)))
         self.summary.setText(
             translate("team", "Draft v{version}: {count} items rated differently, {open} still open.").format(
                 version=found.version, count=len(items), open=found.open
             )
         )
-        self._enable()
+        self._show_selected()
 
     def _enable(self) -> None:
-        writable = self.project is not None and not self.project.read_only
-        has_open = self.found is not None and self.found.open > 0
-        self.apply_button.setEnabled(writable and has_open)
-        self.grade_bar.setEnabled(writable and self._selected() is not None)
+        writable = self.session.writable()
+        self.apply_button.setEnabled(writable and self.session.open_count() > 0)
+        self.grade_bar.setEnabled(writable and self.session.selected_item() is not None)
+
+    def _current_changed(self) -> None:
+        index = self.table.currentIndex()
+        if self._shown is None or not index.isValid():
+            return  # a list being replaced: the session keeps the selection
+        row = self.proxy.mapToSource(index).row()
+        items = self._shown.items
+        self.session.select((str(items["query_id"].iloc[row]), str(items["doc_id"].iloc[row])))
 
     def _selected(self) -> pd.Series | None:
-        index = self.table.currentIndex()
-        if self.found is None or not index.isValid():
-            return None
-        row = self.proxy.mapToSource(index).row()
-        return self.found.items.iloc[row] if row < len(self.found.items) else None
+        return self.session.selected_item()
 
     def _show_selected(self) -> None:
         item = self._selected()
         self._enable()
-        if item is None or self.project is None or self.found is None:
+        project = self.session.project
+        if item is None or project is None:
             self.detail.clear()
             return
         q, d = str(item["query_id"]), str(item["doc_id"])
-        ratings = self.found.ratings[(self.found.ratings["query_id"] == q) & (self.found.ratings["doc_id"] == d)]
-        topic = self.project.query(q) or {"text": ""}
-        doc = self.project.document(d) or {"title": "", "text": ""}
+        labels, low = self.session.labels, self.session.scale.low if self.session.scale else 0
+        topic = project.query(q) or {"text": ""}
+        doc = project.document(d) or {"title": "", "text": ""}
         html = ["<h3>", _esc(f"{q} · {d}"), "</h3><ul>"]
-        for r in ratings.itertuples():
+        for r in self.session.ratings_of(q, d).itertuples():
             note = f" — {r.note}" if r.note else ""
-            html.append(f"<li><b>{_esc(str(r.annotator))}</b>: {int(r.grade)}{_esc(note)}</li>")
+            grade = grade_label(int(r.grade), labels, low)
+            html.append(f"<li><b>{_esc(str(r.annotator))}</b>: {_esc(grade + note)}</li>")
         html += ["</ul><p><b>", _esc(translate("team", "Topic")), ":</b> ", _esc(topic["text"]), "</p>"]
         html += ["<p><b>", _esc(doc["title"]), "</b></p><p>", _esc(doc["text"][:20000]), "</p>"]
         self.detail.setHtml("".join(html))  # every piece of project data escaped: shown as text, never markup
@@ -291,17 +327,18 @@ class AdjudicateView(QWidget):
         self.undo_stack.push(ApplyRuleCommand(self, str(self.rule.currentData())))
 
     def write(self, change: Any, command: QUndoCommand | None) -> Any:
-        """Run one store change; a failure is reported and the command dropped. The list is recomputed."""
-        if self.project is None:
+        """Run one use case of the session; a failure is reported and the command dropped. What it wrote reaches
+        the session (and every view) through the project's events."""
+        if self.session.project is None:
             return None
         try:
-            result = change(self.project)
+            result = change()
         except WRITE_ERRORS as exc:
             if command is not None:
                 command.setObsolete(True)
             self.error.emit(write_problem(exc))
             result = None
-        self.changed.emit()  # the window refreshes every view, this one included
+        self.changed.emit()
         return result
 
 

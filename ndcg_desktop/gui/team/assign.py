@@ -20,12 +20,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ndcg_desktop.domain import InputError
 from ndcg_desktop.gui import file_dialogs
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_label
 from ndcg_desktop.gui.scores.tables import FrameModel, fit_columns, table_view
-from ndcg_desktop.tasks.teams import plan_summary
+from ndcg_desktop.tasks.team_session import AssignSession
 
 translate = QCoreApplication.translate
 
@@ -38,19 +37,20 @@ PLAN_COLUMNS = [
 
 
 class AssignDialog(QDialog):
-    """Chooses who grades what; the table shows the plan (``tasks.teams.plan_summary``) as the choices change."""
+    """Chooses who grades what; the table shows the session's plan (``tasks.team_session.AssignSession``) as the
+    choices change."""
 
     def __init__(self, sizes: pd.Series, folder: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.sizes = sizes  # items to grade per query of the draft
+        self.session = AssignSession(sizes, folder)
         self.setWindowTitle(translate("team", "Assign work"))
-        self.names = QLineEdit("ana, ben, chen")
+        self.names = QLineEdit(self.session.names)
         self.names.setAccessibleName(translate("team", "Annotators, separated by commas"))
         self.overlap = QDoubleSpinBox()
         self.overlap.setRange(0.0, 100.0)
         self.overlap.setDecimals(0)
         self.overlap.setSuffix(" %")
-        self.overlap.setValue(20.0)
+        self.overlap.setValue(self.session.overlap_percent)
         self.overlap.setAccessibleName(translate("team", "Share of queries graded by several annotators"))
         self.per_query = QSpinBox()
         self.per_query.setRange(2, 20)
@@ -93,25 +93,21 @@ class AssignDialog(QDialog):
         layout.addWidget(self.table)
         layout.addWidget(self.problem)
         layout.addWidget(buttons)
-        for box in (self.overlap, self.per_query, self.seed):
-            box.valueChanged.connect(self._update)
-        self.names.textChanged.connect(self._update)
-        self.folder.textChanged.connect(self._update)
+        self.overlap.valueChanged.connect(lambda value: self.session.set(overlap_percent=value))
+        self.per_query.valueChanged.connect(lambda value: self.session.set(per_query=value))
+        self.seed.valueChanged.connect(lambda value: self.session.set(seed=value))
+        self.names.textChanged.connect(lambda text: self.session.set(names=text))
+        self.folder.textChanged.connect(lambda text: self.session.set(folder=text))
+        self.session.changed.connect(self._update)
         self.resize(560, 520)
         self._update()
 
     def annotators(self) -> list[str]:
-        return [name.strip() for name in self.names.text().split(",") if name.strip()]
+        return self.session.annotators()
 
     def values(self) -> dict[str, Any]:
         """The choices, as ``tasks.teams.assign_work`` takes them."""
-        return {
-            "annotators": self.annotators(),
-            "out_dir": self.folder.text().strip(),
-            "overlap": self.overlap.value() / 100.0,
-            "per_query": self.per_query.value(),
-            "seed": self.seed.value(),
-        }
+        return self.session.values()
 
     def _browse(self) -> None:
         chosen = file_dialogs.folder(self, translate("team", "Folder for the work files"))
@@ -119,21 +115,12 @@ class AssignDialog(QDialog):
             self.folder.setText(chosen)
 
     def _update(self) -> None:
-        try:
-            summary = plan_summary(
-                self.sizes,
-                self.annotators(),
-                overlap=self.overlap.value() / 100.0,
-                per_query=self.per_query.value(),
-                seed=self.seed.value(),
-            )
-        except InputError as exc:
+        session = self.session
+        if session.problem:
             self.model.clear()
-            self.problem.setText(exc.located())
-            self.ok.setEnabled(False)
-            return
-        self.model.load(summary)
-        fit_columns(self.table, self.model)
-        missing = not self.folder.text().strip()
-        self.problem.setText(translate("team", "Choose a folder for the work files.") if missing else "")
-        self.ok.setEnabled(not missing)
+            self.problem.setText(session.problem)
+        else:
+            self.model.load(session.plan)
+            fit_columns(self.table, self.model)
+            self.problem.setText(translate("team", "Choose a folder for the work files.") if session.no_folder else "")
+        self.ok.setEnabled(session.ready())
