@@ -285,3 +285,24 @@ def test_a_rating_written_by_another_connection_reaches_adjudicate(
     qtbot.waitUntil(lambda: view.found is not None and view.model.rowCount() == 11, timeout=20_000)
     shown = {(view.proxy.index(r, 1).data(), view.proxy.index(r, 2).data()) for r in range(view.proxy.rowCount())}
     assert (q, d) not in shown
+
+
+def test_a_pick_moves_to_the_next_open_item_as_a_grade_does_in_annotate(
+    window, team_project, tmp_path, qtbot, monkeypatch, messages
+):
+    merged_team(window, team_project, tmp_path, qtbot, monkeypatch, messages)
+    view = window.team.view
+    window.tabs.setCurrentWidget(view)
+    qtbot.waitUntil(lambda: view.found is not None and view.model.rowCount() == 12, timeout=20_000)
+    order = disagreements(window.project, k=10).items[["query_id", "doc_id"]].values.tolist()  # swing first
+    view.table.setCurrentIndex(view.proxy.index(0, 0))
+    view.table.setFocus()
+    qtbot.keyClick(view.table, Qt.Key.Key_2)
+    qtbot.waitUntil(lambda: view.found is not None and view.found.open == 11, timeout=20_000)
+    item = view._selected()
+    assert [item["query_id"], item["doc_id"]] == order[1]
+    current = view.table.currentIndex()  # and the table shows it selected (the list computed again since)
+    assert [view.proxy.index(current.row(), c).data() for c in (1, 2)] == order[1]
+    window.undo_stack.undo()  # the pick is taken back; the place stays where the adjudicator is
+    qtbot.waitUntil(lambda: view.found is not None and view.found.open == 12, timeout=20_000)
+    assert [view._selected()["query_id"], view._selected()["doc_id"]] == order[1]

@@ -318,10 +318,15 @@ class AdjudicateView(QWidget):
 
     # -- settling --------------------------------------------------------------------------
     def pick_selected(self, grade: int) -> None:
+        """Pick ``grade`` for the selected item, then move to the next open one (as a grade does in Annotate)."""
         item = self._selected()
         if item is None:
             return
-        self.undo_stack.push(PickCommand(self, str(item["query_id"]), str(item["doc_id"]), grade))
+        after = self.session.next_open()  # from the list as it is now: the pick drops it
+        command = PickCommand(self, str(item["query_id"]), str(item["doc_id"]), grade)
+        self.undo_stack.push(command)
+        if command.taken is not None and after is not None:
+            self.session.select(after)  # selected in the table once the list is computed again
 
     def apply_rule(self) -> None:
         self.undo_stack.push(ApplyRuleCommand(self, str(self.rule.currentData())))
