@@ -95,6 +95,11 @@ class PoolDiffSession(FollowsProject):
         self._drop({RESULT})
 
     def set_versions(self, a: int | None, b: int | None) -> None:
+        """Compare ``a`` (before) with ``b``: each one of the frozen versions offered."""
+        offered = [v.version for v in self.frozen]
+        for number in (a, b):
+            if number is not None and number not in offered:
+                raise ValueError(f"pool version {number} is not a frozen version of this project ({offered})")
         if (a, b) != (self.a, self.b):
             self.a, self.b = a, b
             self._drop({INPUTS, RESULT})

@@ -126,3 +126,16 @@ def test_another_project_starts_over(session, slot, tmp_path, write):
     session.changed.connect(seen.append)
     slot.close()
     assert session.project is None and RESULT in seen[-1]
+
+
+def test_a_draft_discarded_elsewhere_leaves_the_chosen_pair_and_a_draft_is_no_choice(session):
+    from ndcg_desktop.tasks.pool_editing import discard, plan_discard
+
+    session.choose("unjudged", "zero")
+    diff = computed(session)
+    draft = session.project.new_draft_from(2)
+    with pytest.raises(ValueError, match=f"pool version {draft.version} is not a frozen version of this project"):
+        session.set_versions(1, draft.version)
+    discard(session.project, plan_discard(session.project))
+    assert [v.version for v in session.frozen] == [1, 2]
+    assert (session.a, session.b, session.result) == (1, 2, diff)
