@@ -50,7 +50,7 @@ IsCancelled = Callable[[], bool]
 @dataclass(frozen=True)
 class EditRefusal:
     """Why an edit of the pool does nothing. ``kind``: no_pool (no version shown), read_only, frozen, no_query,
-    no_document, graded (only an ungraded item leaves a pool), in_pool (added already), not_in_pool."""
+    no_document, graded (only an ungraded item leaves a pool), not_in_pool."""
 
     kind: str
     version: int | None = None
@@ -157,15 +157,14 @@ class PoolEditSession(FollowsProject):
             return EditRefusal("frozen", version=version.version)
         return None
 
-    def add_refusal(self, doc_id: str | None = None) -> EditRefusal | None:
-        """Why adding (``doc_id``, if typed already) to the query's pool does nothing, or None."""
+    def add_refusal(self) -> EditRefusal | None:
+        """Why adding to the query's pool does nothing, or None (a document in it already is refused by the add
+        itself, in the store's words, and never offered by :class:`DocumentSearch`)."""
         locked = self.locked()
         if locked is not None:
             return locked
         if self.query_id is None:
             return EditRefusal("no_query", version=self.version)
-        if doc_id is not None and doc_id.strip() in self.in_pool():
-            return EditRefusal("in_pool", self.version, self.query_id, doc_id.strip())
         return None
 
     def remove_refusal(self, doc_id: str | None) -> EditRefusal | None:

@@ -42,7 +42,7 @@ def test_an_undone_add_reaches_the_pool_editor(window, small_project, qtbot):
     assert "E" in editor.session.in_pool()
     window.undo_stack.undo()  # Edit ▸ Undo: the session hears the removal from the project, not from the command
     assert "E" not in editor.session.in_pool()
-    assert editor.session.add_refusal("E") is None
+    assert editor.session.add_refusal() is None
 
 
 def test_a_version_frozen_and_a_run_imported_elsewhere_reach_the_open_comparison(window, two_versions, qtbot, tmp_path):

@@ -43,8 +43,9 @@ def items(session) -> dict[str, int | None]:
 
 def test_what_an_edit_would_do_is_decided_here(session):
     assert items(session) == {"A": 3, "B": 0, "C": None}
-    assert session.add_refusal() is None and session.add_refusal(" D ") is None
-    assert session.add_refusal(" A ") == EditRefusal("in_pool", 2, "q1", "A")
+    assert session.add_refusal() is None
+    with pytest.raises(InputError, match="document A is in the pool of query q1 already"):
+        session.add(" A ")
     assert session.remove_refusal(None) == EditRefusal("no_document", 2, "q1")
     assert session.remove_refusal("A") == EditRefusal("graded", 2, "q1", "A", 3)
     assert session.remove_refusal("Z") == EditRefusal("not_in_pool", 2, "q1", "Z")
@@ -55,7 +56,7 @@ def test_what_an_edit_would_do_is_decided_here(session):
 
 def test_a_frozen_version_is_refused_and_the_store_refuses_it_too(session):
     session.show(1, "q1")
-    assert session.add_refusal("D") == EditRefusal("frozen", 1)
+    assert session.add_refusal() == EditRefusal("frozen", 1)
     assert session.remove_refusal("B") == EditRefusal("frozen", 1)
     with pytest.raises(InputError, match="pool version 1 is frozen and cannot change"):
         session.add("D")
@@ -71,7 +72,7 @@ def test_a_read_only_project_is_refused(tmp_path, write):
     session = PoolEditSession()
     session.follow(slot)
     session.show(1, "q1")
-    assert session.add_refusal("B") == EditRefusal("read_only", 1)
+    assert session.add_refusal() == EditRefusal("read_only", 1)
     slot.close()
     assert session.project is None and session.add_refusal() == EditRefusal("no_pool")
 
@@ -106,10 +107,10 @@ def test_a_discarded_draft_locks_the_editor_and_its_undo_brings_the_items_back(s
     plan = session.plan_discard()
     discarded = session.discard_job(plan)()
     assert session.pool_version is None and items(session) == {}
-    assert session.add_refusal("D") == EditRefusal("no_pool")
+    assert session.add_refusal() == EditRefusal("no_pool")
     restore_discarded(session.project, discarded)
     assert items(session) == {"A": 3, "B": 0, "C": None}
-    assert session.add_refusal("D") is None
+    assert session.add_refusal() is None
 
 
 def test_a_pending_discard_whose_draft_changed_is_dropped_and_refused(session):
