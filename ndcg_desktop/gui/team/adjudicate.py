@@ -38,6 +38,7 @@ from ndcg_desktop.tasks.adjudication import (
     pick_taken,
     undo_rule,
 )
+from ndcg_desktop.tasks.grading import undo
 from ndcg_desktop.tasks.project import Project, Taken
 
 translate = QCoreApplication.translate
@@ -77,7 +78,7 @@ class PickCommand(QUndoCommand):
     def undo(self) -> None:
         if self.taken is not None:
             taken = self.taken
-            self.view.write(lambda p: p.undo(taken, action="undo adjudicate (pick)"), self)
+            self.view.write(lambda p: undo(p, taken, action="undo adjudicate (pick)"), self)
 
 
 class ApplyRuleCommand(QUndoCommand):
