@@ -183,3 +183,65 @@ def test_the_use_case_check_finds_what_it_looks_for():
         "3: p.undo(...)",
         "4: self.project.rating_store",
     ]
+
+
+def _public_signatures(module: object) -> list[tuple[str, object]]:
+    """(qualified name, callable) of every public function and method (``__init__`` and properties included)
+    that ``module`` itself defines."""
+    import inspect
+
+    name = module.__name__  # type: ignore[attr-defined]
+    found: list[tuple[str, object]] = []
+    for attr, value in vars(module).items():
+        if attr.startswith("_") or getattr(value, "__module__", None) != name:
+            continue
+        if inspect.isfunction(value):
+            found.append((f"{name}.{attr}", value))
+        elif inspect.isclass(value):
+            for member_name, member in vars(value).items():
+                if member_name.startswith("_") and member_name != "__init__":
+                    continue
+                if isinstance(member, property) and member.fget is not None:
+                    member = member.fget
+                elif isinstance(member, staticmethod | classmethod):
+                    member = member.__func__
+                if inspect.isfunction(member):
+                    found.append((f"{name}.{attr}.{member_name}", member))
+    return found
+
+
+def _mentions_any(hint: object) -> bool:
+    import typing
+
+    return hint is typing.Any or any(_mentions_any(arg) for arg in typing.get_args(hint))
+
+
+def test_no_public_signature_of_tasks_takes_or_returns_any():
+    """Issue 23: the use cases take and return named types; a JSON document is ``domain.manifest.JsonObject``, a
+    recursive JSON type, never ``dict[str, Any]``. Every parameter and return of every public function, method and
+    dataclass field of ``ndcg_desktop.tasks.*``, resolved by ``typing.get_type_hints``."""
+    import importlib
+    import pkgutil
+    import typing
+
+    import ndcg_desktop.tasks as tasks
+
+    checked, found = 0, []
+    for info in sorted(pkgutil.iter_modules(tasks.__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"ndcg_desktop.tasks.{info.name}")
+        for qualified, function in _public_signatures(module):
+            hints = typing.get_type_hints(function)  # a hint that does not resolve fails here, naming it
+            checked += 1
+            found += [f"{qualified}: {where}: {hint}" for where, hint in hints.items() if _mentions_any(hint)]
+    assert checked > 200  # every module was walked, not none
+    assert found == []
+
+
+def test_the_any_check_finds_any_wherever_it_is_nested():
+    from collections.abc import Callable
+    from typing import Any
+
+    from ndcg_desktop.domain.manifest import JsonObject, JsonValue
+
+    assert all(_mentions_any(h) for h in (Any, dict[str, Any], list[dict[str, Any]], Callable[..., Any], Any | None))
+    assert not any(_mentions_any(h) for h in (dict[str, int], Callable[..., object], JsonObject, JsonValue))

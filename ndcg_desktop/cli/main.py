@@ -18,7 +18,6 @@ from ndcg_desktop.domain import (
     GradeScale,
     InputError,
 )
-from ndcg_desktop.domain.chunks import ChunkMap
 from ndcg_desktop.domain.settings import MAX_K
 from ndcg_desktop.formats.choices import ORDER_CHOICES
 
@@ -112,7 +111,7 @@ def _score_project(args: argparse.Namespace) -> None:
     cannot be written) records nothing."""
     from ndcg_desktop.tasks import score_run
     from ndcg_desktop.tasks.project import Project, ProjectInUse, ProjectReadOnly
-    from ndcg_desktop.tasks.scoring import record_score
+    from ndcg_desktop.tasks.scoring import record_score, stored_run_to_score
     from ndcg_desktop.tasks.work_files import open_to_grade
 
     if args.qrels or args.run or not args.run_name:
@@ -126,25 +125,17 @@ def _score_project(args: argparse.Namespace) -> None:
 
         print(f"note: {plain(args.project)} {why}; this evaluation is not recorded in it", file=sys.stderr)
     with project:
-        info = project.run_info(args.run_name)
-        reading = info.reading
-        # Import time owns a stored run's reading: another order, tie policy or ID map needs another import.
-        given = id_map_of(args)
-        asked = (
-            ("--order", args.order, {v: k for k, v in ORDER_CHOICES.items()}[reading.order]),
-            ("--ties", args.ties, reading.ties.value),
-            ("--id-map", given, reading.id_map),
+        chosen = stored_run_to_score(
+            project,
+            args.run_name,
+            args.pool_version,
+            order=args.order,
+            ties=args.ties,
+            id_map=id_map_of(args),
+            scale=args.scale,
         )
-        for option, wanted, stored in asked:
-            if wanted is not None and wanted != stored:
-                raise InputError(
-                    f"run {info.name} was imported with {_shown(option, stored)}; "
-                    f"import it again with {_shown(option, wanted)} to score it that way"
-                )
-        version = project.frozen_version(args.pool_version, check=False)  # proven as score_run reads it
-        if args.scale and GradeScale.parse(args.scale) != version.scale:
-            raise InputError(f"pool version {version.version} uses the scale {version.scale}, not {args.scale}")
-        settings = settings_of(args, scale=version.scale, ties=reading.ties.value, id_map=reading.id_map)
+        info, version = chosen.info, chosen.version
+        settings = settings_of(args, scale=version.scale, ties=info.reading.ties.value, id_map=info.reading.id_map)
         scored = score_run(project, info.name, version.version, settings, record=False)
         try:
             _report(args, scored.evaluation)
@@ -154,13 +145,6 @@ def _score_project(args: argparse.Namespace) -> None:
         record_score(project, scored)
         if scored.not_recorded:
             print(f"note: {scored.not_recorded}; this evaluation is not recorded in it", file=sys.stderr)
-
-
-def _shown(option: str, value: object) -> str:
-    """An option as it was given: ``--ties docid-asc``, ``--id-map-file chunks.jsonl (sha256 …)``."""
-    if isinstance(value, ChunkMap):
-        return f"--id-map-file {value.label()}"
-    return f"{option} {value if value is not None else '(none)'}"
 
 
 def _join_negative_scale(argv: list[str]) -> list[str]:
