@@ -299,15 +299,13 @@ def cmd_pool(args: argparse.Namespace) -> int:
 
 
 def cmd_send_for_judging(args: argparse.Namespace) -> int:
-    if args.depth is not None and args.depth < 1:  # 0 once meant "everything"
-        raise InputError(f"the depth must be a positive integer, not {args.depth}")
     # a dry run writes nothing; a change is credited as tasks.identity and tasks.work_files decide
     with Project.open(args.project, read_only=True) if args.dry_run else open_to_grade(args.project) as project:
         plan = plan_send_for_judging(
             project,
             args.run_name,
             args.pool_version,
-            depth=args.depth if args.depth is not None else max(project.run_info(args.run_name).rows, 1),
+            depth=args.depth,
             scope=QueryScope(args.queries),
         )
         verb = "would add" if args.dry_run else "added"

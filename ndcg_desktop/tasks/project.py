@@ -18,6 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+import pandas as pd
+
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import GradeScale
 from ndcg_desktop.store import (
@@ -66,10 +68,12 @@ __all__ = [
     "default_user",
     "DraftStarted",
     "DraftToDiscard",
+    "FreezePreview",
     "Frozen",
     "RatedBy",
     "draft_to_discard",
     "freeze",
+    "freeze_preview",
     "known_error",
     "open_project",
     "release_thread_connections",
@@ -125,6 +129,22 @@ def draft_to_discard(project: Project) -> DraftToDiscard:
     if draft is None:
         raise InputError("has no draft pool to discard", path=project.path)
     return DraftToDiscard(draft.version, len(project.pool_items(draft.version)))
+
+
+@dataclass(frozen=True)
+class FreezePreview:
+    """What freezing draft ``version`` would freeze: its ``items`` (query_id, doc_id, grade, ...) and how many
+    of them await adjudication (freezing refuses them; removing the ungraded would not help)."""
+
+    version: int
+    items: pd.DataFrame
+    awaiting: int
+
+
+def freeze_preview(project: Project, version: int) -> FreezePreview:
+    """The confirmation before :func:`freeze`: the draft's items and the count awaiting adjudication."""
+    awaiting = int(project.query_progress(version)["awaiting"].sum())
+    return FreezePreview(version, project.pool_items(version), awaiting)
 
 
 @dataclass(frozen=True)

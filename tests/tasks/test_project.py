@@ -14,6 +14,7 @@ from ndcg_desktop.tasks.project import (
     create_project,
     draft_to_discard,
     freeze,
+    freeze_preview,
     start_draft,
 )
 
@@ -23,6 +24,8 @@ QRELS = "q1 0 A 3\nq1 0 B 0\nq2 0 C 1\n"
 def test_freeze_returns_the_version_and_its_team_record(tmp_path, write):
     with create_project(tmp_path / "p.ndcgproj", user="ana") as project:
         import_judgments(project, write("j.qrels", QRELS))
+        preview = freeze_preview(project, 1)
+        assert (preview.version, len(preview.items), preview.awaiting) == (1, len(QRELS.splitlines()), 0)
         frozen = freeze(project)
         recorded = project.team(frozen.version)  # rule 16's record, as the manifests carry it
         assert (frozen.version.version, frozen.version.frozen) == (1, True)
@@ -60,3 +63,17 @@ def test_texts_are_imported_with_their_counts(tmp_path, write):
         )
         assert import_documents(project, write("docs.jsonl", documents)).count == len(documents.splitlines())
         assert project.counts()["documents"] == len(documents.splitlines())
+
+
+def test_the_freeze_preview_counts_the_items_awaiting_adjudication(tmp_path, write):
+    from ndcg_desktop.tasks.importing import import_ratings
+
+    ana, ben = "q1 0 A 3\nq1 0 B 0\nq2 0 C 1\n", "q1 0 A 3\nq1 0 B 2\nq2 0 C 1\n"  # they differ on B only
+    with create_project(tmp_path / "p.ndcgproj", user="lead") as project:
+        import_ratings(project, write("ana.qrels", ana), "ana")
+        import_ratings(project, write("ben.qrels", ben), "ben")
+        differ = sum(a != b for a, b in zip(ana.splitlines(), ben.splitlines(), strict=True))
+        preview = freeze_preview(project, 1)
+        assert (len(preview.items), preview.awaiting) == (len(ana.splitlines()), differ)
+        with pytest.raises(InputError, match=f"has {differ} item that annotators rated differently"):
+            freeze(project)

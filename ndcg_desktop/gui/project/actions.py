@@ -25,7 +25,7 @@ from ndcg_desktop.tasks import (
 )
 from ndcg_desktop.tasks.comparing import file_run_name
 from ndcg_desktop.tasks.importing import JudgmentsImported, import_documents, import_queries
-from ndcg_desktop.tasks.project import Frozen, freeze, start_draft
+from ndcg_desktop.tasks.project import Frozen, freeze, freeze_preview, start_draft
 
 translate = QCoreApplication.translate
 
@@ -189,9 +189,10 @@ class ProjectActions:
         version = self.window.current_version()
         if self.window.project is None or version is None or version.frozen:
             return
-        items = self.window.project.pool_items(version.version)
-        awaiting = int(self.window.project.query_progress(version.version)["awaiting"].sum())
-        dialog = FreezeDialog(version.version, items, version.labels, version.scale.low, self.window, awaiting=awaiting)
+        preview = freeze_preview(self.window.project, version.version)
+        dialog = FreezeDialog(
+            version.version, preview.items, version.labels, version.scale.low, self.window, awaiting=preview.awaiting
+        )
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return
         project, remove = self.window.project, dialog.remove.isChecked()
