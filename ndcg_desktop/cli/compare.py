@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING, Any
 
 from ndcg_desktop.cli.options import add_policy_options, decimal_number, settings_of, whole_number
 from ndcg_desktop.domain import GradeScale, InputError
-from ndcg_desktop.domain.manifest import JsonValue
 from ndcg_desktop.formats.choices import ORDER_CHOICES
 
 if TYPE_CHECKING:
+    from ndcg_desktop.domain.manifest import JsonValue
     from ndcg_desktop.tasks.comparing import RunsComparison
 
 _TESTS = ("t", "wilcoxon", "randomization")  # scoring.stats.StatTest; not imported here to keep start-up light
