@@ -6,6 +6,7 @@ import argparse
 import json
 import math
 import sys
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ndcg_desktop.cli.options import add_policy_options, decimal_number, settings_of, whole_number
@@ -13,6 +14,7 @@ from ndcg_desktop.domain import GradeScale, InputError
 from ndcg_desktop.formats.choices import ORDER_CHOICES
 
 if TYPE_CHECKING:
+    from ndcg_desktop.domain.manifest import JsonValue
     from ndcg_desktop.tasks.comparing import RunsComparison
 
 _TESTS = ("t", "wilcoxon", "randomization")  # scoring.stats.StatTest; not imported here to keep start-up light
@@ -140,6 +142,7 @@ def _compare_files(args: argparse.Namespace, stats: Any) -> RunsComparison:
 def _compare_project(args: argparse.Namespace, stats: Any) -> RunsComparison:
     from ndcg_desktop.tasks.comparing import compare_project
     from ndcg_desktop.tasks.project import Project
+    from ndcg_desktop.tasks.scoring import version_to_score
 
     if args.qrels or args.runs or not args.run_names:
         raise InputError("with --project, name the stored runs with --run-names (and give no --qrels or --runs)")
@@ -148,9 +151,7 @@ def _compare_project(args: argparse.Namespace, stats: Any) -> RunsComparison:
         if value is not None:
             raise InputError(f"a stored run keeps the reading it was imported with; {option} is for run files")
     with Project.open(args.project, read_only=True) as project:  # nothing is recorded: reading is enough
-        version = project.frozen_version(args.pool_version)
-        if args.scale and GradeScale.parse(args.scale) != version.scale:
-            raise InputError(f"pool version {version.version} uses the scale {version.scale}, not {args.scale}")
+        version = version_to_score(project, args.pool_version, scale=args.scale)
         base = settings_of(args, scale=version.scale, ties="docid-desc", id_map=None)
         return compare_project(project, args.run_names, version.version, args.k, base, stats, baseline=args.baseline)
 
@@ -223,18 +224,27 @@ def to_text(result: RunsComparison) -> str:
     if notes:
         lines += ["n/a and limits:", *(f"  {plain(note)}" for note in notes), ""]
     lines.append(f"settings   {plain(result.settings_line())}")
-    judgments = result.manifest["judgments"]
+    judgments = _object(result.manifest["judgments"])
     lines.append(
         f"judgments  {plain(str(judgments['path']))}"
         + (f" pool version {judgments['pool_version']}" if judgments.get("pool_version") else "")
-        + f" (sha256 {judgments['sha256'][:12]}…)"
+        + f" (sha256 {str(judgments['sha256'])[:12]}…)"
     )
-    for run in result.manifest["runs"]:
+    runs = result.manifest["runs"]
+    assert isinstance(runs, list)  # tasks.comparing writes one object per run
+    for run in map(_object, runs):
+        read = _object(run["run"])
         lines.append(
-            f"run {run['letter']:<6} {plain(run['name'])}: {plain(str(run['run']['path']))} "
-            f"(sha256 {run['run']['sha256'][:12]}…)"
+            f"run {run['letter']!s:<6} {plain(str(run['name']))}: {plain(str(read['path']))} "
+            f"(sha256 {str(read['sha256'])[:12]}…)"
         )
     return "\n".join(lines)
+
+
+def _object(value: JsonValue) -> Mapping[str, JsonValue]:
+    """A manifest's JSON object, read back (the manifest's shape is tasks.comparing's)."""
+    assert isinstance(value, Mapping)
+    return value
 
 
 def _records(frame: Any) -> list[dict[str, Any]]:

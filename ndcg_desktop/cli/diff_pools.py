@@ -70,7 +70,7 @@ def run_diff_pools(args: argparse.Namespace) -> int:
             f"{f'{row.rank_a} -> {row.rank_b}':>9}"
         )
     tau = "n/a (fewer than two runs scored)" if diff.tau is None else f"{diff.tau:.4f} (p {diff.tau_p:.3g})"
-    lines += ["", f"Kendall's tau-b between the two orderings: {tau}", f"settings   {plain(s['settings'])}"]
+    lines += ["", f"Kendall's tau-b between the two orderings: {tau}", f"settings   {plain(diff.settings.to_text())}"]
     for name, why in diff.refused.items():
         lines.append(f"not scored: {plain(name)}: {plain(str(why))}")  # the core's words, with the option
     print("\n".join(lines))

@@ -1,4 +1,4 @@
-"""The ``ndcg`` command line: a thin front over formats and scoring."""
+"""The ``ndcg`` command line: a thin front over the use cases in :mod:`ndcg_desktop.tasks`."""
 
 from __future__ import annotations
 
@@ -7,9 +7,8 @@ import os
 import re
 import sqlite3
 import sys
-import threading
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ndcg_desktop import __version__
 from ndcg_desktop.cli.compare import add_compare_command
@@ -19,13 +18,11 @@ from ndcg_desktop.domain import (
     GradeScale,
     InputError,
 )
-from ndcg_desktop.domain.chunks import ChunkMap
 from ndcg_desktop.domain.settings import MAX_K
 from ndcg_desktop.formats.choices import ORDER_CHOICES
 
 # numpy, pyarrow and pandas (together about half a second) are imported where they are used:
-# ``ndcg --version`` and the parser need none of them, scoring files needs no project store, and
-# pandas is imported while a run is being read.
+# ``ndcg --version`` and the parser need none of them, and scoring files (tasks.files) loads no project store.
 if TYPE_CHECKING:
     from ndcg_desktop.scoring import Evaluation
 
@@ -74,35 +71,6 @@ def build_parser(*, project_commands: bool = True) -> argparse.ArgumentParser:
     return parser
 
 
-class _Background:
-    """A call run on a thread; ``result()`` waits for it and returns its value or raises its error."""
-
-    def __init__(self, function: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
-        self._value: Any = None
-        self._error: BaseException | None = None
-        self._thread = threading.Thread(target=self._run, args=(function, args, kwargs), daemon=True)
-        self._thread.start()
-
-    def _run(self, function: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
-        try:
-            self._value = function(*args, **kwargs)
-        except BaseException as exc:  # handed to the caller by result()
-            self._error = exc
-        finally:
-            from ndcg_desktop.tasks.project import release_thread_connections  # here: --version imports no store
-
-            release_thread_connections()
-
-    def wait(self) -> None:
-        self._thread.join()
-
-    def result(self) -> Any:
-        self._thread.join()
-        if self._error is not None:
-            raise self._error
-        return self._value
-
-
 def run_score(args: argparse.Namespace) -> int:
     if args.project:
         _score_project(args)
@@ -126,20 +94,16 @@ def _score_files(args: argparse.Namespace) -> Evaluation:
     if not (args.qrels and args.run):
         raise InputError("give --qrels FILE and --run FILE (or --project PROJECT --run-name NAME)")
     settings = settings_of(args, scale=GradeScale.parse(args.scale or "0..3"), ties="docid-desc", id_map=None)
-    from ndcg_desktop.formats.runs import read_run
+    from ndcg_desktop.tasks.files import score_files  # here: --version and the parser import no pandas
 
-    # The run is the big file: read it on a thread (pyarrow and numpy work without the GIL) while
-    # pandas is imported and the judgments are read. A problem with the judgments is still reported first.
-    reading = _Background(read_run, args.run, fmt=args.run_format, order=ORDER_CHOICES.get(args.order or ""))
-    try:
-        from ndcg_desktop.formats.qrels import read_qrels
-        from ndcg_desktop.scoring import evaluate
-
-        qrels = read_qrels(args.qrels, scale=settings.scale, fmt=args.qrels_format)
-    except BaseException:
-        reading.wait()
-        raise
-    return evaluate(qrels, reading.result(), settings)
+    return score_files(
+        args.qrels,
+        args.run,
+        settings,
+        qrels_format=args.qrels_format,
+        run_format=args.run_format,
+        order=ORDER_CHOICES.get(args.order or ""),
+    )
 
 
 def _score_project(args: argparse.Namespace) -> None:
@@ -147,7 +111,7 @@ def _score_project(args: argparse.Namespace) -> None:
     cannot be written) records nothing."""
     from ndcg_desktop.tasks import score_run
     from ndcg_desktop.tasks.project import Project, ProjectInUse, ProjectReadOnly
-    from ndcg_desktop.tasks.scoring import record_score
+    from ndcg_desktop.tasks.scoring import record_score, stored_run_to_score
     from ndcg_desktop.tasks.work_files import open_to_grade
 
     if args.qrels or args.run or not args.run_name:
@@ -161,25 +125,17 @@ def _score_project(args: argparse.Namespace) -> None:
 
         print(f"note: {plain(args.project)} {why}; this evaluation is not recorded in it", file=sys.stderr)
     with project:
-        info = project.run_info(args.run_name)
-        reading = info.reading
-        # Import time owns a stored run's reading: another order, tie policy or ID map needs another import.
-        given = id_map_of(args)
-        asked = (
-            ("--order", args.order, {v: k for k, v in ORDER_CHOICES.items()}[reading.order]),
-            ("--ties", args.ties, reading.ties.value),
-            ("--id-map", given, reading.id_map),
+        chosen = stored_run_to_score(
+            project,
+            args.run_name,
+            args.pool_version,
+            order=args.order,
+            ties=args.ties,
+            id_map=id_map_of(args),
+            scale=args.scale,
         )
-        for option, wanted, stored in asked:
-            if wanted is not None and wanted != stored:
-                raise InputError(
-                    f"run {info.name} was imported with {_shown(option, stored)}; "
-                    f"import it again with {_shown(option, wanted)} to score it that way"
-                )
-        version = project.frozen_version(args.pool_version, check=False)  # proven as score_run reads it
-        if args.scale and GradeScale.parse(args.scale) != version.scale:
-            raise InputError(f"pool version {version.version} uses the scale {version.scale}, not {args.scale}")
-        settings = settings_of(args, scale=version.scale, ties=reading.ties.value, id_map=reading.id_map)
+        info, version = chosen.info, chosen.version
+        settings = settings_of(args, scale=version.scale, ties=info.reading.ties.value, id_map=info.reading.id_map)
         scored = score_run(project, info.name, version.version, settings, record=False)
         try:
             _report(args, scored.evaluation)
@@ -189,13 +145,6 @@ def _score_project(args: argparse.Namespace) -> None:
         record_score(project, scored)
         if scored.not_recorded:
             print(f"note: {scored.not_recorded}; this evaluation is not recorded in it", file=sys.stderr)
-
-
-def _shown(option: str, value: object) -> str:
-    """An option as it was given: ``--ties docid-asc``, ``--id-map-file chunks.jsonl (sha256 …)``."""
-    if isinstance(value, ChunkMap):
-        return f"--id-map-file {value.label()}"
-    return f"{option} {value if value is not None else '(none)'}"
 
 
 def _join_negative_scale(argv: list[str]) -> list[str]:

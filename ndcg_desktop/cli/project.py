@@ -28,12 +28,12 @@ from ndcg_desktop.tasks import (
     pool_apply,
     pool_preview,
 )
-from ndcg_desktop.tasks.adjudication import team_manifest
 from ndcg_desktop.tasks.export import export_frozen_pool
+from ndcg_desktop.tasks.guidelines import set_guidelines
 from ndcg_desktop.tasks.identity import stated_user
-from ndcg_desktop.tasks.importing import RatingsImport, import_ratings
+from ndcg_desktop.tasks.importing import RatingsImport, import_documents, import_queries, import_ratings
 from ndcg_desktop.tasks.pace import PaceReport, pace_report
-from ndcg_desktop.tasks.project import Project, start_draft
+from ndcg_desktop.tasks.project import Project, create_project, draft_to_discard, freeze, start_draft
 from ndcg_desktop.tasks.work_files import open_to_grade
 
 
@@ -183,31 +183,28 @@ def cmd_init(args: argparse.Namespace) -> int:
     empty = [i for i, label in enumerate(labels or [], start=1) if not label]
     if empty:
         raise InputError(f"grade label {empty[0]} is empty; give every grade a label")
-    with Project.create(args.project, scale=scale, labels=labels, user=stated_user()) as project:
+    with create_project(args.project, scale=scale, labels=labels, user=stated_user()) as project:
         print(f"created {plain(str(project.path))} (grades {project.scale}: {', '.join(map(plain, project.labels))})")
     return 0
 
 
 def cmd_import_queries(args: argparse.Namespace) -> int:
     with open_to_grade(args.project) as project:
-        topics = project.import_topics(args.file, fmt=args.format)
-        with_description = int((topics["description"] != "").sum())
-        with_narrative = int((topics["narrative"] != "").sum())
+        done = import_queries(project, args.file, fmt=args.format)
         print(
-            f"imported {len(topics)} queries ({with_description} with a description, {with_narrative} with a narrative)"
+            f"imported {done.count} queries ({done.with_description} with a description, {done.with_narrative} "
+            "with a narrative)"
         )
     return 0
 
 
 def cmd_set_guidelines(args: argparse.Namespace) -> int:
-    text = read_guidelines(args.file)
+    text = read_guidelines(args.file)  # before the project is opened: a bad file is refused first
     with open_to_grade(args.project) as project:
-        before = project.guidelines()
-        after = project.set_guidelines(text, source=f"file:{Path(args.file).name}")
-        unchanged = before is not None and before.id == after.id
+        done = set_guidelines(project, text, source=Path(args.file))
         print(
-            f"{'guidelines unchanged' if unchanged else 'set the grading guidelines'}: {len(text.splitlines())} lines, "
-            f"sha256 {after.sha256}"
+            f"{'set the grading guidelines' if done.changed else 'guidelines unchanged'}: {done.lines} lines, "
+            f"sha256 {done.guidelines.sha256}"
         )
     return 0
 
@@ -220,10 +217,10 @@ def cmd_import_docs(args: argparse.Namespace) -> int:
             if show:
                 print(f"\r{100 * done / max(total, 1):5.1f}%", end="", file=sys.stderr, flush=True)
 
-        count = project.import_documents(args.file, progress=progress)
+        done = import_documents(project, args.file, progress=progress)
         if show:
             print(file=sys.stderr)
-        print(f"imported {count} documents")
+        print(f"imported {done.count} documents")
     return 0
 
 
@@ -239,12 +236,11 @@ def cmd_import_qrels(args: argparse.Namespace) -> int:
     if args.replace:
         raise InputError("--replace replaces an annotator's ratings: give it with --annotator NAME")
     with open_to_grade(args.project) as project:
-        report = import_judgments(project, args.file, negative=negative, fmt=args.format)
-        draft = project.draft()
+        judged = import_judgments(project, args.file, negative=negative, fmt=args.format)
         print(
-            f"draft version {draft.version if draft else '?'}: {report['added']} judgments added, "
-            f"{report['graded_existing']} pool items graded, {report['unchanged']} unchanged, "
-            f"{report['ungraded']} ungraded, {report['identical_repeats']} identical repeats ignored"
+            f"draft version {judged.version if judged.version is not None else '?'}: {judged.added} judgments added, "
+            f"{judged.graded_existing} pool items graded, {judged.unchanged} unchanged, "
+            f"{judged.ungraded} ungraded, {judged.identical_repeats} identical repeats ignored"
         )
     return 0
 
@@ -303,15 +299,13 @@ def cmd_pool(args: argparse.Namespace) -> int:
 
 
 def cmd_send_for_judging(args: argparse.Namespace) -> int:
-    if args.depth is not None and args.depth < 1:  # 0 once meant "everything"
-        raise InputError(f"the depth must be a positive integer, not {args.depth}")
     # a dry run writes nothing; a change is credited as tasks.identity and tasks.work_files decide
     with Project.open(args.project, read_only=True) if args.dry_run else open_to_grade(args.project) as project:
         plan = plan_send_for_judging(
             project,
             args.run_name,
             args.pool_version,
-            depth=args.depth if args.depth is not None else max(project.run_info(args.run_name).rows, 1),
+            depth=args.depth,
             scope=QueryScope(args.queries),
         )
         verb = "would add" if args.dry_run else "added"
@@ -331,13 +325,11 @@ def cmd_send_for_judging(args: argparse.Namespace) -> int:
 
 def cmd_discard_draft(args: argparse.Namespace) -> int:
     with open_to_grade(args.project) as project:
-        draft = project.draft()
-        if draft is None:
-            raise InputError("has no draft pool to discard", path=project.path)
+        draft = draft_to_discard(project)
         if not args.yes:
             raise InputError(
-                f"discarding draft version {draft.version} deletes its {len(project.pool_items(draft.version))} "
-                "items and cannot be undone; add --yes to confirm",
+                f"discarding draft version {draft.version} deletes its {draft.items} items and cannot be undone; "
+                "add --yes to confirm",
                 path=project.path,
             )
         print(f"discarded draft version {discard_draft(project)}")
@@ -346,21 +338,20 @@ def cmd_discard_draft(args: argparse.Namespace) -> int:
 
 def cmd_freeze(args: argparse.Namespace) -> int:
     with open_to_grade(args.project) as project:
-        version = project.freeze(remove_ungraded=args.remove_ungraded)
-        print(f"froze pool version {version.version}")
-        team = team_manifest(project, version)
-        for name, rated in team["annotators"].items():
-            print(f"annotator {plain(name)}: {rated['ratings']} ratings (SHA-256 of them: {rated['sha256']})")
-        if team["adjudication"]:
-            print("adjudicated " + ", ".join(f"{n} by {how}" for how, n in team["adjudication"].items()))
-        print(f"sha256 {version.hash}")  # last: scripts read the version's hash from here
+        frozen = freeze(project, remove_ungraded=args.remove_ungraded)
+        print(f"froze pool version {frozen.version.version}")
+        for rated in frozen.annotators:
+            print(f"annotator {plain(rated.name)}: {rated.ratings} ratings (SHA-256 of them: {rated.sha256})")
+        if frozen.adjudication:
+            print("adjudicated " + ", ".join(f"{n} by {how}" for how, n in frozen.adjudication))
+        print(f"sha256 {frozen.version.hash}")  # last: scripts read the version's hash from here
     return 0
 
 
 def cmd_new_draft(args: argparse.Namespace) -> int:
     with open_to_grade(args.project) as project:
-        draft, source = start_draft(project, args.from_version)
-        print(f"draft version {draft.version} started from version {source}")
+        started = start_draft(project, args.from_version)
+        print(f"draft version {started.draft.version} started from version {started.source}")
     return 0
 
 

@@ -1,4 +1,4 @@
-"""Every edit is an undoable command that calls the store (glue's rule).
+"""Every edit is an undoable command that calls a use case of :mod:`ndcg_desktop.tasks` (glue's rule).
 
 A write can fail (another program holds the project file's write lock, the disk is full, the
 file became read-only). A failed command marks itself obsolete, so the undo stack drops it instead
@@ -14,6 +14,7 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QUndoCommand
 
 from ndcg_desktop.domain import InputError
+from ndcg_desktop.tasks.grading import grade_item, note_item, undo
 from ndcg_desktop.tasks.project import Project, Taken
 
 translate = QCoreApplication.translate
@@ -96,7 +97,7 @@ class SetGradeCommand(_StoreCommand):
 
     def redo(self) -> None:
         def write() -> None:
-            self.taken = self.project.grade_taken(self.query_id, self.doc_id, self.grade, version=self.version)
+            self.taken = grade_item(self.project, self.query_id, self.doc_id, self.grade, version=self.version)
 
         self._run(write, translate("commands", "{doc_id} was not graded").format(doc_id=self.doc_id))
 
@@ -104,7 +105,7 @@ class SetGradeCommand(_StoreCommand):
         taken = self.taken
         assert taken is not None
         self._run(
-            lambda: self.project.undo(taken, action="undo grade"),
+            lambda: undo(self.project, taken, action="undo grade"),
             translate("commands", "The grade of {doc_id} could not be undone").format(doc_id=self.doc_id),
         )
 
@@ -133,7 +134,7 @@ class SetNoteCommand(_StoreCommand):
 
     def redo(self) -> None:
         def write() -> None:
-            self.taken = self.project.note_taken(self.query_id, self.doc_id, self.note, version=self.version)
+            self.taken = note_item(self.project, self.query_id, self.doc_id, self.note, version=self.version)
 
         self._run(write, translate("commands", "The note on {doc_id} was not saved").format(doc_id=self.doc_id))
 
@@ -141,6 +142,6 @@ class SetNoteCommand(_StoreCommand):
         taken = self.taken
         assert taken is not None
         self._run(
-            lambda: self.project.undo(taken, action="undo note"),
+            lambda: undo(self.project, taken, action="undo note"),
             translate("commands", "The note on {doc_id} could not be undone").format(doc_id=self.doc_id),
         )

@@ -22,7 +22,7 @@ from typing import Any
 import pandas as pd
 import pyarrow as pa
 
-from ndcg_desktop.domain.blind import BLIND, JUDGING_ORDERS
+from ndcg_desktop.domain.blind import BLIND
 from ndcg_desktop.domain.chunks import ChunkMap, IdMap
 from ndcg_desktop.domain.data import OrderKind, Qrels, Run
 from ndcg_desktop.domain.errors import InputError
@@ -312,9 +312,7 @@ class Project:
         return self.file.meta("judging_order", BLIND)
 
     def set_judging_order(self, order: str) -> None:
-        """Record the judging order used for this project (one of ``domain.blind.JUDGING_ORDERS``)."""
-        if order not in JUDGING_ORDERS:
-            raise InputError(f"judging order must be one of {', '.join(JUDGING_ORDERS)}, not {order!r}")
+        """Record the judging order used for this project (which orders there are: tasks.grading)."""
         self.file.set_meta("judging_order", order)
 
     # -- judgments -------------------------------------------------------------------------

@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import pandas as pd
 
 from ndcg_desktop.domain.errors import InputError
+from ndcg_desktop.domain.manifest import JsonObject
 from ndcg_desktop.domain.settings import Gain
 from ndcg_desktop.scoring.ranking import top_documents
 from ndcg_desktop.scoring.sensitivity import grade_swings
@@ -194,7 +194,7 @@ def undo_rule(project: Project, applied: RuleApplied) -> None:
         project.undo(applied.taken, action=f"undo adjudicate ({applied.rule})")
 
 
-def team_manifest(project: Project, version: PoolVersion) -> dict[str, Any]:
+def team_manifest(project: Project, version: PoolVersion) -> JsonObject:
     """What rule 16 asks of a version's manifest: its annotators with the SHA-256 of each one's ratings, how the
     differing items were settled (per way: pick, median, ...), and the agreement figures over all queries
     (``AgreementReport.summary``; None with fewer than two annotators).

@@ -18,13 +18,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from ndcg_desktop.domain import EvalSettings, GradeScale, InputError, Qrels
 from ndcg_desktop.domain.data import Source
+from ndcg_desktop.domain.manifest import JsonObject
 from ndcg_desktop.domain.natural import natural_key
 from ndcg_desktop.formats.cells import IMPORTED, plain
 from ndcg_desktop.formats.export import export_folder
@@ -342,7 +342,7 @@ class AgreementResult:
             )
         return lines
 
-    def duplicates_json(self) -> dict[str, Any]:
+    def duplicates_json(self) -> JsonObject:
         """The identical pairs and the figures without them, JSON-ready (``without_duplicates`` None if none)."""
         dedup = self.deduplicated
         return {
@@ -358,7 +358,7 @@ class AgreementResult:
             },
         }
 
-    def manifest(self) -> dict[str, Any]:
+    def manifest(self) -> JsonObject:
         """Rule 13 for the agreement export: what was compared, how, and with which tool."""
         from ndcg_desktop import __version__
 

@@ -62,7 +62,7 @@ class AgreementSession(FollowsProject):
             self._unset_policies()
             self._drop({INPUTS, RESULT})
 
-    def set_settings(self, **changes: Any) -> None:
+    def set_settings(self, **changes: object) -> None:
         """K, gain or a policy (``k=5``, ``gain=Gain.EXPONENTIAL``, ``unjudged=...``, ``duplicates=...``)."""
         settings = self.settings.with_(**changes)
         if settings != self.settings:
@@ -78,7 +78,7 @@ class AgreementSession(FollowsProject):
     def ready(self) -> bool:
         return self.project is not None and self.version is not None
 
-    def job(self) -> Job:
+    def job(self) -> Job[AgreementResult]:
         """The computation for the current inputs, to run on any thread; hand its result to :meth:`apply`."""
         project, version, settings, loader = self.project, self.version, self.settings, self.loader
         if project is None or version is None:
@@ -89,7 +89,7 @@ class AgreementSession(FollowsProject):
 
         return Job("agreement", self.generation, work)
 
-    def apply(self, job: Job, result: AgreementResult) -> bool:
+    def apply(self, job: Job[AgreementResult], result: AgreementResult) -> bool:
         """Show ``result`` if the inputs are those it was computed from; False (dropped) otherwise."""
         if job.generation != self.generation:
             return False

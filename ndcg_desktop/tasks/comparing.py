@@ -32,7 +32,8 @@ import pandas as pd
 
 from ndcg_desktop import __version__
 from ndcg_desktop.domain import EvalSettings, InputError, UnjudgedPolicy
-from ndcg_desktop.domain.data import Qrels, Run
+from ndcg_desktop.domain.data import OrderKind, Qrels, Run
+from ndcg_desktop.domain.manifest import JsonObject
 from ndcg_desktop.formats.cells import check_name, plain
 from ndcg_desktop.formats.export import export_folder, in_natural_order
 from ndcg_desktop.formats.workbook import manifest_rows, runs_latex, runs_markdown, write_text, write_workbook
@@ -71,7 +72,7 @@ class RunsComparison:
     runs: pd.DataFrame
     pairs: pd.DataFrame
     per_query: pd.DataFrame
-    manifest: dict[str, Any]
+    manifest: JsonObject
     evaluations: dict[str, dict[int, Evaluation]] = field(repr=False, default_factory=dict)
     choices_note: str = ""  # runs resolved with different choices (the window's Runs view): which run chose what
     bound_note: str = ""  # the grade the upper bound gives unjudged documents, when not the scale's top
@@ -169,7 +170,7 @@ def compare_files(
     baseline: str | None = None,
     qrels_format: str | None = None,
     run_format: str | None = None,
-    order: Any = None,
+    order: OrderKind | None = None,
     names: Sequence[str] | None = None,
     progress: Progress | None = None,
     top_grade: int | None = None,
@@ -455,7 +456,7 @@ def restated(result: RunsComparison, stats: StatsSettings) -> RunsComparison:
     return new
 
 
-def _manifest(result: RunsComparison, letters: dict[str, str]) -> dict[str, Any]:
+def _manifest(result: RunsComparison, letters: dict[str, str]) -> JsonObject:
     """Rule 13 and 17: what every figure was computed from and how (each run's own settings and file)."""
     first = result.evaluations[result.names[0]][result.ks[0]].manifest
     runs = []

@@ -1,4 +1,4 @@
-"""Importing judgments and runs into a project, with one policy for each choice in both fronts."""
+"""Importing queries, documents, judgments and runs into a project, with one policy for each choice in every front."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.store import Project, RunInfo
 from ndcg_desktop.store.core import now
 from ndcg_desktop.store.ratings import AnnotatorTaken as AnnotatorTaken  # the front asks before replacing
+from ndcg_desktop.store.texts import IsCancelled, Progress
 from ndcg_desktop.tasks.work_files import no_look_alikes
 
 
@@ -38,14 +39,69 @@ class NegativeGradesFound(InputError):
     """The file has negative grades below the scale and the policy refuses them."""
 
 
+@dataclass(frozen=True)
+class QueriesImported:
+    """What :func:`import_queries` stored: how many queries (topics), and how many of them carry a description
+    and a narrative."""
+
+    count: int
+    with_description: int
+    with_narrative: int
+
+
+def import_queries(project: Project, path: str | Path, *, fmt: str | None = None) -> QueriesImported:
+    """Add or update queries (TREC topic files, TSV, CSV, JSONL; ``fmt`` forces one), in one transaction.
+
+    >>> # ndcg import-queries p.ndcgproj topics.txt and File > Import queries... are, in code:
+    >>> # import_queries(project, "topics.txt").count
+    """
+    topics = project.import_topics(path, fmt=fmt)
+    return QueriesImported(
+        count=len(topics),
+        with_description=int((topics["description"] != "").sum()),
+        with_narrative=int((topics["narrative"] != "").sum()),
+    )
+
+
+@dataclass(frozen=True)
+class DocumentsImported:
+    """What :func:`import_documents` stored."""
+
+    count: int
+
+
+def import_documents(
+    project: Project, path: str | Path, *, progress: Progress | None = None, cancelled: IsCancelled | None = None
+) -> DocumentsImported:
+    """Stream documents (JSONL or CSV/TSV with doc_id, title, text) into the project in one transaction; a
+    ``cancelled()`` flag that turns true ends it with nothing written (:class:`~ndcg_desktop.store.ImportCancelled`)."""
+    return DocumentsImported(project.import_documents(path, progress=progress, cancelled=cancelled))
+
+
+@dataclass(frozen=True)
+class JudgmentsImported:
+    """What :func:`import_judgments` changed in draft ``version``: items ``added`` (``ungraded`` of them, for
+    negative grades), items already in the pool it graded (``graded_existing``), items it left ``unchanged``, the
+    file's lines that repeat another exactly (``identical_repeats``), and every item it graded (``graded``)."""
+
+    version: int | None  # None: nothing was written, so no draft was started
+    added: int
+    graded_existing: int
+    unchanged: int
+    ungraded: int
+    identical_repeats: int
+
+    @property
+    def graded(self) -> int:
+        """The new items it added with a grade and the ungraded ones already in the pool that it graded."""
+        return self.added - self.ungraded + self.graded_existing
+
+
 def import_judgments(
     project: Project, path: str | Path, *, negative: NegativeGrades = NegativeGrades.REFUSE, fmt: str | None = None
-) -> dict[str, int]:
-    """Import judgments into the draft pool under the negative-grade policy; the counts of what changed.
-
-    ``graded`` counts every item the file graded: the new ones it added with a grade and the
-    ungraded ones already in the pool that it graded (``graded_existing``).
-    """
+) -> JudgmentsImported:
+    """Import judgments into the draft pool (started if there is none) under the negative-grade policy; what
+    changed."""
     try:
         report = project.import_qrels(path, negative_as_ungraded=negative is NegativeGrades.UNGRADED, fmt=fmt)
     except NegativeGradesFound:
@@ -56,10 +112,18 @@ def import_judgments(
             hint = "import negative grades as ungraded items with --negative-as-ungraded"
             raise NegativeGradesFound(message, path=exc.path, line=exc.line, hint=hint) from None
         raise
-    return {**report, "graded": report["added"] - report["ungraded"] + report["graded_existing"]}
+    draft = project.draft()
+    return JudgmentsImported(
+        version=draft.version if draft is not None else None,
+        added=report["added"],
+        graded_existing=report["graded_existing"],
+        unchanged=report["unchanged"],
+        ungraded=report["ungraded"],
+        identical_repeats=report["identical_repeats"],
+    )
 
 
-@dataclass
+@dataclass(frozen=True)
 class RatingsImport:
     """What :func:`import_ratings` did: the draft, how many items joined it, the ratings' counts, and whom the
     new ratings repeat exactly."""

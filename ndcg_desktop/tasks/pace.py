@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ndcg_desktop.domain.manifest import JsonObject
 from ndcg_desktop.domain.pace import PAUSE_SECONDS, JudgingPace, judging_pace, pace_rule
 from ndcg_desktop.store import Project
 
@@ -26,7 +27,7 @@ class PaceReport:
     def rule(self) -> str:
         return pace_rule(self.pace.pause_s)
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JsonObject:
         """For ``ndcg status --json``: plain numbers (None where there is nothing to time)."""
 
         def rows(frame: Any) -> list[dict[str, Any]]:

@@ -16,6 +16,7 @@ from typing import Any
 import pandas as pd
 
 from ndcg_desktop.domain import EvalSettings, InputError
+from ndcg_desktop.domain.manifest import JsonObject
 from ndcg_desktop.scoring import Cancelled
 from ndcg_desktop.scoring.ndcg import IsCancelled, Progress
 from ndcg_desktop.store import Project
@@ -37,7 +38,7 @@ class PoolDiff:
     settings: EvalSettings
     refused: dict[str, NotScored] = field(default_factory=dict)  # run -> why (each front words it)
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> JsonObject:
         counts = self.changes["change"].value_counts()
         return {
             "versions": [self.a, self.b],

@@ -136,7 +136,7 @@ class PoolDiffSession(FollowsProject):
         """Two frozen versions to compare (choosing one twice is refused by the diff, in its words)."""
         return self.project is not None and len(self.frozen) >= 2 and self.a is not None and self.b is not None
 
-    def job(self) -> Job:
+    def job(self) -> Job[PoolDiff]:
         """The diff of the chosen versions under the chosen settings, to run on any thread; hand it to apply."""
         project, a, b, differ = self.project, self.a, self.b, self.differ
         if project is None or a is None or b is None:
@@ -149,7 +149,7 @@ class PoolDiffSession(FollowsProject):
         self._asked = {self.generation: self._inputs}
         return Job("diff", self.generation, work)
 
-    def apply(self, job: Job, result: PoolDiff) -> bool:
+    def apply(self, job: Job[object], result: PoolDiff) -> bool:
         """Show ``result`` if the inputs are those it was computed from; False (dropped) otherwise."""
         if job.generation != self.generation:
             return False
@@ -157,7 +157,7 @@ class PoolDiffSession(FollowsProject):
         self.changed.emit(frozenset({RESULT}))
         return True
 
-    def refused(self, job: Job, message: str) -> bool:
+    def refused(self, job: Job[object], message: str) -> bool:
         """The job was refused (a version changed on disk, say): no earlier diff stays beside ``message``, shown
         while the inputs are those it was asked for (the refusal may have dropped the result already)."""
         if self._asked.get(job.generation) != self._inputs:

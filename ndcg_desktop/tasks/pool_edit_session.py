@@ -221,7 +221,7 @@ class PoolEditSession(FollowsProject):
         self.changed.emit(frozenset({PENDING}))
         return self._pending
 
-    def discard_job(self, plan: DiscardPlan) -> Job:
+    def discard_job(self, plan: DiscardPlan) -> Job[DiscardedDraft]:
         """Discard the planned draft on any thread; refused (ValueError) if the draft changed since it was planned.
         The discard itself reaches every view through the project's events."""
         if plan is not self._pending or self.project is None:
@@ -248,7 +248,7 @@ class DocumentSearch:
         self.generation = 0
         self.found = pd.DataFrame(columns=FOUND_COLUMNS)
 
-    def job(self, text: str) -> Job:
+    def job(self, text: str) -> Job[pd.DataFrame]:
         """Search for ``text`` (an ID prefix, or words of a title or text) on any thread; an older job's answer
         is dropped by :meth:`apply`."""
         self.generation += 1
@@ -262,7 +262,7 @@ class DocumentSearch:
 
         return Job("search", self.generation, work)
 
-    def apply(self, job: Job, found: pd.DataFrame) -> bool:
+    def apply(self, job: Job[object], found: pd.DataFrame) -> bool:
         """Keep ``found`` if it answers the newest request; False (dropped) otherwise."""
         if job.generation != self.generation:
             return False

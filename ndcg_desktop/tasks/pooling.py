@@ -86,18 +86,21 @@ def plan_send_for_judging(
     run_name: str,
     pool_version: int | None,
     *,
-    depth: int,
+    depth: int | None = None,
     scope: QueryScope = QueryScope.POOL,
     progress: Progress | None = None,
     cancelled: IsCancelled | None = None,
 ) -> JudgingPlan:
-    """The run's documents in the top ``depth`` of each in-scope query that the frozen version has not judged.
+    """The run's documents in the top ``depth`` of each in-scope query (every one of them when None) that the
+    frozen version has not judged.
 
     Documents already waiting in the draft are counted but not added again. The pairs stay Arrow columns
     until the end (see :func:`_pairs_in`): this runs on a worker while the window stays responsive.
     """
-    if depth < 1:
+    if depth is not None and depth < 1:  # 0 once meant "everything"
         raise InputError(f"the depth must be a positive integer, not {depth}")
+    if depth is None:  # no query's ranking is longer than the whole run
+        depth = max(project.run_info(run_name).rows, 1)
     inputs = load_inputs(project, run_name, pool_version)
     if progress is not None:
         progress(1, 4)

@@ -15,7 +15,10 @@ True
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
+
+import pandas as pd
 
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import GradeScale
@@ -63,6 +66,14 @@ __all__ = [
     "create_project",
     "default_labels",
     "default_user",
+    "DraftStarted",
+    "DraftToDiscard",
+    "FreezePreview",
+    "Frozen",
+    "RatedBy",
+    "draft_to_discard",
+    "freeze",
+    "freeze_preview",
     "known_error",
     "open_project",
     "release_thread_connections",
@@ -83,9 +94,17 @@ def create_project(
     return Project.create(path, scale=scale, labels=labels, user=user)
 
 
-def start_draft(project: Project, source: int | None = None) -> tuple[PoolVersion, int]:
-    """Start the next draft as a copy of frozen version ``source`` (the latest frozen one when None); returns the
-    draft and the version it copies. Refused, saying what to do instead, when there is nothing to copy."""
+@dataclass(frozen=True)
+class DraftStarted:
+    """The draft :func:`start_draft` started and the frozen version it copies."""
+
+    draft: PoolVersion
+    source: int
+
+
+def start_draft(project: Project, source: int | None = None) -> DraftStarted:
+    """Start the next draft as a copy of frozen version ``source`` (the latest frozen one when None). Refused,
+    saying what to do instead, when there is nothing to copy."""
     if source is None:
         latest = project.latest_frozen()
         if latest is None:
@@ -93,4 +112,71 @@ def start_draft(project: Project, source: int | None = None) -> tuple[PoolVersio
             advice = f"continue draft version {draft.version}" if draft else start_a_draft(project.file.conn)
             raise InputError(f"has no frozen version to copy; {advice}", path=project.path)
         source = latest.version
-    return project.new_draft_from(source), source
+    return DraftStarted(project.new_draft_from(source), source)
+
+
+@dataclass(frozen=True)
+class DraftToDiscard:
+    """The draft a discard would delete, and how many items it holds (what a confirmation names)."""
+
+    version: int
+    items: int
+
+
+def draft_to_discard(project: Project) -> DraftToDiscard:
+    """What discarding the draft would delete; refused when there is no draft."""
+    draft = project.draft()
+    if draft is None:
+        raise InputError("has no draft pool to discard", path=project.path)
+    return DraftToDiscard(draft.version, len(project.pool_items(draft.version)))
+
+
+@dataclass(frozen=True)
+class FreezePreview:
+    """What freezing draft ``version`` would freeze: its ``items`` (query_id, doc_id, grade, ...) and how many
+    of them await adjudication (freezing refuses them; removing the ungraded would not help)."""
+
+    version: int
+    items: pd.DataFrame
+    awaiting: int
+
+
+def freeze_preview(project: Project, version: int) -> FreezePreview:
+    """The confirmation before :func:`freeze`: the draft's items and the count awaiting adjudication."""
+    awaiting = int(project.query_progress(version)["awaiting"].sum())
+    return FreezePreview(version, project.pool_items(version), awaiting)
+
+
+@dataclass(frozen=True)
+class RatedBy:
+    """One annotator of a frozen version (rule 16): how many ratings, and the SHA-256 of them."""
+
+    name: str
+    ratings: int
+    sha256: str
+
+
+@dataclass(frozen=True)
+class Frozen:
+    """A version :func:`freeze` froze, with its team record: each annotator's ratings and how many differing items
+    were settled each way (pick, median, ...)."""
+
+    version: PoolVersion
+    annotators: tuple[RatedBy, ...]
+    adjudication: tuple[tuple[str, int], ...]
+
+
+def freeze(project: Project, *, version: int | None = None, remove_ungraded: bool = False) -> Frozen:
+    """Freeze the draft (``version``, or the one draft) into an immutable, hashed version. Refused while items
+    await adjudication, when nothing is graded, and while items are ungraded unless ``remove_ungraded``.
+
+    >>> # ndcg freeze p.ndcgproj --remove-ungraded and Pool > Freeze draft... are, in code:
+    >>> # freeze(project, remove_ungraded=True).version.hash
+    """
+    frozen = project.freeze(version=version, remove_ungraded=remove_ungraded)
+    team = project.team(frozen)
+    return Frozen(
+        frozen,
+        tuple(RatedBy(name, int(r["ratings"]), str(r["sha256"])) for name, r in team["annotators"].items()),
+        tuple((str(how), int(count)) for how, count in team["adjudication"].items()),
+    )

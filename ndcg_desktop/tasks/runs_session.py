@@ -25,7 +25,7 @@ from inputs that have changed since.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import pandas as pd
 
@@ -380,7 +380,7 @@ class RunsSession(FollowsProject, VersionChoice):
             raise ValueError("open a project with a frozen pool version first")
         return self._project, self._pool_version
 
-    def check_job(self) -> Job:
+    def check_job(self) -> Job[dict[str, CheckedRun]]:
         """Check every included run not checked yet, counting unjudged documents in the top max(K)."""
         project, version = self._need()
         names, base = self.unchecked(), self._settings.with_(k=max(self._ks))
@@ -395,7 +395,7 @@ class RunsSession(FollowsProject, VersionChoice):
 
         return Job("check", self._generation, work)
 
-    def score_job(self) -> Job:
+    def score_job(self) -> Job[RunsResult]:
         """Score every included run not scored yet at every K (not recorded), then compare them all."""
         if not self.ready():
             raise ValueError("not ready: check every run and resolve what its check found")
@@ -426,17 +426,19 @@ class RunsSession(FollowsProject, VersionChoice):
 
         return Job("score", self._generation, work)
 
-    def apply(self, job: Job, result: Any) -> bool:
-        """Take a job's result, unless an input changed since the job was made (then it is dropped)."""
+    def apply(self, job: Job[object], result: object) -> bool:
+        """Take a job's result (``job()``: its ``kind`` names its type), unless an input changed since the job was
+        made (then it is dropped)."""
         if job.generation != self._generation:
             return False
         if job.kind == "check":
-            self._checks.update(result)
+            self._checks.update(cast("dict[str, CheckedRun]", result))
             self.changed.emit(frozenset({CHECKS}))
         elif job.kind == "score":
-            self._result = result
-            self._shown_k = result.comparison.ks[0]
-            self._scored.update(result.scored)
+            scored = cast(RunsResult, result)
+            self._result = scored
+            self._shown_k = scored.comparison.ks[0]
+            self._scored.update(scored.scored)
             self.changed.emit(frozenset({SCORES, RESULT}))
         return True
 

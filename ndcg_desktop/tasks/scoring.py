@@ -15,7 +15,9 @@ from typing import TypeVar
 
 import pandas as pd
 
-from ndcg_desktop.domain import EvalSettings, InputError, Qrels, Run, RunReading, UnjudgedPolicy
+from ndcg_desktop.domain import EvalSettings, GradeScale, InputError, Qrels, Run, RunReading, UnjudgedPolicy
+from ndcg_desktop.domain.chunks import ChunkMap, IdMap
+from ndcg_desktop.formats.choices import ORDER_CHOICES
 from ndcg_desktop.scoring import Evaluation, evaluate
 from ndcg_desktop.scoring.bounds import unjudged_bounds
 from ndcg_desktop.scoring.explain import FlagReport, FullRankings, inspect
@@ -155,6 +157,63 @@ class ScoredRun:
     @property
     def pool_hash(self) -> str:
         return self.version.hash or ""
+
+
+def version_to_score(
+    project: Project, pool_version: int | None, *, scale: str | None = None, check: bool = True
+) -> PoolVersion:
+    """The frozen version a score or a comparison is against (the latest when ``pool_version`` is None), proven
+    unless ``check`` is False (:func:`score_run` proves it as it reads it). Its scale is the scale: another one
+    asked (``scale``, as given: ``"0..4"``) is refused, naming both."""
+    version = project.frozen_version(pool_version, check=check)
+    if scale and GradeScale.parse(scale) != version.scale:
+        raise InputError(f"pool version {version.version} uses the scale {version.scale}, not {scale}")
+    return version
+
+
+@dataclass(frozen=True)
+class StoredRunToScore:
+    """A stored run and the frozen version it is to be scored against (:func:`stored_run_to_score`)."""
+
+    info: RunInfo
+    version: PoolVersion
+
+
+def stored_run_to_score(
+    project: Project,
+    run_name: str,
+    pool_version: int | None,
+    *,
+    order: str | None = None,
+    ties: str | None = None,
+    id_map: IdMap | None = None,
+    scale: str | None = None,
+) -> StoredRunToScore:
+    """The stored run and version ``ndcg score --project`` scores. Import time owns a stored run's reading:
+    another order (``score``, ``rank``, ``file``), tie policy or ID map asked is refused, saying to import the run
+    again that way; so is a scale the version does not use (:func:`version_to_score`)."""
+    info = project.run_info(run_name)
+    reading = info.reading
+    named_order = {kind: name for name, kind in ORDER_CHOICES.items()}[reading.order]
+    asked = (
+        ("--order", order, named_order),
+        ("--ties", ties, reading.ties.value),
+        ("--id-map", id_map, reading.id_map),
+    )
+    for option, wanted, stored in asked:
+        if wanted is not None and wanted != stored:
+            raise InputError(
+                f"run {info.name} was imported with {_shown(option, stored)}; "
+                f"import it again with {_shown(option, wanted)} to score it that way"
+            )
+    return StoredRunToScore(info, version_to_score(project, pool_version, scale=scale, check=False))
+
+
+def _shown(option: str, value: object) -> str:
+    """An option as it was given: ``--ties docid-asc``, ``--id-map-file chunks.jsonl (sha256 …)``."""
+    if isinstance(value, ChunkMap):
+        return f"--id-map-file {value.label()}"
+    return f"{option} {value if value is not None else '(none)'}"
 
 
 def stamp(evaluation: Evaluation, project: Project, version: PoolVersion, run_name: str) -> None:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar, cast
 
 import pandas as pd
 
@@ -72,28 +72,34 @@ class Emitter:
     """A minimal evented signal: ``connect(callback)``, ``emit(*args)``; no Qt."""
 
     def __init__(self) -> None:
-        self._callbacks: list[Callable[..., Any]] = []
+        self._callbacks: list[Callable[..., object]] = []
 
-    def connect(self, callback: Callable[..., Any]) -> None:
+    def connect(self, callback: Callable[..., object]) -> None:
         self._callbacks.append(callback)
 
-    def disconnect(self, callback: Callable[..., Any]) -> None:
+    def disconnect(self, callback: Callable[..., object]) -> None:
         self._callbacks.remove(callback)
 
-    def emit(self, *args: Any) -> None:
+    def emit(self, *args: object) -> None:
         for callback in list(self._callbacks):
             callback(*args)
 
 
+T_co = TypeVar("T_co", covariant=True)
+
+
 @dataclass(frozen=True)
-class Job:
+class Job(Generic[T_co]):
     """Work to run anywhere: ``fn(progress=..., cancelled=...)``; its result goes back through ``apply``."""
 
     kind: str  # "check", "score" or "plan"
     generation: int
-    fn: Callable[..., Any]
+    fn: Callable[..., T_co]
 
-    def __call__(self, progress: Callable[[int, int], None] | None = None, cancelled: Any = None) -> Any:
+    def __call__(
+        self, progress: Callable[[int, int], None] | None = None, cancelled: Callable[[], bool] | None = None
+    ) -> T_co:
+        """The job's result (what the session's ``apply`` takes back)."""
         return self.fn(progress=progress, cancelled=cancelled)
 
 
@@ -389,7 +395,7 @@ class ScoresSession(FollowsProject, VersionChoice):
             raise ValueError("choose a run and a frozen pool version first")
         return self._project, self._run, self._pool_version
 
-    def check_job(self) -> Job:
+    def check_job(self) -> Job[dict[str, CheckedRun]]:
         """Check the run and the comparison run against the pool version."""
         project, _run, version = self._need_inputs()
         names, base = self.compared_runs(), self._settings
@@ -401,7 +407,7 @@ class ScoresSession(FollowsProject, VersionChoice):
 
         return Job("check", self._generation, work)
 
-    def score_job(self) -> Job:
+    def score_job(self) -> Job[ScoreResult]:
         """Score the run (and the comparison run) with the chosen settings, recording each evaluation."""
         if not self.ready():
             raise ValueError("not ready to score: check the runs and resolve every flag first")
@@ -421,7 +427,7 @@ class ScoresSession(FollowsProject, VersionChoice):
 
         return Job("score", self._generation, work)
 
-    def plan_job(self, depth: int, scope: QueryScope = QueryScope.POOL) -> Job:
+    def plan_job(self, depth: int, scope: QueryScope = QueryScope.POOL) -> Job[JudgingPlan]:
         """Preview what send for judging would add (the run only, never the comparison run)."""
         project, run, version = self._need_inputs()
         generation = self._generation
@@ -433,20 +439,21 @@ class ScoresSession(FollowsProject, VersionChoice):
 
         return Job("plan", generation, work)
 
-    def apply(self, job: Job, result: Any) -> bool:
-        """Take a job's result, unless an input changed since the job was made (then it is dropped)."""
+    def apply(self, job: Job[object], result: object) -> bool:
+        """Take a job's result (``job()``: its ``kind`` names its type), unless an input changed since the job was
+        made (then it is dropped)."""
         if job.generation != self._generation:
             return False
         if job.kind == "check":
-            self._checks = dict(result)
+            self._checks = dict(cast("dict[str, CheckedRun]", result))
             self.changed.emit(frozenset({CHECKS}))
         elif job.kind == "score":
-            self._result = result
+            self._result = cast(ScoreResult, result)
             self._query = None  # the views select the result's first query
             self._suggestion = self._previous_choices()  # "last time" is now this scoring, if it was recorded
             self.changed.emit(frozenset({RESULT, HISTORY, CHOICES_CHANGED}))
         elif job.kind == "plan":
-            self._plan = result
+            self._plan = cast(JudgingPlan, result)
             self.changed.emit(frozenset({PLAN}))
         return True
 

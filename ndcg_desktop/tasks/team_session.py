@@ -29,6 +29,7 @@ from ndcg_desktop.tasks.adjudication import (
     undo_rule,
 )
 from ndcg_desktop.tasks.events import FollowsProject, ItemsChanged, ProjectEvent, RunsChanged, VersionsChanged
+from ndcg_desktop.tasks.grading import undo
 from ndcg_desktop.tasks.session import Emitter, Job
 from ndcg_desktop.tasks.teams import plan_summary, work_sizes
 from ndcg_desktop.tasks.work_files import work_origin
@@ -94,7 +95,7 @@ class AdjudicateSession(FollowsProject):
             self.k = k
             self._drop({SETTINGS, LIST})
 
-    def job(self) -> Job | None:
+    def job(self) -> Job[Disagreements] | None:
         """The list for the current inputs, to run on any thread (None: no draft, nothing to compute)."""
         self.stale = False
         project, k = self.project, self.k
@@ -106,7 +107,7 @@ class AdjudicateSession(FollowsProject):
 
         return Job("disagreements", self.generation, work)
 
-    def apply(self, job: Job, found: Disagreements) -> bool:
+    def apply(self, job: Job[object], found: Disagreements) -> bool:
         """Show ``found`` if nothing changed since the job was made; the selection stays if the item is listed."""
         if job.generation != self.generation:
             return False
@@ -206,7 +207,7 @@ class AdjudicateSession(FollowsProject):
         return pick_taken(self._need(), query_id, doc_id, grade)
 
     def undo_pick(self, taken: Taken) -> None:
-        self._need().undo(taken, action="undo adjudicate (pick)")
+        undo(self._need(), taken, action="undo adjudicate (pick)")
 
     def apply_rule(self, rule: str) -> RuleApplied:
         """Settle every open item by ``rule`` (:data:`~ndcg_desktop.tasks.adjudication.RULES`)."""
@@ -256,6 +257,17 @@ def work_to_hand_out(project: Project) -> pd.Series | TeamRefusal:
     return sizes if not sizes.empty else TeamRefusal("nothing_to_grade")
 
 
+@dataclass(frozen=True)
+class AssignChoices:
+    """What *Assign work* hands out: ``assign_work(project, annotators, out_dir, overlap=, per_query=, seed=)``."""
+
+    annotators: tuple[str, ...]
+    out_dir: str
+    overlap: float
+    per_query: int
+    seed: int
+
+
 class AssignSession:
     """*Assign work*'s choices (annotators, the share of shared queries, annotators per shared query, seed, folder)
     and the plan they make (``tasks.teams.plan_summary``), or the problem that stops it."""
@@ -273,7 +285,7 @@ class AssignSession:
         self.no_folder = False
         self._update()
 
-    def set(self, **changes: Any) -> None:
+    def set(self, **changes: object) -> None:
         """Change any of ``names``, ``overlap_percent``, ``per_query``, ``seed``, ``folder``; the plan follows."""
         for name, value in changes.items():
             if name not in ("names", "overlap_percent", "per_query", "seed", "folder"):
@@ -284,15 +296,15 @@ class AssignSession:
     def annotators(self) -> list[str]:
         return [name.strip() for name in self.names.split(",") if name.strip()]
 
-    def values(self) -> dict[str, Any]:
+    def values(self) -> AssignChoices:
         """The choices, as ``tasks.teams.assign_work`` takes them."""
-        return {
-            "annotators": self.annotators(),
-            "out_dir": self.folder.strip(),
-            "overlap": self.overlap_percent / 100.0,
-            "per_query": self.per_query,
-            "seed": self.seed,
-        }
+        return AssignChoices(
+            annotators=tuple(self.annotators()),
+            out_dir=self.folder.strip(),
+            overlap=self.overlap_percent / 100.0,
+            per_query=self.per_query,
+            seed=self.seed,
+        )
 
     def ready(self) -> bool:
         """A plan, and a folder to write the work files to."""
@@ -303,14 +315,14 @@ class AssignSession:
         try:
             self.plan = plan_summary(
                 self.sizes,
-                values["annotators"],
-                overlap=values["overlap"],
-                per_query=values["per_query"],
-                seed=values["seed"],
+                list(values.annotators),
+                overlap=values.overlap,
+                per_query=values.per_query,
+                seed=values.seed,
             )
             self.problem = ""
         except InputError as exc:
             self.plan = pd.DataFrame()
             self.problem = exc.located()
-        self.no_folder = not values["out_dir"]
+        self.no_folder = not values.out_dir
         self.changed.emit()

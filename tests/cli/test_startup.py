@@ -38,3 +38,32 @@ def test_the_version_is_printed_without_them():
     from ndcg_desktop import __version__
 
     assert done.stdout.strip() == f"ndcg-desktop {__version__}"
+
+
+def test_scoring_files_imports_no_store(tmp_path):
+    """``ndcg score --qrels --run`` goes through tasks.files, and tasks/__init__ imports its use cases lazily:
+    the project store (and the rest of tasks) is never loaded to score two files."""
+    (tmp_path / "q.txt").write_text("q1 0 A 1\n")
+    (tmp_path / "r.txt").write_text("q1 Q0 A 1 1 s\n")
+    code = (
+        "import sys\n"
+        "from ndcg_desktop.cli.main import main\n"
+        f"assert main(['score', '--qrels', {str(tmp_path / 'q.txt')!r}, '--run', {str(tmp_path / 'r.txt')!r}]) == 0\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('ndcg_desktop.store', 'ndcg_desktop.tasks'))))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    assert done.stdout.strip().splitlines()[-1] == "['ndcg_desktop.tasks', 'ndcg_desktop.tasks.files']"
+
+
+def test_the_scoring_command_calls_the_use_case(monkeypatch, tmp_path):
+    """One way in: the command line's file scoring is tasks.files.score_files, not a copy of it."""
+    import ndcg_desktop.tasks.files as files
+    from ndcg_desktop.cli.main import main
+
+    calls = []
+    real = files.score_files
+    monkeypatch.setattr(files, "score_files", lambda *a, **k: calls.append((a, k)) or real(*a, **k))
+    (tmp_path / "q.txt").write_text("q1 0 A 1\n")
+    (tmp_path / "r.txt").write_text("q1 Q0 A 1 1 s\n")
+    assert main(["score", "--qrels", str(tmp_path / "q.txt"), "--run", str(tmp_path / "r.txt")]) == 0
+    assert [a[:2] for a, _ in calls] == [(str(tmp_path / "q.txt"), str(tmp_path / "r.txt"))]

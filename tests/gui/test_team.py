@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QDialog, QFileDialog
 from ndcg_desktop.gui.team import AssignDialog
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.adjudication import disagreements
+from ndcg_desktop.tasks.team_session import AssignChoices
 from ndcg_desktop.tasks.teams import plan_summary, read_work_file
 
 from .conftest import shot
@@ -53,13 +54,9 @@ def test_the_assign_dialog_shows_the_plan_before_writing(qtbot, qtmodeltester, t
     assert not dialog.ok.isEnabled() and "cannot name a work file" in dialog.problem.text()
     dialog.names.setText("ana, ben, chen")
     dialog.overlap.setValue(50)
-    assert dialog.values() == {
-        "annotators": ["ana", "ben", "chen"],
-        "out_dir": str(tmp_path / "work"),
-        "overlap": 0.5,
-        "per_query": 2,
-        "seed": 0,
-    }
+    assert dialog.values() == AssignChoices(
+        annotators=("ana", "ben", "chen"), out_dir=str(tmp_path / "work"), overlap=0.5, per_query=2, seed=0
+    )
     shot(dialog, "team_assign")
 
 

@@ -28,7 +28,7 @@ def test_negative_grades_are_refused_by_default_with_file_and_line(tmp_path, wri
         )
         assert (project.draft(), project.versions()) == (None, [])  # nothing written: not even an empty draft
         report = import_judgments(project, path, negative=NegativeGrades.UNGRADED)
-        assert (report["added"], report["ungraded"]) == (2, 1)
+        assert (report.version, report.added, report.ungraded, report.graded) == (1, 2, 1, 1)
 
 
 def test_cli_refuses_the_same_way(tmp_path, write, capsys):
@@ -50,12 +50,7 @@ def test_a_negative_grade_for_an_item_already_graded_counts_as_unchanged_not_ung
         report = import_judgments(
             project, write("second.qrels", "q1 0 A -1\nq1 0 B 1\n"), negative=NegativeGrades.UNGRADED
         )
-        assert {k: report[k] for k in ("added", "graded_existing", "unchanged", "ungraded")} == {
-            "added": 1,
-            "graded_existing": 0,
-            "unchanged": 1,
-            "ungraded": 0,
-        }
+        assert (report.added, report.graded_existing, report.unchanged, report.ungraded) == (1, 0, 1, 0)
         items = project.pool_items(project.draft().version)
         assert sorted(zip(items["doc_id"], items["grade"], strict=True)) == [("A", 3), ("B", 1)]
 

@@ -35,6 +35,10 @@ def test_plan_is_limited_to_the_depth_and_the_scope(project):
     everything = plan_send_for_judging(project, "sys", 1, depth=10, scope=QueryScope.RUN)
     assert pairs(everything.items) == [("q1", "C"), ("q1", "X"), ("q1", "Z"), ("q2", "Y"), ("q9", "W")]
     assert project.draft() is None  # a plan writes nothing
+    whole = plan_send_for_judging(project, "sys", 1, scope=QueryScope.RUN)  # no depth: every returned document
+    assert pairs(whole.items) == pairs(everything.items)  # 10 is past the longest ranking (4): the same plan
+    with pytest.raises(InputError, match="the depth must be a positive integer, not 0"):
+        plan_send_for_judging(project, "sys", 1, depth=0)
 
 
 def test_apply_adds_exactly_the_plan_and_counts_what_waits(project):

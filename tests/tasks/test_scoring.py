@@ -136,3 +136,31 @@ def test_a_stored_run_is_scored_by_hashed_keys_and_falls_back_to_exact_codes_on_
         # the same numbers as from the files (the stored run's line numbers are int64, the file's int32)
         pd.testing.assert_frame_equal(getattr(honest, frame), getattr(from_files, frame), check_dtype=False)
     assert collided.per_query.set_index("query_id")["duplicates_removed"].to_dict() == {"q1": 1, "q2": 0}
+
+
+@pytest.mark.parametrize("command", ["score", "compare"])
+def test_a_scale_the_version_does_not_use_is_refused_the_same_way_by_both_commands(project, capsys, command):
+    """One rule (tasks.scoring.version_to_score) for ``score --project`` and ``compare --project``."""
+    path, scale = str(project.path), project.version(1).scale
+    project.close()
+    other = f"{scale.low}..{scale.high + 1}"
+    names = ["--run-name", "sys"] if command == "score" else ["--run-names", "sys"]
+    assert main([command, "--project", path, *names, "--unjudged", "zero", "--scale", other]) == 2
+    assert capsys.readouterr().err.strip() == f"error: pool version 1 uses the scale {scale}, not {other}"
+    main([command, "--project", path, *names, "--unjudged", "zero", "--scale", str(scale), "--json"])
+    assert "uses the scale" not in capsys.readouterr().err  # its own scale is no refusal (compare wants two runs)
+
+
+def test_a_stored_run_to_score_keeps_the_reading_it_was_imported_with(project):
+    from ndcg_desktop.tasks.scoring import stored_run_to_score
+
+    chosen = stored_run_to_score(project, "sys", None, order="score", ties="docid-desc")
+    assert (chosen.info.name, chosen.version) == ("sys", project.version(1))
+    for option, asked in (("order", "rank"), ("ties", "file-order"), ("id_map", "#")):
+        with pytest.raises(InputError) as caught:
+            stored_run_to_score(project, "sys", None, **{option: asked})
+        flag = "--" + option.replace("_", "-")
+        stored = {"order": "score", "ties": "docid-desc", "id_map": "(none)"}[option]
+        assert str(caught.value) == (
+            f"run sys was imported with {flag} {stored}; import it again with {flag} {asked} to score it that way"
+        )

@@ -14,6 +14,7 @@ from ndcg_desktop.tasks.project import create_project, open_project
 from ndcg_desktop.tasks.team_session import (
     LIST,
     AdjudicateSession,
+    AssignChoices,
     AssignSession,
     KeyRefusal,
     TeamRefusal,
@@ -142,12 +143,8 @@ def test_the_assign_plan_follows_the_choices_and_says_what_stops_it(tmp_path):
     assert assign.problem == "" and assign.no_folder and not assign.ready()
     pd.testing.assert_frame_equal(assign.plan, plan_summary(sizes, ["ana", "ben"], overlap=0.5, seed=3))
     assign.set(folder=str(tmp_path / "w"))
-    assert assign.values() == {
-        "annotators": ["ana", "ben"],
-        "out_dir": str(tmp_path / "w"),
-        "overlap": 0.5,
-        "per_query": 2,
-        "seed": 3,
-    }
+    assert assign.values() == AssignChoices(
+        annotators=("ana", "ben"), out_dir=str(tmp_path / "w"), overlap=0.5, per_query=2, seed=3
+    )
     with pytest.raises(ValueError, match="no choice 'colour'"):
         assign.set(colour="red")

@@ -27,6 +27,7 @@ from ndcg_desktop.gui.commands import WRITE_ERRORS, write_problem
 from ndcg_desktop.gui.plain import bold_label, plain_label
 from ndcg_desktop.gui.preferences import ui_state
 from ndcg_desktop.gui.themes import muted_colour
+from ndcg_desktop.tasks.guidelines import GuidelinesEdit, set_guidelines
 from ndcg_desktop.tasks.project import Project
 
 translate = QCoreApplication.translate
@@ -215,15 +216,15 @@ class SetGuidelinesCommand(QUndoCommand):
         self._done_once = False
 
     def redo(self) -> None:
-        self._write(self.new, "redo" if self._done_once else "window")
+        self._write(self.new, GuidelinesEdit.REDO if self._done_once else GuidelinesEdit.WINDOW)
         self._done_once = True
 
     def undo(self) -> None:
-        self._write(self.old, "undo")
+        self._write(self.old, GuidelinesEdit.UNDO)
 
-    def _write(self, text: str, source: str) -> None:
+    def _write(self, text: str, source: GuidelinesEdit) -> None:
         try:
-            self.project.set_guidelines(text, source=source)
+            set_guidelines(self.project, text, source=source)
         except WRITE_ERRORS as exc:
             self.setObsolete(True)  # the stack drops it: no edit is claimed that is not on disk
             self.failed(

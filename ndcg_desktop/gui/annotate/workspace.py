@@ -44,6 +44,7 @@ from ndcg_desktop.gui.commands import WRITE_ERRORS, SetGradeCommand, SetNoteComm
 from ndcg_desktop.gui.plain import bold_label as _title
 from ndcg_desktop.gui.plain import plain_tooltip, show_message
 from ndcg_desktop.tasks.annotating import GradingRules, Refusal, next_query_to_grade, next_ungraded
+from ndcg_desktop.tasks.grading import set_judging_order
 from ndcg_desktop.tasks.project import PoolVersion, Project
 
 translate = QCoreApplication.translate
@@ -315,7 +316,7 @@ class Workspace(QWidget):
         if self.project is None or self.project.read_only or order == self.project.judging_order():
             return
         try:
-            self.project.set_judging_order(order)
+            set_judging_order(self.project, order)
         except WRITE_ERRORS as exc:
             self._report_failure(
                 translate("workspace", "The pool order was not recorded: {problem}").format(problem=write_problem(exc))

@@ -24,7 +24,8 @@ from ndcg_desktop.tasks import (
     pool_preview,
 )
 from ndcg_desktop.tasks.comparing import file_run_name
-from ndcg_desktop.tasks.project import PoolVersion, start_draft
+from ndcg_desktop.tasks.importing import JudgmentsImported, import_documents, import_queries
+from ndcg_desktop.tasks.project import Frozen, freeze, freeze_preview, start_draft
 
 translate = QCoreApplication.translate
 
@@ -48,8 +49,8 @@ class ProjectActions:
         project = self.window.project
         self.window._background(
             translate("main_window", "Importing queries…"),
-            lambda **_: project.import_queries(path),
-            lambda n: self._imported(translate("main_window", "Imported {count} queries.").format(count=n)),
+            lambda **_: import_queries(project, path),
+            lambda done: self._imported(translate("main_window", "Imported {count} queries.").format(count=done.count)),
         )
 
     def import_documents(self, path: str | None = None) -> None:
@@ -62,8 +63,10 @@ class ProjectActions:
         project = self.window.project
         self.window._background(
             translate("main_window", "Importing documents…"),
-            lambda progress, cancelled: project.import_documents(path, progress=progress, cancelled=cancelled),
-            lambda n: self._imported(translate("main_window", "Imported {count} documents.").format(count=n)),
+            lambda progress, cancelled: import_documents(project, path, progress=progress, cancelled=cancelled),
+            lambda done: self._imported(
+                translate("main_window", "Imported {count} documents.").format(count=done.count)
+            ),
         )
 
     def import_judgments(self, path: str | None = None, negative: NegativeGrades = NegativeGrades.REFUSE) -> None:
@@ -83,13 +86,13 @@ class ProjectActions:
                 return
         project = self.window.project
 
-        def work(**_: Any) -> dict[str, int] | NegativeGradesFound:
+        def work(**_: Any) -> JudgmentsImported | NegativeGradesFound:
             try:
                 return import_judgments(project, path, negative=negative)
             except NegativeGradesFound as exc:  # a question for the user, not a failure
                 return exc
 
-        def done(result: dict[str, int] | NegativeGradesFound) -> None:
+        def done(result: JudgmentsImported | NegativeGradesFound) -> None:
             if isinstance(result, NegativeGradesFound):
                 self._ask_negative_grades(path, result)
                 return
@@ -99,11 +102,11 @@ class ProjectActions:
                     "Judgments imported: {graded} items graded ({added} added to the pool, of them {ungraded} "
                     "ungraded; {filled} already in it graded now); {unchanged} unchanged.",
                 ).format(
-                    graded=f"{result['graded']:,}",
-                    added=f"{result['added']:,}",
-                    ungraded=f"{result['ungraded']:,}",
-                    filled=f"{result['graded_existing']:,}",
-                    unchanged=f"{result['unchanged']:,}",
+                    graded=f"{result.graded:,}",
+                    added=f"{result.added:,}",
+                    ungraded=f"{result.ungraded:,}",
+                    filled=f"{result.graded_existing:,}",
+                    unchanged=f"{result.unchanged:,}",
                 ),
                 prefer_draft=True,
             )
@@ -186,14 +189,15 @@ class ProjectActions:
         version = self.window.current_version()
         if self.window.project is None or version is None or version.frozen:
             return
-        items = self.window.project.pool_items(version.version)
-        awaiting = int(self.window.project.query_progress(version.version)["awaiting"].sum())
-        dialog = FreezeDialog(version.version, items, version.labels, version.scale.low, self.window, awaiting=awaiting)
+        preview = freeze_preview(self.window.project, version.version)
+        dialog = FreezeDialog(
+            version.version, preview.items, version.labels, version.scale.low, self.window, awaiting=preview.awaiting
+        )
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return
         project, remove = self.window.project, dialog.remove.isChecked()
 
-        def done(frozen: PoolVersion) -> None:
+        def done(frozen: Frozen) -> None:
             self.window.undo_stack.clear()  # the shown version, now frozen, followed through the project's events
             QMessageBox.information(
                 self.window,
@@ -202,13 +206,13 @@ class ProjectActions:
                     "main_window",
                     "Pool version {version} is frozen.\n\nSHA-256:\n{hash}\n\n"
                     "Scores computed against it will name this version and hash.",
-                ).format(version=frozen.version, hash=frozen.hash),
+                ).format(version=frozen.version.version, hash=frozen.version.hash),
             )
 
         # Hashing a large pool takes seconds: in the background, behind a progress dialog.
         self.window._background(
             translate("main_window", "Freezing the draft…"),
-            lambda **_: project.freeze(version=version.version, remove_ungraded=remove),
+            lambda **_: freeze(project, version=version.version, remove_ungraded=remove),
             done,
         )
 
@@ -217,7 +221,7 @@ class ProjectActions:
         if self.window.project is None or version is None:
             return
         try:
-            draft, _ = start_draft(self.window.project, version.version)  # as `ndcg new-draft --from-version`
+            draft = start_draft(self.window.project, version.version).draft  # as `ndcg new-draft --from-version`
         except InputError as exc:
             self.window.show_error(exc.located())
             return

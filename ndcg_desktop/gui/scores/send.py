@@ -29,6 +29,7 @@ from ndcg_desktop.gui.scores.tables import (
 )
 from ndcg_desktop.gui.tasks import Task, run_in_background
 from ndcg_desktop.tasks import JudgingPlan, QueryScope, SentForJudging
+from ndcg_desktop.tasks.grading import undo
 from ndcg_desktop.tasks.pooling import take_back_sent
 from ndcg_desktop.tasks.project import Project, Taken
 from ndcg_desktop.tasks.session import ScoresSession
@@ -178,7 +179,7 @@ class SendForJudgingCommand(QUndoCommand):
             self._done = False
             return
         if self.taken is not None:
-            self.project.undo(self.taken, action="redo send for judging")
+            undo(self.project, self.taken, action="redo send for judging")
 
     def undo(self) -> None:
         self.taken = take_back_sent(self.project, self.sent)

@@ -79,13 +79,22 @@ class TeamActions(QObject):
                 QMessageBox.Icon.Information,
                 translate("team", "Work files written"),
                 translate("team", "{count} work files for draft v{version} are in {folder}.").format(
-                    count=len(result.files), version=result.version, folder=str(values["out_dir"])
+                    count=len(result.files), version=result.version, folder=values.out_dir
                 ),
             )
 
         self._background(
             translate("team", "Writing work files…"),
-            lambda progress, cancelled: assign_work(project, progress=progress, cancelled=cancelled, **values),
+            lambda progress, cancelled: assign_work(
+                project,
+                list(values.annotators),
+                values.out_dir,
+                overlap=values.overlap,
+                per_query=values.per_query,
+                seed=values.seed,
+                progress=progress,
+                cancelled=cancelled,
+            ),
             done,
         )
 

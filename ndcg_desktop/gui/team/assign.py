@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pandas as pd
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import (
@@ -24,7 +22,7 @@ from ndcg_desktop.gui import file_dialogs
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_label
 from ndcg_desktop.gui.scores.tables import FrameModel, fit_columns, table_view
-from ndcg_desktop.tasks.team_session import AssignSession
+from ndcg_desktop.tasks.team_session import AssignChoices, AssignSession
 
 translate = QCoreApplication.translate
 
@@ -105,7 +103,7 @@ class AssignDialog(QDialog):
     def annotators(self) -> list[str]:
         return self.session.annotators()
 
-    def values(self) -> dict[str, Any]:
+    def values(self) -> AssignChoices:
         """The choices, as ``tasks.teams.assign_work`` takes them."""
         return self.session.values()
 

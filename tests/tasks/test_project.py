@@ -1,0 +1,79 @@
+"""tasks.project: freezing, starting and discarding drafts, and importing texts, as every front calls them."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from ndcg_desktop.domain import InputError
+from ndcg_desktop.tasks.importing import import_documents, import_judgments, import_queries
+from ndcg_desktop.tasks.project import (
+    DraftStarted,
+    DraftToDiscard,
+    RatedBy,
+    create_project,
+    draft_to_discard,
+    freeze,
+    freeze_preview,
+    start_draft,
+)
+
+QRELS = "q1 0 A 3\nq1 0 B 0\nq2 0 C 1\n"
+
+
+def test_freeze_returns_the_version_and_its_team_record(tmp_path, write):
+    with create_project(tmp_path / "p.ndcgproj", user="ana") as project:
+        import_judgments(project, write("j.qrels", QRELS))
+        preview = freeze_preview(project, 1)
+        assert (preview.version, len(preview.items), preview.awaiting) == (1, len(QRELS.splitlines()), 0)
+        frozen = freeze(project)
+        recorded = project.team(frozen.version)  # rule 16's record, as the manifests carry it
+        assert (frozen.version.version, frozen.version.frozen) == (1, True)
+        assert frozen.annotators == tuple(
+            RatedBy(name, rated["ratings"], rated["sha256"]) for name, rated in recorded["annotators"].items()
+        )
+        assert [a.ratings for a in frozen.annotators] == [len(QRELS.splitlines())]
+        assert frozen.adjudication == tuple(recorded["adjudication"].items()) == ()
+
+
+def test_a_draft_is_started_from_the_latest_frozen_version_and_discarded_after_saying_what_it_holds(tmp_path, write):
+    path = tmp_path / "p.ndcgproj"
+    with create_project(path, user="ana") as project:
+        with pytest.raises(InputError) as caught:
+            draft_to_discard(project)
+        assert str(caught.value) == f"{path}: has no draft pool to discard"
+        import_judgments(project, write("j.qrels", QRELS))
+        freeze(project)
+        started = start_draft(project)
+        assert started == DraftStarted(project.version(2), 1)
+        project.add_items(pd.DataFrame({"query_id": ["q3"], "doc_id": ["D"]}), version=2)
+        assert draft_to_discard(project) == DraftToDiscard(2, len(QRELS.splitlines()) + 1)
+
+
+def test_texts_are_imported_with_their_counts(tmp_path, write):
+    topics = "query_id\ttitle\tdescription\tnarrative\nq1\tcats\tabout cats\t\nq2\tdogs\t\t\nq3\tfish\tfish\tany fish\n"
+    documents = "".join(f'{{"doc_id": "d{i}", "title": "t", "text": "x"}}\n' for i in range(5))
+    with create_project(tmp_path / "p.ndcgproj", user="ana") as project:
+        queries = import_queries(project, write("topics.tsv", topics))
+        rows = [line.split("\t") for line in topics.splitlines()[1:]]
+        assert (queries.count, queries.with_description, queries.with_narrative) == (
+            len(rows),
+            sum(1 for r in rows if r[2]),
+            sum(1 for r in rows if r[3]),
+        )
+        assert import_documents(project, write("docs.jsonl", documents)).count == len(documents.splitlines())
+        assert project.counts()["documents"] == len(documents.splitlines())
+
+
+def test_the_freeze_preview_counts_the_items_awaiting_adjudication(tmp_path, write):
+    from ndcg_desktop.tasks.importing import import_ratings
+
+    ana, ben = "q1 0 A 3\nq1 0 B 0\nq2 0 C 1\n", "q1 0 A 3\nq1 0 B 2\nq2 0 C 1\n"  # they differ on B only
+    with create_project(tmp_path / "p.ndcgproj", user="lead") as project:
+        import_ratings(project, write("ana.qrels", ana), "ana")
+        import_ratings(project, write("ben.qrels", ben), "ben")
+        differ = sum(a != b for a, b in zip(ana.splitlines(), ben.splitlines(), strict=True))
+        preview = freeze_preview(project, 1)
+        assert (len(preview.items), preview.awaiting) == (len(ana.splitlines()), differ)
+        with pytest.raises(InputError, match=f"has {differ} item that annotators rated differently"):
+            freeze(project)
