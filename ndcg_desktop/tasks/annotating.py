@@ -25,8 +25,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ndcg_desktop.domain.settings import GradeScale
+from ndcg_desktop.store import Project
+from ndcg_desktop.store.undo import Taken
 
-__all__ = ["Decision", "GradingRules", "Refusal", "next_query_to_grade", "next_ungraded"]
+__all__ = [
+    "Decision",
+    "GradingRules",
+    "Refusal",
+    "grade_item",
+    "next_query_to_grade",
+    "next_ungraded",
+    "note_item",
+    "put_back",
+    "set_judging_order",
+]
 
 
 @dataclass(frozen=True)
@@ -119,3 +131,25 @@ def next_query_to_grade(ungraded: Sequence[int], current: int) -> int | None:
         if ungraded[row] > 0:
             return row
     return None
+
+
+# -- the use cases a grading key, a note and the order box run (the window's undoable commands call these) -------
+def grade_item(project: Project, version: int, query_id: str, doc_id: str, grade: int | None) -> Taken:
+    """Grade one item of draft ``version`` (None: ungraded) as the project's user; returns what it took, for
+    :func:`put_back`."""
+    return project.grade_taken(query_id, doc_id, grade, version=version)
+
+
+def note_item(project: Project, version: int, query_id: str, doc_id: str, note: str) -> Taken:
+    """Set the note of one item of draft ``version``; returns what it took, for :func:`put_back`."""
+    return project.note_taken(query_id, doc_id, note, version=version)
+
+
+def put_back(project: Project, taken: Taken, action: str) -> None:
+    """Undo a grade or a note: put back exactly what it took (audited as ``action``)."""
+    project.undo(taken, action=action)
+
+
+def set_judging_order(project: Project, order: str) -> None:
+    """Record the judging order used for the project (``domain.blind.JUDGING_ORDERS``)."""
+    project.set_judging_order(order)

@@ -71,11 +71,10 @@ class TopicHeader(QWidget):
             return
         document = details.document()
         document.setTextWidth(details.viewport().width())
-        frame = details.height() - details.viewport().height()
-        needed = int(document.size().height() + 0.999) + frame
+        needed = int(document.size().height() + 0.999) + 2 * details.frameWidth()
         bound = self._bound()
         slack = SLACK_LINES * details.fontMetrics().lineSpacing()
-        height = needed if needed <= bound + slack else bound
+        height = max(needed, 1) if needed <= bound + slack else bound
         if height != details.height():
             details.setFixedHeight(height)
 
