@@ -24,7 +24,7 @@ from ndcg_desktop.tasks.annotate_session import (
 from ndcg_desktop.tasks.annotating import Decision, Refusal
 from ndcg_desktop.tasks.events import ProjectSlot
 from ndcg_desktop.tasks.importing import import_ratings
-from ndcg_desktop.tasks.pool_editing import discard, plan_discard
+from ndcg_desktop.tasks.pool_editing import discard, plan_discard, restore_discarded
 from ndcg_desktop.tasks.pooling import apply_send_for_judging, plan_send_for_judging, take_back_sent
 
 QRELS = "q1 0 A 3\nq1 0 B 2\nq1 0 C -1\nq1 0 D -1\nq2 0 E -1\n"  # q1: A, B graded, C, D not; q2: E not
@@ -209,6 +209,43 @@ def test_a_send_into_a_new_draft_its_undo_and_its_redo_show_the_draft_each_time(
     project.undo(taken, action="redo send for judging")  # what the command's redo does
     assert (session.version.version, session.version.frozen) == (2, False)  # shown again, as after the send
     assert "X" in session.pool.docs
+
+
+@pytest.mark.parametrize(
+    "how", ["new draft", "send for judging", "redo of a send", "undo of a discard", "ratings import"]
+)
+def test_a_draft_that_appears_is_shown_whatever_brought_it(path, opened, tmp_path, how):
+    """The class of the redone send's defect: every way a draft appears shows it, as a new draft is shown."""
+    with Project.open(path, user="ann") as p:
+        p.freeze(remove_ungraded=True)
+        if how == "undo of a discard":
+            p.new_draft_from(1)
+    _slot, session = opened(path)
+    project = session.project
+    assert session.version.version == (2 if how == "undo of a discard" else 1)
+    if how == "new draft":
+        project.new_draft_from(1)
+    elif how == "send for judging":
+        apply_send_for_judging(project, plan_send_for_judging(project, "sys", 1, depth=10))
+    elif how == "redo of a send":
+        taken = take_back_sent(
+            project, apply_send_for_judging(project, plan_send_for_judging(project, "sys", 1, depth=10))
+        )
+        assert session.version.version == 1
+        project.undo(taken, action="redo send for judging")
+    elif how == "undo of a discard":
+        discarded = discard(project, plan_discard(project))
+        assert session.version.version == 1
+        restore_discarded(project, discarded)
+    else:
+        (tmp_path / "ana.qrels").write_text("q2 0 E 1\n")
+        import_ratings(project, tmp_path / "ana.qrels", "ana")
+    assert (session.version.version, session.version.frozen) == (2, False)
+    stored = project.query_progress(2)  # its counts, as the file has them
+    assert counts(session) == {
+        str(r.query_id): (int(r.pool_size), int(r.graded), int(r.awaiting)) for r in stored.itertuples()
+    }
+    assert session.progress() == (int(stored["graded"].sum()), int(stored["pool_size"].sum()))
 
 
 def test_a_discard_shows_the_last_frozen_version_with_its_counts(path, opened):

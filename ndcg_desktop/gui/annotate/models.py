@@ -92,7 +92,7 @@ class _SessionTableModel(QAbstractTableModel):
         before = list(ids)
         sort()
         for index in self.persistentIndexList():
-            if index.isValid():
+            if index.isValid() and index.row() < len(before):
                 self.changePersistentIndex(index, self.index(row_of(before[index.row()]), index.column()))
         self.layoutChanged.emit()
 

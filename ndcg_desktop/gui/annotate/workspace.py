@@ -240,7 +240,7 @@ class Workspace(QWidget):
             self._syncing = syncing
         if aspect.REFUSED in aspects and self.session.refusal is not None:
             self.refused.emit(self.session.refusal)
-        if self.session.query_id is not None and not self._query_shown():
+        if aspect.QUERIES in aspects and self.session.query_id is not None and not self._query_shown():
             self.select_query_row(0)  # the query the session kept is filtered out of the list: the first shown
 
     def _render_parts(self, aspects: frozenset[str]) -> None:
@@ -248,8 +248,6 @@ class Workspace(QWidget):
             self.guidelines.attach(self.project, self.undo_stack, self._report_failure)
         if aspects & {aspect.PROJECT, aspect.VERSION}:
             self._render_version()
-        if aspects & {aspect.PROJECT, aspect.ORDER}:
-            self._render_order()
         if aspect.QUERIES in aspects:
             if aspect.LOADING not in aspects:
                 self.loader.cancel()  # read anew at once: an older read's rows must not land
@@ -263,6 +261,8 @@ class Workspace(QWidget):
             self.pool_view.resizeColumnToContents(0)
         elif aspect.ITEMS in aspects:
             self.pool.values_changed(2, 4)
+        if aspects & {aspect.PROJECT, aspect.ORDER}:
+            self._render_order()  # after the models took the session's new rows
         if aspects & {aspect.QUERIES, aspect.POOL, aspect.CURRENT, aspect.ITEMS, aspect.ORDER}:
             self._sync_selection()
             self._show_item(force=aspect.POOL in aspects)
@@ -346,7 +346,7 @@ class Workspace(QWidget):
             if index.isValid():
                 if view.currentIndex().row() != index.row() or not view.selectionModel().isRowSelected(index.row()):
                     view.selectionModel().setCurrentIndex(index, flags)
-                view.scrollTo(index)
+                    view.scrollTo(index)  # only when it moved: a list scrolled away stays while grading
             else:
                 view.selectionModel().clear()
 
