@@ -10,36 +10,28 @@ from PySide6.QtCore import QCoreApplication, QItemSelectionModel, QModelIndex, Q
 from PySide6.QtGui import (
     QKeySequence,
     QShortcut,
-    QTextDocumentFragment,
     QUndoCommand,
     QUndoStack,
 )
 from PySide6.QtWidgets import (
     QApplication,
-    QCheckBox,
-    QComboBox,
     QHBoxLayout,
-    QHeaderView,
-    QLabel,
-    QLineEdit,
     QMessageBox,
     QSplitter,
     QVBoxLayout,
     QWidget,
 )
 
-from ndcg_desktop.domain.blind import BLIND, DOC_ID
-from ndcg_desktop.gui.annotate.document import DocumentPane, list_table
-from ndcg_desktop.gui.annotate.grade_bar import GradeBar
+from ndcg_desktop.domain.blind import BLIND
+from ndcg_desktop.gui.annotate.document import DocumentPane
 from ndcg_desktop.gui.annotate.guidelines import SHORTCUT as GUIDELINES_KEY
 from ndcg_desktop.gui.annotate.guidelines import GuidelinesPanel
 from ndcg_desktop.gui.annotate.models import PoolFilterProxy, PoolTableModel, QueryFilterProxy, QueryListModel
+from ndcg_desktop.gui.annotate.panes import PoolPane, QueriesPane
 from ndcg_desktop.gui.annotate.query_loader import QueryLoader
-from ndcg_desktop.gui.annotate.topic_header import TopicHeader
 from ndcg_desktop.gui.annotate.words import refusal_text
 from ndcg_desktop.gui.commands import WRITE_ERRORS, SetGradeCommand, SetNoteCommand, write_problem
-from ndcg_desktop.gui.plain import bold_label as _title
-from ndcg_desktop.gui.plain import plain_tooltip, show_message
+from ndcg_desktop.gui.plain import show_message
 from ndcg_desktop.tasks import annotate_session as aspect
 from ndcg_desktop.tasks.annotate_session import AnnotateSession
 from ndcg_desktop.tasks.annotating import Refusal
@@ -48,8 +40,6 @@ from ndcg_desktop.tasks.project import PoolVersion, Project
 from ndcg_desktop.tasks.session import Job
 
 translate = QCoreApplication.translate
-
-BANNER_FROZEN = "background:#e8eef7; color:#1f3b63; border:1px solid #b9c9e0; border-radius:4px; padding:6px 10px;"
 
 
 class Workspace(QWidget):
@@ -79,81 +69,18 @@ class Workspace(QWidget):
         self.pool_proxy = PoolFilterProxy(self)
         self.pool_proxy.setSourceModel(self.pool)
 
-        # Left: queries with a filter box.
-        self.filter_box = QLineEdit(placeholderText=translate("workspace", "Filter queries (Ctrl+F)"))
-        self.filter_box.setClearButtonEnabled(True)
-        self.filter_box.setAccessibleName(translate("workspace", "Filter queries"))
-        self.filter_box.textChanged.connect(self.query_proxy.setFilterFixedString)
-        self.query_view = list_table(self.query_proxy, "queries_view", translate("workspace", "Queries"))
-        left = QWidget()
-        lv = QVBoxLayout(left)
-        lv.setContentsMargins(0, 0, 0, 0)
-        queries_title = _title(translate("workspace", "Queries"))
-        queries_title.setBuddy(self.query_view)
-        lv.addWidget(queries_title)
-        lv.addWidget(self.filter_box)
-        lv.addWidget(self.query_view)
-
-        # Centre: the query, its pool, the grade bar and the note.
-        self.banner = QLabel()
-        self.banner.setStyleSheet(BANNER_FROZEN)
-        self.banner.setWordWrap(True)
-        self.banner.setMinimumHeight(2 * self.banner.fontMetrics().lineSpacing() + 16)
-        self.banner.setAccessibleName(translate("workspace", "Pool version notice"))
-        self.banner.hide()
-        self.topic = TopicHeader()  # the query's title in bold, its description and narrative below
-        self.query_label = self.topic.title
-        self.ungraded_only = QCheckBox(translate("workspace", "Show ungraded only"))
-        self.ungraded_only.setAccessibleName(translate("workspace", "Show ungraded only"))
-        self.ungraded_only.toggled.connect(self._ungraded_only)
-        self.order_box = QComboBox()
-        self.order_box.setAccessibleName(translate("workspace", "Pool order"))
-        self.order_box.addItem(translate("workspace", "Blind order"), BLIND)
-        self.order_box.addItem(translate("workspace", "Document ID order"), DOC_ID)
-        self.order_box.setToolTip(
-            translate(
-                "workspace",
-                "Blind order hides the runs' ranking, which would bias a grade: each query's pool is "
-                "shuffled the same way for everyone. The order is recorded in the project.",
-            )
-        )
-        self.order_box.activated.connect(lambda _i: self._order_chosen())
-        self.pool_view = list_table(self.pool_proxy, "pool_view", translate("workspace", "Pool"))
-        header = self.pool_view.horizontalHeader()
-        header.setStretchLastSection(False)
-        # Sized once per load, not ResizeToContents: that re-measures every row on each grade.
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        header.resizeSection(3, 90)
-        header.resizeSection(4, 110)
-        self.grade_bar = GradeBar()
+        # Left: queries with a filter box. Centre: the query, its pool, the grade bar and the note.
+        left, centre = QueriesPane(self.query_proxy), PoolPane(self.pool_proxy)
+        self.filter_box, self.query_view = left.filter_box, left.view
+        self.banner, self.topic, self.query_label = centre.banner, centre.topic, centre.topic.title
+        self.order_box, self.ungraded_only, self.pool_view = centre.order_box, centre.ungraded_only, centre.view
+        self.grade_bar, self.note_edit = centre.grade_bar, centre.note_edit
         self.grade_buttons = self.grade_bar.buttons
+        self.left, self.centre = left, centre
+        self.ungraded_only.toggled.connect(self._ungraded_only)
+        self.order_box.activated.connect(lambda _i: self._order_chosen())
         self.grade_bar.graded.connect(self.grade_current)
-        self.note_edit = QLineEdit(
-            placeholderText=translate("workspace", "Note on this document (E to edit, Enter to save)")
-        )
-        self.note_edit.setAccessibleName(translate("workspace", "Note"))
-        self.note_edit.setAccessibleDescription(
-            translate("workspace", "Note on this document (E to edit, Enter to save)")
-        )
         self.note_edit.returnPressed.connect(self.save_note)
-        centre = QWidget()
-        cv = QVBoxLayout(centre)
-        cv.setContentsMargins(0, 0, 0, 0)
-        cv.addWidget(self.banner)
-        cv.addWidget(self.topic)
-        row = QHBoxLayout()
-        pool_title = _title(translate("workspace", "Pool"))
-        pool_title.setBuddy(self.pool_view)
-        row.addWidget(pool_title)
-        row.addStretch(1)
-        row.addWidget(self.order_box)
-        row.addSpacing(8)
-        row.addWidget(self.ungraded_only)
-        cv.addLayout(row)
-        cv.addWidget(self.pool_view, 1)
-        cv.addWidget(self.grade_bar)
-        cv.addWidget(self.note_edit)
 
         # Right: the document, readable.
         right = self.document = DocumentPane()
@@ -175,7 +102,6 @@ class Workspace(QWidget):
 
         self.query_view.selectionModel().currentRowChanged.connect(self._query_selected)
         self.pool_view.selectionModel().currentRowChanged.connect(self._doc_selected)
-        self.pool_view.setColumnHidden(PoolTableModel.BLIND_COLUMN, True)
         self._shortcuts()
         self._set_tab_order()
         self.session.changed.connect(self._render)
@@ -252,7 +178,7 @@ class Workspace(QWidget):
             if aspect.LOADING not in aspects:
                 self.loader.cancel()  # read anew at once: an older read's rows must not land
             self.queries.reset()
-            self._size_query_columns()
+            self.left.size_columns(self.queries)
         elif aspect.COUNTS in aspects:
             self.queries.values_changed(1, 2)
         if aspect.POOL in aspects:
@@ -283,35 +209,9 @@ class Workspace(QWidget):
         self.session.apply(job, rows)  # type: ignore[arg-type]
 
     def _render_version(self) -> None:
-        version = self.version
-        frozen = version is not None and version.frozen
-        self.banner.setVisible(frozen)
-        self.banner.clear()  # nothing of another version's notice stays behind, shown or not
-        self.banner.setToolTip("")
-        if version is not None and frozen:
-            text = translate(
-                "workspace",
-                "<b>Frozen:</b> pool version {version} (sha256 {hash}…) is read-only. "
-                "Pool ▸ New draft from this version starts the next round.",
-            ).format(version=version.version, hash=version.short_hash)
-            self.banner.setText(text)
-            self.banner.setAccessibleDescription(QTextDocumentFragment.fromHtml(text).toPlainText())
-            self.banner.setToolTip(
-                plain_tooltip(
-                    translate("workspace", "Frozen {when} by {who}\nsha256 {hash}").format(
-                        when=version.frozen_at, who=version.frozen_by, hash=version.hash
-                    )
-                )
-            )
-        if version is None:
-            self.grade_bar.clear()  # no scale to grade on until a pool exists
-        else:
-            self.grade_bar.set_scale(version.scale, version.labels)
-            self._set_tab_order()
-            self._size_pool_columns()
-        locked = self.session.locked() is not None
-        self.grade_bar.setEnabled(not locked)
-        self.note_edit.setReadOnly(locked)
+        self.centre.show_version(self.version, locked=self.session.locked() is not None, model=self.pool)
+        if self.version is not None:
+            self._set_tab_order()  # the grade bar's buttons were rebuilt
 
     def _render_order(self) -> None:
         self.order_box.setCurrentIndex(max(self.order_box.findData(self.session.order), 0))
@@ -378,24 +278,6 @@ class Workspace(QWidget):
         digits = [g for g in range(scale.low, scale.high + 1) if 0 <= g <= 9]
         keys = " ".join(str(d) for d in digits) if len(digits) <= 4 else f"{digits[0]} … {digits[-1]}"
         return keys, translate("dialogs", "Grade the current document and move to the next ungraded one")
-
-    def _size_query_columns(self) -> None:
-        # Measured from the model's longest texts: resizeColumnToContents asked data() through the
-        # bindings for 200 rows x 3 columns x every role (about 60 ms of a refresh after an import).
-        metrics, header = self.query_view.fontMetrics(), self.query_view.horizontalHeader()
-        for column in range(3):
-            texts = self.queries.widest_candidates(column)
-            widest = max((metrics.horizontalAdvance(text) for text in texts), default=0)
-            header.resizeSection(column, max(widest + 16, header.sectionSizeHint(column)))
-
-    def _size_pool_columns(self) -> None:
-        assert self.version is not None
-        metrics = self.pool_view.fontMetrics()
-        low, high = self.version.scale.low, self.version.scale.high
-        # The labelled grades and the scale's ends: measuring every grade of a huge scale would hang.
-        grades = {*range(low, min(high, low + len(self.version.labels) - 1) + 1), low, high}
-        widest = max([metrics.horizontalAdvance(self.pool.grade_text(g)) for g in grades] + [40])
-        self.pool_view.horizontalHeader().resizeSection(2, widest + 24)
 
     def _emit_progress(self) -> None:
         progress = self.session.progress()
