@@ -266,8 +266,11 @@ class AnnotateSession(FollowsProject):
             return frozenset()
         return frozenset(self.project.awaiting_adjudication(self.version.version, query_id))
 
-    def next_query(self, shown: Sequence[str]) -> str | None:
-        """The next query (after the current one, in the order ``shown``) with items still to grade."""
+    def next_query(self, shown: Sequence[str]) -> str | Refusal | None:
+        """The next query (after the current one, in the order ``shown``) with items still to grade; why there is
+        none to go to in a version nobody grades (a :class:`Refusal`); None when every listed query is done."""
+        if self.version is None or self.version.frozen:
+            return self.locked() or Refusal("no_pool")
         ungraded = [self.queries.ungraded(self.queries.row_of(q)) if self.queries.row_of(q) >= 0 else 0 for q in shown]
         current = shown.index(self.query_id) if self.query_id in shown else -1
         row = next_query_to_grade(ungraded, current)
@@ -337,7 +340,10 @@ class AnnotateSession(FollowsProject):
         return not self.ungraded_only or self.pool.grades[row] is None
 
     def set_ungraded_only(self, value: bool) -> None:
+        """Show only the ungraded items (or all); a current item hidden by it gives way to the next ungraded one."""
         self.ungraded_only = value
+        if self.doc_id is not None and not self.accepts(self.item()):
+            self.select_item(self.next_ungraded(self.doc_id))
 
     def sort_pool(self, key: str, descending: bool = False) -> None:
         """Order the pool by ``key`` (``annotate_rows.POOL_SORT_KEYS``); the current item stays current."""

@@ -118,6 +118,7 @@ def test_why_a_key_does_nothing_and_when_a_regrade_is_confirmed(path, opened, tm
     session.project.freeze(remove_ungraded=True)
     assert session.version.frozen and session.version.version == 1  # a frozen shown version stays shown
     assert session.key(1) == Refusal("frozen", version=1)
+    assert session.next_query(["q1", "q2"]) == Refusal("frozen", version=1)  # N: nothing to grade in it
     _slot2, reader = opened(path, read_only=True)
     assert reader.key(1) == Refusal("read_only")
     empty = tmp_path / "e.ndcgproj"
@@ -125,6 +126,7 @@ def test_why_a_key_does_nothing_and_when_a_regrade_is_confirmed(path, opened, tm
     _slot3, nothing = opened(empty)
     assert nothing.key(1) == Refusal("no_pool")
     assert nothing.locked() == Refusal("no_pool")
+    assert nothing.next_query([]) == Refusal("no_pool")
 
 
 def test_a_grade_moves_to_the_next_ungraded_item_and_never_onto_a_graded_one(path, opened):
@@ -154,6 +156,15 @@ def test_only_ungraded_items_shown_and_moving_with_j_and_k(path, opened):
     session.grade_item(1, "q1", "C", 2)
     session.grade_item(1, "q1", "D", 2)
     assert session.advance() is False and session.doc_id is None  # nothing left to show
+    session.set_ungraded_only(False)
+    session.select_query("q2")
+    session.set_ungraded_only(True)
+    assert session.doc_id == "E"  # ungraded: it stays
+    session.set_ungraded_only(False)
+    session.select_query("q1")
+    session.select_item("A")
+    session.set_ungraded_only(True)
+    assert session.doc_id is None  # hidden, and nothing ungraded to go to
 
 
 def test_items_awaiting_adjudication_are_not_ordinary_ungraded_items(path, opened, tmp_path):

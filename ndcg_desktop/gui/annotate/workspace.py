@@ -317,8 +317,6 @@ class Workspace(QWidget):
     def _ungraded_only(self, value: bool) -> None:
         self.session.set_ungraded_only(value)
         self.pool_proxy.refilter()
-        if self.session.doc_id is not None and not self.session.accepts(self.session.item()):
-            self.session.select_item(self.session.next_ungraded(self.session.doc_id))
         self._render(frozenset({aspect.CURRENT}))
 
     def _order_chosen(self) -> None:
@@ -447,12 +445,12 @@ class Workspace(QWidget):
         self.session.move(step)
 
     def next_query_with_ungraded(self) -> None:
-        if self.version is None or self.version.frozen:
-            self.status.emit(self.locked_reason())
-            return
         proxy = self.query_proxy
         shown = [self.queries.query_id(proxy.mapToSource(proxy.index(r, 0)).row()) for r in range(proxy.rowCount())]
-        query_id = self.session.next_query(shown)
+        query_id = self.session.next_query(shown)  # the list as filtered here
+        if isinstance(query_id, Refusal):
+            self.status.emit(self._worded(query_id))
+            return
         if query_id is not None:
             self.session.select_query(query_id)
             self.pool_view.setFocus()
