@@ -37,6 +37,7 @@ __all__ = [
     "next_ungraded",
     "note_item",
     "put_back",
+    "set_guidelines",
     "set_judging_order",
 ]
 
@@ -153,3 +154,9 @@ def put_back(project: Project, taken: Taken, action: str) -> None:
 def set_judging_order(project: Project, order: str) -> None:
     """Record the judging order used for the project (``domain.blind.JUDGING_ORDERS``)."""
     project.set_judging_order(order)
+
+
+def set_guidelines(project: Project, text: str, source: str) -> None:
+    """Make ``text`` the project's grading guidelines (a new, audited history row; ``source`` says who wrote it:
+    ``window``, ``undo``, ``redo``)."""
+    project.set_guidelines(text, source=source)

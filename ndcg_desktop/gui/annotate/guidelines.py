@@ -27,6 +27,7 @@ from ndcg_desktop.gui.commands import WRITE_ERRORS, write_problem
 from ndcg_desktop.gui.plain import bold_label, plain_label
 from ndcg_desktop.gui.preferences import ui_state
 from ndcg_desktop.gui.themes import muted_colour
+from ndcg_desktop.tasks.annotating import set_guidelines
 from ndcg_desktop.tasks.project import Project
 
 translate = QCoreApplication.translate
@@ -223,7 +224,7 @@ class SetGuidelinesCommand(QUndoCommand):
 
     def _write(self, text: str, source: str) -> None:
         try:
-            self.project.set_guidelines(text, source=source)
+            set_guidelines(self.project, text, source)
         except WRITE_ERRORS as exc:
             self.setObsolete(True)  # the stack drops it: no edit is claimed that is not on disk
             self.failed(
