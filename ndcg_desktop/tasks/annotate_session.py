@@ -131,7 +131,9 @@ class AnnotateSession(FollowsProject):
         self.versions = self.project.versions()
         added = [v.version for v in self.versions if v.version in event.added and not v.frozen]
         self.version = self._preferred(added[-1] if added else shown)
-        self._load_queries(self.query_id, self.doc_id, {VERSION})
+        same = self.version is not None and self.version.version == shown
+        # Another version: its first ungraded item, as when it is chosen; the same one: the item stays current.
+        self._load_queries(self.query_id, self.doc_id if same else None, {VERSION})
 
     def forget_results(self) -> None:
         """The project refused a frozen version: nothing of any pool stays on screen; its queries are listed."""

@@ -213,4 +213,6 @@ def test_redoing_a_send_for_judging_shows_the_draft_again(window, small_project,
     assert [window.version_box.itemData(i) for i in range(window.version_box.count())] == [2, 1]
     assert (window.current_version().version, ws.version.version) == (2, 2)
     assert "X" in ws.pool.doc_ids() and listed(window) == stored(small_project, 2)
+    assert (ws.query_id, ws.current_doc()) == ("q1", "X")  # the draft's first ungraded item, as after the send
     assert window.progress_label.text().startswith("Pool v2:")
+    shot(window, "annotate-after-redoing-a-send")

@@ -213,13 +213,15 @@ def test_a_send_into_a_new_draft_its_undo_and_its_redo_show_the_draft_each_time(
         p.freeze(remove_ungraded=True)
     _slot, session = opened(path)
     project = session.project
+    session.select_item("A")
     sent = apply_send_for_judging(project, plan_send_for_judging(project, "sys", 1, depth=10))
     assert session.version.version == 2  # a new draft is shown
+    assert (session.query_id, session.doc_id) == ("q1", "X")  # the query stays; the draft's first ungraded item
     taken = take_back_sent(project, sent)
     assert (session.version.version, session.version.frozen) == (1, True)  # the draft went: the last frozen one
     project.undo(taken, action="redo send for judging")  # what the command's redo does
     assert (session.version.version, session.version.frozen) == (2, False)  # shown again, as after the send
-    assert "X" in session.pool.docs
+    assert (session.query_id, session.doc_id) == ("q1", "X")  # its first ungraded item, as after the send
 
 
 @pytest.mark.parametrize(
