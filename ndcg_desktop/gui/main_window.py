@@ -46,6 +46,7 @@ from ndcg_desktop.tasks import (
     NegativeGrades,
     SentForJudging,
 )
+from ndcg_desktop.tasks import annotate_session as annotate
 from ndcg_desktop.tasks.events import ItemsChanged, ProjectEvent, ProjectSlot, VersionsChanged
 from ndcg_desktop.tasks.identity import grading_name, stated_user
 from ndcg_desktop.tasks.project import (
@@ -394,7 +395,7 @@ class MainWindow(QMainWindow):
 
     def _annotate_changed(self, aspects: frozenset[str]) -> None:
         """The Annotate session shows another version, or the versions changed: the box, the title, the actions."""
-        if self.project is None or not aspects & {"project", "version"}:
+        if self.project is None or not aspects & {annotate.PROJECT, annotate.VERSION}:
             return
         session = self.workspace.session
         self.version_box.clear()

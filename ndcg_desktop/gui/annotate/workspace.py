@@ -43,7 +43,7 @@ translate = QCoreApplication.translate
 
 
 class Workspace(QWidget):
-    """Shows one pool version of a project; edits go through the undo stack to the store."""
+    """Renders the Annotate session (one pool version of a project) and forwards keys; edits are undoable commands."""
 
     progress_changed = Signal(int, int)  # graded, total in the shown version
     queries_loaded = Signal()  # the shown version's query list is complete (read on a worker when large)
