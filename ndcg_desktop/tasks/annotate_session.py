@@ -490,10 +490,6 @@ class AnnotateSession(FollowsProject):
     def put_back(self, taken: Taken, action: str) -> None:
         annotating.put_back(self._project(), taken, action)
 
-    def document(self, doc_id: str) -> dict[str, str] | None:
-        """A document's title and text (None when not imported)."""
-        return self.project.document(doc_id) if self.project is not None else None
-
 
 def _order_key(order: str) -> str:
     return "blind" if order == BLIND else "doc_id" if order == DOC_ID else "blind"
