@@ -14,8 +14,8 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QUndoCommand
 
 from ndcg_desktop.domain import InputError
-from ndcg_desktop.tasks.grading import grade_item, note_item, undo
-from ndcg_desktop.tasks.project import Project, Taken
+from ndcg_desktop.tasks.annotate_session import AnnotateSession
+from ndcg_desktop.tasks.project import Taken
 
 translate = QCoreApplication.translate
 
@@ -68,11 +68,11 @@ class _StoreCommand(QUndoCommand):
 
 
 class SetGradeCommand(_StoreCommand):
-    """Grade one pool item; undo restores the previous grade (both are audited)."""
+    """Grade one pool item through the Annotate session's use case; undo puts back what it took (both audited)."""
 
     def __init__(
         self,
-        project: Project,
+        session: AnnotateSession,
         version: int,
         query_id: str,
         doc_id: str,
@@ -92,12 +92,12 @@ class SetGradeCommand(_StoreCommand):
                 doc_id=doc_id, grade=grade, query_id=query_id
             )
         super().__init__(text, query_id, doc_id, changed, failed)
-        self.project, self.version, self.grade, self.old = project, version, grade, old
+        self.session, self.version, self.grade, self.old = session, version, grade, old
         self.taken: Taken | None = None
 
     def redo(self) -> None:
         def write() -> None:
-            self.taken = grade_item(self.project, self.query_id, self.doc_id, self.grade, version=self.version)
+            self.taken = self.session.grade_item(self.version, self.query_id, self.doc_id, self.grade)
 
         self._run(write, translate("commands", "{doc_id} was not graded").format(doc_id=self.doc_id))
 
@@ -105,15 +105,17 @@ class SetGradeCommand(_StoreCommand):
         taken = self.taken
         assert taken is not None
         self._run(
-            lambda: undo(self.project, taken, action="undo grade"),
+            lambda: self.session.put_back(taken, "undo grade"),
             translate("commands", "The grade of {doc_id} could not be undone").format(doc_id=self.doc_id),
         )
 
 
 class SetNoteCommand(_StoreCommand):
+    """Set one pool item's note through the Annotate session's use case; undo puts back what it took."""
+
     def __init__(
         self,
-        project: Project,
+        session: AnnotateSession,
         version: int,
         query_id: str,
         doc_id: str,
@@ -129,12 +131,12 @@ class SetNoteCommand(_StoreCommand):
             changed,
             failed,
         )
-        self.project, self.version, self.note, self.old = project, version, note, old
+        self.session, self.version, self.note, self.old = session, version, note, old
         self.taken: Taken | None = None
 
     def redo(self) -> None:
         def write() -> None:
-            self.taken = note_item(self.project, self.query_id, self.doc_id, self.note, version=self.version)
+            self.taken = self.session.note_item(self.version, self.query_id, self.doc_id, self.note)
 
         self._run(write, translate("commands", "The note on {doc_id} was not saved").format(doc_id=self.doc_id))
 
@@ -142,6 +144,6 @@ class SetNoteCommand(_StoreCommand):
         taken = self.taken
         assert taken is not None
         self._run(
-            lambda: undo(self.project, taken, action="undo note"),
+            lambda: self.session.put_back(taken, "undo note"),
             translate("commands", "The note on {doc_id} could not be undone").format(doc_id=self.doc_id),
         )

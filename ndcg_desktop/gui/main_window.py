@@ -46,15 +46,8 @@ from ndcg_desktop.tasks import (
     NegativeGrades,
     SentForJudging,
 )
-from ndcg_desktop.tasks.events import (
-    ItemsChanged,
-    ProjectEvent,
-    ProjectSlot,
-    RunsChanged,
-    TextsChanged,
-    VersionRefused,
-    VersionsChanged,
-)
+from ndcg_desktop.tasks import annotate_session as annotate
+from ndcg_desktop.tasks.events import ItemsChanged, ProjectEvent, ProjectSlot, VersionsChanged
 from ndcg_desktop.tasks.identity import grading_name, stated_user
 from ndcg_desktop.tasks.project import (
     SUFFIX,
@@ -68,7 +61,7 @@ from ndcg_desktop.tasks.project import (
     default_user,
     open_project,
 )
-from ndcg_desktop.tasks.work_files import open_to_grade, work_origin
+from ndcg_desktop.tasks.work_files import open_to_grade
 
 translate = QCoreApplication.translate
 
@@ -94,7 +87,8 @@ class MainWindow(QMainWindow):
         self._watch_timer.start()
         self.undo_stack = QUndoStack(self)
         self.welcome = WelcomePage(self)
-        self.workspace = Workspace(self.undo_stack)
+        self.workspace = Workspace(self.undo_stack, slot=self.slot)
+        self.workspace.session.changed.connect(self._annotate_changed)  # the version it shows: box, title, actions
         self.workspace.refused.connect(self._refused)
         self.workspace.status.connect(lambda text: self.statusBar().showMessage(text, 15000))
         self.workspace.progress_changed.connect(self._progress)
@@ -337,7 +331,6 @@ class MainWindow(QMainWindow):
         self.stack.setCurrentWidget(self.tabs)
         self.pace_label.set_project(project)
         self._show_grader(project)
-        self.refresh(prefer_draft=True)
         # Loading leaves many long-lived objects; freezing them keeps full collections (tens of
         # ms on a big project) out of the key presses that follow.
         gc.collect()
@@ -346,7 +339,7 @@ class MainWindow(QMainWindow):
 
     def _show_grader(self, project: Project) -> None:
         """Who the grades given here are credited to, always in the status bar."""
-        origin = work_origin(project)
+        name, origin = self.workspace.session.grading_as()
         if origin is not None:
             text = translate("main_window", "Grading as {name} for {project}, handed out {when}").format(
                 name=origin.annotator, project=origin.project_name, when=origin.assigned_at[:10]
@@ -354,7 +347,7 @@ class MainWindow(QMainWindow):
         elif project.read_only:
             text = ""
         else:
-            text = translate("main_window", "Grading as {name}").format(name=project.user)
+            text = translate("main_window", "Grading as {name}").format(name=name)
         self.grader_label.setText(text)
 
     def close_project(self) -> None:
@@ -374,19 +367,35 @@ class MainWindow(QMainWindow):
         self._update_actions()
 
     def current_version(self) -> PoolVersion | None:
-        if self.project is None or self.version_box.currentIndex() < 0:
+        """The pool version the Annotate tab shows (its session decides; the Pool menu acts on it), as the file
+        has it now: None also while a version that just went (a discarded draft) is shown, until its event."""
+        shown = self.workspace.session.version
+        if self.project is None or shown is None:
             return None
-        number = self.version_box.currentData()
-        # None also while a version that just went (a discarded draft) is still listed, until the refresh
-        return next((v for v in self.project.versions() if v.version == number), None)
+        return next((v for v in self.project.versions() if v.version == shown.version), None)
 
     def refresh(self, *, prefer_draft: bool = False, version: int | None = None) -> None:
-        """Reload versions and the workspace after anything changed the project."""
+        """Read the versions again and show ``version`` (else the draft when ``prefer_draft``, else the one shown)."""
         assert self.project is not None
-        versions = self.project.versions()
-        current = version if version is not None else self.version_box.currentData()
+        session = self.workspace.session
+        draft = self.project.draft() if prefer_draft else None
+        if version is None:
+            version = draft.version if draft is not None else (session.version.version if session.version else None)
+        session.show_version(version)
+
+    def _version_chosen(self, _index: int) -> None:
+        # The history stays: every command names its version and writes through the store, so an undo (a
+        # discarded draft brought back) works whichever version is shown; only closing the project ends it.
+        if self.project is not None:
+            self.workspace.session.show_version(self.version_box.currentData())
+
+    def _annotate_changed(self, aspects: frozenset[str]) -> None:
+        """The Annotate session shows another version, or the versions changed: the box, the title, the actions."""
+        if self.project is None or not aspects & {annotate.PROJECT, annotate.VERSION}:
+            return
+        session = self.workspace.session
         self.version_box.clear()
-        for v in reversed(versions):
+        for v in reversed(session.versions):
             if v.frozen:
                 text = translate("main_window", "v{version} · frozen · {hash}…").format(
                     version=v.version, hash=v.short_hash
@@ -394,24 +403,10 @@ class MainWindow(QMainWindow):
             else:
                 text = translate("main_window", "v{version} · draft").format(version=v.version)
             self.version_box.addItem(text, v.version)
-        if prefer_draft or current not in {v.version for v in versions}:  # e.g. the shown draft was discarded
-            draft = self.project.draft()
-            current = draft.version if draft else (versions[-1].version if versions else None)
-        if current is not None:
-            self.version_box.setCurrentIndex(self.version_box.findData(current))
-        self._show_current()
-
-    def _version_chosen(self, _index: int) -> None:
-        # The history stays: every command names its version and writes through the store, so an undo (a
-        # discarded draft brought back) works whichever version is shown; only closing the project ends it.
-        self._show_current()
-
-    def _show_current(self) -> None:
-        assert self.project is not None
-        version = self.current_version()
+        version = session.version
         name = self._project_name()
         if version is None:
-            self.workspace.show_no_pool(self.project)
+            self.version_box.setCurrentIndex(-1)
             self.progress_label.setText(
                 translate(
                     "main_window", "No pool yet: import judgments (File ▸ Import judgments) or build one from runs"
@@ -419,17 +414,12 @@ class MainWindow(QMainWindow):
             )
             self.setWindowTitle(translate("main_window", "{project} — ndcg-desktop").format(project=name))
         else:
-            try:
-                self.workspace.show_version(self.project, version)
-            except FrozenVersionChanged as exc:
-                self._refused(exc)
-                return
+            self.version_box.setCurrentIndex(self.version_box.findData(version.version))
             if version.frozen:
                 title = translate("main_window", "{project} — pool v{version} (frozen) — ndcg-desktop")
             else:
                 title = translate("main_window", "{project} — pool v{version} (draft) — ndcg-desktop")
             self.setWindowTitle(title.format(project=name, version=version.version))
-            self.workspace.grade_bar.setEnabled(not version.frozen and not self.project.read_only)
         self._update_actions()
 
     def _refused(self, exc: FrozenVersionChanged) -> None:
@@ -443,25 +433,8 @@ class MainWindow(QMainWindow):
             return
         if isinstance(event, VersionsChanged | ItemsChanged):
             self.statusBar().clearMessage()  # what it said (a discard, why a key did nothing) may no longer hold
-        if isinstance(event, VersionsChanged):
-            self.refresh()  # a draft started, frozen, discarded or restored, here or by a task
-        elif isinstance(event, ItemsChanged):
-            # The shown version's counts and pool (the Adjudicate list follows the events itself).
-            shown = self.current_version()
-            if shown is not None and shown.version == event.version:
-                self.workspace.items_changed(event.queries)
+        if isinstance(event, ItemsChanged):
             self.pace_label.schedule()
-        elif isinstance(event, TextsChanged):
-            self.workspace.texts_changed(queries=event.queries)  # titles; the shown document
-        elif isinstance(event, RunsChanged):
-            self.workspace.runs_changed()  # the runs' chunk maps
-        elif isinstance(event, VersionRefused):
-            # A result on screen may come from the changed version: nothing of it stays (the finder says why).
-            self.workspace.show_no_pool(self.project)
-            self.setWindowTitle(
-                translate("main_window", "{project} — ndcg-desktop").format(project=self._project_name())
-            )
-            self._update_actions()
 
     def _project_name(self) -> str:
         assert self.project is not None

@@ -26,7 +26,13 @@ from dataclasses import dataclass
 
 from ndcg_desktop.domain.settings import GradeScale
 
-__all__ = ["Decision", "GradingRules", "Refusal", "next_query_to_grade", "next_ungraded"]
+__all__ = [
+    "Decision",
+    "GradingRules",
+    "Refusal",
+    "next_query_to_grade",
+    "next_ungraded",
+]
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,8 @@ import threading
 
 import pytest
 
-from ndcg_desktop.gui.annotate import query_loader as query_loader
 from ndcg_desktop.store import Project
+from ndcg_desktop.tasks import annotate_session
 
 from .test_tampered_project import capture_messages, frozen_then_tampered
 
@@ -20,7 +20,7 @@ from .test_tampered_project import capture_messages, frozen_then_tampered
 @pytest.fixture
 def read_on(monkeypatch) -> list[bool]:
     """Patches LARGE to 10 items; records, for each query list read, whether it ran on the GUI thread."""
-    monkeypatch.setattr(query_loader, "LARGE", 10)
+    monkeypatch.setattr(annotate_session, "LARGE", 10)
     on_gui: list[bool] = []
     original = Project.query_progress
 
@@ -85,7 +85,7 @@ def query_loader_tasks() -> list:
 def test_a_large_frozen_version_that_fails_its_hash_check_is_refused_from_the_worker(
     window, tmp_path, monkeypatch, qtbot, read_on
 ):
-    monkeypatch.setattr(query_loader, "LARGE", 0)  # even two items go to the worker
+    monkeypatch.setattr(annotate_session, "LARGE", 0)  # even two items go to the worker
     path, recorded = frozen_then_tampered(tmp_path, restore=True)
     said = capture_messages(monkeypatch)
     assert window.open_project(path)

@@ -211,3 +211,26 @@ def test_until_chosen_the_panel_starts_hidden_in_a_narrow_window(qtbot, topic_pr
     window.open_project(topic_project)
     assert panel.isVisible() is not shown
     window.close_project()
+
+
+def test_at_1177x720_a_topic_a_little_over_the_bound_shows_whole_without_a_scroll_bar(window, qtbot):
+    """The demo's q1 wraps to a line or so more than the header's bound at the window's 1177x720: it is shown whole
+    (its last line was cut behind a scroll bar of a few pixels); a topic far over the bound still scrolls."""
+    from ndcg_desktop.demo import ensure_demo
+    from ndcg_desktop.gui.annotate.topic_header import DETAIL_LINES
+
+    window.resize(1177, 720)
+    window.open_project(ensure_demo())
+    ws = window.workspace
+    _select(window, "q1")
+    qtbot.wait(50)
+    details = ws.topic.details
+    shot(window, "topic-header-1177x720")
+    line = details.fontMetrics().lineSpacing()
+    assert details.document().size().height() > DETAIL_LINES * line + 8  # over the bound the header had
+    assert details.verticalScrollBar().maximum() == 0
+    assert details.viewport().height() >= details.document().size().height()
+    ws.topic.show_topic("q9", {"title": "t", "description": "word " * 2000, "narrative": ""})
+    qtbot.wait(50)
+    assert details.verticalScrollBar().maximum() > 0
+    assert details.height() <= (DETAIL_LINES + 2) * line + 8

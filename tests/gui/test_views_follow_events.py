@@ -19,7 +19,7 @@ from .conftest import shot
 def listed(window) -> dict[str, tuple[int, int]]:
     """Annotate's query list: query -> (pool size, graded), as the model holds it."""
     model = window.workspace.queries
-    return {model.query_id(r): (model._sizes[r], model._graded[r]) for r in range(model.rowCount())}
+    return {model.query_id(r): model.counts(r)[:2] for r in range(model.rowCount())}
 
 
 def stored(path, version) -> dict[str, tuple[int, int]]:
@@ -194,3 +194,25 @@ def test_opening_another_project_leaves_nothing_of_the_last_one_in_any_view(
         before = Counter(switched[name])
         assert (name, before - now, now - before) == (name, Counter(), Counter())  # stale, missing
     fresh.close_project()
+
+
+def test_redoing_a_send_for_judging_shows_the_draft_again(window, small_project, qtbot, messages):
+    """Sent from frozen v1 into a new draft: undo takes the draft away (v1 shown), redo brings it back and shows it,
+    as after the first send."""
+    with Project.open(small_project) as p:
+        p.freeze(remove_ungraded=True)
+    window.open_project(small_project)
+    ws = window.workspace
+    plan = plan_send_for_judging(window.project, "sys", 1, depth=10)
+    sent = apply_send_for_judging(window.project, plan)
+    window._sent_for_judging(sent, "sys")
+    assert (window.current_version().version, ws.version.version) == (2, 2)
+    window.undo_stack.undo()
+    assert (window.current_version().version, ws.version.version) == (1, 1)
+    window.undo_stack.redo()
+    assert [window.version_box.itemData(i) for i in range(window.version_box.count())] == [2, 1]
+    assert (window.current_version().version, ws.version.version) == (2, 2)
+    assert "X" in ws.pool.doc_ids() and listed(window) == stored(small_project, 2)
+    assert (ws.query_id, ws.current_doc()) == ("q1", "X")  # the draft's first ungraded item, as after the send
+    assert window.progress_label.text().startswith("Pool v2:")
+    shot(window, "annotate-after-redoing-a-send")

@@ -1,27 +1,22 @@
-"""Reading a pool version's query list: at once when it is small, on a worker thread when it is large.
+"""Reading a large pool version's query list on a worker thread (the session's job; small lists it reads at once).
 
-The list needs a GROUP BY over every item of the version (``Project.query_progress``): about a
-quarter of a second on the GUI thread for a draft of a million items, as after sending a 1M-line
-run for judging, and more for a frozen version checked against its hash. Large lists are read and
-prepared (:class:`~ndcg_desktop.gui.annotate.models.QueryRows`) on the thread pool; small ones, the usual
-case, at once, so a small project's window is complete as soon as it is opened.
+The list needs a GROUP BY over every item of the version: about a quarter of a second on the GUI thread for a
+draft of a million items, as after sending a 1M-line run for judging, and more for a frozen version checked
+against its hash. :class:`~ndcg_desktop.tasks.annotate_session.AnnotateSession` decides which lists are large and
+hands out the read as a job; this runs it on the thread pool and hands the rows (or the refusal) back.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from ndcg_desktop.gui.annotate.models import QueryRows
 from ndcg_desktop.gui.tasks import Task, run_in_background
-from ndcg_desktop.tasks.project import FrozenVersionChanged, Project
-
-# Items in the version (or queries in the project) above which the list is read on a worker: reading
-# 20,000 takes about 5 ms, well inside a frame.
-LARGE = 20_000
+from ndcg_desktop.tasks.project import FrozenVersionChanged
+from ndcg_desktop.tasks.session import Job
 
 
 class QueryLoader:
-    """Starts one read at a time; a newer read, or :meth:`cancel`, drops the result of an older one."""
+    """Runs one read at a time; a newer read, or :meth:`cancel`, drops the result of an older one."""
 
     def __init__(self) -> None:
         self._ticket = 0
@@ -38,40 +33,25 @@ class QueryLoader:
             self._task.cancel_event.set()  # run_in_background drops its result
             self._task = None
 
-    def start(
-        self,
-        project: Project,
-        number: int,
-        done: Callable[[QueryRows], None],
-        refused: Callable[[FrozenVersionChanged], None],
-        failed: Callable[[str], None],
-    ) -> bool:
-        """Read version ``number``'s query list (-1: the project's queries without a pool) for ``done``.
-
-        Returns True when ``done`` already ran (a small list; an error is raised to the caller as
-        before); False when the list is read on a worker and ``done`` (or ``refused`` for a frozen
-        version that fails its hash check, or ``failed`` with a message) runs later on the GUI thread.
-        """
+    def start(self, job: Job, done: Callable[[Job, object], None], failed: Callable[[str], None]) -> None:
+        """Run ``job`` on a worker; ``done(job, rows or FrozenVersionChanged)`` or ``failed(message)`` runs later
+        on the GUI thread."""
         self.cancel()
-        if not project.query_list_exceeds(number, LARGE):
-            done(QueryRows.of(project.query_progress(number)))
-            return True
         ticket = self._ticket
 
-        def work(**_: object) -> QueryRows | FrozenVersionChanged:
+        def work(**_: object) -> object:
             try:  # on this thread's own connection: the window's small queries do not wait for this one
-                return QueryRows.of(project.query_progress(number))
+                return job()
             except FrozenVersionChanged as exc:  # rule 15: the window refuses the version, saying why
                 return exc
 
-        def finished(callback: Callable[..., None], result: object) -> None:
+        def finished(callback: Callable[[], None]) -> None:
             if ticket == self._ticket:
                 self._task = None
-                callback(result)
+                callback()
 
         self._task = run_in_background(
             work,
-            lambda result: finished(refused if isinstance(result, FrozenVersionChanged) else done, result),
-            lambda message: finished(failed, message),
+            lambda result: finished(lambda: done(job, result)),
+            lambda message: finished(lambda: failed(message)),
         )
-        return False

@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import QByteArray, QCoreApplication, Qt, QUrl
-from PySide6.QtGui import QImage, QTextDocument
+from PySide6.QtGui import QImage, QResizeEvent, QTextDocument
 from PySide6.QtWidgets import QFrame, QLabel, QTextBrowser, QVBoxLayout, QWidget
 
 from ndcg_desktop.gui.plain import plain_label
@@ -13,7 +13,8 @@ from ndcg_desktop.gui.themes import muted_colour
 
 translate = QCoreApplication.translate
 
-DETAIL_LINES = 7  # the description and narrative take at most this many lines; longer ones scroll
+DETAIL_LINES = 7  # the description and narrative take about this many lines; longer ones scroll
+SLACK_LINES = 2  # a topic at most this much longer is shown whole: a scroll bar for a line or two hid the last one
 
 
 class StaticBrowser(QTextBrowser):
@@ -49,7 +50,8 @@ class TopicHeader(QWidget):
         self.details.viewport().setAutoFillBackground(False)  # part of the header, on the window's background
         self.details.setStyleSheet("QTextBrowser { background: transparent; }")
         self.details.document().setDocumentMargin(2)
-        self.details.setMaximumHeight(DETAIL_LINES * self.details.fontMetrics().lineSpacing() + 8)
+        self.details.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.details.setFixedHeight(self._bound())
         self.details.setFocusPolicy(Qt.FocusPolicy.ClickFocus)  # Tab follows the work; a click selects text
         self.details.hide()
         layout = QVBoxLayout(self)
@@ -57,6 +59,28 @@ class TopicHeader(QWidget):
         layout.setSpacing(2)
         layout.addWidget(self.title)
         layout.addWidget(self.details)
+
+    def _bound(self) -> int:
+        return DETAIL_LINES * self.details.fontMetrics().lineSpacing() + 8
+
+    def _fit(self) -> None:
+        """As high as the text when it is at most SLACK_LINES over the bound (whole, no scroll bar), else the
+        bound (it scrolls). Measured at the width the text wraps to, again whenever that width changes."""
+        details = self.details
+        if details.isHidden():
+            return
+        document = details.document()
+        document.setTextWidth(details.viewport().width())
+        needed = int(document.size().height() + 0.999) + 2 * details.frameWidth()
+        bound = self._bound()
+        slack = SLACK_LINES * details.fontMetrics().lineSpacing()
+        height = max(needed, 1) if needed <= bound + slack else bound
+        if height != details.height():
+            details.setFixedHeight(height)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        self._fit()
 
     @property
     def label(self) -> QLabel:
@@ -78,6 +102,7 @@ class TopicHeader(QWidget):
         if description or narrative:
             self.details.setHtml(_details_html(description, narrative, translate("workspace", "Narrative")))
             self.details.show()
+            self._fit()
             self.details.verticalScrollBar().setValue(0)
         else:
             self.details.clear()
