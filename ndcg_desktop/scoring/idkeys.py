@@ -83,27 +83,48 @@ def _word(chars: np.ndarray, starts: np.ndarray, lengths: np.ndarray, index: int
     return out
 
 
-def identity_keys(strings: pa.Array) -> tuple[np.ndarray, bool]:
+def identity_keys(strings: pa.Array, rows: np.ndarray | None = None) -> tuple[np.ndarray, bool]:
     """A uint64 per ID, equal for equal IDs; and whether distinct IDs are sure to differ (all at most 8 bytes).
+
+    ``rows``: the keys of these rows only, in that order (``identity_keys(s)[0][rows]`` without the
+    full-length array in between).
 
     >>> keys, exact = identity_keys(pa.array(["D1", "D1", "D2"]))
     >>> bool(keys[0] == keys[1]), bool(keys[0] != keys[2]), exact
     (True, True, True)
     """
     offsets, chars = _offsets_and_chars(strings)
-    starts, lengths = offsets[:-1], np.diff(offsets)
-    keys = _word(chars, starts, lengths, 0)
-    longest = int(lengths.max()) if len(lengths) else 0
-    if longest <= 8:
-        return keys, True
+    n = len(offsets) - 1 if rows is None else len(rows)
+    keys = np.empty(n, dtype=np.uint64)
+    injective = True
+    # A block of rows at a time: every temporary is a few hundred KiB that the allocator hands back for the
+    # next block, where whole-column temporaries (a dozen of 8 bytes a row) were fresh pages each (issue 28).
+    for lo in range(0, n, _BLOCK):
+        hi = min(lo + _BLOCK, n)
+        if rows is None:
+            starts, ends = offsets[lo:hi], offsets[lo + 1 : hi + 1]
+        else:
+            starts, ends = offsets[rows[lo:hi]], offsets[rows[lo:hi] + 1]
+        injective &= _block_keys(chars, starts, ends - starts, keys[lo:hi])
+    return keys, injective
+
+
+def _block_keys(chars: np.ndarray, starts: np.ndarray, lengths: np.ndarray, out: np.ndarray) -> bool:
+    """:func:`identity_keys` of one block into ``out``; True if no ID of it is longer than 8 bytes."""
+    out[:] = _word(chars, starts, lengths, 0)
     long = np.flatnonzero(lengths > 8)
-    h = mix(keys[long] ^ (lengths[long].astype(np.uint64) * GOLDEN), inplace=True)
-    for index in range(1, (longest + 7) // 8):
+    if not len(long):
+        return True
+    h = mix(out[long] ^ (lengths[long].astype(np.uint64) * GOLDEN), inplace=True)
+    for index in range(1, (int(lengths[long].max()) + 7) // 8):
         more = lengths[long] > 8 * index
         rows = long[more]
         h[more] = mix(h[more] ^ _word(chars, starts[rows], lengths[rows], index), inplace=True)
-    keys[long] = h
-    return keys, False
+    out[long] = h
+    return False
+
+
+_BLOCK = 1 << 16
 
 
 def order_keys(strings: pa.Array) -> np.ndarray:
@@ -152,10 +173,12 @@ def string_ranks(strings: pa.Array) -> np.ndarray:
     return result
 
 
-def pair_keys(groups: np.ndarray, keys: np.ndarray, exact: bool) -> np.ndarray:
+def pair_keys(groups: np.ndarray, keys: np.ndarray, exact: bool, *, reuse: bool = False) -> np.ndarray:
     """One uint64 per (group, key) pair: exactly ``group << 32 | key`` when ``exact`` (keys below 2**32), else hashed.
 
-    Hashed pairs are equal for equal pairs; a match between hashed pairs must be verified.
+    Hashed pairs are equal for equal pairs; a match between hashed pairs must be verified. A hashed pair is a
+    bijection of its key for a given group, so pairs equal within one group have equal keys. ``reuse``: the
+    hashed pairs are written over ``keys`` (one array of 8 bytes a row fewer; the keys are gone).
     """
     if exact:
         pair = groups.astype(np.uint64)
@@ -165,6 +188,10 @@ def pair_keys(groups: np.ndarray, keys: np.ndarray, exact: bool) -> np.ndarray:
         return pair
     # Groups are small codes: each group's own hash is computed once and looked up per row.
     by_group = mix(np.arange(int(groups.max()) + 1 if len(groups) else 0, dtype=np.uint64) + GOLDEN)
-    pair = by_group[groups]
-    pair ^= keys
-    return mix(pair, inplace=True)
+    if not reuse:
+        pair = by_group[groups]
+        pair ^= keys
+        return mix(pair, inplace=True)
+    for start in range(0, len(keys), _STEP):
+        keys[start : start + _STEP] ^= by_group[groups[start : start + _STEP]]
+    return mix(keys, inplace=True)
