@@ -234,3 +234,21 @@ def test_identity_keys_hold_a_block_beside_their_output() -> None:
         tracemalloc.stop()
     # Beside the output, at most 16 arrays of 8 bytes per row of one block.
     assert peak <= keys.nbytes + 16 * 8 * idkeys._BLOCK
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        ["msmarco_doc_17_10768284", "msmarco_doc_17_1076828", "msmarco_doc_01_99", "msmarco_doc_17_10768284"],
+        ["x" * 40 + "b", "x" * 40 + "a", "x" * 40, "x" * 33, "x" * 32, "x" * 31, "x" * 40 + "a", "x" * 8],
+        ["é" * 20 + "a", "é" * 20, "é" * 16 + "日", "é" * 16 + "𝄞", "é" * 20 + "a"],
+    ],
+)
+def test_ids_sharing_long_prefixes_rank_as_the_full_comparison(values: list[str]) -> None:
+    """Issue 28: ties are ordered by the first 32 bytes as four words (every msmarco_doc ID shares its first 8);
+    longer IDs equal on those are compared in full. Equal IDs, equal ranks; the order is strcmp's."""
+    ranks = string_ranks(pa.array(values, pa.string()))
+    assert [values[i] for i in np.argsort(ranks, kind="stable")] == utf8_order(values)
+    for i, a in enumerate(values):
+        for j, b in enumerate(values):
+            assert (ranks[i] == ranks[j]) == (a == b), (a, b)
