@@ -616,7 +616,7 @@ def iter_records(data: bytes, path: str | Path, sep: str, columns: int) -> Itera
 def read_separated(
     source: str | Path | pa.BufferReader, sep: str, names: list[str], types: dict[str, pa.DataType]
 ) -> pa.Table | None:
-    """pyarrow's multi-threaded reader over a file (or bytes) with one separator; None if any line is bad."""
+    """pyarrow's reader over a file (or bytes) with one separator, on the calling thread; None if any line is bad."""
     try:
         return pacsv.read_csv(
             source,
