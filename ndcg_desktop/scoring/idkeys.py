@@ -9,7 +9,8 @@ costliest step of scoring it. Two numpy-vectorised keys replace it:
   strings and raise :class:`IdCollision` when two distinct IDs share a key (then the caller starts
   again with exact dictionary codes);
 - an **order key**: the first 8 bytes read big-endian, so integers compare as the strings do
-  (UTF-8 byte order, C's ``strcmp``); IDs sharing their first 8 bytes are compared in full.
+  (UTF-8 byte order, C's ``strcmp``); ranks compare the first four such words (32 bytes), and IDs
+  sharing all four are compared in full.
 
 Legend: ``w`` a little-endian 8-byte word of an ID, zero past its end (IDs hold no NUL, rule 14).
 """
