@@ -1,12 +1,13 @@
 """Whole-process speed and memory of ``ndcg score`` against trec_eval, pytrec_eval, ir_measures and ranx.
 
 Generates (once, cached under benchmarks/data/) MS MARCO-shaped TREC runs and qrels with string
-document IDs (``D1234567``, as MS MARCO documents) and numeric ones (MS MARCO passages), at 1M, 7M and
-20M lines, and times every tool as a fresh process: wall seconds, CPU seconds (user + system) and peak
-RSS, plus the nDCG@10 each reports. trec_eval is built from its C source with ``-O2`` when a C compiler
-is present (``--trec-eval-src``, or a binary given with ``--trec-eval``); the script says so when not.
-Every tool runs once per round, rounds interleaved, so a loaded machine slows them alike: ratios to
-trec_eval are taken within this one invocation.
+document IDs (``D1234567``, as MS MARCO documents; or ``msmarco_doc_17_10768284``, as MS MARCO v2
+documents, with ``--ids msmarco``) and numeric ones (MS MARCO passages), at 1M, 7M and 20M lines,
+and times every tool as a fresh process: wall seconds, CPU seconds (user + system) and peak RSS,
+plus the nDCG@10 each reports. trec_eval is built from its C source with ``-O2`` when a C compiler
+is present (``--trec-eval-src``, or a binary given with ``--trec-eval``); the script says so when
+not. Every tool runs once per round, rounds interleaved, so a loaded machine slows them alike:
+ratios to trec_eval are taken within this one invocation.
 
     python benchmarks/score_speed.py                            # the README table (about 30 minutes)
     python benchmarks/score_speed.py --sizes 1000 --repeats 1   # a quick check (1M lines)
@@ -139,6 +140,10 @@ def generate(run_path: Path, qrels_path: Path, n_queries: int, ids: str, seed: i
     options = pacsv.WriteOptions(include_header=False, delimiter=" ", quoting_style="none")
 
     def id_strings(numbers: np.ndarray) -> pa.Array:
+        if ids == "msmarco":  # MS MARCO v2 documents: msmarco_doc_<2-digit bundle>_<byte offset>
+            bundle = pc.utf8_lpad(pc.cast(pa.array(numbers % 60), pa.string()), 2, "0")
+            offset = pc.cast(pa.array(numbers // 60 * 401 + 13), pa.string())
+            return pc.binary_join_element_wise("msmarco_doc_", bundle, "_", offset, "")
         text = pc.cast(pa.array(numbers), pa.string())
         return text if ids == "numeric" else pc.binary_join_element_wise("D", text, "")
 
@@ -418,7 +423,11 @@ def linearity(results: list[Result], cases: list[Case]) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="1000,7000,20000", help="queries per data set, x 1,000 lines each")
-    parser.add_argument("--ids", default="string,numeric", help="document ID kinds: string (D1234567), numeric")
+    parser.add_argument(
+        "--ids",
+        default="string,numeric",
+        help="document ID kinds: string (D1234567), msmarco (msmarco_doc_17_10768284), numeric",
+    )
     parser.add_argument("--gzip-size", type=int, default=7000, help="also time this size gzip-compressed (0: none)")
     parser.add_argument("--peers-at", default="7000", help="sizes at which pytrec_eval, ir_measures and ranx run too")
     parser.add_argument("--tools", default=",".join(TOOLS), help=f"subset of {','.join(TOOLS)}")
@@ -437,8 +446,8 @@ def main(argv: list[str] | None = None) -> int:
     sizes = [int(s) for s in args.sizes.split(",")]
     peers_at = {int(s) for s in args.peers_at.split(",") if s}
     kinds = [k.strip() for k in args.ids.split(",")]
-    if args.repeats < 1 or not set(kinds) <= {"string", "numeric"}:
-        parser.error("--repeats must be at least 1, --ids string and/or numeric")
+    if args.repeats < 1 or not set(kinds) <= {"string", "msmarco", "numeric"}:
+        parser.error("--repeats must be at least 1, --ids string, msmarco and/or numeric")
 
     trec_eval, how = (args.trec_eval, f"trec_eval binary {args.trec_eval}") if args.trec_eval else (None, "")
     if "trec_eval" in tools and trec_eval is None:

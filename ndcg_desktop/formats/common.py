@@ -502,6 +502,27 @@ def empty_fields(seps: np.ndarray, nl: np.ndarray, ends: np.ndarray, work: np.nd
     return bool(np.logical_and(pair, seps[:-1], out=work).any() or np.logical_and(nl[:-1], seps[1:], out=work).any())
 
 
+def _has_empty_fields(text: np.ndarray, sep: int, has_cr: bool) -> bool:
+    """:func:`empty_fields` over a whole text, a block at a time into masks made once: four masks of the
+    whole file beside it (a 26 MB qrels file: 100 MB of fresh pages) while a run is read (issue 28)."""
+    size = min(len(text), _CHUNK * 4)
+    seps_, nl_, ends_, work_ = (np.empty(size, dtype=bool) for _ in range(4))
+    previous_sep, previous_nl = False, True  # the byte before the text: a file starts like a line
+    for start in range(0, len(text), size):
+        block = text[start : start + size]
+        n = len(block)
+        seps, nl = np.equal(block, sep, out=seps_[:n]), np.equal(block, 10, out=nl_[:n])
+        ends = np.logical_or(nl, np.equal(block, 13, out=ends_[:n]), out=ends_[:n]) if has_cr else nl
+        if (
+            empty_fields(seps, nl, ends, work_[: n - 1])
+            or (previous_sep and bool(seps[0] or ends[0]))
+            or (previous_nl and bool(seps[0]))
+        ):
+            return True
+        previous_sep, previous_nl = bool(seps[-1]), bool(nl[-1])
+    return previous_sep  # a separator at the very end
+
+
 def read_whitespace_table(
     data: bytes, names: list[str], types: dict[str, pa.DataType]
 ) -> tuple[pa.Table, bytes] | None:
@@ -518,10 +539,7 @@ def read_whitespace_table(
     sep = b"\t" if has_tab and not has_space else b" "
     irregular = has_tab and has_space
     if not irregular and len(data) > 1:  # numpy: a bytes search for " " pairs stops at every space
-        arr = np.frombuffer(data, dtype=np.uint8)
-        seps, nl = arr == ord(sep), arr == 10
-        ends = (nl | (arr == 13)) if contains(data, b"\r") else nl
-        irregular = bool(seps[0] or seps[-1]) or empty_fields(seps, nl, ends, np.empty(len(arr) - 1, dtype=bool))
+        irregular = _has_empty_fields(np.frombuffer(data, dtype=np.uint8), ord(sep), contains(data, b"\r"))
     if irregular:  # runs of separators, or separators at a line's edges: one space between fields
         data = _SEPARATORS.sub(b" ", _LINE_EDGES.sub(b"", data))
         sep = b" "
@@ -598,11 +616,14 @@ def iter_records(data: bytes, path: str | Path, sep: str, columns: int) -> Itera
 def read_separated(
     source: str | Path | pa.BufferReader, sep: str, names: list[str], types: dict[str, pa.DataType]
 ) -> pa.Table | None:
-    """pyarrow's multi-threaded reader over a file (or bytes) with one separator; None if any line is bad."""
+    """pyarrow's reader over a file (or bytes) with one separator, on the calling thread; None if any line is bad."""
     try:
         return pacsv.read_csv(
             source,
-            read_options=pacsv.ReadOptions(column_names=names, block_size=1 << 23),  # 8 MiB: as fast, less memory
+            # 8 MiB blocks: as fast, less memory. One thread: pyarrow's pool threads took 1.5-2 times the CPU for
+            # the same parse, and what they allocate is not returned when another thread frees it (mimalloc keeps
+            # it for the allocating thread), so a 7M-line run's freed columns stayed resident (issue 28).
+            read_options=pacsv.ReadOptions(column_names=names, block_size=1 << 23, use_threads=False),
             parse_options=pacsv.ParseOptions(delimiter=sep, quote_char=False),
             convert_options=pacsv.ConvertOptions(
                 column_types={n: types.get(n, pa.string()) for n in names},

@@ -9,7 +9,8 @@ costliest step of scoring it. Two numpy-vectorised keys replace it:
   strings and raise :class:`IdCollision` when two distinct IDs share a key (then the caller starts
   again with exact dictionary codes);
 - an **order key**: the first 8 bytes read big-endian, so integers compare as the strings do
-  (UTF-8 byte order, C's ``strcmp``); IDs sharing their first 8 bytes are compared in full.
+  (UTF-8 byte order, C's ``strcmp``); ranks compare the first four such words (32 bytes), and IDs
+  sharing all four are compared in full.
 
 Legend: ``w`` a little-endian 8-byte word of an ID, zero past its end (IDs hold no NUL, rule 14).
 """
@@ -74,8 +75,13 @@ def _word(chars: np.ndarray, starts: np.ndarray, lengths: np.ndarray, index: int
     else:
         # An unaligned view: element i is the 8 bytes starting at byte i (one gather per word, no loop).
         view = np.ndarray((room,), dtype="<u8", buffer=chars, strides=(1,))
-        out = view[np.minimum(at, room - 1)]
-        tail = np.flatnonzero(at >= room)  # the last few bytes of the buffer: read byte by byte
+        if len(at) and int(at.max()) < room:  # the usual case: no ID reaches the buffer's last 7 bytes
+            out, tail = view[at], np.zeros(0, dtype=np.int64)
+        else:
+            out = view[np.minimum(at, room - 1)]
+            tail = np.flatnonzero(at >= room)  # the last few bytes of the buffer: read byte by byte
+    if not len(tail) and (not len(lengths) or int(lengths.min()) >= 8 * (index + 1)):
+        return out  # every ID has all 8 bytes of this word, read whole (the usual case for the first)
     left = np.clip(lengths - 8 * index, 0, 8) if index else np.minimum(lengths, 8)
     for i in tail:
         out[i] = int.from_bytes(chars[at[i] : at[i] + max(int(left[i]), 0)].tobytes().ljust(8, b"\0"), "little")
@@ -83,27 +89,55 @@ def _word(chars: np.ndarray, starts: np.ndarray, lengths: np.ndarray, index: int
     return out
 
 
-def identity_keys(strings: pa.Array) -> tuple[np.ndarray, bool]:
+def identity_keys(strings: pa.Array, rows: np.ndarray | None = None) -> tuple[np.ndarray, bool]:
     """A uint64 per ID, equal for equal IDs; and whether distinct IDs are sure to differ (all at most 8 bytes).
+
+    ``rows``: the keys of these rows only, in that order (``identity_keys(s)[0][rows]`` without the
+    full-length array in between).
 
     >>> keys, exact = identity_keys(pa.array(["D1", "D1", "D2"]))
     >>> bool(keys[0] == keys[1]), bool(keys[0] != keys[2]), exact
     (True, True, True)
     """
     offsets, chars = _offsets_and_chars(strings)
-    starts, lengths = offsets[:-1], np.diff(offsets)
-    keys = _word(chars, starts, lengths, 0)
-    longest = int(lengths.max()) if len(lengths) else 0
-    if longest <= 8:
-        return keys, True
+    n = len(offsets) - 1 if rows is None else len(rows)
+    keys = np.empty(n, dtype=np.uint64)
+    injective = True
+    # A block of rows at a time: every temporary is a few hundred KiB that the allocator hands back for the
+    # next block, where whole-column temporaries (a dozen of 8 bytes a row) were fresh pages each (issue 28).
+    for lo in range(0, n, _BLOCK):
+        hi = min(lo + _BLOCK, n)
+        if rows is None:
+            starts, ends = offsets[lo:hi], offsets[lo + 1 : hi + 1]
+        else:
+            starts, ends = offsets[rows[lo:hi]], offsets[rows[lo:hi] + 1]
+        injective &= _block_keys(chars, starts, ends - starts, keys[lo:hi])
+    return keys, injective
+
+
+def _block_keys(chars: np.ndarray, starts: np.ndarray, lengths: np.ndarray, out: np.ndarray) -> bool:
+    """:func:`identity_keys` of one block into ``out``; True if no ID of it is longer than 8 bytes."""
+    out[:] = _word(chars, starts, lengths, 0)
     long = np.flatnonzero(lengths > 8)
-    h = mix(keys[long] ^ (lengths[long].astype(np.uint64) * GOLDEN), inplace=True)
-    for index in range(1, (longest + 7) // 8):
-        more = lengths[long] > 8 * index
-        rows = long[more]
-        h[more] = mix(h[more] ^ _word(chars, starts[rows], lengths[rows], index), inplace=True)
-    keys[long] = h
-    return keys, False
+    if not len(long):
+        return True
+    # Usually every ID of a block is long, and of as many words: whole arrays then, no gathers by row.
+    rows: slice | np.ndarray = slice(None) if len(long) == len(lengths) else long
+    st, ln = starts[rows], lengths[rows]
+    h = mix(out[rows] ^ (ln.astype(np.uint64) * GOLDEN), inplace=True)
+    for index in range(1, (int(ln.max()) + 7) // 8):
+        more = ln > 8 * index
+        if more.all():
+            h ^= _word(chars, st, ln, index)
+            mix(h, inplace=True)
+        else:
+            sub = np.flatnonzero(more)
+            h[sub] = mix(h[sub] ^ _word(chars, st[sub], ln[sub], index), inplace=True)
+    out[rows] = h
+    return False
+
+
+_BLOCK = 1 << 16
 
 
 def order_keys(strings: pa.Array) -> np.ndarray:
@@ -115,8 +149,9 @@ def order_keys(strings: pa.Array) -> np.ndarray:
 def string_ranks(strings: pa.Array) -> np.ndarray:
     """An int64 per ID that sorts as the IDs do as strings (UTF-8 byte order, like strcmp); equal IDs, equal ranks.
 
-    Ordered by the 8-byte order key; only IDs that share a key with another and are longer than 8
-    bytes (so the key does not decide) are compared in full.
+    Ordered by their first 32 bytes as four big-endian words (zero past the end: IDs hold no NUL, so
+    a prefix sorts first); only IDs that share all four with another and are longer than 32 bytes
+    are compared in full. (The first 8 bytes alone left every ``msmarco_doc_…`` ID undecided.)
 
     >>> ids = pa.array(["b", "a", "abcdefgh2", "abcdefgh10", "b"])
     >>> ranks = string_ranks(ids)
@@ -128,15 +163,24 @@ def string_ranks(strings: pa.Array) -> np.ndarray:
     n = len(strings)
     if n == 0:
         return np.zeros(0, dtype=np.int64)
-    key = order_keys(strings)
-    distinct, rank = np.unique(key, return_inverse=True)
-    rank = rank.astype(np.int64)
-    offsets, _ = _offsets_and_chars(strings)
-    long = np.diff(offsets) > 8
-    if not long.any():
+    offsets, chars = _offsets_and_chars(strings)
+    starts, lengths = offsets[:-1], np.diff(offsets)
+    longest = int(lengths.max())
+    words = min(max((longest + 7) // 8, 1), _ORDER_WORDS)
+    keys = [_word(chars, starts, lengths, i).byteswap() for i in range(words)]
+    order = np.lexsort(keys[::-1])  # the first word decides first
+    new = np.zeros(n, dtype=bool)
+    new[0] = True
+    for key in keys:
+        ordered = key[order]
+        new[1:] |= ordered[1:] != ordered[:-1]
+    rank = np.empty(n, dtype=np.int64)
+    rank[order] = np.cumsum(new) - 1
+    if longest <= 8 * words:
         return rank
-    shared = np.bincount(rank, minlength=len(distinct)) > 1
-    has_long = np.bincount(rank, weights=long, minlength=len(distinct)) > 0
+    distinct = int(new.sum())
+    shared = np.bincount(rank, minlength=distinct) > 1
+    has_long = np.bincount(rank, weights=lengths > 8 * words, minlength=distinct) > 0
     undecided = np.flatnonzero((shared & has_long)[rank])
     if not len(undecided):
         return rank
@@ -152,10 +196,15 @@ def string_ranks(strings: pa.Array) -> np.ndarray:
     return result
 
 
-def pair_keys(groups: np.ndarray, keys: np.ndarray, exact: bool) -> np.ndarray:
+_ORDER_WORDS = 4
+
+
+def pair_keys(groups: np.ndarray, keys: np.ndarray, exact: bool, *, reuse: bool = False) -> np.ndarray:
     """One uint64 per (group, key) pair: exactly ``group << 32 | key`` when ``exact`` (keys below 2**32), else hashed.
 
-    Hashed pairs are equal for equal pairs; a match between hashed pairs must be verified.
+    Hashed pairs are equal for equal pairs; a match between hashed pairs must be verified. A hashed pair is a
+    bijection of its key for a given group, so pairs equal within one group have equal keys. ``reuse``: the
+    hashed pairs are written over ``keys`` (one array of 8 bytes a row fewer; the keys are gone).
     """
     if exact:
         pair = groups.astype(np.uint64)
@@ -165,6 +214,10 @@ def pair_keys(groups: np.ndarray, keys: np.ndarray, exact: bool) -> np.ndarray:
         return pair
     # Groups are small codes: each group's own hash is computed once and looked up per row.
     by_group = mix(np.arange(int(groups.max()) + 1 if len(groups) else 0, dtype=np.uint64) + GOLDEN)
-    pair = by_group[groups]
-    pair ^= keys
-    return mix(pair, inplace=True)
+    if not reuse:
+        pair = by_group[groups]
+        pair ^= keys
+        return mix(pair, inplace=True)
+    for start in range(0, len(keys), _STEP):
+        keys[start : start + _STEP] ^= by_group[groups[start : start + _STEP]]
+    return mix(keys, inplace=True)

@@ -51,11 +51,14 @@ def _chunk_keys(ids: pa.Array, step: int) -> np.ndarray:
         start = (offsets[lo:hi] - begin).astype(np.int64)
         length = np.diff(offsets[lo : hi + 1]).astype(np.int64)
         h = mix(length.astype(np.uint64) + np.uint64(0x9E3779B97F4A7C15))
+        shortest = int(length.min())
         for w in range(0, int(length.max()), 8):
-            # Only IDs longer than w bytes take a word w: a key never depends on the other IDs.
-            rows = slice(None) if w == 0 else np.flatnonzero(length > w)
-            take = np.clip(length[rows] - w, 0, 8)
-            word = words[start[rows] + w] & _MASKS[take]
+            # Only IDs longer than w bytes take a word w: a key never depends on the other IDs. When every ID
+            # does (msmarco_doc_ IDs: three words each), whole arrays, without gathering rows (issue 28).
+            rows = slice(None) if shortest > w else np.flatnonzero(length > w)
+            word = words[start[rows] + w]
+            if shortest < w + 8:
+                word &= _MASKS[np.clip(length[rows] - w, 0, 8)]
             h[rows] = mix(np.bitwise_xor(h[rows], word))
         keys[lo:hi] = h
     return keys

@@ -83,8 +83,8 @@ def keys_of(docs: DocIds, codes: np.ndarray, *, exact: bool = False) -> DocKeys:
     4.8M distinct IDs), against hashed keys it is a sort.
     """
     if isinstance(docs, RowIds):
-        ident, injective = identity_keys(docs.strings)
-        return DocKeys(ident[codes], False, injective)
+        ident, injective = identity_keys(docs.strings, codes)
+        return DocKeys(ident, False, injective)
     if isinstance(docs, pa.Array) and not exact:
         ident, injective = identity_keys(docs)
         return DocKeys(ident[codes], False, injective)
@@ -122,12 +122,15 @@ def verify_same(docs: DocIds, keys: DocKeys, codes: np.ndarray, others: pa.Array
         raise IdCollision()
 
 
-def first_repeats(groups: np.ndarray, docs: DocIds, codes: np.ndarray, keys: DocKeys) -> tuple[np.ndarray, np.ndarray]:
+def first_repeats(
+    groups: np.ndarray, docs: DocIds, codes: np.ndarray, keys: DocKeys, *, reuse: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
     """Rule 5: mask of positions whose document appeared earlier in the same group (query), and the pair keys.
 
-    Pairs compare by key; when keys are hashed, every repeat found is verified on its IDs.
+    Pairs compare by key; when keys are hashed, every repeat found is verified on its IDs. ``reuse``: hashed
+    pairs are written over ``keys.ident`` (see :func:`pair_keys`).
     """
-    pair = pair_keys(groups, keys.ident, keys.exact)
+    pair = pair_keys(groups, keys.ident, keys.exact, reuse=reuse)
     if not any_repeat(groups, pair):  # duplicates are rare: first only ask whether there are any (a True is confirmed)
         return np.zeros(len(pair), dtype=bool), pair
     order = np.argsort(pair, kind="stable")
@@ -135,8 +138,8 @@ def first_repeats(groups: np.ndarray, docs: DocIds, codes: np.ndarray, keys: Doc
     again = np.r_[False, ordered[1:] == ordered[:-1]]
     run_start = np.maximum.accumulate(np.where(again, 0, np.arange(len(order))))
     repeated, first = order[again], order[run_start[again]]
-    if not keys.exact:
-        if (groups[repeated] != groups[first]).any() or (keys.ident[repeated] != keys.ident[first]).any():
+    if not keys.exact:  # equal pairs in one group have equal identity keys (pair_keys); the IDs decide
+        if (groups[repeated] != groups[first]).any():
             raise IdCollision()
         verify_same(docs, keys, codes[repeated], doc_strings(docs, codes[first]))
     mask = np.zeros(len(pair), dtype=bool)

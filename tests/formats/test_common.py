@@ -69,3 +69,28 @@ def test_a_whitespace_line_before_a_tsv_header_is_blank_for_every_reader(tmp_pat
     assert read_qrels(padded).frame["line"].tolist() == [3]  # the data line, counted as the file counts it
     plain, padded = both("chunks.tsv", "chunk_id\tdoc_id\nB#1\tB\n")
     assert read_chunk_map(padded).pairs == read_chunk_map(plain).pairs == (("B#1", "B"),)
+
+
+def _empty_fields_whole(data: bytes, sep: int) -> bool:
+    """The check as one expression over the whole text (what read_whitespace_table did before issue 28)."""
+    import numpy as np
+
+    arr = np.frombuffer(data, dtype=np.uint8)
+    seps, nl = arr == sep, arr == 10
+    ends = nl | (arr == 13)
+    return bool(seps[0] or seps[-1]) or common.empty_fields(seps, nl, ends, np.empty(len(arr) - 1, dtype=bool))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_empty_field_check_by_blocks_agrees_with_the_whole_text(monkeypatch, seed):
+    """Issue 28: the check runs a block at a time (four whole-file masks were 100 MB of fresh pages beside a
+    26 MB qrels file); pairs of bytes across a block's edge decide as they do inside one."""
+    import numpy as np
+
+    monkeypatch.setattr(common, "_CHUNK", 1)  # blocks of 4 bytes: most pairs cross an edge somewhere
+    rnd = random.Random(seed)
+    for _ in range(2000):
+        data = bytes(rnd.choice(b"ab \t\r\n") for _ in range(rnd.randrange(2, 30)))
+        for sep in (ord(" "), ord("\t")):
+            text = np.frombuffer(data, dtype=np.uint8)
+            assert common._has_empty_fields(text, sep, b"\r" in data) == _empty_fields_whole(data, sep), data

@@ -58,3 +58,14 @@ def test_an_id_has_one_key_whatever_its_neighbours():
     assert [beside_long[0], beside_long[2]] == alone.tolist()
     in_small_blocks = qrels_mod.id_keys(pa.array(["x" * 30, "A", "D7", "y" * 17]), step=1)
     assert in_small_blocks[1:3].tolist() == alone.tolist()
+
+
+def test_a_long_id_has_one_key_whether_its_block_is_all_long_or_mixed():
+    """Issue 28: a block whose IDs all take a word is hashed as whole arrays, a mixed one row by row;
+    an msmarco_doc ID (a partial third word) gets the same key either way, and alone."""
+    ids = ["msmarco_doc_17_10768284", "msmarco_doc_00_1", "msmarco_doc_59_999999999"]
+    all_long = qrels_mod.id_keys(pa.array(ids))
+    mixed = qrels_mod.id_keys(pa.array(["A", *ids, "D7"]))
+    alone = [int(qrels_mod.id_keys(pa.array([v]))[0]) for v in ids]
+    assert all_long.tolist() == mixed[1:4].tolist() == alone
+    assert len(set(alone)) == 3

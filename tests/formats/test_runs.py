@@ -6,6 +6,7 @@ import gzip
 import json
 
 import numpy as np
+import pyarrow as pa
 import pytest
 
 from ndcg_desktop.domain import InputError, OrderKind
@@ -202,3 +203,25 @@ def test_a_line_starting_with_a_brace_is_jsonl_only_when_it_is_json(tmp_path):
     run = tmp_path / "braces.txt"
     run.write_text("{q1} Q0 B 1 5 r\n{q1} Q0 C 2 4 r\n")
     assert read_run(run).queries.to_pylist() == ["{q1}"]
+
+
+def test_document_ids_are_made_one_array_letting_each_chunk_go_once_copied() -> None:
+    """Issue 28: a run's ID chunks (as pyarrow's reader gives them) become one array equal to their concatenation,
+    sliced and empty chunks included; the chunks are handed over and released, never held beside the whole copy."""
+    import gc
+
+    from ndcg_desktop.formats.runs import _moved_into_one
+
+    pieces = [pa.array([f"msmarco_doc_{i:02d}_{j}" for j in range(i * 7)], pa.string()) for i in range(12)]
+    pieces[3] = pieces[3].slice(2, 9)  # an offset into its buffers
+    expected = pa.chunked_array(pieces).combine_chunks()
+    pool = pa.default_memory_pool()
+    before = pool.bytes_allocated()
+    chunks = [pa.array(piece.to_pylist(), pa.string()) for piece in pieces]  # owned only by this list
+    held = pool.bytes_allocated() - before
+    assert held > 0
+    joined = _moved_into_one(chunks)
+    assert chunks == []
+    gc.collect()
+    assert joined.type == pa.string() and joined.equals(expected)
+    assert pool.bytes_allocated() - before < held  # the chunks' buffers are gone; the copy is numpy's

@@ -145,9 +145,10 @@ def test_a_hash_collision_falls_back_to_exact_codes(tmp_path: Path, monkeypatch:
     pool = top_documents(read_run(run), 2, ties=TiePolicy.DOCID_DESC)
     calls: list[int] = []
 
-    def counted(strings: pa.Array) -> tuple[np.ndarray, bool]:
+    def counted(strings: pa.Array, rows: np.ndarray | None = None) -> tuple[np.ndarray, bool]:
         calls.append(len(strings))
-        return _colliding(strings)
+        keys, injective = _colliding(strings)
+        return (keys if rows is None else keys[rows]), injective
 
     monkeypatch.setattr(ranking, "identity_keys", counted)
     collided = evaluate(read_qrels(qrels), read_run(run), _settings())
@@ -188,3 +189,66 @@ def test_exact_keys_are_the_codes_themselves_and_pairs_compose_across_blocks() -
     assert [int(mixed[i]) for i in (0, idkeys._STEP - 1, idkeys._STEP, len(pairs) - 1)] == [
         splitmix(int(pairs[i])) for i in (0, idkeys._STEP - 1, idkeys._STEP, len(pairs) - 1)
     ]
+
+
+def _msmarco_ids(n: int) -> pa.Array:
+    """``msmarco_doc_17_10768284``-shaped IDs (MS MARCO v2 documents: 22-24 bytes, three words), with repeats."""
+    numbers = np.arange(n, dtype=np.int64) * 7919 % (n // 3 + 1)
+    return pa.array([f"msmarco_doc_{v % 60:02d}_{v * 401 + 13}" for v in numbers.tolist()], pa.string())
+
+
+def test_the_keys_of_chosen_rows_are_those_rows_keys_across_blocks() -> None:
+    """``identity_keys(s, rows)`` is ``identity_keys(s)[0][rows]``, for rows in any order across block edges;
+    equal IDs anywhere get equal keys, and the keys of the same IDs in another array are the same."""
+    strings = _msmarco_ids(3 * idkeys._BLOCK + 17)
+    every, injective = identity_keys(strings)
+    assert not injective
+    rows = np.random.default_rng(28).permutation(len(strings))[: 2 * idkeys._BLOCK + 5]
+    chosen, chosen_injective = identity_keys(strings, rows)
+    assert chosen.tolist() == every[rows].tolist() and not chosen_injective
+    again, _ = identity_keys(strings.take(pa.array(rows)))  # the same IDs in an array of their own
+    assert again.tolist() == every[rows].tolist()
+    values = strings.to_pylist()
+    first: dict[str, int] = {}
+    for i, v in enumerate(values):
+        assert every[i] == every[first.setdefault(v, i)]
+    assert len(set(every.tolist())) == len(first)  # no collision among these distinct IDs
+    short = pa.array([f"D{i}" for i in range(idkeys._BLOCK + 3)])
+    short_keys, exact = identity_keys(short)
+    assert exact and len(set(short_keys.tolist())) == len(short)  # at most 8 bytes each: distinct keys, exactly
+
+
+def test_identity_keys_hold_a_block_beside_their_output() -> None:
+    """Issue 28: keys of a million long IDs allocate their 8 MiB output and a block's temporaries, not a dozen
+    whole-column arrays (77 MiB before: each a fresh mapping the kernel zeroes, most of the system time)."""
+    import tracemalloc
+
+    n = 1 << 20
+    strings = _msmarco_ids(n)
+    tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        keys, _ = identity_keys(strings)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    # Beside the output, at most 16 arrays of 8 bytes per row of one block.
+    assert peak <= keys.nbytes + 16 * 8 * idkeys._BLOCK
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        ["msmarco_doc_17_10768284", "msmarco_doc_17_1076828", "msmarco_doc_01_99", "msmarco_doc_17_10768284"],
+        ["x" * 40 + "b", "x" * 40 + "a", "x" * 40, "x" * 33, "x" * 32, "x" * 31, "x" * 40 + "a", "x" * 8],
+        ["é" * 20 + "a", "é" * 20, "é" * 16 + "日", "é" * 16 + "𝄞", "é" * 20 + "a"],
+    ],
+)
+def test_ids_sharing_long_prefixes_rank_as_the_full_comparison(values: list[str]) -> None:
+    """Issue 28: ties are ordered by the first 32 bytes as four words (every msmarco_doc ID shares its first 8);
+    longer IDs equal on those are compared in full. Equal IDs, equal ranks; the order is strcmp's."""
+    ranks = string_ranks(pa.array(values, pa.string()))
+    assert [values[i] for i in np.argsort(ranks, kind="stable")] == utf8_order(values)
+    for i, a in enumerate(values):
+        for j, b in enumerate(values):
+            assert (ranks[i] == ranks[j]) == (a == b), (a, b)

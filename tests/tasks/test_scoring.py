@@ -115,18 +115,19 @@ def test_a_stored_run_is_scored_by_hashed_keys_and_falls_back_to_exact_codes_on_
     hashed: list[int] = []
     real = ranking.identity_keys
 
-    def counted(strings):
+    def counted(strings, rows=None):
         hashed.append(len(strings))
-        return real(strings)
+        return real(strings, rows)
 
     monkeypatch.setattr(ranking, "identity_keys", counted)
     assert score_run(project, "sys", 1, settings).evaluation.per_query.equals(honest.per_query)
     assert hashed[0] == (7 if stored_as == "rows" else 6)  # every row's ID, or the six distinct ones
     calls: list[int] = []
 
-    def colliding(strings):
+    def colliding(strings, rows=None):
         calls.append(len(strings))
-        return pc.binary_length(strings).to_numpy().astype(np.uint64), False
+        keys = pc.binary_length(strings).to_numpy().astype(np.uint64)
+        return (keys if rows is None else keys[rows]), False
 
     monkeypatch.setattr(ranking, "identity_keys", colliding)
     collided = score_run(project, "sys", 1, settings).evaluation
