@@ -84,7 +84,9 @@ class AnnotateSession(FollowsProject):
         self.parents: dict[str, str] = {}  # chunk ID -> its document, from the stored runs' chunk maps
         self.chunks_of: dict[str, list[str]] = {}
         self.generation = 0
-        self.pending: Job[QueryRows | FrozenVersionChanged] | None = None  # the query list's read, while it runs elsewhere
+        self.pending: Job[QueryRows | FrozenVersionChanged] | None = (
+            None  # the query list's read, while it runs elsewhere
+        )
         self.refusal: FrozenVersionChanged | None = None
         self._keep: tuple[str | None, str | None] = (None, None)  # query and item to select when the list arrives
         self.query_sort: tuple[str, bool] = ("query_id", False)
