@@ -14,6 +14,7 @@ import pandas as pd
 from PySide6.QtCore import Qt
 
 from ndcg_desktop.store import Project
+from tests.gui.conftest import shot
 
 
 @contextmanager
@@ -81,3 +82,24 @@ def test_a_note_that_cannot_be_written_is_kept_in_the_box(window, small_project,
     assert window.undo_stack.count() == 0
     assert ws.note_edit.text() == "check the date" and ws.note_edit.hasFocus()
     assert len(messages) == 1 and messages[0][1].startswith("The note on C was not saved: ")
+
+
+def test_a_note_past_the_limit_is_refused_in_one_line_and_kept_to_shorten(window, small_project, qtbot, messages):
+    """Issue 23 item 6: the note box is bounded as the store bounds notes, not only by Qt's line edit."""
+    from ndcg_desktop.formats.common import MAX_NOTE_CHARS
+
+    window.open_project(small_project)
+    ws = window.workspace
+    assert ws.current_doc() == "C"
+    long = "x" * (MAX_NOTE_CHARS + 1)
+    ws.note_edit.setText(long)
+    qtbot.keyClick(ws.note_edit, Qt.Key.Key_Return)
+    assert stored(small_project, "C", "note") == ""
+    assert window.undo_stack.count() == 0
+    expected = (
+        f"The note on C was not saved: {small_project}: a note holds at most {MAX_NOTE_CHARS:,} characters; "
+        f"this one has {MAX_NOTE_CHARS + 1:,}"
+    )
+    assert messages == [("warning", expected)] and window.statusBar().currentMessage() == expected
+    assert ws.note_edit.text() == long and ws.note_edit.hasFocus()  # kept, to shorten and save again
+    shot(window, "T7_note_too_long")
