@@ -139,7 +139,10 @@ def test_delete_on_a_graded_item_says_why_and_removes_nothing(window, small_proj
     assert ws.current_doc() == "A"
     qtbot.keyClick(ws.pool_view, Qt.Key.Key_Delete)
     assert len(pool(small_project)) == 4 and window.undo_stack.count() == 0
-    assert window.statusBar().currentMessage() == ("A is graded 3: only an ungraded item can be removed from a pool.")
+    assert (
+        window.statusBar().currentMessage()
+        == "A is graded 3 · Perfect: only an ungraded item can be removed from a pool."
+    )
 
 
 def test_discard_names_what_is_lost_and_undo_brings_the_draft_back(window, small_project, qtbot, messages):

@@ -31,7 +31,10 @@ def test_a_grade_written_by_another_connection_reaches_the_pool_editor(window, s
     ws.select_doc_row(2)
     assert ws.current_doc() == "C"
     qtbot.keyClick(ws.pool_view, Qt.Key.Key_Delete)
-    assert window.statusBar().currentMessage() == "C is graded 1: only an ungraded item can be removed from a pool."
+    assert (
+        window.statusBar().currentMessage()
+        == "C is graded 1 · Related: only an ungraded item can be removed from a pool."
+    )  # the label, as the pool shows it
     assert window.undo_stack.count() == 0 and "C" in editor.session.in_pool()
 
 

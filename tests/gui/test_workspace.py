@@ -53,7 +53,7 @@ def test_keyboard_grading_moves_on_and_undo_redo(window, small_project, qtbot):
     qtbot.keyClick(ws.pool_view, Qt.Key.Key_2)
     assert pool_grades(small_project)["D"] == 2
     assert "4 of 5 graded" in window.progress_label.text()
-    assert window.undo_stack.undoText() == "Grade D as 2 for q1"
+    assert window.undo_stack.undoText() == "Grade D as 2 · Highly relevant for q1"
     qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert pool_grades(small_project)["D"] is None
     assert ws.current_doc() == "D"
@@ -141,7 +141,7 @@ def test_freeze_blocks_edits_then_new_draft(window, small_project, qtbot, monkey
     messages.answer = QMessageBox.StandardButton.Yes  # A's grade came from the imported file: replacing it asks
     qtbot.keyClick(ws.pool_view, Qt.Key.Key_1)
     assert [m for m in messages if m[0] == "warning"] == []
-    assert messages[-1][0] == "question" and messages[-1][1].startswith("A was graded 3 by import:j.qrels.")
+    assert messages[-1][0] == "question" and messages[-1][1].startswith("A was graded 3 · Perfect by import:j.qrels.")
     assert pool_grades(small_project, version=2)["A"] == 1
     assert pool_grades(small_project, version=1)["A"] == 3
 

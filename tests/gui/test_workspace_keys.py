@@ -115,13 +115,13 @@ def test_a_graded_query_stays_put_and_regrading_someone_elses_grade_is_deliberat
     assert messages == [
         (
             "question",
-            "A was graded 3 by import:j.qrels. Replace that grade with your 1?\n\n"
+            "A was graded 3 · Perfect by import:j.qrels. Replace that grade with your 1 · Related?\n\n"
             "Both grades stay in the audit log, and Ctrl+Z undoes the change.",
         )
     ]
     assert messages.boxes[0].defaultButton() is messages.boxes[0].button(QMessageBox.StandardButton.No)
     assert row(small_project, "A") == before
-    assert window.statusBar().currentMessage() == "Kept the grade 3 that import:j.qrels gave A."
+    assert window.statusBar().currentMessage() == "Kept the grade 3 · Perfect that import:j.qrels gave A."
     messages.answer = QMessageBox.StandardButton.Yes
     qtbot.keyClick(ws.pool_view, Qt.Key.Key_1)
     assert row(small_project, "A")["grade"] == 1 and row(small_project, "A")["annotator"] == "tester"

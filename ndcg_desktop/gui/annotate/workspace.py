@@ -352,7 +352,7 @@ class Workspace(QWidget):
         if outcome.kind == "confirm" and not self._confirm_regrade(doc_id, old, grade, who):  # type: ignore[arg-type]
             self.status.emit(
                 translate("workspace", "Kept the grade {old} that {who} gave {doc_id}.").format(
-                    old=old, who=who, doc_id=doc_id
+                    old=session.grade_text(old), who=who, doc_id=doc_id
                 )
             )
             return
@@ -385,7 +385,7 @@ class Workspace(QWidget):
                 "workspace",
                 "{doc_id} was graded {old} by {who}. Replace that grade with your {grade}?\n\n"
                 "Both grades stay in the audit log, and Ctrl+Z undoes the change.",
-            ).format(doc_id=doc_id, old=old, who=who, grade=grade),
+            ).format(doc_id=doc_id, old=self.session.grade_text(old), who=who, grade=self.session.grade_text(grade)),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No,
         )

@@ -76,7 +76,7 @@ def edit_refusal_text(refusal: EditRefusal) -> str:
     if kind == "graded":
         return translate(
             "pool_editing", "{doc_id} is graded {grade}: only an ungraded item can be removed from a pool."
-        ).format(doc_id=refusal.doc_id, grade=refusal.grade)
+        ).format(doc_id=refusal.doc_id, grade=refusal.grade_text)
     if kind == "not_in_pool":
         return translate("pool_editing", "{doc_id} is not in the pool of {query_id}: nothing was removed.").format(
             doc_id=refusal.doc_id, query_id=refusal.query_id
