@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDialog, QMessageBox
+from PySide6.QtWidgets import QDialog, QLabel, QMessageBox
 
 from ndcg_desktop.gui.pools import dialogs as pools_dialogs
 from ndcg_desktop.gui.project import dialogs as project_dialogs
@@ -118,6 +118,14 @@ def test_freeze_blocks_edits_then_new_draft(window, small_project, qtbot, monkey
     def accept_with_removal(dialog):
         shown["dialog"] = dialog
         shot(dialog, "freeze_dialog")
+        dialog.grab().save("/tmp/shots/T7_freeze_dialog.png")
+        # Issue 23 item 2: the figures are freeze_preview's (small_project: A=3, B=2, C, D and q2's E ungraded)
+        texts = [label.text() for label in dialog.findChildren(QLabel)]
+        labels = ws.session.version.labels
+        for grade, count in ((0, 0), (1, 0), (2, 1), (3, 1)):
+            assert texts[texts.index(f"Grade {grade} · {labels[grade]}") + 1] == str(count)
+        assert texts[texts.index("Queries") + 1 : texts.index("Documents") + 2] == ["2", "Documents", "5"]
+        assert "3 ungraded" in texts
         assert not dialog.ok.isEnabled()  # ungraded items block freezing...
         dialog.remove.setChecked(True)  # ...unless removed explicitly
         assert dialog.ok.isEnabled()

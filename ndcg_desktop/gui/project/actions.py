@@ -189,10 +189,7 @@ class ProjectActions:
         version = self.window.current_version()
         if self.window.project is None or version is None or version.frozen:
             return
-        preview = freeze_preview(self.window.project, version.version)
-        dialog = FreezeDialog(
-            version.version, preview.items, version.labels, version.scale.low, self.window, awaiting=preview.awaiting
-        )
+        dialog = FreezeDialog(freeze_preview(self.window.project, version.version), self.window)
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return
         project, remove = self.window.project, dialog.remove.isChecked()
