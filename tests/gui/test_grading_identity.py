@@ -15,7 +15,7 @@ def test_the_window_grades_as_the_annotator_the_project_knows(window, qtbot, sma
     qtbot.waitUntil(lambda: workspace.queries.rowCount() > 0, timeout=10_000)
     workspace.select_query_row(0)
     workspace.select_doc_row(3)  # q1/D, ungraded
-    assert workspace.current_doc() == "D"
+    assert workspace.session.doc_id == "D"
     workspace.grade_current(2)
     with open_project(small_project, read_only=True) as p:
         ratings = p.ratings(1)

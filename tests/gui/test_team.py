@@ -152,7 +152,7 @@ def test_items_awaiting_adjudication_are_marked_in_annotate_and_not_graded_there
     qtbot.keyClick(ws.pool_view, Qt.Key.Key_1)
     assert window.statusBar().currentMessage().startswith(f"{d} awaits adjudication")
     assert pd.isna(window.project.pool_items(1, q).set_index("doc_id").loc[d, "grade"])
-    assert ws.current_doc() == d  # it stays: the key did nothing
+    assert ws.session.doc_id == d  # it stays: the key did nothing
 
 
 def test_the_window_grades_in_a_work_file_as_its_annotator_and_says_so(

@@ -2,9 +2,10 @@
 
 What an edit would do, and why it does nothing, is :class:`~ndcg_desktop.tasks.pool_edit_session.PoolEditSession`'s
 (it follows the project's events, so an undo, a discard or another program's write is seen without a refresh);
-the menu forwards the Annotate view's place to it. Each edit is a command on the window's undo stack that calls the
-session's use case (which audits it); a failed write is reported and never enters the undo history (as in
-:mod:`.commands`).
+the menu forwards the Annotate view's place (version, query, document, the query's text) from the
+:class:`~ndcg_desktop.tasks.annotate_session.AnnotateSession` to it, and reads nothing of the Annotate widget.
+Each edit is a command on the window's undo stack that calls the session's use case (which audits it); a failed
+write is reported and never enters the undo history (as in :mod:`.commands`).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_label, show_message
 from ndcg_desktop.gui.scores.tables import FrameModel, fit_columns, sorted_proxy, table_view
 from ndcg_desktop.gui.tasks import Task, run_in_background
+from ndcg_desktop.tasks.annotate_session import AnnotateSession
 from ndcg_desktop.tasks.annotating import Refusal
 from ndcg_desktop.tasks.export import export_frozen_pool
 from ndcg_desktop.tasks.pool_edit_session import SEARCH_LIMIT, DocumentSearch, EditRefusal, PoolEditSession
@@ -308,6 +310,7 @@ class PoolEditor(QObject):
         self.window = window
         self.session = PoolEditSession()
         self.session.follow(window.slot)  # each project, and every change to its items, from its events
+        self.annotate: AnnotateSession = window.workspace.session  # where the editor acts: the Annotate view's place
 
     def add_actions(self, menu: QMenu) -> None:
         def action(text: str, slot: Callable[[], None], shortcut: str | None = None) -> QAction:
@@ -347,12 +350,13 @@ class PoolEditor(QObject):
         self.window.show_error(message)
 
     def _changed(self, query_id: str, doc_id: str | None) -> None:
-        self.window.workspace.reload_query(query_id, doc_id)
+        """After an item joined or left a query's pool: that query shown, ``doc_id`` (if still there) current."""
+        self.annotate.focus(query_id, doc_id)
 
     def _place(self) -> None:
-        """Forward the Annotate view's place (the version and query shown) to the session."""
-        ws = self.window.workspace
-        self.session.show(ws.version.version if ws.version is not None else None, ws.query_id)
+        """Forward the Annotate session's place (the version and query shown) to the editor's session."""
+        version = self.annotate.version
+        self.session.show(version.version if version is not None else None, self.annotate.query_id)
 
     def _refused(self, refusal: EditRefusal) -> None:
         if text := edit_refusal_text(refusal):
@@ -367,8 +371,7 @@ class PoolEditor(QObject):
             return
         assert session.project is not None and session.version is not None and session.query_id is not None
         if doc_id is None:
-            ws = self.window.workspace
-            query = f"{session.query_id} — {ws.query_text}"
+            query = f"{session.query_id} — {self.annotate.query_text}"
             dialog = AddDocumentDialog(session.project, query, session.in_pool(), self.window)
             if dialog.exec() != QDialog.DialogCode.Accepted:
                 return
@@ -387,7 +390,7 @@ class PoolEditor(QObject):
     def remove_item(self) -> None:
         """Pool ▸ Remove ungraded item: the selected document, if it has no grade (the session decides)."""
         self._place()
-        session, doc_id = self.session, self.window.workspace.current_doc()
+        session, doc_id = self.session, self.annotate.doc_id
         if (refusal := session.remove_refusal(doc_id)) is not None:
             self._refused(refusal)
             return
