@@ -284,3 +284,59 @@ def test_the_pool_editor_acts_on_the_annotate_sessions_place_not_the_widgets(win
     assert "E" not in pool(small_project, query="q2") and window.pool_editor.session.query_id == "q2"
     undo(window, qtbot)
     assert "E" in pool(small_project, query="q2") and (annotate.query_id, annotate.doc_id) == ("q2", "E")
+
+
+def test_a_draft_discarded_before_a_new_draft_is_brought_back_by_undo_whole(window, small_project, qtbot, messages):
+    """Issue 23 item 3: after Discard draft and New draft, Edit ▸ Undo was refused (the new draft had taken the
+    discarded one's number) and the step dropped, losing the draft. Now the new draft takes the next number, its
+    start is an undo step, and undoing it and then the discard brings the discarded draft back, all of it."""
+    with Project.open(small_project) as p:
+        p.freeze(remove_ungraded=True)
+        p.new_draft_from(1)
+        p.set_note("q1", "A", "kept", version=2)
+    before = pool(small_project, version=2)
+    window.open_project(small_project)
+    messages.answer = QMessageBox.StandardButton.Discard
+    window.pool_editor.discard_draft()
+    qtbot.waitUntil(lambda: window.undo_stack.undoText() == "Discard draft pool v2", timeout=10_000)
+    window.version_box.setCurrentIndex(window.version_box.findData(1))
+    window.new_draft()
+    assert window.project.draft().version == 3 and window.undo_stack.undoText() == "New draft from pool v1"
+    assert window.statusBar().currentMessage() == "Draft v3 started from v1."
+    undo(window, qtbot)  # the new draft goes...
+    assert window.project.draft() is None and window.undo_stack.undoText() == "Discard draft pool v2"
+    undo(window, qtbot)  # ...and the discarded one comes back whole, under its own number
+    assert window.project.draft().version == 2 and pool(small_project, version=2) == before
+    assert [kind for kind, _ in messages] == ["question"]  # the discard's confirmation only: nothing refused
+    window.grab().save("/tmp/shots/T7_undo_discard_after_new_draft_v2_back.png")
+    redo(window, qtbot)
+    redo(window, qtbot)  # the same draft 3 again, not a fourth
+    assert window.project.draft().version == 3 and [v.version for v in window.project.versions()] == [1, 3]
+    window.grab().save("/tmp/shots/T7_undo_discard_after_new_draft.png")
+
+
+def test_an_undo_refused_because_another_draft_exists_keeps_its_step(window, small_project, qtbot, messages):
+    """A draft started by a step not on the undo stack (here straight through the store) makes the discard's undo
+    refused, with why, and the step stays: once that draft is gone, Edit ▸ Undo brings the discarded one back."""
+    with Project.open(small_project) as p:
+        p.freeze(remove_ungraded=True)
+        p.new_draft_from(1)
+    before = pool(small_project, version=2)
+    window.open_project(small_project)
+    messages.answer = QMessageBox.StandardButton.Discard
+    window.pool_editor.discard_draft()
+    qtbot.waitUntil(lambda: window.undo_stack.undoText() == "Discard draft pool v2", timeout=10_000)
+    window.project.new_draft_from(1)  # draft 3, outside the undo history
+    undo(window, qtbot)
+    expected = (
+        f"Draft pool v2 was not brought back: {small_project}: draft pool version 3 was started after draft 2 was "
+        "discarded, and a project holds one draft at a time: undo or discard draft 3 first, then draft 2 can be "
+        "brought back. The step stays in Edit ▸ Undo."
+    )
+    assert messages[-1] == ("warning", expected)
+    qtbot.waitUntil(lambda: window.undo_stack.undoText() == "Discard draft pool v2", timeout=5_000)
+    assert window.undo_stack.count() == 1 and window.project.draft().version == 3
+    window.grab().save("/tmp/shots/T7_undo_discard_refused_kept.png")
+    window.project.discard_draft()
+    undo(window, qtbot)
+    assert window.project.draft().version == 2 and pool(small_project, version=2) == before

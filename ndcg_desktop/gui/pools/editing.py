@@ -46,7 +46,7 @@ from ndcg_desktop.tasks.pool_editing import (
     plan_discard,
     restore_discarded,
 )
-from ndcg_desktop.tasks.project import Project
+from ndcg_desktop.tasks.project import DraftStarted, Project, start_draft
 
 translate = QCoreApplication.translate
 
@@ -156,15 +156,24 @@ class RemoveItemCommand(_EditCommand):
 
 
 class DiscardDraftCommand(_EditCommand):
-    """The draft was discarded in the background before this was pushed; undo brings it back, redo discards again."""
+    """The draft was discarded in the background before this was pushed; undo brings it back, redo discards again.
+
+    An undo the project refuses (another draft exists, started by a step not on this stack) keeps the step: the
+    stack is put back at once, so Edit ▸ Undo can bring the draft back later and nothing it took is lost.
+    """
 
     def __init__(
-        self, project: Project, discarded: DiscardedDraft, refreshed: Callable[[int | None], None], failed: Failed
+        self,
+        project: Project,
+        discarded: DiscardedDraft,
+        refreshed: Callable[[int | None], None],
+        failed: Failed,
+        keep: Callable[[], None],
     ) -> None:
         text = translate("pool_editing", "Discard draft pool v{version}").format(version=discarded.draft.version)
         super().__init__(text, lambda _q, _d: None, failed)
-        self.project, self.discarded, self.refreshed = project, discarded, refreshed
-        self._done = True
+        self.project, self.discarded, self.refreshed, self.keep = project, discarded, refreshed, keep
+        self._done = True  # the first redo (the push) finds the draft discarded already, as after a refused undo
 
     def redo(self) -> None:
         if self._done:
@@ -178,11 +187,59 @@ class DiscardDraftCommand(_EditCommand):
             self.refreshed(None)
 
     def undo(self) -> None:
-        what = translate("pool_editing", "Draft pool v{version} could not be brought back").format(
-            version=self.discarded.draft.version
+        version = self.discarded.draft.version
+        try:
+            restore_discarded(self.project, self.discarded)
+        except WRITE_ERRORS as exc:
+            self.failed(
+                translate(
+                    "pool_editing",
+                    "Draft pool v{version} was not brought back: {problem}. The step stays in Edit ▸ Undo.",
+                ).format(version=version, problem=write_problem(exc))
+            )
+            self._done = True  # still discarded: the redo that puts the stack back writes nothing
+            self.keep()
+            return
+        self.refreshed(version)
+
+
+class StartDraftCommand(_EditCommand):
+    """Pool ▸ New draft from this version, on the undo stack: undo discards the draft it started (as it was
+    started: the edits made in it are undone first), redo brings that draft back under its number. So a draft
+    discarded before it is brought back by the undo after this one, not refused."""
+
+    def __init__(self, project: Project, source: int, refreshed: Callable[[int | None], None], failed: Failed) -> None:
+        super().__init__(
+            translate("pool_editing", "New draft from pool v{version}").format(version=source),
+            lambda _q, _d: None,
+            failed,
         )
-        if self._run(lambda: restore_discarded(self.project, self.discarded), what):
-            self.refreshed(self.discarded.draft.version)
+        self.project, self.source, self.refreshed = project, source, refreshed
+        self.started: DraftStarted | None = None
+        self.discarded: DiscardedDraft | None = None
+
+    def redo(self) -> None:
+        def work() -> None:
+            if self.discarded is None:  # the push: start it
+                self.started = start_draft(self.project, self.source)
+            else:  # a redo: the same draft back under its number, not a new one
+                restore_discarded(self.project, self.discarded)
+
+        if self._run(work, translate("pool_editing", "No draft was started")):
+            assert self.started is not None
+            self.refreshed(self.started.draft.version)
+
+    def undo(self) -> None:
+        assert self.started is not None
+        version = self.started.draft.version
+
+        def work() -> None:
+            self.discarded = discard(self.project, plan_discard(self.project))
+
+        if self._run(
+            work, translate("pool_editing", "Draft pool v{version} was not taken back").format(version=version)
+        ):
+            self.refreshed(None)
 
 
 class AddDocumentDialog(QDialog):
@@ -434,7 +491,7 @@ class PoolEditor(QObject):
             return
 
         def done(discarded: DiscardedDraft) -> None:  # the version list followed through the project's events
-            command = DiscardDraftCommand(project, discarded, self._refreshed, self._failed)
+            command = DiscardDraftCommand(project, discarded, self._refreshed, self._failed, self._keep_undo_step)
             self.window.undo_stack.push(command)
             self._status(
                 translate("pool_editing", "Draft pool v{version} discarded; Ctrl+Z brings it back.").format(
@@ -450,6 +507,16 @@ class PoolEditor(QObject):
 
     def _refreshed(self, version: int | None) -> None:
         self.window.refresh(version=version)
+
+    def _keep_undo_step(self) -> None:
+        """After a refused undo: the stack put back where it was (the command's redo then writes nothing)."""
+        QTimer.singleShot(0, self.window.undo_stack.redo)
+
+    def start_draft(self, source: int) -> bool:
+        """Pool ▸ New draft from this version, as an undoable step; False when it was refused (and said why)."""
+        command = StartDraftCommand(self.window.project, source, self._refreshed, self._failed)
+        self.window.undo_stack.push(command)
+        return command.started is not None and not command.isObsolete()
 
     # -- export -----------------------------------------------------------------------------
     def export_qrels(self, path: str | None = None, fmt: str | None = None) -> None:
