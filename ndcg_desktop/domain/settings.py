@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
@@ -70,6 +71,19 @@ LABEL_LADDERS: dict[int, tuple[str, ...]] = {
     5: ("Not relevant", "Marginally relevant", "Related", "Highly relevant", "Perfect"),
 }
 NUMBERED_LABEL = "Grade {grade}"  # a grade no ladder names (below 0, or between the ends of a long scale)
+
+
+def grade_label(grade: int | None, labels: Sequence[str], low: int) -> str:
+    """A grade as every view shows it: with its label on a scale starting at ``low``; '—' when ungraded.
+
+    >>> grade_label(2, ["Not relevant", "Related", "Highly relevant", "Perfect"], 0), grade_label(None, [], 0)
+    ('2 · Highly relevant', '—')
+    """
+    if grade is None:
+        return "—"
+    i = grade - low
+    label = labels[i] if 0 <= i < len(labels) else ""
+    return f"{grade} · {label}" if label else str(grade)
 
 
 def default_labels(scale: GradeScale) -> list[str]:

@@ -42,6 +42,17 @@ BOMB_MIN_BYTES = 64 << 20
 csv.field_size_limit(MAX_LINE_BYTES)  # the csv module's own limit is 128 KiB; real corpora have longer fields
 
 
+def check_note(note: str, path: str | Path | None = None) -> str:
+    """A note on a graded item, refused past :data:`MAX_NOTE_CHARS` (the limit a returned work file's notes meet).
+
+    >>> check_note("on topic")
+    'on topic'
+    """
+    if len(note) > MAX_NOTE_CHARS:
+        raise InputError(f"a note holds at most {MAX_NOTE_CHARS:,} characters; this one has {len(note):,}", path=path)
+    return note
+
+
 # Scans of a whole file's bytes run as numpy comparisons in _CHUNK steps: numpy does not hold the
 # GIL while it compares, where one ``bytes.find`` over 30 MB held it for tens of milliseconds (a
 # worker thread reading a run froze the window), and 1 MiB steps keep the temporary arrays small.

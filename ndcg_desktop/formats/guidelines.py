@@ -27,6 +27,16 @@ def normalise_guidelines(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
+def check_guidelines(text: str, path: str | Path | None = None) -> str:
+    """Guidelines typed in the window, refused past the limit a guidelines file meets (:data:`MAX_GUIDELINES_BYTES`)."""
+    size = len(text.encode("utf-8"))
+    if size > MAX_GUIDELINES_BYTES:
+        raise InputError(
+            f"guidelines are limited to {MAX_GUIDELINES_BYTES >> 20} MiB of text; these are {size:,} bytes", path=path
+        )
+    return text
+
+
 @names_file_on_memory_error
 def read_guidelines(path: str | Path) -> str:
     """The text of a Markdown guidelines file (byte-order mark removed, line ends normalised).

@@ -89,7 +89,7 @@ class SetGradeCommand(_StoreCommand):
             )
         else:
             text = translate("commands", "Grade {doc_id} as {grade} for {query_id}").format(
-                doc_id=doc_id, grade=grade, query_id=query_id
+                doc_id=doc_id, grade=session.grade_text(grade), query_id=query_id
             )
         super().__init__(text, query_id, doc_id, changed, failed)
         self.session, self.version, self.grade, self.old = session, version, grade, old

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ndcg_desktop.formats.guidelines import guidelines_sha256, normalise_guidelines
+from ndcg_desktop.formats.guidelines import check_guidelines, guidelines_sha256, normalise_guidelines
 from ndcg_desktop.store.core import ProjectFile, now
 
 
@@ -44,7 +44,7 @@ class GuidelinesRepository:
 
     def set(self, text: str, *, source: str) -> Guidelines:
         """Record ``text`` as the guidelines (one committed row); setting the current text again adds nothing."""
-        text = normalise_guidelines(text)
+        text = check_guidelines(normalise_guidelines(text), self.file.path)
         current = self.current()
         if current is not None and current.text == text or current is None and not text:
             return current or Guidelines(0, "", "", source, self.file.user, now())

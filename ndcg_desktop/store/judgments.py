@@ -16,6 +16,7 @@ import pyarrow as pa
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import GradeScale
 from ndcg_desktop.formats.cells import IMPORTED, check_name
+from ndcg_desktop.formats.common import check_note
 from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.store.core import INTERACTIVE_BUSY_MS, ProjectFile, now
 from ndcg_desktop.store.pools import DraftTarget, PoolRepository, PoolVersion
@@ -127,6 +128,7 @@ class JudgmentRepository:
 
     def note_taken(self, query_id: str, doc_id: str, note: str, *, version: int | None = None) -> tuple[str, Taken]:
         """:meth:`set_note`, also returning what it took (the item and its ratings before), for an undo."""
+        check_note(note, self.file.path)
         target = self.pools.draft_target(version)
         with self.file.transaction(wait_ms=INTERACTIVE_BUSY_MS) as conn:  # a key press: fail promptly
             number = self.pools.open_draft(conn, target)

@@ -224,12 +224,18 @@ class PoolRepository:
     def _insert_version(
         self, conn: sqlite3.Connection, *, parent: int | None, scale: GradeScale, labels: list[str]
     ) -> int:
-        cur = conn.execute(
-            "INSERT INTO pool_versions (state, parent, scale_low, scale_high, labels, created_at, created_by) "
-            "VALUES ('draft', ?, ?, ?, ?, ?, ?)",
-            (parent, scale.low, scale.high, json.dumps(labels), now(), self.file.user),
+        # A number the audit log names is not given again: a discarded draft's (its undo brings it back under
+        # that number, with its handouts; its audit rows name it alone). Only a draft discarded empty leaves no row.
+        (number,) = conn.execute(
+            "SELECT 1 + max(coalesce((SELECT max(version) FROM pool_versions), 0), "
+            "coalesce((SELECT max(version) FROM audit_log), 0))"
+        ).fetchone()
+        conn.execute(
+            "INSERT INTO pool_versions (version, state, parent, scale_low, scale_high, labels, created_at, created_by) "
+            "VALUES (?, 'draft', ?, ?, ?, ?, ?, ?)",
+            (number, parent, scale.low, scale.high, json.dumps(labels), now(), self.file.user),
         )
-        return int(cur.lastrowid)  # type: ignore[arg-type]
+        return int(number)
 
     def new_draft_from(self, number: int) -> PoolVersion:
         """Start the next round: a draft that copies frozen version ``number``."""

@@ -66,6 +66,16 @@ class RatingRepository:
             grade="int64",
         )
 
+    def annotators(self) -> list[str]:
+        """Every name credited with a rating, a grade or a handout in any version, sorted: whom the project knows."""
+        if not self.available:
+            return []
+        rows = self.file.query(
+            "SELECT annotator FROM ratings UNION SELECT annotator FROM judgments WHERE annotator IS NOT NULL "
+            "UNION SELECT annotator FROM assignments ORDER BY 1"
+        )
+        return [str(row[0]) for row in rows]
+
     def annotator_hashes(self, v: PoolVersion) -> dict[str, dict[str, Any]]:
         """Per annotator of version ``v``: how many ratings, and the SHA-256 of them (:func:`ratings_hash`, written
         by SQLite: no Python object per rating)."""

@@ -15,7 +15,7 @@ import pandas as pd
 
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.manifest import JsonObject
-from ndcg_desktop.domain.settings import Gain
+from ndcg_desktop.domain.settings import Gain, grade_label
 from ndcg_desktop.scoring.ranking import top_documents
 from ndcg_desktop.scoring.sensitivity import grade_swings
 from ndcg_desktop.store import PoolVersion, Project
@@ -87,9 +87,10 @@ def disagreements(project: Project, *, k: int = 10, gain: Gain = Gain.LINEAR) ->
     spread = ratings.groupby(["query_id", "doc_id"])["grade"].agg(low="min", high="max").reset_index()
     differing = spread[spread["low"] != spread["high"]]
     theirs = ratings.merge(differing[["query_id", "doc_id"]], on=["query_id", "doc_id"])
-    shown = theirs.assign(text=theirs["annotator"] + " " + theirs["grade"].astype(str))
+    labelled = [grade_label(int(g), draft.labels, draft.scale.low) for g in theirs["grade"]]
+    shown = theirs.assign(text=theirs["annotator"] + " " + pd.Series(labelled, index=theirs.index, dtype=object))
     summary = shown.groupby(["query_id", "doc_id"]).agg(
-        ratings=("text", " · ".join),
+        ratings=("text", ", ".join),  # "ana 1 · Related, ben 3 · Perfect": grades as every view shows them
         notes=("note", lambda notes: " · ".join(n for n in notes if n)),
     )
     pool = project.pool_items(draft.version)

@@ -10,7 +10,7 @@ the values are prepared once, here); sorting happens on them too, in Python, bec
 >>> rows = QueryRows.of(frame)
 >>> rows.sort("query_id", descending=False)
 >>> rows.ids, rows.ungraded(0), rows.state(1, frozen=False)
-(['q2', 'q10'], 0, 'done')
+(['q2', 'q10'], 0, 'to grade')
 """
 
 from __future__ import annotations

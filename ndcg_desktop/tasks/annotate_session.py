@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ndcg_desktop.domain.blind import BLIND, DOC_ID, JUDGING_ORDERS
+from ndcg_desktop.domain.settings import grade_label
 from ndcg_desktop.store import FrozenVersionChanged, PoolVersion, Project
 from ndcg_desktop.store.undo import Taken
 from ndcg_desktop.tasks import grading
@@ -464,6 +465,13 @@ class AnnotateSession(FollowsProject):
             return refusal
         row = self.item()
         return rules.decide(grade=grade, old=self.pool.grades[row], who=self.pool.annotators[row])
+
+    def grade_text(self, grade: int | None) -> str:
+        """``grade`` as the shown version's pool shows it ('2 · Highly relevant'; '—' when ungraded)."""
+        version = self.version
+        return (
+            grade_label(grade, version.labels, version.scale.low) if version is not None else grade_label(grade, [], 0)
+        )
 
     def note(self) -> str:
         row = self.item()

@@ -5,6 +5,11 @@ machines), else the name saved in the preferences (the window's *New project* di
 ``ndcg`` reads the same file), else nobody stated one and the login name is only a default. Inside a work file
 the annotator it was handed to grades, whatever was stated (:func:`ndcg_desktop.tasks.work_files.grader`).
 
+Elsewhere the name is compared with the names the project already credits (ratings, grades, handouts) as
+handouts and merges compare them (:func:`~ndcg_desktop.domain.names.name_key`: without case, accents or width):
+``NDCG_USER=Ana`` in a project where ``ana`` rated grades as ``ana``, not as a second annotator
+(:func:`credited_name`).
+
 >>> grading_name() == (stated_user() or default_user())
 True
 """
@@ -13,14 +18,16 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterable
 from pathlib import Path
 
 import platformdirs
 
+from ndcg_desktop.domain.names import same_person
 from ndcg_desktop.store.core import default_user
 
 APP = "ndcg-desktop"
-__all__ = ["config_dir", "grading_name", "saved_name", "stated_user"]
+__all__ = ["config_dir", "credited_name", "grading_name", "saved_name", "stated_user"]
 
 
 def config_dir() -> Path:
@@ -45,3 +52,16 @@ def stated_user() -> str | None:
 def grading_name() -> str:
     """The name grades are credited to outside a work file: the stated one, else the login name."""
     return stated_user() or default_user()
+
+
+def credited_name(name: str, known: Iterable[str]) -> str:
+    """The spelling grades by ``name`` are credited to: ``name`` when the project knows it as typed, else the
+    first of ``known`` that is the same person (one rule with handouts and merges), else ``name``.
+
+    >>> credited_name("Ana", ["ana", "ben"]), credited_name("ana", ["Ana", "ana"]), credited_name("cy", ["ana"])
+    ('ana', 'ana', 'cy')
+    """
+    names = list(known)
+    if name in names:
+        return name
+    return same_person(name, names) or name

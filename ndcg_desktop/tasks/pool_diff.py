@@ -17,9 +17,10 @@ import pandas as pd
 
 from ndcg_desktop.domain import EvalSettings, InputError
 from ndcg_desktop.domain.manifest import JsonObject
+from ndcg_desktop.domain.settings import grade_label
 from ndcg_desktop.scoring import Cancelled
 from ndcg_desktop.scoring.ndcg import IsCancelled, Progress
-from ndcg_desktop.store import Project
+from ndcg_desktop.store import PoolVersion, Project
 from ndcg_desktop.tasks.scoring import NotScored, load_inputs, not_scored, score_run
 
 
@@ -30,6 +31,7 @@ class PoolDiff:
     a: int
     b: int
     hashes: tuple[str, str]
+    versions: tuple[PoolVersion, PoolVersion]  # a and b: their scales and labels
     changes: pd.DataFrame  # query_id, doc_id, change (added/removed/regraded), grade_a, grade_b, who, at
     per_query: pd.DataFrame  # query_id, added, removed, regraded
     means: pd.DataFrame  # run, mean_a, mean_b, difference, rank_a, rank_b
@@ -37,6 +39,14 @@ class PoolDiff:
     tau_p: float | None
     settings: EvalSettings
     refused: dict[str, NotScored] = field(default_factory=dict)  # run -> why (each front words it)
+
+    def grade_texts(self, column: str) -> list[str]:
+        """``changes[column]`` (``grade_a`` or ``grade_b``) as every view shows grades: with that version's labels.
+
+        >>> # diff.grade_texts("grade_a") -> ['3 · Perfect', '—', ...] ('—': not in that version)
+        """
+        v = self.versions[0 if column == "grade_a" else 1]
+        return [grade_label(None if pd.isna(g) else int(g), v.labels, v.scale.low) for g in self.changes[column]]
 
     def summary(self) -> JsonObject:
         counts = self.changes["change"].value_counts()
@@ -127,4 +137,4 @@ def diff_pools(
         tau = None if math.isnan(result.statistic) else float(result.statistic)
         tau_p = None if math.isnan(result.pvalue) else float(result.pvalue)
     hashes = (version_a.hash or "", version_b.hash or "")
-    return PoolDiff(a, b, hashes, changes, per_query, means, tau, tau_p, base, refused)
+    return PoolDiff(a, b, hashes, (version_a, version_b), changes, per_query, means, tau, tau_p, base, refused)

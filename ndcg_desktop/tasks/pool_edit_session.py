@@ -25,6 +25,7 @@ from typing import Any
 
 import pandas as pd
 
+from ndcg_desktop.domain.settings import grade_label
 from ndcg_desktop.store import PoolVersion, Project
 from ndcg_desktop.tasks.events import FollowsProject, ItemsChanged, ProjectEvent, VersionsChanged
 from ndcg_desktop.tasks.pool_editing import (
@@ -57,6 +58,7 @@ class EditRefusal:
     query_id: str | None = None
     doc_id: str | None = None
     grade: int | None = None
+    grade_text: str = ""  # the grade as the pool shows it, with its label ('3 · Perfect')
 
 
 def _grade(value: Any) -> int | None:
@@ -178,7 +180,9 @@ class PoolEditSession(FollowsProject):
             return EditRefusal("not_in_pool", self.version, self.query_id, doc_id)
         grade = self.grade_of(doc_id)
         if grade is not None:
-            return EditRefusal("graded", self.version, self.query_id, doc_id, grade)
+            version = self.pool_version
+            labels, low = (version.labels, version.scale.low) if version is not None else ([], 0)
+            return EditRefusal("graded", self.version, self.query_id, doc_id, grade, grade_label(grade, labels, low))
         return None
 
     # -- the edits (each returns what its undo needs) ----------------------------------------------

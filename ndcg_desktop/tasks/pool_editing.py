@@ -180,6 +180,25 @@ def discard(project: Project, plan: DiscardPlan, *, cancelled: IsCancelled | Non
 
 def restore_discarded(project: Project, discarded: DiscardedDraft) -> PoolVersion:
     """Bring a discarded draft back under its number with everything the discard took (audited as
-    ``restore draft``); refused if that number holds a pool version again."""
+    ``restore draft``). Its number is never given to another version (:mod:`ndcg_desktop.store.pools`), so its
+    handouts and audit rows name it alone; refused, writing nothing, while another draft exists (a project holds one
+    at a time) or once a later version was frozen (a number joins the frozen chain in order: it could never be
+    frozen), each naming that version."""
+    number = discarded.draft.version
+    other = project.draft()
+    if other is not None and other.version != number:
+        raise InputError(
+            f"draft pool version {other.version} was started after draft {number} was discarded, and a project "
+            f"holds one draft at a time: undo or discard draft {other.version} first, then draft {number} can be "
+            "brought back",
+            path=project.path,
+        )
+    later = [v.version for v in project.versions() if v.frozen and v.version > number]
+    if later:
+        raise InputError(
+            f"pool version {later[-1]} was frozen after draft {number} was discarded: a draft brought back under "
+            f"number {number} could never be frozen after it; draft {number} stays discarded",
+            path=project.path,
+        )
     project.undo(discarded.taken, action="restore draft")
-    return project.version(discarded.draft.version)
+    return project.version(number)

@@ -18,8 +18,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-import pandas as pd
-
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import GradeScale
 from ndcg_desktop.store import (
@@ -70,6 +68,7 @@ __all__ = [
     "DraftToDiscard",
     "FreezePreview",
     "Frozen",
+    "GradeCount",
     "RatedBy",
     "draft_to_discard",
     "freeze",
@@ -132,19 +131,62 @@ def draft_to_discard(project: Project) -> DraftToDiscard:
 
 
 @dataclass(frozen=True)
+class GradeCount:
+    """How many items of a draft have ``grade``, named by its ``label``."""
+
+    grade: int
+    label: str
+    count: int
+
+
+@dataclass(frozen=True)
 class FreezePreview:
-    """What freezing draft ``version`` would freeze: its ``items`` (query_id, doc_id, grade, ...) and how many
-    of them await adjudication (freezing refuses them; removing the ungraded would not help)."""
+    """What freezing draft ``version`` would freeze: its queries and items, how many have each grade of the scale,
+    how many are ungraded, and how many await adjudication (freezing refuses them; removing the ungraded would not
+    help)."""
 
     version: int
-    items: pd.DataFrame
+    queries: int
+    documents: int
+    grades: tuple[GradeCount, ...]  # every grade of the draft's scale, lowest first
+    ungraded: int
     awaiting: int
+
+    @property
+    def offers_removal(self) -> bool:
+        """Removing the ungraded items is a way to freeze: there are some, and nothing awaits adjudication."""
+        return self.ungraded > 0 and not self.awaiting
+
+    def can_freeze(self, *, remove_ungraded: bool) -> bool:
+        """Whether :func:`freeze` would go ahead: nothing awaits adjudication, and something graded is left once
+        the ungraded items are removed (or there are none)."""
+        if self.awaiting:
+            return False
+        if remove_ungraded:
+            return self.documents > self.ungraded
+        return self.ungraded == 0 and self.documents > 0
 
 
 def freeze_preview(project: Project, version: int) -> FreezePreview:
-    """The confirmation before :func:`freeze`: the draft's items and the count awaiting adjudication."""
-    awaiting = int(project.query_progress(version)["awaiting"].sum())
-    return FreezePreview(version, project.pool_items(version), awaiting)
+    """The confirmation before :func:`freeze`, counted here so that every front says the same.
+
+    >>> # freeze_preview(project, 2).grades[3] == GradeCount(3, "Perfect", 41)
+    """
+    draft = project.version(version)
+    items = project.pool_items(version)
+    counts = items["grade"].dropna().astype("int64").value_counts()
+    grades = tuple(
+        GradeCount(grade, label, int(counts.get(grade, 0)))
+        for grade, label in zip(range(draft.scale.low, draft.scale.high + 1), draft.labels, strict=True)
+    )
+    return FreezePreview(
+        version,
+        queries=int(items["query_id"].nunique()),
+        documents=len(items),
+        grades=grades,
+        ungraded=int(items["grade"].isna().sum()),
+        awaiting=int(project.query_progress(version)["awaiting"].sum()),
+    )
 
 
 @dataclass(frozen=True)

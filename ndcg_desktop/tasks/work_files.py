@@ -25,6 +25,7 @@ from ndcg_desktop.domain.settings import GradeScale
 from ndcg_desktop.formats.cells import check_person, show
 from ndcg_desktop.formats.common import MAX_NOTE_CHARS
 from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.identity import credited_name
 from ndcg_desktop.tasks.identity import stated_user as stated_user  # the one answer to who grades
 
 WORK_META = "work"  # meta key of a work file: JSON, see WorkOrigin
@@ -99,7 +100,8 @@ def work_annotator(project: Project) -> str | None:
 
 def grader(project: Project, stated: str | None) -> str | None:
     """Who grades in ``project``: for a work file, the annotator it was handed to; else ``stated`` (None: the
-    default user). The one decision for the window and the command line.
+    default user) as the project already spells that person (:func:`~.identity.credited_name`). The one decision
+    for the window and the command line.
 
     A work file is refused when the user stated another name: its grades are credited to its annotator only, so
     nobody grades in another's file under their own name or unknowingly under the other's.
@@ -107,8 +109,10 @@ def grader(project: Project, stated: str | None) -> str | None:
     >>> # grader(Project.open("ben.ndcgproj", read_only=True), "ana") refuses: "was handed to ben; you are ana"
     """
     annotator = work_annotator(project)
-    if annotator is None:
-        return stated
+    if annotator is None:  # folded onto a name the project knows, as handouts and merges compare names
+        name = stated or project.user
+        credited = credited_name(name, project.rating_store.annotators())
+        return stated if credited == name else credited
     if stated is not None and name_key(stated) != name_key(annotator):
         raise InputError(
             f"is a work file handed to {annotator}, and you are {stated}: its grades are credited to {annotator} "

@@ -2918,10 +2918,6 @@ SHA-256：
         <translation>草稿未被丢弃</translation>
     </message>
     <message>
-        <source>Draft pool v{version} could not be brought back</source>
-        <translation>无法恢复草稿判断池 v{version}</translation>
-    </message>
-    <message>
         <source>Add a document to the pool</source>
         <translation>向判断池添加文档</translation>
     </message>
@@ -3008,6 +3004,22 @@ SHA-256：
     <message>
         <source>{doc_id} is graded {grade}: only an ungraded item can be removed from a pool.</source>
         <translation>{doc_id} 已评为 {grade}：只能从判断池移除未评级的项。</translation>
+    </message>
+    <message>
+        <source>Draft pool v{version} was not brought back: {problem}. The step stays in Edit ▸ Undo.</source>
+        <translation>未能恢复草稿判断池 v{version}：{problem}。此步骤仍保留在“编辑 ▸ 撤销”中。</translation>
+    </message>
+    <message>
+        <source>New draft from pool v{version}</source>
+        <translation>从判断池 v{version} 新建草稿</translation>
+    </message>
+    <message>
+        <source>No draft was started</source>
+        <translation>未创建草稿</translation>
+    </message>
+    <message>
+        <source>Draft pool v{version} was not taken back</source>
+        <translation>未能撤回草稿判断池 v{version}</translation>
     </message>
     <message>
         <source>Removed {doc_id} from the pool of {query_id}; Ctrl+Z puts it back.</source>

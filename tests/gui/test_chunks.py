@@ -77,7 +77,7 @@ def open_with_run(window, chunk_project, qtbot):
 
 def test_a_chunk_is_shown_inside_its_document_with_the_passage_marked(window, chunk_project, qtbot):
     ws = open_with_run(window, chunk_project, qtbot)
-    assert ws.current_doc() == "P1#1"
+    assert ws.session.doc_id == "P1#1"
     assert ws.doc_title.text() == "P1#1 — a passage of P1: All about pools"
     assert ws.reader.toPlainText().startswith("Intro: what a pool is.")  # the parent's text
     marks = [s for s in ws.reader.extraSelections() if s.format.background().color().name() == PASSAGE_BACKGROUND]
@@ -90,7 +90,7 @@ def test_a_chunk_is_shown_inside_its_document_with_the_passage_marked(window, ch
 def test_a_chunk_whose_document_is_not_imported_is_shown_alone(window, chunk_project, qtbot):
     ws = open_with_run(window, chunk_project, qtbot)
     ws.select_doc_row(1)
-    assert ws.current_doc() == "Q2#0"
+    assert ws.session.doc_id == "Q2#0"
     assert ws.doc_title.text() == "Q2#0 — a passage of Q2"
     assert ws.reader.toPlainText() == "An orphan passage."
     assert ws.long_notice.text() == "The text of its document Q2 is not imported: the passage is shown alone."
@@ -99,7 +99,7 @@ def test_a_chunk_whose_document_is_not_imported_is_shown_alone(window, chunk_pro
 def test_a_passage_not_found_in_its_document_says_so(window, chunk_project, qtbot):
     ws = open_with_run(window, chunk_project, qtbot)
     ws.select_doc_row(2)
-    assert ws.current_doc() == "R3#0"
+    assert ws.session.doc_id == "R3#0"
     assert ws.doc_title.text() == "R3#0 — a passage of R3: Elsewhere"
     assert ws.reader.toPlainText() == "Something else entirely."
     assert ws.reader.extraSelections() == []
@@ -116,7 +116,7 @@ def test_a_document_shows_the_passages_runs_returned_from_it(window, chunk_proje
     window.open_project(chunk_project)
     ws = window.workspace
     ws.select_doc_row(0)
-    assert ws.current_doc() == "P1"
+    assert ws.session.doc_id == "P1"
     assert ws.doc_title.text() == "P1 — All about pools"
     marks = [s for s in ws.reader.extraSelections() if s.format.background().color().name() == PASSAGE_BACKGROUND]
     assert [m.cursor.selectedText() for m in marks] == [PASSAGE]

@@ -211,6 +211,7 @@ def test_no_header_or_label_of_a_dialog_is_cut(qtbot, demo_window, language, tmp
     from ndcg_desktop.gui.scores.send import SendForJudgingDialog
     from ndcg_desktop.gui.team.assign import AssignDialog
     from ndcg_desktop.tasks import pool_preview
+    from ndcg_desktop.tasks.project import freeze_preview
 
     window = demo_window
     project = window.project
@@ -223,7 +224,7 @@ def test_no_header_or_label_of_a_dialog_is_cut(qtbot, demo_window, language, tmp
         "build_pool": BuildPoolDialog(
             [r.name for r in project.runs()], lambda names, depth: pool_preview(project, names, depth), window
         ),
-        "freeze": FreezeDialog(draft.version, project.pool_items(draft.version), draft.labels, draft.scale.low, window),
+        "freeze": FreezeDialog(freeze_preview(project, draft.version), window),
         "shortcuts": ShortcutsDialog(window, window.workspace.grade_keys()),
         "pool_diff": PoolDiffDialog(project, window),
         "send_for_judging": SendForJudgingDialog(window.analysis.session, window),

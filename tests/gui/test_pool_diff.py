@@ -14,6 +14,7 @@ import pytest
 from PySide6.QtCore import QItemSelectionModel, Qt
 from PySide6.QtWidgets import QApplication
 
+from ndcg_desktop.domain.settings import GradeScale, default_labels
 from ndcg_desktop.gui.pools.diff import PoolDiffDialog
 from ndcg_desktop.tasks import pool_diff as module  # the use case the dialog's session calls
 from tests.gui.conftest import shot
@@ -64,14 +65,18 @@ def test_changes_runs_and_tau_computed_on_a_worker(compared, qtmodeltester):
     assert dialog.summary.text().startswith("v1 → v2: 1 added, 1 removed, 3 regraded, in 2 queries")
     assert _cells(dialog.queries_view) == [["q1", "0", "1", "2"], ["q2", "1", "0", "1"]]
     items = [row[:6] for row in _cells(dialog.items_view)]
+    # grades with their labels, as every other grade in the window (issue 23 item 4; both versions keep 0..3's)
+    g = dict(enumerate(f"{grade} · {label}" for grade, label in enumerate(default_labels(GradeScale()))))
     assert items == [
-        ["q1", "A", "regraded", "3", "0", "bob"],
-        ["q1", "B", "regraded", "2", "0", "bob"],
-        ["q1", "D", "removed", "0", "—", "bob"],
-        ["q2", "F", "regraded", "0", "2", "bob"],
-        ["q2", "G", "added", "—", "1", "bob"],
+        ["q1", "A", "regraded", g[3], g[0], "bob"],
+        ["q1", "B", "regraded", g[2], g[0], "bob"],
+        ["q1", "D", "removed", g[0], "—", "bob"],
+        ["q2", "F", "regraded", g[0], g[2], "bob"],
+        ["q2", "G", "added", "—", g[1], "bob"],
     ]
     assert all(len(row[6]) == len("2026-01-01 00:00:00") for row in _cells(dialog.items_view))  # when, in UTC
+    dialog.resize(1100, 660)
+    dialog.grab().save("/tmp/shots/T7_pool_diff_grades_labelled.png")
     headers = [dialog.items_view.model().headerData(c, Qt.Orientation.Horizontal) for c in (3, 4)]
     assert headers == ["Grade in v1", "Grade in v2"]
     assert _cells(dialog.runs_view) == [

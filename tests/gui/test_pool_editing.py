@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
+import re
 import sqlite3
 
 import pandas as pd
@@ -42,7 +44,7 @@ def test_add_by_id_is_undoable_and_audited(window, small_project, qtbot):
     before = pool(small_project)
     window.pool_editor.add_document(" E ")  # E is q2's document; typed with spaces
     assert pool(small_project)["E"] == (None, "")
-    assert ws.current_doc() == "E" and ws.pool.rowCount() == 5
+    assert ws.session.doc_id == "E" and ws.pool.rowCount() == 5
     assert "Pool v1: 2 of 6 graded" in window.progress_label.text()
     assert audit(small_project, 1) == [[1, "q1", "E", "add", "tester"]]
     assert window.undo_stack.undoText() == "Add E to the pool of q1"
@@ -67,7 +69,7 @@ def test_add_picked_from_the_corpus_with_the_search_box(window, small_project, q
     window.open_project(small_project)
     ws = window.workspace
     ws.select_query_row(1)  # q2: pool E only
-    assert ws.query_id == "q2"
+    assert ws.session.query_id == "q2"
     seen = []
 
     def pick(dialog):
@@ -95,7 +97,7 @@ def test_add_picked_from_the_corpus_with_the_search_box(window, small_project, q
 def test_search_marks_documents_already_in_the_pool_and_refuses_them(window, small_project, qtbot):
     window.open_project(small_project)
     ws = window.workspace
-    dialog = pool_editing.AddDocumentDialog(ws.project, "q1", set(ws.pool.doc_ids()), window)
+    dialog = pool_editing.AddDocumentDialog(ws.session.project, "q1", set(ws.pool.doc_ids()), window)
     qtbot.addWidget(dialog)
     qtbot.keyClicks(dialog.search, "E")  # the ID prefix E, and every text with an "e"
     qtbot.waitUntil(lambda: dialog.model.rowCount() == 5, timeout=10_000)
@@ -113,7 +115,7 @@ def test_delete_removes_the_ungraded_item_and_undo_puts_it_back_with_its_note(wi
     window.open_project(small_project)
     ws = window.workspace
     ws.pool_view.setFocus()
-    assert ws.current_doc() == "C"
+    assert ws.session.doc_id == "C"
     qtbot.keyClick(ws.pool_view, Qt.Key.Key_E)
     qtbot.keyClicks(ws.note_edit, "maybe")
     qtbot.keyClick(ws.note_edit, Qt.Key.Key_Return)
@@ -126,7 +128,7 @@ def test_delete_removes_the_ungraded_item_and_undo_puts_it_back_with_its_note(wi
     assert window.undo_stack.undoText() == "Remove C from the pool of q1"
     undo(window, qtbot)
     assert pool(small_project) == before
-    assert ws.current_doc() == "C" and ws.note_edit.text() == "maybe"
+    assert ws.session.doc_id == "C" and ws.note_edit.text() == "maybe"
     assert audit(small_project, 1) == [[1, "q1", "C", "undo remove", "tester"]]
     redo(window, qtbot)
     assert "C" not in pool(small_project)
@@ -136,10 +138,13 @@ def test_delete_on_a_graded_item_says_why_and_removes_nothing(window, small_proj
     window.open_project(small_project)
     ws = window.workspace
     ws.select_doc_row(0)
-    assert ws.current_doc() == "A"
+    assert ws.session.doc_id == "A"
     qtbot.keyClick(ws.pool_view, Qt.Key.Key_Delete)
     assert len(pool(small_project)) == 4 and window.undo_stack.count() == 0
-    assert window.statusBar().currentMessage() == ("A is graded 3: only an ungraded item can be removed from a pool.")
+    assert (
+        window.statusBar().currentMessage()
+        == "A is graded 3 · Perfect: only an ungraded item can be removed from a pool."
+    )
 
 
 def test_discard_names_what_is_lost_and_undo_brings_the_draft_back(window, small_project, qtbot, messages):
@@ -249,3 +254,89 @@ def test_discard_and_undo_in_the_window_bring_back_ratings_assignments_and_adjud
     work = sorted((tmp_path / "work").glob("*.ndcgproj"))
     merged = merge_work(window.project, work)  # the assignments are back: every file was handed out
     assert merged.totals["new"] == 0 and merged.totals["changed"] == 0
+
+
+# What the Annotate widget once passed through from its session for the pool editor (issue 23 item 1).
+PASS_THROUGHS = ("project", "version", "query_id", "query_text", "current_doc", "reload_query", "locked_reason")
+
+
+def test_the_pool_editor_acts_on_the_annotate_sessions_place_not_the_widgets(window, small_project, qtbot, monkeypatch):
+    """The version, query and document acted on, and the query's text, are the AnnotateSession's; the editor reads
+    nothing else of the Annotate widget, which keeps no pass-throughs for it."""
+    from ndcg_desktop.gui.annotate.workspace import Workspace
+
+    assert [name for name in PASS_THROUGHS if hasattr(Workspace, name)] == []
+    assert set(re.findall(r"workspace\.(\w+)", inspect.getsource(pool_editing))) == {"session"}
+    window.open_project(small_project)
+    annotate = window.workspace.session
+    annotate.select_query("q2")
+    annotate.select_item("E")
+    seen = []
+
+    def look(dialog):
+        seen.append(dialog.query_label.text())
+        return QDialog.DialogCode.Rejected
+
+    monkeypatch.setattr(pool_editing.AddDocumentDialog, "exec", look)
+    window.pool_editor.add_document()
+    assert seen == [f"q2 — {annotate.query_text}"] and annotate.query_text == "why fixed universes matter"
+    window.pool_editor.remove_item()  # E, ungraded: removed from q2, where the session is
+    assert "E" not in pool(small_project, query="q2") and window.pool_editor.session.query_id == "q2"
+    undo(window, qtbot)
+    assert "E" in pool(small_project, query="q2") and (annotate.query_id, annotate.doc_id) == ("q2", "E")
+
+
+def test_a_draft_discarded_before_a_new_draft_is_brought_back_by_undo_whole(window, small_project, qtbot, messages):
+    """Issue 23 item 3: after Discard draft and New draft, Edit ▸ Undo was refused (the new draft had taken the
+    discarded one's number) and the step dropped, losing the draft. Now the new draft takes the next number, its
+    start is an undo step, and undoing it and then the discard brings the discarded draft back, all of it."""
+    with Project.open(small_project) as p:
+        p.freeze(remove_ungraded=True)
+        p.new_draft_from(1)
+        p.set_note("q1", "A", "kept", version=2)
+    before = pool(small_project, version=2)
+    window.open_project(small_project)
+    messages.answer = QMessageBox.StandardButton.Discard
+    window.pool_editor.discard_draft()
+    qtbot.waitUntil(lambda: window.undo_stack.undoText() == "Discard draft pool v2", timeout=10_000)
+    window.version_box.setCurrentIndex(window.version_box.findData(1))
+    window.new_draft()
+    assert window.project.draft().version == 3 and window.undo_stack.undoText() == "New draft from pool v1"
+    assert window.statusBar().currentMessage() == "Draft v3 started from v1."
+    undo(window, qtbot)  # the new draft goes...
+    assert window.project.draft() is None and window.undo_stack.undoText() == "Discard draft pool v2"
+    undo(window, qtbot)  # ...and the discarded one comes back whole, under its own number
+    assert window.project.draft().version == 2 and pool(small_project, version=2) == before
+    assert [kind for kind, _ in messages] == ["question"]  # the discard's confirmation only: nothing refused
+    window.grab().save("/tmp/shots/T7_undo_discard_after_new_draft_v2_back.png")
+    redo(window, qtbot)
+    redo(window, qtbot)  # the same draft 3 again, not a fourth
+    assert window.project.draft().version == 3 and [v.version for v in window.project.versions()] == [1, 3]
+    window.grab().save("/tmp/shots/T7_undo_discard_after_new_draft.png")
+
+
+def test_an_undo_refused_because_another_draft_exists_keeps_its_step(window, small_project, qtbot, messages):
+    """A draft started by a step not on the undo stack (here straight through the store) makes the discard's undo
+    refused, with why, and the step stays: once that draft is gone, Edit ▸ Undo brings the discarded one back."""
+    with Project.open(small_project) as p:
+        p.freeze(remove_ungraded=True)
+        p.new_draft_from(1)
+    before = pool(small_project, version=2)
+    window.open_project(small_project)
+    messages.answer = QMessageBox.StandardButton.Discard
+    window.pool_editor.discard_draft()
+    qtbot.waitUntil(lambda: window.undo_stack.undoText() == "Discard draft pool v2", timeout=10_000)
+    window.project.new_draft_from(1)  # draft 3, outside the undo history
+    undo(window, qtbot)
+    expected = (
+        f"Draft pool v2 was not brought back: {small_project}: draft pool version 3 was started after draft 2 was "
+        "discarded, and a project holds one draft at a time: undo or discard draft 3 first, then draft 2 can be "
+        "brought back. The step stays in Edit ▸ Undo."
+    )
+    assert messages[-1] == ("warning", expected)
+    qtbot.waitUntil(lambda: window.undo_stack.undoText() == "Discard draft pool v2", timeout=5_000)
+    assert window.undo_stack.count() == 1 and window.project.draft().version == 3
+    window.grab().save("/tmp/shots/T7_undo_discard_refused_kept.png")
+    window.project.discard_draft()
+    undo(window, qtbot)
+    assert window.project.draft().version == 2 and pool(small_project, version=2) == before

@@ -23,15 +23,18 @@ def test_a_grade_written_by_another_connection_reaches_the_pool_editor(window, s
     window.open_project(small_project)
     ws, editor = window.workspace, window.pool_editor
     ws.select_doc_row(0)
-    assert ws.current_doc() == "A"
+    assert ws.session.doc_id == "A"
     qtbot.keyClick(ws.pool_view, Qt.Key.Key_Delete)  # A is graded: refused, and the editor now acts on q1 of v1
     assert editor.session.query_id == "q1" and editor.session.grade_of("C") is None
     write_elsewhere(small_project, "UPDATE judgments SET grade = 1, annotator = 'raw' WHERE doc_id = 'C'")
     qtbot.waitUntil(lambda: editor.session.grade_of("C") == 1, timeout=5_000)  # the window's watch timer
     ws.select_doc_row(2)
-    assert ws.current_doc() == "C"
+    assert ws.session.doc_id == "C"
     qtbot.keyClick(ws.pool_view, Qt.Key.Key_Delete)
-    assert window.statusBar().currentMessage() == "C is graded 1: only an ungraded item can be removed from a pool."
+    assert (
+        window.statusBar().currentMessage()
+        == "C is graded 1 · Related: only an ungraded item can be removed from a pool."
+    )  # the label, as the pool shows it
     assert window.undo_stack.count() == 0 and "C" in editor.session.in_pool()
 
 

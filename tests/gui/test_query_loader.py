@@ -49,19 +49,19 @@ def test_a_large_query_list_is_read_on_a_worker_and_nothing_of_the_last_project_
 ):
     ws = window.workspace
     window.open_project(small_project)  # 5 items, 2 queries: read at once, on the GUI thread
-    assert read_on == [True] and shown(ws) == ["q1", "q2"] and ws.current_doc() == "C"  # q1's first ungraded
+    assert read_on == [True] and shown(ws) == ["q1", "q2"] and ws.session.doc_id == "C"  # q1's first ungraded
     shared: list[str] = []  # statements on the window's connection (a long one there blocks the window's own)
     with qtbot.waitSignal(ws.queries_loaded, timeout=30_000):
         window.open_project(large_project(tmp_path))
         window.project.file.conn.set_trace_callback(shared.append)
         # Until the list arrives: no query, no pool, no document of the small project; grading keys do nothing.
-        assert shown(ws) == [] and ws.pool.rowCount() == 0 and ws.current_doc() is None
+        assert shown(ws) == [] and ws.pool.rowCount() == 0 and ws.session.doc_id is None
         assert ws.query_label.text() == "Reading the queries of this pool version…"
     window.project.file.conn.set_trace_callback(None)
     assert read_on[-1] is False  # read on a worker thread, through a connection of its own
     assert [q for q in shared if "GROUP BY query_id" in q] == []
     assert shown(ws) == [f"q{i}" for i in range(1, 31)]  # natural order, as when read at once
-    assert ws.query_id == "q1" and ws.current_doc() == "D1" and ws.queries.totals() == (0, 30)
+    assert ws.session.query_id == "q1" and ws.session.doc_id == "D1" and ws.queries.totals() == (0, 30)
 
 
 def test_a_list_still_being_read_when_another_project_opens_never_lands(
@@ -73,7 +73,7 @@ def test_a_list_still_being_read_when_another_project_opens_never_lands(
     window.open_project(small_project)  # before the large list arrived
     qtbot.waitUntil(lambda: not any(task for task in query_loader_tasks()), timeout=30_000)
     qtbot.wait(50)  # any queued result has been delivered (and dropped)
-    assert shown(ws) == ["q1", "q2"] and ws.current_doc() == "C"
+    assert shown(ws) == ["q1", "q2"] and ws.session.doc_id == "C"
 
 
 def query_loader_tasks() -> list:

@@ -152,7 +152,7 @@ def test_items_awaiting_adjudication_are_marked_in_annotate_and_not_graded_there
     qtbot.keyClick(ws.pool_view, Qt.Key.Key_1)
     assert window.statusBar().currentMessage().startswith(f"{d} awaits adjudication")
     assert pd.isna(window.project.pool_items(1, q).set_index("doc_id").loc[d, "grade"])
-    assert ws.current_doc() == d  # it stays: the key did nothing
+    assert ws.session.doc_id == d  # it stays: the key did nothing
 
 
 def test_the_window_grades_in_a_work_file_as_its_annotator_and_says_so(
@@ -250,6 +250,15 @@ def test_the_adjudicate_grade_column_and_the_ratings_show_each_grade_with_its_la
     rated = dict(zip(mine["annotator"], mine["grade"], strict=True))
     for annotator, grade in rated.items():  # each annotator's grade in the detail pane, labelled too
         assert f"{annotator}: {grade} · {labels[grade]}" in view.detail.toPlainText()
+    # The Ratings summary column and the undo step name grades the same way (issue 23 item 4).
+    ratings_column = [c for c, (_h, field, _f) in enumerate(view.model.columns) if field == "ratings"][0]
+    row = [*shown].index((q, d))
+    assert view.proxy.index(row, ratings_column).data() == ", ".join(
+        f"{a} {g} · {labels[g]}" for a, g in sorted(rated.items())
+    )
+    assert window.undo_stack.undoText() == f"Adjudicate {d} as 2 · {labels[2]} for {q}"
+    view.table.resizeColumnsToContents()
+    view.grab().save("/tmp/shots/T7_adjudicate_ratings_labelled.png")
     window.resize(1200, 720)
     view.grab().save("/tmp/shots/T3_adjudicate_labels.png")
 

@@ -86,7 +86,7 @@ def test_highlighting_uses_the_title_and_description_terms(window, topic_project
     window.open_project(topic_project)
     _select(window, "q1")
     ws = window.workspace
-    assert ws.query_text == "freezing judgment pools Why must a pool be hashed before scoring?"
+    assert ws.session.query_text == "freezing judgment pools Why must a pool be hashed before scoring?"
     row = ws.pool_proxy.mapFromSource(ws.pool.index(ws.pool.row_of("A"), 0)).row()
     ws.select_doc_row(row)
     # "hashed", "before", "scoring" come from the description; "Swimming" only from the narrative: not marked
@@ -183,7 +183,7 @@ def test_grading_keys_work_while_the_topic_or_the_guidelines_have_the_focus(wind
     _select(window, "q1")
     ws = window.workspace
     for widget in (ws.topic.details, ws.guidelines.browser):
-        doc_id = ws.current_doc()
+        doc_id = ws.session.doc_id
         widget.setFocus()
         QTest.keyClick(widget, Qt.Key.Key_2)
         assert ws.pool.grade(ws.pool.row_of(doc_id)) == 2, widget.objectName()

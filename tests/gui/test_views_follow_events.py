@@ -47,7 +47,7 @@ def test_undoing_a_send_for_judging_takes_the_documents_out_of_annotate(window, 
     window._sent_for_judging(sent, "sys")
     assert "X" in ws.pool.doc_ids() and listed(window)["q1"] == (3, 2)
     window.undo_stack.undo()
-    assert ws.version.version == 2 and ws.query_id == "q1"
+    assert ws.session.version.version == 2 and ws.session.query_id == "q1"
     assert sorted(ws.pool.doc_ids()) == ["A", "B"]  # X went back out
     assert listed(window) == stored(small_project, 2) == {"q1": (2, 2), "q2": (0, 0)}
     assert window.progress_label.text() == "Pool v2: 2 of 2 graded (100%)"
@@ -81,7 +81,7 @@ def test_discarding_a_draft_shows_the_versions_that_remain(window, small_project
     qtbot.waitUntil(lambda: window.current_version() is not None, timeout=10_000)
     assert [window.version_box.itemData(i) for i in range(window.version_box.count())] == [1]
     assert window.current_version().version == 1 and window.current_version().frozen
-    assert window.workspace.version.version == 1
+    assert window.workspace.session.version.version == 1
     assert listed(window) == stored(small_project, 1)
     assert window.progress_label.text() == "Pool v1: 2 of 2 graded (100%)"
     shot(window, "annotate-after-discard")
@@ -206,13 +206,13 @@ def test_redoing_a_send_for_judging_shows_the_draft_again(window, small_project,
     plan = plan_send_for_judging(window.project, "sys", 1, depth=10)
     sent = apply_send_for_judging(window.project, plan)
     window._sent_for_judging(sent, "sys")
-    assert (window.current_version().version, ws.version.version) == (2, 2)
+    assert (window.current_version().version, ws.session.version.version) == (2, 2)
     window.undo_stack.undo()
-    assert (window.current_version().version, ws.version.version) == (1, 1)
+    assert (window.current_version().version, ws.session.version.version) == (1, 1)
     window.undo_stack.redo()
     assert [window.version_box.itemData(i) for i in range(window.version_box.count())] == [2, 1]
-    assert (window.current_version().version, ws.version.version) == (2, 2)
+    assert (window.current_version().version, ws.session.version.version) == (2, 2)
     assert "X" in ws.pool.doc_ids() and listed(window) == stored(small_project, 2)
-    assert (ws.query_id, ws.current_doc()) == ("q1", "X")  # the draft's first ungraded item, as after the send
+    assert (ws.session.query_id, ws.session.doc_id) == ("q1", "X")  # the draft's first ungraded item, as after the send
     assert window.progress_label.text().startswith("Pool v2:")
     shot(window, "annotate-after-redoing-a-send")

@@ -26,7 +26,7 @@ def regrade_first_item(window, qtbot, messages) -> None:
     qtbot.waitUntil(lambda: workspace.queries.rowCount() > 0, timeout=10_000)
     workspace.select_query_row(0)
     workspace.select_doc_row(0)
-    old = workspace.pool.grade(workspace.pool.row_of(workspace.current_doc()))
+    old = workspace.pool.grade(workspace.pool.row_of(workspace.session.doc_id))
     workspace.grade_current(3 if old != 3 else 0)
     qtbot.wait(50)
 

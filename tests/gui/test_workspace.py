@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDialog, QMessageBox
+from PySide6.QtWidgets import QDialog, QLabel, QMessageBox
 
 from ndcg_desktop.gui.pools import dialogs as pools_dialogs
 from ndcg_desktop.gui.project import dialogs as project_dialogs
@@ -33,10 +33,10 @@ def test_welcome_then_open_shows_the_draft(window, small_project):
     assert window.open_project(small_project)
     ws = window.workspace
     assert window.stack.currentWidget() is window.tabs and window.tabs.currentWidget() is ws
-    assert ws.version.version == 1 and not ws.version.frozen
+    assert ws.session.version.version == 1 and not ws.session.version.frozen
     assert ws.queries.rowCount() == 2
-    assert ws.query_id == "q1"
-    assert ws.current_doc() == "C"  # the first ungraded document is selected
+    assert ws.session.query_id == "q1"
+    assert ws.session.doc_id == "C"  # the first ungraded document is selected
     assert "Pool v1: 2 of 5 graded" in window.progress_label.text()
     assert "Cooking" in ws.reader.toPlainText()
     shot(window, "workspace")
@@ -48,15 +48,15 @@ def test_keyboard_grading_moves_on_and_undo_redo(window, small_project, qtbot):
     ws.pool_view.setFocus()
     qtbot.keyClick(ws.pool_view, Qt.Key.Key_0)
     assert pool_grades(small_project)["C"] == 0  # on disk at once
-    assert ws.current_doc() == "D"  # moved to the next ungraded one
+    assert ws.session.doc_id == "D"  # moved to the next ungraded one
     assert ws.grade_buttons.checkedId() == -1  # and its grade bar shows no grade
     qtbot.keyClick(ws.pool_view, Qt.Key.Key_2)
     assert pool_grades(small_project)["D"] == 2
     assert "4 of 5 graded" in window.progress_label.text()
-    assert window.undo_stack.undoText() == "Grade D as 2 for q1"
+    assert window.undo_stack.undoText() == "Grade D as 2 · Highly relevant for q1"
     qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert pool_grades(small_project)["D"] is None
-    assert ws.current_doc() == "D"
+    assert ws.session.doc_id == "D"
     qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     assert pool_grades(small_project)["D"] == 2
     with Project.open(small_project, read_only=True) as p:
@@ -76,7 +76,7 @@ def test_grade_outside_scale_is_ignored_and_n_jumps_to_next_query(window, small_
     qtbot.keyClick(ws.pool_view, Qt.Key.Key_1)
     qtbot.keyClick(ws.pool_view, Qt.Key.Key_1)
     qtbot.keyClick(ws.pool_view, Qt.Key.Key_N)
-    assert ws.query_id == "q2" and ws.current_doc() == "E"
+    assert ws.session.query_id == "q2" and ws.session.doc_id == "E"
 
 
 def test_j_k_and_note(window, small_project, qtbot):
@@ -84,7 +84,7 @@ def test_j_k_and_note(window, small_project, qtbot):
     ws = window.workspace
     ws.pool_view.setFocus()
     qtbot.keyClick(ws.pool_view, Qt.Key.Key_K)
-    assert ws.current_doc() == "B"
+    assert ws.session.doc_id == "B"
     qtbot.keyClick(ws.pool_view, Qt.Key.Key_E)
     assert ws.note_edit.hasFocus()
     qtbot.keyClicks(ws.note_edit, "clear answer 42")  # digits typed into the note do not grade
@@ -105,7 +105,7 @@ def test_filter_and_ungraded_only(window, small_project, qtbot):
     qtbot.keyClicks(ws.filter_box, "universes")
     assert ws.query_proxy.rowCount() == 1
     ws.select_query_row(0)
-    assert ws.query_id == "q2" and ws.pool_proxy.rowCount() == 1
+    assert ws.session.query_id == "q2" and ws.pool_proxy.rowCount() == 1
     ws.filter_box.clear()
     assert ws.query_proxy.rowCount() == 2
 
@@ -118,6 +118,14 @@ def test_freeze_blocks_edits_then_new_draft(window, small_project, qtbot, monkey
     def accept_with_removal(dialog):
         shown["dialog"] = dialog
         shot(dialog, "freeze_dialog")
+        dialog.grab().save("/tmp/shots/T7_freeze_dialog.png")
+        # Issue 23 item 2: the figures are freeze_preview's (small_project: A=3, B=2, C, D and q2's E ungraded)
+        texts = [label.text() for label in dialog.findChildren(QLabel)]
+        labels = ws.session.version.labels
+        for grade, count in ((0, 0), (1, 0), (2, 1), (3, 1)):
+            assert texts[texts.index(f"Grade {grade} · {labels[grade]}") + 1] == str(count)
+        assert texts[texts.index("Queries") + 1 : texts.index("Documents") + 2] == ["2", "Documents", "5"]
+        assert "3 ungraded" in texts
         assert not dialog.ok.isEnabled()  # ungraded items block freezing...
         dialog.remove.setChecked(True)  # ...unless removed explicitly
         assert dialog.ok.isEnabled()
@@ -127,21 +135,21 @@ def test_freeze_blocks_edits_then_new_draft(window, small_project, qtbot, monkey
     window.freeze()  # hashing runs in the background
     qtbot.waitUntil(lambda: bool(messages) and messages[-1][0] == "information", timeout=10_000)
     assert "SHA-256" in messages[-1][1]
-    assert ws.version.frozen and ws.banner.isVisible() and not ws.grade_bar.isEnabled()
-    assert "Frozen:" in ws.banner.text() and ws.version.short_hash in ws.banner.text()
+    assert ws.session.version.frozen and ws.banner.isVisible() and not ws.grade_bar.isEnabled()
+    assert "Frozen:" in ws.banner.text() and ws.session.version.short_hash in ws.banner.text()
     shot(window, "frozen_pool")
     ws.pool_view.setFocus()
     qtbot.keyClick(ws.pool_view, Qt.Key.Key_3)
     assert pool_grades(small_project) == {"A": 3, "B": 2}  # nothing changed
     assert window.new_draft_action.isEnabled() and not window.freeze_action.isEnabled()
     window.new_draft()
-    assert ws.version.version == 2 and not ws.version.frozen
+    assert ws.session.version.version == 2 and not ws.session.version.frozen
     ws.pool_view.setFocus()
 
     messages.answer = QMessageBox.StandardButton.Yes  # A's grade came from the imported file: replacing it asks
     qtbot.keyClick(ws.pool_view, Qt.Key.Key_1)
     assert [m for m in messages if m[0] == "warning"] == []
-    assert messages[-1][0] == "question" and messages[-1][1].startswith("A was graded 3 by import:j.qrels.")
+    assert messages[-1][0] == "question" and messages[-1][1].startswith("A was graded 3 · Perfect by import:j.qrels.")
     assert pool_grades(small_project, version=2)["A"] == 1
     assert pool_grades(small_project, version=1)["A"] == 3
 

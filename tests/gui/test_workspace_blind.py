@@ -34,14 +34,14 @@ def test_the_pool_is_shown_blind_by_default_shuffled_per_query(window, tmp_path,
     q2 = sorted(DOCS, key=lambda d: blind_key("q2", d))
     assert q1 != natural_sorted(DOCS) and q1 != q2  # neither the ID order nor one order for every query
     assert ws.order_box.currentData() == BLIND and ws.pool_view.isColumnHidden(ws.pool.BLIND_COLUMN)
-    assert shown(ws) == q1 and ws.current_doc() == q1[0]
+    assert shown(ws) == q1 and ws.session.doc_id == q1[0]
     shot(window, "blind_order")
     ws.pool_view.setFocus()
     for _ in range(3):
         qtbot.keyClick(ws.pool_view, "1")
-    assert ws.current_doc() == q1[3]  # grading walks the blind order
+    assert ws.session.doc_id == q1[3]  # grading walks the blind order
     ws.select_query_row(1)
-    assert ws.query_id == "q2" and shown(ws) == q2
+    assert ws.session.query_id == "q2" and shown(ws) == q2
     with Project.open(path, read_only=True) as p:
         assert p.judging_order() == BLIND
 
@@ -50,10 +50,10 @@ def test_document_id_order_is_a_recorded_choice(window, tmp_path):
     path = make(tmp_path)
     window.open_project(path)
     ws = window.workspace
-    current = ws.current_doc()
+    current = ws.session.doc_id
     ws.order_box.setCurrentIndex(ws.order_box.findData(DOC_ID))
     ws.order_box.activated.emit(ws.order_box.currentIndex())
-    assert shown(ws) == natural_sorted(DOCS) and ws.current_doc() == current
+    assert shown(ws) == natural_sorted(DOCS) and ws.session.doc_id == current
     with Project.open(path, read_only=True) as p:
         assert p.judging_order() == DOC_ID
     window.close_project()

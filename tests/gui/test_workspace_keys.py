@@ -40,16 +40,20 @@ def test_keys_work_from_every_pane_but_not_while_typing(window, small_project, q
     ws = window.workspace
     ws.reader.setFocus()
     press(qtbot, Qt.Key.Key_0)
-    assert row(small_project, "C")["grade"] == 0 and ws.current_doc() == "D"
+    assert row(small_project, "C")["grade"] == 0 and ws.session.doc_id == "D"
     window.version_box.setFocus()  # the toolbar, outside the workspace
     press(qtbot, Qt.Key.Key_2)
     assert row(small_project, "D")["grade"] == 2
     ws.query_view.setFocus()
     press(qtbot, Qt.Key.Key_N)
-    assert ws.query_id == "q2"
+    assert ws.session.query_id == "q2"
     ws.filter_box.setFocus()
     qtbot.keyClicks(ws.filter_box, "3n")  # typed into the filter: neither a grade nor "next query"
-    assert ws.filter_box.text() == "3n" and ws.query_id == "q2" and row(small_project, "E", query="q2")["grade"] is None
+    assert (
+        ws.filter_box.text() == "3n"
+        and ws.session.query_id == "q2"
+        and row(small_project, "E", query="q2")["grade"] is None
+    )
     ws.filter_box.clear()
     window.tabs.setCurrentIndex(1)  # the Scores view: the workspace's keys are off
     window.analysis.run_box.setFocus()
@@ -103,25 +107,25 @@ def test_a_graded_query_stays_put_and_regrading_someone_elses_grade_is_deliberat
     ws.pool_view.setFocus()
     qtbot.keyClick(ws.pool_view, Qt.Key.Key_0)  # C
     qtbot.keyClick(ws.pool_view, Qt.Key.Key_1)  # D, the last ungraded one
-    assert ws.current_doc() == "D"  # not moved on to a graded document
+    assert ws.session.doc_id == "D"  # not moved on to a graded document
     assert window.statusBar().currentMessage() == "Every document of q1 is graded; N goes to the next query to grade."
     qtbot.keyClick(ws.pool_view, Qt.Key.Key_3)  # my own grade: changed without a question
     assert row(small_project, "D")["grade"] == 3 and messages == []
     ws.select_doc_row(0)
-    assert ws.current_doc() == "A"
+    assert ws.session.doc_id == "A"
     before = row(small_project, "A")
     assert before["annotator"] == "import:j.qrels"
     qtbot.keyClick(ws.pool_view, Qt.Key.Key_1)  # the imported grade: asks, and No is the answer
     assert messages == [
         (
             "question",
-            "A was graded 3 by import:j.qrels. Replace that grade with your 1?\n\n"
+            "A was graded 3 · Perfect by import:j.qrels. Replace that grade with your 1 · Related?\n\n"
             "Both grades stay in the audit log, and Ctrl+Z undoes the change.",
         )
     ]
     assert messages.boxes[0].defaultButton() is messages.boxes[0].button(QMessageBox.StandardButton.No)
     assert row(small_project, "A") == before
-    assert window.statusBar().currentMessage() == "Kept the grade 3 that import:j.qrels gave A."
+    assert window.statusBar().currentMessage() == "Kept the grade 3 · Perfect that import:j.qrels gave A."
     messages.answer = QMessageBox.StandardButton.Yes
     qtbot.keyClick(ws.pool_view, Qt.Key.Key_1)
     assert row(small_project, "A")["grade"] == 1 and row(small_project, "A")["annotator"] == "tester"
@@ -241,7 +245,7 @@ def test_the_status_bar_says_why_n_e_or_a_digit_did_nothing(window, small_projec
     ws.pool_view.setFocus()
     for key in (Qt.Key.Key_0, Qt.Key.Key_1, Qt.Key.Key_N, Qt.Key.Key_2):  # C, D, then q2's E: all graded
         qtbot.keyClick(ws.pool_view, key)
-    assert ws.query_id == "q2" and row(small_project, "E", query="q2")["grade"] == 2
+    assert ws.session.query_id == "q2" and row(small_project, "E", query="q2")["grade"] == 2
     qtbot.keyClick(ws.pool_view, Qt.Key.Key_N)
     assert window.statusBar().currentMessage() == "No query in the list has ungraded documents left."
     window.close_project()

@@ -35,7 +35,7 @@ def test_a_5_mb_document_on_one_line_shows_at_once_with_marks_in_its_first_part(
     qtbot.wait(1)
     seconds = time.perf_counter() - started
     ws = window.workspace
-    assert ws.current_doc() == "BIG"
+    assert ws.session.doc_id == "BIG"
     # Before: about 20 s (46 MB of HTML for one paragraph). A shared CI machine gets a wide margin.
     assert seconds < 5, seconds
     assert len(text) > LONG_DOCUMENT
@@ -75,7 +75,7 @@ def test_a_large_scale_gets_a_number_box_not_a_button_per_grade(window, tmp_path
     qtbot.keyClick(ws.grade_bar.spin, Qt.Key.Key_Return)
     with Project.open(path, read_only=True) as p:
         assert p.pool_items(1, "q1").set_index("doc_id").loc["A", "grade"] == 42
-    assert ws.current_doc() == "B" and ws.grade_bar.spin.text() == "—" and ws.pool_view.hasFocus()
+    assert ws.session.doc_id == "B" and ws.grade_bar.spin.text() == "—" and ws.pool_view.hasFocus()
     shot(window, "large_scale")
 
 
@@ -94,7 +94,7 @@ def test_a_project_with_a_scale_of_a_million_grades_opens_at_once(window, tmp_pa
     qtbot.wait(1)
     assert time.perf_counter() - started < 3  # one button per grade took minutes for 20,001 grades
     ws = window.workspace
-    assert (ws.version.scale.low, ws.version.scale.high) == (0, 1_000_000)
+    assert (ws.session.version.scale.low, ws.session.version.scale.high) == (0, 1_000_000)
     assert len(ws.grade_bar.findChildren(QPushButton)) == 1 and ws.grade_bar.spin.maximum() == 1_000_000
 
 
@@ -133,7 +133,9 @@ def test_reloading_thousands_of_queries_sorts_them_without_asking_the_view_for_e
     assert [ws.query_proxy.index(r, 0).data() for r in (0, 1, 2, 2999)] == ["q1", "q2", "q3", "q3000"]
     ws.query_view.sortByColumn(0, Qt.SortOrder.DescendingOrder)  # a header click still sorts, in Python
     assert [ws.query_proxy.index(r, 0).data() for r in (0, 1, 2999)] == ["q3000", "q2999", "q1"]
-    assert ws.query_id == "q1" and ws.query_view.currentIndex().data() == "q1"  # the selection moved with its row
+    assert (
+        ws.session.query_id == "q1" and ws.query_view.currentIndex().data() == "q1"
+    )  # the selection moved with its row
 
 
 def test_query_columns_fit_their_widest_text_without_measuring_every_row_through_the_model(window, tmp_path, qtbot):
@@ -185,10 +187,10 @@ def test_a_thousand_document_pool_is_sorted_without_asking_the_view_for_each_val
     assert shown() == judging_order("q1", docs, BLIND)
     # A header click still sorts (in Python): grades descending, ungraded last, equal grades in the store's
     # order (SQLite's binary order of document IDs), whatever was sorted before, as the proxy's stable sort kept.
-    current = ws.current_doc()
+    current = ws.session.doc_id
     ws.pool_view.sortByColumn(2, Qt.SortOrder.DescendingOrder)
     assert shown() == sorted(sorted(docs), key=lambda d: -1 if grades[d] is None else grades[d], reverse=True)
-    assert ws.current_doc() == current  # the selection moved with its row
+    assert ws.session.doc_id == current  # the selection moved with its row
     ws.pool_view.sortByColumn(2, Qt.SortOrder.AscendingOrder)
     assert shown() == sorted(sorted(docs), key=lambda d: -1 if grades[d] is None else grades[d])
 

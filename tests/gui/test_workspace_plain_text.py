@@ -78,7 +78,7 @@ def test_ids_titles_and_text_show_as_text_in_the_workspace(window, hostile_proje
     assert window.open_project(path)
     qtbot.wait(20)  # new grade buttons are shown by a queued call
     ws = window.workspace
-    assert ws.query_id == f"{tag}q" and ws.current_doc() == f"{tag}d"
+    assert ws.session.query_id == f"{tag}q" and ws.session.doc_id == f"{tag}d"
     shot(window, "hostile_workspace")
     assert red_pixels(window) == 0
     assert ws.query_label.textFormat() == Qt.TextFormat.PlainText

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from ndcg_desktop.domain import EvalSettings, InputError
-from ndcg_desktop.domain.settings import GradeScale, UnjudgedPolicy
+from ndcg_desktop.domain.settings import GradeScale, UnjudgedPolicy, default_labels
 from ndcg_desktop.scoring.agreement import agreement
 from ndcg_desktop.store import Project
 from ndcg_desktop.store.ratings import ratings_hash
@@ -77,7 +77,10 @@ def test_the_list_is_sorted_by_the_largest_ndcg_swing(rated):
     e = 2 / (2 + 1 / math.log2(3)) - 1 / (1 + 1 / math.log2(3))  # q2: run [E], E in {1, 2}, F 1
     assert items["swing"].tolist() == [pytest.approx(x, abs=1e-12) for x in (a, c, e)]
     assert a > c > e
-    assert items["ratings"].tolist() == ["ana 1 · ben 3", "ana 0 · ben 1", "ana 1 · ben 2 · chen 2"]
+    # each rating with its grade's label, as the window shows grades (issue 23 item 4)
+    labels = default_labels(GradeScale())  # the project's: 0..3, the default ladder
+    n, r, h, p = (f"{g} · {label}" for g, label in enumerate(labels))
+    assert items["ratings"].tolist() == [f"ana {r}, ben {p}", f"ana {n}, ben {r}", f"ana {r}, ben {h}, chen {h}"]
     assert items["grade"].isna().all() and found.open == 3
 
 

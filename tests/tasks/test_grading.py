@@ -7,6 +7,7 @@ import pytest
 
 from ndcg_desktop.domain import InputError
 from ndcg_desktop.domain.blind import JUDGING_ORDERS
+from ndcg_desktop.formats.common import MAX_NOTE_CHARS
 from ndcg_desktop.tasks.grading import grade_item, note_item, set_judging_order, undo
 from ndcg_desktop.tasks.project import create_project, open_project
 
@@ -42,3 +43,18 @@ def test_a_grade_and_a_note_are_put_back_exactly_by_their_undo(tmp_path):
         undo(project, graded, action="undo grade")
         assert items() == before == [("A", None, ""), ("B", None, "")]
         assert project.audit_log()["action"].tolist()[-2:] == ["undo note", "undo grade"]
+
+
+def test_a_note_past_the_limit_for_notes_is_refused_naming_the_project_and_writes_nothing(tmp_path):
+    """Issue 23 item 6: the window's note is bounded as a returned work file's note is (MAX_NOTE_CHARS)."""
+    path = tmp_path / "p.ndcgproj"
+    with create_project(path, user="carol") as project:
+        project.add_items(pd.DataFrame({"query_id": ["q1"], "doc_id": ["A"]}))
+        note_item(project, "q1", "A", "n" * MAX_NOTE_CHARS, version=1)  # exactly the limit is kept
+        log = len(project.audit_log())
+        with pytest.raises(InputError) as caught:
+            note_item(project, "q1", "A", "x" * (MAX_NOTE_CHARS + 1), version=1)
+        assert str(caught.value) == (
+            f"{path}: a note holds at most {MAX_NOTE_CHARS:,} characters; this one has {MAX_NOTE_CHARS + 1:,}"
+        )
+        assert project.pool_items(1)["note"].tolist() == ["n" * MAX_NOTE_CHARS] and len(project.audit_log()) == log

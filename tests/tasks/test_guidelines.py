@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from ndcg_desktop.formats.guidelines import guidelines_sha256
+import pytest
+
+from ndcg_desktop.domain import InputError
+from ndcg_desktop.formats.guidelines import MAX_GUIDELINES_BYTES, guidelines_sha256
 from ndcg_desktop.tasks.guidelines import GuidelinesEdit, set_guidelines
 from ndcg_desktop.tasks.project import create_project
 
@@ -34,3 +37,15 @@ def test_the_same_text_again_changes_nothing_and_says_so(tmp_path):
         again = set_guidelines(project, TEXT.replace("\n", "\r\n"), source=tmp_path / "rules.md")  # the same, stored
         assert (first.changed, again.changed, again.guidelines) == (True, False, first.guidelines)
         assert len(project.guidelines_history()) == 1
+
+
+def test_guidelines_edited_in_the_window_are_bounded_as_a_file_of_guidelines_is(tmp_path):
+    """Issue 23 item 6's class: every text the store keeps has the limit its file form has (1 MiB here)."""
+    path = tmp_path / "p.ndcgproj"
+    with create_project(path, user="ana") as project:
+        at_limit = "é" * (MAX_GUIDELINES_BYTES // 2)  # two bytes each in UTF-8: exactly the limit
+        assert set_guidelines(project, at_limit, source=GuidelinesEdit.WINDOW).changed
+        with pytest.raises(InputError) as caught:
+            set_guidelines(project, at_limit + "x", source=GuidelinesEdit.WINDOW)
+        assert str(caught.value) == f"{path}: guidelines are limited to 1 MiB of text; these are 1,048,577 bytes"
+        assert [g.text for g in project.guidelines_history()] == [at_limit]

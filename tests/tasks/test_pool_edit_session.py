@@ -9,10 +9,13 @@ import pandas as pd
 import pytest
 
 from ndcg_desktop.domain import InputError
+from ndcg_desktop.domain.settings import GradeScale, default_labels
 from ndcg_desktop.tasks.events import ProjectSlot
 from ndcg_desktop.tasks.pool_edit_session import ITEMS, PENDING, DocumentSearch, EditRefusal, PoolEditSession
 from ndcg_desktop.tasks.pool_editing import restore_discarded
 from ndcg_desktop.tasks.project import create_project, open_project
+
+LABELS = default_labels(GradeScale())  # the projects' labels: 0..3, the default ladder
 
 
 @pytest.fixture
@@ -47,7 +50,7 @@ def test_what_an_edit_would_do_is_decided_here(session):
     with pytest.raises(InputError, match="document A is in the pool of query q1 already"):
         session.add(" A ")
     assert session.remove_refusal(None) == EditRefusal("no_document", 2, "q1")
-    assert session.remove_refusal("A") == EditRefusal("graded", 2, "q1", "A", 3)
+    assert session.remove_refusal("A") == EditRefusal("graded", 2, "q1", "A", 3, f"3 · {LABELS[3]}")
     assert session.remove_refusal("Z") == EditRefusal("not_in_pool", 2, "q1", "Z")
     assert session.remove_refusal("C") is None
     session.show(2, None)
@@ -100,7 +103,7 @@ def test_a_grade_written_by_another_connection_reaches_the_session(session, slot
     conn.close()
     slot.check()
     assert items(session)["C"] == 2
-    assert session.remove_refusal("C") == EditRefusal("graded", 2, "q1", "C", 2)
+    assert session.remove_refusal("C") == EditRefusal("graded", 2, "q1", "C", 2, f"2 · {LABELS[2]}")
 
 
 def test_a_discarded_draft_locks_the_editor_and_its_undo_brings_the_items_back(session):

@@ -18,6 +18,7 @@ from ndcg_desktop.tasks.pool_editing import (
     undo_add,
     undo_remove,
 )
+from ndcg_desktop.tasks.project import start_draft
 
 
 @pytest.fixture
@@ -112,21 +113,47 @@ def test_discard_then_restore_brings_the_draft_back_exactly(project):
     assert sorted(log["doc_id"].tail(4)) == ["A", "B", "C", "D"]
 
 
-def test_restore_is_refused_once_another_draft_exists(project):
+def test_a_discarded_drafts_number_is_not_given_again_so_it_comes_back_whole(project):
+    """Issue 23 item 3: a new draft after a discard took the discarded draft's number, and the discard's undo was
+    refused for good. Numbers are never given twice: while the new draft exists, bringing the old one back is
+    refused (one draft at a time), naming it and writing nothing; once the new one is gone, it comes back whole."""
+    rows_before, version_before = project.pool_items(2), project.version(2)
     gone = discard(project, plan_discard(project))
-    project.new_draft_from(1)  # takes number 2 again
-    with pytest.raises(InputError, match="pool version 2 changed since; nothing was undone"):
+    started = start_draft(project, 1).draft
+    assert started.version == 3  # not 2: the discarded draft's number stays its own
+    dump = {t: project.file.query(f"SELECT * FROM {t}") for t in ("pool_versions", "judgments", "ratings")}
+    with pytest.raises(InputError) as refused:
         restore_discarded(project, gone)
+    assert str(refused.value) == (
+        f"{project.path}: draft pool version 3 was started after draft 2 was discarded, and a project holds one "
+        "draft at a time: undo or discard draft 3 first, then draft 2 can be brought back"
+    )
+    assert {t: project.file.query(f"SELECT * FROM {t}") for t in dump} == dump
+    discard(project, plan_discard(project))  # draft 3 goes (the window undoes its start)
+    assert restore_discarded(project, gone) == version_before
+    pd.testing.assert_frame_equal(project.pool_items(2), rows_before)
+    assert project.draft().version == 2
+    project.discard_draft()
+    assert project.new_draft_from(1).version == 4  # 3 was given once too
+
+
+def test_a_discarded_draft_is_not_brought_back_behind_a_version_frozen_since(project):
+    gone = discard(project, plan_discard(project))
+    project.new_draft_from(1)
+    project.freeze()  # version 3: the frozen chain goes on from 3
+    with pytest.raises(InputError, match="pool version 3 was frozen after draft 2 was discarded: a draft brought back"):
+        restore_discarded(project, gone)
+    assert [v.version for v in project.versions()] == [1, 3]
 
 
 def test_discard_is_refused_when_the_draft_changed_since_the_plan(project):
     plan = plan_discard(project)
     project.discard_draft()
-    project.new_draft_from(1)  # number 2 again, possibly within the same second
-    project.add_items(pd.DataFrame({"query_id": ["q1"], "doc_id": ["E"]}), version=2)
+    project.new_draft_from(1)  # number 3: a number is never given twice
+    project.add_items(pd.DataFrame({"query_id": ["q1"], "doc_id": ["E"]}), version=3)
     with pytest.raises(InputError, match="the draft pool changed since the confirmation; discard again"):
         discard(project, plan)
-    assert sorted(items(project)) == ["A", "B", "E"]
+    assert sorted(items(project, version=3)) == ["A", "B", "E"]
 
 
 def test_search_finds_id_prefixes_first_then_titles_then_texts_and_can_be_cancelled(project, write):

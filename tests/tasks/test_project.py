@@ -6,10 +6,12 @@ import pandas as pd
 import pytest
 
 from ndcg_desktop.domain import InputError
-from ndcg_desktop.tasks.importing import import_documents, import_judgments, import_queries
+from ndcg_desktop.domain.settings import GradeScale, default_labels
+from ndcg_desktop.tasks.importing import NegativeGrades, import_documents, import_judgments, import_queries
 from ndcg_desktop.tasks.project import (
     DraftStarted,
     DraftToDiscard,
+    GradeCount,
     RatedBy,
     create_project,
     draft_to_discard,
@@ -25,7 +27,7 @@ def test_freeze_returns_the_version_and_its_team_record(tmp_path, write):
     with create_project(tmp_path / "p.ndcgproj", user="ana") as project:
         import_judgments(project, write("j.qrels", QRELS))
         preview = freeze_preview(project, 1)
-        assert (preview.version, len(preview.items), preview.awaiting) == (1, len(QRELS.splitlines()), 0)
+        assert (preview.version, preview.documents, preview.awaiting) == (1, len(QRELS.splitlines()), 0)
         frozen = freeze(project)
         recorded = project.team(frozen.version)  # rule 16's record, as the manifests carry it
         assert (frozen.version.version, frozen.version.frozen) == (1, True)
@@ -74,6 +76,28 @@ def test_the_freeze_preview_counts_the_items_awaiting_adjudication(tmp_path, wri
         import_ratings(project, write("ben.qrels", ben), "ben")
         differ = sum(a != b for a, b in zip(ana.splitlines(), ben.splitlines(), strict=True))
         preview = freeze_preview(project, 1)
-        assert (len(preview.items), preview.awaiting) == (len(ana.splitlines()), differ)
+        assert (preview.documents, preview.awaiting) == (len(ana.splitlines()), differ)
+        assert not preview.can_freeze(remove_ungraded=False) and not preview.can_freeze(remove_ungraded=True)
         with pytest.raises(InputError, match=f"has {differ} item that annotators rated differently"):
             freeze(project)
+
+
+def test_the_freeze_preview_counts_each_grade_with_its_label_and_says_what_freezing_allows(tmp_path, write):
+    """Issue 23 item 2: the Freeze dialog's figures come from here; the widget only renders them."""
+    qrels = "q1 0 A 3\nq1 0 B 0\nq1 0 C -1\nq2 0 D 3\nq2 0 E -1\nq3 0 F 1\n"  # -1: pooled, not judged
+    rows = [line.split() for line in qrels.splitlines()]
+    grades = [int(r[3]) for r in rows if int(r[3]) >= 0]
+    labels = default_labels(GradeScale())
+    with create_project(tmp_path / "p.ndcgproj", user="ana") as project:
+        import_judgments(project, write("j.qrels", qrels), negative=NegativeGrades.UNGRADED)
+        preview = freeze_preview(project, 1)
+        assert (preview.queries, preview.documents) == (len({r[0] for r in rows}), len(rows))
+        assert preview.grades == tuple(
+            GradeCount(g, labels[g], grades.count(g)) for g in range(GradeScale().low, GradeScale().high + 1)
+        )
+        assert (preview.ungraded, preview.awaiting) == (len(rows) - len(grades), 0)
+        assert not preview.can_freeze(remove_ungraded=False)  # ungraded items block freezing...
+        assert preview.can_freeze(remove_ungraded=True) and preview.offers_removal  # ...unless they are removed
+        project.remove_items(pd.DataFrame({"query_id": ["q1", "q2"], "doc_id": ["C", "E"]}), version=1)
+        done = freeze_preview(project, 1)
+        assert (done.ungraded, done.offers_removal, done.can_freeze(remove_ungraded=False)) == (0, False, True)

@@ -9,7 +9,8 @@ from PySide6.QtCore import QAbstractTableModel, QCoreApplication, QModelIndex, Q
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
-from ndcg_desktop.gui.annotate.models import Index, grade_label
+from ndcg_desktop.domain.settings import grade_label
+from ndcg_desktop.gui.annotate.models import Index
 
 translate = QCoreApplication.translate
 _CENTRE = int(Qt.AlignmentFlag.AlignCenter)

@@ -21,6 +21,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QBrush, QColor
 
 from ndcg_desktop.domain.natural import natural_key  # noqa: F401 - re-exported: the Scores view sorts IDs with it
+from ndcg_desktop.domain.settings import grade_label
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_tooltip
 from ndcg_desktop.tasks.annotate_rows import AWAITING, DONE, FROZEN, NO_POOL, POOL_SORT_KEYS, QUERY_SORT_KEYS, TO_GRADE
@@ -43,15 +44,6 @@ STATE_TEXTS = {
     DONE: QT_TRANSLATE_NOOP("models", "done"),
     AWAITING: QT_TRANSLATE_NOOP("models", "awaiting adjudication"),
 }
-
-
-def grade_label(grade: int | None, labels: list[str], low: int) -> str:
-    """'2 · Highly relevant' for a grade on a scale starting at ``low``; '—' when ungraded."""
-    if grade is None:
-        return "—"
-    i = grade - low
-    label = labels[i] if 0 <= i < len(labels) else ""
-    return f"{grade} · {label}" if label else str(grade)
 
 
 class _SessionTableModel(QAbstractTableModel):

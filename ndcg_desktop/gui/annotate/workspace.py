@@ -36,7 +36,6 @@ from ndcg_desktop.tasks import annotate_session as aspect
 from ndcg_desktop.tasks.annotate_session import AnnotateSession
 from ndcg_desktop.tasks.annotating import Refusal
 from ndcg_desktop.tasks.events import ProjectSlot
-from ndcg_desktop.tasks.project import PoolVersion, Project
 from ndcg_desktop.tasks.session import Job
 
 translate = QCoreApplication.translate
@@ -108,23 +107,6 @@ class Workspace(QWidget):
         if slot is not None:
             self.session.follow(slot)
 
-    # The session's state, under the names the window's other parts read.
-    @property
-    def project(self) -> Project | None:
-        return self.session.project
-
-    @property
-    def version(self) -> PoolVersion | None:
-        return self.session.version
-
-    @property
-    def query_id(self) -> str | None:
-        return self.session.query_id
-
-    @property
-    def query_text(self) -> str:
-        return self.session.query_text
-
     def put_above(self, row: QHBoxLayout) -> None:
         """A row above the panes (the window's pool-version choice)."""
         self._layout.insertLayout(0, row)
@@ -171,7 +153,7 @@ class Workspace(QWidget):
 
     def _render_parts(self, aspects: frozenset[str]) -> None:
         if aspect.PROJECT in aspects:
-            self.guidelines.attach(self.project, self.undo_stack, self._report_failure)
+            self.guidelines.attach(self.session.project, self.undo_stack, self._report_failure)
         if aspects & {aspect.PROJECT, aspect.VERSION}:
             self._render_version()
         if aspect.QUERIES in aspects:
@@ -199,7 +181,7 @@ class Workspace(QWidget):
             self.topic.show_message(translate("workspace", "Reading the queries of this pool version…"))
         if aspects & {aspect.QUERIES, aspect.COUNTS, aspect.VERSION}:
             self._emit_progress()
-        if aspect.QUERIES in aspects and aspect.LOADING not in aspects and self.project is not None:
+        if aspect.QUERIES in aspects and aspect.LOADING not in aspects and self.session.project is not None:
             focus = QApplication.focusWidget()
             if focus is None or not self.isAncestorOf(focus):
                 self.pool_view.setFocus()  # grading keys work at once, without a click first
@@ -209,8 +191,8 @@ class Workspace(QWidget):
         self.session.apply(job, rows)  # type: ignore[arg-type]
 
     def _render_version(self) -> None:
-        self.centre.show_version(self.version, locked=self.session.locked() is not None, model=self.pool)
-        if self.version is not None:
+        self.centre.show_version(self.session.version, locked=self.session.locked() is not None, model=self.pool)
+        if self.session.version is not None:
             self._set_tab_order()  # the grade bar's buttons were rebuilt
 
     def _render_order(self) -> None:
@@ -224,7 +206,7 @@ class Workspace(QWidget):
             self.topic.show_message(
                 translate("workspace", "No queries yet: import queries and judgments, or build a pool from runs.")
             )
-        elif self.version is None:
+        elif self.session.version is None:
             self.topic.show_message(
                 translate("workspace", "No pool yet: import judgments (File ▸ Import judgments) or build one from runs")
             )
@@ -252,7 +234,7 @@ class Workspace(QWidget):
 
     def _show_item(self, *, force: bool = False) -> None:
         """The current item's grade and note; its document when another item (or ``force``)."""
-        doc_id, project = self.session.doc_id, self.project
+        doc_id, project = self.session.doc_id, self.session.project
         if doc_id is None or project is None:
             self.grade_bar.show_grade(None)
             self.document.clear()
@@ -268,9 +250,9 @@ class Workspace(QWidget):
 
     def grade_keys(self) -> tuple[str, str] | None:
         """The grading keys of the shown scale and what they do, for the shortcuts list."""
-        if self.version is None:
+        if self.session.version is None:
             return None
-        scale = self.version.scale
+        scale = self.session.version.scale
         if not self.grade_bar.uses_buttons:
             return "0 … 9, Enter", translate(
                 "workspace", "Type a grade from {low} to {high} into the number box; Enter grades and moves on"
@@ -311,9 +293,6 @@ class Workspace(QWidget):
         if not self._syncing and current.isValid():
             self.session.select_item(self.pool.doc_id(self.pool_proxy.mapToSource(current).row()))
 
-    def current_doc(self) -> str | None:
-        return self.session.doc_id
-
     def _ungraded_only(self, value: bool) -> None:
         self.session.set_ungraded_only(value)
         self.pool_proxy.refilter()
@@ -352,7 +331,7 @@ class Workspace(QWidget):
         if outcome.kind == "confirm" and not self._confirm_regrade(doc_id, old, grade, who):  # type: ignore[arg-type]
             self.status.emit(
                 translate("workspace", "Kept the grade {old} that {who} gave {doc_id}.").format(
-                    old=old, who=who, doc_id=doc_id
+                    old=session.grade_text(old), who=who, doc_id=doc_id
                 )
             )
             return
@@ -385,7 +364,7 @@ class Workspace(QWidget):
                 "workspace",
                 "{doc_id} was graded {old} by {who}. Replace that grade with your {grade}?\n\n"
                 "Both grades stay in the audit log, and Ctrl+Z undoes the change.",
-            ).format(doc_id=doc_id, old=old, who=who, grade=grade),
+            ).format(doc_id=doc_id, old=self.session.grade_text(old), who=who, grade=self.session.grade_text(grade)),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No,
         )
@@ -437,10 +416,6 @@ class Workspace(QWidget):
         """After a command ran (or was undone): its item shown. Its values already follow the project's events."""
         self.session.focus(query_id, doc_id)
 
-    def reload_query(self, query_id: str, doc_id: str | None = None) -> None:
-        """After an item joined or left a query's pool: that query shown, ``doc_id`` (if still there) current."""
-        self.session.focus(query_id, doc_id)
-
     def move_doc(self, step: int) -> None:
         self.session.move(step)
 
@@ -475,8 +450,3 @@ class Workspace(QWidget):
         self.note_edit.setFocus()
         self.note_edit.deselect()
         self.note_edit.end(False)  # typing adds to the note instead of replacing it
-
-    def locked_reason(self) -> str:
-        """Why nothing in the shown pool can change (status bar), or an empty string."""
-        locked = self.session.locked()
-        return self._worded(locked) if locked is not None else ""

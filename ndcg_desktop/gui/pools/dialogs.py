@@ -26,6 +26,7 @@ from ndcg_desktop.gui.plain import box_buttons, chain, plain_label
 from ndcg_desktop.gui.scores.tables import FrameModel, TableData, sorted_frame, table_data, table_view
 from ndcg_desktop.gui.tasks import Task, run_in_background
 from ndcg_desktop.gui.themes import error_colour
+from ndcg_desktop.tasks.project import FreezePreview
 
 translate = QCoreApplication.translate
 
@@ -180,50 +181,42 @@ class BuildPoolDialog(QDialog):
 
 
 class FreezeDialog(QDialog):
-    """The draft's summary; ungraded items block freezing unless explicitly removed."""
+    """The draft's summary (:func:`~ndcg_desktop.tasks.project.freeze_preview` counts it); ungraded items block
+    freezing unless explicitly removed, and items awaiting adjudication block it whatever is removed."""
 
-    def __init__(
-        self,
-        version: int,
-        items: pd.DataFrame,
-        labels: list[str],
-        low: int,
-        parent: QWidget | None = None,
-        *,
-        awaiting: int = 0,
-    ) -> None:
-        """``awaiting``: items annotators rated differently and nobody settled: freezing is refused until they
-        are (removing the ungraded items would not help, so it is not offered)."""
+    def __init__(self, preview: FreezePreview, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle(translate("dialogs", "Freeze pool version {version}").format(version=version))
-        ungraded = int(items["grade"].isna().sum())
-        graded = items["grade"].dropna().astype(int)
+        self.preview = preview
+        self.setWindowTitle(translate("dialogs", "Freeze pool version {version}").format(version=preview.version))
         form = QFormLayout()
-        form.addRow(translate("dialogs", "Queries"), QLabel(str(items["query_id"].nunique())))
-        form.addRow(translate("dialogs", "Documents"), QLabel(str(len(items))))
-        for i, label in enumerate(labels):
-            grade = low + i
+        form.addRow(translate("dialogs", "Queries"), QLabel(str(preview.queries)))
+        form.addRow(translate("dialogs", "Documents"), QLabel(str(preview.documents)))
+        for counted in preview.grades:
             form.addRow(
-                plain_label(translate("dialogs", "Grade {grade} · {label}").format(grade=grade, label=label)),
-                QLabel(str(int((graded == grade).sum()))),
+                plain_label(
+                    translate("dialogs", "Grade {grade} · {label}").format(grade=counted.grade, label=counted.label)
+                ),
+                QLabel(str(counted.count)),
             )
-        if ungraded:
-            warn = QLabel(translate("dialogs", "{count} ungraded").format(count=ungraded))
+        if preview.ungraded:
+            warn = QLabel(translate("dialogs", "{count} ungraded").format(count=preview.ungraded))
             warn.setStyleSheet(f"color:{error_colour()}; font-weight:bold")
         else:
             warn = QLabel(translate("dialogs", "none"))
         form.addRow(translate("dialogs", "Ungraded"), warn)
-        if awaiting:
+        if preview.awaiting:
             waiting = QLabel(
-                translate("dialogs", "{count} of them: settle them in the Adjudicate tab first").format(count=awaiting)
+                translate("dialogs", "{count} of them: settle them in the Adjudicate tab first").format(
+                    count=preview.awaiting
+                )
             )
             waiting.setStyleSheet(f"color:{error_colour()}; font-weight:bold")
             form.addRow(translate("dialogs", "Awaiting adjudication"), waiting)
         self.remove = QCheckBox(
-            translate("dialogs", "Remove the {count} ungraded items from this version").format(count=ungraded)
+            translate("dialogs", "Remove the {count} ungraded items from this version").format(count=preview.ungraded)
         )
         self.remove.setAccessibleName(self.remove.text())
-        self.remove.setVisible(bool(ungraded) and not awaiting)
+        self.remove.setVisible(preview.offers_removal)
         text = QLabel(
             translate(
                 "dialogs",
@@ -235,8 +228,8 @@ class FreezeDialog(QDialog):
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.ok = buttons.button(QDialogButtonBox.StandardButton.Ok)
         self.ok.setText(translate("dialogs", "Freeze"))
-        self.ok.setEnabled(not ungraded and not awaiting and len(items) > 0)
-        self.remove.toggled.connect(lambda on: self.ok.setEnabled(on and not awaiting and len(items) > ungraded))
+        self.ok.setEnabled(preview.can_freeze(remove_ungraded=False))
+        self.remove.toggled.connect(lambda on: self.ok.setEnabled(preview.can_freeze(remove_ungraded=on)))
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)

@@ -64,8 +64,8 @@ ITEM_COLUMNS: list[Column] = [
     (QT_TRANSLATE_NOOP("analysis", "Query"), "query_id", ""),
     (QT_TRANSLATE_NOOP("analysis", "Document"), "doc_id", ""),
     (QT_TRANSLATE_NOOP("analysis", "Change"), "change_text", ""),
-    (QT_TRANSLATE_NOOP("analysis", "Grade in v{a}"), "grade_a", "int"),
-    (QT_TRANSLATE_NOOP("analysis", "Grade in v{b}"), "grade_b", "int"),
+    (QT_TRANSLATE_NOOP("analysis", "Grade in v{a}"), "grade_a_text", ""),
+    (QT_TRANSLATE_NOOP("analysis", "Grade in v{b}"), "grade_b_text", ""),
     (QT_TRANSLATE_NOOP("analysis", "Who"), "who", ""),
     (QT_TRANSLATE_NOOP("analysis", "When (UTC)"), "when", ""),
 ]
@@ -104,8 +104,8 @@ def diff_tables(diff: PoolDiff) -> PoolDiffTables:
     """Format ``diff`` for the dialog's tables (any thread: no Qt object is touched; change names translated)."""
     items = diff.changes.copy()
     items["change_text"] = [translate("analysis", CHANGES[c]) for c in items["change"]]
-    for column in ("grade_a", "grade_b"):  # Int64 with <NA> -> float with NaN, shown as "—"
-        items[column] = items[column].astype("float64")
+    for column in ("grade_a", "grade_b"):  # labelled as every grade in the window; "—": not in that version
+        items[f"{column}_text"] = diff.grade_texts(column)
     items["who"] = items["who"].fillna("")
     items["when"] = items["at"].fillna("").astype(str).str.replace("T", " ").str.replace("+00:00", "")
     runs = diff.means.astype({"rank_a": "float64", "rank_b": "float64"})

@@ -2,9 +2,10 @@
 
 What an edit would do, and why it does nothing, is :class:`~ndcg_desktop.tasks.pool_edit_session.PoolEditSession`'s
 (it follows the project's events, so an undo, a discard or another program's write is seen without a refresh);
-the menu forwards the Annotate view's place to it. Each edit is a command on the window's undo stack that calls the
-session's use case (which audits it); a failed write is reported and never enters the undo history (as in
-:mod:`.commands`).
+the menu forwards the Annotate view's place (version, query, document, the query's text) from the
+:class:`~ndcg_desktop.tasks.annotate_session.AnnotateSession` to it, and reads nothing of the Annotate widget.
+Each edit is a command on the window's undo stack that calls the session's use case (which audits it); a failed
+write is reported and never enters the undo history (as in :mod:`.commands`).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_label, show_message
 from ndcg_desktop.gui.scores.tables import FrameModel, fit_columns, sorted_proxy, table_view
 from ndcg_desktop.gui.tasks import Task, run_in_background
+from ndcg_desktop.tasks.annotate_session import AnnotateSession
 from ndcg_desktop.tasks.annotating import Refusal
 from ndcg_desktop.tasks.export import export_frozen_pool
 from ndcg_desktop.tasks.pool_edit_session import SEARCH_LIMIT, DocumentSearch, EditRefusal, PoolEditSession
@@ -44,7 +46,7 @@ from ndcg_desktop.tasks.pool_editing import (
     plan_discard,
     restore_discarded,
 )
-from ndcg_desktop.tasks.project import Project
+from ndcg_desktop.tasks.project import DraftStarted, Project, start_draft
 
 translate = QCoreApplication.translate
 
@@ -76,7 +78,7 @@ def edit_refusal_text(refusal: EditRefusal) -> str:
     if kind == "graded":
         return translate(
             "pool_editing", "{doc_id} is graded {grade}: only an ungraded item can be removed from a pool."
-        ).format(doc_id=refusal.doc_id, grade=refusal.grade)
+        ).format(doc_id=refusal.doc_id, grade=refusal.grade_text)
     if kind == "not_in_pool":
         return translate("pool_editing", "{doc_id} is not in the pool of {query_id}: nothing was removed.").format(
             doc_id=refusal.doc_id, query_id=refusal.query_id
@@ -154,15 +156,24 @@ class RemoveItemCommand(_EditCommand):
 
 
 class DiscardDraftCommand(_EditCommand):
-    """The draft was discarded in the background before this was pushed; undo brings it back, redo discards again."""
+    """The draft was discarded in the background before this was pushed; undo brings it back, redo discards again.
+
+    An undo the project refuses (another draft exists, started by a step not on this stack) keeps the step: the
+    stack is put back at once, so Edit ▸ Undo can bring the draft back later and nothing it took is lost.
+    """
 
     def __init__(
-        self, project: Project, discarded: DiscardedDraft, refreshed: Callable[[int | None], None], failed: Failed
+        self,
+        project: Project,
+        discarded: DiscardedDraft,
+        refreshed: Callable[[int | None], None],
+        failed: Failed,
+        keep: Callable[[], None],
     ) -> None:
         text = translate("pool_editing", "Discard draft pool v{version}").format(version=discarded.draft.version)
         super().__init__(text, lambda _q, _d: None, failed)
-        self.project, self.discarded, self.refreshed = project, discarded, refreshed
-        self._done = True
+        self.project, self.discarded, self.refreshed, self.keep = project, discarded, refreshed, keep
+        self._done = True  # the first redo (the push) finds the draft discarded already, as after a refused undo
 
     def redo(self) -> None:
         if self._done:
@@ -176,11 +187,59 @@ class DiscardDraftCommand(_EditCommand):
             self.refreshed(None)
 
     def undo(self) -> None:
-        what = translate("pool_editing", "Draft pool v{version} could not be brought back").format(
-            version=self.discarded.draft.version
+        version = self.discarded.draft.version
+        try:
+            restore_discarded(self.project, self.discarded)
+        except WRITE_ERRORS as exc:
+            self.failed(
+                translate(
+                    "pool_editing",
+                    "Draft pool v{version} was not brought back: {problem}. The step stays in Edit ▸ Undo.",
+                ).format(version=version, problem=write_problem(exc))
+            )
+            self._done = True  # still discarded: the redo that puts the stack back writes nothing
+            self.keep()
+            return
+        self.refreshed(version)
+
+
+class StartDraftCommand(_EditCommand):
+    """Pool ▸ New draft from this version, on the undo stack: undo discards the draft it started (as it was
+    started: the edits made in it are undone first), redo brings that draft back under its number. So a draft
+    discarded before it is brought back by the undo after this one, not refused."""
+
+    def __init__(self, project: Project, source: int, refreshed: Callable[[int | None], None], failed: Failed) -> None:
+        super().__init__(
+            translate("pool_editing", "New draft from pool v{version}").format(version=source),
+            lambda _q, _d: None,
+            failed,
         )
-        if self._run(lambda: restore_discarded(self.project, self.discarded), what):
-            self.refreshed(self.discarded.draft.version)
+        self.project, self.source, self.refreshed = project, source, refreshed
+        self.started: DraftStarted | None = None
+        self.discarded: DiscardedDraft | None = None
+
+    def redo(self) -> None:
+        def work() -> None:
+            if self.discarded is None:  # the push: start it
+                self.started = start_draft(self.project, self.source)
+            else:  # a redo: the same draft back under its number, not a new one
+                restore_discarded(self.project, self.discarded)
+
+        if self._run(work, translate("pool_editing", "No draft was started")):
+            assert self.started is not None
+            self.refreshed(self.started.draft.version)
+
+    def undo(self) -> None:
+        assert self.started is not None
+        version = self.started.draft.version
+
+        def work() -> None:
+            self.discarded = discard(self.project, plan_discard(self.project))
+
+        if self._run(
+            work, translate("pool_editing", "Draft pool v{version} was not taken back").format(version=version)
+        ):
+            self.refreshed(None)
 
 
 class AddDocumentDialog(QDialog):
@@ -308,6 +367,7 @@ class PoolEditor(QObject):
         self.window = window
         self.session = PoolEditSession()
         self.session.follow(window.slot)  # each project, and every change to its items, from its events
+        self.annotate: AnnotateSession = window.workspace.session  # where the editor acts: the Annotate view's place
 
     def add_actions(self, menu: QMenu) -> None:
         def action(text: str, slot: Callable[[], None], shortcut: str | None = None) -> QAction:
@@ -347,12 +407,13 @@ class PoolEditor(QObject):
         self.window.show_error(message)
 
     def _changed(self, query_id: str, doc_id: str | None) -> None:
-        self.window.workspace.reload_query(query_id, doc_id)
+        """After an item joined or left a query's pool: that query shown, ``doc_id`` (if still there) current."""
+        self.annotate.focus(query_id, doc_id)
 
     def _place(self) -> None:
-        """Forward the Annotate view's place (the version and query shown) to the session."""
-        ws = self.window.workspace
-        self.session.show(ws.version.version if ws.version is not None else None, ws.query_id)
+        """Forward the Annotate session's place (the version and query shown) to the editor's session."""
+        version = self.annotate.version
+        self.session.show(version.version if version is not None else None, self.annotate.query_id)
 
     def _refused(self, refusal: EditRefusal) -> None:
         if text := edit_refusal_text(refusal):
@@ -367,8 +428,7 @@ class PoolEditor(QObject):
             return
         assert session.project is not None and session.version is not None and session.query_id is not None
         if doc_id is None:
-            ws = self.window.workspace
-            query = f"{session.query_id} — {ws.query_text}"
+            query = f"{session.query_id} — {self.annotate.query_text}"
             dialog = AddDocumentDialog(session.project, query, session.in_pool(), self.window)
             if dialog.exec() != QDialog.DialogCode.Accepted:
                 return
@@ -387,7 +447,7 @@ class PoolEditor(QObject):
     def remove_item(self) -> None:
         """Pool ▸ Remove ungraded item: the selected document, if it has no grade (the session decides)."""
         self._place()
-        session, doc_id = self.session, self.window.workspace.current_doc()
+        session, doc_id = self.session, self.annotate.doc_id
         if (refusal := session.remove_refusal(doc_id)) is not None:
             self._refused(refusal)
             return
@@ -431,7 +491,7 @@ class PoolEditor(QObject):
             return
 
         def done(discarded: DiscardedDraft) -> None:  # the version list followed through the project's events
-            command = DiscardDraftCommand(project, discarded, self._refreshed, self._failed)
+            command = DiscardDraftCommand(project, discarded, self._refreshed, self._failed, self._keep_undo_step)
             self.window.undo_stack.push(command)
             self._status(
                 translate("pool_editing", "Draft pool v{version} discarded; Ctrl+Z brings it back.").format(
@@ -447,6 +507,16 @@ class PoolEditor(QObject):
 
     def _refreshed(self, version: int | None) -> None:
         self.window.refresh(version=version)
+
+    def _keep_undo_step(self) -> None:
+        """After a refused undo: the stack put back where it was (the command's redo then writes nothing)."""
+        QTimer.singleShot(0, self.window.undo_stack.redo)
+
+    def start_draft(self, source: int) -> bool:
+        """Pool ▸ New draft from this version, as an undoable step; False when it was refused (and said why)."""
+        command = StartDraftCommand(self.window.project, source, self._refreshed, self._failed)
+        self.window.undo_stack.push(command)
+        return command.started is not None and not command.isObsolete()
 
     # -- export -----------------------------------------------------------------------------
     def export_qrels(self, path: str | None = None, fmt: str | None = None) -> None:

@@ -10,7 +10,6 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QDialog, QMessageBox
 
-from ndcg_desktop.domain import InputError
 from ndcg_desktop.gui import file_dialogs
 from ndcg_desktop.gui.plain import show_message
 from ndcg_desktop.gui.pools.dialogs import BuildPoolDialog, FreezeDialog
@@ -25,7 +24,7 @@ from ndcg_desktop.tasks import (
 )
 from ndcg_desktop.tasks.comparing import file_run_name
 from ndcg_desktop.tasks.importing import JudgmentsImported, import_documents, import_queries
-from ndcg_desktop.tasks.project import Frozen, freeze, freeze_preview, start_draft
+from ndcg_desktop.tasks.project import Frozen, freeze, freeze_preview
 
 translate = QCoreApplication.translate
 
@@ -189,10 +188,7 @@ class ProjectActions:
         version = self.window.current_version()
         if self.window.project is None or version is None or version.frozen:
             return
-        preview = freeze_preview(self.window.project, version.version)
-        dialog = FreezeDialog(
-            version.version, preview.items, version.labels, version.scale.low, self.window, awaiting=preview.awaiting
-        )
+        dialog = FreezeDialog(freeze_preview(self.window.project, version.version), self.window)
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return
         project, remove = self.window.project, dialog.remove.isChecked()
@@ -220,12 +216,11 @@ class ProjectActions:
         version = self.window.current_version()
         if self.window.project is None or version is None:
             return
-        try:
-            draft = start_draft(self.window.project, version.version).draft  # as `ndcg new-draft --from-version`
-        except InputError as exc:
-            self.window.show_error(exc.located())
+        # as `ndcg new-draft --from-version`, an undoable step (a discard before it stays undoable after it)
+        if not self.window.pool_editor.start_draft(version.version):
             return
-        self.window.refresh(version=draft.version)
+        draft = self.window.project.draft()
+        assert draft is not None
         self.window.statusBar().showMessage(
             translate("main_window", "Draft v{draft} started from v{version}.").format(
                 draft=draft.version, version=version.version

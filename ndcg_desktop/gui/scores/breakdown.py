@@ -10,8 +10,8 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QDialog, QGridLayout, QLabel, QTextBrowser, QVBoxLayout, QWidget
 
+from ndcg_desktop.domain.settings import grade_label
 from ndcg_desktop.gui.annotate.highlight import highlighted_html
-from ndcg_desktop.gui.annotate.models import grade_label
 from ndcg_desktop.gui.charts import CumulativeChart
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_label

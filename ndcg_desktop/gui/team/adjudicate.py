@@ -25,8 +25,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ndcg_desktop.domain.settings import grade_label
 from ndcg_desktop.gui.annotate.grade_bar import GradeBar
-from ndcg_desktop.gui.annotate.models import grade_label
 from ndcg_desktop.gui.commands import WRITE_ERRORS, write_problem
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_label
@@ -74,7 +74,7 @@ class PickCommand(QUndoCommand):
     def __init__(self, view: AdjudicateView, query_id: str, doc_id: str, grade: int) -> None:
         super().__init__(
             translate("team", "Adjudicate {doc_id} as {grade} for {query_id}").format(
-                doc_id=doc_id, grade=grade, query_id=query_id
+                doc_id=doc_id, grade=view.grade_text(grade), query_id=query_id
             )
         )
         self.view, self.query_id, self.doc_id, self.grade = view, query_id, doc_id, grade
@@ -292,6 +292,10 @@ class AdjudicateView(QWidget):
         row = self.proxy.mapToSource(index).row()
         items = self._shown.items
         self.session.select((str(items["query_id"].iloc[row]), str(items["doc_id"].iloc[row])))
+
+    def grade_text(self, grade: int) -> str:
+        """``grade`` with the draft's label, as the list and the detail pane show it."""
+        return grade_label(grade, self.session.labels, self.session.scale.low if self.session.scale else 0)
 
     def _selected(self) -> pd.Series | None:
         return self.session.selected_item()
