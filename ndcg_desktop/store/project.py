@@ -27,6 +27,7 @@ from ndcg_desktop.domain.chunks import ChunkMap, IdMap
 from ndcg_desktop.domain.data import OrderKind, Qrels, Run
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import GradeScale, TiePolicy
+from ndcg_desktop.store.assessor import AssessorRepository
 from ndcg_desktop.store.core import SUFFIX, ImportCancelled, ProjectFile, default_user, translated
 from ndcg_desktop.store.errors import (
     DiskFull,
@@ -114,6 +115,7 @@ class Project:
         self.texts = TextRepository(file)
         self.evaluations = EvaluationRepository(file)
         self.guideline_store = GuidelinesRepository(file)
+        self.assessor = AssessorRepository(file, self.pools)
 
     # -- opening ---------------------------------------------------------------------------
     @classmethod
