@@ -16,6 +16,7 @@ import pandas as pd
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.natural import natural_key
 from ndcg_desktop.store import PoolVersion, Project
+from ndcg_desktop.store.advice import start_a_draft
 from ndcg_desktop.store.assessor import AnswerRow
 from ndcg_desktop.tasks.assessing.client import FORMATS, Answer, Client, parse_grade
 from ndcg_desktop.tasks.assessing.model import (
@@ -75,9 +76,8 @@ def draft_of(project: Project) -> PoolVersion:
     draft = project.draft()
     if draft is None:
         raise InputError(
-            "has no draft to judge; a model's ratings go into a draft",
+            f"has no draft to judge (a model's ratings go into a draft); {start_a_draft(project.file.conn)}",
             path=project.path,
-            hint="start one: ndcg new-draft PROJECT",
         )
     return draft
 
