@@ -14,8 +14,10 @@ from sklearn.metrics import cohen_kappa_score
 from ndcg_desktop.domain import InputError
 from ndcg_desktop.domain.settings import GradeScale
 from ndcg_desktop.store import Project
+from ndcg_desktop.store.advice import what_blocks_freezing
 from ndcg_desktop.store.ratings import RATING_COLUMNS
 from ndcg_desktop.store.schema import ASSESSOR_FORMAT, SCHEMA_VERSION
+from ndcg_desktop.tasks.adjudication import apply_rule, disagreements, rule_grade
 
 from .conftest import dump
 
@@ -91,6 +93,27 @@ def test_a_models_rating_never_settles_an_item(draft):
         assert p.rating_store.unsettled(1) == 0 and p.awaiting_adjudication(1, "q1") == set()
         p.rating_store.add_ratings(ratings([("q1", "d7", "ben", 1)]), version=1, source="t")
         assert p.items(1).set_index("doc_id").loc["d7", "grade"] == 1  # ben's alone, not ben's and the model's
+        # every other place that asks which items differ: progress per query, the advice, adjudication (d8: two
+        # models differ, no person rated it)
+        p.rating_store.add_ratings(ratings([("q1", "d8", "model:other", 0)]), version=1, source="t")
+        assert p.query_progress(1)["awaiting"].tolist() == [0]
+        assert (
+            what_blocks_freezing(p.file.conn, 1) == "draft version 1 has 1 item ungraded: grade them, or freeze "
+            "without them (ndcg freeze PROJECT --remove-ungraded)"
+        )  # d8 (rated by the model alone)
+        found = disagreements(p)
+        assert found.items.empty  # d1, d2: a person and the model differ; nothing for anyone to adjudicate
+
+
+def test_a_models_rating_never_counts_toward_an_adjudication_rule(draft):
+    with Project.open(draft, user="coord") as p:
+        p.rating_store.add_ratings(ratings([("q1", "d7", "ana", 1), ("q1", "d7", "ben", 2)]), version=1, source="t")
+        p.assessor.record(start(p), [answer("d7", 3)])
+        found = disagreements(p)
+        assert found.items[["doc_id", "low", "high"]].values.tolist() == [["d7", 1, 2]]  # people's spread
+        assert found.items.loc[0, "ratings"] == f"ana 1 · ben 2 · {MODEL} 3"  # the model's shown beside them
+        applied = apply_rule(p, "median")
+        assert applied.settled[["doc_id", "grade"]].values.tolist() == [["d7", rule_grade([1, 2], "median")]]
 
 
 @pytest.mark.parametrize(
