@@ -18,8 +18,10 @@ from ndcg_desktop.store.advice import what_blocks_freezing
 from ndcg_desktop.store.ratings import RATING_COLUMNS
 from ndcg_desktop.store.schema import ASSESSOR_FORMAT, SCHEMA_VERSION
 from ndcg_desktop.tasks.adjudication import apply_rule, disagreements, rule_grade
+from ndcg_desktop.tasks.pool_editing import discard, plan_discard, remove_from_pool, restore_discarded, undo_remove
 
 from .conftest import dump
+from .test_undo import append_only, assert_same, full_dump
 
 MODEL = "model:tiny"
 DOCS = [f"d{i}" for i in range(1, 9)]
@@ -214,3 +216,19 @@ def test_filling_from_a_model_is_refused_until_it_was_compared_with_people_then_
     assert found["agreement"]["kappa_linear"] == pytest.approx(
         cohen_kappa_score(a, b, labels=[0, 1, 2, 3], weights="linear")
     )
+
+
+def test_discarding_the_draft_or_removing_an_item_takes_its_answers_and_undo_puts_them_back(draft):
+    """The model's runs and answers are rows of the draft like any other (issue 24 item 1's undo): counted by the
+    discard, taken with the draft or the item, and put back exactly."""
+    with Project.open(draft, user="coord") as p:
+        p.assessor.record(start(p), [answer("d7", 3), answer("d8", None), answer("d1", 0)])
+    before = full_dump(draft)
+    with Project.open(draft, user="coord") as p:
+        plan = plan_discard(p)
+        assert plan.others == {"assessor_runs": 1, "assessor_attempts": 3}
+        restore_discarded(p, discard(p, plan))
+        edit = remove_from_pool(p, 1, "q1", "d8")  # ungraded: only the model's failed answer refers to it
+        assert len(p.assessor.attempts(1)) == 2
+        undo_remove(p, edit)
+    assert_same(before, full_dump(draft), append_only(draft))
