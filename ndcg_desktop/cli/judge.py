@@ -163,7 +163,9 @@ def _estimate_text(found: Estimate, settings: AssessorSettings) -> str:
     for attempt in found.sample:
         what = f"grade {attempt.grade}" if attempt.ok else f"failed: {attempt.failure}"
         lines.append(f"  {plain(attempt.query_id)} {plain(attempt.doc_id)}: {plain(what)} ({attempt.latency:.2f} s)")
-    if found.seconds is None:
+    if not found.items:
+        lines.append("nothing left to judge")
+    elif found.seconds is None:
         lines.append("no call of the sample succeeded: no estimate of time")
     else:
         tokens = f", about {found.tokens:,.0f} tokens" if found.tokens is not None else ""

@@ -17,6 +17,7 @@ import pandas as pd
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.names import MODEL_PREFIX
 from ndcg_desktop.domain.natural import natural_key
+from ndcg_desktop.formats.cells import check_id, show
 from ndcg_desktop.store import PoolVersion, Project
 from ndcg_desktop.store.advice import start_a_draft
 from ndcg_desktop.store.assessor import AnswerRow
@@ -63,8 +64,10 @@ def check_settings(settings: AssessorSettings) -> None:
     """Refuse settings that cannot make a request, each naming what is wrong."""
     if not settings.endpoint.startswith(("http://", "https://")) or not settings.host:
         raise InputError(f"endpoint {settings.endpoint!r} is not an http:// or https:// URL")
-    if not settings.model or settings.model != settings.model.strip() or any(c.isspace() for c in settings.model):
-        raise InputError(f"model name {settings.model!r} is empty or holds whitespace")
+    # the name becomes annotator model:<name>: the ID rule (no whitespace, control or invisible characters)
+    check_id(settings.model, "model name", "--model", None)
+    if settings.model != settings.model.strip():
+        raise InputError(f"model name {show(settings.model)} has surrounding whitespace")
     if settings.concurrency < 1 or settings.concurrency > 64:
         raise InputError(f"concurrency {settings.concurrency} is not between 1 and 64")
     if not settings.timeout > 0:

@@ -9,7 +9,8 @@ from ndcg_desktop.domain import InputError
 from ndcg_desktop.domain.settings import GradeScale
 from ndcg_desktop.store import Project
 from ndcg_desktop.store.ratings import RATING_COLUMNS
-from ndcg_desktop.tasks.assessing import Selection, select_items
+from ndcg_desktop.tasks.assessing import AssessorSettings, Selection, select_items
+from ndcg_desktop.tasks.assessing.job import check_settings
 
 
 @pytest.fixture
@@ -48,3 +49,20 @@ def test_a_sample_is_seeded_for_any_seed_the_command_line_takes(project):
 def test_a_query_without_items_is_refused_naming_it(project):
     with pytest.raises(InputError, match="query q3 has no items in draft version 1"):
         chosen(project, items="all", queries=("q3",))
+
+
+@pytest.mark.parametrize(
+    ("model", "said"),
+    [
+        ("gpt\x1b[31m", "--model: model name 'gpt\\x1b[31m' contains U+001B (escape)"),
+        ("a b", "--model: model name 'a b' contains U+0020 (space)"),
+        ("d\u200b7", "--model: model name 'd\\u200b7' contains U+200B (zero width space)"),
+        (" gpt", "model name ' gpt' has surrounding whitespace"),
+        ("", "--model: empty model name"),
+    ],
+)
+def test_a_model_name_that_cannot_name_an_annotator_is_refused_before_any_request(model, said):
+    """The name becomes annotator model:<name>: it follows the ID rule, and nothing is sent anywhere."""
+    with pytest.raises(InputError) as refused:
+        check_settings(AssessorSettings(endpoint="http://127.0.0.1:9/v1", model=model))
+    assert str(refused.value).startswith(said)
