@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import sqlite3
 
+from ndcg_desktop.domain.names import MODEL_PREFIX
+
 IMPORT_QRELS = "ndcg import-qrels PROJECT FILE"
 
 
@@ -38,7 +40,9 @@ def what_blocks_freezing(conn: sqlite3.Connection, draft: int) -> str:
     items, graded = conn.execute("SELECT count(*), count(grade) FROM judgments WHERE version = ?", (draft,)).fetchone()
     unsettled = conn.execute(
         "SELECT count(*) FROM judgments j WHERE j.version = ? AND j.grade IS NULL AND (SELECT min(r.grade) != "
-        "max(r.grade) FROM ratings r WHERE r.version = j.version AND r.query_id = j.query_id AND r.doc_id = j.doc_id)",
+        "max(r.grade) FROM ratings r WHERE r.version = j.version AND r.query_id = j.query_id AND r.doc_id = j.doc_id "
+        f"AND substr(r.annotator, 1, {len(MODEL_PREFIX)}) != '{MODEL_PREFIX}')",  # schema.person_rating('r'): a
+        # model's rating never leaves anything to adjudicate (rule 18); this module sits beside schema, not above
         (draft,),
     ).fetchone()[0]
     if unsettled:

@@ -15,7 +15,7 @@ from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import GradeScale
 from ndcg_desktop.store.core import ProjectFile, now
 from ndcg_desktop.store.pools import DraftTarget, PoolRepository, PoolVersion
-from ndcg_desktop.store.schema import HANDOUT_FORMAT, RATINGS_FORMAT
+from ndcg_desktop.store.schema import HANDOUT_FORMAT, RATINGS_FORMAT, person_rating
 from ndcg_desktop.store.team import adjudication_counts, annotator_digests, ratings_digest
 from ndcg_desktop.store.undo import Taken, capture, items_scope
 
@@ -242,7 +242,9 @@ class RatingRepository:
             "FROM (SELECT DISTINCT query_id, doc_id FROM changed_ratings WHERE old_grade IS NOT grade) c "
             # by the primary key, so each item's ratings come in annotator order (a sorted subquery here
             # would be scanned once per item: minutes for 100,000 ratings)
-            "JOIN ratings r ON r.version = ? AND r.query_id = c.query_id AND r.doc_id = c.doc_id "
+            "JOIN ratings r ON r.version = ? AND r.query_id = c.query_id AND r.doc_id = c.doc_id AND "
+            + person_rating("r")
+            + " "
             "JOIN judgments j ON j.version = ? AND j.query_id = c.query_id AND j.doc_id = c.doc_id "
             "GROUP BY r.query_id, r.doc_id",
             (version, version),
@@ -252,7 +254,7 @@ class RatingRepository:
             "FROM (SELECT DISTINCT query_id, doc_id FROM changed_ratings WHERE grade IS NULL) c "
             "JOIN judgments j ON j.version = ? AND j.query_id = c.query_id AND j.doc_id = c.doc_id "
             "WHERE NOT EXISTS (SELECT 1 FROM ratings r WHERE r.version = j.version AND r.query_id = c.query_id "
-            "AND r.doc_id = c.doc_id)",
+            "AND r.doc_id = c.doc_id AND " + person_rating("r") + ")",
             (version,),
         )
         conn.execute(
@@ -334,7 +336,9 @@ class RatingRepository:
             return set()
         rows = self.file.conn.execute(
             "SELECT r.doc_id FROM ratings r JOIN judgments j ON (j.version, j.query_id, j.doc_id) = "
-            "(r.version, r.query_id, r.doc_id) WHERE r.version = ? AND r.query_id = ? AND j.grade IS NULL "
+            "(r.version, r.query_id, r.doc_id) WHERE r.version = ? AND r.query_id = ? AND j.grade IS NULL AND "
+            + person_rating("r")
+            + " "
             "GROUP BY r.doc_id HAVING min(r.grade) != max(r.grade)",
             (version, query_id),
         )
@@ -450,7 +454,9 @@ def _join_items(conn: Any, version: int, items: pd.DataFrame, user: str, stamp: 
 
 # Items whose ratings differ and whose grade is not settled yet.
 _UNSETTLED_COUNT = (
-    "SELECT count(*) FROM judgments j JOIN (SELECT query_id, doc_id FROM ratings WHERE version = ? "
+    "SELECT count(*) FROM judgments j JOIN (SELECT query_id, doc_id FROM ratings WHERE version = ? AND "
+    + person_rating()
+    + " "
     "GROUP BY query_id, doc_id HAVING min(grade) != max(grade)) d ON d.query_id = j.query_id AND d.doc_id = j.doc_id "
     "WHERE j.version = ? AND j.grade IS NULL"
 )

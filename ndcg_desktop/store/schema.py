@@ -4,15 +4,80 @@ from __future__ import annotations
 
 import hashlib
 
+from ndcg_desktop.domain.names import MODEL_PREFIX
+
 APPLICATION_ID = 0x6E646367  # "ndcg": marks a SQLite file as an ndcg-desktop project
-SCHEMA_VERSION = 8  # 2: runs.data_hash and the stored-run triggers; 3: topics, grading guidelines; 4: ratings;
+SCHEMA_VERSION = 9  # 2: runs.data_hash and the stored-run triggers; 3: topics, grading guidelines; 4: ratings;
 # 5: pool_versions.team; 6: runs may store each row's document ID (the code before misread such a run);
-# 7: the chain of frozen versions' hashes; 8: handouts, what each work file was handed out with
+# 7: the chain of frozen versions' hashes; 8: handouts, what each work file was handed out with; 9: a machine
+# assessor's runs and every answer it gave
 RATINGS_FORMAT = 4  # the format that brought ratings per annotator (issue 15)
 TEAM_FORMAT = 5  # the format that records a version's team (annotators' ratings hashes ...) when it is frozen
 ROW_IDS_FORMAT = 6  # the format whose runs may hold each row's document ID instead of a dictionary of them
 CHAIN_FORMAT = 7  # the format that keeps each frozen version's hash in an append-only chain (issue 24 item 5)
 HANDOUT_FORMAT = 8  # the format that keeps each work file's handout: annotator, scope, items, keyed digest
+ASSESSOR_FORMAT = 9  # the format that keeps a language model's runs and each of its answers (issue 25, rule 18)
+
+# A machine assessor (issue 25): each run's model, endpoint host, parameters and template, and every answer it gave,
+# a grade or a failure with its text (never both). A graded answer is also the rating of annotator model:<name>.
+# Answers are kept as given: never updated; removed only with their draft or their item (discard, remove, undo).
+ASSESSOR_TABLES = """
+CREATE TABLE assessor_runs (
+    run_id          INTEGER PRIMARY KEY,
+    version         INTEGER NOT NULL REFERENCES pool_versions(version) ON DELETE CASCADE,
+    annotator       TEXT NOT NULL,            -- model:<name>
+    model           TEXT NOT NULL,
+    endpoint_host   TEXT NOT NULL,            -- host and port only: no path, no credential
+    parameters      TEXT NOT NULL,            -- JSON: temperature, seed, max_tokens, ... (never the API key)
+    template_sha256 TEXT NOT NULL,
+    template_source TEXT NOT NULL,            -- built-in, or the file it was read from
+    started_at      TEXT NOT NULL,
+    started_by      TEXT NOT NULL
+);
+CREATE TABLE assessor_attempts (
+    id                INTEGER PRIMARY KEY,
+    run_id            INTEGER NOT NULL REFERENCES assessor_runs(run_id) ON DELETE CASCADE,
+    version           INTEGER NOT NULL,
+    query_id          TEXT NOT NULL,
+    doc_id            TEXT NOT NULL,
+    grade             INTEGER,                -- NULL: a failed attempt
+    failure           TEXT,                   -- why it is not a grade (NULL: graded)
+    raw               TEXT NOT NULL,          -- the answer as the server sent it
+    latency           REAL NOT NULL,          -- seconds
+    prompt_tokens     INTEGER,
+    completion_tokens INTEGER,
+    at                TEXT NOT NULL,
+    CHECK ((grade IS NULL) != (failure IS NULL)),
+    FOREIGN KEY (version, query_id, doc_id) REFERENCES judgments (version, query_id, doc_id) ON DELETE CASCADE
+);
+CREATE INDEX assessor_attempts_by_item ON assessor_attempts (version, query_id, doc_id);
+"""
+
+
+def not_model(column: str) -> str:
+    """SQL: true unless ``column`` names a model (``model:<name>``). A model's credit is written by the program
+    exactly so, and no person may take a name whose key starts with it (domain.names): the prefix tells them apart.
+    """
+    return f"substr(coalesce({column}, ''), 1, {len(MODEL_PREFIX)}) != '{MODEL_PREFIX}'"
+
+
+def person_rating(alias: str = "") -> str:
+    """SQL: true for a rating (``alias``: the ratings table's alias) given by a person, not a model."""
+    return not_model(f"{alias}.annotator" if alias else "annotator")
+
+
+ASSESSOR_TRIGGERS = """
+CREATE TRIGGER assessor_run_not_updated BEFORE UPDATE ON assessor_runs
+BEGIN SELECT RAISE(ABORT, 'a model run is recorded as it started'); END;
+CREATE TRIGGER assessor_attempt_not_updated BEFORE UPDATE ON assessor_attempts
+BEGIN SELECT RAISE(ABORT, 'a model''s answers are kept as given'); END;
+CREATE TRIGGER assessor_attempt_not_deleted BEFORE DELETE ON assessor_attempts
+WHEN (SELECT state FROM pool_versions WHERE version = OLD.version) = 'frozen'
+BEGIN SELECT RAISE(ABORT, 'pool version is frozen: its model answers cannot be removed'); END;
+CREATE TRIGGER assessor_attempt_not_added BEFORE INSERT ON assessor_attempts
+WHEN (SELECT state FROM pool_versions WHERE version = NEW.version) = 'frozen'
+BEGIN SELECT RAISE(ABORT, 'pool version is frozen: no model answer can be added'); END;
+"""
 
 # A version number, once frozen, never names other judgments: each frozen version's hash is also kept here, outside
 # the pool_versions row that another program could flip back to 'draft'. Each link hashes the previous link, the
@@ -131,6 +196,10 @@ TRIGGERS_SINCE = {
     "frozen_chain_not_updated": CHAIN_FORMAT,
     "frozen_chain_not_deleted": CHAIN_FORMAT,
     "frozen_chain_in_order": CHAIN_FORMAT,
+    "assessor_run_not_updated": ASSESSOR_FORMAT,
+    "assessor_attempt_not_updated": ASSESSOR_FORMAT,
+    "assessor_attempt_not_deleted": ASSESSOR_FORMAT,
+    "assessor_attempt_not_added": ASSESSOR_FORMAT,
 }
 
 SCHEMA = (
@@ -263,6 +332,8 @@ BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
     + CHAIN_TABLE
     + CHAIN_TRIGGERS
     + HANDOUT_TABLES
+    + ASSESSOR_TABLES
+    + ASSESSOR_TRIGGERS
 )
 
 # Forward migrations: MIGRATIONS[n] takes a file from schema version n to n + 1.
@@ -299,6 +370,8 @@ MIGRATIONS: dict[int, str] = {
     "SELECT version, hash, link FROM c ORDER BY n;\n" + CHAIN_TRIGGERS,
     # Work files handed out before keep their query-level record (assignments) and are merged by it.
     HANDOUT_FORMAT - 1: HANDOUT_TABLES,
+    # Nothing to rewrite: a project before it has no model's answers.
+    ASSESSOR_FORMAT - 1: ASSESSOR_TABLES + ASSESSOR_TRIGGERS,
 }
 
 

@@ -15,6 +15,7 @@ import pandas as pd
 
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.manifest import JsonObject
+from ndcg_desktop.domain.names import MODEL_PREFIX
 from ndcg_desktop.domain.settings import Gain, grade_label
 from ndcg_desktop.scoring.ranking import top_documents
 from ndcg_desktop.scoring.sensitivity import grade_swings
@@ -54,6 +55,11 @@ def rule_grade(grades: Sequence[int], rule: str) -> int | None:
     raise InputError(f"unknown adjudication rule {rule!r}; choose one of {', '.join(RULES)}")
 
 
+def people(ratings: pd.DataFrame) -> pd.DataFrame:
+    """The ratings given by people: a model's (``model:<name>``) left out."""
+    return ratings[~ratings["annotator"].str.startswith(MODEL_PREFIX)]
+
+
 def _draft(project: Project) -> PoolVersion:
     draft = project.draft()
     if draft is None:
@@ -84,7 +90,8 @@ def disagreements(project: Project, *, k: int = 10, gain: Gain = Gain.LINEAR) ->
     """
     draft = _draft(project)
     ratings = project.ratings(draft.version)
-    spread = ratings.groupby(["query_id", "doc_id"])["grade"].agg(low="min", high="max").reset_index()
+    # people's ratings decide what differs; a model's are shown beside them, never counted (contract rule 18)
+    spread = people(ratings).groupby(["query_id", "doc_id"])["grade"].agg(low="min", high="max").reset_index()
     differing = spread[spread["low"] != spread["high"]]
     theirs = ratings.merge(differing[["query_id", "doc_id"]], on=["query_id", "doc_id"])
     labelled = [grade_label(int(g), draft.labels, draft.scale.low) for g in theirs["grade"]]
@@ -170,7 +177,7 @@ def apply_rule(project: Project, rule: str) -> RuleApplied:
     if rule not in RULES:
         raise InputError(f"unknown adjudication rule {rule!r}; choose one of {', '.join(RULES)}")
     draft = _draft(project)
-    ratings = project.ratings(draft.version)
+    ratings = people(project.ratings(draft.version))  # a model's rating never counts toward a rule (rule 18)
     pool = project.pool_items(draft.version)
     open_items = pool[pool["grade"].isna()][["query_id", "doc_id"]]
     mine = ratings.merge(open_items, on=["query_id", "doc_id"])

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ndcg_desktop.domain.errors import InputError
+from ndcg_desktop.domain.manifest import JsonObject
 from ndcg_desktop.domain.settings import GradeScale
 from ndcg_desktop.store import (
     SUFFIX,
@@ -41,6 +42,7 @@ from ndcg_desktop.store import (
 from ndcg_desktop.store.advice import start_a_draft
 from ndcg_desktop.store.core import default_user
 from ndcg_desktop.store.errors import known_error
+from ndcg_desktop.store.judgments import MIN_SHARED
 from ndcg_desktop.store.pools import DEFAULT_LABELS, default_labels
 from ndcg_desktop.store.undo import Taken
 
@@ -206,19 +208,32 @@ class Frozen:
     version: PoolVersion
     annotators: tuple[RatedBy, ...]
     adjudication: tuple[tuple[str, int], ...]
+    team: JsonObject  # the whole record (rule 16), with each model's grades and agreement (rule 18)
 
 
-def freeze(project: Project, *, version: int | None = None, remove_ungraded: bool = False) -> Frozen:
+def freeze(
+    project: Project,
+    *,
+    version: int | None = None,
+    remove_ungraded: bool = False,
+    fill_from: str | None = None,
+    min_shared: int = MIN_SHARED,
+) -> Frozen:
     """Freeze the draft (``version``, or the one draft) into an immutable, hashed version. Refused while items
-    await adjudication, when nothing is graded, and while items are ungraded unless ``remove_ungraded``.
+    await adjudication, when nothing is graded, and while items are ungraded unless ``remove_ungraded`` or
+    ``fill_from`` (``model:NAME``: items no person rated take the model's grade, refused unless the model was
+    compared with people on at least ``min_shared`` items of this draft; contract rule 18).
 
     >>> # ndcg freeze p.ndcgproj --remove-ungraded and Pool > Freeze draft... are, in code:
     >>> # freeze(project, remove_ungraded=True).version.hash
     """
-    frozen = project.freeze(version=version, remove_ungraded=remove_ungraded)
+    frozen = project.freeze(
+        version=version, remove_ungraded=remove_ungraded, fill_from=fill_from, min_shared=min_shared
+    )
     team = project.team(frozen)
     return Frozen(
         frozen,
         tuple(RatedBy(name, int(r["ratings"]), str(r["sha256"])) for name, r in team["annotators"].items()),
         tuple((str(how), int(count)) for how, count in team["adjudication"].items()),
+        team,
     )

@@ -14,6 +14,7 @@ import pytest
 
 from ndcg_desktop.cli.main import main
 from ndcg_desktop.store import FrozenVersionChanged, Project, ProtectionAltered
+from ndcg_desktop.store.schema import SCHEMA_VERSION
 
 from .conftest import dump
 from .test_frozen_integrity import frozen, tamper  # noqa: F401 - the fixture and the helper are shared
@@ -124,7 +125,7 @@ def test_an_older_file_gets_its_chain_when_it_is_migrated(tmp_path, data_dir):
     con.close()
     assert frozen_before  # the old file has a frozen version to record
     with Project.open(path, user="ann") as project:
-        assert project.file.schema_version == 8 and project.protection_problems() == []
+        assert project.file.schema_version == SCHEMA_VERSION and project.protection_problems() == []
         project.qrels(1)
     expected, previous = [], ""
     for version, digest in frozen_before:

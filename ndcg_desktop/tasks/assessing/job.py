@@ -1,0 +1,399 @@
+"""Judging a draft's items with a machine assessor (issue 25): connection test, prompt preview, estimate, the job.
+
+A job asks the model about each item in scope that it has not graded yet under the same template (so a second run
+continues where the first stopped), at most ``concurrency`` requests at a time, and keeps every answer as it comes
+(one transaction per batch of answers): a cancel, Ctrl+C or a crash loses at most the requests in flight.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+
+import numpy as np
+import pandas as pd
+
+from ndcg_desktop.domain.errors import InputError
+from ndcg_desktop.domain.names import MODEL_PREFIX
+from ndcg_desktop.domain.natural import natural_key
+from ndcg_desktop.formats.cells import check_id, show
+from ndcg_desktop.store import PoolVersion, Project
+from ndcg_desktop.store.advice import start_a_draft
+from ndcg_desktop.store.assessor import AnswerRow
+from ndcg_desktop.tasks.assessing.client import FORMATS, Answer, Client, parse_grade
+from ndcg_desktop.tasks.assessing.model import (
+    SCOPES,
+    AssessorSettings,
+    Attempt,
+    ConnectionReport,
+    Estimate,
+    Item,
+    JobResult,
+    Selection,
+    Template,
+)
+from ndcg_desktop.tasks.assessing.prompt import labels_text, render
+
+Progress = Callable[[int, int], None]
+IsCancelled = Callable[[], bool]
+
+DOWN_IN_A_ROW = 3  # answers in a row that say the endpoint is down (not the item) stop a job
+_KEPT_FAILURES = 5
+_BATCH_SECONDS = 1.0  # answers are kept at least this often, and at every end
+
+
+def check_connection(settings: AssessorSettings) -> ConnectionReport:
+    """Whether ``settings.endpoint`` answers as an OpenAI-compatible server that has ``settings.model``.
+
+    Reads ``/models`` only (no model call). The message names the endpoint, and the models it lists when the
+    model is not among them.
+    """
+    check_settings(settings)
+    models, why = Client(settings).models()
+    where = settings.endpoint
+    if models is None:
+        return ConnectionReport(False, f"{where}: {why}")
+    if settings.model not in models:
+        listed = ", ".join(models[:10]) or "none"
+        return ConnectionReport(False, f"{where} has no model {settings.model!r} (it lists: {listed})", tuple(models))
+    return ConnectionReport(True, f"{where} serves {settings.model!r}", tuple(models))
+
+
+def check_settings(settings: AssessorSettings) -> None:
+    """Refuse settings that cannot make a request, each naming what is wrong."""
+    if not settings.endpoint.startswith(("http://", "https://")) or not settings.host:
+        raise InputError(f"endpoint {settings.endpoint!r} is not an http:// or https:// URL")
+    # the name becomes annotator model:<name>: the ID rule (no whitespace, control or invisible characters)
+    check_id(settings.model, "model name", "--model", None)
+    if settings.model != settings.model.strip():
+        raise InputError(f"model name {show(settings.model)} has surrounding whitespace")
+    if settings.concurrency < 1 or settings.concurrency > 64:
+        raise InputError(f"concurrency {settings.concurrency} is not between 1 and 64")
+    if not settings.timeout > 0:
+        raise InputError(f"timeout {settings.timeout} is not a positive number of seconds")
+    if settings.retries < 0 or settings.max_tokens < 1 or settings.document_chars < 1:
+        raise InputError("retries must be 0 or more, max tokens and document characters 1 or more")
+
+
+def draft_of(project: Project) -> PoolVersion:
+    """The draft a model judges (models judge drafts only: a frozen version's ratings are final)."""
+    draft = project.draft()
+    if draft is None:
+        raise InputError(
+            f"has no draft to judge (a model's ratings go into a draft); {start_a_draft(project.file.conn)}",
+            path=project.path,
+        )
+    return draft
+
+
+def select_items(project: Project, selection: Selection, version: int | None = None) -> pd.DataFrame:
+    """query_id, doc_id of the draft's items in ``selection``, in natural order (a seeded sample if asked).
+
+    ``ungraded``: items no person has rated; ``rated``: items a person has rated (to calibrate the model against
+    people); ``all``: every item. A model's own ratings never make an item rated.
+    """
+    if selection.items not in SCOPES:
+        raise InputError(f"items {selection.items!r} is not one of {', '.join(SCOPES)}")
+    v = draft_of(project) if version is None else project.version(version)
+    pool = project.items(v.version)[["query_id", "doc_id"]]
+    ratings = project.ratings(v.version)
+    people = ratings[~ratings["annotator"].str.startswith(MODEL_PREFIX)]
+    rated = pd.MultiIndex.from_frame(people[["query_id", "doc_id"]].drop_duplicates())
+    keys = pd.MultiIndex.from_frame(pool)
+    items = pool
+    if selection.items == "rated":
+        items = pool[keys.isin(rated)]
+    elif selection.items == "ungraded":
+        items = pool[~keys.isin(rated)]
+    if selection.queries:
+        unknown = sorted(set(selection.queries) - set(pool["query_id"]), key=natural_key)
+        if unknown:
+            raise InputError(f"query {unknown[0]} has no items in draft version {v.version}", path=project.path)
+        items = items[items["query_id"].isin(selection.queries)]
+    if selection.sample is not None:
+        if selection.sample < 1:
+            raise InputError(f"sample {selection.sample} is not a positive number of items")
+        # a Generator takes any seed up to 2^63 (a legacy RandomState only below 2^32)
+        items = items.sample(n=min(selection.sample, len(items)), random_state=np.random.default_rng(selection.seed))
+    pairs = zip(items["query_id"].tolist(), items["doc_id"].tolist(), strict=True)
+    keys_in_order = [(natural_key(q), natural_key(d)) for q, d in pairs]
+    order = sorted(range(len(items)), key=keys_in_order.__getitem__)
+    return items.iloc[order].reset_index(drop=True)
+
+
+def messages_for(project: Project, settings: AssessorSettings, template: Template, item: Item) -> list[dict[str, str]]:
+    """The chat messages sent for ``item``: one user message, the template filled with its texts."""
+    draft = draft_of(project)
+    topic = project.query(item.query_id) or {}
+    document = project.document(item.doc_id) or {}
+    guidelines = project.guidelines()
+    text = str(document.get("text", ""))
+    fields = {
+        "title": str(topic.get("title", "")) or item.query_id,
+        "description": str(topic.get("description", "")),
+        "narrative": str(topic.get("narrative", "")),
+        "guidelines": guidelines.text if guidelines is not None and guidelines.text else "(none given)",
+        "labels": labels_text(draft.scale.low, list(draft.labels)),
+        "low": str(draft.scale.low),
+        "high": str(draft.scale.high),
+        "doc_id": item.doc_id,
+        "doc_title": str(document.get("title", "")),
+        "document": text[: settings.document_chars],
+    }
+    return [{"role": "user", "content": render(template, fields)}]
+
+
+def preview_prompt(
+    project: Project, settings: AssessorSettings, template: Template, item: Item | None = None
+) -> tuple[Item, str]:
+    """The prompt for ``item`` (default: the first item of the draft), as the model would read it."""
+    if item is None:
+        items = select_items(project, Selection(items="all"))
+        if items.empty:
+            raise InputError(f"draft version {draft_of(project).version} has no items", path=project.path)
+        item = Item(str(items.iloc[0, 0]), str(items.iloc[0, 1]))
+    return item, messages_for(project, settings, template, item)[0]["content"]
+
+
+def ask(
+    project: Project, settings: AssessorSettings, template: Template, item: Item, fmt: str | None, client: Client
+) -> tuple[Attempt, Answer]:
+    """One item asked once: the attempt as it will be recorded, and the server's answer."""
+    return _ask(client, item, messages_for(project, settings, template, item), _grades(project), fmt)
+
+
+def _grades(project: Project) -> tuple[int, ...]:
+    scale = draft_of(project).scale
+    return tuple(range(scale.low, scale.high + 1))
+
+
+def _ask(
+    client: Client, item: Item, messages: list[dict[str, str]], grades: tuple[int, ...], fmt: str | None
+) -> tuple[Attempt, Answer]:
+    """The request of :func:`ask`, prompt built: HTTP only, so it runs on a worker thread without the project."""
+    answer = client.chat(messages, grades, fmt)
+    grade: int | None = None
+    failure = answer.failure
+    if failure is None:
+        try:
+            grade = parse_grade(answer.content, grades)
+        except ValueError as exc:
+            failure = str(exc)
+    attempt = Attempt(
+        item.query_id,
+        item.doc_id,
+        grade,
+        failure,
+        answer.content,
+        answer.latency,
+        answer.prompt_tokens,
+        answer.completion_tokens,
+    )
+    return attempt, answer
+
+
+def estimate(
+    project: Project, settings: AssessorSettings, template: Template, selection: Selection, *, calls: int = 3
+) -> Estimate:
+    """A dry run: a few real calls (the first ``calls`` items to judge) and what the whole job would take.
+
+    Nothing is written to the project.
+    """
+    plan = _plan(project, settings, template, selection)
+    client = Client(settings)
+    fmt = _format_that_works(project, settings, template, plan.todo, client)
+    sample = [fmt.first] if fmt.first is not None else []  # the first item, asked while finding the format
+    for query_id, doc_id in plan.todo.iloc[len(sample) : calls].itertuples(index=False):
+        attempt, _ = ask(project, settings, template, Item(query_id, doc_id), fmt.kind, client)
+        sample.append(attempt)
+    timed = [a.latency for a in sample if a.ok]
+    tokens = [
+        a.prompt_tokens + a.completion_tokens
+        for a in sample
+        if a.prompt_tokens is not None and a.completion_tokens is not None
+    ]
+    return Estimate(
+        items=len(plan.todo),
+        already_judged=plan.skipped,
+        sample=tuple(sample),
+        seconds_per_item=sum(timed) / len(timed) if timed else None,
+        tokens_per_item=sum(tokens) / len(tokens) if tokens else None,
+        concurrency=settings.concurrency,
+    )
+
+
+def run_job(
+    project: Project,
+    settings: AssessorSettings,
+    template: Template,
+    selection: Selection,
+    *,
+    progress: Progress | None = None,
+    cancelled: IsCancelled | None = None,
+) -> JobResult:
+    """Judge the items in ``selection`` that this model has not graded under this template, keeping every answer.
+
+    ``progress(done, total)`` is called as answers come; ``cancelled()`` is polled between answers (requests in
+    flight are finished and kept). The endpoint is checked first (:func:`check_connection`): a server that does
+    not answer as an OpenAI one, or lacks the model, is refused before anything is recorded. A job also stops,
+    keeping what it has, when :data:`DOWN_IN_A_ROW` answers in a row say the endpoint is down.
+    """
+    plan = _plan(project, settings, template, selection)
+    draft = plan.draft
+    if plan.todo.empty:
+        return JobResult(None, settings.annotator, draft.version, plan.in_scope, plan.skipped, 0, 0, False)
+    client = Client(settings)
+    fmt = _format_that_works(project, settings, template, plan.todo, client)
+    parameters = settings.parameters() | {"response_format": fmt.kind or "none"}
+    run_id = project.assessor.start_run(
+        draft.version,
+        annotator=settings.annotator,
+        model=settings.model,
+        endpoint_host=settings.host,
+        parameters=parameters,
+        template_sha256=template.sha256,
+        template_source=template.source,
+    )
+    items = [Item(q, d) for q, d in plan.todo.itertuples(index=False)]
+    grades = _grades(project)
+    total = len(items)
+    graded = failed = down = 0
+    failures: list[Attempt] = []
+    pending: list[AnswerRow] = []
+    stopped: str | None = None
+    was_cancelled = False
+    last_write = time.monotonic()
+    if fmt.first is not None:  # the first item was asked while choosing the format: kept, not asked again
+        pending.append(_row(fmt.first))
+        graded, failed = (1, 0) if fmt.first.ok else (0, 1)
+        if not fmt.first.ok:
+            failures.append(fmt.first)
+        items = items[1:]
+    if progress is not None:
+        progress(graded + failed, total)
+    queue = iter(items)
+    with ThreadPoolExecutor(max_workers=settings.concurrency, thread_name_prefix="ndcg-assessor") as pool:
+        flight: dict[Future[tuple[Attempt, Answer]], Item] = {}
+
+        def top_up() -> None:
+            while len(flight) < settings.concurrency:
+                item = next(queue, None)
+                if item is None:
+                    return
+                # the prompt is read here, on the project's thread; the worker only talks HTTP
+                messages = messages_for(project, settings, template, item)
+                flight[pool.submit(_ask, client, item, messages, grades, fmt.kind)] = item
+
+        try:
+            top_up()
+            while flight:
+                done, _ = wait(flight, return_when=FIRST_COMPLETED)
+                for future in done:
+                    del flight[future]
+                    attempt, answer = future.result()
+                    pending.append(_row(attempt))
+                    if attempt.ok:
+                        graded += 1
+                        down = 0
+                    else:
+                        failed += 1
+                        down = down + 1 if answer.endpoint_down else 0
+                        if len(failures) < _KEPT_FAILURES:
+                            failures.append(attempt)
+                        if down >= DOWN_IN_A_ROW and stopped is None:
+                            stopped = f"{settings.endpoint} stopped answering: {attempt.failure}"
+                if time.monotonic() - last_write >= _BATCH_SECONDS:
+                    project.assessor.record(run_id, pending)
+                    pending.clear()
+                    last_write = time.monotonic()
+                if progress is not None:
+                    progress(graded + failed, total)
+                if cancelled is not None and cancelled():
+                    was_cancelled = True
+                if stopped is None and not was_cancelled:
+                    top_up()
+        finally:
+            for future in flight:
+                future.cancel()
+            if pending:
+                project.assessor.record(run_id, pending)
+    return JobResult(
+        run_id,
+        settings.annotator,
+        draft.version,
+        plan.in_scope,
+        plan.skipped,
+        graded,
+        failed,
+        was_cancelled,
+        tuple(failures),
+        stopped,
+    )
+
+
+class _Plan:
+    """What a job would judge: the draft, the items in scope, and those still to ask (``todo``)."""
+
+    def __init__(self, draft: PoolVersion, in_scope: int, todo: pd.DataFrame) -> None:
+        self.draft = draft
+        self.in_scope = in_scope
+        self.todo = todo
+        self.skipped = in_scope - len(todo)
+
+
+def _plan(project: Project, settings: AssessorSettings, template: Template, selection: Selection) -> _Plan:
+    """What a job would judge, after checking the endpoint (:func:`check_connection`): a server that does not
+    answer as an OpenAI one, or lacks the model, is an :class:`InputError` naming it, before anything is asked."""
+    draft = draft_of(project)
+    report = check_connection(settings)
+    if not report.ok:
+        raise InputError(report.message)
+    scope = select_items(project, selection, draft.version)
+    judged = project.assessor.judged(draft.version, settings.annotator, template.sha256)
+    done = pd.MultiIndex.from_frame(judged) if len(judged) else pd.MultiIndex.from_arrays([[], []])
+    todo = scope[~pd.MultiIndex.from_frame(scope).isin(done)] if len(scope) else scope
+    return _Plan(draft, len(scope), todo.reset_index(drop=True))
+
+
+class _Format:
+    """The response format a job uses (None: free text) and the first item's attempt made while finding it."""
+
+    def __init__(self, kind: str | None, first: Attempt | None) -> None:
+        self.kind = kind
+        self.first = first
+
+
+def _format_that_works(
+    project: Project, settings: AssessorSettings, template: Template, todo: pd.DataFrame, client: Client
+) -> _Format:
+    """The structured-output form the server accepts, found by asking the first item in each form in turn.
+
+    A server that refuses every form is asked in free text, parsed strictly. An endpoint that fails here (it went
+    away, it is not an OpenAI server) is an :class:`InputError` naming it: nothing recorded.
+    """
+    if not settings.schema:
+        return _Format(None, None)
+    if todo.empty:
+        return _Format(FORMATS[0], None)
+    item = Item(str(todo.iloc[0, 0]), str(todo.iloc[0, 1]))
+    for kind in FORMATS:
+        attempt, answer = ask(project, settings, template, item, kind, client)
+        if answer.endpoint_down:
+            raise InputError(f"{settings.endpoint}: {attempt.failure}")
+        if not answer.refused_format:
+            return _Format(kind, attempt)
+    return _Format(None, None)
+
+
+def _row(attempt: Attempt) -> AnswerRow:
+    return (
+        attempt.query_id,
+        attempt.doc_id,
+        attempt.grade,
+        attempt.failure,
+        attempt.raw,
+        attempt.latency,
+        attempt.prompt_tokens,
+        attempt.completion_tokens,
+    )

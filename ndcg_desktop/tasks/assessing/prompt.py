@@ -1,0 +1,79 @@
+"""The prompt a machine assessor is given for one item: a template filled with the topic, the guidelines, the grade
+labels and the document.
+
+The built-in template (``template.txt`` beside this module) follows the published structure of LLM relevance
+judging (Thomas et al., UMBRELA: topic title, description and narrative, the scale, the document) in this project's
+own words; a user's file replaces it (``--template FILE``). Placeholders are ``${name}`` (``string.Template``), so
+the braces of a JSON example need no escaping.
+"""
+
+from __future__ import annotations
+
+import string
+from importlib import resources
+from pathlib import Path
+
+from ndcg_desktop.domain.errors import InputError
+from ndcg_desktop.tasks.assessing.model import Template
+
+PLACEHOLDERS = (
+    "title",
+    "description",
+    "narrative",
+    "guidelines",
+    "labels",
+    "low",
+    "high",
+    "doc_id",
+    "doc_title",
+    "document",
+)
+BUILT_IN = "built-in"
+_MAX_TEMPLATE = 100_000  # characters
+
+
+def load_template(path: str | Path | None = None) -> Template:
+    """The built-in template (``path`` None) or the file at ``path``, checked: UTF-8, at most 100,000 characters,
+    ``${document}`` present, no placeholder other than :data:`PLACEHOLDERS`. A problem names the file."""
+    if path is None:
+        text = resources.files(__package__).joinpath("template.txt").read_text(encoding="utf-8")
+        return Template(text, BUILT_IN)
+    where = Path(path)
+    try:
+        data = where.read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read the template ({exc.strerror or exc})", path=where) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"the template is not UTF-8 (byte {exc.start})", path=where) from None
+    if len(text) > _MAX_TEMPLATE:
+        raise InputError(f"the template holds more than {_MAX_TEMPLATE:,} characters", path=where)
+    template = Template(text, str(where))
+    check_template(template)
+    return template
+
+
+def check_template(template: Template) -> None:
+    """Refuse a template with an unknown or malformed placeholder, or without the document."""
+    pattern = string.Template(template.text)
+    where = None if template.source == BUILT_IN else template.source
+    if not pattern.is_valid():
+        raise InputError("the template has a '$' that is not a placeholder (write '$$' for a dollar sign)", path=where)
+    names = set(pattern.get_identifiers())
+    unknown = sorted(names - set(PLACEHOLDERS))
+    if unknown:
+        known = ", ".join("${" + name + "}" for name in PLACEHOLDERS)
+        raise InputError(f"the template names an unknown placeholder ${{{unknown[0]}}}; known: {known}", path=where)
+    if "document" not in names:
+        raise InputError("the template never shows the document (${document})", path=where)
+
+
+def render(template: Template, fields: dict[str, str]) -> str:
+    """The template filled with ``fields`` (every name of :data:`PLACEHOLDERS`)."""
+    return string.Template(template.text).substitute(fields)
+
+
+def labels_text(low: int, labels: list[str]) -> str:
+    """The grade labels as the prompt lists them, one a line: ``2: highly relevant``."""
+    return "\n".join(f"{low + i}: {label}" for i, label in enumerate(labels))
