@@ -19,6 +19,7 @@ from ndcg_desktop.formats.cells import IMPORTED, check_name
 from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.store.core import INTERACTIVE_BUSY_MS, ProjectFile, now
 from ndcg_desktop.store.pools import DraftTarget, PoolRepository, PoolVersion
+from ndcg_desktop.store.schema import person_rating
 from ndcg_desktop.store.undo import Taken, capture, items_scope, take, version_scope
 
 _BATCH = 5_000  # rows a step when feeding a temporary table: other threads get the GIL between steps
@@ -113,7 +114,9 @@ class JudgmentRepository:
                 (annotator, stamp or "", *key),
             )
         differing = conn.execute(
-            "SELECT count(*) FROM ratings WHERE version = ? AND query_id = ? AND doc_id = ? AND grade IS NOT ?",
+            # a model's differing rating makes no pick: the person graded, nobody adjudicated (contract rule 18)
+            "SELECT count(*) FROM ratings WHERE version = ? AND query_id = ? AND doc_id = ? AND grade IS NOT ? AND "
+            + person_rating(),
             (*key, grade),
         ).fetchone()[0]
         conn.execute(
