@@ -68,9 +68,11 @@ def build_parser(*, project_commands: bool = True) -> argparse.ArgumentParser:
 
         add_project_commands(sub)
         add_agreement_command(sub)
+        from ndcg_desktop.cli.judge import add_judge_command
         from ndcg_desktop.cli.teams import add_team_commands
 
         add_team_commands(sub)
+        add_judge_command(sub)
     return parser
 
 

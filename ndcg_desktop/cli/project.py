@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ndcg_desktop.cli.options import add_choice_option, whole_number
+from ndcg_desktop.cli.report import model_lines
 from ndcg_desktop.domain import GradeScale, InputError, TiePolicy
 from ndcg_desktop.domain.pace import duration_text
 from ndcg_desktop.domain.settings import MAX_K
@@ -29,6 +30,7 @@ from ndcg_desktop.tasks import (
     pool_preview,
 )
 from ndcg_desktop.tasks.adjudication import team_manifest
+from ndcg_desktop.tasks.assessing import MIN_SHARED
 from ndcg_desktop.tasks.export import export_frozen_pool
 from ndcg_desktop.tasks.identity import stated_user
 from ndcg_desktop.tasks.importing import RatingsImport, import_ratings
@@ -152,6 +154,19 @@ def add_project_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser
     p = sub.add_parser("freeze", help="freeze the draft pool into an immutable, hashed version")
     p.add_argument("project", metavar="PROJECT")
     p.add_argument("--remove-ungraded", action="store_true", help="drop ungraded items instead of refusing")
+    p.add_argument(
+        "--fill-ungraded-from",
+        metavar="model:NAME",
+        help="give each item no person rated the grade of this model's rating (refused unless its agreement with "
+        "people was measured on enough items of the draft; recorded in the version's manifest)",
+    )
+    p.add_argument(
+        "--min-shared",
+        type=whole_number("--min-shared", 1),
+        default=MIN_SHARED,
+        metavar="N",
+        help=f"items the model must have been compared with people on before filling ({MIN_SHARED})",
+    )
     p.set_defaults(handler=cmd_freeze)
 
     p = sub.add_parser("new-draft", help="start a new draft pool from a frozen version")
@@ -346,9 +361,13 @@ def cmd_discard_draft(args: argparse.Namespace) -> int:
 
 def cmd_freeze(args: argparse.Namespace) -> int:
     with open_to_grade(args.project) as project:
-        version = project.freeze(remove_ungraded=args.remove_ungraded)
+        version = project.freeze(
+            remove_ungraded=args.remove_ungraded, fill_from=args.fill_ungraded_from, min_shared=args.min_shared
+        )
         print(f"froze pool version {version.version}")
         team = team_manifest(project, version)
+        for line in model_lines(team):
+            print(line)
         for name, rated in team["annotators"].items():
             print(f"annotator {plain(name)}: {rated['ratings']} ratings (SHA-256 of them: {rated['sha256']})")
         if team["adjudication"]:

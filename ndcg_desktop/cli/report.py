@@ -89,6 +89,28 @@ def _agreement_text(figures: dict[str, Any] | None) -> str:
     return f"; Krippendorff's alpha (ordinal) {shown} on {figures['shared_items']} items rated by two or more"
 
 
+def _figure(value: Any) -> str:
+    return f"{value:.3f}" if isinstance(value, float) else "n/a"
+
+
+def model_lines(team: dict[str, Any]) -> list[str]:
+    """Rule 18, one line per model with ratings in a version's team record: how many of its grades came from
+    the model, which host and template, and the model's measured agreement with people."""
+    lines = []
+    for name, found in (team.get("models") or {}).items():
+        runs = found["runs"]
+        templates = ", ".join(sorted({r["template_sha256"][:12] + "…" for r in runs})) or "none recorded"
+        hosts = ", ".join(sorted({plain(r["endpoint_host"]) for r in runs})) or "none recorded"
+        agreement = found["agreement"]
+        lines.append(
+            f"model      {found['grades']} grade{'s' if found['grades'] != 1 else ''} from {plain(name)} "
+            f"(host {hosts}, template sha256 {templates}); agreement with people on {agreement['items']} items: "
+            f"exact {_figure(agreement['exact'])}, Cohen's kappa linear {_figure(agreement['kappa_linear'])}, "
+            f"quadratic {_figure(agreement['kappa_quadratic'])}"
+        )
+    return lines
+
+
 def to_text(evaluation: Evaluation) -> str:
     s = evaluation.summary
     k = evaluation.settings.k
@@ -137,6 +159,7 @@ def to_text(evaluation: Evaluation) -> str:
             f"judges     {len(annotators)} annotator{'s' if len(annotators) != 1 else ''} ({names}){how}"
             + _agreement_text(m["judgments"].get("agreement"))
         )
+    lines += model_lines(m["judgments"])  # rule 18: grades that came from a model, which one, its agreement
     if evaluation.unknown_queries:
         lines.append("unknown queries ignored: " + " ".join(evaluation.unknown_queries))
     if evaluation.dropped_queries:

@@ -176,10 +176,11 @@ class AssessorRepository:
         params: list[Any] = [version] + ([annotator] if annotator is not None else [])
         if not self.available:
             return pd.DataFrame(columns=ATTEMPT_COLUMNS)
-        return pd.read_sql_query(
+        frame = pd.read_sql_query(
             "SELECT a.run_id, a.query_id, a.doc_id, a.grade, a.failure, a.raw, a.latency, a.prompt_tokens, "
             "a.completion_tokens, a.at FROM assessor_attempts a JOIN assessor_runs r ON r.run_id = a.run_id "
             f"WHERE a.version = ?{where} ORDER BY a.id",
             self.file.conn,
             params=params,
         )
+        return frame.astype({"grade": "Int64", "prompt_tokens": "Int64", "completion_tokens": "Int64"})

@@ -14,14 +14,23 @@ import pandas as pd
 import pyarrow as pa
 
 from ndcg_desktop.domain.errors import InputError
+from ndcg_desktop.domain.names import MODEL_PREFIX
 from ndcg_desktop.domain.settings import GradeScale
 from ndcg_desktop.formats.cells import IMPORTED, check_name
 from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.store.core import INTERACTIVE_BUSY_MS, ProjectFile, now
 from ndcg_desktop.store.pools import DraftTarget, PoolRepository, PoolVersion
 from ndcg_desktop.store.schema import person_rating
+from ndcg_desktop.store.team import model_agreement
 from ndcg_desktop.store.undo import Taken, capture, items_scope, take, version_scope
 
+MIN_SHARED = 50  # items a model must have been compared with people on before its ratings may fill a draft
+# The items of a draft that a model's rating may fill: ungraded, rated by no person, rated by the model.
+_FILLABLE = (
+    "SELECT {what} FROM judgments j JOIN ratings r ON (r.version, r.query_id, r.doc_id) = (j.version, j.query_id, "
+    "j.doc_id) AND r.annotator = ? WHERE j.version = ? AND j.grade IS NULL AND NOT EXISTS (SELECT 1 FROM ratings p "
+    "WHERE (p.version, p.query_id, p.doc_id) = (j.version, j.query_id, j.doc_id) AND " + person_rating("p") + ")"
+)
 _BATCH = 5_000  # rows a step when feeding a temporary table: other threads get the GIL between steps
 # (a step's Python strings and its executemany hold the GIL: 50,000-row steps held it 70-155 ms at a time
 # while 6.7M pairs were sent for judging, at load 5; the window's thread waited that long)
@@ -387,28 +396,43 @@ class JudgmentRepository:
             "identical_repeats": int(qrels.repeats),
         }
 
-    def freeze(self, *, version: int | None = None, remove_ungraded: bool = False) -> PoolVersion:
-        """Freeze a draft into an immutable, hashed version. Ungraded items block it unless removed."""
+    def freeze(
+        self,
+        *,
+        version: int | None = None,
+        remove_ungraded: bool = False,
+        fill_from: str | None = None,
+        min_shared: int = MIN_SHARED,
+    ) -> PoolVersion:
+        """Freeze a draft into an immutable, hashed version. Ungraded items block it unless removed.
+
+        ``fill_from`` (``model:<name>``, contract rule 18) first gives each item no person rated that model's
+        rating as its grade (the way it was settled is recorded as that name), and is refused unless the model's
+        ratings were compared with people's on at least ``min_shared`` items of this draft.
+        """
         draft = self.pools.version(version) if version is not None else self.pools.draft()
         if draft is None:
             raise InputError("has no draft pool to freeze", path=self.file.path)
         v = self.pools.writable_draft(draft.version)
+        filling = 0
+        if fill_from is not None:
+            filling = self._fillable(v, fill_from, min_shared)
         items, graded = self.file.query("SELECT count(*), count(grade) FROM judgments WHERE version = ?", (v.version,))[
             0
         ]
-        ungraded = items - graded
+        ungraded = items - graded - filling
         # Only an ungraded item can be unsettled: with none (the usual case) the ratings are not read at all
-        # (grouping 766k ratings took 0.6 s of every freeze).
+        # (grouping 766k ratings took 0.6 s of every freeze). A model's rating never makes an item unsettled.
         unsettled = (
             int(
                 self.file.query(
                     "SELECT count(*) FROM judgments j WHERE j.version = ? AND j.grade IS NULL AND ("
                     "SELECT min(r.grade) != max(r.grade) FROM ratings r WHERE r.version = j.version "
-                    "AND r.query_id = j.query_id AND r.doc_id = j.doc_id)",
+                    "AND r.query_id = j.query_id AND r.doc_id = j.doc_id AND " + person_rating("r") + ")",
                     (v.version,),
                 )[0][0]
             )
-            if ungraded
+            if ungraded + filling
             else 0
         )
         if unsettled:  # never removed as "ungraded": annotators graded them, they only disagree
@@ -427,11 +451,58 @@ class JudgmentRepository:
                 path=self.file.path,
                 hint="ndcg freeze PROJECT --remove-ungraded",
             )
-        with self.file.transaction() as conn:  # removing the ungraded items and freezing: one transaction
+        with self.file.transaction() as conn:  # filling, removing the ungraded items and freezing: one transaction
+            if filling and fill_from is not None:
+                self._fill(conn, v.version, fill_from)
             if ungraded:
                 self._remove_ungraded(conn, v.version)
             self.pools.mark_frozen(conn, v.version, v.scale)
         return self.pools.version(v.version)
+
+    def _fillable(self, v: PoolVersion, model: str, min_shared: int) -> int:
+        """How many items freezing would fill from ``model``'s ratings; refused unless it was compared with people
+        on at least ``min_shared`` items of the draft."""
+        if not model.startswith(MODEL_PREFIX) or len(model) == len(MODEL_PREFIX):
+            raise InputError(f"{model!r} does not name a model's ratings (model:<name>)", path=self.file.path)
+        rated = int(
+            self.file.query("SELECT count(*) FROM ratings WHERE version = ? AND annotator = ?", (v.version, model))[0][
+                0
+            ]
+        )
+        if not rated:
+            raise InputError(
+                f"{model} has no ratings in draft version {v.version}",
+                path=self.file.path,
+                hint=f"ndcg judge PROJECT --endpoint URL --model {model[len(MODEL_PREFIX) :]}",
+            )
+        shared = int(model_agreement(self.file.conn, v.version, v.scale, model)["items"])
+        if shared < min_shared:
+            raise InputError(
+                f"{model} was compared with people on {shared} item{'s' if shared != 1 else ''} of draft version "
+                f"{v.version}; filling ungraded items from it needs at least {min_shared} (--min-shared): judge "
+                "items people rated first and look at its agreement",
+                path=self.file.path,
+                hint=f"ndcg judge PROJECT --endpoint URL --model {model[len(MODEL_PREFIX) :]} --items rated, then "
+                "ndcg agreement PROJECT",
+            )
+        return int(self.file.query(_FILLABLE.format(what="count(*)"), (model, v.version))[0][0])
+
+    def _fill(self, conn: sqlite3.Connection, version: int, model: str) -> None:
+        """Inside the caller's transaction: each item no person rated takes ``model``'s rating as its grade, the
+        way it was settled recorded as ``model``; audited."""
+        stamp = now()
+        conn.execute(
+            "UPDATE judgments SET grade = r.grade, annotator = r.annotator, adjudication = r.annotator, updated_at = ? "
+            "FROM (" + _FILLABLE.format(what="j.query_id, j.doc_id, r.grade, r.annotator") + ") r "
+            "WHERE judgments.version = ? AND judgments.query_id = r.query_id AND judgments.doc_id = r.doc_id",
+            (stamp, model, version, version),
+        )
+        conn.execute(
+            "INSERT INTO audit_log (version, query_id, doc_id, action, old_grade, new_grade, who, at) "
+            "SELECT version, query_id, doc_id, ?, NULL, grade, ?, ? FROM judgments WHERE version = ? "
+            "AND adjudication = ? AND updated_at = ? ORDER BY query_id, doc_id",
+            (f"fill ({model})", self.file.user, stamp, version, model, stamp),
+        )
 
 
 def _where(target: DraftTarget) -> str:

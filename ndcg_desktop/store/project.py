@@ -40,7 +40,7 @@ from ndcg_desktop.store.errors import (
 )
 from ndcg_desktop.store.evaluations import EvaluationRepository, SavedEvaluation
 from ndcg_desktop.store.guidelines import Guidelines, GuidelinesRepository
-from ndcg_desktop.store.judgments import JudgmentRepository
+from ndcg_desktop.store.judgments import MIN_SHARED, JudgmentRepository
 from ndcg_desktop.store.pools import (
     DEFAULT_LABELS,
     FrozenVersionChanged,
@@ -396,8 +396,17 @@ class Project:
     ) -> dict[str, int]:
         return self.judgments.import_qrels(path, negative_as_ungraded=negative_as_ungraded, fmt=fmt)
 
-    def freeze(self, *, version: int | None = None, remove_ungraded: bool = False) -> PoolVersion:
-        return self.judgments.freeze(version=version, remove_ungraded=remove_ungraded)
+    def freeze(
+        self,
+        *,
+        version: int | None = None,
+        remove_ungraded: bool = False,
+        fill_from: str | None = None,
+        min_shared: int = MIN_SHARED,
+    ) -> PoolVersion:
+        return self.judgments.freeze(
+            version=version, remove_ungraded=remove_ungraded, fill_from=fill_from, min_shared=min_shared
+        )
 
     # -- ratings per annotator (issue 15) --------------------------------------------------
     def ratings(self, version: int) -> pd.DataFrame:

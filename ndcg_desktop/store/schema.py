@@ -54,12 +54,16 @@ CREATE INDEX assessor_attempts_by_item ON assessor_attempts (version, query_id, 
 """
 
 
+def not_model(column: str) -> str:
+    """SQL: true unless ``column`` names a model (``model:<name>``). A model's credit is written by the program
+    exactly so, and no person may take a name whose key starts with it (domain.names): the prefix tells them apart.
+    """
+    return f"substr(coalesce({column}, ''), 1, {len(MODEL_PREFIX)}) != '{MODEL_PREFIX}'"
+
+
 def person_rating(alias: str = "") -> str:
-    """SQL: true for a rating (``alias``: the ratings table's alias) given by a person, not a model. A model's
-    credit is written by the program exactly as ``model:<name>``, and no person may take a name whose key starts
-    with it (domain.names), so the prefix tells them apart."""
-    column = f"{alias}.annotator" if alias else "annotator"
-    return f"substr({column}, 1, {len(MODEL_PREFIX)}) != '{MODEL_PREFIX}'"
+    """SQL: true for a rating (``alias``: the ratings table's alias) given by a person, not a model."""
+    return not_model(f"{alias}.annotator" if alias else "annotator")
 
 
 ASSESSOR_TRIGGERS = """

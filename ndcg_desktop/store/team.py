@@ -13,10 +13,11 @@ import json
 import sqlite3
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from ndcg_desktop.domain.settings import GradeScale
-from ndcg_desktop.store.schema import RATINGS_FORMAT, framed
+from ndcg_desktop.store.schema import ASSESSOR_FORMAT, RATINGS_FORMAT, framed, not_model, person_rating
 
 # What an annotator's ratings "hash to" when their text no longer reads as one rating a line: never a hash.
 UNFRAMED_RATINGS = "none: a stored ID or grade holds a tab or a line break"
@@ -83,10 +84,69 @@ def team_record(conn: sqlite3.Connection, version: int, scale: GradeScale) -> di
     The agreement is remembered by the annotators' hashes: the same ratings are measured once per process.
     """
     annotators = annotator_digests(conn, version, scale)
-    return {
+    record = {
         "annotators": annotators,
         "adjudication": adjudication_counts(conn, version),
         "agreement": _agreement(conn, version, scale, annotators),
+    }
+    models = model_records(conn, version, scale)
+    return record | ({"models": models} if models else {})
+
+
+def model_records(conn: sqlite3.Connection, version: int, scale: GradeScale) -> dict[str, dict[str, Any]]:
+    """Per machine assessor with ratings in ``version`` (contract rule 18): how many of the version's grades came
+    from it (``grades``: items filled from it), its runs (model, endpoint host, template SHA-256, parameters) and
+    its agreement with people (:func:`model_agreement`). Empty for a version no model rated."""
+    if _format(conn) < ASSESSOR_FORMAT:
+        return {}
+    names = [
+        str(name)
+        for (name,) in conn.execute(
+            "SELECT DISTINCT annotator FROM ratings WHERE version = ? AND NOT " + person_rating() + " ORDER BY 1",
+            (version,),
+        )
+    ]
+    found: dict[str, dict[str, Any]] = {}
+    for name in names:
+        runs = [
+            {"model": m, "endpoint_host": h, "template_sha256": t, "parameters": json.loads(p)}
+            for m, h, t, p in conn.execute(
+                "SELECT DISTINCT model, endpoint_host, template_sha256, parameters FROM assessor_runs "
+                "WHERE version = ? AND annotator = ? ORDER BY template_sha256, parameters",
+                (version, name),
+            )
+        ]
+        filled = conn.execute(
+            "SELECT count(*) FROM judgments WHERE version = ? AND adjudication = ?", (version, name)
+        ).fetchone()[0]
+        found[name] = {"grades": int(filled), "runs": runs, "agreement": model_agreement(conn, version, scale, name)}
+    return found
+
+
+def model_agreement(conn: sqlite3.Connection, version: int, scale: GradeScale, annotator: str) -> dict[str, Any]:
+    """How a model's ratings agree with people's on ``version``: over the items it rated that people graded (the
+    pool's grade settled from people's ratings, not filled from a model): ``items``, the share given the same grade
+    (``exact``), and the linearly and quadratically weighted Cohen's kappas (None with too few items)."""
+    from ndcg_desktop.scoring.agreement import weighted_kappa
+
+    rows = conn.execute(
+        "SELECT r.grade, j.grade FROM ratings r JOIN judgments j ON (j.version, j.query_id, j.doc_id) = "
+        "(r.version, r.query_id, r.doc_id) WHERE r.version = ? AND r.annotator = ? AND j.grade IS NOT NULL "
+        "AND " + not_model("j.adjudication") + " "
+        "AND EXISTS (SELECT 1 FROM ratings p WHERE p.version = r.version AND p.query_id = r.query_id "
+        "AND p.doc_id = r.doc_id AND " + person_rating("p") + ")",
+        (version, annotator),
+    ).fetchall()
+    grades = tuple(range(scale.low, scale.high + 1))
+    model = np.array([int(a) for a, _ in rows], dtype=np.int64)
+    people = np.array([int(b) for _, b in rows], dtype=np.int64)
+    linear = weighted_kappa(model, people, grades, "linear")
+    quadratic = weighted_kappa(model, people, grades, "quadratic")
+    return {
+        "items": len(rows),
+        "exact": round(float((model == people).mean()), 6) if len(rows) else None,
+        "kappa_linear": linear.value,
+        "kappa_quadratic": quadratic.value,
     }
 
 

@@ -26,8 +26,12 @@ from ndcg_desktop.tasks.assessing.model import (
     Template,
 )
 from ndcg_desktop.tasks.assessing.prompt import load_template
+from ndcg_desktop.tasks.assessing.record import MIN_SHARED, answers, model_runs
 
 __all__ = [
+    "MIN_SHARED",
+    "answers",
+    "model_runs",
     "SCOPES",
     "AssessorSettings",
     "Attempt",

@@ -1,0 +1,193 @@
+"""A machine assessor's record in the project file (issue 25, contract rule 18, format 9): its runs and answers kept
+as given, its grades ratings of model:<name> that never settle an item, and filling a draft from them only after
+its agreement with people was measured. These test the store; tests/assessor/ judges with a real model server."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.metrics import cohen_kappa_score
+
+from ndcg_desktop.domain import InputError
+from ndcg_desktop.domain.settings import GradeScale
+from ndcg_desktop.store import Project
+from ndcg_desktop.store.ratings import RATING_COLUMNS
+from ndcg_desktop.store.schema import ASSESSOR_FORMAT, SCHEMA_VERSION
+
+from .conftest import dump
+
+MODEL = "model:tiny"
+DOCS = [f"d{i}" for i in range(1, 9)]
+
+
+def ratings(rows: list[tuple[str, str, str, int]]) -> pd.DataFrame:
+    return pd.DataFrame([(q, d, a, g, "", "2026-01-01T00:00:00") for q, d, a, g in rows], columns=RATING_COLUMNS)
+
+
+@pytest.fixture
+def draft(tmp_path):
+    """A draft of q1 d1..d8 (scale 0..3): ana rated d1..d6 (d1..d3: 2, d4..d6: 0); d7, d8 no person rated."""
+    path = tmp_path / "p.ndcgproj"
+    with Project.create(path, scale=GradeScale(0, 3), user="coord") as p:
+        p.add_items(pd.DataFrame({"query_id": ["q1"] * len(DOCS), "doc_id": DOCS}))
+        grades = [2, 2, 2, 0, 0, 0]
+        p.rating_store.add_ratings(
+            ratings([("q1", d, "ana", g) for d, g in zip(DOCS, grades, strict=False)]), version=1, source="test"
+        )
+    return path
+
+
+def start(p: Project) -> int:
+    return p.assessor.start_run(
+        1,
+        annotator=MODEL,
+        model="tiny",
+        endpoint_host="127.0.0.1:9",
+        parameters={"temperature": 0.0},
+        template_sha256="a" * 64,
+        template_source="built-in",
+    )
+
+
+def answer(doc: str, grade: int | None) -> tuple:
+    failure = None if grade is not None else 'the answer is not a JSON object {"grade": N}'
+    raw = f'{{"grade": {grade}}}' if grade is not None else "I think it is relevant"
+    return ("q1", doc, grade, failure, raw, 0.25, 100, 5)
+
+
+def test_every_answer_is_kept_and_only_a_grade_becomes_the_models_rating(draft):
+    with Project.open(draft, user="coord") as p:
+        run = start(p)
+        assert p.assessor.record(run, [answer("d1", 3), answer("d7", None), answer("d8", 1)]) == 3
+        kept = p.assessor.attempts(1)
+        assert kept["doc_id"].tolist() == ["d1", "d7", "d8"]
+        assert kept["grade"].tolist()[::2] == [3, 1] and kept["grade"].isna().tolist() == [False, True, False]
+        assert kept["raw"].tolist() == ['{"grade": 3}', "I think it is relevant", '{"grade": 1}']
+        assert kept.loc[1, "failure"] == 'the answer is not a JSON object {"grade": N}'
+        assert kept["latency"].tolist() == [0.25] * 3 and kept["prompt_tokens"].tolist() == [100] * 3
+        mine = p.ratings(1).query("annotator == @MODEL")
+        assert mine[["doc_id", "grade"]].values.tolist() == [["d1", 3], ["d8", 1]]  # the failure is no rating
+        assert p.assessor.judged(1, MODEL, "a" * 64)["doc_id"].tolist() == ["d1", "d8"]
+        assert p.assessor.judged(1, MODEL, "b" * 64).empty  # another template judges again
+        log = p.audit_log(1)
+        assert log[log["who"] == MODEL]["doc_id"].tolist() == ["d1", "d8"]
+        assert p.assessor.runs(1)[["graded", "failed"]].values.tolist() == [[2, 1]]
+
+
+def test_a_models_rating_never_settles_an_item(draft):
+    """The class: however a model's rating arrives (its own record, or the ratings merge every annotator's
+    ratings go through), an item only the model rated stays ungraded, and a model differing from a person
+    leaves nothing to adjudicate."""
+    with Project.open(draft, user="coord") as p:
+        p.rating_store.add_ratings(ratings([("q1", "d7", MODEL, 3), ("q1", "d1", MODEL, 0)]), version=1, source="t")
+        run = start(p)
+        p.assessor.record(run, [answer("d8", 2), answer("d2", 3)])
+        items = p.items(1).set_index("doc_id")["grade"]
+        assert items[["d7", "d8"]].isna().all()  # rated by the model alone: ungraded
+        assert items[["d1", "d2"]].tolist() == [2, 2]  # the person's grade stands
+        assert p.rating_store.unsettled(1) == 0 and p.awaiting_adjudication(1, "q1") == set()
+        p.rating_store.add_ratings(ratings([("q1", "d7", "ben", 1)]), version=1, source="t")
+        assert p.items(1).set_index("doc_id").loc["d7", "grade"] == 1  # ben's alone, not ben's and the model's
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "UPDATE assessor_attempts SET grade = 0",
+        "UPDATE assessor_attempts SET raw = 'edited'",
+        "UPDATE assessor_runs SET model = 'other'",
+    ],
+)
+def test_answers_and_runs_are_kept_as_given(draft, statement):
+    with Project.open(draft, user="coord") as p:
+        p.assessor.record(start(p), [answer("d1", 3)])
+    con = sqlite3.connect(draft, isolation_level=None)
+    try:
+        with pytest.raises(sqlite3.IntegrityError, match="kept as given|recorded as it started"):
+            con.execute(statement)
+        with pytest.raises(sqlite3.IntegrityError, match="CHECK"):  # a grade and a failure, or neither
+            con.execute(
+                "INSERT INTO assessor_attempts (run_id, version, query_id, doc_id, grade, failure, raw, latency, at) "
+                "VALUES (1, 1, 'q1', 'd2', NULL, NULL, '', 0, '')"
+            )
+    finally:
+        con.close()
+
+
+def test_a_frozen_versions_answers_cannot_be_removed_or_added(draft):
+    with Project.open(draft, user="coord") as p:
+        p.assessor.record(start(p), [answer("d1", 3)])
+        p.freeze(remove_ungraded=True)
+    con = sqlite3.connect(draft, isolation_level=None)
+    try:
+        with pytest.raises(sqlite3.IntegrityError, match="frozen: its model answers cannot be removed"):
+            con.execute("DELETE FROM assessor_attempts")
+        with pytest.raises(sqlite3.IntegrityError, match="frozen: no model answer can be added"):
+            con.execute(
+                "INSERT INTO assessor_attempts (run_id, version, query_id, doc_id, grade, failure, raw, latency, at) "
+                "VALUES (1, 1, 'q1', 'd1', 1, NULL, '', 0, '')"
+            )
+    finally:
+        con.close()
+
+
+def test_a_format_8_project_is_read_as_it_is_and_migrated_at_its_first_writable_open(draft):
+    con = sqlite3.connect(draft, isolation_level=None)
+    con.executescript("DROP TABLE assessor_attempts; DROP TABLE assessor_runs; PRAGMA user_version = 8;")
+    con.close()
+    before = dump(draft)
+    with Project.open(draft, read_only=True) as p:
+        assert p.file.schema_version == ASSESSOR_FORMAT - 1 and p.protection_problems() == []
+        assert p.assessor.runs(1).empty and p.assessor.attempts(1).empty and p.assessor.judged(1, MODEL, "").empty
+    assert dump(draft) == before
+    with Project.open(draft, user="coord") as p:
+        assert p.file.schema_version == SCHEMA_VERSION == ASSESSOR_FORMAT and p.protection_problems() == []
+        p.assessor.record(start(p), [answer("d1", 3)])
+        assert len(p.assessor.attempts(1)) == 1
+
+
+def test_filling_from_a_model_is_refused_until_it_was_compared_with_people_then_recorded(draft):
+    model_grades = {"d1": 2, "d2": 1, "d3": 2, "d4": 0, "d5": 1, "d6": 0, "d7": 3, "d8": 0}
+    people = {"d1": 2, "d2": 2, "d3": 2, "d4": 0, "d5": 0, "d6": 0}
+    with Project.open(draft, user="coord") as p:
+        run = start(p)
+        p.assessor.record(run, [answer("d7", 3), answer("d8", 0)])  # only the items no person rated
+        before = dump(draft)
+        with pytest.raises(InputError) as refused:
+            p.freeze(fill_from=MODEL)
+        assert str(refused.value).startswith(
+            f"{draft}: {MODEL} was compared with people on 0 items of draft version 1; filling ungraded items "
+            "from it needs at least 50 (--min-shared)"
+        )
+        with pytest.raises(InputError, match="model:other has no ratings in draft version 1"):
+            p.freeze(fill_from="model:other")
+        with pytest.raises(InputError, match="'ana' does not name a model's ratings"):
+            p.freeze(fill_from="ana")
+        assert dump(draft) == before
+        p.assessor.record(run, [answer(d, model_grades[d]) for d in people])  # calibrated on the rated items
+        with pytest.raises(InputError, match="compared with people on 6 items .* needs at least 7"):
+            p.freeze(fill_from=MODEL, min_shared=7)
+        version = p.freeze(fill_from=MODEL, min_shared=6)
+        frozen = p.qrels(version.version).frame.set_index("doc_id")["grade"]
+        assert frozen.to_dict() == people | {"d7": 3, "d8": 0}  # people's grades, the model's only where none
+        team = p.team(version)
+    assert team["adjudication"] == {MODEL: 2}
+    found = team["models"][MODEL]
+    assert found["grades"] == 2
+    assert found["runs"] == [
+        {
+            "model": "tiny",
+            "endpoint_host": "127.0.0.1:9",
+            "template_sha256": "a" * 64,
+            "parameters": {"temperature": 0.0},
+        }
+    ]
+    a = np.array([model_grades[d] for d in people])
+    b = np.array([people[d] for d in people])
+    assert found["agreement"]["items"] == 6 and found["agreement"]["exact"] == pytest.approx(np.mean(a == b))
+    assert found["agreement"]["kappa_linear"] == pytest.approx(
+        cohen_kappa_score(a, b, labels=[0, 1, 2, 3], weights="linear")
+    )
