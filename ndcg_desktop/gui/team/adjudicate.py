@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ndcg_desktop.domain.names import is_model
 from ndcg_desktop.gui.annotate.grade_bar import GradeBar
 from ndcg_desktop.gui.commands import WRITE_ERRORS, write_problem
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
@@ -275,7 +276,9 @@ class AdjudicateView(QWidget):
         html = ["<h3>", _esc(f"{q} · {d}"), "</h3><ul>"]
         for r in ratings.itertuples():
             note = f" — {r.note}" if r.note else ""
-            html.append(f"<li><b>{_esc(str(r.annotator))}</b>: {int(r.grade)}{_esc(note)}</li>")
+            who = str(r.annotator)
+            kind = f" ({_esc(translate('team', 'a language model'))})" if is_model(who) else ""  # not a person
+            html.append(f"<li><b>{_esc(who)}</b>{kind}: {int(r.grade)}{_esc(note)}</li>")
         html += ["</ul><p><b>", _esc(translate("team", "Topic")), ":</b> ", _esc(topic["text"]), "</p>"]
         html += ["<p><b>", _esc(doc["title"]), "</b></p><p>", _esc(doc["text"][:20000]), "</p>"]
         self.detail.setHtml("".join(html))  # every piece of project data escaped: shown as text, never markup
