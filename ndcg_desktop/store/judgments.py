@@ -471,19 +471,18 @@ class JudgmentRepository:
         )
         if not rated:
             raise InputError(
-                f"{model} has no ratings in draft version {v.version}",
+                f"{model} has no ratings in draft version {v.version}: judge with that model first, items people "
+                "rated to measure it (judge --items rated), then the items nobody rated",
                 path=self.file.path,
-                hint=f"ndcg judge PROJECT --endpoint URL --model {model[len(MODEL_PREFIX) :]}",
             )
         shared = int(model_agreement(self.file.conn, v.version, v.scale, model)["items"])
         if shared < min_shared:
             raise InputError(
                 f"{model} was compared with people on {shared} item{'s' if shared != 1 else ''} of draft version "
                 f"{v.version}; filling ungraded items from it needs at least {min_shared} (--min-shared): judge "
-                "items people rated first and look at its agreement",
+                "more items people rated with it (judge --items rated) and look at its agreement",
                 path=self.file.path,
-                hint=f"ndcg judge PROJECT --endpoint URL --model {model[len(MODEL_PREFIX) :]} --items rated, then "
-                "ndcg agreement PROJECT",
+                hint="ndcg agreement PROJECT shows it beside the people",
             )
         return int(self.file.query(_FILLABLE.format(what="count(*)"), (model, v.version))[0][0])
 

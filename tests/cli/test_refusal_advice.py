@@ -28,7 +28,7 @@ SITES = {
     "store/advice.py": {"adjudicate", "assign", "freeze", "import-qrels", "new-draft", "pool"},
     "store/core.py": {"status"},
     "store/errors.py": {"status"},
-    "store/judgments.py": {"adjudicate", "freeze"},
+    "store/judgments.py": {"adjudicate", "agreement", "freeze"},
     "store/ratings.py": {"import-qrels"},
     "tasks/work_files.py": {"assign"},
 }
@@ -46,6 +46,9 @@ TRIGGERS = {
     "score": [["score", "--project", "{p}", "--run-name", "sys", "--unjudged", "zero"]],
     "freeze, adjudicate, freeze": [["freeze", "{p}"], ["adjudicate", "{p}", "--rule", "median"], ["freeze", "{p}"]],
     "import ana's ratings": [["import-qrels", "{p}", "{ana}", "--annotator", "ana"]],
+    # a model judges a draft only; the endpoint is never reached in these states (a draft: refused, no command)
+    "judge": [["judge", "{p}", "--endpoint", "http://127.0.0.1:9/v1", "--model", "x"]],
+    "fill from a model": [["freeze", "{p}", "--fill-ungraded-from", "model:x"]],
 }
 
 
@@ -92,6 +95,16 @@ FOLLOWED = {
     ("import ana's ratings", "draft"): ["import-qrels PROJECT FILE --annotator NAME --replace"],
     ("import ana's ratings", "pooled draft"): [],
     ("import ana's ratings", "frozen only"): [],
+    ("judge", "fresh"): FRESH,
+    ("judge", "fresh with a run"): WITH_A_RUN,
+    ("judge", "draft"): [],  # the endpoint does not answer: refused naming it
+    ("judge", "pooled draft"): [],
+    ("judge", "frozen only"): ["new-draft PROJECT"],
+    ("fill from a model", "fresh"): [],
+    ("fill from a model", "fresh with a run"): [],
+    ("fill from a model", "draft"): [],  # the model has no ratings: judge first (needs a server)
+    ("fill from a model", "pooled draft"): [],
+    ("fill from a model", "frozen only"): [],
 }
 
 

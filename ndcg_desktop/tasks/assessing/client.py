@@ -7,6 +7,7 @@ endpoint (refused connection, not an OpenAI server, unknown model): a job stops 
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import socket
@@ -106,7 +107,7 @@ class Client:
                 body = response.read(1 << 20)
         except urllib.error.HTTPError as exc:
             return None, f"HTTP {exc.code} {exc.reason} for /models{_snippet(_read(exc))}"
-        except (urllib.error.URLError, OSError, ValueError) as exc:
+        except (urllib.error.URLError, OSError, ValueError, http.client.HTTPException) as exc:
             return None, _network_error(exc)
         try:
             data = json.loads(body)
@@ -151,6 +152,8 @@ class Client:
             return Answer(text, failure, refused_format=refused), exc.code == 429 or exc.code >= 500 and not refused
         except TimeoutError:
             return Answer("", f"no answer within {self.settings.timeout:g} s"), True
+        except http.client.HTTPException as exc:  # the connection broke mid-answer (the server died)
+            return Answer("", f"the answer broke off ({type(exc).__name__})", endpoint_down=True), True
         except (urllib.error.URLError, OSError, ValueError) as exc:
             if isinstance(getattr(exc, "reason", None), TimeoutError):
                 return Answer("", f"no answer within {self.settings.timeout:g} s"), True

@@ -16,6 +16,7 @@ import pandas as pd
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.natural import natural_key
 from ndcg_desktop.store import PoolVersion, Project
+from ndcg_desktop.store.advice import start_a_draft
 from ndcg_desktop.store.assessor import AnswerRow
 from ndcg_desktop.tasks.assessing.client import FORMATS, Answer, Client, parse_grade
 from ndcg_desktop.tasks.assessing.model import (
@@ -75,9 +76,8 @@ def draft_of(project: Project) -> PoolVersion:
     draft = project.draft()
     if draft is None:
         raise InputError(
-            "has no draft to judge; a model's ratings go into a draft",
+            f"has no draft to judge (a model's ratings go into a draft); {start_a_draft(project.file.conn)}",
             path=project.path,
-            hint="start one: ndcg new-draft PROJECT",
         )
     return draft
 
@@ -151,9 +151,19 @@ def ask(
     project: Project, settings: AssessorSettings, template: Template, item: Item, fmt: str | None, client: Client
 ) -> tuple[Attempt, Answer]:
     """One item asked once: the attempt as it will be recorded, and the server's answer."""
-    draft = draft_of(project)
-    grades = tuple(range(draft.scale.low, draft.scale.high + 1))
-    answer = client.chat(messages_for(project, settings, template, item), grades, fmt)
+    return _ask(client, item, messages_for(project, settings, template, item), _grades(project), fmt)
+
+
+def _grades(project: Project) -> tuple[int, ...]:
+    scale = draft_of(project).scale
+    return tuple(range(scale.low, scale.high + 1))
+
+
+def _ask(
+    client: Client, item: Item, messages: list[dict[str, str]], grades: tuple[int, ...], fmt: str | None
+) -> tuple[Attempt, Answer]:
+    """The request of :func:`ask`, prompt built: HTTP only, so it runs on a worker thread without the project."""
+    answer = client.chat(messages, grades, fmt)
     grade: int | None = None
     failure = answer.failure
     if failure is None:
@@ -237,6 +247,7 @@ def run_job(
         template_source=template.source,
     )
     items = [Item(q, d) for q, d in plan.todo.itertuples(index=False)]
+    grades = _grades(project)
     total = len(items)
     graded = failed = down = 0
     failures: list[Attempt] = []
@@ -261,7 +272,9 @@ def run_job(
                 item = next(queue, None)
                 if item is None:
                     return
-                flight[pool.submit(ask, project, settings, template, item, fmt.kind, client)] = item
+                # the prompt is read here, on the project's thread; the worker only talks HTTP
+                messages = messages_for(project, settings, template, item)
+                flight[pool.submit(_ask, client, item, messages, grades, fmt.kind)] = item
 
         try:
             top_up()
@@ -321,8 +334,12 @@ class _Plan:
 
 
 def _plan(project: Project, settings: AssessorSettings, template: Template, selection: Selection) -> _Plan:
-    check_settings(settings)
+    """What a job would judge, after checking the endpoint (:func:`check_connection`): a server that does not
+    answer as an OpenAI one, or lacks the model, is an :class:`InputError` naming it, before anything is asked."""
     draft = draft_of(project)
+    report = check_connection(settings)
+    if not report.ok:
+        raise InputError(report.message)
     scope = select_items(project, selection, draft.version)
     judged = project.assessor.judged(draft.version, settings.annotator, template.sha256)
     done = pd.MultiIndex.from_frame(judged) if len(judged) else pd.MultiIndex.from_arrays([[], []])
@@ -341,14 +358,11 @@ class _Format:
 def _format_that_works(
     project: Project, settings: AssessorSettings, template: Template, todo: pd.DataFrame, client: Client
 ) -> _Format:
-    """Check the endpoint, then find the structured-output form the server accepts by asking the first item.
+    """The structured-output form the server accepts, found by asking the first item in each form in turn.
 
-    A server that refuses every form with schema on is asked in free text, parsed strictly. A refused endpoint
-    (not an OpenAI server, no such model, unreachable) is an :class:`InputError` naming it: nothing recorded.
+    A server that refuses every form is asked in free text, parsed strictly. An endpoint that fails here (it went
+    away, it is not an OpenAI server) is an :class:`InputError` naming it: nothing recorded.
     """
-    report = check_connection(settings)
-    if not report.ok:
-        raise InputError(report.message)
     if not settings.schema:
         return _Format(None, None)
     if todo.empty:

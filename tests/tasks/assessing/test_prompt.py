@@ -1,0 +1,116 @@
+"""The prompt a machine assessor reads (issue 25): the built-in template or a file, checked, filled with a real
+item's topic, guidelines, grade labels and document; and the strict reading of its answer."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pandas as pd
+import pytest
+
+from ndcg_desktop.domain import InputError
+from ndcg_desktop.domain.settings import GradeScale
+from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.assessing import AssessorSettings, Item, load_template, preview_prompt
+from ndcg_desktop.tasks.assessing.client import parse_grade
+
+SETTINGS = AssessorSettings(endpoint="http://127.0.0.1:9/v1", model="tiny", document_chars=40)
+
+
+@pytest.fixture
+def project(tmp_path, write):
+    path = tmp_path / "p.ndcgproj"
+    with Project.create(path, scale=GradeScale(0, 2), labels=["no", "partly", "yes"], user="coord") as p:
+        p.import_topics(
+            write(
+                "t.jsonl",
+                '{"query_id": "q1", "title": "wing flutter", "description": "How does '
+                'flutter start?", "narrative": "Wind-tunnel studies count."}\n',
+            )
+        )
+        p.import_documents(
+            write("d.jsonl", '{"doc_id": "d7", "title": "Flutter tests", "text": "' + "x" * 30 + "y" * 30 + '"}\n')
+        )
+        p.set_guidelines("Grade the abstract only.", source="test")
+        p.add_items(pd.DataFrame({"query_id": ["q1"], "doc_id": ["d7"]}))
+    return path
+
+
+def test_the_built_in_prompt_names_the_topic_guidelines_labels_and_the_document(project):
+    with Project.open(project, read_only=True) as p:
+        item, text = preview_prompt(p, SETTINGS, load_template())
+    assert item == Item("q1", "d7")
+    for part in (
+        "Title: wing flutter",
+        "Description: How does flutter start?",
+        "Narrative: Wind-tunnel studies count.",
+        "Grade the abstract only.",
+        "0: no\n1: partly\n2: yes",
+        "The document (d7)",
+        "Title: Flutter tests",
+        "between 0 and 2",
+        '{"grade": 0}',
+    ):
+        assert part in text, part
+    assert "x" * 30 + "y" * 10 in text and "y" * 11 not in text  # the text cut at document_chars
+
+
+def test_a_template_file_is_used_and_its_hash_is_the_files(write, project):
+    path = write("mine.txt", "Topic ${title}; grades ${low}..${high}; price $$5; ${document}")
+    template = load_template(path)
+    assert template.sha256 == hashlib.sha256(path.read_bytes()).hexdigest() and template.source == str(path)
+    with Project.open(project, read_only=True) as p:
+        _, text = preview_prompt(p, SETTINGS, template, Item("q1", "d7"))
+    assert text == "Topic wing flutter; grades 0..2; price $5; " + "x" * 30 + "y" * 10
+
+
+@pytest.mark.parametrize(
+    ("content", "said"),
+    [
+        ("${title} ${documents}", "the template names an unknown placeholder ${documents}; known: ${title}, "),
+        ("${title}", "the template never shows the document (${document})"),
+        ("costs $5 ${document}", "the template has a '$' that is not a placeholder (write '$$' for a dollar sign)"),
+        (b"\xff${document}", "the template is not UTF-8 (byte 0)"),
+    ],
+)
+def test_a_template_that_cannot_be_filled_is_refused_naming_the_file(write, content, said):
+    path = write("bad.txt", content)
+    with pytest.raises(InputError) as refused:
+        load_template(path)
+    assert str(refused.value).startswith(f"{path}: {said}")
+
+
+def test_a_missing_template_is_one_line_naming_it(tmp_path):
+    with pytest.raises(InputError, match=r"missing\.txt: cannot read the template \(No such file or directory\)"):
+        load_template(tmp_path / "missing.txt")
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        'The grade is {"grade": 2}',
+        '```json\n{"grade": 2}\n```',
+        '{"grade": "2"}',
+        '{"grade": 2.0}',
+        '{"grade": true}',
+        '{"grade": 2, "why": "close"}',
+        '{"Grade": 2}',
+        '{"grade": 7}',
+        '{"grade": -1}',
+        '{"grade": NaN}',
+        '{"grade": 1e999}',
+        "[2]",
+        "2",
+        "",
+        '{"grade": 2',
+        "[" * 5000,
+    ],
+)
+def test_an_answer_is_a_grade_only_when_it_is_exactly_the_object_asked_for(answer):
+    with pytest.raises(ValueError, match=r"^the answer"):
+        parse_grade(answer, (0, 1, 2, 3))
+
+
+@pytest.mark.parametrize(("answer", "grade"), [('{"grade": 0}', 0), (' {"grade":3}\n', 3), ('{"grade": 2}', 2)])
+def test_an_answer_in_the_form_asked_for_is_its_grade(answer, grade):
+    assert parse_grade(answer, (0, 1, 2, 3)) == grade
