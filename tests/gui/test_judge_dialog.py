@@ -87,7 +87,7 @@ def test_connection_estimate_and_a_job_against_the_real_server(window, small_pro
     shot(dialog, "T6_judge_dialog_connected")
     dialog.estimate_button.click()
     assert not dialog.estimate_button.isEnabled()
-    qtbot.waitUntil(lambda: window.judge.session.estimate is not None, timeout=120_000)
+    qtbot.waitUntil(dialog.estimate_button.isEnabled, timeout=120_000)  # the dry run ended
     found = window.judge.session.estimate
     assert (found.items, found.already_judged, len(found.sample)) == (3, 0, 3)  # C, D (q1) and E (q2)
     assert dialog.estimate_label.text() == estimate_text(found)
