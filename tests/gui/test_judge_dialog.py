@@ -58,10 +58,11 @@ def test_the_dialog_says_why_nothing_can_be_judged_and_previews_a_real_item(wind
     assert not dialog.ok.isEnabled()
 
 
-def test_a_connection_to_a_server_that_is_not_openai_compatible_is_said_naming_it(
+def test_a_server_that_is_not_openai_compatible_is_said_naming_it_and_nothing_is_recorded(
     window,
     small_project,
     qtbot,
+    messages,
     plain_web,  # noqa: F811
 ):
     assert window.open_project(small_project)
@@ -72,6 +73,16 @@ def test_a_connection_to_a_server_that_is_not_openai_compatible_is_said_naming_i
     report = window.judge.session.connection
     assert not report.ok and report.message.startswith(plain_web.url)
     assert dialog.connection_label.text() == f"Not usable: {report.message}"
+    dialog.estimate_button.click()  # the dry run is refused before anything is asked, in one line naming it
+    qtbot.waitUntil(dialog.estimate_button.isEnabled, timeout=20_000)
+    assert window.judge.session.estimate is None
+    assert dialog.estimate_label.text().startswith(plain_web.url) and "\n" not in dialog.estimate_label.text()
+    dialog.accept()
+    window.judge.judge()  # and so is the job: one message naming the endpoint, nothing recorded
+    qtbot.waitUntil(lambda: len(messages) == 1, timeout=20_000)
+    assert messages[0][1].startswith(plain_web.url) and "Traceback" not in messages[0][1]
+    with Project.open(small_project, user="tester", read_only=True) as project:
+        assert project.assessor.runs(1).empty and project.assessor.attempts(1).empty
 
 
 def test_connection_estimate_and_a_job_against_the_real_server(window, small_project, qtbot, messages, llama):  # noqa: F811

@@ -209,6 +209,7 @@ class JudgeDialog(QDialog):
         self.concurrency.valueChanged.connect(lambda value: self.session.set(concurrency=value))
         self.timeout.valueChanged.connect(lambda value: self.session.set(timeout=float(value)))
         self.session.changed.connect(self._changed)
+        self._following = True
         self.finished.connect(lambda _r: self._stop())
         self.resize(1000, 620)
         self._changed(frozenset({PROJECT, INPUTS, CONNECTION, PREVIEW, ESTIMATE}))
@@ -336,7 +337,9 @@ class JudgeDialog(QDialog):
         for task in self._tasks.values():
             task.cancel_event.set()  # its result is dropped when it comes
         self._tasks.clear()
-        self.session.changed.disconnect(self._changed)
+        if self._following:  # finished comes once per exec, and a dialog may be closed twice
+            self._following = False
+            self.session.changed.disconnect(self._changed)
 
     def _browse(self) -> None:
         chosen = file_dialogs.open_file(
