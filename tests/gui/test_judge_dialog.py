@@ -77,6 +77,8 @@ def test_a_server_that_is_not_openai_compatible_is_said_naming_it_and_nothing_is
     qtbot.waitUntil(dialog.estimate_button.isEnabled, timeout=20_000)
     assert window.judge.session.estimate is None
     assert dialog.estimate_label.text().startswith(plain_web.url) and "\n" not in dialog.estimate_label.text()
+    qtbot.waitUntil(lambda: window.judge.session.preview is not None, timeout=10_000)  # the prompt needs no server
+    shot(dialog, "T6_judge_dialog_refused")
     dialog.accept()
     window.judge.judge()  # and so is the job: one message naming the endpoint, nothing recorded
     qtbot.waitUntil(lambda: len(messages) == 1, timeout=20_000)
