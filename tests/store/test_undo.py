@@ -97,13 +97,25 @@ def build_team_draft(tmp_path: Path) -> Path:
                 work.set_note(q, d, f"{name} on {d}")
     with Project.open(path, user="coord") as project:
         merge_work(project, list(done.files.values()))
+        # a model's run and answers (format 9) on the items v1 graded: taken and put back like every other row
+        run = project.assessor.start_run(
+            2,
+            annotator="model:tiny",
+            model="tiny",
+            endpoint_host="127.0.0.1:9",
+            parameters={},
+            template_sha256="0" * 64,
+            template_source="built-in",
+        )
+        answers = [(f"q{i}", "d0", i % 4, None, f'{{"grade": {i % 4}}}', 0.5, 90, 5) for i in range(3)]
+        project.assessor.record(run, [*answers, ("q3", "d0", None, "not a JSON object", "yes", 0.5, 90, 9)])
         open_items = project.pool_items(2)
         open_items = open_items[open_items["grade"].isna()]
         assert len(open_items) >= 3  # something to adjudicate, to leave open, and to remove
         first = open_items.iloc[0]
         pick(project, first["query_id"], first["doc_id"], 2)
         project.set_note(first["query_id"], first["doc_id"], "picked 2: see the guidelines", version=2)
-        assert set(project.ratings(2)["annotator"]) == {*ANNOTATORS, "import:q.txt"}
+        assert set(project.ratings(2)["annotator"]) == {*ANNOTATORS, "import:q.txt", "model:tiny"}
         assert len(project.assignments.assignments(2)) > 0
     return path
 
@@ -227,8 +239,16 @@ def test_a_table_added_later_is_taken_and_put_back_without_naming_it(team_draft)
     before = full_dump(team_draft)
     with Project.open(team_draft, user="coord") as project:
         plan = plan_discard(project)
-        # 4 queries x 5 items; v1's round stays; the handouts (format 8) are named without being listed here either
-        assert plan.others == {"flags": 20, "rounds": 1, "handouts": handed, "handout_items": items}
+        # 4 queries x 5 items; v1's round stays; the handouts (format 8) and the model's run and its 4 answers
+        # (format 9) are named without being listed here either
+        assert plan.others == {
+            "flags": 20,
+            "rounds": 1,
+            "handouts": handed,
+            "handout_items": items,
+            "assessor_runs": 1,
+            "assessor_attempts": 4,
+        }
         assert handed > 0 and items > 0
         gone = discard(project, plan)
         con = sqlite3.connect(team_draft)

@@ -194,8 +194,8 @@ def estimate(
     plan = _plan(project, settings, template, selection)
     client = Client(settings)
     fmt = _format_that_works(project, settings, template, plan.todo, client)
-    sample = []
-    for query_id, doc_id in plan.todo.head(calls).itertuples(index=False):
+    sample = [fmt.first] if fmt.first is not None else []  # the first item, asked while finding the format
+    for query_id, doc_id in plan.todo.iloc[len(sample) : calls].itertuples(index=False):
         attempt, _ = ask(project, settings, template, Item(query_id, doc_id), fmt.kind, client)
         sample.append(attempt)
     timed = [a.latency for a in sample if a.ok]
