@@ -2449,8 +2449,8 @@ Not scored: {run}: {why}</source>
         <translation>待评判 {items} 个条目；范围内已有 {skipped} 个由此模型和模板评判过。</translation>
     </message>
     <message>
-        <source>About {each} s an item: {total} at {concurrency} requests at once.</source>
-        <translation>每个条目约 {each} 秒：并发 {concurrency} 个请求时共约 {total}。</translation>
+        <source>About {each} s an item: {total} for the whole job, {concurrency} at a time.</source>
+        <translation>每个条目约 {each} 秒：整个任务约 {total}，每次并发 {concurrency} 个。</translation>
     </message>
     <message>
         <source>About {tokens} tokens in all.</source>

@@ -360,7 +360,7 @@ def estimate_text(found: Estimate) -> str:
     ]
     if found.seconds is not None and found.seconds_per_item is not None:
         parts.append(
-            translate("judge", "About {each} s an item: {total} at {concurrency} requests at once.").format(
+            translate("judge", "About {each} s an item: {total} for the whole job, {concurrency} at a time.").format(
                 each=f"{found.seconds_per_item:.2f}", total=duration_label(found.seconds), concurrency=found.concurrency
             )
         )
