@@ -29,14 +29,15 @@ def test_calibrate_measure_then_fill_on_real_cranfield_items(cranfield, llama, c
     assert ndcg("import-run", cranfield, f"{DATA}/bm25.run.gz", "--name", "bm25") == 0
     assert ndcg("pool", cranfield, "--depth", "1", "--runs", "bm25") == 0
     capsys.readouterr()
-    # items nobody rated, of two queries: the model's ratings, which leave them ungraded
-    assert ndcg("judge", cranfield, "--endpoint", url, "--model", MODEL, "--queries", "1,2,3") == 0
+    # items nobody rated (BM25's first document for queries 4 and 5, which the person did not grade): the
+    # model's ratings, which leave them ungraded
+    assert ndcg("judge", cranfield, "--endpoint", url, "--model", MODEL, "--queries", "4,5") == 0
     unrated = rows(
         cranfield,
-        "SELECT count(*) FROM judgments j WHERE j.query_id IN ('1', '2', '3') AND NOT EXISTS (SELECT 1 FROM ratings r "
+        "SELECT count(*) FROM judgments j WHERE j.query_id IN ('4', '5') AND NOT EXISTS (SELECT 1 FROM ratings r "
         "WHERE r.query_id = j.query_id AND r.doc_id = j.doc_id AND r.annotator = 'nist')",
     )[0][0]
-    assert unrated > 0 and len(attempts(cranfield)) == unrated
+    assert unrated == 2 and len(attempts(cranfield)) == unrated
     assert rows(cranfield, "SELECT count(*) FROM judgments WHERE grade IS NOT NULL AND annotator = ?", ANNOTATOR) == [
         (0,)
     ]
@@ -92,9 +93,26 @@ def test_calibrate_measure_then_fill_on_real_cranfield_items(cranfield, llama, c
     assert model_line in out.splitlines()
     assert f"adjudicated {filled} by {ANNOTATOR}" in out
     # every score's summary names the model, and the manifest carries its record
-    assert ndcg("score", "--project", cranfield, "--run-name", "bm25", "--unjudged", "zero") == 0
+    assert (
+        ndcg("score", "--project", cranfield, "--run-name", "bm25", "--unjudged", "zero", "--unknown-queries", "ignore")
+        == 0
+    )
     assert model_line in capsys.readouterr().out.splitlines()
-    assert ndcg("score", "--project", cranfield, "--run-name", "bm25", "--unjudged", "zero", "--json") == 0
+    assert (
+        ndcg(
+            "score",
+            "--project",
+            cranfield,
+            "--run-name",
+            "bm25",
+            "--unjudged",
+            "zero",
+            "--unknown-queries",
+            "ignore",
+            "--json",
+        )
+        == 0
+    )
     manifest = json.loads(capsys.readouterr().out)["manifest"]["judgments"]
     record = manifest["models"][ANNOTATOR]
     assert record["grades"] == filled and record["agreement"]["items"] == len(calibration)
@@ -103,6 +121,6 @@ def test_calibrate_measure_then_fill_on_real_cranfield_items(cranfield, llama, c
     # the systems' ordering under the model's grades beside the consensus (Kendall's tau), on the frozen version
     assert ndcg("import-run", cranfield, f"{DATA}/tfidf.run.gz", "--name", "tfidf") == 0
     capsys.readouterr()
-    assert ndcg("agreement", cranfield, "--version", "1", "--unjudged", "zero") == 0
+    assert ndcg("agreement", cranfield, "--version", "1", "--unjudged", "zero", "--unknown-queries", "ignore") == 0
     text = capsys.readouterr().out
     assert f"kendall tau consensus / {ANNOTATOR}: " in text and f"{ANNOTATOR} - nist " in text

@@ -11,9 +11,11 @@ import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 
+import numpy as np
 import pandas as pd
 
 from ndcg_desktop.domain.errors import InputError
+from ndcg_desktop.domain.names import MODEL_PREFIX
 from ndcg_desktop.domain.natural import natural_key
 from ndcg_desktop.store import PoolVersion, Project
 from ndcg_desktop.store.advice import start_a_draft
@@ -91,25 +93,29 @@ def select_items(project: Project, selection: Selection, version: int | None = N
     if selection.items not in SCOPES:
         raise InputError(f"items {selection.items!r} is not one of {', '.join(SCOPES)}")
     v = draft_of(project) if version is None else project.version(version)
-    items = project.items(v.version)[["query_id", "doc_id"]]
+    pool = project.items(v.version)[["query_id", "doc_id"]]
     ratings = project.ratings(v.version)
-    people = ratings[~ratings["annotator"].str.startswith("model:")]
+    people = ratings[~ratings["annotator"].str.startswith(MODEL_PREFIX)]
     rated = pd.MultiIndex.from_frame(people[["query_id", "doc_id"]].drop_duplicates())
-    keys = pd.MultiIndex.from_frame(items)
+    keys = pd.MultiIndex.from_frame(pool)
+    items = pool
     if selection.items == "rated":
-        items = items[keys.isin(rated)]
+        items = pool[keys.isin(rated)]
     elif selection.items == "ungraded":
-        items = items[~keys.isin(rated)]
+        items = pool[~keys.isin(rated)]
     if selection.queries:
-        unknown = sorted(set(selection.queries) - set(project.items(v.version)["query_id"]), key=natural_key)
+        unknown = sorted(set(selection.queries) - set(pool["query_id"]), key=natural_key)
         if unknown:
             raise InputError(f"query {unknown[0]} has no items in draft version {v.version}", path=project.path)
         items = items[items["query_id"].isin(selection.queries)]
     if selection.sample is not None:
         if selection.sample < 1:
             raise InputError(f"sample {selection.sample} is not a positive number of items")
-        items = items.sample(n=min(selection.sample, len(items)), random_state=selection.seed)
-    order = sorted(range(len(items)), key=lambda i: (natural_key(items.iloc[i, 0]), natural_key(items.iloc[i, 1])))
+        # a Generator takes any seed up to 2^63 (a legacy RandomState only below 2^32)
+        items = items.sample(n=min(selection.sample, len(items)), random_state=np.random.default_rng(selection.seed))
+    pairs = zip(items["query_id"].tolist(), items["doc_id"].tolist(), strict=True)
+    keys_in_order = [(natural_key(q), natural_key(d)) for q, d in pairs]
+    order = sorted(range(len(items)), key=keys_in_order.__getitem__)
     return items.iloc[order].reset_index(drop=True)
 
 

@@ -1,0 +1,50 @@
+"""Choosing the items a machine assessor judges (issue 25), without a server: scope, queries, a seeded sample."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from ndcg_desktop.domain import InputError
+from ndcg_desktop.domain.settings import GradeScale
+from ndcg_desktop.store import Project
+from ndcg_desktop.store.ratings import RATING_COLUMNS
+from ndcg_desktop.tasks.assessing import Selection, select_items
+
+
+@pytest.fixture
+def project(tmp_path):
+    """q2 and q10 with d1..d3 each; ana rated q2 d1; the model rated q10 d1 (which leaves it unrated by people)."""
+    path = tmp_path / "p.ndcgproj"
+    pairs = [(q, d) for q in ("q10", "q2") for d in ("d1", "d2", "d3")]
+    with Project.create(path, scale=GradeScale(0, 3), user="coord") as p:
+        p.add_items(pd.DataFrame(pairs, columns=["query_id", "doc_id"]))
+        rows = [("q2", "d1", "ana", 1, "", "t"), ("q10", "d1", "model:tiny", 3, "", "t")]
+        p.rating_store.add_ratings(pd.DataFrame(rows, columns=RATING_COLUMNS), version=1, source="test")
+    return path
+
+
+def chosen(project, **selection) -> list[tuple[str, str]]:
+    with Project.open(project, read_only=True) as p:
+        return list(select_items(p, Selection(**selection)).itertuples(index=False, name=None))
+
+
+def test_the_scopes_count_only_peoples_ratings_and_list_items_in_natural_order(project):
+    assert chosen(project, items="rated") == [("q2", "d1")]
+    assert chosen(project, items="ungraded") == [
+        ("q2", "d2"), ("q2", "d3"), ("q10", "d1"), ("q10", "d2"), ("q10", "d3")
+    ]  # fmt: skip
+    assert len(chosen(project, items="all")) == 6
+    assert chosen(project, items="all", queries=("q10",)) == [("q10", "d1"), ("q10", "d2"), ("q10", "d3")]
+
+
+def test_a_sample_is_seeded_for_any_seed_the_command_line_takes(project):
+    for seed in (0, 7, 2**32, 2**63 - 1):
+        first = chosen(project, items="all", sample=3, seed=seed)
+        assert len(first) == 3 and chosen(project, items="all", sample=3, seed=seed) == first
+    assert len(chosen(project, items="all", sample=50)) == 6  # more than there are: all of them
+
+
+def test_a_query_without_items_is_refused_naming_it(project):
+    with pytest.raises(InputError, match="query q3 has no items in draft version 1"):
+        chosen(project, items="all", queries=("q3",))
