@@ -231,7 +231,7 @@ def test_the_menu_entry_needs_a_writable_draft(window, small_project, writable):
 
 def test_calibrating_from_the_window_on_real_cranfield_items_shows_the_model_beside_the_person(
     window,
-    cranfield,
+    cranfield,  # noqa: F811
     qtbot,
     messages,
     llama,  # noqa: F811
