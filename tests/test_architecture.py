@@ -229,8 +229,9 @@ def test_no_public_signature_of_tasks_takes_or_returns_any():
     import ndcg_desktop.tasks as tasks
 
     checked, found = 0, []
-    for info in sorted(pkgutil.iter_modules(tasks.__path__), key=lambda m: m.name):
-        module = importlib.import_module(f"ndcg_desktop.tasks.{info.name}")
+    # every module, those of subpackages (tasks.assessing) included
+    for info in sorted(pkgutil.walk_packages(tasks.__path__, "ndcg_desktop.tasks."), key=lambda m: m.name):
+        module = importlib.import_module(info.name)
         for qualified, function in _public_signatures(module):
             hints = typing.get_type_hints(function)  # a hint that does not resolve fails here, naming it
             checked += 1

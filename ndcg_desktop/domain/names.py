@@ -24,6 +24,15 @@ UNRECORDED = "unrecorded"  # grades from before ratings per annotator had no rec
 _LOOKALIKE_SCRIPTS = ("LATIN", "GREEK", "CYRILLIC")
 
 
+def is_model(annotator: str) -> bool:
+    """Whether ``annotator`` credits a language model's ratings (``model:<name>``), never a person's.
+
+    >>> is_model("model:smollm2"), is_model("ana")
+    (True, False)
+    """
+    return annotator.startswith(MODEL_PREFIX)
+
+
 def normal_name(name: str) -> str:
     """A name as it is stored: NFC.
 

@@ -28,6 +28,7 @@ from ndcg_desktop.domain import InputError
 from ndcg_desktop.gui import file_dialogs
 from ndcg_desktop.gui.agreement import AgreementView
 from ndcg_desktop.gui.annotate.workspace import Workspace
+from ndcg_desktop.gui.judge import JudgeActions
 from ndcg_desktop.gui.pace_status import PaceLabel
 from ndcg_desktop.gui.plain import show_message
 from ndcg_desktop.gui.pools.diff import PoolDiffAction
@@ -61,7 +62,7 @@ from ndcg_desktop.tasks.project import (
     default_user,
     open_project,
 )
-from ndcg_desktop.tasks.work_files import open_to_grade
+from ndcg_desktop.tasks.work_files import open_to_grade, work_origin
 
 translate = QCoreApplication.translate
 
@@ -191,6 +192,7 @@ class MainWindow(QMainWindow):
         self.pool_editor.add_actions(pool)  # add, remove, discard, export qrels
         self.team = TeamActions(self, pool)  # Assign work…, Merge returned work…, the Adjudicate tab
         self.pool_diff = PoolDiffAction(self, pool)  # Compare pool versions… (Ctrl+Shift+D)
+        self.judge = JudgeActions(self, pool)  # Judge with a model…
         add_view_menu(self, bar)  # Language, Theme
         help_menu = bar.addMenu(translate("main_window", "&Help"))
         self._action(
@@ -244,6 +246,8 @@ class MainWindow(QMainWindow):
         self.new_draft_action.setEnabled(writable and version is not None and version.frozen and not has_draft)
         self.pool_editor.update_actions(writable, version, has_draft)
         self.team.update()
+        work_file = self.project is not None and work_origin(self.project) is not None
+        self.judge.update(writable=writable, has_draft=has_draft, work_file=work_file)
         self.pool_diff.update(self.project)
         # On every tab (the Pool menu acts on its version): shown on one only, it moved the tab bar by its height.
 

@@ -124,7 +124,9 @@ class JudgmentRepository:
                 (annotator, stamp or "", *key),
             )
         differing = conn.execute(
-            "SELECT count(*) FROM ratings WHERE version = ? AND query_id = ? AND doc_id = ? AND grade IS NOT ?",
+            # a model's differing rating makes no pick: the person graded, nobody adjudicated (contract rule 18)
+            "SELECT count(*) FROM ratings WHERE version = ? AND query_id = ? AND doc_id = ? AND grade IS NOT ? AND "
+            + person_rating(),
             (*key, grade),
         ).fetchone()[0]
         conn.execute(

@@ -435,7 +435,8 @@ class PoolRepository:
 
     @staticmethod
     def _progress(conn: sqlite3.Connection, number: int) -> pd.DataFrame:
-        # awaiting: ungraded items whose annotators' ratings differ (settled in Adjudicate, not graded again)
+        # awaiting: ungraded items whose people's ratings differ (settled in Adjudicate, not graded again); a
+        # model's rating never makes an item awaiting (contract rule 18: nobody sees it before grading)
         rated = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'ratings'").fetchone()
         awaiting = (
             "     d AS (SELECT j.query_id, count(*) AS awaiting FROM judgments j JOIN ("

@@ -199,6 +199,10 @@
         <translation>{count} 位标注者</translation>
     </message>
     <message>
+        <source>{name} is a language model, compared here with the people as one more annotator.</source>
+        <translation>{name} 是语言模型，在此作为又一位标注者与人工比较。</translation>
+    </message>
+    <message>
         <source>(all queries)</source>
         <translation>（全部查询）</translation>
     </message>
@@ -2285,6 +2289,253 @@ Not scored: {run}: {why}</source>
     <message>
         <source>The guidelines were not saved: {problem}</source>
         <translation>指南未保存：{problem}</translation>
+    </message>
+</context>
+<context>
+    <name>judge</name>
+    <message>
+        <source>Items no person has rated</source>
+        <translation>尚无人评级的条目</translation>
+    </message>
+    <message>
+        <source>Items people rated (to measure the model)</source>
+        <translation>已有人评级的条目（用于衡量模型）</translation>
+    </message>
+    <message>
+        <source>Every item of the draft</source>
+        <translation>草稿中的全部条目</translation>
+    </message>
+    <message>
+        <source>Open a project first.</source>
+        <translation>请先打开一个项目。</translation>
+    </message>
+    <message>
+        <source>The project is open read-only: a model&apos;s ratings cannot be recorded.</source>
+        <translation>项目以只读方式打开：无法记录模型的评级。</translation>
+    </message>
+    <message>
+        <source>The project has no draft: start one (Pool ▸ New draft) to judge it.</source>
+        <translation>项目没有草稿：请先新建一个（判断池 ▸ 从此版本新建草稿）再评判。</translation>
+    </message>
+    <message>
+        <source>Name the model the server should use.</source>
+        <translation>请填写服务器应使用的模型名称。</translation>
+    </message>
+    <message>
+        <source>Judge with a model</source>
+        <translation>用模型评判</translation>
+    </message>
+    <message>
+        <source>Endpoint</source>
+        <translation>端点</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>none (a local server needs no key)</source>
+        <translation>无（本地服务器无需密钥）</translation>
+    </message>
+    <message>
+        <source>Environment variable holding the API key</source>
+        <translation>存放 API 密钥的环境变量</translation>
+    </message>
+    <message>
+        <source>the built-in template</source>
+        <translation>内置模板</translation>
+    </message>
+    <message>
+        <source>Prompt template file</source>
+        <translation>提示词模板文件</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Items to judge</source>
+        <translation>要评判的条目</translation>
+    </message>
+    <message>
+        <source>every query (or IDs separated by commas)</source>
+        <translation>全部查询（或以逗号分隔的编号）</translation>
+    </message>
+    <message>
+        <source>Queries</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>every item</source>
+        <translation>全部条目</translation>
+    </message>
+    <message>
+        <source>Random sample of items</source>
+        <translation>条目的随机样本</translation>
+    </message>
+    <message>
+        <source>Seed of the sample and of the model</source>
+        <translation>抽样与模型的随机种子</translation>
+    </message>
+    <message>
+        <source>Requests at once</source>
+        <translation>并发请求数</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <source>Seconds to wait for one answer</source>
+        <translation>等待单个回答的秒数</translation>
+    </message>
+    <message>
+        <source>Test connection</source>
+        <translation>测试连接</translation>
+    </message>
+    <message>
+        <source>Connection</source>
+        <translation>连接</translation>
+    </message>
+    <message>
+        <source>Estimate</source>
+        <translation>估算</translation>
+    </message>
+    <message>
+        <source>Ask the model about a few items and estimate the whole job; nothing is recorded</source>
+        <translation>向模型询问几个条目并估算整个任务；不记录任何内容</translation>
+    </message>
+    <message>
+        <source>The prompt the model reads</source>
+        <translation>模型读到的提示词</translation>
+    </message>
+    <message>
+        <source>Why nothing can be judged</source>
+        <translation>为何无法评判</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <source>Timeout</source>
+        <translation>超时</translation>
+    </message>
+    <message>
+        <source>API key variable</source>
+        <translation>API 密钥变量</translation>
+    </message>
+    <message>
+        <source>Template</source>
+        <translation>模板</translation>
+    </message>
+    <message>
+        <source>Items</source>
+        <translation>条目</translation>
+    </message>
+    <message>
+        <source>Sample</source>
+        <translation>抽样</translation>
+    </message>
+    <message>
+        <source>The model&apos;s grades are recorded as the ratings of annotator model:&lt;name&gt;, with every answer. They never become an item&apos;s grade on their own; people grading never see them.</source>
+        <translation>模型的等级记录为标注者 model:&lt;名称&gt; 的评级，每个回答都会保留。它们不会自行成为条目的等级；人工评级时也看不到它们。</translation>
+    </message>
+    <message>
+        <source>Judge</source>
+        <translation>评判</translation>
+    </message>
+    <message>
+        <source>{name} is not set in this program&apos;s environment: no key will be sent.</source>
+        <translation>本程序的环境中未设置 {name}：不会发送密钥。</translation>
+    </message>
+    <message>
+        <source>Connected: {endpoint} serves the model {model}.</source>
+        <translation>已连接：{endpoint} 提供模型 {model}。</translation>
+    </message>
+    <message>
+        <source>Not usable: {why}</source>
+        <translation>无法使用：{why}</translation>
+    </message>
+    <message>
+        <source>The prompt, on an item of the draft</source>
+        <translation>提示词（以草稿中的一个条目为例）</translation>
+    </message>
+    <message>
+        <source>The prompt for document {doc_id} of query {query_id}</source>
+        <translation>查询 {query_id} 的文档 {doc_id} 的提示词</translation>
+    </message>
+    <message>
+        <source>Testing {endpoint}…</source>
+        <translation>正在测试 {endpoint}…</translation>
+    </message>
+    <message>
+        <source>Estimating: asking the model about a few items…</source>
+        <translation>正在估算：向模型询问几个条目…</translation>
+    </message>
+    <message>
+        <source>Prompt template</source>
+        <translation>提示词模板</translation>
+    </message>
+    <message>
+        <source>Templates (*.txt *.md);;All files (*)</source>
+        <translation>模板 (*.txt *.md);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>{items} items to judge; {skipped} in scope already judged by this model and template.</source>
+        <translation>待评判 {items} 个条目；范围内已有 {skipped} 个由此模型和模板评判过。</translation>
+    </message>
+    <message>
+        <source>About {each} s an item: {total} for the whole job, {concurrency} at a time.</source>
+        <translation>每个条目约 {each} 秒：整个任务约 {total}，每次并发 {concurrency} 个。</translation>
+    </message>
+    <message>
+        <source>About {tokens} tokens in all.</source>
+        <translation>共约 {tokens} 个词元。</translation>
+    </message>
+    <message>
+        <source>{failed} of the {asked} answers asked gave no grade: {why}</source>
+        <translation>询问的 {asked} 个回答中有 {failed} 个未给出等级：{why}</translation>
+    </message>
+    <message>
+        <source>Each of the {asked} answers asked gave a grade.</source>
+        <translation>询问的 {asked} 个回答都给出了等级。</translation>
+    </message>
+    <message>
+        <source>&amp;Judge with a model…</source>
+        <translation>用模型评判(&amp;J)…</translation>
+    </message>
+    <message>
+        <source>{model} is judging the draft…</source>
+        <translation>{model} 正在评判草稿…</translation>
+    </message>
+    <message>
+        <source>Judged with a model</source>
+        <translation>已用模型评判</translation>
+    </message>
+    <message>
+        <source>Nothing to judge: the {count} items in scope are already judged by {model} with this template.</source>
+        <translation>没有需要评判的条目：范围内的 {count} 个条目已由 {model} 用此模板评判过。</translation>
+    </message>
+    <message>
+        <source>{model} judged {judged} items of draft v{version}: {graded} graded, {failed} without a grade (every answer is kept). {skipped} already judged were not asked again.</source>
+        <translation>{model} 评判了草稿 v{version} 的 {judged} 个条目：{graded} 个给出等级，{failed} 个未给出等级（每个回答都已保留）。已评判过的 {skipped} 个没有再次询问。</translation>
+    </message>
+    <message>
+        <source>Cancelled: judge again with the same model and template to go on.</source>
+        <translation>已取消：用相同的模型和模板再次评判即可继续。</translation>
+    </message>
+    <message>
+        <source>Stopped early: {why}</source>
+        <translation>提前停止：{why}</translation>
+    </message>
+    <message>
+        <source>First answer without a grade ({query_id}, {doc_id}): {why}</source>
+        <translation>第一个未给出等级的回答（{query_id}，{doc_id}）：{why}</translation>
+    </message>
+    <message>
+        <source>The model&apos;s grades are ratings of {model}: compare them with people&apos;s in the Agreement tab before using them.</source>
+        <translation>模型的等级是 {model} 的评级：使用前请在“一致性”标签页中与人工的评级比较。</translation>
     </message>
 </context>
 <context>

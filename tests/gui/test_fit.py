@@ -229,6 +229,7 @@ def test_no_header_or_label_of_a_dialog_is_cut(qtbot, demo_window, language, tmp
         "pool_diff": PoolDiffDialog(project, window),
         "send_for_judging": SendForJudgingDialog(window.analysis.session, window),
         "assign": AssignDialog(project.pool_items(draft.version).groupby("query_id").size(), str(tmp_path), window),
+        "judge": judge_dialog(window, qtbot),
     }
     found = []
     for name, dialog in dialogs.items():
@@ -244,6 +245,16 @@ def test_no_header_or_label_of_a_dialog_is_cut(qtbot, demo_window, language, tmp
         dialog.close()
     print("\n".join(found))
     assert found == []
+
+
+def judge_dialog(window, qtbot):
+    """Pool ▸ Judge with a model… with its inputs filled and a real item's prompt shown."""
+    from ndcg_desktop.gui.judge import JudgeDialog
+
+    window.judge.session.set(model="smollm2", api_key_env="NDCG_UNSET_KEY")  # the unset key's line shows too
+    dialog = JudgeDialog(window.judge.session, window)
+    qtbot.waitUntil(lambda: window.judge.session.preview is not None, timeout=10_000)
+    return dialog
 
 
 def test_every_tab_with_a_result_in_chinese_leaves_no_interface_text_in_english(qtbot, chinese_window):

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from ndcg_desktop.domain import Gain, InputError
 from ndcg_desktop.domain.choices import BY_NAME
+from ndcg_desktop.domain.names import is_model
 from ndcg_desktop.gui import file_dialogs
 from ndcg_desktop.gui.agreement.heatmap import ConfusionModel, heatmap_view
 from ndcg_desktop.gui.agreement.reasons import reason_words
@@ -405,6 +406,15 @@ class AgreementView(QWidget):
                 unanimous=figure_text(overall.unanimous),
             )
             + "".join("\n" + line for line in self.session.warnings())  # identical annotators: counted twice
+            + "".join(
+                "\n"
+                + translate(
+                    "agreement",
+                    "{name} is a language model, compared here with the people as one more annotator.",
+                ).format(name=name)
+                for name in report.annotators
+                if is_model(name)
+            )
         )
         groups = report.groups_frame()
         groups["undefined"] = groups["undefined"].map(reason_words)

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ndcg_desktop.domain.names import is_model
 from ndcg_desktop.domain.settings import grade_label
 from ndcg_desktop.gui.annotate.grade_bar import GradeBar
 from ndcg_desktop.gui.commands import WRITE_ERRORS, write_problem
@@ -315,7 +316,9 @@ class AdjudicateView(QWidget):
         for r in self.session.ratings_of(q, d).itertuples():
             note = f" — {r.note}" if r.note else ""
             grade = grade_label(int(r.grade), labels, low)
-            html.append(f"<li><b>{_esc(str(r.annotator))}</b>: {_esc(grade + note)}</li>")
+            who = str(r.annotator)
+            kind = f" ({_esc(translate('team', 'a language model'))})" if is_model(who) else ""  # not a person
+            html.append(f"<li><b>{_esc(who)}</b>{kind}: {_esc(grade + note)}</li>")
         html += ["</ul><p><b>", _esc(translate("team", "Topic")), ":</b> ", _esc(topic["text"]), "</p>"]
         html += ["<p><b>", _esc(doc["title"]), "</b></p><p>", _esc(doc["text"][:20000]), "</p>"]
         self.detail.setHtml("".join(html))  # every piece of project data escaped: shown as text, never markup

@@ -17,6 +17,7 @@ import urllib.request
 from dataclasses import dataclass
 from typing import Any
 
+from ndcg_desktop.domain.manifest import JsonObject
 from ndcg_desktop.tasks.assessing.model import AssessorSettings
 
 # How structured output is asked for: OpenAI's form (vLLM, Ollama, LM Studio, hosted APIs), or llama-cpp-python's
@@ -38,7 +39,7 @@ class Answer:
     refused_format: bool = False  # the server refused the response_format asked for
 
 
-def grade_schema(grades: tuple[int, ...]) -> dict[str, Any]:
+def grade_schema(grades: tuple[int, ...]) -> JsonObject:
     """The JSON schema of an answer: an object with one integer ``grade`` among the scale's grades, nothing else."""
     return {
         "type": "object",
@@ -48,7 +49,7 @@ def grade_schema(grades: tuple[int, ...]) -> dict[str, Any]:
     }
 
 
-def response_format(kind: str, grades: tuple[int, ...]) -> dict[str, Any]:
+def response_format(kind: str, grades: tuple[int, ...]) -> JsonObject:
     """The ``response_format`` field for ``kind`` (one of :data:`FORMATS`)."""
     schema = grade_schema(grades)
     if kind == "json_schema":
