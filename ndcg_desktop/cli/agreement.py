@@ -107,7 +107,7 @@ def as_text(result: Any) -> str:
     names = ", ".join(map(plain, report.annotators)) or "none"
     lines = [
         f"pool version {v.version} ({state}): {len(report.annotators)} annotators ({names})",
-        f"items      {overall.items} of {report.rated_items} rated items were rated by two or more people",
+        f"items      {overall.items} of {report.rated_items} rated items were rated by two or more annotators",
         f"alpha      {overall.alpha.text(4)}   (Krippendorff, ordinal)",
         f"unanimous  {overall.unanimous.text(4)}   (share of shared items given one grade by all)",
         *(f"WARNING    {line}" for line in result.warnings()),  # identical annotators, and the figures without them
@@ -152,6 +152,6 @@ def as_text(result: Any) -> str:
 
 def _systems_head(result: Any) -> str:
     return (
-        f"mean nDCG over the {len(result.systems.queries)} queries rated by two or more people, each annotator's "
+        f"mean nDCG over the {len(result.systems.queries)} queries rated by two or more annotators, each annotator's "
         f"grades in place of the consensus on the items they rated; {result.settings.describe()}"
     )

@@ -42,8 +42,8 @@ ITEM = ["query_id", "doc_id"]
 class Figure:
     """A statistic that may be undefined for the data: then ``value`` is None and ``why`` says why.
 
-    >>> Figure(0.8153875).text(), Figure(None, "no item rated by two or more people").text()
-    ('0.815', 'undefined: no item rated by two or more people')
+    >>> Figure(0.8153875).text(), Figure(None, "no item rated by two or more annotators").text()
+    ('0.815', 'undefined: no item rated by two or more annotators')
     """
 
     value: float | None
@@ -353,7 +353,7 @@ class _Items:
         return table[columns].astype({"grade_a": np.int64, "grade_b": np.int64, "items": np.int64})
 
 
-NO_SHARED = "no item rated by two or more people"
+NO_SHARED = "no item rated by two or more annotators"
 
 
 def _pair(a: str, b: str, ga: np.ndarray, gb: np.ndarray, grades: tuple[int, ...]) -> PairFigures:

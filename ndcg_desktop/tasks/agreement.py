@@ -7,7 +7,7 @@ version's adjudicated grades) and see whether the ordering of the systems moves.
 *An annotator's grades* are the frozen version with that annotator's rating in place of the
 consensus grade on every item they rated (the same universe of judged documents for everyone, so
 every flag and policy is the consensus's and only the grades differ). The means are taken over the
-queries in which some item was rated by two or more people: elsewhere nobody's grade differs from
+queries in which some item was rated by two or more annotators: elsewhere nobody's grade differs from
 the consensus. Each run is scored by the one stored-run path (:func:`tasks.scoring.score_inputs`).
 """
 
@@ -121,7 +121,7 @@ def check_systems(
         empty.why, empty.reason = "no run is imported", "no_runs"
         return empty
     if not queries:
-        empty.why, empty.reason = "no query has an item rated by two or more people", "no_shared_items"
+        empty.why, empty.reason = "no query has an item rated by two or more annotators", "no_shared_items"
         return empty
     per_query, refused = _score_everything(project, version, ratings, runs, judges, base, progress, cancelled)
     scored = [run for run in runs if run not in refused]
@@ -277,7 +277,7 @@ class Caveat:
         if self.kind == "few_items":
             return (
                 f"alpha and the kappas rest on {self.items} item{'s' if self.items != 1 else ''} rated by two or "
-                f"more people (fewer than {FEW_SHARED_ITEMS}): over so few items they say little about agreement "
+                f"more annotators (fewer than {FEW_SHARED_ITEMS}): over so few items they say little about agreement "
                 "(over one, they can only be 0, 1 or undefined)"
             )
         if self.kind == "few_pair_items":
@@ -309,7 +309,7 @@ def find_caveats(report: AgreementReport, systems: SystemsCheck) -> list[Caveat]
 def caveats(report: AgreementReport, systems: SystemsCheck) -> list[str]:
     """:func:`find_caveats` in ``ndcg agreement``'s words, one sentence each.
 
-    >>> # one item rated by ana and ben: "alpha and the kappas rest on 1 item rated by two or more people ..."
+    >>> # one item rated by ana and ben: "alpha and the kappas rest on 1 item rated by two or more annotators ..."
     """
     return [caveat.text() for caveat in find_caveats(report, systems)]
 

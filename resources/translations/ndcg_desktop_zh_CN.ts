@@ -35,8 +35,8 @@
         <translation>尚未导入运行结果，因此没有可比较的运行结果。</translation>
     </message>
     <message>
-        <source>No query has an item rated by two or more people, so no run is compared.</source>
-        <translation>没有任何查询含有两人及以上评级的条目，因此不比较运行结果。</translation>
+        <source>No query has an item rated by two or more annotators, so no run is compared.</source>
+        <translation>没有任何查询含有两位及以上标注者评级的条目，因此不比较运行结果。</translation>
     </message>
     <message>
         <source>No run could be scored under these choices:</source>
@@ -47,12 +47,12 @@
         <translation>未定义（{why}）</translation>
     </message>
     <message>
-        <source>Caveat: alpha and the kappas rest on 1 item rated by two or more people (fewer than {few}): over so few items they say little about agreement (over one, they can only be 0, 1 or undefined)</source>
-        <translation>注意：alpha 与各 kappa 只基于 1 个由两人及以上评分的条目（少于 {few} 个）：条目这么少，它们几乎说明不了一致程度（只有一个条目时，它们只能是 0、1 或无定义）</translation>
+        <source>Caveat: alpha and the kappas rest on 1 item rated by two or more annotators (fewer than {few}): over so few items they say little about agreement (over one, they can only be 0, 1 or undefined)</source>
+        <translation>注意：alpha 与各 kappa 只基于 1 个由两位及以上标注者评分的条目（少于 {few} 个）：条目这么少，它们几乎说明不了一致程度（只有一个条目时，它们只能是 0、1 或无定义）</translation>
     </message>
     <message>
-        <source>Caveat: alpha and the kappas rest on {items} items rated by two or more people (fewer than {few}): over so few items they say little about agreement (over one, they can only be 0, 1 or undefined)</source>
-        <translation>注意：alpha 与各 kappa 只基于 {items} 个由两人及以上评分的条目（少于 {few} 个）：条目这么少，它们几乎说明不了一致程度（只有一个条目时，它们只能是 0、1 或无定义）</translation>
+        <source>Caveat: alpha and the kappas rest on {items} items rated by two or more annotators (fewer than {few}): over so few items they say little about agreement (over one, they can only be 0, 1 or undefined)</source>
+        <translation>注意：alpha 与各 kappa 只基于 {items} 个由两位及以上标注者评分的条目（少于 {few} 个）：条目这么少，它们几乎说明不了一致程度（只有一个条目时，它们只能是 0、1 或无定义）</translation>
     </message>
     <message>
         <source>{a} - {b} ({items})</source>
@@ -124,7 +124,7 @@
     </message>
     <message>
         <source>All queries first, then each query with items rated by two or more</source>
-        <translation>先列出全部查询，再列出有两人及以上评分条目的每个查询</translation>
+        <translation>先列出全部查询，再列出有两位及以上标注者评分条目的每个查询</translation>
     </message>
     <message>
         <source>Pairs of annotators</source>
@@ -187,8 +187,8 @@
         <translation>打开一个含有判断池版本的项目，查看其标注者的一致程度。</translation>
     </message>
     <message>
-        <source>Pool v{version}: {annotators}; {shared} of {rated} rated items were rated by two or more people. Krippendorff&apos;s alpha (ordinal): {alpha}. Unanimous: {unanimous}.</source>
-        <translation>判断池 v{version}：{annotators}；{rated} 个已评分条目中有 {shared} 个由两人及以上评分。Krippendorff alpha（有序）：{alpha}。完全一致：{unanimous}。</translation>
+        <source>Pool v{version}: {annotators}; {shared} of {rated} rated items were rated by two or more annotators. Krippendorff&apos;s alpha (ordinal): {alpha}. Unanimous: {unanimous}.</source>
+        <translation>判断池 v{version}：{annotators}；{rated} 个已评分条目中有 {shared} 个由两位及以上标注者评分。Krippendorff alpha（有序）：{alpha}。完全一致：{unanimous}。</translation>
     </message>
     <message>
         <source>1 annotator</source>
@@ -225,12 +225,12 @@ Not scored: {run}: {why}</source>
 未打分：{run}：{why}</translation>
     </message>
     <message>
-        <source>Mean nDCG over the {count} queries in which two or more people rated an item; an annotator&apos;s grades replace the consensus on the items they rated. {settings}</source>
-        <translation>在 {count} 个有条目由两人及以上评分的查询上的平均 nDCG；标注者评过的条目以其等级替代共识等级。{settings}</translation>
+        <source>Mean nDCG over the {count} queries in which two or more annotators rated an item; an annotator&apos;s grades replace the consensus on the items they rated. {settings}</source>
+        <translation>在 {count} 个有条目由两位及以上标注者评分的查询上的平均 nDCG；标注者评过的条目以其等级替代共识等级。{settings}</translation>
     </message>
     <message>
-        <source>no item rated by two or more people</source>
-        <translation>没有任何条目由两人及以上评级</translation>
+        <source>no item rated by two or more annotators</source>
+        <translation>没有任何条目由两位及以上标注者评级</translation>
     </message>
     <message>
         <source>no item rated by both {a} and {b}</source>

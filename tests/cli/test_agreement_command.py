@@ -64,7 +64,7 @@ def test_text_names_the_version_and_the_refused_runs(project, tmp_path, capsys):
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("pool version 1 (frozen, sha256 ")
     assert out[0].endswith("): 2 annotators (ana, ben)")
-    assert "items      3 of 5 rated items were rated by two or more people" in out
+    assert "items      3 of 5 rated items were rated by two or more annotators" in out
     assert [line for line in out if line.startswith("not scored: ")] == [
         "not scored: sysZ: sysZ.run:1: document Z for query q1 is not in the judgment pool (unjudged; 1 unjudged "
         "document in all); choose --unjudged zero|condense"  # the command line's own option
@@ -96,8 +96,8 @@ def test_figures_over_three_items_and_two_runs_are_printed_with_their_caveats(pr
     assert main(["agreement", project, "--unjudged", "zero"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert [line for line in out if line.startswith("caveat: ")] == [
-        "caveat: alpha and the kappas rest on 3 items rated by two or more people (fewer than 10): over so few items "
-        "they say little about agreement (over one, they can only be 0, 1 or undefined)",
+        "caveat: alpha and the kappas rest on 3 items rated by two or more annotators (fewer than 10): "
+        "over so few items they say little about agreement (over one, they can only be 0, 1 or undefined)",
         "caveat: Kendall's tau orders only 2 runs, so it takes one of 2 values (1 or -1): it says whether their order "
         "changes, little more",
     ]

@@ -10,6 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QTableView
 
 from ndcg_desktop.store import Project
+from ndcg_desktop.store.ratings import RATING_COLUMNS
 
 from .conftest import shot
 
@@ -28,6 +29,15 @@ def model_rates(path: Path, annotator: str, grades: dict[tuple[str, str], int]) 
             template_source="built-in",
         )
         project.assessor.record(run, [(q, d, g, None, f'{{"grade": {g}}}', 0.1, 10, 2) for (q, d), g in grades.items()])
+
+
+def person_rates(path: Path, annotator: str, grades: dict[tuple[str, str], int]) -> None:
+    """Record ``grades`` as a person's ratings (as a merged work file does)."""
+    with Project.open(path, user="tester") as project:
+        rows = [(q, d, annotator, g, "", "2026-01-01T00:00:00") for (q, d), g in grades.items()]
+        project.rating_store.add_ratings(
+            pd.DataFrame(rows, columns=RATING_COLUMNS), version=project.draft().version, source="test"
+        )
 
 
 def annotate_shows(window) -> list[str]:
@@ -79,11 +89,19 @@ def test_adjudicate_and_agreement_show_the_model_as_an_annotator_labelled_as_a_m
     view = window.team.view
     window.tabs.setCurrentWidget(view)
     qtbot.waitUntil(lambda: view.found is not None, timeout=20_000)
+    assert view.model.rowCount() == 0  # a model differing from a person makes nothing for anyone to adjudicate
+    window.close_project()
+    person_rates(small_project, "ben", {("q1", "A"): 1})  # two people differ on A: the model is shown beside them
+    assert window.open_project(small_project)
+    view = window.team.view
+    window.tabs.setCurrentWidget(view)
+    qtbot.waitUntil(lambda: view.found is not None, timeout=20_000)
     listed = [(view.model.index(r, 1).data(), view.model.index(r, 2).data()) for r in range(view.model.rowCount())]
     assert listed == [("q1", "A")]  # B: the model agrees with the file
     view.table.setCurrentIndex(view.proxy.index(0, 0))
     detail = view.detail.toPlainText()
-    assert "model:alpha (a language model): 0" in detail and "import:j.qrels: 3" in detail
+    assert "model:alpha (a language model): 0 · " in detail and "import:j.qrels: 3 · " in detail
+    assert "ben: 1 · " in detail
     shot(window, "T6_adjudicate_model")
 
     agreement = window.agreement
@@ -92,11 +110,10 @@ def test_adjudicate_and_agreement_show_the_model_as_an_annotator_labelled_as_a_m
     qtbot.waitUntil(lambda: agreement.result is not None, timeout=30_000)
     leniency = agreement.leniency
     names = [leniency.index(r, 0).data() for r in range(leniency.rowCount())]
-    assert names == ["import:j.qrels", "model:alpha"]
+    assert names == ["ben", "import:j.qrels", "model:alpha"]
     pairs = agreement.pairs
-    assert [(pairs.index(r, 0).data(), pairs.index(r, 1).data()) for r in range(pairs.rowCount())] == [
-        ("import:j.qrels", "model:alpha")
-    ]
+    listed_pairs = {(pairs.index(r, 0).data(), pairs.index(r, 1).data()) for r in range(pairs.rowCount())}
+    assert ("import:j.qrels", "model:alpha") in listed_pairs or ("model:alpha", "import:j.qrels") in listed_pairs
     assert "model:alpha is a language model, compared here with the people as one more annotator." in (
         agreement.summary.text()
     )
@@ -104,6 +121,6 @@ def test_adjudicate_and_agreement_show_the_model_as_an_annotator_labelled_as_a_m
     mine = ratings[ratings["annotator"] == "model:alpha"]
     expected_mean = (0 + 2) / 2  # the model's two ratings, as recorded
     assert float(mine["grade"].mean()) == expected_mean
-    assert leniency.index(1, 2).data() == f"{expected_mean:.4f}"
+    assert leniency.index(2, 2).data() == f"{expected_mean:.4f}"
     shot(window, "T6_agreement_model")
     assert not pd.isna(expected_mean)

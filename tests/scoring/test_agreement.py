@@ -245,8 +245,8 @@ def test_one_rater() -> None:
     assert report.overall.items == 0
     assert report.overall.pairs == ()
     assert report.overall.alpha.value is None
-    assert report.overall.alpha.text() == "undefined: no item rated by two or more people"
-    assert report.overall.unanimous.text() == "undefined: no item rated by two or more people"
+    assert report.overall.alpha.text() == "undefined: no item rated by two or more annotators"
+    assert report.overall.unanimous.text() == "undefined: no item rated by two or more annotators"
     assert report.per_query == ()
     no_nan_anywhere([report.groups_frame(), report.pairs_frame()])
 

@@ -122,7 +122,7 @@ def test_a_run_refused_by_a_policy_is_listed_and_the_others_compared(project, wr
 def test_nothing_to_compare_is_said_in_words(project, tmp_path, write):
     lone = RATINGS[RATINGS["annotator"] == "ana"]
     systems = compute_agreement(project, project.version(1), lone, K2).systems
-    assert systems.why == "no query has an item rated by two or more people"
+    assert systems.why == "no query has an item rated by two or more annotators"
     assert systems.taus == [] and len(systems.means) == 0
     draft = project.new_draft_from(1)
     systems = compute_agreement(project, draft, RATINGS, K2).systems
@@ -257,7 +257,7 @@ def test_one_shared_item_gives_a_caveat_on_alpha_and_the_kappas(project):
     assert result.report.overall.items == 1
     assert result.report.overall.pairs[0].kappa_linear.value == 0.0  # what was printed without a word
     assert caveats(result.report, result.systems)[0] == (
-        f"alpha and the kappas rest on 1 item rated by two or more people (fewer than {FEW_SHARED_ITEMS}): over so "
+        f"alpha and the kappas rest on 1 item rated by two or more annotators (fewer than {FEW_SHARED_ITEMS}): over so "
         "few items they say little about agreement (over one, they can only be 0, 1 or undefined)"
     )
     assert result.manifest()["caveats"] == caveats(result.report, result.systems)

@@ -21,8 +21,8 @@ translate = QCoreApplication.translate
 _NAME = r"(?P<{}>[^;]+?)"
 REASONS: list[tuple[re.Pattern[str], str]] = [
     (
-        re.compile(r"no item rated by two or more people"),
-        QT_TRANSLATE_NOOP("agreement", "no item rated by two or more people"),
+        re.compile(r"no item rated by two or more annotators"),
+        QT_TRANSLATE_NOOP("agreement", "no item rated by two or more annotators"),
     ),
     (
         re.compile(rf"no item rated by both {_NAME.format('a')} and {_NAME.format('b')}(?=;|$)"),

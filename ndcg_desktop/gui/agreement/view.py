@@ -87,7 +87,7 @@ NOT_COMPARED_TEXTS = {  # tasks.agreement.NOT_COMPARED, in the window's words
     "draft": QT_TRANSLATE_NOOP("agreement", "Runs are compared on a frozen version; this one is a draft."),
     "no_runs": QT_TRANSLATE_NOOP("agreement", "No run is imported, so no run is compared."),
     "no_shared_items": QT_TRANSLATE_NOOP(
-        "agreement", "No query has an item rated by two or more people, so no run is compared."
+        "agreement", "No query has an item rated by two or more annotators, so no run is compared."
     ),
     "none_scored": QT_TRANSLATE_NOOP("agreement", "No run could be scored under these choices:"),
 }
@@ -113,14 +113,15 @@ def caveat_text(caveat: Caveat) -> str:
         text = (
             translate(
                 "agreement",
-                "Caveat: alpha and the kappas rest on 1 item rated by two or more people (fewer than {few}): over so "
-                "few items they say little about agreement (over one, they can only be 0, 1 or undefined)",
+                "Caveat: alpha and the kappas rest on 1 item rated by two or more annotators (fewer than {few}): "
+                "over so few items they say little about agreement (over one, they can only be 0, 1 or undefined)",
             )
             if caveat.items == 1
             else translate(
                 "agreement",
-                "Caveat: alpha and the kappas rest on {items} items rated by two or more people (fewer than {few}): "
-                "over so few items they say little about agreement (over one, they can only be 0, 1 or undefined)",
+                "Caveat: alpha and the kappas rest on {items} items rated by two or more annotators "
+                "(fewer than {few}): over so few items they say little about agreement (over one, they can only be "
+                "0, 1 or undefined)",
             )
         )
         return text.format(items=caveat.items, few=FEW_SHARED_ITEMS)
@@ -394,7 +395,7 @@ class AgreementView(QWidget):
             translate(
                 "agreement",
                 "Pool v{version}: {annotators}; {shared} of {rated} rated items were rated by two or more "
-                "people. Krippendorff's alpha (ordinal): {alpha}. Unanimous: {unanimous}.",
+                "annotators. Krippendorff's alpha (ordinal): {alpha}. Unanimous: {unanimous}.",
             ).format(
                 version=result.version.version,
                 annotators=translate("agreement", "1 annotator")
@@ -482,7 +483,7 @@ class AgreementView(QWidget):
             self.systems_note.setText(
                 translate(
                     "agreement",
-                    "Mean nDCG over the {count} queries in which two or more people rated an item; an annotator's "
+                    "Mean nDCG over the {count} queries in which two or more annotators rated an item; an annotator's "
                     "grades replace the consensus on the items they rated. {settings}",
                 ).format(count=len(systems.queries), settings=describe_settings(result.settings))
                 + refused

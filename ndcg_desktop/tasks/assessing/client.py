@@ -24,6 +24,7 @@ from ndcg_desktop.tasks.assessing.model import AssessorSettings
 # (a JSON schema inside a json_object format), used when a server refuses the first.
 FORMATS = ("json_schema", "json_object")
 _BODY_SHOWN = 300  # characters of a response body kept in a failure's text
+_BODY_SAID = 80  # characters of it in a refusal said to the user (the whole page says little more)
 
 
 @dataclass(frozen=True)
@@ -114,7 +115,7 @@ class Client:
             data = json.loads(body)
             return [str(entry["id"]) for entry in data["data"]], None
         except (ValueError, KeyError, TypeError, RecursionError):
-            return None, f"its /models is not an OpenAI model list{_snippet(body)}"
+            return None, f"its /models is not an OpenAI model list{_snippet(body, _BODY_SAID)}"
 
     def chat(self, messages: list[dict[str, str]], grades: tuple[int, ...], fmt: str | None) -> Answer:
         """One chat-completions request (with retries for transient failures); ``fmt`` None asks for free text."""
@@ -205,10 +206,10 @@ def _read(exc: urllib.error.HTTPError) -> str:
         return ""
 
 
-def _snippet(body: bytes | str) -> str:
+def _snippet(body: bytes | str, limit: int = _BODY_SHOWN) -> str:
     text = body.decode("utf-8", "replace") if isinstance(body, bytes) else body
     text = " ".join(text.split())
-    return f": {text[:_BODY_SHOWN]}" if text else ""
+    return f": {text[:limit]}{'…' if len(text) > limit else ''}" if text else ""
 
 
 def _network_error(exc: BaseException) -> str:
