@@ -114,10 +114,10 @@ def as_text(result: Any) -> str:
     ]
     # A column is as wide as its longest name (imports' and models' names are long): rows stay in line, names whole.
     if overall.pairs:
-        names = [plain(f"{pair.a} - {pair.b}") for pair in overall.pairs]
-        width = max(24, *map(len, names))
+        pair_names = [plain(f"{pair.a} - {pair.b}") for pair in overall.pairs]
+        width = max(24, *map(len, pair_names))
         lines += ["", f"{'pair':<{width}} {'items':>6} {'raw':>8} {'kappa lin':>10} {'kappa quad':>10}"]
-        for pair, name in zip(overall.pairs, names, strict=True):
+        for pair, name in zip(overall.pairs, pair_names, strict=True):
             figures = (pair.raw, pair.kappa_linear, pair.kappa_quadratic)
             cells = " ".join(f"{_num(f.value):>{cell}}" for f, cell in zip(figures, (8, 10, 10), strict=True))
             lines.append(f"{name:<{width}} {pair.items:>6} {cells}")
@@ -143,11 +143,11 @@ def as_text(result: Any) -> str:
     if not systems.why:
         judges = [plain(j) for j in systems.judges]
         width = max(20, *(len(plain(str(run))) for run in systems.means.iloc[:, 0]))
-        cells = [max(12, len(j)) for j in judges]
-        lines.append(f"{'run':<{width}} " + " ".join(f"{j:>{cell}}" for j, cell in zip(judges, cells, strict=True)))
-        for row in systems.means.itertuples(index=False):
-            figures = " ".join(f"{_num(v):>{cell}}" for v, cell in zip(row[1:], cells, strict=True))
-            lines.append(f"{plain(str(row[0])):<{width}} " + figures)
+        widths = [max(12, len(j)) for j in judges]
+        lines.append(f"{'run':<{width}} " + " ".join(f"{j:>{w}}" for j, w in zip(judges, widths, strict=True)))
+        for means in systems.means.itertuples(index=False):
+            shown = " ".join(f"{_num(v):>{w}}" for v, w in zip(means[1:], widths, strict=True))
+            lines.append(f"{plain(str(means[0])):<{width}} " + shown)
         lines += [f"kendall tau {plain(a)} / {plain(b)}: {tau.text(4)}" for a, b, tau in systems.taus]
         lines += [f"not scored: {plain(run)}: {why}" for run, why in systems.refused.items()]
         if systems.refused:
