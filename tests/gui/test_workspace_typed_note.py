@@ -47,8 +47,10 @@ def test_leaving_the_item_saves_the_typed_note_to_it(window, small_project, qtbo
     qtbot.wait(50)  # the save is queued after the move is shown
     assert notes(small_project).get(item) == "cold kitchen, check"
     assert ws.note_edit.text() == ""  # the item now shown has no note
-    undo_texts = [window.undo_stack.text(i) for i in range(window.undo_stack.count())]
-    assert f"Note on {item[1]} for {item[0]}" in undo_texts
+    assert window.undo_stack.undoText() == f"Note on {item[1]} for {item[0]}"  # the last step: after a grade's
+    window.undo_stack.undo()
+    assert item not in notes(small_project)
+    assert (ws.session.query_id, ws.session.doc_id) == item  # undone where it was typed
 
 
 def test_a_redraw_while_typing_keeps_the_typed_text(window, small_project, qtbot, messages):
