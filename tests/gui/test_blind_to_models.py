@@ -74,16 +74,22 @@ def test_annotate_shows_the_same_before_and_after_models_judged(window, small_pr
 def test_adjudicate_and_agreement_show_the_model_as_an_annotator_labelled_as_a_model(
     window, small_project, qtbot, messages
 ):
-    model_rates(small_project, "model:alpha", {("q1", "A"): 0, ("q1", "B"): 2})  # differs from the file on A
+    from ndcg_desktop.cli.main import main
+
+    ben = small_project.parent / "ben.qrels"
+    ben.write_text("q1 0 A 1\n")  # a person who differs from the file on A
+    assert main(["import-qrels", str(small_project), str(ben), "--annotator", "ben"]) == 0
+    model_rates(small_project, "model:alpha", {("q1", "A"): 0, ("q1", "B"): 0})  # differs from the file on A and B
     assert window.open_project(small_project)
     view = window.team.view
     window.tabs.setCurrentWidget(view)
     qtbot.waitUntil(lambda: view.found is not None, timeout=20_000)
     listed = [(view.model.index(r, 1).data(), view.model.index(r, 2).data()) for r in range(view.model.rowCount())]
-    assert listed == [("q1", "A")]  # B: the model agrees with the file
+    # A: two people differ. B: only the model differs from a person, which never makes an item differ (rule 18)
+    assert listed == [("q1", "A")]
     view.table.setCurrentIndex(view.proxy.index(0, 0))
     detail = view.detail.toPlainText()
-    assert "model:alpha (a language model): 0" in detail and "import:j.qrels: 3" in detail
+    assert "model:alpha (a language model): 0" in detail and "import:j.qrels: 3" in detail and "ben: 1" in detail
     shot(window, "T6_adjudicate_model")
 
     agreement = window.agreement
@@ -92,18 +98,20 @@ def test_adjudicate_and_agreement_show_the_model_as_an_annotator_labelled_as_a_m
     qtbot.waitUntil(lambda: agreement.result is not None, timeout=30_000)
     leniency = agreement.leniency
     names = [leniency.index(r, 0).data() for r in range(leniency.rowCount())]
-    assert names == ["import:j.qrels", "model:alpha"]
+    assert names == ["ben", "import:j.qrels", "model:alpha"]
     pairs = agreement.pairs
     assert [(pairs.index(r, 0).data(), pairs.index(r, 1).data()) for r in range(pairs.rowCount())] == [
-        ("import:j.qrels", "model:alpha")
+        ("ben", "import:j.qrels"),
+        ("ben", "model:alpha"),
+        ("import:j.qrels", "model:alpha"),
     ]
     assert "model:alpha is a language model, compared here with the people as one more annotator." in (
         agreement.summary.text()
     )
     ratings = window.project.ratings(window.project.draft().version)
     mine = ratings[ratings["annotator"] == "model:alpha"]
-    expected_mean = (0 + 2) / 2  # the model's two ratings, as recorded
+    expected_mean = (0 + 0) / 2  # the model's two ratings, as recorded
     assert float(mine["grade"].mean()) == expected_mean
-    assert leniency.index(1, 2).data() == f"{expected_mean:.4f}"
+    assert leniency.index(2, 2).data() == f"{expected_mean:.4f}"
     shot(window, "T6_agreement_model")
     assert not pd.isna(expected_mean)
