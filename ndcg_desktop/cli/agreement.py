@@ -112,34 +112,42 @@ def as_text(result: Any) -> str:
         f"unanimous  {overall.unanimous.text(4)}   (share of shared items given one grade by all)",
         *(f"WARNING    {line}" for line in result.warnings()),  # identical annotators, and the figures without them
     ]
+    # A column is as wide as its longest name (imports' and models' names are long): rows stay in line, names whole.
     if overall.pairs:
-        lines += ["", f"{'pair':<24} {'items':>6} {'raw':>8} {'kappa lin':>10} {'kappa quad':>10}"]
-        for pair in overall.pairs:
+        pair_names = [plain(f"{pair.a} - {pair.b}") for pair in overall.pairs]
+        width = max(24, *map(len, pair_names))
+        lines += ["", f"{'pair':<{width}} {'items':>6} {'raw':>8} {'kappa lin':>10} {'kappa quad':>10}"]
+        for pair, name in zip(overall.pairs, pair_names, strict=True):
             figures = (pair.raw, pair.kappa_linear, pair.kappa_quadratic)
-            cells = " ".join(f"{_num(f.value):>{width}}" for f, width in zip(figures, (8, 10, 10), strict=True))
-            lines.append(f"{plain(f'{pair.a} - {pair.b}'):<24} {pair.items:>6} {cells}")
+            cells = " ".join(f"{_num(f.value):>{cell}}" for f, cell in zip(figures, (8, 10, 10), strict=True))
+            lines.append(f"{name:<{width}} {pair.items:>6} {cells}")
             why = next((f.why for f in figures if f.value is None), "")
-            lines += [f"{'':<24} undefined: {why}"] if why else []
+            lines += [f"{'':<{width}} undefined: {why}"] if why else []
     if len(report.leniency):
-        lines += ["", f"{'annotator':<20} {'ratings':>8} {'mean grade':>11} {'shared':>7} {'mean on shared':>15}"]
+        width = max(20, *(len(plain(name)) for name in report.leniency["annotator"]))
+        lines += ["", f"{'annotator':<{width}} {'ratings':>8} {'mean grade':>11} {'shared':>7} {'mean on shared':>15}"]
         for row in report.leniency.itertuples(index=False):
             lines.append(
-                f"{plain(row.annotator):<20} {row.ratings:>8} {_num(row.mean_grade):>11} {row.shared_ratings:>7} "
-                f"{_num(row.mean_grade_shared):>15}"
+                f"{plain(row.annotator):<{width}} {row.ratings:>8} {_num(row.mean_grade):>11} "
+                f"{row.shared_ratings:>7} {_num(row.mean_grade_shared):>15}"
             )
     if report.per_query:
-        lines += ["", f"{'query':<20} {'items':>6} {'alpha':>8} {'unanimous':>10}"]
+        width = max(20, *(len(plain(group.query_id or "")) for group in report.per_query))
+        lines += ["", f"{'query':<{width}} {'items':>6} {'alpha':>8} {'unanimous':>10}"]
         for group in report.per_query:
             lines.append(
-                f"{plain(group.query_id or ''):<20} {group.items:>6} {_num(group.alpha.value):>8} "
+                f"{plain(group.query_id or ''):<{width}} {group.items:>6} {_num(group.alpha.value):>8} "
                 f"{_num(group.unanimous.value):>10}"
             )
     lines += ["", "systems: " + (f"not compared: {systems.why}" if systems.why else _systems_head(result))]
     if not systems.why:
-        judges = list(systems.judges)
-        lines.append(f"{'run':<20} " + " ".join(f"{plain(j)[:12]:>12}" for j in judges))
-        for row in systems.means.itertuples(index=False):
-            lines.append(f"{plain(str(row[0])):<20} " + " ".join(f"{_num(v):>12}" for v in row[1:]))
+        judges = [plain(j) for j in systems.judges]
+        width = max(20, *(len(plain(str(run))) for run in systems.means.iloc[:, 0]))
+        widths = [max(12, len(j)) for j in judges]
+        lines.append(f"{'run':<{width}} " + " ".join(f"{j:>{w}}" for j, w in zip(judges, widths, strict=True)))
+        for means in systems.means.itertuples(index=False):
+            shown = " ".join(f"{_num(v):>{w}}" for v, w in zip(means[1:], widths, strict=True))
+            lines.append(f"{plain(str(means[0])):<{width}} " + shown)
         lines += [f"kendall tau {plain(a)} / {plain(b)}: {tau.text(4)}" for a, b, tau in systems.taus]
         lines += [f"not scored: {plain(run)}: {why}" for run, why in systems.refused.items()]
         if systems.refused:

@@ -55,18 +55,22 @@ def run_diff_pools(args: argparse.Namespace) -> int:
         f"pool v{diff.a} (sha256 {diff.hashes[0][:12]}…) -> v{diff.b} (sha256 {diff.hashes[1][:12]}…): "
         f"{s['added']} added, {s['removed']} removed, {s['regraded']} regraded, in {s['queries_changed']} queries",
     ]
+    # columns as wide as their longest ID (12 and 20 at least): long IDs widen them instead of shifting a row
     if len(diff.changes):
-        lines += ["", f"{'query':<12} {'document':<20} {'change':<9} {'grade':>9}  who, when"]
+        q = max(12, *(len(plain(str(v))) for v in diff.changes["query_id"]))
+        d = max(20, *(len(plain(str(v))) for v in diff.changes["doc_id"]))
+        lines += ["", f"{'query':<{q}} {'document':<{d}} {'change':<9} {'grade':>9}  who, when"]
         for row in diff.changes.itertuples(index=False):
             grades = f"{_grade(row.grade_a)} -> {_grade(row.grade_b)}"
             lines.append(
-                f"{plain(str(row.query_id)):<12} {plain(str(row.doc_id)):<20} {row.change:<9} {grades:>9}  "
+                f"{plain(str(row.query_id)):<{q}} {plain(str(row.doc_id)):<{d}} {row.change:<9} {grades:>9}  "
                 f"{'?' if _missing(row.who) else plain(str(row.who))}, {'?' if _missing(row.at) else row.at}"
             )
-    lines += ["", f"{'run':<20} {f'mean v{diff.a}':>9} {f'mean v{diff.b}':>9} {'diff':>8} {'rank':>9}"]
+    width = max(20, *(len(plain(run)) for run in diff.means["run"])) if len(diff.means) else 20
+    lines += ["", f"{'run':<{width}} {f'mean v{diff.a}':>9} {f'mean v{diff.b}':>9} {'diff':>8} {'rank':>9}"]
     for row in diff.means.itertuples(index=False):
         lines.append(
-            f"{plain(row.run):<20} {row.mean_a:>9.4f} {row.mean_b:>9.4f} {row.difference:>+8.4f} "
+            f"{plain(row.run):<{width}} {row.mean_a:>9.4f} {row.mean_b:>9.4f} {row.difference:>+8.4f} "
             f"{f'{row.rank_a} -> {row.rank_b}':>9}"
         )
     tau = "n/a (fewer than two runs scored)" if diff.tau is None else f"{diff.tau:.4f} (p {diff.tau_p:.3g})"

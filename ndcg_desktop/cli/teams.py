@@ -144,12 +144,16 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
             return 0
         found = disagreements(project, k=args.k, gain=Gain(args.gain))
     print(f"draft version {found.version}: {len(found.items)} items rated differently, {found.open} still open")
-    if len(found.items):
-        print(f"{'swing':>7}  {'query':<12} {'doc':<14} {'grade':>5}  ratings")
+    if not len(found.items):
+        return 0
+    # columns as wide as their longest ID (12 and 14 at least): a long ID widens its column, rows stay in line
+    q = max(12, *(len(plain(str(v))) for v in found.items["query_id"]))
+    d = max(14, *(len(plain(str(v))) for v in found.items["doc_id"]))
+    print(f"{'swing':>7}  {'query':<{q}} {'doc':<{d}} {'grade':>5}  ratings")
     for row in found.items.itertuples():
         grade = "-" if pd.isna(row.grade) else str(int(row.grade))
         print(
-            f"{row.swing:7.4f}  {plain(str(row.query_id)):<12} {plain(str(row.doc_id)):<14} {grade:>5}  "
+            f"{row.swing:7.4f}  {plain(str(row.query_id)):<{q}} {plain(str(row.doc_id)):<{d}} {grade:>5}  "
             f"{plain(str(row.ratings))}"
         )
     return 0

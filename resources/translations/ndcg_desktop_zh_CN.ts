@@ -3325,6 +3325,10 @@ SHA-256：
         <translation>；已分发的 {count} 个工作文件</translation>
     </message>
     <message>
+        <source>; {count} answers given by language models</source>
+        <translation>；语言模型给出的 {count} 个回答</translation>
+    </message>
+    <message>
         <source>; {count} rows of {table}</source>
         <translation>；表 {table} 中的 {count} 行</translation>
     </message>

@@ -340,3 +340,20 @@ def test_an_undo_refused_because_another_draft_exists_keeps_its_step(window, sma
     window.project.discard_draft()
     undo(window, qtbot)
     assert window.project.draft().version == 2 and pool(small_project, version=2) == before
+
+
+def test_discard_words_a_models_answers_never_the_tables_names(window, small_project, qtbot, messages):
+    """A draft a model judged: the confirmation said '2 rows of assessor_attempts; 1 rows of assessor_runs' (the
+    tables' names, the class a new user met as 'rows of handout_items'). Every table the window writes is worded."""
+    from tests.tasks.test_blind_to_models import model_rates
+
+    with Project.open(small_project, user="tester") as p:
+        model_rates(p, "model:tiny", {("q1", "C"): 1, ("q2", "E"): 0})
+    window.open_project(small_project)
+    messages.answer = QMessageBox.StandardButton.Cancel
+    window.pool_editor.discard_draft()
+    said = messages[-1][1]
+    assert "; 2 answers given by language models." in said
+    assert "by import:j.qrels, model:tiny)" in said
+    assert "assessor" not in said and "rows of" not in said
+    assert window.project.draft() is not None  # cancelled: nothing discarded

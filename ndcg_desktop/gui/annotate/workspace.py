@@ -6,7 +6,7 @@ is shown, where a key moves and why it does nothing are decided there, without Q
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QItemSelectionModel, QModelIndex, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QKeySequence,
     QShortcut,
@@ -58,6 +58,9 @@ class Workspace(QWidget):
         self.session = AnnotateSession()
         self._write_failed = False
         self._syncing = False  # the selection is being set from the session: its signals are not the user's
+        self._note_for: tuple[int, str, str, str] | None = (
+            None  # the item (version, query, doc) the note box shows, its stored note
+        )
         self._shown_doc: str | None = None  # the document whose text is shown
 
         self.loader = QueryLoader()
@@ -238,15 +241,47 @@ class Workspace(QWidget):
         if doc_id is None or project is None:
             self.grade_bar.show_grade(None)
             self.document.clear()
-            self.note_edit.clear()
+            self._show_note(None)
             self._shown_doc = None
             return
         self.grade_bar.show_grade(self.session.pool.grades[self.session.item()])
-        self.note_edit.setText(self.session.note())
+        self._show_note(self.session.note())
         if force or doc_id != self._shown_doc:
             self._shown_doc = doc_id
             session = self.session
             self.document.show_document(project, doc_id, session.query_text, session.parents, session.chunks_of)
+
+    def _show_note(self, note: str | None) -> None:
+        """The shown item's note (``None``: no item). A note typed and not saved with Enter is never dropped: a
+        redraw of its item keeps it; leaving the item (any way: a grade, J/K, N, a click) saves it to that item."""
+        session, typed = self.session, self.note_edit.text().strip()
+        item = None
+        if note is not None and session.version is not None and session.query_id and session.doc_id:
+            item = (session.version.version, session.query_id, session.doc_id)
+        shown, modified = self._note_for, self.note_edit.isModified()
+        if modified and shown is not None and item == shown[:3]:
+            return
+        if modified and shown is not None and typed != shown[3] and session.project is not None:
+            version, query_id, doc_id, old = shown
+            project = session.project  # saved after this redraw, to the project it was typed in
+            QTimer.singleShot(0, lambda: self._save_left_note(project, (version, query_id, doc_id), typed, old))
+        self.note_edit.setText(note or "")
+        self.note_edit.setCursorPosition(0)  # a long note shows its start
+        self._note_for = None if item is None or note is None else (*item, note)
+
+    def _save_left_note(self, project: object, item: tuple[int, str, str], note: str, old: str) -> None:
+        if self.session.project is not project:
+            return  # the project was closed or replaced meanwhile
+        version, query_id, doc_id = item
+        first = True
+
+        def changed(q: str, d: str) -> None:  # its first write shows nothing: the user moved on; undo/redo show it
+            nonlocal first
+            if not first:
+                self._refresh_item(q, d)
+            first = False
+
+        self._push(SetNoteCommand(self.session, version, query_id, doc_id, note, old, changed, self._report_failure))
 
     def grade_keys(self) -> tuple[str, str] | None:
         """The grading keys of the shown scale and what they do, for the shortcuts list."""
@@ -408,8 +443,11 @@ class Workspace(QWidget):
             )
             if not self._push(command):
                 self.note_edit.setText(note)  # keep what was typed, to save again
+                self.note_edit.setModified(True)
                 self.note_edit.setFocus()
                 return
+        self.note_edit.setModified(False)
+        self._show_note(session.note())
         self.pool_view.setFocus()
 
     def _refresh_item(self, query_id: str, doc_id: str) -> None:

@@ -555,13 +555,15 @@ class PoolEditor(QObject):
 def discard_question(plan: DiscardPlan) -> str:
     """The confirmation: what discarding deletes, named, counted from the rows the discard takes."""
     who = ", ".join(plan.annotators) if plan.annotators else translate("pool_editing", "nobody")
+    worded = {  # the tables ndcg-desktop writes, in words; one a later format adds is named as it is
+        "handouts": translate("pool_editing", "; {count} work files handed out"),
+        "assessor_attempts": translate("pool_editing", "; {count} answers given by language models"),
+    }
+    counted_with = {"handout_items", "assessor_runs"}  # a work file's items, a judging job's answers: said above
     others = "".join(
-        # the tables ndcg-desktop writes are named in words; one a later format adds, by its name
-        translate("pool_editing", "; {count} work files handed out").format(count=count)
-        if table == "handouts"
-        else translate("pool_editing", "; {count} rows of {table}").format(count=count, table=table)
+        worded.get(table, translate("pool_editing", "; {count} rows of {table}")).format(count=count, table=table)
         for table, count in sorted(plan.others.items())
-        if table != "handout_items"  # the items of those work files: counted with them
+        if table not in counted_with
     )
     return translate(
         "pool_editing",
