@@ -447,9 +447,24 @@ class JudgmentRepository:
         if items == ungraded:  # before the next refusal, whose remedy would end here
             raise InputError(f"draft version {v.version} has no graded items to freeze", path=self.file.path)
         if ungraded and not remove_ungraded:
+            models = [  # a model that rated some of them: filling from it is the other way (rule 18)
+                str(row[0])
+                for row in self.file.query(
+                    "SELECT DISTINCT r.annotator FROM judgments j JOIN ratings r ON (r.version, r.query_id, "
+                    "r.doc_id) = (j.version, j.query_id, j.doc_id) WHERE j.version = ? AND j.grade IS NULL AND "
+                    f"substr(r.annotator, 1, {len(MODEL_PREFIX)}) = '{MODEL_PREFIX}' ORDER BY r.annotator",
+                    (v.version,),
+                )
+            ]
+            fill = (
+                f"; or fill the items no person rated from {models[0]}'s grades once it was compared with people "
+                f"(freeze --fill-ungraded-from {models[0]})"
+                if models
+                else ""
+            )
             raise InputError(
                 f"draft version {v.version} has {ungraded} ungraded item{'s' if ungraded != 1 else ''}; grade them, "
-                "or remove them explicitly",
+                "or remove them explicitly" + fill,
                 path=self.file.path,
                 hint="ndcg freeze PROJECT --remove-ungraded",
             )

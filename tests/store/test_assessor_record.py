@@ -233,3 +233,18 @@ def test_discarding_the_draft_or_removing_an_item_takes_its_answers_and_undo_put
         assert len(p.assessor.attempts(1)) == 2
         undo_remove(p, edit)
     assert_same(before, full_dump(draft), append_only(draft))
+
+
+def test_freezing_with_ungraded_items_a_model_rated_names_filling_from_it_beside_removing_them(draft):
+    with Project.open(draft, user="coord") as p:
+        with pytest.raises(InputError) as plain:
+            p.freeze()
+        assert "--fill-ungraded-from" not in str(plain.value)  # no model rated anything: one way, to remove them
+        p.assessor.record(start(p), [answer("d7", 3)])
+        with pytest.raises(InputError) as refused:
+            p.freeze()
+        assert str(refused.value).startswith(
+            f"{draft}: draft version 1 has 2 ungraded items; grade them, or remove them explicitly; or fill the items "
+            f"no person rated from {MODEL}'s grades once it was compared with people (freeze --fill-ungraded-from "
+            f"{MODEL})"
+        )
