@@ -59,7 +59,7 @@ def test_readme_commands_install_exactly_the_packages():
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     lines = [line.strip() for line in readme.splitlines() if line.strip().startswith("sudo apt-get install -y ")]
     launch = f"sudo apt-get install -y python3-venv {' '.join(system.LINUX_PACKAGES)}"
-    assert lines == [launch, launch + " desktop-file-utils appstream"]  # the launch and the test command
+    assert lines == [launch, launch + " desktop-file-utils appstream g++"]  # the launch and the test command
     assert system.APT_LINE == f"sudo apt-get install -y {' '.join(system.LINUX_PACKAGES)}"
 
 
