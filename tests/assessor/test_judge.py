@@ -227,6 +227,11 @@ def test_the_api_key_is_read_from_the_named_variable_and_never_stored(cranfield,
         job = (cranfield, server.url, "--sample", "1", "--api-key-env", "NDCG_TEST_KEY")
         monkeypatch.delenv("NDCG_TEST_KEY", raising=False)
         assert judge(*job) == 2
+        assert capsys.readouterr().err == (
+            f"error: {server.url}: the API key's environment variable NDCG_TEST_KEY is not set\n"
+        )
+        monkeypatch.setenv("NDCG_TEST_KEY", "sk-wrong")
+        assert judge(*job) == 2
         assert capsys.readouterr().err.startswith(f"error: {server.url}: HTTP 401 ")
         monkeypatch.setenv("NDCG_TEST_KEY", secret)
         assert judge(*job) == 0

@@ -7,9 +7,12 @@ continues where the first stopped), at most ``concurrency`` requests at a time, 
 
 from __future__ import annotations
 
+import os
+import re
 import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from urllib.parse import urlsplit
 
 import numpy as np
 import pandas as pd
@@ -38,6 +41,7 @@ from ndcg_desktop.tasks.assessing.prompt import labels_text, render
 Progress = Callable[[int, int], None]
 IsCancelled = Callable[[], bool]
 
+_VARIABLE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 DOWN_IN_A_ROW = 3  # answers in a row that say the endpoint is down (not the item) stop a job
 _KEPT_FAILURES = 5
 _BATCH_SECONDS = 1.0  # answers are kept at least this often, and at every end
@@ -50,6 +54,7 @@ def check_connection(settings: AssessorSettings) -> ConnectionReport:
     model is not among them.
     """
     check_settings(settings)
+    _check_key_is_set(settings)  # here, not in check_settings: a prompt can be previewed without a key
     models, why = Client(settings).models()
     where = settings.endpoint
     if models is None:
@@ -64,6 +69,8 @@ def check_settings(settings: AssessorSettings) -> None:
     """Refuse settings that cannot make a request, each naming what is wrong."""
     if not settings.endpoint.startswith(("http://", "https://")) or not settings.host:
         raise InputError(f"endpoint {settings.endpoint!r} is not an http:// or https:// URL")
+    _check_port(settings.endpoint)
+    _check_key_name(settings)
     # the name becomes annotator model:<name>: the ID rule (no whitespace, control or invisible characters)
     check_id(settings.model, "model name", "--model", None)
     if settings.model != settings.model.strip():
@@ -74,6 +81,41 @@ def check_settings(settings: AssessorSettings) -> None:
         raise InputError(f"timeout {settings.timeout} is not a positive number of seconds")
     if settings.retries < 0 or settings.max_tokens < 1 or settings.document_chars < 1:
         raise InputError("retries must be 0 or more, max tokens and document characters 1 or more")
+
+
+def _check_port(endpoint: str) -> None:
+    """A port out of range or not a number is the URL's fault, not a server's that is not running."""
+    parts = urlsplit(endpoint)
+    try:
+        port = parts.port
+    except ValueError:
+        raw = parts.netloc.rpartition(":")[2]
+        problem = f"port {raw} is not between 1 and 65535" if raw.isdigit() else f"port {raw!r} is not a number"
+        raise InputError(f"endpoint {endpoint!r}: {problem}") from None
+    if port == 0:
+        raise InputError(f"endpoint {endpoint!r}: port 0 is not between 1 and 65535")
+
+
+def _check_key_name(settings: AssessorSettings) -> None:
+    """A name for the API key's variable that is no variable name is likely the key itself, pasted: it is neither
+    shown nor recorded."""
+    name = settings.api_key_env
+    if name is not None and not _VARIABLE_NAME.fullmatch(name):
+        raise InputError(
+            f"{settings.endpoint}: the API key's environment variable is given by its name (letters, digits and _), "
+            "not the key itself"
+        )
+
+
+def _check_key_is_set(settings: AssessorSettings) -> None:
+    """The variable named for the API key holds one: unset or empty, every request would go without a key."""
+    name = settings.api_key_env
+    if name is None:
+        return
+    value = os.environ.get(name)
+    if value is None or not value.strip():
+        state = "not set" if value is None else "empty"
+        raise InputError(f"{settings.endpoint}: the API key's environment variable {name} is {state}")
 
 
 def draft_of(project: Project) -> PoolVersion:
