@@ -153,14 +153,16 @@ def select_items(project: Project, selection: Selection, version: int | None = N
         if unknown:
             raise InputError(f"query {unknown[0]} has no items in draft version {v.version}", path=project.path)
         items = items[items["query_id"].isin(selection.queries)]
-    if selection.sample is not None:
-        if selection.sample < 1:
-            raise InputError(f"sample {selection.sample} is not a positive number of items")
-        # a Generator takes any seed up to 2^63 (a legacy RandomState only below 2^32)
-        items = items.sample(n=min(selection.sample, len(items)), random_state=np.random.default_rng(selection.seed))
+    if selection.sample is not None and selection.sample < 1:
+        raise InputError(f"sample {selection.sample} is not a positive number of items")
     pairs = zip(items["query_id"].tolist(), items["doc_id"].tolist(), strict=True)
     keys_in_order = [(natural_key(q), natural_key(d)) for q, d in pairs]
     order = sorted(range(len(items)), key=keys_in_order.__getitem__)
+    if selection.sample is not None:
+        # the first N of one seeded shuffle of the items in natural order: a larger sample holds a smaller one, so
+        # growing a sample asks only the new items. A Generator takes any seed up to 2^63 (RandomState below 2^32).
+        shuffled = np.random.default_rng(selection.seed).permutation(len(order))
+        order = [order[i] for i in np.sort(shuffled[: selection.sample])]
     return items.iloc[order].reset_index(drop=True)
 
 

@@ -46,6 +46,15 @@ def test_a_sample_is_seeded_for_any_seed_the_command_line_takes(project):
     assert len(chosen(project, items="all", sample=50)) == 6  # more than there are: all of them
 
 
+def test_a_larger_sample_with_the_same_seed_holds_the_smaller_one(project):
+    """Growing a calibration sample (--sample 30, then --sample 60) asks only the new items: a second run skips
+    what the first judged only when the first sample is inside the second."""
+    for seed in (0, 1, 3, 2**63 - 1):
+        samples = [set(chosen(project, items="all", sample=n, seed=seed)) for n in range(1, 7)]
+        assert all(len(s) == n for n, s in enumerate(samples, 1))
+        assert all(smaller < larger for smaller, larger in zip(samples, samples[1:], strict=False)), seed
+
+
 def test_a_query_without_items_is_refused_naming_it(project):
     with pytest.raises(InputError, match="query q3 has no items in draft version 1"):
         chosen(project, items="all", queries=("q3",))
