@@ -21,7 +21,7 @@ from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.names import MODEL_PREFIX
 from ndcg_desktop.domain.natural import natural_key
 from ndcg_desktop.formats.cells import check_id, show
-from ndcg_desktop.store import PoolVersion, Project
+from ndcg_desktop.store import PoolVersion, Project, ProjectBusy
 from ndcg_desktop.store.advice import start_a_draft
 from ndcg_desktop.store.assessor import AnswerRow
 from ndcg_desktop.tasks.assessing.client import FORMATS, Answer, Client, parse_grade
@@ -45,6 +45,7 @@ _VARIABLE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 DOWN_IN_A_ROW = 3  # answers in a row that say the endpoint is down (not the item) stop a job
 _KEPT_FAILURES = 5
 _BATCH_SECONDS = 1.0  # answers are kept at least this often, and at every end
+_LAST_WRITE_SECONDS = 10.0  # how long a job's last write waits for another program's lock
 
 
 def check_connection(settings: AssessorSettings) -> ConnectionReport:
@@ -308,6 +309,7 @@ def run_job(
     stopped: str | None = None
     was_cancelled = False
     last_write = time.monotonic()
+    written = 0  # answers of this job in the project file
     if fmt.first is not None:  # the first item was asked while choosing the format: kept, not asked again
         pending.append(_row(fmt.first))
         graded, failed = (1, 0) if fmt.first.ok else (0, 1)
@@ -348,8 +350,7 @@ def run_job(
                         if down >= DOWN_IN_A_ROW and stopped is None:
                             stopped = f"{settings.endpoint} stopped answering: {attempt.failure}"
                 if time.monotonic() - last_write >= _BATCH_SECONDS:
-                    project.assessor.record(run_id, pending)
-                    pending.clear()
+                    written += _keep(project, run_id, pending)
                     last_write = time.monotonic()
                 if progress is not None:
                     progress(graded + failed, total)
@@ -361,7 +362,7 @@ def run_job(
             for future in flight:
                 future.cancel()
             if pending:
-                project.assessor.record(run_id, pending)
+                written += _keep_at_last(project, run_id, pending, written)
     return JobResult(
         run_id,
         settings.annotator,
@@ -428,6 +429,38 @@ def _format_that_works(
         if not answer.refused_format:
             return _Format(kind, attempt)
     return _Format(None, None)
+
+
+def _keep(project: Project, run_id: int, pending: list[AnswerRow]) -> int:
+    """Write the answers received since the last write and empty ``pending``; while another program holds the
+    file's lock they stay in ``pending`` for the next write. Returns how many were written."""
+    try:
+        project.assessor.record(run_id, pending)
+    except ProjectBusy:
+        return 0
+    count = len(pending)
+    pending.clear()
+    return count
+
+
+def _keep_at_last(project: Project, run_id: int, pending: list[AnswerRow], written: int) -> int:
+    """The last write of a job, waiting up to :data:`_LAST_WRITE_SECONDS` for a lock another program holds; if it
+    is still held, the refusal says how many answers this job kept and how many it could not write."""
+    deadline = time.monotonic() + _LAST_WRITE_SECONDS
+    while True:
+        try:
+            project.assessor.record(run_id, pending)
+            return len(pending)
+        except ProjectBusy as exc:
+            if time.monotonic() >= deadline:
+                said = exc.message.split("; nothing was written", 1)[0]
+                verb = "is" if written == 1 else "are"
+                raise ProjectBusy(
+                    f"{said}; {written} answer{'s' if written != 1 else ''} of this job {verb} kept, {len(pending)} "
+                    "could not be written: run the same command again to continue",
+                    path=project.path,
+                ) from None
+            time.sleep(0.2)
 
 
 def _row(attempt: Attempt) -> AnswerRow:
