@@ -391,14 +391,38 @@ def _plan(project: Project, settings: AssessorSettings, template: Template, sele
     """What a job would judge, after checking the endpoint (:func:`check_connection`): a server that does not
     answer as an OpenAI one, or lacks the model, is an :class:`InputError` naming it, before anything is asked."""
     draft = draft_of(project)
-    report = check_connection(settings)
-    if not report.ok:
-        raise InputError(report.message)
     scope = select_items(project, selection, draft.version)
     judged = project.assessor.judged(draft.version, settings.annotator, template.sha256)
     done = pd.MultiIndex.from_frame(judged) if len(judged) else pd.MultiIndex.from_arrays([[], []])
     todo = scope[~pd.MultiIndex.from_frame(scope).isin(done)] if len(scope) else scope
+    _check_texts(project, todo)
+    report = check_connection(settings)
+    if not report.ok:
+        raise InputError(report.message)
     return _Plan(draft, len(scope), todo.reset_index(drop=True))
+
+
+def _check_texts(project: Project, todo: pd.DataFrame) -> None:
+    """Refuse items whose document or topic the project has no text for (qrels imported without import-docs or
+    import-queries): the model would grade an empty document, or a bare query ID, and keep that as its rating."""
+    if todo.empty:
+        return
+    topics, docs = project.texts.texts_of(sorted(set(todo["query_id"])), sorted(set(todo["doc_id"])))
+    said_docs = docs["doc_id"][(docs["title"].str.strip() != "") | (docs["text"].str.strip() != "")]
+    fields = topics[["text", "description", "narrative"]]
+    said_topics = topics["query_id"][(fields.apply(lambda column: column.str.strip()) != "").any(axis=1)]
+    for column, known, what, kind, command in (
+        ("doc_id", said_docs, "document", "documents", "import-docs"),
+        ("query_id", said_topics, "topic", "queries", "import-queries"),
+    ):
+        missing = todo[~todo[column].isin(known)]
+        if len(missing):
+            q, d = missing.iloc[0]["query_id"], missing.iloc[0]["doc_id"]
+            raise InputError(
+                f"{len(missing)} of the {len(todo)} items to judge have no {what} text in the project (the first: "
+                f"query {q}, document {d}): import the {kind} first (ndcg {command} PROJECT FILE)",
+                path=project.path,
+            )
 
 
 class _Format:
