@@ -411,18 +411,26 @@ def _check_texts(project: Project, todo: pd.DataFrame) -> None:
     said_docs = docs["doc_id"][(docs["title"].str.strip() != "") | (docs["text"].str.strip() != "")]
     fields = topics[["text", "description", "narrative"]]
     said_topics = topics["query_id"][(fields.apply(lambda column: column.str.strip()) != "").any(axis=1)]
-    for column, known, what, kind, command in (
-        ("doc_id", said_docs, "document", "documents", "import-docs"),
-        ("query_id", said_topics, "topic", "queries", "import-queries"),
-    ):
-        missing = todo[~todo[column].isin(known)]
-        if len(missing):
-            q, d = missing.iloc[0]["query_id"], missing.iloc[0]["doc_id"]
-            raise InputError(
-                f"{len(missing)} of the {len(todo)} items to judge have no {what} text in the project (the first: "
-                f"query {q}, document {d}): import the {kind} first (ndcg {command} PROJECT FILE)",
-                path=project.path,
-            )
+    missing = todo[~todo["doc_id"].isin(said_docs)]
+    if len(missing):
+        raise InputError(
+            f"{_without_text(missing, todo, 'document')}: import the documents first (ndcg import-docs PROJECT FILE)",
+            path=project.path,
+        )
+    missing = todo[~todo["query_id"].isin(said_topics)]
+    if len(missing):
+        raise InputError(
+            f"{_without_text(missing, todo, 'topic')}: import the queries first (ndcg import-queries PROJECT FILE)",
+            path=project.path,
+        )
+
+
+def _without_text(missing: pd.DataFrame, todo: pd.DataFrame, what: str) -> str:
+    first = missing.iloc[0]
+    return (
+        f"{len(missing)} of the {len(todo)} items to judge have no {what} text in the project (the first: query "
+        f"{first['query_id']}, document {first['doc_id']})"
+    )
 
 
 class _Format:
