@@ -172,6 +172,7 @@ def _p(value: Any, reason: Any = None) -> str:
 
 def to_text(result: RunsComparison) -> str:
     """The runs table per K (ranx-style superscripts), then the pairs table per K, then the settings."""
+    from ndcg_desktop.cli.report import model_lines
     from ndcg_desktop.formats.cells import plain  # numpy and pyarrow: not at start-up
     from ndcg_desktop.scoring.stats import superscript_text
     from ndcg_desktop.tasks.comparing import reason_notes
@@ -230,6 +231,7 @@ def to_text(result: RunsComparison) -> str:
         + (f" pool version {judgments['pool_version']}" if judgments.get("pool_version") else "")
         + f" (sha256 {str(judgments['sha256'])[:12]}…)"
     )
+    lines += model_lines(judgments)  # rule 18: grades that came from a model, which one, its agreement
     runs = result.manifest["runs"]
     assert isinstance(runs, list)  # tasks.comparing writes one object per run
     for run in map(_object, runs):

@@ -214,3 +214,7 @@ def _drop_stdout() -> None:
 
 def entry_point() -> None:
     sys.exit(main())
+
+
+if __name__ == "__main__":  # python -m ndcg_desktop.cli.main, as the ndcg script
+    entry_point()

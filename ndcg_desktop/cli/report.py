@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from json.encoder import encode_basestring
 from typing import Any
 
@@ -93,7 +93,7 @@ def _figure(value: Any) -> str:
     return f"{value:.3f}" if isinstance(value, float) else "n/a"
 
 
-def model_lines(team: dict[str, Any]) -> list[str]:
+def model_lines(team: Mapping[str, Any]) -> list[str]:
     """Rule 18, one line per model with ratings in a version's team record: how many of its grades came from
     the model, which host and template, and the model's measured agreement with people."""
     lines = []

@@ -35,8 +35,9 @@ def export_frozen_pool(
 ) -> tuple[PoolVersion, Path]:
     """Write a frozen version as qrels (TREC or CSV) and its manifest beside it, as ``PATH.manifest.json``.
 
-    The manifest names the version, its hash, who froze it when, the written file's SHA-256 and the
-    grading guidelines it was judged under (their SHA-256, or null). Both files are checked and written
+    The manifest names the version, its hash, who froze it when, the written file's SHA-256, the
+    grading guidelines it was judged under (their SHA-256, or null) and its team record (annotators, adjudication,
+    agreement, and the grades that came from a model). Both files are checked and written
     atomically (``formats.export.write_output``); the qrels file first.
 
     >>> # export_frozen_pool(project, "pool.qrels") writes pool.qrels and pool.qrels.manifest.json
@@ -54,6 +55,7 @@ def export_frozen_pool(
         "scale": str(frozen.scale),
         "labels": frozen.labels,
         "guidelines_sha256": frozen.guidelines_sha256,
+        **project.team(frozen),  # rules 16 and 18, as in a score's manifest: who graded, how many grades from a model
         "file": {"name": target.name, "format": fmt, "sha256": hashlib.sha256(target.read_bytes()).hexdigest()},
     }
     written = write_output(

@@ -140,8 +140,6 @@ class JudgeSession(FollowsProject):
         """The assessor's settings from the inputs; a problem is an :class:`InputError` naming the input."""
         i = self.inputs
         name = i.api_key_env.strip()
-        if name and not _ENV_NAME.fullmatch(name):
-            raise InputError(f"API key variable {name!r} is not the name of an environment variable")
         return AssessorSettings(
             endpoint=i.endpoint.strip().rstrip("/"),
             model=i.model.strip(),

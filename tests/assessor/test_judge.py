@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -227,6 +228,11 @@ def test_the_api_key_is_read_from_the_named_variable_and_never_stored(cranfield,
         job = (cranfield, server.url, "--sample", "1", "--api-key-env", "NDCG_TEST_KEY")
         monkeypatch.delenv("NDCG_TEST_KEY", raising=False)
         assert judge(*job) == 2
+        assert capsys.readouterr().err == (
+            f"error: {server.url}: the API key's environment variable NDCG_TEST_KEY is not set\n"
+        )
+        monkeypatch.setenv("NDCG_TEST_KEY", "sk-wrong")
+        assert judge(*job) == 2
         assert capsys.readouterr().err.startswith(f"error: {server.url}: HTTP 401 ")
         monkeypatch.setenv("NDCG_TEST_KEY", secret)
         assert judge(*job) == 0
@@ -235,3 +241,48 @@ def test_the_api_key_is_read_from_the_named_variable_and_never_stored(cranfield,
     assert len(attempts(cranfield)) == 1
     everything = "\n".join(dump(cranfield))
     assert secret not in everything and "NDCG_TEST_KEY" in everything  # the variable's name is a parameter
+
+
+def test_another_program_holding_the_project_mid_job_loses_nothing_and_is_said_honestly(cranfield, llama):
+    """A sync tool or an sqlite3 shell takes the project's write lock while a job runs. A lock that goes away is
+    waited out (the answers received meanwhile are written after it); one held to the end is one line saying how
+    many answers were kept, never "nothing was written" over a file that holds some."""
+
+    def hold_lock():
+        holder = sqlite3.connect(cranfield, isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")
+        return holder
+
+    job = _judge_process(cranfield, llama.url, "--sample", "4", "--concurrency", "2")
+    _wait_for_answers(cranfield, 1, job)
+    holder = hold_lock()
+    time.sleep(8)  # answers arrive meanwhile (perhaps all of them): shorter than a job's last write waits
+    holder.execute("ROLLBACK")
+    holder.close()
+    out, err = job.communicate(timeout=300)
+    assert job.returncode == 0, err
+    graded = [(q, d) for q, d, g, *_ in attempts(cranfield) if g is not None]
+    assert len(graded) == len(set(graded)) == 4 == len(attempts(cranfield))  # all four kept, none twice
+
+    job = _judge_process(cranfield, llama.url, "--sample", "8", "--concurrency", "2")  # holds the 4 above
+    _wait_for_answers(cranfield, 5, job)
+    holder = hold_lock()
+    try:
+        out, err = job.communicate(timeout=300)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    kept = len(attempts(cranfield)) - 4
+    lines = err.strip().splitlines()
+    assert job.returncode == 2 and len(lines) == 1 and "Traceback" not in err, err
+    assert lines[0].startswith(f"error: {cranfield}: another program is writing to the project file")
+    said = re.search(
+        r"; (\d+) answers? of this job (?:are|is) kept, (\d+) could not be written: run the same "
+        r"command again to continue$",
+        lines[0],
+    )
+    assert said is not None and "nothing was written" not in lines[0], lines[0]
+    assert int(said[1]) == kept >= 1 and int(said[2]) >= 1 and kept + int(said[2]) <= 4
+    assert judge(cranfield, llama.url, "--sample", "8") == 0
+    graded = [(q, d) for q, d, g, *_ in attempts(cranfield) if g is not None]
+    assert len(graded) == len(set(graded)) == 8

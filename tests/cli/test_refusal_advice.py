@@ -30,6 +30,7 @@ SITES = {
     "store/errors.py": {"status"},
     "store/judgments.py": {"adjudicate", "agreement", "freeze"},
     "store/ratings.py": {"import-qrels"},
+    "tasks/assessing/job.py": {"import-docs", "import-queries"},
     "tasks/work_files.py": {"assign"},
 }
 
@@ -97,8 +98,9 @@ FOLLOWED = {
     ("import ana's ratings", "frozen only"): [],
     ("judge", "fresh"): FRESH,
     ("judge", "fresh with a run"): WITH_A_RUN,
-    ("judge", "draft"): [],  # the endpoint does not answer: refused naming it
-    ("judge", "pooled draft"): [],
+    # the items have no texts: refused before the endpoint (which does not answer) is asked
+    ("judge", "draft"): ["import-docs PROJECT FILE"],
+    ("judge", "pooled draft"): ["import-docs PROJECT FILE"],
     ("judge", "frozen only"): ["new-draft PROJECT"],
     ("fill from a model", "fresh"): [],
     ("fill from a model", "fresh with a run"): [],
@@ -219,7 +221,7 @@ def follow(argv: list[str], project: Path, tmp: Path, values: dict[str, str], ca
         if word == "PROJECT":
             word = str(copy)
         elif word == "FILE":
-            word = values["{file}"]
+            word = values.get("{file:" + argv[0] + "}", values["{file}"])  # the kind of file the command reads
         elif word == "K":
             word = "10"
         elif word.isupper():
@@ -239,6 +241,9 @@ def test_every_suggested_command_works_in_the_state_the_refusal_saw(states, stat
     Project.create(other, user="x").close()
     ana = tmp_path / "ana.qrels"
     ana.write_text(ANA)
+    docs, topics = tmp_path / "docs.jsonl", tmp_path / "topics.tsv"
+    docs.write_text("".join(f'{{"doc_id": "{d}", "title": "", "text": "text of {d}"}}\n' for d in "ABCD"))
+    topics.write_text("q1\twing flutter\nq2\theat transfer\n")
     values = {
         "{p}": str(project),
         "{dir}": str(tmp_path / "work"),
@@ -246,6 +251,8 @@ def test_every_suggested_command_works_in_the_state_the_refusal_saw(states, stat
         "{out}": str(tmp_path / "out.qrels"),
         "{ana}": str(ana),
         "{file}": str(ana),
+        "{file:import-docs}": str(docs),
+        "{file:import-queries}": str(topics),
         "{name}": "ana" if trigger == "import ana's ratings" else "cy",
     }
     followed: list[str] = []

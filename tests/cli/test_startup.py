@@ -40,6 +40,20 @@ def test_the_version_is_printed_without_them():
     assert done.stdout.strip() == f"ndcg-desktop {__version__}"
 
 
+def test_every_module_that_holds_the_command_line_runs_it_with_python_m():
+    """``python -m ndcg_desktop.cli.main score ...`` (the module the ``ndcg`` script names) ran nothing and exited
+    0: a script that called it so believed it had scored."""
+    from ndcg_desktop import __version__
+
+    for module in ("ndcg_desktop", "ndcg_desktop.cli.main"):
+        done = subprocess.run([sys.executable, "-m", module, "--version"], capture_output=True, text=True)
+        assert (done.returncode, done.stdout.strip()) == (0, f"ndcg-desktop {__version__}"), module
+        done = subprocess.run(
+            [sys.executable, "-m", module, "status", "missing.ndcgproj"], capture_output=True, text=True
+        )
+        assert done.returncode == 2 and done.stderr.startswith("error: missing.ndcgproj"), (module, done.stderr)
+
+
 def test_scoring_files_imports_no_store(tmp_path):
     """``ndcg score --qrels --run`` goes through tasks.files, and tasks/__init__ imports its use cases lazily:
     the project store (and the rest of tasks) is never loaded to score two files."""

@@ -7,9 +7,12 @@ continues where the first stopped), at most ``concurrency`` requests at a time, 
 
 from __future__ import annotations
 
+import os
+import re
 import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from urllib.parse import urlsplit
 
 import numpy as np
 import pandas as pd
@@ -18,7 +21,7 @@ from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.names import MODEL_PREFIX
 from ndcg_desktop.domain.natural import natural_key
 from ndcg_desktop.formats.cells import check_id, show
-from ndcg_desktop.store import PoolVersion, Project
+from ndcg_desktop.store import PoolVersion, Project, ProjectBusy
 from ndcg_desktop.store.advice import start_a_draft
 from ndcg_desktop.store.assessor import AnswerRow
 from ndcg_desktop.tasks.assessing.client import FORMATS, Answer, Client, parse_grade
@@ -38,9 +41,11 @@ from ndcg_desktop.tasks.assessing.prompt import labels_text, render
 Progress = Callable[[int, int], None]
 IsCancelled = Callable[[], bool]
 
+_VARIABLE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 DOWN_IN_A_ROW = 3  # answers in a row that say the endpoint is down (not the item) stop a job
 _KEPT_FAILURES = 5
 _BATCH_SECONDS = 1.0  # answers are kept at least this often, and at every end
+_LAST_WRITE_SECONDS = 10.0  # how long a job's last write waits for another program's lock
 
 
 def check_connection(settings: AssessorSettings) -> ConnectionReport:
@@ -50,6 +55,7 @@ def check_connection(settings: AssessorSettings) -> ConnectionReport:
     model is not among them.
     """
     check_settings(settings)
+    _check_key_is_set(settings)  # here, not in check_settings: a prompt can be previewed without a key
     models, why = Client(settings).models()
     where = settings.endpoint
     if models is None:
@@ -64,6 +70,8 @@ def check_settings(settings: AssessorSettings) -> None:
     """Refuse settings that cannot make a request, each naming what is wrong."""
     if not settings.endpoint.startswith(("http://", "https://")) or not settings.host:
         raise InputError(f"endpoint {settings.endpoint!r} is not an http:// or https:// URL")
+    _check_port(settings.endpoint)
+    _check_key_name(settings)
     # the name becomes annotator model:<name>: the ID rule (no whitespace, control or invisible characters)
     check_id(settings.model, "model name", "--model", None)
     if settings.model != settings.model.strip():
@@ -74,6 +82,41 @@ def check_settings(settings: AssessorSettings) -> None:
         raise InputError(f"timeout {settings.timeout} is not a positive number of seconds")
     if settings.retries < 0 or settings.max_tokens < 1 or settings.document_chars < 1:
         raise InputError("retries must be 0 or more, max tokens and document characters 1 or more")
+
+
+def _check_port(endpoint: str) -> None:
+    """A port out of range or not a number is the URL's fault, not a server's that is not running."""
+    parts = urlsplit(endpoint)
+    try:
+        port = parts.port
+    except ValueError:
+        raw = parts.netloc.rpartition(":")[2]
+        problem = f"port {raw} is not between 1 and 65535" if raw.isdigit() else f"port {raw!r} is not a number"
+        raise InputError(f"endpoint {endpoint!r}: {problem}") from None
+    if port == 0:
+        raise InputError(f"endpoint {endpoint!r}: port 0 is not between 1 and 65535")
+
+
+def _check_key_name(settings: AssessorSettings) -> None:
+    """A name for the API key's variable that is no variable name is likely the key itself, pasted: it is neither
+    shown nor recorded."""
+    name = settings.api_key_env
+    if name is not None and not _VARIABLE_NAME.fullmatch(name):
+        raise InputError(
+            f"{settings.endpoint}: the API key's environment variable is given by its name (letters, digits and _), "
+            "not the key itself"
+        )
+
+
+def _check_key_is_set(settings: AssessorSettings) -> None:
+    """The variable named for the API key holds one: unset or empty, every request would go without a key."""
+    name = settings.api_key_env
+    if name is None:
+        return
+    value = os.environ.get(name)
+    if value is None or not value.strip():
+        state = "not set" if value is None else "empty"
+        raise InputError(f"{settings.endpoint}: the API key's environment variable {name} is {state}")
 
 
 def draft_of(project: Project) -> PoolVersion:
@@ -111,14 +154,16 @@ def select_items(project: Project, selection: Selection, version: int | None = N
         if unknown:
             raise InputError(f"query {unknown[0]} has no items in draft version {v.version}", path=project.path)
         items = items[items["query_id"].isin(selection.queries)]
-    if selection.sample is not None:
-        if selection.sample < 1:
-            raise InputError(f"sample {selection.sample} is not a positive number of items")
-        # a Generator takes any seed up to 2^63 (a legacy RandomState only below 2^32)
-        items = items.sample(n=min(selection.sample, len(items)), random_state=np.random.default_rng(selection.seed))
+    if selection.sample is not None and selection.sample < 1:
+        raise InputError(f"sample {selection.sample} is not a positive number of items")
     pairs = zip(items["query_id"].tolist(), items["doc_id"].tolist(), strict=True)
     keys_in_order = [(natural_key(q), natural_key(d)) for q, d in pairs]
     order = sorted(range(len(items)), key=keys_in_order.__getitem__)
+    if selection.sample is not None:
+        # the first N of one seeded shuffle of the items in natural order: a larger sample holds a smaller one, so
+        # growing a sample asks only the new items. A Generator takes any seed up to 2^63 (RandomState below 2^32).
+        shuffled = np.random.default_rng(selection.seed).permutation(len(order))
+        order = [order[i] for i in np.sort(shuffled[: selection.sample])]
     return items.iloc[order].reset_index(drop=True)
 
 
@@ -264,6 +309,7 @@ def run_job(
     stopped: str | None = None
     was_cancelled = False
     last_write = time.monotonic()
+    written = 0  # answers of this job in the project file
     if fmt.first is not None:  # the first item was asked while choosing the format: kept, not asked again
         pending.append(_row(fmt.first))
         graded, failed = (1, 0) if fmt.first.ok else (0, 1)
@@ -304,8 +350,7 @@ def run_job(
                         if down >= DOWN_IN_A_ROW and stopped is None:
                             stopped = f"{settings.endpoint} stopped answering: {attempt.failure}"
                 if time.monotonic() - last_write >= _BATCH_SECONDS:
-                    project.assessor.record(run_id, pending)
-                    pending.clear()
+                    written += _keep(project, run_id, pending)
                     last_write = time.monotonic()
                 if progress is not None:
                     progress(graded + failed, total)
@@ -317,7 +362,7 @@ def run_job(
             for future in flight:
                 future.cancel()
             if pending:
-                project.assessor.record(run_id, pending)
+                written += _keep_at_last(project, run_id, pending, written)
     return JobResult(
         run_id,
         settings.annotator,
@@ -346,14 +391,46 @@ def _plan(project: Project, settings: AssessorSettings, template: Template, sele
     """What a job would judge, after checking the endpoint (:func:`check_connection`): a server that does not
     answer as an OpenAI one, or lacks the model, is an :class:`InputError` naming it, before anything is asked."""
     draft = draft_of(project)
-    report = check_connection(settings)
-    if not report.ok:
-        raise InputError(report.message)
     scope = select_items(project, selection, draft.version)
     judged = project.assessor.judged(draft.version, settings.annotator, template.sha256)
     done = pd.MultiIndex.from_frame(judged) if len(judged) else pd.MultiIndex.from_arrays([[], []])
     todo = scope[~pd.MultiIndex.from_frame(scope).isin(done)] if len(scope) else scope
+    _check_texts(project, todo)
+    report = check_connection(settings)
+    if not report.ok:
+        raise InputError(report.message)
     return _Plan(draft, len(scope), todo.reset_index(drop=True))
+
+
+def _check_texts(project: Project, todo: pd.DataFrame) -> None:
+    """Refuse items whose document or topic the project has no text for (qrels imported without import-docs or
+    import-queries): the model would grade an empty document, or a bare query ID, and keep that as its rating."""
+    if todo.empty:
+        return
+    topics, docs = project.texts.texts_of(sorted(set(todo["query_id"])), sorted(set(todo["doc_id"])))
+    said_docs = docs["doc_id"][(docs["title"].str.strip() != "") | (docs["text"].str.strip() != "")]
+    fields = topics[["text", "description", "narrative"]]
+    said_topics = topics["query_id"][(fields.apply(lambda column: column.str.strip()) != "").any(axis=1)]
+    missing = todo[~todo["doc_id"].isin(said_docs)]
+    if len(missing):
+        raise InputError(
+            f"{_without_text(missing, todo, 'document')}: import the documents first (ndcg import-docs PROJECT FILE)",
+            path=project.path,
+        )
+    missing = todo[~todo["query_id"].isin(said_topics)]
+    if len(missing):
+        raise InputError(
+            f"{_without_text(missing, todo, 'topic')}: import the queries first (ndcg import-queries PROJECT FILE)",
+            path=project.path,
+        )
+
+
+def _without_text(missing: pd.DataFrame, todo: pd.DataFrame, what: str) -> str:
+    first = missing.iloc[0]
+    return (
+        f"{len(missing)} of the {len(todo)} items to judge have no {what} text in the project (the first: query "
+        f"{first['query_id']}, document {first['doc_id']})"
+    )
 
 
 class _Format:
@@ -384,6 +461,38 @@ def _format_that_works(
         if not answer.refused_format:
             return _Format(kind, attempt)
     return _Format(None, None)
+
+
+def _keep(project: Project, run_id: int, pending: list[AnswerRow]) -> int:
+    """Write the answers received since the last write and empty ``pending``; while another program holds the
+    file's lock they stay in ``pending`` for the next write. Returns how many were written."""
+    try:
+        project.assessor.record(run_id, pending)
+    except ProjectBusy:
+        return 0
+    count = len(pending)
+    pending.clear()
+    return count
+
+
+def _keep_at_last(project: Project, run_id: int, pending: list[AnswerRow], written: int) -> int:
+    """The last write of a job, waiting up to :data:`_LAST_WRITE_SECONDS` for a lock another program holds; if it
+    is still held, the refusal says how many answers this job kept and how many it could not write."""
+    deadline = time.monotonic() + _LAST_WRITE_SECONDS
+    while True:
+        try:
+            project.assessor.record(run_id, pending)
+            return len(pending)
+        except ProjectBusy as exc:
+            if time.monotonic() >= deadline:
+                said = exc.message.split("; nothing was written", 1)[0]
+                verb = "is" if written == 1 else "are"
+                raise ProjectBusy(
+                    f"{said}; {written} answer{'s' if written != 1 else ''} of this job {verb} kept, {len(pending)} "
+                    "could not be written: run the same command again to continue",
+                    path=project.path,
+                ) from None
+            time.sleep(0.2)
 
 
 def _row(attempt: Attempt) -> AnswerRow:

@@ -46,7 +46,8 @@ def load_template(path: str | Path | None = None) -> Template:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise InputError(f"the template is not UTF-8 (byte {exc.start})", path=where) from None
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise InputError(f"the template is not UTF-8 (byte {exc.start})", path=where, line=line) from None
     if len(text) > _MAX_TEMPLATE:
         raise InputError(f"the template holds more than {_MAX_TEMPLATE:,} characters", path=where)
     template = Template(text, str(where))
@@ -56,15 +57,22 @@ def load_template(path: str | Path | None = None) -> Template:
 
 def check_template(template: Template) -> None:
     """Refuse a template with an unknown or malformed placeholder, or without the document."""
-    pattern = string.Template(template.text)
+    text = template.text
+    pattern = string.Template(text)
     where = None if template.source == BUILT_IN else template.source
-    if not pattern.is_valid():
-        raise InputError("the template has a '$' that is not a placeholder (write '$$' for a dollar sign)", path=where)
+    for found in pattern.pattern.finditer(text):  # in the order of the text, so the first problem is named
+        line = text.count("\n", 0, found.start()) + 1
+        if found.group("invalid") is not None:
+            raise InputError(
+                "the template has a '$' that is not a placeholder (write '$$' for a dollar sign)", path=where, line=line
+            )
+        name = found.group("named") or found.group("braced")
+        if name is not None and name not in PLACEHOLDERS:
+            known = ", ".join("${" + known_name + "}" for known_name in PLACEHOLDERS)
+            raise InputError(
+                f"the template names an unknown placeholder ${{{name}}}; known: {known}", path=where, line=line
+            )
     names = set(pattern.get_identifiers())
-    unknown = sorted(names - set(PLACEHOLDERS))
-    if unknown:
-        known = ", ".join("${" + name + "}" for name in PLACEHOLDERS)
-        raise InputError(f"the template names an unknown placeholder ${{{unknown[0]}}}; known: {known}", path=where)
     if "document" not in names:
         raise InputError("the template never shows the document (${document})", path=where)
 

@@ -65,19 +65,23 @@ def test_a_template_file_is_used_and_its_hash_is_the_files(write, project):
 
 
 @pytest.mark.parametrize(
-    ("content", "said"),
+    ("content", "where", "said"),
     [
-        ("${title} ${documents}", "the template names an unknown placeholder ${documents}; known: ${title}, "),
-        ("${title}", "the template never shows the document (${document})"),
-        ("costs $5 ${document}", "the template has a '$' that is not a placeholder (write '$$' for a dollar sign)"),
-        (b"\xff${document}", "the template is not UTF-8 (byte 0)"),
+        ("${title} ${documents}", ":1", "the template names an unknown placeholder ${documents}; known: ${title}, "),
+        ("${title}", "", "the template never shows the document (${document})"),
+        (
+            "costs $5 ${document}",
+            ":1",
+            "the template has a '$' that is not a placeholder (write '$$' for a dollar sign)",
+        ),
+        (b"\xff${document}", ":1", "the template is not UTF-8 (byte 0)"),
     ],
 )
-def test_a_template_that_cannot_be_filled_is_refused_naming_the_file(write, content, said):
+def test_a_template_that_cannot_be_filled_is_refused_naming_the_file(write, content, where, said):
     path = write("bad.txt", content)
     with pytest.raises(InputError) as refused:
         load_template(path)
-    assert str(refused.value).startswith(f"{path}: {said}")
+    assert str(refused.value).startswith(f"{path}{where}: {said}")
 
 
 def test_a_missing_template_is_one_line_naming_it(tmp_path):
@@ -114,3 +118,20 @@ def test_an_answer_is_a_grade_only_when_it_is_exactly_the_object_asked_for(answe
 @pytest.mark.parametrize(("answer", "grade"), [('{"grade": 0}', 0), (' {"grade":3}\n', 3), ('{"grade": 2}', 2)])
 def test_an_answer_in_the_form_asked_for_is_its_grade(answer, grade):
     assert parse_grade(answer, (0, 1, 2, 3)) == grade
+
+
+@pytest.mark.parametrize(
+    ("content", "line", "said"),
+    [
+        ("Title: ${title}\n\nBy: ${titel}\n${document}\n", 3, "the template names an unknown placeholder ${titel}"),
+        ("${title}\n\n\ncosts $5\n${document}\n", 4, "the template has a '$' that is not a placeholder"),
+        ("${title}\n${title\n${document}\n", 2, "the template has a '$' that is not a placeholder"),
+        (b"${title}\nna\xefve\n${document}\n", 2, "the template is not UTF-8 (byte 11)"),
+    ],
+)
+def test_a_template_refusal_names_the_line(write, content, line, said):
+    """A template is a file the user edits: its refusal names the line to fix, as every reader's does."""
+    path = write("typo.txt", content)
+    with pytest.raises(InputError) as refused:
+        load_template(path)
+    assert str(refused.value).startswith(f"{path}:{line}: {said}")
