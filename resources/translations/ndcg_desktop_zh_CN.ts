@@ -2446,8 +2446,8 @@ Not scored: {run}: {why}</source>
         <translation>评判</translation>
     </message>
     <message>
-        <source>{name} is not set in this program&apos;s environment: no key will be sent.</source>
-        <translation>本程序的环境中未设置 {name}：不会发送密钥。</translation>
+        <source>{name} is not set in this program&apos;s environment: set it before judging, or leave this field empty for a server that needs no key.</source>
+        <translation>本程序的环境中未设置 {name}：请在评判前设置它；若服务器不需要密钥，请将此栏留空。</translation>
     </message>
     <message>
         <source>Connected: {endpoint} serves the model {model}.</source>

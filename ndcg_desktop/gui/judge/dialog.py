@@ -230,9 +230,11 @@ class JudgeDialog(QDialog):
         self.key_label.setText(
             ""
             if missing is None
-            else translate("judge", "{name} is not set in this program's environment: no key will be sent.").format(
-                name=missing
-            )
+            else translate(
+                "judge",
+                "{name} is not set in this program's environment: set it before judging, or leave this field "
+                "empty for a server that needs no key.",
+            ).format(name=missing)
         )
         self.key_label.setVisible(missing is not None)
         if CONNECTION in aspects:
