@@ -105,7 +105,9 @@ def test_a_discard_takes_the_models_rows_and_its_undo_puts_them_back_whole(draft
         p.assessor.record(start(p), [answer("d7", 3), answer("d8", None)])
     answered = full_dump(draft)
     with Project.open(draft, user="coord") as p:
-        restore_discarded(p, discard(p, plan_discard(p)))
+        gone = discard(p, plan_discard(p))
+        assert not gone.taken.after.models.tables  # it left nothing: it holds the rows it took, once
+        restore_discarded(p, gone)
     assert_same(answered, full_dump(draft), append_only(draft))
     with Project.open(draft, user="coord") as p:
         p.undo(grade, action="undo")  # the grade given before the discard is still undone after it
