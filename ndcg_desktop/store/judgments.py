@@ -23,7 +23,7 @@ from ndcg_desktop.store.core import INTERACTIVE_BUSY_MS, ProjectFile, now
 from ndcg_desktop.store.pools import DraftTarget, PoolRepository, PoolVersion
 from ndcg_desktop.store.schema import person_rating
 from ndcg_desktop.store.team import model_agreement
-from ndcg_desktop.store.undo import Taken, capture, items_scope, take, version_scope
+from ndcg_desktop.store.undo import Left, Taken, capture, items_scope, take, version_scope
 
 MIN_SHARED = 50  # items a model must have been compared with people on before its ratings may fill a draft
 # The items of a draft that a model's rating may fill: ungraded, rated by no person, rated by the model.
@@ -90,7 +90,7 @@ class JudgmentRepository:
             # an undo is audited as such: it is not a judgment (pace counts only "grade" rows)
             action = "undo grade" if restore is not None else "grade"
             self._audit(conn, number, query_id, doc_id, action, old_grade=previous, new_grade=grade)
-            taken = Taken(scope, before, capture(conn, scope).digest(), action)
+            taken = Taken(scope, before, Left.of(capture(conn, scope)), action)
         return previous, taken
 
     def _rate(
@@ -156,7 +156,7 @@ class JudgmentRepository:
                 (note, number, query_id, doc_id, self.file.user),
             )
             self._audit(conn, number, query_id, doc_id, "note", old_note=old[1], new_note=note)
-            taken = Taken(scope, before, capture(conn, scope).digest(), "note")
+            taken = Taken(scope, before, Left.of(capture(conn, scope)), "note")
         return str(old[1]), taken
 
     def _item(self, conn: sqlite3.Connection, version: int, query_id: str, doc_id: str) -> tuple[Any, Any]:

@@ -17,7 +17,7 @@ from ndcg_desktop.store.core import ProjectFile, now
 from ndcg_desktop.store.pools import DraftTarget, PoolRepository, PoolVersion
 from ndcg_desktop.store.schema import HANDOUT_FORMAT, RATINGS_FORMAT, person_rating
 from ndcg_desktop.store.team import adjudication_counts, annotator_digests, ratings_digest
-from ndcg_desktop.store.undo import Taken, capture, items_scope
+from ndcg_desktop.store.undo import Left, Taken, capture, items_scope
 
 RATING_COLUMNS = ["query_id", "doc_id", "annotator", "grade", "note", "rated_at"]
 _BATCH = 50_000
@@ -105,7 +105,7 @@ class RatingRepository:
             scope = items_scope(v.version, keys)
             before = capture(conn, scope)
             counts = self._write(conn, v.version, rows, source, now(), replacing=None)
-            taken = Taken(scope, before, capture(conn, scope).digest(), f"merge ({source})"[:200])
+            taken = Taken(scope, before, Left.of(capture(conn, scope)), f"merge ({source})"[:200])
         return counts, taken
 
     def import_ratings(
@@ -314,7 +314,7 @@ class RatingRepository:
                     for g, *_, q, d in rows
                 ],
             )
-            taken = Taken(scope, before, capture(conn, scope).digest(), f"adjudicate ({how})")
+            taken = Taken(scope, before, Left.of(capture(conn, scope)), f"adjudicate ({how})")
         return taken
 
     def settled_items(self, version: int, query_id: str | None = None, doc_id: str | None = None) -> pd.DataFrame:

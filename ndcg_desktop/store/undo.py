@@ -6,6 +6,10 @@ in every table that refers to it through a foreign key, discovered from the sche
 before the operation (:func:`capture`, the same query the confirmation counts from), and undo deletes what the
 scope holds now and inserts the captured rows again, after checking that nothing in scope changed since the
 operation. SQLite's session extension records changesets this way; Python's ``sqlite3`` does not expose it.
+
+A language model's answers (its runs, attempts and ``model:<name>`` ratings, contract rule 18) are no person's
+change: those ADDED to the scope since the operation neither block its undo nor are lost by it, since a model may
+judge the draft at any time. A model's row that was there after the operation must still be there unchanged.
 """
 
 from __future__ import annotations
@@ -20,9 +24,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ndcg_desktop.domain.errors import InputError
+from ndcg_desktop.domain.names import is_model
 from ndcg_desktop.store.core import ProjectFile, now
 
 ITEM_KEY = ("version", "query_id", "doc_id")  # a pool item: judgments' primary key
+MODEL_TABLES = frozenset({"assessor_runs", "assessor_attempts"})  # a model's runs and answers, every row
+MODEL_RATINGS = ("ratings", "annotator")  # and its ratings: the rows whose annotator is model:<name>
 
 
 @dataclass(frozen=True)
@@ -81,13 +88,64 @@ class Rows:
         return self.digest_text
 
 
+def _by_model(rows: Rows) -> tuple[Rows, Rows]:
+    """``rows`` split into the rows no model wrote and a model's rows (:data:`MODEL_TABLES`, its ratings)."""
+    people, models = Rows(), Rows()
+    for name, table in rows.tables.items():
+        if name in MODEL_TABLES:
+            models.tables[name] = table
+        elif name == MODEL_RATINGS[0]:
+            at = table.columns.index(MODEL_RATINGS[1])
+            mine = [row for row in table.rows if is_model(row[at])]
+            if mine:
+                models.tables[name] = Table(table.columns, mine)
+            theirs = [row for row in table.rows if not is_model(row[at])]
+            if theirs:  # as _capture leaves out a table with no rows in scope
+                people.tables[name] = Table(table.columns, theirs)
+        else:
+            people.tables[name] = table
+    return people, models
+
+
+@dataclass(frozen=True)
+class Left:
+    """What an operation left in its scope: a digest of the rows no model wrote, and a model's rows whole (few: a
+    discard leaves none), to tell them from the model's rows added since."""
+
+    digest: str
+    models: Rows
+
+    @classmethod
+    def of(cls, rows: Rows) -> Left:
+        people, models = _by_model(rows)
+        return cls(people.digest(), models)
+
+    def added(self, now: Rows) -> Rows | None:
+        """The model's rows in ``now`` added since, or None if anything else changed (a person's row, a note, a
+        model's row that was there changed or gone)."""
+        people, models = _by_model(now)
+        if people.digest() != self.digest:
+            return None
+        added = Rows()
+        for name, table in models.tables.items():
+            was = set(self.models.tables[name].rows) if name in self.models.tables else set()
+            if not was <= set(table.rows):
+                return None
+            new = [row for row in table.rows if row not in was]
+            if new:
+                added.tables[name] = Table(table.columns, new)
+        if any(name not in models.tables for name in self.models.tables):
+            return None
+        return added
+
+
 @dataclass(frozen=True)
 class Taken:
-    """What an operation took: its scope's rows before it (``before``) and the digest of the scope after it."""
+    """What an operation took: its scope's rows before it (``before``) and what it left (``after``)."""
 
     scope: Scope
     before: Rows
-    after: str
+    after: Left
     what: str  # the operation, named in its undo's audit rows ("discard draft", "remove", ...)
 
     @property
@@ -254,31 +312,40 @@ def take(conn: sqlite3.Connection, scope: Scope, what: str, operation: Callable[
             _delete(conn, before)
         else:
             operation()
-        after = _capture(conn, scoped).digest()
+        after = Left.of(_capture(conn, scoped))
     return Taken(scope, before, after, what)
 
 
 def put_back(conn: sqlite3.Connection, taken: Taken, *, path: Any, changed: str) -> Rows:
-    """Inside the caller's transaction: replace the scope's rows with the ones ``taken`` captured; returns the
-    rows replaced (what the operation had left).
+    """Inside the caller's transaction: replace the scope's rows with the ones ``taken`` captured, keeping a
+    model's rows added since; returns the rows replaced (what the operation had left).
 
-    Refused (nothing written) when the scope no longer holds what the operation left: something changed it
-    since, and putting the old rows back would lose that change. ``changed`` says what, for the message.
+    Refused (nothing written: the caller's transaction is rolled back) when the scope no longer holds what the
+    operation left: something changed it since, and putting the old rows back would lose that change. ``changed``
+    says what, for the message.
     """
+    refused = InputError(f"{changed} changed since; nothing was undone", path=path)
     with _keys(conn, taken.scope) as scoped:
         replaced = _capture(conn, scoped)
-        if replaced.digest() != taken.after:
-            raise InputError(f"{changed} changed since; nothing was undone", path=path)
+        added = taken.after.added(replaced)
+        if added is None:
+            raise refused
         _delete(conn, replaced)
-        for table in scoped.order:  # parents first
-            if table in taken.before.tables:
-                rows = taken.before.tables[table]
-                conn.executemany(
-                    f"INSERT INTO {_q(table)} ({', '.join(map(_q, rows.columns))}) "
-                    f"VALUES ({', '.join('?' for _ in rows.columns)})",
-                    rows.rows,
-                )
+        try:
+            for rows in (taken.before, added):  # the model's rows refer to the items put back
+                for table in scoped.order:  # parents first
+                    if table in rows.tables:
+                        _insert(conn, table, rows.tables[table])
+        except sqlite3.IntegrityError:  # a model's row added in the place of one the operation took
+            raise refused from None
     return replaced
+
+
+def _insert(conn: sqlite3.Connection, table: str, rows: Table) -> None:
+    conn.executemany(
+        f"INSERT INTO {_q(table)} ({', '.join(map(_q, rows.columns))}) VALUES ({', '.join('?' for _ in rows.columns)})",
+        rows.rows,
+    )
 
 
 # What the refusal names when a scope changed since its operation, by the scope's root table.

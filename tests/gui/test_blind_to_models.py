@@ -3,6 +3,7 @@ Adjudicate and Agreement tabs show the model as one more annotator, labelled as 
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pandas as pd
@@ -18,17 +19,20 @@ from .conftest import shot
 def model_rates(path: Path, annotator: str, grades: dict[tuple[str, str], int]) -> None:
     """Record ``grades`` as one run of the model's answers, through the assessor's own recording (as a job does)."""
     with Project.open(path, user="tester") as project:
-        version = project.draft().version
-        run = project.assessor.start_run(
-            version,
-            annotator=annotator,
-            model=annotator.removeprefix("model:"),
-            endpoint_host="127.0.0.1:1",
-            parameters={},
-            template_sha256="0" * 64,
-            template_source="built-in",
-        )
-        project.assessor.record(run, [(q, d, g, None, f'{{"grade": {g}}}', 0.1, 10, 2) for (q, d), g in grades.items()])
+        record_answers(project, annotator, grades)
+
+
+def record_answers(project: Project, annotator: str, grades: dict[tuple[str, str], int]) -> None:
+    run = project.assessor.start_run(
+        project.draft().version,
+        annotator=annotator,
+        model=annotator.removeprefix("model:"),
+        endpoint_host="127.0.0.1:1",
+        parameters={},
+        template_sha256="0" * 64,
+        template_source="built-in",
+    )
+    project.assessor.record(run, [(q, d, g, None, f'{{"grade": {g}}}', 0.1, 10, 2) for (q, d), g in grades.items()])
 
 
 def person_rates(path: Path, annotator: str, grades: dict[tuple[str, str], int]) -> None:
@@ -124,3 +128,34 @@ def test_adjudicate_and_agreement_show_the_model_as_an_annotator_labelled_as_a_m
     assert leniency.index(2, 2).data() == f"{expected_mean:.4f}"
     shot(window, "T6_agreement_model")
     assert not pd.isna(expected_mean)
+
+
+def test_a_grade_is_undone_after_a_model_judged_the_item_and_the_models_answers_are_kept(
+    window, small_project, qtbot, messages
+):
+    """Grade C, a model's answers for C (and D) are recorded on a worker thread's connection (as the Judge job
+    does), Ctrl+Z: the person's grade is undone, without a refusal, and the model's rating and answers stay."""
+    assert window.open_project(small_project)
+    ws = window.workspace
+    ws.select_query_row(0)
+    ws.select_doc_row(ws.pool_proxy.mapFromSource(ws.pool.index(ws.pool.row_of("C"), 0)).row())
+    ws.pool_view.setFocus()
+    with Project.open(small_project, read_only=True) as project:
+        c_before = project.pool_items(1, "q1").set_index("doc_id").loc["C"].to_dict()
+    qtbot.keyClick(ws.pool_view, Qt.Key.Key_2)
+    project = window.project
+    judge = threading.Thread(target=lambda: record_answers(project, "model:alpha", {("q1", "C"): 0, ("q1", "D"): 3}))
+    judge.start()
+    judge.join()
+    window.undo_stack.undo()
+    assert messages == []
+    assert "nothing was undone" not in window.statusBar().currentMessage()
+    with Project.open(small_project, read_only=True) as project:
+        c_now = project.pool_items(1, "q1").set_index("doc_id").loc["C"].to_dict()
+        rated = project.ratings(1).query("doc_id in ['C', 'D']")
+        answers = project.assessor.attempts(1)
+    assert str(c_now) == str(c_before)  # NaN-safe: the item as it was before the grade
+    assert rated[["doc_id", "annotator", "grade"]].values.tolist() == [["C", "model:alpha", 0], ["D", "model:alpha", 3]]
+    assert answers["doc_id"].tolist() == ["C", "D"]
+    source = ws.pool.row_of("C")
+    assert (ws.pool.grade(source), ws.pool.annotator(source)) == (None, "")
