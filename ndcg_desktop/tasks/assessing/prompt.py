@@ -9,6 +9,7 @@ the braces of a JSON example need no escaping.
 
 from __future__ import annotations
 
+import re
 import string
 from importlib import resources
 from pathlib import Path
@@ -29,6 +30,7 @@ PLACEHOLDERS = (
     "document",
 )
 BUILT_IN = "built-in"
+_BRACED_NAME = re.compile(r"\{(" + "|".join(PLACEHOLDERS) + r")\}")
 _MAX_TEMPLATE = 100_000  # characters
 
 
@@ -60,8 +62,18 @@ def check_template(template: Template) -> None:
     text = template.text
     pattern = string.Template(text)
     where = None if template.source == BUILT_IN else template.source
-    for found in pattern.pattern.finditer(text):  # in the order of the text, so the first problem is named
+    placeholders = {  # where each real ${name} opens its brace
+        found.start() + 1 for found in pattern.pattern.finditer(text) if found.group("braced") is not None
+    }
+    bare = [  # {title} typed without its '$' (or after '$$'): shown as it is, so the prompt would lack the title
+        found for found in _BRACED_NAME.finditer(text) if found.start() not in placeholders
+    ]
+    problems = sorted([*pattern.pattern.finditer(text), *bare], key=lambda found: found.start())
+    for found in problems:  # in the order of the text, so the first problem is named
         line = text.count("\n", 0, found.start()) + 1
+        if found.re is _BRACED_NAME:
+            name = found.group(1)
+            raise InputError(f"the template has {{{name}}} without its '$': write ${{{name}}}", path=where, line=line)
         if found.group("invalid") is not None:
             raise InputError(
                 "the template has a '$' that is not a placeholder (write '$$' for a dollar sign)", path=where, line=line

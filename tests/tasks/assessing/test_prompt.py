@@ -127,6 +127,9 @@ def test_an_answer_in_the_form_asked_for_is_its_grade(answer, grade):
         ("${title}\n\n\ncosts $5\n${document}\n", 4, "the template has a '$' that is not a placeholder"),
         ("${title}\n${title\n${document}\n", 2, "the template has a '$' that is not a placeholder"),
         (b"${title}\nna\xefve\n${document}\n", 2, "the template is not UTF-8 (byte 11)"),
+        # a placeholder's name in braces that would show as it is: the prompt would silently lack the title
+        ("Topic\nTitle: {title}\n${document}\n", 2, "the template has {title} without its '$': write ${title}"),
+        ("Title: ${title}\nText: $${document}\n${document}\n", 2, "the template has {document} without its '$'"),
     ],
 )
 def test_a_template_refusal_names_the_line(write, content, line, said):
