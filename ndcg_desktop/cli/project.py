@@ -35,7 +35,8 @@ from ndcg_desktop.tasks.guidelines import set_guidelines
 from ndcg_desktop.tasks.identity import stated_user
 from ndcg_desktop.tasks.importing import RatingsImport, import_documents, import_queries, import_ratings
 from ndcg_desktop.tasks.pace import PaceReport, pace_report
-from ndcg_desktop.tasks.project import Project, create_project, draft_to_discard, freeze, start_draft
+from ndcg_desktop.tasks.pool_editing import DiscardPlan, plan_discard
+from ndcg_desktop.tasks.project import Project, create_project, freeze, start_draft
 from ndcg_desktop.tasks.work_files import open_to_grade
 
 
@@ -338,12 +339,32 @@ def cmd_send_for_judging(args: argparse.Namespace) -> int:
     return 0
 
 
+def discard_words(plan: DiscardPlan) -> str:
+    """What a discard deletes, as the window's confirmation counts it: the items, then every rating, adjudication,
+    handout and model answer that goes with them (a table a later format adds is named as it is)."""
+    parts = [f"its {plan.items} items"]
+    if plan.ratings:
+        parts.append(f"{plan.ratings} ratings (by {', '.join(plain(a) for a in plan.annotators)})")
+    if plan.adjudicated:
+        parts.append(f"{plan.adjudicated} adjudications")
+    if plan.assignments:
+        parts.append(f"{plan.assignments} work-file assignments")
+    worded = {"handouts": "work files handed out", "assessor_attempts": "answers given by language models"}
+    counted_with = {"handout_items", "assessor_runs"}  # a work file's items, a judging job's answers: said above
+    parts += [
+        f"{count} {worded.get(table, f'rows of {table}')}"
+        for table, count in sorted(plan.others.items())
+        if table not in counted_with
+    ]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
 def cmd_discard_draft(args: argparse.Namespace) -> int:
     with open_to_grade(args.project) as project:
-        draft = draft_to_discard(project)
+        plan = plan_discard(project)
         if not args.yes:
             raise InputError(
-                f"discarding draft version {draft.version} deletes its {draft.items} items and cannot be undone; "
+                f"discarding draft version {plan.draft.version} cannot be undone and deletes {discard_words(plan)}; "
                 "add --yes to confirm",
                 path=project.path,
             )

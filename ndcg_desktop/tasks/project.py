@@ -67,12 +67,10 @@ __all__ = [
     "default_labels",
     "default_user",
     "DraftStarted",
-    "DraftToDiscard",
     "FreezePreview",
     "Frozen",
     "GradeCount",
     "RatedBy",
-    "draft_to_discard",
     "freeze",
     "freeze_preview",
     "known_error",
@@ -114,22 +112,6 @@ def start_draft(project: Project, source: int | None = None) -> DraftStarted:
             raise InputError(f"has no frozen version to copy; {advice}", path=project.path)
         source = latest.version
     return DraftStarted(project.new_draft_from(source), source)
-
-
-@dataclass(frozen=True)
-class DraftToDiscard:
-    """The draft a discard would delete, and how many items it holds (what a confirmation names)."""
-
-    version: int
-    items: int
-
-
-def draft_to_discard(project: Project) -> DraftToDiscard:
-    """What discarding the draft would delete; refused when there is no draft."""
-    draft = project.draft()
-    if draft is None:
-        raise InputError("has no draft pool to discard", path=project.path)
-    return DraftToDiscard(draft.version, len(project.pool_items(draft.version)))
 
 
 @dataclass(frozen=True)

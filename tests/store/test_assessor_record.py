@@ -248,3 +248,15 @@ def test_freezing_with_ungraded_items_a_model_rated_names_filling_from_it_beside
             f"no person rated from {MODEL}'s grades once it was compared with people (freeze --fill-ungraded-from "
             f"{MODEL})"
         )
+
+
+def test_discard_draft_without_yes_names_everything_it_would_delete_a_models_answers_included(draft, capsys):
+    from ndcg_desktop.cli.main import main
+
+    with Project.open(draft, user="coord") as p:
+        p.assessor.record(start(p), [answer("d7", 3), answer("d8", None)])
+    assert main(["discard-draft", str(draft)]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"error: {draft}: discarding draft version 1 cannot be undone and deletes its 8 items, 7 ratings (by ana, "
+        f"{MODEL}) and 2 answers given by language models; add --yes to confirm"
+    )

@@ -90,7 +90,8 @@ def test_discard_draft_from_the_cli_needs_confirmation(project, capsys):
     project.close()
     assert main(["discard-draft", path]) == 2
     assert capsys.readouterr().err.strip() == (
-        f"error: {path}: discarding draft version 2 deletes its 5 items and cannot be undone; add --yes to confirm"
+        f"error: {path}: discarding draft version 2 cannot be undone and deletes its 5 items and 3 ratings (by "
+        "import:q.txt); add --yes to confirm"
     )
     assert main(["discard-draft", path, "--yes"]) == 0
     assert capsys.readouterr().out == "discarded draft version 2\n"

@@ -8,13 +8,12 @@ import pytest
 from ndcg_desktop.domain import InputError
 from ndcg_desktop.domain.settings import GradeScale, default_labels
 from ndcg_desktop.tasks.importing import NegativeGrades, import_documents, import_judgments, import_queries
+from ndcg_desktop.tasks.pool_editing import plan_discard
 from ndcg_desktop.tasks.project import (
     DraftStarted,
-    DraftToDiscard,
     GradeCount,
     RatedBy,
     create_project,
-    draft_to_discard,
     freeze,
     freeze_preview,
     start_draft,
@@ -42,14 +41,15 @@ def test_a_draft_is_started_from_the_latest_frozen_version_and_discarded_after_s
     path = tmp_path / "p.ndcgproj"
     with create_project(path, user="ana") as project:
         with pytest.raises(InputError) as caught:
-            draft_to_discard(project)
+            plan_discard(project)
         assert str(caught.value) == f"{path}: has no draft pool to discard"
         import_judgments(project, write("j.qrels", QRELS))
         freeze(project)
         started = start_draft(project)
         assert started == DraftStarted(project.version(2), 1)
         project.add_items(pd.DataFrame({"query_id": ["q3"], "doc_id": ["D"]}), version=2)
-        assert draft_to_discard(project) == DraftToDiscard(2, len(QRELS.splitlines()) + 1)
+        plan = plan_discard(project)
+        assert (plan.draft.version, plan.items) == (2, len(QRELS.splitlines()) + 1)
 
 
 def test_texts_are_imported_with_their_counts(tmp_path, write):
