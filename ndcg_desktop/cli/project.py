@@ -349,13 +349,11 @@ def discard_words(plan: DiscardPlan) -> str:
         parts.append(f"{plan.adjudicated} adjudications")
     if plan.assignments:
         parts.append(f"{plan.assignments} work-file assignments")
-    worded = {"handouts": "work files handed out", "assessor_attempts": "answers given by language models"}
-    counted_with = {"handout_items", "assessor_runs"}  # a work file's items, a judging job's answers: said above
-    parts += [
-        f"{count} {worded.get(table, f'rows of {table}')}"
-        for table, count in sorted(plan.others.items())
-        if table not in counted_with
-    ]
+    if plan.model_answers:
+        parts.append(f"{plan.model_answers} answers given by language models")
+    if plan.handouts:
+        parts.append(f"{plan.handouts} work files handed out")
+    parts += [f"{count} rows of {table}" for table, count in sorted(plan.unnamed.items())]
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 

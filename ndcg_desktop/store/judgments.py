@@ -451,8 +451,9 @@ class JudgmentRepository:
                 str(row[0])
                 for row in self.file.query(
                     "SELECT DISTINCT r.annotator FROM judgments j JOIN ratings r ON (r.version, r.query_id, "
-                    "r.doc_id) = (j.version, j.query_id, j.doc_id) WHERE j.version = ? AND j.grade IS NULL AND "
-                    f"substr(r.annotator, 1, {len(MODEL_PREFIX)}) = '{MODEL_PREFIX}' ORDER BY r.annotator",
+                    "r.doc_id) = (j.version, j.query_id, j.doc_id) WHERE j.version = ? AND j.grade IS NULL AND NOT "
+                    + person_rating("r")
+                    + " ORDER BY r.annotator",
                     (v.version,),
                 )
             ]

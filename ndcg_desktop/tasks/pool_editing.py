@@ -113,6 +113,21 @@ class DiscardPlan:
     others: dict[str, int]  # rows of any other table that refers to the draft, by table
     own_work: int  # items graded or noted in this draft since it was made (the rest its parent also holds)
 
+    @property
+    def handouts(self) -> int:
+        """Work files handed out for the draft (their items go with them)."""
+        return self.others.get("handouts", 0)
+
+    @property
+    def model_answers(self) -> int:
+        """Answers language models gave on the draft's items (their runs go with them)."""
+        return self.others.get("assessor_attempts", 0)
+
+    @property
+    def unnamed(self) -> dict[str, int]:
+        """Rows of the other tables a confirmation has no words for (one a later format adds), by table."""
+        return {t: n for t, n in self.others.items() if t not in _SAID_WITH_WORDS}
+
 
 @dataclass(frozen=True)
 class DiscardedDraft:
@@ -123,6 +138,8 @@ class DiscardedDraft:
 
 
 _COUNTED = {"pool_versions", "judgments", "ratings", "assignments"}
+# Tables of ``others`` a confirmation words (a work file's items and a judging job's runs are said with them).
+_SAID_WITH_WORDS = {"handouts", "handout_items", "assessor_attempts", "assessor_runs"}
 
 
 def plan_discard(project: Project) -> DiscardPlan:

@@ -555,15 +555,19 @@ class PoolEditor(QObject):
 def discard_question(plan: DiscardPlan) -> str:
     """The confirmation: what discarding deletes, named, counted from the rows the discard takes."""
     who = ", ".join(plan.annotators) if plan.annotators else translate("pool_editing", "nobody")
-    worded = {  # the tables ndcg-desktop writes, in words; one a later format adds is named as it is
-        "handouts": translate("pool_editing", "; {count} work files handed out"),
-        "assessor_attempts": translate("pool_editing", "; {count} answers given by language models"),
-    }
-    counted_with = {"handout_items", "assessor_runs"}  # a work file's items, a judging job's answers: said above
     others = "".join(
-        worded.get(table, translate("pool_editing", "; {count} rows of {table}")).format(count=count, table=table)
-        for table, count in sorted(plan.others.items())
-        if table not in counted_with
+        [
+            translate("pool_editing", "; {count} answers given by language models").format(count=plan.model_answers)
+            if plan.model_answers
+            else "",
+            translate("pool_editing", "; {count} work files handed out").format(count=plan.handouts)
+            if plan.handouts
+            else "",
+            *(  # a table a later format adds is named as it is
+                translate("pool_editing", "; {count} rows of {table}").format(count=count, table=table)
+                for table, count in sorted(plan.unnamed.items())
+            ),
+        ]
     )
     return translate(
         "pool_editing",
