@@ -11,6 +11,7 @@ from typing import Any
 from ndcg_desktop.cli.options import add_choice_option, whole_number
 from ndcg_desktop.cli.report import model_lines
 from ndcg_desktop.domain import GradeScale, InputError, TiePolicy
+from ndcg_desktop.domain.natural import natural_key
 from ndcg_desktop.domain.pace import duration_text
 from ndcg_desktop.domain.settings import MAX_K
 from ndcg_desktop.formats.cells import plain, show
@@ -18,6 +19,7 @@ from ndcg_desktop.formats.choices import ORDER_CHOICES
 from ndcg_desktop.formats.export import in_natural_order
 from ndcg_desktop.formats.guidelines import read_guidelines
 from ndcg_desktop.formats.topics import TOPIC_FORMATS
+from ndcg_desktop.scoring.pooling import STRATEGIES, Strategy, StrategySpec, strategies_help
 from ndcg_desktop.tasks import (
     NegativeGrades,
     QueryScope,
@@ -26,8 +28,6 @@ from ndcg_desktop.tasks import (
     import_judgments,
     import_run,
     plan_send_for_judging,
-    pool_apply,
-    pool_preview,
 )
 from ndcg_desktop.tasks.assessing import MIN_SHARED
 from ndcg_desktop.tasks.export import export_frozen_pool
@@ -35,9 +35,15 @@ from ndcg_desktop.tasks.guidelines import set_guidelines
 from ndcg_desktop.tasks.identity import stated_user
 from ndcg_desktop.tasks.importing import RatingsImport, import_documents, import_queries, import_ratings
 from ndcg_desktop.tasks.pace import PaceReport, pace_report
+from ndcg_desktop.tasks.pool_builds import PoolRequest, apply_pool, budget_text, next_batches, parse_budget, plan_pool
 from ndcg_desktop.tasks.pool_editing import DiscardPlan, plan_discard
 from ndcg_desktop.tasks.project import Project, create_project, freeze, start_draft
 from ndcg_desktop.tasks.work_files import open_to_grade
+
+
+def strategy_defaults(spec: StrategySpec) -> str:
+    """A strategy's text form with every default, from the strategies' table: ``rbp(p=0.8,aggregate=sum)``."""
+    return str(Strategy.of(spec.name))
 
 
 def add_project_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -112,12 +118,58 @@ def add_project_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser
     p.add_argument("--order", choices=("score", "rank", "file"), help="by score (default), rank column or file order")
     p.set_defaults(handler=cmd_import_run)
 
-    p = sub.add_parser("pool", help="add the top K documents of runs to the draft pool (depth-k pooling)")
+    p = sub.add_parser(
+        "pool",
+        help="add documents of runs to the draft pool, chosen by a pooling strategy within a budget (default: the "
+        "top K of every run, depth-k pooling)",
+        description="Add documents of runs to the draft pool. Each query's candidates are the runs' top --depth "
+        "documents; a strategy orders them and the budget takes the top of that order. The draft records the "
+        "strategy, its parameters, the budget, the queries, the runs with their hashes and the order the documents "
+        "were chosen in; a frozen version's manifest carries it. Strategies: " + strategies_help() + ".",
+    )
     p.add_argument("project", metavar="PROJECT")
-    p.add_argument("--depth", type=whole_number("--depth", 1, MAX_K), required=True, metavar="K")
-    p.add_argument("--runs", nargs="+", required=True, metavar="NAME")
+    p.add_argument(
+        "--depth",
+        type=whole_number("--depth", 1, MAX_K),
+        required=True,
+        metavar="K",
+        help="each run's top K documents are the candidates",
+    )
+    p.add_argument("--runs", nargs="+", required=True, metavar="NAME", help="the runs, in order (it breaks ties)")
+    p.add_argument(
+        "--strategy",
+        default="depth",
+        metavar="STRATEGY",
+        help="name or name(key=value,...): " + ", ".join(f"{s.name} ({strategy_defaults(s)})" for s in STRATEGIES)
+        + " (default depth)",
+    )
+    p.add_argument(
+        "--budget",
+        metavar="B",
+        help="documents per query (20), a share of each query's depth pool rounded down (10%%), or a total over "
+        "the queries (total:500, total:10%%); default all: every candidate",
+    )
+    p.add_argument("--queries", nargs="+", metavar="ID", help="pool only these queries (default every query a run answered)")
+    p.add_argument(
+        "--batch-size",
+        type=whole_number("--batch-size", 1, MAX_K),
+        metavar="N",
+        help="an adaptive strategy (maxmean): documents a query gets at a time; the next batch is chosen when a "
+        "query's batch is graded (in the window, or by ndcg pool-next after merging work files)",
+    )
     p.add_argument("--dry-run", action="store_true", help="show what would be added, change nothing")
     p.set_defaults(handler=cmd_pool)
+
+    p = sub.add_parser(
+        "pool-next",
+        help="add the next batch of every query whose batch of an adaptive pool (maxmean) people have graded",
+        description="For each adaptive build of the draft (ndcg pool --strategy maxmean --batch-size N), every query "
+        "whose latest batch has a person's grade for each document gets its next batch, chosen from the grades so "
+        "far (a model's grades never count). Run it after merging work files; hand the new batches out with ndcg "
+        "assign.",
+    )
+    p.add_argument("project", metavar="PROJECT")
+    p.set_defaults(handler=cmd_pool_next)
 
     p = sub.add_parser(
         "send-for-judging",
@@ -302,15 +354,36 @@ def cmd_import_run(args: argparse.Namespace) -> int:
 
 
 def cmd_pool(args: argparse.Namespace) -> int:
+    request = PoolRequest(
+        tuple(args.runs),
+        Strategy.parse(args.strategy),
+        parse_budget(args.budget),
+        args.depth,
+        tuple(args.queries) if args.queries else None,
+        args.batch_size,
+    )
     # a dry run writes nothing; a change is credited as tasks.identity and tasks.work_files decide
     with Project.open(args.project, read_only=True) if args.dry_run else open_to_grade(args.project) as project:
-        counts = (pool_preview if args.dry_run else pool_apply)(project, args.runs, args.depth)
+        plan = plan_pool(project, request)
+        counts = plan.per_query if args.dry_run else apply_pool(project, plan).per_query
         draft = project.draft()
         verb = "would add" if args.dry_run else "added"
         for row in in_natural_order(counts).itertuples(index=False):  # q2 before q10, as the window
-            print(f"{row.query_id}\t{verb} {row.new} of {row.candidates}")
+            print(f"{row.query_id}\t{verb} {row.new} of {row.chosen} chosen (depth pool {row.candidates})")
         where = f"draft version {draft.version}" if draft else "a new draft"
         print(f"{verb} {int(counts['new'].sum())} documents to {where} ({len(counts)} queries)")
+        batch = f", first batch of {request.batch_size} a query" if request.batch_size else ""
+        print(f"strategy {request.strategy}, budget {budget_text(request.budget)}, depth {request.depth}{batch}")
+    return 0
+
+
+def cmd_pool_next(args: argparse.Namespace) -> int:
+    with open_to_grade(args.project) as project:
+        added = next_batches(project)
+        for batches in added.added.values():
+            for query_id in sorted(batches, key=natural_key):
+                print(f"{query_id}\tadded {len(batches[query_id])} documents")
+        print(f"added {added.documents} documents to draft version {added.version} ({added.queries} queries)")
     return 0
 
 
@@ -462,6 +535,13 @@ def _status_text(s: dict[str, Any]) -> str:
             f"{v['ungraded']} ungraded"
             + (f", judged under guidelines {v['guidelines_sha256'][:12]}…" if v["guidelines_sha256"] else "")
         )
+        for b in v.get("pooling", []):  # rule 20: how the pool was built
+            runs = ", ".join(plain(str(r["name"])) for r in b["runs"])
+            batch = f", batches of {b['batch_size']}" if b["batch_size"] is not None else ""
+            lines.append(
+                f"      pooled by {b['strategy']}, budget {b['budget']}, depth {b['depth']}{batch}, "
+                f"{len(b['queries'])} queries, runs {runs} ({b['built_at']} by {plain(str(b['built_by']))})"
+            )
     if s["runs"]:
         lines += ["", "runs:"]
         for r in s["runs"]:

@@ -15,6 +15,7 @@ from PySide6.QtGui import QUndoCommand
 
 from ndcg_desktop.domain import InputError
 from ndcg_desktop.tasks.annotate_session import AnnotateSession
+from ndcg_desktop.tasks.pool_builds import BatchesAdded
 from ndcg_desktop.tasks.project import Taken
 
 translate = QCoreApplication.translate
@@ -94,20 +95,34 @@ class SetGradeCommand(_StoreCommand):
         super().__init__(text, query_id, doc_id, changed, failed)
         self.session, self.version, self.grade, self.old = session, version, grade, old
         self.taken: Taken | None = None
+        self.batch: BatchesAdded | None = None  # the next batch of an adaptive pool this grade brought in
 
     def redo(self) -> None:
         def write() -> None:
             self.taken = self.session.grade_item(self.version, self.query_id, self.doc_id, self.grade)
 
-        self._run(write, translate("commands", "{doc_id} was not graded").format(doc_id=self.doc_id))
+        graded = run_write(self, write, translate("commands", "{doc_id} was not graded").format(doc_id=self.doc_id), self.failed)
+        if graded and self.grade is not None:
+            # The grade is on disk whatever follows: a next batch that cannot be chosen is said, not undone.
+            run_write(
+                QUndoCommand(),
+                lambda: setattr(self, "batch", self.session.next_batch_after(self.version, self.query_id)),
+                translate("commands", "The next batch of {query_id} was not added").format(query_id=self.query_id),
+                self.failed,
+            )
+        self.changed(self.query_id, self.doc_id)
 
     def undo(self) -> None:
-        taken = self.taken
+        taken, batch = self.taken, self.batch
         assert taken is not None
-        self._run(
-            lambda: self.session.put_back(taken, "undo grade"),
-            translate("commands", "The grade of {doc_id} could not be undone").format(doc_id=self.doc_id),
-        )
+
+        def write() -> None:
+            if batch is not None:  # the batch this grade brought in goes first, then the grade
+                self.session.take_back_batch(batch)
+                self.batch = None
+            self.session.put_back(taken, "undo grade")
+
+        self._run(write, translate("commands", "The grade of {doc_id} could not be undone").format(doc_id=self.doc_id))
 
 
 class SetNoteCommand(_StoreCommand):

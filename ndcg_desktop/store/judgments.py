@@ -197,18 +197,23 @@ class JudgmentRepository:
         target = self.pools.draft_target(version)
         with self.file.transaction() as conn:
             number = self.pools.open_draft(conn, target)
-            with _staged(conn, pairs, number) as staged:
-                counts = _counts(conn, staged)
-                conn.execute(
-                    "INSERT INTO judgments (version, query_id, doc_id, grade) "
-                    f"SELECT ?, query_id, doc_id, NULL FROM {staged} WHERE new ORDER BY query_id, doc_id",  # appends
-                    (number,),
-                )
-                conn.execute(
-                    "INSERT INTO audit_log (version, query_id, doc_id, action, who, at) "
-                    f"SELECT ?, query_id, doc_id, ?, ?, ? FROM {staged} WHERE new ORDER BY rowid",  # order given
-                    (number, action, self.file.user, now()),  # one time stamp for the one transaction
-                )
+            return self.add_items_in(conn, number, pairs, action)
+
+    def add_items_in(self, conn: sqlite3.Connection, number: int, pairs: pd.DataFrame, action: str) -> pd.DataFrame:
+        """Inside the caller's transaction: :meth:`add_items` into draft ``number`` (a pool build adds its record
+        in the same transaction)."""
+        with _staged(conn, pairs, number) as staged:
+            counts = _counts(conn, staged)
+            conn.execute(
+                "INSERT INTO judgments (version, query_id, doc_id, grade) "
+                f"SELECT ?, query_id, doc_id, NULL FROM {staged} WHERE new ORDER BY query_id, doc_id",  # appends
+                (number,),
+            )
+            conn.execute(
+                "INSERT INTO audit_log (version, query_id, doc_id, action, who, at) "
+                f"SELECT ?, query_id, doc_id, ?, ?, ? FROM {staged} WHERE new ORDER BY rowid",  # order given
+                (number, action, self.file.user, now()),  # one time stamp for the one transaction
+            )
         return counts
 
     def preview_items(self, pairs: pd.DataFrame, *, version: int | None = None) -> pd.DataFrame:

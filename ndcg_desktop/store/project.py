@@ -41,6 +41,7 @@ from ndcg_desktop.store.errors import (
 from ndcg_desktop.store.evaluations import EvaluationRepository, SavedEvaluation
 from ndcg_desktop.store.guidelines import Guidelines, GuidelinesRepository
 from ndcg_desktop.store.judgments import MIN_SHARED, JudgmentRepository
+from ndcg_desktop.store.pool_builds import PoolBuildRepository
 from ndcg_desktop.store.pools import (
     DEFAULT_LABELS,
     FrozenVersionChanged,
@@ -116,6 +117,7 @@ class Project:
         self.evaluations = EvaluationRepository(file)
         self.guideline_store = GuidelinesRepository(file)
         self.assessor = AssessorRepository(file, self.pools)
+        self.builds = PoolBuildRepository(file, self.pools, self.judgments)
 
     # -- opening ---------------------------------------------------------------------------
     @classmethod
@@ -517,6 +519,7 @@ class Project:
                     "frozen_at": v.frozen_at,
                     "frozen_by": v.frozen_by,
                     "guidelines_sha256": v.guidelines_sha256,
+                    "pooling": [b.record() for b in self.builds.builds(v.version)],  # rule 20: how it was built
                 }
             )
         return {

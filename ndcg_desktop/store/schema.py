@@ -7,16 +7,66 @@ import hashlib
 from ndcg_desktop.domain.names import MODEL_PREFIX
 
 APPLICATION_ID = 0x6E646367  # "ndcg": marks a SQLite file as an ndcg-desktop project
-SCHEMA_VERSION = 9  # 2: runs.data_hash and the stored-run triggers; 3: topics, grading guidelines; 4: ratings;
+SCHEMA_VERSION = 10  # 2: runs.data_hash and the stored-run triggers; 3: topics, grading guidelines; 4: ratings;
 # 5: pool_versions.team; 6: runs may store each row's document ID (the code before misread such a run);
 # 7: the chain of frozen versions' hashes; 8: handouts, what each work file was handed out with; 9: a machine
-# assessor's runs and every answer it gave
+# assessor's runs and every answer it gave; 10: how each pool was built (strategy, budget, runs, order chosen)
 RATINGS_FORMAT = 4  # the format that brought ratings per annotator (issue 15)
 TEAM_FORMAT = 5  # the format that records a version's team (annotators' ratings hashes ...) when it is frozen
 ROW_IDS_FORMAT = 6  # the format whose runs may hold each row's document ID instead of a dictionary of them
 CHAIN_FORMAT = 7  # the format that keeps each frozen version's hash in an append-only chain (issue 24 item 5)
 HANDOUT_FORMAT = 8  # the format that keeps each work file's handout: annotator, scope, items, keyed digest
 ASSESSOR_FORMAT = 9  # the format that keeps a language model's runs and each of its answers (issue 25, rule 18)
+POOLING_FORMAT = 10  # the format that records how a pool was built and the order it chose (issue 34, rule 20)
+
+# How a draft's documents were chosen (issue 34, contract rule 20): each build's strategy with its parameters, the
+# budget, depth, batch size (an adaptive build), queries, and runs with their hashes; and, per query, the documents
+# in the order the strategy chose them. Kept with the version: removed only with its draft or its item.
+POOLING_TABLES = """
+CREATE TABLE pool_builds (
+    build_id   INTEGER PRIMARY KEY,
+    version    INTEGER NOT NULL REFERENCES pool_versions(version) ON DELETE CASCADE,
+    strategy   TEXT NOT NULL,             -- its text form: depth(k=10), rrf(k=60), maxmean() (scoring/pooling.py)
+    parameters TEXT NOT NULL,             -- JSON: each parameter's value
+    budget     TEXT NOT NULL,             -- its text form: 100, 10%, total:5000
+    depth      INTEGER NOT NULL,          -- the rank up to which each run's documents are candidates
+    batch_size INTEGER,                   -- an adaptive build's documents a query's batch; NULL: chosen at once
+    queries    TEXT NOT NULL,             -- JSON list: the query IDs it pooled
+    runs       TEXT NOT NULL,             -- JSON list: each run's name, file SHA-256 and stored data hash
+    built_at   TEXT NOT NULL,
+    built_by   TEXT NOT NULL
+);
+CREATE TABLE pool_choices (
+    build_id INTEGER NOT NULL REFERENCES pool_builds(build_id) ON DELETE CASCADE,
+    version  INTEGER NOT NULL,
+    query_id TEXT NOT NULL,
+    position INTEGER NOT NULL,            -- 1, 2, ...: the order the strategy chose the query's documents in
+    doc_id   TEXT NOT NULL,
+    batch    INTEGER NOT NULL,            -- the batch it came in (1 for a build chosen at once)
+    new      INTEGER NOT NULL,            -- 1: the build added it to the pool; 0: it was there already
+    PRIMARY KEY (build_id, query_id, position),
+    FOREIGN KEY (version, query_id, doc_id) REFERENCES judgments (version, query_id, doc_id) ON DELETE CASCADE
+) WITHOUT ROWID;
+CREATE INDEX pool_choices_by_item ON pool_choices (version, query_id, doc_id);
+"""
+POOLING_TRIGGERS = """
+CREATE TRIGGER pool_build_not_updated BEFORE UPDATE ON pool_builds
+BEGIN SELECT RAISE(ABORT, 'a pool build is recorded as it was made'); END;
+CREATE TRIGGER pool_build_not_deleted BEFORE DELETE ON pool_builds
+WHEN (SELECT state FROM pool_versions WHERE version = OLD.version) = 'frozen'
+BEGIN SELECT RAISE(ABORT, 'pool version is frozen: the record of how it was built cannot be removed'); END;
+CREATE TRIGGER pool_build_not_added BEFORE INSERT ON pool_builds
+WHEN (SELECT state FROM pool_versions WHERE version = NEW.version) = 'frozen'
+BEGIN SELECT RAISE(ABORT, 'pool version is frozen: nothing can be pooled into it'); END;
+CREATE TRIGGER pool_choice_not_updated BEFORE UPDATE ON pool_choices
+BEGIN SELECT RAISE(ABORT, 'the order a pool was chosen in is recorded as it was made'); END;
+CREATE TRIGGER pool_choice_not_deleted BEFORE DELETE ON pool_choices
+WHEN (SELECT state FROM pool_versions WHERE version = OLD.version) = 'frozen'
+BEGIN SELECT RAISE(ABORT, 'pool version is frozen: the order it was chosen in cannot be removed'); END;
+CREATE TRIGGER pool_choice_not_added BEFORE INSERT ON pool_choices
+WHEN (SELECT state FROM pool_versions WHERE version = NEW.version) = 'frozen'
+BEGIN SELECT RAISE(ABORT, 'pool version is frozen: nothing can be pooled into it'); END;
+"""
 
 # A machine assessor (issue 25): each run's model, endpoint host, parameters and template, and every answer it gave,
 # a grade or a failure with its text (never both). A graded answer is also the rating of annotator model:<name>.
@@ -200,6 +250,12 @@ TRIGGERS_SINCE = {
     "assessor_attempt_not_updated": ASSESSOR_FORMAT,
     "assessor_attempt_not_deleted": ASSESSOR_FORMAT,
     "assessor_attempt_not_added": ASSESSOR_FORMAT,
+    "pool_build_not_updated": POOLING_FORMAT,
+    "pool_build_not_deleted": POOLING_FORMAT,
+    "pool_build_not_added": POOLING_FORMAT,
+    "pool_choice_not_updated": POOLING_FORMAT,
+    "pool_choice_not_deleted": POOLING_FORMAT,
+    "pool_choice_not_added": POOLING_FORMAT,
 }
 
 SCHEMA = (
@@ -334,6 +390,8 @@ BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
     + HANDOUT_TABLES
     + ASSESSOR_TABLES
     + ASSESSOR_TRIGGERS
+    + POOLING_TABLES
+    + POOLING_TRIGGERS
 )
 
 # Forward migrations: MIGRATIONS[n] takes a file from schema version n to n + 1.
@@ -372,6 +430,8 @@ MIGRATIONS: dict[int, str] = {
     HANDOUT_FORMAT - 1: HANDOUT_TABLES,
     # Nothing to rewrite: a project before it has no model's answers.
     ASSESSOR_FORMAT - 1: ASSESSOR_TABLES + ASSESSOR_TRIGGERS,
+    # Nothing to rewrite: pools built before have no record of how (depth pooling, its runs unrecorded).
+    POOLING_FORMAT - 1: POOLING_TABLES + POOLING_TRIGGERS,
 }
 
 

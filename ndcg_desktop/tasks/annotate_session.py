@@ -30,7 +30,7 @@ from ndcg_desktop.domain.blind import BLIND, DOC_ID, JUDGING_ORDERS
 from ndcg_desktop.domain.settings import grade_label
 from ndcg_desktop.store import FrozenVersionChanged, PoolVersion, Project
 from ndcg_desktop.store.undo import Taken
-from ndcg_desktop.tasks import grading
+from ndcg_desktop.tasks import grading, pool_builds
 from ndcg_desktop.tasks.annotate_rows import PoolRows, QueryRows
 from ndcg_desktop.tasks.annotating import Decision, GradingRules, Refusal, next_query_to_grade, next_ungraded
 from ndcg_desktop.tasks.events import (
@@ -91,11 +91,13 @@ class AnnotateSession(FollowsProject):
         self._keep: tuple[str | None, str | None] = (None, None)  # query and item to select when the list arrives
         self.query_sort: tuple[str, bool] = ("query_id", False)
         self._state_words: Mapping[str, str] | None = None  # the front's words for each state, to sort by
+        self._build_states: dict[int, pool_builds.BuildState] = {}  # an adaptive build's rankings, read once
 
     # -- the project and its versions ------------------------------------------------------
     def set_project(self, project: Project | None) -> None:
         """Another project (or none): its draft is shown, else its newest version, else its queries."""
         self.project = project
+        self._build_states = {}
         self.query_id, self.doc_id, self.topic = None, None, None
         self.versions = project.versions() if project is not None else []
         self.version = self._preferred(None)
@@ -498,6 +500,25 @@ class AnnotateSession(FollowsProject):
 
     def put_back(self, taken: Taken, action: str) -> None:
         grading.undo(self._project(), taken, action=action)
+
+    # -- an adaptive pool's next batch (tasks.pool_builds; nothing of it is shown here) ---------------
+    def next_batch_after(self, version: int, query_id: str) -> pool_builds.BatchesAdded | None:
+        """After a person's grade in draft ``version``: if it completed ``query_id``'s batch of an adaptive build,
+        the next batch joins the pool, chosen from people's grades so far; returns what was added (for the
+        grade's undo), or None. The new documents are the query's only ungraded ones, so "next ungraded" walks
+        them in the blind order; no run, rank or number of the strategy reaches the view."""
+        project = self._project()
+        draft = project.draft()
+        if draft is None or draft.version != version:
+            return None
+        if not any(build.adaptive for build in project.builds.builds(version)):
+            return None
+        added = pool_builds.next_batches(project, query_ids=[query_id], states=self._build_states)
+        return added if added.documents else None
+
+    def take_back_batch(self, added: pool_builds.BatchesAdded) -> None:
+        """Undo :meth:`next_batch_after`: the batch leaves the pool with its record of choice."""
+        pool_builds.take_back_batches(self._project(), added)
 
 
 def _order_key(order: str) -> str:

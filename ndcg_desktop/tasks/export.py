@@ -10,6 +10,7 @@ from typing import Any
 from ndcg_desktop import __version__
 from ndcg_desktop.formats.export import export_comparison_file, export_evaluation, write_output
 from ndcg_desktop.store import PoolVersion, Project
+from ndcg_desktop.tasks.pool_builds import pooling_record
 from ndcg_desktop.tasks.session import ScoreResult
 
 MANIFEST_SUFFIX = ".manifest.json"
@@ -36,8 +37,10 @@ def export_frozen_pool(
     """Write a frozen version as qrels (TREC or CSV) and its manifest beside it, as ``PATH.manifest.json``.
 
     The manifest names the version, its hash, who froze it when, the written file's SHA-256, the
-    grading guidelines it was judged under (their SHA-256, or null) and its team record (annotators, adjudication,
-    agreement, and the grades that came from a model). Both files are checked and written
+    grading guidelines it was judged under (their SHA-256, or null), its team record (annotators, adjudication,
+    agreement, and the grades that came from a model) and how its pool was built (``pooling``: each build's
+    strategy, budget, queries, runs and their hashes, and the order it chose documents in; empty for a pool
+    built before that was recorded). Both files are checked and written
     atomically (``formats.export.write_output``); the qrels file first.
 
     >>> # export_frozen_pool(project, "pool.qrels") writes pool.qrels and pool.qrels.manifest.json
@@ -56,6 +59,7 @@ def export_frozen_pool(
         "labels": frozen.labels,
         "guidelines_sha256": frozen.guidelines_sha256,
         **project.team(frozen),  # rules 16 and 18, as in a score's manifest: who graded, how many grades from a model
+        "pooling": pooling_record(project, frozen.version),  # rule 20: strategy, budget, runs, order of choice
         "file": {"name": target.name, "format": fmt, "sha256": hashlib.sha256(target.read_bytes()).hexdigest()},
     }
     written = write_output(

@@ -231,6 +231,9 @@ def stamp(evaluation: Evaluation, project: Project, version: PoolVersion, run_na
         }
     )
     evaluation.manifest["judgments"].update(team_manifest(project, version))  # rule 16: who graded, how settled
+    from ndcg_desktop.tasks.pool_builds import pooling_record  # (imports the pooling strategies only here)
+
+    evaluation.manifest["judgments"]["pooling"] = pooling_record(project, version.version, order=False)  # rule 20
     evaluation.manifest["run"]["name"] = run_name
 
 
