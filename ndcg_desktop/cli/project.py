@@ -140,7 +140,8 @@ def add_project_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser
         "--strategy",
         default="depth",
         metavar="STRATEGY",
-        help="name or name(key=value,...): " + ", ".join(f"{s.name} ({strategy_defaults(s)})" for s in STRATEGIES)
+        help="name or name(key=value,...): "
+        + ", ".join(f"{s.name} ({strategy_defaults(s)})" for s in STRATEGIES)
         + " (default depth)",
     )
     p.add_argument(
@@ -149,7 +150,9 @@ def add_project_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser
         help="documents per query (20), a share of each query's depth pool rounded down (10%%), or a total over "
         "the queries (total:500, total:10%%); default all: every candidate",
     )
-    p.add_argument("--queries", nargs="+", metavar="ID", help="pool only these queries (default every query a run answered)")
+    p.add_argument(
+        "--queries", nargs="+", metavar="ID", help="pool only these queries (default every query a run answered)"
+    )
     p.add_argument(
         "--batch-size",
         type=whole_number("--batch-size", 1, MAX_K),

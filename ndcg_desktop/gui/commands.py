@@ -101,7 +101,9 @@ class SetGradeCommand(_StoreCommand):
         def write() -> None:
             self.taken = self.session.grade_item(self.version, self.query_id, self.doc_id, self.grade)
 
-        graded = run_write(self, write, translate("commands", "{doc_id} was not graded").format(doc_id=self.doc_id), self.failed)
+        graded = run_write(
+            self, write, translate("commands", "{doc_id} was not graded").format(doc_id=self.doc_id), self.failed
+        )
         if graded and self.grade is not None:
             # The grade is on disk whatever follows: a next batch that cannot be chosen is said, not undone.
             run_write(

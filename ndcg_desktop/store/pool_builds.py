@@ -132,9 +132,7 @@ class PoolBuildRepository:
         with self.file.transaction() as conn:
             return self._choose(conn, build_id, v.version, choices, action)
 
-    def _choose(
-        self, conn: Any, build_id: int, number: int, choices: pd.DataFrame, action: str
-    ) -> pd.DataFrame:
+    def _choose(self, conn: Any, build_id: int, number: int, choices: pd.DataFrame, action: str) -> pd.DataFrame:
         name = f"temp.chosen_{next(_names)}"
         conn.execute(
             f"CREATE TABLE {name} (query_id TEXT NOT NULL, doc_id TEXT NOT NULL, position INTEGER NOT NULL, "
@@ -167,8 +165,7 @@ class PoolBuildRepository:
     def _writable(self) -> None:
         if not self.recorded:
             raise InputError(
-                "is in an older format that keeps no record of how a pool was built; open it for writing to update "
-                "it",
+                "is in an older format that keeps no record of how a pool was built; open it for writing to update it",
                 path=self.file.path,
             )
 
@@ -202,7 +199,9 @@ class PoolBuildRepository:
         return builds
 
     def build(self, build_id: int) -> PoolBuild:
-        rows = self.file.query("SELECT version FROM pool_builds WHERE build_id = ?", (build_id,)) if self.recorded else []
+        rows = (
+            self.file.query("SELECT version FROM pool_builds WHERE build_id = ?", (build_id,)) if self.recorded else []
+        )
         if not rows:
             raise InputError(f"has no pool build {build_id}", path=self.file.path)
         return next(b for b in self.builds(int(rows[0][0])) if b.build_id == build_id)

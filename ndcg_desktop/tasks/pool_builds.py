@@ -63,7 +63,9 @@ class PoolRequest:
         if not self.runs:
             raise InputError("choose at least one run to pool from")
         if len(set(self.runs)) != len(self.runs):
-            raise InputError("each run is named once: " + ", ".join(sorted({r for r in self.runs if self.runs.count(r) > 1})))
+            raise InputError(
+                "each run is named once: " + ", ".join(sorted({r for r in self.runs if self.runs.count(r) > 1}))
+            )
         if self.depth < 1:
             raise InputError(f"the pool depth must be a positive integer, not {self.depth}")
         if self.strategy.adaptive:
@@ -96,10 +98,7 @@ class PoolPlan:
 
 def run_record(project: Project, names: Sequence[str]) -> list[dict[str, object]]:
     """Each run's name, file SHA-256 and stored data hash, in the order given (unknown names refused)."""
-    known = {
-        str(r[0]): (str(r[1]), str(r[2]))
-        for r in project.file.query("SELECT name, sha256, data_hash FROM runs")
-    }
+    known = {str(r[0]): (str(r[1]), str(r[2])) for r in project.file.query("SELECT name, sha256, data_hash FROM runs")}
     missing = [name for name in names if name not in known]
     if missing:
         raise InputError(f"has no run named {show(missing[0])}", path=project.path)

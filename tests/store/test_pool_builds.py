@@ -18,7 +18,10 @@ from ndcg_desktop.tasks.pool_editing import discard, plan_discard, remove_from_p
 from tests.store.test_undo import append_only, assert_same, full_dump
 
 DATA = Path(__file__).parent.parent / "data"
-RUNS = [{"name": "a", "sha256": "f" * 64, "data_hash": "e" * 64}, {"name": "b", "sha256": "1" * 64, "data_hash": "2" * 64}]
+RUNS = [
+    {"name": "a", "sha256": "f" * 64, "data_hash": "e" * 64},
+    {"name": "b", "sha256": "1" * 64, "data_hash": "2" * 64},
+]
 
 
 def _build(batch_size: int | None = None) -> NewBuild:
