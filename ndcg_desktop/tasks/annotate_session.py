@@ -516,6 +516,16 @@ class AnnotateSession(FollowsProject):
         added = pool_builds.next_batches(project, query_ids=[query_id], states=self._build_states)
         return added if added.documents else None
 
+    def batch_arrived(self, query_id: str) -> None:
+        """A grade brought ``query_id``'s next batch: the pool is read now and its first ungraded item in the order
+        shown becomes current; in the blind order that is the batch's first, and "next ungraded" walks the rest
+        of the batch in that order (the order of choice is never shown)."""
+        self.items_changed(frozenset({query_id}))
+        if query_id == self.query_id:
+            first = self.next_ungraded(None)
+            if first is not None:
+                self.select_item(first)
+
     def take_back_batch(self, added: pool_builds.BatchesAdded) -> None:
         """Undo :meth:`next_batch_after`: the batch leaves the pool with its record of choice."""
         pool_builds.take_back_batches(self._project(), added)

@@ -24,7 +24,11 @@ import pandas as pd
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.formats.cells import show
 from ndcg_desktop.scoring import Cancelled
-from ndcg_desktop.scoring.pooling import Budget, Strategy, choose, maxmean_next_batch, per_query_budgets, pool_size
+from ndcg_desktop.scoring.pooling import STRATEGIES as STRATEGIES  # the window offers them from here (its layer)
+from ndcg_desktop.scoring.pooling import Budget, choose, maxmean_next_batch, per_query_budgets, pool_size
+from ndcg_desktop.scoring.pooling import Parameter as Parameter
+from ndcg_desktop.scoring.pooling import Strategy as Strategy
+from ndcg_desktop.scoring.pooling import StrategySpec as StrategySpec
 from ndcg_desktop.scoring.ranking import top_documents
 from ndcg_desktop.store import Project
 from ndcg_desktop.store.pool_builds import CHOICE_COLUMNS, NewBuild, PoolBuild
@@ -38,6 +42,16 @@ WHOLE_POOL = "all"  # the budget recorded for a build without one: each query's 
 def budget_text(budget: Budget | None) -> str:
     """A budget's recorded text form (:data:`WHOLE_POOL` for none)."""
     return WHOLE_POOL if budget is None else str(budget)
+
+
+def query_list(text: str | None) -> tuple[str, ...] | None:
+    """Query IDs typed or given on the command line, separated by spaces or commas; none (empty) is every query.
+
+    >>> query_list("q1, q2  q10"), query_list("  ")
+    (('q1', 'q2', 'q10'), None)
+    """
+    ids = tuple(part for part in (text or "").replace(",", " ").split() if part)
+    return ids or None
 
 
 def parse_budget(text: str | None) -> Budget | None:

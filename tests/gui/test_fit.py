@@ -210,7 +210,7 @@ def test_no_header_or_label_of_a_dialog_is_cut(qtbot, demo_window, language, tmp
     from ndcg_desktop.gui.project.dialogs import ImportRunDialog, NewProjectDialog, ShortcutsDialog
     from ndcg_desktop.gui.scores.send import SendForJudgingDialog
     from ndcg_desktop.gui.team.assign import AssignDialog
-    from ndcg_desktop.tasks import pool_preview
+    from ndcg_desktop.tasks.pool_builds import plan_pool
     from ndcg_desktop.tasks.project import freeze_preview
 
     window = demo_window
@@ -222,7 +222,7 @@ def test_no_header_or_label_of_a_dialog_is_cut(qtbot, demo_window, language, tmp
         "new_project": NewProjectDialog("tester", window),
         "import_run": ImportRunDialog("bm25", [], str(run), window),
         "build_pool": BuildPoolDialog(
-            [r.name for r in project.runs()], lambda names, depth: pool_preview(project, names, depth), window
+            [r.name for r in project.runs()], lambda request: plan_pool(project, request), window
         ),
         "freeze": FreezeDialog(freeze_preview(project, draft.version), window),
         "shortcuts": ShortcutsDialog(window, window.workspace.grade_keys()),

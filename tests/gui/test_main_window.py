@@ -56,13 +56,13 @@ def test_build_pool_preview_is_debounced_and_computed_off_the_gui_thread(window,
     from ndcg_desktop.gui.project import actions as main_window  # where the window's Build pool calls its task
 
     calls = []
-    real = main_window.pool_preview
+    real = main_window.plan_pool
 
-    def preview(project, names, depth):
-        calls.append((depth, threading.current_thread() is threading.main_thread()))
-        return real(project, names, depth)
+    def preview(project, request):
+        calls.append((request.depth, threading.current_thread() is threading.main_thread()))
+        return real(project, request)
 
-    monkeypatch.setattr(main_window, "pool_preview", preview)
+    monkeypatch.setattr(main_window, "plan_pool", preview)
     seen = {}
 
     def typing(dialog):

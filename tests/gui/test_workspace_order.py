@@ -66,15 +66,15 @@ def test_the_build_pool_preview_table_is_prepared_on_the_worker(window, tmp_path
     def look(dialog):
         qtbot.waitUntil(lambda: dialog.counts is not None, timeout=10_000)
         model = dialog.table.model()
-        seen["rows"] = [[model.index(r, c).data() for c in range(3)] for r in (0, 1, 2, 299)]
-        seen["headers"] = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(3)]
+        seen["rows"] = [[model.index(r, c).data() for c in range(5)] for r in (0, 1, 2, 299)]
+        seen["headers"] = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(5)]
         seen["summary"] = dialog.summary.text()
         return QDialog.DialogCode.Rejected
 
     monkeypatch.setattr(pools_dialogs.BuildPoolDialog, "exec", look)
     window.build_pool()
     assert on_gui == [False]
-    # depth 10 takes each query's 3 documents, all new (the project has no pool yet); q0, q1, q2, ..., q299
-    assert seen["rows"] == [["q0", "3", "3"], ["q1", "3", "3"], ["q2", "3", "3"], ["q299", "3", "3"]]
-    assert seen["headers"] == ["Query", "In the top k", "New to the pool"]
+    # depth 10 takes each query's 3 documents (no budget: all of them), all new (the project has no pool yet)
+    assert seen["rows"] == [[q, "3", "3", "3", "3"] for q in ("q0", "q1", "q2", "q299")]
+    assert seen["headers"] == ["Query", "Depth pool", "Budget", "Chosen", "New to the pool"]
     assert seen["summary"] == "900 new documents for 300 queries will await grading."

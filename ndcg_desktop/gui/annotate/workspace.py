@@ -382,7 +382,11 @@ class Workspace(QWidget):
         )
         if not self._push(command):
             return  # stay on the document: its grade is still the stored one
-        self._advance()
+        if command.batch is not None:  # an adaptive pool's next batch joined: its first, in the order shown
+            self.session.batch_arrived(query_id)
+            self.status.emit(translate("workspace", "More documents of {query} await grading.").format(query=query_id))
+        else:
+            self._advance()
         if not self.grade_bar.uses_buttons:
             self.pool_view.setFocus()  # J/K and the next digit work again
 

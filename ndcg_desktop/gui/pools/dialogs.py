@@ -8,24 +8,39 @@ import pandas as pd
 from PySide6.QtCore import QCoreApplication, Qt, QTimer
 from PySide6.QtWidgets import (
     QCheckBox,
+    QComboBox,
     QDialog,
     QDialogButtonBox,
+    QDoubleSpinBox,
     QFormLayout,
     QHeaderView,
     QLabel,
+    QLineEdit,
     QListWidget,
     QListWidgetItem,
     QPushButton,
     QSpinBox,
+    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
 
+from ndcg_desktop.domain import InputError
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import box_buttons, chain, plain_label
 from ndcg_desktop.gui.scores.tables import FrameModel, TableData, sorted_frame, table_data, table_view
 from ndcg_desktop.gui.tasks import Task, run_in_background
 from ndcg_desktop.gui.themes import error_colour
+from ndcg_desktop.tasks.pool_builds import (
+    STRATEGIES,
+    Parameter,
+    PoolPlan,
+    PoolRequest,
+    Strategy,
+    StrategySpec,
+    parse_budget,
+    query_list,
+)
 from ndcg_desktop.tasks.project import FreezePreview
 
 translate = QCoreApplication.translate
@@ -35,7 +50,9 @@ PREVIEW_DELAY_MS = 250  # the build-pool preview waits for a pause in typing
 
 POOL_PREVIEW_COLUMNS = [
     (QT_TRANSLATE_NOOP("dialogs", "Query"), "query_id", ""),
-    (QT_TRANSLATE_NOOP("dialogs", "In the top k"), "candidates", "int"),
+    (QT_TRANSLATE_NOOP("dialogs", "Depth pool"), "candidates", "int"),
+    (QT_TRANSLATE_NOOP("dialogs", "Budget"), "budget", "int"),
+    (QT_TRANSLATE_NOOP("dialogs", "Chosen"), "chosen", "int"),
     (QT_TRANSLATE_NOOP("dialogs", "New to the pool"), "new", "int"),
 ]
 
@@ -46,25 +63,122 @@ def pool_preview_table(counts: pd.DataFrame) -> tuple[pd.DataFrame, TableData]:
     return ordered, table_data(POOL_PREVIEW_COLUMNS, ordered)
 
 
+class ParameterFields(QWidget):
+    """One strategy's parameters as fields, generated from its declaration in the strategies' table
+    (:data:`~ndcg_desktop.scoring.pooling.STRATEGIES`): a whole number, a decimal, or one of its choices."""
+
+    def __init__(self, spec: StrategySpec, changed: Callable[[], None], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.spec = spec
+        self.fields: dict[str, QWidget] = {}
+        form = QFormLayout(self)
+        form.setContentsMargins(0, 0, 0, 0)
+        for parameter in spec.parameters:
+            field = self._field(parameter, changed)
+            field.setAccessibleName(translate("pooling", parameter.label))
+            field.setToolTip(parameter.description)
+            self.fields[parameter.name] = field
+            form.addRow(translate("pooling", parameter.label), field)
+
+    @staticmethod
+    def _field(parameter: Parameter, changed: Callable[[], None]) -> QWidget:
+        if parameter.kind is str:
+            box = QComboBox()
+            for choice in parameter.choices:
+                box.addItem(choice, choice)
+            box.setCurrentIndex(box.findData(parameter.default))
+            box.currentIndexChanged.connect(lambda _i: changed())
+            return box
+        if parameter.kind is int:
+            spin = QSpinBox()
+            low = int(parameter.low) if parameter.low is not None else 0
+            # a parameter without a default (depth's k: the pool's depth) offers "none" below its lowest value
+            spin.setRange(low - 1 if parameter.default is None else low, 1_000_000)
+            if parameter.default is None:
+                spin.setSpecialValueText(translate("dialogs", "the depth"))
+                spin.setValue(spin.minimum())
+            else:
+                spin.setValue(int(parameter.default))
+            spin.valueChanged.connect(lambda _v: changed())
+            return spin
+        decimal = QDoubleSpinBox()
+        decimal.setDecimals(3)
+        step = 10**-3
+        bottom = (parameter.low or 0.0) + (step if parameter.open_low else 0.0)
+        top = (parameter.high if parameter.high is not None else 1e6) - (step if parameter.open_high else 0.0)
+        decimal.setRange(bottom, top)
+        decimal.setSingleStep(0.05)
+        decimal.setValue(float(parameter.default))  # type: ignore[arg-type]
+        decimal.valueChanged.connect(lambda _v: changed())
+        return decimal
+
+    def values(self) -> dict[str, int | float | str | None]:
+        chosen: dict[str, int | float | str | None] = {}
+        for parameter in self.spec.parameters:
+            field = self.fields[parameter.name]
+            if isinstance(field, QComboBox):
+                chosen[parameter.name] = str(field.currentData())
+            elif isinstance(field, QSpinBox):
+                none = parameter.default is None and field.value() == field.minimum()
+                chosen[parameter.name] = None if none else field.value()
+            elif isinstance(field, QDoubleSpinBox):
+                chosen[parameter.name] = field.value()
+        return chosen
+
+
 class BuildPoolDialog(QDialog):
-    """Choose runs and a depth; preview how many documents each query would gain; apply."""
+    """Choose runs, a strategy with its parameters, a depth, a budget, the queries (and a batch size for an
+    adaptive strategy); preview what each query would gain; apply. The strategies and their parameters come from
+    the one table (:data:`~ndcg_desktop.scoring.pooling.STRATEGIES`)."""
 
     def __init__(
-        self, runs: list[str], preview: Callable[[list[str], int], pd.DataFrame], parent: QWidget | None = None
+        self, runs: list[str], preview: Callable[[PoolRequest], PoolPlan], parent: QWidget | None = None
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle(translate("dialogs", "Build pool from runs"))
         self.preview_fn = preview
         self.runs = QListWidget()
         self.runs.setAccessibleName(translate("dialogs", "Runs"))
+        self.runs.setToolTip(translate("dialogs", "The runs' order breaks the strategy's ties."))
         for name in runs:
             item = QListWidgetItem(name)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Checked)
             self.runs.addItem(item)
-        self.runs.setMaximumHeight(120)
+        self.runs.setMaximumHeight(110)
+        self.strategy = QComboBox()
+        self.strategy.setAccessibleName(translate("dialogs", "Strategy"))
+        self.parameters = QStackedWidget()
+        self.parameter_fields: list[ParameterFields] = []
+        for spec in STRATEGIES:
+            self.strategy.addItem(translate("pooling", spec.label), spec.name)
+            self.strategy.setItemData(self.strategy.count() - 1, spec.description, Qt.ItemDataRole.ToolTipRole)
+            fields = ParameterFields(spec, self._schedule)
+            self.parameter_fields.append(fields)
+            self.parameters.addWidget(fields)
         self.pool_depth = QSpinBox(minimum=1, maximum=10_000, value=10)
         self.pool_depth.setAccessibleName(translate("dialogs", "Pool depth"))
+        self.budget = QLineEdit()
+        self.budget.setAccessibleName(translate("dialogs", "Budget"))
+        self.budget.setPlaceholderText(translate("dialogs", "all: every candidate"))
+        self.budget.setToolTip(
+            translate(
+                "dialogs",
+                "Documents per query (20), a share of each query's depth pool (10%), or a total (total:500).",
+            )
+        )
+        self.batch = QSpinBox(minimum=1, maximum=10_000, value=10)
+        self.batch.setAccessibleName(translate("dialogs", "Batch size"))
+        self.batch.setToolTip(
+            translate(
+                "dialogs",
+                "An adaptive strategy adds this many documents a query at a time; the next batch is chosen once "
+                "people have graded the last one.",
+            )
+        )
+        self.queries = QLineEdit()
+        self.queries.setAccessibleName(translate("dialogs", "Queries"))
+        self.queries.setPlaceholderText(translate("dialogs", "all: every query the runs answered"))
         # A model over rows prepared on the worker: 7,000 queries made 21,000 table items on the GUI thread.
         self.model = FrameModel(POOL_PREVIEW_COLUMNS, self, context="dialogs")
         self.table = table_view(
@@ -79,7 +193,12 @@ class BuildPoolDialog(QDialog):
         self.preview_button.clicked.connect(self.refresh)
         form = QFormLayout()
         form.addRow(translate("dialogs", "Runs"), self.runs)
+        form.addRow(translate("dialogs", "Strategy"), self.strategy)
+        form.addRow("", self.parameters)
         form.addRow(translate("dialogs", "Depth k"), self.pool_depth)
+        form.addRow(translate("dialogs", "Budget"), self.budget)
+        form.addRow(translate("dialogs", "Batch size"), self.batch)
+        form.addRow(translate("dialogs", "Queries"), self.queries)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.ok = buttons.button(QDialogButtonBox.StandardButton.Ok)
         self.ok.setText(translate("dialogs", "Add to draft"))
@@ -91,23 +210,50 @@ class BuildPoolDialog(QDialog):
         layout.addWidget(self.table, 1)
         layout.addWidget(self.summary)
         layout.addWidget(buttons)
-        self.resize(520, 520)
+        self.resize(620, 680)
         if not runs:  # nothing to choose from: only the sentence saying what to do first
             for row in range(form.rowCount()):
                 form.setRowVisible(row, False)
             self.preview_button.hide()
             self.table.hide()
             self.resize(460, 120)
-        chain(self.runs, self.pool_depth, self.preview_button, self.table, *box_buttons(buttons))
+        chain(
+            self.runs,
+            self.strategy,
+            self.parameters,
+            self.pool_depth,
+            self.budget,
+            self.batch,
+            self.queries,
+            self.preview_button,
+            self.table,
+            *box_buttons(buttons),
+        )
+        self._form = form
         # The preview reads every chosen run: in the background, once per pause, never per spin-box tick.
         self.counts: pd.DataFrame | None = None  # the shown preview (None while one is being computed)
+        self.plan: PoolPlan | None = None  # what Add to draft applies: exactly the preview shown
         self._request = 0
         self._task: Task | None = None
         self.timer = QTimer(self, singleShot=True, interval=PREVIEW_DELAY_MS)
         self.timer.timeout.connect(self.refresh)
         self.runs.itemChanged.connect(lambda _item: self._schedule())
+        self.strategy.currentIndexChanged.connect(lambda _i: self._strategy_chosen())
         self.pool_depth.valueChanged.connect(lambda _v: self._schedule())
+        self.batch.valueChanged.connect(lambda _v: self._schedule())
+        self.budget.textChanged.connect(lambda _t: self._schedule())
+        self.queries.textChanged.connect(lambda _t: self._schedule())
+        self._strategy_chosen(schedule=False)
         self.refresh()
+
+    def _strategy_chosen(self, *, schedule: bool = True) -> None:
+        index = self.strategy.currentIndex()
+        self.parameters.setCurrentIndex(index)
+        fields = self.parameter_fields[index]
+        self._form.setRowVisible(self.parameters, bool(fields.spec.parameters) and self.runs.count() > 0)
+        self._form.setRowVisible(self.batch, fields.spec.adaptive and self.runs.count() > 0)
+        if schedule:
+            self._schedule()
 
     def chosen(self) -> tuple[list[str], int]:
         names = [
@@ -117,21 +263,38 @@ class BuildPoolDialog(QDialog):
         ]
         return names, self.pool_depth.value()
 
+    def request(self) -> PoolRequest:
+        """What the fields ask for (refused with the core's sentence when a field holds something it cannot be)."""
+        names, depth = self.chosen()
+        fields = self.parameter_fields[self.strategy.currentIndex()]
+        strategy = Strategy.of(fields.spec.name, **fields.values())
+        queries = query_list(self.queries.text())
+        return PoolRequest(
+            tuple(names),
+            strategy,
+            parse_budget(self.budget.text()),
+            depth,
+            queries,
+            self.batch.value() if strategy.adaptive else None,
+        )
+
     def _schedule(self) -> None:
         self.counts = None
+        self.plan = None
         self.ok.setEnabled(False)
         self.summary.setText(translate("dialogs", "Counting…"))
         self.timer.start()
 
     def refresh(self) -> None:
         """Start the preview of the chosen runs and depth in the background (a newer one supersedes it)."""
-        names, depth = self.chosen()
+        names, _depth = self.chosen()
         self.timer.stop()
         if self._task is not None:
             self._task.cancel_event.set()
         self._request += 1
         request = self._request
         self.counts = None
+        self.plan = None
         self.model.clear()
         self.ok.setEnabled(False)
         if self.runs.count() == 0:
@@ -148,9 +311,19 @@ class BuildPoolDialog(QDialog):
         if not names:
             self.summary.setText(translate("dialogs", "Choose at least one run."))
             return
+        try:
+            asked = self.request()
+        except InputError as exc:
+            self.summary.setText(exc.message)
+            return
         self.summary.setText(translate("dialogs", "Counting…"))
+
+        def work(**_: object) -> tuple[PoolPlan, pd.DataFrame, TableData]:
+            plan = self.preview_fn(asked)
+            return (plan, *pool_preview_table(plan.per_query))
+
         self._task = run_in_background(
-            lambda **_: pool_preview_table(self.preview_fn(names, depth)),
+            work,
             lambda prepared: self._show(request, *prepared),
             lambda message: self._failed(request, message),
         )
@@ -159,18 +332,24 @@ class BuildPoolDialog(QDialog):
         if request == self._request:
             self.summary.setText(message)
 
-    def _show(self, request: int, counts: pd.DataFrame, table: TableData) -> None:
+    def _show(self, request: int, plan: PoolPlan, counts: pd.DataFrame, table: TableData) -> None:
         if request != self._request:
             return
         self._task = None
         self.model.show(table)
         total = int(counts["new"].sum()) if len(counts) else 0
-        self.summary.setText(
-            translate("dialogs", "{total} new documents for {queries} queries will await grading.").format(
-                total=total, queries=len(counts)
-            )
+        text = translate("dialogs", "{total} new documents for {queries} queries will await grading.").format(
+            total=total, queries=len(counts)
         )
+        if plan.request.batch_size is not None:
+            text += " " + translate(
+                "dialogs",
+                "This is the first batch: each query's next batch is chosen from people's grades once its batch is "
+                "graded, until its budget is spent.",
+            )
+        self.summary.setText(text)
         self.counts = counts
+        self.plan = plan
         self.ok.setEnabled(total > 0)
 
     def done(self, result: int) -> None:

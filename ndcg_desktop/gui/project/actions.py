@@ -19,11 +19,10 @@ from ndcg_desktop.tasks import (
     NegativeGradesFound,
     import_judgments,
     import_run,
-    pool_apply,
-    pool_preview,
 )
 from ndcg_desktop.tasks.comparing import file_run_name
 from ndcg_desktop.tasks.importing import JudgmentsImported, import_documents, import_queries
+from ndcg_desktop.tasks.pool_builds import apply_pool, plan_pool
 from ndcg_desktop.tasks.project import Frozen, freeze, freeze_preview
 
 translate = QCoreApplication.translate
@@ -168,17 +167,17 @@ class ProjectActions:
         if self.window.project is None:
             return
         project = self.window.project
-        preview = lambda names, depth: pool_preview(project, names, depth)  # noqa: E731
+        preview = lambda request: plan_pool(project, request)  # noqa: E731
         dialog = BuildPoolDialog([r.name for r in project.runs()], preview, self.window)
-        if dialog.exec() != QDialog.DialogCode.Accepted:
+        if dialog.exec() != QDialog.DialogCode.Accepted or dialog.plan is None:
             return
-        names, depth = dialog.chosen()
+        plan = dialog.plan  # exactly the preview shown (refused if the draft or a run changed since)
         self.window._background(
             translate("main_window", "Adding documents to the draft pool…"),
-            lambda **_: pool_apply(project, names, depth),
-            lambda counts: self._imported(
+            lambda **_: apply_pool(project, plan),
+            lambda pooled: self._imported(
                 translate("main_window", "Added {count} documents to the draft pool; they await grading.").format(
-                    count=int(counts["new"].sum())
+                    count=pooled.added
                 ),
                 prefer_draft=True,
             ),
