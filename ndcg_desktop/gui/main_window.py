@@ -32,6 +32,7 @@ from ndcg_desktop.gui.judge import JudgeActions
 from ndcg_desktop.gui.pace_status import PaceLabel
 from ndcg_desktop.gui.plain import show_message
 from ndcg_desktop.gui.pools.diff import PoolDiffAction
+from ndcg_desktop.gui.pools.economics import EconomicsAction
 from ndcg_desktop.gui.pools.editing import PoolEditor
 from ndcg_desktop.gui.preferences import Preferences, forget_project, recent_projects, remember_project, ui_state
 from ndcg_desktop.gui.project.actions import ProjectActions
@@ -185,6 +186,9 @@ class MainWindow(QMainWindow):
         self.pool_action = self._action(
             pool, translate("main_window", "&Build pool from runs…"), self.build_pool, "Ctrl+Shift+P"
         )
+        self.next_batches_action = self._action(
+            pool, translate("main_window", "Add next &batches (adaptive pool)"), self.next_batches
+        )
         self.freeze_action = self._action(pool, translate("main_window", "&Freeze draft…"), self.freeze, "Ctrl+Shift+F")
         self.new_draft_action = self._action(
             pool, translate("main_window", "&New draft from this version"), self.new_draft
@@ -192,6 +196,7 @@ class MainWindow(QMainWindow):
         self.pool_editor.add_actions(pool)  # add, remove, discard, export qrels
         self.team = TeamActions(self, pool)  # Assign work…, Merge returned work…, the Adjudicate tab
         self.pool_diff = PoolDiffAction(self, pool)  # Compare pool versions… (Ctrl+Shift+D)
+        self.economics = EconomicsAction(self, pool)  # Pool economics…
         self.judge = JudgeActions(self, pool)  # Judge with a model…
         add_view_menu(self, bar)  # Language, Theme
         help_menu = bar.addMenu(translate("main_window", "&Help"))
@@ -249,6 +254,8 @@ class MainWindow(QMainWindow):
         work_file = self.project is not None and work_origin(self.project) is not None
         self.judge.update(writable=writable, has_draft=has_draft, work_file=work_file)
         self.pool_diff.update(self.project)
+        self.economics.update(self.project)
+        self.next_batches_action.setEnabled(writable and has_draft and not work_file)
         # On every tab (the Pool menu acts on its version): shown on one only, it moved the tab bar by its height.
 
     # -- projects --------------------------------------------------------------------------
@@ -514,6 +521,9 @@ class MainWindow(QMainWindow):
 
     def freeze(self) -> None:
         self.project_actions.freeze()
+
+    def next_batches(self) -> None:
+        self.project_actions.next_batches()
 
     def new_draft(self) -> None:
         self.project_actions.new_draft()

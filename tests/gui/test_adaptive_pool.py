@@ -123,3 +123,43 @@ def test_an_adaptive_pool_brings_the_next_batch_when_the_last_is_graded(window, 
     qtbot.waitUntil(lambda: len(ws.session.pool) == 4, timeout=5000)
     assert sorted(project.builds.choices(project.draft().version)["doc_id"]) == ["a1", "a2", "a3", "a4"]
     assert QApplication.activeModalWidget() is None
+
+
+def test_pool_economics_plots_the_drafts_relevant_found(window, tmp_path, qtbot, monkeypatch):
+    path = three_runs(tmp_path)
+    (tmp_path / "v1.qrels").write_text("q1 0 a1 2\nq1 0 b1 1\nq1 0 c1 0\nq1 0 a2 0\n")
+    with Project.open(path, user="tester") as p:
+        p.import_qrels(tmp_path / "v1.qrels")
+        p.freeze()
+        p.new_draft_from(1)
+    window.open_project(path)
+
+    def rrf_of_q1(dialog):
+        dialog.strategy.setCurrentIndex(dialog.strategy.findData("rrf"))
+        dialog.pool_depth.setValue(4)
+        dialog.budget.setText("5")
+        dialog.queries.setText("q1")
+
+    build(window, qtbot, monkeypatch, rrf_of_q1)
+    # rrf (k = 60) on q1: a1, then b1 and c1 (1/61 each, by ID), then a2 and c2 (1/62): a1..a2 judged in v1
+    project = window.project
+    qtbot.waitUntil(lambda: len(project.builds.builds(2)) == 1, timeout=5000)  # applied on a worker
+    project.set_grade("q1", "c2", 1)  # the one new document, graded by a person: relevant
+    dialog = window.economics.open()
+    qtbot.addWidget(dialog)
+    dialog.compute()
+    qtbot.waitUntil(lambda: dialog.session.result is not None, timeout=5000)
+    from ndcg_desktop.gui.charts import points
+
+    # the draft: a1 (2), b1 (1), c1 (0), a2 (0), c2 (1): 1, 2, 2, 2, 3; v1 as the oracle lacks c2 (non-relevant)
+    assert points(dialog.chart.actual) == [(0, 0), (1, 1), (2, 2), (3, 2), (4, 2), (5, 3)]
+    assert points(dialog.chart.expected) == [(0, 0), (1, 1), (2, 2), (3, 2), (4, 2), (5, 2)]
+    assert "3 relevant found in 5 judgments" in dialog.summary.text()
+    dialog.query.setCurrentIndex(dialog.query.findData("q1"))
+    assert points(dialog.chart.actual)[-1] == (5, 3)
+    dialog.show()
+    qtbot.wait(20)
+    shot(dialog, "adaptive_pool_economics")
+    project.set_grade("q1", "c2", 0)  # a grade changed: the curves shown are no longer the draft's
+    qtbot.waitUntil(lambda: dialog.session.result is None, timeout=5000)
+    assert dialog.model.rowCount() == 0

@@ -22,7 +22,7 @@ from ndcg_desktop.tasks import (
 )
 from ndcg_desktop.tasks.comparing import file_run_name
 from ndcg_desktop.tasks.importing import JudgmentsImported, import_documents, import_queries
-from ndcg_desktop.tasks.pool_builds import apply_pool, plan_pool
+from ndcg_desktop.tasks.pool_builds import apply_pool, next_batches, plan_pool
 from ndcg_desktop.tasks.project import Frozen, freeze, freeze_preview
 
 translate = QCoreApplication.translate
@@ -178,6 +178,28 @@ class ProjectActions:
             lambda pooled: self._imported(
                 translate("main_window", "Added {count} documents to the draft pool; they await grading.").format(
                     count=pooled.added
+                ),
+                prefer_draft=True,
+            ),
+        )
+
+    def next_batches(self) -> None:
+        """Pool ▸ Add next batches: after merging work files, every query of an adaptive pool whose batch people
+        graded gets its next (as ``ndcg pool-next``)."""
+        if self.window.project is None:
+            return
+        project = self.window.project
+        self.window._background(
+            translate("main_window", "Choosing the next batches…"),
+            lambda **_: next_batches(project),
+            lambda added: self._imported(
+                translate("main_window", "Added {count} documents in the next batches of {queries} queries.").format(
+                    count=added.documents, queries=added.queries
+                )
+                if added.documents
+                else translate(
+                    "main_window",
+                    "No query's batch is graded in full yet, or every query's budget is spent: nothing was added.",
                 ),
                 prefer_draft=True,
             ),
