@@ -1516,6 +1516,110 @@ Not scored: {run}: {why}</source>
         <source>nDCG {b}</source>
         <translation>nDCG {b}</translation>
     </message>
+    <message>
+        <source>Judged</source>
+        <translation>已判断数</translation>
+    </message>
+    <message>
+        <source>Relevant found</source>
+        <translation>找到的相关文档</translation>
+    </message>
+    <message>
+        <source>Expected at as many</source>
+        <translation>同等判断数下的预期</translation>
+    </message>
+    <message>
+        <source>Budget</source>
+        <translation>预算</translation>
+    </message>
+    <message>
+        <source>Relevant found against judgments</source>
+        <translation>相关文档数与判断数</translation>
+    </message>
+    <message>
+        <source>Pool economics chart</source>
+        <translation>判断池成本效益图</translation>
+    </message>
+    <message>
+        <source>Line chart: relevant documents found after each judgment, for the draft and for the strategy simulated on the latest frozen version.</source>
+        <translation>折线图：每次判断后找到的相关文档数，分别为本草稿，以及在最新冻结版本上模拟的策略。</translation>
+    </message>
+    <message>
+        <source>this draft</source>
+        <translation>本草稿</translation>
+    </message>
+    <message>
+        <source>expected (frozen version)</source>
+        <translation>预期（冻结版本）</translation>
+    </message>
+    <message>
+        <source>judgments</source>
+        <translation>判断数</translation>
+    </message>
+    <message>
+        <source>relevant found</source>
+        <translation>找到的相关文档</translation>
+    </message>
+    <message>
+        <source>{relevant} relevant found in {judged} judgments.</source>
+        <translation>{judged} 次判断中找到 {relevant} 个相关文档。</translation>
+    </message>
+    <message>
+        <source>Pool economics</source>
+        <translation>判断池成本效益</translation>
+    </message>
+    <message>
+        <source>Query shown</source>
+        <translation>显示的查询</translation>
+    </message>
+    <message>
+        <source>&amp;Compute</source>
+        <translation>计算(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Each query&apos;s judgments</source>
+        <translation>每个查询的判断</translation>
+    </message>
+    <message>
+        <source>&amp;Query</source>
+        <translation>查询(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>Computing the pool&apos;s economics…</source>
+        <translation>正在计算判断池的成本效益…</translation>
+    </message>
+    <message>
+        <source>All queries</source>
+        <translation>所有查询</translation>
+    </message>
+    <message>
+        <source>There is no draft pool being judged.</source>
+        <translation>没有正在判断的草稿判断池。</translation>
+    </message>
+    <message>
+        <source>Press Compute to see the draft&apos;s relevant found so far.</source>
+        <translation>按“计算”查看草稿目前找到的相关文档。</translation>
+    </message>
+    <message>
+        <source>Draft v{version}, pooled by {strategy}: {found} relevant found in {judged} judgments.</source>
+        <translation>草稿 v{version}，由 {strategy} 构建判断池：{judged} 次判断中找到 {found} 个相关文档。</translation>
+    </message>
+    <message>
+        <source>No frozen version yet: no expected curve.</source>
+        <translation>尚无冻结版本：没有预期曲线。</translation>
+    </message>
+    <message>
+        <source>The frozen version did not judge this query: no expected curve.</source>
+        <translation>冻结版本未判断此查询：没有预期曲线。</translation>
+    </message>
+    <message>
+        <source>Expected: simulated on frozen version v{oracle}.</source>
+        <translation>预期：在冻结版本 v{oracle} 上模拟。</translation>
+    </message>
+    <message>
+        <source>Pool &amp;economics…</source>
+        <translation>判断池成本效益(&amp;E)…</translation>
+    </message>
 </context>
 <context>
     <name>charts</name>
@@ -1667,6 +1771,10 @@ Not scored: {run}: {why}</source>
     <message>
         <source>{doc_id} was not graded</source>
         <translation>{doc_id} 未能评级</translation>
+    </message>
+    <message>
+        <source>The next batch of {query_id} was not added</source>
+        <translation>{query_id} 的下一批未能加入</translation>
     </message>
     <message>
         <source>The grade of {doc_id} could not be undone</source>
@@ -2140,10 +2248,6 @@ Not scored: {run}: {why}</source>
         <translation>判断池深度</translation>
     </message>
     <message>
-        <source>In the top k</source>
-        <translation>前 k 位中</translation>
-    </message>
-    <message>
         <source>{format} run, ordered by {order}{ignored}.</source>
         <translation>{format} 运行结果，排序依据：{order}{ignored}。</translation>
     </message>
@@ -2194,6 +2298,54 @@ Not scored: {run}: {why}</source>
     <message>
         <source>Queries</source>
         <translation>查询</translation>
+    </message>
+    <message>
+        <source>Depth pool</source>
+        <translation>深度判断池</translation>
+    </message>
+    <message>
+        <source>Budget</source>
+        <translation>预算</translation>
+    </message>
+    <message>
+        <source>Chosen</source>
+        <translation>已选</translation>
+    </message>
+    <message>
+        <source>the depth</source>
+        <translation>等于深度</translation>
+    </message>
+    <message>
+        <source>The runs&apos; order breaks the strategy&apos;s ties.</source>
+        <translation>运行结果的顺序决定策略中并列者的先后。</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>all: every candidate</source>
+        <translation>全部：所有候选文档</translation>
+    </message>
+    <message>
+        <source>Documents per query (20), a share of each query&apos;s depth pool (10%), or a total (total:500).</source>
+        <translation>每个查询的文档数（20），每个查询深度判断池的比例（10%），或总数（total:500）。</translation>
+    </message>
+    <message>
+        <source>Batch size</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <source>An adaptive strategy adds this many documents a query at a time; the next batch is chosen once people have graded the last one.</source>
+        <translation>自适应策略每次为每个查询加入这么多文档；人工评级完上一批后再选下一批。</translation>
+    </message>
+    <message>
+        <source>all: every query the runs answered</source>
+        <translation>全部：运行结果回答的所有查询</translation>
+    </message>
+    <message>
+        <source>This is the first batch: each query&apos;s next batch is chosen from people&apos;s grades once its batch is graded, until its budget is spent.</source>
+        <translation>这是第一批：每个查询的一批评级完后，依据人工评级选出其下一批，直到预算用完。</translation>
     </message>
     <message>
         <source>Documents</source>
@@ -2669,6 +2821,10 @@ Not scored: {run}: {why}</source>
         <translation>从运行结果构建判断池(&amp;B)…</translation>
     </message>
     <message>
+        <source>Add next &amp;batches (adaptive pool)</source>
+        <translation>加入下一批(&amp;B)（自适应判断池）</translation>
+    </message>
+    <message>
         <source>&amp;Freeze draft…</source>
         <translation>冻结草稿(&amp;F)…</translation>
     </message>
@@ -2919,6 +3075,18 @@ Import the negative grades as ungraded pool items, to be graded before freezing?
     <message>
         <source>Added {count} documents to the draft pool; they await grading.</source>
         <translation>已将 {count} 个文档添加到草稿判断池，等待评级。</translation>
+    </message>
+    <message>
+        <source>Choosing the next batches…</source>
+        <translation>正在选择下一批…</translation>
+    </message>
+    <message>
+        <source>Added {count} documents in the next batches of {queries} queries.</source>
+        <translation>已在 {queries} 个查询的下一批中加入 {count} 个文档。</translation>
+    </message>
+    <message>
+        <source>No query&apos;s batch is graded in full yet, or every query&apos;s budget is spent: nothing was added.</source>
+        <translation>尚无查询的一批已全部评级，或每个查询的预算已用完：未加入任何文档。</translation>
     </message>
     <message>
         <source>Pool frozen</source>
@@ -3343,6 +3511,41 @@ The audit log keeps a record, and Edit ▸ Undo brings all of it back while the 
 将删除：{queries} 个查询的 {items} 个项，其中 {graded} 个评分和 {notes} 条备注；{ratings} 条评分记录（评分者：{who}）、{adjudicated} 项裁定和 {assignments} 项工作文件分配{others}。其中 {own} 项是在此草稿中评分或备注的，别处没有副本。
 
 审计日志会保留记录；在项目保持打开期间，“编辑 ▸ 撤销”可将这些全部恢复。</translation>
+    </message>
+</context>
+<context>
+    <name>pooling</name>
+    <message>
+        <source>Depth (top K of every run)</source>
+        <translation>深度（每个运行结果的前 K 个）</translation>
+    </message>
+    <message>
+        <source>Documents per run</source>
+        <translation>每个运行结果的文档数</translation>
+    </message>
+    <message>
+        <source>Reciprocal rank fusion</source>
+        <translation>倒数排名融合</translation>
+    </message>
+    <message>
+        <source>Rank constant k</source>
+        <translation>排名常数 k</translation>
+    </message>
+    <message>
+        <source>Rank-biased precision</source>
+        <translation>排名偏置精度</translation>
+    </message>
+    <message>
+        <source>Persistence p</source>
+        <translation>持续概率 p</translation>
+    </message>
+    <message>
+        <source>Over runs</source>
+        <translation>跨运行结果</translation>
+    </message>
+    <message>
+        <source>MaxMean (adaptive bandit)</source>
+        <translation>MaxMean（自适应多臂老虎机）</translation>
     </message>
 </context>
 <context>
@@ -4003,6 +4206,10 @@ The audit log keeps a record, and Edit ▸ Undo brings all of it back while the 
     <message>
         <source>The pool order was not recorded: {problem}</source>
         <translation>未能记录判断池顺序：{problem}</translation>
+    </message>
+    <message>
+        <source>More documents of {query} await grading.</source>
+        <translation>{query} 还有更多文档等待评级。</translation>
     </message>
     <message>
         <source>No query has documents left to grade here; {count} await adjudication in the Adjudicate tab.</source>

@@ -43,6 +43,7 @@ def test_catalogue_lists_every_string_of_the_sources(tmp_path):
     shutil.copy(TS, copy)
     sources = sorted(str(p) for p in (REPO / "ndcg_desktop" / "gui").rglob("*.py"))  # gui/scores/ too
     sources.append(str(REPO / "ndcg_desktop" / "domain" / "choices.py"))  # the choices' words, shown by the window
+    sources.append(str(REPO / "ndcg_desktop" / "scoring" / "pooling.py"))  # the strategies' words (Build pool)
     out = subprocess.run(
         [tool("pyside6-lupdate"), *sources, "-ts", str(copy), "-no-obsolete", "-locations", "none"],
         capture_output=True,
