@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
+    QSizePolicy,
     QSpinBox,
     QStackedWidget,
     QVBoxLayout,
@@ -249,6 +250,13 @@ class BuildPoolDialog(QDialog):
     def _strategy_chosen(self, *, schedule: bool = True) -> None:
         index = self.strategy.currentIndex()
         self.parameters.setCurrentIndex(index)
+        for i, page in enumerate(self.parameter_fields):  # the stack as tall as the strategy shown, no taller
+            ignored = QSizePolicy.Policy.Ignored
+            page.setSizePolicy(
+                QSizePolicy.Policy.Preferred if i == index else ignored,
+                QSizePolicy.Policy.Preferred if i == index else ignored,
+            )
+        self.parameters.adjustSize()
         fields = self.parameter_fields[index]
         self._form.setRowVisible(self.parameters, bool(fields.spec.parameters) and self.runs.count() > 0)
         self._form.setRowVisible(self.batch, fields.spec.adaptive and self.runs.count() > 0)
