@@ -14,6 +14,7 @@ from ndcg_desktop import __version__
 from ndcg_desktop.cli.compare import add_compare_command
 from ndcg_desktop.cli.diff_pools import add_diff_pools_command
 from ndcg_desktop.cli.options import add_policy_options, id_map_of, settings_of, whole_number
+from ndcg_desktop.cli.pooling import add_pooling_commands
 from ndcg_desktop.domain import (
     GradeScale,
     InputError,
@@ -59,6 +60,7 @@ def build_parser(*, project_commands: bool = True) -> argparse.ArgumentParser:
     score.add_argument("--export", metavar="DIR", help="write per_query.csv, per_position.csv, manifest.json")
     add_compare_command(sub)
     add_diff_pools_command(sub)
+    add_pooling_commands(sub)
     if project_commands:
         from ndcg_desktop.cli.agreement import add_agreement_command
         from ndcg_desktop.cli.project import add_project_commands
