@@ -429,6 +429,8 @@ def discard_words(plan: DiscardPlan) -> str:
         parts.append(f"{plan.model_answers} answers given by language models")
     if plan.handouts:
         parts.append(f"{plan.handouts} work files handed out")
+    if plan.pool_builds:
+        parts.append(f"{plan.pool_builds} records of how it was pooled (strategy, runs, order of choice)")
     parts += [f"{count} rows of {table}" for table, count in sorted(plan.unnamed.items())]
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 

@@ -124,6 +124,12 @@ class DiscardPlan:
         return self.others.get("assessor_attempts", 0)
 
     @property
+    def pool_builds(self) -> int:
+        """Records of how the draft was pooled: strategy, budget, runs and order of choice (their choices go with
+        them)."""
+        return self.others.get("pool_builds", 0)
+
+    @property
     def unnamed(self) -> dict[str, int]:
         """Rows of the other tables a confirmation has no words for (one a later format adds), by table."""
         return {t: n for t, n in self.others.items() if t not in _SAID_WITH_WORDS}
@@ -139,7 +145,7 @@ class DiscardedDraft:
 
 _COUNTED = {"pool_versions", "judgments", "ratings", "assignments"}
 # Tables of ``others`` a confirmation words (a work file's items and a judging job's runs are said with them).
-_SAID_WITH_WORDS = {"handouts", "handout_items", "assessor_attempts", "assessor_runs"}
+_SAID_WITH_WORDS = {"handouts", "handout_items", "assessor_attempts", "assessor_runs", "pool_builds", "pool_choices"}
 
 
 def plan_discard(project: Project) -> DiscardPlan:

@@ -3497,6 +3497,10 @@ SHA-256：
         <translation>；语言模型给出的 {count} 个回答</translation>
     </message>
     <message>
+        <source>; {count} records of how it was pooled (strategy, runs, order of choice)</source>
+        <translation>；{count} 条判断池构建记录（策略、运行结果、选择顺序）</translation>
+    </message>
+    <message>
         <source>; {count} rows of {table}</source>
         <translation>；表 {table} 中的 {count} 行</translation>
     </message>

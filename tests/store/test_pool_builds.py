@@ -156,3 +156,12 @@ def test_an_older_file_gains_the_tables_and_keeps_its_protection(tmp_path: Path)
         assert p.file.schema_version == SCHEMA_VERSION >= POOLING_FORMAT
         assert p.protection_problems() == []
         assert all(p.builds.builds(v.version) == [] for v in p.versions())
+
+
+def test_the_discard_confirmation_names_the_record(project: Project) -> None:
+    from ndcg_desktop.cli.project import discard_words
+
+    project.builds.record(_build(), _choices([("q1", "d1", 1, 1), ("q1", "d2", 2, 1)]))
+    plan = plan_discard(project)
+    assert (plan.pool_builds, plan.unnamed) == (1, {})
+    assert discard_words(plan) == "its 3 items and 1 records of how it was pooled (strategy, runs, order of choice)"

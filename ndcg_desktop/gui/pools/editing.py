@@ -563,6 +563,11 @@ def discard_question(plan: DiscardPlan) -> str:
             translate("pool_editing", "; {count} work files handed out").format(count=plan.handouts)
             if plan.handouts
             else "",
+            translate(
+                "pool_editing", "; {count} records of how it was pooled (strategy, runs, order of choice)"
+            ).format(count=plan.pool_builds)
+            if plan.pool_builds
+            else "",
             *(  # a table a later format adds is named as it is
                 translate("pool_editing", "; {count} rows of {table}").format(count=count, table=table)
                 for table, count in sorted(plan.unnamed.items())
