@@ -143,3 +143,36 @@ def test_the_command_lines_json_and_export(data_dir, tmp_path, capsys):
     assert fields <= set(document["runs"][0]) and "tau_b" in document
     assert main(["simulate-pooling", *common, "--strategies", "bm25"]) == 2
     assert "unknown pooling strategy 'bm25'" in capsys.readouterr().err
+
+
+def test_a_projects_frozen_version_is_the_oracle_and_gives_what_its_files_give(stored, write, tmp_path):
+    from ndcg_desktop.tasks.pool_runs import pool_runs_from_project
+
+    qrels = "q1 0 a 2\nq1 0 b 0\nq1 0 c 1\nq2 0 d 3\nq2 0 e 0\n"
+    runs = {"sys": "q1 Q0 a 1 3 t\nq1 Q0 b 2 2 t\nq2 Q0 e 1 1 t\n", "two": "q1 Q0 c 1 3 u\nq2 Q0 d 1 2 u\n"}
+    project = stored(qrels, runs["sys"])
+    project.import_run(write("two.txt", runs["two"]), name="two")
+    base = EvalSettings()
+    strategies, budgets = [Strategy.of("maxmean"), Strategy.of("depth")], [Budget.parse("1"), Budget.parse("50%")]
+    from_project = simulate_pooling(
+        pool_runs_from_project(project, ["sys", "two"], None, base),
+        depth=2,
+        k=2,
+        strategies=strategies,
+        budgets=budgets,
+        base=base,
+    )
+    files = [write("s.txt", runs["sys"]), write("t.txt", runs["two"])]
+    from_files = simulate_pooling(
+        pool_runs_from_files(write("q.txt", qrels), files, base, names=["sys", "two"]),
+        depth=2,
+        k=2,
+        strategies=strategies,
+        budgets=budgets,
+        base=base,
+    )
+    pd.testing.assert_frame_equal(from_project.rows, from_files.rows)
+    assert from_project.manifest["oracle"]["pool_version"] == 1
+    # q1's pool: a, c (rank 1), b; q2's: e, d. Per query budget 1: maxmean judges a (q1) and e (q2)
+    row = from_project.rows.set_index(["strategy", "budget"]).loc[("maxmean()", "1")]
+    assert (row["judged"], row["relevant_found"]) == (2, 1)
