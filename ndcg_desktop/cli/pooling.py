@@ -41,16 +41,30 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON document instead of the table")
 
 
-def add_pooling_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    from ndcg_desktop.scoring.pooling import strategies_help
+_STRATEGIES = "(the strategies)"  # the epilog's place for scoring.pooling's table, filled when help is shown
 
+
+class _StrategiesHelp(argparse.HelpFormatter):
+    """Help whose epilog lists every strategy from scoring.pooling's table: imported only when help is shown
+    (``ndcg --version`` and the parser import no numpy)."""
+
+    def add_text(self, text: str | None) -> None:
+        if text == _STRATEGIES:
+            from ndcg_desktop.scoring.pooling import strategies_help
+
+            text = "Strategies: " + strategies_help()
+        super().add_text(text)
+
+
+def add_pooling_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "simulate-pooling",
         help="simulate pooling strategies and budgets on existing judgments (the oracle)",
         description="Simulate each strategy at each budget with the judgments as the oracle (a document they lack "
         "is non-relevant): documents judged, relevant found, Kendall's tau-b and tau_AP between the runs' mean "
         "nDCG@K under the partial and the full judgments, and the largest change of a run's rank.",
-        epilog="Strategies: " + strategies_help().replace("%", "%%"),
+        epilog=_STRATEGIES,
+        formatter_class=_StrategiesHelp,
     )
     _common(parser)
     parser.add_argument(

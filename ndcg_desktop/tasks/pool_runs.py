@@ -12,7 +12,6 @@ import datetime as _dt
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -20,6 +19,7 @@ import pandas as pd
 from ndcg_desktop import __version__
 from ndcg_desktop.domain import EvalSettings, InputError, Qrels, Run
 from ndcg_desktop.domain.data import OrderKind, Source
+from ndcg_desktop.domain.manifest import JsonObject
 from ndcg_desktop.domain.natural import natural_key
 from ndcg_desktop.domain.settings import QuerySet, UnjudgedPolicy, UnknownQueryPolicy, ZeroIdcgPolicy
 from ndcg_desktop.scoring import Cancelled, evaluate
@@ -40,7 +40,7 @@ class PoolRuns:
     names: list[str]
     runs: list[Run]
     settings: list[EvalSettings]  # per run: the shared choices with the run's ties and ID map
-    judgments: dict[str, Any]  # the manifest's part naming the oracle (file or project version)
+    judgments: JsonObject  # the manifest's part naming the oracle (file or project version)
     queries: list[str] = field(default_factory=list)  # the oracle's queries, natural order
     grades: dict[str, dict[str, int]] = field(default_factory=dict)  # query -> doc -> oracle grade
     ignored: list[str] = field(default_factory=list)  # run queries the oracle lacks
@@ -98,7 +98,7 @@ def pool_runs_from_files(
         if any(isinstance(r, Run) for r in runs):
             raise InputError(f"give one name for each run: {len(runs)} runs, 0 names")
         names = run_names_of([r for r in runs if not isinstance(r, Run)], [r.tag for r in read])
-    judgments: dict[str, Any] = {"path": oracle.source.path, "sha256": oracle.source.sha256}
+    judgments: JsonObject = {"path": oracle.source.path, "sha256": oracle.source.sha256}
     judgments |= {"format": oracle.source.format, "judgments": oracle.n_judgments, "pool_version": None}
     return _complete(PoolRuns(oracle, list(names), read, [base] * len(read), judgments))
 
@@ -120,7 +120,7 @@ def pool_runs_from_project(
         run, info = project.load_run(name)
         runs.append(run)
         settings.append(base.with_(ties=info.reading.ties, id_map=info.reading.id_map, scale=version.scale))
-    judgments = {
+    judgments: JsonObject = {
         "path": str(project.path),
         "sha256": oracle.source.sha256,
         "format": "pool version",
@@ -170,7 +170,7 @@ def check(cancelled: IsCancelled | None) -> None:
         raise Cancelled()
 
 
-def manifest_head(pool: PoolRuns, settings: EvalSettings, what: str) -> dict[str, Any]:
+def manifest_head(pool: PoolRuns, settings: EvalSettings, what: str) -> JsonObject:
     """What every pooling study's manifest begins with (rule 13): the tool, the oracle, the runs, the choices."""
     return {
         "tool": "ndcg-desktop",

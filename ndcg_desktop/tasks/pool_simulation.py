@@ -23,11 +23,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 
 from ndcg_desktop.domain import EvalSettings, InputError
+from ndcg_desktop.domain.manifest import JsonObject
 from ndcg_desktop.formats.export import export_folder
 from ndcg_desktop.scoring.pooling import Budget, Strategy, choose, per_query_budgets
 from ndcg_desktop.scoring.rank_correlation import max_rank_change, ranks, tau_ap, tau_b
@@ -64,7 +64,7 @@ class PoolingSimulation:
     per_query: pd.DataFrame  # strategy, budget, query_id, pool, judged, relevant_found
     pool_documents: int  # the depth pool, every query
     pool_relevant: int  # relevant documents in it
-    manifest: dict[str, Any]
+    manifest: JsonObject
 
 
 def _none_if_nan(value: float) -> float | None:
@@ -255,7 +255,7 @@ class Reusability:
     runs: pd.DataFrame  # run, group, mean_full, mean_without_own, rank_full, rank_without_own, unique_docs, ...
     tau_b: float | None
     tau_ap: float | None
-    manifest: dict[str, Any]
+    manifest: JsonObject
 
 
 def reusability(
