@@ -190,6 +190,11 @@ def add_project_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser
     p.add_argument("-o", "--output", required=True, metavar="FILE")
     p.add_argument("--version", type=whole_number("--version", 1), metavar="N", help="frozen version (default latest)")
     p.add_argument("--format", choices=("trec", "csv"), default="trec")
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="replace a file at FILE (or FILE.manifest.json) that is not an earlier export of ours",
+    )
     p.set_defaults(handler=cmd_export_qrels)
 
 
@@ -477,7 +482,9 @@ def _status_text(s: dict[str, Any]) -> str:
 
 def cmd_export_qrels(args: argparse.Namespace) -> int:
     with Project.open(args.project, read_only=True) as project:
-        version, manifest = export_frozen_pool(project, args.output, version=args.version, fmt=args.format)
+        version, manifest = export_frozen_pool(
+            project, args.output, version=args.version, fmt=args.format, force=args.force
+        )
         print(
             f"wrote pool version {version.version} (sha256 {(version.hash or '')[:12]}…) to {plain(str(args.output))}"
             f", its manifest to {plain(str(manifest))}"
