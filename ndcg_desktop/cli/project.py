@@ -168,6 +168,12 @@ def add_project_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser
         metavar="N",
         help=f"items the model must have been compared with people on before filling ({MIN_SHARED})",
     )
+    p.add_argument(
+        "--with-work-out",
+        action="store_true",
+        help="freeze although work files are still handed out (they are named in the audit log); without it, "
+        "freeze refuses and names them",
+    )
     p.set_defaults(handler=cmd_freeze)
 
     p = sub.add_parser("new-draft", help="start a new draft pool from a frozen version")
@@ -378,7 +384,11 @@ def cmd_discard_draft(args: argparse.Namespace) -> int:
 def cmd_freeze(args: argparse.Namespace) -> int:
     with open_to_grade(args.project) as project:
         frozen = freeze(
-            project, remove_ungraded=args.remove_ungraded, fill_from=args.fill_ungraded_from, min_shared=args.min_shared
+            project,
+            remove_ungraded=args.remove_ungraded,
+            fill_from=args.fill_ungraded_from,
+            min_shared=args.min_shared,
+            work_out=args.with_work_out,
         )
         print(f"froze pool version {frozen.version.version}")
         for line in model_lines(frozen.team):

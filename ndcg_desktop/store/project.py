@@ -401,9 +401,14 @@ class Project:
         remove_ungraded: bool = False,
         fill_from: str | None = None,
         min_shared: int = MIN_SHARED,
+        work_out: bool = False,
     ) -> PoolVersion:
         return self.judgments.freeze(
-            version=version, remove_ungraded=remove_ungraded, fill_from=fill_from, min_shared=min_shared
+            version=version,
+            remove_ungraded=remove_ungraded,
+            fill_from=fill_from,
+            min_shared=min_shared,
+            work_out=work_out,
         )
 
     # -- ratings per annotator (issue 15) --------------------------------------------------

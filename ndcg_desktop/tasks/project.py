@@ -200,17 +200,19 @@ def freeze(
     remove_ungraded: bool = False,
     fill_from: str | None = None,
     min_shared: int = MIN_SHARED,
+    work_out: bool = False,
 ) -> Frozen:
     """Freeze the draft (``version``, or the one draft) into an immutable, hashed version. Refused while items
     await adjudication, when nothing is graded, and while items are ungraded unless ``remove_ungraded`` or
     ``fill_from`` (``model:NAME``: items no person rated take the model's grade, refused unless the model was
-    compared with people on at least ``min_shared`` items of this draft; contract rule 18).
+    compared with people on at least ``min_shared`` items of this draft; contract rule 18), and while work files
+    are still handed out unless ``work_out`` (frozen anyway, the hand-outs named in the audit log).
 
     >>> # ndcg freeze p.ndcgproj --remove-ungraded and Pool > Freeze draft... are, in code:
     >>> # freeze(project, remove_ungraded=True).version.hash
     """
     frozen = project.freeze(
-        version=version, remove_ungraded=remove_ungraded, fill_from=fill_from, min_shared=min_shared
+        version=version, remove_ungraded=remove_ungraded, fill_from=fill_from, min_shared=min_shared, work_out=work_out
     )
     team = project.team(frozen)
     return Frozen(
