@@ -2228,6 +2228,14 @@ Not scored: {run}: {why}</source>
         <translation>从此版本中移除 {count} 个未评级项</translation>
     </message>
     <message>
+        <source>Freeze anyway (the work still out is recorded in the audit log)</source>
+        <translation>仍然冻结（尚未交回的工作将记入审计日志）</translation>
+    </message>
+    <message>
+        <source>Still handed out</source>
+        <translation>仍在外发</translation>
+    </message>
+    <message>
         <source>Freezing makes this version permanent: its judgments can never change, and scores name it by its SHA-256 hash. Later rounds start from a new draft.</source>
         <translation>冻结会使此版本永久固定：其相关性判断永远不能更改，得分将以其 SHA-256 哈希值标识该版本。后续轮次从新草稿开始。</translation>
     </message>
