@@ -103,3 +103,17 @@ def test_merging_copies_in_any_order_leaves_the_same_ratings(tmp_path):
     assert [r for r in some_newest[0] if r[:3] == (q, d, "ana")] == [(q, d, "ana", 0, "", LATER)]
     assert [r for r in some_without[0] if r[:3] == (q, d, "ana")] == [(q, d, "ana", 3, "", LATE)]  # 3 > 2 at LATE
     assert len({repr(v[1]) for k, v in results.items() if "newest" in k}) == 1  # the pool's grades too
+
+
+def test_a_grading_time_ndcg_desktop_did_not_write_is_refused_in_sql_naming_the_file(tmp_path, capsys):
+    """Issue 33 item 9: a time that is not ours (a 10 MB string, a word, another zone) is one line, read by
+    length in SQL only."""
+    team, made, q, d = copies(tmp_path)
+    for bad in ("x" * 10_000_000, "yesterday", "2030-01-01T00:00:00+02:00", "2030-01-01 00:00:00+00:00"):
+        raw(made["new"], f"UPDATE judgments SET updated_at = '{bad}' WHERE query_id = '{q}' AND doc_id = '{d}'")
+        before = state(team)
+        assert main(["merge", str(team), str(made["new"])]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and str(made["new"]) in err and "Traceback" not in err
+        assert f"with a grading time of {len(bad):,} characters that ndcg-desktop did not write" in err
+        assert state(team) == before
