@@ -223,6 +223,12 @@ def add_project_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser
         metavar="N",
         help=f"items the model must have been compared with people on before filling ({MIN_SHARED})",
     )
+    p.add_argument(
+        "--with-work-out",
+        action="store_true",
+        help="freeze although work files are still handed out (they are named in the audit log); without it, "
+        "freeze refuses and names them",
+    )
     p.set_defaults(handler=cmd_freeze)
 
     p = sub.add_parser("new-draft", help="start a new draft pool from a frozen version")
@@ -245,6 +251,11 @@ def add_project_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser
     p.add_argument("-o", "--output", required=True, metavar="FILE")
     p.add_argument("--version", type=whole_number("--version", 1), metavar="N", help="frozen version (default latest)")
     p.add_argument("--format", choices=("trec", "csv"), default="trec")
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="replace a file at FILE (or FILE.manifest.json) that is not an earlier export of ours",
+    )
     p.set_defaults(handler=cmd_export_qrels)
 
 
@@ -451,7 +462,11 @@ def cmd_discard_draft(args: argparse.Namespace) -> int:
 def cmd_freeze(args: argparse.Namespace) -> int:
     with open_to_grade(args.project) as project:
         frozen = freeze(
-            project, remove_ungraded=args.remove_ungraded, fill_from=args.fill_ungraded_from, min_shared=args.min_shared
+            project,
+            remove_ungraded=args.remove_ungraded,
+            fill_from=args.fill_ungraded_from,
+            min_shared=args.min_shared,
+            work_out=args.with_work_out,
         )
         print(f"froze pool version {frozen.version.version}")
         for line in model_lines(frozen.team):
@@ -562,7 +577,9 @@ def _status_text(s: dict[str, Any]) -> str:
 
 def cmd_export_qrels(args: argparse.Namespace) -> int:
     with Project.open(args.project, read_only=True) as project:
-        version, manifest = export_frozen_pool(project, args.output, version=args.version, fmt=args.format)
+        version, manifest = export_frozen_pool(
+            project, args.output, version=args.version, fmt=args.format, force=args.force
+        )
         print(
             f"wrote pool version {version.version} (sha256 {(version.hash or '')[:12]}…) to {plain(str(args.output))}"
             f", its manifest to {plain(str(manifest))}"

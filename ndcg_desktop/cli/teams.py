@@ -101,9 +101,10 @@ def _merge_text(report: MergeReport) -> str:
         + f"  {plain(f.path.name)}"
         for f in report.files
     ]
+    older = f", {t['older']} older left out" if t.get("older") else ""  # an older copy replayed (tasks.teams)
     lines.append(
         f"draft version {report.version}: {t['new']} new ratings, {t['changed']} changed, {t['unchanged']} "
-        f"unchanged; {t['unsettled']} items rated differently wait for adjudication"
+        f"unchanged{older}; {t['unsettled']} items rated differently wait for adjudication"
     )
     return "\n".join(lines)
 

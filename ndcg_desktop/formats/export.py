@@ -127,6 +127,38 @@ def check_output_file(path: str | Path) -> Path:
     return target
 
 
+def check_replaceable(target: Path, manifest: Path, tool: str) -> None:
+    """Refuse, naming the file, to replace a file at ``target`` or ``manifest`` that is not an earlier single-file
+    export of ours exactly as written: ``manifest`` must be our JSON naming ``target`` (``file.name``) with the
+    SHA-256 the file at ``target`` has now (the rule :func:`_not_an_earlier_export` applies to a folder)."""
+    if not target.exists() and not manifest.exists():
+        return
+    why = None
+    listed: object = None
+    try:
+        record = json.loads(manifest.read_bytes()) if manifest.is_file() and not manifest.is_symlink() else None
+        if isinstance(record, dict) and record.get("tool") == "ndcg-desktop" and isinstance(record.get("file"), dict):
+            listed = record["file"]
+    except (OSError, ValueError):
+        listed = None
+    if manifest.exists() and not (isinstance(listed, dict) and listed.get("name") == target.name):
+        why, named = "is not a manifest ndcg-desktop wrote for this file", manifest
+    elif target.exists():
+        named = target
+        try:
+            digest = hashlib.sha256(target.read_bytes()).hexdigest() if target.is_file() else None
+        except OSError:
+            digest = None
+        if not isinstance(listed, dict):
+            why = "exists and is not an earlier export (no manifest of ours beside it)"
+        elif digest is None or digest != listed.get("sha256"):
+            why = "was changed since it was exported"
+    if why is not None:
+        raise InputError(
+            f"{why}; nothing was written: choose another name, or replace it with {tool} --force", path=named
+        )
+
+
 def write_output(path: str | Path, text: str) -> Path:
     """Write ``text`` to a user-chosen file: checked (:func:`check_output_file`), then atomically.
 

@@ -42,6 +42,7 @@ from ndcg_desktop.store.schema import (
     chain_link,
     run_hash,
 )
+from ndcg_desktop.store.sql import NOT_SQLITES, identifier
 from ndcg_desktop.store.watch import ChangeWatch
 
 if TYPE_CHECKING:
@@ -378,6 +379,7 @@ class ProjectFile:
             app_id = conn.execute("PRAGMA application_id").fetchone()[0]
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             problems = _quick_check(conn) if app_id == APPLICATION_ID else [("ok",)]
+            foreign = foreign_tables(conn) if app_id == APPLICATION_ID else []
         finally:
             conn.close()
         if app_id != APPLICATION_ID:
@@ -385,6 +387,12 @@ class ProjectFile:
         if problems != [("ok",)]:
             detail = "; ".join(str(row[0]) for row in problems[:3])
             raise InputError(f"is damaged and cannot be opened ({detail})", path=target)
+        if foreign:  # ignored by nothing: refused, so no mechanism (undo, discard, the window's watch) meets it
+            raise InputError(
+                f"holds a {foreign[0][0]} {foreign[0][1]!r} that is not part of ndcg-desktop's schema (another program "
+                "added it); nothing was read: remove it with that program, or export what you need from a copy",
+                path=target,
+            )
         if version < 1:
             raise InputError("is an incomplete ndcg-desktop project (its creation was interrupted)", path=target)
         if version > SCHEMA_VERSION:
@@ -604,6 +612,26 @@ def schema_triggers() -> dict[str, str]:
         conn.close()
 
 
+@functools.cache
+def schema_tables() -> frozenset[str]:
+    """Every table of the current schema (an older format's are among them: no migration drops or renames one)."""
+    conn = sqlite3.connect(":memory:")
+    try:
+        conn.executescript(SCHEMA)
+        return frozenset(name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'"))
+    finally:
+        conn.close()
+
+
+def foreign_tables(conn: sqlite3.Connection) -> list[tuple[str, str]]:
+    """The tables and views of the file that the schema does not have, as ``(type, name)`` (SQLite's own
+    ``sqlite_`` tables aside)."""
+    rows = conn.execute(
+        f"SELECT type, name FROM main.sqlite_master WHERE type IN ('table', 'view') AND {NOT_SQLITES} ORDER BY name"
+    ).fetchall()
+    return [(str(kind), str(name)) for kind, name in rows if kind == "view" or name not in schema_tables()]
+
+
 def protection_problems(conn: sqlite3.Connection) -> list[str]:
     """How the file's triggers differ from the schema's: missing, altered, or foreign ones. Empty if intact.
 
@@ -661,7 +689,7 @@ def _quick_check(conn: sqlite3.Connection) -> list[tuple[Any, ...]]:
     problems = [
         row
         for table in _CHECKED_TABLES
-        for row in conn.execute(f"PRAGMA quick_check({table})").fetchall()
+        for row in conn.execute(f"PRAGMA quick_check({identifier(table)})").fetchall()
         if row != ("ok",)
     ]
     return problems or [("ok",)]

@@ -22,7 +22,7 @@ from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.store.core import INTERACTIVE_BUSY_MS, ProjectFile, now
 from ndcg_desktop.store.pools import DraftTarget, PoolRepository, PoolVersion
 from ndcg_desktop.store.schema import person_rating
-from ndcg_desktop.store.team import model_agreement
+from ndcg_desktop.store.team import model_agreement, outstanding_handouts, outstanding_text
 from ndcg_desktop.store.undo import Left, Taken, capture, items_scope, take, version_scope
 
 MIN_SHARED = 50  # items a model must have been compared with people on before its ratings may fill a draft
@@ -410,8 +410,12 @@ class JudgmentRepository:
         remove_ungraded: bool = False,
         fill_from: str | None = None,
         min_shared: int = MIN_SHARED,
+        work_out: bool = False,
     ) -> PoolVersion:
         """Freeze a draft into an immutable, hashed version. Ungraded items block it unless removed.
+
+        Work files still handed out (:func:`outstanding_handouts`) block it unless ``work_out``: then the freeze
+        goes ahead and an audit row of the version names them (``freeze with work out: ...``).
 
         ``fill_from`` (``model:<name>``, contract rule 18) first gives each item no person rated that model's
         rating as its grade (the way it was settled is recorded as that name), and is refused unless the model's
@@ -421,6 +425,14 @@ class JudgmentRepository:
         if draft is None:
             raise InputError("has no draft pool to freeze", path=self.file.path)
         v = self.pools.writable_draft(draft.version)
+        out = outstanding_handouts(self.file.conn, v.version)
+        if out and not work_out:
+            raise InputError(
+                f"draft version {v.version} has work still handed out: {outstanding_text(out)}; merge the returned "
+                "work files first, or freeze without it",
+                path=self.file.path,
+                hint="ndcg freeze PROJECT --with-work-out freezes anyway (recorded in the audit log)",
+            )
         filling = 0
         if fill_from is not None:
             filling = self._fillable(v, fill_from, min_shared)
@@ -480,6 +492,11 @@ class JudgmentRepository:
             if ungraded:
                 self._remove_ungraded(conn, v.version)
             self.pools.mark_frozen(conn, v.version, v.scale)
+            if out:  # frozen anyway: the choice is on record, naming every hand-out left out
+                conn.execute(
+                    "INSERT INTO audit_log (version, query_id, doc_id, action, who, at) VALUES (?, '', '', ?, ?, ?)",
+                    (v.version, f"freeze with work out: {outstanding_text(out)}"[:1000], self.file.user, now()),
+                )
         return self.pools.version(v.version)
 
     def _fillable(self, v: PoolVersion, model: str, min_shared: int) -> int:

@@ -52,6 +52,7 @@ from ndcg_desktop.store.pools import (
 )
 from ndcg_desktop.store.ratings import AssignmentRepository, RatingRepository
 from ndcg_desktop.store.runs import RunChanged, RunInfo, RunRepository
+from ndcg_desktop.store.team import outstanding_handouts
 from ndcg_desktop.store.texts import IsCancelled, Progress, TextRepository
 from ndcg_desktop.store.undo import Rows, Taken, UndoRepository, version_scope
 from ndcg_desktop.store.watch import ChangeWatch
@@ -403,10 +404,19 @@ class Project:
         remove_ungraded: bool = False,
         fill_from: str | None = None,
         min_shared: int = MIN_SHARED,
+        work_out: bool = False,
     ) -> PoolVersion:
         return self.judgments.freeze(
-            version=version, remove_ungraded=remove_ungraded, fill_from=fill_from, min_shared=min_shared
+            version=version,
+            remove_ungraded=remove_ungraded,
+            fill_from=fill_from,
+            min_shared=min_shared,
+            work_out=work_out,
         )
+
+    def outstanding_handouts(self, version: int) -> list[tuple[str, str, int, int]]:
+        """The work files of a draft still out: (annotator, work_id, items, unrated) (store.team)."""
+        return outstanding_handouts(self.file.conn, version)
 
     # -- ratings per annotator (issue 15) --------------------------------------------------
     def ratings(self, version: int) -> pd.DataFrame:

@@ -96,17 +96,27 @@ class RatingRepository:
         """
         return self.merge_ratings(incoming, version=version, source=source)[0]
 
-    def merge_ratings(self, incoming: pd.DataFrame, *, version: int, source: str) -> tuple[dict[str, int], Taken]:
-        """:meth:`add_ratings`, also returning what it took (the items' rows and ratings before), for an undo."""
+    def merge_ratings(
+        self, incoming: pd.DataFrame, *, version: int, source: str, newest_wins: bool = False
+    ) -> tuple[dict[str, int], Taken, list[tuple[str, str, str, str, str]]]:
+        """:meth:`add_ratings`, also returning what it took (the items' rows and ratings before), for an undo.
+
+        ``newest_wins`` (a work file's grades, each with its time): a rating older than the stored one of the same
+        item and annotator is left out, never applied (an older copy of a work file replayed); of two at the same
+        time, the higher (grade, note) stays, so that any order of merges leaves the same ratings. They are counted
+        as ``older`` and listed third: (query_id, doc_id, annotator, its time, the stored time)."""
         v = self.pools.writable_draft(version)
         rows = incoming[RATING_COLUMNS]
         keys = list(dict.fromkeys(zip(rows["query_id"].astype(str), rows["doc_id"].astype(str), strict=True)))
         with self.file.transaction() as conn:
             scope = items_scope(v.version, keys)
             before = capture(conn, scope)
-            counts = self._write(conn, v.version, rows, source, now(), replacing=None)
+            older: list[tuple[str, str, str, str, str]] = []
+            counts = self._write(
+                conn, v.version, rows, source, now(), replacing=None, older=older if newest_wins else None
+            )
             taken = Taken(scope, before, Left.of(capture(conn, scope)), f"merge ({source})"[:200])
-        return counts, taken
+        return counts, taken, older
 
     def import_ratings(
         self,
@@ -159,7 +169,15 @@ class RatingRepository:
         return [(str(other), int(items)) for other, items, same in rows if items == same]
 
     def _write(
-        self, conn: Any, version: int, rows: pd.DataFrame, source: str, stamp: str, *, replacing: str | None
+        self,
+        conn: Any,
+        version: int,
+        rows: pd.DataFrame,
+        source: str,
+        stamp: str,
+        *,
+        replacing: str | None,
+        older: list[tuple[str, str, str, str, str]] | None = None,
     ) -> dict[str, int]:
         """Inside the caller's transaction: add or update ``rows`` as ratings of ``version`` and settle their items.
 
@@ -183,6 +201,25 @@ class RatingRepository:
             raise InputError(
                 f"{source}: document {missing[1]} for query {missing[0]} is not in the pool of draft version {version}",
                 path=self.file.path,
+            )
+        if older is not None:  # (time, grade, note) ordered as row values: a total order, so merges commute
+            stale = (
+                "FROM incoming_ratings i JOIN ratings r ON r.version = ? AND r.query_id = i.query_id AND r.doc_id = "
+                "i.doc_id AND r.annotator = i.annotator WHERE (i.rated_at, i.grade, i.note) < (r.rated_at, r.grade, "
+                "r.note) AND NOT (i.grade = r.grade AND i.note = r.note)"
+            )
+            older += [
+                (str(q), str(d), str(a), str(t), str(st))
+                for q, d, a, t, st in conn.execute(
+                    f"SELECT i.query_id, i.doc_id, i.annotator, i.rated_at, r.rated_at {stale} "
+                    "ORDER BY i.query_id, i.doc_id, i.annotator",
+                    (version,),
+                )
+            ]
+            conn.execute(
+                "DELETE FROM incoming_ratings WHERE (query_id, doc_id, annotator) IN "
+                f"(SELECT i.query_id, i.doc_id, i.annotator {stale})",
+                (version,),
             )
         # Only what differs from the stored rating is written: the same ratings twice change nothing.
         conn.execute("DROP TABLE IF EXISTS temp.changed_ratings")
@@ -229,6 +266,8 @@ class RatingRepository:
         conn.execute("DROP TABLE temp.changed_ratings")
         new, changed, total = int(counts[0]) - int(counts[1]), int(counts[1]), int(counts[2])
         counted = {"new": new, "changed": changed, "unchanged": total - new - changed, "settled": settled}
+        if older is not None:
+            counted["older"] = len(older)
         return counted | ({"removed": int(removed)} if replacing is not None else {}) | {"unsettled": unsettled}
 
     def _settle(self, conn: Any, version: int, stamp: str) -> int:

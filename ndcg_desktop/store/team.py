@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from ndcg_desktop.domain.settings import GradeScale
-from ndcg_desktop.store.schema import ASSESSOR_FORMAT, RATINGS_FORMAT, framed, not_model, person_rating
+from ndcg_desktop.store.schema import ASSESSOR_FORMAT, HANDOUT_FORMAT, RATINGS_FORMAT, framed, not_model, person_rating
 
 # What an annotator's ratings "hash to" when their text no longer reads as one rating a line: never a hash.
 UNFRAMED_RATINGS = "none: a stored ID or grade holds a tab or a line break"
@@ -184,3 +184,25 @@ def decode(text: str) -> dict[str, Any]:
 
 def _format(conn: sqlite3.Connection) -> int:
     return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+def outstanding_handouts(conn: sqlite3.Connection, version: int) -> list[tuple[str, str, int, int]]:
+    """The work files of draft ``version`` still out (issue 33, item 13): each handout with an item, still in the
+    draft, that its annotator has not rated here (nothing merged from it yet, or not all of it), as
+    ``(annotator, work_id, items, unrated)`` in name order. Empty before the format that keeps handouts."""
+    if int(conn.execute("PRAGMA user_version").fetchone()[0]) < HANDOUT_FORMAT:
+        return []
+    rows = conn.execute(
+        "SELECT h.annotator, h.work_id, count(*), sum(r.annotator IS NULL) FROM handouts h JOIN handout_items i "
+        "ON i.work_id = h.work_id JOIN judgments j ON j.version = h.version AND j.query_id = i.query_id AND "
+        "j.doc_id = i.doc_id LEFT JOIN ratings r ON r.version = h.version AND r.query_id = i.query_id AND "
+        "r.doc_id = i.doc_id AND r.annotator = h.annotator WHERE h.version = ? GROUP BY h.work_id "
+        "HAVING sum(r.annotator IS NULL) > 0 ORDER BY h.annotator, h.work_id",
+        (version,),
+    ).fetchall()
+    return [(str(a), str(w), int(n), int(u)) for a, w, n, u in rows]
+
+
+def outstanding_text(out: list[tuple[str, str, int, int]]) -> str:
+    """The hand-outs still out, named in one phrase: ``ana (12 of 20 items not returned, work 3f2a…)``."""
+    return ", ".join(f"{a} ({u} of {n} items not returned, work {w[:8]})" for a, w, n, u in out)

@@ -26,6 +26,8 @@ from typing import Any
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.names import is_model
 from ndcg_desktop.store.core import ProjectFile, now
+from ndcg_desktop.store.sql import NOT_SQLITES
+from ndcg_desktop.store.sql import identifier as _q
 
 ITEM_KEY = ("version", "query_id", "doc_id")  # a pool item: judgments' primary key
 MODEL_TABLES = frozenset({"assessor_runs", "assessor_attempts"})  # a model's runs and answers, every row
@@ -181,10 +183,6 @@ def _key(conn: sqlite3.Connection, table: str, columns: tuple[str, ...]) -> tupl
     return tuple(name for _, name in pk)
 
 
-def _q(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
-
-
 @dataclass(frozen=True)
 class _Link:
     """A foreign key: ``columns`` of the child refer to ``to`` of ``parent``."""
@@ -199,9 +197,7 @@ def _links(conn: sqlite3.Connection) -> tuple[list[str], dict[str, list[_Link]]]
     version's child versions, ``pool_versions.parent``, are not the version's rows)."""
     tables = [
         str(row[0])
-        for row in conn.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
-        )
+        for row in conn.execute(f"SELECT name FROM sqlite_master WHERE type = 'table' AND {NOT_SQLITES} ORDER BY name")
     ]
     links: dict[str, list[_Link]] = {}
     for table in tables:

@@ -20,6 +20,8 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
+from ndcg_desktop.store.sql import NOT_SQLITES, identifier, text_literal
+
 NO_VERSION = -1  # a table without a version column (runs, texts, settings)
 NO_QUERY = ""  # a table without a query column (pool versions, runs); never a query ID (rule 14)
 _UNWATCHED = ("audit_log",)  # written with every change it describes: says nothing more
@@ -79,13 +81,12 @@ class ChangeWatch:
         conn.execute("CREATE INDEX IF NOT EXISTS temp.ndcg_touched_rows ON ndcg_touched (tbl, version, query_id)")
         tables = [
             name
-            for (name,) in conn.execute(
-                "SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
-            )
+            for (name,) in conn.execute(f"SELECT name FROM main.sqlite_master WHERE type = 'table' AND {NOT_SQLITES}")
             if name not in _UNWATCHED
         ]
         for table in tables:
-            columns = {row[1] for row in conn.execute(f'PRAGMA main.table_info("{table}")')}
+            columns = {row[1] for row in conn.execute(f"PRAGMA main.table_info({identifier(table)})")}
+            name = text_literal(table)
             for event, rows in (("INSERT", ("NEW",)), ("UPDATE", ("OLD", "NEW")), ("DELETE", ("OLD",))):
                 statements = []
                 for row in rows:
@@ -93,13 +94,13 @@ class ChangeWatch:
                     version = f"coalesce({row}.version, {NO_VERSION})" if "version" in columns else str(NO_VERSION)
                     query = f"coalesce({row}.query_id, '{NO_QUERY}')" if "query_id" in columns else f"'{NO_QUERY}'"
                     statements.append(
-                        f"INSERT INTO ndcg_touched SELECT '{table}', {version}, {query} WHERE NOT EXISTS "
-                        f"(SELECT 1 FROM ndcg_touched WHERE tbl = '{table}' AND version = {version} "
+                        f"INSERT INTO ndcg_touched SELECT {name}, {version}, {query} WHERE NOT EXISTS "
+                        f"(SELECT 1 FROM ndcg_touched WHERE tbl = {name} AND version = {version} "
                         f"AND query_id = {query});"
                     )
                 conn.execute(
-                    f'CREATE TEMP TRIGGER IF NOT EXISTS "watch_{table}_{event.lower()}" AFTER {event} '
-                    f'ON main."{table}" BEGIN {" ".join(statements)} END'
+                    f"CREATE TEMP TRIGGER IF NOT EXISTS {identifier(f'watch_{table}_{event.lower()}')} AFTER {event} "
+                    f"ON main.{identifier(table)} BEGIN {' '.join(statements)} END"
                 )
         self._stamp = self._data_version()
         self._marks = _marks(conn)

@@ -8,7 +8,13 @@ from pathlib import Path
 from typing import Any
 
 from ndcg_desktop import __version__
-from ndcg_desktop.formats.export import export_comparison_file, export_evaluation, write_output
+from ndcg_desktop.formats.export import (
+    check_output_file,
+    check_replaceable,
+    export_comparison_file,
+    export_evaluation,
+    write_output,
+)
 from ndcg_desktop.store import PoolVersion, Project
 from ndcg_desktop.tasks.pool_builds import pooling_record
 from ndcg_desktop.tasks.session import ScoreResult
@@ -32,7 +38,7 @@ def export_comparison_csv(result: ScoreResult, path: str | Path) -> Path:
 
 
 def export_frozen_pool(
-    project: Project, path: str | Path, *, version: int | None = None, fmt: str = "trec"
+    project: Project, path: str | Path, *, version: int | None = None, fmt: str = "trec", force: bool = False
 ) -> tuple[PoolVersion, Path]:
     """Write a frozen version as qrels (TREC or CSV) and its manifest beside it, as ``PATH.manifest.json``.
 
@@ -41,12 +47,19 @@ def export_frozen_pool(
     agreement, and the grades that came from a model) and how its pool was built (``pooling``: each build's
     strategy, budget, queries, runs and their hashes, and the order it chose documents in; empty for a pool
     built before that was recorded). Both files are checked and written
-    atomically (``formats.export.write_output``); the qrels file first.
+    atomically (``formats.export.write_output``); the qrels file first. A file already at either name is replaced
+    only when it is an earlier export of ours, exactly as written (its manifest beside it names it with its
+    SHA-256: the rule of the folder exports), or with ``force`` (the window's save dialog asked); otherwise
+    :class:`InputError` naming the file, and nothing is written.
 
     >>> # export_frozen_pool(project, "pool.qrels") writes pool.qrels and pool.qrels.manifest.json
     """
-    frozen = project.export_qrels(path, version=version, fmt=fmt)
     target = Path(path)
+    manifest_path = target.with_name(target.name + MANIFEST_SUFFIX)
+    if not force:  # a link, a FIFO or a project at either name is refused first, as it is named there
+        check_output_file(target), check_output_file(manifest_path)
+        check_replaceable(target, manifest_path, "ndcg export-qrels")
+    frozen = project.export_qrels(path, version=version, fmt=fmt)
     manifest: dict[str, Any] = {
         "tool": "ndcg-desktop",
         "version": __version__,
@@ -62,7 +75,5 @@ def export_frozen_pool(
         "pooling": pooling_record(project, frozen.version),  # rule 20: strategy, budget, runs, order of choice
         "file": {"name": target.name, "format": fmt, "sha256": hashlib.sha256(target.read_bytes()).hexdigest()},
     }
-    written = write_output(
-        target.with_name(target.name + MANIFEST_SUFFIX), json.dumps(manifest, indent=2, ensure_ascii=False) + "\n"
-    )
+    written = write_output(manifest_path, json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
     return frozen, written

@@ -44,6 +44,7 @@ from ndcg_desktop.store.core import default_user
 from ndcg_desktop.store.errors import known_error
 from ndcg_desktop.store.judgments import MIN_SHARED
 from ndcg_desktop.store.pools import DEFAULT_LABELS, default_labels
+from ndcg_desktop.store.team import outstanding_text
 from ndcg_desktop.store.undo import Taken
 
 __all__ = [
@@ -135,16 +136,18 @@ class FreezePreview:
     grades: tuple[GradeCount, ...]  # every grade of the draft's scale, lowest first
     ungraded: int
     awaiting: int
+    work_out: str = ""  # the work files still handed out, named (store.team.outstanding_text); "" when none
 
     @property
     def offers_removal(self) -> bool:
         """Removing the ungraded items is a way to freeze: there are some, and nothing awaits adjudication."""
         return self.ungraded > 0 and not self.awaiting
 
-    def can_freeze(self, *, remove_ungraded: bool) -> bool:
-        """Whether :func:`freeze` would go ahead: nothing awaits adjudication, and something graded is left once
-        the ungraded items are removed (or there are none)."""
-        if self.awaiting:
+    def can_freeze(self, *, remove_ungraded: bool, work_out: bool = False) -> bool:
+        """Whether :func:`freeze` would go ahead: nothing awaits adjudication, no work is still handed out (or
+        ``work_out``: freeze anyway), and something graded is left once the ungraded items are removed (or there
+        are none)."""
+        if self.awaiting or (self.work_out and not work_out):
             return False
         if remove_ungraded:
             return self.documents > self.ungraded
@@ -170,6 +173,7 @@ def freeze_preview(project: Project, version: int) -> FreezePreview:
         grades=grades,
         ungraded=int(items["grade"].isna().sum()),
         awaiting=int(project.query_progress(version)["awaiting"].sum()),
+        work_out=outstanding_text(project.outstanding_handouts(version)),
     )
 
 
@@ -200,17 +204,19 @@ def freeze(
     remove_ungraded: bool = False,
     fill_from: str | None = None,
     min_shared: int = MIN_SHARED,
+    work_out: bool = False,
 ) -> Frozen:
     """Freeze the draft (``version``, or the one draft) into an immutable, hashed version. Refused while items
     await adjudication, when nothing is graded, and while items are ungraded unless ``remove_ungraded`` or
     ``fill_from`` (``model:NAME``: items no person rated take the model's grade, refused unless the model was
-    compared with people on at least ``min_shared`` items of this draft; contract rule 18).
+    compared with people on at least ``min_shared`` items of this draft; contract rule 18), and while work files
+    are still handed out unless ``work_out`` (frozen anyway, the hand-outs named in the audit log).
 
     >>> # ndcg freeze p.ndcgproj --remove-ungraded and Pool > Freeze draft... are, in code:
     >>> # freeze(project, remove_ungraded=True).version.hash
     """
     frozen = project.freeze(
-        version=version, remove_ungraded=remove_ungraded, fill_from=fill_from, min_shared=min_shared
+        version=version, remove_ungraded=remove_ungraded, fill_from=fill_from, min_shared=min_shared, work_out=work_out
     )
     team = project.team(frozen)
     return Frozen(

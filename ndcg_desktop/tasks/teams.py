@@ -575,7 +575,18 @@ def _add(project: Project, draft: PoolVersion, incoming: list[_Incoming]) -> Mer
         )
     distinct = distinct.drop_duplicates(key)
     source = ", ".join(sorted({i.path.name for i in incoming}))
-    totals, taken = project.rating_store.merge_ratings(distinct[RATING_COLUMNS], version=draft.version, source=source)
+    totals, taken, older = project.rating_store.merge_ratings(
+        distinct[RATING_COLUMNS], version=draft.version, source=source, newest_wins=True
+    )
     files = [MergedFile(i.path, i.annotator, len(i.ratings), i.ungraded, i.missing, i.withdrawn) for i in incoming]
     notes = [note for i in incoming for note in i.notes]
+    if older:  # an older copy of a work file replayed: its grades never replace newer ones
+        q, d, who, at, stored = older[0]
+        came = distinct[(distinct["query_id"] == q) & (distinct["doc_id"] == d) & (distinct["annotator"] == who)]
+        notes.append(
+            f"{len(older)} rating{'s' if len(older) != 1 else ''} older than the one{'s' if len(older) != 1 else ''} "
+            f"merged before {'were' if len(older) != 1 else 'was'} left out, never applied: the first, {who}'s of "
+            f"document {d} for query {q} in {Path(came['file'].iloc[0]).name} (rated {at or 'at no recorded time'}; "
+            f"the one kept was rated {stored})"
+        )
     return MergeReport(version=draft.version, files=files, totals=totals, taken=taken, notes=notes)

@@ -192,6 +192,21 @@ def read_work(path: str | Path) -> tuple[WorkOrigin, pd.DataFrame, GradeScale, t
                 f"{show(str(long[0][1]))} for query {show(str(long[0][0]))}; nothing was merged",
                 path=target,
             )
+        # A grade's time orders copies of the file at merge (the newest wins): what ndcg-desktop writes, an ISO
+        # 8601 time to the second in UTC, checked in SQL before 10 MB strings are read (issue 33 item 9).
+        odd_time = work.file.query(
+            "SELECT query_id, doc_id, length(updated_at) FROM judgments WHERE version = ? AND updated_at IS NOT NULL "
+            "AND (length(updated_at) != 25 OR updated_at NOT GLOB "
+            "'[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-6][0-9]+00:00') LIMIT 1",
+            (v.version,),
+        )
+        if odd_time:
+            raise InputError(
+                f"holds document {show(str(odd_time[0][1]))} for query {show(str(odd_time[0][0]))} with a grading "
+                f"time of {int(odd_time[0][2]):,} characters that ndcg-desktop did not write (a time like "
+                "2026-01-31T12:00:00+00:00); nothing was merged: ask for a new work file",
+                path=target,
+            )
         items = work.items(v.version)  # text that is not UTF-8, say, is refused there, naming the file
         others = work.file.query(
             "SELECT annotator, count(*) FROM judgments WHERE version = ? AND grade IS NOT NULL AND annotator IS NOT "

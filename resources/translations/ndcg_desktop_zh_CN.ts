@@ -2380,6 +2380,14 @@ Not scored: {run}: {why}</source>
         <translation>从此版本中移除 {count} 个未评级项</translation>
     </message>
     <message>
+        <source>Freeze anyway (the work still out is recorded in the audit log)</source>
+        <translation>仍然冻结（尚未交回的工作将记入审计日志）</translation>
+    </message>
+    <message>
+        <source>Still handed out</source>
+        <translation>仍在外发</translation>
+    </message>
+    <message>
         <source>Freezing makes this version permanent: its judgments can never change, and scores name it by its SHA-256 hash. Later rounds start from a new draft.</source>
         <translation>冻结会使此版本永久固定：其相关性判断永远不能更改，得分将以其 SHA-256 哈希值标识该版本。后续轮次从新草稿开始。</translation>
     </message>
@@ -3515,41 +3523,6 @@ The audit log keeps a record, and Edit ▸ Undo brings all of it back while the 
 将删除：{queries} 个查询的 {items} 个项，其中 {graded} 个评分和 {notes} 条备注；{ratings} 条评分记录（评分者：{who}）、{adjudicated} 项裁定和 {assignments} 项工作文件分配{others}。其中 {own} 项是在此草稿中评分或备注的，别处没有副本。
 
 审计日志会保留记录；在项目保持打开期间，“编辑 ▸ 撤销”可将这些全部恢复。</translation>
-    </message>
-</context>
-<context>
-    <name>pooling</name>
-    <message>
-        <source>Depth (top K of every run)</source>
-        <translation>深度（每个运行结果的前 K 个）</translation>
-    </message>
-    <message>
-        <source>Documents per run</source>
-        <translation>每个运行结果的文档数</translation>
-    </message>
-    <message>
-        <source>Reciprocal rank fusion</source>
-        <translation>倒数排名融合</translation>
-    </message>
-    <message>
-        <source>Rank constant k</source>
-        <translation>排名常数 k</translation>
-    </message>
-    <message>
-        <source>Rank-biased precision</source>
-        <translation>排名偏置精度</translation>
-    </message>
-    <message>
-        <source>Persistence p</source>
-        <translation>持续概率 p</translation>
-    </message>
-    <message>
-        <source>Over runs</source>
-        <translation>跨运行结果</translation>
-    </message>
-    <message>
-        <source>MaxMean (adaptive bandit)</source>
-        <translation>MaxMean（自适应多臂老虎机）</translation>
     </message>
 </context>
 <context>

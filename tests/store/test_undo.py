@@ -207,7 +207,11 @@ def test_send_for_judgings_undo_and_its_redo_put_back_what_they_took(team_draft)
     assert_same(before, full_dump(team_draft), append_only(team_draft))
 
 
-def test_a_table_added_later_is_taken_and_put_back_without_naming_it(team_draft):
+def test_a_table_added_later_is_taken_and_put_back_without_naming_it(team_draft, monkeypatch):
+    from ndcg_desktop.store import core
+
+    later = core.schema_tables() | {"flags", "rounds"}  # a later format's tables (any other table is refused)
+    monkeypatch.setattr(core, "schema_tables", lambda: later)
     con = sqlite3.connect(team_draft, isolation_level=None)
     con.executescript(
         """

@@ -123,7 +123,11 @@ def test_another_programs_write_is_seen_at_the_next_check(tmp_path, write):
     window.close()
 
 
-def test_a_table_added_by_a_later_format_is_watched_without_being_listed(tmp_path, write):
+def test_a_table_added_by_a_later_format_is_watched_without_being_listed(tmp_path, write, monkeypatch):
+    from ndcg_desktop.store import core
+
+    later = core.schema_tables() | {"later_things"}  # a later format's table (any other table is refused)
+    monkeypatch.setattr(core, "schema_tables", lambda: later)
     path = tmp_path / "p.ndcgproj"
     with create_project(path, user="ann") as p:
         p.import_qrels(write("q.txt", "q1 0 A 3\n"))

@@ -154,7 +154,14 @@ def test_merging_adds_ratings_settles_agreement_and_is_idempotent(team, tmp_path
         before = dump(team)
     with Project.open(team, user="coord") as project:
         again = merge_work(project, list(done.files.values()))
-    assert again.totals == {"new": 0, "changed": 0, "unchanged": len(expected), "settled": 0, "unsettled": len(differ)}
+    assert again.totals == {
+        "new": 0,
+        "changed": 0,
+        "unchanged": len(expected),
+        "settled": 0,
+        "unsettled": len(differ),
+        "older": 0,
+    }
     assert dump(team) == before  # re-merging changes nothing, not even the audit log
 
 

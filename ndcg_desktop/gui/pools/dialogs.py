@@ -404,6 +404,15 @@ class FreezeDialog(QDialog):
         )
         self.remove.setAccessibleName(self.remove.text())
         self.remove.setVisible(preview.offers_removal)
+        # Work still handed out (issue 33 item 13): named, and freezing waits unless the user chooses otherwise.
+        self.anyway = QCheckBox(translate("dialogs", "Freeze anyway (the work still out is recorded in the audit log)"))
+        self.anyway.setAccessibleName(self.anyway.text())
+        self.anyway.setVisible(bool(preview.work_out))
+        if preview.work_out:
+            out = plain_label(preview.work_out)
+            out.setWordWrap(True)
+            out.setStyleSheet(f"color:{error_colour()}; font-weight:bold")
+            form.addRow(translate("dialogs", "Still handed out"), out)
         text = QLabel(
             translate(
                 "dialogs",
@@ -415,14 +424,22 @@ class FreezeDialog(QDialog):
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.ok = buttons.button(QDialogButtonBox.StandardButton.Ok)
         self.ok.setText(translate("dialogs", "Freeze"))
-        self.ok.setEnabled(preview.can_freeze(remove_ungraded=False))
-        self.remove.toggled.connect(lambda on: self.ok.setEnabled(preview.can_freeze(remove_ungraded=on)))
+        self.ok.setEnabled(preview.can_freeze(remove_ungraded=False, work_out=False))
+
+        def allowed() -> None:
+            self.ok.setEnabled(
+                preview.can_freeze(remove_ungraded=self.remove.isChecked(), work_out=self.anyway.isChecked())
+            )
+
+        self.remove.toggled.connect(allowed)
+        self.anyway.toggled.connect(allowed)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addWidget(text)
         layout.addLayout(form)
         layout.addWidget(self.remove)
+        layout.addWidget(self.anyway)
         layout.addWidget(buttons)
-        chain(self.remove, *box_buttons(buttons))
+        chain(self.remove, self.anyway, *box_buttons(buttons))
         self.setMinimumWidth(440)

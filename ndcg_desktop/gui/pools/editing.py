@@ -528,6 +528,7 @@ class PoolEditor(QObject):
             return
         trec = translate("pool_editing", "TREC qrels (*.qrels *.txt)")
         csv = translate("pool_editing", "CSV (*.csv)")
+        asked = path is None  # the save dialog asked before replacing a file: the user's choice
         if path is None:
             suggested = f"{project.path.stem}-v{version.version}.qrels"
             path, chosen = file_dialogs.save_file(
@@ -547,7 +548,7 @@ class PoolEditor(QObject):
 
         self.window._background(
             translate("pool_editing", "Exporting qrels…"),
-            lambda **_: export_frozen_pool(project, target, version=version.version, fmt=kind),
+            lambda **_: export_frozen_pool(project, target, version=version.version, fmt=kind, force=asked),
             done,
         )
 

@@ -212,7 +212,7 @@ class ProjectActions:
         dialog = FreezeDialog(freeze_preview(self.window.project, version.version), self.window)
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return
-        project, remove = self.window.project, dialog.remove.isChecked()
+        project, remove, anyway = self.window.project, dialog.remove.isChecked(), dialog.anyway.isChecked()
 
         def done(frozen: Frozen) -> None:
             self.window.undo_stack.clear()  # the shown version, now frozen, followed through the project's events
@@ -229,7 +229,7 @@ class ProjectActions:
         # Hashing a large pool takes seconds: in the background, behind a progress dialog.
         self.window._background(
             translate("main_window", "Freezing the draft…"),
-            lambda **_: freeze(project, version=version.version, remove_ungraded=remove),
+            lambda **_: freeze(project, version=version.version, remove_ungraded=remove, work_out=anyway),
             done,
         )
 
