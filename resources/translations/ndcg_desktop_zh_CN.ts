@@ -3526,6 +3526,41 @@ The audit log keeps a record, and Edit ▸ Undo brings all of it back while the 
     </message>
 </context>
 <context>
+    <name>pooling</name>
+    <message>
+        <source>Depth (top K of every run)</source>
+        <translation>深度（每个运行结果的前 K 个）</translation>
+    </message>
+    <message>
+        <source>Documents per run</source>
+        <translation>每个运行结果的文档数</translation>
+    </message>
+    <message>
+        <source>Reciprocal rank fusion</source>
+        <translation>倒数排名融合</translation>
+    </message>
+    <message>
+        <source>Rank constant k</source>
+        <translation>排名常数 k</translation>
+    </message>
+    <message>
+        <source>Rank-biased precision</source>
+        <translation>排名偏置精度</translation>
+    </message>
+    <message>
+        <source>Persistence p</source>
+        <translation>持续概率 p</translation>
+    </message>
+    <message>
+        <source>Over runs</source>
+        <translation>跨运行结果</translation>
+    </message>
+    <message>
+        <source>MaxMean (adaptive bandit)</source>
+        <translation>MaxMean（自适应多臂老虎机）</translation>
+    </message>
+</context>
+<context>
     <name>runs</name>
     <message>
         <source>paired t-test</source>
