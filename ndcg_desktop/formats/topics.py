@@ -14,11 +14,13 @@ Four forms, each read under the one ID rule (:mod:`.cells`), refusing with ``fil
       </top>
 
   Field tags are usually not closed: a field runs to the next tag. The ``Number:``, ``Topic:``,
-  ``Description:`` and ``Narrative:`` prefixes are stripped. The newer XML-ish form (Web track,
+  ``Description:`` and ``Narrative:`` labels are stripped, with their colon or alone on their line
+  (TREC Core 2018 writes ``<narr> Narrative`` without one). The newer XML-ish form (Web track,
   TREC-COVID) has closed tags and the number as an attribute: ``<topic number="1"><query>…</query>
   <description>…</description><narrative>…</narrative></topic>``; ``query`` is read as the title
   and ``question`` as the description. Other tags inside a topic (``<con>``, ``<subtopic>``…) are
-  skipped. A field's line breaks are unwrapped; a blank line inside it starts a new paragraph.
+  skipped. A field's line breaks are unwrapped; a blank line inside it starts a new paragraph, and
+  an item of a list (a line starting ``-``, ``*``, ``•``, ``1.``, ``a)``…) a line of its own.
 - TSV: ``query_id<TAB>text`` lines (no header), or a header naming ``query_id``, ``title`` (or
   ``text``) and optionally ``description`` and ``narrative``.
 - CSV with such a header.
@@ -72,13 +74,14 @@ _FIELD_TAGS = {
     "narrative": "narrative",
 }
 _TOPIC_TAGS = ("top", "topic")
-# The label a classic topic file puts at the start of a field (TREC 1-3 titles begin with "Topic:").
+# The label a classic topic file puts at the start of a field (TREC 1-3 titles begin with "Topic:"): followed by a
+# colon ("<narr> Narrative:"), or alone on its line ("<narr> Narrative", TREC Core 2018), never a text's first word.
+_LABELS = {"num": "number", "title": "topic", "description": "description", "narrative": "narrative"}
 _PREFIX = {
-    "num": re.compile(r"\s*number\s*:", re.IGNORECASE),
-    "title": re.compile(r"\s*topic\s*:", re.IGNORECASE),
-    "description": re.compile(r"\s*description\s*:", re.IGNORECASE),
-    "narrative": re.compile(r"\s*narrative\s*:", re.IGNORECASE),
+    name: re.compile(rf"\s*{label}(?:\s*:|(?=[ \t\r]*(?:\n|$)))", re.IGNORECASE) for name, label in _LABELS.items()
 }
+# A line that starts an item of a list: "-", "*", "•", "·", "–" or "1." / "1)" / "a)" then a space.
+_BULLET = re.compile(r"(?:[-*•·–]|\d{1,3}[.)]|[a-zA-Z][)])\s")
 # Possessive: a "<name" never closed by ">" must fail once, not try every split of the name (quadratic).
 _TAG = re.compile(r"<([/?!]?)\s*+([A-Za-z][\w:.-]*+)([^<>]*+)>")
 _NUMBER_ATTR = re.compile(r"""\b(?:number|num|id)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'/>]+))""", re.IGNORECASE)
@@ -435,10 +438,9 @@ def _topic_row(topic: _Topic, path: str | Path) -> Row:
             match = prefix.match(raw)
             if match:
                 raw = raw[match.end() :]
-        paragraphs = [" ".join(part.split()) for part in _PARAGRAPHS.split(raw)]
         if name in ("num", "title"):
-            return " ".join(paragraphs).strip()
-        return "\n\n".join(p for p in paragraphs if p)
+            return " ".join(raw.split())
+        return "\n\n".join(p for p in (_unwrap(part) for part in _PARAGRAPHS.split(raw)) if p)
 
     number, num_line = value("num"), topic.fields.get("num", ("", topic.line))[1]
     if topic.number is not None:
@@ -463,3 +465,21 @@ def _topic_row(topic: _Topic, path: str | Path) -> Row:
     if not title and not description:
         raise InputError(f"topic {brief(query_id)} has neither a title nor a description", path=path, line=topic.line)
     return query_id, title, description, narrative, num_line
+
+
+def _unwrap(paragraph: str) -> str:
+    r"""A paragraph's wrapped lines joined, except that each item of a list keeps a line of its own.
+
+    >>> _unwrap("Relevant:\n - a bank\n   that fails\n - a fine")
+    'Relevant:\n- a bank that fails\n- a fine'
+    """
+    lines: list[str] = []
+    for line in paragraph.split("\n"):
+        words = " ".join(line.split())
+        if not words:
+            continue
+        if lines and not _BULLET.match(words + " "):
+            lines[-1] += " " + words
+        else:
+            lines.append(words)
+    return "\n".join(lines)

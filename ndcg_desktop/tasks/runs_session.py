@@ -179,8 +179,9 @@ class RunsSession(FollowsProject, VersionChoice):
         self._versions = self._project.versions()
         names = self.runs
         frozen = [v.version for v in self.frozen_versions]
-        if self._pool_version not in frozen:
-            self._pool_version = frozen[0] if frozen else None
+        chosen = self._pool_version
+        self._follow_versions(listed)
+        if self._pool_version != chosen:  # choices belong to (run, version)
             self._choices = {}
             self._drop(checks=True, scores=True)
         self._included = [n for n in names if n in self._included or n not in before[0]]

@@ -5,8 +5,10 @@ rule), each flag group's choice, each run's check, the send-for-judging plan and
 result. Every setter invalidates what depended on what it changed, by construction:
 
 - a new project resets everything;
-- a new (run, pool version) pair, or another comparison run, unsets the choices and drops the
-  checks, the plan and the result;
+- a new (run, pool version) pair unsets the choices and drops the checks, the plan and the
+  result; another comparison run drops the checks, the plan and the result but keeps the choices
+  (they apply to both runs);
+- a version frozen since is chosen as the pool version;
 - another K, gain or zero-IDCG rule drops the checks and the result (K changes the counts) but
   keeps the choices, which belong to the pair;
 - another choice drops the result.
@@ -136,6 +138,16 @@ class VersionChoice:
     def version(self) -> PoolVersion | None:
         return next((v for v in self._versions if v.version == self._pool_version), None)
 
+    def _follow_versions(self, listed: list[int]) -> None:
+        """After the versions changed (``listed``: the frozen ones before): a version frozen since is chosen (the
+        work just finished is what one scores next); else the choice stays while still frozen, or the newest."""
+        frozen = [v.version for v in self.frozen_versions]
+        new = [number for number in frozen if number not in listed]
+        if new:
+            self._pool_version = new[0]
+        elif self._pool_version not in frozen:
+            self._pool_version = frozen[0] if frozen else None
+
 
 class ScoresSession(FollowsProject, VersionChoice):
     """The state of one Scores view. See the module docstring for what invalidates what."""
@@ -231,15 +243,14 @@ class ScoresSession(FollowsProject, VersionChoice):
         """The project changed (a run imported, a version frozen): keep what is still valid, drop the rest."""
         if self._project is None:
             return
+        listed = [v.version for v in self.frozen_versions]
         self._runs = self._project.runs()
         self._versions = self._project.versions()
         names = self.runs
-        frozen = [v.version for v in self.frozen_versions]
         pair = (self._run, self._pool_version, self._other_run)
         if self._run not in names:
             self._run = names[0] if names else None
-        if self._pool_version not in frozen:
-            self._pool_version = frozen[0] if frozen else None
+        self._follow_versions(listed)
         if self._other_run not in names:
             self._other_run = None
         aspects = {INPUTS, HISTORY}
@@ -261,10 +272,12 @@ class ScoresSession(FollowsProject, VersionChoice):
             self._new_pair()
 
     def set_other_run(self, name: str | None) -> None:
+        """The run to compare with: checked anew, the choices already made kept (they apply to both runs)."""
         name = None if name == self._run else name  # a run is not compared with itself
         if name != self._other_run:
             self._other_run = name
-            self._new_pair()
+            self._reset(choices=False)
+            self.changed.emit(frozenset({INPUTS, CHECKS, PLAN, RESULT}))
 
     def _new_pair(self) -> None:
         self._reset(choices=True)

@@ -232,3 +232,46 @@ def test_sgml_topics_round_trip(tmp_path_factory, topics):
     assert frame[["query_id", "title", "description", "narrative"]].values.tolist() == [
         [query_id.strip(), " ".join(title), " ".join(desc), " ".join(narr)] for query_id, title, desc, narr, _ in topics
     ]
+
+
+# Issue 36: TREC Core 2018 writes "<narr> Narrative" with no colon; every field's label, with or without its colon,
+# on the tag's line or the next, is the label and not the text. A text that merely begins with the word keeps it.
+LABELS = {"num": "Number", "title": "Topic", "desc": "Description", "narr": "Narrative"}
+
+
+@pytest.mark.parametrize("colon", [":", "", " :"])
+@pytest.mark.parametrize("where", [" ", "\n"])
+@pytest.mark.parametrize("case", [str, str.upper])
+def test_every_field_label_is_stripped_with_or_without_its_colon(write, colon, where, case):
+    def field(tag, text):
+        return f"<{tag}>{where}{case(LABELS[tag])}{colon}\n{text}\n"
+
+    topic = "<top>\n<num> Number: 9\n" + field("title", "solar power") + field("desc", "How is it\nstored?")
+    topic += field("narr", "Batteries are relevant.") + "</top>\n"
+    [row] = _records(read_queries(write("q.txt", topic)).drop(columns="line"))
+    assert row == {"query_id": "9", **TOPIC_TEXTS}
+
+
+TOPIC_TEXTS = {"title": "solar power", "description": "How is it stored?", "narrative": "Batteries are relevant."}
+
+
+@pytest.mark.parametrize("tag, label", [("desc", "Description"), ("narr", "Narrative"), ("title", "Topic")])
+def test_a_text_that_begins_with_its_label_word_keeps_it(write, tag, label):
+    """The label alone on its line is the label; followed by words on the same line it is the text's first word."""
+    others = {"title": "<title> t\n", "desc": "<desc> d\n", "narr": "<narr> n\n"}
+    others[tag] = f"<{tag}> {label} art of the period is relevant.\n"
+    [row] = _records(read_queries(write("q.txt", "<top>\n<num> Number: 9\n" + "".join(others.values()) + "</top>\n")))
+    field = {"desc": "description", "narr": "narrative", "title": "title"}[tag]
+    assert row[field] == f"{label} art of the period is relevant."
+
+
+@pytest.mark.parametrize("marker", ["-", "*", "•", "1.", "2)", "a)"])
+def test_a_list_in_a_narrative_keeps_one_line_per_item(write, marker):
+    """Wrapped prose is unwrapped; each item of a list starts its own line (its wrapped lines joined)."""
+    text = (
+        "<top>\n<num> Number: 9\n<title> t\n<narr> Narrative\nA relevant document\nnames either:\n"
+        f"  {marker} a bank\n    that failed\n  {marker} or a fine\n\nNothing else.\n</top>\n"
+    )
+    [row] = _records(read_queries(write("q.txt", text)))
+    items = f"{marker} a bank that failed\n{marker} or a fine"
+    assert row["narrative"] == f"A relevant document names either:\n{items}\n\nNothing else."

@@ -13,6 +13,8 @@ import pytest
 
 from ndcg_desktop.demo import build_demo
 
+from .conftest import shot
+
 SCORES_TAB, RUNS_TAB = 1, 3
 
 
@@ -114,3 +116,27 @@ def test_a_version_frozen_meanwhile_is_offered_by_the_runs_view(window, demo):
     window.refresh(version=frozen.version)
     box = window.runs.inputs.version_box
     assert [box.itemData(i) for i in range(box.count())] == [2, 1]
+
+
+def test_a_version_frozen_meanwhile_is_preselected_by_scores_and_runs(window, demo, qtbot):
+    """Issue 36: both views kept v1 chosen until the project was reopened; a choice made meanwhile is kept."""
+    assert window.open_project(demo)
+    scores, runs = window.scores, window.runs
+    assert (scores.version_box.currentData(), runs.inputs.version_box.currentData()) == (1, 1)
+    window.project.freeze(remove_ungraded=True)
+    window.refresh(version=2)
+    assert (scores.version_box.currentData(), runs.inputs.version_box.currentData()) == (2, 2)
+    assert (scores.session.pool_version, runs.session.pool_version) == (2, 2)
+    window.tabs.setCurrentIndex(SCORES_TAB)
+    window.resize(1280, 800)
+    shot(window, "scores_preselects_the_new_version")
+
+
+def test_choosing_a_run_to_compare_with_keeps_the_unjudged_choice(window, demo, qtbot):
+    assert window.open_project(demo)
+    view = scored(window, qtbot)
+    other = next(i for i in range(view.compare_box.count()) if view.compare_box.itemData(i) is not None)
+    view.compare_box.setCurrentIndex(other)
+    assert view.session.other_run == view.compare_box.itemData(other)
+    assert view.session.choices["unjudged"] == "zero"
+    assert view.choices["unjudged"].currentData() == "zero"

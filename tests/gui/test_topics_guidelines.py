@@ -68,9 +68,8 @@ def test_the_topic_shows_title_in_bold_and_description_and_narrative_below(windo
         f"Why must a pool be hashed before scoring?\nNarrative\n{NARRATIVE}\nNothing about swimming pools."
     )
     assert header.details.textInteractionFlags() & Qt.TextInteractionFlag.TextSelectableByMouse
-    # long: the details keep their bounded height and scroll
-    assert header.details.height() <= header.details.maximumHeight()
-    assert header.details.verticalScrollBar().maximum() > 0
+    # long: the details grow, within their bound (a text over it scrolls: the 1177x720 test below)
+    assert header.details.height() <= header._bound()
     shot(window, "topic_header")
 
     _select(window, "q2")  # a plain query string: no details
@@ -217,7 +216,7 @@ def test_at_1177x720_a_topic_a_little_over_the_bound_shows_whole_without_a_scrol
     """The demo's q1 wraps to a line or so more than the header's bound at the window's 1177x720: it is shown whole
     (its last line was cut behind a scroll bar of a few pixels); a topic far over the bound still scrolls."""
     from ndcg_desktop.demo import ensure_demo
-    from ndcg_desktop.gui.annotate.topic_header import DETAIL_LINES
+    from ndcg_desktop.gui.annotate.topic_header import DETAIL_LINES, ROOM_SHARE
 
     window.resize(1177, 720)
     window.open_project(ensure_demo())
@@ -233,4 +232,34 @@ def test_at_1177x720_a_topic_a_little_over_the_bound_shows_whole_without_a_scrol
     ws.topic.show_topic("q9", {"title": "t", "description": "word " * 2000, "narrative": ""})
     qtbot.wait(50)
     assert details.verticalScrollBar().maximum() > 0
-    assert details.height() <= (DETAIL_LINES + 2) * line + 8
+    lines = max(DETAIL_LINES, int(ws.topic.parentWidget().height() * ROOM_SHARE) // line)
+    assert details.height() == lines * line + 8  # the bound, in whole lines: no line scrolled half into view
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1177, 720)])
+def test_a_long_trec_narrative_is_shown_whole_with_its_list_apart(window, qtbot, tmp_path, size, small_project):
+    """Issue 36: the details were 7 lines tall and cut a TREC narrative of 12 lines mid-line; the pane grows to a
+    share of the pool pane's height, and a list's items keep a line each (they were joined into one)."""
+    from ndcg_desktop.gui.annotate.topic_header import DETAIL_LINES
+
+    items = [f"- a document naming rule {n} for the hives" for n in range(1, 9)]
+    narrative = "A relevant document names a rule:\n" + "\n".join(items) + "\n\nNothing about wild bees."
+    (tmp_path / "core.txt").write_text(
+        "<top>\n<num> Number: q1\n<title> bees\n<desc> Description\nWhich rules apply?\n"
+        f"<narr> Narrative\n{narrative}\n</top>\n",
+        encoding="utf-8",
+    )
+    with Project.open(small_project, user="tester") as project:
+        project.import_queries(tmp_path / "core.txt")
+    window.resize(*size)
+    window.open_project(small_project)
+    _select(window, "q1")
+    qtbot.wait(50)
+    details = window.workspace.topic.details
+    shot(window, f"topic-long-narrative-{size[0]}x{size[1]}")
+    text = details.toPlainText()
+    assert text.count("Narrative") == 1  # the label once, as the heading, not again as the text's first word
+    assert [line for line in text.replace("\u2028", "\n").split("\n") if line.startswith("- ")] == items
+    line = details.fontMetrics().lineSpacing()
+    assert details.document().size().height() > (DETAIL_LINES + 2) * line + 8  # longer than the old bound
+    assert details.verticalScrollBar().maximum() == 0  # shown whole

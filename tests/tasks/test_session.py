@@ -172,3 +172,50 @@ def test_a_run_is_never_compared_with_itself():
     session.set_other_run("dense")
     session.set_run("dense")  # the comparison run became the run: no longer a comparison
     assert (session.run, session.other_run) == ("dense", None)
+
+
+def _newly_frozen_sessions(project):
+    """Scores and Runs sessions following ``project`` through its events (as the window's views do)."""
+    from ndcg_desktop.tasks.events import ProjectSlot
+    from ndcg_desktop.tasks.runs_session import RunsSession
+
+    slot = ProjectSlot()
+    slot.open(project)
+    sessions = (ScoresSession(), RunsSession())
+    for session in sessions:
+        session.follow(slot)
+    return slot, sessions
+
+
+def test_a_version_frozen_while_the_views_are_open_is_preselected_in_scores_and_runs(project):
+    """Issue 36: after freezing v2, Scores and Runs kept offering v1 until the project was reopened."""
+    slot, sessions = _newly_frozen_sessions(project)
+    assert [s.pool_version for s in sessions] == [1, 1]
+    sessions[1].set_pool_version(1)
+    project.new_draft_from(1)
+    assert [s.pool_version for s in sessions] == [1, 1]  # a draft is not scored: nothing changes
+    project.freeze()
+    assert [v.version for v in project.versions() if v.frozen] == [1, 2]
+    assert [s.pool_version for s in sessions] == [2, 2]
+    for session in sessions:  # an older version chosen by hand stays chosen while nothing new is frozen
+        session.set_pool_version(1)
+    project.import_run(project.path.parent / "r.txt", name="again")
+    assert [s.pool_version for s in sessions] == [1, 1]
+    slot.events.close()
+
+
+def test_choosing_a_run_to_compare_with_keeps_the_choices_made(project):
+    """Issue 36: 'compare with' reset the unjudged choice already made; the checks and the result go, the choices
+    (which apply to both runs) stay."""
+    session = ScoresSession()
+    session.set_project(project)
+    run_job(session, session.check_job())
+    session.choose("unjudged", "condense")
+    run_job(session, session.score_job())
+    session.set_other_run("dup")
+    assert session.choices["unjudged"] == "condense"
+    assert (session.result, session.checks) == (None, {})
+    run_job(session, session.check_job())
+    assert session.missing() == [Missing("duplicates", {"sys": 0, "dup": 1})]  # only what is still unresolved
+    session.set_other_run(None)
+    assert session.choices["unjudged"] == "condense"

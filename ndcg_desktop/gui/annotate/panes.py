@@ -5,7 +5,7 @@ show comes from the workspace, which renders the session."""
 from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication, QSortFilterProxyModel
-from PySide6.QtGui import QTextDocumentFragment
+from PySide6.QtGui import QResizeEvent, QTextDocumentFragment
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -141,6 +141,10 @@ class PoolPane(QWidget):
         layout.addWidget(self.view, 1)
         layout.addWidget(self.grade_bar)
         layout.addWidget(self.note_edit)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        self.topic.set_room(self.height())
 
     def show_version(self, version: PoolVersion | None, *, locked: bool, model: PoolTableModel) -> None:
         """The version's notice and scale; nothing can be graded or noted while ``locked``."""

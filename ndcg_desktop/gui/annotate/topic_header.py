@@ -13,7 +13,8 @@ from ndcg_desktop.gui.themes import muted_colour
 
 translate = QCoreApplication.translate
 
-DETAIL_LINES = 7  # the description and narrative take about this many lines; longer ones scroll
+DETAIL_LINES = 7  # the description and narrative take at least this many lines; longer ones grow, then scroll
+ROOM_SHARE = 0.45  # ... up to this share of the pane's height (a TREC narrative of 15 lines is read whole)
 SLACK_LINES = 2  # a topic at most this much longer is shown whole: a scroll bar for a line or two hid the last one
 
 
@@ -35,6 +36,7 @@ class TopicHeader(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._room = 0  # the height of the pane the header sits in (0: not known yet)
         self.title = plain_label(translate("workspace", "Select a query"), wrap=True)
         self.title.setObjectName("topic_title")
         self.title.setAccessibleName(translate("workspace", "Current query"))
@@ -61,7 +63,17 @@ class TopicHeader(QWidget):
         layout.addWidget(self.details)
 
     def _bound(self) -> int:
-        return DETAIL_LINES * self.details.fontMetrics().lineSpacing() + 8
+        """The tallest the details get: DETAIL_LINES lines, or ROOM_SHARE of the pane if more, in whole lines (a
+        scrolled text shows no line cut in half)."""
+        line = self.details.fontMetrics().lineSpacing()
+        lines = max(DETAIL_LINES, int(self._room * ROOM_SHARE) // line)
+        return lines * line + 8
+
+    def set_room(self, height: int) -> None:
+        """The pane holding the header is ``height`` tall: the details may grow to a share of it."""
+        if height != self._room:
+            self._room = height
+            self._fit()
 
     def _fit(self) -> None:
         """As high as the text when it is at most SLACK_LINES over the bound (whole, no scroll bar), else the
@@ -112,7 +124,9 @@ class TopicHeader(QWidget):
 
 def _paragraphs(text: str, style: str = "") -> str:
     return "".join(
-        f"<p style='margin:0 0 4px 0;{style}'>{html.escape(part)}</p>" for part in text.split("\n\n") if part
+        f"<p style='margin:0 0 4px 0;{style}'>{html.escape(part).replace(chr(10), '<br>')}</p>"
+        for part in text.split("\n\n")
+        if part  # a line of its own (a list's item) stays one
     )
 
 
