@@ -107,8 +107,8 @@ def cmd_judge(args: argparse.Namespace) -> int:
             print(_estimate_text(estimate(project, settings, template, selection), settings))
             return 0
         result = _run_interruptible(
-            lambda cancelled, progress: run_job(
-                project, settings, template, selection, progress=progress, cancelled=cancelled
+            lambda cancelled, aborted, progress: run_job(
+                project, settings, template, selection, progress=progress, cancelled=cancelled, aborted=aborted
             )
         )
     print(_result_text(result, settings, template.sha256))
@@ -117,16 +117,24 @@ def cmd_judge(args: argparse.Namespace) -> int:
     return 130 if result.cancelled else 0
 
 
-def _run_interruptible(job: Callable[[Callable[[], bool], Callable[[int, int], None]], JobResult]) -> JobResult:
-    """Run ``job(cancelled, progress)`` with Ctrl+C asking it to stop after the answers in flight (kept); a second
-    Ctrl+C interrupts at once. Progress with an ETA goes to a terminal's stderr."""
-    stop = {"asked": False}
+Flag = Callable[[], bool]
+
+
+def _run_interruptible(job: Callable[[Flag, Flag, Callable[[int, int], None]], JobResult]) -> JobResult:
+    """Run ``job(cancelled, aborted, progress)`` with Ctrl+C asking it to stop after the answers in flight (each
+    within its deadline, kept); a second Ctrl+C ends the requests in flight at once, keeping every answer received;
+    a third interrupts. Progress with an ETA goes to a terminal's stderr."""
+    stop = {"asked": False, "now": False}
     started = time.monotonic()
     show = sys.stderr.isatty()
 
     def interrupted(signum: int, frame: FrameType | None) -> None:
-        if stop["asked"]:
+        if stop["now"]:
             raise KeyboardInterrupt
+        if stop["asked"]:
+            stop["now"] = True
+            print("\nstopping now: the requests in flight are dropped", file=sys.stderr, flush=True)
+            return
         stop["asked"] = True
         print("\nstopping after the answers in flight (Ctrl+C again to stop now)", file=sys.stderr, flush=True)
 
@@ -139,7 +147,7 @@ def _run_interruptible(job: Callable[[Callable[[], bool], Callable[[int, int], N
 
     previous = signal.signal(signal.SIGINT, interrupted)
     try:
-        return job(lambda: stop["asked"], progress)
+        return job(lambda: stop["asked"], lambda: stop["now"], progress)
     finally:
         signal.signal(signal.SIGINT, previous)
         if show:

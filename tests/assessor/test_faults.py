@@ -28,7 +28,7 @@ def test_a_server_that_accepts_and_never_answers_is_a_timeout_naming_the_endpoin
     started = time.monotonic()
     assert judge(cranfield, silent.url, "--timeout", "1", "--retries", "0") == 2
     assert time.monotonic() - started < 10
-    assert refused_line(capsys) == f"error: {silent.url}: no answer in time"
+    assert refused_line(capsys) == f"error: {silent.url}: no answer within 1 s"
     assert dump(cranfield) == before
 
 

@@ -8,7 +8,6 @@ continues where the first stopped), at most ``concurrency`` requests at a time, 
 from __future__ import annotations
 
 import os
-import re
 import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
@@ -24,7 +23,8 @@ from ndcg_desktop.formats.cells import check_id, show
 from ndcg_desktop.store import PoolVersion, Project, ProjectBusy
 from ndcg_desktop.store.advice import start_a_draft
 from ndcg_desktop.store.assessor import AnswerRow
-from ndcg_desktop.tasks.assessing.client import FORMATS, Answer, Client, parse_grade
+from ndcg_desktop.tasks.assessing.client import FORMATS, Answer, Client, kept_raw, parse_grade
+from ndcg_desktop.tasks.assessing.lock import judging
 from ndcg_desktop.tasks.assessing.model import (
     SCOPES,
     AssessorSettings,
@@ -35,16 +35,19 @@ from ndcg_desktop.tasks.assessing.model import (
     JobResult,
     Selection,
     Template,
+    is_variable_name,
+    shown_url,
 )
 from ndcg_desktop.tasks.assessing.prompt import labels_text, render
+from ndcg_desktop.tasks.work_files import work_annotator
 
 Progress = Callable[[int, int], None]
 IsCancelled = Callable[[], bool]
 
-_VARIABLE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 DOWN_IN_A_ROW = 3  # answers in a row that say the endpoint is down (not the item) stop a job
 _KEPT_FAILURES = 5
 _BATCH_SECONDS = 1.0  # answers are kept at least this often, and at every end
+_POLL_SECONDS = 0.2  # how often a job looks at its cancel and abort flags while requests are in flight
 _LAST_WRITE_SECONDS = 10.0  # how long a job's last write waits for another program's lock
 
 
@@ -57,7 +60,7 @@ def check_connection(settings: AssessorSettings) -> ConnectionReport:
     check_settings(settings)
     _check_key_is_set(settings)  # here, not in check_settings: a prompt can be previewed without a key
     models, why = Client(settings).models()
-    where = settings.endpoint
+    where = settings.shown_endpoint
     if models is None:
         return ConnectionReport(False, f"{where}: {why}")
     if settings.model not in models:
@@ -68,8 +71,15 @@ def check_connection(settings: AssessorSettings) -> ConnectionReport:
 
 def check_settings(settings: AssessorSettings) -> None:
     """Refuse settings that cannot make a request, each naming what is wrong."""
+    shown = settings.shown_endpoint
     if not settings.endpoint.startswith(("http://", "https://")) or not settings.host:
-        raise InputError(f"endpoint {settings.endpoint!r} is not an http:// or https:// URL")
+        raise InputError(f"endpoint {shown!r} is not an http:// or https:// URL")
+    parts = urlsplit(settings.endpoint)
+    if parts.query or parts.fragment:  # a key in ?api_key=... would be sent, logged by proxies, shown
+        raise InputError(
+            f"endpoint {shown!r} has a query or a fragment: give the server's base URL, and the API key's "
+            "environment variable in --api-key-env"
+        )
     _check_port(settings.endpoint)
     _check_key_name(settings)
     # the name becomes annotator model:<name>: the ID rule (no whitespace, control or invisible characters)
@@ -87,24 +97,25 @@ def check_settings(settings: AssessorSettings) -> None:
 def _check_port(endpoint: str) -> None:
     """A port out of range or not a number is the URL's fault, not a server's that is not running."""
     parts = urlsplit(endpoint)
+    shown = shown_url(endpoint)
     try:
         port = parts.port
     except ValueError:
         raw = parts.netloc.rpartition(":")[2]
         problem = f"port {raw} is not between 1 and 65535" if raw.isdigit() else f"port {raw!r} is not a number"
-        raise InputError(f"endpoint {endpoint!r}: {problem}") from None
+        raise InputError(f"endpoint {shown!r}: {problem}") from None
     if port == 0:
-        raise InputError(f"endpoint {endpoint!r}: port 0 is not between 1 and 65535")
+        raise InputError(f"endpoint {shown!r}: port 0 is not between 1 and 65535")
 
 
 def _check_key_name(settings: AssessorSettings) -> None:
     """A name for the API key's variable that is no variable name is likely the key itself, pasted: it is neither
     shown nor recorded."""
     name = settings.api_key_env
-    if name is not None and not _VARIABLE_NAME.fullmatch(name):
+    if name is not None and not is_variable_name(name):
         raise InputError(
-            f"{settings.endpoint}: the API key's environment variable is given by its name (letters, digits and _), "
-            "not the key itself"
+            f"{settings.shown_endpoint}: the API key's environment variable is given by its name (letters, digits and "
+            "_), not the key itself"
         )
 
 
@@ -116,7 +127,7 @@ def _check_key_is_set(settings: AssessorSettings) -> None:
     value = os.environ.get(name)
     if value is None or not value.strip():
         state = "not set" if value is None else "empty"
-        raise InputError(f"{settings.endpoint}: the API key's environment variable {name} is {state}")
+        raise InputError(f"{settings.shown_endpoint}: the API key's environment variable {name} is {state}")
 
 
 def draft_of(project: Project) -> PoolVersion:
@@ -230,7 +241,7 @@ def _ask(
         item.doc_id,
         grade,
         failure,
-        answer.content,
+        kept_raw(answer.content, whole=answer.whole),
         answer.latency,
         answer.prompt_tokens,
         answer.completion_tokens,
@@ -276,14 +287,34 @@ def run_job(
     *,
     progress: Progress | None = None,
     cancelled: IsCancelled | None = None,
+    aborted: IsCancelled | None = None,
 ) -> JobResult:
     """Judge the items in ``selection`` that this model has not graded under this template, keeping every answer.
 
-    ``progress(done, total)`` is called as answers come; ``cancelled()`` is polled between answers (requests in
-    flight are finished and kept). The endpoint is checked first (:func:`check_connection`): a server that does
-    not answer as an OpenAI one, or lacks the model, is refused before anything is recorded. A job also stops,
-    keeping what it has, when :data:`DOWN_IN_A_ROW` answers in a row say the endpoint is down.
+    ``progress(done, total)`` is called as answers come; ``cancelled()`` is polled every :data:`_POLL_SECONDS`:
+    no request is started after it, and the requests in flight end within their deadline (``timeout``), their
+    answers kept. ``aborted()`` (a window closing, a second Ctrl+C) ends the requests in flight at once; every
+    answer received before is kept. The endpoint is checked first (:func:`check_connection`): a server that does
+    not answer as an OpenAI one, or lacks the model, is refused before anything is recorded. A job stops, keeping
+    what it has, when :data:`DOWN_IN_A_ROW` answers in a row say the endpoint is down, and at once when the
+    endpoint refuses us (HTTP 401 or 403).
+
+    One job per project at a time, from any front (:func:`.lock.judging`); a work file is refused (a model judges
+    the coordinator's draft: answers in an annotator's file would be dropped at merge).
     """
+    with judging(project.path):
+        return _run(project, settings, template, selection, progress, cancelled, aborted)
+
+
+def _run(
+    project: Project,
+    settings: AssessorSettings,
+    template: Template,
+    selection: Selection,
+    progress: Progress | None,
+    cancelled: IsCancelled | None,
+    aborted: IsCancelled | None,
+) -> JobResult:
     plan = _plan(project, settings, template, selection)
     draft = plan.draft
     if plan.todo.empty:
@@ -334,10 +365,12 @@ def run_job(
         try:
             top_up()
             while flight:
-                done, _ = wait(flight, return_when=FIRST_COMPLETED)
+                done, _ = wait(flight, timeout=_POLL_SECONDS, return_when=FIRST_COMPLETED)
                 for future in done:
                     del flight[future]
                     attempt, answer = future.result()
+                    if answer.aborted:  # ended before an answer came: nothing received, nothing to keep
+                        continue
                     pending.append(_row(attempt))
                     if attempt.ok:
                         graded += 1
@@ -347,20 +380,33 @@ def run_job(
                         down = down + 1 if answer.endpoint_down else 0
                         if len(failures) < _KEPT_FAILURES:
                             failures.append(attempt)
+                        if answer.refused and stopped is None:
+                            stopped = f"{settings.shown_endpoint} refuses our requests: {attempt.failure}"
                         if down >= DOWN_IN_A_ROW and stopped is None:
-                            stopped = f"{settings.endpoint} stopped answering: {attempt.failure}"
+                            stopped = f"{settings.shown_endpoint} stopped answering: {attempt.failure}"
                 if time.monotonic() - last_write >= _BATCH_SECONDS:
                     written += _keep(project, run_id, pending)
                     last_write = time.monotonic()
-                if progress is not None:
+                if done and progress is not None:
                     progress(graded + failed, total)
                 if cancelled is not None and cancelled():
                     was_cancelled = True
+                if aborted is not None and aborted():
+                    was_cancelled = True
+                    client.abort()
+                if stopped is not None:
+                    client.abort()  # the endpoint refuses us: the requests in flight would fail alike
                 if stopped is None and not was_cancelled:
                     top_up()
         finally:
+            client.abort()  # nothing is in flight after the job (an exception, a second Ctrl+C): none waits
             for future in flight:
                 future.cancel()
+            for future in flight:  # an answer that came as the job was interrupted is kept too
+                if future.done() and not future.cancelled() and future.exception() is None:
+                    attempt, answer = future.result()
+                    if not answer.aborted:
+                        pending.append(_row(attempt))
             if pending:
                 written += _keep_at_last(project, run_id, pending, written)
     return JobResult(
@@ -389,7 +435,17 @@ class _Plan:
 
 def _plan(project: Project, settings: AssessorSettings, template: Template, selection: Selection) -> _Plan:
     """What a job would judge, after checking the endpoint (:func:`check_connection`): a server that does not
-    answer as an OpenAI one, or lacks the model, is an :class:`InputError` naming it, before anything is asked."""
+    answer as an OpenAI one, or lacks the model, is an :class:`InputError` naming it, before anything is asked.
+    So is a work file: its answers would never reach the coordinator's project (a merge takes its annotator's
+    grades only)."""
+    annotator = work_annotator(project)
+    if annotator is not None:
+        raise InputError(
+            f"is a work file handed to {annotator}: a model judges the coordinator's draft, not an annotator's work "
+            "file (a merge takes only the annotator's grades, so its answers would be dropped); judge with a "
+            "model on the project the work file came from",
+            path=project.path,
+        )
     draft = draft_of(project)
     scope = select_items(project, selection, draft.version)
     judged = project.assessor.judged(draft.version, settings.annotator, template.sha256)
@@ -456,8 +512,8 @@ def _format_that_works(
     item = Item(str(todo.iloc[0, 0]), str(todo.iloc[0, 1]))
     for kind in FORMATS:
         attempt, answer = ask(project, settings, template, item, kind, client)
-        if answer.endpoint_down:
-            raise InputError(f"{settings.endpoint}: {attempt.failure}")
+        if answer.endpoint_down or answer.refused or answer.aborted:
+            raise InputError(f"{settings.shown_endpoint}: {attempt.failure}")
         if not answer.refused_format:
             return _Format(kind, attempt)
     return _Format(None, None)

@@ -7,14 +7,42 @@ here, only the name of the environment variable it is read from at the moment of
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 from typing import Literal
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 from ndcg_desktop.domain.names import MODEL_PREFIX
 
 Scope = Literal["ungraded", "rated", "all"]
 SCOPES: tuple[Scope, ...] = ("ungraded", "rated", "all")
+_VARIABLE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def is_variable_name(text: str) -> bool:
+    """Whether ``text`` can name an environment variable (letters, digits and ``_``, not first a digit). What is
+    given for the API key's variable and is no such name is likely the key itself, pasted: the one rule by which
+    every front refuses it, and never shows, records or remembers it.
+
+    >>> is_variable_name("OPENAI_API_KEY"), is_variable_name("sk-proj-a1B2c3"), is_variable_name("")
+    (True, False, False)
+    """
+    return _VARIABLE_NAME.fullmatch(text) is not None
+
+
+def shown_url(url: str) -> str:
+    """``url`` as every message shows it: without credentials (``user:password@``), query or fragment, where a key
+    may sit (``http://user:sk-...@host/v1``, ``...?api_key=sk-...``).
+
+    >>> shown_url("http://ana:sk-secret@127.0.0.1:8080/v1?key=sk-secret#x")
+    'http://127.0.0.1:8080/v1'
+    """
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return url.split("?", 1)[0].split("#", 1)[0].rpartition("@")[2]
+    netloc = parts.netloc.rpartition("@")[2]
+    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
 
 
 @dataclass(frozen=True)
@@ -45,6 +73,11 @@ class AssessorSettings:
     def annotator(self) -> str:
         """The annotator the model's grades are credited to: ``model:<name>``."""
         return MODEL_PREFIX + self.model
+
+    @property
+    def shown_endpoint(self) -> str:
+        """The endpoint as messages show it: :func:`shown_url` (no credentials, query or fragment)."""
+        return shown_url(self.endpoint)
 
     @property
     def host(self) -> str:
