@@ -180,6 +180,7 @@ class ReusabilityChart(_ChartView):
         self.diagonal.replace([QPointF(0, 0), QPointF(top, top)])
         for axis in (self.x_axis, self.y_axis):
             axis.setRange(0, top)
+            axis.applyNiceNumbers()
         self._describe(translate("analysis", "{count} runs.").format(count=len(pairs)) if pairs else "")
 
 
@@ -197,7 +198,7 @@ class _StudyDialog(QDialog):
             slot.subscribe(self.session.project_event)
         self.runs = QListWidget()
         self.runs.setAccessibleName(translate("analysis", "Runs"))
-        self.runs.setMaximumHeight(96)
+        self.runs.setMaximumHeight(76)
         self.pool_depth = QSpinBox(minimum=1, maximum=10_000, value=100)
         self.pool_depth.setAccessibleName(translate("analysis", "Pool depth"))
         self.cutoff = QSpinBox(minimum=1, maximum=10_000, value=10)
@@ -217,11 +218,12 @@ class _StudyDialog(QDialog):
         self.summary.setAccessibleName(translate("analysis", "Summary"))
         self.model = FrameModel(self.columns, self)
         self.table = table_view(sorted_proxy(self.model, self), name=translate("analysis", "Study results"))
+        self.table.sortByColumn(0, Qt.SortOrder.AscendingOrder)  # stable: budgets stay in order within a strategy
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         self.buttons.rejected.connect(self.reject)
         self.setWindowTitle(translate("analysis", self.title))
 
-    def _lay_out(self, chart: QWidget) -> None:
+    def _lay_out(self, chart: QWidget, height: int) -> None:
         row = QHBoxLayout()
         row.addWidget(self.run_button)
         row.addStretch(1)
@@ -232,7 +234,7 @@ class _StudyDialog(QDialog):
         layout.addWidget(chart, 3)
         layout.addWidget(self.table, 2)
         layout.addWidget(self.buttons)
-        self.resize(820, 760)
+        self.resize(840, height)
         self.session.changed.connect(self._changed)
         self._changed(frozenset({"project", RESULT}))
 
@@ -332,7 +334,7 @@ class SimulationDialog(_StudyDialog):
         )
         self.export_button.clicked.connect(self.export)
         self.chart = SimulationChart(self)
-        self._lay_out(self.chart)
+        self._lay_out(self.chart, 900)
 
     def strategies(self) -> list[Strategy]:
         return [
@@ -399,7 +401,7 @@ class ReusabilityDialog(_StudyDialog):
         )
         self.form.addRow(translate("analysis", "Group by (regex)"), self.group_by)
         self.chart = ReusabilityChart(self)
-        self._lay_out(self.chart)
+        self._lay_out(self.chart, 760)
 
     def make_job(self) -> Any:
         return self.session.job(self.request(), self.group_by.text())
