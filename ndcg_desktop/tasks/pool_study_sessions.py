@@ -100,14 +100,20 @@ class _StudySession(FollowsProject, Generic[T]):
             return TOO_FEW_RUNS
         return ""
 
-    def _job(self, fn: Callable[[Project, Progress | None, IsCancelled | None], T]) -> Job[T]:
+    def _job(self, request: StudyRequest, study: Callable[..., T], **options: object) -> Job[T]:
+        """``study(pool, depth=, k=, base=, progress=, cancelled=, **options)`` on the requested runs, with the
+        latest frozen version as the oracle, read on the worker."""
         project = self.project
         why = self.unavailable()
         if project is None or why:
             raise InputError(UNAVAILABLE[why or NO_PROJECT])
 
         def work(progress: Progress | None = None, cancelled: IsCancelled | None = None) -> T:
-            return fn(project, progress, cancelled)
+            base = EvalSettings(k=request.k)
+            pool = pool_runs_from_project(project, request.runs, None, base)
+            return study(
+                pool, depth=request.depth, k=request.k, base=base, progress=progress, cancelled=cancelled, **options
+            )
 
         return Job(self.kind, self.generation, work)
 
@@ -133,21 +139,7 @@ class SimulationSession(_StudySession[PoolingSimulation]):
     def job(
         self, request: StudyRequest, strategies: Sequence[Strategy], budgets: Sequence[Budget]
     ) -> Job[PoolingSimulation]:
-        def study(project: Project, progress: Progress | None, cancelled: IsCancelled | None) -> PoolingSimulation:
-            base = EvalSettings(k=request.k)
-            pool = pool_runs_from_project(project, request.runs, None, base)
-            return simulate_pooling(
-                pool,
-                depth=request.depth,
-                k=request.k,
-                strategies=strategies,
-                budgets=budgets,
-                base=base,
-                progress=progress,
-                cancelled=cancelled,
-            )
-
-        return self._job(study)
+        return self._job(request, simulate_pooling, strategies=list(strategies), budgets=list(budgets))
 
     def export(self, folder: str | Path) -> list[Path]:
         """The shown result as ``ndcg simulate-pooling --export`` writes it."""
@@ -165,17 +157,4 @@ class ReusabilitySession(_StudySession[Reusability]):
         pattern = group_by.strip() or None
         groups = groups_of(request.runs, group_by=pattern)  # a bad expression refused before any work
 
-        def study(project: Project, progress: Progress | None, cancelled: IsCancelled | None) -> Reusability:
-            base = EvalSettings(k=request.k)
-            pool = pool_runs_from_project(project, request.runs, None, base)
-            return reusability(
-                pool,
-                depth=request.depth,
-                k=request.k,
-                base=base,
-                groups=groups,
-                progress=progress,
-                cancelled=cancelled,
-            )
-
-        return self._job(study)
+        return self._job(request, reusability, groups=groups)

@@ -1581,8 +1581,8 @@ Not scored: {run}: {why}</source>
         <translation>判断池研究至少需要两个已存储的运行结果：请先导入运行结果。</translation>
     </message>
     <message>
-        <source>Relevant found and tau_b against judgments</source>
-        <translation>找到的相关文档与 tau_b 随判断数的变化</translation>
+        <source>Relevant found (solid) and tau_b (dashed) against judgments</source>
+        <translation>找到的相关文档（实线）与 tau_b（虚线）随判断数的变化</translation>
     </message>
     <message>
         <source>Pooling simulation chart</source>

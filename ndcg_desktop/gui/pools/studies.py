@@ -89,7 +89,7 @@ class SimulationChart(_ChartView):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(
-            translate("analysis", "Relevant found and tau_b against judgments"),
+            translate("analysis", "Relevant found (solid) and tau_b (dashed) against judgments"),
             translate("analysis", "Pooling simulation chart"),
             translate(
                 "analysis",
@@ -128,6 +128,8 @@ class SimulationChart(_ChartView):
                 chart.addSeries(series)
                 series.attachAxis(self.x_axis)
                 series.attachAxis(axis)
+            for marker in chart.legend().markers(tau):  # the legend names each strategy once; dashed is tau_b
+                marker.setVisible(False)
             self.found[name], self.tau[name] = found, tau
         top_x = max([1, *(int(r["judged"]) for r in rows)])
         top_y = max([1, *(int(r["relevant_found"]) for r in rows)])
@@ -177,10 +179,11 @@ class ReusabilityChart(_ChartView):
         self.points.replace([QPointF(x, y) for x, y in pairs])
         top = max([0.05, *(v for pair in pairs for v in pair)]) * 1.08
         top = min(top, 1.0) if top <= 1.0 else top
-        self.diagonal.replace([QPointF(0, 0), QPointF(top, top)])
         for axis in (self.x_axis, self.y_axis):
             axis.setRange(0, top)
             axis.applyNiceNumbers()
+        end = max(self.x_axis.max(), self.y_axis.max())
+        self.diagonal.replace([QPointF(0, 0), QPointF(end, end)])
         self._describe(translate("analysis", "{count} runs.").format(count=len(pairs)) if pairs else "")
 
 
