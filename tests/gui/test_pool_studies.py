@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
 
 from ndcg_desktop.domain import EvalSettings
 from ndcg_desktop.gui import i18n
@@ -27,12 +28,13 @@ RUNS = {
 QRELS = "q1 0 a1 2\nq1 0 a2 1\nq1 0 b1 1\nq1 0 c2 3\nq1 0 c3 0\nq2 0 x1 1\nq2 0 y1 2\nq2 0 y2 0\n"
 
 
-def project_with_runs(tmp_path: Path, *, freeze: bool = True) -> Path:
+def project_with_runs(tmp_path: Path, *, freeze: bool = True, runs: tuple[str, ...] = tuple(RUNS)) -> Path:
     path = tmp_path / "studies.ndcgproj"
     (tmp_path / "q.tsv").write_text("q1\tfrozen pools\nq2\tfixed universes\n")
     with Project.create(path, user="tester") as p:
         p.import_queries(tmp_path / "q.tsv")
-        for name, queries in RUNS.items():
+        for name in runs:
+            queries = RUNS[name]
             run = tmp_path / f"{name}.run"
             run.write_text(
                 "".join(
@@ -134,6 +136,8 @@ def test_reusability_shows_what_reusability_returns(window, tmp_path, qtbot, qtm
     dialog.group_by.setText("(")  # not a regular expression: the core's sentence, no worker started
     dialog.compute()
     assert "not a regular expression" in dialog.summary.text()
+    dialog.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is dialog, timeout=5000)
     qtbot.keyClick(dialog, Qt.Key.Key_Escape)
     assert not dialog.isVisible()
 
@@ -201,3 +205,23 @@ def test_the_views_read_in_chinese(window, tmp_path, qtbot, qapp, language):
         other.close()
     finally:
         i18n.uninstall(qapp)
+
+
+def test_with_one_stored_run_both_views_say_two_are_needed(window, tmp_path, qtbot):
+    window.open_project(project_with_runs(tmp_path, runs=("teamA1",)))
+    for open_view in (window.studies.open_reusability, window.studies.open_simulation):
+        dialog = open_view()
+        qtbot.addWidget(dialog)
+        assert dialog.summary.text() == "A pooling study needs at least two stored runs: import runs first."
+        assert not dialog.run_button.isEnabled()
+        qtbot.waitUntil(lambda d=dialog: QApplication.activeWindow() is d, timeout=5000)  # keys go to it
+        qtbot.keyClick(dialog, Qt.Key.Key_Escape)
+        assert not dialog.isVisible()
+
+
+def test_the_pool_menu_holds_both_items(window, tmp_path):
+    window.open_project(project_with_runs(tmp_path))
+    pool_menu = window.studies.simulate_action.associatedObjects()
+    texts = [a.text() for menu in pool_menu if hasattr(menu, "actions") for a in menu.actions()]
+    assert "&Simulate pooling…" in texts and "&Reusability…" in texts
+    assert window.studies.simulate_action.isEnabled() and window.studies.reusability_action.isEnabled()
