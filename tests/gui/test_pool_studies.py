@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
@@ -102,8 +103,16 @@ def test_simulate_pooling_shows_what_simulate_pooling_returns(window, tmp_path, 
 
     assert points(dialog.chart.found[depth]) == depth_points
     assert "v1" in dialog.summary.text()
-    exported = dialog.session.export(tmp_path / "out")
-    assert sorted(p.name for p in exported) == ["manifest.json", "means.csv", "per_query.csv", "simulation.csv"]
+    dialog.export(str(tmp_path / "out"))  # the button's folder chooser bypassed: the same use case as --export
+    assert dialog.summary.text() == f"Wrote 4 files into {tmp_path / 'out'}."
+    written = sorted(p.name for p in (tmp_path / "out").iterdir())
+    assert written == ["manifest.json", "means.csv", "per_query.csv", "simulation.csv"]
+    table = pd.read_csv(tmp_path / "out" / "simulation.csv")
+    assert table["judged"].tolist() == want.rows["judged"].tolist()
+    assert table["relevant_found"].tolist() == want.rows["relevant_found"].tolist()
+    dialog.budgets.setText("a lot")  # not a budget: the core's sentence, nothing run, the table kept
+    dialog.compute()
+    assert "a lot" in dialog.summary.text() and dialog.model.rowCount() == 9
     shot(dialog, "pool_simulate_pooling")
     dialog.close()
 

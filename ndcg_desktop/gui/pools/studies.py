@@ -41,6 +41,7 @@ from ndcg_desktop.tasks.pool_builds import STRATEGIES, Strategy
 from ndcg_desktop.tasks.pool_study_sessions import (
     NO_FROZEN_VERSION,
     NO_PROJECT,
+    PROJECT,
     RESULT,
     TOO_FEW_RUNS,
     ReusabilitySession,
@@ -239,7 +240,7 @@ class _StudyDialog(QDialog):
         layout.addWidget(self.buttons)
         self.resize(840, height)
         self.session.changed.connect(self._changed)
-        self._changed(frozenset({"project", RESULT}))
+        self._changed(frozenset({PROJECT, RESULT}))
 
     def forget(self) -> None:
         if self._slot is not None:
@@ -255,9 +256,11 @@ class _StudyDialog(QDialog):
         return StudyRequest(tuple(names), self.pool_depth.value(), self.cutoff.value())
 
     def make_job(self) -> Any:
+        """The session's job for the fields (each study defines it)."""
         raise NotImplementedError
 
     def show_result(self, result: Any) -> None:
+        """Show ``result`` (None: nothing) in the table and the chart (each study defines it)."""
         raise NotImplementedError
 
     def compute(self) -> None:
@@ -275,7 +278,7 @@ class _StudyDialog(QDialog):
         )
 
     def _changed(self, aspects: frozenset[str]) -> None:
-        if "project" in aspects:
+        if PROJECT in aspects:
             self.runs.clear()
             for name in self.session.run_names():
                 item = QListWidgetItem(name)
