@@ -1721,8 +1721,8 @@ Not scored: {run}: {why}</source>
         <translation>模拟判断池构建(&amp;S)…</translation>
     </message>
     <message>
-        <source>&amp;Reusability…</source>
-        <translation>可重用性(&amp;R)…</translation>
+        <source>Re&amp;usability…</source>
+        <translation>可重用性(&amp;U)…</translation>
     </message>
     <message>
         <source>Expected at as many</source>

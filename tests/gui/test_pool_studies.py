@@ -232,5 +232,5 @@ def test_the_pool_menu_holds_both_items(window, tmp_path):
     window.open_project(project_with_runs(tmp_path))
     pool_menu = window.studies.simulate_action.associatedObjects()
     texts = [a.text() for menu in pool_menu if hasattr(menu, "actions") for a in menu.actions()]
-    assert "&Simulate pooling…" in texts and "&Reusability…" in texts
+    assert "&Simulate pooling…" in texts and "Re&usability…" in texts
     assert window.studies.simulate_action.isEnabled() and window.studies.reusability_action.isEnabled()

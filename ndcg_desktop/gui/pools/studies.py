@@ -442,7 +442,7 @@ class StudiesAction(QObject):
         self.dialog_for: Project | None = None
         self.simulate_action = QAction(translate("analysis", "&Simulate pooling…"), window)
         self.simulate_action.triggered.connect(lambda _checked=False: self.open_simulation())
-        self.reusability_action = QAction(translate("analysis", "&Reusability…"), window)
+        self.reusability_action = QAction(translate("analysis", "Re&usability…"), window)
         self.reusability_action.triggered.connect(lambda _checked=False: self.open_reusability())
         pool_menu.addAction(self.simulate_action)
         pool_menu.addAction(self.reusability_action)
