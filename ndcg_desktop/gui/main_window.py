@@ -34,6 +34,7 @@ from ndcg_desktop.gui.plain import show_message
 from ndcg_desktop.gui.pools.diff import PoolDiffAction
 from ndcg_desktop.gui.pools.economics import EconomicsAction
 from ndcg_desktop.gui.pools.editing import PoolEditor
+from ndcg_desktop.gui.pools.studies import StudiesAction
 from ndcg_desktop.gui.preferences import Preferences, forget_project, recent_projects, remember_project, ui_state
 from ndcg_desktop.gui.project.actions import ProjectActions
 from ndcg_desktop.gui.project.dialogs import NewProjectDialog, ShortcutsDialog
@@ -197,6 +198,7 @@ class MainWindow(QMainWindow):
         self.team = TeamActions(self, pool)  # Assign work…, Merge returned work…, the Adjudicate tab
         self.pool_diff = PoolDiffAction(self, pool)  # Compare pool versions… (Ctrl+Shift+D)
         self.economics = EconomicsAction(self, pool)  # Pool economics…
+        self.studies = StudiesAction(self, pool)  # Simulate pooling…, Reusability…
         self.judge = JudgeActions(self, pool)  # Judge with a model…
         add_view_menu(self, bar)  # Language, Theme
         help_menu = bar.addMenu(translate("main_window", "&Help"))
@@ -255,6 +257,7 @@ class MainWindow(QMainWindow):
         self.judge.update(writable=writable, has_draft=has_draft, work_file=work_file)
         self.pool_diff.update(self.project)
         self.economics.update(self.project)
+        self.studies.update(self.project)
         self.next_batches_action.setEnabled(writable and has_draft and not work_file)
         # On every tab (the Pool menu acts on its version): shown on one only, it moved the tab bar by its height.
 

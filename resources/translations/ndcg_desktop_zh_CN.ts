@@ -1517,12 +1517,212 @@ Not scored: {run}: {why}</source>
         <translation>nDCG {b}</translation>
     </message>
     <message>
+        <source>Strategy</source>
+        <translation>策略</translation>
+    </message>
+    <message>
         <source>Judged</source>
         <translation>已判断数</translation>
     </message>
     <message>
         <source>Relevant found</source>
         <translation>找到的相关文档</translation>
+    </message>
+    <message>
+        <source>Share</source>
+        <translation>所占比例</translation>
+    </message>
+    <message>
+        <source>tau_b</source>
+        <translation>tau_b</translation>
+    </message>
+    <message>
+        <source>tau_ap</source>
+        <translation>tau_ap</translation>
+    </message>
+    <message>
+        <source>Max rank change</source>
+        <translation>最大排名变化</translation>
+    </message>
+    <message>
+        <source>Group</source>
+        <translation>组</translation>
+    </message>
+    <message>
+        <source>Mean (full pool)</source>
+        <translation>均值（完整判断池）</translation>
+    </message>
+    <message>
+        <source>Mean (without own)</source>
+        <translation>均值（去除自身文档）</translation>
+    </message>
+    <message>
+        <source>Rank (full)</source>
+        <translation>排名（完整）</translation>
+    </message>
+    <message>
+        <source>Rank (without own)</source>
+        <translation>排名（去除自身文档）</translation>
+    </message>
+    <message>
+        <source>Unique relevant</source>
+        <translation>独有相关文档</translation>
+    </message>
+    <message>
+        <source>Open a project first.</source>
+        <translation>请先打开一个项目。</translation>
+    </message>
+    <message>
+        <source>The project has no frozen version to serve as the oracle: freeze a pool first.</source>
+        <translation>该项目没有可作为标准答案的冻结版本：请先冻结一个判断池。</translation>
+    </message>
+    <message>
+        <source>A pooling study needs at least two stored runs: import runs first.</source>
+        <translation>判断池研究至少需要两个已存储的运行结果：请先导入运行结果。</translation>
+    </message>
+    <message>
+        <source>Relevant found (solid) and tau_b (dashed) against judgments</source>
+        <translation>找到的相关文档（实线）与 tau_b（虚线）随判断数的变化</translation>
+    </message>
+    <message>
+        <source>Pooling simulation chart</source>
+        <translation>判断池模拟图</translation>
+    </message>
+    <message>
+        <source>Line chart per strategy: relevant documents found (solid, left axis) and Kendall&apos;s tau_b of the runs&apos; order (dashed, right axis) at each budget&apos;s number of judgments.</source>
+        <translation>每个策略一条折线：在每个预算的判断数下，找到的相关文档（实线，左轴）与运行结果排序的 Kendall tau_b（虚线，右轴）。</translation>
+    </message>
+    <message>
+        <source>{strategy} tau_b</source>
+        <translation>{strategy} tau_b</translation>
+    </message>
+    <message>
+        <source>{count} strategies at {budgets} budgets.</source>
+        <translation>{count} 个策略，{budgets} 个预算。</translation>
+    </message>
+    <message>
+        <source>Mean with and without the run&apos;s own documents</source>
+        <translation>含与不含运行结果自身文档时的均值</translation>
+    </message>
+    <message>
+        <source>Reusability chart</source>
+        <translation>可重用性图</translation>
+    </message>
+    <message>
+        <source>One point per run: its mean nDCG against the full pool across, against the pool without the documents only its group contributed up. Points below the diagonal lost by being left out.</source>
+        <translation>每个运行结果一个点：横轴为相对完整判断池的平均 nDCG，纵轴为相对去除仅由其所在组贡献的文档后的判断池的平均 nDCG。位于对角线下方的点因被排除而失分。</translation>
+    </message>
+    <message>
+        <source>runs</source>
+        <translation>运行结果</translation>
+    </message>
+    <message>
+        <source>equal</source>
+        <translation>相等</translation>
+    </message>
+    <message>
+        <source>mean (full pool)</source>
+        <translation>均值（完整判断池）</translation>
+    </message>
+    <message>
+        <source>mean (without own)</source>
+        <translation>均值（去除自身文档）</translation>
+    </message>
+    <message>
+        <source>{count} runs.</source>
+        <translation>{count} 个运行结果。</translation>
+    </message>
+    <message>
+        <source>Runs</source>
+        <translation>运行结果</translation>
+    </message>
+    <message>
+        <source>Pool depth</source>
+        <translation>判断池深度</translation>
+    </message>
+    <message>
+        <source>nDCG@</source>
+        <translation>nDCG@</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>运行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Study results</source>
+        <translation>研究结果</translation>
+    </message>
+    <message>
+        <source>Running the study…</source>
+        <translation>正在运行研究…</translation>
+    </message>
+    <message>
+        <source>Choose the runs and press Run.</source>
+        <translation>选择运行结果，然后按“运行”。</translation>
+    </message>
+    <message>
+        <source>Simulate pooling</source>
+        <translation>模拟判断池构建</translation>
+    </message>
+    <message>
+        <source>Strategies</source>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>Budgets</source>
+        <translation>预算</translation>
+    </message>
+    <message>
+        <source>Comma-separated: documents per query (20), a share of each query&apos;s depth pool (10%), or a total (total:500).</source>
+        <translation>以逗号分隔：每个查询的文档数（20）、每个查询深度判断池的比例（10%），或总数（total:500）。</translation>
+    </message>
+    <message>
+        <source>&amp;Export…</source>
+        <translation>导出(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Oracle: frozen version v{version}. The depth pool holds {documents} documents, {relevant} relevant.</source>
+        <translation>标准答案：冻结版本 v{version}。深度判断池含 {documents} 个文档，其中 {relevant} 个相关。</translation>
+    </message>
+    <message>
+        <source>Export the simulation into a folder</source>
+        <translation>将模拟结果导出到文件夹</translation>
+    </message>
+    <message>
+        <source>Wrote {count} files into {folder}.</source>
+        <translation>已将 {count} 个文件写入 {folder}。</translation>
+    </message>
+    <message>
+        <source>Reusability</source>
+        <translation>可重用性</translation>
+    </message>
+    <message>
+        <source>Group runs by</source>
+        <translation>运行结果分组方式</translation>
+    </message>
+    <message>
+        <source>each run its own group</source>
+        <translation>每个运行结果自成一组</translation>
+    </message>
+    <message>
+        <source>A regular expression searched in each run&apos;s name: runs with the same match (its first group if it has one) are one team, left out together.</source>
+        <translation>在每个运行结果名称中搜索的正则表达式：匹配相同（若有捕获组则取第一个组）的运行结果属于同一团队，一起被排除。</translation>
+    </message>
+    <message>
+        <source>Group by (regex)</source>
+        <translation>分组（正则表达式）</translation>
+    </message>
+    <message>
+        <source>Oracle: frozen version v{version}. tau_b over all runs: {tau}.</source>
+        <translation>标准答案：冻结版本 v{version}。所有运行结果的 tau_b：{tau}。</translation>
+    </message>
+    <message>
+        <source>&amp;Simulate pooling…</source>
+        <translation>模拟判断池构建(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Re&amp;usability…</source>
+        <translation>可重用性(&amp;U)…</translation>
     </message>
     <message>
         <source>Expected at as many</source>
