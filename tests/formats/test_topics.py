@@ -185,6 +185,7 @@ def test_errors_name_file_and_line(write, name, text, line, message):
 
 # -- property: a topic file written in the classic form reads back as written --------------------------------
 ID_CHARS = st.characters(codec="utf-8", exclude_characters="<>&").filter(allowed_in_id)
+LIST_ITEM = re.compile(r"(?:[-*•·–]|\d{1,3}[.)]|[a-zA-Z][)])\s")
 WORD = st.text(
     st.characters(
         codec="utf-8", exclude_characters="<>&", exclude_categories=("Cc", "Cs", "Zs", "Zl", "Zp", "Co", "Cn", "Cf")
@@ -192,7 +193,9 @@ WORD = st.text(
     min_size=1,
     max_size=8,
 ).filter(lambda w: w.split() == [w])
-WORDS = st.lists(WORD, min_size=1, max_size=12)
+# A word that starts an item of a list ("-", "1)", "a)") keeps its own line when a wrap puts it first (issue 36):
+# the round trip joins words, so those are left to the list tests below.
+WORDS = st.lists(WORD.filter(lambda w: not LIST_ITEM.match(w + " ")), min_size=1, max_size=12)
 
 
 def _prefixed(words: list[str], prefix: str) -> bool:

@@ -3,6 +3,7 @@ connection test, the prompt of a real item, the estimate and the job, all throug
 
 from __future__ import annotations
 
+import re
 import socket
 
 import pytest
@@ -109,7 +110,10 @@ def test_a_template_file_is_previewed_and_a_bad_one_is_the_problem_naming_it(pro
     session.set_project(project)
     session.set(model="smollm2", template=str(write("t.txt", "Topic ${title}. Document: ${document}. Grade?")))
     assert session.problem() is None
-    assert session.preview_job()()[1] == "Topic solar panels on roofs. Document: Turbines turn in the wind.. Grade?"
+    preview = session.preview_job()()[1]
+    token = re.search(r"<<BEGIN (\S+)>>", preview).group(1)  # each text fenced (issue 33): one token per prompt
+    fence = lambda text: f"<<BEGIN {token}>>{text}<<END {token}>>"  # noqa: E731
+    assert preview == f"Topic {fence('solar panels on roofs')}. Document: {fence('Turbines turn in the wind.')}. Grade?"
     bad = write("bad.txt", "Topic ${title} only")
     session.set(template=str(bad))
     kind, words = session.problem()

@@ -147,7 +147,7 @@ def parse_grade(content: str, grades: tuple[int, ...]) -> int:
     ValueError: the answer gives the key 'grade' twice
     """
     try:
-        value = strict_json(content)
+        value = _strict_json(content)
     except _TwiceGiven as exc:
         raise ValueError(f"the answer gives the key {exc.args[0]!r} twice") from None
     except (ValueError, RecursionError):
@@ -173,7 +173,7 @@ def _refuse_twice_given(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return dict(pairs)
 
 
-def strict_json(text: str | bytes) -> Any:
+def _strict_json(text: str | bytes) -> Any:
     """``json.loads`` that refuses an object naming a key twice (:class:`_TwiceGiven`, a ValueError)."""
     return json.loads(text, object_pairs_hook=_refuse_twice_given)
 
@@ -261,7 +261,7 @@ class Client:
         if reply.status >= 400:
             return None, f"HTTP {reply.status} {reply.reason} for /models{_snippet(reply.body)}"
         try:
-            data = strict_json(reply.body)
+            data = _strict_json(reply.body)
             return [str(entry["id"]) for entry in data["data"]], None
         except (ValueError, KeyError, TypeError, RecursionError):
             return None, f"its /models is not an OpenAI model list{_snippet(reply.body, _BODY_SAID)}"
@@ -415,7 +415,7 @@ def _redirected(reply: _Reply, path: str) -> str:
 def _completion(text: str) -> Answer:
     """A chat-completions response body read as one: its message content, refusal, and token counts."""
     try:
-        data = strict_json(text)
+        data = _strict_json(text)
         choice = data["choices"][0]
         message = choice["message"]
         content = message.get("content")
