@@ -132,15 +132,16 @@ def test_generated_runs_agree_with_trec_eval(folder: Path, case: tuple[str, str]
     assert_agree(qrels_path, run_path, CUTOFFS, SCALE)
 
 
-def test_scores_equal_only_in_single_precision_are_a_known_divergence(tmp_path: Path) -> None:
-    # trec_eval reads scores into C floats, so 1.00000001 and 1.0 tie there and docid-desc
-    # puts "b" first; we read doubles and rank "a" first, as rule 10 says (equal scores only).
-    # Pinned so that matching trec_eval here is a deliberate choice, not an accident.
+def test_scores_equal_only_in_single_precision_are_pytrec_evals_divergence(tmp_path: Path) -> None:
+    # pytrec_eval (the oracle here) reads scores into C floats, so 1.00000004 and 1.00000002 tie there and
+    # docid-desc puts "dB" first; trec_eval 10.0 reads doubles and ranks "dA" first (measured: its
+    # `-m ndcg_cut.1` says 1.0000, README "Known difference from pytrec_eval"), and so do we, as rule 10 says.
     qrels_path, run_path = tmp_path / "qrels.txt", tmp_path / "run.txt"
-    qrels_path.write_text("q 0 a 1\nq 0 b 0\n", encoding="utf-8")
-    run_path.write_text("q Q0 a 1 1.00000001 t\nq Q0 b 2 1.0 t\n", encoding="utf-8")
-    assert trec_eval(qrels_path, run_path, (1,))[1]["q"] == 0.0
-    assert ours(qrels_path, run_path, (1,), GradeScale(0, 1))[1]["q"]["ndcg"] == 1.0
+    qrels_path.write_text("q1 0 dA 1\nq1 0 dB 0\n", encoding="utf-8")
+    run_path.write_text("q1 Q0 dA 1 1.00000004 t\nq1 Q0 dB 2 1.00000002 t\n", encoding="utf-8")
+    assert np.float32(1.00000004) == np.float32(1.00000002)  # why pytrec_eval ties them
+    assert trec_eval(qrels_path, run_path, (1,))[1]["q1"] == 0.0  # pytrec_eval: dB (grade 0) first
+    assert ours(qrels_path, run_path, (1,), GradeScale(0, 1))[1]["q1"]["ndcg"] == 1.0  # trec_eval 10.0's 1.0000
 
 
 # --- the real files -------------------------------------------------------------------------
