@@ -267,7 +267,7 @@ class _StudyDialog(QDialog):
         try:
             job = self.make_job()
         except InputError as exc:
-            self.summary.setText(str(exc))
+            self.summary.setText(exc.located())
             return
         run_with_progress(
             self,
@@ -378,7 +378,7 @@ class SimulationDialog(_StudyDialog):
         try:
             written = self.session.export(chosen)
         except InputError as exc:
-            self.summary.setText(str(exc))
+            self.summary.setText(exc.located())
             return
         self.summary.setText(
             translate("analysis", "Wrote {count} files into {folder}.").format(count=len(written), folder=chosen)
