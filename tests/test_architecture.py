@@ -38,13 +38,15 @@ def test_scoring_a_run_never_loads_qt(tmp_path):
 
 
 def test_the_layers_are_the_ones_style_md_draws():
-    """gui and cli sit side by side over tasks (neither imports the other); tasks over store; store over the core."""
+    """gui, cli and api sit side by side (none imports another); the window's view sessions under them, over the use
+    cases (tasks), which never import a session; tasks over store; store over the core."""
     import tomllib
 
     contracts = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
     layers = next(c["layers"] for c in contracts if c["type"] == "layers")
     assert layers == [
         "ndcg_desktop.gui | ndcg_desktop.cli | ndcg_desktop.api",  # three fronts: the window, ndcg, Python
+        "ndcg_desktop.sessions",  # the window's view states (issue 32): a use case imports none
         "ndcg_desktop.tasks | ndcg_desktop.demo",
         "ndcg_desktop.store",
         "ndcg_desktop.formats",
@@ -53,12 +55,50 @@ def test_the_layers_are_the_ones_style_md_draws():
     ]
     forbidden = next(c for c in contracts if c["type"] == "forbidden")
     assert "ndcg_desktop.tasks" in forbidden["source_modules"]  # the use cases never import Qt
+    assert "ndcg_desktop.sessions" in forbidden["source_modules"]  # nor the sessions
+    window_only = next(c for c in contracts if c.get("forbidden_modules") == ["ndcg_desktop.sessions"])
+    assert window_only["source_modules"] == ["ndcg_desktop.cli", "ndcg_desktop.api"]  # they call tasks directly
     fronts = next(c for c in contracts if c.get("forbidden_modules") == ["ndcg_desktop.store"])
     # the window, the command line and the Python API reach the project through tasks only (issue 23)
     assert fronts["source_modules"] == ["ndcg_desktop.gui", "ndcg_desktop.cli", "ndcg_desktop.api"]
     assert "ndcg_desktop.api" in forbidden["source_modules"]  # nor Qt
     window = next(c for c in contracts if c.get("source_modules") == ["ndcg_desktop.gui"])
     assert window["forbidden_modules"] == ["ndcg_desktop.scoring"]  # the window computes nothing
+
+
+def test_no_view_session_is_left_among_the_use_cases():
+    """Issue 32: ``ndcg_desktop.tasks`` holds use cases only; every class that keeps a view's state (a ``*Session``,
+    or one with a ``changed`` signal) lives in ``ndcg_desktop.sessions``."""
+    import ast
+
+    found = []
+    for path in sorted((REPO / "ndcg_desktop" / "tasks").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef) and (
+                node.name.endswith("Session")
+                or any(isinstance(n, ast.Attribute) and n.attr == "changed" for n in ast.walk(node))
+            ):
+                found.append(f"{path.relative_to(REPO)}:{node.name}")
+    assert found == []
+
+
+def test_one_progress_and_cancel_protocol():
+    """Issue 32: ``Progress``, ``IsCancelled`` and the cancel exception are declared once (domain/progress.py) and
+    imported from there by every layer; no module declares its own, and there is one cancel exception."""
+    import ast
+
+    found = []
+    for path in sorted((REPO / "ndcg_desktop").rglob("*.py")):
+        if path.name == "progress.py" and path.parent.name == "domain":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            targets = node.targets if isinstance(node, ast.Assign) else []
+            names = [t.id for t in targets if isinstance(t, ast.Name)]
+            if {"Progress", "IsCancelled"} & set(names):
+                found.append(f"{path.relative_to(REPO)}:{node.lineno} declares {names}")
+            if isinstance(node, ast.ClassDef) and "Cancel" in node.name:
+                found.append(f"{path.relative_to(REPO)}:{node.lineno} class {node.name}")
+    assert found == []
 
 
 # What the fronts may ask the store's Project directly: its reads (persistence queries) and opening, closing.

@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 import signal
 import sys
-import time
 from collections.abc import Callable
 from types import FrameType
 
 from ndcg_desktop.cli.options import decimal_number, whole_number
+from ndcg_desktop.cli.progress import terminal_progress
 from ndcg_desktop.domain import InputError
 from ndcg_desktop.formats.cells import plain
 from ndcg_desktop.tasks.assessing import (
@@ -125,8 +125,6 @@ def _run_interruptible(job: Callable[[Flag, Flag, Callable[[int, int], None]], J
     within its deadline, kept); a second Ctrl+C ends the requests in flight at once, keeping every answer received;
     a third interrupts. Progress with an ETA goes to a terminal's stderr."""
     stop = {"asked": False, "now": False}
-    started = time.monotonic()
-    show = sys.stderr.isatty()
 
     def interrupted(signum: int, frame: FrameType | None) -> None:
         if stop["now"]:
@@ -138,20 +136,16 @@ def _run_interruptible(job: Callable[[Flag, Flag, Callable[[int, int], None]], J
         stop["asked"] = True
         print("\nstopping after the answers in flight (Ctrl+C again to stop now)", file=sys.stderr, flush=True)
 
-    def progress(done: int, total: int) -> None:
-        if not show:
-            return
-        elapsed = time.monotonic() - started
+    def words(done: int, total: int, elapsed: float) -> str:
         eta = f", about {_duration(elapsed / done * (total - done))} left" if done else ""
-        print(f"\rjudged {done} of {total}{eta}   ", end="", file=sys.stderr, flush=True)
+        return f"judged {done} of {total}{eta}"
 
     previous = signal.signal(signal.SIGINT, interrupted)
     try:
-        return job(lambda: stop["asked"], lambda: stop["now"], progress)
+        with terminal_progress(words) as progress:
+            return job(lambda: stop["asked"], lambda: stop["now"], progress)
     finally:
         signal.signal(signal.SIGINT, previous)
-        if show:
-            print(file=sys.stderr)
 
 
 def _duration(seconds: float) -> str:

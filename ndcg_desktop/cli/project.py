@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ndcg_desktop.cli.options import add_choice_option, whole_number
+from ndcg_desktop.cli.progress import terminal_progress
 from ndcg_desktop.cli.report import model_lines
 from ndcg_desktop.domain import GradeScale, InputError, TiePolicy
 from ndcg_desktop.domain.natural import natural_key
@@ -293,15 +294,8 @@ def cmd_set_guidelines(args: argparse.Namespace) -> int:
 
 def cmd_import_docs(args: argparse.Namespace) -> int:
     with open_to_grade(args.project) as project:
-        show = sys.stderr.isatty()
-
-        def progress(done: int, total: int) -> None:
-            if show:
-                print(f"\r{100 * done / max(total, 1):5.1f}%", end="", file=sys.stderr, flush=True)
-
-        done = import_documents(project, args.file, progress=progress)
-        if show:
-            print(file=sys.stderr)
+        with terminal_progress(lambda done, total, _: f"{100 * done / max(total, 1):5.1f}%") as progress:
+            done = import_documents(project, args.file, progress=progress)
         print(f"imported {done.count} documents")
     return 0
 

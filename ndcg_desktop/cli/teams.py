@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 import pandas as pd
 
 from ndcg_desktop.cli.options import MAX_STORED, add_choice_option, decimal_number, whole, whole_number
+from ndcg_desktop.cli.progress import terminal_progress
 from ndcg_desktop.domain import InputError
 from ndcg_desktop.domain.settings import MAX_K, Gain
 from ndcg_desktop.formats.cells import plain
@@ -111,15 +111,8 @@ def _merge_text(report: MergeReport) -> str:
 
 def cmd_merge(args: argparse.Namespace) -> int:
     with open_to_grade(args.project) as project:
-        show = sys.stderr.isatty()
-
-        def progress(done: int, total: int) -> None:
-            if show:
-                print(f"\rchecked {done} of {total - 1} files", end="", file=sys.stderr, flush=True)
-
-        report = merge_work(project, args.files, progress=progress)
-        if show:
-            print(file=sys.stderr)
+        with terminal_progress(lambda done, total, _: f"checked {done} of {total - 1} files") as progress:
+            report = merge_work(project, args.files, progress=progress)
     print(_merge_text(report))
     for note in report.notes:
         print(plain(note))

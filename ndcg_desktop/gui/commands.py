@@ -14,7 +14,7 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QUndoCommand
 
 from ndcg_desktop.domain import InputError
-from ndcg_desktop.tasks.annotate_session import AnnotateSession
+from ndcg_desktop.sessions.annotate import AnnotateSession
 from ndcg_desktop.tasks.pool_builds import BatchesAdded
 from ndcg_desktop.tasks.project import Taken
 

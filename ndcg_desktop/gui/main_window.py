@@ -45,12 +45,12 @@ from ndcg_desktop.gui.tasks import run_with_progress, task_events
 from ndcg_desktop.gui.team import TeamActions
 from ndcg_desktop.gui.view_menu import add_view_menu
 from ndcg_desktop.gui.welcome import WelcomePage
+from ndcg_desktop.sessions import annotate
+from ndcg_desktop.sessions.events import ItemsChanged, ProjectEvent, ProjectSlot, VersionsChanged
 from ndcg_desktop.tasks import (
     NegativeGrades,
     SentForJudging,
 )
-from ndcg_desktop.tasks import annotate_session as annotate
-from ndcg_desktop.tasks.events import ItemsChanged, ProjectEvent, ProjectSlot, VersionsChanged
 from ndcg_desktop.tasks.identity import grading_name, stated_user
 from ndcg_desktop.tasks.project import (
     SUFFIX,

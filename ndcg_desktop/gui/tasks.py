@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication, QProgressDialog, QWidget
 
 from ndcg_desktop.domain import InputError
 from ndcg_desktop.tasks.explaining import Cancelled
-from ndcg_desktop.tasks.project import FrozenVersionChanged, ImportCancelled, release_thread_connections
+from ndcg_desktop.tasks.project import FrozenVersionChanged, release_thread_connections
 
 translate = QCoreApplication.translate
 
@@ -26,7 +26,7 @@ class TaskSignals(QObject):
 
 
 class TaskEvents(QObject):
-    """What every task tells the window, for the open project's events (tasks.events.ProjectSlot)."""
+    """What every task tells the window, for the open project's events (sessions.events.ProjectSlot)."""
 
     refused = Signal(object)  # a FrozenVersionChanged a task met (rule 15): every view forgets that version's results
     ended = Signal()  # a task ended: it may have written on its own connection, so the project is checked
@@ -85,7 +85,7 @@ class Task(QRunnable):
         _behind_the_gui_thread()
         try:
             result = self.fn(progress=self.signals.progress.emit, cancelled=self.cancel_event.is_set)
-        except (Cancelled, ImportCancelled):
+        except Cancelled:
             self.signals.cancelled.emit()
         except InputError as exc:
             if isinstance(exc, FrozenVersionChanged) and _task_events:

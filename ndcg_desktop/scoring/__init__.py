@@ -1,5 +1,6 @@
 """Pure NDCG arithmetic over plain data: no files, no Qt, no project store."""
 
-from ndcg_desktop.scoring.ndcg import Cancelled, Evaluation, discounts, evaluate, gain_values
+from ndcg_desktop.domain.progress import Cancelled
+from ndcg_desktop.scoring.ndcg import Evaluation, discounts, evaluate, gain_values
 
 __all__ = ["Cancelled", "Evaluation", "discounts", "evaluate", "gain_values"]

@@ -19,7 +19,7 @@ grades are the rows of a confusion matrix); ``g`` is a grade; an *item* is a (qu
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -28,11 +28,8 @@ import pandas as pd
 
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.natural import natural_key
+from ndcg_desktop.domain.progress import Cancelled, IsCancelled, Progress
 from ndcg_desktop.domain.settings import GradeScale
-from ndcg_desktop.scoring.ndcg import Cancelled
-
-Progress = Callable[[int, int], None]
-IsCancelled = Callable[[], bool]
 
 RATING_COLUMNS = ("query_id", "doc_id", "annotator", "grade")
 ITEM = ["query_id", "doc_id"]

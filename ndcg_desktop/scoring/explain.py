@@ -14,6 +14,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ndcg_desktop.domain.data import Qrels, Run
+from ndcg_desktop.domain.progress import IsCancelled, Progress
 from ndcg_desktop.domain.settings import (
     DuplicatePolicy,
     EvalSettings,
@@ -22,7 +23,7 @@ from ndcg_desktop.domain.settings import (
     UnjudgedPolicy,
     UnknownQueryPolicy,
 )
-from ndcg_desktop.scoring.ndcg import Evaluation, IsCancelled, Progress, discounts, evaluate, gain_values
+from ndcg_desktop.scoring.ndcg import Evaluation, discounts, evaluate, gain_values
 from ndcg_desktop.scoring.ranking import DocIds, doc_strings, rank_run
 
 

@@ -17,6 +17,7 @@ import pyarrow.compute as pc
 
 from ndcg_desktop.domain.data import JudgmentColumns, OrderKind, Qrels, Run
 from ndcg_desktop.domain.errors import InputError
+from ndcg_desktop.domain.progress import Cancelled, IsCancelled, Progress
 from ndcg_desktop.domain.settings import (
     DuplicatePolicy,
     EvalSettings,
@@ -42,13 +43,6 @@ from ndcg_desktop.scoring.ranking import (
     verify_same,
 )
 from ndcg_desktop.scoring.report import manifest_of, per_position_table, summary_of
-
-Progress = Callable[[int, int], None]
-IsCancelled = Callable[[], bool]
-
-
-class Cancelled(Exception):
-    """Raised when the caller's cancel flag is set; nothing has been changed."""
 
 
 def gain_values(grades: np.ndarray, gain: Gain) -> np.ndarray:

@@ -4,9 +4,9 @@ runs, texts and evaluations, and the :class:`Project` facade over them."""
 from ndcg_desktop.store.core import release_thread_connections
 from ndcg_desktop.store.project import (
     SUFFIX,
+    Cancelled,
     DiskFull,
     FrozenVersionChanged,
-    ImportCancelled,
     PoolVersion,
     Project,
     ProjectBusy,
@@ -25,7 +25,7 @@ __all__ = [
     "SUFFIX",
     "DiskFull",
     "FrozenVersionChanged",
-    "ImportCancelled",
+    "Cancelled",
     "PoolVersion",
     "Project",
     "ProjectBusy",

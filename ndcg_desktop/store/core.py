@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ndcg_desktop.domain.errors import InputError
+from ndcg_desktop.domain.progress import Cancelled
 from ndcg_desktop.domain.settings import GradeScale
 from ndcg_desktop.formats.cells import check_person
 from ndcg_desktop.formats.export import honour_umask
@@ -63,15 +64,11 @@ def translated(path: Path, *, os_errors: bool = True) -> Iterator[None]:
         yield
     except kinds as exc:
         if getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_INTERRUPT:  # the project closed meanwhile
-            raise ImportCancelled("the project was closed while this ran; nothing was written") from exc
+            raise Cancelled("the project was closed while this ran; nothing was written") from exc
         known = known_error(exc, path)
         if known is None:
             raise
         raise known from exc
-
-
-class ImportCancelled(Exception):
-    """The caller cancelled an import; the project is unchanged."""
 
 
 def now() -> str:

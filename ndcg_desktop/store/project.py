@@ -26,9 +26,10 @@ from ndcg_desktop.domain.blind import BLIND
 from ndcg_desktop.domain.chunks import ChunkMap, IdMap
 from ndcg_desktop.domain.data import OrderKind, Qrels, Run
 from ndcg_desktop.domain.errors import InputError
+from ndcg_desktop.domain.progress import Cancelled, IsCancelled, Progress
 from ndcg_desktop.domain.settings import GradeScale, TiePolicy
 from ndcg_desktop.store.assessor import AssessorRepository
-from ndcg_desktop.store.core import SUFFIX, ImportCancelled, ProjectFile, default_user, translated
+from ndcg_desktop.store.core import SUFFIX, ProjectFile, default_user, translated
 from ndcg_desktop.store.errors import (
     DiskFull,
     ProjectBusy,
@@ -53,7 +54,7 @@ from ndcg_desktop.store.pools import (
 from ndcg_desktop.store.ratings import AssignmentRepository, RatingRepository
 from ndcg_desktop.store.runs import RunChanged, RunInfo, RunRepository
 from ndcg_desktop.store.team import outstanding_handouts
-from ndcg_desktop.store.texts import IsCancelled, Progress, TextRepository
+from ndcg_desktop.store.texts import TextRepository
 from ndcg_desktop.store.undo import Rows, Taken, UndoRepository, version_scope
 from ndcg_desktop.store.watch import ChangeWatch
 
@@ -67,7 +68,7 @@ __all__ = [
     "SUFFIX",
     "FrozenVersionChanged",
     "Guidelines",
-    "ImportCancelled",
+    "Cancelled",
     "PoolVersion",
     "Project",
     "ProjectInUse",

@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
 from pathlib import Path
 
 import pandas as pd
 
+from ndcg_desktop.domain.progress import Cancelled, IsCancelled, Progress
 from ndcg_desktop.formats.texts import iter_documents, read_queries
-from ndcg_desktop.store.core import ImportCancelled, ProjectFile, connect_read_only
-
-Progress = Callable[[int, int], None]
-IsCancelled = Callable[[], bool]
+from ndcg_desktop.store.core import ProjectFile, connect_read_only
 
 
 class TextRepository:
@@ -48,7 +45,7 @@ class TextRepository:
         with self.file.transaction() as conn:
             for batch, done, size in iter_documents(path):
                 if cancelled is not None and cancelled():
-                    raise ImportCancelled()
+                    raise Cancelled()
                 conn.executemany(
                     "INSERT INTO documents (doc_id, title, text) VALUES (?, ?, ?) "
                     "ON CONFLICT (doc_id) DO UPDATE SET title = excluded.title, text = excluded.text",
@@ -96,7 +93,7 @@ class TextRepository:
             ]
             for kind, sql, arity in steps:
                 if cancelled is not None and cancelled():
-                    raise ImportCancelled()
+                    raise Cancelled()
                 params = (needle, needle + "\U0010ffff") if arity == 2 else (needle,)
                 for doc_id, title in conn.execute(f"{sql} LIMIT ?", (*params, limit)):
                     found.setdefault(doc_id, (title, kind))
@@ -104,7 +101,7 @@ class TextRepository:
                     break
         except sqlite3.OperationalError as exc:
             if cancelled is not None and cancelled() and "interrupt" in str(exc):
-                raise ImportCancelled() from None
+                raise Cancelled() from None
             raise
         finally:
             conn.close()

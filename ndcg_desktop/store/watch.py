@@ -1,4 +1,4 @@
-"""What changed in an open project file, for the project's events (``tasks/events.py``).
+"""What changed in an open project file, for the project's events (``sessions/events.py``).
 
 Two sources, so that no writer has to remember to announce itself:
 

@@ -14,7 +14,6 @@ the consensus. Each run is scored by the one stored-run path (:func:`tasks.scori
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 from pathlib import Path
@@ -26,15 +25,13 @@ from ndcg_desktop.domain import EvalSettings, GradeScale, InputError, Qrels
 from ndcg_desktop.domain.data import Source
 from ndcg_desktop.domain.manifest import JsonObject
 from ndcg_desktop.domain.natural import natural_key
+from ndcg_desktop.domain.progress import IsCancelled, Progress
 from ndcg_desktop.formats.cells import IMPORTED, plain
 from ndcg_desktop.formats.export import export_folder
 from ndcg_desktop.scoring.agreement import AgreementReport, GroupFigures, agreement
 from ndcg_desktop.scoring.agreement import Figure as Figure  # a figure with its reason when undefined
 from ndcg_desktop.store import PoolVersion, Project
 from ndcg_desktop.tasks.scoring import NotScored, load_inputs, not_scored, score_inputs
-
-Progress = Callable[[int, int], None]
-IsCancelled = Callable[[], bool]
 
 CONSENSUS = "consensus"
 # Why no run was compared (SystemsCheck.reason): a draft, no run, no item rated twice, no run scored.

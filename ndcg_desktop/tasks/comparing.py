@@ -34,6 +34,7 @@ from ndcg_desktop import __version__
 from ndcg_desktop.domain import EvalSettings, InputError, UnjudgedPolicy
 from ndcg_desktop.domain.data import OrderKind, Qrels, Run
 from ndcg_desktop.domain.manifest import JsonObject
+from ndcg_desktop.domain.progress import Progress
 from ndcg_desktop.formats.cells import check_name, plain
 from ndcg_desktop.formats.export import export_folder, in_natural_order
 from ndcg_desktop.formats.workbook import manifest_rows, runs_latex, runs_markdown, write_text, write_workbook
@@ -54,7 +55,6 @@ from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.files import Judgments, Ranking, read_judgments, read_ranking
 from ndcg_desktop.tasks.scoring import score_run_at
 
-Progress = Callable[[int, int], None]
 _AtEachK = tuple[dict[int, Evaluation], dict[int, pd.DataFrame]]  # a run's evaluations and bounds by K
 ZERO, CONDENSE = UnjudgedPolicy.ZERO, UnjudgedPolicy.CONDENSE
 FEW_QUERIES = 10  # a comparison over fewer queries than this is warned about: little power, rough intervals

@@ -17,7 +17,7 @@ from ndcg_desktop.formats.export import (
 )
 from ndcg_desktop.store import PoolVersion, Project
 from ndcg_desktop.tasks.pool_builds import pooling_record
-from ndcg_desktop.tasks.session import ScoreResult
+from ndcg_desktop.tasks.scoring import ScoreResult
 
 MANIFEST_SUFFIX = ".manifest.json"
 

@@ -10,13 +10,13 @@ import pandas as pd
 
 from ndcg_desktop.domain import GradeScale, InputError, OrderKind, TiePolicy
 from ndcg_desktop.domain.chunks import IdMap
+from ndcg_desktop.domain.progress import IsCancelled, Progress
 from ndcg_desktop.formats.cells import check_person
 from ndcg_desktop.formats.chunk_map import read_chunk_map
 from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.store import Project, RunInfo
 from ndcg_desktop.store.core import now
 from ndcg_desktop.store.ratings import AnnotatorTaken as AnnotatorTaken  # the front asks before replacing
-from ndcg_desktop.store.texts import IsCancelled, Progress
 from ndcg_desktop.tasks.work_files import no_look_alikes
 
 
@@ -74,7 +74,7 @@ def import_documents(
     project: Project, path: str | Path, *, progress: Progress | None = None, cancelled: IsCancelled | None = None
 ) -> DocumentsImported:
     """Stream documents (JSONL or CSV/TSV with doc_id, title, text) into the project in one transaction; a
-    ``cancelled()`` flag that turns true ends it with nothing written (:class:`~ndcg_desktop.store.ImportCancelled`)."""
+    ``cancelled()`` flag that turns true ends it with nothing written (:class:`~ndcg_desktop.store.Cancelled`)."""
     return DocumentsImported(project.import_documents(path, progress=progress, cancelled=cancelled))
 
 

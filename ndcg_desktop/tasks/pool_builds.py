@@ -16,12 +16,13 @@ the strategy's numbers reaches the Annotate view or a work file.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import pandas as pd
 
 from ndcg_desktop.domain.errors import InputError
+from ndcg_desktop.domain.progress import IsCancelled, Progress
 from ndcg_desktop.formats.cells import show
 from ndcg_desktop.scoring import Cancelled
 from ndcg_desktop.scoring.pooling import STRATEGIES as STRATEGIES  # the window offers them from here (its layer)
@@ -33,8 +34,6 @@ from ndcg_desktop.scoring.ranking import top_documents
 from ndcg_desktop.store import Project
 from ndcg_desktop.store.pool_builds import CHOICE_COLUMNS, NewBuild, PoolBuild
 
-Progress = Callable[[int, int], None]
-IsCancelled = Callable[[], bool]
 Rankings = dict[str, list[list[str]]]  # query_id -> each run's documents within the depth, in rank order
 WHOLE_POOL = "all"  # the budget recorded for a build without one: each query's whole depth pool
 

@@ -17,9 +17,9 @@ import pandas as pd
 
 from ndcg_desktop.domain import EvalSettings, InputError
 from ndcg_desktop.domain.manifest import JsonObject
+from ndcg_desktop.domain.progress import IsCancelled, Progress
 from ndcg_desktop.domain.settings import grade_label
 from ndcg_desktop.scoring import Cancelled
-from ndcg_desktop.scoring.ndcg import IsCancelled, Progress
 from ndcg_desktop.store import PoolVersion, Project
 from ndcg_desktop.tasks.scoring import NotScored, load_inputs, not_scored, score_run
 

@@ -6,27 +6,24 @@ graded, by position of choice; over all queries, by position and then query (nat
 pooling and adaptive batches read the same way. A document is relevant when a person graded it above 0 (a model's
 grade is no judgment here: contract rules 18 and 20). The expected curve runs the same strategy with the same runs,
 depth and budget on the queries the frozen version judged, that version's grades as the oracle (a document it lacks
-is non-relevant), read in the same order. Both are plain numbers; :class:`EconomicsSession` holds the view's state.
+is non-relevant), read in the same order. Both are plain numbers; the view's state is
+:class:`~ndcg_desktop.sessions.pool_economics.EconomicsSession`'s.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import pandas as pd
 
 from ndcg_desktop.domain.natural import natural_key
+from ndcg_desktop.domain.progress import IsCancelled, Progress
 from ndcg_desktop.scoring import Cancelled
 from ndcg_desktop.scoring.pooling import Budget, Strategy, choose, pool_size
 from ndcg_desktop.store import PoolVersion, Project
 from ndcg_desktop.store.pool_builds import PoolBuild
-from ndcg_desktop.tasks.events import FollowsProject, ItemsChanged, ProjectEvent, VersionRefused
 from ndcg_desktop.tasks.pool_builds import WHOLE_POOL, allotment, rankings_of
-from ndcg_desktop.tasks.session import Emitter, Job
 
-Progress = Callable[[int, int], None]
-IsCancelled = Callable[[], bool]
 ALL = ""  # the query_id of the curve over all queries
 CURVE_COLUMNS = ["query_id", "judged", "relevant"]
 
@@ -140,82 +137,3 @@ def _per_query(build: PoolBuild, actual: pd.DataFrame, expected: pd.DataFrame, b
             at = float(theirs["relevant"].iloc[-1]) if len(theirs) else 0.0
         rows.append((q, judged, relevant, at, budgets.get(q, 0)))
     return pd.DataFrame(rows, columns=["query_id", "judged", "relevant", "expected_relevant", "budget"])
-
-
-# -- the view's state -------------------------------------------------------------------------------------------
-
-PROJECT, RESULT, QUERY = "project", "result", "query"
-
-
-class EconomicsSession(FollowsProject):
-    """*Pool ▸ Pool economics*: the draft, its curves once computed, the query shown (ALL: every query). A change
-    of the draft's grades or versions drops the curves, so none stays stale on screen."""
-
-    def __init__(self) -> None:
-        self.changed = Emitter()
-        self.project: Project | None = None
-        self.result: Economics | None = None
-        self.query_id = ALL
-        self.problem = ""
-        self.generation = 0
-
-    def set_project(self, project: Project | None) -> None:
-        self.project = project
-        self.query_id = ALL
-        self._drop({PROJECT, RESULT})
-
-    def reload(self) -> None:
-        self._drop({RESULT})
-
-    def forget_results(self) -> None:
-        self._drop({RESULT})
-
-    def project_changed(self, event: ProjectEvent) -> None:
-        if isinstance(event, ItemsChanged):
-            if self.result is not None and event.version == self.result.version:
-                self._drop({RESULT})
-        elif isinstance(event, VersionRefused):
-            self.forget_results()
-        else:
-            super().project_changed(event)
-
-    def _drop(self, aspects: set[str]) -> None:
-        self.generation += 1
-        self.result = None
-        self.problem = ""
-        self.changed.emit(frozenset(aspects))
-
-    def draft(self) -> PoolVersion | None:
-        return self.project.draft() if self.project is not None else None
-
-    def job(self) -> Job[Economics | None]:
-        project, draft = self.project, self.draft()
-        if project is None or draft is None:
-            raise ValueError("open a project with a draft pool first")
-        number = draft.version
-
-        def work(progress: Progress | None = None, cancelled: IsCancelled | None = None) -> Economics | None:
-            return pool_economics(project, number, progress=progress, cancelled=cancelled)
-
-        return Job("economics", self.generation, work)
-
-    def apply(self, job: Job[Economics | None], result: Economics | None) -> bool:
-        """Show ``result`` if nothing changed since ``job`` was made; False (dropped) otherwise."""
-        if job.generation != self.generation:
-            return False
-        self.result = result
-        self.problem = "" if result is not None else "the draft was not built by ndcg pool or Build pool"
-        if result is not None and self.query_id != ALL and self.query_id not in result.build.queries:
-            self.query_id = ALL
-        self.changed.emit(frozenset({RESULT, QUERY}))
-        return True
-
-    def refused(self, job: Job[Economics | None], message: str) -> None:
-        if job.generation == self.generation:
-            self.result, self.problem = None, message
-            self.changed.emit(frozenset({RESULT}))
-
-    def show_query(self, query_id: str) -> None:
-        if query_id != self.query_id:
-            self.query_id = query_id
-            self.changed.emit(frozenset({QUERY}))

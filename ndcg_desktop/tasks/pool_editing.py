@@ -12,10 +12,10 @@ from dataclasses import dataclass
 import pandas as pd
 
 from ndcg_desktop.domain import InputError
+from ndcg_desktop.domain.progress import IsCancelled
 from ndcg_desktop.formats.cells import check_id
 from ndcg_desktop.store import PoolVersion, Project
 from ndcg_desktop.store.undo import Rows, Taken
-from ndcg_desktop.tasks.pooling import IsCancelled
 
 ROW_COLUMNS = ["query_id", "doc_id", "grade", "annotator", "note", "updated_at"]
 

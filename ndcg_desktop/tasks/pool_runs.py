@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import hashlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -21,15 +21,13 @@ from ndcg_desktop.domain import EvalSettings, InputError, Qrels, Run
 from ndcg_desktop.domain.data import OrderKind, Source
 from ndcg_desktop.domain.manifest import JsonObject
 from ndcg_desktop.domain.natural import natural_key
+from ndcg_desktop.domain.progress import IsCancelled
 from ndcg_desktop.domain.settings import QuerySet, UnjudgedPolicy, UnknownQueryPolicy, ZeroIdcgPolicy
 from ndcg_desktop.scoring import Cancelled, evaluate
 from ndcg_desktop.scoring.ranking import top_pairs
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.comparing import given_run_names, run_names_of
 from ndcg_desktop.tasks.files import Judgments, Ranking, read_judgments, read_ranking
-
-Progress = Callable[[int, int], None]
-IsCancelled = Callable[[], bool]
 
 
 @dataclass

@@ -28,19 +28,11 @@ import pandas as pd
 
 from ndcg_desktop.domain import EvalSettings, InputError
 from ndcg_desktop.domain.manifest import JsonObject
+from ndcg_desktop.domain.progress import IsCancelled, Progress
 from ndcg_desktop.formats.export import export_folder
 from ndcg_desktop.scoring.pooling import Budget, Strategy, choose, per_query_budgets
 from ndcg_desktop.scoring.rank_correlation import max_rank_change, ranks, tau_ap, tau_b
-from ndcg_desktop.tasks.pool_runs import (
-    IsCancelled,
-    PoolRuns,
-    Progress,
-    check,
-    judgments_of,
-    manifest_head,
-    mean_ndcg,
-    scoring_settings,
-)
+from ndcg_desktop.tasks.pool_runs import PoolRuns, check, judgments_of, manifest_head, mean_ndcg, scoring_settings
 
 ROW_COLUMNS = (
     "strategy",

@@ -7,7 +7,6 @@ only the queries in scope. Applying it returns what it did, so it can be undone.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -16,13 +15,11 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ndcg_desktop.domain import InputError
+from ndcg_desktop.domain.progress import IsCancelled, Progress
 from ndcg_desktop.scoring.ranking import top_pairs
 from ndcg_desktop.store import Project
 from ndcg_desktop.store.undo import Taken
 from ndcg_desktop.tasks.scoring import load_inputs
-
-Progress = Callable[[int, int], None]
-IsCancelled = Callable[[], bool]
 
 
 class QueryScope(StrEnum):

@@ -23,9 +23,9 @@ from ndcg_desktop.domain.manifest import JsonObject
 from ndcg_desktop.domain.settings import GradeScale
 from ndcg_desktop.store import (
     SUFFIX,
+    Cancelled,
     DiskFull,
     FrozenVersionChanged,
-    ImportCancelled,
     PoolVersion,
     Project,
     ProjectBusy,
@@ -52,7 +52,7 @@ __all__ = [
     "SUFFIX",
     "DiskFull",
     "FrozenVersionChanged",
-    "ImportCancelled",
+    "Cancelled",
     "PoolVersion",
     "Project",
     "ProjectBusy",

@@ -10,13 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TypeVar
 
 import pandas as pd
 
 from ndcg_desktop.domain import EvalSettings, GradeScale, InputError, Qrels, Run, RunReading, UnjudgedPolicy
 from ndcg_desktop.domain.chunks import ChunkMap, IdMap
+from ndcg_desktop.domain.progress import IsCancelled, Progress
 from ndcg_desktop.formats.choices import ORDER_CHOICES
 from ndcg_desktop.scoring import Evaluation, evaluate
 from ndcg_desktop.scoring.bounds import unjudged_bounds
@@ -26,8 +27,6 @@ from ndcg_desktop.store import PoolVersion, Project, RunInfo, StorageProblem
 from ndcg_desktop.store.core import release_thread_connections
 from ndcg_desktop.tasks.adjudication import team_manifest
 
-Progress = Callable[[int, int], None]
-IsCancelled = Callable[[], bool]
 _T = TypeVar("_T")
 
 
@@ -336,3 +335,13 @@ def score_run_at(
         if bounds:
             scored[k].bounds = unjudged_bounds(as_zero[k], inputs.qrels)
     return scored
+
+
+@dataclass
+class ScoreResult:
+    """A scored run, and when comparing, the other run and the per-query comparison."""
+
+    first: ScoredRun
+    second: ScoredRun | None = None
+    comparison: pd.DataFrame | None = None
+    counts: dict[str, int] = field(default_factory=dict)

@@ -16,7 +16,7 @@ import shutil
 import tempfile
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -25,8 +25,9 @@ import pandas as pd
 from ndcg_desktop.domain.blind import BLIND
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.names import same_person
+from ndcg_desktop.domain.progress import IsCancelled, Progress
 from ndcg_desktop.formats.cells import check_person, plain, show
-from ndcg_desktop.store import ImportCancelled, PoolVersion, Project
+from ndcg_desktop.store import Cancelled, PoolVersion, Project
 from ndcg_desktop.store.advice import start_a_draft
 from ndcg_desktop.store.core import now
 from ndcg_desktop.store.ratings import RATING_COLUMNS
@@ -45,9 +46,6 @@ from ndcg_desktop.tasks.work_files import (
 from ndcg_desktop.tasks.work_files import read_work_file as read_work_file  # imported from here before
 
 RATINGS_TABLE_COLUMNS = ["query_id", "doc_id", "annotator", "grade"]
-
-Progress = Callable[[int, int], None]
-IsCancelled = Callable[[], bool]
 
 
 def ratings_table(project: Project, version: int | None = None) -> pd.DataFrame:
@@ -232,7 +230,7 @@ def assign_work(
         records, handouts, handed = [], [], []
         for done, name in enumerate(names):
             if cancelled is not None and cancelled():
-                raise ImportCancelled()
+                raise Cancelled()
             queries = plan.loc[plan["annotator"] == name, "query_id"].tolist()
             mine = todo[todo["query_id"].isin(queries)]
             origin = WorkOrigin(
@@ -551,7 +549,7 @@ def merge_work(
     incoming: list[_Incoming] = []
     for done, path in enumerate(paths):
         if cancelled is not None and cancelled():
-            raise ImportCancelled()
+            raise Cancelled()
         incoming.append(_check_work_file(project, target, Path(path)))
         if progress is not None:
             progress(done + 1, len(paths) + 1)

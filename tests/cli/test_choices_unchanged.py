@@ -126,8 +126,8 @@ def test_runs_view_settings_line_is_unchanged(tmp_path):
     """The Runs view's line (and so its captions and manifest) on the demo project, scale 0..3 like the default."""
     from ndcg_desktop.demo import build_demo
     from ndcg_desktop.scoring.stats import StatsSettings
+    from ndcg_desktop.sessions.runs import RunsSession
     from ndcg_desktop.store import Project
-    from ndcg_desktop.tasks.runs_session import RunsSession
 
     with Project.open(build_demo(tmp_path / "demo.ndcgproj")) as project:
         session = RunsSession()

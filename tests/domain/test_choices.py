@@ -7,9 +7,9 @@ from dataclasses import fields
 from ndcg_desktop.cli.main import build_parser
 from ndcg_desktop.domain import EvalSettings
 from ndcg_desktop.domain.choices import BY_NAME, CHOICES, FLAG_GROUPS, _Choice
-from ndcg_desktop.tasks.runs_session import RUN_CHOICES
-from ndcg_desktop.tasks.session import CHOICES as SESSION_CHOICES
-from ndcg_desktop.tasks.session import DEFAULT_CHOICES, REFUSING_GROUPS
+from ndcg_desktop.sessions.runs import RUN_CHOICES
+from ndcg_desktop.sessions.scores import CHOICES as SESSION_CHOICES
+from ndcg_desktop.sessions.scores import DEFAULT_CHOICES, REFUSING_GROUPS
 
 
 def test_every_choice_of_the_settings_is_in_the_table_with_its_default():

@@ -1,4 +1,4 @@
-"""*Pool ▸ Judge with a model…* (issue 25): the dialog renders tasks.judge_session, tests the connection off the GUI
+"""*Pool ▸ Judge with a model…* (issue 25): the dialog renders sessions.judge, tests the connection off the GUI
 thread, previews the prompt of a real item, estimates from the core's dry run, runs the job behind the window's
 progress dialog (cancel keeps every answer; judging again continues), and remembers its inputs, never a key.
 
@@ -14,9 +14,9 @@ from PySide6.QtWidgets import QDialog, QProgressDialog, QPushButton
 from ndcg_desktop.gui.judge import JudgeDialog
 from ndcg_desktop.gui.judge.actions import PREFERENCE, JudgeActions
 from ndcg_desktop.gui.judge.dialog import estimate_text
+from ndcg_desktop.sessions.judge import JudgeInputs
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.assessing import Item, load_template, preview_prompt
-from ndcg_desktop.tasks.judge_session import JudgeInputs
 from tests.assessor.conftest import (  # noqa: F401 - the real processes and the real collection, shared
     MODEL,
     cranfield,

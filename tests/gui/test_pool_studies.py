@@ -163,7 +163,7 @@ def test_without_a_frozen_version_both_views_say_so(window, tmp_path, qtbot):
 
 
 def test_the_simulation_can_be_cancelled_on_its_worker(window, tmp_path, qtbot, monkeypatch):
-    from ndcg_desktop.tasks import pool_study_sessions
+    from ndcg_desktop.sessions import pool_studies as pool_study_sessions
 
     window.open_project(project_with_runs(tmp_path))
     dialog = window.studies.open_simulation()

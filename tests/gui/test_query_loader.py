@@ -11,8 +11,8 @@ import threading
 
 import pytest
 
+from ndcg_desktop.sessions import annotate as annotate_session
 from ndcg_desktop.store import Project
-from ndcg_desktop.tasks import annotate_session
 
 from .test_tampered_project import capture_messages, frozen_then_tampered
 

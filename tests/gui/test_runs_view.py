@@ -290,8 +290,8 @@ def test_every_n_a_in_the_runs_and_pairs_tables_has_its_reason_as_a_tooltip(tmp_
     from ndcg_desktop.gui.runs.results import RUN_COLUMNS
     from ndcg_desktop.gui.runs.significance import PAIR_COLUMNS, MatrixModel
     from ndcg_desktop.gui.scores.tables import FrameModel
+    from ndcg_desktop.sessions.runs import matrix_cells, pairs_rows, runs_rows
     from ndcg_desktop.tasks.comparing import compare_files
-    from ndcg_desktop.tasks.runs_session import matrix_cells, pairs_rows, runs_rows
 
     qrels = tmp_path / "qrels.txt"
     qrels.write_text("".join(f"{q} 0 A 1\n{q} 0 B 0\n" for q in (1, 2, 3)))
@@ -336,7 +336,7 @@ def test_the_settings_line_is_the_records_own_in_english_and_translated_in_chine
     captions) keeps the comparison's own line; the window shows it in its words, the nDCG formula as it is."""
     from ndcg_desktop.gui import i18n
     from ndcg_desktop.gui.runs.text import settings_text
-    from ndcg_desktop.tasks.runs_session import RunsSession
+    from ndcg_desktop.sessions.runs import RunsSession
 
     with Project.open(demo_path, read_only=True) as project:
         session = RunsSession()

@@ -214,7 +214,7 @@ def test_discard_draft_asks_first_and_runs_in_the_background(window, tmp_path, q
     assert messages[-1][1].startswith("Discard draft pool v2?")
     assert window.project.draft() is not None
     threads = []
-    from ndcg_desktop.tasks import pool_edit_session as pool_editing  # the editor's session runs the discard
+    from ndcg_desktop.sessions import pool_edit as pool_editing  # the editor's session runs the discard
 
     real = pool_editing.discard
     monkeypatch.setattr(

@@ -10,9 +10,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QFileDialog
 
 from ndcg_desktop.gui.team import AssignDialog
+from ndcg_desktop.sessions.team import AssignChoices
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.adjudication import disagreements
-from ndcg_desktop.tasks.team_session import AssignChoices
 from ndcg_desktop.tasks.teams import plan_summary, read_work_file
 
 from .conftest import shot

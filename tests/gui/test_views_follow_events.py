@@ -1,6 +1,6 @@
 """Every view shows only what is true now: after an undo, a discard, a task's write or another project (issue 23).
 
-The views follow the open project's events (tasks.events); nothing is refreshed by a hand-written list.
+The views follow the open project's events (sessions.events); nothing is refreshed by a hand-written list.
 """
 
 from __future__ import annotations

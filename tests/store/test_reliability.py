@@ -26,7 +26,7 @@ import pytest
 
 import ndcg_desktop.store.core as core_module
 from ndcg_desktop.domain.errors import InputError
-from ndcg_desktop.store import ImportCancelled, Project, ProjectInUse, pool_hash
+from ndcg_desktop.store import Cancelled, Project, ProjectInUse, pool_hash
 from ndcg_desktop.store.schema import SCHEMA_VERSION
 
 REPO = Path(__file__).resolve().parents[2]
@@ -612,7 +612,7 @@ def test_import_documents_cancelled_after_the_first_batch_writes_nothing(project
 
     batches = []
     with Project.open(project_with_content) as project:
-        with pytest.raises(ImportCancelled):
+        with pytest.raises(Cancelled):
             project.import_documents(source, progress=lambda done, total: batches.append(done), cancelled=cancelled)
         assert len(batches) == 1
         assert project.document("p5") is None

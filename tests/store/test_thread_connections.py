@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from ndcg_desktop.store import ImportCancelled, Project, ProjectBusy
+from ndcg_desktop.store import Cancelled, Project, ProjectBusy
 from ndcg_desktop.store.core import translated
 
 
@@ -126,7 +126,7 @@ def test_closing_the_project_while_a_worker_runs_a_statement_interrupts_it_and_t
         try:
             with translated(project.file.path):  # as every Project method reads
                 outcome.append(conn.execute(SLOW).fetchone())
-        except (sqlite3.Error, ImportCancelled) as exc:
+        except (sqlite3.Error, Cancelled) as exc:
             outcome.append(exc)
         finally:
             release_thread_connections()  # as every background task does at its end
@@ -139,7 +139,7 @@ def test_closing_the_project_while_a_worker_runs_a_statement_interrupts_it_and_t
     worker.join(10)
     assert time.perf_counter() - began < 5  # 200 rows x 50 ms would be 10 s
     # A task whose project closed under it ends as cancelled (nothing shown, nothing written), not as an error.
-    assert isinstance(outcome[0], ImportCancelled) and "the project was closed" in str(outcome[0])
+    assert isinstance(outcome[0], Cancelled) and "the project was closed" in str(outcome[0])
     with pytest.raises(sqlite3.ProgrammingError):  # closed by its own thread
         connections[0].execute("SELECT 1")
 
@@ -241,7 +241,7 @@ def test_closing_the_project_during_a_workers_write_cancels_it_and_writes_nothin
     assert started.wait(10)
     project.close()  # quitting, or opening another project, while the write runs
     worker.join(10)
-    assert isinstance(outcome[0], ImportCancelled), outcome  # not an AttributeError from a rollback on None
+    assert isinstance(outcome[0], Cancelled), outcome  # not an AttributeError from a rollback on None
     with Project.open(path, read_only=True) as again:
         assert grades(again) == {"A": 1, "B": 0}
 

@@ -2,7 +2,7 @@
 
 Everything the Annotate view shows or decides about an item comes from a few store reads (the pool's grade and
 its author, the per-query counts of graded and awaiting items, the items awaiting adjudication) and from
-``tasks.annotating``'s rules on them. A model's rating must reach none of them: an item rated only by models is
+``sessions.annotate_rules``'s rules on them. A model's rating must reach none of them: an item rated only by models is
 ungraded there, never graded, never "awaiting adjudication" (even when two models differ), and a person's grade
 over it is neither a question ("replace model:x's grade?") nor recorded as a pick between them.
 
@@ -15,8 +15,8 @@ import pandas as pd
 import pytest
 
 from ndcg_desktop.domain import GradeScale
+from ndcg_desktop.sessions.annotate_rules import GradingRules, next_query_to_grade, next_ungraded
 from ndcg_desktop.store import Project
-from ndcg_desktop.tasks.annotating import GradingRules, next_query_to_grade, next_ungraded
 
 MODELS = ("model:alpha", "model:beta")
 

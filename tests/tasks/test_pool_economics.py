@@ -6,10 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from ndcg_desktop.scoring.pooling import Budget, Strategy
+from ndcg_desktop.sessions.events import ItemsChanged, ProjectSlot
+from ndcg_desktop.sessions.pool_economics import EconomicsSession
 from ndcg_desktop.store import Project
-from ndcg_desktop.tasks.events import ItemsChanged, ProjectSlot
 from ndcg_desktop.tasks.pool_builds import PoolRequest, apply_pool, plan_pool
-from ndcg_desktop.tasks.pool_economics import ALL, EconomicsSession, pool_economics
+from ndcg_desktop.tasks.pool_economics import ALL, pool_economics
 from tests.tasks.test_pool_builds import RUNS, _write_run
 
 

@@ -167,7 +167,7 @@ def test_search_finds_id_prefixes_first_then_titles_then_texts_and_can_be_cancel
     assert found.values.tolist() == [["pool-1", "x", "id"], ["P2", "Deep POOLS", "title"], ["P3", "x", "text"]]
     assert project.search_documents("pool", limit=2)["doc_id"].tolist() == ["pool-1", "P2"]
     assert project.search_documents("  ").empty
-    from ndcg_desktop.store import ImportCancelled
+    from ndcg_desktop.store import Cancelled
 
-    with pytest.raises(ImportCancelled):
+    with pytest.raises(Cancelled):
         project.search_documents("no such words", cancelled=lambda: True)

@@ -1,7 +1,7 @@
 """The scale every task shows is the scale of the version it scored, never the one its caller's settings carried.
 
 Issue 23: the window's views start from ``EvalSettings()`` (scale 0..3); in a 0..4 project the Runs view's settings
-line, its Markdown/LaTeX captions and its manifest said 0..3 (tests/tasks/test_runs_session.py pins that view), and so
+line, its Markdown/LaTeX captions and its manifest said 0..3 (tests/sessions/test_runs.py pins that view), and so
 did the window's comparison of pool versions. Each task that takes settings and a pool version is checked here.
 """
 

@@ -1,6 +1,6 @@
 """The Agreement view: how far the annotators agree, and whether their disagreement moves the systems.
 
-Everything shown comes from :class:`~ndcg_desktop.tasks.agreement_session.AgreementSession`; the
+Everything shown comes from :class:`~ndcg_desktop.sessions.agreement.AgreementSession`; the
 computation runs on the thread pool behind a cancellable progress dialog. The main window talks to
 this view through ``set_project``, ``reload``, ``compute`` and ``export``.
 """
@@ -36,6 +36,8 @@ from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.scores.tables import Column, FrameModel, fit_columns, sorted_proxy, table_view
 from ndcg_desktop.gui.scores.text import GAIN_TEXTS, describe_settings, keys_text, not_scored_text
 from ndcg_desktop.gui.tasks import run_with_progress
+from ndcg_desktop.sessions.agreement import INPUTS, PROJECT, AgreementSession, Loader
+from ndcg_desktop.sessions.events import ProjectSlot
 from ndcg_desktop.tasks.agreement import (
     CONSENSUS,
     FEW_SHARED_ITEMS,
@@ -44,8 +46,6 @@ from ndcg_desktop.tasks.agreement import (
     Figure,
     export_agreement,
 )
-from ndcg_desktop.tasks.agreement_session import INPUTS, PROJECT, AgreementSession, Loader
-from ndcg_desktop.tasks.events import ProjectSlot
 from ndcg_desktop.tasks.project import Project
 
 translate = QCoreApplication.translate

@@ -1,4 +1,4 @@
-"""The Annotate view's Qt models over its session's rows (tasks.annotate_session): data() formats, it never computes.
+"""The Annotate view's Qt models over its session's rows (sessions.annotate): data() formats, it never computes.
 
 The rows are the session's plain Python lists, prepared when read: data() is called thousands of times per
 repaint or sort, so it only indexes. Sorting is the session's too (in Python: a proxy sorts by calling data()
@@ -24,8 +24,16 @@ from ndcg_desktop.domain.natural import natural_key  # noqa: F401 - re-exported:
 from ndcg_desktop.domain.settings import grade_label
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_tooltip
-from ndcg_desktop.tasks.annotate_rows import AWAITING, DONE, FROZEN, NO_POOL, POOL_SORT_KEYS, QUERY_SORT_KEYS, TO_GRADE
-from ndcg_desktop.tasks.annotate_session import AnnotateSession
+from ndcg_desktop.sessions.annotate import AnnotateSession
+from ndcg_desktop.sessions.annotate_rows import (
+    AWAITING,
+    DONE,
+    FROZEN,
+    NO_POOL,
+    POOL_SORT_KEYS,
+    QUERY_SORT_KEYS,
+    TO_GRADE,
+)
 
 translate = QCoreApplication.translate
 

@@ -2,7 +2,7 @@
 
 The list needs a GROUP BY over every item of the version: about a quarter of a second on the GUI thread for a
 draft of a million items, as after sending a 1M-line run for judging, and more for a frozen version checked
-against its hash. :class:`~ndcg_desktop.tasks.annotate_session.AnnotateSession` decides which lists are large and
+against its hash. :class:`~ndcg_desktop.sessions.annotate.AnnotateSession` decides which lists are large and
 hands out the read as a job; this runs it on the thread pool and hands the rows (or the refusal) back.
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ndcg_desktop.gui.tasks import Task, run_in_background
+from ndcg_desktop.sessions.kit import Job
 from ndcg_desktop.tasks.project import FrozenVersionChanged
-from ndcg_desktop.tasks.session import Job
 
 
 class QueryLoader:

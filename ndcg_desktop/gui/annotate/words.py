@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
-from ndcg_desktop.tasks.annotating import Refusal
+from ndcg_desktop.sessions.annotate_rules import Refusal
 
 translate = QCoreApplication.translate
 
 
 def refusal_text(refusal: Refusal, *, number_box: bool) -> str:
-    """Why a key did nothing (tasks.annotating), in the window's words for the status bar; ``number_box``: the
+    """Why a key did nothing (sessions.annotate_rules), in the window's words for the status bar; ``number_box``: the
     grades are typed into a number box (a grade below the scale then reads as \"—\")."""
     kind = refusal.kind
     if kind == "no_pool":

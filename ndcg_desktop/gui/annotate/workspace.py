@@ -1,6 +1,6 @@
 """The annotation workspace: queries, a query's pool, the document, and the grade bar.
 
-It renders :class:`~ndcg_desktop.tasks.annotate_session.AnnotateSession` and forwards keys and clicks to it; what
+It renders :class:`~ndcg_desktop.sessions.annotate.AnnotateSession` and forwards keys and clicks to it; what
 is shown, where a key moves and why it does nothing are decided there, without Qt.
 """
 
@@ -32,11 +32,11 @@ from ndcg_desktop.gui.annotate.query_loader import QueryLoader
 from ndcg_desktop.gui.annotate.words import refusal_text
 from ndcg_desktop.gui.commands import WRITE_ERRORS, SetGradeCommand, SetNoteCommand, write_problem
 from ndcg_desktop.gui.plain import show_message
-from ndcg_desktop.tasks import annotate_session as aspect
-from ndcg_desktop.tasks.annotate_session import AnnotateSession
-from ndcg_desktop.tasks.annotating import Refusal
-from ndcg_desktop.tasks.events import ProjectSlot
-from ndcg_desktop.tasks.session import Job
+from ndcg_desktop.sessions import annotate as aspect
+from ndcg_desktop.sessions.annotate import AnnotateSession
+from ndcg_desktop.sessions.annotate_rules import Refusal
+from ndcg_desktop.sessions.events import ProjectSlot
+from ndcg_desktop.sessions.kit import Job
 
 translate = QCoreApplication.translate
 
@@ -351,7 +351,7 @@ class Workspace(QWidget):
 
     def grade_current(self, grade: int) -> None:
         """Grade the current document and move to the next ungraded one (keyboard-first). What a key does is
-        decided by the session (tasks.annotating's rules); this only asks, words and shows."""
+        decided by the session (sessions.annotate_rules's rules); this only asks, words and shows."""
         session = self.session
         outcome = session.key(grade)
         if isinstance(outcome, Refusal):

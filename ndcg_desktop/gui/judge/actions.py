@@ -11,8 +11,8 @@ from PySide6.QtWidgets import QDialog, QMessageBox
 
 from ndcg_desktop.gui.judge.dialog import JudgeDialog
 from ndcg_desktop.gui.plain import show_message
+from ndcg_desktop.sessions.judge import JudgeInputs, JudgeSession
 from ndcg_desktop.tasks.assessing import JobResult
-from ndcg_desktop.tasks.judge_session import JudgeInputs, JudgeSession
 
 translate = QCoreApplication.translate
 

@@ -1,7 +1,7 @@
 """*Pool ▸ Judge with a model…*: the machine assessor's settings, a connection test, the prompt of a real item and
 the dry run's estimate, before a job is started.
 
-Everything shown is :class:`~ndcg_desktop.tasks.judge_session.JudgeSession`'s; the widgets forward what is typed
+Everything shown is :class:`~ndcg_desktop.sessions.judge.JudgeSession`'s; the widgets forward what is typed
 and render what the session found. The connection test, the preview and the estimate run off the GUI thread.
 """
 
@@ -31,9 +31,9 @@ from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.pace_status import duration_label
 from ndcg_desktop.gui.plain import bold_label, box_buttons, chain, plain_label
 from ndcg_desktop.gui.tasks import Task, run_in_background
+from ndcg_desktop.sessions.judge import CONNECTION, ESTIMATE, INPUTS, PREVIEW, PROJECT, JudgeSession
+from ndcg_desktop.sessions.kit import Job
 from ndcg_desktop.tasks.assessing import SCOPES, ConnectionReport, Estimate
-from ndcg_desktop.tasks.judge_session import CONNECTION, ESTIMATE, INPUTS, PREVIEW, PROJECT, JudgeSession
-from ndcg_desktop.tasks.session import Job
 
 translate = QCoreApplication.translate
 

@@ -1,6 +1,6 @@
 """*Pool ▸ Compare pool versions…*: two frozen versions side by side (issue 16), as ``ndcg diff-pools`` shows them.
 
-Everything chosen and shown is :class:`~ndcg_desktop.tasks.pool_diff_session.PoolDiffSession`'s: the versions, K
+Everything chosen and shown is :class:`~ndcg_desktop.sessions.pool_diff.PoolDiffSession`'s: the versions, K
 and every policy the command line offers (from the one table of choices), and the diff. The session follows the
 project's events (a version frozen, a run imported, a refusal); its job runs on a worker behind a cancellable
 progress dialog, and the tables are formatted there too (:func:`~ndcg_desktop.gui.scores.tables.table_data`). The
@@ -44,11 +44,11 @@ from ndcg_desktop.gui.scores.tables import (
 )
 from ndcg_desktop.gui.scores.text import not_scored_text
 from ndcg_desktop.gui.tasks import run_with_progress
-from ndcg_desktop.tasks.events import ProjectSlot
+from ndcg_desktop.sessions.events import ProjectSlot
+from ndcg_desktop.sessions.kit import Job
+from ndcg_desktop.sessions.pool_diff import DIFF_CHOICES, INPUTS, PROJECT, RESULT, PoolDiffSession
 from ndcg_desktop.tasks.pool_diff import PoolDiff
-from ndcg_desktop.tasks.pool_diff_session import DIFF_CHOICES, INPUTS, PROJECT, RESULT, PoolDiffSession
 from ndcg_desktop.tasks.project import Project
-from ndcg_desktop.tasks.session import Job
 
 translate = QCoreApplication.translate
 

@@ -1,7 +1,7 @@
 """*Pool ▸ Pool economics…*: relevant documents found against judgments made, for the draft being judged, beside
 the strategy's expected curve (issue 34 item 5).
 
-Everything shown is :class:`~ndcg_desktop.tasks.pool_economics.EconomicsSession`'s; the curves are computed on a
+Everything shown is :class:`~ndcg_desktop.sessions.pool_economics.EconomicsSession`'s; the curves are computed on a
 worker behind a cancellable progress dialog; the chart and the table only show them.
 """
 
@@ -27,10 +27,11 @@ from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_label
 from ndcg_desktop.gui.scores.tables import Column, FrameModel, fit_columns, sorted_proxy, table_data, table_view
 from ndcg_desktop.gui.tasks import run_with_progress
-from ndcg_desktop.tasks.events import ProjectSlot
-from ndcg_desktop.tasks.pool_economics import ALL, PROJECT, RESULT, Economics, EconomicsSession
+from ndcg_desktop.sessions.events import ProjectSlot
+from ndcg_desktop.sessions.kit import Job
+from ndcg_desktop.sessions.pool_economics import PROJECT, RESULT, EconomicsSession
+from ndcg_desktop.tasks.pool_economics import ALL, Economics
 from ndcg_desktop.tasks.project import Project
-from ndcg_desktop.tasks.session import Job
 
 translate = QCoreApplication.translate
 

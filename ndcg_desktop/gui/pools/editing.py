@@ -1,9 +1,9 @@
 """Pool ▸ Add document, Remove ungraded item, Discard draft, Export qrels: the window's side of tasks.pool_editing.
 
-What an edit would do, and why it does nothing, is :class:`~ndcg_desktop.tasks.pool_edit_session.PoolEditSession`'s
+What an edit would do, and why it does nothing, is :class:`~ndcg_desktop.sessions.pool_edit.PoolEditSession`'s
 (it follows the project's events, so an undo, a discard or another program's write is seen without a refresh);
 the menu forwards the Annotate view's place (version, query, document, the query's text) from the
-:class:`~ndcg_desktop.tasks.annotate_session.AnnotateSession` to it, and reads nothing of the Annotate widget.
+:class:`~ndcg_desktop.sessions.annotate.AnnotateSession` to it, and reads nothing of the Annotate widget.
 Each edit is a command on the window's undo stack that calls the session's use case (which audits it); a failed
 write is reported and never enters the undo history (as in :mod:`.commands`).
 """
@@ -34,10 +34,10 @@ from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_label, show_message
 from ndcg_desktop.gui.scores.tables import FrameModel, fit_columns, sorted_proxy, table_view
 from ndcg_desktop.gui.tasks import Task, run_in_background
-from ndcg_desktop.tasks.annotate_session import AnnotateSession
-from ndcg_desktop.tasks.annotating import Refusal
+from ndcg_desktop.sessions.annotate import AnnotateSession
+from ndcg_desktop.sessions.annotate_rules import Refusal
+from ndcg_desktop.sessions.pool_edit import SEARCH_LIMIT, DocumentSearch, EditRefusal, PoolEditSession
 from ndcg_desktop.tasks.export import export_frozen_pool
-from ndcg_desktop.tasks.pool_edit_session import SEARCH_LIMIT, DocumentSearch, EditRefusal, PoolEditSession
 from ndcg_desktop.tasks.pool_editing import (
     DiscardedDraft,
     DiscardPlan,
@@ -68,7 +68,7 @@ DEBOUNCE_MS = 250
 
 
 def edit_refusal_text(refusal: EditRefusal) -> str:
-    """Why an edit of the pool did nothing (tasks.pool_edit_session), in the window's words; "" when the menu
+    """Why an edit of the pool did nothing (sessions.pool_edit), in the window's words; "" when the menu
     entry is silently idle (no pool or no query shown: nothing to act on)."""
     kind = refusal.kind
     if kind in ("read_only", "frozen"):  # the Annotate view's words for a pool that cannot change
@@ -244,7 +244,7 @@ class StartDraftCommand(_EditCommand):
 
 class AddDocumentDialog(QDialog):
     """A document ID typed, or one picked from the corpus by a search (debounced, in the background); the search's
-    state is :class:`~ndcg_desktop.tasks.pool_edit_session.DocumentSearch`'s."""
+    state is :class:`~ndcg_desktop.sessions.pool_edit.DocumentSearch`'s."""
 
     def __init__(
         self, project: Project, query: str, in_pool: set[str] | frozenset[str], parent: QWidget | None = None

@@ -1,7 +1,7 @@
 """*Pool ▸ Simulate pooling…* and *Pool ▸ Reusability…*: what a pool would cost, and whether it is reusable, on the
 open project (its latest frozen version as the oracle, its stored runs as the runs; issue 34 items 3 and 4).
 
-Everything shown is the sessions' (:mod:`ndcg_desktop.tasks.pool_study_sessions`); the study runs on a worker
+Everything shown is the sessions' (:mod:`ndcg_desktop.sessions.pool_studies`); the study runs on a worker
 behind a cancellable progress dialog; the tables and charts only show its numbers.
 """
 
@@ -36,9 +36,8 @@ from ndcg_desktop.gui.plain import plain_label
 from ndcg_desktop.gui.pools.dialogs import ParameterFields
 from ndcg_desktop.gui.scores.tables import Column, FrameModel, fit_columns, sorted_proxy, table_data, table_view
 from ndcg_desktop.gui.tasks import run_with_progress
-from ndcg_desktop.tasks.events import ProjectSlot
-from ndcg_desktop.tasks.pool_builds import STRATEGIES, Strategy
-from ndcg_desktop.tasks.pool_study_sessions import (
+from ndcg_desktop.sessions.events import ProjectSlot
+from ndcg_desktop.sessions.pool_studies import (
     NO_FROZEN_VERSION,
     NO_PROJECT,
     PROJECT,
@@ -49,6 +48,7 @@ from ndcg_desktop.tasks.pool_study_sessions import (
     StudyRequest,
     parse_budgets,
 )
+from ndcg_desktop.tasks.pool_builds import STRATEGIES, Strategy
 from ndcg_desktop.tasks.project import Project
 
 translate = QCoreApplication.translate

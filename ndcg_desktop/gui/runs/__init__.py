@@ -1,4 +1,4 @@
-"""The Runs view (issue 16), bound to the Qt-free ``tasks.runs_session.RunsSession``.
+"""The Runs view (issue 16), bound to the Qt-free ``sessions.runs.RunsSession``.
 
 - ``inputs``: pool version, cut-offs, gain, statistics, and each run's choices before scoring
 - ``results``: the settings line, the runs table (means, intervals, bounds) and the interval plot

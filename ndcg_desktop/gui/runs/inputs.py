@@ -27,7 +27,7 @@ from ndcg_desktop.domain import Gain, InputError, ZeroIdcgPolicy
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_label, tip_headers
 from ndcg_desktop.gui.scores.text import CHOICE_TEXTS, GAIN_TEXTS, GROUP_TITLES, found_text, keys_text, listing
-from ndcg_desktop.tasks.runs_session import (
+from ndcg_desktop.sessions.runs import (
     CHECKS,
     CHOICES_CHANGED,
     INPUTS,

@@ -9,7 +9,7 @@ from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_label
 from ndcg_desktop.gui.scores.breakdown import BreakdownPanel
 from ndcg_desktop.gui.scores.tables import Column, FrameModel, fit_columns, load_sorted, sorted_proxy, table_view
-from ndcg_desktop.tasks.runs_session import PAIR, PROJECT, RunsSession
+from ndcg_desktop.sessions.runs import PAIR, PROJECT, RunsSession
 
 translate = QCoreApplication.translate
 

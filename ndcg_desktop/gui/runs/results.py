@@ -19,7 +19,7 @@ from ndcg_desktop.gui.scores.tables import (
     table_data,
     table_view,
 )
-from ndcg_desktop.tasks.runs_session import PROJECT, RESULT, SHOWN, RunsResult, RunsSession, runs_rows
+from ndcg_desktop.sessions.runs import PROJECT, RESULT, SHOWN, RunsResult, RunsSession, runs_rows
 
 translate = QCoreApplication.translate
 

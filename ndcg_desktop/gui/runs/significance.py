@@ -13,7 +13,7 @@ from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import bold_label, plain_label
 from ndcg_desktop.gui.runs.inputs import CORRECTION_TEXTS, TEST_TEXTS
 from ndcg_desktop.gui.scores.tables import Column, FrameModel, fit_columns, sorted_proxy, table_view
-from ndcg_desktop.tasks.runs_session import (
+from ndcg_desktop.sessions.runs import (
     PROJECT,
     RESULT,
     SHOWN,

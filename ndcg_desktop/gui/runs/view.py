@@ -1,6 +1,6 @@
 """The Runs view: every imported run scored against one frozen pool version, compared with its uncertainty.
 
-Everything shown comes from :class:`~ndcg_desktop.tasks.runs_session.RunsSession`; the widgets only
+Everything shown comes from :class:`~ndcg_desktop.sessions.runs.RunsSession`; the widgets only
 render it and send it the user's intents. Checking, scoring and comparing run on the thread pool
 behind a cancellable progress dialog; a result computed from inputs changed meanwhile is dropped
 by the session. The main window talks to this view through ``set_project``, ``reload``, ``check``,
@@ -32,11 +32,11 @@ from ndcg_desktop.gui.runs.pair import PairPanel
 from ndcg_desktop.gui.runs.results import RunsTablePanel, runs_table
 from ndcg_desktop.gui.runs.significance import SignificancePanel
 from ndcg_desktop.gui.tasks import run_with_progress
+from ndcg_desktop.sessions.events import ProjectSlot
+from ndcg_desktop.sessions.kit import Job
+from ndcg_desktop.sessions.runs import PROJECT, RESULT, RunsSession
 from ndcg_desktop.tasks.comparing import export_comparison
-from ndcg_desktop.tasks.events import ProjectSlot
 from ndcg_desktop.tasks.project import Project
-from ndcg_desktop.tasks.runs_session import PROJECT, RESULT, RunsSession
-from ndcg_desktop.tasks.session import Job
 
 translate = QCoreApplication.translate
 

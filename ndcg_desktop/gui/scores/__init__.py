@@ -1,4 +1,4 @@
-"""The Scores view, one small view per module, all bound to the Qt-free ``tasks.session.ScoresSession``.
+"""The Scores view, one small view per module, all bound to the Qt-free ``sessions.scores.ScoresSession``.
 
 - ``pickers``: run, pool version, comparison run, K, gain, zero-IDCG rule
 - ``resolve``: what each run's check found, one choice per flag group

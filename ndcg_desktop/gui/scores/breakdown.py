@@ -17,10 +17,10 @@ from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_label
 from ndcg_desktop.gui.scores.tables import FrameModel, fit_columns, table_view
 from ndcg_desktop.gui.tasks import Task, run_in_background
+from ndcg_desktop.sessions.runs import RunsSession
+from ndcg_desktop.sessions.scores import ScoresSession
 from ndcg_desktop.tasks.explaining import explain_query
-from ndcg_desktop.tasks.runs_session import RunsSession
 from ndcg_desktop.tasks.scoring import ScoredRun
-from ndcg_desktop.tasks.session import ScoresSession
 
 translate = QCoreApplication.translate
 

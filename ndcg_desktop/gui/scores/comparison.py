@@ -19,8 +19,8 @@ from ndcg_desktop.gui.scores.tables import (
     table_view,
 )
 from ndcg_desktop.gui.scores.text import scored_against
+from ndcg_desktop.sessions.scores import QUERY, RESULT, ScoresSession
 from ndcg_desktop.tasks.explaining import ndcg_histogram
-from ndcg_desktop.tasks.session import QUERY, RESULT, ScoresSession
 
 translate = QCoreApplication.translate
 

@@ -10,8 +10,8 @@ from ndcg_desktop.domain import EvalSettings
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.scores.tables import FrameModel, fit_columns, sorted_proxy, table_view
 from ndcg_desktop.gui.scores.text import describe_settings
+from ndcg_desktop.sessions.scores import HISTORY, PROJECT, ScoresSession
 from ndcg_desktop.tasks.project import SavedEvaluation
-from ndcg_desktop.tasks.session import HISTORY, PROJECT, ScoresSession
 
 translate = QCoreApplication.translate
 

@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QLabel, QPush
 
 from ndcg_desktop.domain import Gain, ZeroIdcgPolicy
 from ndcg_desktop.gui.scores.text import GAIN_TEXTS, keys_text
-from ndcg_desktop.tasks.session import INPUTS, PROJECT, SETTINGS, ScoresSession
+from ndcg_desktop.sessions.scores import INPUTS, PROJECT, SETTINGS, ScoresSession
 
 translate = QCoreApplication.translate
 CHECK_KEYS = QKeySequence("F5")

@@ -28,8 +28,8 @@ from ndcg_desktop.gui.scores.text import (
     listing,
     set_button_text,
 )
+from ndcg_desktop.sessions.scores import CHECKS, CHOICES, CHOICES_CHANGED, INPUTS, PROJECT, SETTINGS, ScoresSession
 from ndcg_desktop.tasks.scoring import CheckedRun
-from ndcg_desktop.tasks.session import CHECKS, CHOICES, CHOICES_CHANGED, INPUTS, PROJECT, SETTINGS, ScoresSession
 
 translate = QCoreApplication.translate
 SCORE_KEYS = (QKeySequence("Ctrl+Return"), QKeySequence("Ctrl+Enter"))  # Enter: the keypad's

@@ -20,7 +20,8 @@ from ndcg_desktop.gui.scores.tables import (
     table_view,
 )
 from ndcg_desktop.gui.scores.text import describe_settings, scored_against
-from ndcg_desktop.tasks.session import PROJECT, QUERY, RESULT, ScoreResult, ScoresSession
+from ndcg_desktop.sessions.scores import PROJECT, QUERY, RESULT, ScoresSession
+from ndcg_desktop.tasks.scoring import ScoreResult
 
 translate = QCoreApplication.translate
 

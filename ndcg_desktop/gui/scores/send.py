@@ -28,11 +28,11 @@ from ndcg_desktop.gui.scores.tables import (
     table_view,
 )
 from ndcg_desktop.gui.tasks import Task, run_in_background
+from ndcg_desktop.sessions.scores import ScoresSession
 from ndcg_desktop.tasks import JudgingPlan, QueryScope, SentForJudging
 from ndcg_desktop.tasks.grading import undo
 from ndcg_desktop.tasks.pooling import take_back_sent
 from ndcg_desktop.tasks.project import Project, Taken
-from ndcg_desktop.tasks.session import ScoresSession
 
 translate = QCoreApplication.translate
 

@@ -1,6 +1,6 @@
 """The Scores view: the session's small views put together, and the work they ask for run in the background.
 
-Everything shown comes from :class:`~ndcg_desktop.tasks.session.ScoresSession`; the views here
+Everything shown comes from :class:`~ndcg_desktop.sessions.scores.ScoresSession`; the views here
 only render it and send it the user's intents. The main window talks to this view through its
 methods (``set_project``, ``reload``, ``check``, ``score``, ``export``), never its widgets.
 """
@@ -25,12 +25,13 @@ from ndcg_desktop.gui.scores.results import ResultsPanel, results_table
 from ndcg_desktop.gui.scores.send import SendForJudgingDialog
 from ndcg_desktop.gui.scores.tables import TableData
 from ndcg_desktop.gui.tasks import run_with_progress
+from ndcg_desktop.sessions.events import ProjectSlot
+from ndcg_desktop.sessions.kit import Job
+from ndcg_desktop.sessions.scores import CHECKS, PROJECT, QUERY, RESULT, ScoresSession
 from ndcg_desktop.tasks import JudgingPlan, SentForJudging, apply_send_for_judging
-from ndcg_desktop.tasks.events import ProjectSlot
 from ndcg_desktop.tasks.explaining import FlagReport
 from ndcg_desktop.tasks.export import export_comparison_csv, export_result
 from ndcg_desktop.tasks.project import Project, SavedEvaluation
-from ndcg_desktop.tasks.session import CHECKS, PROJECT, QUERY, RESULT, Job, ScoresSession
 
 translate = QCoreApplication.translate
 

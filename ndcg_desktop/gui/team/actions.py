@@ -14,6 +14,7 @@ from ndcg_desktop.gui.plain import show_message
 from ndcg_desktop.gui.tasks import run_with_progress
 from ndcg_desktop.gui.team.adjudicate import AdjudicateView
 from ndcg_desktop.gui.team.assign import AssignDialog
+from ndcg_desktop.sessions.team import TeamRefusal, team_refusal, work_to_hand_out
 from ndcg_desktop.tasks.importing import (
     AnnotatorTaken,
     NegativeGrades,
@@ -22,7 +23,6 @@ from ndcg_desktop.tasks.importing import (
     import_ratings,
 )
 from ndcg_desktop.tasks.project import SUFFIX
-from ndcg_desktop.tasks.team_session import TeamRefusal, team_refusal, work_to_hand_out
 from ndcg_desktop.tasks.teams import Assignment, MergeReport, assign_work, merge_work
 
 translate = QCoreApplication.translate
@@ -44,12 +44,12 @@ class TeamActions(QObject):
         self.view = AdjudicateView(window.undo_stack, slot=window.slot)  # follows the project's events itself
         self.view.error.connect(window.show_error)
         self.view.status.connect(lambda text: window.statusBar().showMessage(text, 15000))
-        # what a pick or a rule wrote reaches every view through the project's events (tasks.events)
+        # what a pick or a rule wrote reaches every view through the project's events (sessions.events)
         window.tabs.addTab(self.view, translate("team", "Adjudicate"))
 
     def update(self) -> None:
         """Assign and merge are the coordinator's, on a writable draft: not in an annotator's work file
-        (``tasks.team_session.team_refusal`` decides)."""
+        (``sessions.team.team_refusal`` decides)."""
         offered = team_refusal(self.window.project) is None
         self.assign_action.setEnabled(offered)
         self.merge_action.setEnabled(offered)

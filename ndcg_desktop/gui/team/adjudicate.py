@@ -1,6 +1,6 @@
 """The Adjudicate view: the draft's items rated differently, most consequential first, settled by a pick or a rule.
 
-Everything shown comes from :class:`~ndcg_desktop.tasks.team_session.AdjudicateSession`, which follows the
+Everything shown comes from :class:`~ndcg_desktop.sessions.team.AdjudicateSession`, which follows the
 project's events (a pick, an undo, a merge, another program's write); the list is computed off the GUI thread when
 the view is shown. Picks and rules are undoable commands that call the session's use cases, as ``ndcg adjudicate``
 calls the same task functions.
@@ -33,10 +33,10 @@ from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_label
 from ndcg_desktop.gui.scores.tables import FrameModel, fit_columns, sorted_proxy, table_view
 from ndcg_desktop.gui.tasks import run_in_background
+from ndcg_desktop.sessions.events import ProjectSlot
+from ndcg_desktop.sessions.team import LIST, PROJECT, SELECTED, AdjudicateSession, KeyRefusal
 from ndcg_desktop.tasks.adjudication import RULES, Disagreements, RuleApplied
-from ndcg_desktop.tasks.events import ProjectSlot
 from ndcg_desktop.tasks.project import Project, Taken
-from ndcg_desktop.tasks.team_session import LIST, PROJECT, SELECTED, AdjudicateSession, KeyRefusal
 
 translate = QCoreApplication.translate
 
@@ -58,7 +58,7 @@ RULE_NAMES = {
 
 
 def key_refusal_text(refusal: KeyRefusal) -> str:
-    """Why a grade key did nothing (tasks.team_session), in the window's words; "" when the key is silently idle
+    """Why a grade key did nothing (sessions.team), in the window's words; "" when the key is silently idle
     (nothing to adjudicate, or nothing selected: the list says so already)."""
     if refusal.kind == "off_scale":
         return translate("team", "{grade} is not a grade here: this draft's grades run from {low} to {high}.").format(

@@ -22,7 +22,7 @@ from ndcg_desktop.gui import file_dialogs
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_label
 from ndcg_desktop.gui.scores.tables import FrameModel, fit_columns, table_view
-from ndcg_desktop.tasks.team_session import AssignChoices, AssignSession
+from ndcg_desktop.sessions.team import AssignChoices, AssignSession
 
 translate = QCoreApplication.translate
 
@@ -35,7 +35,7 @@ PLAN_COLUMNS = [
 
 
 class AssignDialog(QDialog):
-    """Chooses who grades what; the table shows the session's plan (``tasks.team_session.AssignSession``) as the
+    """Chooses who grades what; the table shows the session's plan (``sessions.team.AssignSession``) as the
     choices change."""
 
     def __init__(self, sizes: pd.Series, folder: str, parent: QWidget | None = None) -> None:

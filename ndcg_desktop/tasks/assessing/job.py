@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from urllib.parse import urlsplit
 
@@ -19,6 +18,7 @@ import pandas as pd
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.names import MODEL_PREFIX
 from ndcg_desktop.domain.natural import natural_key
+from ndcg_desktop.domain.progress import IsCancelled, Progress
 from ndcg_desktop.formats.cells import check_id, show
 from ndcg_desktop.store import PoolVersion, Project, ProjectBusy
 from ndcg_desktop.store.advice import start_a_draft
@@ -40,9 +40,6 @@ from ndcg_desktop.tasks.assessing.model import (
 )
 from ndcg_desktop.tasks.assessing.prompt import labels_text, render
 from ndcg_desktop.tasks.work_files import work_annotator
-
-Progress = Callable[[int, int], None]
-IsCancelled = Callable[[], bool]
 
 DOWN_IN_A_ROW = 3  # answers in a row that say the endpoint is down (not the item) stop a job
 _KEPT_FAILURES = 5

@@ -1,4 +1,4 @@
-"""*Compare pool versions*' state as a Qt-free, evented session (the pattern of :mod:`ndcg_desktop.tasks.session`).
+"""*Compare pool versions*' state as a Qt-free, evented session (the pattern of :mod:`ndcg_desktop.sessions.scores`).
 
 The two frozen versions chosen (A before B), K and every evaluation choice ``ndcg diff-pools`` offers, each
 offered from the one table of choices (:mod:`ndcg_desktop.domain.choices`, the default first, so nothing is
@@ -15,11 +15,11 @@ from typing import Any
 
 from ndcg_desktop.domain import EvalSettings
 from ndcg_desktop.domain.choices import BY_NAME, Choice
+from ndcg_desktop.sessions.events import FollowsProject, ProjectEvent, RunsChanged, VersionRefused, VersionsChanged
+from ndcg_desktop.sessions.kit import Emitter, Job
 from ndcg_desktop.store import PoolVersion, Project
 from ndcg_desktop.tasks import pool_diff
-from ndcg_desktop.tasks.events import FollowsProject, ProjectEvent, RunsChanged, VersionRefused, VersionsChanged
 from ndcg_desktop.tasks.pool_diff import PoolDiff
-from ndcg_desktop.tasks.session import Emitter, Job
 
 # (project, a, b, settings, progress=..., cancelled=...) -> PoolDiff
 Differ = Callable[..., PoolDiff]

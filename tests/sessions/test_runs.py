@@ -13,9 +13,7 @@ from ndcg_desktop.domain import EvalSettings, InputError
 from ndcg_desktop.scoring import Cancelled
 from ndcg_desktop.scoring.explain import compare
 from ndcg_desktop.scoring.stats import StatsSettings
-from ndcg_desktop.store import Project
-from ndcg_desktop.tasks.comparing import compare_project
-from ndcg_desktop.tasks.runs_session import (
+from ndcg_desktop.sessions.runs import (
     CHECKS,
     RESULT,
     RunsSession,
@@ -25,6 +23,8 @@ from ndcg_desktop.tasks.runs_session import (
     pairs_rows,
     runs_rows,
 )
+from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.comparing import compare_project
 from ndcg_desktop.tasks.scoring import score_run
 
 FAST = StatsSettings(resamples=1000)
@@ -298,7 +298,7 @@ def test_a_score_job_reads_each_run_once_for_every_k(demo, monkeypatch):
 def test_another_test_or_correction_restates_the_result_at_once_and_keeps_the_pair(demo):
     """The scores, the result (restated, as comparing afresh gives it) and the open pair stay; a job made under the
     old statistics is dropped."""
-    from ndcg_desktop.tasks.runs_session import PAIR, STATS, compare_scored
+    from ndcg_desktop.sessions.runs import PAIR, STATS, compare_scored
 
     session = scored_session(demo)
     stale = session.score_job()

@@ -22,19 +22,17 @@ Views subscribe to :attr:`ScoresSession.changed`, which carries the set of aspec
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar, cast
-
-import pandas as pd
+from dataclasses import dataclass
+from typing import Any, cast
 
 from ndcg_desktop.domain import EvalSettings, Gain, ZeroIdcgPolicy
 from ndcg_desktop.domain.choices import FLAG_GROUPS
 from ndcg_desktop.scoring.explain import compare
-from ndcg_desktop.store import FrozenVersionChanged, PoolVersion, Project, RunInfo, SavedEvaluation
-from ndcg_desktop.tasks.events import EvaluationsChanged, FollowsProject, ProjectEvent
+from ndcg_desktop.sessions.events import EvaluationsChanged, FollowsProject, ProjectEvent
+from ndcg_desktop.sessions.kit import Emitter, Job, VersionChoice, prove_or_forget
+from ndcg_desktop.store import PoolVersion, Project, RunInfo, SavedEvaluation
 from ndcg_desktop.tasks.pooling import JudgingPlan, QueryScope, plan_send_for_judging
-from ndcg_desktop.tasks.scoring import CheckedRun, ScoredRun, check_run, score_run
+from ndcg_desktop.tasks.scoring import CheckedRun, ScoreResult, check_run, score_run
 
 # Each flag group's resolutions, from the domain's table (a refusing default is no resolution: "unset"). Sending
 # unjudged documents for judging is no scoring policy: it is the window's action (ScoresSession.send_for_judging).
@@ -59,94 +57,12 @@ PROJECT, INPUTS, SETTINGS, CHOICES_CHANGED, CHECKS, PLAN, RESULT, HISTORY, QUERY
 )
 
 
-def prove_or_forget(project: Project, version: int, forget: Callable[[], None]) -> None:
-    """Before a view's result leaves the window (an export): frozen ``version`` still proves itself (rules 15 and
-    16), or ``forget()`` drops what was computed from it and :class:`~ndcg_desktop.store.FrozenVersionChanged`
-    is raised."""
-    try:
-        project.frozen_version(version)
-    except FrozenVersionChanged:
-        forget()
-        raise
-
-
-class Emitter:
-    """A minimal evented signal: ``connect(callback)``, ``emit(*args)``; no Qt."""
-
-    def __init__(self) -> None:
-        self._callbacks: list[Callable[..., object]] = []
-
-    def connect(self, callback: Callable[..., object]) -> None:
-        self._callbacks.append(callback)
-
-    def disconnect(self, callback: Callable[..., object]) -> None:
-        self._callbacks.remove(callback)
-
-    def emit(self, *args: object) -> None:
-        for callback in list(self._callbacks):
-            callback(*args)
-
-
-T_co = TypeVar("T_co", covariant=True)
-
-
-@dataclass(frozen=True)
-class Job(Generic[T_co]):
-    """Work to run anywhere: ``fn(progress=..., cancelled=...)``; its result goes back through ``apply``."""
-
-    kind: str  # "check", "score" or "plan"
-    generation: int
-    fn: Callable[..., T_co]
-
-    def __call__(
-        self, progress: Callable[[int, int], None] | None = None, cancelled: Callable[[], bool] | None = None
-    ) -> T_co:
-        """The job's result (what the session's ``apply`` takes back)."""
-        return self.fn(progress=progress, cancelled=cancelled)
-
-
-@dataclass
-class ScoreResult:
-    """A scored run, and when comparing, the other run and the per-query comparison."""
-
-    first: ScoredRun
-    second: ScoredRun | None = None
-    comparison: pd.DataFrame | None = None
-    counts: dict[str, int] = field(default_factory=dict)
-
-
 @dataclass(frozen=True)
 class Missing:
     """A flag group that still needs a choice, and what each run's check found for it."""
 
     group: str
     found: dict[str, int]  # run name -> count
-
-
-class VersionChoice:
-    """The project's pool versions and the one chosen (a session's ``_versions`` and ``_pool_version``)."""
-
-    _versions: list[PoolVersion]
-    _pool_version: int | None
-
-    @property
-    def frozen_versions(self) -> list[PoolVersion]:
-        """The frozen versions, newest first."""
-        return [v for v in reversed(self._versions) if v.frozen]
-
-    @property
-    def version(self) -> PoolVersion | None:
-        return next((v for v in self._versions if v.version == self._pool_version), None)
-
-    def _follow_versions(self, listed: list[int]) -> None:
-        """After the versions changed (``listed``: the frozen ones before): a version frozen since is chosen (the
-        work just finished is what one scores next); else the choice stays while still frozen, or the newest."""
-        frozen = [v.version for v in self.frozen_versions]
-        new = [number for number in frozen if number not in listed]
-        if new:
-            self._pool_version = new[0]
-        elif self._pool_version not in frozen:
-            self._pool_version = frozen[0] if frozen else None
 
 
 class ScoresSession(FollowsProject, VersionChoice):

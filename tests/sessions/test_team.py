@@ -8,10 +8,8 @@ import sqlite3
 import pandas as pd
 import pytest
 
-from ndcg_desktop.tasks.adjudication import disagreements
-from ndcg_desktop.tasks.events import ProjectSlot
-from ndcg_desktop.tasks.project import create_project, open_project
-from ndcg_desktop.tasks.team_session import (
+from ndcg_desktop.sessions.events import ProjectSlot
+from ndcg_desktop.sessions.team import (
     LIST,
     AdjudicateSession,
     AssignChoices,
@@ -21,6 +19,8 @@ from ndcg_desktop.tasks.team_session import (
     team_refusal,
     work_to_hand_out,
 )
+from ndcg_desktop.tasks.adjudication import disagreements
+from ndcg_desktop.tasks.project import create_project, open_project
 from ndcg_desktop.tasks.teams import plan_summary
 from tests.tasks.test_adjudication import rated  # noqa: F401 - the fixture: three differing items, run bm25
 

@@ -1,11 +1,11 @@
-"""What a grading key does in Annotate (tasks.annotating), without Qt: refusals, regrades, the next document."""
+"""What a grading key does in Annotate (sessions.annotate_rules), without Qt: refusals, regrades, the next document."""
 
 from __future__ import annotations
 
 import pytest
 
 from ndcg_desktop.domain.settings import GradeScale
-from ndcg_desktop.tasks.annotating import (
+from ndcg_desktop.sessions.annotate_rules import (
     Decision,
     GradingRules,
     Refusal,

@@ -1,18 +1,18 @@
-"""The Annotate view's state as a Qt-free, evented model (the pattern of :mod:`ndcg_desktop.tasks.session`).
+"""The Annotate view's state as a Qt-free, evented model (the pattern of :mod:`ndcg_desktop.sessions.scores`).
 
 The session holds everything the view shows and decides: the pool version shown (and which one the project's
 events call for: a new draft is shown, a discarded one gives way to the draft or the newest frozen version), the
 query list with each query's progress, the current query and its pool in the judging order, the current item,
-where a key moves next, why a key did nothing (:mod:`ndcg_desktop.tasks.annotating`), whether a regrade is
+where a key moves next, why a key did nothing (:mod:`ndcg_desktop.sessions.annotate_rules`), whether a regrade is
 confirmed first, and the note. The widgets render it and forward keys; the undoable commands call the use
 cases it exposes (:meth:`AnnotateSession.grade_item`, :meth:`AnnotateSession.note_item`,
 :meth:`AnnotateSession.put_back`).
 
-It follows a :class:`~ndcg_desktop.tasks.events.ProjectSlot`: every change, by this window, an undo, a worker or
+It follows a :class:`~ndcg_desktop.sessions.events.ProjectSlot`: every change, by this window, an undo, a worker or
 another program, reaches it as a project event. ``changed`` carries the aspects that changed.
 
 >>> import tempfile, pathlib
->>> from ndcg_desktop.tasks.events import ProjectSlot
+>>> from ndcg_desktop.sessions.events import ProjectSlot
 >>> from ndcg_desktop.tasks.project import create_project
 >>> slot, session = ProjectSlot(), AnnotateSession()
 >>> session.follow(slot)
@@ -28,12 +28,9 @@ from collections.abc import Mapping, Sequence
 
 from ndcg_desktop.domain.blind import BLIND, DOC_ID, JUDGING_ORDERS
 from ndcg_desktop.domain.settings import grade_label
-from ndcg_desktop.store import FrozenVersionChanged, PoolVersion, Project
-from ndcg_desktop.store.undo import Taken
-from ndcg_desktop.tasks import grading, pool_builds
-from ndcg_desktop.tasks.annotate_rows import PoolRows, QueryRows
-from ndcg_desktop.tasks.annotating import Decision, GradingRules, Refusal, next_query_to_grade, next_ungraded
-from ndcg_desktop.tasks.events import (
+from ndcg_desktop.sessions.annotate_rows import PoolRows, QueryRows
+from ndcg_desktop.sessions.annotate_rules import Decision, GradingRules, Refusal, next_query_to_grade, next_ungraded
+from ndcg_desktop.sessions.events import (
     FollowsProject,
     ItemsChanged,
     ProjectEvent,
@@ -43,7 +40,10 @@ from ndcg_desktop.tasks.events import (
     VersionRefused,
     VersionsChanged,
 )
-from ndcg_desktop.tasks.session import Emitter, Job, prove_or_forget
+from ndcg_desktop.sessions.kit import Emitter, Job, prove_or_forget
+from ndcg_desktop.store import FrozenVersionChanged, PoolVersion, Project
+from ndcg_desktop.store.undo import Taken
+from ndcg_desktop.tasks import grading, pool_builds
 from ndcg_desktop.tasks.work_files import WorkOrigin, work_origin
 
 __all__ = ["LARGE", "AnnotateSession"]

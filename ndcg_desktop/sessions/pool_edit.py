@@ -1,4 +1,4 @@
-"""The pool editor's state as a Qt-free, evented session (the pattern of :mod:`ndcg_desktop.tasks.session`).
+"""The pool editor's state as a Qt-free, evented session (the pattern of :mod:`ndcg_desktop.sessions.scores`).
 
 Where the editor acts (a pool version and a query: the Annotate view's place, forwarded by the window), that
 query's items as the file holds them now, whether an add or a removal may go ahead and why not, the edits with
@@ -7,7 +7,7 @@ discard, a worker's or another program's write updates the items, and drops a di
 hold, without anyone refreshing it by hand. A frozen version is refused (rule 15: a frozen pool never changes).
 
 >>> import tempfile, pathlib
->>> from ndcg_desktop.tasks.events import ProjectSlot
+>>> from ndcg_desktop.sessions.events import ProjectSlot
 >>> from ndcg_desktop.tasks.project import create_project
 >>> slot, session = ProjectSlot(), PoolEditSession()
 >>> session.follow(slot)
@@ -19,15 +19,16 @@ hold, without anyone refreshing it by hand. A frozen version is refused (rule 15
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
 
+from ndcg_desktop.domain.progress import IsCancelled
 from ndcg_desktop.domain.settings import grade_label
+from ndcg_desktop.sessions.events import FollowsProject, ItemsChanged, ProjectEvent, VersionsChanged
+from ndcg_desktop.sessions.kit import Emitter, Job
 from ndcg_desktop.store import PoolVersion, Project
-from ndcg_desktop.tasks.events import FollowsProject, ItemsChanged, ProjectEvent, VersionsChanged
 from ndcg_desktop.tasks.pool_editing import (
     ROW_COLUMNS,
     DiscardedDraft,
@@ -40,12 +41,9 @@ from ndcg_desktop.tasks.pool_editing import (
     undo_add,
     undo_remove,
 )
-from ndcg_desktop.tasks.session import Emitter, Job
 
 # Aspects carried by PoolEditSession.changed.
 PROJECT, PLACE, ITEMS, PENDING = "project", "place", "items", "pending"
-
-IsCancelled = Callable[[], bool]
 
 
 @dataclass(frozen=True)

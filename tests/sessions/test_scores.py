@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from ndcg_desktop.sessions.scores import CHOICES, Missing, ScoresSession
 from ndcg_desktop.store import Project
-from ndcg_desktop.tasks.session import CHOICES, Missing, ScoresSession
 
 QRELS = "q1 0 A 3\nq1 0 B 2\nq1 0 C 1\nq1 0 D 0\nq2 0 E 1\n"
 RUN = "q1 Q0 B 1 2.0 s\nq1 Q0 X 2 1.5 s\nq1 Q0 C 3 1.0 s\nq2 Q0 E 1 1.0 s\nq2 Q0 Y 2 0.5 s\n"
@@ -176,8 +176,8 @@ def test_a_run_is_never_compared_with_itself():
 
 def _newly_frozen_sessions(project):
     """Scores and Runs sessions following ``project`` through its events (as the window's views do)."""
-    from ndcg_desktop.tasks.events import ProjectSlot
-    from ndcg_desktop.tasks.runs_session import RunsSession
+    from ndcg_desktop.sessions.events import ProjectSlot
+    from ndcg_desktop.sessions.runs import RunsSession
 
     slot = ProjectSlot()
     slot.open(project)

@@ -1,4 +1,4 @@
-"""The Agreement view's state as a Qt-free, evented model (the pattern of :mod:`ndcg_desktop.tasks.session`).
+"""The Agreement view's state as a Qt-free, evented model (the pattern of :mod:`ndcg_desktop.sessions.scores`).
 
 Inputs: the project, a pool version (a draft or a frozen one) and the settings the runs are scored
 under (K, gain, and the policies for unjudged documents, duplicates and unknown queries). Any change
@@ -13,10 +13,10 @@ from collections.abc import Callable
 from typing import Any
 
 from ndcg_desktop.domain import EvalSettings
+from ndcg_desktop.sessions.events import FollowsProject, ItemsChanged, ProjectEvent, VersionRefused, VersionsChanged
+from ndcg_desktop.sessions.kit import Emitter, Job, prove_or_forget
 from ndcg_desktop.store import PoolVersion, Project
 from ndcg_desktop.tasks.agreement import AgreementResult, Caveat, find_caveats, load_agreement
-from ndcg_desktop.tasks.events import FollowsProject, ItemsChanged, ProjectEvent, VersionRefused, VersionsChanged
-from ndcg_desktop.tasks.session import Emitter, Job, prove_or_forget
 
 # (project, version, settings, progress=..., cancelled=...) -> AgreementResult
 Loader = Callable[..., AgreementResult]

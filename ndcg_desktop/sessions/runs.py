@@ -1,4 +1,4 @@
-"""The Runs view's state as a Qt-free, evented model (the pattern of :mod:`ndcg_desktop.tasks.session`).
+"""The Runs view's state as a Qt-free, evented model (the pattern of :mod:`ndcg_desktop.sessions.scores`).
 
 Every run imported into the project, scored against one frozen pool version at one or more K and
 compared (rule 17: intervals, paired tests, corrections, effect sizes, bounds from unjudged
@@ -36,6 +36,9 @@ from ndcg_desktop.scoring.explain import compare_per_query
 from ndcg_desktop.scoring.stats import TEST_COLUMNS, StatsSettings, superscript_text
 from ndcg_desktop.scoring.stats import Correction as Correction  # the views' choices
 from ndcg_desktop.scoring.stats import StatTest as StatTest
+from ndcg_desktop.sessions.events import FollowsProject
+from ndcg_desktop.sessions.kit import Emitter, Job, VersionChoice, prove_or_forget
+from ndcg_desktop.sessions.scores import CHOICES, DEFAULT_CHOICES, REFUSING_GROUPS
 from ndcg_desktop.store import PoolVersion, Project, RunInfo
 from ndcg_desktop.tasks.comparing import (
     FewQueries,
@@ -46,17 +49,7 @@ from ndcg_desktop.tasks.comparing import (
     restated,
     significance_matrix,
 )
-from ndcg_desktop.tasks.events import FollowsProject
 from ndcg_desktop.tasks.scoring import CheckedRun, ScoredRun, check_run, score_run_at
-from ndcg_desktop.tasks.session import (
-    CHOICES,
-    DEFAULT_CHOICES,
-    REFUSING_GROUPS,
-    Emitter,
-    Job,
-    VersionChoice,
-    prove_or_forget,
-)
 
 # Each group's choices: the scoring policies, as in the Scores view (whose window alone also sends for judging).
 RUN_CHOICES: dict[str, tuple[str, ...]] = CHOICES

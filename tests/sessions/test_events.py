@@ -1,4 +1,4 @@
-"""The project's events (tasks.events): every change reaches the subscribers, whoever made it and however."""
+"""The project's events (sessions.events): every change reaches the subscribers, whoever made it and however."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from ndcg_desktop.domain import InputError
-from ndcg_desktop.tasks.events import (
+from ndcg_desktop.sessions.events import (
     ItemsChanged,
     ProjectClosed,
     ProjectEvents,

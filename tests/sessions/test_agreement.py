@@ -5,9 +5,9 @@ from __future__ import annotations
 import pandas as pd
 
 from ndcg_desktop.domain import Gain
+from ndcg_desktop.sessions.agreement import INPUTS, PROJECT, RESULT, AgreementSession
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.agreement import compute_agreement
-from ndcg_desktop.tasks.agreement_session import INPUTS, PROJECT, RESULT, AgreementSession
 
 RATINGS = pd.DataFrame(
     [("q1", "A", "ana", 3), ("q1", "A", "ben", 2), ("q1", "B", "ana", 0), ("q1", "B", "ben", 0)],

@@ -1,4 +1,4 @@
-"""The state of *Pool ▸ Judge with a model…* without Qt (tasks.judge_session): inputs, what they invalidate, the
+"""The state of *Pool ▸ Judge with a model…* without Qt (sessions.judge): inputs, what they invalidate, the
 connection test, the prompt of a real item, the estimate and the job, all through ``tasks.assessing``."""
 
 from __future__ import annotations
@@ -9,16 +9,16 @@ import socket
 import pytest
 
 from ndcg_desktop.domain import GradeScale
-from ndcg_desktop.store import Project
-from ndcg_desktop.tasks.assessing import Item, load_template, preview_prompt
-from ndcg_desktop.tasks.events import ProjectSlot
-from ndcg_desktop.tasks.judge_session import (
+from ndcg_desktop.sessions.events import ProjectSlot
+from ndcg_desktop.sessions.judge import (
     CONNECTION,
     ESTIMATE,
     PREVIEW,
     JudgeInputs,
     JudgeSession,
 )
+from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.assessing import Item, load_template, preview_prompt
 
 
 @pytest.fixture

@@ -22,6 +22,15 @@ from typing import Any, cast
 
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.manifest import JsonObject
+from ndcg_desktop.sessions.events import (
+    FollowsProject,
+    ItemsChanged,
+    ProjectEvent,
+    TextsChanged,
+    VersionRefused,
+    VersionsChanged,
+)
+from ndcg_desktop.sessions.kit import Emitter, Job
 from ndcg_desktop.store import PoolVersion, Project
 from ndcg_desktop.tasks.assessing import (
     SCOPES,
@@ -41,15 +50,6 @@ from ndcg_desktop.tasks.assessing import (
     select_items,
 )
 from ndcg_desktop.tasks.assessing.job import check_settings
-from ndcg_desktop.tasks.events import (
-    FollowsProject,
-    ItemsChanged,
-    ProjectEvent,
-    TextsChanged,
-    VersionRefused,
-    VersionsChanged,
-)
-from ndcg_desktop.tasks.session import Emitter, Job
 
 # Aspects carried by JudgeSession.changed.
 PROJECT, INPUTS, CONNECTION, PREVIEW, ESTIMATE = "project", "inputs", "connection", "preview", "estimate"

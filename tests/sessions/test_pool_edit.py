@@ -10,8 +10,8 @@ import pytest
 
 from ndcg_desktop.domain import InputError
 from ndcg_desktop.domain.settings import GradeScale, default_labels
-from ndcg_desktop.tasks.events import ProjectSlot
-from ndcg_desktop.tasks.pool_edit_session import ITEMS, PENDING, DocumentSearch, EditRefusal, PoolEditSession
+from ndcg_desktop.sessions.events import ProjectSlot
+from ndcg_desktop.sessions.pool_edit import ITEMS, PENDING, DocumentSearch, EditRefusal, PoolEditSession
 from ndcg_desktop.tasks.pool_editing import restore_discarded
 from ndcg_desktop.tasks.project import create_project, open_project
 

@@ -8,9 +8,8 @@ import sys
 import pytest
 
 from ndcg_desktop.domain.blind import BLIND, DOC_ID, blind_key
-from ndcg_desktop.store import FrozenVersionChanged, Project
-from ndcg_desktop.tasks import annotate_session
-from ndcg_desktop.tasks.annotate_session import (
+from ndcg_desktop.sessions import annotate as annotate_session
+from ndcg_desktop.sessions.annotate import (
     COUNTS,
     CURRENT,
     ITEMS,
@@ -21,8 +20,9 @@ from ndcg_desktop.tasks.annotate_session import (
     VERSION,
     AnnotateSession,
 )
-from ndcg_desktop.tasks.annotating import Decision, Refusal
-from ndcg_desktop.tasks.events import ProjectSlot
+from ndcg_desktop.sessions.annotate_rules import Decision, Refusal
+from ndcg_desktop.sessions.events import ProjectSlot
+from ndcg_desktop.store import FrozenVersionChanged, Project
 from ndcg_desktop.tasks.importing import import_ratings
 from ndcg_desktop.tasks.pool_editing import discard, plan_discard, restore_discarded
 from ndcg_desktop.tasks.pooling import apply_send_for_judging, plan_send_for_judging, take_back_sent
@@ -71,7 +71,7 @@ def counts(session) -> dict[str, tuple[int, int, int]]:
 
 def test_the_core_module_never_loads_qt():
     code = (
-        "import sys; import ndcg_desktop.tasks.annotate_session; "
+        "import sys; import ndcg_desktop.sessions.annotate; "
         "assert not [m for m in sys.modules if m.startswith(('PySide6', 'shiboken6'))], 'Qt was imported'"
     )
     subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)

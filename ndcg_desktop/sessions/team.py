@@ -1,4 +1,4 @@
-"""The team views' state as Qt-free, evented sessions (the pattern of :mod:`ndcg_desktop.tasks.session`).
+"""The team views' state as Qt-free, evented sessions (the pattern of :mod:`ndcg_desktop.sessions.scores`).
 
 - :class:`AdjudicateSession`: the draft's items rated differently (most consequential first), each annotator's
   grade, the grade chosen, which item is selected, what a digit key does (or why it does nothing), and the next
@@ -17,6 +17,8 @@ import pandas as pd
 
 from ndcg_desktop.domain import InputError
 from ndcg_desktop.domain.settings import GradeScale
+from ndcg_desktop.sessions.events import FollowsProject, ItemsChanged, ProjectEvent, RunsChanged, VersionsChanged
+from ndcg_desktop.sessions.kit import Emitter, Job
 from ndcg_desktop.store import PoolVersion, Project
 from ndcg_desktop.store.undo import Taken
 from ndcg_desktop.tasks.adjudication import (
@@ -28,9 +30,7 @@ from ndcg_desktop.tasks.adjudication import (
     pick_taken,
     undo_rule,
 )
-from ndcg_desktop.tasks.events import FollowsProject, ItemsChanged, ProjectEvent, RunsChanged, VersionsChanged
 from ndcg_desktop.tasks.grading import undo
-from ndcg_desktop.tasks.session import Emitter, Job
 from ndcg_desktop.tasks.teams import plan_summary, work_sizes
 from ndcg_desktop.tasks.work_files import work_origin
 

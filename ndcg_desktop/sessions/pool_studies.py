@@ -16,9 +16,11 @@ from pathlib import Path
 from typing import Generic, TypeVar
 
 from ndcg_desktop.domain import EvalSettings, InputError
+from ndcg_desktop.domain.progress import IsCancelled, Progress
 from ndcg_desktop.scoring.pooling import Budget, Strategy
+from ndcg_desktop.sessions.events import FollowsProject
+from ndcg_desktop.sessions.kit import Emitter, Job
 from ndcg_desktop.store import Project
-from ndcg_desktop.tasks.events import FollowsProject
 from ndcg_desktop.tasks.pool_runs import pool_runs_from_project
 from ndcg_desktop.tasks.pool_simulation import (
     PoolingSimulation,
@@ -28,10 +30,7 @@ from ndcg_desktop.tasks.pool_simulation import (
     reusability,
     simulate_pooling,
 )
-from ndcg_desktop.tasks.session import Emitter, Job
 
-Progress = Callable[[int, int], None]
-IsCancelled = Callable[[], bool]
 PROJECT, RESULT = "project", "result"
 NO_PROJECT, NO_FROZEN_VERSION, TOO_FEW_RUNS = "no project", "no frozen version", "too few runs"
 UNAVAILABLE = {  # why a study cannot run (the window shows its own translation of each)
