@@ -43,7 +43,7 @@ from ndcg_desktop.store import PoolVersion, Project, RunInfo
 from ndcg_desktop.tasks.comparing import (
     FewQueries,
     RunsComparison,
-    compare_evaluations,
+    compare_scored,
     find_few_queries,
     parse_cutoffs,
     restated,
@@ -435,52 +435,6 @@ class RunsSession(FollowsProject, VersionChoice):
             self._scored.update(scored.scored)
             self.changed.emit(frozenset({SCORES, RESULT}))
         return True
-
-
-def compare_scored(
-    scored: dict[str, dict[int, ScoredRun]],
-    names: list[str],
-    ks: list[int],
-    settings: dict[str, EvalSettings],
-    stats: StatsSettings,
-    baseline: str | None,
-) -> RunsComparison:
-    """The comparison of scored runs (``ndcg compare``'s tables), each run's choices named when they differ."""
-    evaluations = {name: {k: scored[name][k].evaluation for k in ks} for name in names}
-    bounds: dict[str, dict[int, pd.DataFrame]] = {}
-    for name in names:
-        bounds[name] = {}
-        for k in ks:
-            frame = scored[name][k].bounds
-            assert frame is not None  # scored with bounds=True
-            bounds[name][k] = frame
-    result = compare_evaluations(evaluations, ks, settings[names[0]], stats, baseline=baseline, bounds=bounds)
-    note = choices_note({name: settings[name] for name in names})
-    if note:
-        result.choices_note = note
-        result.manifest["settings_line"] = result.settings_line()
-    return result
-
-
-def choices_note(settings: dict[str, EvalSettings]) -> str:
-    """Empty when every run was resolved alike; else each run's choices (the line's own are the first run's).
-
-    >>> choices_note({"a": EvalSettings(unjudged="zero"), "b": EvalSettings(unjudged="zero")})
-    ''
-    >>> choices_note({"a": EvalSettings(unjudged="zero"), "b": EvalSettings(unjudged="condense")})[:45]
-    'choices per run: a: unjudged=zero, duplicates'
-    """
-
-    def words(s: EvalSettings) -> str:
-        return (
-            f"unjudged={s.unjudged}, duplicates={s.duplicates}, unknown_queries={s.unknown_queries}, "
-            f"queries={s.queries}"
-        )
-
-    texts = {name: words(s) for name, s in settings.items()}
-    if len(set(texts.values())) <= 1:
-        return ""
-    return "choices per run: " + "; ".join(f"{name}: {text}" for name, text in texts.items())
 
 
 def pair_queries(result: RunsResult, k: int, a: str, b: str) -> PairQueries:

@@ -53,7 +53,7 @@ from ndcg_desktop.scoring.stats import (
 )
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.files import Judgments, Ranking, read_judgments, read_ranking
-from ndcg_desktop.tasks.scoring import score_run_at
+from ndcg_desktop.tasks.scoring import ScoredRun, score_run_at
 
 _AtEachK = tuple[dict[int, Evaluation], dict[int, pd.DataFrame]]  # a run's evaluations and bounds by K
 ZERO, CONDENSE = UnjudgedPolicy.ZERO, UnjudgedPolicy.CONDENSE
@@ -255,17 +255,61 @@ def compare_project(
     """
     _check_runs(list(run_names), baseline)
     version = project.frozen_version(pool_version).version
-    evaluations: dict[str, dict[int, Evaluation]] = {}
-    bounds: dict[str, dict[int, pd.DataFrame]] = {}
+    scored: dict[str, dict[int, ScoredRun]] = {}
     total, done = len(run_names) * len(ks), 0
     for name in run_names:
-        scored = score_run_at(project, name, version, base, list(ks), bounds=True)
-        evaluations[name] = {k: s.evaluation for k, s in scored.items()}
-        bounds[name] = {k: s.bounds for k, s in scored.items() if s.bounds is not None}
+        scored[name] = score_run_at(project, name, version, base, list(ks), bounds=True)
         done += len(ks)
         if progress is not None:
             progress(done, total)
-    return compare_evaluations(evaluations, list(ks), base, stats, baseline=baseline, bounds=bounds)
+    names = list(run_names)
+    return compare_scored(scored, names, list(ks), dict.fromkeys(names, base), stats, baseline)
+
+
+def compare_scored(
+    scored: dict[str, dict[int, ScoredRun]],
+    names: list[str],
+    ks: list[int],
+    settings: dict[str, EvalSettings],
+    stats: StatsSettings,
+    baseline: str | None,
+) -> RunsComparison:
+    """The comparison of scored runs (``ndcg compare``'s tables), each run's choices named when they differ."""
+    evaluations = {name: {k: scored[name][k].evaluation for k in ks} for name in names}
+    bounds: dict[str, dict[int, pd.DataFrame]] = {}
+    for name in names:
+        bounds[name] = {}
+        for k in ks:
+            frame = scored[name][k].bounds
+            assert frame is not None  # scored with bounds=True
+            bounds[name][k] = frame
+    result = compare_evaluations(evaluations, ks, settings[names[0]], stats, baseline=baseline, bounds=bounds)
+    note = choices_note({name: settings[name] for name in names})
+    if note:
+        result.choices_note = note
+        result.manifest["settings_line"] = result.settings_line()
+    return result
+
+
+def choices_note(settings: dict[str, EvalSettings]) -> str:
+    """Empty when every run was resolved alike; else each run's choices (the line's own are the first run's).
+
+    >>> choices_note({"a": EvalSettings(unjudged="zero"), "b": EvalSettings(unjudged="zero")})
+    ''
+    >>> choices_note({"a": EvalSettings(unjudged="zero"), "b": EvalSettings(unjudged="condense")})[:45]
+    'choices per run: a: unjudged=zero, duplicates'
+    """
+
+    def words(s: EvalSettings) -> str:
+        return (
+            f"unjudged={s.unjudged}, duplicates={s.duplicates}, unknown_queries={s.unknown_queries}, "
+            f"queries={s.queries}"
+        )
+
+    texts = {name: words(s) for name, s in settings.items()}
+    if len(set(texts.values())) <= 1:
+        return ""
+    return "choices per run: " + "; ".join(f"{name}: {text}" for name, text in texts.items())
 
 
 def _check_runs(names: list[str], baseline: str | None) -> None:

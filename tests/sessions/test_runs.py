@@ -17,14 +17,13 @@ from ndcg_desktop.sessions.runs import (
     CHECKS,
     RESULT,
     RunsSession,
-    choices_note,
     matrix_at,
     matrix_cells,
     pairs_rows,
     runs_rows,
 )
 from ndcg_desktop.store import Project
-from ndcg_desktop.tasks.comparing import compare_project
+from ndcg_desktop.tasks.comparing import choices_note, compare_project
 from ndcg_desktop.tasks.scoring import score_run
 
 FAST = StatsSettings(resamples=1000)
@@ -298,7 +297,8 @@ def test_a_score_job_reads_each_run_once_for_every_k(demo, monkeypatch):
 def test_another_test_or_correction_restates_the_result_at_once_and_keeps_the_pair(demo):
     """The scores, the result (restated, as comparing afresh gives it) and the open pair stay; a job made under the
     old statistics is dropped."""
-    from ndcg_desktop.sessions.runs import PAIR, STATS, compare_scored
+    from ndcg_desktop.sessions.runs import PAIR, STATS
+    from ndcg_desktop.tasks.comparing import compare_scored
 
     session = scored_session(demo)
     stale = session.score_job()
