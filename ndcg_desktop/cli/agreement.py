@@ -103,13 +103,21 @@ def _num(value: Any) -> str:
 
 def as_text(result: Any) -> str:
     report, overall, systems, v = result.report, result.report.overall, result.systems, result.version
+    headline = result.headline  # the people's figures (rule 18: a model's agreement is its own line)
     state = f"frozen, sha256 {(v.hash or '')[:12]}…" if v.frozen else "draft"
     names = ", ".join(map(plain, report.annotators)) or "none"
+    people = "" if not result.models else f" (people only: {', '.join(map(plain, result.people_names())) or 'none'})"
     lines = [
         f"pool version {v.version} ({state}): {len(report.annotators)} annotators ({names})",
-        f"items      {overall.items} of {report.rated_items} rated items were rated by two or more annotators",
-        f"alpha      {overall.alpha.text(4)}   (Krippendorff, ordinal)",
-        f"unanimous  {overall.unanimous.text(4)}   (share of shared items given one grade by all)",
+        f"items      {headline.items} of {report.rated_items} rated items were rated by two or more "
+        f"{'people' if result.models else 'annotators'}",
+        f"alpha      {headline.alpha.text(4)}   (Krippendorff, ordinal){people}",
+        f"unanimous  {headline.unanimous.text(4)}   (share of shared items given one grade by all){people}",
+        *(
+            f"model      {plain(m.name)}: alpha with the people {m.with_people.alpha.text(4)} on "
+            f"{m.with_people.items} items rated by two or more (its own line: a model is an annotator, not the truth)"
+            for m in result.models
+        ),
         *(f"WARNING    {line}" for line in result.warnings()),  # identical annotators, and the figures without them
     ]
     # A column is as wide as its longest name (imports' and models' names are long): rows stay in line, names whole.
@@ -152,9 +160,7 @@ def as_text(result: Any) -> str:
         lines += [f"not scored: {plain(run)}: {why}" for run, why in systems.refused.items()]
         if systems.refused:
             lines.append("(a run is scored once its flags have a policy: --unjudged, --duplicates, --unknown-queries)")
-    from ndcg_desktop.tasks.agreement import caveats
-
-    lines += [f"caveat: {plain(note)}" for note in caveats(report, systems)]
+    lines += [f"caveat: {plain(caveat.text())}" for caveat in result.caveats()]  # the manifest's and the window's
     return "\n".join(lines)
 
 

@@ -108,8 +108,10 @@ def run_compare(args: argparse.Namespace) -> int:
         export_comparison(result, args.export)
     from ndcg_desktop.formats.cells import plain
 
+    shown = set() if args.json else set(result.ties_texts())  # the text prints these under their runs table
     for warning in result.warnings:
-        print(f"warning: {plain(warning)}", file=sys.stderr)
+        if warning not in shown:
+            print(f"warning: {plain(warning)}", file=sys.stderr)
     if args.json:
         sys.stdout.write(json.dumps(to_json(result), indent=2, ensure_ascii=False, allow_nan=True) + "\n")
     else:
@@ -175,30 +177,32 @@ def to_text(result: RunsComparison) -> str:
     from ndcg_desktop.cli.report import model_lines
     from ndcg_desktop.formats.cells import plain  # numpy and pyarrow: not at start-up
     from ndcg_desktop.scoring.stats import superscript_text
-    from ndcg_desktop.tasks.comparing import reason_notes
+    from ndcg_desktop.tasks.comparing import reason_notes, superscripts_note
 
     s = result.stats
     lines: list[str] = []
     width = max(len("run"), *(len(plain(n)) for n in result.names))
+    letters = max(2, *(len(str(letter)) for letter in result.runs["letter"]))  # aa, ab, ... past 26 runs
+    means = [_number(row.mean) + superscript_text(row.superscript) for row in result.runs.itertuples(index=False)]
+    mean_width = max(len("mean"), 12, *map(len, means))  # a long superscript widens the column, never the row
     for k in result.ks:
         runs = result.runs[result.runs["k"] == k]
-        lines.append(
-            f"nDCG@{k}: mean over queries, {s.confidence:.0%} CI ({s.ci_method}); superscripts: the runs it beats "
-            f"({s.test} test, {s.correction}, alpha {s.alpha:g})"
-        )
+        lines.append(f"nDCG@{k}: mean over queries, {s.confidence:.0%} CI ({s.ci_method}); {superscripts_note(s)}")
         header = (
-            f"   {'run':<{width}}  {'mean':<12}  {'CI':<17}  {'pooled':>6}  {f'judged@{k}':>9}  {'queries':>7}  "
-            "bounds from unjudged"
+            f"{'':<{letters}} {'run':<{width}}  {'mean':<{mean_width}}  {'CI':<17}  {'pooled':>6}  "
+            f"{f'judged@{k}':>9}  {'queries':>7}  {'ties@K':>6}  {'tie-avg.':>8}  bounds from unjudged"
         )
         lines += [header, "-" * len(header)]
         for row in runs.itertuples(index=False):
             mean = _number(row.mean) + superscript_text(row.superscript)
             ci = f"[{_number(row.ci_low)}, {_number(row.ci_high)}]"
             lines.append(
-                f"{row.letter:<2} {plain(row.run):<{width}}  {mean:<12}  {ci:<17}  {_number(row.pooled):>6}  "
-                f"{_number(row.judged_at_k, 3):>9}  {row.queries:>7}  "
+                f"{row.letter:<{letters}} {plain(row.run):<{width}}  {mean:<{mean_width}}  {ci:<17}  "
+                f"{_number(row.pooled):>6}  {_number(row.judged_at_k, 3):>9}  {row.queries:>7}  "
+                f"{row.queries_with_tie_at_k:>6}  {_number(row.tie_averaged_mean):>8}  "
                 f"[{_number(row.bound_low)}, {_number(row.bound_high)}]"
             )
+        lines += [f"warning: {plain(tie.text())}" for tie in result.ties if tie.k == k]
         lines.append("")
         pairs = result.pairs[result.pairs["k"] == k]
         chosen = {"t": "p_t", "wilcoxon": "p_wilcoxon", "randomization": "p_randomization"}[str(s.test)]

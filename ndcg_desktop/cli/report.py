@@ -86,7 +86,13 @@ def _agreement_text(figures: dict[str, Any] | None) -> str:
         return ""
     alpha = figures["alpha_ordinal"]
     shown = f"{alpha:.4f}" if isinstance(alpha, float) else str(alpha)
-    return f"; Krippendorff's alpha (ordinal) {shown} on {figures['shared_items']} items rated by two or more"
+    models = [str(name) for name in figures.get("annotators", []) if str(name).startswith("model:")]
+    if models:  # recorded before the headline was the people's (rule 18): say whose it is
+        together = ", ".join(map(plain, models))
+        whose = f"Krippendorff's alpha (ordinal) of the people and {together} together (as recorded)"
+    else:
+        whose = "the people's Krippendorff's alpha (ordinal)"
+    return f"; {whose} {shown} on {figures['shared_items']} items rated by two or more"
 
 
 def _figure(value: Any) -> str:

@@ -37,13 +37,26 @@ def sheet_name(text: str, taken: Iterable[str] = ()) -> str:
     >>> sheet_name("a bm25/v2"), sheet_name("runs", ["runs"])
     ('a bm25_v2', 'runs 2')
     """
-    base = _SHEET_FORBIDDEN.sub("_", plain(text)).strip("'")[:SHEET_NAME_LIMIT] or "sheet"
+    base = _SHEET_FORBIDDEN.sub("_", plain(text)).strip("'") or "sheet"
     used = {name.lower() for name in taken}
-    name, n = base, 1
+    name, n = _shortened(base, SHEET_NAME_LIMIT), 1
     while name.lower() in used:
         n += 1
-        name = f"{base[: SHEET_NAME_LIMIT - len(str(n)) - 1]} {n}"
+        name = f"{_shortened(base, SHEET_NAME_LIMIT - len(str(n)) - 1)} {n}"
     return name
+
+
+def _shortened(text: str, limit: int) -> str:
+    """``text`` in at most ``limit`` characters: cut in the middle (``…``), so that names which share a long
+    beginning keep the end that tells them apart (``a 2021_base…nt_runs_bm25``, not ``a 2021_baselines_docu``).
+
+    >>> _shortened("a 2021_baselines_document_runs_bm25", 24), _shortened("short", 24)
+    ('a 2021_base…nt_runs_bm25', 'short')
+    """
+    if len(text) <= limit:
+        return text
+    head = (limit - 1) // 2
+    return text[:head] + "…" + text[len(text) - (limit - 1 - head) :]
 
 
 def _safe(frame: pd.DataFrame) -> pd.DataFrame:
@@ -139,10 +152,22 @@ def _cell(value: Any, digits: int = 4) -> str:
     return f"{value:.{digits}f}"
 
 
-def runs_table_rows(runs: pd.DataFrame) -> tuple[list[str], list[list[tuple[str, str, str, str]]], list[str]]:
-    """Header (K values), then per run: (mean, superscript, CI low, CI high) per K, and the run labels."""
+Cells = tuple[str, str, str, str, str | None]  # mean, superscript, CI low, CI high; the tie-averaged cell or None
+
+
+def runs_table_rows(runs: pd.DataFrame) -> tuple[list[str], list[list[Cells]], list[str]]:
+    """Header (K values), then per run: (mean, superscript, CI low, CI high, ties) per K, and the run labels.
+
+    ``ties`` is ``"0.1345 (97)"`` (the tie-averaged mean, and the queries of the mean with a tie straddling K) at
+    each K where ties change some run's mean, None elsewhere: a column of its own there, none where ties changed
+    nothing (``queries_with_tie_at_k``, ``tie_averaged_mean``; rule 10).
+    """
     ks = list(dict.fromkeys(runs["k"].tolist()))
     order = list(dict.fromkeys(runs["run"].tolist()))
+    tied = {k: False for k in ks}
+    if "tie_averaged_mean" in runs.columns:  # a table of an older export has no such column
+        moved = (runs["queries_with_tie_at_k"] > 0) | ((runs["tie_averaged_mean"] - runs["mean"]).abs() > 1e-12)
+        tied = {k: bool(moved[runs["k"] == k].any()) for k in ks}
     cells = []
     labels = []
     for name in order:
@@ -155,11 +180,17 @@ def runs_table_rows(runs: pd.DataFrame) -> tuple[list[str], list[list[tuple[str,
                     str(mine.at[k, "superscript"]),
                     _cell(mine.at[k, "ci_low"]),
                     _cell(mine.at[k, "ci_high"]),
+                    f"{_cell(mine.at[k, 'tie_averaged_mean'])} ({int(mine.at[k, 'queries_with_tie_at_k'])})"
+                    if tied[k]
+                    else None,
                 )
                 for k in ks
             ]
         )
-    return [f"nDCG@{k}" for k in ks], cells, labels
+    header = []
+    for k in ks:
+        header += [f"nDCG@{k}"] + ([f"tie-averaged@{k} (queries with a tie at K)"] if tied[k] else [])
+    return header, cells, labels
 
 
 def runs_markdown(runs: pd.DataFrame, caption: str) -> str:
@@ -175,7 +206,12 @@ def runs_markdown(runs: pd.DataFrame, caption: str) -> str:
 
     lines = ["| run | " + " | ".join(header) + " |", "|---|" + "---:|" * len(header)]
     for label, row in zip(labels, cells, strict=True):
-        shown = [f"{m}{f'<sup>{s}</sup>' if s else ''} [{lo}, {hi}]" for m, s, lo, hi in row]
+        shown = [
+            text
+            for m, s, lo, hi, tie in row
+            for text in (f"{m}{f'<sup>{s}</sup>' if s else ''} [{lo}, {hi}]", tie)
+            if text is not None
+        ]
         lines.append(f"| {esc(label)} | " + " | ".join(shown) + " |")
     return "\n".join(lines) + f"\n\n{esc(caption)}\n"
 
@@ -208,7 +244,12 @@ def runs_latex(runs: pd.DataFrame, caption: str) -> str:
         r"\midrule",
     ]
     for label, row in zip(labels, cells, strict=True):
-        shown = [f"{m}{f'$^{{{s}}}$' if s else ''} [{lo}, {hi}]" for m, s, lo, hi in row]
+        shown = [
+            text
+            for m, s, lo, hi, tie in row
+            for text in (f"{m}{f'$^{{{s}}}$' if s else ''} [{lo}, {hi}]", tie)
+            if text is not None
+        ]
         lines.append(latex_escape(label) + " & " + " & ".join(shown) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}", rf"\caption{{{latex_escape(caption)}}}", r"\end{table}"]
     return "\n".join(lines) + "\n"

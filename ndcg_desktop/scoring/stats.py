@@ -112,7 +112,8 @@ class StatsSettings:
         other = "percentile" if self.ci_method is CiMethod.BCA else "bca"
         return (
             f"{self.confidence:.0%} bootstrap CI ({self.ci_method}; {other} also given), {self.resamples} resamples, "
-            f"seed {self.seed}; paired {self.test} test, {self.correction} correction, alpha {self.alpha:g}; "
+            f"seed {self.seed}; paired {self.test} test on b - a rounded to {TOLERANCE:g}, {self.correction} "
+            f"correction, alpha {self.alpha:g}; "
             f"queries needed to detect {self.detect:g} at power {self.power:g} (per pair, from its own spread)"
         )
 
@@ -331,7 +332,7 @@ REASON_COLUMNS = {
     **{f"{m}_{end}": "ci_reason" for m in ("ci", "bca", "percentile") for end in ("low", "high")},
     **{c: "difference_reason" for c in ("mean_a", "mean_b", "difference")},
     **{f"difference_{end}": "difference_ci_reason" for end in ("low", "high")},
-    **{c: f"{c}_reason" for c in ("cohens_dz", "queries_needed", "pooled", "judged_at_k")},
+    **{c: f"{c}_reason" for c in ("cohens_dz", "queries_needed", "pooled", "judged_at_k", "tie_averaged_mean")},
     **{c: f"{c}_reason" for c in TEST_COLUMNS.values()},
     **{f"{c}_corrected": f"{c}_reason" for c in TEST_COLUMNS.values()},
     **{f"bound_{end}": "bound_reason" for end in ("low", "high", "gap")},

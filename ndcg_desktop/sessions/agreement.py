@@ -16,7 +16,7 @@ from ndcg_desktop.domain import EvalSettings
 from ndcg_desktop.sessions.events import FollowsProject, ItemsChanged, ProjectEvent, VersionRefused, VersionsChanged
 from ndcg_desktop.sessions.kit import Emitter, Job, prove_or_forget
 from ndcg_desktop.store import PoolVersion, Project
-from ndcg_desktop.tasks.agreement import AgreementResult, Caveat, find_caveats, load_agreement
+from ndcg_desktop.tasks.agreement import AgreementResult, Caveat, load_agreement
 
 # (project, version, settings, progress=..., cancelled=...) -> AgreementResult
 Loader = Callable[..., AgreementResult]
@@ -105,7 +105,7 @@ class AgreementSession(FollowsProject):
     def caveats(self) -> list[Caveat]:
         """What to keep in mind reading the shown result (too few shared items, too few runs for Kendall's tau),
         the caveats ``ndcg agreement`` prints; [] without a result."""
-        return find_caveats(self.result.report, self.result.systems) if self.result is not None else []
+        return self.result.caveats() if self.result is not None else []
 
     def items_changed(self, version: int) -> None:
         """A grade, rating or item of ``version`` changed: a result computed from it goes (another version's stays)."""

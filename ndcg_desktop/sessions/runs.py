@@ -43,6 +43,7 @@ from ndcg_desktop.store import PoolVersion, Project, RunInfo
 from ndcg_desktop.tasks.comparing import (
     FewQueries,
     RunsComparison,
+    TiesAtK,
     compare_scored,
     find_few_queries,
     parse_cutoffs,
@@ -136,6 +137,11 @@ class RunsSession(FollowsProject, VersionChoice):
         """The result's pairs compared over fewer than 10 queries, per K (the warnings ``ndcg compare`` prints
         and its manifest records); [] without a result."""
         return find_few_queries(self._result.comparison.pairs) if self._result is not None else []
+
+    def tie_warnings(self) -> list[TiesAtK]:
+        """The result's runs whose mean the tie policy changes, per K (rule 10: the warnings ``ndcg compare``
+        prints under its runs table); [] without a result."""
+        return list(self._result.comparison.ties) if self._result is not None else []
 
     def choices(self, run: str) -> dict[str, str | None]:
         return dict(self._choices.get(run, DEFAULT_CHOICES))

@@ -1,10 +1,10 @@
 """The SQLite project file: a file/transaction core (``core``), repositories for pools, judgments,
 runs, texts and evaluations, and the :class:`Project` facade over them."""
 
+from ndcg_desktop.domain.progress import Cancelled
 from ndcg_desktop.store.core import release_thread_connections
 from ndcg_desktop.store.project import (
     SUFFIX,
-    Cancelled,
     DiskFull,
     FrozenVersionChanged,
     PoolVersion,

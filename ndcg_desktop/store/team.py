@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ndcg_desktop.domain.names import MODEL_PREFIX
 from ndcg_desktop.domain.settings import GradeScale
 from ndcg_desktop.store.schema import ASSESSOR_FORMAT, HANDOUT_FORMAT, RATINGS_FORMAT, framed, not_model, person_rating
 
@@ -78,8 +79,9 @@ _FIGURES: dict[tuple[Any, ...], dict[str, Any]] = {}
 
 def team_record(conn: sqlite3.Connection, version: int, scale: GradeScale) -> dict[str, Any]:
     """What rule 16 asks of a version's manifest, computed from its ratings: ``annotators`` (count and SHA-256 of
-    each one's ratings), ``adjudication`` (count per way) and ``agreement`` (``AgreementReport.summary`` over all
-    queries; None with fewer than two annotators). The same content whether recorded at freezing or computed later.
+    each one's ratings), ``adjudication`` (count per way) and ``agreement`` (``AgreementReport.summary`` of the
+    people's ratings over all queries; None with fewer than two people; a model's agreement
+    with people is its own, under ``models``). The same content whether recorded at freezing or computed later.
 
     The agreement is remembered by the annotators' hashes: the same ratings are measured once per process.
     """
@@ -153,16 +155,20 @@ def model_agreement(conn: sqlite3.Connection, version: int, scale: GradeScale, a
 def _agreement(
     conn: sqlite3.Connection, version: int, scale: GradeScale, annotators: dict[str, dict[str, Any]]
 ) -> dict[str, Any] | None:
-    if len(annotators) < 2:
+    """The people's agreement (rule 18: a model's is its own entry, ``models[name]["agreement"]``): a reader never
+    takes a model's disagreement for the people's. Its ``annotators`` name people only (a record frozen before this
+    rule names a model there too: the fronts then say the figure is theirs together)."""
+    people = {name: rated for name, rated in annotators.items() if not name.startswith(MODEL_PREFIX)}
+    if len(people) < 2:
         return None
-    key = (str(scale), tuple((name, rated["sha256"]) for name, rated in annotators.items()))
+    key = (str(scale), tuple((name, rated["sha256"]) for name, rated in people.items()))
     if key not in _FIGURES:
         from ndcg_desktop.scoring.agreement import agreement
 
         if len(_FIGURES) >= 16:
             _FIGURES.clear()
         ratings = pd.read_sql_query(
-            "SELECT query_id, doc_id, annotator, grade FROM ratings WHERE version = ? "
+            "SELECT query_id, doc_id, annotator, grade FROM ratings WHERE version = ? AND " + person_rating() + " "
             "ORDER BY query_id, doc_id, annotator",
             conn,
             params=[version],

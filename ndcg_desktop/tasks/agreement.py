@@ -24,6 +24,7 @@ import pandas as pd
 from ndcg_desktop.domain import EvalSettings, GradeScale, InputError, Qrels
 from ndcg_desktop.domain.data import Source
 from ndcg_desktop.domain.manifest import JsonObject
+from ndcg_desktop.domain.names import is_model
 from ndcg_desktop.domain.natural import natural_key
 from ndcg_desktop.domain.progress import IsCancelled, Progress
 from ndcg_desktop.formats.cells import IMPORTED, plain
@@ -182,10 +183,16 @@ def _tau(means: pd.DataFrame, a: str, b: str) -> Figure:
     return kendall_tau([float(v) for v in both[a]], [float(v) for v in both[b]])
 
 
+# Two annotators identical on every item both rated are warned about as a likely duplicate (one file imported twice,
+# one person under two names) only from this many shared items: over one or a few items, two honest people agree
+# entirely by chance (two who give the same grade on 60% of items do so on all of 10 with probability 0.6^10 < 1%).
+DUPLICATE_MIN_ITEMS = 10
+
+
 @dataclass(frozen=True)
 class Duplicate:
-    """Two annotators who gave the same grade on every one of the ``items`` (one or more) both rated: one file
-    imported twice, or one person under two names. Their ratings would count twice in every figure."""
+    """Two annotators who gave the same grade on every one of the ``items`` (at least :data:`DUPLICATE_MIN_ITEMS`)
+    both rated: one file imported twice, or one person under two names. Their ratings would count twice."""
 
     a: str
     b: str
@@ -198,11 +205,17 @@ class WithoutDuplicates:
 
     left_out: tuple[str, ...]
     overall: GroupFigures
+    remaining: tuple[str, ...] = ()  # every annotator but those left out (``overall.annotators``: those who share)
 
 
 def find_duplicates(report: AgreementReport) -> tuple[Duplicate, ...]:
-    """The pairs of ``report`` with raw agreement exactly 1 on one or more shared items, in the report's order."""
-    return tuple(Duplicate(p.a, p.b, p.items) for p in report.overall.pairs if p.items and p.raw.value == 1.0)
+    """The pairs of ``report`` with raw agreement exactly 1 on at least :data:`DUPLICATE_MIN_ITEMS` shared items, in
+    the report's order (fewer identical items are no evidence of a duplicate)."""
+    return tuple(
+        Duplicate(p.a, p.b, p.items)
+        for p in report.overall.pairs
+        if p.items >= DUPLICATE_MIN_ITEMS and p.raw.value == 1.0
+    )
 
 
 def left_out(report: AgreementReport, duplicates: tuple[Duplicate, ...]) -> tuple[str, ...]:
@@ -211,8 +224,8 @@ def left_out(report: AgreementReport, duplicates: tuple[Duplicate, ...]) -> tupl
     Kept is the one with the most ratings (it loses nothing of the others' on their shared items), on a tie a
     person rather than a file's import credit (``import:NAME``), then the first in natural order.
 
-    >>> r = agreement(pd.DataFrame({"query_id": ["q"] * 4, "doc_id": ["a", "a", "b", "b"],
-    ...     "annotator": ["ana", "import:ana.qrels"] * 2, "grade": [1, 1, 2, 2]}), GradeScale(0, 3))
+    >>> r = agreement(pd.DataFrame({"query_id": ["q"] * 20, "doc_id": [f"d{i // 2}" for i in range(20)],
+    ...     "annotator": ["ana", "import:ana.qrels"] * 10, "grade": [i // 2 % 4 for i in range(20)]}), GradeScale(0, 3))
     >>> left_out(r, find_duplicates(r))
     ('import:ana.qrels',)
     """
@@ -243,7 +256,35 @@ def without_duplicates(ratings: pd.DataFrame, report: AgreementReport, scale: Gr
         return None
     gone = left_out(report, duplicates)
     kept = ratings[~ratings["annotator"].isin(gone)]
-    return WithoutDuplicates(gone, agreement(kept, scale, per_query=False).overall)
+    remaining = tuple(name for name in report.annotators if name not in gone)
+    return WithoutDuplicates(gone, agreement(kept, scale, per_query=False).overall, remaining)
+
+
+@dataclass(frozen=True)
+class ModelAgreement:
+    """Rule 18: a model's agreement is its own line, never part of the people's headline. ``with_people``: the
+    overall figures of the people's ratings and this model's (Krippendorff's alpha over them all, its items)."""
+
+    name: str
+    with_people: GroupFigures
+
+
+def people_figures(ratings: pd.DataFrame, report: AgreementReport, scale: GradeScale) -> GroupFigures:
+    """The headline figures: over the people's ratings only (a model's are left out: rule 18)."""
+    if not any(map(is_model, report.annotators)):
+        return report.overall
+    people = ratings[~ratings["annotator"].map(is_model).astype(bool)]
+    return agreement(people, scale, per_query=False).overall
+
+
+def model_figures(ratings: pd.DataFrame, report: AgreementReport, scale: GradeScale) -> tuple[ModelAgreement, ...]:
+    """Each model's own line: its ratings with the people's (the other models left out), in name order."""
+    models = [name for name in report.annotators if is_model(name)]
+    found = []
+    for name in models:
+        kept = ratings[~ratings["annotator"].isin([m for m in models if m != name])]
+        found.append(ModelAgreement(name, agreement(kept, scale, per_query=False).overall))
+    return tuple(found)
 
 
 # Below this many shared items a kappa or an alpha is shown with a caveat: over one item it can only be 0 or 1 (or
@@ -256,13 +297,16 @@ FEW_RUNS_FOR_TAU = 3
 @dataclass(frozen=True)
 class Caveat:
     """One thing to keep in mind reading the figures, with the numbers each front words it with. ``kind``:
-    ``few_items`` (alpha and the kappas rest on ``items`` shared items), ``few_pair_items`` (the kappas of
-    ``pairs``, each (a, b, shared items), rest on few), ``few_runs`` (Kendall's tau orders only ``runs`` runs)."""
+    ``few_items`` (the people's alpha and the kappas rest on ``items`` shared items), ``few_pair_items`` (the kappas
+    of ``pairs``, each (a, b, shared items), rest on few), ``few_model_items`` (model ``who``'s alpha with the people
+    rests on ``items``), ``few_items_without`` (the figures without the duplicates ``who`` rest on ``items``),
+    ``few_runs`` (Kendall's tau orders only ``runs`` runs)."""
 
     kind: str
     items: int = 0
     pairs: tuple[tuple[str, str, int], ...] = ()
     runs: int = 0
+    who: str = ""  # few_model_items: the model; few_items_without: who was left out (", " between names)
 
     @property
     def tau_values(self) -> int:
@@ -280,6 +324,16 @@ class Caveat:
         if self.kind == "few_pair_items":
             few = ", ".join(f"{a} - {b} ({n})" for a, b, n in self.pairs)
             return f"the kappas of {few} rest on fewer than {FEW_SHARED_ITEMS} shared items"
+        if self.kind == "few_model_items":
+            return (
+                f"{self.who}'s alpha with the people rests on {self.items} item{'s' if self.items != 1 else ''} "
+                f"(fewer than {FEW_SHARED_ITEMS}): it says little about how far the model agrees with them"
+            )
+        if self.kind == "few_items_without":
+            return (
+                f"the figures without {self.who} rest on {self.items} item{'s' if self.items != 1 else ''} rated by "
+                f"two or more (fewer than {FEW_SHARED_ITEMS})"
+            )
         return (
             f"Kendall's tau orders only {self.runs} runs, so it takes one of {self.tau_values} values "
             f"({'1 or -1' if self.runs == 2 else '1, 1/3, -1/3 or -1'}): it says whether their order changes, "
@@ -287,20 +341,61 @@ class Caveat:
         )
 
 
-def find_caveats(report: AgreementReport, systems: SystemsCheck) -> list[Caveat]:
-    """What to keep in mind reading the figures: too few shared items for a kappa or an alpha, too few runs for
-    Kendall's tau. One each, in the order the figures are printed (:func:`caveats` words them)."""
+def find_caveats(
+    report: AgreementReport,
+    systems: SystemsCheck,
+    *,
+    people: GroupFigures | None = None,
+    models: tuple[ModelAgreement, ...] = (),
+    deduplicated: WithoutDuplicates | None = None,
+) -> list[Caveat]:
+    """What to keep in mind reading the figures: too few shared items for a kappa or an alpha (the people's headline,
+    a pair's, a model's line, the figures without a duplicate), too few runs for Kendall's tau. One each, in the order
+    the figures are printed (:func:`caveats` words them). ``people``: the headline figures (default: the report's)."""
     found = []
     overall = report.overall
-    if 0 < overall.items < FEW_SHARED_ITEMS:
-        found.append(Caveat("few_items", items=overall.items))
+    headline = people if people is not None else overall
+    if 0 < headline.items < FEW_SHARED_ITEMS:
+        found.append(Caveat("few_items", items=headline.items))
+    found += [
+        Caveat("few_model_items", items=m.with_people.items, who=m.name)
+        for m in models
+        if 0 < m.with_people.items < FEW_SHARED_ITEMS
+    ]
+    if deduplicated is not None and 0 < deduplicated.overall.items < FEW_SHARED_ITEMS:
+        found.append(
+            Caveat("few_items_without", items=deduplicated.overall.items, who=", ".join(deduplicated.left_out))
+        )
     few = tuple((p.a, p.b, p.items) for p in overall.pairs if 0 < p.items < FEW_SHARED_ITEMS)
-    if few and len(few) < len(overall.pairs):  # when every pair has few, the caveat above says it
+    if few and (len(few) < len(overall.pairs) or headline.items >= FEW_SHARED_ITEMS):  # else the first says it
         found.append(Caveat("few_pair_items", pairs=few))
     runs = len(systems.means)  # the runs scored
     if systems.taus and not systems.why and 2 <= runs <= FEW_RUNS_FOR_TAU:
         found.append(Caveat("few_runs", runs=runs))
     return found
+
+
+def duplicate_text(d: Duplicate) -> str:
+    """The warning ``ndcg agreement`` prints for two identical annotators, with how many items it rests on."""
+    return (
+        f"{plain(d.a)} and {plain(d.b)} gave the same grade on every one of the {d.items} items both rated (at "
+        f"least {DUPLICATE_MIN_ITEMS}: one file imported twice, or one person under two names?); the figures above "
+        "count those ratings twice"
+    )
+
+
+def without_text(dedup: WithoutDuplicates) -> str:
+    """The figures without the duplicates, naming who remains (not only who still shares an item)."""
+    gone = ", ".join(map(plain, dedup.left_out))
+    remain = ", ".join(map(plain, dedup.remaining)) or "nobody"
+    overall = dedup.overall
+    if not overall.items:
+        verb = "remains" if len(dedup.remaining) == 1 else "remain"
+        return f"without {gone}: {remain} {verb}, with no item rated by two or more"
+    return (
+        f"without {gone}: alpha {overall.alpha.text(4)}, unanimous {overall.unanimous.text(4)} ({remain}: "
+        f"{len(overall.annotators)} annotators sharing {overall.items} items)"
+    )
 
 
 def caveats(report: AgreementReport, systems: SystemsCheck) -> list[str]:
@@ -321,22 +416,30 @@ class AgreementResult:
     settings: EvalSettings
     duplicates: tuple[Duplicate, ...] = ()
     deduplicated: WithoutDuplicates | None = None  # the figures counting each group of identical annotators once
+    people: GroupFigures | None = None  # the headline: the people's ratings only (None: the report's overall)
+    models: tuple[ModelAgreement, ...] = ()  # each model's own line (rule 18)
+
+    @property
+    def headline(self) -> GroupFigures:
+        """The figures the summary leads with: the people's (a model's agreement is its own line, rule 18)."""
+        return self.people if self.people is not None else self.report.overall
+
+    def people_names(self) -> tuple[str, ...]:
+        return tuple(name for name in self.report.annotators if not is_model(name))
+
+    def caveats(self) -> list[Caveat]:
+        """Every caveat of this result: the one list the command line prints, the window shows and the manifest
+        records (:func:`find_caveats`)."""
+        return find_caveats(
+            self.report, self.systems, people=self.headline, models=self.models, deduplicated=self.deduplicated
+        )
 
     def warnings(self) -> list[str]:
-        """One line per pair of identical annotators, then the figures without the duplicates (CLI and window)."""
-        lines = [
-            f"{plain(d.a)} and {plain(d.b)} gave the same grade on every one of the {d.items} item"
-            f"{'s' if d.items != 1 else ''} both rated (one file imported twice, or one person under two names?); "
-            "the figures above count those ratings twice"
-            for d in self.duplicates
-        ]
+        """One line per pair of identical annotators, then the figures without the duplicates (CLI and manifest;
+        the window words the same values)."""
+        lines = [duplicate_text(d) for d in self.duplicates]
         if self.deduplicated is not None:
-            overall = self.deduplicated.overall
-            lines.append(
-                f"without {', '.join(map(plain, self.deduplicated.left_out))}: alpha {overall.alpha.text(4)}, "
-                f"unanimous {overall.unanimous.text(4)} ({len(overall.annotators)} annotators, {overall.items} "
-                "shared items)"
-            )
+            lines.append(without_text(self.deduplicated))
         return lines
 
     def duplicates_json(self) -> JsonObject:
@@ -348,7 +451,8 @@ class AgreementResult:
             if dedup is None
             else {
                 "left_out": list(dedup.left_out),
-                "annotators": list(dedup.overall.annotators),
+                "annotators": list(dedup.remaining),
+                "annotators_sharing": list(dedup.overall.annotators),
                 "shared_items": dedup.overall.items,
                 "alpha_ordinal": dedup.overall.alpha.as_json(),
                 "unanimous": dedup.overall.unanimous.as_json(),
@@ -359,7 +463,7 @@ class AgreementResult:
         """Rule 13 for the agreement export: what was compared, how, and with which tool."""
         from ndcg_desktop import __version__
 
-        overall = self.report.overall
+        overall = self.headline
         return {
             "tool": {"name": "ndcg-desktop", "version": __version__},
             "pool_version": self.version.version,
@@ -369,13 +473,22 @@ class AgreementResult:
             "annotators": list(self.report.annotators),
             "rated_items": self.report.rated_items,
             "query_id": "an empty query_id in a table stands for all queries",
+            "headline": "the people's ratings only: a model's agreement is its own entry under models (rule 18)",
+            "people": list(self.people_names()),
             "shared_items": overall.items,
             "alpha_ordinal": overall.alpha.as_json(),
             "unanimous": overall.unanimous.as_json(),
+            "models": {
+                m.name: {
+                    "shared_items": m.with_people.items,
+                    "alpha_ordinal_with_people": m.with_people.alpha.as_json(),
+                }
+                for m in self.models
+            },
             "duplicates": self.duplicates_json(),
             "kappa": "Cohen's, linear and quadratic weights over the whole scale (scikit-learn cohen_kappa_score)",
             "alpha": "Krippendorff's alpha, ordinal level (krippendorff package)",
-            "caveats": caveats(self.report, self.systems),
+            "caveats": [caveat.text() for caveat in self.caveats()],
             "systems": {
                 "settings": self.settings.as_dict(),
                 "judges": list(self.systems.judges),
@@ -440,7 +553,9 @@ def compute_agreement(
     dedup = without_duplicates(ratings, report, version.scale)
     systems = check_systems(project, version, ratings, report, base, progress=progress, cancelled=cancelled)
     settings = base.with_(scale=version.scale)
-    return AgreementResult(version, report, systems, settings, find_duplicates(report), dedup)
+    people = people_figures(ratings, report, version.scale)
+    models = model_figures(ratings, report, version.scale)
+    return AgreementResult(version, report, systems, settings, find_duplicates(report), dedup, people, models)
 
 
 def load_agreement(

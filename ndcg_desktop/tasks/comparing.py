@@ -9,13 +9,19 @@ per run; nothing here computes an nDCG. The per-query scores then go to
 Tables (long form, one row per run and K, per pair and K, per run, K and query):
 
 - ``runs``: letter, run, k, mean, the interval (headline method, BCa and percentile), pooled
-  ratio, judged@K, queries in the mean, the bounds from unjudged documents (``bound_low``,
-  ``bound_high``, ``bound_gap``: :mod:`ndcg_desktop.scoring.bounds`), the ranx-style superscript;
+  ratio, judged@K, queries in the mean, the queries of the mean where a tie straddles K
+  (``queries_with_tie_at_k``) and the tie-averaged mean (``tie_averaged_mean``, rule 10), the bounds
+  from unjudged documents (``bound_low``, ``bound_high``, ``bound_gap``: :mod:`ndcg_desktop.scoring.bounds`),
+  the ranx-style superscript (corrected for multiple comparisons, unlike ranx's: :func:`superscripts_note`);
 - ``pairs``: k, a, b and everything :func:`~ndcg_desktop.scoring.stats.pair_row` gives;
-- ``per_query``: run, k, query_id, ndcg, in_mean, unjudged_in_top_k, ndcg_lower, ndcg_upper, ndcg_gap.
+- ``per_query``: run, k, query_id, ndcg, in_mean, unjudged_in_top_k, ndcg_lower, ndcg_upper, ndcg_gap;
+- ``differences``: k, a, b, query_id, difference: per pair the differences b - a over the queries in both
+  means, rounded to 1e-12 as every paired test takes them (``scipy.stats.wilcoxon(difference)`` gives
+  ``p_wilcoxon``).
 
 A figure that is null has a ``*_reason`` column beside it saying why (:mod:`ndcg_desktop.scoring.stats`);
-``warnings`` names every pair compared over fewer than :data:`FEW_QUERIES` queries.
+``warnings`` names every pair compared over fewer than :data:`FEW_QUERIES` queries and every run whose mean
+the tie policy changes (:class:`TiesAtK`).
 """
 
 from __future__ import annotations
@@ -31,7 +37,7 @@ import numpy as np
 import pandas as pd
 
 from ndcg_desktop import __version__
-from ndcg_desktop.domain import EvalSettings, InputError, UnjudgedPolicy
+from ndcg_desktop.domain import EvalSettings, GradeScale, InputError, UnjudgedPolicy
 from ndcg_desktop.domain.data import OrderKind, Qrels, Run
 from ndcg_desktop.domain.manifest import JsonObject
 from ndcg_desktop.domain.progress import Progress
@@ -43,10 +49,13 @@ from ndcg_desktop.scoring.bounds import mean_bounds, unjudged_bounds
 from ndcg_desktop.scoring.ndcg import evaluate_cutoffs
 from ndcg_desktop.scoring.stats import (
     TEST_COLUMNS,
+    TOLERANCE,
     Comparison,
+    Correction,
     StatsSettings,
     compare_tables,
     corrected,
+    paired_differences,
     reason_column,
     run_letter,
     superscripts,
@@ -57,6 +66,7 @@ from ndcg_desktop.tasks.scoring import ScoredRun, score_run_at
 
 _AtEachK = tuple[dict[int, Evaluation], dict[int, pd.DataFrame]]  # a run's evaluations and bounds by K
 ZERO, CONDENSE = UnjudgedPolicy.ZERO, UnjudgedPolicy.CONDENSE
+ROUNDED_TO = TOLERANCE  # every paired test takes b - a rounded to this (scoring.stats.paired_differences)
 FEW_QUERIES = 10  # a comparison over fewer queries than this is warned about: little power, rough intervals
 
 
@@ -76,7 +86,9 @@ class RunsComparison:
     evaluations: dict[str, dict[int, Evaluation]] = field(repr=False, default_factory=dict)
     choices_note: str = ""  # runs resolved with different choices (the window's Runs view): which run chose what
     bound_note: str = ""  # the grade the upper bound gives unjudged documents, when not the scale's top
-    warnings: list[str] = field(default_factory=list)  # pairs compared over fewer than FEW_QUERIES queries
+    warnings: list[str] = field(default_factory=list)  # few queries (FewQueries), then ties at K (TiesAtK)
+    differences: pd.DataFrame = field(repr=False, default_factory=pd.DataFrame)  # k, a, b, query_id, difference
+    ties: list[TiesAtK] = field(default_factory=list)  # the runs whose mean the tie policy changes, per K
 
     def settings_line(self) -> str:
         """The settings of every figure, in one line: the nDCG choices at each K, then the statistics."""
@@ -86,6 +98,10 @@ class RunsComparison:
         line = f"nDCG@{ks}({text}; {self.stats.describe()}; {against}"
         notes = [note for note in (self.bound_note, self.choices_note) if note]
         return "; ".join([line, *notes])
+
+    def ties_texts(self) -> list[str]:
+        """The warnings of the runs whose mean the tie policy changes (rule 10), as ``ndcg compare`` prints them."""
+        return [tie.text() for tie in self.ties]
 
     def reason(self, table: str, row: int, column: str) -> str | None:
         """Why ``column`` of row ``row`` (positional) of ``runs`` or ``pairs`` is null or a limit; None if it is not.
@@ -196,7 +212,7 @@ def compare_files(
     if top_grade is None:
         grades = qrels.judgments.grade
         top_grade = int(grades.max()) if len(grades) else base.scale.high
-        bound_note = f"upper bound: unjudged as grade {top_grade}, the highest in the judgments (no --scale given)"
+        bound_note = unscaled_bound_note(base.scale, top_grade)
     evaluations: dict[str, dict[int, Evaluation]] = {}
     bounds: dict[str, dict[int, pd.DataFrame]] = {}
     total, done = len(run_paths) * len(ks), 0
@@ -224,6 +240,23 @@ def compare_files(
             evaluation.manifest["run"]["name"] = name
     return compare_evaluations(
         evaluations, list(ks), base, stats, baseline=baseline, bounds=bounds, bound_note=bound_note
+    )
+
+
+def unscaled_bound_note(scale: GradeScale, top_grade: int) -> str:
+    """What the settings line adds when no scale was given: the grades were checked against the default scale
+    its ``scale=`` names, and the upper bound gave unjudged documents the highest grade of the judgments.
+
+    One sentence that says both, so ``scale=0..3`` beside "grade 2" is not read as a contradiction.
+
+    >>> print(unscaled_bound_note(GradeScale(0, 3), 2))  # doctest: +NORMALIZE_WHITESPACE
+    no scale given: grades checked against the default scale 0..3; upper bound: unjudged as grade 2,
+    the highest grade in the judgments (not the default scale's top, 3)
+    """
+    top = "the default scale's top" if top_grade == scale.high else f"not the default scale's top, {scale.high}"
+    return (
+        f"no scale given: grades checked against the default scale {scale}; upper bound: unjudged as grade "
+        f"{top_grade}, the highest grade in the judgments ({top})"
     )
 
 
@@ -352,7 +385,8 @@ def compare_evaluations(
     # The scale is the judgments' (a pool version's own), whatever ``base`` was made with: the line says it.
     base = base.with_(scale=evaluations[names[0]][ks[0]].settings.scale)
     letters = {name: run_letter(i) for i, name in enumerate(names)}
-    run_rows, pair_frames, query_frames = [], [], []
+    run_rows, pair_frames, query_frames, difference_frames = [], [], [], []
+    ties: list[TiesAtK] = []
     tables = []
     for k in ks:
         per = {name: evaluations[name][k].per_query.set_index("query_id") for name in names}
@@ -361,8 +395,9 @@ def compare_evaluations(
         scores = scores.fillna(0.0)  # a query one run does not count (queries=run) is left out by ``counted``
         tables.append((scores, counted))
     comparisons = compare_tables(tables, settings=stats, baseline=baseline)  # every K's resampling in one batch
-    for k, comparison in zip(ks, comparisons, strict=True):
+    for k, comparison, (scores, counted) in zip(ks, comparisons, tables, strict=True):
         per = {name: evaluations[name][k].per_query.set_index("query_id") for name in names}
+        difference_frames.append(_differences(k, comparison.pairs, scores, counted))
         marks = superscripts(comparison)
         for row in comparison.runs.to_dict("records"):
             name = row["run"]
@@ -374,6 +409,10 @@ def compare_evaluations(
                 low, high = mean_bounds(bounds[name][k], evaluation.per_query["in_mean"])
             none = "no query is in this run's mean" if not len(table) else None
             pooled = evaluation.summary["pooled_ndcg"]
+            tied = int(table["tie_at_k"].sum())
+            tie_mean = float(table["tie_averaged_ndcg"].mean()) if len(table) else float("nan")
+            if abs(tie_mean - row["mean"]) > TOLERANCE:  # rule 10: the tie policy changed this mean
+                ties.append(TiesAtK(k, name, tied, len(table), row["mean"], tie_mean, str(evaluation.settings.ties)))
             run_rows.append(
                 {
                     "letter": letters[name],
@@ -384,6 +423,9 @@ def compare_evaluations(
                     "pooled_reason": none or ("no query has a positive IDCG" if pooled != pooled else None),
                     "judged_at_k": float(judged.mean()) if len(judged) else float("nan"),
                     "judged_at_k_reason": none,
+                    "queries_with_tie_at_k": tied,
+                    "tie_averaged_mean": tie_mean,
+                    "tie_averaged_mean_reason": none,
                     "bound_low": low,
                     "bound_high": high,
                     "bound_gap": high - low,
@@ -407,9 +449,69 @@ def compare_evaluations(
     per_query = pd.concat(query_frames, ignore_index=True)
     result = RunsComparison(names, ks, baseline, base, stats, runs, pairs, per_query, {}, evaluations)
     result.bound_note = bound_note
-    result.warnings = few_queries(pairs)
+    result.differences = pd.concat(difference_frames, ignore_index=True)
+    result.ties = ties
+    result.warnings = few_queries(pairs) + [tie.text() for tie in ties]
     result.manifest = _manifest(result, letters)
     return result
+
+
+def _differences(k: int, pairs: pd.DataFrame, scores: pd.DataFrame, counted: pd.DataFrame) -> pd.DataFrame:
+    """Per pair at K, b - a on each query in both means, rounded as every paired test takes them
+    (:func:`~ndcg_desktop.scoring.stats.paired_differences`), in the order the tests took them: a sum in another
+    order differs in its last bits, and a reviewer's ``scipy.stats.ttest_1samp`` would too."""
+    frames = [pd.DataFrame(columns=["k", "a", "b", "query_id", "difference"])]
+    for a, b in zip(pairs["a"], pairs["b"], strict=True):
+        both = (counted[a] & counted[b]).to_numpy(dtype=bool)
+        d = paired_differences(scores[a].to_numpy(dtype=np.float64)[both], scores[b].to_numpy(dtype=np.float64)[both])
+        frame = pd.DataFrame({"k": k, "a": a, "b": b, "query_id": scores.index[both].astype(str), "difference": d})
+        frames.append(frame)
+    return pd.concat(frames, ignore_index=True).astype({"k": "int64", "difference": "float64"})
+
+
+@dataclass(frozen=True)
+class TiesAtK:
+    """Rule 10 at cut-off ``k``: ``run``'s mean under the tie policy (``mean``) differs from the tie-averaged one
+    (McSherry and Najork 2008): equal scores in its top K, in ``ties`` of the ``queries`` of its mean across K."""
+
+    k: int
+    run: str
+    ties: int
+    queries: int
+    mean: float
+    tie_averaged: float
+    policy: str
+
+    def text(self) -> str:
+        """The warning ``ndcg compare`` prints and the manifest records."""
+        return (
+            f"K={self.k} {self.run}: mean {self.mean:.4f} under the tie policy ({self.policy}), "
+            f"{self.tie_averaged:.4f} tie-averaged: equal scores in the top K change it as the policy orders them "
+            f"(a tie straddles K in {self.ties} of the {self.queries} queries of its mean)"
+        )
+
+
+_CORRECTED = {Correction.HOLM: "Holm-corrected", Correction.BH: "Benjamini-Hochberg-corrected"}
+
+
+def superscripts_note(stats: StatsSettings) -> str:
+    """What a run's superscript letters mean, said where they are shown (the tables' heading, the captions).
+
+    ranx's reports print the same letters from uncorrected p-values: a reader who knows them must be told.
+
+    >>> print(superscripts_note(StatsSettings()))  # doctest: +NORMALIZE_WHITESPACE
+    superscripts: the runs it beats significantly (paired t test, p-values Holm-corrected over the pairs at each K,
+    below alpha 0.05; ranx's look-alike superscripts are not corrected)
+    """
+    how = _CORRECTED.get(stats.correction)
+    corrected_p = (
+        f"p-values {how} over the pairs at each K" if how else "p-values not corrected for multiple comparisons"
+    )
+    after = "; ranx's look-alike superscripts are not corrected" if how else ", as ranx's"
+    return (
+        f"superscripts: the runs it beats significantly (paired {stats.test} test, {corrected_p}, below alpha "
+        f"{stats.alpha:g}{after})"
+    )
 
 
 # Each reason column of the runs and pairs tables, and the figure it explains as the reports name it.
@@ -418,6 +520,7 @@ _RUN_REASONS = {
     "ci_reason": "CI",
     "pooled_reason": "pooled ratio",
     "judged_at_k_reason": "judged@K",
+    "tie_averaged_mean_reason": "tie-averaged mean",
     "bound_reason": "bounds",
 }
 _PAIR_REASONS = {
@@ -530,7 +633,11 @@ def _manifest(result: RunsComparison, letters: dict[str, str]) -> JsonObject:
             "correction_family": "each test's p-values over the pairs compared at one K",
             "significance": f"{result.stats.test} test p-value after {result.stats.correction} correction "
             f"below alpha {result.stats.alpha:g}",
-            "superscripts": "a run's letters are those of the runs it beats significantly (ranx's report)",
+            "superscripts": superscripts_note(result.stats),
+            "differences": "differences.csv: per pair and K, b - a on each query in both means rounded to 1e-12, "
+            "what every paired test takes (scipy.stats.wilcoxon(difference) gives p_wilcoxon)",
+            "ties_at_k": "queries_with_tie_at_k: the queries of a run's mean where a tie straddles K; "
+            "tie_averaged_mean: their mean with every tie averaged (McSherry and Najork 2008, rule 10)",
             "intervals": "over the queries in each run's mean; a pair over the queries in both",
             "bounds": "per query, nDCG with the unjudged documents of the top K as non-relevant and as the top "
             "grade (the ideal then holds them too); bound_low/bound_high: the means of the two readings over the "
@@ -563,6 +670,7 @@ COMPARISON_FILES = (
     "pairs.csv",
     "per_query.csv",
     "significance.csv",
+    "differences.csv",
     "comparison.xlsx",
     "runs.md",
     "runs.tex",
@@ -573,8 +681,9 @@ COMPARISON_FILES = (
 def export_comparison(result: RunsComparison, folder: str | Path) -> list[Path]:
     """Everything, whole or not at all, into ``folder``: the tables as CSV, one workbook, Markdown and LaTeX.
 
-    ``runs.csv``, ``pairs.csv``, ``per_query.csv``, ``significance.csv``; ``comparison.xlsx`` with a sheet
-    per table (runs, the per-query scores of each run, comparison, significance, manifest); ``runs.md``
+    ``runs.csv``, ``pairs.csv``, ``per_query.csv``, ``significance.csv``, ``differences.csv`` (the rounded
+    differences every paired test took); ``comparison.xlsx`` with a sheet per table (runs, the per-query scores
+    of each run, comparison, significance, differences, manifest); ``runs.md``
     and ``runs.tex`` (the runs table for papers, the settings line as caption); ``manifest.json``.
     """
     significance = significance_matrix(result)
@@ -582,8 +691,10 @@ def export_comparison(result: RunsComparison, folder: str | Path) -> list[Path]:
     sheets = {"runs": result.runs}
     for letter, name in zip(result.runs["letter"].drop_duplicates(), result.names, strict=True):
         sheets[f"{letter} {name}"] = result.per_query[result.per_query["run"] == name].drop(columns="run")
-    sheets |= {"comparison": result.pairs, "significance": significance, "manifest": manifest_rows(result.manifest)}
-    caption = result.settings_line() + ("; n/a and limits: " + "; ".join(notes) if notes else "")
+    sheets |= {"comparison": result.pairs, "significance": significance, "differences": result.differences}
+    sheets["manifest"] = manifest_rows(result.manifest)
+    caption = "; ".join([superscripts_note(result.stats), result.settings_line(), *result.ties_texts()])
+    caption += "; n/a and limits: " + "; ".join(notes) if notes else ""
     writers: dict[str, Callable[[Path], object]] = {
         "comparison.xlsx": lambda path: write_workbook(path, sheets),
         "runs.md": lambda path: write_text(path, runs_markdown(result.runs, caption)),
@@ -594,5 +705,6 @@ def export_comparison(result: RunsComparison, folder: str | Path) -> list[Path]:
         "pairs.csv": result.pairs,
         "per_query.csv": result.per_query,
         "significance.csv": significance,
+        "differences.csv": result.differences,
     }
     return export_folder(tables, result.manifest, folder, COMPARISON_FILES, writers=writers)

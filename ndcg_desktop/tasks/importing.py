@@ -17,6 +17,7 @@ from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.store import Project, RunInfo
 from ndcg_desktop.store.core import now
 from ndcg_desktop.store.ratings import AnnotatorTaken as AnnotatorTaken  # the front asks before replacing
+from ndcg_desktop.tasks.agreement import DUPLICATE_MIN_ITEMS
 from ndcg_desktop.tasks.work_files import no_look_alikes
 
 
@@ -135,7 +136,8 @@ class RatingsImport:
     items_added: int  # items of the file the draft lacked, joined ungraded
     ungraded: int  # of the file's lines, negative grades joined as items without a rating
     totals: dict[str, int]  # new, changed, unchanged, removed, settled, unsettled (RatingRepository)
-    identical: list[tuple[str, int]] = field(default_factory=list)  # (other annotator, items both rated)
+    # (other annotator, items both rated): identical on every one of at least DUPLICATE_MIN_ITEMS items
+    identical: list[tuple[str, int]] = field(default_factory=list)
 
 
 def import_ratings(
@@ -215,7 +217,7 @@ def import_ratings(
         items_added=totals.pop("items_added"),
         ungraded=int(skipped.sum()),
         totals=totals,
-        identical=project.rating_store.identical_to(number, name),
+        identical=[(o, n) for o, n in project.rating_store.identical_to(number, name) if n >= DUPLICATE_MIN_ITEMS],
     )
 
 

@@ -63,6 +63,14 @@
         <translation>注意：{pairs} 的 kappa 只基于少于 {few} 个共同条目</translation>
     </message>
     <message>
+        <source>Caveat: {model}&apos;s alpha with the people rests on {items} items (fewer than {few}): it says little about how far the model agrees with them</source>
+        <translation>注意：{model} 与人工标注者的 alpha 只基于 {items} 个条目（少于 {few} 个）：它几乎说明不了该模型与人的一致程度</translation>
+    </message>
+    <message>
+        <source>Caveat: the figures without {names} rest on {items} items rated by two or more (fewer than {few})</source>
+        <translation>注意：去掉 {names} 后的数值只基于 {items} 个由两位及以上标注者评分的条目（少于 {few} 个）</translation>
+    </message>
+    <message>
         <source>1 or -1</source>
         <translation>1 或 -1</translation>
     </message>
@@ -73,6 +81,18 @@
     <message>
         <source>Caveat: Kendall&apos;s tau orders only {runs} runs, so it takes one of {count} values ({values}): it says whether their order changes, little more</source>
         <translation>注意：Kendall tau 只对 {runs} 个运行排序，因此只能取 {count} 个值之一（{values}）：它只说明顺序是否改变，别的几乎说明不了</translation>
+    </message>
+    <message>
+        <source>Warning: {a} and {b} gave the same grade on every one of the {items} items both rated (at least {least}: one file imported twice, or one person under two names?); the figures above count those ratings twice</source>
+        <translation>警告：{a} 与 {b} 在两人都评过的全部 {items} 个条目上给出了相同的等级（至少 {least} 个：同一文件导入了两次，还是同一人用了两个名字？）；上面的数值把这些评分计算了两次</translation>
+    </message>
+    <message>
+        <source>Without {gone}: {remain} remain, with no item rated by two or more.</source>
+        <translation>去掉 {gone}：剩下 {remain}，没有由两位及以上标注者评分的条目。</translation>
+    </message>
+    <message>
+        <source>Without {gone}: alpha {alpha}, unanimous {unanimous} ({remain}: {count} annotators sharing {items} items).</source>
+        <translation>去掉 {gone}：alpha {alpha}，完全一致 {unanimous}（{remain}：{count} 位标注者共同评分 {items} 个条目）。</translation>
     </message>
     <message>
         <source>Pool version</source>
@@ -187,6 +207,10 @@
         <translation>打开一个含有判断池版本的项目，查看其标注者的一致程度。</translation>
     </message>
     <message>
+        <source>Pool v{version}: {annotators}; {shared} of {rated} rated items were rated by two or more people. The people&apos;s Krippendorff&apos;s alpha (ordinal): {alpha}. Unanimous: {unanimous}.</source>
+        <translation>判断池 v{version}：{annotators}；{rated} 个已评分条目中有 {shared} 个由两位及以上的人评分。人工标注者的 Krippendorff alpha（有序）：{alpha}。完全一致：{unanimous}。</translation>
+    </message>
+    <message>
         <source>Pool v{version}: {annotators}; {shared} of {rated} rated items were rated by two or more annotators. Krippendorff&apos;s alpha (ordinal): {alpha}. Unanimous: {unanimous}.</source>
         <translation>判断池 v{version}：{annotators}；{rated} 个已评分条目中有 {shared} 个由两位及以上标注者评分。Krippendorff alpha（有序）：{alpha}。完全一致：{unanimous}。</translation>
     </message>
@@ -199,8 +223,8 @@
         <translation>{count} 位标注者</translation>
     </message>
     <message>
-        <source>{name} is a language model, compared here with the people as one more annotator.</source>
-        <translation>{name} 是语言模型，在此作为又一位标注者与人工比较。</translation>
+        <source>{name} is a language model, an annotator and not the truth: its alpha with the people is {alpha} on {items} items rated by two or more; its kappas with each person are in the pairs.</source>
+        <translation>{name} 是语言模型，是一位标注者而不是标准答案：它与人工标注者的 alpha 为 {alpha}（基于 {items} 个由两位及以上标注者评分的条目）；它与每个人的 kappa 见配对表。</translation>
     </message>
     <message>
         <source>(all queries)</source>
@@ -1459,6 +1483,14 @@ Not scored: {run}: {why}</source>
     <message>
         <source>Queries in the mean</source>
         <translation>计入平均的查询</translation>
+    </message>
+    <message>
+        <source>Ties at K</source>
+        <translation>K 处并列</translation>
+    </message>
+    <message>
+        <source>Tie-averaged mean</source>
+        <translation>并列平均后的均值</translation>
     </message>
     <message>
         <source>The run&apos;s choices</source>
@@ -3963,8 +3995,8 @@ The audit log keeps a record, and Edit ▸ Undo brings all of it back while the 
         <translation>运行结果表</translation>
     </message>
     <message>
-        <source>Per run and K: the mean nDCG with the letters of the runs it beats significantly, its bootstrap confidence interval, the pooled ratio, judged@K, the queries in the mean, and the bounds from unjudged documents</source>
-        <translation>每个运行结果和 K：nDCG 均值及其显著优于的运行结果字母、自助法置信区间、合并比值、前 K 位已判断比例、计入平均的查询数，以及未判断文档带来的上下界</translation>
+        <source>Per run and K: the mean nDCG with the letters of the runs it beats significantly, its bootstrap confidence interval, the pooled ratio, judged@K, the queries in the mean, the queries with a tie straddling K and the tie-averaged mean, and the bounds from unjudged documents</source>
+        <translation>每个运行和 K：平均 nDCG 及其显著胜过的运行的字母、bootstrap 置信区间、合并比率、judged@K、计入均值的查询、并列跨越 K 的查询数与并列平均后的均值，以及未判断文档给出的界</translation>
     </message>
     <message>
         <source>K shown in the plot, the matrix and the pairs</source>
@@ -4079,8 +4111,8 @@ The audit log keeps a record, and Edit ▸ Undo brings all of it back while the 
         <translation>K={k} 时 {b} 对 {a}，基于两者均值中都计入的 {n} 个查询：{wins} 胜、{ties} 平、{losses} 负；平均差值 {difference}。选择一个查询可并排查看两个运行结果的明细。</translation>
     </message>
     <message>
-        <source>{level} bootstrap CI ({method}; {other} also given), {resamples} resamples, seed {seed}; paired {test} test, {correction} correction, alpha {alpha}; queries needed to detect {detect} at power {power} (per pair, from its own spread)</source>
-        <translation>{level} bootstrap 置信区间（{method}；另给出 {other}），{resamples} 次重抽样，种子 {seed}；配对 {test} 检验，{correction} 校正，alpha {alpha}；在功效 {power} 下检测出 {detect} 所需的查询数（逐对，按该对自身的离散度）</translation>
+        <source>{level} bootstrap CI ({method}; {other} also given), {resamples} resamples, seed {seed}; paired {test} test on b - a rounded to {rounding}, {correction} correction, alpha {alpha}; queries needed to detect {detect} at power {power} (per pair, from its own spread)</source>
+        <translation>{level} bootstrap 置信区间（{method}；另给出 {other}），{resamples} 次重抽样，种子 {seed}；配对 {test} 检验，用舍入到 {rounding} 的 b - a，{correction} 校正，alpha {alpha}；在功效 {power} 下检测出 {detect} 所需的查询数（逐对，按该对自身的离散度）</translation>
     </message>
     <message>
         <source>against {run}</source>
@@ -4097,6 +4129,18 @@ The audit log keeps a record, and Edit ▸ Undo brings all of it back while the 
     <message>
         <source>Warning: K={k}: compared over fewer than {few} queries: {pairs}; the tests have little power and the intervals are rough</source>
         <translation>警告：K={k}：比较所用的查询少于 {few} 个：{pairs}；检验的功效很低，区间也很粗略</translation>
+    </message>
+    <message>
+        <source>Warning: K={k} {run}: mean {mean} under the tie policy ({policy}), {tie_averaged} tie-averaged: equal scores in the top K change it as the policy orders them (a tie straddles K in {ties} of the {queries} queries of its mean)</source>
+        <translation>警告：K={k} {run}：按并列规则（{policy}）均值为 {mean}，并列平均后为 {tie_averaged}：前 K 位中分数相同的文档按该规则排序会改变均值（计入均值的 {queries} 个查询中有 {ties} 个的并列跨越 K）</translation>
+    </message>
+    <message>
+        <source>Superscripts: the runs it beats significantly (paired {test} test, p-values not corrected for multiple comparisons, below alpha {alpha}, as ranx&apos;s)</source>
+        <translation>上标：它显著胜过的运行（配对 {test} 检验，p 值未做多重比较校正，低于 alpha {alpha}，与 ranx 相同）</translation>
+    </message>
+    <message>
+        <source>Superscripts: the runs it beats significantly (paired {test} test, p-values {correction}-corrected over the pairs at each K, below alpha {alpha}; ranx&apos;s look-alike superscripts are not corrected)</source>
+        <translation>上标：它显著胜过的运行（配对 {test} 检验，p 值在每个 K 的各配对上做 {correction} 校正，低于 alpha {alpha}；ranx 外观相似的上标未做校正）</translation>
     </message>
 </context>
 <context>

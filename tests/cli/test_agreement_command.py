@@ -89,7 +89,7 @@ def test_score_names_the_annotators_and_their_alpha(project, capsys):
     alpha = 1 - (6 - 1) * (4 * 9) / (2 * 4 * 2 * 9)
     judges = next(line for line in lines if line.startswith("judges "))
     assert judges.startswith("judges     2 annotators (ana, ben)")
-    assert judges.endswith(f"; Krippendorff's alpha (ordinal) {alpha:.4f} on 3 items rated by two or more")
+    assert judges.endswith(f"; the people's Krippendorff's alpha (ordinal) {alpha:.4f} on 3 items rated by two or more")
 
 
 def test_figures_over_three_items_and_two_runs_are_printed_with_their_caveats(project, capsys):

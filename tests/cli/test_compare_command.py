@@ -214,9 +214,10 @@ def test_text_report_and_export(cranfield, tmp_path, capsys):
     assert main(["compare", *args, "--export", str(out)]) == 0
     text = capsys.readouterr().out
     assert "a  bm25   0.5105ᵇ " in text and "b  tfidf  0.4725  " in text
-    assert "300 resamples, seed 0; paired t test, holm correction, alpha 0.05" in text
+    assert "300 resamples, seed 0; paired t test on b - a rounded to 1e-12, holm correction, alpha 0.05" in text
     assert sorted(p.name for p in out.iterdir()) == [
         "comparison.xlsx",
+        "differences.csv",
         "manifest.json",
         "pairs.csv",
         "per_query.csv",
@@ -264,7 +265,7 @@ def test_workbook_of_a_comparison(cranfield, tmp_path, capsys):
     args += ["--k", "5,10", *CRANFIELD_OPTIONS]
     doc = _compare(capsys, [*args, "--resamples", "300", "--export", str(tmp_path / "out")])
     book = openpyxl.load_workbook(tmp_path / "out" / "comparison.xlsx")
-    assert book.sheetnames == ["runs", "a bm25", "b =cmd", "comparison", "significance", "manifest"]
+    assert book.sheetnames == ["runs", "a bm25", "b =cmd", "comparison", "significance", "differences", "manifest"]
     sheet = book["runs"]
     header = [c.value for c in next(sheet.iter_rows(max_row=1))]
     rows = [dict(zip(header, (c for c in r), strict=True)) for r in sheet.iter_rows(min_row=2)]
@@ -389,7 +390,7 @@ def test_upper_bound_without_scale_takes_the_highest_grade_in_the_judgments(tmp_
         upper = (top / np.log2(2) + 2 / np.log2(3)) / (top / np.log2(2) + 2 / np.log2(3) + 1 / np.log2(4))
         assert abs(a["bound_high"] - upper) <= TOL
         line = doc["manifest"]["settings_line"]
-        said = "upper bound: unjudged as grade 2, the highest in the judgments (no --scale given)"
+        said = "upper bound: unjudged as grade 2, the highest grade in the judgments (not the default scale's top, 3)"
         assert (said in line) is (not extra)
 
 

@@ -116,7 +116,7 @@ def test_three_annotators_from_assignment_to_a_scored_frozen_version(tmp_path, c
     alpha = krippendorff.alpha(matrix.to_numpy(float), level_of_measurement="ordinal", value_domain=[0, 1, 2, 3])
     assert (
         f"judges     3 annotators (ana, ben, chen); adjudicated {len(differing)} by median; "
-        f"Krippendorff's alpha (ordinal) {alpha:.4f} on {len(shared)} items rated by two or more"
+        f"the people's Krippendorff's alpha (ordinal) {alpha:.4f} on {len(shared)} items rated by two or more"
     ) in text
     from_files = json.loads(run(["score", "--qrels", str(qrels), "--run", str(run_file), "--json"], capsys))
     assert from_project["summary"]["mean_ndcg"] == from_files["summary"]["mean_ndcg"]

@@ -120,9 +120,10 @@ def test_the_path_that_worked_before_plus_a_duplicate_is_warned_of(files, tmp_pa
     warnings = [line for line in text if line.startswith("WARNING")]
     assert warnings == [
         f"WARNING    ana and import:ana.qrels gave the same grade on every one of the {items} items both rated "
-        "(one file imported twice, or one person under two names?); the figures above count those ratings twice",
+        "(at least 10: one file imported twice, or one person under two names?); the figures above count those "
+        "ratings twice",
         f"WARNING    without import:ana.qrels: alpha {expected['alpha']:.4f}, unanimous "
-        f"{1 - expected['differ'] / expected['items']:.4f} (2 annotators, {expected['items']} shared items)",
+        f"{1 - expected['differ'] / expected['items']:.4f} (ana, ben: 2 annotators sharing {expected['items']} items)",
     ]
     report = json.loads(ok(["agreement", project, "--json"], capsys))
     dedup = report["duplicates"]["without_duplicates"]

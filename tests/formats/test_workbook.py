@@ -45,9 +45,22 @@ def test_numbers_are_typed_cells_at_full_precision_and_text_is_neutralised(tmp_p
 
 
 def test_sheet_names_are_valid_and_distinct():
-    assert sheet_name("x" * 40) == "x" * 31
+    assert sheet_name("x" * 40) == "x" * 15 + "…" + "x" * 15  # 31 characters, cut in the middle
     assert sheet_name("a:b*c?", ["a_b_c_"]) == "a_b_c_ 2"
     assert sheet_name("Runs", ["runs"]) == "Runs 2"  # Excel compares sheet names without case
+
+
+def test_long_run_names_give_sheet_names_that_read_apart():
+    """Issue 36 item 7: cut at 31 characters, two runs of TREC 2021's baselines read "a 2021_baselines_document_runs_"
+    and "b 2021_baselines_document_runs_": the end that tells them apart is kept."""
+    names = ["a 2021_baselines_document_runs_bm25", "b 2021_baselines_document_runs_bm25_rm3"]
+    sheets: list[str] = []
+    for name in names:
+        sheets.append(sheet_name(name, sheets))
+    assert all(len(sheet) <= 31 for sheet in sheets)
+    assert sheets[0].endswith("_bm25") and sheets[1].endswith("_bm25_rm3")
+    assert sheets[0][2:] != sheets[1][2:]  # not only the letter differs
+    assert sheet_name(names[0], [sheets[0]]).endswith(" 2") and len(sheet_name(names[0], [sheets[0]])) <= 31
 
 
 RUNS = pd.DataFrame(
@@ -79,3 +92,16 @@ def test_latex_runs_table():
     assert r"b 50\% | dense & 0.2500 [0.2000, 0.3000] & 0.1250 [0.1000, 0.1500] \\" in text
     assert r"\caption{K=5,10; 95\% CI}" in text and text.count(r"\begin{tabular}{lrr}") == 1
     assert latex_escape("a~b^c\\d{e}") == r"a\textasciitilde{}b\textasciicircum{}c\textbackslash{}d\{e\}"
+
+
+def test_tie_columns_only_at_a_k_where_ties_changed_a_mean():
+    """Issue 36 item 5: runs.md and runs.tex show the tie-averaged mean and the queries with a tie at K."""
+    runs = RUNS.assign(queries_with_tie_at_k=[3, 0, 0, 0], tie_averaged_mean=[0.45, 0.25, 0.6, 0.125])
+    text = runs_markdown(runs, "settings")
+    assert text.splitlines()[:3] == [
+        "| run | nDCG@5 | tie-averaged@5 (queries with a tie at K) | nDCG@10 |",
+        "|---|---:|---:|---:|",
+        "| a bm25\\_v2 | 0.5000<sup>b</sup> [0.4000, 0.6000] | 0.4500 (3) | 0.6000<sup>b</sup> [0.5000, 0.7000] |",
+    ]
+    latex = runs_latex(runs, "settings")
+    assert r"\begin{tabular}{lrrr}" in latex and r"& 0.4500 (3) &" in latex

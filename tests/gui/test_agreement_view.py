@@ -170,7 +170,9 @@ def test_duplicates_and_unknown_queries_are_resolved_in_the_window(qtbot, view, 
 def test_the_summary_warns_of_identical_annotators_with_the_figure_without_the_duplicate(qtbot, project):
     from ndcg_desktop.gui.agreement import AgreementView
 
-    twice = pd.concat([RATINGS, RATINGS[RATINGS["annotator"] == "ben"].assign(annotator="import:ben.qrels")])
+    more = pd.DataFrame([("q3", f"M{i}", "ben", i % 4) for i in range(5)], columns=RATINGS.columns)  # ten in all
+    ben = pd.concat([RATINGS, more], ignore_index=True)
+    twice = pd.concat([ben, ben[ben["annotator"] == "ben"].assign(annotator="import:ben.qrels")])
 
     def loader(project, version, settings, **kwargs):
         return compute_agreement(project, project.version(version), twice, settings, **kwargs)
@@ -180,9 +182,57 @@ def test_the_summary_warns_of_identical_annotators_with_the_figure_without_the_d
     widget.set_project(project)
     result = computed(qtbot, widget)
     lines = widget.summary.text().split("\n")
-    assert lines[1:] == result.warnings() == widget.session.warnings()
-    assert lines[1].startswith("ben and import:ben.qrels gave the same grade on every one of the 5 items both rated")
-    assert lines[2].startswith(f"without import:ben.qrels: alpha {result.deduplicated.overall.alpha.value:.4f}")
+    assert len(widget.session.warnings()) == 2 and widget.session.warnings() == result.warnings()
+    assert lines[1] == (
+        "Warning: ben and import:ben.qrels gave the same grade on every one of the 10 items both rated (at least 10: "
+        "one file imported twice, or one person under two names?); the figures above count those ratings twice"
+    )
+    dedup = result.deduplicated.overall
+    assert lines[2] == (
+        f"Without import:ben.qrels: alpha {dedup.alpha.value:.4f}, unanimous {dedup.unanimous.value:.4f} (ana, ben: "
+        f"2 annotators sharing {dedup.items} items)."
+    )
+
+
+def test_the_headline_is_the_peoples_and_the_model_has_its_own_line_with_the_same_caveats(qtbot, project, tmp_path):
+    """Issue 36 items 11 and 12: a model mixed into the headline alpha (0.39 against 0.85 for the people) made the
+    people look as if they disagreed; the caveats the command line printed were not all in the window."""
+    from ndcg_desktop.cli.agreement import as_text
+    from ndcg_desktop.gui.agreement import AgreementView
+    from ndcg_desktop.tasks.agreement import export_agreement
+
+    model = pd.DataFrame([("q1", "A", "model:m", 0), ("q1", "B", "model:m", 1)], columns=RATINGS.columns)
+    rated = pd.concat([RATINGS, model], ignore_index=True)
+
+    def loader(project, version, settings, **kwargs):
+        return compute_agreement(project, project.version(version), rated, settings, **kwargs)
+
+    widget = AgreementView(loader=loader)
+    qtbot.addWidget(widget)
+    widget.resize(1200, 760)
+    widget.show()
+    widget.set_project(project)
+    result = computed(qtbot, widget)
+    people = compute_agreement(project, project.version(1), RATINGS, widget.session.settings).report.overall
+    assert result.headline.alpha == people.alpha and result.headline.items == people.items == 5
+    assert result.report.overall.alpha != people.alpha  # the model moves the figure of everyone together
+    lines = widget.summary.text().split("\n")
+    assert f"The people's Krippendorff's alpha (ordinal): {people.alpha.value:.4f}." in lines[0]
+    assert lines[1].startswith("model:m is a language model, an annotator and not the truth: its alpha with the people")
+    kinds = [c.kind for c in widget.session.caveats()]
+    assert kinds == ["few_items", "few_model_items", "few_runs"]  # every pair has few: the first says it
+    said = [c.text() for c in result.caveats()]
+    assert widget.caveats.text() == "\n".join(f"Caveat: {text}" for text in said)
+    export_agreement(result, tmp_path / "out")
+    import json
+
+    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    assert manifest["caveats"] == said and manifest["alpha_ordinal"] == people.alpha.value
+    assert manifest["models"]["model:m"]["alpha_ordinal_with_people"] == result.models[0].with_people.alpha.value
+    text = as_text(result).splitlines()
+    assert [line.removeprefix("caveat: ") for line in text if line.startswith("caveat: ")] == said
+    assert text[2] == f"alpha      {people.alpha.value:.4f}   (Krippendorff, ordinal) (people only: ana, ben)"
+    widget.grab().save("/tmp/reports_agreement_model.png")
 
 
 def test_the_choices_are_the_tables_values_and_words(qtbot, view):

@@ -95,8 +95,11 @@ def test_each_run_is_resolved_then_the_runs_table_equals_ndcg_compare(window, de
         )
     assert cli.runs["superscript"].tolist() == ["", "a"]  # dense beats bm25 on the demo, significantly
     version = window.project.version(1)
+    from ndcg_desktop.tasks.comparing import superscripts_note
+
+    note = superscripts_note(cli.stats)  # what the superscripts are, as the command line's heading says it
     assert view.table_panel.settings_line.text() == (
-        f"Against pool v1 (sha256 {version.hash[:12]}…): {cli.settings_line()}"
+        f"Against pool v1 (sha256 {version.hash[:12]}…): {cli.settings_line()}\n{note[0].upper()}{note[1:]}"
     )
     assert inputs.export_button.isEnabled()
     shot(window, "runs_view")
@@ -384,3 +387,40 @@ def test_fewer_than_10_queries_are_warned_of_as_ndcg_compare_warns(window, tmp_p
     view.inputs.ks.setText("2")
     view.inputs.ks.editingFinished.emit()
     assert warnings.text() == "" and not warnings.isVisibleTo(view)
+
+
+def test_ties_at_k_and_the_corrected_superscripts_are_shown_as_ndcg_compare_prints_them(window, tmp_path, qtbot):
+    """Issue 36 items 5 and 7: the runs table has the queries with a tie at K and the tie-averaged mean, the
+    warning `ndcg compare` prints when ties change a mean, and the line saying the superscripts are corrected."""
+    universe = {"A": 3, "B": 2, "C": 1, "D": 0}
+    queries = [f"q{i}" for i in range(1, 13)]
+    path = tmp_path / "ties.ndcgproj"
+    with Project.create(path, user="tester") as project:
+        (tmp_path / "q.txt").write_text("".join(f"{q} 0 {d} {g}\n" for q in queries for d, g in universe.items()))
+        project.import_qrels(tmp_path / "q.txt")
+        project.freeze()
+        tied = "".join(f"{q} Q0 {d} 0 {s} tied\n" for q in queries for d, s in zip("ABCD", (5, 4, 4, 1), strict=True))
+        plain = "".join(f"{q} Q0 {d} {r} {9 - r} plain\n" for q in queries for r, d in enumerate("ADBC", 1))
+        for name, text in (("tied", tied), ("plain", plain)):
+            (tmp_path / f"{name}.run").write_text(text)
+            project.import_run(tmp_path / f"{name}.run", name=name)
+    view = runs_view(window, path, qtbot)
+    view.inputs.ks.setText("2")
+    view.inputs.ks.editingFinished.emit()
+    checked(view, qtbot)
+    scored(view, qtbot)
+    comparison = view.session.result.comparison
+    model = view.table_panel.runs
+    headers = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
+    row = next(r for r in range(model.rowCount()) if model.index(r, headers.index("Run")).data() == "tied")
+    expected = comparison.runs.set_index("run").loc["tied"]
+    assert model.index(row, headers.index("Ties at K")).data() == "12" == str(expected["queries_with_tie_at_k"])
+    assert model.index(row, headers.index("Tie-averaged mean")).data() == f"{expected['tie_averaged_mean']:.4f}"
+    said = comparison.ties_texts()
+    assert len(said) == 1 and said[0].startswith("K=2 tied: mean ")
+    assert view.table_panel.warnings.text() == f"Warning: {said[0]}"
+    assert view.table_panel.settings_line.text().endswith(
+        "Superscripts: the runs it beats significantly (paired t test, p-values Holm-corrected over the pairs at "
+        "each K, below alpha 0.05; ranx's look-alike superscripts are not corrected)"
+    )
+    view.grab().save("/tmp/reports_runs_ties.png")

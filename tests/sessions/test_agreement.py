@@ -80,7 +80,12 @@ def test_the_caption_warns_of_two_identical_annotators_and_gives_the_figure_with
     """One file imported twice (under ana and ana2): the session's warnings name both and the alpha without ana2."""
     import krippendorff
 
-    twice = pd.concat([RATINGS, RATINGS[RATINGS["annotator"] == "ana"].assign(annotator="ana2")], ignore_index=True)
+    # ten items: two are no evidence of a duplicate (DUPLICATE_MIN_ITEMS)
+    more = pd.DataFrame(
+        [("q2", f"M{i}", who, i % 4) for i in range(8) for who in ("ana", "ben")], columns=RATINGS.columns
+    )
+    ten = pd.concat([RATINGS, more], ignore_index=True)
+    twice = pd.concat([ten, ten[ten["annotator"] == "ana"].assign(annotator="ana2")], ignore_index=True)
 
     def twice_loader(project, version, settings, **kwargs):
         return compute_agreement(project, project.version(version), twice, settings, **kwargs)
@@ -93,14 +98,15 @@ def test_the_caption_warns_of_two_identical_annotators_and_gives_the_figure_with
         assert session.warnings() == []  # nothing computed yet
         job = session.job()
         session.apply(job, job())
-        # ana and ben on A, B: (3, 2) and (0, 0)
+        # ana and ben on A, B: (3, 2) and (0, 0), then alike on eight more
+        same = [i % 4 for i in range(8)]
         alpha = krippendorff.alpha(
-            reliability_data=[[3, 0], [2, 0]], level_of_measurement="ordinal", value_domain=[0, 1, 2, 3]
+            reliability_data=[[3, 0, *same], [2, 0, *same]], level_of_measurement="ordinal", value_domain=[0, 1, 2, 3]
         )
         assert session.warnings() == [
-            "ana and ana2 gave the same grade on every one of the 2 items both rated (one file imported twice, or one "
-            "person under two names?); the figures above count those ratings twice",
-            f"without ana2: alpha {alpha:.4f}, unanimous 0.5000 (2 annotators, 2 shared items)",
+            "ana and ana2 gave the same grade on every one of the 10 items both rated (at least 10: one file imported "
+            "twice, or one person under two names?); the figures above count those ratings twice",
+            f"without ana2: alpha {alpha:.4f}, unanimous 0.9000 (ana, ben: 2 annotators sharing 10 items)",
         ]
         session.set_settings(k=5)
         assert session.warnings() == []  # the result went with its inputs

@@ -204,43 +204,63 @@ def test_identical_pairs_are_found_and_one_of_each_group_is_kept():
         ("q1", "C", "anna", 0),
         ("q2", "X", "cy", 2), ("q2", "Y", "dee", 2),  # cy and dee share no item: never "identical"
     ]  # fmt: skip
+    rows += [("q3", f"M{i}", name, i % 4) for i in range(8) for name in ("ana", "import:ana.qrels", "anna")]
     report = _report(rows)
     duplicates = find_duplicates(report)
-    assert duplicates == (
-        Duplicate("ana", "anna", 2),
-        Duplicate("ana", "import:ana.qrels", 2),
-        Duplicate("anna", "import:ana.qrels", 2),
+    assert duplicates == (  # 2 + 8 items alike: DUPLICATE_MIN_ITEMS
+        Duplicate("ana", "anna", 10),
+        Duplicate("ana", "import:ana.qrels", 10),
+        Duplicate("anna", "import:ana.qrels", 10),
     )
     assert left_out(report, duplicates) == ("ana", "import:ana.qrels")  # anna has the most ratings
     tie = _report([r for r in rows if r[2] != "anna"])
     assert left_out(tie, find_duplicates(tie)) == ("import:ana.qrels",)  # a tie: the person stays, not the file
+    assert find_duplicates(_report([r for r in rows if r[0] != "q3" or r[1] != "M7"])) == ()  # nine: chance
+
+
+def test_one_agreeing_item_is_no_duplicate_and_the_line_without_one_names_who_remains(project):
+    """Issue 36 item 10: "ben and model:smollm2 gave the same grade on every one of the 1 item both rated" warned of
+    a duplicate; and the figures without a duplicate read "(0 annotators, 0 shared items)" while ana remained."""
+    from ndcg_desktop.tasks.agreement import DUPLICATE_MIN_ITEMS
+
+    one = [("q1", "A", "ana", 3), ("q1", "A", "ben", 2), ("q1", "B", "ben", 1), ("q1", "B", "model:smollm2", 1)]
+    result = compute_agreement(project, project.version(1), _ratings(one), K2)
+    assert (result.duplicates, result.deduplicated, result.warnings()) == ((), None, [])
+    # ben and model:m alike on ten items no one else rated; ana rated other items: without ben, nobody shares one
+    alike = [("q3", f"M{i}", name, i % 4) for i in range(DUPLICATE_MIN_ITEMS) for name in ("ben", "model:m")]
+    ana = [("q4", f"N{i}", "ana", 1) for i in range(3)]
+    result = compute_agreement(project, project.version(1), _ratings(alike + ana), K2)
+    assert result.warnings() == [
+        f"ben and model:m gave the same grade on every one of the {DUPLICATE_MIN_ITEMS} items both rated (at least "
+        f"{DUPLICATE_MIN_ITEMS}: one file imported twice, or one person under two names?); the figures above count "
+        "those ratings twice",
+        "without model:m: ana, ben remain, with no item rated by two or more",
+    ]
+    assert result.manifest()["duplicates"]["without_duplicates"]["annotators"] == ["ana", "ben"]
 
 
 def test_the_result_carries_the_figures_without_the_duplicate_as_krippendorff_gives_them(project):
     import krippendorff
 
-    rows = [
-        ("q1", "A", "ana", 3), ("q1", "B", "ana", 0), ("q1", "C", "ana", 1),
-        ("q1", "A", "ben", 2), ("q1", "B", "ben", 0), ("q1", "C", "ben", 1),
-    ]  # fmt: skip
+    ana, ben = [3, 0, 1, 2, 2, 1, 0, 3, 1, 2], [2, 0, 1, 2, 1, 1, 0, 3, 1, 2]  # ten items, two differ
+    rows = [("q1", f"D{i}", who, g) for who, grades in (("ana", ana), ("ben", ben)) for i, g in enumerate(grades)]
     twice = _ratings(rows + [(q, d, "ana2", g) for q, d, a, g in rows if a == "ana"])
     result = compute_agreement(project, project.version(1), twice, EvalSettings(unjudged=UnjudgedPolicy.ZERO))
     domain = [0, 1, 2, 3]
-    with_both = krippendorff.alpha(
-        [[3, 0, 1], [3, 0, 1], [2, 0, 1]], level_of_measurement="ordinal", value_domain=domain
-    )
-    without = krippendorff.alpha([[3, 0, 1], [2, 0, 1]], level_of_measurement="ordinal", value_domain=domain)
+    with_both = krippendorff.alpha([ana, ana, ben], level_of_measurement="ordinal", value_domain=domain)
+    without = krippendorff.alpha([ana, ben], level_of_measurement="ordinal", value_domain=domain)
     assert result.report.overall.alpha.value == pytest.approx(with_both, abs=1e-12)
     assert result.deduplicated is not None and result.deduplicated.left_out == ("ana2",)
     assert result.deduplicated.overall.alpha.value == pytest.approx(without, abs=1e-12)
     assert result.manifest()["duplicates"] == {
-        "pairs": [{"a": "ana", "b": "ana2", "items": 3}],
+        "pairs": [{"a": "ana", "b": "ana2", "items": 10}],
         "without_duplicates": {
             "left_out": ["ana2"],
             "annotators": ["ana", "ben"],
-            "shared_items": 3,
+            "annotators_sharing": ["ana", "ben"],
+            "shared_items": 10,
             "alpha_ordinal": result.deduplicated.overall.alpha.value,
-            "unanimous": 2 / 3,
+            "unanimous": 8 / 10,
         },
     }
     plain = compute_agreement(project, project.version(1), _ratings(rows), EvalSettings(unjudged=UnjudgedPolicy.ZERO))

@@ -161,11 +161,25 @@ def test_into_a_project_with_only_frozen_versions_the_new_draft_copies_the_lates
 
 
 def test_the_same_file_under_a_second_name_is_reported_as_identical(tmp_path, write):
+    from ndcg_desktop.tasks.agreement import DUPLICATE_MIN_ITEMS
+
+    many = ANA + "".join(f"q3 0 M{i} {i % 4}\n" for i in range(DUPLICATE_MIN_ITEMS - 4))  # ten items in all
     with Project.create(tmp_path / "p.ndcgproj", user="lead") as project:
-        import_ratings(project, write("ana.qrels", ANA), "ana")
+        import_ratings(project, write("ana.qrels", many), "ana")
         import_ratings(project, write("ben.qrels", BEN), "ben")
-        twice = import_ratings(project, write("ana-again.qrels", ANA), "anna")
-        assert twice.identical == [("ana", 4)]  # not ben: he differs on B
+        twice = import_ratings(project, write("ana-again.qrels", many), "anna")
+        assert twice.identical == [("ana", DUPLICATE_MIN_ITEMS)]  # not ben: he differs on B
+
+
+def test_a_few_identical_items_are_no_evidence_of_a_duplicate(tmp_path, write):
+    """Issue 36 item 10: one or a few items graded alike by two people is chance, not one file imported twice."""
+    from ndcg_desktop.tasks.agreement import DUPLICATE_MIN_ITEMS
+
+    few = "".join(f"q3 0 M{i} {i % 4}\n" for i in range(DUPLICATE_MIN_ITEMS - 1))
+    with Project.create(tmp_path / "p.ndcgproj", user="lead") as project:
+        import_ratings(project, write("ana.qrels", few), "ana")
+        assert import_ratings(project, write("ben.qrels", "q3 0 M1 1\n"), "ben").identical == []
+        assert import_ratings(project, write("anna.qrels", few), "anna").identical == []
 
 
 def test_negative_grades_join_the_pool_without_a_rating_only_when_chosen(tmp_path, write):

@@ -28,7 +28,6 @@ from PySide6.QtWidgets import (
 
 from ndcg_desktop.domain import Gain, InputError
 from ndcg_desktop.domain.choices import BY_NAME
-from ndcg_desktop.domain.names import is_model
 from ndcg_desktop.gui import file_dialogs
 from ndcg_desktop.gui.agreement.heatmap import ConfusionModel, heatmap_view
 from ndcg_desktop.gui.agreement.reasons import reason_words
@@ -40,10 +39,13 @@ from ndcg_desktop.sessions.agreement import INPUTS, PROJECT, AgreementSession, L
 from ndcg_desktop.sessions.events import ProjectSlot
 from ndcg_desktop.tasks.agreement import (
     CONSENSUS,
+    DUPLICATE_MIN_ITEMS,
     FEW_SHARED_ITEMS,
     AgreementResult,
     Caveat,
+    Duplicate,
     Figure,
+    WithoutDuplicates,
     export_agreement,
 )
 from ndcg_desktop.tasks.project import Project
@@ -132,12 +134,54 @@ def caveat_text(caveat: Caveat) -> str:
         return translate("agreement", "Caveat: the kappas of {pairs} rest on fewer than {few} shared items").format(
             pairs=pairs, few=FEW_SHARED_ITEMS
         )
+    if caveat.kind == "few_model_items":
+        return translate(
+            "agreement",
+            "Caveat: {model}'s alpha with the people rests on {items} items (fewer than {few}): it says little about "
+            "how far the model agrees with them",
+        ).format(model=caveat.who, items=caveat.items, few=FEW_SHARED_ITEMS)
+    if caveat.kind == "few_items_without":
+        return translate(
+            "agreement",
+            "Caveat: the figures without {names} rest on {items} items rated by two or more (fewer than {few})",
+        ).format(names=caveat.who, items=caveat.items, few=FEW_SHARED_ITEMS)
     values = translate("agreement", "1 or -1") if caveat.runs == 2 else translate("agreement", "1, 1/3, -1/3 or -1")
     return translate(
         "agreement",
         "Caveat: Kendall's tau orders only {runs} runs, so it takes one of {count} values ({values}): it says "
         "whether their order changes, little more",
     ).format(runs=caveat.runs, count=caveat.tau_values, values=values)
+
+
+def duplicate_words(duplicate: Duplicate) -> str:
+    """The warning ``ndcg agreement`` prints for two identical annotators, in the window's words."""
+    return translate(
+        "agreement",
+        "Warning: {a} and {b} gave the same grade on every one of the {items} items both rated (at least {least}: "
+        "one file imported twice, or one person under two names?); the figures above count those ratings twice",
+    ).format(a=duplicate.a, b=duplicate.b, items=duplicate.items, least=DUPLICATE_MIN_ITEMS)
+
+
+def without_words(dedup: WithoutDuplicates) -> str:
+    """The figures without the duplicates, naming who remains, in the window's words."""
+    comma = translate("analysis", ", ", "separator in a list")
+    gone, remain = comma.join(dedup.left_out), comma.join(dedup.remaining)
+    overall = dedup.overall
+    if not overall.items:
+        return translate("agreement", "Without {gone}: {remain} remain, with no item rated by two or more.").format(
+            gone=gone, remain=remain
+        )
+    return translate(
+        "agreement",
+        "Without {gone}: alpha {alpha}, unanimous {unanimous} ({remain}: {count} annotators sharing {items} items).",
+    ).format(
+        gone=gone,
+        alpha=figure_text(overall.alpha),
+        unanimous=figure_text(overall.unanimous),
+        remain=remain,
+        count=len(overall.annotators),
+        items=overall.items,
+    )
 
 
 class AgreementView(QWidget):
@@ -391,32 +435,43 @@ class AgreementView(QWidget):
 
     def _show(self, result: AgreementResult) -> None:
         report, overall = result.report, result.report.overall
-        self.summary.setText(
-            translate(
+        headline = result.headline  # the people's figures: a model's agreement is its own line (rule 18)
+        if result.models:
+            lead = translate(
+                "agreement",
+                "Pool v{version}: {annotators}; {shared} of {rated} rated items were rated by two or more people. "
+                "The people's Krippendorff's alpha (ordinal): {alpha}. Unanimous: {unanimous}.",
+            )
+        else:
+            lead = translate(
                 "agreement",
                 "Pool v{version}: {annotators}; {shared} of {rated} rated items were rated by two or more "
                 "annotators. Krippendorff's alpha (ordinal): {alpha}. Unanimous: {unanimous}.",
-            ).format(
+            )
+        lines = [
+            lead.format(
                 version=result.version.version,
                 annotators=translate("agreement", "1 annotator")
                 if len(report.annotators) == 1
                 else translate("agreement", "{count} annotators").format(count=len(report.annotators)),
-                shared=overall.items,
+                shared=headline.items,
                 rated=report.rated_items,
-                alpha=figure_text(overall.alpha),
-                unanimous=figure_text(overall.unanimous),
+                alpha=figure_text(headline.alpha),
+                unanimous=figure_text(headline.unanimous),
             )
-            + "".join("\n" + line for line in self.session.warnings())  # identical annotators: counted twice
-            + "".join(
-                "\n"
-                + translate(
-                    "agreement",
-                    "{name} is a language model, compared here with the people as one more annotator.",
-                ).format(name=name)
-                for name in report.annotators
-                if is_model(name)
-            )
-        )
+        ]
+        lines += [
+            translate(
+                "agreement",
+                "{name} is a language model, an annotator and not the truth: its alpha with the people is {alpha} on "
+                "{items} items rated by two or more; its kappas with each person are in the pairs.",
+            ).format(name=m.name, alpha=figure_text(m.with_people.alpha), items=m.with_people.items)
+            for m in result.models
+        ]
+        lines += [duplicate_words(d) for d in result.duplicates]  # identical annotators: counted twice
+        if result.deduplicated is not None:
+            lines.append(without_words(result.deduplicated))
+        self.summary.setText("\n".join(lines))
         groups = report.groups_frame()
         groups["undefined"] = groups["undefined"].map(reason_words)
         self._group_ids = [q or None for q in groups["query_id"]]  # source rows: None is all queries

@@ -9,7 +9,7 @@ from ndcg_desktop.domain import EvalSettings
 from ndcg_desktop.gui.charts import IntervalChart
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_label
-from ndcg_desktop.gui.runs.text import few_queries_text, settings_text
+from ndcg_desktop.gui.runs.text import few_queries_text, settings_text, superscripts_text, ties_text
 from ndcg_desktop.gui.scores.tables import (
     Column,
     FrameModel,
@@ -32,6 +32,8 @@ RUN_COLUMNS: list[Column] = [
     (QT_TRANSLATE_NOOP("analysis", "Pooled ratio"), "pooled", "f4"),
     (QT_TRANSLATE_NOOP("analysis", "Judged@K"), "judged_at_k", "f4"),
     (QT_TRANSLATE_NOOP("analysis", "Queries in the mean"), "queries", "int"),
+    (QT_TRANSLATE_NOOP("analysis", "Ties at K"), "queries_with_tie_at_k", "int"),
+    (QT_TRANSLATE_NOOP("analysis", "Tie-averaged mean"), "tie_averaged_mean", "f4"),
     (QT_TRANSLATE_NOOP("analysis", "If unjudged were 0 .. top grade"), "bound", "interval"),
     (QT_TRANSLATE_NOOP("analysis", "The run's choices"), "choices", ""),
 ]
@@ -78,8 +80,8 @@ class RunsTablePanel(QWidget):
             description=translate(
                 "runs",
                 "Per run and K: the mean nDCG with the letters of the runs it beats significantly, its bootstrap "
-                "confidence interval, the pooled ratio, judged@K, the queries in the mean, and the bounds from "
-                "unjudged documents",
+                "confidence interval, the pooled ratio, judged@K, the queries in the mean, the queries with a tie "
+                "straddling K and the tie-averaged mean, and the bounds from unjudged documents",
             ),
         )
         self.chart = IntervalChart()
@@ -134,7 +136,12 @@ class RunsTablePanel(QWidget):
 
     def _show_result(self) -> None:
         result = self.session.result
-        warnings = "\n".join(few_queries_text(found) for found in self.session.warnings())
+        warnings = "\n".join(
+            [
+                *(few_queries_text(found) for found in self.session.warnings()),
+                *(ties_text(tie) for tie in self.session.tie_warnings()),
+            ]
+        )
         self.warnings.setText(warnings)
         self.warnings.setVisible(bool(warnings))
         self.k_box.clear()
@@ -157,4 +164,6 @@ class RunsTablePanel(QWidget):
                 hash=(version.hash or "")[:12] if version else "",
                 settings=settings_text(result.comparison),  # the record's line, in the window's words
             )
+            + "\n"
+            + superscripts_text(result.comparison)
         )

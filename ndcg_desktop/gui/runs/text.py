@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
-from ndcg_desktop.tasks.comparing import FEW_QUERIES, FewQueries, RunsComparison
+from ndcg_desktop.tasks.comparing import FEW_QUERIES, ROUNDED_TO, FewQueries, RunsComparison, TiesAtK
 
 translate = QCoreApplication.translate
 
@@ -23,8 +23,8 @@ def settings_text(comparison: RunsComparison) -> str:
     described = translate(
         "runs",
         "{level} bootstrap CI ({method}; {other} also given), {resamples} resamples, seed {seed}; paired {test} "
-        "test, {correction} correction, alpha {alpha}; queries needed to detect {detect} at power {power} (per "
-        "pair, from its own spread)",
+        "test on b - a rounded to {rounding}, {correction} correction, alpha {alpha}; queries needed to detect "
+        "{detect} at power {power} (per pair, from its own spread)",
     ).format(
         level=f"{stats.confidence:.0%}",
         method=stats.ci_method,
@@ -32,6 +32,7 @@ def settings_text(comparison: RunsComparison) -> str:
         resamples=stats.resamples,
         seed=stats.seed,
         test=stats.test,
+        rounding=f"{ROUNDED_TO:g}",
         correction=stats.correction,
         alpha=f"{stats.alpha:g}",
         detect=f"{stats.detect:g}",
@@ -65,3 +66,43 @@ def few_queries_text(found: FewQueries) -> str:
         "Warning: K={k}: compared over fewer than {few} queries: {pairs}; the tests have little power and the "
         "intervals are rough",
     ).format(k=found.k, few=FEW_QUERIES, pairs=pairs)
+
+
+def ties_text(tie: TiesAtK) -> str:
+    """The warning ``ndcg compare`` prints under a runs table whose mean the tie policy changes, in the window's
+    words (rule 10)."""
+    return translate(
+        "runs",
+        "Warning: K={k} {run}: mean {mean} under the tie policy ({policy}), {tie_averaged} tie-averaged: equal "
+        "scores in the top K change it as the policy orders them (a tie straddles K in {ties} of the {queries} "
+        "queries of its mean)",
+    ).format(
+        k=tie.k,
+        run=tie.run,
+        ties=tie.ties,
+        queries=tie.queries,
+        policy=tie.policy,
+        mean=f"{tie.mean:.4f}",
+        tie_averaged=f"{tie.tie_averaged:.4f}",
+    )
+
+
+def superscripts_text(comparison: RunsComparison) -> str:
+    """:func:`~ndcg_desktop.tasks.comparing.superscripts_note` in the window's words: the letters beside a mean
+    come from corrected p-values, unlike ranx's look-alikes."""
+    stats = comparison.stats
+    if stats.correction == "none":
+        text = translate(
+            "runs",
+            "Superscripts: the runs it beats significantly (paired {test} test, p-values not corrected for multiple "
+            "comparisons, below alpha {alpha}, as ranx's)",
+        )
+    else:
+        text = translate(
+            "runs",
+            "Superscripts: the runs it beats significantly (paired {test} test, p-values {correction}-corrected over "
+            "the pairs at each K, below alpha {alpha}; ranx's look-alike superscripts are not corrected)",
+        )
+    names = {"holm": "Holm", "bh": "Benjamini-Hochberg"}
+    correction = names.get(str(stats.correction), str(stats.correction))
+    return text.format(test=stats.test, correction=correction, alpha=f"{stats.alpha:g}")
