@@ -29,7 +29,14 @@ from ndcg_desktop.domain.choices import BY_NAME, CHOICES
 from ndcg_desktop.domain.chunks import IdMap
 from ndcg_desktop.formats.choices import ORDER_CHOICES
 from ndcg_desktop.formats.export import in_natural_order
-from ndcg_desktop.formats.frames import qrels_from_frame, qrels_from_mapping, run_from_frame, run_from_mapping
+from ndcg_desktop.formats.frames import (
+    QRELS_DICT,
+    RUN_DICT,
+    qrels_from_frame,
+    qrels_from_mapping,
+    run_from_frame,
+    run_from_mapping,
+)
 from ndcg_desktop.scoring import Evaluation
 from ndcg_desktop.scoring.stats import StatsSettings
 from ndcg_desktop.tasks.agreement import agreement_tables
@@ -58,6 +65,8 @@ def _refusals() -> Iterator[None]:
     try:
         yield
     except InputError as exc:
+        if exc.path in (RUN_DICT, QRELS_DICT) and exc.line is not None:  # a dict has no lines: its refusals name
+            exc = InputError(exc.message, path=exc.path, hint=exc.hint)  # the query and the document instead
         raise Refused(exc) from None  # the message says it all: no chain of the library's frames
 
 
@@ -265,7 +274,10 @@ class Project:
             if isinstance(run, str):
                 for given in ("ties", "order"):
                     if given in choices or (given == "order" and order is not None):
-                        raise InputError(f"a stored run keeps the reading it was imported with; {given} is for run files, DataFrames and dicts")
+                        raise InputError(
+                            f"a stored run keeps the reading it was imported with; {given} is for run files, "
+                            "DataFrames and dicts"
+                        )
                 evaluations = self._reader.score_at(run, version, settings, ks)
             else:
                 if not isinstance(run, pd.DataFrame | Mapping | os.PathLike):
@@ -305,7 +317,9 @@ class Project:
             for name in run_names:
                 _expect_name(name)
             if "ties" in choices:
-                raise InputError("a stored run keeps the reading it was imported with; ties is for run files, DataFrames and dicts")
+                raise InputError(
+                    "a stored run keeps the reading it was imported with; ties is for run files, DataFrames and dicts"
+                )
             ks, _several = _cutoffs(k)
             settings = _settings(ks[0], "0..3", choices, None, None)  # the scale: the version's, set by the task
             stats = _stats(test, correction, alpha, resamples, seed, ci, detect)
@@ -367,7 +381,9 @@ def _expect_name(name: object) -> None:
 
 def _expect_version(version: object) -> None:
     if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
-        raise InputError(f"version must be a pool version's number (an int) or None for the latest, not {_kind(version)}")
+        raise InputError(
+            f"version must be a pool version's number (an int) or None for the latest, not {_kind(version)}"
+        )
 
 
 def _cutoffs(k: object) -> tuple[list[int], bool]:
@@ -380,7 +396,9 @@ def _cutoffs(k: object) -> tuple[list[int], bool]:
         return parse_cutoffs(k, option="k"), True
     if isinstance(k, Sequence) and k and all(isinstance(x, int) and not isinstance(x, bool) for x in k):
         return parse_cutoffs(",".join(map(str, k)), option="k"), True
-    raise InputError(f"k must be a cut-off (10), a list of them ([5, 10]) or a text (\"5,10\"), not {_kind(k)} {k!r}"[:200])
+    raise InputError(
+        f'k must be a cut-off (10), a list of them ([5, 10]) or a text ("5,10"), not {_kind(k)} {k!r}'[:200]
+    )
 
 
 def _settings(
@@ -409,7 +427,9 @@ def _settings(
     return EvalSettings(k=k, scale=grades, id_map=mapping, **choices)  # type: ignore[arg-type]  # text: validated
 
 
-def _stats(test: str, correction: str, alpha: float, resamples: int, seed: int, ci: str, detect: float) -> StatsSettings:
+def _stats(
+    test: str, correction: str, alpha: float, resamples: int, seed: int, ci: str, detect: float
+) -> StatsSettings:
     _expect_text(test=test, correction=correction, ci=ci)
     for name, value in (("alpha", alpha), ("detect", detect), ("resamples", resamples), ("seed", seed)):
         whole = name in ("resamples", "seed")
@@ -450,7 +470,8 @@ def _judgments(qrels: object, scale: GradeScale) -> Judgments:
     if isinstance(qrels, str | os.PathLike):
         return os.fspath(qrels)
     raise InputError(
-        f"judgments must be a file path, a pandas DataFrame or a dict of query -> {{document: grade}}, not {_kind(qrels)}"
+        "judgments must be a file path, a pandas DataFrame or a dict of query -> {document: grade}, "
+        f"not {_kind(qrels)}"
     )
 
 

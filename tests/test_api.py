@@ -148,8 +148,10 @@ def test_a_refusal_carries_the_message_the_command_line_prints(cranfield, capsys
     code, err = cli(capsys, "score", "--qrels", "qrels.txt", "--run", "bm25.run.gz", "--scale", "0..4")
     assert code == 2 and err.startswith("error: bm25.run.gz:5: document 878 for query 1 is not in the judgment pool")
     assert err.endswith("; choose --unjudged zero|condense\n")
-    message = err.removeprefix("error: ").rstrip("\n").replace(
-        "choose --unjudged zero|condense", 'choose unjudged="zero" or unjudged="condense"'
+    message = (
+        err.removeprefix("error: ")
+        .rstrip("\n")
+        .replace("choose --unjudged zero|condense", 'choose unjudged="zero" or unjudged="condense"')
     )
     if names is None:
         run, qrels = "bm25.run.gz", "qrels.txt"

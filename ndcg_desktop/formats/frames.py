@@ -125,12 +125,16 @@ def _frame_of(mapping: object, name: str, what: str) -> pd.DataFrame:
                 )
             queries.append(query)
             docs.append(doc)
+            if isinstance(value, float) and what == "grade" and value.is_integer():
+                value = int(value)  # ranx's grades may come as floats: 3.0 is the grade 3 (2.5 stays refused)
             values.append("NaN" if isinstance(value, float) and value != value else "None" if value is None else value)
     if not queries:
         raise InputError("has no queries", path=name)
-    # pandas infers the column's type: numbers stay numbers (read at numpy's pace), anything else is refused cell
-    # by cell; NaN and None are shown as they read (a missing cell would say '')
-    return pd.DataFrame({"query_id": queries, "doc_id": docs, "value": pd.Series(values)})
+    # Scores: pandas infers the column's type, so numbers stay numbers (read at numpy's pace) and anything else is
+    # refused cell by cell. Grades: each cell as it is (ints and a 2.5 would all become floats: '3.0' refused first).
+    # NaN and None are shown as they read (a missing cell would say '').
+    column = pd.Series(values, dtype=object if what == "grade" else None)
+    return pd.DataFrame({"query_id": queries, "doc_id": docs, "value": column})
 
 
 @contextmanager

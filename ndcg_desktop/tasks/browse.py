@@ -22,7 +22,7 @@ from ndcg_desktop.scoring.stats import StatsSettings
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.agreement import AgreementResult, load_agreement
 from ndcg_desktop.tasks.comparing import RunsComparison, compare_stored
-from ndcg_desktop.tasks.scoring import ScoredRun, score_given_run, score_run_at, version_record
+from ndcg_desktop.tasks.scoring import ScoredRun, score_given_run, score_run, score_run_at, version_record
 
 _VERSION_COLUMNS = ["version", "state", "parent", "scale", "labels", "created_at", "created_by", "frozen_at"]
 _VERSION_COLUMNS += ["frozen_by", "hash", "guidelines_sha256"]
@@ -33,7 +33,7 @@ FROZEN = "ndcg_desktop.frozen_version"  # the key in DataFrame.attrs of a frozen
 @dataclass(frozen=True)
 class FrozenJudgments:
     """A frozen version's judgments given back as read by :meth:`ProjectReader.judgments`: still the version's
-    lines, so a score against them names the version (``record``: :func:`~ndcg_desktop.tasks.scoring.version_record`)."""
+    lines, so a score against them names the version (``record``: :func:`.scoring.version_record`)."""
 
     qrels: Qrels
     version: int
@@ -131,7 +131,9 @@ class ProjectReader:
         recording nothing."""
         return score_run(self._project, run_name, version, settings, record=False)
 
-    def score_at(self, run_name: str, version: int | None, settings: EvalSettings, ks: Sequence[int]) -> list[Evaluation]:
+    def score_at(
+        self, run_name: str, version: int | None, settings: EvalSettings, ks: Sequence[int]
+    ) -> list[Evaluation]:
         """:meth:`score` at every K of ``ks``, the run ordered once (as ``ndcg compare --project`` scores it)."""
         scored = score_run_at(self._project, run_name, version, settings, list(ks))
         return [scored[k].evaluation for k in ks]
