@@ -183,7 +183,9 @@ def compare(
     with _refusals():
         _expect_text(baseline=baseline, qrels_format=qrels_format, run_format=run_format, order=order)
         ks, _several = _cutoffs(k)
-        settings = _settings(ks[0], scale if scale is not None else "0..3", choices, id_map, id_map_file)
+        frozen = _frozen(qrels, scale)
+        grades = frozen.scale if frozen is not None else scale
+        settings = _settings(ks[0], grades if grades is not None else "0..3", choices, id_map, id_map_file)
         stats = _stats(test, correction, alpha, resamples, seed, ci, detect)
         ordered = _order(order)
         names: list[str] | None = None
@@ -199,7 +201,7 @@ def compare(
             if any(isinstance(run, pd.DataFrame | Mapping) for run in given):
                 raise InputError("name each DataFrame or dict run: give a dict of name -> run")
         result = compare_files(
-            _judgments(qrels, settings.scale),
+            frozen.qrels if frozen is not None else _judgments(qrels, settings.scale),
             [_ranking(run, ordered) for run in given],
             ks,
             settings,
@@ -209,8 +211,12 @@ def compare(
             run_format=run_format,
             order=ordered,
             names=names,
-            top_grade=settings.scale.high if scale is not None else None,
+            top_grade=settings.scale.high if grades is not None else None,  # a version's: its scale's top
         )
+        if frozen is not None:
+            for evaluation in (e for at in result.evaluations.values() for e in at.values()):
+                evaluation.manifest["judgments"].update(frozen.record)
+            result.manifest["judgments"].update(frozen.record)
     return _compared(result)
 
 

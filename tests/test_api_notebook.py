@@ -219,6 +219,28 @@ def test_project_score_takes_a_dataframe_run_and_names_the_version(two_versions)
     assert given.manifest["run"]["path"] == "<run DataFrame>"
 
 
+def test_project_score_at_several_k_is_each_k_alone(two_versions):
+    with api.open_project(two_versions) as project:
+        both = project.score("x", version=2, k=[1, 2], unjudged="zero")
+        for k in (1, 2):
+            alone = project.score("x", version=2, k=k, unjudged="zero")
+            assert both.means[k] == alone.mean and both.manifest[k]["judgments"]["pool_version"] == 2
+            assert both.per_query[both.per_query["k"] == k].drop(columns="k").equals(alone.per_query)
+
+
+def test_a_versions_judgments_compared_against_name_the_version(two_versions):
+    with api.open_project(two_versions) as project:
+        judged = project.judgments(2)
+        runs = {name: project.run(name) for name in ("x", "y")}
+        stored = project.compare(["x", "y"], version=2, unjudged="zero", resamples=200)
+    given = api.compare(runs, judged, unjudged="zero", resamples=200)
+    assert given.manifest["judgments"]["pool_version"] == 2
+    assert given.manifest["judgments"]["pool_hash"] == stored.manifest["judgments"]["pool_hash"]
+    assert given.runs[["run", "mean", "bound_low", "bound_high"]].equals(
+        stored.runs[["run", "mean", "bound_low", "bound_high"]]
+    )
+
+
 def test_a_versions_judgments_given_as_qrels_name_the_version(two_versions):
     with api.open_project(two_versions) as project:
         judged = project.judgments(1)
