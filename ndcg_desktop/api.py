@@ -216,7 +216,9 @@ def compare(
         if frozen is not None:
             for evaluation in (e for at in result.evaluations.values() for e in at.values()):
                 evaluation.manifest["judgments"].update(frozen.record)
-            result.manifest["judgments"].update(frozen.record)
+            judged = result.manifest["judgments"]  # the first evaluation's (updated above), unless copied
+            if isinstance(judged, dict):
+                judged.update(frozen.record)
     return _compared(result)
 
 

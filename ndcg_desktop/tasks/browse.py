@@ -49,11 +49,14 @@ def frozen_judgments(frame: pd.DataFrame, scale: GradeScale | None) -> FrozenJud
     if not isinstance(given, dict):
         return None
     version_scale = GradeScale.parse(str(given["scale"]))
-    if scale is not None and scale != version_scale:
-        raise InputError(f"pool version {given['version']} uses the scale {version_scale}, not {scale}")
-    qrels = qrels_from_frame(frame, scale=version_scale)
+    try:
+        qrels = qrels_from_frame(frame, scale=version_scale)
+    except InputError:  # changed since (a grade off the version's scale, say): read as any other frame is
+        return None
     if qrels.source.sha256 != given["sha256"]:
         return None
+    if scale is not None and scale != version_scale:
+        raise InputError(f"pool version {given['version']} uses the scale {version_scale}, not {scale}")
     return FrozenJudgments(qrels, int(given["version"]), version_scale, dict(given["record"]))
 
 
