@@ -1,11 +1,16 @@
 """ndcg-desktop from Python (a notebook): score and compare runs, read a project. The third front over ``tasks``.
 
-Runs and judgments are file paths or pandas DataFrames, with our column names (``query_id, doc_id, score`` /
-``query_id, doc_id, relevance``) or PyTerrier's (``qid, docno, score`` / ``qid, docno, label``); a DataFrame is
-checked cell by cell as a file is. The evaluation choices are keywords named as in ``EvalSettings`` and in the
-command line's options (``unjudged="zero"`` is ``--unjudged zero``), from the one table of choices
-(:mod:`ndcg_desktop.domain.choices`); they refuse to guess exactly as the command line does: a refusal raises
-:class:`Refused`, a ``ValueError`` whose message is the line ``ndcg`` prints after ``error:``.
+Runs and judgments are file paths, pandas DataFrames, with our column names (``query_id, doc_id, score`` /
+``query_id, doc_id, relevance``) or PyTerrier's (``qid, docno, score`` / ``qid, docno, label``), or ranx's dicts
+of dicts (``{query: {doc: score}}`` / ``{query: {doc: grade}}``); a DataFrame or a dict is checked cell by cell as
+a file is. The evaluation choices are keywords named as in ``EvalSettings`` (``unjudged="zero"``), from the one
+table of choices (:mod:`ndcg_desktop.domain.choices`); they refuse to guess exactly as the command line does: a
+refusal raises :class:`Refused`, a ``ValueError`` whose message is the line ``ndcg`` prints after ``error:``, its
+advice worded in this API's keywords (``choose unjudged="zero" or unjudged="condense"``) rather than the command
+line's options.
+
+``k`` is one cut-off (``k=10``) or several (``k=[5, 10]``, ``"5,10"``); with several, a score's ``means`` maps each
+K to its mean and its ``per_query`` has a ``k`` column.
 """
 
 from __future__ import annotations
@@ -23,23 +28,34 @@ from ndcg_desktop.domain import EvalSettings, GradeScale, InputError
 from ndcg_desktop.domain.choices import BY_NAME, CHOICES
 from ndcg_desktop.domain.chunks import IdMap
 from ndcg_desktop.formats.choices import ORDER_CHOICES
-from ndcg_desktop.formats.frames import qrels_from_frame, run_from_frame
+from ndcg_desktop.formats.export import in_natural_order
+from ndcg_desktop.formats.frames import (
+    QRELS_DICT,
+    RUN_DICT,
+    qrels_from_frame,
+    qrels_from_mapping,
+    run_from_frame,
+    run_from_mapping,
+)
+from ndcg_desktop.scoring import Evaluation
 from ndcg_desktop.scoring.stats import StatsSettings
 from ndcg_desktop.tasks.agreement import agreement_tables
-from ndcg_desktop.tasks.browse import ProjectReader
-from ndcg_desktop.tasks.comparing import compare_files, parse_cutoffs
-from ndcg_desktop.tasks.files import Judgments, Ranking, score_files
+from ndcg_desktop.tasks.browse import FrozenJudgments, ProjectReader, frozen_judgments
+from ndcg_desktop.tasks.comparing import RunsComparison, compare_files, parse_cutoffs
+from ndcg_desktop.tasks.files import Judgments, Ranking, read_ranking, score_files_at
 
 __all__ = ["Compared", "Project", "Refused", "Scored", "choices", "compare", "open_project", "score"]
 
-Input: TypeAlias = "str | os.PathLike[str] | pd.DataFrame"
+Input: TypeAlias = "str | os.PathLike[str] | pd.DataFrame | Mapping[str, Mapping[str, float]]"
+Cutoffs: TypeAlias = "int | Sequence[int] | str"
 
 
 class Refused(ValueError):
-    """What the command line refuses (exit 2): ``str(error)`` is its message; ``path`` and ``line`` locate it."""
+    """What the command line refuses (exit 2): ``str(error)`` is its message, its advice in this API's keywords
+    (``unjudged="zero"``, not ``--unjudged zero``); ``path`` and ``line`` locate it."""
 
     def __init__(self, error: InputError) -> None:
-        super().__init__(str(error))
+        super().__init__(error.worded("python"))
         self.path = error.path
         self.line = error.line
 
@@ -49,19 +65,38 @@ def _refusals() -> Iterator[None]:
     try:
         yield
     except InputError as exc:
+        if exc.path in (RUN_DICT, QRELS_DICT) and exc.line is not None:  # a dict has no lines: its refusals name
+            exc = InputError(exc.message, path=exc.path, hint=exc.hint)  # the query and the document instead
         raise Refused(exc) from None  # the message says it all: no chain of the library's frames
 
 
 @dataclass(frozen=True)
 class Scored:
-    """One run scored: ``mean`` (the headline), ``per_query`` (indexed by query ID, the JSON's per-query values),
-    ``summary`` and ``manifest`` (the JSON's, as ``ndcg score --json`` prints them)."""
+    """One run scored at one K or several: ``means`` maps each K to its mean, ``per_query`` (indexed by query ID,
+    in natural order: q2 before q10) holds the JSON's per-query values, with a ``k`` column when ``k`` was a list.
 
-    mean: float
+    At one K, ``mean`` is the headline and ``summary`` and ``manifest`` are the JSON's (as ``ndcg score --json``
+    prints them); at several, ``mean`` is refused as ambiguous and ``summary`` and ``manifest`` map each K to its own.
+    """
+
+    means: dict[int, float]
     per_query: pd.DataFrame = field(repr=False)
-    summary: dict[str, Any] = field(repr=False)
-    manifest: dict[str, Any] = field(repr=False)
-    settings: str = ""  # the settings line: EvalSettings.to_text()
+    summary: dict[Any, Any] = field(repr=False)
+    manifest: dict[Any, Any] = field(repr=False)
+    settings: str = ""  # the settings line: EvalSettings.to_text(), every K named
+
+    @property
+    def mean(self) -> float:
+        """The mean at the one K scored; refused (:class:`Refused`) when several were: read ``means[k]``."""
+        if len(self.means) == 1:
+            return next(iter(self.means.values()))
+        ks = list(self.means)
+        raise Refused(
+            InputError(
+                f"mean is ambiguous: scored at {len(ks)} cut-offs (k={ks}); read "
+                + " or ".join(f"means[{k}]" for k in ks)
+            )
+        )
 
 
 @dataclass(frozen=True)
@@ -80,8 +115,8 @@ def score(
     run: Input,
     qrels: Input,
     *,
-    k: int = 10,
-    scale: str | GradeScale = "0..3",
+    k: Cutoffs = 10,
+    scale: str | GradeScale | None = None,
     id_map: str | None = None,
     id_map_file: str | os.PathLike[str] | None = None,
     qrels_format: str | None = None,
@@ -89,29 +124,40 @@ def score(
     order: str | None = None,
     **choices: str,
 ) -> Scored:
-    """Score ``run`` against ``qrels`` at ``k``, as ``ndcg score --json`` does (the same keywords as its options).
+    """Score ``run`` against ``qrels`` at ``k`` (one K or several), as ``ndcg score --json`` does.
 
     ``choices``: ``gain``, ``unjudged``, ``duplicates``, ``zero_idcg``, ``queries``, ``unknown_queries``, ``ties``.
+    ``scale``: the grades' scale, 0..3 unless given; judgments read from a project (``Project.judgments``) are on
+    their version's scale, and the manifest names that version while they are unchanged.
     """
     with _refusals():
-        settings = _settings(k, scale, choices, id_map, id_map_file)
+        _expect_text(qrels_format=qrels_format, run_format=run_format, order=order)
+        ks, several = _cutoffs(k)
+        frozen = _frozen(qrels, scale)
+        grades = frozen.scale if frozen is not None else scale
+        settings = _settings(ks[0], grades if grades is not None else "0..3", choices, id_map, id_map_file)
         ordered = _order(order)
-        evaluation = score_files(
-            _judgments(qrels, settings.scale),
+        judgments = frozen.qrels if frozen is not None else _judgments(qrels, settings.scale)
+        evaluations = score_files_at(
+            judgments,
             _ranking(run, ordered),
             settings,
+            ks,
             qrels_format=qrels_format,
             run_format=run_format,
             order=ordered,
         )
-    return _scored(evaluation.summary, evaluation.per_query, evaluation.manifest, evaluation.settings)
+        if frozen is not None:
+            for evaluation in evaluations.values():
+                evaluation.manifest["judgments"].update(frozen.record)
+    return _scored([evaluations[k] for k in ks], several)
 
 
 def compare(
     runs: Mapping[str, Input] | Sequence[Input],
     qrels: Input,
     *,
-    k: int | Sequence[int] | str = 10,
+    k: Cutoffs = 10,
     baseline: str | None = None,
     test: str = "t",
     correction: str = "holm",
@@ -135,30 +181,27 @@ def compare(
     grade in the judgments, as ``ndcg compare`` without ``--scale`` does.
     """
     with _refusals():
-        # one check of the cut-offs, the command line's: whole, positive, each once
-        ks = parse_cutoffs(k if isinstance(k, str) else ",".join(map(str, [k] if isinstance(k, int) else k)))
-        settings = _settings(ks[0], scale if scale is not None else "0..3", choices, id_map, id_map_file)
-        stats = StatsSettings(
-            test=test,  # type: ignore[arg-type]  # validated (InputError) by StatsSettings
-            correction=correction,  # type: ignore[arg-type]
-            alpha=alpha,
-            resamples=resamples,
-            seed=seed,
-            ci_method=ci,  # type: ignore[arg-type]
-            detect=detect,
-        )
+        _expect_text(baseline=baseline, qrels_format=qrels_format, run_format=run_format, order=order)
+        ks, _several = _cutoffs(k)
+        frozen = _frozen(qrels, scale)
+        grades = frozen.scale if frozen is not None else scale
+        settings = _settings(ks[0], grades if grades is not None else "0..3", choices, id_map, id_map_file)
+        stats = _stats(test, correction, alpha, resamples, seed, ci, detect)
         ordered = _order(order)
         names: list[str] | None = None
         if isinstance(runs, Mapping):
-            names, given = [str(name) for name in runs], list(runs.values())
-        elif isinstance(runs, str | os.PathLike | pd.DataFrame):
-            raise InputError("give the runs as a list of files or a dict of name -> run")
+            bad = next((name for name in runs if not isinstance(name, str)), None)
+            if bad is not None:
+                raise InputError(f"run names are strings, not {type(bad).__name__} ({bad!r})")
+            names, given = list(runs), list(runs.values())
+        elif isinstance(runs, str | os.PathLike | pd.DataFrame) or not isinstance(runs, Sequence):
+            raise InputError(f"give the runs as a list of files or a dict of name -> run, not {_kind(runs)}")
         else:
             given = list(runs)
-            if any(isinstance(run, pd.DataFrame) for run in given):
-                raise InputError("name each DataFrame run: give a dict of name -> run")
+            if any(isinstance(run, pd.DataFrame | Mapping) for run in given):
+                raise InputError("name each DataFrame or dict run: give a dict of name -> run")
         result = compare_files(
-            _judgments(qrels, settings.scale),
+            frozen.qrels if frozen is not None else _judgments(qrels, settings.scale),
             [_ranking(run, ordered) for run in given],
             ks,
             settings,
@@ -168,9 +211,15 @@ def compare(
             run_format=run_format,
             order=ordered,
             names=names,
-            top_grade=settings.scale.high if scale is not None else None,
+            top_grade=settings.scale.high if grades is not None else None,  # a version's: its scale's top
         )
-    return Compared(result.runs, result.pairs, result.per_query, result.manifest, result.settings_line())
+        if frozen is not None:
+            for evaluation in (e for at in result.evaluations.values() for e in at.values()):
+                evaluation.manifest["judgments"].update(frozen.record)
+            judged = result.manifest["judgments"]  # the first evaluation's (updated above), unless copied
+            if isinstance(judged, dict):
+                judged.update(frozen.record)
+    return _compared(result)
 
 
 class Project:
@@ -178,6 +227,8 @@ class Project:
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         with _refusals():
+            if not isinstance(path, str | os.PathLike):
+                raise InputError(f"a project is a file path, not {_kind(path)}")
             self._reader = ProjectReader(Path(path))
 
     def close(self) -> None:
@@ -195,8 +246,12 @@ class Project:
             return self._reader.versions()
 
     def judgments(self, version: int | None = None) -> pd.DataFrame:
-        """A frozen version's judgments (the latest by default): ``query_id, doc_id, grade``, proven unchanged."""
+        """A frozen version's judgments (the latest by default): ``query_id, doc_id, grade``, proven unchanged.
+
+        Given back to :func:`score` as ``qrels`` while unchanged, they are scored on the version's scale and the
+        manifest names the version (``pool_version``, ``pool_hash``), as ``Project.score`` does."""
         with _refusals():
+            _expect_version(version)
             return self._reader.judgments(version)
 
     def runs(self) -> pd.DataFrame:
@@ -207,24 +262,88 @@ class Project:
     def run(self, name: str) -> pd.DataFrame:
         """A stored run's rows: ``query_id, doc_id`` and its ``score`` and/or ``rank``, proven unchanged."""
         with _refusals():
+            _expect_name(name)
             return self._reader.run(name)
 
-    def score(self, run: str, *, version: int | None = None, k: int = 10, **choices: str) -> Scored:
-        """Score a stored run against a frozen version, as ``ndcg score --project --json`` does (nothing recorded);
-        the run keeps the reading it was imported with, the version its scale."""
+    def score(
+        self, run: str | Input, *, version: int | None = None, k: Cutoffs = 10, order: str | None = None, **choices: str
+    ) -> Scored:
+        """Score a run against a frozen version (the latest by default), as ``ndcg score --project --json`` does
+        (nothing recorded); the manifest names the version (``pool_version``, ``pool_hash``).
+
+        ``run``: a stored run's name (it keeps the reading it was imported with: no ``ties`` or ``order``), or a
+        run not stored (a DataFrame, a dict of dicts, a file given as a ``pathlib.Path``), read as :func:`score`
+        reads it. The scale is the version's."""
         with _refusals():
+            _expect_version(version)
+            _expect_text(order=order)
+            ks, several = _cutoffs(k)
+            settings = _settings(ks[0], "0..3", choices, None, None)  # the scale: the version's, set by the task
+            if isinstance(run, str):
+                for given in ("ties", "order"):
+                    if given in choices or (given == "order" and order is not None):
+                        raise InputError(
+                            f"a stored run keeps the reading it was imported with; {given} is for run files, "
+                            "DataFrames and dicts"
+                        )
+                evaluations = self._reader.score_at(run, version, settings, ks)
+            else:
+                if not isinstance(run, pd.DataFrame | Mapping | os.PathLike):
+                    raise InputError(
+                        "a run is a stored run's name, a pandas DataFrame, a dict of query -> {document: score} "
+                        f"or a pathlib.Path, not {_kind(run)}"
+                    )
+                ranking = _ranking(run, _order(order))
+                evaluations = self._reader.score_given(read_ranking(ranking), version, settings, ks)
+        return _scored(evaluations, several)
+
+    def compare(
+        self,
+        run_names: Sequence[str],
+        *,
+        version: int | None = None,
+        k: Cutoffs = 10,
+        baseline: str | None = None,
+        test: str = "t",
+        correction: str = "holm",
+        alpha: float = 0.05,
+        resamples: int = 10_000,
+        seed: int = 0,
+        ci: str = "bca",
+        detect: float = 0.02,
+        scale: str | None = None,
+        **choices: str,
+    ) -> Compared:
+        """Compare stored runs against a frozen version (the latest by default), as ``ndcg compare --project
+        --json`` does: the same tables and manifest. Each run keeps the reading it was imported with; the scale is
+        the version's (another ``scale`` is refused)."""
+        with _refusals():
+            _expect_version(version)
+            _expect_text(baseline=baseline, scale=scale)
+            if isinstance(run_names, str) or not isinstance(run_names, Sequence):
+                raise InputError(f"run_names is a list of stored runs' names, not {_kind(run_names)}")
+            for name in run_names:
+                _expect_name(name)
             if "ties" in choices:
-                raise InputError("a stored run keeps the reading it was imported with; ties is for run files")
-            settings = _settings(k, "0..3", choices, None, None)  # the scale: the version's, set by the task
-            evaluation = self._reader.score(run, version, settings).evaluation
-        return _scored(evaluation.summary, evaluation.per_query, evaluation.manifest, evaluation.settings)
+                raise InputError(
+                    "a stored run keeps the reading it was imported with; ties is for run files, DataFrames and dicts"
+                )
+            ks, _several = _cutoffs(k)
+            settings = _settings(ks[0], "0..3", choices, None, None)  # the scale: the version's, set by the task
+            stats = _stats(test, correction, alpha, resamples, seed, ci, detect)
+            result = self._reader.compare(list(run_names), version, ks, settings, stats, baseline=baseline, scale=scale)
+        return _compared(result)
 
     def agreement(self, version: int | None = None, *, k: int = 10, **choices: str) -> dict[str, Any]:
         """The annotators' agreement on a version (the draft, else the latest frozen), as ``ndcg agreement
         --export`` writes it: one table per file name without ``.csv`` (``agreement``, ``pairs``, ``confusion``,
         ``leniency``, ``systems_means``, ...) and the ``manifest``."""
         with _refusals():
-            result = self._reader.agreement(version, _settings(k, "0..3", choices, None, None))  # scale: the version's
+            _expect_version(version)
+            ks, several = _cutoffs(k)
+            if several:
+                raise InputError("agreement takes one cut-off k")
+            result = self._reader.agreement(version, _settings(ks[0], "0..3", choices, None, None))  # scale: version's
             tables: dict[str, Any] = {name.removesuffix(".csv"): t for name, t in agreement_tables(result).items()}
         return tables | {"manifest": result.manifest()}
 
@@ -251,12 +370,58 @@ def open_project(path: str | os.PathLike[str]) -> Project:
     return Project(path)
 
 
+def _kind(value: object) -> str:
+    """A value's type as a refusal names it: ``DataFrame``, ``list``, ``None``."""
+    return "None" if value is None else type(value).__name__
+
+
+def _expect_text(**given: object) -> None:
+    """Each keyword a string or None, else refused naming it (a DataFrame in the wrong place, say)."""
+    for name, value in given.items():
+        if value is not None and not isinstance(value, str):
+            raise InputError(f"{name} must be a string, not {_kind(value)}")
+
+
+def _expect_name(name: object) -> None:
+    if not isinstance(name, str):
+        raise InputError(f"a stored run is named by a string, not {_kind(name)}")
+
+
+def _expect_version(version: object) -> None:
+    if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
+        raise InputError(
+            f"version must be a pool version's number (an int) or None for the latest, not {_kind(version)}"
+        )
+
+
+def _cutoffs(k: object) -> tuple[list[int], bool]:
+    """The cut-offs asked, through the one check the command line's ``--k`` goes through (whole, positive, each
+    once), and whether several were asked for (a list or a text, even of one K: the result has a ``k`` column)."""
+    if isinstance(k, int) and not isinstance(k, bool):
+        EvalSettings(k=k)  # its own bound on K, in its own words
+        return [k], False
+    if isinstance(k, str):
+        return parse_cutoffs(k, option="k"), True
+    if isinstance(k, Sequence) and k and all(isinstance(x, int) and not isinstance(x, bool) for x in k):
+        return parse_cutoffs(",".join(map(str, k)), option="k"), True
+    raise InputError(
+        f'k must be a cut-off (10), a list of them ([5, 10]) or a text ("5,10"), not {_kind(k)} {k!r}'[:200]
+    )
+
+
 def _settings(
     k: int, scale: str | GradeScale, choices: dict[str, str], id_map: str | None, id_map_file: Any
 ) -> EvalSettings:
     unknown = [name for name in choices if name not in BY_NAME]
     if unknown:
         raise InputError(f"unknown choice {unknown[0]!r}; the choices are {', '.join(BY_NAME)}")
+    for name, value in choices.items():
+        if not isinstance(value, str):
+            values = "|".join(BY_NAME[name].values)
+            raise InputError(f"{name} must be one of {values}, not {_kind(value)}")
+    _expect_text(id_map=id_map)
+    if id_map_file is not None and not isinstance(id_map_file, str | os.PathLike):
+        raise InputError(f"id_map_file must be a file path, not {_kind(id_map_file)}")
     if id_map is not None and id_map_file is not None:
         raise InputError("give id_map (a separator) or id_map_file, not both")
     mapping: IdMap | None = id_map
@@ -264,8 +429,29 @@ def _settings(
         from ndcg_desktop.formats.chunk_map import read_chunk_map
 
         mapping = read_chunk_map(os.fspath(id_map_file))
-    grades = scale if isinstance(scale, GradeScale) else GradeScale.parse(str(scale))
+    if not isinstance(scale, str | GradeScale):
+        raise InputError(f'scale must be a text such as "0..3", not {_kind(scale)}')
+    grades = scale if isinstance(scale, GradeScale) else GradeScale.parse(scale)
     return EvalSettings(k=k, scale=grades, id_map=mapping, **choices)  # type: ignore[arg-type]  # text: validated
+
+
+def _stats(
+    test: str, correction: str, alpha: float, resamples: int, seed: int, ci: str, detect: float
+) -> StatsSettings:
+    _expect_text(test=test, correction=correction, ci=ci)
+    for name, value in (("alpha", alpha), ("detect", detect), ("resamples", resamples), ("seed", seed)):
+        whole = name in ("resamples", "seed")
+        if isinstance(value, bool) or not isinstance(value, int if whole else int | float):
+            raise InputError(f"{name} must be {'a whole number' if whole else 'a number'}, not {_kind(value)}")
+    return StatsSettings(
+        test=test,  # type: ignore[arg-type]  # validated (InputError) by StatsSettings
+        correction=correction,  # type: ignore[arg-type]
+        alpha=alpha,
+        resamples=resamples,
+        seed=seed,
+        ci_method=ci,  # type: ignore[arg-type]
+        detect=detect,
+    )
 
 
 def _order(order: str | None) -> Any:
@@ -274,22 +460,59 @@ def _order(order: str | None) -> Any:
     return ORDER_CHOICES.get(order or "")
 
 
-def _judgments(qrels: Input, scale: GradeScale) -> Judgments:
+def _frozen(qrels: object, scale: str | GradeScale | None) -> FrozenJudgments | None:
+    """A frozen version's judgments as ``Project.judgments`` gave them, still unchanged; else None."""
+    if not isinstance(qrels, pd.DataFrame):
+        return None
+    if scale is not None and not isinstance(scale, str | GradeScale):
+        raise InputError(f'scale must be a text such as "0..3", not {_kind(scale)}')
+    asked = scale if isinstance(scale, GradeScale) or scale is None else GradeScale.parse(scale)
+    return frozen_judgments(qrels, asked)
+
+
+def _judgments(qrels: object, scale: GradeScale) -> Judgments:
     if isinstance(qrels, pd.DataFrame):
         return qrels_from_frame(qrels, scale=scale)
+    if isinstance(qrels, Mapping):
+        return qrels_from_mapping(qrels, scale=scale)
     if isinstance(qrels, str | os.PathLike):
         return os.fspath(qrels)
-    raise InputError(f"judgments must be a file path or a pandas DataFrame, not {type(qrels).__name__}")
+    raise InputError(
+        "judgments must be a file path, a pandas DataFrame or a dict of query -> {document: grade}, "
+        f"not {_kind(qrels)}"
+    )
 
 
-def _ranking(run: Input, order: Any) -> Ranking:
+def _ranking(run: object, order: Any) -> Ranking:
     if isinstance(run, pd.DataFrame):
         return run_from_frame(run, order=order)
+    if isinstance(run, Mapping):
+        if order is not None:
+            raise InputError("a dict run is ordered by its scores; order is for files and DataFrames")
+        return run_from_mapping(run)
     if isinstance(run, str | os.PathLike):
         return os.fspath(run)
-    raise InputError(f"a run must be a file path or a pandas DataFrame, not {type(run).__name__}")
+    raise InputError(
+        f"a run must be a file path, a pandas DataFrame or a dict of query -> {{document: score}}, not {_kind(run)}"
+    )
 
 
-def _scored(summary: dict[str, Any], per_query: pd.DataFrame, manifest: dict[str, Any], settings: Any) -> Scored:
-    table = per_query.set_index("query_id")
-    return Scored(float(summary["mean_ndcg"]), table, summary, manifest, settings.to_text())
+def _scored(evaluations: list[Evaluation], several: bool) -> Scored:
+    """One score per K, as :class:`Scored` gives them: per-query rows in natural order (the exports' order)."""
+    ks = [evaluation.settings.k for evaluation in evaluations]
+    means = {k: float(evaluation.summary["mean_ndcg"]) for k, evaluation in zip(ks, evaluations, strict=True)}
+    tables = [in_natural_order(evaluation.per_query) for evaluation in evaluations]
+    if not several:
+        only = evaluations[0]
+        return Scored(means, tables[0].set_index("query_id"), only.summary, only.manifest, only.settings.to_text())
+    frames = [table.assign(k=k)[["k", *table.columns]] for k, table in zip(ks, tables, strict=True)]
+    per_query = pd.concat(frames, ignore_index=True).set_index("query_id")
+    text = evaluations[0].settings.to_text().split("(", 1)[1]
+    settings = f"nDCG@{','.join(map(str, ks))}({text}"
+    summaries = {k: evaluation.summary for k, evaluation in zip(ks, evaluations, strict=True)}
+    manifests = {k: evaluation.manifest for k, evaluation in zip(ks, evaluations, strict=True)}
+    return Scored(means, per_query, summaries, manifests, settings)
+
+
+def _compared(result: RunsComparison) -> Compared:
+    return Compared(result.runs, result.pairs, result.per_query, result.manifest, result.settings_line())

@@ -57,6 +57,21 @@ def trec_run(path: Path, names: tuple[str, str]) -> pd.DataFrame:
     return frame[["q", "d", "rank", "score"]].rename(columns={"q": names[0], "d": names[1]})
 
 
+# The advice of each refusal the API can meet, as the command line words it and as the API does (issue 36 item 4)
+IN_API_WORDS = {
+    "choose --unjudged zero|condense": 'choose unjudged="zero" or unjudged="condense"',
+    "choose --duplicates first": 'choose duplicates="first"',
+    "choose --unknown-queries ignore": 'choose unknown_queries="ignore"',
+    "choose the project's scale with --scale LO..HI": 'choose the judgments\' scale with scale="LO..HI"',
+}
+
+
+def in_api_words(message: str) -> str:
+    for flags, keywords in IN_API_WORDS.items():
+        message = message.replace(flags, keywords)
+    return message
+
+
 OURS = (("query_id", "doc_id", "relevance"), ("query_id", "doc_id"))
 PYTERRIER = (("qid", "docno", "label"), ("qid", "docno"))
 
@@ -129,9 +144,15 @@ def test_a_dataframes_hash_is_its_content_whatever_its_column_names(cranfield):
 
 @pytest.mark.parametrize("names", [None, OURS, PYTERRIER], ids=["files", "ours", "pyterrier"])
 def test_a_refusal_carries_the_message_the_command_line_prints(cranfield, capsys, names):
+    """The same sentence, its advice in the API's keywords instead of the command line's options (issue 36 item 4)."""
     code, err = cli(capsys, "score", "--qrels", "qrels.txt", "--run", "bm25.run.gz", "--scale", "0..4")
     assert code == 2 and err.startswith("error: bm25.run.gz:5: document 878 for query 1 is not in the judgment pool")
-    message = err.removeprefix("error: ").rstrip("\n")
+    assert err.endswith("; choose --unjudged zero|condense\n")
+    message = (
+        err.removeprefix("error: ")
+        .rstrip("\n")
+        .replace("choose --unjudged zero|condense", 'choose unjudged="zero" or unjudged="condense"')
+    )
     if names is None:
         run, qrels = "bm25.run.gz", "qrels.txt"
     else:  # row 5 of the frame is line 5 of the file
@@ -213,7 +234,9 @@ def test_compare_refuses_as_the_command_line_does(cranfield, capsys):
     assert code == 2
     with pytest.raises(api.Refused) as refused:
         api.compare(["bm25.run.gz", "tfidf.run.gz"], "qrels.txt", scale="0..4")
-    assert str(refused.value) == err.removeprefix("error: ").rstrip("\n")
+    said = err.removeprefix("error: ").rstrip("\n")
+    assert said.endswith("; choose --unjudged zero|condense")
+    assert str(refused.value) == said.replace("--unjudged zero|condense", 'unjudged="zero" or unjudged="condense"')
 
 
 # Each row: judgments and a run, one cell wrong; the frame is refused exactly as the same rows in a CSV file.
@@ -250,7 +273,7 @@ def test_a_dataframe_is_refused_as_the_same_rows_in_a_file(case, tmp_path, capsy
     prefix = f"error: {paths[which]}:{row + 2}: "  # the header is line 1: row r of the frame is line r + 2
     assert err.startswith(prefix), err
     said = re.sub(r"line (\d+)", lambda m: f"line {int(m.group(1)) - 1}", err.removeprefix(prefix).rstrip("\n"))
-    expected = f"<{which} DataFrame>:{row + 1}: {said}"  # a line named inside the message is a row too
+    expected = in_api_words(f"<{which} DataFrame>:{row + 1}: {said}")  # a line named inside is a row too
     with pytest.raises(api.Refused) as refused:
         api.score(frames["run"], frames["qrels"])
     assert str(refused.value) == expected
@@ -277,9 +300,9 @@ def test_a_grade_column_of_whole_floats_reads_as_whole_grades():
         (lambda q, r: api.score(r.assign(qid=r["query_id"]), q), "<run DataFrame>: has both query_id and qid"),
         (lambda q, r: api.score(r.drop(columns="score"), q), "<run DataFrame>: needs the columns query_id, doc_id"),
         (lambda q, r: api.score(r.iloc[:0], q), "<run DataFrame>: has no rows"),
-        (lambda q, r: api.score(r, 42), "judgments must be a file path or a pandas DataFrame, not int"),
-        (lambda q, r: api.compare([r, r], q), "name each DataFrame run: give a dict of name -> run"),
-        (lambda q, r: api.compare({"a": r, "b": r}, q, k="5,5"), "--k names 5 twice"),
+        (lambda q, r: api.score(r, 42), "judgments must be a file path, a pandas DataFrame or a dict of query -> "),
+        (lambda q, r: api.compare([r, r], q), "name each DataFrame or dict run: give a dict of name -> run"),
+        (lambda q, r: api.compare({"a": r, "b": r}, q, k="5,5"), "k names 5 twice"),
         (lambda q, r: api.compare({"a": r, "b": r}, q, test="z"), "test must be one of t|wilcoxon|randomization"),
         (lambda q, r: api.score(r, q, order="random"), "order must be one of score|rank|file, not 'random'"),
     ],

@@ -142,9 +142,8 @@ def _compare_files(args: argparse.Namespace, stats: Any) -> RunsComparison:
 
 
 def _compare_project(args: argparse.Namespace, stats: Any) -> RunsComparison:
-    from ndcg_desktop.tasks.comparing import compare_project
+    from ndcg_desktop.tasks.comparing import compare_stored
     from ndcg_desktop.tasks.project import Project
-    from ndcg_desktop.tasks.scoring import version_to_score
 
     if args.qrels or args.runs or not args.run_names:
         raise InputError("with --project, name the stored runs with --run-names (and give no --qrels or --runs)")
@@ -152,10 +151,11 @@ def _compare_project(args: argparse.Namespace, stats: Any) -> RunsComparison:
     for option, value in (*given, ("--id-map-file", args.id_map_file)):
         if value is not None:
             raise InputError(f"a stored run keeps the reading it was imported with; {option} is for run files")
+    base = settings_of(args, scale=GradeScale.parse("0..3"), ties="docid-desc", id_map=None)  # scale: the version's
     with Project.open(args.project, read_only=True) as project:  # nothing is recorded: reading is enough
-        version = version_to_score(project, args.pool_version, scale=args.scale)
-        base = settings_of(args, scale=version.scale, ties="docid-desc", id_map=None)
-        return compare_project(project, args.run_names, version.version, args.k, base, stats, baseline=args.baseline)
+        return compare_stored(
+            project, args.run_names, args.pool_version, args.k, base, stats, baseline=args.baseline, scale=args.scale
+        )
 
 
 def _number(value: Any, digits: int = 4) -> str:

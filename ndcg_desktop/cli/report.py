@@ -11,6 +11,7 @@ from typing import Any
 import pandas as pd
 
 from ndcg_desktop.formats.cells import plain
+from ndcg_desktop.formats.export import in_natural_order
 from ndcg_desktop.scoring import Evaluation
 
 _FLAGS = (("no_ranking", "no ranking"), ("zero_idcg", "zero IDCG"), ("excluded", "excluded"), ("tie_at_k", "tie at K"))
@@ -22,9 +23,14 @@ def _fmt(value: float | None, digits: int = 4) -> str:
     return f"{value:.{digits}f}"
 
 
+def per_query_rows(evaluation: Evaluation) -> pd.DataFrame:
+    """The per-query table in natural order (q2 before q10), as the exports and the window list queries."""
+    return in_natural_order(evaluation.per_query)
+
+
 def to_json(evaluation: Evaluation) -> dict[str, Any]:
     queries = []
-    for row in evaluation.per_query.to_dict("records"):
+    for row in per_query_rows(evaluation).to_dict("records"):
         queries.append({key: (value.item() if hasattr(value, "item") else value) for key, value in row.items()})
     return {"summary": evaluation.summary, "queries": queries, "manifest": evaluation.manifest}
 
@@ -35,7 +41,7 @@ def to_json_text(evaluation: Evaluation) -> str:
     With ``indent`` the json module encodes in pure Python, one small piece at a time; a large
     run has thousands of per-query objects of plain values, rendered here column by column.
     """
-    queries = _query_objects(evaluation.per_query)
+    queries = _query_objects(per_query_rows(evaluation))
     if queries is None:  # a value this renderer does not know: let json do all of it
         return json.dumps(to_json(evaluation), indent=2, ensure_ascii=False)
     # json.dumps never writes a newline inside a string (it escapes them), so indenting is exact.
@@ -120,7 +126,7 @@ def model_lines(team: Mapping[str, Any]) -> list[str]:
 def to_text(evaluation: Evaluation) -> str:
     s = evaluation.summary
     k = evaluation.settings.k
-    table = evaluation.per_query
+    table = per_query_rows(evaluation)
     width = max([len("query"), *(len(str(q)) for q in table["query_id"])])
     header = (
         f"{'query':<{width}}  {'nDCG':>7}  {'DCG':>8}  {'IDCG':>8}  {'cand.':>7}  "

@@ -2,7 +2,35 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Advice:
+    """What to do about a refusal, worded for each front: the command line names its options, Python its
+    keywords (the window names neither: its own controls make the choice, and it shows ``located()``).
+
+    >>> advice = choose("unjudged", "zero", "condense")
+    >>> advice.command_line, advice.python
+    ('choose --unjudged zero|condense', 'choose unjudged="zero" or unjudged="condense"')
+    """
+
+    command_line: str
+    python: str
+
+
+def choose(name: str, *values: str, what: str = "") -> Advice:
+    """Advice to make the choice ``name`` (as the table of choices names it: ``unknown_queries``) one of ``values``.
+
+    ``what`` names the choice in words when the option alone would not (``the pool's scale``).
+
+    >>> choose("scale", "LO..HI", what="the pool's scale").command_line
+    "choose the pool's scale with --scale LO..HI"
+    """
+    lead = f"choose {what} with " if what else "choose "
+    flag = "--" + name.replace("_", "-")
+    return Advice(lead + f"{flag} {'|'.join(values)}", lead + " or ".join(f'{name}="{value}"' for value in values))
 
 
 class InputError(Exception):
@@ -20,7 +48,7 @@ class InputError(Exception):
         *,
         path: str | Path | None = None,
         line: int | None = None,
-        hint: str | None = None,
+        hint: str | Advice | None = None,
     ) -> None:
         self.message = message
         self.path = str(path) if path is not None else None
@@ -42,11 +70,23 @@ class InputError(Exception):
             where = terminal_safe(self.path) + (f":{self.line}" if self.line is not None else "") + ": "
         return where + terminal_safe(self.message)
 
-    def __str__(self) -> str:
+    def worded(self, front: str) -> str:
+        """The message as the front ``front`` shows it: ``"command_line"`` (``str(error)``), ``"python"`` (the
+        hint in keywords: ``unjudged="zero"``) or ``"window"`` (:meth:`located`, no hint).
+
+        >>> error = InputError("unjudged document", path="r.run", line=5, hint=choose("unjudged", "zero"))
+        >>> error.worded("python")
+        'r.run:5: unjudged document; choose unjudged="zero"'
+        """
         text = self.located()
-        if self.hint:
-            text += "; " + self.hint
-        return text
+        if front == "window" or not self.hint:
+            return text
+        if isinstance(self.hint, Advice):
+            return text + "; " + (self.hint.python if front == "python" else self.hint.command_line)
+        return text + "; " + self.hint  # a command to run on the project (the Python API only reads one)
+
+    def __str__(self) -> str:
+        return self.worded("command_line")
 
 
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}

@@ -12,7 +12,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ndcg_desktop.domain.data import JudgmentColumns, Qrels, Source
-from ndcg_desktop.domain.errors import InputError
+from ndcg_desktop.domain.errors import Advice, InputError
 from ndcg_desktop.domain.settings import GradeScale
 from ndcg_desktop.formats.cells import brief, clean_ids, is_integer, parse_integers, separator_hint
 from ndcg_desktop.formats.common import (
@@ -211,7 +211,9 @@ def _validate(cells: _Cells, path: str | Path, scale: GradeScale) -> tuple[Judgm
             f"grade {int(grade[row])} is outside the scale {scale}",
             path=path,
             line=line_of(row),
-            hint="choose the project's scale with --scale LO..HI",
+            hint=Advice(  # the command line's words have always said "project"; Python scores files
+                "choose the project's scale with --scale LO..HI", 'choose the judgments\' scale with scale="LO..HI"'
+            ),
         )
     queries, q = sorted_codes(query_ids)
     del query_ids

@@ -16,7 +16,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ndcg_desktop.domain.data import JudgmentColumns, OrderKind, Qrels, Run
-from ndcg_desktop.domain.errors import InputError
+from ndcg_desktop.domain.errors import InputError, choose
 from ndcg_desktop.domain.progress import Cancelled, IsCancelled, Progress
 from ndcg_desktop.domain.settings import (
     DuplicatePolicy,
@@ -349,7 +349,7 @@ def _evaluate(
             f"quer{'y' if len(unknown) == 1 else 'ies'}; often an ID mismatch)",
             path=path,
             line=line,
-            hint="choose --unknown-queries ignore",
+            hint=choose("unknown_queries", "ignore"),
         )
     advance()
 
@@ -393,7 +393,7 @@ def _evaluate(
             f"(also at line {run.line_of(first)}; {n_dup} duplicate{'s' if n_dup != 1 else ''} in all)",
             path=path,
             line=run.line_of(int(rows.row[j])),
-            hint="choose --duplicates first",
+            hint=choose("duplicates", "first"),
         )
     if n_dup:
         keep = np.flatnonzero(~dup)
@@ -428,7 +428,7 @@ def _evaluate(
             f"(unjudged; {n_unjudged} unjudged document{'s' if n_unjudged != 1 else ''} in all)",
             path=path,
             line=run.line_of(int(srow[j])),
-            hint="choose --unjudged zero|condense",
+            hint=choose("unjudged", "zero", "condense"),
         )
     if settings.unjudged is UnjudgedPolicy.CONDENSE and n_unjudged:
         sq, sk, sd, srow, pq = sq[judged_rows], sk[judged_rows], sd[judged_rows], srow[judged_rows], pq[judged_rows]

@@ -7,21 +7,57 @@ and nothing is recorded, not even an evaluation.
 
 from __future__ import annotations
 
-from dataclasses import asdict
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from ndcg_desktop.domain import EvalSettings
+from ndcg_desktop.domain import EvalSettings, GradeScale, InputError, Qrels, Run
+from ndcg_desktop.formats.frames import qrels_from_frame
+from ndcg_desktop.scoring import Evaluation
+from ndcg_desktop.scoring.stats import StatsSettings
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.agreement import AgreementResult, load_agreement
-from ndcg_desktop.tasks.scoring import ScoredRun, score_run
+from ndcg_desktop.tasks.comparing import RunsComparison, compare_stored
+from ndcg_desktop.tasks.scoring import ScoredRun, score_given_run, score_run, score_run_at, version_record
 
 _VERSION_COLUMNS = ["version", "state", "parent", "scale", "labels", "created_at", "created_by", "frozen_at"]
 _VERSION_COLUMNS += ["frozen_by", "hash", "guidelines_sha256"]
 _RUN_COLUMNS = ["name", "source", "sha256", "format", "reading", "rows", "queries", "imported_at"]
+FROZEN = "ndcg_desktop.frozen_version"  # the key in DataFrame.attrs of a frozen version's judgments (judgments())
+
+
+@dataclass(frozen=True)
+class FrozenJudgments:
+    """A frozen version's judgments given back as read by :meth:`ProjectReader.judgments`: still the version's
+    lines, so a score against them names the version (``record``: :func:`.scoring.version_record`)."""
+
+    qrels: Qrels
+    version: int
+    scale: GradeScale
+    record: dict[str, object]
+
+
+def frozen_judgments(frame: pd.DataFrame, scale: GradeScale | None) -> FrozenJudgments | None:
+    """``frame``'s pool version, when it is a frozen version's judgments as :meth:`ProjectReader.judgments` gave
+    them and its cells are still those (their SHA-256); None for any other frame, one changed since included
+    (pandas carries ``attrs`` through a filter or an edit: the hash tells). Another ``scale`` is refused."""
+    given = frame.attrs.get(FROZEN)
+    if not isinstance(given, dict):
+        return None
+    version_scale = GradeScale.parse(str(given["scale"]))
+    try:
+        qrels = qrels_from_frame(frame, scale=version_scale)
+    except InputError:  # changed since (a grade off the version's scale, say): read as any other frame is
+        return None
+    if qrels.source.sha256 != given["sha256"]:
+        return None
+    if scale is not None and scale != version_scale:
+        raise InputError(f"pool version {given['version']} uses the scale {version_scale}, not {scale}")
+    return FrozenJudgments(qrels, int(given["version"]), version_scale, dict(given["record"]))
 
 
 class ProjectReader:
@@ -51,8 +87,15 @@ class ProjectReader:
 
     def judgments(self, version: int | None = None) -> pd.DataFrame:
         """A frozen version's judgments (the latest when ``version`` is None): query_id, doc_id, grade; proven."""
-        number = self._project.frozen_version(version).version
-        return self._project.qrels(number).frame[["query_id", "doc_id", "grade"]].reset_index(drop=True)
+        frozen = self._project.frozen_version(version)
+        frame = self._project.qrels(frozen.version).frame[["query_id", "doc_id", "grade"]].reset_index(drop=True)
+        frame.attrs[FROZEN] = {  # so that a score given these judgments names the version (frozen_judgments)
+            "version": frozen.version,
+            "scale": str(frozen.scale),
+            "sha256": qrels_from_frame(frame, scale=frozen.scale).source.sha256,
+            "record": version_record(self._project, frozen),
+        }
+        return frame
 
     def runs(self) -> pd.DataFrame:
         """The stored runs: name, source file, SHA-256, format, how they are read, rows, queries, when imported."""
@@ -90,6 +133,33 @@ class ProjectReader:
         """Score a stored run against a frozen version (the latest when None), as ``ndcg score --project`` does,
         recording nothing."""
         return score_run(self._project, run_name, version, settings, record=False)
+
+    def score_at(
+        self, run_name: str, version: int | None, settings: EvalSettings, ks: Sequence[int]
+    ) -> list[Evaluation]:
+        """:meth:`score` at every K of ``ks``, the run ordered once (as ``ndcg compare --project`` scores it)."""
+        scored = score_run_at(self._project, run_name, version, settings, list(ks))
+        return [scored[k].evaluation for k in ks]
+
+    def score_given(self, run: Run, version: int | None, settings: EvalSettings, ks: Sequence[int]) -> list[Evaluation]:
+        """A run not stored in the project (already read and checked) against a frozen version at every K of
+        ``ks``, the version named in the manifest as a stored run's is; nothing recorded."""
+        scored = score_given_run(self._project, run, version, settings, ks)
+        return [scored[k] for k in ks]
+
+    def compare(
+        self,
+        run_names: Sequence[str],
+        version: int | None,
+        ks: Sequence[int],
+        settings: EvalSettings,
+        stats: StatsSettings,
+        *,
+        baseline: str | None = None,
+        scale: str | None = None,
+    ) -> RunsComparison:
+        """Stored runs compared against a frozen version, as ``ndcg compare --project`` compares them."""
+        return compare_stored(self._project, run_names, version, ks, settings, stats, baseline=baseline, scale=scale)
 
     def agreement(self, version: int | None, settings: EvalSettings) -> AgreementResult:
         """The agreement of a version's annotators (the draft, else the latest frozen when None), as

@@ -39,6 +39,7 @@ import pandas as pd
 from ndcg_desktop import __version__
 from ndcg_desktop.domain import EvalSettings, GradeScale, InputError, UnjudgedPolicy
 from ndcg_desktop.domain.data import OrderKind, Qrels, Run
+from ndcg_desktop.domain.errors import Advice
 from ndcg_desktop.domain.manifest import JsonObject
 from ndcg_desktop.domain.progress import Progress
 from ndcg_desktop.formats.cells import check_name, plain
@@ -62,7 +63,7 @@ from ndcg_desktop.scoring.stats import (
 )
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.files import Judgments, Ranking, read_judgments, read_ranking
-from ndcg_desktop.tasks.scoring import ScoredRun, score_run_at
+from ndcg_desktop.tasks.scoring import ScoredRun, score_run_at, version_to_score
 
 _AtEachK = tuple[dict[int, Evaluation], dict[int, pd.DataFrame]]  # a run's evaluations and bounds by K
 ZERO, CONDENSE = UnjudgedPolicy.ZERO, UnjudgedPolicy.CONDENSE
@@ -161,7 +162,10 @@ def run_names_of(paths: Sequence[str | Path], tags: Sequence[str | None] | None 
     names = [check_name(name, "run name (from its file name)") for name in names]
     if len(set(names)) != len(names):
         clash = next(n for n in names if names.count(n) > 1)
-        raise InputError(f"two runs are named {clash}; give each its own name with --run-names")
+        raise InputError(
+            f"two runs are named {clash}",
+            hint=Advice("give each its own name with --run-names", "give each its own name: a dict of name -> run"),
+        )
     return names
 
 
@@ -343,6 +347,26 @@ def choices_note(settings: dict[str, EvalSettings]) -> str:
     if len(set(texts.values())) <= 1:
         return ""
     return "choices per run: " + "; ".join(f"{name}: {text}" for name, text in texts.items())
+
+
+def compare_stored(
+    project: Project,
+    run_names: Sequence[str],
+    pool_version: int | None,
+    ks: Sequence[int],
+    base: EvalSettings,
+    stats: StatsSettings,
+    *,
+    baseline: str | None = None,
+    scale: str | None = None,
+) -> RunsComparison:
+    """``ndcg compare --project``: stored runs against a frozen version (the latest when None), whose scale is the
+    scale (another one asked, ``scale``, is refused: :func:`~ndcg_desktop.tasks.scoring.version_to_score`); the
+    command line and the Python API's ``Project.compare`` both call this."""
+    version = version_to_score(project, pool_version, scale=scale)
+    return compare_project(
+        project, run_names, version.version, ks, base.with_(scale=version.scale), stats, baseline=baseline
+    )
 
 
 def _check_runs(names: list[str], baseline: str | None) -> None:

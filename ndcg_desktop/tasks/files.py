@@ -8,6 +8,7 @@ takes the same inputs.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from ndcg_desktop.domain import EvalSettings, GradeScale, OrderKind, Qrels, Run
 from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.formats.runs import read_run
 from ndcg_desktop.scoring import Evaluation, evaluate
+from ndcg_desktop.scoring.ndcg import evaluate_cutoffs
 
 Judgments = str | Path | Qrels
 Ranking = str | Path | Run
@@ -44,8 +46,35 @@ def score_files(
     The run is read on a thread while the judgments are (pyarrow and numpy release the GIL); a problem with the
     judgments is still raised first.
     """
+    judgments, ranking = _read_both(qrels, run, settings.scale, qrels_format, run_format, order)
+    return evaluate(judgments, ranking, settings)
+
+
+def score_files_at(
+    qrels: Judgments,
+    run: Ranking,
+    settings: EvalSettings,
+    ks: Sequence[int],
+    *,
+    qrels_format: str | None = None,
+    run_format: str | None = None,
+    order: OrderKind | None = None,
+) -> dict[int, Evaluation]:
+    """:func:`score_files` at every K of ``ks`` (``settings.k`` ignored), each the same as its own call: the run is
+    read and ordered once (:func:`~ndcg_desktop.scoring.ndcg.evaluate_cutoffs`, as ``ndcg compare`` scores it)."""
+    judgments, ranking = _read_both(qrels, run, settings.scale, qrels_format, run_format, order)
+    return evaluate_cutoffs(judgments, ranking, settings, ks)
+
+
+def _read_both(
+    qrels: Judgments,
+    run: Ranking,
+    scale: GradeScale,
+    qrels_format: str | None,
+    run_format: str | None,
+    order: OrderKind | None,
+) -> tuple[Qrels, Run]:
     with ThreadPoolExecutor(1, thread_name_prefix="read-run") as pool:  # leaving waits for the run, even on errors
         reading = pool.submit(read_ranking, run, run_format, order)
-        judgments = read_judgments(qrels, settings.scale, qrels_format)
-        ranking = reading.result()
-    return evaluate(judgments, ranking, settings)
+        judgments = read_judgments(qrels, scale, qrels_format)
+        return judgments, reading.result()

@@ -7,7 +7,7 @@ and its hash, and the run's name. Scoring records the evaluation in the project.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -215,25 +215,46 @@ def _shown(option: str, value: object) -> str:
     return f"{option} {value if value is not None else '(none)'}"
 
 
-def stamp(evaluation: Evaluation, project: Project, version: PoolVersion, run_name: str) -> None:
+def stamp(evaluation: Evaluation, project: Project, version: PoolVersion, run_name: str | None) -> None:
     """Rule 13 for a stored run: the manifest names the project, the pool version, its hash and the run.
 
     And the grading guidelines the version was judged under (their SHA-256, recorded when it was frozen; null
-    if the project had none then).
+    if the project had none then). ``run_name`` None: a run not stored in the project keeps its own name.
     """
-    evaluation.manifest["judgments"].update(
-        {
-            "path": str(project.path),
-            "pool_version": version.version,
-            "pool_hash": version.hash,
-            "guidelines_sha256": version.guidelines_sha256,
-        }
-    )
-    evaluation.manifest["judgments"].update(team_manifest(project, version))  # rule 16: who graded, how settled
+    evaluation.manifest["judgments"].update(version_record(project, version))
+    if run_name is not None:
+        evaluation.manifest["run"]["name"] = run_name
+
+
+def version_record(project: Project, version: PoolVersion) -> dict[str, object]:
+    """What a manifest's judgments say of a frozen version (rules 13, 16, 20): the project, the version, its
+    hash, its guidelines' SHA-256, who graded it and how it was settled, how it was pooled."""
     from ndcg_desktop.tasks.pool_builds import pooling_record  # (imports the pooling strategies only here)
 
-    evaluation.manifest["judgments"]["pooling"] = pooling_record(project, version.version, order=False)  # rule 20
-    evaluation.manifest["run"]["name"] = run_name
+    record: dict[str, object] = {
+        "path": str(project.path),
+        "pool_version": version.version,
+        "pool_hash": version.hash,
+        "guidelines_sha256": version.guidelines_sha256,
+    }
+    record.update(team_manifest(project, version))  # rule 16: who graded, how settled
+    record["pooling"] = pooling_record(project, version.version, order=False)  # rule 20
+    return record
+
+
+def score_given_run(
+    project: Project, run: Run, pool_version: int | None, base: EvalSettings, ks: Sequence[int]
+) -> dict[int, Evaluation]:
+    """Score a run that is not stored in the project (a notebook's DataFrame, already read and checked) against a
+    frozen version (the latest when None) at every K of ``ks``, the version proven as it is read (rules 15, 16);
+    the version's scale is the scale, and each manifest names the version as a stored run's does (:func:`stamp`).
+    Nothing is recorded."""
+    version = project.frozen_version(pool_version, check=False)
+    qrels = project.qrels(version.version)  # proves the judgments and the team
+    evaluations = evaluate_cutoffs(qrels, run, base.with_(scale=version.scale), ks)
+    for evaluation in evaluations.values():
+        stamp(evaluation, project, version, None)
+    return evaluations
 
 
 def score_inputs(
