@@ -209,14 +209,18 @@ class Project:
         with _refusals():
             return self._reader.run(name)
 
-    def score(self, run: str, *, version: int | None = None, k: int = 10, **choices: str) -> Scored:
+    def score(
+        self, run: str, *, version: int | None = None, k: int = 10, residual_from: int | None = None, **choices: str
+    ) -> Scored:
         """Score a stored run against a frozen version, as ``ndcg score --project --json`` does (nothing recorded);
-        the run keeps the reading it was imported with, the version its scale."""
+        the run keeps the reading it was imported with, the version its scale. ``residual_from`` (``--residual-from``)
+        scores residually: every document judged in that earlier frozen version is removed, per query, from the run
+        and from the judgments first; the manifest's ``residual`` says what was removed."""
         with _refusals():
             if "ties" in choices:
                 raise InputError("a stored run keeps the reading it was imported with; ties is for run files")
             settings = _settings(k, "0..3", choices, None, None)  # the scale: the version's, set by the task
-            evaluation = self._reader.score(run, version, settings).evaluation
+            evaluation = self._reader.score(run, version, settings, residual_from=residual_from).evaluation
         return _scored(evaluation.summary, evaluation.per_query, evaluation.manifest, evaluation.settings)
 
     def agreement(self, version: int | None = None, *, k: int = 10, **choices: str) -> dict[str, Any]:

@@ -86,10 +86,12 @@ class ProjectReader:
                 frame[column] = values
         return frame
 
-    def score(self, run_name: str, version: int | None, settings: EvalSettings) -> ScoredRun:
-        """Score a stored run against a frozen version (the latest when None), as ``ndcg score --project`` does,
-        recording nothing."""
-        return score_run(self._project, run_name, version, settings, record=False)
+    def score(
+        self, run_name: str, version: int | None, settings: EvalSettings, *, residual_from: int | None = None
+    ) -> ScoredRun:
+        """Score a stored run against a frozen version (the latest when None), as ``ndcg score --project`` does
+        (``residual_from``: ``--residual-from``), recording nothing."""
+        return score_run(self._project, run_name, version, settings, record=False, residual_from=residual_from)
 
     def agreement(self, version: int | None, settings: EvalSettings) -> AgreementResult:
         """The agreement of a version's annotators (the draft, else the latest frozen when None), as

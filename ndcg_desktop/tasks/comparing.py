@@ -76,6 +76,7 @@ class RunsComparison:
     evaluations: dict[str, dict[int, Evaluation]] = field(repr=False, default_factory=dict)
     choices_note: str = ""  # runs resolved with different choices (the window's Runs view): which run chose what
     bound_note: str = ""  # the grade the upper bound gives unjudged documents, when not the scale's top
+    residual_note: str = ""  # scored residually (rule 21): from which version, what left the judgments
     warnings: list[str] = field(default_factory=list)  # pairs compared over fewer than FEW_QUERIES queries
 
     def settings_line(self) -> str:
@@ -84,7 +85,7 @@ class RunsComparison:
         text = self.settings.to_text().split("(", 1)[1]
         against = f"against {self.baseline}" if self.baseline else "all pairs"
         line = f"nDCG@{ks}({text}; {self.stats.describe()}; {against}"
-        notes = [note for note in (self.bound_note, self.choices_note) if note]
+        notes = [note for note in (self.residual_note, self.bound_note, self.choices_note) if note]
         return "; ".join([line, *notes])
 
     def reason(self, table: str, row: int, column: str) -> str | None:
@@ -243,12 +244,14 @@ def compare_project(
     stats: StatsSettings,
     *,
     baseline: str | None = None,
+    residual_from: int | None = None,
     progress: Progress | None = None,
 ) -> RunsComparison:
     """Score stored runs against one frozen pool version at every K (not recorded), then compare them.
 
     Each run is scored by :func:`~ndcg_desktop.tasks.scoring.score_run_at` (as ``score_run`` scores it,
-    ``record=False, bounds=True``, every K from one ordering of it), as the window's Runs view scores it.
+    ``record=False, bounds=True``, every K from one ordering of it), as the window's Runs view scores it;
+    ``residual_from``, each residually against that earlier frozen version (rule 21).
 
     Each run keeps the reading it was imported with (order, ties, ID map); ``base`` carries the
     other choices, the same for every run, and each run's manifest records them.
@@ -259,7 +262,7 @@ def compare_project(
     bounds: dict[str, dict[int, pd.DataFrame]] = {}
     total, done = len(run_names) * len(ks), 0
     for name in run_names:
-        scored = score_run_at(project, name, version, base, list(ks), bounds=True)
+        scored = score_run_at(project, name, version, base, list(ks), bounds=True, residual_from=residual_from)
         evaluations[name] = {k: s.evaluation for k, s in scored.items()}
         bounds[name] = {k: s.bounds for k, s in scored.items() if s.bounds is not None}
         done += len(ks)
@@ -363,9 +366,22 @@ def compare_evaluations(
     per_query = pd.concat(query_frames, ignore_index=True)
     result = RunsComparison(names, ks, baseline, base, stats, runs, pairs, per_query, {}, evaluations)
     result.bound_note = bound_note
+    result.residual_note = residual_note(evaluations[names[0]][ks[0]].manifest)
     result.warnings = few_queries(pairs)
     result.manifest = _manifest(result, letters)
     return result
+
+
+def residual_note(manifest: JsonObject) -> str:
+    """``residual from pool version 1 (sha256 …): 40 judgments removed``, for a manifest scored residually; else ""."""
+    residual = manifest.get("residual")
+    if not isinstance(residual, dict):
+        return ""
+    return (
+        f"residual from pool version {residual['from_version']} (sha256 {str(residual['from_hash'])[:12]}…): "
+        f"{residual['judgments_removed']} judgments removed, {residual['judgments_left']} left; documents removed "
+        "from each run in the manifest"
+    )
 
 
 # Each reason column of the runs and pairs tables, and the figure it explains as the reports name it.
@@ -470,8 +486,11 @@ def _manifest(result: RunsComparison, letters: dict[str, str]) -> JsonObject:
                 "run": manifest["run"],
                 "settings": {str(k): at[k].settings.to_text() for k in result.ks},
                 "counts": {str(k): at[k].manifest["counts"] for k in result.ks},
+                **({"residual": manifest["residual"]} if "residual" in manifest else {}),
             }
         )
+    residual = first.get("residual")
+    common = ("from_version", "from_hash", "rule", "judgments_removed", "judgments_left")
     return {
         "tool": "ndcg-desktop",
         "version": __version__,
@@ -493,6 +512,7 @@ def _manifest(result: RunsComparison, letters: dict[str, str]) -> JsonObject:
             "queries in the mean, smaller first (docs/evaluation-contract.md, rule 17)",
         },
         "judgments": first["judgments"],
+        **({"residual": {key: residual[key] for key in common}} if isinstance(residual, dict) else {}),
         "runs": runs,
         "warnings": result.warnings,
     }
