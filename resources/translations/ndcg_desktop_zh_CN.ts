@@ -745,12 +745,24 @@ Not scored: {run}: {why}</source>
         <translation>判断池中没有相关文档的查询是否计入均值</translation>
     </message>
     <message>
+        <source>Residual from version</source>
+        <translation>剩余评测所依据的版本</translation>
+    </message>
+    <message>
+        <source>Score residually: every document judged in an earlier frozen version leaves the run and the judgments before scoring, as TREC-COVID scored its later rounds</source>
+        <translation>剩余评测：在评分之前，从运行结果和判定中移除较早冻结版本中已判定的每个文档，与 TREC-COVID 对其后续轮次的评分方式相同</translation>
+    </message>
+    <message>
         <source>zero-IDCG: score 0, in the mean</source>
         <translation>零 IDCG：得分为 0，计入均值</translation>
     </message>
     <message>
         <source>zero-IDCG: excluded</source>
         <translation>零 IDCG：排除</translation>
+    </message>
+    <message>
+        <source>residual from</source>
+        <translation>剩余评测，依据</translation>
     </message>
     <message>
         <source>Compare with run</source>
@@ -767,6 +779,10 @@ Not scored: {run}: {why}</source>
     <message>
         <source>Find what needs a decision before scoring: unjudged documents, duplicates… ({keys})</source>
         <translation>找出计算得分前需要决定的事项：未判断文档、重复文档… ({keys})</translation>
+    </message>
+    <message>
+        <source>not residual</source>
+        <translation>非剩余评测</translation>
     </message>
     <message>
         <source>against</source>
@@ -1435,6 +1451,10 @@ Not scored: {run}: {why}</source>
     <message>
         <source>{run} against pool v{version} (sha256 {hash}…)</source>
         <translation>{run} 相对判断池 v{version}（sha256 {hash}…）</translation>
+    </message>
+    <message>
+        <source>, residual from v{version} (sha256 {hash}…): {documents} documents judged there removed from the run, {judgments} judgments removed ({left} left)</source>
+        <translation>，依据 v{version}（sha256 {hash}…）的剩余评测：从运行结果中移除了在该版本中已判定的 {documents} 个文档，移除了 {judgments} 条判定（剩余 {left} 条）</translation>
     </message>
     <message>
         <source>Letter</source>
@@ -3247,6 +3267,10 @@ Open it read-only?</source>
     <message>
         <source>Queries and topics (*.tsv *.csv *.jsonl *.txt *.xml *.gz);;All files (*)</source>
         <translation>查询与主题 (*.tsv *.csv *.jsonl *.txt *.xml *.gz);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Replaced {replaced} existing topics: {ids}.</source>
+        <translation>替换了 {replaced} 个已有主题：{ids}。</translation>
     </message>
     <message>
         <source>Negative grades</source>

@@ -276,3 +276,44 @@ def test_rule21_hand_worked_residual_example(tmp_path, write):
     assert round(residual, 6) == 0.859719
     manifest = left.evaluation.manifest["residual"]
     assert (manifest["run_documents_removed"], manifest["judgments_removed"], manifest["judgments_left"]) == (1, 2, 2)
+
+
+def _run(session, job):
+    assert session.apply(job, job())
+
+
+def test_the_views_sessions_hold_the_residual_choice_and_score_through_the_task(rounds):
+    """The window's state, Qt-free: Scores and Runs offer the older frozen versions, score as the task does, and drop
+    the choice when the version scored is no longer newer than it."""
+    from ndcg_desktop.tasks.runs_session import RunsSession
+    from ndcg_desktop.tasks.session import ScoresSession
+
+    settings = EvalSettings(k=10, unjudged="zero", unknown_queries="ignore")
+    with Project.open(rounds["path"], read_only=True) as project:
+        expected = score_run(project, "alpha", 3, settings, residual_from=1, record=False).evaluation.summary
+        scores = ScoresSession()
+        scores.set_project(project)
+        assert (scores.pool_version, [v.version for v in scores.residual_versions]) == (3, [2, 1])
+        scores.set_residual_from(1)
+        _run(scores, scores.check_job())
+        scores.choose("unjudged", "zero")
+        scores.choose("unknown_queries", "ignore")
+        _run(scores, scores.score_job())
+        assert scores.result.first.evaluation.summary["mean_ndcg"] == expected["mean_ndcg"]
+        assert scores.result.first.residual.from_version == 1
+        with pytest.raises(ValueError, match="no older frozen version"):
+            scores.set_residual_from(3)
+        scores.set_pool_version(1)
+        assert (scores.residual_from, scores.residual_versions, scores.result) == (None, [], None)
+
+        runs = RunsSession()
+        runs.set_project(project)
+        runs._stats = StatsSettings(resamples=200)
+        runs.set_residual_from(1)
+        _run(runs, runs.check_job())
+        runs.choose_all("unjudged", "zero")
+        runs.choose_all("unknown_queries", "ignore")
+        _run(runs, runs.score_job())
+        assert runs.result.comparison.runs.set_index("run").loc["alpha", "mean"] == expected["mean_ndcg"]
+        runs.set_residual_from(None)
+        assert runs.result is None and runs.checks == {}
