@@ -713,6 +713,10 @@ Not scored: {run}: {why}</source>
         <translation>v{version} · {hash}…</translation>
     </message>
     <message>
+        <source>, residual from v{version}</source>
+        <translation>，依据 v{version} 的剩余评测</translation>
+    </message>
+    <message>
         <source>The stored run to score</source>
         <translation>要计算得分的已存储运行结果</translation>
     </message>

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 
 import pytest
+from PySide6.QtCore import Qt
 
 from ndcg_desktop.domain import EvalSettings
 from ndcg_desktop.scoring.stats import StatsSettings
@@ -67,6 +68,10 @@ def test_scores_view_scores_residually_as_the_task_does_and_names_what_was_remov
         f", residual from v1 (sha256 {v1[:12]}…): 2 documents judged there removed from the run, "
         "3 judgments removed (3 left)"
     )
+    history = view.history
+    column = [history.model.headerData(c, Qt.Orientation.Horizontal) for c in range(history.model.columnCount())]
+    cell = history.model.index(0, column.index("Pool version")).data()
+    assert cell.startswith("v2 · ") and cell.endswith(", residual from v1")  # the saved evaluation says so too
     window.tabs.setCurrentIndex(1)  # Scores
     qtbot.wait(20)
     shot(window, "scores_residual")
