@@ -1288,6 +1288,10 @@ Not scored: {run}: {why}</source>
         <translation>{run}，查询 {query}：相对整个冻结判断池 v{version}（sha256 {hash}…）的 nDCG 为 {ndcg}；仅候选 {candidate}（理想排序只取自返回的文档：它衡量返回文档之间的排序，忽略遗漏的文档）。</translation>
     </message>
     <message>
+        <source>Residual: the documents judged in v{version} are removed from the pool and the ranking.</source>
+        <translation>剩余评测：在 v{version} 中已判定的文档已从判断池和排序中移除。</translation>
+    </message>
+    <message>
         <source>Tie at K: the tie-averaged nDCG is {ndcg}.</source>
         <translation>K 处并列：并列平均 nDCG 为 {ndcg}。</translation>
     </message>

@@ -68,6 +68,9 @@ def test_scores_view_scores_residually_as_the_task_does_and_names_what_was_remov
         f", residual from v1 (sha256 {v1[:12]}…): 2 documents judged there removed from the run, "
         "3 judgments removed (3 left)"
     )
+    assert view.breakdown.explain.text().endswith(
+        "Residual: the documents judged in v1 are removed from the pool and the ranking."
+    )
     history = view.history
     column = [history.model.headerData(c, Qt.Orientation.Horizontal) for c in range(history.model.columnCount())]
     cell = history.model.index(0, column.index("Pool version")).data()
