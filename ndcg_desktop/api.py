@@ -138,15 +138,7 @@ def compare(
         # one check of the cut-offs, the command line's: whole, positive, each once
         ks = parse_cutoffs(k if isinstance(k, str) else ",".join(map(str, [k] if isinstance(k, int) else k)))
         settings = _settings(ks[0], scale if scale is not None else "0..3", choices, id_map, id_map_file)
-        stats = StatsSettings(
-            test=test,  # type: ignore[arg-type]  # validated (InputError) by StatsSettings
-            correction=correction,  # type: ignore[arg-type]
-            alpha=alpha,
-            resamples=resamples,
-            seed=seed,
-            ci_method=ci,  # type: ignore[arg-type]
-            detect=detect,
-        )
+        stats = _stats(test, correction, alpha, resamples, seed, ci, detect)
         ordered = _order(order)
         names: list[str] | None = None
         if isinstance(runs, Mapping):
@@ -223,6 +215,36 @@ class Project:
             evaluation = self._reader.score(run, version, settings, residual_from=residual_from).evaluation
         return _scored(evaluation.summary, evaluation.per_query, evaluation.manifest, evaluation.settings)
 
+    def compare(
+        self,
+        runs: Sequence[str],
+        *,
+        version: int | None = None,
+        k: int | Sequence[int] | str = 10,
+        residual_from: int | None = None,
+        baseline: str | None = None,
+        test: str = "t",
+        correction: str = "holm",
+        alpha: float = 0.05,
+        resamples: int = 10_000,
+        seed: int = 0,
+        ci: str = "bca",
+        detect: float = 0.02,
+        **choices: str,
+    ) -> Compared:
+        """Compare stored runs against a frozen version, as ``ndcg compare --project --json`` does (nothing
+        recorded); ``residual_from`` as ``--residual-from``. Each run keeps the reading it was imported with."""
+        with _refusals():
+            if "ties" in choices:
+                raise InputError("a stored run keeps the reading it was imported with; ties is for run files")
+            ks = parse_cutoffs(k if isinstance(k, str) else ",".join(map(str, [k] if isinstance(k, int) else k)))
+            settings = _settings(ks[0], "0..3", choices, None, None)  # the scale: the version's, set by the task
+            stats = _stats(test, correction, alpha, resamples, seed, ci, detect)
+            result = self._reader.compare(
+                list(runs), version, ks, settings, stats, baseline=baseline, residual_from=residual_from
+            )
+        return Compared(result.runs, result.pairs, result.per_query, result.manifest, result.settings_line())
+
     def agreement(self, version: int | None = None, *, k: int = 10, **choices: str) -> dict[str, Any]:
         """The annotators' agreement on a version (the draft, else the latest frozen), as ``ndcg agreement
         --export`` writes it: one table per file name without ``.csv`` (``agreement``, ``pairs``, ``confusion``,
@@ -270,6 +292,20 @@ def _settings(
         mapping = read_chunk_map(os.fspath(id_map_file))
     grades = scale if isinstance(scale, GradeScale) else GradeScale.parse(str(scale))
     return EvalSettings(k=k, scale=grades, id_map=mapping, **choices)  # type: ignore[arg-type]  # text: validated
+
+
+def _stats(
+    test: str, correction: str, alpha: float, resamples: int, seed: int, ci: str, detect: float
+) -> StatsSettings:
+    return StatsSettings(
+        test=test,  # type: ignore[arg-type]  # validated (InputError) by StatsSettings
+        correction=correction,  # type: ignore[arg-type]
+        alpha=alpha,
+        resamples=resamples,
+        seed=seed,
+        ci_method=ci,  # type: ignore[arg-type]
+        detect=detect,
+    )
 
 
 def _order(order: str | None) -> Any:

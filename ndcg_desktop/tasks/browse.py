@@ -15,8 +15,10 @@ import pandas as pd
 import pyarrow as pa
 
 from ndcg_desktop.domain import EvalSettings
+from ndcg_desktop.scoring.stats import StatsSettings
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.agreement import AgreementResult, load_agreement
+from ndcg_desktop.tasks.comparing import RunsComparison, compare_project
 from ndcg_desktop.tasks.scoring import ScoredRun, score_run
 
 _VERSION_COLUMNS = ["version", "state", "parent", "scale", "labels", "created_at", "created_by", "frozen_at"]
@@ -92,6 +94,24 @@ class ProjectReader:
         """Score a stored run against a frozen version (the latest when None), as ``ndcg score --project`` does
         (``residual_from``: ``--residual-from``), recording nothing."""
         return score_run(self._project, run_name, version, settings, record=False, residual_from=residual_from)
+
+    def compare(
+        self,
+        run_names: list[str],
+        version: int | None,
+        ks: list[int],
+        settings: EvalSettings,
+        stats: StatsSettings,
+        *,
+        baseline: str | None = None,
+        residual_from: int | None = None,
+    ) -> RunsComparison:
+        """Compare stored runs against a frozen version (the latest when None), as ``ndcg compare --project`` does
+        (``residual_from``: ``--residual-from``); the version's scale is the scale."""
+        number = self._project.frozen_version(version).version
+        return compare_project(
+            self._project, run_names, number, ks, settings, stats, baseline=baseline, residual_from=residual_from
+        )
 
     def agreement(self, version: int | None, settings: EvalSettings) -> AgreementResult:
         """The agreement of a version's annotators (the draft, else the latest frozen when None), as

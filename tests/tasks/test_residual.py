@@ -317,3 +317,16 @@ def test_the_views_sessions_hold_the_residual_choice_and_score_through_the_task(
         assert runs.result.comparison.runs.set_index("run").loc["alpha", "mean"] == expected["mean_ndcg"]
         runs.set_residual_from(None)
         assert runs.result is None and runs.checks == {}
+
+
+def test_api_project_compare_residual_equals_ndcg_compare_project(rounds, capsys):
+    capsys.readouterr()
+    assert main(["compare", "--project", str(rounds["path"]), "--run-names", "alpha", "beta", "--pool-version", "3",
+                 "--residual-from", "2", "--k", "5,10", "--resamples", "200", *SCORING, "--json"]) == 0  # fmt: skip
+    out = json.loads(capsys.readouterr().out)
+    with api.open_project(rounds["path"]) as project:
+        compared = project.compare(["alpha", "beta"], version=3, k="5,10", residual_from=2, resamples=200,
+                                   unjudged="zero", unknown_queries="ignore")  # fmt: skip
+    assert compared.runs["mean"].tolist() == [row["mean"] for row in out["runs"]]
+    assert compared.manifest["residual"] == out["manifest"]["residual"]
+    assert [r["residual"] for r in compared.manifest["runs"]] == [r["residual"] for r in out["manifest"]["runs"]]
