@@ -66,17 +66,19 @@ def residual(qrels: Qrels, run: Run, earlier: Qrels, *, id_map: IdMap | None = N
     judged_before = pc.is_in(_pair_keys(c.queries.take(pa.array(c.q)), c.doc_ids), value_set=earlier_keys)
     drop = judged_before.to_numpy(zero_copy_only=False).astype(bool, copy=False)
     keep = ~drop
+    used = np.bincount(c.q, minlength=len(c.queries)) > 0
+    still = np.bincount(c.q[keep], minlength=len(c.queries)) > 0
+    emptied = c.queries.filter(pa.array(used & ~still))
+    code = np.full(len(c.queries), -1, dtype=np.int32)  # the queries left, in their order (sorted, as readers give)
+    code[still] = np.arange(int(still.sum()), dtype=np.int32)
     left = JudgmentColumns(
-        queries=c.queries,  # a query with no judgment left is unused: scoring renumbers the pool's queries
-        q=c.q[keep],
+        queries=c.queries.filter(pa.array(still)),
+        q=code[c.q[keep]],
         doc_ids=c.doc_ids.filter(pa.array(keep)),
         grade=c.grade[keep],
         line=c.lines()[keep],
         doc_keys=c.doc_keys[keep] if c.doc_keys is not None else None,
     )
-    used = np.bincount(c.q, minlength=len(c.queries)) > 0
-    still = np.bincount(left.q, minlength=len(c.queries)) > 0
-    emptied = c.queries.filter(pa.array(used & ~still))
     new_qrels = Qrels(left, qrels.source)
 
     n = len(run)
