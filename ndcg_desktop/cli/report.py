@@ -114,12 +114,14 @@ def model_lines(team: Mapping[str, Any]) -> list[str]:
 def residual_text(residual: Mapping[str, Any]) -> str:
     """Rule 21 in one line: the earlier version, its hash, what left the run and the judgments."""
     emptied = residual["queries_without_residual_judgments"]
+    documents, judgments = residual["run_documents_removed"], residual["judgments_removed"]
     return (
         f"from pool version {residual['from_version']} (sha256 {str(residual['from_hash'])[:12]}…): "
-        f"{residual['run_documents_removed']} documents judged there removed from the run, "
-        f"{residual['judgments_removed']} judgments removed ({residual['judgments_left']} left)"
+        f"{documents} document{'s' if documents != 1 else ''} judged there removed from the run, "
+        f"{judgments} judgment{'s' if judgments != 1 else ''} removed ({residual['judgments_left']} left)"
         + (
-            f"; {len(emptied)} queries with every judgment removed are not scored: {' '.join(map(plain, emptied))}"
+            f"; {len(emptied)} quer{'ies' if len(emptied) != 1 else 'y'} with every judgment removed "
+            f"{'are' if len(emptied) != 1 else 'is'} not scored: {' '.join(map(plain, emptied))}"
             if emptied
             else ""
         )

@@ -169,7 +169,7 @@ def test_the_query_judged_whole_in_round_one_leaves_the_residual_and_is_named(ro
     assert "from pool version 1 (sha256 " in line
     assert f"{expected['run_documents_removed']} documents judged there removed from the run" in line
     assert f"{expected['judgments_removed']} judgments removed ({expected['judgments_left']} left)" in line
-    assert line.endswith(f"1 queries with every judgment removed are not scored: {rounds['whole']}")
+    assert line.endswith(f"1 query with every judgment removed is not scored: {rounds['whole']}")
 
 
 def test_without_residual_nothing_is_removed_and_the_manifest_says_nothing(rounds, capsys):
