@@ -266,16 +266,26 @@ class Project:
             return self._reader.run(name)
 
     def score(
-        self, run: str | Input, *, version: int | None = None, k: Cutoffs = 10, order: str | None = None, **choices: str
+        self,
+        run: str | Input,
+        *,
+        version: int | None = None,
+        k: Cutoffs = 10,
+        order: str | None = None,
+        residual_from: int | None = None,
+        **choices: str,
     ) -> Scored:
         """Score a run against a frozen version (the latest by default), as ``ndcg score --project --json`` does
         (nothing recorded); the manifest names the version (``pool_version``, ``pool_hash``).
 
         ``run``: a stored run's name (it keeps the reading it was imported with: no ``ties`` or ``order``), or a
         run not stored (a DataFrame, a dict of dicts, a file given as a ``pathlib.Path``), read as :func:`score`
-        reads it. The scale is the version's."""
+        reads it. The scale is the version's. ``residual_from`` (``--residual-from``, a stored run only) scores
+        residually: every document judged in that earlier frozen version is removed, per query, from the run and
+        from the judgments first; the manifest's ``residual`` says what was removed."""
         with _refusals():
             _expect_version(version)
+            _expect_residual(residual_from)
             _expect_text(order=order)
             ks, several = _cutoffs(k)
             settings = _settings(ks[0], "0..3", choices, None, None)  # the scale: the version's, set by the task
@@ -286,13 +296,15 @@ class Project:
                             f"a stored run keeps the reading it was imported with; {given} is for run files, "
                             "DataFrames and dicts"
                         )
-                evaluations = self._reader.score_at(run, version, settings, ks)
+                evaluations = self._reader.score_at(run, version, settings, ks, residual_from=residual_from)
             else:
                 if not isinstance(run, pd.DataFrame | Mapping | os.PathLike):
                     raise InputError(
                         "a run is a stored run's name, a pandas DataFrame, a dict of query -> {document: score} "
                         f"or a pathlib.Path, not {_kind(run)}"
                     )
+                if residual_from is not None:
+                    raise InputError("residual_from scores a run stored in the project, not a run given as data")
                 ranking = _ranking(run, _order(order))
                 evaluations = self._reader.score_given(read_ranking(ranking), version, settings, ks)
         return _scored(evaluations, several)
@@ -312,13 +324,15 @@ class Project:
         ci: str = "bca",
         detect: float = 0.02,
         scale: str | None = None,
+        residual_from: int | None = None,
         **choices: str,
     ) -> Compared:
         """Compare stored runs against a frozen version (the latest by default), as ``ndcg compare --project
         --json`` does: the same tables and manifest. Each run keeps the reading it was imported with; the scale is
-        the version's (another ``scale`` is refused)."""
+        the version's (another ``scale`` is refused); ``residual_from`` as ``--residual-from``."""
         with _refusals():
             _expect_version(version)
+            _expect_residual(residual_from)
             _expect_text(baseline=baseline, scale=scale)
             if isinstance(run_names, str) or not isinstance(run_names, Sequence):
                 raise InputError(f"run_names is a list of stored runs' names, not {_kind(run_names)}")
@@ -331,7 +345,16 @@ class Project:
             ks, _several = _cutoffs(k)
             settings = _settings(ks[0], "0..3", choices, None, None)  # the scale: the version's, set by the task
             stats = _stats(test, correction, alpha, resamples, seed, ci, detect)
-            result = self._reader.compare(list(run_names), version, ks, settings, stats, baseline=baseline, scale=scale)
+            result = self._reader.compare(
+                list(run_names),
+                version,
+                ks,
+                settings,
+                stats,
+                baseline=baseline,
+                scale=scale,
+                residual_from=residual_from,
+            )
         return _compared(result)
 
     def agreement(self, version: int | None = None, *, k: int = 10, **choices: str) -> dict[str, Any]:
@@ -391,6 +414,13 @@ def _expect_version(version: object) -> None:
     if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
         raise InputError(
             f"version must be a pool version's number (an int) or None for the latest, not {_kind(version)}"
+        )
+
+
+def _expect_residual(residual_from: object) -> None:
+    if residual_from is not None and (isinstance(residual_from, bool) or not isinstance(residual_from, int)):
+        raise InputError(
+            f"residual_from must be a frozen pool version's number (an int) or None, not {_kind(residual_from)}"
         )
 
 

@@ -51,6 +51,13 @@ def add_compare_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]
         metavar="N",
         help="with --project: frozen pool version",
     )
+    parser.add_argument(
+        "--residual-from",
+        type=whole_number("--residual-from", 1),
+        metavar="U",
+        help="with --project: score each run residually: every document judged in the earlier frozen version U is "
+        "removed, per query, from the runs and from the judgments first",
+    )
     parser.add_argument("--k", default="10", metavar="K[,K...]", help="cut-offs, e.g. 5,10,20 (default 10)")
     parser.add_argument("--baseline", metavar="NAME", help="compare each run with this one (default: every pair)")
     parser.add_argument("--test", choices=_TESTS, default="t", help="the paired test behind significance (default t)")
@@ -122,6 +129,8 @@ def run_compare(args: argparse.Namespace) -> int:
 def _compare_files(args: argparse.Namespace, stats: Any) -> RunsComparison:
     from ndcg_desktop.tasks.comparing import compare_files
 
+    if args.residual_from is not None:
+        raise InputError("--residual-from names an earlier frozen pool version: give it with --project")
     if not (args.qrels and args.runs):
         raise InputError("give --qrels FILE and --runs FILE FILE ... (or --project PROJECT --run-names NAME ...)")
     scale = GradeScale.parse(args.scale or "0..3")
@@ -154,7 +163,15 @@ def _compare_project(args: argparse.Namespace, stats: Any) -> RunsComparison:
     base = settings_of(args, scale=GradeScale.parse("0..3"), ties="docid-desc", id_map=None)  # scale: the version's
     with Project.open(args.project, read_only=True) as project:  # nothing is recorded: reading is enough
         return compare_stored(
-            project, args.run_names, args.pool_version, args.k, base, stats, baseline=args.baseline, scale=args.scale
+            project,
+            args.run_names,
+            args.pool_version,
+            args.k,
+            base,
+            stats,
+            baseline=args.baseline,
+            scale=args.scale,
+            residual_from=args.residual_from,
         )
 
 
@@ -240,9 +257,11 @@ def to_text(result: RunsComparison) -> str:
     assert isinstance(runs, list)  # tasks.comparing writes one object per run
     for run in map(_object, runs):
         read = _object(run["run"])
+        removed = _object(run["residual"])["run_documents_removed"] if "residual" in run else None
         lines.append(
             f"run {run['letter']!s:<6} {plain(str(run['name']))}: {plain(str(read['path']))} "
             f"(sha256 {str(read['sha256'])[:12]}…)"
+            + (f"; {removed} documents judged in the earlier version removed" if removed is not None else "")
         )
     return "\n".join(lines)
 

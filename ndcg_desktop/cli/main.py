@@ -54,6 +54,13 @@ def build_parser(*, project_commands: bool = True) -> argparse.ArgumentParser:
         metavar="N",
         help="with --project: frozen pool version (default latest)",
     )
+    score.add_argument(
+        "--residual-from",
+        type=whole_number("--residual-from", 1),
+        metavar="U",
+        help="with --project: score residually: every document judged in the earlier frozen version U is removed, "
+        "per query, from the run and from the judgments before scoring (TREC-COVID's rounds 2-5)",
+    )
     score.add_argument("--k", type=whole_number("--k", 1, MAX_K), default=10, help="cutoff K (default 10)")
     add_policy_options(score)
     score.add_argument("--json", action="store_true", help="print one JSON document instead of the table")
@@ -95,6 +102,8 @@ def _report(args: argparse.Namespace, evaluation: Evaluation) -> None:
 
 
 def _score_files(args: argparse.Namespace) -> Evaluation:
+    if args.residual_from is not None:
+        raise InputError("--residual-from names an earlier frozen pool version: give it with --project")
     if not (args.qrels and args.run):
         raise InputError("give --qrels FILE and --run FILE (or --project PROJECT --run-name NAME)")
     settings = settings_of(args, scale=GradeScale.parse(args.scale or "0..3"), ties="docid-desc", id_map=None)
@@ -140,7 +149,9 @@ def _score_project(args: argparse.Namespace) -> None:
         )
         info, version = chosen.info, chosen.version
         settings = settings_of(args, scale=version.scale, ties=info.reading.ties.value, id_map=info.reading.id_map)
-        scored = score_run(project, info.name, version.version, settings, record=False)
+        scored = score_run(
+            project, info.name, version.version, settings, record=False, residual_from=args.residual_from
+        )
         try:
             _report(args, scored.evaluation)
         except BrokenPipeError:  # the reader stopped reading (`| head`): a success, as its exit code says

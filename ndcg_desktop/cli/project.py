@@ -274,9 +274,10 @@ def cmd_init(args: argparse.Namespace) -> int:
 def cmd_import_queries(args: argparse.Namespace) -> int:
     with open_to_grade(args.project) as project:
         done = import_queries(project, args.file, fmt=args.format)
+        unchanged = f", {done.unchanged} already stored unchanged" if done.unchanged else ""
         print(
             f"imported {done.count} queries ({done.with_description} with a description, {done.with_narrative} "
-            "with a narrative)"
+            f"with a narrative{unchanged}){plain(done.replaced_text())}"
         )
     return 0
 

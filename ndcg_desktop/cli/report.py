@@ -123,6 +123,23 @@ def model_lines(team: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+def residual_text(residual: Mapping[str, Any]) -> str:
+    """Rule 21 in one line: the earlier version, its hash, what left the run and the judgments."""
+    emptied = residual["queries_without_residual_judgments"]
+    documents, judgments = residual["run_documents_removed"], residual["judgments_removed"]
+    return (
+        f"from pool version {residual['from_version']} (sha256 {str(residual['from_hash'])[:12]}…): "
+        f"{documents} document{'s' if documents != 1 else ''} judged there removed from the run, "
+        f"{judgments} judgment{'s' if judgments != 1 else ''} removed ({residual['judgments_left']} left)"
+        + (
+            f"; {len(emptied)} quer{'ies' if len(emptied) != 1 else 'y'} with every judgment removed "
+            f"{'are' if len(emptied) != 1 else 'is'} not scored: {' '.join(map(plain, emptied))}"
+            if emptied
+            else ""
+        )
+    )
+
+
 def to_text(evaluation: Evaluation) -> str:
     s = evaluation.summary
     k = evaluation.settings.k
@@ -172,6 +189,8 @@ def to_text(evaluation: Evaluation) -> str:
             + _agreement_text(m["judgments"].get("agreement"))
         )
     lines += model_lines(m["judgments"])  # rule 18: grades that came from a model, which one, its agreement
+    if m.get("residual"):  # rule 21: scored residually, what was removed first
+        lines.append("residual   " + residual_text(m["residual"]))
     if evaluation.unknown_queries:
         lines.append("unknown queries ignored: " + " ".join(evaluation.unknown_queries))
     if evaluation.dropped_queries:

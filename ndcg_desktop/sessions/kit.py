@@ -57,10 +57,35 @@ class Job(Generic[T_co]):
 
 
 class VersionChoice:
-    """The project's pool versions and the one chosen (a session's ``_versions`` and ``_pool_version``)."""
+    """The project's pool versions, the one chosen and the older one a score may be residual from (rule 21)
+    (a session's ``_versions``, ``_pool_version`` and ``_residual_from``)."""
 
     _versions: list[PoolVersion]
     _pool_version: int | None
+    _residual_from: int | None = None
+
+    @property
+    def residual_from(self) -> int | None:
+        """The earlier frozen version whose judged documents are removed before scoring (None: not residual)."""
+        return self._residual_from
+
+    @property
+    def residual_versions(self) -> list[PoolVersion]:
+        """The versions a score against the chosen one can be residual from: the older frozen ones, newest first."""
+        if self._pool_version is None:
+            return []
+        return [v for v in self.frozen_versions if v.version < self._pool_version]
+
+    def _check_residual(self, number: int | None) -> None:
+        if number is not None and number not in [v.version for v in self.residual_versions]:
+            raise ValueError(f"pool version {number} is no older frozen version than the one scored")
+
+    def _residual_gone(self) -> bool:
+        """Drop a residual choice that is no longer an older frozen version than the chosen one; True if dropped."""
+        if self._residual_from is not None and self._residual_from not in [v.version for v in self.residual_versions]:
+            self._residual_from = None
+            return True
+        return False
 
     @property
     def frozen_versions(self) -> list[PoolVersion]:

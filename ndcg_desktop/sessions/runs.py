@@ -12,6 +12,8 @@ What invalidates what, by construction:
 - another pool version unsets every run's choices and drops the checks, scores and result;
 - other cut-offs drop the checks (the counts in the top K change), the scores and the result;
 - another gain or zero-IDCG rule drops the scores and the result;
+- scoring residually from an earlier frozen version (rule 21), or no longer, drops the checks, the scores and the
+  result; another pool version drops a residual choice that is no longer older than it;
 - a run's choice drops that run's scores and the result;
 - including or leaving out a run, or another baseline, drops the result (scores stay: they do not depend
   on them); the selected pair goes with the result;
@@ -98,6 +100,7 @@ class RunsSession(FollowsProject, VersionChoice):
         self._runs: list[RunInfo] = []
         self._versions: list[PoolVersion] = []
         self._pool_version: int | None = None
+        self._residual_from: int | None = None
         self._included: list[str] = []
         self._ks: list[int] = [10]
         self._settings = EvalSettings()  # gain and zero-IDCG rule; K is each cut-off's, the choices each run's
@@ -158,6 +161,7 @@ class RunsSession(FollowsProject, VersionChoice):
         self._versions = project.versions() if project is not None else []
         frozen = self.frozen_versions
         self._pool_version = frozen[0].version if frozen else None
+        self._residual_from = None
         self._included = self.runs
         self._ks = [10]
         self._settings = EvalSettings()
@@ -183,6 +187,9 @@ class RunsSession(FollowsProject, VersionChoice):
         if self._pool_version != chosen:  # choices belong to (run, version)
             self._choices = {}
             self._drop(checks=True, scores=True)
+        residual_gone = self._residual_gone()
+        if residual_gone:  # what was computed residually from it goes with it
+            self._drop(checks=True, scores=True)
         self._included = [n for n in names if n in self._included or n not in before[0]]
         self._choices = {name: self._choices.get(name, dict(DEFAULT_CHOICES)) for name in names}
         for gone in set(self._checks) - set(names):
@@ -191,7 +198,7 @@ class RunsSession(FollowsProject, VersionChoice):
             del self._scored[gone]
         if self._baseline not in self._included:
             self._baseline = None
-        if (names, self._pool_version) != before or self._result_stale():
+        if residual_gone or (names, self._pool_version) != before or self._result_stale():
             self._drop()
             self.changed.emit(frozenset({INPUTS, STATS, CHOICES_CHANGED, CHECKS, SCORES, RESULT, PAIR}))
         elif frozen != listed:  # a version frozen (or gone) since: the choice of versions changes, nothing else
@@ -200,9 +207,19 @@ class RunsSession(FollowsProject, VersionChoice):
     def _result_stale(self) -> bool:
         return self._result is not None and self._result.comparison.names != self._included
 
+    def set_residual_from(self, number: int | None) -> None:
+        """Score every run residually (rule 21): the documents judged in frozen version ``number``, older than the
+        one scored, leave the runs and the judgments first (None: not residual); checks and scores go."""
+        self._check_residual(number)
+        if number != self._residual_from:
+            self._residual_from = number
+            self._drop(checks=True, scores=True)
+            self.changed.emit(frozenset({SETTINGS, CHECKS, SCORES, RESULT, PAIR}))
+
     def set_pool_version(self, number: int | None) -> None:
         if number != self._pool_version:
             self._pool_version = number
+            self._residual_gone()
             self._choices = {name: dict(DEFAULT_CHOICES) for name in self.runs}  # choices belong to (run, version)
             self._drop(checks=True, scores=True)
             self.changed.emit(frozenset({INPUTS, CHOICES_CHANGED, CHECKS, SCORES, RESULT, PAIR}))
@@ -383,12 +400,12 @@ class RunsSession(FollowsProject, VersionChoice):
     def check_job(self) -> Job[dict[str, CheckedRun]]:
         """Check every included run not checked yet, counting unjudged documents in the top max(K)."""
         project, version = self._need()
-        names, base = self.unchecked(), self._settings.with_(k=max(self._ks))
+        names, base, residual = self.unchecked(), self._settings.with_(k=max(self._ks)), self._residual_from
 
         def work(progress: Any = None, cancelled: Any = None) -> dict[str, CheckedRun]:
             out = {}
             for i, name in enumerate(names):
-                out[name] = check_run(project, name, version, base, cancelled=cancelled)
+                out[name] = check_run(project, name, version, base, residual_from=residual, cancelled=cancelled)
                 if progress is not None:
                     progress(i + 1, len(names))
             return out
@@ -403,6 +420,7 @@ class RunsSession(FollowsProject, VersionChoice):
         names, ks, stats, baseline = list(self._included), list(self._ks), self._stats, self._baseline
         settings = {name: self.settings_of(name) for name in names}
         known = {name: dict(self._scored[name]) for name in names if name in self._scored}
+        residual = self._residual_from
 
         def work(progress: Any = None, cancelled: Any = None) -> RunsResult:
             # Runs scored before are reused: their version proves itself again first (changed on disk since?).
@@ -412,8 +430,9 @@ class RunsSession(FollowsProject, VersionChoice):
             scored = dict(known)
             for name in todo:  # loaded, verified and ordered once for every K, as ndcg compare --project does
                 scored[name] = score_run_at(
-                    project, name, version, settings[name], ks, rankings=True, bounds=True, cancelled=cancelled
-                )
+                    project, name, version, settings[name], ks, rankings=True, bounds=True, residual_from=residual,
+                    cancelled=cancelled,
+                )  # fmt: skip
                 done += len(ks)
                 if progress is not None:
                     progress(done, total)

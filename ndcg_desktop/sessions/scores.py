@@ -11,7 +11,10 @@ result. Every setter invalidates what depended on what it changed, by constructi
 - a version frozen since is chosen as the pool version;
 - another K, gain or zero-IDCG rule drops the checks and the result (K changes the counts) but
   keeps the choices, which belong to the pair;
-- another choice drops the result.
+- another choice drops the result;
+- scoring residually from an earlier frozen version (rule 21), or no longer, drops the checks, the plan and the
+  result (the counts change) but keeps the choices; a residual choice that is no longer an older frozen version
+  (another pool version chosen) is dropped.
 
 Long work is split in two: a :class:`Job` (a plain callable the owner runs on any thread) and
 :meth:`ScoresSession.apply`, which accepts its result only if nothing changed since the job was
@@ -75,6 +78,7 @@ class ScoresSession(FollowsProject, VersionChoice):
         self._versions: list[PoolVersion] = []
         self._run: str | None = None
         self._pool_version: int | None = None
+        self._residual_from: int | None = None
         self._other_run: str | None = None
         self._settings = EvalSettings()
         self._choices: dict[str, str | None] = dict(DEFAULT_CHOICES)
@@ -150,6 +154,7 @@ class ScoresSession(FollowsProject, VersionChoice):
         self._run = self._runs[0].name if self._runs else None
         frozen = self.frozen_versions
         self._pool_version = frozen[0].version if frozen else None
+        self._residual_from = None
         self._other_run = None
         self._settings = EvalSettings()
         self._reset(choices=True)
@@ -163,14 +168,15 @@ class ScoresSession(FollowsProject, VersionChoice):
         self._runs = self._project.runs()
         self._versions = self._project.versions()
         names = self.runs
-        pair = (self._run, self._pool_version, self._other_run)
+        pair = (self._run, self._pool_version, self._other_run, self._residual_from)
         if self._run not in names:
             self._run = names[0] if names else None
         self._follow_versions(listed)
+        self._residual_gone()
         if self._other_run not in names:
             self._other_run = None
         aspects = {INPUTS, HISTORY}
-        if pair != (self._run, self._pool_version, self._other_run):
+        if pair != (self._run, self._pool_version, self._other_run, self._residual_from):
             self._reset(choices=True)
             aspects |= {CHOICES_CHANGED, CHECKS, PLAN, RESULT}
         self.changed.emit(frozenset(aspects))
@@ -185,7 +191,18 @@ class ScoresSession(FollowsProject, VersionChoice):
     def set_pool_version(self, number: int | None) -> None:
         if number != self._pool_version:
             self._pool_version = number
+            self._residual_gone()
             self._new_pair()
+
+    def set_residual_from(self, number: int | None) -> None:
+        """Score residually (rule 21): the documents judged in frozen version ``number``, older than the one scored,
+        leave the runs and the judgments first (None: not residual). The checks go (their counts change); the
+        choices stay."""
+        self._check_residual(number)
+        if number != self._residual_from:
+            self._residual_from = number
+            self._reset(choices=False)
+            self.changed.emit(frozenset({SETTINGS, CHECKS, PLAN, RESULT}))
 
     def set_other_run(self, name: str | None) -> None:
         """The run to compare with: checked anew, the choices already made kept (they apply to both runs)."""
@@ -327,11 +344,14 @@ class ScoresSession(FollowsProject, VersionChoice):
     def check_job(self) -> Job[dict[str, CheckedRun]]:
         """Check the run and the comparison run against the pool version."""
         project, _run, version = self._need_inputs()
-        names, base = self.compared_runs(), self._settings
+        names, base, residual = self.compared_runs(), self._settings, self._residual_from
 
         def work(progress: Any = None, cancelled: Any = None) -> dict[str, CheckedRun]:
             return {
-                name: check_run(project, name, version, base, progress=progress, cancelled=cancelled) for name in names
+                name: check_run(
+                    project, name, version, base, residual_from=residual, progress=progress, cancelled=cancelled
+                )
+                for name in names
             }
 
         return Job("check", self._generation, work)
@@ -342,15 +362,18 @@ class ScoresSession(FollowsProject, VersionChoice):
             raise ValueError("not ready to score: check the runs and resolve every flag first")
         project, run, version = self._need_inputs()
         other = self._other_run if self._other_run != run else None
-        settings = self.settings()
+        settings, residual = self.settings(), self._residual_from
 
         def work(progress: Any = None, cancelled: Any = None) -> ScoreResult:
             first = score_run(
-                project, run, version, settings, rankings=True, bounds=True, progress=progress, cancelled=cancelled
-            )
+                project, run, version, settings, rankings=True, bounds=True, residual_from=residual,
+                progress=progress, cancelled=cancelled,
+            )  # fmt: skip
             if other is None:
                 return ScoreResult(first)
-            second = score_run(project, other, version, settings, progress=progress, cancelled=cancelled)
+            second = score_run(
+                project, other, version, settings, residual_from=residual, progress=progress, cancelled=cancelled
+            )
             table, counts = compare(first.evaluation, second.evaluation)
             return ScoreResult(first, second, table, counts)
 
@@ -402,6 +425,8 @@ class ScoresSession(FollowsProject, VersionChoice):
         settings = EvalSettings.parse(saved.settings)
         self._run = saved.run_name
         self._pool_version = saved.pool_version
+        residual = saved.manifest.get("residual")
+        self._residual_from = int(residual["from_version"]) if isinstance(residual, dict) else None
         self._other_run = None
         self._settings = EvalSettings(k=settings.k, gain=settings.gain, zero_idcg=settings.zero_idcg)
         self._reset(choices=True)

@@ -470,6 +470,8 @@ class PoolRepository:
         if lines is not None:
             self._check_draft(conn, version, lines, scale)
         digest = None if lines is None else _hash_text(lines, scale)  # the lines just checked: read once
+        if digest is not None:
+            self._refuse_repeat(conn, version, digest)
         recorded = team.team_record(conn, version, scale)
         if any(rated["sha256"] == team.UNFRAMED_RATINGS for rated in recorded["annotators"].values()):
             raise InputError(
@@ -493,6 +495,32 @@ class PoolRepository:
         # Just hashed and recorded from what it holds: proven (its manifest, printed next, reads nothing again).
         # Were this transaction to fail, the version stays a draft, which is never checked.
         self._verified[version] = self.file.change_stamp()
+
+    def _refuse_repeat(self, conn: sqlite3.Connection, version: int, digest: str) -> None:
+        """Rule 21: a draft whose judgments hash as a frozen version's (the same items with the same grades, on the
+        same scale) freezes into no new number; refused naming that version, its parent first."""
+        parent = conn.execute("SELECT parent FROM pool_versions WHERE version = ?", (version,)).fetchone()
+        same = [
+            int(row[0])
+            for row in conn.execute(
+                "SELECT version FROM pool_versions WHERE state = 'frozen' AND hash = ? ORDER BY version DESC",
+                (digest,),
+            )
+        ]
+        if not same:
+            return
+        if parent is not None and parent[0] in same:
+            what = f"its parent, pool version {parent[0]}"
+            earlier = int(parent[0])
+        else:
+            what = f"pool version {same[0]}"
+            earlier = same[0]
+        raise InputError(
+            f"draft version {version} is identical to {what} (the same items with the same grades): freezing it "
+            f"would repeat version {earlier} under a new number; change the draft first, or score against version "
+            f"{earlier}",
+            path=self.file.path,
+        )
 
     def _check_draft(self, conn: sqlite3.Connection, version: int, lines: bytes, scale: GradeScale) -> None:
         problem = _draft_problem(conn, version, lines, scale)

@@ -22,10 +22,27 @@ class TextRepository:
         """Add or update queries (topics: TREC topic files, TSV, CSV, JSONL); returns what was read.
 
         Each query of the file is stored whole: its title, description and narrative replace the
-        stored ones (a file without descriptions clears them), in one transaction.
+        stored ones (a file without descriptions clears them), in one transaction. The frame's ``stored`` column
+        says, per query, what the import did: ``new``, ``replaced`` (a stored topic with other words) or
+        ``unchanged``.
         """
         frame = read_queries(path, fmt)
         with self.file.transaction() as conn:
+            ids = frame["query_id"].tolist()
+            before: dict[str, tuple[str, str, str]] = {  # every stored topic: thousands at most, read at once
+                row[0]: tuple(row[1:])
+                for row in conn.execute(
+                    "SELECT query_id, coalesce(text, ''), coalesce(description, ''), coalesce(narrative, '') "
+                    "FROM queries"
+                )
+            }
+            words = zip(frame["title"], frame["description"], frame["narrative"], strict=True)
+            frame = frame.assign(
+                stored=[
+                    "new" if qid not in before else ("unchanged" if before[qid] == tuple(now) else "replaced")
+                    for qid, now in zip(ids, words, strict=True)
+                ]
+            )
             conn.executemany(
                 "INSERT INTO queries (query_id, text, description, narrative) VALUES (?, ?, ?, ?) "
                 "ON CONFLICT (query_id) DO UPDATE SET text = excluded.text, description = excluded.description, "

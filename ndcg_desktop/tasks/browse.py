@@ -129,16 +129,24 @@ class ProjectReader:
                 frame[column] = values
         return frame
 
-    def score(self, run_name: str, version: int | None, settings: EvalSettings) -> ScoredRun:
-        """Score a stored run against a frozen version (the latest when None), as ``ndcg score --project`` does,
-        recording nothing."""
-        return score_run(self._project, run_name, version, settings, record=False)
+    def score(
+        self, run_name: str, version: int | None, settings: EvalSettings, *, residual_from: int | None = None
+    ) -> ScoredRun:
+        """Score a stored run against a frozen version (the latest when None), as ``ndcg score --project`` does
+        (``residual_from``: ``--residual-from``), recording nothing."""
+        return score_run(self._project, run_name, version, settings, record=False, residual_from=residual_from)
 
     def score_at(
-        self, run_name: str, version: int | None, settings: EvalSettings, ks: Sequence[int]
+        self,
+        run_name: str,
+        version: int | None,
+        settings: EvalSettings,
+        ks: Sequence[int],
+        *,
+        residual_from: int | None = None,
     ) -> list[Evaluation]:
         """:meth:`score` at every K of ``ks``, the run ordered once (as ``ndcg compare --project`` scores it)."""
-        scored = score_run_at(self._project, run_name, version, settings, list(ks))
+        scored = score_run_at(self._project, run_name, version, settings, list(ks), residual_from=residual_from)
         return [scored[k].evaluation for k in ks]
 
     def score_given(self, run: Run, version: int | None, settings: EvalSettings, ks: Sequence[int]) -> list[Evaluation]:
@@ -157,9 +165,21 @@ class ProjectReader:
         *,
         baseline: str | None = None,
         scale: str | None = None,
+        residual_from: int | None = None,
     ) -> RunsComparison:
-        """Stored runs compared against a frozen version, as ``ndcg compare --project`` compares them."""
-        return compare_stored(self._project, run_names, version, ks, settings, stats, baseline=baseline, scale=scale)
+        """Stored runs compared against a frozen version, as ``ndcg compare --project`` compares them
+        (``residual_from``: ``--residual-from``)."""
+        return compare_stored(
+            self._project,
+            run_names,
+            version,
+            ks,
+            settings,
+            stats,
+            baseline=baseline,
+            scale=scale,
+            residual_from=residual_from,
+        )
 
     def agreement(self, version: int | None, settings: EvalSettings) -> AgreementResult:
         """The agreement of a version's annotators (the draft, else the latest frozen when None), as

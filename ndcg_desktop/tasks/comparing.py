@@ -87,6 +87,7 @@ class RunsComparison:
     evaluations: dict[str, dict[int, Evaluation]] = field(repr=False, default_factory=dict)
     choices_note: str = ""  # runs resolved with different choices (the window's Runs view): which run chose what
     bound_note: str = ""  # the grade the upper bound gives unjudged documents, when not the scale's top
+    residual_note: str = ""  # scored residually (rule 21): from which version, what left the judgments
     warnings: list[str] = field(default_factory=list)  # few queries (FewQueries), then ties at K (TiesAtK)
     differences: pd.DataFrame = field(repr=False, default_factory=pd.DataFrame)  # k, a, b, query_id, difference
     ties: list[TiesAtK] = field(default_factory=list)  # the runs whose mean the tie policy changes, per K
@@ -97,7 +98,7 @@ class RunsComparison:
         text = self.settings.to_text().split("(", 1)[1]
         against = f"against {self.baseline}" if self.baseline else "all pairs"
         line = f"nDCG@{ks}({text}; {self.stats.describe()}; {against}"
-        notes = [note for note in (self.bound_note, self.choices_note) if note]
+        notes = [note for note in (self.residual_note, self.bound_note, self.choices_note) if note]
         return "; ".join([line, *notes])
 
     def ties_texts(self) -> list[str]:
@@ -280,12 +281,14 @@ def compare_project(
     stats: StatsSettings,
     *,
     baseline: str | None = None,
+    residual_from: int | None = None,
     progress: Progress | None = None,
 ) -> RunsComparison:
     """Score stored runs against one frozen pool version at every K (not recorded), then compare them.
 
     Each run is scored by :func:`~ndcg_desktop.tasks.scoring.score_run_at` (as ``score_run`` scores it,
-    ``record=False, bounds=True``, every K from one ordering of it), as the window's Runs view scores it.
+    ``record=False, bounds=True``, every K from one ordering of it), as the window's Runs view scores it;
+    ``residual_from``, each residually against that earlier frozen version (rule 21).
 
     Each run keeps the reading it was imported with (order, ties, ID map); ``base`` carries the
     other choices, the same for every run, and each run's manifest records them.
@@ -295,7 +298,7 @@ def compare_project(
     scored: dict[str, dict[int, ScoredRun]] = {}
     total, done = len(run_names) * len(ks), 0
     for name in run_names:
-        scored[name] = score_run_at(project, name, version, base, list(ks), bounds=True)
+        scored[name] = score_run_at(project, name, version, base, list(ks), bounds=True, residual_from=residual_from)
         done += len(ks)
         if progress is not None:
             progress(done, total)
@@ -359,13 +362,21 @@ def compare_stored(
     *,
     baseline: str | None = None,
     scale: str | None = None,
+    residual_from: int | None = None,
 ) -> RunsComparison:
     """``ndcg compare --project``: stored runs against a frozen version (the latest when None), whose scale is the
     scale (another one asked, ``scale``, is refused: :func:`~ndcg_desktop.tasks.scoring.version_to_score`); the
-    command line and the Python API's ``Project.compare`` both call this."""
+    command line and the Python API's ``Project.compare`` both call this. ``residual_from``: ``--residual-from``."""
     version = version_to_score(project, pool_version, scale=scale)
     return compare_project(
-        project, run_names, version.version, ks, base.with_(scale=version.scale), stats, baseline=baseline
+        project,
+        run_names,
+        version.version,
+        ks,
+        base.with_(scale=version.scale),
+        stats,
+        baseline=baseline,
+        residual_from=residual_from,
     )
 
 
@@ -476,6 +487,7 @@ def compare_evaluations(
     result.differences = pd.concat(difference_frames, ignore_index=True)
     result.ties = ties
     result.warnings = few_queries(pairs) + [tie.text() for tie in ties]
+    result.residual_note = residual_note(evaluations[names[0]][ks[0]].manifest)
     result.manifest = _manifest(result, letters)
     return result
 
@@ -535,6 +547,18 @@ def superscripts_note(stats: StatsSettings) -> str:
     return (
         f"superscripts: the runs it beats significantly (paired {stats.test} test, {corrected_p}, below alpha "
         f"{stats.alpha:g}{after})"
+    )
+
+
+def residual_note(manifest: JsonObject) -> str:
+    """``residual from pool version 1 (sha256 …): 40 judgments removed``, for a manifest scored residually; else ""."""
+    residual = manifest.get("residual")
+    if not isinstance(residual, dict):
+        return ""
+    return (
+        f"residual from pool version {residual['from_version']} (sha256 {str(residual['from_hash'])[:12]}…): "
+        f"{residual['judgments_removed']} judgments removed, {residual['judgments_left']} left; documents removed "
+        "from each run in the manifest"
     )
 
 
@@ -641,8 +665,11 @@ def _manifest(result: RunsComparison, letters: dict[str, str]) -> JsonObject:
                 "run": manifest["run"],
                 "settings": {str(k): at[k].settings.to_text() for k in result.ks},
                 "counts": {str(k): at[k].manifest["counts"] for k in result.ks},
+                **({"residual": manifest["residual"]} if "residual" in manifest else {}),
             }
         )
+    residual = first.get("residual")
+    common = ("from_version", "from_hash", "rule", "judgments_removed", "judgments_left")
     return {
         "tool": "ndcg-desktop",
         "version": __version__,
@@ -668,6 +695,7 @@ def _manifest(result: RunsComparison, letters: dict[str, str]) -> JsonObject:
             "queries in the mean, smaller first (docs/evaluation-contract.md, rule 17)",
         },
         "judgments": first["judgments"],
+        **({"residual": {key: residual[key] for key in common}} if isinstance(residual, dict) else {}),
         "runs": runs,
         "warnings": result.warnings,
     }

@@ -10,6 +10,7 @@ import pandas as pd
 
 from ndcg_desktop.domain import GradeScale, InputError, OrderKind, TiePolicy
 from ndcg_desktop.domain.chunks import IdMap
+from ndcg_desktop.domain.natural import natural_sorted
 from ndcg_desktop.domain.progress import IsCancelled, Progress
 from ndcg_desktop.formats.cells import check_person
 from ndcg_desktop.formats.chunk_map import read_chunk_map
@@ -42,25 +43,39 @@ class NegativeGradesFound(InputError):
 
 @dataclass(frozen=True)
 class QueriesImported:
-    """What :func:`import_queries` stored: how many queries (topics), and how many of them carry a description
-    and a narrative."""
+    """What :func:`import_queries` stored: how many queries (topics), how many of them carry a description and a
+    narrative, and the topics already stored that it replaced with other words (in natural order) or left as
+    they were."""
 
     count: int
     with_description: int
     with_narrative: int
+    replaced: tuple[str, ...] = ()
+    unchanged: int = 0
+
+    def replaced_text(self) -> str:
+        """``; replaced 2 existing topics: 351 352`` for the command line's line; "" when none was replaced."""
+        if not self.replaced:
+            return ""
+        n = len(self.replaced)
+        return f"; replaced {n} existing topic{'s' if n != 1 else ''}: {' '.join(self.replaced)}"
 
 
 def import_queries(project: Project, path: str | Path, *, fmt: str | None = None) -> QueriesImported:
-    """Add or update queries (TREC topic files, TSV, CSV, JSONL; ``fmt`` forces one), in one transaction.
+    """Add or update queries (TREC topic files, TSV, CSV, JSONL; ``fmt`` forces one), in one transaction; says
+    which stored topics it replaced (their words differed) and how many it left unchanged.
 
     >>> # ndcg import-queries p.ndcgproj topics.txt and File > Import queries... are, in code:
     >>> # import_queries(project, "topics.txt").count
     """
     topics = project.import_topics(path, fmt=fmt)
+    replaced = topics.loc[topics["stored"] == "replaced", "query_id"].tolist()
     return QueriesImported(
         count=len(topics),
         with_description=int((topics["description"] != "").sum()),
         with_narrative=int((topics["narrative"] != "").sum()),
+        replaced=tuple(natural_sorted(replaced)),
+        unchanged=int((topics["stored"] == "unchanged").sum()),
     )
 
 

@@ -3,6 +3,11 @@
 The run is read the way it was imported (its :class:`RunReading` owns order, ties and the ID
 map); the pool version's scale is the scale; the manifest names the project, the pool version
 and its hash, and the run's name. Scoring records the evaluation in the project.
+
+Residual scoring (contract rule 21, TREC-COVID's rounds 2 to 5): ``residual_from=U`` removes every document
+judged in frozen version U, per query, from the run and from the version's judgments before anything is
+checked or scored (:mod:`ndcg_desktop.scoring.residual`); the manifest's ``residual`` names U, its hash and
+what was removed.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from ndcg_desktop.scoring import Evaluation, evaluate
 from ndcg_desktop.scoring.bounds import unjudged_bounds
 from ndcg_desktop.scoring.explain import FlagReport, FullRankings, inspect
 from ndcg_desktop.scoring.ndcg import evaluate_cutoffs
+from ndcg_desktop.scoring.residual import residual
 from ndcg_desktop.store import PoolVersion, Project, RunInfo, StorageProblem
 from ndcg_desktop.store.core import release_thread_connections
 from ndcg_desktop.tasks.adjudication import team_manifest
@@ -31,14 +37,42 @@ _T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
+class ResidualRecord:
+    """What residual scoring removed (rule 21): the earlier version, its hash, and the counts of the removal."""
+
+    from_version: int
+    from_hash: str
+    judgments_removed: int
+    judgments_left: int
+    run_documents_removed: int
+    emptied_queries: tuple[str, ...]  # the later version's queries with every judgment removed: not scored
+    run_rows_of_emptied: int
+
+    def as_manifest(self) -> dict[str, object]:
+        """The manifest's ``residual`` object."""
+        return {
+            "from_version": self.from_version,
+            "from_hash": self.from_hash,
+            "rule": f"every document judged in pool version {self.from_version} is removed, per query, from the run "
+            "and from the judgments before scoring (residual collection, as TREC-COVID scored rounds 2 to 5)",
+            "judgments_removed": self.judgments_removed,
+            "judgments_left": self.judgments_left,
+            "run_documents_removed": self.run_documents_removed,
+            "queries_without_residual_judgments": list(self.emptied_queries),
+            "run_documents_of_those_queries": self.run_rows_of_emptied,
+        }
+
+
+@dataclass(frozen=True)
 class Inputs:
-    """A stored run and a frozen pool version, read and ready to score."""
+    """A stored run and a frozen pool version, read and ready to score (residual ones when ``residual`` says so)."""
 
     version: PoolVersion
     qrels: Qrels
     run: Run
     info: RunInfo
     reading: RunReading
+    residual: ResidualRecord | None = None
 
     def settings(self, base: EvalSettings) -> EvalSettings:
         """``base`` with what is not the caller's to choose: the run's reading and the pool's scale."""
@@ -70,17 +104,46 @@ def not_scored(inputs: Inputs, base: EvalSettings, error: InputError) -> NotScor
     return NotScored(error, tuple(report.missing_groups(settings)))
 
 
-def load_inputs(project: Project, run_name: str, pool_version: int | None = None) -> Inputs:
+def load_inputs(
+    project: Project, run_name: str, pool_version: int | None = None, *, residual_from: int | None = None
+) -> Inputs:
     """Read a stored run and a frozen pool version (the latest when ``pool_version`` is None), both proven.
 
-    Drafts are refused: a score needs a version that cannot change.
+    Drafts are refused: a score needs a version that cannot change. ``residual_from``: see the module docstring.
     """
-    with proven_inputs(project, run_name, pool_version) as inputs:
+    with proven_inputs(project, run_name, pool_version, residual_from=residual_from) as inputs:
         return inputs
 
 
+def residual_version(project: Project, version: PoolVersion, residual_from: int) -> PoolVersion:
+    """The earlier frozen version residual scoring against ``version`` removes, proven; refused (one line) when it
+    is a draft, ``version`` itself, or newer than ``version``."""
+    if residual_from == version.version:
+        raise InputError(
+            f"--residual-from {residual_from} is the pool version scored: every judgment would be removed; "
+            "name an earlier frozen version",
+            path=project.path,
+        )
+    earlier = project.version(residual_from)
+    if not earlier.frozen:
+        raise InputError(
+            f"--residual-from {residual_from} is a draft; residual scoring removes what a frozen version judged: "
+            "freeze it first, or name a frozen version",
+            path=project.path,
+        )
+    if residual_from > version.version:
+        raise InputError(
+            f"--residual-from {residual_from} is newer than pool version {version.version}, the version scored; "
+            "the documents removed come from an earlier round",
+            path=project.path,
+        )
+    return earlier
+
+
 @contextmanager
-def proven_inputs(project: Project, run_name: str, pool_version: int | None = None) -> Iterator[Inputs]:
+def proven_inputs(
+    project: Project, run_name: str, pool_version: int | None = None, *, residual_from: int | None = None
+) -> Iterator[Inputs]:
     """:func:`load_inputs` for a block that scores them while the last of the proof runs.
 
     The run is read and proven on a thread with its own connection while SQLite hashes the version's judgments
@@ -90,15 +153,29 @@ def proven_inputs(project: Project, run_name: str, pool_version: int | None = No
     (FrozenVersionChanged), whatever the block computed or raised, so nothing scored against it is used.
     """
     version = project.frozen_version(pool_version, check=False)
+    earlier = residual_version(project, version, residual_from) if residual_from is not None else None
     with ThreadPoolExecutor(1, thread_name_prefix="load-run") as pool:  # leaving waits for it, even on an error
         loading = pool.submit(_apart, project.load_run, run_name)
         qrels = project.qrels(version.version, team=False)  # proves the judgments from the lines it scores
     run, info = loading.result()
+    record = None
+    if earlier is not None:  # rule 21: what the earlier round judged leaves the run and the judgments
+        left = residual(qrels, run, project.qrels(earlier.version), id_map=info.reading.id_map)  # U proven whole
+        qrels, run = left.qrels, left.run
+        record = ResidualRecord(
+            earlier.version,
+            earlier.hash or "",
+            left.judgments_removed,
+            qrels.n_judgments,
+            left.run_documents_removed,
+            left.emptied_queries,
+            left.run_rows_of_emptied,
+        )
     # Not beside the judgments' hash: two such statements at once wait on SQLite's allocator (several times slower).
     with ThreadPoolExecutor(1, thread_name_prefix="prove-team") as pool:
         proof = pool.submit(_apart, project.prove_team, version.version)
         try:
-            yield Inputs(version, qrels, run, info, info.reading)
+            yield Inputs(version, qrels, run, info, info.reading, record)
         finally:
             failed = proof.exception()  # waits
             if failed is not None:
@@ -122,6 +199,7 @@ class CheckedRun:
     pool_hash: str
     settings: EvalSettings  # the settings the check counted under (K matters: unjudged in the top K)
     report: FlagReport
+    residual: ResidualRecord | None = None  # the check was of the residual run and judgments
 
 
 def check_run(
@@ -130,14 +208,16 @@ def check_run(
     pool_version: int | None,
     base: EvalSettings,
     *,
+    residual_from: int | None = None,
     progress: Progress | None = None,
     cancelled: IsCancelled | None = None,
 ) -> CheckedRun:
-    """Count every flag group of ``run_name`` against a frozen pool version (nothing is refused)."""
-    with proven_inputs(project, run_name, pool_version) as inputs:
+    """Count every flag group of ``run_name`` against a frozen pool version (nothing is refused); with
+    ``residual_from``, of what residual scoring leaves (the module docstring)."""
+    with proven_inputs(project, run_name, pool_version, residual_from=residual_from) as inputs:
         settings = inputs.settings(base)
         report = inspect(inputs.qrels, inputs.run, settings, progress=progress, cancelled=cancelled)
-    return CheckedRun(run_name, inputs.version.version, inputs.version.hash or "", settings, report)
+    return CheckedRun(run_name, inputs.version.version, inputs.version.hash or "", settings, report, inputs.residual)
 
 
 @dataclass
@@ -152,6 +232,7 @@ class ScoredRun:
     bounds: pd.DataFrame | None = None  # per query, bounds from unjudged documents (scoring.bounds), if asked
     evaluation_id: int | None = None  # the row recorded in the project, if recorded
     not_recorded: str | None = None  # why recording failed (another program writing, a full disk); scores stand
+    residual: ResidualRecord | None = None  # scored residually (rule 21): what was removed first
 
     @property
     def pool_hash(self) -> str:
@@ -215,15 +296,24 @@ def _shown(option: str, value: object) -> str:
     return f"{option} {value if value is not None else '(none)'}"
 
 
-def stamp(evaluation: Evaluation, project: Project, version: PoolVersion, run_name: str | None) -> None:
+def stamp(
+    evaluation: Evaluation,
+    project: Project,
+    version: PoolVersion,
+    run_name: str | None,
+    residual_record: ResidualRecord | None = None,
+) -> None:
     """Rule 13 for a stored run: the manifest names the project, the pool version, its hash and the run.
 
     And the grading guidelines the version was judged under (their SHA-256, recorded when it was frozen; null
-    if the project had none then). ``run_name`` None: a run not stored in the project keeps its own name.
+    if the project had none then); scored residually (rule 21), the manifest's ``residual`` says from which
+    version and what was removed. ``run_name`` None: a run not stored in the project keeps its own name.
     """
     evaluation.manifest["judgments"].update(version_record(project, version))
     if run_name is not None:
         evaluation.manifest["run"]["name"] = run_name
+    if residual_record is not None:
+        evaluation.manifest["residual"] = residual_record.as_manifest()
 
 
 def version_record(project: Project, version: PoolVersion) -> dict[str, object]:
@@ -271,7 +361,7 @@ def score_inputs(
     ``tasks.agreement``); the run's reading and the version's scale still come from ``inputs``.
     """
     evaluation = evaluate(inputs.qrels, inputs.run, inputs.settings(base), progress=progress, cancelled=cancelled)
-    stamp(evaluation, project, inputs.version, inputs.info.name)
+    stamp(evaluation, project, inputs.version, inputs.info.name, inputs.residual)
     return evaluation
 
 
@@ -284,6 +374,7 @@ def score_run(
     record: bool = True,
     rankings: bool = False,
     bounds: bool = False,
+    residual_from: int | None = None,
     progress: Progress | None = None,
     cancelled: IsCancelled | None = None,
 ) -> ScoredRun:
@@ -295,13 +386,15 @@ def score_run(
     holding the write lock, a full disk): the scores stand and ``not_recorded`` says why.
     ``bounds`` adds the bounds from unjudged documents (:func:`~ndcg_desktop.scoring.bounds.unjudged_bounds`;
     under *condense* they come from a second scoring under *zero*, which reads the run as returned).
+    ``residual_from``: score residually against that earlier frozen version (the module docstring).
 
     >>> # ndcg score --project p.ndcgproj --run-name bm25 --unjudged zero is, in code:
     >>> # score_run(Project.open(p), "bm25", None, EvalSettings(unjudged="zero"))
+    >>> # and with --pool-version 3 --residual-from 2: score_run(project, "bm25", 3, settings, residual_from=2)
     """
     scored = score_run_at(
-        project, run_name, pool_version, base, [base.k], rankings=rankings, bounds=bounds, progress=progress,
-        cancelled=cancelled,
+        project, run_name, pool_version, base, [base.k], rankings=rankings, bounds=bounds,
+        residual_from=residual_from, progress=progress, cancelled=cancelled,
     )[base.k]  # fmt: skip
     if record:
         record_score(project, scored)
@@ -331,6 +424,7 @@ def score_run_at(
     *,
     rankings: bool = False,
     bounds: bool = False,
+    residual_from: int | None = None,
     progress: Progress | None = None,
     cancelled: IsCancelled | None = None,
 ) -> dict[int, ScoredRun]:
@@ -340,7 +434,7 @@ def score_run_at(
     (:func:`~ndcg_desktop.scoring.ndcg.evaluate_cutoffs`); ``rankings`` gives every K the run's one whole
     ranking, read at the first K. Used by ``ndcg compare --project`` and the window's Runs view alike.
     """
-    with proven_inputs(project, run_name, pool_version) as inputs:
+    with proven_inputs(project, run_name, pool_version, residual_from=residual_from) as inputs:
         settings = inputs.settings(base)
         evaluations = evaluate_cutoffs(inputs.qrels, inputs.run, settings, ks, progress=progress, cancelled=cancelled)
         as_zero = evaluations
@@ -351,8 +445,10 @@ def score_run_at(
         whole = FullRankings.of(inputs.run, settings.with_(k=ks[0])) if rankings else None
     scored: dict[int, ScoredRun] = {}
     for k in ks:
-        stamp(evaluations[k], project, inputs.version, inputs.info.name)
-        scored[k] = ScoredRun(inputs.info.name, inputs.version, evaluations[k], inputs.qrels, rankings=whole)
+        stamp(evaluations[k], project, inputs.version, inputs.info.name, inputs.residual)
+        scored[k] = ScoredRun(
+            inputs.info.name, inputs.version, evaluations[k], inputs.qrels, rankings=whole, residual=inputs.residual
+        )
         if bounds:
             scored[k].bounds = unjudged_bounds(as_zero[k], inputs.qrels)
     return scored

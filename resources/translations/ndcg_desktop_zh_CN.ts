@@ -737,6 +737,10 @@ Not scored: {run}: {why}</source>
         <translation>v{version} · {hash}…</translation>
     </message>
     <message>
+        <source>, residual from v{version}</source>
+        <translation>，依据 v{version} 的剩余评测</translation>
+    </message>
+    <message>
         <source>The stored run to score</source>
         <translation>要计算得分的已存储运行结果</translation>
     </message>
@@ -769,12 +773,24 @@ Not scored: {run}: {why}</source>
         <translation>判断池中没有相关文档的查询是否计入均值</translation>
     </message>
     <message>
+        <source>Residual from version</source>
+        <translation>剩余评测所依据的版本</translation>
+    </message>
+    <message>
+        <source>Score residually: every document judged in an earlier frozen version leaves the run and the judgments before scoring, as TREC-COVID scored its later rounds</source>
+        <translation>剩余评测：在评分之前，从运行结果和判定中移除较早冻结版本中已判定的每个文档，与 TREC-COVID 对其后续轮次的评分方式相同</translation>
+    </message>
+    <message>
         <source>zero-IDCG: score 0, in the mean</source>
         <translation>零 IDCG：得分为 0，计入均值</translation>
     </message>
     <message>
         <source>zero-IDCG: excluded</source>
         <translation>零 IDCG：排除</translation>
+    </message>
+    <message>
+        <source>residual from</source>
+        <translation>剩余评测，依据</translation>
     </message>
     <message>
         <source>Compare with run</source>
@@ -791,6 +807,10 @@ Not scored: {run}: {why}</source>
     <message>
         <source>Find what needs a decision before scoring: unjudged documents, duplicates… ({keys})</source>
         <translation>找出计算得分前需要决定的事项：未判断文档、重复文档… ({keys})</translation>
+    </message>
+    <message>
+        <source>not residual</source>
+        <translation>非剩余评测</translation>
     </message>
     <message>
         <source>against</source>
@@ -1292,6 +1312,10 @@ Not scored: {run}: {why}</source>
         <translation>{run}，查询 {query}：相对整个冻结判断池 v{version}（sha256 {hash}…）的 nDCG 为 {ndcg}；仅候选 {candidate}（理想排序只取自返回的文档：它衡量返回文档之间的排序，忽略遗漏的文档）。</translation>
     </message>
     <message>
+        <source>Residual: the documents judged in v{version} are removed from the pool and the ranking.</source>
+        <translation>剩余评测：在 v{version} 中已判定的文档已从判断池和排序中移除。</translation>
+    </message>
+    <message>
         <source>Tie at K: the tie-averaged nDCG is {ndcg}.</source>
         <translation>K 处并列：并列平均 nDCG 为 {ndcg}。</translation>
     </message>
@@ -1459,6 +1483,10 @@ Not scored: {run}: {why}</source>
     <message>
         <source>{run} against pool v{version} (sha256 {hash}…)</source>
         <translation>{run} 相对判断池 v{version}（sha256 {hash}…）</translation>
+    </message>
+    <message>
+        <source>, residual from v{version} (sha256 {hash}…): {documents} documents judged there removed from the run, {judgments} judgments removed ({left} left)</source>
+        <translation>，依据 v{version}（sha256 {hash}…）的剩余评测：从运行结果中移除了在该版本中已判定的 {documents} 个文档，移除了 {judgments} 条判定（剩余 {left} 条）</translation>
     </message>
     <message>
         <source>Letter</source>
@@ -3279,6 +3307,10 @@ Open it read-only?</source>
     <message>
         <source>Queries and topics (*.tsv *.csv *.jsonl *.txt *.xml *.gz);;All files (*)</source>
         <translation>查询与主题 (*.tsv *.csv *.jsonl *.txt *.xml *.gz);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Replaced {replaced} existing topics: {ids}.</source>
+        <translation>替换了 {replaced} 个已有主题：{ids}。</translation>
     </message>
     <message>
         <source>Negative grades</source>

@@ -127,3 +127,25 @@ def test_manifests_name_the_guidelines_a_version_was_judged_under(project, write
         "format": "trec",
         "sha256": hashlib.sha256(qrels.read_bytes()).hexdigest(),
     }
+
+
+def test_reimporting_topics_says_how_many_it_replaced_and_lists_them(project, write, capsys):
+    """Issue 35, item 6: TREC 351-400 imported over Core 2018's topics replaced eight without a word."""
+    first = write("core.txt", "".join(f"<top>\n<num> {n}\n<title> core {n}\n</top>\n" for n in (10, 2, 3, 4)))
+    assert run(capsys, "import-queries", project, first)[:2] == (
+        0,
+        "imported 4 queries (0 with a description, 0 with a narrative)\n",
+    )
+    # 10 and 2 get other words, 3 is given again as it was, 5 is new; 4 is not in the file and stays
+    given = ((10, "robust 10"), (3, "core 3"), (2, "robust 2"), (5, "robust 5"))
+    second = write("robust.txt", "".join(f"<top>\n<num> {n}\n<title> {t}\n</top>\n" for n, t in given))
+    assert run(capsys, "import-queries", project, second) == (
+        0,
+        "imported 4 queries (0 with a description, 0 with a narrative, 1 already stored unchanged); "
+        "replaced 2 existing topics: 2 10\n",
+        "",
+    )
+    with Project.open(project, read_only=True) as opened:
+        assert [opened.query(q)["title"] for q in ("2", "3", "4", "5", "10")] == [
+            "robust 2", "core 3", "core 4", "robust 5", "robust 10"
+        ]  # fmt: skip

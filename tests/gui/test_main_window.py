@@ -137,3 +137,33 @@ def test_import_judgments_as_an_annotators_ratings_starts_the_draft_and_asks_bef
     window.import_judgments()
     qtbot.waitUntil(lambda: window.statusBar().currentMessage().startswith("ana: 0 new ratings"), timeout=5000)
     assert ratings_table(window.project).values.tolist() == [["q1", "A", "ana", 2]]
+
+
+def test_reimporting_queries_names_the_topics_it_replaced(window, small_project, qtbot):
+    """Issue 35, item 6: the window says which stored topics an import replaced, as ``ndcg import-queries`` does."""
+    topics = small_project.parent / "again.tsv"
+    topics.write_text("q2\twhy fixed universes matter\nq1\tother words\nq10\ta new query\n")
+    window.open_project(small_project)
+    window.import_queries(str(topics))
+    qtbot.waitUntil(lambda: window.statusBar().currentMessage().startswith("Imported 3 queries."), timeout=5000)
+    assert window.statusBar().currentMessage() == "Imported 3 queries. Replaced 1 existing topics: q1."
+
+
+def test_freezing_a_copy_of_its_parent_shows_the_refusal_naming_the_parent(window, small_project, qtbot, messages,
+                                                                          monkeypatch):  # fmt: skip
+    """Issue 35, item 3: the window shows the one line ``ndcg freeze`` prints, and nothing is frozen."""
+    from ndcg_desktop.gui.project import actions
+
+    with Project.open(small_project, user="tester") as project:
+        project.freeze(remove_ungraded=True)
+        project.new_draft_from(1)
+    window.open_project(small_project)
+    window.refresh(version=2)
+    monkeypatch.setattr(actions.FreezeDialog, "exec", lambda self: actions.QDialog.DialogCode.Accepted)
+    window.freeze()
+    qtbot.waitUntil(lambda: bool(messages), timeout=10_000)
+    assert messages[-1][1].endswith(
+        "draft version 2 is identical to its parent, pool version 1 (the same items with the same grades): freezing "
+        "it would repeat version 1 under a new number; change the draft first, or score against version 1"
+    )
+    assert [v.state for v in window.project.versions()] == ["frozen", "draft"]

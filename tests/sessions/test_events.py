@@ -66,6 +66,8 @@ def test_versions_started_discarded_and_frozen_are_version_changes(project, seen
     seen.clear()
     draft = project.new_draft_from(1).version
     assert seen == [VersionsChanged(added=(draft,)), ItemsChanged(draft, frozenset({"q1"}))]
+    item = project.pool_items(draft).iloc[0]  # a regrade: a copy of its parent would not freeze (issue 35)
+    project.set_grade(item["query_id"], item["doc_id"], 0 if item["grade"] else 1, version=draft)
     seen.clear()
     project.freeze(version=draft)
     assert seen[0] == VersionsChanged(frozen=(draft,))

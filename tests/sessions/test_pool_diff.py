@@ -95,6 +95,8 @@ def test_a_version_frozen_since_is_offered_and_the_diff_of_the_two_chosen_stays(
     session.changed.connect(seen.append)
     session.project.new_draft_from(2)  # a draft is no choice here
     assert [v.version for v in session.frozen] == [1, 2]
+    item = session.project.pool_items(3).iloc[0]  # a regrade: a copy of its parent would not freeze (issue 35)
+    session.project.set_grade(item["query_id"], item["doc_id"], 0 if item["grade"] else 1, version=3)
     session.project.freeze(version=3)
     assert [v.version for v in session.frozen] == [1, 2, 3]
     assert (session.a, session.b, session.result) == (1, 2, diff)

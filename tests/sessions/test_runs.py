@@ -282,7 +282,9 @@ def test_a_score_job_reads_each_run_once_for_every_k(demo, monkeypatch):
     loads: list[str] = []
     original = scoring.proven_inputs
     monkeypatch.setattr(
-        scoring, "proven_inputs", lambda project, name, *a: (loads.append(name), original(project, name, *a))[1]
+        scoring,
+        "proven_inputs",
+        lambda project, name, *a, **kw: (loads.append(name), original(project, name, *a, **kw))[1],
     )
     session = checked_session(demo)
     session.set_ks("5,10,20")

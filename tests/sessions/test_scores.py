@@ -194,6 +194,8 @@ def test_a_version_frozen_while_the_views_are_open_is_preselected_in_scores_and_
     sessions[1].set_pool_version(1)
     project.new_draft_from(1)
     assert [s.pool_version for s in sessions] == [1, 1]  # a draft is not scored: nothing changes
+    item = project.pool_items(2).iloc[0]  # a regrade: a draft identical to version 1 would not freeze (issue 35)
+    project.set_grade(item["query_id"], item["doc_id"], 0 if item["grade"] else 1, version=2)
     project.freeze()
     assert [v.version for v in project.versions() if v.frozen] == [1, 2]
     assert [s.pool_version for s in sessions] == [2, 2]

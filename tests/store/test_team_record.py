@@ -47,6 +47,19 @@ def format_4_manifest(data_dir) -> dict[str, object]:
     return dict(json.loads((data_dir / "schema_v4" / "team-v1.json").read_text(encoding="utf-8")))
 
 
+def a_change(path: Path) -> Path:
+    """Draft 2 is a copy of version 1, which no longer freezes into a new number (issue 35): one more graded item,
+    written without a rating, makes it another set of judgments and leaves the team's data (ratings, adjudications)
+    as they were."""
+    con = sqlite3.connect(path)
+    try:
+        with con:
+            con.execute("INSERT INTO judgments (version, query_id, doc_id, grade) VALUES (2, 'q1', 'Z-new', 0)")
+    finally:
+        con.close()
+    return path
+
+
 def independent_team(path: Path, version: int) -> dict[str, object]:
     """Rule 16's figures computed from the ratings table through pandas, without the store."""
     con = sqlite3.connect(path)
@@ -82,8 +95,8 @@ def test_a_format_4_project_migrates_and_its_old_version_keeps_the_manifest_it_h
 
 
 def test_freezing_records_the_team_and_the_same_data_gives_the_same_manifest_byte_for_byte(v4, format_4_manifest):
-    with Project.open(v4, user="judge") as project:
-        version = project.freeze()  # draft 2: version 1's items, ratings and adjudications, copied
+    with Project.open(a_change(v4), user="judge") as project:
+        version = project.freeze()  # draft 2: version 1's items (one more), ratings and adjudications, copied
         assert version.version == 2 and version.team is not None
         recorded = team_manifest(project, version)
     stored = sql(v4, "SELECT team FROM pool_versions WHERE version = 2")[0][0]
@@ -93,7 +106,7 @@ def test_freezing_records_the_team_and_the_same_data_gives_the_same_manifest_byt
 
 
 def test_scoring_a_recorded_version_reads_no_rating_back(v4, format_4_manifest, monkeypatch):
-    with Project.open(v4, user="judge") as project:
+    with Project.open(a_change(v4), user="judge") as project:
         project.freeze()
 
     def refuse(*args: object, **kwargs: object) -> None:
@@ -120,7 +133,7 @@ def test_scoring_a_recorded_version_reads_no_rating_back(v4, format_4_manifest, 
     ],
 )
 def test_a_tampered_rating_of_a_frozen_version_is_refused_naming_both_hashes(v4, tmp_path, capsys, statement, named):
-    with Project.open(v4, user="judge") as project:
+    with Project.open(a_change(v4), user="judge") as project:
         recorded = project.freeze().team
     assert recorded is not None
     was = json.loads(recorded)["annotators"].get(named)
@@ -159,7 +172,7 @@ def test_a_tampered_rating_of_a_frozen_version_is_refused_naming_both_hashes(v4,
 
 
 def test_a_tampered_adjudication_of_a_frozen_version_is_refused(v4):
-    with Project.open(v4, user="judge") as project:
+    with Project.open(a_change(v4), user="judge") as project:
         project.freeze()
     tamper(
         v4,
@@ -176,7 +189,7 @@ def test_a_tampered_adjudication_of_a_frozen_version_is_refused(v4):
 def test_freeze_reads_the_judgments_and_ratings_once(v4, capsys, frozen_reads):
     """`ndcg freeze` hashes the judgments and each annotator's ratings as it freezes; the manifest it prints
     next reads nothing again (it read both twice more: a check of the version just frozen)."""
-    assert main(["freeze", str(v4)]) == 0
+    assert main(["freeze", str(a_change(v4))]) == 0
     out = capsys.readouterr().out
     assert frozen_reads == {"judgments": 1, "ratings": 1}
     assert out.startswith("froze pool version 2\nannotator ana: 7 ratings")

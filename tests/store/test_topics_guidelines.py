@@ -131,9 +131,11 @@ def test_guidelines_history_is_audited_append_only_and_frozen_versions_name_thei
         v1 = project.freeze()
         project.new_draft_from(1)
         project.set_guidelines(second.replace("\n", "\r\n"), source="window")  # CR LF stored as LF
+        project.set_grade("q1", "A", 2, version=2)  # a copy of its parent would not freeze (issue 35)
         v2 = project.freeze()
         project.set_guidelines("", source="undo")  # cleared
         project.new_draft_from(2)
+        project.set_grade("q1", "A", 1, version=3)
         v3 = project.freeze()
         history = project.guidelines_history()
         assert [(g.id, g.source, g.who, g.text) for g in history] == [

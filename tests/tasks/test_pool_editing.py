@@ -139,7 +139,9 @@ def test_a_discarded_drafts_number_is_not_given_again_so_it_comes_back_whole(pro
 
 def test_a_discarded_draft_is_not_brought_back_behind_a_version_frozen_since(project):
     gone = discard(project, plan_discard(project))
-    project.new_draft_from(1)
+    draft = project.new_draft_from(1).version
+    item = project.pool_items(draft).iloc[0]  # a regrade: a copy of its parent would not freeze (issue 35)
+    project.set_grade(item["query_id"], item["doc_id"], 0 if item["grade"] else 1, version=draft)
     project.freeze()  # version 3: the frozen chain goes on from 3
     with pytest.raises(InputError, match="pool version 3 was frozen after draft 2 was discarded: a draft brought back"):
         restore_discarded(project, gone)

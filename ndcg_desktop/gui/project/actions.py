@@ -48,7 +48,17 @@ class ProjectActions:
         self.window._background(
             translate("main_window", "Importing queries…"),
             lambda **_: import_queries(project, path),
-            lambda done: self._imported(translate("main_window", "Imported {count} queries.").format(count=done.count)),
+            lambda done: self._imported(
+                translate("main_window", "Imported {count} queries.").format(count=done.count)
+                + (
+                    " "
+                    + translate("main_window", "Replaced {replaced} existing topics: {ids}.").format(
+                        replaced=len(done.replaced), ids=" ".join(done.replaced)
+                    )
+                    if done.replaced
+                    else ""
+                )
+            ),
         )
 
     def import_documents(self, path: str | None = None) -> None:

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from ndcg_desktop.domain import Gain, InputError, ZeroIdcgPolicy
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_label, tip_headers
+from ndcg_desktop.gui.scores.pickers import fill_residual_box
 from ndcg_desktop.gui.scores.text import CHOICE_TEXTS, GAIN_TEXTS, GROUP_TITLES, found_text, keys_text, listing
 from ndcg_desktop.sessions.runs import (
     CHECKS,
@@ -83,6 +84,14 @@ class RunsInputs(QWidget):
         self.session = session
         self.version_box = _combo(translate("runs", "Frozen pool version"), [])
         self.version_box.setMinimumContentsLength(22)
+        self.residual_box = _combo(translate("analysis", "Residual from version"), [])
+        self.residual_box.setToolTip(
+            translate(
+                "analysis",
+                "Score residually: every document judged in an earlier frozen version leaves the run and the "
+                "judgments before scoring, as TREC-COVID scored its later rounds",
+            )
+        )
         self.ks = QLineEdit("10")
         self.ks.setAccessibleName(translate("runs", "Cut-offs K"))
         self.ks.setToolTip(translate("runs", "One or more cut-offs, separated by commas: 5,10,20"))
@@ -126,6 +135,7 @@ class RunsInputs(QWidget):
         grid.setContentsMargins(0, 0, 0, 0)
         first: list[tuple[str | None, QWidget]] = [
             (translate("runs", "Against"), self.version_box),
+            (translate("analysis", "residual from"), self.residual_box),
             (translate("runs", "K"), self.ks),
             (None, self.gain),
             (None, self.zero_idcg),
@@ -154,6 +164,7 @@ class RunsInputs(QWidget):
         grid.setColumnStretch(0, 1)
         self.ks_error.hide()
         self.version_box.activated.connect(lambda _i: session.set_pool_version(self.version_box.currentData()))
+        self.residual_box.activated.connect(lambda _i: session.set_residual_from(self.residual_box.currentData()))
         self.gain.activated.connect(lambda _i: session.set_gain(self.gain.currentData()))
         self.zero_idcg.activated.connect(lambda _i: session.set_zero_idcg(self.zero_idcg.currentData()))
         self.test.activated.connect(lambda _i: session.set_test(self.test.currentData()))
@@ -165,6 +176,7 @@ class RunsInputs(QWidget):
     def focus_order(self) -> list[QWidget]:
         return [
             self.version_box,
+            self.residual_box,
             self.ks,
             self.gain,
             self.zero_idcg,
@@ -193,6 +205,8 @@ class RunsInputs(QWidget):
                 text = translate("analysis", "pool v{version} · {hash}…").format(version=v.version, hash=v.short_hash)
                 self.version_box.addItem(text, v.version)
             _select(self.version_box, s.pool_version)
+        if aspects & {PROJECT, INPUTS, SETTINGS}:
+            fill_residual_box(self.residual_box, s.residual_versions, s.residual_from)
         if aspects & {PROJECT, INPUTS, STATS}:
             self.baseline.clear()
             self.baseline.addItem(translate("runs", "all pairs"), None)

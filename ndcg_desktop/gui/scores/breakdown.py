@@ -98,6 +98,10 @@ def query_breakdown(first: ScoredRun, query_id: str) -> QueryBreakdown:
         ndcg=f"{explained.ndcg:.4f}",
         candidate=f"{explained.candidate_ndcg:.4f}",
     )
+    if first.residual is not None:  # rule 21: the pool is what the earlier version left of it
+        explain += " " + translate(
+            "analysis", "Residual: the documents judged in v{version} are removed from the pool and the ranking."
+        ).format(version=first.residual.from_version)
     if explained.tie_at_k:
         tie = translate("analysis", "Tie at K: the tie-averaged nDCG is {ndcg}.")
         explain += " " + tie.format(ndcg=f"{explained.tie_averaged_ndcg:.4f}")

@@ -112,7 +112,7 @@ class ComparisonPanel(QWidget):
                 "{against} · {other}: {mean} (macro mean) · better on {wins} queries, equal on {ties}, "
                 "worse on {losses} (of {total} counted in both means)",
             ).format(
-                against=scored_against(run, result.first.version),
+                against=scored_against(run, result.first.version, result.first.residual),
                 other=other,
                 mean="—" if mean is None else f"{mean:.4f}",
                 wins=counts["wins"],

@@ -61,14 +61,18 @@ class HistoryPanel(QWidget):
         rows = []
         for i, saved in enumerate(self.saved):
             hash_ = str(saved.manifest.get("judgments", {}).get("pool_hash") or "")[:8]
+            residual = saved.manifest.get("residual")  # rule 21: a residual score says from which version
+            version_text = translate("analysis", "v{version} · {hash}…").format(version=saved.pool_version, hash=hash_)
+            if isinstance(residual, dict):
+                version_text += translate("analysis", ", residual from v{version}").format(
+                    version=residual.get("from_version")
+                )
             rows.append(
                 {
                     "index": i,
                     "created_at": saved.created_at.replace("T", " ").replace("+00:00", " UTC"),
                     "run_name": saved.run_name,
-                    "version_text": translate("analysis", "v{version} · {hash}…").format(
-                        version=saved.pool_version, hash=hash_
-                    ),
+                    "version_text": version_text,
                     "mean_ndcg": saved.manifest.get("counts", {}).get("mean_ndcg"),
                     "settings_text": describe_settings(EvalSettings.parse(saved.settings)),
                 }

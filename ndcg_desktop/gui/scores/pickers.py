@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QLabel, QPush
 from ndcg_desktop.domain import Gain, ZeroIdcgPolicy
 from ndcg_desktop.gui.scores.text import GAIN_TEXTS, keys_text
 from ndcg_desktop.sessions.scores import INPUTS, PROJECT, SETTINGS, ScoresSession
+from ndcg_desktop.tasks.project import PoolVersion
 
 translate = QCoreApplication.translate
 CHECK_KEYS = QKeySequence("F5")
@@ -49,6 +50,17 @@ class InputsBar(QWidget):
         )
         self.zero_idcg.addItem(translate("analysis", "zero-IDCG: score 0, in the mean"), ZeroIdcgPolicy.KEEP.value)
         self.zero_idcg.addItem(translate("analysis", "zero-IDCG: excluded"), ZeroIdcgPolicy.EXCLUDE.value)
+        self.residual_box = QComboBox()
+        self.residual_box.setAccessibleName(translate("analysis", "Residual from version"))
+        self.residual_box.setAccessibleDescription(
+            translate(
+                "analysis",
+                "Score residually: every document judged in an earlier frozen version leaves the run and the "
+                "judgments before scoring, as TREC-COVID scored its later rounds",
+            )
+        )
+        self.residual_box.setToolTip(self.residual_box.accessibleDescription())
+        self.residual_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
 
         self.compare_box = QComboBox()
         self.compare_box.setAccessibleName(translate("analysis", "Compare with run"))
@@ -69,6 +81,7 @@ class InputsBar(QWidget):
             (translate("analysis", "against"), self.version_box),
             (translate("analysis", "K"), self.k),
             (translate("analysis", "compare with"), self.compare_box),
+            (translate("analysis", "residual from"), self.residual_box),
         ):
             label = QLabel(text)
             label.setBuddy(buddy)  # a buddy names the field for screen readers
@@ -85,6 +98,8 @@ class InputsBar(QWidget):
         knobs.addWidget(self.k)
         knobs.addWidget(self.gain)
         knobs.addWidget(self.zero_idcg)
+        knobs.addWidget(labels[4])
+        knobs.addWidget(self.residual_box)
         knobs.addStretch(1)
         knobs.addWidget(labels[3])
         knobs.addWidget(self.compare_box)
@@ -105,11 +120,23 @@ class InputsBar(QWidget):
         self.k.valueChanged.connect(session.set_k)
         self.gain.currentIndexChanged.connect(lambda _i: session.set_gain(self.gain.currentData()))
         self.zero_idcg.currentIndexChanged.connect(lambda _i: session.set_zero_idcg(self.zero_idcg.currentData()))
+        self.residual_box.currentIndexChanged.connect(
+            lambda _i: session.set_residual_from(self.residual_box.currentData())
+        )
         session.changed.connect(self._changed)
         self._changed(frozenset({PROJECT, INPUTS, SETTINGS}))
 
     def focus_order(self) -> list[QWidget]:
-        return [self.run_box, self.version_box, self.check_button, self.k, self.gain, self.zero_idcg, self.compare_box]
+        return [
+            self.run_box,
+            self.version_box,
+            self.check_button,
+            self.k,
+            self.gain,
+            self.zero_idcg,
+            self.residual_box,
+            self.compare_box,
+        ]
 
     def _changed(self, aspects: frozenset[str]) -> None:
         s = self.session
@@ -132,6 +159,8 @@ class InputsBar(QWidget):
             for box in (self.run_box, self.version_box, self.compare_box):
                 box.blockSignals(False)
             self.check_button.setEnabled(s.run is not None and s.pool_version is not None)
+        if aspects & {PROJECT, INPUTS, SETTINGS}:
+            fill_residual_box(self.residual_box, s.residual_versions, s.residual_from)
         if aspects & {PROJECT, SETTINGS}:
             for widget, value in ((self.gain, s.gain.value), (self.zero_idcg, s.zero_idcg.value)):
                 widget.blockSignals(True)
@@ -140,3 +169,17 @@ class InputsBar(QWidget):
             self.k.blockSignals(True)
             self.k.setValue(s.k)
             self.k.blockSignals(False)
+
+
+def fill_residual_box(box: QComboBox, versions: list[PoolVersion], chosen: int | None) -> None:
+    """The residual choice (rule 21), the Scores and the Runs views alike: not residual, or an older frozen version."""
+    box.blockSignals(True)
+    box.clear()
+    box.addItem(translate("analysis", "not residual"), None)
+    for v in versions:
+        box.addItem(
+            translate("analysis", "v{version} · {hash}…").format(version=v.version, hash=v.short_hash), v.version
+        )
+    box.setCurrentIndex(max(box.findData(chosen), 0))
+    box.setEnabled(bool(versions))
+    box.blockSignals(False)

@@ -175,7 +175,7 @@ class ResultsPanel(QWidget):
             return
         first = result.first
         e, s = first.evaluation, first.evaluation.summary
-        self.owner.setText(scored_against(first.run_name, first.version))
+        self.owner.setText(scored_against(first.run_name, first.version, first.residual))
         self.settings_line.setText(
             translate("analysis", "{settings}; zero-IDCG: {zero_idcg} of {total}").format(
                 settings=describe_settings(e.settings), zero_idcg=s["zero_idcg"], total=s["queries_total"]

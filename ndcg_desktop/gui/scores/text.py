@@ -12,7 +12,7 @@ from ndcg_desktop.domain.chunks import ChunkMap
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.tasks.explaining import FlagReport
 from ndcg_desktop.tasks.project import PoolVersion
-from ndcg_desktop.tasks.scoring import NotScored
+from ndcg_desktop.tasks.scoring import NotScored, ResidualRecord
 
 # The context is "analysis" (the view's former module) so existing translations stay attached.
 translate = QCoreApplication.translate
@@ -100,10 +100,24 @@ def not_scored_text(why: NotScored) -> str:
     return translate("analysis", "needs a choice for {groups}").format(groups=groups)
 
 
-def scored_against(run: str, version: PoolVersion) -> str:
-    """Names what a result belongs to: ``bm25 against pool v1 (sha256 3fa2…)``."""
-    return translate("analysis", "{run} against pool v{version} (sha256 {hash}…)").format(
+def scored_against(run: str, version: PoolVersion, residual: ResidualRecord | None = None) -> str:
+    """Names what a result belongs to: ``bm25 against pool v1 (sha256 3fa2…)``, and, scored residually (rule 21),
+    from which version and what was removed."""
+    text = translate("analysis", "{run} against pool v{version} (sha256 {hash}…)").format(
         run=run, version=version.version, hash=(version.hash or "")[:12]
+    )
+    if residual is None:
+        return text
+    return text + translate(
+        "analysis",
+        ", residual from v{version} (sha256 {hash}…): {documents} documents judged there removed from the run, "
+        "{judgments} judgments removed ({left} left)",
+    ).format(
+        version=residual.from_version,
+        hash=residual.from_hash[:12],
+        documents=residual.run_documents_removed,
+        judgments=residual.judgments_removed,
+        left=residual.judgments_left,
     )
 
 

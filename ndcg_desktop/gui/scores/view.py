@@ -112,6 +112,7 @@ class ScoresView(QWidget):
     run_box = property(lambda self: self.inputs.run_box)
     version_box = property(lambda self: self.inputs.version_box)
     compare_box = property(lambda self: self.inputs.compare_box)
+    residual_box = property(lambda self: self.inputs.residual_box)
     k = property(lambda self: self.inputs.k)
     choices = property(lambda self: self.resolve.choices)
     score_button = property(lambda self: self.resolve.score_button)
