@@ -330,8 +330,14 @@ class JudgmentRepository:
         grades: list[int | None] = c.grade.tolist()
         for row in np.flatnonzero(low).tolist():
             grades[row] = None
+        rounds = ["0"] * len(grades) if c.iteration is None else c.iteration.to_pylist()
         incoming = zip(
-            c.queries.take(pa.array(c.q)).to_pylist(), c.doc_ids.to_pylist(), grades, c.lines().tolist(), strict=True
+            c.queries.take(pa.array(c.q)).to_pylist(),
+            c.doc_ids.to_pylist(),
+            grades,
+            c.lines().tolist(),
+            rounds,
+            strict=True,
         )
         with self.file.transaction() as conn:
             number = self.pools.open_draft(conn, target)
@@ -340,11 +346,14 @@ class JudgmentRepository:
             # per-row statements and pandas merges).
             conn.execute(
                 "CREATE TEMP TABLE IF NOT EXISTS importing (query_id TEXT NOT NULL, doc_id TEXT NOT NULL, "
-                "grade INTEGER, line INTEGER NOT NULL, present INTEGER NOT NULL DEFAULT 0, old INTEGER)"
+                "grade INTEGER, line INTEGER NOT NULL, present INTEGER NOT NULL DEFAULT 0, old INTEGER, "
+                "iteration TEXT NOT NULL DEFAULT '0')"
             )
             conn.execute("DELETE FROM importing")
             for batch in iter(lambda: list(itertools.islice(incoming, _BATCH)), []):
-                conn.executemany("INSERT INTO importing (query_id, doc_id, grade, line) VALUES (?, ?, ?, ?)", batch)
+                conn.executemany(
+                    "INSERT INTO importing (query_id, doc_id, grade, line, iteration) VALUES (?, ?, ?, ?, ?)", batch
+                )
             if conn.execute("SELECT EXISTS (SELECT 1 FROM judgments WHERE version = ?)", (number,)).fetchone()[0]:
                 conn.execute(
                     "UPDATE importing SET present = 1, old = j.grade FROM judgments j "
@@ -361,6 +370,8 @@ class JudgmentRepository:
                     f"{_where(target)}, the file says {clash[2]}",
                     path=path,
                     line=clash[4],
+                    hint="to make the draft equal to a corrected release (regrades and withdrawals included), "
+                    "import it with --release",
                 )
             fill = "present AND old IS NULL AND grade IS NOT NULL"  # an ungraded item the file grades
             added, graded_existing, present, ungraded = conn.execute(
@@ -368,13 +379,14 @@ class JudgmentRepository:
                 "coalesce(sum(NOT present AND grade IS NULL), 0) FROM importing"
             ).fetchone()
             conn.execute(
-                "INSERT INTO judgments (version, query_id, doc_id, grade, annotator, updated_at) "
-                "SELECT ?, query_id, doc_id, grade, CASE WHEN grade IS NULL THEN NULL ELSE ? END, ? "
+                "INSERT INTO judgments (version, query_id, doc_id, grade, annotator, updated_at, iteration) "
+                "SELECT ?, query_id, doc_id, grade, CASE WHEN grade IS NULL THEN NULL ELSE ? END, ?, iteration "
                 "FROM importing WHERE NOT present ORDER BY query_id, doc_id",  # key order: B-tree appends
                 (number, source, stamp),
             )
             conn.execute(
-                "UPDATE judgments SET grade = i.grade, annotator = ?, updated_at = ? FROM importing i "
+                "UPDATE judgments SET grade = i.grade, annotator = ?, updated_at = ?, iteration = i.iteration "
+                "FROM importing i "
                 "WHERE judgments.version = ? AND judgments.query_id = i.query_id AND judgments.doc_id = i.doc_id "
                 "AND i.present AND i.old IS NULL AND i.grade IS NOT NULL",
                 (source, stamp, number),
