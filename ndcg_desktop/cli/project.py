@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ndcg_desktop.cli.options import add_choice_option, whole_number
+from ndcg_desktop.cli.options import add_choice_option, add_iteration_option, whole_number
 from ndcg_desktop.cli.report import model_lines
 from ndcg_desktop.domain import GradeScale, InputError, TiePolicy
 from ndcg_desktop.domain.natural import natural_key
@@ -272,6 +272,7 @@ def add_project_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser
         action="store_true",
         help="replace a file at FILE (or FILE.manifest.json) that is not an earlier export of ours",
     )
+    add_iteration_option(p, "write only the judgments of iteration VALUE")
     p.set_defaults(handler=cmd_export_qrels)
 
 
@@ -643,7 +644,8 @@ def _status_text(s: dict[str, Any]) -> str:
 def cmd_export_qrels(args: argparse.Namespace) -> int:
     with Project.open(args.project, read_only=True) as project:
         version, manifest = export_frozen_pool(
-            project, args.output, version=args.version, fmt=args.format, force=args.force
+            project, args.output, version=args.version, fmt=args.format, force=args.force,
+            iterations=tuple(args.iteration or ()),
         )
         print(
             f"wrote pool version {version.version} (sha256 {(version.hash or '')[:12]}…) to {plain(str(args.output))}"

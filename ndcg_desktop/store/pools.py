@@ -16,6 +16,7 @@ import pyarrow as pa
 
 from ndcg_desktop.domain.data import Qrels, Source
 from ndcg_desktop.domain.errors import InputError
+from ndcg_desktop.domain.natural import natural_sorted
 from ndcg_desktop.domain.settings import LABEL_LADDERS, GradeScale
 from ndcg_desktop.domain.settings import default_labels as default_labels  # re-exported: one function for every front
 from ndcg_desktop.formats.cells import clean_ids, show
@@ -552,13 +553,16 @@ class PoolRepository:
         if iterations:
             lines = self._round_lines(v.version, iterations)
             if not lines:
-                rounds = ", ".join(sorted(set(self.iterations(v.version))))
-                raise InputError(
-                    f"pool version {v.version} has no judgment of iteration {', '.join(map(show, iterations))}; "
-                    f"its iterations are {rounds}",
-                    path=self.file.path,
-                )
+                raise self._no_round(v.version, iterations)
         return Qrels(judgment_lines(lines or b""), source)
+
+    def _no_round(self, number: int, iterations: tuple[str, ...]) -> InputError:
+        rounds = ", ".join(show(r) for r in natural_sorted(sorted(set(self.iterations(number)))))
+        return InputError(
+            f"pool version {number} has no judgment of iteration {', '.join(map(show, iterations))}; its "
+            f"iterations are {rounds}",
+            path=self.file.path,
+        )
 
     def _round_lines(self, number: int, iterations: tuple[str, ...]) -> bytes:
         """The hashed lines of a version's judgments of the given iterations (read after the whole is proven)."""
@@ -593,6 +597,8 @@ class PoolRepository:
         items = self.pool_items(v.version)
         if iterations:
             items = items[items["iteration"].isin(iterations)]
+            if items.empty:
+                raise self._no_round(v.version, iterations)
         if fmt == "csv":  # the iteration column only when a judgment has another than 0 (older readers skip it)
             columns = ["query_id", "doc_id", "grade"] + (["iteration"] if (items["iteration"] != "0").any() else [])
             text = items[columns].to_csv(index=False, lineterminator="\n")

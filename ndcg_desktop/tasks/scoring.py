@@ -81,7 +81,9 @@ def load_inputs(project: Project, run_name: str, pool_version: int | None = None
 
 
 @contextmanager
-def proven_inputs(project: Project, run_name: str, pool_version: int | None = None) -> Iterator[Inputs]:
+def proven_inputs(
+    project: Project, run_name: str, pool_version: int | None = None, *, iterations: tuple[str, ...] = ()
+) -> Iterator[Inputs]:
     """:func:`load_inputs` for a block that scores them while the last of the proof runs.
 
     The run is read and proven on a thread with its own connection while SQLite hashes the version's judgments
@@ -89,11 +91,13 @@ def proven_inputs(project: Project, run_name: str, pool_version: int | None = No
     ratings and adjudications (rule 16: 0.5 s for 766k ratings) are proven on a thread while the block runs
     (numpy, no SQLite); leaving waits for that proof, and a version that fails it is refused there
     (FrozenVersionChanged), whatever the block computed or raised, so nothing scored against it is used.
+    ``iterations``: only the version's judgments of those rounds (the qrels' iteration column as read), once the
+    whole version is proven.
     """
     version = project.frozen_version(pool_version, check=False)
     with ThreadPoolExecutor(1, thread_name_prefix="load-run") as pool:  # leaving waits for it, even on an error
         loading = pool.submit(_apart, project.load_run, run_name)
-        qrels = project.qrels(version.version, team=False)  # proves the judgments from the lines it scores
+        qrels = project.qrels(version.version, team=False, iterations=iterations)  # proves the lines it scores
     run, info = loading.result()
     # Not beside the judgments' hash: two such statements at once wait on SQLite's allocator (several times slower).
     with ThreadPoolExecutor(1, thread_name_prefix="prove-team") as pool:
@@ -135,7 +139,7 @@ def check_run(
     cancelled: IsCancelled | None = None,
 ) -> CheckedRun:
     """Count every flag group of ``run_name`` against a frozen pool version (nothing is refused)."""
-    with proven_inputs(project, run_name, pool_version) as inputs:
+    with proven_inputs(project, run_name, pool_version, iterations=iterations) as inputs:
         settings = inputs.settings(base)
         report = inspect(inputs.qrels, inputs.run, settings, progress=progress, cancelled=cancelled)
     return CheckedRun(run_name, inputs.version.version, inputs.version.hash or "", settings, report)
@@ -266,6 +270,7 @@ def score_run(
     bounds: bool = False,
     progress: Progress | None = None,
     cancelled: IsCancelled | None = None,
+    iterations: tuple[str, ...] = (),
 ) -> ScoredRun:
     """Score a stored run against a frozen pool version and (by default) record it in the project.
 
@@ -275,13 +280,14 @@ def score_run(
     holding the write lock, a full disk): the scores stand and ``not_recorded`` says why.
     ``bounds`` adds the bounds from unjudged documents (:func:`~ndcg_desktop.scoring.bounds.unjudged_bounds`;
     under *condense* they come from a second scoring under *zero*, which reads the run as returned).
+    ``iterations``: against only the version's judgments of those rounds (``--iteration``; the manifest lists them).
 
     >>> # ndcg score --project p.ndcgproj --run-name bm25 --unjudged zero is, in code:
     >>> # score_run(Project.open(p), "bm25", None, EvalSettings(unjudged="zero"))
     """
     scored = score_run_at(
         project, run_name, pool_version, base, [base.k], rankings=rankings, bounds=bounds, progress=progress,
-        cancelled=cancelled,
+        cancelled=cancelled, iterations=iterations,
     )[base.k]  # fmt: skip
     if record:
         record_score(project, scored)
@@ -313,6 +319,7 @@ def score_run_at(
     bounds: bool = False,
     progress: Progress | None = None,
     cancelled: IsCancelled | None = None,
+    iterations: tuple[str, ...] = (),
 ) -> dict[int, ScoredRun]:
     """:func:`score_run` (not recorded) at every K of ``ks``, each the same as its own call (``base.k`` ignored).
 
@@ -320,7 +327,7 @@ def score_run_at(
     (:func:`~ndcg_desktop.scoring.ndcg.evaluate_cutoffs`); ``rankings`` gives every K the run's one whole
     ranking, read at the first K. Used by ``ndcg compare --project`` and the window's Runs view alike.
     """
-    with proven_inputs(project, run_name, pool_version) as inputs:
+    with proven_inputs(project, run_name, pool_version, iterations=iterations) as inputs:
         settings = inputs.settings(base)
         evaluations = evaluate_cutoffs(inputs.qrels, inputs.run, settings, ks, progress=progress, cancelled=cancelled)
         as_zero = evaluations
@@ -332,6 +339,8 @@ def score_run_at(
     scored: dict[int, ScoredRun] = {}
     for k in ks:
         stamp(evaluations[k], project, inputs.version, inputs.info.name)
+        if iterations:  # a round of the version, not the whole: said beside its hash
+            evaluations[k].manifest["judgments"]["iterations"] = list(iterations)
         scored[k] = ScoredRun(inputs.info.name, inputs.version, evaluations[k], inputs.qrels, rankings=whole)
         if bounds:
             scored[k].bounds = unjudged_bounds(as_zero[k], inputs.qrels)
