@@ -139,7 +139,7 @@ def check_run(
     cancelled: IsCancelled | None = None,
 ) -> CheckedRun:
     """Count every flag group of ``run_name`` against a frozen pool version (nothing is refused)."""
-    with proven_inputs(project, run_name, pool_version, iterations=iterations) as inputs:
+    with proven_inputs(project, run_name, pool_version) as inputs:
         settings = inputs.settings(base)
         report = inspect(inputs.qrels, inputs.run, settings, progress=progress, cancelled=cancelled)
     return CheckedRun(run_name, inputs.version.version, inputs.version.hash or "", settings, report)
