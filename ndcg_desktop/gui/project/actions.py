@@ -14,6 +14,7 @@ from ndcg_desktop.gui import file_dialogs
 from ndcg_desktop.gui.plain import show_message
 from ndcg_desktop.gui.pools.dialogs import BuildPoolDialog, FreezeDialog
 from ndcg_desktop.gui.project.dialogs import ImportJudgmentsDialog, ImportRunDialog
+from ndcg_desktop.gui.project.release import ReleaseCommand, ReleasePreviewDialog, release_totals
 from ndcg_desktop.tasks import (
     NegativeGrades,
     NegativeGradesFound,
@@ -21,7 +22,15 @@ from ndcg_desktop.tasks import (
     import_run,
 )
 from ndcg_desktop.tasks.comparing import file_run_name
-from ndcg_desktop.tasks.importing import JudgmentsImported, import_documents, import_queries
+from ndcg_desktop.tasks.importing import (
+    JudgmentsImported,
+    ReleaseApplied,
+    ReleasePreview,
+    apply_release,
+    import_documents,
+    import_queries,
+    plan_release,
+)
 from ndcg_desktop.tasks.pool_builds import apply_pool, next_batches, plan_pool
 from ndcg_desktop.tasks.project import Frozen, freeze, freeze_preview
 
@@ -82,6 +91,9 @@ class ProjectActions:
             if (annotator := dialog.annotator()) is not None:
                 self.window.team.import_ratings(path, annotator, negative)
                 return
+            if dialog.release():
+                self.import_release(path)
+                return
         project = self.window.project
 
         def work(**_: Any) -> JudgmentsImported | NegativeGradesFound:
@@ -110,6 +122,44 @@ class ProjectActions:
             )
 
         self.window._background(translate("main_window", "Importing judgments…"), work, done)
+
+    def import_release(self, path: str) -> None:
+        """A corrected release: its changes per query are computed in the background and shown; only *Make the
+        draft equal* writes them, as one step of Edit ▸ Undo (``ndcg import-qrels --release``)."""
+        project = self.window.project
+        if project is None:
+            return
+
+        def shown(preview: ReleasePreview) -> None:
+            if preview.unchanged:
+                self.window.statusBar().showMessage(
+                    translate("main_window", "The draft already holds exactly the judgments of {name}.").format(
+                        name=preview.path.name
+                    ),
+                    8000,
+                )
+                return
+            dialog = ReleasePreviewDialog(preview, self.window)
+            if dialog.exec() != QDialog.DialogCode.Accepted:
+                return
+            self.window._background(
+                translate("main_window", "Making the draft equal to the file…"),
+                lambda **_: apply_release(project, preview),
+                applied,
+            )
+
+        def applied(done: ReleaseApplied) -> None:
+            self.window.undo_stack.push(ReleaseCommand(project, done))
+            self._imported(
+                translate("main_window", "Draft v{version} now holds exactly the judgments of {name}: {totals}").format(
+                    version=done.version, name=done.preview.path.name, totals=release_totals(done.preview)
+                ),
+                prefer_draft=True,
+            )
+
+        self.window._background(
+            translate("main_window", "Comparing the file with the draft…"), lambda **_: plan_release(project, path), shown
+        )
 
     def _ask_negative_grades(self, path: str, found: NegativeGradesFound) -> None:
         """trec_eval's negative grades: the same explicit choice as the command line's --negative-as-ungraded."""
