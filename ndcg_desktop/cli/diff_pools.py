@@ -86,13 +86,10 @@ def run_diff_pools(args: argparse.Namespace) -> int:
         q = max(12, *(len(plain(str(v))) for v in diff.changes["query_id"]))
         d = max(20, *(len(plain(str(v))) for v in diff.changes["doc_id"]))
         rounds = args.show_iteration
-        r = max(9, *(len(plain(f"{_grade(x)} -> {_grade(y)}")) for x, y in zip(
-            diff.changes["iteration_a"], diff.changes["iteration_b"], strict=True)))  # fmt: skip
-        lines += [
-            "",
-            f"{'query':<{q}} {'document':<{d}} {'change':<9} {'grade':>9}  " + (f"{'iteration':<{r}}  " if rounds else "")
-            + "who, when",
-        ]  # fmt: skip
+        moves = zip(diff.changes["iteration_a"], diff.changes["iteration_b"], strict=True)
+        r = max(9, *(len(plain(f"{_grade(x)} -> {_grade(y)}")) for x, y in moves))
+        round_head = f"{'iteration':<{r}}  " if rounds else ""
+        lines += ["", f"{'query':<{q}} {'document':<{d}} {'change':<9} {'grade':>9}  {round_head}who, when"]
         for row in diff.changes.itertuples(index=False):
             grades = f"{_grade(row.grade_a)} -> {_grade(row.grade_b)}"
             moved = f"{_grade(row.iteration_a)} -> {_grade(row.iteration_b)}"

@@ -644,7 +644,11 @@ def _status_text(s: dict[str, Any]) -> str:
 def cmd_export_qrels(args: argparse.Namespace) -> int:
     with Project.open(args.project, read_only=True) as project:
         version, manifest = export_frozen_pool(
-            project, args.output, version=args.version, fmt=args.format, force=args.force,
+            project,
+            args.output,
+            version=args.version,
+            fmt=args.format,
+            force=args.force,
             iterations=tuple(args.iteration or ()),
         )
         print(

@@ -79,7 +79,11 @@ def _read(path: str | Path, fmt: str | None, scale: GradeScale) -> Qrels:
         if large is not None:
             table, sha256, lines = large
             cells = _Cells(
-                table.column("query_id"), table.column("doc_id"), table.column("grade"), lines, table.column("iteration")
+                table.column("query_id"),
+                table.column("doc_id"),
+                table.column("grade"),
+                lines,
+                table.column("iteration"),
             )
             del table
             columns, repeats = _validate(cells, path, scale)

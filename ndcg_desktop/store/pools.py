@@ -380,7 +380,8 @@ class PoolRepository:
         iteration (the qrels' round, as read)."""
         sql = (
             "SELECT j.query_id, j.doc_id, j.grade, j.annotator, j.note, j.updated_at, "
-            f"coalesce(d.title, '') AS title, {self.iteration('j')} AS iteration FROM judgments j LEFT JOIN documents d ON d.doc_id = j.doc_id "
+            f"coalesce(d.title, '') AS title, {self.iteration('j')} AS iteration "
+            "FROM judgments j LEFT JOIN documents d ON d.doc_id = j.doc_id "
             "WHERE j.version = ?"
         )
         params: list[Any] = [number]
@@ -530,9 +531,7 @@ class PoolRepository:
             raise InputError(f"pool version {number} is a draft; scores need a frozen version", path=self.file.path)
         return v
 
-    def qrels(
-        self, number: int | None = None, *, team: bool = True, iterations: tuple[str, ...] = ()
-    ) -> Qrels:
+    def qrels(self, number: int | None = None, *, team: bool = True, iterations: tuple[str, ...] = ()) -> Qrels:
         """The judgments of a frozen version, ready for scoring. Drafts are refused.
 
         Read once: the lines whose hash is checked (rule 15) are the lines scored. ``team=False`` leaves the

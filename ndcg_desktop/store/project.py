@@ -51,10 +51,10 @@ from ndcg_desktop.store.pools import (
     pool_hash,
 )
 from ndcg_desktop.store.ratings import AssignmentRepository, RatingRepository
+from ndcg_desktop.store.releases import ReleaseRepository
 from ndcg_desktop.store.runs import RunChanged, RunInfo, RunRepository
 from ndcg_desktop.store.team import outstanding_handouts
 from ndcg_desktop.store.texts import IsCancelled, Progress, TextRepository
-from ndcg_desktop.store.releases import ReleaseRepository
 from ndcg_desktop.store.undo import Rows, Taken, UndoRepository, version_scope
 from ndcg_desktop.store.watch import ChangeWatch
 

@@ -114,7 +114,9 @@ class ReleaseRepository:
                 "iteration_new": "new_iteration",
             }
         )[["query_id", "doc_id", "change", "old_grade", "new_grade", "old_iteration", "new_iteration"]]
-        order = sorted(range(len(changes)), key=lambda i: (natural_key(changes["query_id"].iat[i]), changes["doc_id"].iat[i]))
+        order = sorted(
+            range(len(changes)), key=lambda i: (natural_key(changes["query_id"].iat[i]), changes["doc_id"].iat[i])
+        )
         changes = changes.iloc[order].reset_index(drop=True)  # q2 before q10, as every list of queries
         return ReleasePlan(Path(path), source, qrels.source.sha256, target, changes, len(wanted), _digest(have))
 

@@ -180,7 +180,9 @@ def diff_pools(
             finally:
                 if progress is not None:
                     progress(2 + 2 * i + j, total)
-            means.append(_mean(scored.evaluation.per_query, shared) if shared_queries else scored.evaluation.summary["mean_ndcg"])
+            means.append(
+                _mean(scored.evaluation.per_query, shared) if shared_queries else scored.evaluation.summary["mean_ndcg"]
+            )
         if len(means) == 2:
             rows.append({"run": info.name, "mean_a": means[0], "mean_b": means[1]})
             scored_runs.append({"name": info.name, "source": info.source_name, "sha256": info.sha256})

@@ -103,5 +103,7 @@ def test_a_release_is_named_as_the_source_of_what_it_changed(campaign, tmp_path)
     assert document["summary"]["releases"] == ["import:final.qrels"]
     merged = r2.merge(final, on=["query_id", "doc_id"], how="left", suffixes=("", "_f"))
     assert document["summary"]["removed"] == int(merged["grade_f"].isna().sum())
-    assert document["summary"]["regraded"] == int((merged["grade_f"].notna() & (merged["grade"] != merged["grade_f"])).sum())
+    assert document["summary"]["regraded"] == int(
+        (merged["grade_f"].notna() & (merged["grade"] != merged["grade_f"])).sum()
+    )
     assert {c["who"] for c in document["changes"]} == {"import:final.qrels"}

@@ -12,8 +12,8 @@ from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.importing import import_judgments
 from ndcg_desktop.tasks.project import freeze, start_draft
 from tests.gui.conftest import shot
-from tests.tasks.test_releases import _expected, as_set, read_file
 from tests.store.test_undo import append_only, assert_same, full_dump
+from tests.tasks.test_releases import _expected, as_set, read_file
 
 
 def test_the_release_is_previewed_per_query_then_applied_as_one_undo_step(window, tmp_path, qtbot, monkeypatch):

@@ -84,7 +84,10 @@ def test_scoring_one_iteration_equals_scoring_that_rounds_file(tmp_path, rounds_
     run = expected.sort_values(["query_id", "doc_id"], ascending=[True, False]).groupby("query_id").head(20)
     run_file = tmp_path / "r.run"
     run_file.write_text(
-        "".join(f"{q} Q0 {d} {i % 20 + 1} {100 - i % 20} r\n" for i, (q, d) in enumerate(zip(run["query_id"], run["doc_id"], strict=True)))
+        "".join(
+            f"{q} Q0 {d} {i % 20 + 1} {100 - i % 20} r\n"
+            for i, (q, d) in enumerate(zip(run["query_id"], run["doc_id"], strict=True))
+        )
     )
     subset = write(expected[expected["iteration"] == "1"], tmp_path / "round1.qrels")
     _frozen(tmp_path, rounds_file).close()

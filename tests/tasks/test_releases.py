@@ -29,7 +29,9 @@ def read_file(path: Path) -> pd.DataFrame:
 
 
 def as_set(frame: pd.DataFrame) -> set[tuple[str, str, int, str]]:
-    return {(str(q), str(d), int(g), str(i)) for q, d, g, i in frame[["query_id", "doc_id", "grade", "iteration"]].values}
+    return {
+        (str(q), str(d), int(g), str(i)) for q, d, g, i in frame[["query_id", "doc_id", "grade", "iteration"]].values
+    }
 
 
 def write(frame: pd.DataFrame, path: Path) -> Path:
@@ -55,7 +57,12 @@ def rounds(data_dir: Path, tmp_path: Path) -> dict[str, Path]:
     moved = (final.index % 19 == 7) & ~regrade
     final.loc[moved, "iteration"] = "2"
     extra = pd.DataFrame(
-        {"query_id": ["1037798", "1037798", "19335"], "iteration": "2", "doc_id": ["x1", "x2", "x3"], "grade": [3, 0, 1]}
+        {
+            "query_id": ["1037798", "1037798", "19335"],
+            "iteration": "2",
+            "doc_id": ["x1", "x2", "x3"],
+            "grade": [3, 0, 1],
+        }
     )
     files["final"] = write(pd.concat([final, extra], ignore_index=True), tmp_path / "final.qrels")
     return files

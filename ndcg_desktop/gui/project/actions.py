@@ -158,7 +158,9 @@ class ProjectActions:
             )
 
         self.window._background(
-            translate("main_window", "Comparing the file with the draft…"), lambda **_: plan_release(project, path), shown
+            translate("main_window", "Comparing the file with the draft…"),
+            lambda **_: plan_release(project, path),
+            shown,
         )
 
     def _ask_negative_grades(self, path: str, found: NegativeGradesFound) -> None:

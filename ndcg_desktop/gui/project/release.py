@@ -59,9 +59,9 @@ class ReleasePreviewDialog(QDialog):
                 version=t.version, name=preview.path.name
             )
         elif t.parent is not None:
-            where = translate("release", "A new draft copying v{version} becomes exactly the judgments of {name}:").format(
-                version=t.parent, name=preview.path.name
-            )
+            where = translate(
+                "release", "A new draft copying v{version} becomes exactly the judgments of {name}:"
+            ).format(version=t.parent, name=preview.path.name)
         else:
             where = translate("release", "A new draft becomes exactly the judgments of {name}:").format(
                 name=preview.path.name
@@ -81,7 +81,9 @@ class ReleasePreviewDialog(QDialog):
         self.table.setHorizontalHeaderLabels(list(self.COLUMNS))
         self.table.verticalHeader().hide()
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-        for row, values in enumerate(table[["query_id", "added", "withdrawn", "regraded", "iteration"]].itertuples(index=False)):
+        for row, values in enumerate(
+            table[["query_id", "added", "withdrawn", "regraded", "iteration"]].itertuples(index=False)
+        ):
             for column, value in enumerate(values):
                 item = QTableWidgetItem(str(value))
                 if column:
