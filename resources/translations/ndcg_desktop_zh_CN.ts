@@ -537,6 +537,14 @@ Not scored: {run}: {why}</source>
         <translation>变化摘要</translation>
     </message>
     <message>
+        <source>Means over the &amp;queries both judge</source>
+        <translation>仅取两版均判断的查询求均值(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>Each run&apos;s means over the queries both versions judge, new topics left out</source>
+        <translation>每个运行的均值只取两个版本都判断过的查询，新主题不计入</translation>
+    </message>
+    <message>
         <source>Queries that changed</source>
         <translation>有变化的查询</translation>
     </message>

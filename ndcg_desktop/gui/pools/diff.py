@@ -17,6 +17,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QObject, QRegularExpression, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -139,6 +140,10 @@ class PoolDiffDialog(QDialog):
         self.unjudged = self.policies["unjudged"]
         self.unjudged.setAccessibleName(translate("analysis", "Unjudged documents"))
         self.policies["duplicates"].setAccessibleName(translate("analysis", "Duplicate documents"))
+        self.shared = QCheckBox(translate("analysis", "Means over the &queries both judge"))
+        self.shared.setToolTip(
+            translate("analysis", "Each run's means over the queries both versions judge, new topics left out")
+        )
         self.compare_button = QPushButton(translate("analysis", "&Compare"))
         self.compare_button.setDefault(True)
         self.compare_button.clicked.connect(self.compare)
@@ -152,6 +157,7 @@ class PoolDiffDialog(QDialog):
             caption.setBuddy(widget)
             choices.addWidget(caption)
             choices.addWidget(widget)
+        choices.addWidget(self.shared)
         choices.addStretch(1)
         choices.addWidget(self.compare_button)
         policies = QGridLayout()  # three rows of two: every choice whole within 1100 px, in either language
@@ -190,6 +196,7 @@ class PoolDiffDialog(QDialog):
         for name, box in self.policies.items():
             box.currentIndexChanged.connect(lambda _i, n=name, b=box: self.session.choose(n, str(b.currentData())))
         self.k.valueChanged.connect(self.session.set_k)
+        self.shared.toggled.connect(self.session.set_shared_queries)
         self.session.changed.connect(self._changed)
         self._changed(frozenset({PROJECT, INPUTS, RESULT}))
 
@@ -244,6 +251,9 @@ class PoolDiffDialog(QDialog):
             self.k.blockSignals(True)
             self.k.setValue(session.k)
             self.k.blockSignals(False)
+            self.shared.blockSignals(True)
+            self.shared.setChecked(session.shared_queries)
+            self.shared.blockSignals(False)
             for name, box in self.policies.items():
                 box.blockSignals(True)
                 box.setCurrentIndex(box.findData(session.choices[name]))
