@@ -48,7 +48,7 @@ class PoolDiffSession(FollowsProject):
         self.a: int | None = None
         self.b: int | None = None
         self.k = 10
-        self.shared_queries = False  # the runs' means over the queries both versions judge (diff-pools --shared-queries)
+        self.shared_queries = False  # the means over the queries both versions judge (--shared-queries)
         self.choices: dict[str, str] = {choice.name: choice.default.value for choice in DIFF_CHOICES}
         self.result: PoolDiff | None = None
         self.problem = ""  # why the last comparison was refused ("" when it was not)
