@@ -225,6 +225,7 @@ def _validate(cells: _Cells, path: str | Path, scale: GradeScale) -> tuple[Judgm
     query_ids = clean_ids(cells.query_id, "query ID", path, line_of)
     doc_ids = clean_ids(cells.doc_id, "document ID", path, line_of)
     iteration = _iterations(cells.iteration, path, line_of)
+    cells.iteration = None  # all "0" (the usual case): the column read is let go at once
     grade = parse_integers(cells.grade, "grade", path, line_of)
     outside = np.flatnonzero((grade < scale.low) | (grade > scale.high))
     if len(outside):
