@@ -5,20 +5,20 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
 from ndcg_desktop.domain.natural import natural_key
+from tests.tasks.test_releases import _ndcg as run_ndcg
 from tests.tasks.test_releases import read_file, write
 
 COMMON = ["--unjudged", "zero", "--unknown-queries", "ignore"]
 
 
 def _ndcg(*args: str) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run([sys.executable, "-m", "ndcg_desktop", *args], capture_output=True, text=True, check=False)
+    done = run_ndcg(*args)
     assert done.returncode == 0, done.stderr
     return done
 

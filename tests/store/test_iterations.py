@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pandas as pd
@@ -18,7 +16,7 @@ from ndcg_desktop.store.schema import ITERATION_FORMAT, SCHEMA_VERSION
 from ndcg_desktop.tasks.export import export_frozen_pool
 from ndcg_desktop.tasks.importing import import_judgments
 from ndcg_desktop.tasks.project import freeze
-from tests.tasks.test_releases import as_set, read_file, write
+from tests.tasks.test_releases import _ndcg, as_set, read_file, write
 
 ROUNDS = ("0.5", "1", "1.5")
 
@@ -72,10 +70,6 @@ def test_iteration_filters_what_is_exported_and_an_unknown_one_is_refused(tmp_pa
             export_frozen_pool(project, tmp_path / "r9.qrels", version=1, iterations=("2",))
     assert as_set(read_file(tmp_path / "r1.qrels")) == as_set(expected[expected["iteration"].isin(["0.5", "1"])])
     assert manifest["iterations"] == ["0.5", "1"]
-
-
-def _ndcg(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "ndcg_desktop", *args], capture_output=True, text=True, check=False)
 
 
 def test_scoring_one_iteration_equals_scoring_that_rounds_file(tmp_path, rounds_file):

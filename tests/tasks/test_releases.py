@@ -4,13 +4,17 @@ are compared whole with the file."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
+from ndcg_desktop.cli.main import main
 from ndcg_desktop.domain import InputError
 from ndcg_desktop.domain.natural import natural_key
 from ndcg_desktop.store import Project
@@ -153,9 +157,23 @@ def test_a_regrade_in_a_plain_import_names_release_as_the_remedy(tmp_path, round
 
 
 def _ndcg(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "ndcg_desktop", *args], capture_output=True, text=True, input=stdin, check=False
-    )
+    """``ndcg ARGS`` in this process (its ``main``), with its output and exit code as a child's would be."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), _stdin(stdin):
+        code = main(list(args))
+    return subprocess.CompletedProcess(list(args), code, out.getvalue(), err.getvalue())
+
+
+@contextlib.contextmanager
+def _stdin(text: str | None) -> Iterator[None]:
+    if text is None:
+        yield
+        return
+    saved, sys.stdin = sys.stdin, io.StringIO(text)  # not a terminal: a question cannot be asked
+    try:
+        yield
+    finally:
+        sys.stdin = saved
 
 
 def test_the_command_line_previews_asks_and_applies(tmp_path, rounds):
