@@ -37,6 +37,11 @@ _BATCH = 5_000  # rows a step when feeding a temporary table: other threads get 
 # while 6.7M pairs were sent for judging, at load 5; the window's thread waited that long)
 
 
+class RegradeRefused(InputError):
+    """An import that only adds met a regrade: the file grades an item otherwise than the draft (a corrected
+    release; the command line's remedy is ``--release``, the window asks)."""
+
+
 class JudgmentRepository:
     """Every change to a draft's items, each audited, each one transaction."""
 
@@ -365,7 +370,7 @@ class JudgmentRepository:
                 "WHERE present AND old IS NOT NULL AND grade IS NOT NULL AND grade != old ORDER BY line LIMIT 1"
             ).fetchone()
             if clash is not None:
-                raise InputError(
+                raise RegradeRefused(
                     f"document {clash[1]} for query {clash[0]} is already graded {clash[3]} in "
                     f"{_where(target)}, the file says {clash[2]}",
                     path=path,

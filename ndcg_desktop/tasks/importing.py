@@ -16,6 +16,7 @@ from ndcg_desktop.formats.chunk_map import read_chunk_map
 from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.store import Project, RunInfo
 from ndcg_desktop.store.core import now
+from ndcg_desktop.store.judgments import RegradeRefused as RegradeRefused  # the window offers the release instead
 from ndcg_desktop.store.ratings import AnnotatorTaken as AnnotatorTaken  # the front asks before replacing
 from ndcg_desktop.store.releases import CHANGES, ReleasePlan
 from ndcg_desktop.store.texts import IsCancelled, Progress

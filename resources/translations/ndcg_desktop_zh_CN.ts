@@ -3277,6 +3277,18 @@ Open it read-only?</source>
         <translation>正在将文件与草稿比较…</translation>
     </message>
     <message>
+        <source>A corrected release?</source>
+        <translation>更正版发布？</translation>
+    </message>
+    <message>
+        <source>{error}
+
+Nothing was imported. Compare the file with the draft, to make the draft equal to it (items added, withdrawn and regraded)?</source>
+        <translation>{error}
+
+未导入任何内容。是否将文件与草稿比较，使草稿与之一致（新增、撤回和改级条目）？</translation>
+    </message>
+    <message>
         <source>Negative grades</source>
         <translation>负数评级</translation>
     </message>

@@ -79,3 +79,29 @@ def test_the_window_says_when_the_draft_already_equals_the_file(window, tmp_path
     window.import_judgments()
     qtbot.waitUntil(lambda: "already holds exactly" in window.statusBar().currentMessage(), timeout=10000)
     assert not window.undo_stack.canUndo() and Path(path).exists()
+
+
+def test_a_regrade_in_a_plain_import_offers_the_release(window, tmp_path, qtbot, monkeypatch, messages):
+    from PySide6.QtWidgets import QMessageBox
+
+    from ndcg_desktop.gui.project import release
+    from ndcg_desktop.gui.project.dialogs import ImportJudgmentsDialog
+
+    path = tmp_path / "p.ndcgproj"
+    (tmp_path / "r1.qrels").write_text("q1 1 a 1\n")
+    final = tmp_path / "final.qrels"
+    final.write_text("q1 1 a 2\n")
+    with Project.create(path, user="ana") as project:
+        import_judgments(project, tmp_path / "r1.qrels")
+    shown: list[int] = []
+    monkeypatch.setattr(ImportJudgmentsDialog, "exec", lambda d: QDialog.DialogCode.Accepted)  # the pool's judgments
+    monkeypatch.setattr(release.ReleasePreviewDialog, "exec", lambda d: shown.append(d.table.rowCount()) or 0)
+    messages.answer = QMessageBox.StandardButton.Yes
+    window.open_project(path)
+    monkeypatch.setattr(window.project_actions, "_pick", lambda *a: str(final))
+    window.import_judgments()
+    qtbot.waitUntil(lambda: shown == [1], timeout=10000)
+    kind, text = messages[0]
+    assert kind == "question" and "is already graded 1 in draft version 1, the file says 2" in text
+    assert "--release" not in text  # the window's words, not the command line's option
+    assert window.project.pool_items(1)["grade"].tolist() == [1]  # nothing imported, the preview cancelled

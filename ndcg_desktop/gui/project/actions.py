@@ -24,6 +24,7 @@ from ndcg_desktop.tasks import (
 from ndcg_desktop.tasks.comparing import file_run_name
 from ndcg_desktop.tasks.importing import (
     JudgmentsImported,
+    RegradeRefused,
     ReleaseApplied,
     ReleasePreview,
     apply_release,
@@ -96,15 +97,18 @@ class ProjectActions:
                 return
         project = self.window.project
 
-        def work(**_: Any) -> JudgmentsImported | NegativeGradesFound:
+        def work(**_: Any) -> JudgmentsImported | NegativeGradesFound | RegradeRefused:
             try:
                 return import_judgments(project, path, negative=negative)
-            except NegativeGradesFound as exc:  # a question for the user, not a failure
+            except (NegativeGradesFound, RegradeRefused) as exc:  # a question for the user, not a failure
                 return exc
 
-        def done(result: JudgmentsImported | NegativeGradesFound) -> None:
+        def done(result: JudgmentsImported | NegativeGradesFound | RegradeRefused) -> None:
             if isinstance(result, NegativeGradesFound):
                 self._ask_negative_grades(path, result)
+                return
+            if isinstance(result, RegradeRefused):
+                self._ask_release(path, result)
                 return
             self._imported(
                 translate(
@@ -162,6 +166,23 @@ class ProjectActions:
             lambda **_: plan_release(project, path),
             shown,
         )
+
+    def _ask_release(self, path: str, refused: RegradeRefused) -> None:
+        """A regrade: nothing was imported; the remedy is the release (the command line's --release), offered."""
+        answer = show_message(
+            self.window,
+            QMessageBox.Icon.Question,
+            translate("main_window", "A corrected release?"),
+            translate(
+                "main_window",
+                "{error}\n\nNothing was imported. Compare the file with the draft, to make the draft equal to it "
+                "(items added, withdrawn and regraded)?",
+            ).format(error=refused.located()),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Cancel,
+        )
+        if answer == QMessageBox.StandardButton.Yes:
+            self.import_release(path)
 
     def _ask_negative_grades(self, path: str, found: NegativeGradesFound) -> None:
         """trec_eval's negative grades: the same explicit choice as the command line's --negative-as-ungraded."""
