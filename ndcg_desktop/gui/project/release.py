@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import box_buttons, chain, plain_label, tip_headers
 from ndcg_desktop.tasks.importing import ReleaseApplied, ReleasePreview, apply_release, undo_release
 from ndcg_desktop.tasks.project import Project
@@ -42,12 +43,12 @@ def release_totals(preview: ReleasePreview) -> str:
 class ReleasePreviewDialog(QDialog):
     """What making the draft equal to the file would change, per query; *Make the draft equal* applies it."""
 
-    COLUMNS = (
-        translate("release", "Query"),
-        translate("release", "Added"),
-        translate("release", "Withdrawn"),
-        translate("release", "Regraded"),
-        translate("release", "Iteration moved"),
+    COLUMNS = (  # translated when shown: the catalogue is installed after this module is imported
+        QT_TRANSLATE_NOOP("release", "Query"),
+        QT_TRANSLATE_NOOP("release", "Added"),
+        QT_TRANSLATE_NOOP("release", "Withdrawn"),
+        QT_TRANSLATE_NOOP("release", "Regraded"),
+        QT_TRANSLATE_NOOP("release", "Iteration moved"),
     )
 
     def __init__(self, preview: ReleasePreview, parent: QWidget | None = None) -> None:
@@ -78,7 +79,7 @@ class ReleasePreviewDialog(QDialog):
         table = preview.per_query
         self.table = QTableWidget(len(table), len(self.COLUMNS))
         self.table.setAccessibleName(translate("release", "Changes per query"))
-        self.table.setHorizontalHeaderLabels(list(self.COLUMNS))
+        self.table.setHorizontalHeaderLabels([translate("release", c) for c in self.COLUMNS])
         self.table.verticalHeader().hide()
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         for row, values in enumerate(
