@@ -335,15 +335,11 @@ class JudgmentRepository:
         grades: list[int | None] = c.grade.tolist()
         for row in np.flatnonzero(low).tolist():
             grades[row] = None
-        rounds = ["0"] * len(grades) if c.iteration is None else c.iteration.to_pylist()
-        incoming = zip(
-            c.queries.take(pa.array(c.q)).to_pylist(),
-            c.doc_ids.to_pylist(),
-            grades,
-            c.lines().tolist(),
-            rounds,
-            strict=True,
-        )
+        columns = [c.queries.take(pa.array(c.q)).to_pylist(), c.doc_ids.to_pylist(), grades, c.lines().tolist()]
+        if c.iteration is not None:  # else every line's is 0, the column's default: nothing more to send
+            columns.append(c.iteration.to_pylist())
+        incoming = zip(*columns, strict=True)
+        fields = "query_id, doc_id, grade, line" + (", iteration" if c.iteration is not None else "")
         with self.file.transaction() as conn:
             number = self.pools.open_draft(conn, target)
             # The file's judgments go into a temporary table in file order; SQLite then compares them with the
@@ -356,9 +352,7 @@ class JudgmentRepository:
             )
             conn.execute("DELETE FROM importing")
             for batch in iter(lambda: list(itertools.islice(incoming, _BATCH)), []):
-                conn.executemany(
-                    "INSERT INTO importing (query_id, doc_id, grade, line, iteration) VALUES (?, ?, ?, ?, ?)", batch
-                )
+                conn.executemany(f"INSERT INTO importing ({fields}) VALUES ({', '.join('?' for _ in columns)})", batch)
             if conn.execute("SELECT EXISTS (SELECT 1 FROM judgments WHERE version = ?)", (number,)).fetchone()[0]:
                 conn.execute(
                     "UPDATE importing SET present = 1, old = j.grade FROM judgments j "
