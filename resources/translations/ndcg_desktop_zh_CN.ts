@@ -449,6 +449,14 @@ Not scored: {run}: {why}</source>
         <translation>v{b} 中的等级</translation>
     </message>
     <message>
+        <source>Iteration in v{a}</source>
+        <translation>v{a} 中的轮次</translation>
+    </message>
+    <message>
+        <source>Iteration in v{b}</source>
+        <translation>v{b} 中的轮次</translation>
+    </message>
+    <message>
         <source>Who</source>
         <translation>修改人</translation>
     </message>

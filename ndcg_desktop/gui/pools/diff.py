@@ -69,6 +69,8 @@ ITEM_COLUMNS: list[Column] = [
     (QT_TRANSLATE_NOOP("analysis", "Grade in v{b}"), "grade_b_text", ""),
     (QT_TRANSLATE_NOOP("analysis", "Who"), "who", ""),
     (QT_TRANSLATE_NOOP("analysis", "When (UTC)"), "when", ""),
+    (QT_TRANSLATE_NOOP("analysis", "Iteration in v{a}"), "iteration_a_text", ""),  # the qrels' round, as read
+    (QT_TRANSLATE_NOOP("analysis", "Iteration in v{b}"), "iteration_b_text", ""),
 ]
 RUN_COLUMNS: list[Column] = [
     (QT_TRANSLATE_NOOP("analysis", "Run"), "run", ""),
@@ -107,6 +109,8 @@ def diff_tables(diff: PoolDiff) -> PoolDiffTables:
     items["change_text"] = [translate("analysis", CHANGES[c]) for c in items["change"]]
     for column in ("grade_a", "grade_b"):  # labelled as every grade in the window; "—": not in that version
         items[f"{column}_text"] = diff.grade_texts(column)
+    for column in ("iteration_a", "iteration_b"):  # "—": not in that version, as its grade
+        items[f"{column}_text"] = items[column].astype(object).where(items[column].notna(), "—").astype(str)
     items["who"] = items["who"].fillna("")
     items["when"] = items["at"].fillna("").astype(str).str.replace("T", " ").str.replace("+00:00", "")
     runs = diff.means.astype({"rank_a": "float64", "rank_b": "float64"})
