@@ -25,7 +25,21 @@ def add_diff_pools_command(sub: argparse._SubParsersAction[argparse.ArgumentPars
     parser.add_argument("v2", type=whole_number("V2", 1), metavar="V2")
     parser.add_argument("--k", type=whole_number("--k", 1, MAX_K), default=10, help="cutoff K (default 10)")
     add_policy_options(parser)
-    parser.add_argument("--json", action="store_true", help="print one JSON document")
+    parser.add_argument(
+        "--summary", action="store_true", help="the per-query counts and the runs, without a line per item"
+    )
+    parser.add_argument(
+        "--shared-queries",
+        action="store_true",
+        help="each run's means over the queries both versions judge (a later version's new topics left out)",
+    )
+    parser.add_argument(
+        "--show-iteration",
+        action="store_true",
+        help="each item's iteration (its round) in both versions; an item only moved to another iteration is a "
+        "change too",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON document (with its manifest)")
     parser.set_defaults(handler=run_diff_pools)
 
 
@@ -40,30 +54,49 @@ def run_diff_pools(args: argparse.Namespace) -> int:
             raise InputError(f"--{option.replace('_', '-')} does not apply here: stored runs keep their reading")
     with Project.open(args.project, read_only=True) as project:
         base = settings_of(args, scale=project.scale, ties="docid-desc", id_map=None)
-        diff = diff_pools(project, args.v1, args.v2, base)
+        diff = diff_pools(
+            project, args.v1, args.v2, base, shared_queries=args.shared_queries, iterations=args.show_iteration
+        )
     if args.json:
         document = {
             "summary": diff.summary(),
-            "changes": _records(diff.changes),
+            **({} if args.summary else {"changes": _records(diff.changes)}),
             "per_query": _records(diff.per_query),
             "runs": _records(diff.means),
+            "manifest": diff.manifest(str(args.project)),
         }
         sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
         return 0
     s = diff.summary()
     lines = [
         f"pool v{diff.a} (sha256 {diff.hashes[0][:12]}…) -> v{diff.b} (sha256 {diff.hashes[1][:12]}…): "
-        f"{s['added']} added, {s['removed']} removed, {s['regraded']} regraded, in {s['queries_changed']} queries",
+        f"{s['added']} added, {s['removed']} removed, {s['regraded']} regraded"
+        + (f", {s['iteration']} moved to another iteration" if "iteration" in s else "")
+        + f", in {s['queries_changed']} queries",
     ]
+    if diff.releases:  # the release files that made b's draft (import-qrels --release)
+        lines.append(f"released into v{diff.b} from {', '.join(plain(r) for r in diff.releases)}")
+    if args.shared_queries:
+        q_a, q_b, q_both = diff.queries
+        lines.append(f"means over the {q_both} queries both versions judge (v{diff.a}: {q_a}, v{diff.b}: {q_b})")
+    if args.summary:
+        lines += _per_query_lines(diff.per_query)
     # columns as wide as their longest ID (12 and 20 at least): long IDs widen them instead of shifting a row
-    if len(diff.changes):
+    elif len(diff.changes):
         q = max(12, *(len(plain(str(v))) for v in diff.changes["query_id"]))
         d = max(20, *(len(plain(str(v))) for v in diff.changes["doc_id"]))
-        lines += ["", f"{'query':<{q}} {'document':<{d}} {'change':<9} {'grade':>9}  who, when"]
+        rounds = args.show_iteration
+        moves = zip(diff.changes["iteration_a"], diff.changes["iteration_b"], strict=True)
+        r = max(9, *(len(plain(f"{_grade(x)} -> {_grade(y)}")) for x, y in moves))
+        round_head = f"{'iteration':<{r}}  " if rounds else ""
+        lines += ["", f"{'query':<{q}} {'document':<{d}} {'change':<9} {'grade':>9}  {round_head}who, when"]
         for row in diff.changes.itertuples(index=False):
             grades = f"{_grade(row.grade_a)} -> {_grade(row.grade_b)}"
+            moved = f"{_grade(row.iteration_a)} -> {_grade(row.iteration_b)}"
+            iteration = f"{moved:<{r}}  " if rounds else ""
             lines.append(
                 f"{plain(str(row.query_id)):<{q}} {plain(str(row.doc_id)):<{d}} {row.change:<9} {grades:>9}  "
+                f"{plain(iteration)}"
                 f"{'?' if _missing(row.who) else plain(str(row.who))}, {'?' if _missing(row.at) else row.at}"
             )
     width = max(20, *(len(plain(run)) for run in diff.means["run"])) if len(diff.means) else 20
@@ -79,6 +112,20 @@ def run_diff_pools(args: argparse.Namespace) -> int:
         lines.append(f"not scored: {plain(name)}: {plain(str(why))}")  # the core's words, with the option
     print("\n".join(lines))
     return 0
+
+
+def _per_query_lines(per_query: Any) -> list[str]:
+    """The per-query counts (natural order), one line a query that changed."""
+    from ndcg_desktop.formats.cells import plain
+
+    if not len(per_query):
+        return []
+    q = max(12, *(len(plain(str(v))) for v in per_query["query_id"]))
+    counts = [c for c in per_query.columns if c != "query_id"]
+    lines = ["", f"{'query':<{q}} " + " ".join(f"{c:>9}" for c in counts)]
+    for row in per_query.itertuples(index=False):
+        lines.append(f"{plain(str(row[0])):<{q}} " + " ".join(f"{v:>9}" for v in row[1:]))
+    return lines
 
 
 def _missing(value: Any) -> bool:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from ndcg_desktop import __version__
 from ndcg_desktop.cli.compare import add_compare_command
 from ndcg_desktop.cli.diff_pools import add_diff_pools_command
-from ndcg_desktop.cli.options import add_policy_options, id_map_of, settings_of, whole_number
+from ndcg_desktop.cli.options import add_iteration_option, add_policy_options, id_map_of, settings_of, whole_number
 from ndcg_desktop.cli.pooling import add_pooling_commands
 from ndcg_desktop.domain import (
     GradeScale,
@@ -61,6 +61,7 @@ def build_parser(*, project_commands: bool = True) -> argparse.ArgumentParser:
         help="with --project: score residually: every document judged in the earlier frozen version U is removed, "
         "per query, from the run and from the judgments before scoring (TREC-COVID's rounds 2-5)",
     )
+    add_iteration_option(score, "with --project: score against the version's judgments of iteration VALUE only")
     score.add_argument("--k", type=whole_number("--k", 1, MAX_K), default=10, help="cutoff K (default 10)")
     add_policy_options(score)
     score.add_argument("--json", action="store_true", help="print one JSON document instead of the table")
@@ -86,6 +87,8 @@ def run_score(args: argparse.Namespace) -> int:
     if args.project:
         _score_project(args)
     else:
+        if args.iteration:
+            raise InputError("--iteration filters a project's pool version: give it with --project")
         _report(args, _score_files(args))
     return 0
 
@@ -149,8 +152,15 @@ def _score_project(args: argparse.Namespace) -> None:
         )
         info, version = chosen.info, chosen.version
         settings = settings_of(args, scale=version.scale, ties=info.reading.ties.value, id_map=info.reading.id_map)
+        iterations = tuple(args.iteration or ())
         scored = score_run(
-            project, info.name, version.version, settings, record=False, residual_from=args.residual_from
+            project,
+            info.name,
+            version.version,
+            settings,
+            record=False,
+            residual_from=args.residual_from,
+            iterations=iterations,
         )
         try:
             _report(args, scored.evaluation)

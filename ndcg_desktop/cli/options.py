@@ -121,3 +121,11 @@ def settings_of(args: argparse.Namespace, *, scale: GradeScale, ties: str, id_ma
         scale=scale,
         id_map=given if given is not None else id_map,
     )
+
+
+def add_iteration_option(parser: argparse.ArgumentParser, help: str) -> None:
+    """``--iteration VALUE`` (repeatable): the judgments of a version whose qrels iteration column (a round,
+    TREC-COVID's 0.5, 1, 1.5 ...) was VALUE, exactly as written."""
+    parser.add_argument(
+        "--iteration", action="append", metavar="VALUE", help=help + " (as written in the qrels; repeat for several)"
+    )

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ndcg_desktop.cli.options import add_choice_option, whole_number
+from ndcg_desktop.cli.options import add_choice_option, add_iteration_option, whole_number
 from ndcg_desktop.cli.progress import terminal_progress
 from ndcg_desktop.cli.report import model_lines
 from ndcg_desktop.domain import GradeScale, InputError, TiePolicy
@@ -34,7 +34,15 @@ from ndcg_desktop.tasks.assessing import MIN_SHARED
 from ndcg_desktop.tasks.export import export_frozen_pool
 from ndcg_desktop.tasks.guidelines import set_guidelines
 from ndcg_desktop.tasks.identity import stated_user
-from ndcg_desktop.tasks.importing import RatingsImport, import_documents, import_queries, import_ratings
+from ndcg_desktop.tasks.importing import (
+    RatingsImport,
+    ReleasePreview,
+    apply_release,
+    import_documents,
+    import_queries,
+    import_ratings,
+    plan_release,
+)
 from ndcg_desktop.tasks.pace import PaceReport, pace_report
 from ndcg_desktop.tasks.pool_builds import PoolRequest, apply_pool, budget_text, next_batches, parse_budget, plan_pool
 from ndcg_desktop.tasks.pool_editing import DiscardPlan, plan_discard
@@ -102,6 +110,14 @@ def add_project_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser
         help="with --annotator: replace NAME's ratings in the draft with the file's (without it, a name that "
         "already has ratings there is refused)",
     )
+    p.add_argument(
+        "--release",
+        action="store_true",
+        help="a corrected release: make the draft's judgments exactly the file's (items added, withdrawn and "
+        "regraded; each change audited), after showing how many per query and asking",
+    )
+    p.add_argument("--dry-run", action="store_true", help="with --release: show the changes, write nothing")
+    p.add_argument("--yes", action="store_true", help="with --release: apply without asking")
     p.set_defaults(handler=cmd_import_qrels)
 
     p = sub.add_parser("import-run", help="import a run (stored as read, with its reading settings)")
@@ -257,6 +273,7 @@ def add_project_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser
         action="store_true",
         help="replace a file at FILE (or FILE.manifest.json) that is not an earlier export of ours",
     )
+    add_iteration_option(p, "write only the judgments of iteration VALUE")
     p.set_defaults(handler=cmd_export_qrels)
 
 
@@ -303,6 +320,8 @@ def cmd_import_docs(args: argparse.Namespace) -> int:
 
 def cmd_import_qrels(args: argparse.Namespace) -> int:
     negative = NegativeGrades.UNGRADED if args.negative_as_ungraded else NegativeGrades.REFUSE
+    if args.annotator is not None and args.release:
+        raise InputError("--release makes the pool's judgments a file's; --annotator imports one person's ratings")
     if args.annotator is not None:
         with open_to_grade(args.project) as project:
             done = import_ratings(
@@ -312,6 +331,11 @@ def cmd_import_qrels(args: argparse.Namespace) -> int:
         return 0
     if args.replace:
         raise InputError("--replace replaces an annotator's ratings: give it with --annotator NAME")
+    if args.release:
+        return _import_release(args, negative)
+    for flag in ("dry_run", "yes"):
+        if getattr(args, flag):
+            raise InputError(f"--{flag.replace('_', '-')} goes with --release")
     with open_to_grade(args.project) as project:
         judged = import_judgments(project, args.file, negative=negative, fmt=args.format)
         print(
@@ -320,6 +344,48 @@ def cmd_import_qrels(args: argparse.Namespace) -> int:
             f"{judged.ungraded} ungraded, {judged.identical_repeats} identical repeats ignored"
         )
     return 0
+
+
+def _import_release(args: argparse.Namespace, negative: NegativeGrades) -> int:
+    """``import-qrels --release``: the per-query changes, a question (or --yes), then the draft made the file's."""
+    opened = Project.open(args.project, read_only=True) if args.dry_run else open_to_grade(args.project)
+    with opened as project:
+        preview = plan_release(project, args.file, negative=negative, fmt=args.format)
+        print("\n".join(release_lines(preview)))
+        if args.dry_run or preview.unchanged:
+            return 0
+        if not args.yes:
+            if not sys.stdin.isatty():
+                raise InputError(
+                    "a release changes the draft and stdin is not a terminal to ask: nothing was written; "
+                    "confirm with --yes (or look first with --dry-run)",
+                    path=args.file,
+                )
+            answer = input(f"make {preview.draft} equal to {plain(preview.path.name)}? [y/N] ")
+            if answer.strip().lower() not in ("y", "yes"):
+                print("nothing was written")
+                return 1
+        applied = apply_release(project, preview)
+    print(
+        f"draft version {applied.version} is now {plain(preview.path.name)}'s judgments, credited to "
+        f"{plain(preview.source)}; every change is in the audit log as release ({plain(preview.source)})"
+    )
+    return 0
+
+
+def release_lines(preview: ReleasePreview) -> list[str]:
+    """The per-query changes of a release and their totals, as the command line prints them."""
+    table = preview.per_query
+    width = max(12, *(len(plain(str(q))) for q in table["query_id"])) if len(table) else 12
+    lines = [f"release {plain(preview.path.name)} into {preview.draft}: {preview.words()}"]
+    if len(table):
+        lines.append(f"{'query':<{width}} {'added':>8} {'withdrawn':>9} {'regraded':>8} {'iteration':>9}")
+        for row in table.itertuples(index=False):
+            lines.append(
+                f"{plain(str(row.query_id)):<{width}} {row.added:>8} {row.withdrawn:>9} {row.regraded:>8} "
+                f"{row.iteration:>9}"
+            )
+    return lines
 
 
 def _ratings_text(done: RatingsImport) -> str:
@@ -573,7 +639,12 @@ def _status_text(s: dict[str, Any]) -> str:
 def cmd_export_qrels(args: argparse.Namespace) -> int:
     with Project.open(args.project, read_only=True) as project:
         version, manifest = export_frozen_pool(
-            project, args.output, version=args.version, fmt=args.format, force=args.force
+            project,
+            args.output,
+            version=args.version,
+            fmt=args.format,
+            force=args.force,
+            iterations=tuple(args.iteration or ()),
         )
         print(
             f"wrote pool version {version.version} (sha256 {(version.hash or '')[:12]}…) to {plain(str(args.output))}"

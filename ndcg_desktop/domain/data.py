@@ -57,6 +57,9 @@ class JudgmentColumns:
     grade: np.ndarray  # int64 per row
     line: np.ndarray | None = None  # int64 file line per row; None: row ``i`` is on line ``i + 1``
     doc_keys: np.ndarray | None = None  # uint64 per row, scoring.judged.id_keys of doc_ids, when a reader has them
+    # The TREC iteration column of each row as written (TREC-COVID writes its round there: 0.5, 1, 1.5 ...);
+    # None: every row's is "0" (a CSV file without the column, judgments a scorer needs no round of).
+    iteration: pa.Array | pa.ChunkedArray | None = None
 
     def lines(self) -> np.ndarray:
         import numpy as np

@@ -1,8 +1,13 @@
-"""Judgment files: TREC qrels and CSV/TSV with a ``query_id,doc_id,grade`` header."""
+"""Judgment files: TREC qrels and CSV/TSV with a ``query_id,doc_id,grade`` header (and an optional ``iteration``).
+
+The TREC iteration column (trec_eval ignores it; TREC-COVID writes each judgment's round there) is kept as written,
+as text: ``0.5`` stays ``0.5`` and ``01`` stays ``01``.
+"""
 
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -69,11 +74,17 @@ def read_qrels(path: str | Path, *, scale: GradeScale | None = None, fmt: str | 
 def _read(path: str | Path, fmt: str | None, scale: GradeScale) -> Qrels:
     if fmt in (None, "trec"):
         large = read_large_separated(
-            path, _TREC_NAMES, _TEXT, lambda head: (fmt or detect_qrels_format(path, head)) == "trec"
+            path, _TREC_NAMES, _TREC_TEXT, lambda head: (fmt or detect_qrels_format(path, head)) == "trec"
         )
         if large is not None:
             table, sha256, lines = large
-            cells = _Cells(table.column("query_id"), table.column("doc_id"), table.column("grade"), lines)
+            cells = _Cells(
+                table.column("query_id"),
+                table.column("doc_id"),
+                table.column("grade"),
+                lines,
+                table.column("iteration"),
+            )
             del table
             columns, repeats = _validate(cells, path, scale)
             return Qrels(columns, make_source(path, sha256, "trec"), repeats)
@@ -114,6 +125,7 @@ class _Cells:
     doc_id: pa.Array | pa.ChunkedArray
     grade: pa.Array | pa.ChunkedArray
     line: np.ndarray | None  # None: row i is on line i + 1
+    iteration: pa.Array | pa.ChunkedArray | None = None  # None: "0" on every row (no such column)
 
     def line_of(self, row: int) -> int:
         return row + 1 if self.line is None else int(self.line[row])
@@ -124,20 +136,24 @@ class _Cells:
 
 _TEXT = {"query_id": pa.string(), "doc_id": pa.string(), "grade": pa.string()}
 _TREC_NAMES = ["query_id", "iteration", "doc_id", "grade"]
+_TREC_TEXT = {**_TEXT, "iteration": pa.string()}
+_ITERATION = "iteration"  # the optional column of a CSV/TSV file
 
 
 def _read_trec(data: bytes, path: str | Path) -> _Cells:
-    read = read_whitespace_table(data, _TREC_NAMES, _TEXT)
+    read = read_whitespace_table(data, _TREC_NAMES, _TREC_TEXT)
     if read is None:
         return _read_trec_slow(data, path)
     table, text = read
     lines = row_line_numbers(text, table.num_rows, 1)
-    return _Cells(table.column("query_id"), table.column("doc_id"), table.column("grade"), lines)
+    return _Cells(
+        table.column("query_id"), table.column("doc_id"), table.column("grade"), lines, table.column("iteration")
+    )
 
 
 def _read_trec_slow(data: bytes, path: str | Path) -> _Cells:
     """Line by line: names the first line with a wrong number of fields exactly."""
-    qids, dids, grades, lines = [], [], [], []
+    qids, dids, grades, rounds, lines = [], [], [], [], []
     for number, text in iter_lines(data, path):
         parts = split_fields(text)
         if len(parts) != 4:
@@ -147,10 +163,12 @@ def _read_trec_slow(data: bytes, path: str | Path) -> _Cells:
                 line=number,
             )
         qids.append(parts[0])
+        rounds.append(parts[1])
         dids.append(parts[2])
         grades.append(parts[3])
         lines.append(number)
-    return _Cells(pa.array(qids, pa.string()), pa.array(dids, pa.string()), pa.array(grades, pa.string()), _ints(lines))
+    q, d, g, i = (pa.array(c, pa.string()) for c in (qids, dids, grades, rounds))
+    return _Cells(q, d, g, _ints(lines), i)
 
 
 def _read_delimited(data: bytes, path: str | Path, sep: str) -> _Cells:
@@ -162,16 +180,19 @@ def _read_delimited(data: bytes, path: str | Path, sep: str) -> _Cells:
             path=path,
             line=1,
         )
-    table = read_delimited_table(data, sep, _TEXT)
+    rounds = _ITERATION in header
+    table = read_delimited_table(data, sep, {**_TEXT, _ITERATION: pa.string()} if rounds else _TEXT)
     if table is None or table.num_rows == 0:
         return _read_delimited_slow(data, path, sep, header)
     lines = _line_numbers(data, table.num_rows, first=2)  # never None: JudgmentColumns assumes line 1 first
-    return _Cells(table.column("query_id"), table.column("doc_id"), table.column("grade"), lines)
+    iteration = table.column(_ITERATION) if rounds else None
+    return _Cells(table.column("query_id"), table.column("doc_id"), table.column("grade"), lines, iteration)
 
 
 def _read_delimited_slow(data: bytes, path: str | Path, sep: str, header: list[str]) -> _Cells:
-    index = [header.index(name) for name in _HEADER]
-    columns: list[list[str]] = [[], [], []]
+    names = [*_HEADER, _ITERATION] if _ITERATION in header else list(_HEADER)
+    index = [header.index(name) for name in names]
+    columns: list[list[str]] = [[] for _ in names]
     lines = []
     for number, cells in iter_records(data, path, sep, len(header)):
         for column, i in zip(columns, index, strict=True):
@@ -179,8 +200,8 @@ def _read_delimited_slow(data: bytes, path: str | Path, sep: str, header: list[s
         lines.append(number)
     if not lines:
         raise InputError("has a header but no judgments", path=path, line=1)
-    q, d, g = (pa.array(c, pa.string()) for c in columns)
-    return _Cells(q, d, g, _ints(lines))
+    arrays = [pa.array(c, pa.string()) for c in columns]
+    return _Cells(arrays[0], arrays[1], arrays[2], _ints(lines), arrays[3] if len(arrays) > 3 else None)
 
 
 def _ints(values: list[int]) -> np.ndarray:
@@ -203,6 +224,8 @@ def _validate(cells: _Cells, path: str | Path, scale: GradeScale) -> tuple[Judgm
 
     query_ids = clean_ids(cells.query_id, "query ID", path, line_of)
     doc_ids = clean_ids(cells.doc_id, "document ID", path, line_of)
+    iteration = _iterations(cells.iteration, path, line_of)
+    cells.iteration = None  # all "0" (the usual case): the column read is let go at once
     grade = parse_integers(cells.grade, "grade", path, line_of)
     outside = np.flatnonzero((grade < scale.low) | (grade > scale.high))
     if len(outside):
@@ -228,7 +251,19 @@ def _validate(cells: _Cells, path: str | Path, scale: GradeScale) -> tuple[Judgm
         q, grade, keys = q[rows], grade[rows], keys[rows]
         line = rows + 1 if line is None else line[rows]
         doc_ids = doc_ids.take(pa.array(rows))
-    return JudgmentColumns(queries, q, doc_ids, grade, line, doc_keys=keys), len(dropped)  # keys: for scoring
+        iteration = None if iteration is None else iteration.take(pa.array(rows))  # the first line's, as its grade
+    columns = JudgmentColumns(queries, q, doc_ids, grade, line, doc_keys=keys, iteration=iteration)
+    return columns, len(dropped)  # keys: for scoring
+
+
+def _iterations(
+    column: pa.Array | pa.ChunkedArray | None, path: str | Path, line_of: Callable[[int], int]
+) -> pa.Array | pa.ChunkedArray | None:
+    """The iteration column as written (None when every row's is ``0``, the usual case: nothing to keep), held to
+    the ID rule (rule 14) since the project stores it and export-qrels writes it back."""
+    if column is None or len(column) == 0 or pc.all(pc.equal(column, "0")).as_py():
+        return None
+    return clean_ids(column, "iteration", path, line_of)
 
 
 def sorted_codes(ids: pa.Array | pa.ChunkedArray) -> tuple[pa.Array, np.ndarray]:

@@ -48,6 +48,7 @@ class PoolDiffSession(FollowsProject):
         self.a: int | None = None
         self.b: int | None = None
         self.k = 10
+        self.shared_queries = False  # the means over the queries both versions judge (--shared-queries)
         self.choices: dict[str, str] = {choice.name: choice.default.value for choice in DIFF_CHOICES}
         self.result: PoolDiff | None = None
         self.problem = ""  # why the last comparison was refused ("" when it was not)
@@ -62,6 +63,7 @@ class PoolDiffSession(FollowsProject):
         self.frozen = [v for v in project.versions() if v.frozen] if project is not None else []
         self.a, self.b = self._latest_two()
         self.k = 10
+        self.shared_queries = False
         self.choices = {choice.name: choice.default.value for choice in DIFF_CHOICES}
         self._drop({PROJECT, INPUTS, RESULT})
 
@@ -109,6 +111,12 @@ class PoolDiffSession(FollowsProject):
             self.k = k
             self._drop({INPUTS, RESULT})
 
+    def set_shared_queries(self, shared: bool) -> None:
+        """Each run's means over the queries both versions judge (``ndcg diff-pools --shared-queries``), or not."""
+        if bool(shared) != self.shared_queries:
+            self.shared_queries = bool(shared)
+            self._drop({INPUTS, RESULT})
+
     def choose(self, name: str, value: str) -> None:
         """One of :data:`DIFF_CHOICES` (``choose("unjudged", "zero")``)."""
         choice = BY_NAME[name] if name in self.choices else None
@@ -142,9 +150,10 @@ class PoolDiffSession(FollowsProject):
         if project is None or a is None or b is None:
             raise ValueError("open a project with two frozen pool versions first")
         settings = self.settings()
+        shared = {"shared_queries": True} if self.shared_queries else {}
 
         def work(progress: Any = None, cancelled: Any = None) -> PoolDiff:
-            return differ(project, a, b, settings, progress=progress, cancelled=cancelled)
+            return differ(project, a, b, settings, progress=progress, cancelled=cancelled, **shared)
 
         self._asked = {self.generation: self._inputs}
         return Job("diff", self.generation, work)

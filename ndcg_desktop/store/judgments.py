@@ -37,6 +37,11 @@ _BATCH = 5_000  # rows a step when feeding a temporary table: other threads get 
 # while 6.7M pairs were sent for judging, at load 5; the window's thread waited that long)
 
 
+class RegradeRefused(InputError):
+    """An import that only adds met a regrade: the file grades an item otherwise than the draft (a corrected
+    release; the command line's remedy is ``--release``, the window asks)."""
+
+
 class JudgmentRepository:
     """Every change to a draft's items, each audited, each one transaction."""
 
@@ -330,9 +335,11 @@ class JudgmentRepository:
         grades: list[int | None] = c.grade.tolist()
         for row in np.flatnonzero(low).tolist():
             grades[row] = None
-        incoming = zip(
-            c.queries.take(pa.array(c.q)).to_pylist(), c.doc_ids.to_pylist(), grades, c.lines().tolist(), strict=True
-        )
+        columns = [c.queries.take(pa.array(c.q)).to_pylist(), c.doc_ids.to_pylist(), grades, c.lines().tolist()]
+        if c.iteration is not None:  # else every line's is 0, the column's default: nothing more to send
+            columns.append(c.iteration.to_pylist())
+        incoming = zip(*columns, strict=True)
+        fields = "query_id, doc_id, grade, line" + (", iteration" if c.iteration is not None else "")
         with self.file.transaction() as conn:
             number = self.pools.open_draft(conn, target)
             # The file's judgments go into a temporary table in file order; SQLite then compares them with the
@@ -340,11 +347,12 @@ class JudgmentRepository:
             # per-row statements and pandas merges).
             conn.execute(
                 "CREATE TEMP TABLE IF NOT EXISTS importing (query_id TEXT NOT NULL, doc_id TEXT NOT NULL, "
-                "grade INTEGER, line INTEGER NOT NULL, present INTEGER NOT NULL DEFAULT 0, old INTEGER)"
+                "grade INTEGER, line INTEGER NOT NULL, present INTEGER NOT NULL DEFAULT 0, old INTEGER, "
+                "iteration TEXT NOT NULL DEFAULT '0')"
             )
             conn.execute("DELETE FROM importing")
             for batch in iter(lambda: list(itertools.islice(incoming, _BATCH)), []):
-                conn.executemany("INSERT INTO importing (query_id, doc_id, grade, line) VALUES (?, ?, ?, ?)", batch)
+                conn.executemany(f"INSERT INTO importing ({fields}) VALUES ({', '.join('?' for _ in columns)})", batch)
             if conn.execute("SELECT EXISTS (SELECT 1 FROM judgments WHERE version = ?)", (number,)).fetchone()[0]:
                 conn.execute(
                     "UPDATE importing SET present = 1, old = j.grade FROM judgments j "
@@ -356,11 +364,13 @@ class JudgmentRepository:
                 "WHERE present AND old IS NOT NULL AND grade IS NOT NULL AND grade != old ORDER BY line LIMIT 1"
             ).fetchone()
             if clash is not None:
-                raise InputError(
+                raise RegradeRefused(
                     f"document {clash[1]} for query {clash[0]} is already graded {clash[3]} in "
                     f"{_where(target)}, the file says {clash[2]}",
                     path=path,
                     line=clash[4],
+                    hint="to make the draft equal to a corrected release (regrades and withdrawals included), "
+                    "import it with --release",
                 )
             fill = "present AND old IS NULL AND grade IS NOT NULL"  # an ungraded item the file grades
             added, graded_existing, present, ungraded = conn.execute(
@@ -368,13 +378,14 @@ class JudgmentRepository:
                 "coalesce(sum(NOT present AND grade IS NULL), 0) FROM importing"
             ).fetchone()
             conn.execute(
-                "INSERT INTO judgments (version, query_id, doc_id, grade, annotator, updated_at) "
-                "SELECT ?, query_id, doc_id, grade, CASE WHEN grade IS NULL THEN NULL ELSE ? END, ? "
+                "INSERT INTO judgments (version, query_id, doc_id, grade, annotator, updated_at, iteration) "
+                "SELECT ?, query_id, doc_id, grade, CASE WHEN grade IS NULL THEN NULL ELSE ? END, ?, iteration "
                 "FROM importing WHERE NOT present ORDER BY query_id, doc_id",  # key order: B-tree appends
                 (number, source, stamp),
             )
             conn.execute(
-                "UPDATE judgments SET grade = i.grade, annotator = ?, updated_at = ? FROM importing i "
+                "UPDATE judgments SET grade = i.grade, annotator = ?, updated_at = ?, iteration = i.iteration "
+                "FROM importing i "
                 "WHERE judgments.version = ? AND judgments.query_id = i.query_id AND judgments.doc_id = i.doc_id "
                 "AND i.present AND i.old IS NULL AND i.grade IS NOT NULL",
                 (source, stamp, number),

@@ -16,6 +16,7 @@ import pyarrow as pa
 
 from ndcg_desktop.domain.data import Qrels, Source
 from ndcg_desktop.domain.errors import InputError
+from ndcg_desktop.domain.natural import natural_sorted
 from ndcg_desktop.domain.settings import LABEL_LADDERS, GradeScale
 from ndcg_desktop.domain.settings import default_labels as default_labels  # re-exported: one function for every front
 from ndcg_desktop.formats.cells import clean_ids, show
@@ -24,7 +25,7 @@ from ndcg_desktop.store import team
 from ndcg_desktop.store.advice import get_a_frozen_version
 from ndcg_desktop.store.core import ProjectFile, chain_problems, now
 from ndcg_desktop.store.errors import stored_value
-from ndcg_desktop.store.schema import CHAIN_FORMAT, TEAM_FORMAT, chain_link, framed, person_rating
+from ndcg_desktop.store.schema import CHAIN_FORMAT, ITERATION_FORMAT, TEAM_FORMAT, chain_link, framed, person_rating
 
 _UNFRAMED_LINES = b"\0unframed"  # the marker _hashed_lines returns, compared by identity
 
@@ -207,11 +208,18 @@ class PoolRepository:
             self._copy_items(conn, target.parent, new)
         return new
 
+    def iteration(self, alias: str = "") -> str:
+        """SQL for a judgment's iteration: its column, or ``'0'`` in a file older than the column (opened
+        read-only, so not migrated: every judgment it holds was exported with iteration 0)."""
+        if self.file.schema_version < ITERATION_FORMAT:
+            return "'0'"
+        return f"{alias}.iteration" if alias else "iteration"
+
     def _copy_items(self, conn: sqlite3.Connection, source: int, new: int) -> None:
         conn.execute(
-            "INSERT INTO judgments (version, query_id, doc_id, grade, annotator, note, updated_at, adjudication) "
-            "SELECT ?, query_id, doc_id, grade, annotator, note, updated_at, adjudication FROM judgments "
-            "WHERE version = ?",
+            "INSERT INTO judgments (version, query_id, doc_id, grade, annotator, note, updated_at, adjudication, "
+            "iteration) SELECT ?, query_id, doc_id, grade, annotator, note, updated_at, adjudication, iteration "
+            "FROM judgments WHERE version = ?",
             (new, source),
         )
         # Each annotator's ratings come along: the next round keeps who graded what.
@@ -368,10 +376,12 @@ class PoolRepository:
         return self.version(self.draft_target(number).version)  # type: ignore[arg-type]
 
     def pool_items(self, number: int, query_id: str | None = None) -> pd.DataFrame:
-        """The pool of a version: query_id, doc_id, grade (None if ungraded), annotator, note, title."""
+        """The pool of a version: query_id, doc_id, grade (None if ungraded), annotator, note, updated_at, title,
+        iteration (the qrels' round, as read)."""
         sql = (
             "SELECT j.query_id, j.doc_id, j.grade, j.annotator, j.note, j.updated_at, "
-            "coalesce(d.title, '') AS title FROM judgments j LEFT JOIN documents d ON d.doc_id = j.doc_id "
+            f"coalesce(d.title, '') AS title, {self.iteration('j')} AS iteration "
+            "FROM judgments j LEFT JOIN documents d ON d.doc_id = j.doc_id "
             "WHERE j.version = ?"
         )
         params: list[Any] = [number]
@@ -549,12 +559,13 @@ class PoolRepository:
             raise InputError(f"pool version {number} is a draft; scores need a frozen version", path=self.file.path)
         return v
 
-    def qrels(self, number: int | None = None, *, team: bool = True) -> Qrels:
+    def qrels(self, number: int | None = None, *, team: bool = True, iterations: tuple[str, ...] = ()) -> Qrels:
         """The judgments of a frozen version, ready for scoring. Drafts are refused.
 
         Read once: the lines whose hash is checked (rule 15) are the lines scored. ``team=False`` leaves the
         proof of the annotators' ratings (rule 16) to :meth:`prove_team`, which the caller must run before using
-        anything computed from these judgments.
+        anything computed from these judgments. ``iterations``: only the judgments of those rounds (the qrels'
+        iteration column as read), once the whole version is proven; none: every judgment.
         """
         v = self._frozen_version(number)
         stamp = self.file.change_stamp()
@@ -566,10 +577,43 @@ class PoolRepository:
             self._compare_judgments(v, now_hash)
             self._judged[v.version] = stamp
         source = Source(path=f"{self.file.path.name} pool v{v.version}", sha256=v.hash or "", format="pool")
+        if iterations:
+            lines = self._round_lines(v.version, iterations)
+            if not lines:
+                raise self._no_round(v.version, iterations)
         return Qrels(judgment_lines(lines or b""), source)
 
-    def export_qrels(self, path: str | Path, *, version: int | None = None, fmt: str = "trec") -> PoolVersion:
-        """Write a frozen version as TREC qrels (or CSV); re-importing it gives the same hash.
+    def _no_round(self, number: int, iterations: tuple[str, ...]) -> InputError:
+        rounds = ", ".join(show(r) for r in natural_sorted(sorted(set(self.iterations(number)))))
+        return InputError(
+            f"pool version {number} has no judgment of iteration {', '.join(map(show, iterations))}; its "
+            f"iterations are {rounds}",
+            path=self.file.path,
+        )
+
+    def _round_lines(self, number: int, iterations: tuple[str, ...]) -> bytes:
+        """The hashed lines of a version's judgments of the given iterations (read after the whole is proven)."""
+        marks = ", ".join("?" for _ in iterations)
+        (text,) = self.file.conn.execute(
+            "SELECT CAST(group_concat(query_id || char(9) || doc_id || char(9) || grade || char(10), '') AS BLOB) "
+            f"FROM (SELECT query_id, doc_id, grade FROM judgments WHERE version = ? AND {self.iteration()} IN "
+            f"({marks}) ORDER BY query_id, doc_id)",
+            (number, *iterations),
+        ).fetchone()
+        return bytes(text or b"")
+
+    def iterations(self, number: int) -> list[str]:
+        """Each judgment's iteration in a version, in key order (query, document)."""
+        rows = self.file.conn.execute(
+            f"SELECT {self.iteration()} FROM judgments WHERE version = ? ORDER BY query_id, doc_id", (number,)
+        ).fetchall()
+        return [str(r[0]) for r in rows]
+
+    def export_qrels(
+        self, path: str | Path, *, version: int | None = None, fmt: str = "trec", iterations: tuple[str, ...] = ()
+    ) -> PoolVersion:
+        """Write a frozen version as TREC qrels (or CSV), each judgment with its iteration as read; re-importing it
+        gives the same hash. ``iterations``: only the judgments of those rounds.
 
         A data file, written exactly (IDs are not neutralised for spreadsheets), through the checked
         writer: a project, a folder, a link or a device at ``path`` is refused with :class:`InputError`.
@@ -578,12 +622,19 @@ class PoolRepository:
 
         v = self.frozen_version(version)
         items = self.pool_items(v.version)
-        if fmt == "csv":
-            text = items[["query_id", "doc_id", "grade"]].to_csv(index=False, lineterminator="\n")
-        else:
+        if iterations:
+            items = items[items["iteration"].isin(iterations)]
+            if items.empty:
+                raise self._no_round(v.version, iterations)
+        if fmt == "csv":  # the iteration column only when a judgment has another than 0 (older readers skip it)
+            columns = ["query_id", "doc_id", "grade"] + (["iteration"] if (items["iteration"] != "0").any() else [])
+            text = items[columns].to_csv(index=False, lineterminator="\n")
+        else:  # each judgment's iteration as it was read (trec_eval ignores the column; TREC-COVID's rounds)
             text = "".join(
-                f"{q} 0 {d} {int(g)}\n"
-                for q, d, g in zip(items["query_id"], items["doc_id"], items["grade"], strict=True)
+                f"{q} {i} {d} {int(g)}\n"
+                for q, i, d, g in zip(
+                    items["query_id"], items["iteration"], items["doc_id"], items["grade"], strict=True
+                )
             )
         write_output(path, text)
         return v

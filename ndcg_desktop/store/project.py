@@ -52,6 +52,7 @@ from ndcg_desktop.store.pools import (
     pool_hash,
 )
 from ndcg_desktop.store.ratings import AssignmentRepository, RatingRepository
+from ndcg_desktop.store.releases import ReleaseRepository
 from ndcg_desktop.store.runs import RunChanged, RunInfo, RunRepository
 from ndcg_desktop.store.team import outstanding_handouts
 from ndcg_desktop.store.texts import TextRepository
@@ -120,6 +121,7 @@ class Project:
         self.guideline_store = GuidelinesRepository(file)
         self.assessor = AssessorRepository(file, self.pools)
         self.builds = PoolBuildRepository(file, self.pools, self.judgments)
+        self.releases = ReleaseRepository(file, self.pools)
 
     # -- opening ---------------------------------------------------------------------------
     @classmethod
@@ -299,8 +301,12 @@ class Project:
     def frozen_version(self, number: int | None, *, check: bool = True) -> PoolVersion:
         return self.pools.frozen_version(number, check=check)
 
-    def qrels(self, number: int | None = None, *, team: bool = True) -> Qrels:
-        return self.pools.qrels(number, team=team)
+    def qrels(self, number: int | None = None, *, team: bool = True, iterations: tuple[str, ...] = ()) -> Qrels:
+        return self.pools.qrels(number, team=team, iterations=iterations)
+
+    def iterations(self, number: int) -> list[str]:
+        """Each judgment's iteration (the qrels' round, as read) in version ``number``, in key order."""
+        return self.pools.iterations(number)
 
     def prove_team(self, number: int) -> None:
         self.pools.prove_team(number)
@@ -310,8 +316,10 @@ class Project:
         adjudication (count per way), agreement (None with fewer than two annotators). Recorded at freezing."""
         return self.pools.team(version)
 
-    def export_qrels(self, path: str | Path, *, version: int | None = None, fmt: str = "trec") -> PoolVersion:
-        return self.pools.export_qrels(path, version=version, fmt=fmt)
+    def export_qrels(
+        self, path: str | Path, *, version: int | None = None, fmt: str = "trec", iterations: tuple[str, ...] = ()
+    ) -> PoolVersion:
+        return self.pools.export_qrels(path, version=version, fmt=fmt, iterations=iterations)
 
     def judging_order(self) -> str:
         """How a query's pool is ordered for judging: "blind" (the default) or "doc_id" (domain.blind)."""

@@ -7,10 +7,11 @@ import hashlib
 from ndcg_desktop.domain.names import MODEL_PREFIX
 
 APPLICATION_ID = 0x6E646367  # "ndcg": marks a SQLite file as an ndcg-desktop project
-SCHEMA_VERSION = 10  # 2: runs.data_hash and the stored-run triggers; 3: topics, grading guidelines; 4: ratings;
+SCHEMA_VERSION = 11  # 2: runs.data_hash and the stored-run triggers; 3: topics, grading guidelines; 4: ratings;
 # 5: pool_versions.team; 6: runs may store each row's document ID (the code before misread such a run);
 # 7: the chain of frozen versions' hashes; 8: handouts, what each work file was handed out with; 9: a machine
-# assessor's runs and every answer it gave; 10: how each pool was built (strategy, budget, runs, order chosen)
+# assessor's runs and every answer it gave; 10: how each pool was built (strategy, budget, runs, order chosen);
+# 11: each judgment's iteration (the qrels' second column: a round) as read
 RATINGS_FORMAT = 4  # the format that brought ratings per annotator (issue 15)
 TEAM_FORMAT = 5  # the format that records a version's team (annotators' ratings hashes ...) when it is frozen
 ROW_IDS_FORMAT = 6  # the format whose runs may hold each row's document ID instead of a dictionary of them
@@ -18,6 +19,7 @@ CHAIN_FORMAT = 7  # the format that keeps each frozen version's hash in an appen
 HANDOUT_FORMAT = 8  # the format that keeps each work file's handout: annotator, scope, items, keyed digest
 ASSESSOR_FORMAT = 9  # the format that keeps a language model's runs and each of its answers (issue 25, rule 18)
 POOLING_FORMAT = 10  # the format that records how a pool was built and the order it chose (issue 34, rule 20)
+ITERATION_FORMAT = 11  # the format that keeps each judgment's qrels iteration (its round) as read (issue 35 item 4)
 
 # How a draft's documents were chosen (issue 34, contract rule 20): each build's strategy with its parameters, the
 # budget, depth, batch size (an adaptive build), queries, and runs with their hashes; and, per query, the documents
@@ -301,6 +303,8 @@ CREATE TABLE judgments (
     note       TEXT NOT NULL DEFAULT '',
     updated_at TEXT,
     adjudication TEXT,                    -- NULL, or how differing ratings were settled: pick, median, ...
+    iteration  TEXT NOT NULL DEFAULT '0', -- the qrels' iteration column as read (a round: 0.5, 1, 1.5 ...);
+                                          -- not part of the version's hash, which covers items and grades
     PRIMARY KEY (version, query_id, doc_id)
 ) WITHOUT ROWID;
 CREATE TABLE audit_log (
@@ -432,6 +436,9 @@ MIGRATIONS: dict[int, str] = {
     ASSESSOR_FORMAT - 1: ASSESSOR_TABLES + ASSESSOR_TRIGGERS,
     # Nothing to rewrite: pools built before have no record of how (depth pooling, its runs unrecorded).
     POOLING_FORMAT - 1: POOLING_TABLES + POOLING_TRIGGERS,
+    # Every judgment stored before was exported with iteration 0: it keeps that. Adding a column fires no trigger
+    # and changes no hashed line, so frozen versions and their chain are untouched.
+    ITERATION_FORMAT - 1: "ALTER TABLE judgments ADD COLUMN iteration TEXT NOT NULL DEFAULT '0';\n",
 }
 
 

@@ -38,7 +38,13 @@ def export_comparison_csv(result: ScoreResult, path: str | Path) -> Path:
 
 
 def export_frozen_pool(
-    project: Project, path: str | Path, *, version: int | None = None, fmt: str = "trec", force: bool = False
+    project: Project,
+    path: str | Path,
+    *,
+    version: int | None = None,
+    fmt: str = "trec",
+    force: bool = False,
+    iterations: tuple[str, ...] = (),
 ) -> tuple[PoolVersion, Path]:
     """Write a frozen version as qrels (TREC or CSV) and its manifest beside it, as ``PATH.manifest.json``.
 
@@ -46,7 +52,8 @@ def export_frozen_pool(
     grading guidelines it was judged under (their SHA-256, or null), its team record (annotators, adjudication,
     agreement, and the grades that came from a model) and how its pool was built (``pooling``: each build's
     strategy, budget, queries, runs and their hashes, and the order it chose documents in; empty for a pool
-    built before that was recorded). Both files are checked and written
+    built before that was recorded). ``iterations``: only the judgments of those rounds (the manifest lists them).
+    Both files are checked and written
     atomically (``formats.export.write_output``); the qrels file first. A file already at either name is replaced
     only when it is an earlier export of ours, exactly as written (its manifest beside it names it with its
     SHA-256: the rule of the folder exports), or with ``force`` (the window's save dialog asked); otherwise
@@ -59,13 +66,15 @@ def export_frozen_pool(
     if not force:  # a link, a FIFO or a project at either name is refused first, as it is named there
         check_output_file(target), check_output_file(manifest_path)
         check_replaceable(target, manifest_path, "ndcg export-qrels")
-    frozen = project.export_qrels(path, version=version, fmt=fmt)
+    frozen = project.export_qrels(path, version=version, fmt=fmt, iterations=iterations)
     manifest: dict[str, Any] = {
         "tool": "ndcg-desktop",
         "version": __version__,
         "project": str(project.path),
         "pool_version": frozen.version,
         "pool_hash": frozen.hash,
+        # only these rounds' judgments (the qrels' iteration column, as read); absent: the whole version
+        **({"iterations": list(iterations)} if iterations else {}),
         "frozen_at": frozen.frozen_at,
         "frozen_by": frozen.frozen_by,
         "scale": str(frozen.scale),

@@ -10,14 +10,17 @@ import pandas as pd
 
 from ndcg_desktop.domain import GradeScale, InputError, OrderKind, TiePolicy
 from ndcg_desktop.domain.chunks import IdMap
-from ndcg_desktop.domain.natural import natural_sorted
+from ndcg_desktop.domain.natural import natural_key, natural_sorted
 from ndcg_desktop.domain.progress import IsCancelled, Progress
 from ndcg_desktop.formats.cells import check_person
 from ndcg_desktop.formats.chunk_map import read_chunk_map
 from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.store import Project, RunInfo
 from ndcg_desktop.store.core import now
+from ndcg_desktop.store.judgments import RegradeRefused as RegradeRefused  # the window offers the release instead
 from ndcg_desktop.store.ratings import AnnotatorTaken as AnnotatorTaken  # the front asks before replacing
+from ndcg_desktop.store.releases import CHANGES, ReleasePlan
+from ndcg_desktop.store.undo import Taken
 from ndcg_desktop.tasks.agreement import DUPLICATE_MIN_ITEMS
 from ndcg_desktop.tasks.work_files import no_look_alikes
 
@@ -254,3 +257,95 @@ def import_run(
     if isinstance(id_map, Path):
         id_map = read_chunk_map(id_map)
     return project.import_run(path, name=name, ties=ties, id_map=id_map, order=order, fmt=fmt)
+
+
+@dataclass(frozen=True)
+class ReleasePreview:
+    """What making the draft equal to a corrected release would do (:func:`plan_release`), for both fronts to show
+    before asking: per query (``per_query``: query_id, added, withdrawn, regraded, iteration; natural order) and in
+    total, with every item's change (``changes``) and where it goes."""
+
+    plan: ReleasePlan
+    per_query: pd.DataFrame
+
+    @property
+    def path(self) -> Path:
+        return self.plan.path
+
+    @property
+    def source(self) -> str:
+        """Whom the release's grades are credited to: ``import:FILE``."""
+        return self.plan.source
+
+    @property
+    def draft(self) -> str:
+        """Where it goes, in words: ``draft version N`` or ``a new draft copying pool version N``."""
+        t = self.plan.target
+        if t.version is not None:
+            return f"draft version {t.version}"
+        return f"a new draft copying pool version {t.parent}" if t.parent is not None else "a new, empty draft"
+
+    @property
+    def changes(self) -> pd.DataFrame:
+        return self.plan.changes
+
+    def total(self, change: str) -> int:
+        """How many items it would ``added``, ``withdrawn``, ``regraded`` or move to another ``iteration``."""
+        return int((self.plan.changes["change"] == change).sum())
+
+    @property
+    def unchanged(self) -> bool:
+        return len(self.plan.changes) == 0
+
+    def words(self) -> str:
+        """One line: the totals, as ``ndcg import-qrels --release`` prints them."""
+        return (
+            f"{self.total('added'):,} added, {self.total('withdrawn'):,} withdrawn, {self.total('regraded'):,} "
+            f"regraded, {self.total('iteration'):,} moved to another iteration, in {len(self.per_query):,} queries "
+            f"({self.plan.lines:,} judgments in the file)"
+        )
+
+
+@dataclass(frozen=True)
+class ReleaseApplied:
+    """A release made draft ``version`` equal to its file; ``taken`` is what it took, for :func:`undo_release`."""
+
+    version: int
+    preview: ReleasePreview
+    taken: Taken
+
+
+def plan_release(
+    project: Project, path: str | Path, *, negative: NegativeGrades = NegativeGrades.REFUSE, fmt: str | None = None
+) -> ReleasePreview:
+    """Compare a corrected release with the draft (or the frozen version a new draft would copy), writing nothing.
+
+    >>> # ndcg import-qrels p.ndcgproj final.qrels --release --dry-run is, in code:
+    >>> # print(plan_release(project, "final.qrels").words())
+    """
+    plan = project.releases.plan(path, negative_as_ungraded=negative is NegativeGrades.UNGRADED, fmt=fmt)
+    return ReleasePreview(plan, _per_query(plan.changes))
+
+
+def apply_release(project: Project, preview: ReleasePreview) -> ReleaseApplied:
+    """Make the draft's judgments exactly the release's (the preview shown; refused if the draft changed since):
+    items added, withdrawn (with every row referring to them) and regraded, each audited as ``release
+    (import:FILE)``; the grades credited to the file."""
+    version, taken = project.releases.apply(preview.plan)
+    return ReleaseApplied(version, preview, taken)
+
+
+def undo_release(project: Project, applied: ReleaseApplied) -> None:
+    """Put back every row the release took (audited as ``undo release``); refused if the items changed since."""
+    project.undo(applied.taken, action="undo release")
+
+
+def _per_query(changes: pd.DataFrame) -> pd.DataFrame:
+    table = (
+        pd.crosstab(changes["query_id"], changes["change"])
+        .reindex(columns=list(CHANGES), fill_value=0)
+        .rename_axis(columns=None)
+        .reset_index()
+    )
+    order = sorted(range(len(table)), key=lambda i: natural_key(str(table["query_id"].iloc[i])))
+    return table.iloc[order].reset_index(drop=True).astype({c: "int64" for c in CHANGES})

@@ -142,7 +142,12 @@ def residual_version(project: Project, version: PoolVersion, residual_from: int)
 
 @contextmanager
 def proven_inputs(
-    project: Project, run_name: str, pool_version: int | None = None, *, residual_from: int | None = None
+    project: Project,
+    run_name: str,
+    pool_version: int | None = None,
+    *,
+    residual_from: int | None = None,
+    iterations: tuple[str, ...] = (),
 ) -> Iterator[Inputs]:
     """:func:`load_inputs` for a block that scores them while the last of the proof runs.
 
@@ -151,12 +156,14 @@ def proven_inputs(
     ratings and adjudications (rule 16: 0.5 s for 766k ratings) are proven on a thread while the block runs
     (numpy, no SQLite); leaving waits for that proof, and a version that fails it is refused there
     (FrozenVersionChanged), whatever the block computed or raised, so nothing scored against it is used.
+    ``iterations``: only the version's judgments of those rounds (the qrels' iteration column as read), once the
+    whole version is proven.
     """
     version = project.frozen_version(pool_version, check=False)
     earlier = residual_version(project, version, residual_from) if residual_from is not None else None
     with ThreadPoolExecutor(1, thread_name_prefix="load-run") as pool:  # leaving waits for it, even on an error
         loading = pool.submit(_apart, project.load_run, run_name)
-        qrels = project.qrels(version.version, team=False)  # proves the judgments from the lines it scores
+        qrels = project.qrels(version.version, team=False, iterations=iterations)  # proves the lines it scores
     run, info = loading.result()
     record = None
     if earlier is not None:  # rule 21: what the earlier round judged leaves the run and the judgments
@@ -377,6 +384,7 @@ def score_run(
     residual_from: int | None = None,
     progress: Progress | None = None,
     cancelled: IsCancelled | None = None,
+    iterations: tuple[str, ...] = (),
 ) -> ScoredRun:
     """Score a stored run against a frozen pool version and (by default) record it in the project.
 
@@ -387,6 +395,7 @@ def score_run(
     ``bounds`` adds the bounds from unjudged documents (:func:`~ndcg_desktop.scoring.bounds.unjudged_bounds`;
     under *condense* they come from a second scoring under *zero*, which reads the run as returned).
     ``residual_from``: score residually against that earlier frozen version (the module docstring).
+    ``iterations``: against only the version's judgments of those rounds (``--iteration``; the manifest lists them).
 
     >>> # ndcg score --project p.ndcgproj --run-name bm25 --unjudged zero is, in code:
     >>> # score_run(Project.open(p), "bm25", None, EvalSettings(unjudged="zero"))
@@ -394,7 +403,7 @@ def score_run(
     """
     scored = score_run_at(
         project, run_name, pool_version, base, [base.k], rankings=rankings, bounds=bounds,
-        residual_from=residual_from, progress=progress, cancelled=cancelled,
+        residual_from=residual_from, progress=progress, cancelled=cancelled, iterations=iterations,
     )[base.k]  # fmt: skip
     if record:
         record_score(project, scored)
@@ -427,6 +436,7 @@ def score_run_at(
     residual_from: int | None = None,
     progress: Progress | None = None,
     cancelled: IsCancelled | None = None,
+    iterations: tuple[str, ...] = (),
 ) -> dict[int, ScoredRun]:
     """:func:`score_run` (not recorded) at every K of ``ks``, each the same as its own call (``base.k`` ignored).
 
@@ -434,7 +444,7 @@ def score_run_at(
     (:func:`~ndcg_desktop.scoring.ndcg.evaluate_cutoffs`); ``rankings`` gives every K the run's one whole
     ranking, read at the first K. Used by ``ndcg compare --project`` and the window's Runs view alike.
     """
-    with proven_inputs(project, run_name, pool_version, residual_from=residual_from) as inputs:
+    with proven_inputs(project, run_name, pool_version, residual_from=residual_from, iterations=iterations) as inputs:
         settings = inputs.settings(base)
         evaluations = evaluate_cutoffs(inputs.qrels, inputs.run, settings, ks, progress=progress, cancelled=cancelled)
         as_zero = evaluations
@@ -446,6 +456,8 @@ def score_run_at(
     scored: dict[int, ScoredRun] = {}
     for k in ks:
         stamp(evaluations[k], project, inputs.version, inputs.info.name, inputs.residual)
+        if iterations:  # a round of the version, not the whole: said beside its hash
+            evaluations[k].manifest["judgments"]["iterations"] = list(iterations)
         scored[k] = ScoredRun(
             inputs.info.name, inputs.version, evaluations[k], inputs.qrels, rankings=whole, residual=inputs.residual
         )

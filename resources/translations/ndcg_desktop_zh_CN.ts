@@ -481,6 +481,14 @@ Not scored: {run}: {why}</source>
         <translation>时间（UTC）</translation>
     </message>
     <message>
+        <source>Iteration in v{a}</source>
+        <translation>v{a} 中的轮次</translation>
+    </message>
+    <message>
+        <source>Iteration in v{b}</source>
+        <translation>v{b} 中的轮次</translation>
+    </message>
+    <message>
         <source>Mean nDCG, v{a}</source>
         <translation>平均 nDCG，v{a}</translation>
     </message>
@@ -559,6 +567,14 @@ Not scored: {run}: {why}</source>
     <message>
         <source>Summary of the changes</source>
         <translation>变化摘要</translation>
+    </message>
+    <message>
+        <source>Means over the &amp;queries both judge</source>
+        <translation>仅取两版均判断的查询求均值(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>Each run&apos;s means over the queries both versions judge, new topics left out</source>
+        <translation>每个运行的均值只取两个版本都判断过的查询，新主题不计入</translation>
     </message>
     <message>
         <source>Queries that changed</source>
@@ -2340,6 +2356,10 @@ Not scored: {run}: {why}</source>
         <translation>作为一位标注者的评级</translation>
     </message>
     <message>
+        <source>Make the draft equal to this file (a corrected release: adds, withdraws, regrades)</source>
+        <translation>使草稿与此文件完全一致（更正版发布：新增、撤回、改级）</translation>
+    </message>
+    <message>
         <source>The annotator&apos;s name</source>
         <translation>标注者的名字</translation>
     </message>
@@ -3313,6 +3333,34 @@ Open it read-only?</source>
         <translation>替换了 {replaced} 个已有主题：{ids}。</translation>
     </message>
     <message>
+        <source>The draft already holds exactly the judgments of {name}.</source>
+        <translation>草稿已与 {name} 的判断完全一致。</translation>
+    </message>
+    <message>
+        <source>Making the draft equal to the file…</source>
+        <translation>正在使草稿与文件一致…</translation>
+    </message>
+    <message>
+        <source>Draft v{version} now holds exactly the judgments of {name}: {totals}</source>
+        <translation>草稿 v{version} 现已与 {name} 的判断完全一致：{totals}</translation>
+    </message>
+    <message>
+        <source>Comparing the file with the draft…</source>
+        <translation>正在将文件与草稿比较…</translation>
+    </message>
+    <message>
+        <source>A corrected release?</source>
+        <translation>更正版发布？</translation>
+    </message>
+    <message>
+        <source>{error}
+
+Nothing was imported. Compare the file with the draft, to make the draft equal to it (items added, withdrawn and regraded)?</source>
+        <translation>{error}
+
+未导入任何内容。是否将文件与草稿比较，使草稿与之一致（新增、撤回和改级条目）？</translation>
+    </message>
+    <message>
         <source>Negative grades</source>
         <translation>负数评级</translation>
     </message>
@@ -3822,6 +3870,65 @@ The audit log keeps a record, and Edit ▸ Undo brings all of it back while the 
     <message>
         <source>MaxMean (adaptive bandit)</source>
         <translation>MaxMean（自适应多臂老虎机）</translation>
+    </message>
+</context>
+<context>
+    <name>release</name>
+    <message>
+        <source>{added} added, {withdrawn} withdrawn, {regraded} regraded, {moved} moved to another iteration, in {queries} queries ({lines} judgments in the file).</source>
+        <translation>新增 {added} 项，撤回 {withdrawn} 项，改级 {regraded} 项，{moved} 项移至另一轮次，涉及 {queries} 个查询（文件中共 {lines} 条判断）。</translation>
+    </message>
+    <message>
+        <source>Query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>Added</source>
+        <translation>新增</translation>
+    </message>
+    <message>
+        <source>Withdrawn</source>
+        <translation>撤回</translation>
+    </message>
+    <message>
+        <source>Regraded</source>
+        <translation>改级</translation>
+    </message>
+    <message>
+        <source>Iteration moved</source>
+        <translation>轮次变更</translation>
+    </message>
+    <message>
+        <source>Make the draft equal to {name}</source>
+        <translation>使草稿与 {name} 一致</translation>
+    </message>
+    <message>
+        <source>Draft v{version} becomes exactly the judgments of {name}:</source>
+        <translation>草稿 v{version} 将与 {name} 的判断完全一致：</translation>
+    </message>
+    <message>
+        <source>A new draft copying v{version} becomes exactly the judgments of {name}:</source>
+        <translation>复制 v{version} 的新草稿将与 {name} 的判断完全一致：</translation>
+    </message>
+    <message>
+        <source>A new draft becomes exactly the judgments of {name}:</source>
+        <translation>新草稿将与 {name} 的判断完全一致：</translation>
+    </message>
+    <message>
+        <source>The file&apos;s grades are credited to {source}; withdrawn items leave with their ratings. Every change is in the audit log, and Edit ▸ Undo puts every row back.</source>
+        <translation>文件中的等级记在 {source} 名下；撤回的条目连同其评级一并移除。每项修改都记入审计日志，“编辑 ▸ 撤销”可恢复每一行。</translation>
+    </message>
+    <message>
+        <source>Changes per query</source>
+        <translation>每个查询的修改</translation>
+    </message>
+    <message>
+        <source>Make the draft equal</source>
+        <translation>使草稿一致</translation>
+    </message>
+    <message>
+        <source>Make draft v{version} equal to {name}</source>
+        <translation>使草稿 v{version} 与 {name} 一致</translation>
     </message>
 </context>
 <context>

@@ -207,9 +207,16 @@ def test_the_tab_bar_and_the_annotate_panes_stay_where_they_are(qtbot, demo_wind
 def test_no_header_or_label_of_a_dialog_is_cut(qtbot, demo_window, language, tmp_path):
     from ndcg_desktop.gui.pools.dialogs import BuildPoolDialog, FreezeDialog
     from ndcg_desktop.gui.pools.diff import PoolDiffDialog
-    from ndcg_desktop.gui.project.dialogs import ImportRunDialog, NewProjectDialog, ShortcutsDialog
+    from ndcg_desktop.gui.project.dialogs import (
+        ImportJudgmentsDialog,
+        ImportRunDialog,
+        NewProjectDialog,
+        ShortcutsDialog,
+    )
+    from ndcg_desktop.gui.project.release import ReleasePreviewDialog
     from ndcg_desktop.gui.scores.send import SendForJudgingDialog
     from ndcg_desktop.gui.team.assign import AssignDialog
+    from ndcg_desktop.tasks.importing import plan_release
     from ndcg_desktop.tasks.pool_builds import plan_pool
     from ndcg_desktop.tasks.project import freeze_preview
 
@@ -230,6 +237,8 @@ def test_no_header_or_label_of_a_dialog_is_cut(qtbot, demo_window, language, tmp
         "send_for_judging": SendForJudgingDialog(window.analysis.session, window),
         "assign": AssignDialog(project.pool_items(draft.version).groupby("query_id").size(), str(tmp_path), window),
         "judge": judge_dialog(window, qtbot),
+        "import_judgments": ImportJudgmentsDialog("final.qrels", window),
+        "release": ReleasePreviewDialog(plan_release(project, release_file(project, tmp_path)), window),
     }
     found = []
     for name, dialog in dialogs.items():
@@ -245,6 +254,16 @@ def test_no_header_or_label_of_a_dialog_is_cut(qtbot, demo_window, language, tmp
         dialog.close()
     print("\n".join(found))
     assert found == []
+
+
+def release_file(project, tmp_path):
+    """A corrected release of the demo's draft: its first item regraded, its second withdrawn, one item added."""
+    items = project.pool_items(project.draft().version)
+    pairs = zip(items["query_id"], items["doc_id"], strict=True)
+    lines = [f"{q} 1 {d} {0 if i == 0 else 1}" for i, (q, d) in enumerate(pairs)]
+    path = tmp_path / "final.qrels"
+    path.write_text("\n".join([lines[0], *lines[2:], f"{items['query_id'].iloc[0]} 2 d-new 3"]) + "\n")
+    return path
 
 
 def judge_dialog(window, qtbot):

@@ -75,6 +75,10 @@ def test_changes_runs_and_tau_computed_on_a_worker(compared, qtmodeltester):
         ["q2", "G", "added", "—", g[1], "bob"],
     ]
     assert all(len(row[6]) == len("2026-01-01 00:00:00") for row in _cells(dialog.items_view))  # when, in UTC
+    # each item's round in both versions, as read ("—": not in that version); issue 35 item 4
+    assert [row[7:] for row in _cells(dialog.items_view)] == [
+        ["0", "0"], ["0", "0"], ["0", "—"], ["0", "0"], ["—", "0"],
+    ]  # fmt: skip
     dialog.resize(1100, 660)
     dialog.grab().save("/tmp/shots/T7_pool_diff_grades_labelled.png")
     headers = [dialog.items_view.model().headerData(c, Qt.Orientation.Horizontal) for c in (3, 4)]

@@ -141,3 +141,19 @@ def test_a_draft_discarded_elsewhere_leaves_the_chosen_pair_and_a_draft_is_no_ch
     discard(session.project, plan_discard(session.project))
     assert [v.version for v in session.frozen] == [1, 2]
     assert (session.a, session.b, session.result) == (1, 2, diff)
+
+
+def test_shared_queries_is_a_choice_of_the_session_as_of_diff_pools(session, slot):
+    """`ndcg diff-pools --shared-queries` in the window: the session passes it to the task and drops a diff made
+    without it."""
+    session.choose("unjudged", "zero")
+    whole = computed(session)
+    assert whole is not None and whole.shared_queries is False
+    session.set_shared_queries(True)
+    assert session.result is None
+    shared = computed(session)
+    expected = diff_pools(slot.project, 1, 2, session.settings(), shared_queries=True)
+    assert shared is not None and shared.shared_queries is True
+    assert shared.means.to_dict("records") == expected.means.to_dict("records")
+    session.set_project(slot.project)  # another project (here, the same again): the choice back at its default
+    assert session.shared_queries is False

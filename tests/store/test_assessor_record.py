@@ -162,8 +162,8 @@ def test_a_frozen_versions_answers_cannot_be_removed_or_added(draft):
 
 def test_a_format_8_project_is_read_as_it_is_and_migrated_at_its_first_writable_open(draft):
     con = sqlite3.connect(draft, isolation_level=None)
-    con.executescript(  # format 10's record of how pools were built goes too
-        "DROP TABLE pool_choices; DROP TABLE pool_builds; "
+    con.executescript(  # format 10's record of how pools were built and format 11's iterations go too
+        "ALTER TABLE judgments DROP COLUMN iteration; DROP TABLE pool_choices; DROP TABLE pool_builds; "
         "DROP TABLE assessor_attempts; DROP TABLE assessor_runs; PRAGMA user_version = 8;"
     )
     con.close()

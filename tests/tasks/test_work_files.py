@@ -263,6 +263,7 @@ def test_a_work_file_handed_out_before_format_8_is_still_merged_by_its_queries(t
         raw(path, f"UPDATE meta SET value = '{json.dumps(data)}' WHERE key = 'work'")
     raw(team, "DROP TABLE handout_items", "DROP TABLE handouts", "DELETE FROM meta WHERE key = 'handout_secret'")
     raw(team, "DROP TABLE pool_choices", "DROP TABLE pool_builds")  # format 10's record of how pools were built
+    raw(team, "ALTER TABLE judgments DROP COLUMN iteration")  # format 11's round of each judgment
     raw(team, "DROP TABLE assessor_attempts", "DROP TABLE assessor_runs", "PRAGMA user_version = 7")  # a format-7 file
     grade_all(files["ben"], "ben", lambda a, q, d: 2)
     with Project.open(team, user="coord") as project:

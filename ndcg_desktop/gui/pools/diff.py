@@ -17,6 +17,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QObject, QRegularExpression, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -68,6 +69,8 @@ ITEM_COLUMNS: list[Column] = [
     (QT_TRANSLATE_NOOP("analysis", "Grade in v{b}"), "grade_b_text", ""),
     (QT_TRANSLATE_NOOP("analysis", "Who"), "who", ""),
     (QT_TRANSLATE_NOOP("analysis", "When (UTC)"), "when", ""),
+    (QT_TRANSLATE_NOOP("analysis", "Iteration in v{a}"), "iteration_a_text", ""),  # the qrels' round, as read
+    (QT_TRANSLATE_NOOP("analysis", "Iteration in v{b}"), "iteration_b_text", ""),
 ]
 RUN_COLUMNS: list[Column] = [
     (QT_TRANSLATE_NOOP("analysis", "Run"), "run", ""),
@@ -106,6 +109,8 @@ def diff_tables(diff: PoolDiff) -> PoolDiffTables:
     items["change_text"] = [translate("analysis", CHANGES[c]) for c in items["change"]]
     for column in ("grade_a", "grade_b"):  # labelled as every grade in the window; "—": not in that version
         items[f"{column}_text"] = diff.grade_texts(column)
+    for column in ("iteration_a", "iteration_b"):  # "—": not in that version, as its grade
+        items[f"{column}_text"] = items[column].astype(object).where(items[column].notna(), "—").astype(str)
     items["who"] = items["who"].fillna("")
     items["when"] = items["at"].fillna("").astype(str).str.replace("T", " ").str.replace("+00:00", "")
     runs = diff.means.astype({"rank_a": "float64", "rank_b": "float64"})
@@ -139,6 +144,10 @@ class PoolDiffDialog(QDialog):
         self.unjudged = self.policies["unjudged"]
         self.unjudged.setAccessibleName(translate("analysis", "Unjudged documents"))
         self.policies["duplicates"].setAccessibleName(translate("analysis", "Duplicate documents"))
+        self.shared = QCheckBox(translate("analysis", "Means over the &queries both judge"))
+        self.shared.setToolTip(
+            translate("analysis", "Each run's means over the queries both versions judge, new topics left out")
+        )
         self.compare_button = QPushButton(translate("analysis", "&Compare"))
         self.compare_button.setDefault(True)
         self.compare_button.clicked.connect(self.compare)
@@ -152,6 +161,7 @@ class PoolDiffDialog(QDialog):
             caption.setBuddy(widget)
             choices.addWidget(caption)
             choices.addWidget(widget)
+        choices.addWidget(self.shared)
         choices.addStretch(1)
         choices.addWidget(self.compare_button)
         policies = QGridLayout()  # three rows of two: every choice whole within 1100 px, in either language
@@ -190,6 +200,7 @@ class PoolDiffDialog(QDialog):
         for name, box in self.policies.items():
             box.currentIndexChanged.connect(lambda _i, n=name, b=box: self.session.choose(n, str(b.currentData())))
         self.k.valueChanged.connect(self.session.set_k)
+        self.shared.toggled.connect(self.session.set_shared_queries)
         self.session.changed.connect(self._changed)
         self._changed(frozenset({PROJECT, INPUTS, RESULT}))
 
@@ -244,6 +255,9 @@ class PoolDiffDialog(QDialog):
             self.k.blockSignals(True)
             self.k.setValue(session.k)
             self.k.blockSignals(False)
+            self.shared.blockSignals(True)
+            self.shared.setChecked(session.shared_queries)
+            self.shared.blockSignals(False)
             for name, box in self.policies.items():
                 box.blockSignals(True)
                 box.setCurrentIndex(box.findData(session.choices[name]))

@@ -14,6 +14,7 @@ from ndcg_desktop.gui import file_dialogs
 from ndcg_desktop.gui.plain import show_message
 from ndcg_desktop.gui.pools.dialogs import BuildPoolDialog, FreezeDialog
 from ndcg_desktop.gui.project.dialogs import ImportJudgmentsDialog, ImportRunDialog
+from ndcg_desktop.gui.project.release import ReleaseCommand, ReleasePreviewDialog, release_totals
 from ndcg_desktop.tasks import (
     NegativeGrades,
     NegativeGradesFound,
@@ -21,7 +22,16 @@ from ndcg_desktop.tasks import (
     import_run,
 )
 from ndcg_desktop.tasks.comparing import file_run_name
-from ndcg_desktop.tasks.importing import JudgmentsImported, import_documents, import_queries
+from ndcg_desktop.tasks.importing import (
+    JudgmentsImported,
+    RegradeRefused,
+    ReleaseApplied,
+    ReleasePreview,
+    apply_release,
+    import_documents,
+    import_queries,
+    plan_release,
+)
 from ndcg_desktop.tasks.pool_builds import apply_pool, next_batches, plan_pool
 from ndcg_desktop.tasks.project import Frozen, freeze, freeze_preview
 
@@ -92,17 +102,23 @@ class ProjectActions:
             if (annotator := dialog.annotator()) is not None:
                 self.window.team.import_ratings(path, annotator, negative)
                 return
+            if dialog.release():
+                self.import_release(path)
+                return
         project = self.window.project
 
-        def work(**_: Any) -> JudgmentsImported | NegativeGradesFound:
+        def work(**_: Any) -> JudgmentsImported | NegativeGradesFound | RegradeRefused:
             try:
                 return import_judgments(project, path, negative=negative)
-            except NegativeGradesFound as exc:  # a question for the user, not a failure
+            except (NegativeGradesFound, RegradeRefused) as exc:  # a question for the user, not a failure
                 return exc
 
-        def done(result: JudgmentsImported | NegativeGradesFound) -> None:
+        def done(result: JudgmentsImported | NegativeGradesFound | RegradeRefused) -> None:
             if isinstance(result, NegativeGradesFound):
                 self._ask_negative_grades(path, result)
+                return
+            if isinstance(result, RegradeRefused):
+                self._ask_release(path, result)
                 return
             self._imported(
                 translate(
@@ -120,6 +136,63 @@ class ProjectActions:
             )
 
         self.window._background(translate("main_window", "Importing judgments…"), work, done)
+
+    def import_release(self, path: str) -> None:
+        """A corrected release: its changes per query are computed in the background and shown; only *Make the
+        draft equal* writes them, as one step of Edit ▸ Undo (``ndcg import-qrels --release``)."""
+        project = self.window.project
+        if project is None:
+            return
+
+        def shown(preview: ReleasePreview) -> None:
+            if preview.unchanged:
+                self.window.statusBar().showMessage(
+                    translate("main_window", "The draft already holds exactly the judgments of {name}.").format(
+                        name=preview.path.name
+                    ),
+                    8000,
+                )
+                return
+            dialog = ReleasePreviewDialog(preview, self.window)
+            if dialog.exec() != QDialog.DialogCode.Accepted:
+                return
+            self.window._background(
+                translate("main_window", "Making the draft equal to the file…"),
+                lambda **_: apply_release(project, preview),
+                applied,
+            )
+
+        def applied(done: ReleaseApplied) -> None:
+            self.window.undo_stack.push(ReleaseCommand(project, done))
+            self._imported(
+                translate("main_window", "Draft v{version} now holds exactly the judgments of {name}: {totals}").format(
+                    version=done.version, name=done.preview.path.name, totals=release_totals(done.preview)
+                ),
+                prefer_draft=True,
+            )
+
+        self.window._background(
+            translate("main_window", "Comparing the file with the draft…"),
+            lambda **_: plan_release(project, path),
+            shown,
+        )
+
+    def _ask_release(self, path: str, refused: RegradeRefused) -> None:
+        """A regrade: nothing was imported; the remedy is the release (the command line's --release), offered."""
+        answer = show_message(
+            self.window,
+            QMessageBox.Icon.Question,
+            translate("main_window", "A corrected release?"),
+            translate(
+                "main_window",
+                "{error}\n\nNothing was imported. Compare the file with the draft, to make the draft equal to it "
+                "(items added, withdrawn and regraded)?",
+            ).format(error=refused.located()),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Cancel,
+        )
+        if answer == QMessageBox.StandardButton.Yes:
+            self.import_release(path)
 
     def _ask_negative_grades(self, path: str, found: NegativeGradesFound) -> None:
         """trec_eval's negative grades: the same explicit choice as the command line's --negative-as-ungraded."""

@@ -226,6 +226,9 @@ class ImportJudgmentsDialog(QDialog):
             translate("dialogs", "As the pool's judgments (credited to the file {name})").format(name=file_name)
         )
         self.as_ratings = QRadioButton(translate("dialogs", "As an annotator's ratings"))
+        self.as_release = QRadioButton(
+            translate("dialogs", "Make the draft equal to this file (a corrected release: adds, withdraws, regrades)")
+        )
         self.as_pool.setChecked(True)
         self.name = QLineEdit()
         self.name.setPlaceholderText(translate("dialogs", "The annotator's name"))
@@ -250,9 +253,13 @@ class ImportJudgmentsDialog(QDialog):
         buttons.accepted.connect(self._accept)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
-        for widget in (self.as_pool, self.as_ratings, self.name, note, self.error, buttons):
+        for widget in (self.as_pool, self.as_ratings, self.name, self.as_release, note, self.error, buttons):
             layout.addWidget(widget)
-        chain(self.as_pool, self.as_ratings, self.name, *box_buttons(buttons))
+        chain(self.as_pool, self.as_ratings, self.name, self.as_release, *box_buttons(buttons))
+
+    def release(self) -> bool:
+        """Whether the draft is to become exactly the file's judgments (its changes are shown first)."""
+        return self.as_release.isChecked()
 
     def annotator(self) -> str | None:
         """The name chosen (trimmed), or None for the pool's judgments."""
