@@ -11,24 +11,26 @@ command line's options (``unjudged="zero"`` is ``--unjudged zero``), from the on
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeAlias
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from ndcg_desktop.domain import EvalSettings, GradeScale, InputError
 from ndcg_desktop.domain.choices import BY_NAME, CHOICES
 from ndcg_desktop.domain.chunks import IdMap
 from ndcg_desktop.formats.choices import ORDER_CHOICES
-from ndcg_desktop.formats.frames import qrels_from_frame, run_from_frame
-from ndcg_desktop.scoring.stats import StatsSettings
-from ndcg_desktop.tasks.agreement import agreement_tables
-from ndcg_desktop.tasks.browse import ProjectReader
-from ndcg_desktop.tasks.comparing import compare_files, parse_cutoffs
 from ndcg_desktop.tasks.files import Judgments, Ranking, score_files
+
+# Scoring files loads no pandas, scipy or project store (issue 37: tests/test_lean_imports.py): what else this
+# front offers (DataFrames, comparisons, projects) is imported where it is used.
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from ndcg_desktop.scoring import Evaluation
+    from ndcg_desktop.tasks.browse import ProjectReader
 
 __all__ = ["Compared", "Project", "Refused", "Scored", "choices", "compare", "open_project", "score"]
 
@@ -55,13 +57,23 @@ def _refusals() -> Iterator[None]:
 @dataclass(frozen=True)
 class Scored:
     """One run scored: ``mean`` (the headline), ``per_query`` (indexed by query ID, the JSON's per-query values),
-    ``summary`` and ``manifest`` (the JSON's, as ``ndcg score --json`` prints them)."""
+    ``summary`` and ``manifest`` (the JSON's, as ``ndcg score --json`` prints them).
+
+    ``per_query`` is a pandas DataFrame made on first use: scoring itself loads no pandas."""
 
     mean: float
-    per_query: pd.DataFrame = field(repr=False)
+    _evaluation: Evaluation = field(repr=False, compare=False)
     summary: dict[str, Any] = field(repr=False)
     manifest: dict[str, Any] = field(repr=False)
     settings: str = ""  # the settings line: EvalSettings.to_text()
+    _table: list[pd.DataFrame] = field(default_factory=list, init=False, repr=False, compare=False)
+
+    @property
+    def per_query(self) -> pd.DataFrame:
+        """One row per query in the evaluation, indexed by query ID (the same object at every use)."""
+        if not self._table:
+            self._table.append(self._evaluation.per_query.set_index("query_id"))
+        return self._table[0]
 
 
 @dataclass(frozen=True)
@@ -104,7 +116,7 @@ def score(
             run_format=run_format,
             order=ordered,
         )
-    return _scored(evaluation.summary, evaluation.per_query, evaluation.manifest, evaluation.settings)
+    return _scored(evaluation)
 
 
 def compare(
@@ -134,6 +146,9 @@ def compare(
     Without ``scale`` the grades are read on 0..3 and the upper bound gives an unjudged document the highest
     grade in the judgments, as ``ndcg compare`` without ``--scale`` does.
     """
+    from ndcg_desktop.scoring.stats import StatsSettings
+    from ndcg_desktop.tasks.comparing import compare_files, parse_cutoffs
+
     with _refusals():
         # one check of the cut-offs, the command line's: whole, positive, each once
         ks = parse_cutoffs(k if isinstance(k, str) else ",".join(map(str, [k] if isinstance(k, int) else k)))
@@ -151,11 +166,11 @@ def compare(
         names: list[str] | None = None
         if isinstance(runs, Mapping):
             names, given = [str(name) for name in runs], list(runs.values())
-        elif isinstance(runs, str | os.PathLike | pd.DataFrame):
+        elif isinstance(runs, str | os.PathLike) or _is_frame(runs):
             raise InputError("give the runs as a list of files or a dict of name -> run")
         else:
             given = list(runs)
-            if any(isinstance(run, pd.DataFrame) for run in given):
+            if any(_is_frame(run) for run in given):
                 raise InputError("name each DataFrame run: give a dict of name -> run")
         result = compare_files(
             _judgments(qrels, settings.scale),
@@ -177,8 +192,10 @@ class Project:
     """A project opened read-only (:func:`open_project`): its versions, judgments, runs and agreement as tables."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
+        from ndcg_desktop.tasks.browse import ProjectReader
+
         with _refusals():
-            self._reader = ProjectReader(Path(path))
+            self._reader: ProjectReader = ProjectReader(Path(path))
 
     def close(self) -> None:
         self._reader.close()
@@ -217,12 +234,14 @@ class Project:
                 raise InputError("a stored run keeps the reading it was imported with; ties is for run files")
             settings = _settings(k, "0..3", choices, None, None)  # the scale: the version's, set by the task
             evaluation = self._reader.score(run, version, settings).evaluation
-        return _scored(evaluation.summary, evaluation.per_query, evaluation.manifest, evaluation.settings)
+        return _scored(evaluation)
 
     def agreement(self, version: int | None = None, *, k: int = 10, **choices: str) -> dict[str, Any]:
         """The annotators' agreement on a version (the draft, else the latest frozen), as ``ndcg agreement
         --export`` writes it: one table per file name without ``.csv`` (``agreement``, ``pairs``, ``confusion``,
         ``leniency``, ``systems_means``, ...) and the ``manifest``."""
+        from ndcg_desktop.tasks.agreement import agreement_tables
+
         with _refusals():
             result = self._reader.agreement(version, _settings(k, "0..3", choices, None, None))  # scale: the version's
             tables: dict[str, Any] = {name.removesuffix(".csv"): t for name, t in agreement_tables(result).items()}
@@ -243,6 +262,8 @@ def choices() -> pd.DataFrame:
         }
         for choice in CHOICES
     ]
+    import pandas as pd
+
     return pd.DataFrame(rows).set_index("name")
 
 
@@ -274,8 +295,16 @@ def _order(order: str | None) -> Any:
     return ORDER_CHOICES.get(order or "")
 
 
+def _is_frame(value: object) -> bool:
+    """Whether ``value`` is a pandas DataFrame (without importing pandas: then it cannot be one)."""
+    pandas = sys.modules.get("pandas")
+    return pandas is not None and isinstance(value, pandas.DataFrame)
+
+
 def _judgments(qrels: Input, scale: GradeScale) -> Judgments:
-    if isinstance(qrels, pd.DataFrame):
+    if _is_frame(qrels):
+        from ndcg_desktop.formats.frames import qrels_from_frame
+
         return qrels_from_frame(qrels, scale=scale)
     if isinstance(qrels, str | os.PathLike):
         return os.fspath(qrels)
@@ -283,13 +312,15 @@ def _judgments(qrels: Input, scale: GradeScale) -> Judgments:
 
 
 def _ranking(run: Input, order: Any) -> Ranking:
-    if isinstance(run, pd.DataFrame):
+    if _is_frame(run):
+        from ndcg_desktop.formats.frames import run_from_frame
+
         return run_from_frame(run, order=order)
     if isinstance(run, str | os.PathLike):
         return os.fspath(run)
     raise InputError(f"a run must be a file path or a pandas DataFrame, not {type(run).__name__}")
 
 
-def _scored(summary: dict[str, Any], per_query: pd.DataFrame, manifest: dict[str, Any], settings: Any) -> Scored:
-    table = per_query.set_index("query_id")
-    return Scored(float(summary["mean_ndcg"]), table, summary, manifest, settings.to_text())
+def _scored(evaluation: Evaluation) -> Scored:
+    summary = evaluation.summary
+    return Scored(float(summary["mean_ndcg"]), evaluation, summary, evaluation.manifest, evaluation.settings.to_text())

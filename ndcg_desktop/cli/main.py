@@ -23,7 +23,8 @@ from ndcg_desktop.domain.settings import MAX_K
 from ndcg_desktop.formats.choices import ORDER_CHOICES
 
 # numpy, pyarrow and pandas (together about half a second) are imported where they are used:
-# ``ndcg --version`` and the parser need none of them, and scoring files (tasks.files) loads no project store.
+# ``ndcg --version`` and the parser need none of them, scoring files (tasks.files) loads no project store,
+# and no pandas unless --export asks for its tables (tests/cli/test_lean_imports.py).
 if TYPE_CHECKING:
     from ndcg_desktop.scoring import Evaluation
 
@@ -86,9 +87,10 @@ def run_score(args: argparse.Namespace) -> int:
 def _report(args: argparse.Namespace, evaluation: Evaluation) -> None:
     """The export and the printed result; raises if either cannot be written (a full disk, a closed pipe)."""
     from ndcg_desktop.cli.report import to_json_text, to_text
-    from ndcg_desktop.formats.export import export_evaluation
 
     if args.export:
+        from ndcg_desktop.formats.export import export_evaluation  # here: it loads pandas (issue 37)
+
         export_evaluation(evaluation, args.export)  # refusals and system errors are InputError, naming the path
     sys.stdout.write((to_json_text(evaluation) if args.json else to_text(evaluation)) + "\n")  # one write
     sys.stdout.flush()  # a write that fails fails here, before anything is recorded
