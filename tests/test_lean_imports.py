@@ -233,7 +233,8 @@ def test_the_tables_are_built_on_first_use_and_only_then_load_pandas(files, tmp_
         "assert 'pandas' not in sys.modules\n"
         "table = scored.per_query\n"
         "assert 'pandas' in sys.modules and table is scored.per_query\n"
-        "print(table.index.name, list(table.columns)[:3], round(float(table['ndcg'].mean()), 12) == round(scored.mean, 12))"
+        "same = round(float(table['ndcg'].mean()), 12) == round(scored.mean, 12)\n"
+        "print(table.index.name, list(table.columns)[:3], same)"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, check=True)
     assert done.stdout.split() == ["query_id", "['ndcg',", "'dcg',", "'idcg']", "True"]

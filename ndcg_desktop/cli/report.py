@@ -161,9 +161,9 @@ def to_text(evaluation: Evaluation) -> str:
     if annotators:  # rule 16: who graded the pool version, and how their differences were settled
         settled = m["judgments"].get("adjudication") or {}
         how = ("; adjudicated " + ", ".join(f"{n} by {rule}" for rule, n in settled.items())) if settled else ""
-        names = ", ".join(plain(str(name)) for name in annotators)
+        who = ", ".join(plain(str(name)) for name in annotators)
         lines.append(
-            f"judges     {len(annotators)} annotator{'s' if len(annotators) != 1 else ''} ({names}){how}"
+            f"judges     {len(annotators)} annotator{'s' if len(annotators) != 1 else ''} ({who}){how}"
             + _agreement_text(m["judgments"].get("agreement"))
         )
     lines += model_lines(m["judgments"])  # rule 18: grades that came from a model, which one, its agreement

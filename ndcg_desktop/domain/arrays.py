@@ -55,7 +55,8 @@ def to_arrow(values: np.ndarray | Sequence[int] | Sequence[float], type: pa.Data
 
 def _numpy_dtype(type: pa.DataType) -> np.dtype | None:
     if pa.types.is_integer(type) or pa.types.is_floating(type) or pa.types.is_boolean(type):
-        return np.dtype(type.to_pandas_dtype())
+        dtype: np.dtype = np.dtype(type.to_pandas_dtype())
+        return dtype
     return None
 
 
@@ -69,13 +70,15 @@ def to_numpy(values: pa.Array | pa.ChunkedArray) -> np.ndarray:
             return to_numpy(values.chunk(0))
         dtype = _numpy_dtype(values.type)
         if dtype is None or values.null_count:
-            return values.to_numpy()
+            converted: np.ndarray = values.to_numpy()
+            return converted
         if values.num_chunks == 0:
             return np.zeros(0, dtype)
         return np.concatenate([to_numpy(chunk) for chunk in values.chunks])
     dtype = _numpy_dtype(values.type)
     if dtype is None or values.null_count:
-        return values.to_numpy(zero_copy_only=False)
+        result: np.ndarray = values.to_numpy(zero_copy_only=False)
+        return result
     n, offset = len(values), values.offset
     data = values.buffers()[1]
     if pa.types.is_boolean(values.type):

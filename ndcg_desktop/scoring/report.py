@@ -81,7 +81,8 @@ def summary_of(
     n = int(np.count_nonzero(mean))
 
     def of(name: str) -> np.ndarray:
-        return per_query[name][mean]
+        counted: np.ndarray = per_query[name][mean]
+        return counted
 
     def total(name: str) -> int:
         return int(per_query[name].sum())
