@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import sqlite3
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -183,14 +182,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         print(f"error: {show(str(where)) + ': ' if where else ''}not enough memory for this input", file=sys.stderr)
         return 2
-    except sqlite3.Error as exc:  # a last resort: the store translates what it raises; the same map, here too
-        from ndcg_desktop.tasks.project import known_error
-
-        known = known_error(exc, getattr(args, "project", None) or "the project file")
-        if known is None:
-            raise
-        print(f"error: {known}", file=sys.stderr)
-        return 2
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)
         return 130
@@ -203,6 +194,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         _drop_stdout()
         reason = exc.strerror[:1].lower() + exc.strerror[1:] if exc.strerror else str(exc)
         print(f"error: cannot write the output: {reason}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # sqlite3.Error (unrelated to the classes above), a last resort: the store translates
+        # what it raises; the same map, here too. sqlite3 is only looked at once a command has loaded it.
+        sqlite3 = sys.modules.get("sqlite3")
+        if sqlite3 is None or not isinstance(exc, sqlite3.Error):
+            raise
+        from ndcg_desktop.tasks.project import known_error
+
+        known = known_error(exc, getattr(args, "project", None) or "the project file")
+        if known is None:
+            raise
+        print(f"error: {known}", file=sys.stderr)
         return 2
 
 

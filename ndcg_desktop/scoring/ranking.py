@@ -229,7 +229,8 @@ def _order(groups: np.ndarray, key: np.ndarray, descending: bool) -> np.ndarray 
     same = groups[1:] == groups[:-1]
     starts = np.flatnonzero(np.r_[True, ~same])
     block_groups = groups[starts]
-    contiguous = len(starts) == len(np.unique(block_groups))
+    ordered_groups = np.sort(block_groups)  # (np.unique imports numpy.ma: 10-30 ms of a small file's start-up)
+    contiguous = not (ordered_groups[1:] == ordered_groups[:-1]).any()  # each query in one block
     out_of_order = key[1:] > key[:-1] if descending else key[1:] < key[:-1]
     if not contiguous or (same & out_of_order).any():
         return np.lexsort((-key if descending else key, groups))  # stable

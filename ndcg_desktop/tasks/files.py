@@ -8,7 +8,7 @@ takes the same inputs.
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
+import threading
 from pathlib import Path
 
 from ndcg_desktop.domain import EvalSettings, GradeScale, OrderKind, Qrels, Run
@@ -44,8 +44,22 @@ def score_files(
     The run is read on a thread while the judgments are (pyarrow and numpy release the GIL); a problem with the
     judgments is still raised first.
     """
-    with ThreadPoolExecutor(1, thread_name_prefix="read-run") as pool:  # leaving waits for the run, even on errors
-        reading = pool.submit(read_ranking, run, run_format, order)
+    # A plain thread, not concurrent.futures: that package imports logging (issue 37: a small file's start-up).
+    read: list[Run] = []
+    failed: list[BaseException] = []
+
+    def read_the_run() -> None:
+        try:
+            read.append(read_ranking(run, run_format, order))
+        except BaseException as exc:  # handed to the caller's thread, raised there
+            failed.append(exc)
+
+    reading = threading.Thread(target=read_the_run, name="read-run", daemon=True)
+    reading.start()
+    try:
         judgments = read_judgments(qrels, settings.scale, qrels_format)
-        ranking = reading.result()
-    return evaluate(judgments, ranking, settings)
+    finally:
+        reading.join()  # the run's reading ends first, even on errors
+    if failed:
+        raise failed[0]
+    return evaluate(judgments, read[0], settings)
