@@ -16,33 +16,28 @@ K to its mean and its ``per_query`` has a ``k`` column.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeAlias
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from ndcg_desktop.domain import EvalSettings, GradeScale, InputError
 from ndcg_desktop.domain.choices import BY_NAME, CHOICES
 from ndcg_desktop.domain.chunks import IdMap
 from ndcg_desktop.formats.choices import ORDER_CHOICES
-from ndcg_desktop.formats.export import in_natural_order
-from ndcg_desktop.formats.frames import (
-    QRELS_DICT,
-    RUN_DICT,
-    qrels_from_frame,
-    qrels_from_mapping,
-    run_from_frame,
-    run_from_mapping,
-)
-from ndcg_desktop.scoring import Evaluation
-from ndcg_desktop.scoring.stats import StatsSettings
-from ndcg_desktop.tasks.agreement import agreement_tables
-from ndcg_desktop.tasks.browse import FrozenJudgments, ProjectReader, frozen_judgments
-from ndcg_desktop.tasks.comparing import RunsComparison, compare_files, parse_cutoffs
 from ndcg_desktop.tasks.files import Judgments, Ranking, read_ranking, score_files_at
+
+# Scoring files loads no pandas, scipy or project store (issue 37: tests/test_lean_imports.py): what else this
+# front offers (DataFrames, dicts, comparisons, projects) is imported where it is used.
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from ndcg_desktop.scoring import Evaluation
+    from ndcg_desktop.scoring.stats import StatsSettings
+    from ndcg_desktop.tasks.browse import FrozenJudgments, ProjectReader
+    from ndcg_desktop.tasks.comparing import RunsComparison
 
 __all__ = ["Compared", "Project", "Refused", "Scored", "choices", "compare", "open_project", "score"]
 
@@ -65,7 +60,9 @@ def _refusals() -> Iterator[None]:
     try:
         yield
     except InputError as exc:
-        if exc.path in (RUN_DICT, QRELS_DICT) and exc.line is not None:  # a dict has no lines: its refusals name
+        frames = sys.modules.get("ndcg_desktop.formats.frames")  # not loaded: no dict was read
+        dicts = (frames.RUN_DICT, frames.QRELS_DICT) if frames is not None else ()
+        if exc.path in dicts and exc.line is not None:  # a dict has no lines: its refusals name
             exc = InputError(exc.message, path=exc.path, hint=exc.hint)  # the query and the document instead
         raise Refused(exc) from None  # the message says it all: no chain of the library's frames
 
@@ -80,10 +77,20 @@ class Scored:
     """
 
     means: dict[int, float]
-    per_query: pd.DataFrame = field(repr=False)
     summary: dict[Any, Any] = field(repr=False)
     manifest: dict[Any, Any] = field(repr=False)
     settings: str = ""  # the settings line: EvalSettings.to_text(), every K named
+    _evaluations: tuple[Evaluation, ...] = field(default=(), repr=False, compare=False)
+    _several: bool = field(default=False, repr=False, compare=False)
+    _table: list[pd.DataFrame] = field(default_factory=list, init=False, repr=False, compare=False)
+
+    @property
+    def per_query(self) -> pd.DataFrame:
+        """One row per query (and K, with several), indexed by query ID, in natural order; a pandas DataFrame made
+        on first use (scoring itself loads no pandas), the same object at every use."""
+        if not self._table:
+            self._table.append(_per_query(self._evaluations, self._several))
+        return self._table[0]
 
     @property
     def mean(self) -> float:
@@ -180,6 +187,8 @@ def compare(
     Without ``scale`` the grades are read on 0..3 and the upper bound gives an unjudged document the highest
     grade in the judgments, as ``ndcg compare`` without ``--scale`` does.
     """
+    from ndcg_desktop.tasks.comparing import compare_files
+
     with _refusals():
         _expect_text(baseline=baseline, qrels_format=qrels_format, run_format=run_format, order=order)
         ks, _several = _cutoffs(k)
@@ -194,11 +203,11 @@ def compare(
             if bad is not None:
                 raise InputError(f"run names are strings, not {type(bad).__name__} ({bad!r})")
             names, given = list(runs), list(runs.values())
-        elif isinstance(runs, str | os.PathLike | pd.DataFrame) or not isinstance(runs, Sequence):
+        elif isinstance(runs, str | os.PathLike) or _is_frame(runs) or not isinstance(runs, Sequence):
             raise InputError(f"give the runs as a list of files or a dict of name -> run, not {_kind(runs)}")
         else:
             given = list(runs)
-            if any(isinstance(run, pd.DataFrame | Mapping) for run in given):
+            if any(_is_frame(run) or isinstance(run, Mapping) for run in given):
                 raise InputError("name each DataFrame or dict run: give a dict of name -> run")
         result = compare_files(
             frozen.qrels if frozen is not None else _judgments(qrels, settings.scale),
@@ -226,10 +235,12 @@ class Project:
     """A project opened read-only (:func:`open_project`): its versions, judgments, runs and agreement as tables."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
+        from ndcg_desktop.tasks.browse import ProjectReader
+
         with _refusals():
             if not isinstance(path, str | os.PathLike):
                 raise InputError(f"a project is a file path, not {_kind(path)}")
-            self._reader = ProjectReader(Path(path))
+            self._reader: ProjectReader = ProjectReader(Path(path))
 
     def close(self) -> None:
         self._reader.close()
@@ -298,7 +309,7 @@ class Project:
                         )
                 evaluations = self._reader.score_at(run, version, settings, ks, residual_from=residual_from)
             else:
-                if not isinstance(run, pd.DataFrame | Mapping | os.PathLike):
+                if not (_is_frame(run) or isinstance(run, Mapping | os.PathLike)):
                     raise InputError(
                         "a run is a stored run's name, a pandas DataFrame, a dict of query -> {document: score} "
                         f"or a pathlib.Path, not {_kind(run)}"
@@ -361,6 +372,8 @@ class Project:
         """The annotators' agreement on a version (the draft, else the latest frozen), as ``ndcg agreement
         --export`` writes it: one table per file name without ``.csv`` (``agreement``, ``pairs``, ``confusion``,
         ``leniency``, ``systems_means``, ...) and the ``manifest``."""
+        from ndcg_desktop.tasks.agreement import agreement_tables
+
         with _refusals():
             _expect_version(version)
             ks, several = _cutoffs(k)
@@ -374,6 +387,8 @@ class Project:
 def choices() -> pd.DataFrame:
     """The evaluation choices ``score`` and ``compare`` take as keywords: each one's values, its default (whether
     that default refuses the input until a policy is chosen), the command line's option and what it decides."""
+    import pandas as pd
+
     rows = [
         {
             "name": choice.name,
@@ -430,6 +445,8 @@ def _cutoffs(k: object) -> tuple[list[int], bool]:
     if isinstance(k, int) and not isinstance(k, bool):
         EvalSettings(k=k)  # its own bound on K, in its own words
         return [k], False
+    from ndcg_desktop.tasks.comparing import parse_cutoffs
+
     if isinstance(k, str):
         return parse_cutoffs(k, option="k"), True
     if isinstance(k, Sequence) and k and all(isinstance(x, int) and not isinstance(x, bool) for x in k):
@@ -468,6 +485,8 @@ def _settings(
 def _stats(
     test: str, correction: str, alpha: float, resamples: int, seed: int, ci: str, detect: float
 ) -> StatsSettings:
+    from ndcg_desktop.scoring.stats import StatsSettings
+
     _expect_text(test=test, correction=correction, ci=ci)
     for name, value in (("alpha", alpha), ("detect", detect), ("resamples", resamples), ("seed", seed)):
         whole = name in ("resamples", "seed")
@@ -490,10 +509,18 @@ def _order(order: str | None) -> Any:
     return ORDER_CHOICES.get(order or "")
 
 
+def _is_frame(value: object) -> bool:
+    """Whether ``value`` is a pandas DataFrame (without importing pandas: then it cannot be one)."""
+    pandas = sys.modules.get("pandas")
+    return pandas is not None and isinstance(value, pandas.DataFrame)
+
+
 def _frozen(qrels: object, scale: str | GradeScale | None) -> FrozenJudgments | None:
     """A frozen version's judgments as ``Project.judgments`` gave them, still unchanged; else None."""
-    if not isinstance(qrels, pd.DataFrame):
+    if not _is_frame(qrels):
         return None
+    from ndcg_desktop.tasks.browse import frozen_judgments
+
     if scale is not None and not isinstance(scale, str | GradeScale):
         raise InputError(f'scale must be a text such as "0..3", not {_kind(scale)}')
     asked = scale if isinstance(scale, GradeScale) or scale is None else GradeScale.parse(scale)
@@ -501,9 +528,13 @@ def _frozen(qrels: object, scale: str | GradeScale | None) -> FrozenJudgments | 
 
 
 def _judgments(qrels: object, scale: GradeScale) -> Judgments:
-    if isinstance(qrels, pd.DataFrame):
+    if _is_frame(qrels):
+        from ndcg_desktop.formats.frames import qrels_from_frame
+
         return qrels_from_frame(qrels, scale=scale)
     if isinstance(qrels, Mapping):
+        from ndcg_desktop.formats.frames import qrels_from_mapping
+
         return qrels_from_mapping(qrels, scale=scale)
     if isinstance(qrels, str | os.PathLike):
         return os.fspath(qrels)
@@ -514,11 +545,15 @@ def _judgments(qrels: object, scale: GradeScale) -> Judgments:
 
 
 def _ranking(run: object, order: Any) -> Ranking:
-    if isinstance(run, pd.DataFrame):
+    if _is_frame(run):
+        from ndcg_desktop.formats.frames import run_from_frame
+
         return run_from_frame(run, order=order)
     if isinstance(run, Mapping):
         if order is not None:
             raise InputError("a dict run is ordered by its scores; order is for files and DataFrames")
+        from ndcg_desktop.formats.frames import run_from_mapping
+
         return run_from_mapping(run)
     if isinstance(run, str | os.PathLike):
         return os.fspath(run)
@@ -528,20 +563,31 @@ def _ranking(run: object, order: Any) -> Ranking:
 
 
 def _scored(evaluations: list[Evaluation], several: bool) -> Scored:
-    """One score per K, as :class:`Scored` gives them: per-query rows in natural order (the exports' order)."""
+    """One score per K, as :class:`Scored` gives them (its per-query table is built on first use)."""
     ks = [evaluation.settings.k for evaluation in evaluations]
     means = {k: float(evaluation.summary["mean_ndcg"]) for k, evaluation in zip(ks, evaluations, strict=True)}
-    tables = [in_natural_order(evaluation.per_query) for evaluation in evaluations]
     if not several:
         only = evaluations[0]
-        return Scored(means, tables[0].set_index("query_id"), only.summary, only.manifest, only.settings.to_text())
-    frames = [table.assign(k=k)[["k", *table.columns]] for k, table in zip(ks, tables, strict=True)]
-    per_query = pd.concat(frames, ignore_index=True).set_index("query_id")
+        return Scored(means, only.summary, only.manifest, only.settings.to_text(), (only,), False)
     text = evaluations[0].settings.to_text().split("(", 1)[1]
     settings = f"nDCG@{','.join(map(str, ks))}({text}"
     summaries = {k: evaluation.summary for k, evaluation in zip(ks, evaluations, strict=True)}
     manifests = {k: evaluation.manifest for k, evaluation in zip(ks, evaluations, strict=True)}
-    return Scored(means, per_query, summaries, manifests, settings)
+    return Scored(means, summaries, manifests, settings, tuple(evaluations), True)
+
+
+def _per_query(evaluations: Sequence[Evaluation], several: bool) -> pd.DataFrame:
+    """The per-query rows of each K in natural order (the exports' order), with a ``k`` column when several."""
+    import pandas as pd
+
+    from ndcg_desktop.formats.export import in_natural_order
+
+    tables = [in_natural_order(evaluation.per_query) for evaluation in evaluations]
+    if not several:
+        return tables[0].set_index("query_id")
+    ks = [evaluation.settings.k for evaluation in evaluations]
+    frames = [table.assign(k=k)[["k", *table.columns]] for k, table in zip(ks, tables, strict=True)]
+    return pd.concat(frames, ignore_index=True).set_index("query_id")
 
 
 def _compared(result: RunsComparison) -> Compared:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import sqlite3
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -23,7 +22,8 @@ from ndcg_desktop.domain.settings import MAX_K
 from ndcg_desktop.formats.choices import ORDER_CHOICES
 
 # numpy, pyarrow and pandas (together about half a second) are imported where they are used:
-# ``ndcg --version`` and the parser need none of them, and scoring files (tasks.files) loads no project store.
+# ``ndcg --version`` and the parser need none of them, scoring files (tasks.files) loads no project store,
+# and no pandas unless --export asks for its tables (tests/cli/test_lean_imports.py).
 if TYPE_CHECKING:
     from ndcg_desktop.scoring import Evaluation
 
@@ -96,9 +96,10 @@ def run_score(args: argparse.Namespace) -> int:
 def _report(args: argparse.Namespace, evaluation: Evaluation) -> None:
     """The export and the printed result; raises if either cannot be written (a full disk, a closed pipe)."""
     from ndcg_desktop.cli.report import to_json_text, to_text
-    from ndcg_desktop.formats.export import export_evaluation
 
     if args.export:
+        from ndcg_desktop.formats.export import export_evaluation  # here: it loads pandas (issue 37)
+
         export_evaluation(evaluation, args.export)  # refusals and system errors are InputError, naming the path
     sys.stdout.write((to_json_text(evaluation) if args.json else to_text(evaluation)) + "\n")  # one write
     sys.stdout.flush()  # a write that fails fails here, before anything is recorded
@@ -202,14 +203,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         print(f"error: {show(str(where)) + ': ' if where else ''}not enough memory for this input", file=sys.stderr)
         return 2
-    except sqlite3.Error as exc:  # a last resort: the store translates what it raises; the same map, here too
-        from ndcg_desktop.tasks.project import known_error
-
-        known = known_error(exc, getattr(args, "project", None) or "the project file")
-        if known is None:
-            raise
-        print(f"error: {known}", file=sys.stderr)
-        return 2
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)
         return 130
@@ -222,6 +215,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         _drop_stdout()
         reason = exc.strerror[:1].lower() + exc.strerror[1:] if exc.strerror else str(exc)
         print(f"error: cannot write the output: {reason}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # sqlite3.Error (unrelated to the classes above), a last resort: the store translates
+        # what it raises; the same map, here too. sqlite3 is only looked at once a command has loaded it.
+        sqlite3 = sys.modules.get("sqlite3")
+        if sqlite3 is None or not isinstance(exc, sqlite3.Error):
+            raise
+        from ndcg_desktop.tasks.project import known_error
+
+        known = known_error(exc, getattr(args, "project", None) or "the project file")
+        if known is None:
+            raise
+        print(f"error: {known}", file=sys.stderr)
         return 2
 
 

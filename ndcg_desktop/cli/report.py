@@ -6,13 +6,17 @@ import json
 import math
 from collections.abc import Callable, Mapping
 from json.encoder import encode_basestring
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-
+from ndcg_desktop.domain.natural import natural_key
 from ndcg_desktop.formats.cells import plain
-from ndcg_desktop.formats.export import in_natural_order
-from ndcg_desktop.scoring import Evaluation
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ndcg_desktop.scoring import Evaluation
+
+# Printed from the evaluation's columns, never its DataFrame: `ndcg score` loads no pandas (issue 37).
 
 _FLAGS = (("no_ranking", "no ranking"), ("zero_idcg", "zero IDCG"), ("excluded", "excluded"), ("tie_at_k", "tie at K"))
 
@@ -23,15 +27,23 @@ def _fmt(value: float | None, digits: int = 4) -> str:
     return f"{value:.{digits}f}"
 
 
-def per_query_rows(evaluation: Evaluation) -> pd.DataFrame:
-    """The per-query table in natural order (q2 before q10), as the exports and the window list queries."""
-    return in_natural_order(evaluation.per_query)
+def per_query_columns(evaluation: Evaluation) -> dict[str, np.ndarray]:
+    """The per-query columns in natural order (q2 before q10), as the exports and the window list queries."""
+    columns = evaluation.per_query_columns
+    ids = columns["query_id"].tolist()
+    order = sorted(range(len(ids)), key=lambda i: natural_key(str(ids[i])))
+    if order == list(range(len(ids))):
+        return columns
+    import numpy as np  # loaded already: the columns are numpy's
+
+    taken = np.asarray(order, dtype=np.intp)
+    return {name: column[taken] for name, column in columns.items()}
 
 
 def to_json(evaluation: Evaluation) -> dict[str, Any]:
-    queries = []
-    for row in per_query_rows(evaluation).to_dict("records"):
-        queries.append({key: (value.item() if hasattr(value, "item") else value) for key, value in row.items()})
+    columns = per_query_columns(evaluation)
+    names = list(columns)
+    queries = [dict(zip(names, row, strict=True)) for row in zip(*(c.tolist() for c in columns.values()), strict=True)]
     return {"summary": evaluation.summary, "queries": queries, "manifest": evaluation.manifest}
 
 
@@ -41,7 +53,7 @@ def to_json_text(evaluation: Evaluation) -> str:
     With ``indent`` the json module encodes in pure Python, one small piece at a time; a large
     run has thousands of per-query objects of plain values, rendered here column by column.
     """
-    queries = _query_objects(per_query_rows(evaluation))
+    queries = _query_objects(per_query_columns(evaluation))
     if queries is None:  # a value this renderer does not know: let json do all of it
         return json.dumps(to_json(evaluation), indent=2, ensure_ascii=False)
     # json.dumps never writes a newline inside a string (it escapes them), so indenting is exact.
@@ -68,17 +80,17 @@ _SCALARS: dict[type, Callable[[Any], str]] = {
 }
 
 
-def _query_objects(table: pd.DataFrame) -> str | None:
+def _query_objects(table: Mapping[str, np.ndarray]) -> str | None:
     """The per-query list as to_json and json.dumps render it, or None for a value of another type."""
-    names = list(table.columns)
+    names = list(table)
     if not names or len(set(names)) != len(names) or not all(type(name) is str for name in names):
         return None
-    if not len(table):
+    if not names or not len(table[names[0]]):
         return "[]"
     columns = []
     for name in names:
         prefix = f"      {encode_basestring(name)}: "
-        try:  # Series.tolist gives the Python values to_dict("records") gives
+        try:  # ndarray.tolist gives Python values, as the frame's to_dict("records") did
             columns.append([prefix + _SCALARS[type(value)](value) for value in table[name].tolist()])
         except KeyError:
             return None
@@ -143,19 +155,22 @@ def residual_text(residual: Mapping[str, Any]) -> str:
 def to_text(evaluation: Evaluation) -> str:
     s = evaluation.summary
     k = evaluation.settings.k
-    table = per_query_rows(evaluation)
+    table = per_query_columns(evaluation)
     width = max([len("query"), *(len(str(q)) for q in table["query_id"])])
     header = (
         f"{'query':<{width}}  {'nDCG':>7}  {'DCG':>8}  {'IDCG':>8}  {'cand.':>7}  "
         f"{'found':>5}  {'missed':>6}  {f'unj@{k}':>6}  flags"
     )
     lines = [header, "-" * len(header)]
-    for row in table.itertuples(index=False):
-        flags = ", ".join(label for name, label in _FLAGS if getattr(row, name))
+    shown = ("query_id", "ndcg", "dcg", "idcg", "candidate_ndcg", "relevant_found", "relevant_missed")
+    names = [*shown, "unjudged_in_top_k", *(name for name, _ in _FLAGS)]
+    for row in zip(*(table[name].tolist() for name in names), strict=True):
+        query_id, ndcg, dcg, idcg, candidate, found, missed, unjudged = row[: len(shown) + 1]
+        flags = ", ".join(label for (_, label), on in zip(_FLAGS, row[len(shown) + 1 :], strict=True) if on)
         lines.append(
-            f"{row.query_id:<{width}}  {row.ndcg:>7.4f}  {row.dcg:>8.4f}  {row.idcg:>8.4f}  "
-            f"{row.candidate_ndcg:>7.4f}  {row.relevant_found:>5}  {row.relevant_missed:>6}  "
-            f"{row.unjudged_in_top_k:>6}  {flags}".rstrip()
+            f"{query_id:<{width}}  {ndcg:>7.4f}  {dcg:>8.4f}  {idcg:>8.4f}  "
+            f"{candidate:>7.4f}  {found:>5}  {missed:>6}  "
+            f"{unjudged:>6}  {flags}".rstrip()
         )
     m = evaluation.manifest
     lines += [
@@ -183,9 +198,9 @@ def to_text(evaluation: Evaluation) -> str:
     if annotators:  # rule 16: who graded the pool version, and how their differences were settled
         settled = m["judgments"].get("adjudication") or {}
         how = ("; adjudicated " + ", ".join(f"{n} by {rule}" for rule, n in settled.items())) if settled else ""
-        names = ", ".join(plain(str(name)) for name in annotators)
+        who = ", ".join(plain(str(name)) for name in annotators)
         lines.append(
-            f"judges     {len(annotators)} annotator{'s' if len(annotators) != 1 else ''} ({names}){how}"
+            f"judges     {len(annotators)} annotator{'s' if len(annotators) != 1 else ''} ({who}){how}"
             + _agreement_text(m["judgments"].get("agreement"))
         )
     lines += model_lines(m["judgments"])  # rule 18: grades that came from a model, which one, its agreement

@@ -209,11 +209,13 @@ class Run:
         import pyarrow as pa
         import pyarrow.compute as pc
 
+        from ndcg_desktop.domain.arrays import to_arrow
+
         if self.doc_numbers is not None:
-            return pc.cast(pa.array(self.doc_numbers[rows], pa.int64()), pa.string())
+            return pc.cast(to_arrow(self.doc_numbers[rows], pa.int64()), pa.string())
         if self.doc_column is not None:
-            return self.doc_column.take(pa.array(rows))
-        return self.docs.take(pa.array(self.d[rows]))
+            return self.doc_column.take(to_arrow(rows))
+        return self.docs.take(to_arrow(self.d[rows]))
 
     def __len__(self) -> int:
         return len(self.q)
@@ -234,6 +236,8 @@ def _dictionary_of_numbers(numbers: np.ndarray) -> tuple[pa.Array, np.ndarray]:
     import pyarrow as pa
     import pyarrow.compute as pc
 
+    from ndcg_desktop.domain.arrays import to_arrow
+
     if len(numbers) and int(numbers.max()) < 2 * len(numbers) + (1 << 24):
         # Dense enough for a table indexed by value: mark the values used, number them in order.
         used = np.zeros(int(numbers.max()) + 1, dtype=bool)
@@ -243,7 +247,7 @@ def _dictionary_of_numbers(numbers: np.ndarray) -> tuple[pa.Array, np.ndarray]:
     else:
         distinct, inverse = np.unique(numbers, return_inverse=True)
         codes = inverse.astype(np.int32, copy=False)
-    return pc.cast(pa.array(distinct, pa.int64()), pa.string()), codes
+    return pc.cast(to_arrow(distinct, pa.int64()), pa.string()), codes
 
 
 def _dictionary_of_strings(column: pa.Array) -> tuple[pa.Array, np.ndarray]:
@@ -251,5 +255,7 @@ def _dictionary_of_strings(column: pa.Array) -> tuple[pa.Array, np.ndarray]:
     import numpy as np
     import pyarrow.compute as pc
 
+    from ndcg_desktop.domain.arrays import to_numpy
+
     encoded = pc.dictionary_encode(column)
-    return encoded.dictionary, encoded.indices.to_numpy(zero_copy_only=False).astype(np.int32, copy=False)
+    return encoded.dictionary, to_numpy(encoded.indices).astype(np.int32, copy=False)

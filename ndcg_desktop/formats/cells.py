@@ -19,6 +19,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ndcg_desktop.domain.arrays import scalar, to_numpy
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.names import IMPORT_PREFIX, check_person_name
 
@@ -247,7 +248,8 @@ def clean_ids(
     trimmed = pc.utf8_trim(column, characters=WHITESPACE)
     length = pc.utf8_length(trimmed)
     bad = pc.or_(
-        pc.or_(pc.equal(length, 0), pc.greater(length, MAX_ID_LENGTH)), pc.match_substring_regex(trimmed, _RE2_BAD)
+        pc.or_(pc.equal(length, scalar(0, length.type)), pc.greater(length, scalar(MAX_ID_LENGTH, length.type))),
+        pc.match_substring_regex(trimmed, _RE2_BAD),
     )
     first = _first_true(bad)
     if first is not None:
@@ -257,9 +259,9 @@ def clean_ids(
 
 def _first_true(mask: pa.Array | pa.ChunkedArray) -> int | None:
     values = (
-        mask.to_numpy(zero_copy_only=False)
+        to_numpy(mask)
         if isinstance(mask, pa.Array)
-        else np.concatenate([c.to_numpy(zero_copy_only=False) for c in mask.chunks] or [np.zeros(0, bool)])
+        else np.concatenate([to_numpy(c) for c in mask.chunks] or [np.zeros(0, bool)])
     )
     hits = np.flatnonzero(values)
     return int(hits[0]) if len(hits) else None
@@ -325,8 +327,8 @@ def parse_integers(
     else:
         values = _checked_integers(column, what, path, line_of)
     if isinstance(values, pa.ChunkedArray):
-        values = values.combine_chunks() if values.num_chunks else pa.array([], pa.int64())
-    result: np.ndarray = values.to_numpy(zero_copy_only=False)
+        values = values.combine_chunks() if values.num_chunks else pa.nulls(0, pa.int64())
+    result: np.ndarray = to_numpy(values)
     return result
 
 

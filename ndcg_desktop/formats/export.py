@@ -218,8 +218,11 @@ def write_json(data: Any, path: str | Path) -> None:
 class ExportableEvaluation(Protocol):
     """What an export needs from an evaluation (``scoring.Evaluation`` has it; formats does not import scoring)."""
 
-    per_query: pd.DataFrame
-    per_position: pd.DataFrame
+    @property
+    def per_query(self) -> pd.DataFrame: ...
+    @property
+    def per_position(self) -> pd.DataFrame: ...
+
     manifest: dict[str, Any]
 
 

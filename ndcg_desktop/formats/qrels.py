@@ -12,10 +12,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ndcg_desktop.domain.arrays import strings, to_arrow, to_numpy
 from ndcg_desktop.domain.data import JudgmentColumns, Qrels, Source
 from ndcg_desktop.domain.errors import Advice, InputError
 from ndcg_desktop.domain.settings import GradeScale
@@ -167,7 +167,7 @@ def _read_trec_slow(data: bytes, path: str | Path) -> _Cells:
         dids.append(parts[2])
         grades.append(parts[3])
         lines.append(number)
-    q, d, g, i = (pa.array(c, pa.string()) for c in (qids, dids, grades, rounds))
+    q, d, g, i = (strings(c) for c in (qids, dids, grades, rounds))
     return _Cells(q, d, g, _ints(lines), i)
 
 
@@ -200,7 +200,7 @@ def _read_delimited_slow(data: bytes, path: str | Path, sep: str, header: list[s
         lines.append(number)
     if not lines:
         raise InputError("has a header but no judgments", path=path, line=1)
-    arrays = [pa.array(c, pa.string()) for c in columns]
+    arrays = [strings(c) for c in columns]
     return _Cells(arrays[0], arrays[1], arrays[2], _ints(lines), arrays[3] if len(arrays) > 3 else None)
 
 
@@ -240,7 +240,7 @@ def _validate(cells: _Cells, path: str | Path, scale: GradeScale) -> tuple[Judgm
         )
     queries, q = sorted_codes(query_ids)
     del query_ids
-    cells.query_id = cells.grade = pa.array([], pa.string())  # their columns are no longer needed: keep the peak low
+    cells.query_id = cells.grade = pa.nulls(0, pa.string())  # their columns are no longer needed: keep the peak low
     keys = id_keys(doc_ids)
     dropped = _repeats(queries, q, doc_ids, keys, grade, cells, path)
     line = cells.line
@@ -250,8 +250,8 @@ def _validate(cells: _Cells, path: str | Path, scale: GradeScale) -> tuple[Judgm
         rows = np.flatnonzero(keep)
         q, grade, keys = q[rows], grade[rows], keys[rows]
         line = rows + 1 if line is None else line[rows]
-        doc_ids = doc_ids.take(pa.array(rows))
-        iteration = None if iteration is None else iteration.take(pa.array(rows))  # the first line's, as its grade
+        doc_ids = doc_ids.take(to_arrow(rows))
+        iteration = None if iteration is None else iteration.take(to_arrow(rows))  # the first line's, as its grade
     columns = JudgmentColumns(queries, q, doc_ids, grade, line, doc_keys=keys, iteration=iteration)
     return columns, len(dropped)  # keys: for scoring
 
@@ -261,7 +261,7 @@ def _iterations(
 ) -> pa.Array | pa.ChunkedArray | None:
     """The iteration column as written (None when every row's is ``0``, the usual case: nothing to keep), held to
     the ID rule (rule 14) since the project stores it and export-qrels writes it back."""
-    if column is None or len(column) == 0 or pc.all(pc.equal(column, "0")).as_py():
+    if column is None or len(column) == 0 or pc.all(pc.equal(column, strings(["0"])[0])).as_py():
         return None
     return clean_ids(column, "iteration", path, line_of)
 
@@ -275,18 +275,18 @@ def sorted_codes(ids: pa.Array | pa.ChunkedArray) -> tuple[pa.Array, np.ndarray]
     chunks = [c for c in (ids.chunks if isinstance(ids, pa.ChunkedArray) else [ids]) if len(c)]
     heads, lengths = [], []
     for chunk in chunks:
-        change = pc.not_equal(chunk.slice(1), chunk.slice(0, len(chunk) - 1)).to_numpy(zero_copy_only=False)
+        change = to_numpy(pc.not_equal(chunk.slice(1), chunk.slice(0, len(chunk) - 1)))
         first = np.flatnonzero(np.r_[True, change])
-        heads.append(chunk.take(pa.array(first)))
+        heads.append(chunk.take(to_arrow(first)))
         lengths.append(np.diff(np.r_[first, len(chunk)]))
-    grouped = pa.chunked_array(heads, pa.string()).combine_chunks() if heads else pa.array([], pa.string())
+    grouped = pa.chunked_array(heads, pa.string()).combine_chunks() if heads else pa.nulls(0, pa.string())
     encoded = pc.dictionary_encode(grouped)
-    order = pc.sort_indices(encoded.dictionary).to_numpy()  # UTF-8 byte order is code point order
+    order = to_numpy(pc.sort_indices(encoded.dictionary))  # UTF-8 byte order is code point order
     rank = np.empty(len(order), dtype=np.int32)
     rank[order] = np.arange(len(order), dtype=np.int32)
-    head_codes = rank[encoded.indices.to_numpy(zero_copy_only=False)]
+    head_codes = rank[to_numpy(encoded.indices)]
     counts = np.concatenate(lengths) if lengths else np.zeros(0, np.int64)
-    return encoded.dictionary.take(pa.array(order)), np.repeat(head_codes, counts)
+    return encoded.dictionary.take(to_arrow(order)), np.repeat(head_codes, counts)
 
 
 def _repeats(
@@ -313,31 +313,28 @@ def _repeats(
     same = ordered[1:] == ordered[:-1]
     if not same.any():
         return np.zeros(0, dtype=np.int64)
-    rows = np.flatnonzero(np.isin(pair_keys(), ordered[1:][same]))
-    frame = pd.DataFrame(
-        {
-            "query_id": queries.take(pa.array(q[rows])).to_pylist(),
-            "doc_id": doc_ids.take(pa.array(rows)).to_pylist(),
-            "grade": grade[rows],
-            "line": rows + 1 if cells.line is None else cells.line[rows],
-            "row": rows,
-        }
-    )
-    dup = frame.duplicated(["query_id", "doc_id"], keep=False)
-    group = frame.loc[dup].sort_values("line")
-    first = group.drop_duplicates(["query_id", "doc_id"])
-    merged = group.merge(first, on=["query_id", "doc_id"], suffixes=("", "_first"))
-    conflicts = merged[merged["grade"] != merged["grade_first"]]
-    if not conflicts.empty:
-        c = conflicts.sort_values("line").iloc[0]
-        raise InputError(
-            f"document {brief(c['doc_id'])} for query {brief(c['query_id'])} is graded {int(c['grade'])} here "
-            f"but {int(c['grade_first'])} at line {int(c['line_first'])}",
-            path=path,
-            line=int(c["line"]),
-        )
-    later: np.ndarray = np.sort(group.loc[group.duplicated(["query_id", "doc_id"]), "row"].to_numpy(np.int64))
-    return later
+    rows = np.flatnonzero(np.isin(pair_keys(), ordered[1:][same]))  # ascending: file order
+    # Few rows share a key (repeats, and the rare collision): compared as text, first line first.
+    query_ids = queries.take(to_arrow(q[rows])).to_pylist()
+    doc_ids_of = doc_ids.take(to_arrow(rows)).to_pylist()
+    lines = (rows + 1 if cells.line is None else cells.line[rows]).tolist()
+    first: dict[tuple[str, str], tuple[int, int]] = {}  # (query, document) -> its first grade and line
+    later: list[int] = []
+    for row, query_id, doc_id, value, line in zip(
+        rows.tolist(), query_ids, doc_ids_of, grade[rows].tolist(), lines, strict=True
+    ):
+        seen = first.setdefault((query_id, doc_id), (value, line))
+        if seen[1] == line:
+            continue
+        if seen[0] != value:
+            raise InputError(
+                f"document {brief(doc_id)} for query {brief(query_id)} is graded {value} here "
+                f"but {seen[0]} at line {seen[1]}",
+                path=path,
+                line=line,
+            )
+        later.append(row)
+    return np.array(later, dtype=np.int64)
 
 
 def judgment_lines(text: bytes) -> JudgmentColumns:
@@ -350,8 +347,8 @@ def judgment_lines(text: bytes) -> JudgmentColumns:
     if table is None:
         if text:
             raise ValueError("stored judgments do not read back as three tab-separated columns")
-        empty = pa.array([], pa.string())
+        empty = pa.nulls(0, pa.string())
         return JudgmentColumns(empty, np.zeros(0, np.int32), empty, np.zeros(0, np.int64))
     queries, q = sorted_codes(table.column("query_id"))
     doc_ids = table.column("doc_id")
-    return JudgmentColumns(queries, q, doc_ids, table.column("grade").to_numpy())
+    return JudgmentColumns(queries, q, doc_ids, to_numpy(table.column("grade")))

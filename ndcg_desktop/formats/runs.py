@@ -14,6 +14,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ndcg_desktop.domain.arrays import strings, to_arrow, to_numpy
 from ndcg_desktop.domain.data import OrderKind, Run, Source
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.formats.cells import brief, check_id, clean_ids, is_number, parse_number, separator_hint, show
@@ -161,7 +162,7 @@ def _contiguous(ids: pa.Array | pa.ChunkedArray) -> pa.Array:
     if not isinstance(ids, pa.ChunkedArray):
         return ids
     if not ids.num_chunks:
-        return pa.array([], pa.string())
+        return pa.nulls(0, pa.string())
     if sum(c.buffers()[2].size if c.buffers()[2] is not None else 0 for c in ids.chunks) >= 1 << 31:
         ids = ids.cast(pa.large_string())
     return ids.combine_chunks()
@@ -215,7 +216,7 @@ def _encode(ids: pa.Array | pa.ChunkedArray) -> tuple[pa.Array, np.ndarray]:
     """Dictionary-encode IDs: (distinct values, int32 code per row)."""
     # One hash pass over contiguous data: unifying per-chunk dictionaries is several times slower.
     encoded = pc.dictionary_encode(_contiguous(ids))
-    codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int32, copy=False)
+    codes = to_numpy(encoded.indices).astype(np.int32, copy=False)
     return encoded.dictionary, codes
 
 
@@ -230,12 +231,12 @@ def _encode_queries(ids: pa.Array | pa.ChunkedArray) -> tuple[pa.Array, np.ndarr
     n_heads = 0
     for chunk in chunks:
         n = len(chunk)
-        change = pc.not_equal(chunk.slice(1), chunk.slice(0, n - 1)).to_numpy(zero_copy_only=False)
+        change = to_numpy(pc.not_equal(chunk.slice(1), chunk.slice(0, n - 1)))
         first = np.flatnonzero(np.r_[True, change])
         n_heads += len(first)
         if n_heads > len(ids) // 8 + 1:
             return _encode(ids)  # not grouped by query: hashing every row is cheaper
-        heads.append(chunk.take(pa.array(first)))
+        heads.append(chunk.take(to_arrow(first)))
         lengths.append(np.diff(np.r_[first, n]))
     if not heads:
         return _encode(ids)
@@ -273,8 +274,8 @@ def _canonical_integers(ids: pa.Array | pa.ChunkedArray) -> np.ndarray | None:
     except pa.ArrowInvalid:
         return None
     if isinstance(numbers, pa.ChunkedArray):
-        numbers = numbers.combine_chunks() if numbers.num_chunks else pa.array([], pa.int32())
-    result: np.ndarray = numbers.to_numpy(zero_copy_only=False)
+        numbers = numbers.combine_chunks() if numbers.num_chunks else pa.nulls(0, pa.int32())
+    result: np.ndarray = to_numpy(numbers)
     return result
 
 
@@ -303,7 +304,7 @@ def _finish(source: Source, c: _Columns) -> Run:
     if numbers is None:
         chunks = c.doc_ids.chunks if isinstance(c.doc_ids, pa.ChunkedArray) else [c.doc_ids]
         del c.doc_ids  # the chunks list holds the last references: each is freed once copied
-        column = _moved_into_one(chunks) if len(chunks) > 1 else chunks[0] if chunks else pa.array([], pa.string())
+        column = _moved_into_one(chunks) if len(chunks) > 1 else chunks[0] if chunks else pa.nulls(0, pa.string())
     else:
         del c.doc_ids
     if len(q) == 0 and not c.empty_queries:
@@ -356,8 +357,8 @@ def _trec_columns(table: pa.Table, line_numbers: np.ndarray | None) -> _Columns:
     return _Columns(
         table.column("query_id"),
         table.column("doc_id"),
-        table.column("score").to_numpy(),
-        table.column("rank").to_numpy() if by_rank else None,
+        to_numpy(table.column("score")),
+        to_numpy(table.column("rank")) if by_rank else None,
         OrderKind.RANK if by_rank else OrderKind.SCORE,
         line_numbers,
         1,
@@ -412,8 +413,8 @@ def _read_trec_slow(data: bytes, path: str, order: OrderKind | None) -> _Columns
             ranks.append(parse_number(parts[3], "rank", path, number))
         lines.append(number)
     return _Columns(
-        pa.array(qids, pa.string()),
-        pa.array(dids, pa.string()),
+        strings(qids),
+        strings(dids),
         np.array(scores, dtype=np.float64),
         np.array(ranks, dtype=np.float64) if by_rank else None,
         OrderKind.RANK if by_rank else OrderKind.SCORE,
@@ -464,7 +465,7 @@ def _read_delimited(data: bytes, path: str, sep: str, order: OrderKind | None = 
     table = read_delimited_table(data, sep, {"query_id": pa.string(), "doc_id": pa.string(), by: pa.float64()})
     if table is None or table.num_rows == 0 or table.column(by).null_count:
         return _read_delimited_slow(data, path, sep, header, by, notes)
-    values = table.column(by).to_numpy()
+    values = to_numpy(table.column(by))
     kind = OrderKind.SCORE if by == "score" else OrderKind.RANK
     return _Columns(
         table.column("query_id"),
@@ -490,8 +491,8 @@ def _read_delimited_slow(data: bytes, path: str, sep: str, header: list[str], by
         raise InputError("has a header but no ranked documents", path=path, line=1)
     arr = np.array(values, dtype=np.float64)
     return _Columns(
-        pa.array(qids, pa.string()),
-        pa.array(dids, pa.string()),
+        strings(qids),
+        strings(dids),
         arr if by == "score" else None,
         arr if by == "rank" else None,
         OrderKind.SCORE if by == "score" else OrderKind.RANK,
@@ -532,8 +533,8 @@ def _read_jsonl(data: bytes, path: str) -> _Columns:
         raise InputError("has no queries", path=path)
     # A query listed with no documents is an answer (it scores 0), not a missing ranking.
     return _Columns(
-        pa.array(qids, pa.string()),
-        pa.array(dids, pa.string()),
+        strings(qids),
+        strings(dids),
         None,
         None,
         OrderKind.LIST,

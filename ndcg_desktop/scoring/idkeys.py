@@ -21,6 +21,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ndcg_desktop.domain.arrays import to_arrow, to_numpy
+
 _ONES = np.uint64(0xFFFFFFFFFFFFFFFF)
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)  # 2**64 / phi: Fibonacci hashing's multiplier
 _M1, _M2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)  # splitmix64's finaliser
@@ -186,12 +188,12 @@ def string_ranks(strings: pa.Array) -> np.ndarray:
         return rank
     # Full comparison inside each undecided key: the rank among all their distinct strings orders
     # every group correctly, since the groups' keys already order the groups.
-    subset = strings.take(pa.array(undecided))
+    subset = strings.take(to_arrow(undecided))
     values = pc.unique(subset)
     by_value = np.empty(len(values), dtype=np.int64)
-    by_value[pc.sort_indices(values).to_numpy()] = np.arange(len(values))
+    by_value[to_numpy(pc.sort_indices(values))] = np.arange(len(values))
     sub = np.zeros(n, dtype=np.int64)
-    sub[undecided] = by_value[pc.index_in(subset, value_set=values).to_numpy()]
+    sub[undecided] = by_value[to_numpy(pc.index_in(subset, value_set=values))]
     result: np.ndarray = rank * (len(values) + 1) + sub
     return result
 

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ndcg_desktop.domain.arrays import scalar, strings, to_arrow, to_numpy
 from ndcg_desktop.domain.data import JudgmentColumns, OrderKind, Qrels, Run
 from ndcg_desktop.domain.errors import InputError, choose
 from ndcg_desktop.domain.progress import Cancelled, IsCancelled, Progress
@@ -42,7 +42,10 @@ from ndcg_desktop.scoring.ranking import (
     rank_run,
     verify_same,
 )
-from ndcg_desktop.scoring.report import manifest_of, per_position_table, summary_of
+from ndcg_desktop.scoring.report import manifest_of, per_position_columns, per_position_frame, summary_of
+
+if TYPE_CHECKING:
+    import pandas as pd  # the tables are built on first use: scoring a file loads no pandas (issue 37)
 
 
 def gain_values(grades: np.ndarray, gain: Gain) -> np.ndarray:
@@ -111,11 +114,11 @@ def _pool_queries(judgments: JudgmentColumns) -> tuple[pa.Array, np.ndarray]:
     ordered = len(queries) < 2 or not pc.any(pc.greater_equal(queries[:-1], queries[1:])).as_py()
     if used.all() and ordered:
         return queries, q
-    kept = queries.filter(pa.array(used))
-    order = pc.sort_indices(kept).to_numpy()  # UTF-8 byte order = Python's str order
+    kept = queries.filter(to_arrow(used))
+    order = to_numpy(pc.sort_indices(kept))  # UTF-8 byte order = Python's str order
     code = np.full(len(queries), -1, dtype=np.int32)
     code[np.flatnonzero(used)[order]] = np.arange(len(order), dtype=np.int32)
-    return kept.take(pa.array(order)), code[q]
+    return kept.take(to_arrow(order)), code[q]
 
 
 # Judgments are ruled out by key when there are at least FILTER_LEAST of them and FILTER_RATIO per ranked row.
@@ -151,7 +154,7 @@ def _index_in(values: pa.Array, distinct: pa.Array) -> np.ndarray:
     if len(values) == 0:
         return np.zeros(0, dtype=np.int64)
     found = pc.index_in(values.cast(distinct.type), value_set=distinct)
-    index: np.ndarray = found.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64)
+    index: np.ndarray = to_numpy(found.fill_null(scalar(-1, found.type))).astype(np.int64)
     return index
 
 
@@ -240,15 +243,37 @@ def _tie_group_ends(groups: np.ndarray, key: np.ndarray, rows: np.ndarray) -> np
 
 @dataclass
 class Evaluation:
-    """Everything one scoring produces: per-query and per-position tables, summary, manifest."""
+    """Everything one scoring produces: per-query and per-position tables, summary, manifest.
+
+    The tables are held as columns (numpy, and Arrow for document IDs); :attr:`per_query` and
+    :attr:`per_position` are pandas DataFrames of them, built on first use (pandas is imported then:
+    ``ndcg score`` prints from the columns and never loads it).
+    """
 
     settings: EvalSettings
-    per_query: pd.DataFrame
-    per_position: pd.DataFrame
+    per_query_columns: dict[str, np.ndarray]  # one entry per per_query column, in its order
+    per_position_columns: dict[str, np.ndarray | pa.Array]
     summary: dict[str, Any]
     manifest: dict[str, Any]
     unknown_queries: list[str] = field(default_factory=list)
     dropped_queries: list[str] = field(default_factory=list)
+    _frames: dict[str, pd.DataFrame] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    @property
+    def per_query(self) -> pd.DataFrame:
+        """One row per evaluated query (the columns of :attr:`per_query_columns`), built once."""
+        if "per_query" not in self._frames:
+            import pandas as pd
+
+            self._frames["per_query"] = pd.DataFrame(self.per_query_columns)
+        return self._frames["per_query"]
+
+    @property
+    def per_position(self) -> pd.DataFrame:
+        """The top K of every query, position by position (what earned gain, and where), built once."""
+        if "per_position" not in self._frames:
+            self._frames["per_position"] = per_position_frame(self.per_position_columns)
+        return self._frames["per_position"]
 
 
 def evaluate(
@@ -372,11 +397,11 @@ def _evaluate(
     if maybe is None:
         pool_q, pool_did, pool_grade = all_q, judgments.doc_ids, judgments.grade
     else:  # ``pool_*`` from here on: only the judgments a returned document may match
-        pool_q, pool_did, pool_grade = all_q[maybe], judgments.doc_ids.take(pa.array(maybe)), judgments.grade[maybe]
+        pool_q, pool_did, pool_grade = all_q[maybe], judgments.doc_ids.take(to_arrow(maybe)), judgments.grade[maybe]
     del all_q, maybe
     pool_did = pool_did.cast(pa.large_string())  # 64-bit offsets: one array of any size
     if isinstance(pool_did, pa.ChunkedArray):
-        pool_did = pool_did.combine_chunks() if pool_did.num_chunks else pa.array([], pa.large_string())
+        pool_did = pool_did.combine_chunks() if pool_did.num_chunks else pa.nulls(0, pa.large_string())
     pool_gain = gain_values(pool_grade, settings.gain)
     pool_ident, both = keys_among(docs, keys, pool_did)
     # The pairs are written over the identity keys (8 bytes a row fewer at the peak): rows.ident is the pair now.
@@ -412,7 +437,7 @@ def _evaluate(
     if not both.exact:  # hashed keys: a match must be the same query (then the same key: pair_keys) and document
         if (pq[judged_rows] != pool_q[judged_hit]).any():
             raise IdCollision()
-        verify_same(docs, both, sd[judged_rows], pool_did.take(pa.array(judged_hit)))
+        verify_same(docs, both, sd[judged_rows], pool_did.take(to_arrow(judged_hit)))
     del pair, rows
     judged_q = pq[judged_rows]
     judged_pos = judged_rows - starts[np.searchsorted(starts, judged_rows, side="right") - 1] + 1
@@ -436,7 +461,7 @@ def _evaluate(
         starts, lengths = blocks(sq)
     returned = np.zeros(nq, dtype=np.int64)
     returned[pq[starts]] = lengths
-    empty_known = _index_in(pa.array(list(run.empty_queries), pa.string()), pool_query_ids)
+    empty_known = _index_in(strings(list(run.empty_queries)), pool_query_ids)
     answered[empty_known[empty_known >= 0]] = True  # rule 9: an empty ranking is an answer
     ranked = _Ranked(
         nq=nq,
@@ -547,31 +572,30 @@ def _cut(qrels: Qrels, run: Run, settings: EvalSettings, r: _Ranked, advance: Ca
         candidate_ndcg = np.where(candidate_idcg > 0, dcg / candidate_idcg, 0.0)
         tie_ndcg = np.where(zero_idcg, 0.0, tie_dcg / idcg)
 
-    per_query = pd.DataFrame(
-        {
-            "query_id": pool_queries,
-            "ndcg": ndcg,
-            "dcg": dcg,
-            "idcg": idcg,
-            "candidate_ndcg": candidate_ndcg,
-            "tie_averaged_ndcg": tie_ndcg,
-            "returned": r.returned,
-            "relevant_in_pool": relevant_in_pool,
-            "relevant_found": relevant_found,
-            "relevant_missed": relevant_in_pool - relevant_found,
-            "unjudged_in_top_k": unjudged_top_k,
-            "unjudged_total": r.unjudged_total,
-            "duplicates_removed": r.duplicates_per_query,
-            "zero_idcg": zero_idcg,
-            "excluded": excluded,
-            "no_ranking": ~answered,
-            "tie_at_k": tie_at_k,
-            "in_mean": evaluated & ~excluded,
-        }
-    )
-    per_query = per_query[evaluated].reset_index(drop=True)
+    per_query = {
+        "query_id": pool_queries,
+        "ndcg": ndcg,
+        "dcg": dcg,
+        "idcg": idcg,
+        "candidate_ndcg": candidate_ndcg,
+        "tie_averaged_ndcg": tie_ndcg,
+        "returned": r.returned,
+        "relevant_in_pool": relevant_in_pool,
+        "relevant_found": relevant_found,
+        "relevant_missed": relevant_in_pool - relevant_found,
+        "unjudged_in_top_k": unjudged_top_k,
+        "unjudged_total": r.unjudged_total,
+        "duplicates_removed": r.duplicates_per_query,
+        "zero_idcg": zero_idcg,
+        "excluded": excluded,
+        "no_ranking": ~answered,
+        "tie_at_k": tie_at_k,
+        "in_mean": evaluated & ~excluded,
+    }
+    if not evaluated.all():
+        per_query = {name: column[evaluated] for name, column in per_query.items()}
 
-    per_position = per_position_table(
+    per_position = per_position_columns(
         run, settings, pool_queries, docs, sq, sd, srow, pos, top, judged, grade, gain, disc
     )
     summary = summary_of(per_query, settings, unknown, dropped, r.n_dup)

@@ -6,18 +6,21 @@ Split from :mod:`ndcg_desktop.scoring.ndcg` (which calls these once per cutoff);
 from __future__ import annotations
 
 import datetime as _dt
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
+import pyarrow as pa
 
 from ndcg_desktop import __version__
 from ndcg_desktop.domain.data import Qrels, Run
 from ndcg_desktop.domain.settings import EvalSettings
 from ndcg_desktop.scoring.ranking import DocIds, doc_strings
 
+if TYPE_CHECKING:
+    import pandas as pd  # the per-position frame is built on first use (issue 37: scoring loads no pandas)
 
-def per_position_table(
+
+def per_position_columns(
     run: Run,
     settings: EvalSettings,
     pool_queries: np.ndarray,
@@ -31,25 +34,39 @@ def per_position_table(
     grade: np.ndarray,
     gain: np.ndarray,
     disc: np.ndarray,
-) -> pd.DataFrame:
-    """The top K of every query, position by position (what earned gain, and where)."""
+) -> dict[str, np.ndarray | pa.Array]:
+    """The top K of every query, position by position, as the columns of :func:`per_position_frame`."""
     idx = np.flatnonzero(top)
     idx = idx[np.argsort(sq[idx], kind="stable")]  # queries in the pool's (sorted) order
     rows = srow[idx]
-    contribution = gain[idx] * disc[idx]
+    lines = np.array([run.line_of(int(r)) for r in rows], dtype=np.int64) if run.line_numbers is not None else None
+    return {
+        "query_id": pool_queries[sq[idx]],
+        "rank": pos[idx],
+        "doc_id": doc_strings(docs, sd[idx]),
+        "returned_id": run.doc_ids(rows),
+        "score": run.score[rows] if run.score is not None else np.full(len(idx), np.nan),
+        "judged": judged[idx],
+        "grade": np.where(judged[idx], grade[idx], 0),
+        "gain": gain[idx],
+        "discount": disc[idx],
+        "contribution": gain[idx] * disc[idx],
+        "line": rows + run.first_line if lines is None else lines,
+    }
+
+
+def per_position_frame(columns: dict[str, np.ndarray | pa.Array]) -> pd.DataFrame:
+    """The per-position table as a DataFrame: grades of unjudged rows missing, DCG accumulated per query."""
+    import pandas as pd
+
     frame = pd.DataFrame(
         {
-            "query_id": pool_queries[sq[idx]],
-            "rank": pos[idx],
-            "doc_id": doc_strings(docs, sd[idx]).to_numpy(zero_copy_only=False),
-            "returned_id": run.doc_ids(rows).to_numpy(zero_copy_only=False),
-            "score": run.score[rows] if run.score is not None else np.full(len(idx), np.nan),
-            "judged": judged[idx],
-            "grade": pd.array(np.where(judged[idx], grade[idx], 0), dtype="Int64"),
-            "gain": gain[idx],
-            "discount": disc[idx],
-            "contribution": contribution,
-            "line": [run.line_of(int(r)) for r in rows] if run.line_numbers is not None else rows + run.first_line,
+            name: pd.array(values, dtype="Int64")
+            if name == "grade"
+            else values.to_numpy(zero_copy_only=False)
+            if isinstance(values, (pa.Array, pa.ChunkedArray))
+            else values
+            for name, values in columns.items()
         }
     )
     frame.loc[~frame["judged"], "grade"] = pd.NA
@@ -58,30 +75,38 @@ def per_position_table(
 
 
 def summary_of(
-    per_query: pd.DataFrame, settings: EvalSettings, unknown: list[str], dropped: list[str], duplicates: int
+    per_query: dict[str, np.ndarray], settings: EvalSettings, unknown: list[str], dropped: list[str], duplicates: int
 ) -> dict[str, Any]:
-    in_mean = per_query[per_query["in_mean"]]
-    n = len(in_mean)
-    idcg_sum = float(in_mean["idcg"].sum())
+    mean = per_query["in_mean"]
+    n = int(np.count_nonzero(mean))
+
+    def of(name: str) -> np.ndarray:
+        counted: np.ndarray = per_query[name][mean]
+        return counted
+
+    def total(name: str) -> int:
+        return int(per_query[name].sum())
+
+    idcg_sum = float(of("idcg").sum())
     return {
         "measure": f"nDCG@{settings.k}",
         "settings": settings.describe(),
         # Rule 8: the headline is the equal-weight macro mean; the pooled ratio is another number.
-        "mean_ndcg": float(in_mean["ndcg"].mean()) if n else None,
-        "pooled_ndcg": float(in_mean["dcg"].sum()) / idcg_sum if idcg_sum > 0 else None,
-        "mean_candidate_ndcg": float(in_mean["candidate_ndcg"].mean()) if n else None,
-        "mean_tie_averaged_ndcg": float(in_mean["tie_averaged_ndcg"].mean()) if n else None,
-        "queries_total": int(len(per_query)),
-        "queries_in_mean": int(n),
-        "zero_idcg": int(per_query["zero_idcg"].sum()),
-        "excluded": int(per_query["excluded"].sum()),
-        "no_ranking": int(per_query["no_ranking"].sum()),
+        "mean_ndcg": float(of("ndcg").mean()) if n else None,
+        "pooled_ndcg": float(of("dcg").sum()) / idcg_sum if idcg_sum > 0 else None,
+        "mean_candidate_ndcg": float(of("candidate_ndcg").mean()) if n else None,
+        "mean_tie_averaged_ndcg": float(of("tie_averaged_ndcg").mean()) if n else None,
+        "queries_total": len(mean),
+        "queries_in_mean": n,
+        "zero_idcg": total("zero_idcg"),
+        "excluded": total("excluded"),
+        "no_ranking": total("no_ranking"),
         "dropped_unanswered": len(dropped),
         "unknown_queries_ignored": len(unknown),
-        "unjudged_in_top_k": int(per_query["unjudged_in_top_k"].sum()),
-        "unjudged_total": int(per_query["unjudged_total"].sum()),
+        "unjudged_in_top_k": total("unjudged_in_top_k"),
+        "unjudged_total": total("unjudged_total"),
         "duplicates_removed": duplicates,
-        "ties_at_k": int(per_query["tie_at_k"].sum()),
+        "ties_at_k": total("tie_at_k"),
     }
 
 

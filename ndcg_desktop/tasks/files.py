@@ -8,8 +8,8 @@ takes the same inputs.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from ndcg_desktop.domain import EvalSettings, GradeScale, OrderKind, Qrels, Run
@@ -74,7 +74,22 @@ def _read_both(
     run_format: str | None,
     order: OrderKind | None,
 ) -> tuple[Qrels, Run]:
-    with ThreadPoolExecutor(1, thread_name_prefix="read-run") as pool:  # leaving waits for the run, even on errors
-        reading = pool.submit(read_ranking, run, run_format, order)
+    # A plain thread, not concurrent.futures: that package imports logging (issue 37: a small file's start-up).
+    read: list[Run] = []
+    failed: list[BaseException] = []
+
+    def read_the_run() -> None:
+        try:
+            read.append(read_ranking(run, run_format, order))
+        except BaseException as exc:  # handed to the caller's thread, raised there
+            failed.append(exc)
+
+    reading = threading.Thread(target=read_the_run, name="read-run", daemon=True)
+    reading.start()
+    try:
         judgments = read_judgments(qrels, scale, qrels_format)
-        return judgments, reading.result()
+    finally:
+        reading.join()  # the run's reading ends first, even on errors
+    if failed:
+        raise failed[0]
+    return judgments, read[0]
