@@ -370,6 +370,43 @@ def first_line(data: bytes) -> str:
     return ""
 
 
+def first_content_line(data: bytes) -> str:
+    """The first line that is neither blank nor a TREC comment (what a TREC file's format is detected from)."""
+    for raw in io.BytesIO(data):
+        text = raw.decode("utf-8", errors="replace").strip()
+        if text and not text.startswith("#"):
+            return text
+    return ""
+
+
+# trec_eval 10.0: in qrels and runs, a line starting with '#' is a comment (leading blanks allowed: such a
+# line can hold no query ID either). CSV, TSV and JSONL files keep their own rules.
+_COMMENT_LINE = re.compile(rb"(?m)^[ \t]*#[^\r\n]*")
+
+
+def separated_by(sep: str) -> str:
+    """A file's separator in words, for a message: a tab is the word "tab", never a literal or escaped tab.
+
+    >>> separated_by("\t"), separated_by(","), separated_by(", ")
+    (' (tab-separated)', ' (comma-separated)', '')
+    """
+    return {"\t": " (tab-separated)", ",": " (comma-separated)"}.get(sep, "")
+
+
+def blank_comments(data: bytes) -> tuple[bytes, int]:
+    """A TREC file's bytes with every comment line emptied (its line end kept), and how many there were.
+
+    The readers skip blank lines, so a comment is skipped and every later line keeps its number.
+
+    >>> blank_comments(b"# judged by 2\nq1 0 d1 1\n  #x\n")
+    (b'\nq1 0 d1 1\n\n', 2)
+    """
+    if not contains(data, b"#"):
+        return data, 0
+    blanked, count = _COMMENT_LINE.subn(b"", data)
+    return (blanked, count) if count else (data, 0)
+
+
 def iter_lines(data: bytes, path: str | Path) -> Iterator[tuple[int, str]]:
     """Yield (line number, text without line ending) for every non-blank line, strictly UTF-8."""
     for number, raw in enumerate(io.BytesIO(data), start=1):

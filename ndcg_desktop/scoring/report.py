@@ -58,7 +58,13 @@ def per_position_table(
 
 
 def summary_of(
-    per_query: pd.DataFrame, settings: EvalSettings, unknown: list[str], dropped: list[str], duplicates: int
+    per_query: pd.DataFrame,
+    settings: EvalSettings,
+    unknown: list[str],
+    dropped: list[str],
+    duplicates: int,
+    qrels: Qrels,
+    run: Run,
 ) -> dict[str, Any]:
     in_mean = per_query[per_query["in_mean"]]
     n = len(in_mean)
@@ -82,6 +88,9 @@ def summary_of(
         "unjudged_total": int(per_query["unjudged_total"].sum()),
         "duplicates_removed": duplicates,
         "ties_at_k": int(per_query["tie_at_k"].sum()),
+        # How the files were read (trec_eval 10.0): comment lines skipped, negative grades in the pool, not judged.
+        "comment_lines_skipped": {"judgments": qrels.comments, "run": run.comments},
+        "negative_grades_unjudged": qrels.unjudged_in_pool,
     }
 
 
@@ -107,6 +116,9 @@ def manifest_of(
             "judgments": qrels.n_judgments,
             "queries": n_pool_queries,
             "identical_repeats_dropped": qrels.repeats,
+            "comment_lines_skipped": qrels.comments,
+            # trec_eval's reading: a negative grade is in the pool, not judged (a returned one is unjudged)
+            "negative_grades_unjudged": qrels.unjudged_in_pool,
             "pool_version": None,
         },
         "run": {
@@ -116,6 +128,7 @@ def manifest_of(
             "order": run.order.value,
             "reading": list(run.notes),
             "ranked_documents": len(run),
+            "comment_lines_skipped": run.comments,
             "queries": len(run.answered_queries()),
         },
         "counts": {k: v for k, v in summary.items() if k not in ("measure", "settings")},

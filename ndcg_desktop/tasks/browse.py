@@ -52,7 +52,7 @@ class ProjectReader:
     def judgments(self, version: int | None = None) -> pd.DataFrame:
         """A frozen version's judgments (the latest when ``version`` is None): query_id, doc_id, grade; proven."""
         number = self._project.frozen_version(version).version
-        return self._project.qrels(number).frame[["query_id", "doc_id", "grade"]].reset_index(drop=True)
+        return self._project.qrels(number).frame_as_read()[["query_id", "doc_id", "grade"]].reset_index(drop=True)
 
     def runs(self) -> pd.DataFrame:
         """The stored runs: name, source file, SHA-256, format, how they are read, rows, queries, when imported."""

@@ -166,7 +166,8 @@ def import_ratings(
         no_look_alikes(project, target.version, [name])  # 'jose' is no second annotator beside 'José'
     scale = target.scale
     source = Path(path)
-    frame = read_qrels(source, scale=GradeScale(-(2**63), 2**63 - 1), fmt=fmt).frame  # the project's scale below
+    # The project's scale is checked below; negative grades are kept here, to be refused or joined ungraded.
+    frame = read_qrels(source, scale=GradeScale(-(2**63), 2**63 - 1), fmt=fmt).frame_as_read()
     below = frame["grade"] < scale.low
     skipped = below & (frame["grade"] < 0) if negative is NegativeGrades.UNGRADED else below & False
     wrong = frame[(frame["grade"] > scale.high) | (below & ~skipped)]
