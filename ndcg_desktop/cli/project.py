@@ -323,6 +323,7 @@ def cmd_import_qrels(args: argparse.Namespace) -> int:
             f"draft version {judged.version if judged.version is not None else '?'}: {judged.added} judgments added, "
             f"{judged.graded_existing} pool items graded, {judged.unchanged} unchanged, "
             f"{judged.ungraded} ungraded, {judged.identical_repeats} identical repeats ignored"
+            + (f", {judged.comment_lines} comment lines skipped" if judged.comment_lines else "")
         )
     return 0
 
@@ -333,7 +334,8 @@ def _ratings_text(done: RatingsImport) -> str:
     lines = [
         f"draft version {done.version}{started}: {done.items_added} item{'s' if done.items_added != 1 else ''} "
         "joined the pool"
-        + (f", {done.ungraded} of them for negative grades, without a rating" if done.ungraded else ""),
+        + (f", {done.ungraded} of them for negative grades, without a rating" if done.ungraded else "")
+        + (f"; {done.comment_lines} comment lines skipped" if done.comment_lines else ""),
         f"{who}: {t['new']} new ratings, {t['changed']} changed, {t['unchanged']} unchanged"
         + (f", {t['removed']} removed" if t["removed"] else "")
         + f" from {plain(done.path.name)}; {t['unsettled']} items rated differently wait for adjudication",

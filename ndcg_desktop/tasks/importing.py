@@ -90,6 +90,7 @@ class JudgmentsImported:
     unchanged: int
     ungraded: int
     identical_repeats: int
+    comment_lines: int = 0  # skipped: trec_eval 10.0 reads a TREC line starting with '#' as a comment
 
     @property
     def graded(self) -> int:
@@ -120,6 +121,7 @@ def import_judgments(
         unchanged=report["unchanged"],
         ungraded=report["ungraded"],
         identical_repeats=report["identical_repeats"],
+        comment_lines=report["comment_lines"],
     )
 
 
@@ -136,6 +138,7 @@ class RatingsImport:
     ungraded: int  # of the file's lines, negative grades joined as items without a rating
     totals: dict[str, int]  # new, changed, unchanged, removed, settled, unsettled (RatingRepository)
     identical: list[tuple[str, int]] = field(default_factory=list)  # (other annotator, items both rated)
+    comment_lines: int = 0  # skipped: trec_eval 10.0 reads a TREC line starting with '#' as a comment
 
 
 def import_ratings(
@@ -167,7 +170,8 @@ def import_ratings(
     scale = target.scale
     source = Path(path)
     # The project's scale is checked below; negative grades are kept here, to be refused or joined ungraded.
-    frame = read_qrels(source, scale=GradeScale(-(2**63), 2**63 - 1), fmt=fmt).frame_as_read()
+    qrels = read_qrels(source, scale=GradeScale(-(2**63), 2**63 - 1), fmt=fmt)
+    frame = qrels.frame_as_read()
     below = frame["grade"] < scale.low
     skipped = below & (frame["grade"] < 0) if negative is NegativeGrades.UNGRADED else below & False
     wrong = frame[(frame["grade"] > scale.high) | (below & ~skipped)]
@@ -217,6 +221,7 @@ def import_ratings(
         ungraded=int(skipped.sum()),
         totals=totals,
         identical=project.rating_store.identical_to(number, name),
+        comment_lines=qrels.comments,
     )
 
 
