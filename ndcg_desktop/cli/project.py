@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
+from ndcg_desktop.cli.json_out import json_text
 from ndcg_desktop.cli.options import add_choice_option, whole_number
 from ndcg_desktop.cli.report import model_lines
 from ndcg_desktop.domain import GradeScale, InputError, TiePolicy
@@ -493,8 +493,7 @@ def cmd_status(args: argparse.Namespace) -> int:
         status = project.status()
         pace = pace_report(project)
     if args.json:
-        json.dump({**status, "pace": pace.as_dict()}, sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
+        sys.stdout.write(json_text({**status, "pace": pace.as_dict()}))
         return 0
     print(_status_text(status))
     print(_pace_text(pace))
