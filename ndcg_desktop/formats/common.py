@@ -385,7 +385,7 @@ _COMMENT_LINE = re.compile(rb"(?m)^[ \t]*#[^\r\n]*")
 
 
 def separated_by(sep: str) -> str:
-    """A file's separator in words, for a message: a tab is the word "tab", never a literal or escaped tab.
+    r"""A file's separator in words, for a message: a tab is the word "tab", never a literal or escaped tab.
 
     >>> separated_by("\t"), separated_by(","), separated_by(", ")
     (' (tab-separated)', ' (comma-separated)', '')
@@ -394,7 +394,7 @@ def separated_by(sep: str) -> str:
 
 
 def blank_comments(data: bytes) -> tuple[bytes, int]:
-    """A TREC file's bytes with every comment line emptied (its line end kept), and how many there were.
+    r"""A TREC file's bytes with every comment line emptied (its line end kept), and how many there were.
 
     The readers skip blank lines, so a comment is skipped and every later line keeps its number.
 

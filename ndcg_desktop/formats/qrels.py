@@ -42,7 +42,7 @@ _HEADER = ("query_id", "doc_id", "grade")
 
 
 def detect_qrels_format(path: str | Path, data: bytes) -> str:
-    """The format of a judgments file, from its content first: a first line (comments aside) that is a TREC line
+    r"""The format of a judgments file, from its content first: a first line (comments aside) that is a TREC line
     is no header, whatever the file is called (CIRAL's qrels are TREC lines in ``.tsv`` files, as trec_eval reads
     them); else the suffix, else a header's separator.
 

@@ -65,7 +65,7 @@ STREAM_MIN_BYTES = 32 << 20  # TREC runs at least this large are parsed straight
 
 
 def detect_run_format(path: str | Path, data: bytes) -> str:
-    """The format of a run file: JSONL by its suffix; else a first line (comments aside) that is a TREC line is no
+    r"""The format of a run file: JSONL by its suffix; else a first line (comments aside) that is a TREC line is no
     header, whatever the file is called (TREC lines in a ``.tsv`` file are read as trec_eval reads them); else
     the suffix, else the content.
 
