@@ -382,6 +382,7 @@ def first_content_line(data: bytes) -> str:
 # trec_eval 10.0: in qrels and runs, a line starting with '#' is a comment (leading blanks allowed: such a
 # line can hold no query ID either). CSV, TSV and JSONL files keep their own rules.
 _COMMENT_LINE = re.compile(rb"(?m)^[ \t]*#[^\r\n]*")
+_COMMENT_START = re.compile(rb"[ \t]*#")
 
 
 def separated_by(sep: str) -> str:
@@ -401,10 +402,20 @@ def blank_comments(data: bytes) -> tuple[bytes, int]:
     >>> blank_comments(b"# judged by 2\nq1 0 d1 1\n  #x\n")
     (b'\nq1 0 d1 1\n\n', 2)
     """
-    if not contains(data, b"#"):
+    if not _may_have_comments(data):
         return data, 0
     blanked, count = _COMMENT_LINE.subn(b"", data)
     return (blanked, count) if count else (data, 0)
+
+
+def _may_have_comments(data: bytes) -> bool:
+    """Byte searches first: chunk IDs (``doc12#3``) put a '#' on most lines, and the regular expression over
+    a 32 MB file takes 0.6 s; only indented lines need it."""
+    if not contains(data, b"#"):
+        return False
+    if _COMMENT_START.match(data) is not None or contains(data, b"\n#"):
+        return True
+    return (contains(data, b"\n ") or contains(data, b"\n\t")) and _COMMENT_LINE.search(data) is not None
 
 
 def iter_lines(data: bytes, path: str | Path) -> Iterator[tuple[int, str]]:
