@@ -137,3 +137,17 @@ def test_import_judgments_as_an_annotators_ratings_starts_the_draft_and_asks_bef
     window.import_judgments()
     qtbot.waitUntil(lambda: window.statusBar().currentMessage().startswith("ana: 0 new ratings"), timeout=5000)
     assert ratings_table(window.project).values.tolist() == [["q1", "A", "ana", 2]]
+
+
+def test_the_windows_import_reads_trec_lines_as_trec_eval_does(window, tmp_path, qtbot):
+    """Issue 33: a comment line is skipped (it was a query named '#'), and TREC lines in a .tsv file are TREC."""
+    path = tmp_path / "p.ndcgproj"
+    Project.create(path, user="tester").close()
+    qrels = tmp_path / "ciral.tsv"
+    qrels.write_text("# judged by 2\n1\tQ0\tTUKO#13640#0\t1\n1\tQ0\tTUKO#2#0\t0\n", encoding="utf-8")
+    window.open_project(path)
+    window.import_judgments(str(qrels))
+    qtbot.waitUntil(lambda: window.statusBar().currentMessage().startswith("Judgments imported"), timeout=5000)
+    items = window.project.pool_items(1)
+    assert items["query_id"].tolist() == ["1", "1"]
+    assert sorted(items["doc_id"].tolist()) == ["TUKO#13640#0", "TUKO#2#0"]
