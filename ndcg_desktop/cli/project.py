@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -306,10 +308,24 @@ def cmd_import_docs(args: argparse.Namespace) -> int:
     return 0
 
 
+@contextmanager
+def _format_is_called_format() -> Iterator[None]:
+    """The readers' hints name ``ndcg score``'s ``--qrels-format`` and ``--run-format``; the import commands call
+    that option ``--format``, so a hint suggests what works here."""
+    try:
+        yield
+    except InputError as exc:
+        hint = exc.hint or ""
+        if "--qrels-format" not in hint and "--run-format" not in hint:
+            raise
+        hint = hint.replace("--qrels-format", "--format").replace("--run-format", "--format")
+        raise type(exc)(exc.message, path=exc.path, line=exc.line, hint=hint) from None
+
+
 def cmd_import_qrels(args: argparse.Namespace) -> int:
     negative = NegativeGrades.UNGRADED if args.negative_as_ungraded else NegativeGrades.REFUSE
     if args.annotator is not None:
-        with open_to_grade(args.project) as project:
+        with open_to_grade(args.project) as project, _format_is_called_format():
             done = import_ratings(
                 project, args.file, args.annotator, replace=args.replace, negative=negative, fmt=args.format
             )
@@ -317,7 +333,7 @@ def cmd_import_qrels(args: argparse.Namespace) -> int:
         return 0
     if args.replace:
         raise InputError("--replace replaces an annotator's ratings: give it with --annotator NAME")
-    with open_to_grade(args.project) as project:
+    with open_to_grade(args.project) as project, _format_is_called_format():
         judged = import_judgments(project, args.file, negative=negative, fmt=args.format)
         print(
             f"draft version {judged.version if judged.version is not None else '?'}: {judged.added} judgments added, "
@@ -352,7 +368,7 @@ def _ratings_text(done: RatingsImport) -> str:
 def cmd_import_run(args: argparse.Namespace) -> int:
     from ndcg_desktop.cli.options import id_map_of
 
-    with open_to_grade(args.project) as project:
+    with open_to_grade(args.project) as project, _format_is_called_format():
         info = import_run(
             project,
             args.file,

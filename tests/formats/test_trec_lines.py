@@ -271,3 +271,17 @@ def test_a_refused_tsv_run_names_the_trec_format_and_says_tab(tmp_path: Path) ->
     message = str(caught.value)
     assert "(tab-separated)" in message and "choose --run-format trec" in message
     assert "\t" not in message and "\\t" not in message
+
+
+def test_the_import_commands_name_their_own_format_option(tmp_path: Path, capsys) -> None:  # noqa: ANN001
+    """import-qrels and import-run call the option --format: the refusal suggests what works there."""
+    project = tmp_path / "p.ndcgproj"
+    assert main(["init", str(project)]) == 0
+    qrels, run = tmp_path / "q.tsv", tmp_path / "r.tsv"
+    qrels.write_text("q1\tTUKO#13640#0\t1\n", encoding="utf-8")
+    run.write_text("q1\tTUKO#13640#0\t9.5\n", encoding="utf-8")
+    capsys.readouterr()
+    for argv in (["import-qrels", str(project), str(qrels)], ["import-run", str(project), str(run), "--name", "r"]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert "(tab-separated)" in err and err.rstrip().endswith("choose --format trec") and "\\t" not in err
