@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
+from ndcg_desktop.cli.json_out import json_text
 from ndcg_desktop.cli.options import add_choice_option, whole_number
 from ndcg_desktop.domain import EvalSettings
 from ndcg_desktop.domain.settings import MAX_K
@@ -62,7 +62,7 @@ def cmd_agreement(args: argparse.Namespace) -> int:
     if args.export:
         export_agreement(result, args.export)  # refusals and system errors are InputError, naming the path
     if args.json:
-        sys.stdout.write(json.dumps(as_json(result), indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.write(json_text(as_json(result)))
     else:
         print(as_text(result))
     return 0
@@ -92,7 +92,7 @@ def as_json(result: Any) -> dict[str, Any]:
             "queries": list(systems.queries),
             "means": _records(systems.means),
             "kendall_tau": _records(systems.taus_frame()),
-            "refused": dict(systems.refused),
+            "refused": {run: str(why) for run, why in systems.refused.items()},  # the sentence, as the manifest
         },
     }
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from ndcg_desktop.cli.json_out import json_text
 from ndcg_desktop.cli.options import add_policy_options, decimal_number, settings_of, whole_number
 from ndcg_desktop.domain import GradeScale, InputError
 from ndcg_desktop.formats.choices import ORDER_CHOICES
@@ -120,7 +120,7 @@ def run_compare(args: argparse.Namespace) -> int:
         if warning not in shown:
             print(f"warning: {plain(warning)}", file=sys.stderr)
     if args.json:
-        sys.stdout.write(json.dumps(to_json(result), indent=2, ensure_ascii=False, allow_nan=True) + "\n")
+        sys.stdout.write(json_text(to_json(result)))
     else:
         print(to_text(result))
     return 0

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
+from ndcg_desktop.cli.json_out import json_text
 from ndcg_desktop.cli.options import add_policy_options, settings_of, whole_number
 from ndcg_desktop.domain.settings import MAX_K
 
@@ -65,7 +65,7 @@ def run_diff_pools(args: argparse.Namespace) -> int:
             "runs": _records(diff.means),
             "manifest": diff.manifest(str(args.project)),
         }
-        sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.write(json_text(document))
         return 0
     s = diff.summary()
     lines = [

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 from typing import Any
 
 from ndcg_desktop.cli.compare import _records
+from ndcg_desktop.cli.json_out import json_text
 from ndcg_desktop.cli.options import add_choice_option, settings_of, whole_number
 from ndcg_desktop.domain import GradeScale, InputError
 from ndcg_desktop.domain.settings import MAX_K
@@ -173,7 +173,7 @@ def run_simulate(args: argparse.Namespace) -> int:
             "pool_relevant": result.pool_relevant,
             "manifest": result.manifest,
         }
-        sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.write(json_text(document))
         return 0
     from ndcg_desktop.formats.cells import plain
 
@@ -206,7 +206,7 @@ def run_reusability(args: argparse.Namespace) -> int:
     if args.json:
         document = {"runs": _records(result.runs), "tau_b": result.tau_b, "tau_ap": result.tau_ap}
         document["manifest"] = result.manifest
-        sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.write(json_text(document))
         return 0
     from ndcg_desktop.formats.cells import plain
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from ndcg_desktop.cli.json_out import json_text
 from ndcg_desktop.cli.options import add_choice_option, add_iteration_option, whole_number
 from ndcg_desktop.cli.progress import terminal_progress
 from ndcg_desktop.cli.report import model_lines
@@ -318,12 +320,26 @@ def cmd_import_docs(args: argparse.Namespace) -> int:
     return 0
 
 
+@contextmanager
+def _format_is_called_format() -> Iterator[None]:
+    """The readers' hints name ``ndcg score``'s ``--qrels-format`` and ``--run-format``; the import commands call
+    that option ``--format``, so a hint suggests what works here."""
+    try:
+        yield
+    except InputError as exc:
+        hint = exc.hint if isinstance(exc.hint, str) else (exc.hint.command_line if exc.hint is not None else "")
+        if "--qrels-format" not in hint and "--run-format" not in hint:
+            raise
+        hint = hint.replace("--qrels-format", "--format").replace("--run-format", "--format")
+        raise type(exc)(exc.message, path=exc.path, line=exc.line, hint=hint) from None
+
+
 def cmd_import_qrels(args: argparse.Namespace) -> int:
     negative = NegativeGrades.UNGRADED if args.negative_as_ungraded else NegativeGrades.REFUSE
     if args.annotator is not None and args.release:
         raise InputError("--release makes the pool's judgments a file's; --annotator imports one person's ratings")
     if args.annotator is not None:
-        with open_to_grade(args.project) as project:
+        with open_to_grade(args.project) as project, _format_is_called_format():
             done = import_ratings(
                 project, args.file, args.annotator, replace=args.replace, negative=negative, fmt=args.format
             )
@@ -336,12 +352,13 @@ def cmd_import_qrels(args: argparse.Namespace) -> int:
     for flag in ("dry_run", "yes"):
         if getattr(args, flag):
             raise InputError(f"--{flag.replace('_', '-')} goes with --release")
-    with open_to_grade(args.project) as project:
+    with open_to_grade(args.project) as project, _format_is_called_format():
         judged = import_judgments(project, args.file, negative=negative, fmt=args.format)
         print(
             f"draft version {judged.version if judged.version is not None else '?'}: {judged.added} judgments added, "
             f"{judged.graded_existing} pool items graded, {judged.unchanged} unchanged, "
             f"{judged.ungraded} ungraded, {judged.identical_repeats} identical repeats ignored"
+            + (f", {judged.comment_lines} comment lines skipped" if judged.comment_lines else "")
         )
     return 0
 
@@ -394,7 +411,8 @@ def _ratings_text(done: RatingsImport) -> str:
     lines = [
         f"draft version {done.version}{started}: {done.items_added} item{'s' if done.items_added != 1 else ''} "
         "joined the pool"
-        + (f", {done.ungraded} of them for negative grades, without a rating" if done.ungraded else ""),
+        + (f", {done.ungraded} of them for negative grades, without a rating" if done.ungraded else "")
+        + (f"; {done.comment_lines} comment lines skipped" if done.comment_lines else ""),
         f"{who}: {t['new']} new ratings, {t['changed']} changed, {t['unchanged']} unchanged"
         + (f", {t['removed']} removed" if t["removed"] else "")
         + f" from {plain(done.path.name)}; {t['unsettled']} items rated differently wait for adjudication",
@@ -411,7 +429,7 @@ def _ratings_text(done: RatingsImport) -> str:
 def cmd_import_run(args: argparse.Namespace) -> int:
     from ndcg_desktop.cli.options import id_map_of
 
-    with open_to_grade(args.project) as project:
+    with open_to_grade(args.project) as project, _format_is_called_format():
         info = import_run(
             project,
             args.file,
@@ -552,8 +570,7 @@ def cmd_status(args: argparse.Namespace) -> int:
         status = project.status()
         pace = pace_report(project)
     if args.json:
-        json.dump({**status, "pace": pace.as_dict()}, sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
+        sys.stdout.write(json_text({**status, "pace": pace.as_dict()}))
         return 0
     print(_status_text(status))
     print(_pace_text(pace))

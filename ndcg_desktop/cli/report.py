@@ -190,9 +190,10 @@ def to_text(evaluation: Evaluation) -> str:
         f"{s['duplicates_removed']} duplicates removed, {s['ties_at_k']} queries with a tie at K",
         f"judgments  {plain(str(m['judgments']['path']))}"
         + (f" pool version {m['judgments']['pool_version']}" if m["judgments"].get("pool_version") else "")
-        + f" ({m['judgments']['format']}, sha256 {m['judgments']['sha256'][:12]}…)",
+        + f" ({m['judgments']['format']}, sha256 {m['judgments']['sha256'][:12]}…)"
+        + _read_as(m["judgments"]),
         f"run        {plain(str(m['run']['path']))} ({m['run']['format']}, {'; '.join(m['run']['reading'])}, "
-        f"sha256 {m['run']['sha256'][:12]}…)",
+        f"sha256 {m['run']['sha256'][:12]}…)" + _read_as(m["run"]),
     ]
     annotators = m["judgments"].get("annotators")
     if annotators:  # rule 16: who graded the pool version, and how their differences were settled
@@ -211,3 +212,15 @@ def to_text(evaluation: Evaluation) -> str:
     if evaluation.dropped_queries:
         lines.append("unanswered queries dropped: " + " ".join(evaluation.dropped_queries))
     return "\n".join(lines)
+
+
+def _read_as(part: dict[str, Any]) -> str:
+    """What the reader skipped or read as unjudged (trec_eval 10.0's reading), when anything."""
+    said = []
+    if part.get("comment_lines_skipped"):
+        n = int(part["comment_lines_skipped"])
+        said.append(f"{n} comment line{'s' if n != 1 else ''} skipped")
+    if part.get("negative_grades_unjudged"):
+        n = int(part["negative_grades_unjudged"])
+        said.append(f"{n} negative grade{'s' if n != 1 else ''}: in the pool, not judged")
+    return "; " + ", ".join(said) if said else ""

@@ -60,6 +60,9 @@ class JudgmentColumns:
     # The TREC iteration column of each row as written (TREC-COVID writes its round there: 0.5, 1, 1.5 ...);
     # None: every row's is "0" (a CSV file without the column, judgments a scorer needs no round of).
     iteration: pa.Array | pa.ChunkedArray | None = None
+    # True: every ID in ``queries`` is a query of the pool, even one without a row (all its lines were negative
+    # grades: in the pool, not judged, see :func:`judged_only`); False: an ID without a row is no query.
+    keeps_queries: bool = False
 
     def lines(self) -> np.ndarray:
         import numpy as np
@@ -73,39 +76,63 @@ class Qrels:
     Built from :class:`JudgmentColumns` (readers, the store) or from a pandas frame with the
     columns query_id (str), doc_id (str), grade (int64) and line (int64); each form is derived
     from the other on first use. Scoring reads :attr:`judgments`; views that filter by query read ``frame``.
+
+    A negative grade is trec_eval's "in the pool, not judged" (its RELVALUE_UNJUDGED; ``-J`` drops such a
+    document, and without it the document earns nothing where it stands): one reading on every path, files,
+    DataFrames and pool versions alike. :attr:`judgments` and :attr:`frame` are the judged universe, grades of 0
+    and more, so a returned document graded -1 is unjudged under every unjudged policy; :attr:`as_read` and
+    :meth:`frame_as_read` keep every row (what a project imports, what a view of a version's grades shows).
     """
 
-    def __init__(self, frame: pd.DataFrame | JudgmentColumns, source: Source, repeats: int = 0) -> None:
+    def __init__(
+        self, frame: pd.DataFrame | JudgmentColumns, source: Source, repeats: int = 0, *, comments: int = 0
+    ) -> None:
         self.source = source
         self.repeats = repeats  # identical (query, doc, grade) lines tolerated and dropped
-        self._judgments = frame if isinstance(frame, JudgmentColumns) else None
-        self._frame = None if isinstance(frame, JudgmentColumns) else frame
+        self.comments = comments  # comment lines skipped (trec_eval 10.0: TREC lines starting with '#')
+        self._read = frame if isinstance(frame, JudgmentColumns) else None
+        self._given = None if isinstance(frame, JudgmentColumns) else frame
+        self._judgments: JudgmentColumns | None = None
+        self._frame: pd.DataFrame | None = None
+
+    @property
+    def as_read(self) -> JudgmentColumns:
+        """Every row as read, negative grades included (built from the frame on first use when given one)."""
+        if self._read is None:
+            self._read = _columns_of(self._given)
+        return self._read
 
     @property
     def judgments(self) -> JudgmentColumns:
-        """The judgments as columns (built from the frame on first use when given one)."""
+        """The judged universe as columns: the rows graded 0 or more (see the class)."""
         if self._judgments is None:
-            self._judgments = _columns_of(self._frame)
+            self._judgments = judged_only(self.as_read)
         return self._judgments
 
     @property
-    def frame(self) -> pd.DataFrame:
-        """The judgments as a pandas DataFrame (query_id, doc_id, grade, line), built once on first use."""
-        if self._frame is None:
-            import numpy as np
-            import pandas as pd
-            import pyarrow as pa
+    def unjudged_in_pool(self) -> int:
+        """Rows with a negative grade: in the pool, not judged (trec_eval), so not in :attr:`judgments`."""
+        if self._given is not None and self._read is None:
+            return int((self._given["grade"] < 0).sum())
+        return len(self.as_read.q) - len(self.judgments.q)
 
-            c = self.judgments
-            self._frame = pd.DataFrame(
-                {
-                    "query_id": pd.Series(c.queries.take(pa.array(c.q)).to_pandas()).astype(str),
-                    "doc_id": pd.Series(c.doc_ids.to_pandas()).astype(str),
-                    "grade": c.grade.astype(np.int64, copy=False),
-                    "line": c.lines(),
-                }
-            )
+    @property
+    def frame(self) -> pd.DataFrame:
+        """The judged universe as a pandas DataFrame (query_id, doc_id, grade, line), built once on first use."""
+        if self._frame is None:
+            given = self._given
+            if given is not None and self._read is None:
+                judged = given["grade"] >= 0
+                self._frame = given if bool(judged.all()) else given[judged].reset_index(drop=True)
+            else:
+                self._frame = _frame_of(self.judgments)
         return self._frame
+
+    def frame_as_read(self) -> pd.DataFrame:
+        """Every row as a pandas DataFrame, negative grades included."""
+        if self._given is not None:
+            return self._given
+        return self.frame if self.unjudged_in_pool == 0 else _frame_of(self.as_read)
 
     @property
     def n_judgments(self) -> int:
@@ -114,6 +141,42 @@ class Qrels:
     def query_ids(self) -> list[str]:
         ids: list[str] = self.judgments.queries.to_pylist()
         return ids
+
+
+def judged_only(columns: JudgmentColumns) -> JudgmentColumns:
+    """The rows graded 0 or more: a negative grade is trec_eval's "in the pool, not judged". Every query stays a
+    query of the pool, with no row when all its lines were negative (trec_eval still counts it, under ``-c``)."""
+    import numpy as np
+    import pyarrow as pa
+
+    judged = columns.grade >= 0
+    if bool(judged.all()):
+        return columns
+    keep = np.flatnonzero(judged)
+    return JudgmentColumns(
+        queries=columns.queries,
+        q=columns.q[keep],
+        doc_ids=columns.doc_ids.take(pa.array(keep)),
+        grade=columns.grade[keep],
+        line=columns.lines()[keep],
+        doc_keys=None if columns.doc_keys is None else columns.doc_keys[keep],
+        keeps_queries=True,
+    )
+
+
+def _frame_of(c: JudgmentColumns) -> pd.DataFrame:
+    import numpy as np
+    import pandas as pd
+    import pyarrow as pa
+
+    return pd.DataFrame(
+        {
+            "query_id": pd.Series(c.queries.take(pa.array(c.q)).to_pandas()).astype(str),
+            "doc_id": pd.Series(c.doc_ids.to_pandas()).astype(str),
+            "grade": c.grade.astype(np.int64, copy=False),
+            "line": c.lines(),
+        }
+    )
 
 
 def _columns_of(frame: pd.DataFrame) -> JudgmentColumns:
@@ -165,6 +228,7 @@ class Run:
         doc_numbers: np.ndarray | None = None,
         doc_column: pa.Array | None = None,
         tag: str | None = None,
+        comments: int = 0,
     ) -> None:
         if (docs is None or d is None) and doc_numbers is None and doc_column is None:
             raise ValueError("a run needs docs and d, doc_numbers or doc_column")
@@ -182,6 +246,7 @@ class Run:
         self.notes = notes if notes is not None else []  # how the file was read, for the manifest
         self.empty_queries = empty_queries  # answered with an empty list (JSONL): they score 0, not "no ranking"
         self.tag = tag  # a TREC run's tag (sixth column) when every line gives the same one, else None
+        self.comments = comments  # comment lines skipped (trec_eval 10.0: TREC lines starting with '#')
 
     @property
     def docs(self) -> pa.Array:

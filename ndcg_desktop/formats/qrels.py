@@ -23,8 +23,9 @@ from ndcg_desktop.formats.cells import brief, clean_ids, is_integer, parse_integ
 from ndcg_desktop.formats.common import (
     QRELS_FORMATS,
     base_suffix,
+    blank_comments,
     check_utf8,
-    first_line,
+    first_content_line,
     iter_lines,
     iter_records,
     make_source,
@@ -35,6 +36,7 @@ from ndcg_desktop.formats.common import (
     read_separated,
     read_whitespace_table,
     row_line_numbers,
+    separated_by,
     split_fields,
 )
 from ndcg_desktop.formats.large import read_large_separated
@@ -45,13 +47,22 @@ _HEADER = ("query_id", "doc_id", "grade")
 
 
 def detect_qrels_format(path: str | Path, data: bytes) -> str:
+    r"""The format of a judgments file, from its content first: a first line (comments aside) that is a TREC line
+    is no header, whatever the file is called (CIRAL's qrels are TREC lines in ``.tsv`` files, as trec_eval reads
+    them); else the suffix, else a header's separator.
+
+    >>> detect_qrels_format("ciral.tsv", b"1\tQ0\tTUKO#13640#0\t1\n")
+    'trec'
+    >>> detect_qrels_format("a.tsv", b"query_id\tdoc_id\tgrade\n")
+    'tsv'
+    """
     suffix = base_suffix(path)
-    if suffix in (".csv", ".tsv"):
-        return suffix[1:]
-    head = first_line(data)
+    head = first_content_line(data)
     fields = split_fields(head)
     if len(fields) == 4 and is_integer(fields[3]):  # a TREC line, whatever its IDs hold (even "query_id,")
         return "trec"
+    if suffix in (".csv", ".tsv"):
+        return suffix[1:]
     for fmt, sep in (("tsv", "\t"), ("csv", ",")):
         if "query_id" in [c.strip() for c in head.split(sep)]:
             return fmt
@@ -78,34 +89,38 @@ def _read(path: str | Path, fmt: str | None, scale: GradeScale) -> Qrels:
         )
         if large is not None:
             table, sha256, lines = large
-            cells = _Cells(
-                table.column("query_id"),
-                table.column("doc_id"),
-                table.column("grade"),
-                lines,
-                table.column("iteration"),
-            )
-            del table
-            columns, repeats = _validate(cells, path, scale)
-            return Qrels(columns, make_source(path, sha256, "trec"), repeats)
+            if not pc.any(pc.starts_with(table.column("query_id"), "#")).as_py():  # comments: read in memory
+                cells = _Cells(
+                    table.column("query_id"),
+                    table.column("doc_id"),
+                    table.column("grade"),
+                    lines,
+                    table.column("iteration"),
+                )
+                del table
+                columns, repeats = _validate(cells, path, scale)
+                return Qrels(columns, make_source(path, sha256, "trec"), repeats)
+            del table, large
     data, digest = read_input(path)
-    fmt, columns, repeats = _parse(data, path, fmt, scale)
-    return Qrels(columns, make_source(path, digest, fmt), repeats)
+    fmt, columns, repeats, comments = _parse(data, path, fmt, scale)
+    return Qrels(columns, make_source(path, digest, fmt), repeats, comments=comments)
 
 
-def _parse(data: bytes, path: str | Path, fmt: str | None, scale: GradeScale) -> tuple[str, JudgmentColumns, int]:
-    """The in-memory read of a file's bytes (or of a stream's first lines): format, columns, repeats."""
+def _parse(data: bytes, path: str | Path, fmt: str | None, scale: GradeScale) -> tuple[str, JudgmentColumns, int, int]:
+    """The in-memory read of a file's bytes (or of a stream's first lines): format, columns, repeats, comments."""
     fmt = fmt or detect_qrels_format(path, data)
     if fmt not in QRELS_FORMATS:
         raise InputError(f"unknown judgments format {fmt!r}; choose one of {', '.join(QRELS_FORMATS)}")
     check_utf8(data, path)
+    comments = 0
     if fmt == "trec":
+        data, comments = blank_comments(data)  # trec_eval 10.0: a line starting with '#' is a comment
         cells = _read_trec(data, path)
     else:
         cells = _read_delimited(data, path, "," if fmt == "csv" else "\t")
     del data  # the file's bytes: not needed past the parse, and as large as the columns
     columns, repeats = _validate(cells, path, scale)
-    return fmt, columns, repeats
+    return fmt, columns, repeats, comments
 
 
 def qrels_from_cells(
@@ -171,14 +186,22 @@ def _read_trec_slow(data: bytes, path: str | Path) -> _Cells:
     return _Cells(q, d, g, _ints(lines), i)
 
 
+_TREC_HINT = "for TREC qrels (query_id iteration doc_id grade) choose --qrels-format trec"
+
+
 def _read_delimited(data: bytes, path: str | Path, sep: str) -> _Cells:
-    header = read_header(data, path, sep)
+    try:
+        header = read_header(data, path, sep)
+    except InputError as exc:  # a header that is no header: perhaps TREC lines under a .csv or .tsv name
+        raise InputError(exc.message, path=path, line=exc.line, hint=_TREC_HINT) from None
     missing = [c for c in _HEADER if c not in header]
     if missing:
         raise InputError(
-            f"header must name the columns query_id{sep}doc_id{sep}grade; missing {', '.join(missing)}",
+            f"the header must name the columns query_id, doc_id and grade{separated_by(sep)}; "
+            f"missing {', '.join(missing)}",
             path=path,
             line=1,
+            hint=_TREC_HINT,
         )
     rounds = _ITERATION in header
     table = read_delimited_table(data, sep, {**_TEXT, _ITERATION: pa.string()} if rounds else _TEXT)

@@ -23,8 +23,9 @@ from ndcg_desktop.formats.common import (
     RUN_FORMATS,
     JsonInt,
     base_suffix,
+    blank_comments,
     check_utf8,
-    first_line,
+    first_content_line,
     iter_lines,
     iter_records,
     load_json,
@@ -35,6 +36,7 @@ from ndcg_desktop.formats.common import (
     read_header,
     read_whitespace_table,
     row_line_numbers,
+    separated_by,
     split_fields,
 )
 from ndcg_desktop.formats.large import read_large_separated
@@ -64,14 +66,23 @@ STREAM_MIN_BYTES = 32 << 20  # TREC runs at least this large are parsed straight
 
 
 def detect_run_format(path: str | Path, data: bytes) -> str:
+    r"""The format of a run file: JSONL by its suffix; else a first line (comments aside) that is a TREC line is no
+    header, whatever the file is called (TREC lines in a ``.tsv`` file are read as trec_eval reads them); else
+    the suffix, else the content.
+
+    >>> detect_run_format("r.tsv", b"1\tQ0\tTUKO#13640#0\t1\t9.5\tbm25\n")
+    'trec'
+    >>> detect_run_format("r.tsv", b"query_id\tdoc_id\tscore\n")
+    'tsv'
+    """
     suffix = base_suffix(path)
-    if suffix in (".csv", ".tsv"):
-        return suffix[1:]
     if suffix in (".jsonl", ".json", ".ndjson"):
         return "jsonl"
-    head = first_line(data)
+    head = first_content_line(data)
     fields = split_fields(head)
     trec = len(fields) == 6 and is_number(fields[4])  # a TREC line, whatever its IDs hold (even "query_id,")
+    if suffix in (".csv", ".tsv"):
+        return "trec" if trec else suffix[1:]
     if head.startswith("{"):
         # A JSON object, unless it is no JSON at all and reads as a TREC line (a query ID "{q1}"); a JSON line
         # can split into six fields too ('{"query_id": "q", "doc_ids": [ 3 ]}'), so JSON is asked first.
@@ -155,6 +166,7 @@ class _Columns:
     notes: list[str]
     empty_queries: tuple[str, ...] = ()
     tag: str | None = None  # TREC: the run tag when every line gives the same one
+    comments: int = 0  # TREC: comment lines skipped (trec_eval 10.0: a line starting with '#')
 
 
 def _contiguous(ids: pa.Array | pa.ChunkedArray) -> pa.Array:
@@ -341,15 +353,18 @@ def _finish(source: Source, c: _Columns) -> Run:
         doc_numbers=numbers,
         doc_column=column,
         tag=c.tag,
+        comments=c.comments,
     )
 
 
 def _read_trec(data: bytes, path: str, order: OrderKind | None = None) -> _Columns:
+    data, comments = blank_comments(data)  # trec_eval 10.0: a line starting with '#' is a comment
     read = read_whitespace_table(data, _TREC_COLUMNS, _trec_types(order))
-    if read is None:
-        return _read_trec_slow(data, path, order)
-    table, text = read
-    return _trec_columns(table, row_line_numbers(text, table.num_rows, 1))
+    columns = _read_trec_slow(data, path, order) if read is None else _trec_columns(read[0], None)
+    if read is not None:
+        columns.line_numbers = row_line_numbers(read[1], read[0].num_rows, 1)
+    columns.comments = comments
+    return columns
 
 
 def _trec_columns(table: pa.Table, line_numbers: np.ndarray | None) -> _Columns:
@@ -387,6 +402,8 @@ def _read_large_trec(path: str | Path, fmt: str | None, order: OrderKind | None)
     if large is None:
         return None
     table, sha256, line_numbers = large
+    if pc.any(pc.starts_with(table.column("query_id"), "#")).as_py():
+        return None  # comment lines: the in-memory reader skips them, keeping every line's number
     columns = _trec_columns(table, line_numbers)
     del table, large  # scores and the tag are numpy and a name now: their chunks go back (see _moved_into_one)
     pa.default_memory_pool().release_unused()
@@ -429,10 +446,12 @@ def ordered_by(header: list[str], path: str, sep: str, order: OrderKind | None) 
     """The column a table of ``header``'s columns is ordered by (score if given, else rank, unless ``order`` says),
     and the reading's notes; :class:`InputError` (line 1: the header) when it names no such column."""
     if not {"query_id", "doc_id"} <= set(header) or not ({"score", "rank"} & set(header)):
+        named = ", ".join(show(name) for name in header)
         raise InputError(
-            f"header must name query_id{sep}doc_id and score or rank; found {show(sep.join(header))}",
+            f"the header must name the columns query_id, doc_id and score or rank{separated_by(sep)}; found {named}",
             path=path,
             line=1,
+            hint=_TREC_HINT,
         )
     by = "score" if "score" in header else "rank"
     if order in (OrderKind.SCORE, OrderKind.RANK):
@@ -459,8 +478,14 @@ def run_from_columns(
     return _finish(source, _Columns(query_ids, doc_ids, score, rank, kind, None, 1, notes))
 
 
+_TREC_HINT = "for a TREC run (query_id Q0 doc_id rank score tag) choose --run-format trec"
+
+
 def _read_delimited(data: bytes, path: str, sep: str, order: OrderKind | None = None) -> _Columns:
-    header = read_header(data, path, sep)
+    try:
+        header = read_header(data, path, sep)
+    except InputError as exc:  # a header that is no header: perhaps TREC lines under a .csv or .tsv name
+        raise InputError(exc.message, path=path, line=exc.line, hint=_TREC_HINT) from None
     by, notes = ordered_by(header, path, sep, order)
     table = read_delimited_table(data, sep, {"query_id": pa.string(), "doc_id": pa.string(), by: pa.float64()})
     if table is None or table.num_rows == 0 or table.column(by).null_count:

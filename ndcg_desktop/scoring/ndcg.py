@@ -111,6 +111,8 @@ def _pool_queries(judgments: JudgmentColumns) -> tuple[pa.Array, np.ndarray]:
     """
     queries, q = judgments.queries, judgments.q
     used = np.bincount(q, minlength=len(queries)) > 0
+    if judgments.keeps_queries:  # a query whose lines were all negative grades is still the pool's (trec_eval -c)
+        used[:] = True
     ordered = len(queries) < 2 or not pc.any(pc.greater_equal(queries[:-1], queries[1:])).as_py()
     if used.all() and ordered:
         return queries, q
@@ -598,7 +600,7 @@ def _cut(qrels: Qrels, run: Run, settings: EvalSettings, r: _Ranked, advance: Ca
     per_position = per_position_columns(
         run, settings, pool_queries, docs, sq, sd, srow, pos, top, judged, grade, gain, disc
     )
-    summary = summary_of(per_query, settings, unknown, dropped, r.n_dup)
+    summary = summary_of(per_query, settings, unknown, dropped, r.n_dup, qrels, run)
     manifest = manifest_of(qrels, run, settings, summary, nq, unknown, dropped)
     advance()
     return Evaluation(settings, per_query, per_position, summary, manifest, unknown, dropped)

@@ -75,7 +75,13 @@ def per_position_frame(columns: dict[str, np.ndarray | pa.Array]) -> pd.DataFram
 
 
 def summary_of(
-    per_query: dict[str, np.ndarray], settings: EvalSettings, unknown: list[str], dropped: list[str], duplicates: int
+    per_query: dict[str, np.ndarray],
+    settings: EvalSettings,
+    unknown: list[str],
+    dropped: list[str],
+    duplicates: int,
+    qrels: Qrels,
+    run: Run,
 ) -> dict[str, Any]:
     mean = per_query["in_mean"]
     n = int(np.count_nonzero(mean))
@@ -107,6 +113,9 @@ def summary_of(
         "unjudged_total": total("unjudged_total"),
         "duplicates_removed": duplicates,
         "ties_at_k": total("tie_at_k"),
+        # How the files were read (trec_eval 10.0): comment lines skipped, negative grades in the pool, not judged.
+        "comment_lines_skipped": {"judgments": qrels.comments, "run": run.comments},
+        "negative_grades_unjudged": qrels.unjudged_in_pool,
     }
 
 
@@ -132,6 +141,9 @@ def manifest_of(
             "judgments": qrels.n_judgments,
             "queries": n_pool_queries,
             "identical_repeats_dropped": qrels.repeats,
+            "comment_lines_skipped": qrels.comments,
+            # trec_eval's reading: a negative grade is in the pool, not judged (a returned one is unjudged)
+            "negative_grades_unjudged": qrels.unjudged_in_pool,
             "pool_version": None,
         },
         "run": {
@@ -141,6 +153,7 @@ def manifest_of(
             "order": run.order.value,
             "reading": list(run.notes),
             "ranked_documents": len(run),
+            "comment_lines_skipped": run.comments,
             "queries": len(run.answered_queries()),
         },
         "counts": {k: v for k, v in summary.items() if k not in ("measure", "settings")},

@@ -317,7 +317,7 @@ class JudgmentRepository:
         # Read on the widest scale, then checked here against the project's (a reader's hint would name --scale,
         # an option of `ndcg score`, not of import-qrels).
         qrels = read_qrels(path, scale=GradeScale(-(2**63), 2**63 - 1), fmt=fmt)
-        c = qrels.judgments
+        c = qrels.as_read  # negative grades too: imported as ungraded items, or refused, below
         low = c.grade < scale.low
         negative_ok = negative_as_ungraded and bool((c.grade[low] < 0).all())
         outside = np.flatnonzero((c.grade > scale.high) | (low & (not negative_ok)))
@@ -412,6 +412,7 @@ class JudgmentRepository:
             "unchanged": int(present - graded_existing),
             "ungraded": int(ungraded),  # of the added: a -1 for a graded item leaves it as it is
             "identical_repeats": int(qrels.repeats),
+            "comment_lines": int(qrels.comments),  # skipped (trec_eval 10.0: a TREC line starting with '#')
         }
 
     def freeze(

@@ -88,7 +88,9 @@ class ProjectReader:
     def judgments(self, version: int | None = None) -> pd.DataFrame:
         """A frozen version's judgments (the latest when ``version`` is None): query_id, doc_id, grade; proven."""
         frozen = self._project.frozen_version(version)
-        frame = self._project.qrels(frozen.version).frame[["query_id", "doc_id", "grade"]].reset_index(drop=True)
+        frame = (
+            self._project.qrels(frozen.version).frame_as_read()[["query_id", "doc_id", "grade"]].reset_index(drop=True)
+        )
         frame.attrs[FROZEN] = {  # so that a score given these judgments names the version (frozen_judgments)
             "version": frozen.version,
             "scale": str(frozen.scale),

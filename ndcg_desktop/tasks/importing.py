@@ -109,6 +109,7 @@ class JudgmentsImported:
     unchanged: int
     ungraded: int
     identical_repeats: int
+    comment_lines: int = 0  # skipped: trec_eval 10.0 reads a TREC line starting with '#' as a comment
 
     @property
     def graded(self) -> int:
@@ -139,6 +140,7 @@ def import_judgments(
         unchanged=report["unchanged"],
         ungraded=report["ungraded"],
         identical_repeats=report["identical_repeats"],
+        comment_lines=report["comment_lines"],
     )
 
 
@@ -156,6 +158,7 @@ class RatingsImport:
     totals: dict[str, int]  # new, changed, unchanged, removed, settled, unsettled (RatingRepository)
     # (other annotator, items both rated): identical on every one of at least DUPLICATE_MIN_ITEMS items
     identical: list[tuple[str, int]] = field(default_factory=list)
+    comment_lines: int = 0  # skipped: trec_eval 10.0 reads a TREC line starting with '#' as a comment
 
 
 def import_ratings(
@@ -186,7 +189,9 @@ def import_ratings(
         no_look_alikes(project, target.version, [name])  # 'jose' is no second annotator beside 'José'
     scale = target.scale
     source = Path(path)
-    frame = read_qrels(source, scale=GradeScale(-(2**63), 2**63 - 1), fmt=fmt).frame  # the project's scale below
+    # The project's scale is checked below; negative grades are kept here, to be refused or joined ungraded.
+    qrels = read_qrels(source, scale=GradeScale(-(2**63), 2**63 - 1), fmt=fmt)
+    frame = qrels.frame_as_read()
     below = frame["grade"] < scale.low
     skipped = below & (frame["grade"] < 0) if negative is NegativeGrades.UNGRADED else below & False
     wrong = frame[(frame["grade"] > scale.high) | (below & ~skipped)]
@@ -236,6 +241,7 @@ def import_ratings(
         ungraded=int(skipped.sum()),
         totals=totals,
         identical=[(o, n) for o, n in project.rating_store.identical_to(number, name) if n >= DUPLICATE_MIN_ITEMS],
+        comment_lines=qrels.comments,
     )
 
 

@@ -126,8 +126,8 @@ def diff_pools(
         raise InputError(f"give two different pool versions, not {a} twice")
     version_a, version_b = project.frozen_version(a), project.frozen_version(b)
     base = base.with_(scale=version_b.scale)  # the scale shown is the versions' (scoring takes each one's own)
-    left = project.qrels(a).frame[["query_id", "doc_id", "grade"]]
-    right = project.qrels(b).frame[["query_id", "doc_id", "grade"]]
+    left = project.qrels(a).frame_as_read()[["query_id", "doc_id", "grade"]]  # every grade, -1 too
+    right = project.qrels(b).frame_as_read()[["query_id", "doc_id", "grade"]]
     both = left.merge(right, on=["query_id", "doc_id"], how="outer", suffixes=("_a", "_b"), indicator=True)
     change = pd.Series("regraded", index=both.index)
     change[both["_merge"] == "left_only"] = "removed"

@@ -112,7 +112,11 @@ def plan_send_for_judging(
     if scope is QueryScope.POOL:
         top = top.filter(
             pc.is_in(
-                top["query_id"].cast(pa.large_string()), value_set=pc.unique(judged_queries).cast(pa.large_string())
+                top["query_id"].cast(pa.large_string()),
+                # every query of the pool, one whose lines were all negative grades too (in the pool, not judged)
+                value_set=(judged.queries if judged.keeps_queries else pc.unique(judged_queries)).cast(
+                    pa.large_string()
+                ),
             )
         )
     unjudged = top.filter(pc.invert(_pairs_in(top["query_id"], top["doc_id"], judged_queries, judged_docs)))

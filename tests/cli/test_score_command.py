@@ -99,11 +99,19 @@ def test_bad_options(files, capsys, args, fragment):
 
 
 def test_negative_scale_is_accepted(write, capsys):
+    """A -1..4 scale lets -1 into the file, read as trec_eval reads it (issue 33): in the pool, not judged. So the
+    returned A is unjudged: refused by default (this test scored it as a judged zero before), a zero where it
+    stands under ``zero`` (trec_eval), removed under ``condense`` (trec_eval -J)."""
     qrels = write("qrels.txt", "q1 0 A -1\nq1 0 B 2\n")
     run = write("run.txt", "q1 Q0 A 1 2 s\nq1 Q0 B 2 1 s\n")
-    assert main(["score", "--qrels", str(qrels), "--run", str(run), "--scale", "-1..4", "--json"]) == 0
+    argv = ["score", "--qrels", str(qrels), "--run", str(run), "--scale", "-1..4", "--json"]
+    assert main(argv) == 2
+    assert "document A for query q1 is not in the judgment pool" in capsys.readouterr().err
+    assert main([*argv, "--unjudged", "zero"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["queries"][0]["ndcg"] == pytest.approx((2 / 1.584962500721156) / 2)  # -1 earns no gain
+    assert main([*argv, "--unjudged", "condense"]) == 0
+    assert json.loads(capsys.readouterr().out)["queries"][0]["ndcg"] == 1.0
 
 
 def test_export_files(files, tmp_path, capsys):

@@ -58,8 +58,12 @@ def test_identical_repeat_tolerated_and_counted(write):
 
 
 def test_scale_is_respected(write):
+    """A -1..4 scale lets -1 into the file; trec_eval reads it as in the pool, not judged (issue 33): kept as read,
+    counted, and out of the judged universe scoring reads."""
     q = read_qrels(write("qrels.txt", "q1 0 A -1\nq1 0 B 4\n"), scale=GradeScale(-1, 4))
-    assert rows(q) == [("q1", "A", -1), ("q1", "B", 4)]
+    as_read = q.frame_as_read()[["query_id", "doc_id", "grade"]].itertuples(index=False)
+    assert sorted(map(tuple, as_read)) == [("q1", "A", -1), ("q1", "B", 4)]
+    assert rows(q) == [("q1", "B", 4)] and q.unjudged_in_pool == 1
 
 
 @pytest.mark.parametrize(

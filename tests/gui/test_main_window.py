@@ -167,3 +167,17 @@ def test_freezing_a_copy_of_its_parent_shows_the_refusal_naming_the_parent(windo
         "it would repeat version 1 under a new number; change the draft first, or score against version 1"
     )
     assert [v.state for v in window.project.versions()] == ["frozen", "draft"]
+
+
+def test_the_windows_import_reads_trec_lines_as_trec_eval_does(window, tmp_path, qtbot):
+    """Issue 33: a comment line is skipped (it was a query named '#'), and TREC lines in a .tsv file are TREC."""
+    path = tmp_path / "p.ndcgproj"
+    Project.create(path, user="tester").close()
+    qrels = tmp_path / "ciral.tsv"
+    qrels.write_text("# judged by 2\n1\tQ0\tTUKO#13640#0\t1\n1\tQ0\tTUKO#2#0\t0\n", encoding="utf-8")
+    window.open_project(path)
+    window.import_judgments(str(qrels))
+    qtbot.waitUntil(lambda: window.statusBar().currentMessage().startswith("Judgments imported"), timeout=5000)
+    items = window.project.pool_items(1)
+    assert items["query_id"].tolist() == ["1", "1"]
+    assert sorted(items["doc_id"].tolist()) == ["TUKO#13640#0", "TUKO#2#0"]

@@ -23,7 +23,9 @@ def expected_flags(folder, k: int) -> dict[str, int]:
     run = pd.read_csv(
         folder / "results.test", sep=r"\s+", header=None, names=["q", "z", "doc", "r", "s", "t"], dtype=str
     )
-    judged = set(zip(qrels["q"], qrels["doc"], strict=True))
+    # A negative grade is trec_eval's "in the pool, not judged" (issue 33): such a returned document is unjudged.
+    graded = qrels[qrels["g"].astype(int) >= 0]
+    judged = set(zip(graded["q"], graded["doc"], strict=True))
     pool_queries = set(qrels["q"])
     is_unjudged = [(q, d) not in judged for q, d in zip(run["q"], run["doc"], strict=True)]
     in_pool = run["q"].isin(pool_queries)
@@ -39,7 +41,7 @@ def test_gui_equals_cli_and_trec_eval_on_its_test_files(window, tmp_path, data_d
     folder = data_dir / "trec_eval_test"
     path = tmp_path / "trec.ndcgproj"
     with Project.create(path, scale=GradeScale(-1, 4), user="tester") as p:
-        p.import_qrels(folder / "qrels.rel_level")  # grades -1..4; -1 earns no gain, as in trec_eval
+        p.import_qrels(folder / "qrels.rel_level")  # grades -1..4; -1 is unjudged, as in trec_eval
         p.freeze()
         p.import_run(folder / "results.test", name="results")
     window.open_project(path)

@@ -142,6 +142,8 @@ def score_query(
 
     ``entries=None`` means the run did not answer the query (rule 9: it scores 0).
     """
+    # trec_eval's reading (its RELVALUE_UNJUDGED): a negative grade is in the pool, not judged.
+    universe = {doc: grade for doc, grade in universe.items() if grade >= 0}
     no_ranking = entries is None
     ordered = order(entries or [], ties)
 

@@ -18,10 +18,12 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pytest
+import pytrec_eval
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ndcg_desktop.domain.data import JudgmentColumns, Qrels, Run, Source
+from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import EvalSettings, Gain, GradeScale, UnjudgedPolicy, UnknownQueryPolicy
 from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.formats.runs import read_run
@@ -236,11 +238,27 @@ def test_identical_repeated_judgments_keep_every_key_with_its_document(tmp_path:
     assert row["ndcg"] == (3 / log2(2)) / (3 / log2(2) + 2 / log2(3))
 
 
-def test_negative_grades_are_judged_and_earn_nothing(tmp_path: Path) -> None:
-    """trec_eval's -1 ("pooled, not judged") is a judgment: not unjudged, no gain, not in the ideal."""
-    qrels, run = trec_files(tmp_path, "q1 0 A -1\nq1 0 B 2\nq1 0 C 0\n", "q1 Q0 A 0 2 t\nq1 Q0 B 0 1 t\n")
+def test_negative_grades_are_in_the_pool_not_judged(tmp_path: Path) -> None:
+    """trec_eval's -1 ("in the pool, not judged", RELVALUE_UNJUDGED) is no judgment (issue 33; this test said
+    "judged, earns nothing" before, which made ``--unjudged condense`` disagree with trec_eval -J): the returned
+    A graded -1 is unjudged, so it is refused by default, earns nothing where it stands under ``zero``
+    (trec_eval) and is removed under ``condense`` (trec_eval -J); it never enters the ideal."""
+    qrels_text, run_text = "q1 0 A -1\nq1 0 B 2\nq1 0 C 0\n", "q1 Q0 A 0 2 t\nq1 Q0 B 0 1 t\n"
+    qrels, run = trec_files(tmp_path, qrels_text, run_text)
+    assert qrels.unjudged_in_pool == 1
+    with pytest.raises(InputError, match="document A for query q1 is not in the judgment pool"):
+        evaluate(qrels, run, EvalSettings(k=2, scale=SCALE))
+    pool = {"q1": {"A": -1, "B": 2, "C": 0}}
+    ranked = {"q1": {"A": 2.0, "B": 1.0}}
     for gain in Gain:
-        row = both_ways(qrels, run, EvalSettings(k=2, gain=gain, scale=SCALE)).per_query.iloc[0]  # unjudged: reject
         top = gain_values(np.array([2]), gain)[0]
+        zero = both_ways(qrels, run, EvalSettings(k=2, gain=gain, unjudged=UnjudgedPolicy.ZERO, scale=SCALE))
+        row = zero.per_query.iloc[0]
         assert (row["dcg"], row["idcg"]) == pytest.approx((top / log2(3), top / log2(2)), abs=1e-12)
-        assert (row["unjudged_total"], row["relevant_in_pool"], row["relevant_found"]) == (0, 1, 1)
+        assert (row["unjudged_total"], row["relevant_in_pool"], row["relevant_found"]) == (1, 1, 1)
+        condensed = both_ways(qrels, run, EvalSettings(k=2, gain=gain, unjudged=UnjudgedPolicy.CONDENSE, scale=SCALE))
+        assert condensed.per_query.iloc[0]["ndcg"] == 1.0  # [B]: top / log2(2) over the same ideal
+        assert zero.manifest["judgments"]["negative_grades_unjudged"] == 1
+    for judged_only, ours in ((False, 1 / log2(3)), (True, 1.0)):  # trec_eval, and trec_eval -J
+        measured = pytrec_eval.RelevanceEvaluator(pool, {"ndcg_cut.2"}, judged_docs_only_flag=judged_only)
+        assert measured.evaluate(ranked)["q1"]["ndcg_cut_2"] == pytest.approx(ours, abs=1e-12)

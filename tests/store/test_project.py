@@ -252,12 +252,15 @@ def test_cli_project_flow_matches_file_scoring(tmp_path, write, capsys):
     assert "import it again with --order score" in capsys.readouterr().err
 
 
-def test_negative_grades_inside_the_scale_are_grades(tmp_path, write):
+def test_negative_grades_inside_the_scale_are_stored_and_scored_as_trec_eval_reads_them(tmp_path, write):
+    """-1 on a -1..4 scale is stored as the file says; scoring reads it as trec_eval does, in the pool, not judged
+    (issue 33: one reading on every path), so the judged universe holds B alone."""
     with Project.create(tmp_path / "neg.ndcgproj", scale=GradeScale(-1, 4), user="ann") as project:
         counts = project.import_qrels(write("q.txt", "q1 0 A -1\nq1 0 B 4\n"))
         assert counts["ungraded"] == 0
         project.freeze()  # nothing ungraded
-        assert project.qrels(1).frame["grade"].tolist() == [-1, 4]
+        assert project.qrels(1).frame_as_read()["grade"].tolist() == [-1, 4]
+        assert project.qrels(1).frame["grade"].tolist() == [4] and project.qrels(1).unjudged_in_pool == 1
 
 
 def test_progress_counts_the_items_awaiting_adjudication(project, write):
