@@ -22,7 +22,7 @@ from ndcg_desktop.tasks.importing import (
     import_ratings,
 )
 from ndcg_desktop.tasks.project import SUFFIX
-from ndcg_desktop.tasks.team_session import TeamRefusal, team_refusal, work_to_hand_out
+from ndcg_desktop.tasks.team_session import TeamRefusal, known_people, team_refusal, work_to_hand_out
 from ndcg_desktop.tasks.teams import Assignment, MergeReport, assign_work, merge_work
 
 translate = QCoreApplication.translate
@@ -68,7 +68,7 @@ class TeamActions(QObject):
                 )
             return
         folder = str(project.path.parent / f"{project.path.stem}-work")
-        dialog = AssignDialog(sizes, folder, self.window)
+        dialog = AssignDialog(sizes, folder, self.window, known_people(project))
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return
         values = dialog.values()
