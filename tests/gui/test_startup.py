@@ -81,7 +81,9 @@ def test_the_install_prefix_runs_the_command_where_sudo_is_not_installed(tmp_pat
         timeout=30,
     )
     assert (run.returncode, run.stdout, run.stderr) == (0, "installed\n", "")
-    old = subprocess.run([str(bin_dir / "sh"), "-c", "sudo echo installed"], env={"PATH": str(bin_dir)}, capture_output=True)
+    old = subprocess.run(
+        [str(bin_dir / "sh"), "-c", "sudo echo installed"], env={"PATH": str(bin_dir)}, capture_output=True
+    )
     assert old.returncode == 127  # the old line, for comparison: sudo is not found
 
 
