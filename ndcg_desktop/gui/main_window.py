@@ -100,6 +100,8 @@ class MainWindow(QMainWindow):
         self.runs = RunsView(slot=self.slot)
         for view in (self.workspace, self.scores, self.agreement, self.runs):
             view.error.connect(self.show_error)
+        for view in (self.scores, self.agreement, self.runs):
+            view.exported.connect(self._exported)
         self.scores.sent_for_judging.connect(self._sent_for_judging)
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
@@ -532,6 +534,18 @@ class MainWindow(QMainWindow):
         self.project_actions.new_draft()
 
     # -- misc ------------------------------------------------------------------------------
+    def _exported(self, paths: list[Path]) -> None:
+        """The status bar says that an export happened and where (issue 36: nothing said so)."""
+        if not paths:
+            return
+        if len(paths) == 1:
+            text = translate("main_window", "Exported {path}").format(path=paths[0])
+        else:
+            text = translate("main_window", "Exported {count} files into {folder}").format(
+                count=len(paths), folder=Path(paths[0]).parent
+            )
+        self.statusBar().showMessage(text, 30000)
+
     def show_error(self, message: str) -> None:
         # Plain text: messages quote file names and IDs. Title: the application's name, not translated.
         show_message(self, QMessageBox.Icon.Warning, "ndcg-desktop", message)

@@ -135,7 +135,9 @@ def test_flags_block_scoring_until_chosen_and_numbers_equal_the_cli(
     reader = breakdown.read_document(breakdown.positions, 0)
     assert "was not imported" in reader.findChild(QTextBrowser).toPlainText()  # Cranfield texts not imported here
     reader.close()
-    paths = view.export(str(tmp_path / "out"))
+    paths = view.export(str(tmp_path / "out"))  # a folder that does not exist yet: the export makes it
+    # Issue 36: nothing said that the export happened, or where.
+    assert window.statusBar().currentMessage() == f"Exported {len(paths)} files into {tmp_path / 'out'}"
     with open(paths[0], encoding="utf-8", newline="") as handle:
         exported = {r["query_id"]: float(r["ndcg"]) for r in csv.DictReader(handle)}
     assert exported == gui_rows
