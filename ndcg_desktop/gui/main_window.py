@@ -207,7 +207,7 @@ class MainWindow(QMainWindow):
         self._action(
             help_menu,
             translate("main_window", "&Keyboard shortcuts"),
-            lambda: ShortcutsDialog(self, self.workspace.grade_keys()).exec(),
+            lambda: ShortcutsDialog(self, self.workspace.grade_keys(), self.workspace.digit_keys()).exec(),
             "F1",
         )
         self._action(help_menu, translate("main_window", "&About ndcg-desktop"), self.about)
