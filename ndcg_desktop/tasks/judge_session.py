@@ -180,6 +180,17 @@ class JudgeSession(FollowsProject):
             return "input", exc.located()
         return None
 
+    def can_test_connection(self) -> bool:
+        """The connection test needs an endpoint, not a model (it lists the server's models to choose from),
+        nor a draft or a writable project (it records nothing)."""
+        problem = self.problem()
+        return problem is None or problem[0] in ("no_draft", "read_only", "no_model")
+
+    def can_preview(self) -> bool:
+        """The prompt can be shown before a model is named (it does not name the model)."""
+        problem = self.problem()
+        return problem is None or problem[0] == "no_model"
+
     # -- findings, each a job for any thread -----------------------------------------------------
     def connection_job(self) -> Job[ConnectionReport]:
         """Ask the endpoint which models it serves (no model call)."""
