@@ -41,6 +41,7 @@ from ndcg_desktop.gui.project.dialogs import NewProjectDialog, ShortcutsDialog
 from ndcg_desktop.gui.runs import RunsView
 from ndcg_desktop.gui.scores import ScoresView
 from ndcg_desktop.gui.scores.send import SendForJudgingCommand
+from ndcg_desktop.gui.status_bar import WholeMessages
 from ndcg_desktop.gui.tasks import run_with_progress, task_events
 from ndcg_desktop.gui.team import TeamActions
 from ndcg_desktop.gui.view_menu import add_view_menu
@@ -138,6 +139,7 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.grader_label)
         self.statusBar().addPermanentWidget(self.pace_label)
         self.statusBar().addPermanentWidget(self.progress_label)
+        self.whole_messages = WholeMessages(self.statusBar(), (self.grader_label, self.pace_label, self.progress_label))
         screen = self.screen().availableGeometry()
         self.resize(min(1280, int(screen.width() * 0.92)), min(800, int(screen.height() * 0.9)))
         self._restore_state()

@@ -380,3 +380,25 @@ def dialog_english(dialog: QWidget, project) -> list[str]:
         if ENGLISH.search(strip(text)) and not CJK.search(text):
             left.append(text)
     return left
+
+
+def test_a_status_message_never_runs_into_the_permanent_labels(qtbot, demo_window, language):
+    """Issue 36: at 1177×720 a long message ran under "Grading as …" and the pace. The labels step aside while a
+    message needs their room and come back when it ends; a message wider than the bar keeps its text as a tooltip."""
+    window = demo_window
+    window.resize(1177, 720)
+    bar = window.statusBar()
+    qtbot.waitUntil(lambda: window.progress_label.isVisible() and window.progress_label.text() != "", timeout=10_000)
+    sides = [w for w in (window.grader_label, window.pace_label, window.progress_label) if w.isVisible()]
+    short = "Saved."
+    bar.showMessage(short)
+    assert all(w.isVisible() for w in sides)  # a short message leaves them where they are
+    long = "Exported 8 files into " + "/home/annotator/projects/trec-core-2018/exports/scores-v2-bm25-k10" * 2
+    bar.showMessage(long)
+    qtbot.wait(20)
+    shot(window, f"fit_{language}_status_long_message")
+    assert not any(w.isVisible() for w in sides)
+    room = window.whole_messages.room()
+    assert bar.fontMetrics().horizontalAdvance(long) <= room or bar.toolTip() == long
+    bar.clearMessage()
+    assert all(w.isVisible() for w in sides) and bar.toolTip() == ""

@@ -120,6 +120,7 @@ class PoolPane(QWidget):
         # the annotator fit whole (up to FIT_CAP; the pool scrolls sideways) instead of a squeezed "A…".
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.resizeSection(4, 110)
+        header.moveSection(2, 1)  # shown as Document, Grade, Title, …: the grade stays in sight when titles are long
         proxy.modelReset.connect(lambda: fit_view_columns(self.view, (0, 1, 3)))
         proxy.layoutChanged.connect(lambda: fit_view_columns(self.view, (0, 1, 3)))
         self.view.setColumnHidden(PoolTableModel.BLIND_COLUMN, True)
