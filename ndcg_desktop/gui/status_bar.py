@@ -25,7 +25,9 @@ class WholeMessages:
 
     def room(self) -> int:
         """The width a message has beside the permanent widgets shown now."""
-        taken = sum(w.width() + self.bar.layout().spacing() for w in self.sides if w.isVisible())
+        layout = self.bar.layout()
+        spacing = layout.spacing() if layout is not None else 0
+        taken: int = sum(int(w.width()) + spacing for w in self.sides if w.isVisible())
         return self.bar.width() - taken - MARGIN
 
     def _shown(self, text: str) -> None:

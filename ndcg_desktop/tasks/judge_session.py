@@ -40,7 +40,7 @@ from ndcg_desktop.tasks.assessing import (
     run_job,
     select_items,
 )
-from ndcg_desktop.tasks.assessing.job import check_settings
+from ndcg_desktop.tasks.assessing.job import check_endpoint, check_settings
 from ndcg_desktop.tasks.events import (
     FollowsProject,
     ItemsChanged,
@@ -171,6 +171,10 @@ class JudgeSession(FollowsProject):
             return "read_only", "the project is open read-only"
         if self.draft() is None:
             return "no_draft", "the project has no draft: a model's ratings go into a draft"
+        try:  # the endpoint first: a connection test needs it, and not a model
+            check_endpoint(self.settings())
+        except InputError as exc:
+            return "input", exc.located()
         if not self.inputs.model.strip():
             return "no_model", "name the model"
         try:
