@@ -1,15 +1,19 @@
 """Every file dialog of the window, started in the open project's folder (one place, not one per view).
 
 Without a project the dialogs start where the user last chose a file, else in the home folder.
-An export folder may be a new one: the dialog's *Create New Folder* makes it, and the export
-itself refuses a folder that holds other files (formats.export), so the dialog never needs to.
+An export folder may be a new one: typed into the folder dialog, it is made when the dialog is
+accepted (Qt's own dialog says "Directory not found" instead), as *Create New Folder* would; the
+export itself refuses a folder that holds other files (formats.export), so the dialog never needs to.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtWidgets import QFileDialog, QWidget
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
+
+translate = QCoreApplication.translate
 
 _last: list[Path] = []  # the folder of the last file or folder chosen in this session
 
@@ -56,6 +60,34 @@ def save_file(parent: QWidget, title: str, name: str, filters: str) -> tuple[str
     return _chosen(path), chosen
 
 
+class FolderDialog(QFileDialog):
+    """Chooses a folder; a name typed that does not exist yet is made on *Choose*, not refused."""
+
+    def __init__(self, parent: QWidget | None, title: str, start: str) -> None:
+        super().__init__(parent, title, start)
+        self.setFileMode(QFileDialog.FileMode.Directory)
+        self.setOption(QFileDialog.Option.ShowDirsOnly, True)
+
+    def accept(self) -> None:
+        chosen = self.selectedFiles()
+        if chosen and not Path(chosen[0]).exists():
+            try:
+                Path(chosen[0]).mkdir(parents=True)
+            except OSError as exc:
+                QMessageBox.warning(
+                    self,
+                    self.windowTitle(),
+                    translate("file_dialogs", "Cannot make the folder {folder}: {reason}").format(
+                        folder=chosen[0], reason=exc.strerror or exc
+                    ),
+                )
+                return
+        super().accept()
+
+
 def folder(parent: QWidget, title: str) -> str | None:
-    """A folder, existing or made in the dialog (*Create New Folder*); None if the user cancelled."""
-    return _chosen(QFileDialog.getExistingDirectory(parent, title, str(start_folder(parent))), folder=True)
+    """A folder, existing or new (typed, or made with *Create New Folder*); None if the user cancelled."""
+    dialog = FolderDialog(parent, title, str(start_folder(parent)))
+    if dialog.exec() != QFileDialog.DialogCode.Accepted or not dialog.selectedFiles():
+        return None
+    return _chosen(dialog.selectedFiles()[0], folder=True)

@@ -41,6 +41,7 @@ from ndcg_desktop.gui.project.dialogs import NewProjectDialog, ShortcutsDialog
 from ndcg_desktop.gui.runs import RunsView
 from ndcg_desktop.gui.scores import ScoresView
 from ndcg_desktop.gui.scores.send import SendForJudgingCommand
+from ndcg_desktop.gui.status_bar import WholeMessages
 from ndcg_desktop.gui.tasks import run_with_progress, task_events
 from ndcg_desktop.gui.team import TeamActions
 from ndcg_desktop.gui.view_menu import add_view_menu
@@ -100,6 +101,8 @@ class MainWindow(QMainWindow):
         self.runs = RunsView(slot=self.slot)
         for view in (self.workspace, self.scores, self.agreement, self.runs):
             view.error.connect(self.show_error)
+        for view in (self.scores, self.agreement, self.runs):
+            view.exported.connect(self._exported)
         self.scores.sent_for_judging.connect(self._sent_for_judging)
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
@@ -136,6 +139,7 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.grader_label)
         self.statusBar().addPermanentWidget(self.pace_label)
         self.statusBar().addPermanentWidget(self.progress_label)
+        self.whole_messages = WholeMessages(self.statusBar(), (self.grader_label, self.pace_label, self.progress_label))
         screen = self.screen().availableGeometry()
         self.resize(min(1280, int(screen.width() * 0.92)), min(800, int(screen.height() * 0.9)))
         self._restore_state()
@@ -205,7 +209,7 @@ class MainWindow(QMainWindow):
         self._action(
             help_menu,
             translate("main_window", "&Keyboard shortcuts"),
-            lambda: ShortcutsDialog(self, self.workspace.grade_keys()).exec(),
+            lambda: ShortcutsDialog(self, self.workspace.grade_keys(), self.workspace.digit_keys()).exec(),
             "F1",
         )
         self._action(help_menu, translate("main_window", "&About ndcg-desktop"), self.about)
@@ -532,6 +536,18 @@ class MainWindow(QMainWindow):
         self.project_actions.new_draft()
 
     # -- misc ------------------------------------------------------------------------------
+    def _exported(self, paths: list[Path]) -> None:
+        """The status bar says that an export happened and where (issue 36: nothing said so)."""
+        if not paths:
+            return
+        if len(paths) == 1:
+            text = translate("main_window", "Exported {path}").format(path=paths[0])
+        else:
+            text = translate("main_window", "Exported {count} files into {folder}").format(
+                count=len(paths), folder=Path(paths[0]).parent
+            )
+        self.statusBar().showMessage(text, 30000)
+
     def show_error(self, message: str) -> None:
         # Plain text: messages quote file names and IDs. Title: the application's name, not translated.
         show_message(self, QMessageBox.Icon.Warning, "ndcg-desktop", message)

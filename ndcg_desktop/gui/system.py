@@ -53,7 +53,8 @@ XCB_LIBRARIES: dict[str, str] = {
 # xvfb and Python's own libraries. Fonts come with libfontconfig1 (fonts-dejavu-core); the Chinese
 # interface also needs a CJK font such as fonts-wqy-microhei.
 LINUX_PACKAGES: tuple[str, ...] = tuple(dict.fromkeys([*GUI_LIBRARIES.values(), *XCB_LIBRARIES.values()]))
-APT_LINE = "sudo apt-get install -y " + " ".join(LINUX_PACKAGES)
+# `$(command -v sudo)`: through sudo where it is installed, directly where it is not (root in most containers).
+APT_LINE = "$(command -v sudo) apt-get install -y " + " ".join(LINUX_PACKAGES)
 
 
 def _loadable(soname: str) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QAction, QActionGroup
-from PySide6.QtWidgets import QInputDialog, QLineEdit, QMainWindow, QMenu, QMenuBar, QMessageBox
+from PySide6.QtWidgets import QDialog, QInputDialog, QLabel, QLineEdit, QMainWindow, QMenu, QMenuBar, QMessageBox
 
 from ndcg_desktop.domain import InputError
 from ndcg_desktop.formats.cells import check_person
@@ -41,23 +41,35 @@ def add_view_menu(window: QMainWindow, bar: QMenuBar) -> QMenu:
     return view
 
 
+def annotator_name_dialog(window: QMainWindow) -> QInputDialog:
+    """View ▸ Annotator name…'s question: its long explanation wraps, so the dialog is a reading width wide
+    (it was 1,187 px, the explanation on one line)."""
+    dialog = QInputDialog(window)
+    dialog.setWindowTitle(translate("main_window", "Annotator name"))
+    dialog.setLabelText(
+        translate(
+            "main_window",
+            "Grades you give are credited to this name (NDCG_USER, when set, overrides it; inside a work file, "
+            "its annotator grades). Empty: your login name. It applies to the projects you open from now on.",
+        )
+    )
+    dialog.setTextEchoMode(QLineEdit.EchoMode.Normal)
+    dialog.setTextValue(Preferences.load().annotator)
+    for label in dialog.findChildren(QLabel):
+        label.setWordWrap(True)
+    em = dialog.fontMetrics().horizontalAdvance("M")
+    dialog.setFixedWidth(min(44 * em, 520))
+    return dialog
+
+
 def ask_annotator_name(window: QMainWindow, typed: str | None = None) -> bool:
     """Ask for (or take ``typed`` as) the name grades are credited to outside a work file; empty: the login name.
     Saved in the preferences, which the command line reads too; a project opened from now on uses it."""
     if typed is None:
-        text, accepted = QInputDialog.getText(
-            window,
-            translate("main_window", "Annotator name"),
-            translate(
-                "main_window",
-                "Grades you give are credited to this name (NDCG_USER, when set, overrides it; inside a work file, "
-                "its annotator grades). Empty: your login name. It applies to the projects you open from now on.",
-            ),
-            QLineEdit.EchoMode.Normal,
-            Preferences.load().annotator,
-        )
-        if not accepted:
+        dialog = annotator_name_dialog(window)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
             return False
+        text = dialog.textValue()
         typed = text
     name = typed.strip()
     try:

@@ -531,5 +531,16 @@ class AnnotateSession(FollowsProject):
         pool_builds.take_back_batches(self._project(), added)
 
 
+def digit_keys(low: int, high: int) -> str:
+    """The digit keys that give a grade of the scale ``low``..``high`` (only 0..9 have keys), as the shortcuts
+    list shows them: each one up to four, else the first and the last.
+
+    >>> digit_keys(0, 3), digit_keys(-1, 2), digit_keys(0, 9)
+    ('0 1 2 3', '0 1 2', '0 … 9')
+    """
+    digits = [g for g in range(low, high + 1) if 0 <= g <= 9]
+    return " ".join(str(d) for d in digits) if len(digits) <= 4 else f"{digits[0]} … {digits[-1]}"
+
+
 def _order_key(order: str) -> str:
     return "blind" if order == BLIND else "doc_id" if order == DOC_ID else "blind"

@@ -49,7 +49,7 @@ from ndcg_desktop.tasks.assessing import (
     run_job,
     select_items,
 )
-from ndcg_desktop.tasks.assessing.job import check_settings
+from ndcg_desktop.tasks.assessing.job import check_endpoint, check_settings
 
 # Aspects carried by JudgeSession.changed.
 PROJECT, INPUTS, CONNECTION, PREVIEW, ESTIMATE = "project", "inputs", "connection", "preview", "estimate"
@@ -171,6 +171,10 @@ class JudgeSession(FollowsProject):
             return "read_only", "the project is open read-only"
         if self.draft() is None:
             return "no_draft", "the project has no draft: a model's ratings go into a draft"
+        try:  # the endpoint first: a connection test needs it, and not a model
+            check_endpoint(self.settings())
+        except InputError as exc:
+            return "input", exc.located()
         if not self.inputs.model.strip():
             return "no_model", "name the model"
         try:
@@ -179,6 +183,17 @@ class JudgeSession(FollowsProject):
         except InputError as exc:
             return "input", exc.located()
         return None
+
+    def can_test_connection(self) -> bool:
+        """The connection test needs an endpoint, not a model (it lists the server's models to choose from),
+        nor a draft or a writable project (it records nothing)."""
+        problem = self.problem()
+        return problem is None or problem[0] in ("no_draft", "read_only", "no_model")
+
+    def can_preview(self) -> bool:
+        """The prompt can be shown before a model is named (it does not name the model)."""
+        problem = self.problem()
+        return problem is None or problem[0] == "no_model"
 
     # -- findings, each a job for any thread -----------------------------------------------------
     def connection_job(self) -> Job[ConnectionReport]:

@@ -16,6 +16,7 @@ from typing import Any
 import pandas as pd
 
 from ndcg_desktop.domain import InputError
+from ndcg_desktop.domain.names import is_model
 from ndcg_desktop.domain.settings import GradeScale
 from ndcg_desktop.sessions.events import FollowsProject, ItemsChanged, ProjectEvent, RunsChanged, VersionsChanged
 from ndcg_desktop.sessions.kit import Emitter, Job
@@ -257,6 +258,12 @@ def work_to_hand_out(project: Project) -> pd.Series | TeamRefusal:
     return sizes if not sizes.empty else TeamRefusal("nothing_to_grade")
 
 
+def known_people(project: Project) -> tuple[str, ...]:
+    """The people (never a ``model:`` annotator) who rated an item of the project or were handed one, sorted:
+    the only names *Assign work* offers (issue 36: it never invents annotators)."""
+    return tuple(name for name in project.rating_store.raters() if not is_model(name))
+
+
 @dataclass(frozen=True)
 class AssignChoices:
     """What *Assign work* hands out: ``assign_work(project, annotators, out_dir, overlap=, per_query=, seed=)``."""
@@ -272,10 +279,11 @@ class AssignSession:
     """*Assign work*'s choices (annotators, the share of shared queries, annotators per shared query, seed, folder)
     and the plan they make (``tasks.teams.plan_summary``), or the problem that stops it."""
 
-    def __init__(self, sizes: pd.Series, folder: str) -> None:
+    def __init__(self, sizes: pd.Series, folder: str, known: tuple[str, ...] = ()) -> None:
         self.sizes = sizes  # items to grade per query of the draft
         self.changed = Emitter()
-        self.names = "ana, ben, chen"
+        self.known = known  # the project's people (known_people): offered, never names made up
+        self.names = ", ".join(known)
         self.overlap_percent = 20.0
         self.per_query = 2
         self.seed = 0
@@ -283,6 +291,7 @@ class AssignSession:
         self.plan: pd.DataFrame = pd.DataFrame()
         self.problem = ""  # the plan's refusal (naming the problem), or the folder's absence
         self.no_folder = False
+        self.no_names = False
         self._update()
 
     def set(self, **changes: object) -> None:
@@ -307,11 +316,17 @@ class AssignSession:
         )
 
     def ready(self) -> bool:
-        """A plan, and a folder to write the work files to."""
-        return not self.problem and not self.no_folder
+        """Annotators named, a plan, and a folder to write the work files to."""
+        return not self.no_names and not self.problem and not self.no_folder
 
     def _update(self) -> None:
         values = self.values()
+        self.no_names = not values.annotators
+        self.no_folder = not values.out_dir
+        if self.no_names:  # nothing typed yet: no plan, and no refusal to show either
+            self.plan, self.problem = pd.DataFrame(), ""
+            self.changed.emit()
+            return
         try:
             self.plan = plan_summary(
                 self.sizes,
@@ -324,5 +339,4 @@ class AssignSession:
         except InputError as exc:
             self.plan = pd.DataFrame()
             self.problem = exc.located()
-        self.no_folder = not values.out_dir
         self.changed.emit()

@@ -356,16 +356,21 @@ class Project:
         return self.judgments.audit_log(version)
 
     def judging_log(self) -> pd.DataFrame:
-        """The audit rows that give a grade (who, at, action, new_grade): what judging pace is computed from.
+        """The audit rows that give a grade (who, at, action, new_grade, version, query_id, doc_id, and
+        ``still_graded``: whether that item holds a grade now, so an undone grade is not counted as work).
 
         Filtered by SQLite (which lets go of Python's GIL), on a worker's own connection, so a pace refresh
         stays off the window's key presses even when imports wrote a large audit log.
         """
-        return pd.read_sql_query(
-            "SELECT who, at, action, new_grade FROM audit_log WHERE action = 'grade' AND new_grade IS NOT NULL "
-            "ORDER BY id",
+        frame = pd.read_sql_query(
+            "SELECT a.who, a.at, a.action, a.new_grade, a.version, a.query_id, a.doc_id, "
+            "j.grade IS NOT NULL AS still_graded FROM audit_log a LEFT JOIN judgments j "
+            "ON j.version = a.version AND j.query_id = a.query_id AND j.doc_id = a.doc_id "
+            "WHERE a.action = 'grade' AND a.new_grade IS NOT NULL ORDER BY a.id",
             self.file.conn,
         )
+        frame["still_graded"] = frame["still_graded"].astype(bool)
+        return frame
 
     def draft_ungraded(self) -> tuple[int | None, int]:
         """The draft's version number (None without a draft) and how many of its items are ungraded."""

@@ -76,6 +76,14 @@ class RatingRepository:
         )
         return [str(row[0]) for row in rows]
 
+    def raters(self) -> list[str]:
+        """Every name that rated an item or was handed one, sorted: the people and models themselves, never a
+        judgment's combined credit (``ana+ben``, written when a rule settles agreeing ratings)."""
+        if not self.available:
+            return []
+        rows = self.file.query("SELECT annotator FROM ratings UNION SELECT annotator FROM assignments ORDER BY 1")
+        return [str(row[0]) for row in rows]
+
     def annotator_hashes(self, v: PoolVersion) -> dict[str, dict[str, Any]]:
         """Per annotator of version ``v``: how many ratings, and the SHA-256 of them (:func:`ratings_hash`, written
         by SQLite: no Python object per rating)."""

@@ -137,6 +137,15 @@ class FreezePreview:
     ungraded: int
     awaiting: int
     work_out: str = ""  # the work files still handed out, named (store.team.outstanding_text); "" when none
+    graded_queries: int | None = None  # the queries with a graded item (None: as many as ``queries``)
+
+    def kept(self, *, remove_ungraded: bool) -> tuple[int, int]:
+        """The queries and documents the frozen version would hold: all of them, or, with ``remove_ungraded``,
+        only the graded items and their queries (issue 36: the summary kept the draft's count after the tick)."""
+        if not remove_ungraded:
+            return self.queries, self.documents
+        queries = self.queries if self.graded_queries is None else self.graded_queries
+        return queries, self.documents - self.ungraded
 
     @property
     def offers_removal(self) -> bool:
@@ -174,6 +183,7 @@ def freeze_preview(project: Project, version: int) -> FreezePreview:
         ungraded=int(items["grade"].isna().sum()),
         awaiting=int(project.query_progress(version)["awaiting"].sum()),
         work_out=outstanding_text(project.outstanding_handouts(version)),
+        graded_queries=int(items.loc[items["grade"].notna(), "query_id"].nunique()),
     )
 
 

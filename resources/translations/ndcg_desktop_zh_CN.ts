@@ -2677,6 +2677,13 @@ Not scored: {run}: {why}</source>
     </message>
 </context>
 <context>
+    <name>file_dialogs</name>
+    <message>
+        <source>Cannot make the folder {folder}: {reason}</source>
+        <translation>无法创建文件夹 {folder}：{reason}</translation>
+    </message>
+</context>
+<context>
     <name>guidelines</name>
     <message>
         <source>Grading guidelines</source>
@@ -2888,6 +2895,10 @@ Not scored: {run}: {why}</source>
     <message>
         <source>{name} is not set in this program&apos;s environment: set it before judging, or leave this field empty for a server that needs no key.</source>
         <translation>本程序的环境中未设置 {name}：请在评判前设置它；若服务器不需要密钥，请将此栏留空。</translation>
+    </message>
+    <message>
+        <source>Connected: {endpoint} serves {count} models; choose one in the list.</source>
+        <translation>已连接：{endpoint} 提供 {count} 个模型；请在列表中选择一个。</translation>
     </message>
     <message>
         <source>Connected: {endpoint} serves the model {model}.</source>
@@ -3243,6 +3254,14 @@ Open it read-only?</source>
     <message>
         <source>{project} (read-only)</source>
         <translation>{project}（只读）</translation>
+    </message>
+    <message>
+        <source>Exported {path}</source>
+        <translation>已导出 {path}</translation>
+    </message>
+    <message>
+        <source>Exported {count} files into {folder}</source>
+        <translation>已将 {count} 个文件导出到 {folder}</translation>
     </message>
     <message>
         <source>No pool yet: import judgments (File ▸ Import judgments) or build one from runs</source>
@@ -4396,6 +4415,10 @@ The audit log keeps a record, and Edit ▸ Undo brings all of it back while the 
         <translation>标注者，以逗号分隔</translation>
     </message>
     <message>
+        <source>names separated by commas, such as ana, ben</source>
+        <translation>用逗号分隔的姓名，例如 ana, ben</translation>
+    </message>
+    <message>
         <source>Share of queries graded by several annotators</source>
         <translation>由多名标注者评级的查询比例</translation>
     </message>
@@ -4442,6 +4465,10 @@ The audit log keeps a record, and Edit ▸ Undo brings all of it back while the 
     <message>
         <source>Write work files</source>
         <translation>写入任务文件</translation>
+    </message>
+    <message>
+        <source>Name the annotators, separated by commas.</source>
+        <translation>请填写标注者姓名，用逗号分隔。</translation>
     </message>
     <message>
         <source>Choose a folder for the work files.</source>

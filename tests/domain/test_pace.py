@@ -12,8 +12,13 @@ from ndcg_desktop.domain.pace import duration_text, judging_pace, pace_rule
 D1, D2 = "2026-11-30", "2026-12-01"
 
 
-def row(who, at, action="grade", new_grade=1):
-    return {"who": who, "at": at, "action": action, "new_grade": new_grade}
+def row(who, at, action="grade", new_grade=1, doc_id=None, still_graded=True):
+    """An audit row; each its own item (version 1, q1, a fresh document) unless ``doc_id`` is given."""
+    doc = doc_id or f"{who}-{at}"
+    return {
+        "who": who, "at": at, "action": action, "new_grade": new_grade,
+        "version": 1, "query_id": "q1", "doc_id": doc, "still_graded": still_graded,
+    }  # fmt: skip
 
 
 def log() -> pd.DataFrame:
@@ -74,8 +79,26 @@ def test_one_judgment_each_times_nothing():
 
 
 def test_an_empty_log():
-    pace = judging_pace(pd.DataFrame(columns=["who", "at", "action", "new_grade"]))
+    columns = ["who", "at", "action", "new_grade", "version", "query_id", "doc_id", "still_graded"]
+    pace = judging_pace(pd.DataFrame(columns=columns))
     assert pace.by_day.empty and pace.by_annotator.empty and pace.median_s is None
+
+
+def test_graded_counts_distinct_items_that_still_hold_a_grade():
+    """Issue 36: "Today: 34 graded" counted undone and redone grades. Here ann grades d1, regrades it, grades d2
+    (then undone: d2 holds no grade now) and d3: six grade rows, two items graded."""
+    rows = [
+        row("ann", f"{D1}T10:00:00+00:00", doc_id="d1"),
+        row("ann", f"{D1}T10:00:05+00:00", doc_id="d1", new_grade=2),  # changed her mind: still one item
+        row("ann", f"{D1}T10:00:09+00:00", doc_id="d2", still_graded=False),  # undone with Ctrl+Z
+        row("ann", f"{D1}T10:00:12+00:00", doc_id="d3", still_graded=True),
+        row("ann", f"{D1}T10:00:14+00:00", doc_id="d3"),  # redone after an undo: the same item
+        row("ann", f"{D2}T09:00:00+00:00", doc_id="d1", new_grade=3),  # the next day: counted on that day
+    ]
+    pace = judging_pace(pd.DataFrame(rows))
+    assert pace.by_day[["who", "day", "graded"]].values.tolist() == [["ann", D1, 2], ["ann", D2, 1]]
+    assert pace.by_annotator["graded"].tolist() == [2]  # d1 and d3
+    assert pace.by_day["timed"].tolist() == [4, 0]  # the pace still times every key press: gaps 5, 4, 3, 2
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtWidgets import QFileDialog, QLineEdit
 
 from ndcg_desktop.gui import file_dialogs
 
@@ -43,6 +43,12 @@ def started(monkeypatch):
 
     for name in STATICS:
         monkeypatch.setattr(QFileDialog, name, staticmethod(fake(name)))
+
+    def cancelled(dialog):
+        folders.append(Path(dialog.directory().absolutePath()))
+        return QFileDialog.DialogCode.Rejected
+
+    monkeypatch.setattr(file_dialogs.FolderDialog, "exec", cancelled)
     monkeypatch.setattr(file_dialogs, "_last", [])
     return folders
 
@@ -88,3 +94,22 @@ def test_without_a_project_dialogs_start_where_the_user_last_chose_else_at_home(
     monkeypatch.setattr(window, "open_project", lambda path: False)
     window.open_project_dialog()
     assert file_dialogs.start_folder(window) == tmp_path
+
+
+def test_a_folder_name_typed_into_the_folder_dialog_is_made_not_refused(qtbot, tmp_path, monkeypatch):
+    """Issue 36: typing a new export folder's name gave Qt's "Directory not found"."""
+    chosen = []
+
+    def typed(dialog):
+        dialog.show()
+        edit = dialog.findChild(QLineEdit, "fileNameEdit")
+        edit.setText("new export")
+        dialog.accept()
+        chosen.append(dialog.isVisible())
+        return dialog.result()
+
+    monkeypatch.setattr(file_dialogs.FolderDialog, "exec", typed)
+    monkeypatch.setattr(file_dialogs, "start_folder", lambda _parent: tmp_path)
+    assert file_dialogs.folder(None, "Export") == str(tmp_path / "new export")
+    assert (tmp_path / "new export").is_dir() and chosen == [False]
+    assert file_dialogs.folder(None, "Export") == str(tmp_path / "new export")  # now an existing one

@@ -8,18 +8,23 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractButton,
+    QAbstractItemView,
     QComboBox,
     QHeaderView,
     QLabel,
     QStyle,
     QStyleOptionComboBox,
+    QTableView,
+    QTreeView,
     QWidget,
 )
 
 from ndcg_desktop.demo import build_demo
 from ndcg_desktop.gui import i18n
+from ndcg_desktop.gui.scores.tables import FIT_CAP
 
 from .conftest import shot
 
@@ -86,6 +91,58 @@ def cut_labels(top: QWidget) -> list[str]:
         needs = min(label.minimumSizeHint().width(), label.fontMetrics().horizontalAdvance(label.text()))
         if label.width() < needs:
             cut.append(f"{label.accessibleName() or label.objectName() or 'label'}: {label.text()!r}")
+    return cut
+
+
+def cell_needs(view: QAbstractItemView, index) -> int:
+    """The width a cell needs to show its text whole: text, the delegate's margins, an icon or a check box."""
+    style = view.style()
+    margin = style.pixelMetric(style.PixelMetric.PM_FocusFrameHMargin, None, view) + 1
+    text = str(index.data(Qt.ItemDataRole.DisplayRole) or "")
+    font = index.data(Qt.ItemDataRole.FontRole)
+    metrics = QFontMetrics(font) if font is not None else view.fontMetrics()
+    extra = 0
+    if index.data(Qt.ItemDataRole.DecorationRole) is not None:
+        extra += view.iconSize().width() + 2 * margin if view.iconSize().width() > 0 else 16 + 2 * margin
+    if index.data(Qt.ItemDataRole.CheckStateRole) is not None:
+        extra += style.pixelMetric(style.PixelMetric.PM_IndicatorWidth, None, view) + 2 * margin
+    return max((metrics.horizontalAdvance(line) for line in text.split("\n")), default=0) + 2 * margin + extra
+
+
+def cut_cells(top: QWidget, rows: int = 3) -> list[str]:
+    """Headers (across and down) and the cells of the first ``rows`` rows of every table shown that are narrower
+    (or, down, lower) than their text: elided ("Titl", "awaiting adju…") or cut top and bottom."""
+    cut = []
+    for view in top.findChildren(QAbstractItemView):
+        if not view.isVisibleTo(top) or view.model() is None or not isinstance(view, QTableView | QTreeView):
+            continue
+        name = view.accessibleName() or type(view).__name__
+        model = view.model()
+        header = view.horizontalHeader() if isinstance(view, QTableView) else view.header()
+        for column in range(model.columnCount()):
+            if header.isSectionHidden(column) or header.sectionSize(column) == 0:
+                continue
+            text = header_text(header, column)
+            if header.isVisibleTo(top) and text and header.sectionSize(column) < header_needs(header, column):
+                cut.append(f"{name}: header {text!r} ({header.sectionSize(column)} < {header_needs(header, column)})")
+            for row in range(min(rows, model.rowCount())):
+                index = model.index(row, column)
+                if isinstance(view, QTableView) and (view.rowSpan(row, column) > 1 or view.columnSpan(row, column) > 1):
+                    continue
+                shown = str(index.data(Qt.ItemDataRole.DisplayRole) or "")
+                width = view.columnWidth(column)
+                capped = width >= FIT_CAP and shown in str(index.data(Qt.ItemDataRole.ToolTipRole) or "")
+                if shown and width < cell_needs(view, index) and not capped:  # a longer text: whole as a tooltip
+                    cut.append(f"{name}: cell {shown!r} of {text!r} ({width} < {cell_needs(view, index)})")
+        if isinstance(view, QTableView) and view.verticalHeader().isVisibleTo(top):
+            down = view.verticalHeader()
+            for row in range(min(rows, model.rowCount())):
+                text = str(model.headerData(row, Qt.Orientation.Vertical, Qt.ItemDataRole.DisplayRole) or "")
+                lines = text.split("\n")
+                high = len(lines) * down.fontMetrics().height()
+                wide = max(down.fontMetrics().horizontalAdvance(line) for line in lines)
+                if text and (down.sectionSize(row) < high or down.width() < wide):
+                    cut.append(f"{name}: row header {text!r} ({down.width()}x{down.sectionSize(row)})")
     return cut
 
 
@@ -178,6 +235,32 @@ def test_no_header_or_label_of_the_main_window_is_cut_at_1280_by_800(qtbot, demo
         shot(window, f"fit_{language}_{name}")
         found += [f"{name}: {c}" for c in cut_headers(tab) + cut_labels(tab)]
     found += cut_labels(window.statusBar()) + cut_labels(window.tabs.tabBar())
+    print("\n".join(found))
+    assert found == []
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1177, 720)])  # 1177×720: what a 1280×800 screen leaves the window
+def test_no_column_header_or_cell_of_a_sample_row_is_cut(qtbot, demo_window, language, size):
+    """Issue 36: "Titl", "awaiting adju…", "Kappa (quadratic", "Set", "4 · P", "unju", "Where the run placed i…",
+    "1 · Marginally relevant" cut top and bottom. Every header, across and down, and every cell of the first rows
+    of every table shown fits whole, in each tab (the Runs tab with a pair's breakdowns open)."""
+    window = demo_window
+    tabs = fill_every_view(window, qtbot)
+    runs = tabs["runs"]
+    window.resize(*size)
+    found = []
+    for i, (name, tab) in enumerate(tabs.items()):
+        window.tabs.setCurrentIndex(i)
+        qtbot.wait(30)
+        if name == "runs":  # the pair of the matrix's first cell, query by query, with both breakdowns
+            matrix = runs.significance.matrix_view
+            rect = matrix.visualRect(runs.significance.matrix.index(0, 1))
+            qtbot.mouseClick(matrix.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+            qtbot.waitUntil(lambda: runs.lower_tabs.currentWidget() is runs.pair_panel, timeout=10_000)
+            runs.pair_panel.queries_view.selectRow(0) if hasattr(runs.pair_panel, "queries_view") else None
+            qtbot.wait(50)
+        shot(window, f"fit_cells_{language}_{size[0]}_{name}")
+        found += [f"{name}: {c}" for c in cut_cells(tab)]
     print("\n".join(found))
     assert found == []
 
@@ -316,3 +399,25 @@ def dialog_english(dialog: QWidget, project) -> list[str]:
         if ENGLISH.search(strip(text)) and not CJK.search(text):
             left.append(text)
     return left
+
+
+def test_a_status_message_never_runs_into_the_permanent_labels(qtbot, demo_window, language):
+    """Issue 36: at 1177×720 a long message ran under "Grading as …" and the pace. The labels step aside while a
+    message needs their room and come back when it ends; a message wider than the bar keeps its text as a tooltip."""
+    window = demo_window
+    window.resize(1177, 720)
+    bar = window.statusBar()
+    qtbot.waitUntil(lambda: window.progress_label.isVisible() and window.progress_label.text() != "", timeout=10_000)
+    sides = [w for w in (window.grader_label, window.pace_label, window.progress_label) if w.isVisible()]
+    short = "Saved."
+    bar.showMessage(short)
+    assert all(w.isVisible() for w in sides)  # a short message leaves them where they are
+    long = "Exported 8 files into " + "/home/annotator/projects/trec-core-2018/exports/scores-v2-bm25-k10" * 2
+    bar.showMessage(long)
+    qtbot.wait(20)
+    shot(window, f"fit_{language}_status_long_message")
+    assert not any(w.isVisible() for w in sides)
+    room = window.whole_messages.room()
+    assert bar.fontMetrics().horizontalAdvance(long) <= room or bar.toolTip() == long
+    bar.clearMessage()
+    assert all(w.isVisible() for w in sides) and bar.toolTip() == ""

@@ -32,3 +32,26 @@ def test_the_freeze_dialog_names_the_work_out_and_waits_for_a_choice(qtbot, tmp_
     dialog.anyway.setChecked(True)
     assert dialog.ok.isEnabled() is True
     dialog.grab().save("/tmp/sec-files_freeze_work_out.png")
+
+
+def test_the_freeze_summary_counts_what_would_be_frozen_once_the_ungraded_are_removed(qtbot, small_project):
+    """Issue 36: the summary kept "Documents 4085" after ticking "remove the ungraded". small_project: q1 holds
+    A, B (graded), C, D (ungraded); q2 holds E (ungraded)."""
+    from ndcg_desktop.gui.pools.dialogs import FreezeDialog
+
+    from .conftest import shot
+
+    with Project.open(small_project) as project:
+        preview = freeze_preview(project, 1)
+        frozen = project.pool_items(1).dropna(subset=["grade"])  # what removing the ungraded leaves, counted apart
+    assert preview.kept(remove_ungraded=False) == (2, 5)
+    assert preview.kept(remove_ungraded=True) == (frozen["query_id"].nunique(), len(frozen)) == (1, 2)
+    dialog = FreezeDialog(preview)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    assert (dialog.queries.text(), dialog.documents.text()) == ("2", "5")
+    dialog.remove.setChecked(True)
+    assert (dialog.queries.text(), dialog.documents.text()) == ("1", "2")
+    shot(dialog, "freeze_removed_ungraded")
+    dialog.remove.setChecked(False)
+    assert (dialog.queries.text(), dialog.documents.text()) == ("2", "5")

@@ -64,6 +64,35 @@ def test_the_dialog_says_why_nothing_can_be_judged_and_previews_a_real_item(wind
     assert not dialog.ok.isEnabled()
 
 
+def test_without_a_model_name_the_test_lists_the_servers_models_and_the_prompt_shows(
+    window,
+    small_project,
+    qtbot,
+    llama,  # noqa: F811
+):
+    """Issue 36: the model list stayed empty and Test connection disabled until a model name was typed, so a new
+    user could not find out what the server serves; the prompt preview was blank on first use."""
+    assert window.open_project(small_project)
+    dialog = dialog_of(window, qtbot, model="", endpoint=llama.url)
+    assert dialog.problem.text() == "Name the model the server should use." and not dialog.ok.isEnabled()
+    assert dialog.test_button.isEnabled()
+    qtbot.waitUntil(lambda: window.judge.session.preview is not None, timeout=10_000)  # on first use, no model
+    expected = preview_prompt(window.project, window.judge.session.settings(), load_template(), Item("q1", "C"))[1]
+    assert dialog.preview.toPlainText() == expected
+    dialog.test_button.click()
+    qtbot.waitUntil(lambda: window.judge.session.connection is not None, timeout=30_000)
+    report = window.judge.session.connection
+    listed = [dialog.model.itemText(i) for i in range(dialog.model.count())]
+    assert report.ok and MODEL in report.models and listed == list(report.models)  # GET /v1/models, as served
+    assert dialog.connection_label.text() == (
+        f"Connected: {llama.url} serves {len(report.models)} models; choose one in the list."
+    )
+    assert dialog.model.currentText() == ""  # offered, never chosen for the user
+    shot(dialog, "judge_dialog_models_listed")
+    dialog.model.setCurrentIndex(listed.index(MODEL))
+    assert window.judge.session.inputs.model == MODEL and dialog.ok.isEnabled()
+
+
 def test_a_server_that_is_not_openai_compatible_is_said_naming_it_and_nothing_is_recorded(
     window,
     small_project,

@@ -149,6 +149,34 @@ def test_the_annotator_name_can_be_set_and_cleared_in_the_view_menu(window, monk
     assert "&Annotator name…" in [action.text() for action in menus["&View"].actions()]
 
 
+def test_the_annotator_name_dialog_is_a_reading_width_wide(window, qtbot, monkeypatch):
+    """Issue 36: the dialog was 1,187 px wide, its explanation on one line. It wraps, and typing a name saves it."""
+    from PySide6.QtWidgets import QDialog, QLabel
+
+    from ndcg_desktop.gui import view_menu
+    from ndcg_desktop.tasks.identity import stated_user
+
+    from .conftest import shot
+
+    monkeypatch.delenv("NDCG_USER", raising=False)
+    dialog = view_menu.annotator_name_dialog(window)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    em = dialog.fontMetrics().horizontalAdvance("M")
+    assert dialog.width() <= 48 * em and dialog.width() <= 600, dialog.width()
+    explanation = max(dialog.findChildren(QLabel), key=lambda label: len(label.text()))
+    assert explanation.wordWrap() and explanation.height() > 2 * explanation.fontMetrics().height()  # wrapped, whole
+    shot(dialog, "annotator_name")
+
+    def typed(shown):
+        shown.setTextValue("zoe")
+        return QDialog.DialogCode.Accepted
+
+    monkeypatch.setattr(view_menu.QInputDialog, "exec", typed)
+    assert view_menu.ask_annotator_name(window) and stated_user() == "zoe"
+
+
 def test_opening_the_open_file_again_and_cancelling_leaves_it_open(window, small_project, qtbot, messages):
     """Found by a new user: the project open read-only, opened again, Cancel: the window closed it."""
     holder = Project.open(small_project)

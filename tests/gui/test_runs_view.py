@@ -210,6 +210,7 @@ def test_plot_matrix_and_a_pair_query_by_query_with_both_breakdowns(window, cran
     view.export(str(tmp_path / "out"))
     qtbot.waitUntil(lambda: bool(written), timeout=60_000)
     assert sorted(p.name for p in written[0]) == sorted(COMPARISON_FILES)
+    assert window.statusBar().currentMessage() == f"Exported {len(written[0])} files into {tmp_path / 'out'}"
     runs = pd.read_csv(tmp_path / "out" / "runs.csv")
     assert runs["mean"].tolist() == cli.runs["mean"].tolist()
 

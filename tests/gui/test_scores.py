@@ -9,7 +9,7 @@ import threading
 import pandas as pd
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QTextBrowser
+from PySide6.QtWidgets import QDialogButtonBox, QTextBrowser
 
 from ndcg_desktop.cli.main import main
 from ndcg_desktop.domain import EvalSettings, GradeScale, UnjudgedPolicy
@@ -134,8 +134,17 @@ def test_flags_block_scoring_until_chosen_and_numbers_equal_the_cli(
         assert doc not in order[:10]
     reader = breakdown.read_document(breakdown.positions, 0)
     assert "was not imported" in reader.findChild(QTextBrowser).toPlainText()  # Cranfield texts not imported here
-    reader.close()
-    paths = view.export(str(tmp_path / "out"))
+    # Issue 36: the viewer had no Close button. It has one, and Esc closes it too.
+    close = reader.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Close)
+    assert close.isVisibleTo(reader)
+    close.click()
+    assert not reader.isVisible()
+    again = breakdown.read_document(breakdown.positions, 0)
+    qtbot.keyClick(again, Qt.Key.Key_Escape)
+    assert not again.isVisible()
+    paths = view.export(str(tmp_path / "out"))  # a folder that does not exist yet: the export makes it
+    # Issue 36: nothing said that the export happened, or where.
+    assert window.statusBar().currentMessage() == f"Exported {len(paths)} files into {tmp_path / 'out'}"
     with open(paths[0], encoding="utf-8", newline="") as handle:
         exported = {r["query_id"]: float(r["ndcg"]) for r in csv.DictReader(handle)}
     assert exported == gui_rows

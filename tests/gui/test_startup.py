@@ -55,12 +55,36 @@ def test_which_libraries_are_checked_depends_on_the_platform():
     assert system.check_libraries({}, "win32", nothing) is None
 
 
+SUDO = "$(command -v sudo) "  # README's prefix: sudo where it is installed, nothing where it is not (root)
+
+
 def test_readme_commands_install_exactly_the_packages():
     readme = (REPO / "README.md").read_text(encoding="utf-8")
-    lines = [line.strip() for line in readme.splitlines() if line.strip().startswith("sudo apt-get install -y ")]
-    launch = f"sudo apt-get install -y python3-venv {' '.join(system.LINUX_PACKAGES)}"
+    lines = [line.strip() for line in readme.splitlines() if "apt-get install" in line and line.startswith("    ")]
+    launch = f"{SUDO}apt-get install -y python3-venv {' '.join(system.LINUX_PACKAGES)}"
     assert lines == [launch, launch + " desktop-file-utils appstream g++"]  # the launch and the test command
-    assert system.APT_LINE == f"sudo apt-get install -y {' '.join(system.LINUX_PACKAGES)}"
+    assert system.APT_LINE == f"{SUDO}apt-get install -y {' '.join(system.LINUX_PACKAGES)}"
+    assert "sudo apt-get" not in readme.replace(SUDO, "")  # no line that fails for root without sudo
+
+
+def test_the_install_prefix_runs_the_command_where_sudo_is_not_installed(tmp_path):
+    """Root in a container usually has no sudo: the prefix then expands to nothing and the command runs."""
+    bin_dir = tmp_path / "bin"  # a PATH with a shell and echo, and no sudo
+    bin_dir.mkdir()
+    for tool in ("sh", "echo"):
+        (bin_dir / tool).symlink_to(Path("/bin") / tool)
+    run = subprocess.run(
+        [str(bin_dir / "sh"), "-c", f"{SUDO}echo installed"],
+        env={"PATH": str(bin_dir)},
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert (run.returncode, run.stdout, run.stderr) == (0, "installed\n", "")
+    old = subprocess.run(
+        [str(bin_dir / "sh"), "-c", "sudo echo installed"], env={"PATH": str(bin_dir)}, capture_output=True
+    )
+    assert old.returncode == 127  # the old line, for comparison: sudo is not found
 
 
 def test_utf8_locale_changes_only_a_non_utf8_character_type():

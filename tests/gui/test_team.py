@@ -41,7 +41,7 @@ def team_project(tmp_path) -> Path:
 
 def test_the_assign_dialog_shows_the_plan_before_writing(qtbot, qtmodeltester, tmp_path):
     sizes = pd.Series({f"q{i}": 4 for i in range(6)})
-    dialog = AssignDialog(sizes, str(tmp_path / "work"))
+    dialog = AssignDialog(sizes, str(tmp_path / "work"), known=("ana", "ben", "chen"))
     qtbot.addWidget(dialog)
     dialog.show()
     qtmodeltester.check(dialog.model)
@@ -58,6 +58,21 @@ def test_the_assign_dialog_shows_the_plan_before_writing(qtbot, qtmodeltester, t
         annotators=("ana", "ben", "chen"), out_dir=str(tmp_path / "work"), overlap=0.5, per_query=2, seed=0
     )
     shot(dialog, "team_assign")
+
+
+def test_the_assign_dialog_offers_no_invented_names(qtbot, tmp_path):
+    """Issue 36: "ana, ben, chen" stood in the field as real text in a project without such annotators."""
+    dialog = AssignDialog(pd.Series({"q1": 4}), str(tmp_path / "work"))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    assert dialog.names.text() == "" and dialog.names.placeholderText() != ""
+    assert dialog.values().annotators == () and not dialog.ok.isEnabled()
+    assert dialog.problem.text() == "Name the annotators, separated by commas."
+    assert dialog.model.rowCount() == 0
+    shot(dialog, "team_assign_empty")
+    known = AssignDialog(pd.Series({"q1": 4}), str(tmp_path / "work"), known=("ana", "tester"))
+    qtbot.addWidget(known)
+    assert known.names.text() == "ana, tester" and known.ok.isEnabled()
 
 
 def test_assign_merge_and_adjudicate_from_the_window(window, team_project, tmp_path, qtbot, monkeypatch, messages):
@@ -97,6 +112,7 @@ def merged_team(window, team_project, tmp_path, qtbot, monkeypatch, messages):
     folder = tmp_path / "work"
 
     def accept(dialog):
+        dialog.names.setText("ana, ben, chen")  # a new team: the project knows no one yet
         dialog.folder.setText(str(folder))
         dialog.overlap.setValue(50)
         return QDialog.DialogCode.Accepted

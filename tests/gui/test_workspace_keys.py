@@ -186,13 +186,16 @@ def test_f1_lists_the_projects_own_keys_and_the_status_bar_says_why_a_key_did_no
     listed = {}
 
     def look(dialog):
-        listed["rows"] = [label.text() for label in dialog.findChildren(project_dialogs.QLabel)][:2]
+        texts = [label.text() for label in dialog.findChildren(project_dialogs.QLabel)]
+        listed["rows"] = texts[:2]
+        listed["adjudicate"] = texts[texts.index("Adjudicate: the selected item's grade") - 1]
         shot(dialog, "shortcuts_project_keys")
         return QDialog.DialogCode.Rejected
 
     monkeypatch.setattr(project_dialogs.ShortcutsDialog, "exec", look)
     qtbot.keyClick(window, Qt.Key.Key_F1)
     assert listed["rows"] == ["0 1 2 3", "Grade the current document and move to the next ungraded one"]
+    assert listed["adjudicate"] == "0 1 2 3"  # issue 36: "0 … 9" in a 0..3 project
     ws = window.workspace
     ws.pool_view.setFocus()
     qtbot.keyClick(ws.pool_view, Qt.Key.Key_7)

@@ -190,3 +190,19 @@ def test_a_connection_test_against_a_closed_port_names_the_endpoint(project):
     session.set(endpoint=f"http://127.0.0.1:{port}/v1", model="smollm2", timeout=5.0)
     report = session.connection_job()()
     assert not report.ok and report.message.startswith(f"http://127.0.0.1:{port}/v1")
+
+
+def test_before_a_model_is_named_the_connection_can_be_tested_and_the_prompt_previewed(project):
+    """Issue 36: Test connection stayed disabled and the preview blank until a model name was typed."""
+    session = JudgeSession()
+    assert not session.can_test_connection() and not session.can_preview()  # no project
+    session.set_project(project)
+    assert session.problem()[0] == "no_model"
+    assert session.can_test_connection() and session.can_preview()
+    item, prompt = session.preview_job()()
+    assert prompt and item.query_id
+    session.set(endpoint="ftp://example.org")
+    assert not session.can_test_connection() and not session.can_preview()  # nothing to reach
+    session.set(endpoint="http://127.0.0.1:9/v1")  # port 9 (discard): nothing listens; said, never raised
+    report = session.connection_job()()
+    assert not report.ok and report.message.startswith("http://127.0.0.1:9/v1: ")

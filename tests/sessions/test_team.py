@@ -16,6 +16,7 @@ from ndcg_desktop.sessions.team import (
     AssignSession,
     KeyRefusal,
     TeamRefusal,
+    known_people,
     team_refusal,
     work_to_hand_out,
 )
@@ -134,7 +135,7 @@ def test_why_work_cannot_be_handed_out(tmp_path, write):
 
 def test_the_assign_plan_follows_the_choices_and_says_what_stops_it(tmp_path):
     sizes = pd.Series({f"q{i}": 4 for i in range(6)})
-    assign = AssignSession(sizes, str(tmp_path / "work"))
+    assign = AssignSession(sizes, str(tmp_path / "work"), ("ana", "ben", "chen"))
     pd.testing.assert_frame_equal(assign.plan, plan_summary(sizes, ["ana", "ben", "chen"], overlap=0.2, seed=0))
     assert assign.ready()
     assign.set(names="ana, ../ben")
@@ -148,3 +149,28 @@ def test_the_assign_plan_follows_the_choices_and_says_what_stops_it(tmp_path):
     )
     with pytest.raises(ValueError, match="no choice 'colour'"):
         assign.set(colour="red")
+
+
+def test_assign_offers_only_the_projects_people_and_never_invents_names(tmp_path):
+    """Issue 36: a project with no annotators got "ana, ben, chen" as real names; Enter handed work to them."""
+    sizes = pd.Series({"q1": 4, "q2": 4})
+    fresh = AssignSession(sizes, str(tmp_path / "work"))
+    assert fresh.names == "" and fresh.values().annotators == ()
+    assert fresh.no_names and fresh.plan.empty and fresh.problem == "" and not fresh.ready()
+    fresh.set(names="zoe, yan")
+    assert fresh.ready() and fresh.values().annotators == ("zoe", "yan")
+
+    fresh.set(names="  ")
+    assert fresh.no_names and not fresh.ready()
+
+
+def test_the_people_assign_offers_are_the_projects_and_never_a_model(rated):  # noqa: F811
+    with open_project(rated, user="coord") as project:
+        frame = pd.DataFrame(
+            [("q1", "A", "model:smollm2", 2, "", "t")],
+            columns=["query_id", "doc_id", "annotator", "grade", "note", "rated_at"],
+        )
+        project.rating_store.add_ratings(frame, version=1, source="test")
+        assert "model:smollm2" in project.rating_store.annotators()
+        assert known_people(project) == ("ana", "ben", "chen")
+        assert AssignSession(pd.Series({"q1": 2}), "w", known_people(project)).names == "ana, ben, chen"

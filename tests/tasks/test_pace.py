@@ -76,3 +76,21 @@ def test_status_of_a_project_without_grades_says_so(tmp_path, capsys):
     assert (
         "judging pace: no grades given in this project yet (imported grades are not timed)" in capsys.readouterr().out
     )
+
+
+def test_an_undone_grade_is_not_counted_and_a_redone_one_counts_once(tmp_path, write):
+    """Issue 36: the pace count ("Today: 34 graded") counted undone and redone grades."""
+    from ndcg_desktop.tasks.grading import grade_item, undo
+
+    path = tmp_path / "p.ndcgproj"
+    with Project.create(path, user="ann") as p:
+        p.import_qrels(write("q.txt", "".join(f"q1 0 D{i} -1\n" for i in range(3))), negative_as_ungraded=True)
+        grade_item(p, "q1", "D0", 1, version=1)
+        undo(p, grade_item(p, "q1", "D1", 2, version=1), action="undo grade")  # graded, then undone
+        taken = grade_item(p, "q1", "D2", 3, version=1)
+        undo(p, taken, action="undo grade")
+        grade_item(p, "q1", "D2", 3, version=1)  # redone
+        grade_item(p, "q1", "D0", 2, version=1)  # changed
+        report = pace_report(p)
+    assert report.pace.by_annotator[["who", "graded"]].values.tolist() == [["ann", 2]]  # D0 and D2
+    assert report.pace.by_day["graded"].tolist() == [2]

@@ -188,6 +188,7 @@ class AgreementView(QWidget):
     """Pool version + scoring settings -> agreement tables, a confusion heat map, and the systems check."""
 
     error = Signal(str)
+    exported = Signal(list)  # the paths an export wrote: the window's status bar says where
 
     def __init__(
         self, parent: QWidget | None = None, *, loader: Loader | None = None, slot: ProjectSlot | None = None
@@ -376,10 +377,12 @@ class AgreementView(QWidget):
             return []
         try:
             self.session.prove()  # a frozen version changed on disk since: refused, and forgotten
-            return export_agreement(result, folder)
+            written = export_agreement(result, folder)
         except InputError as exc:  # refused or unwritable: the message names the folder
             self.error.emit(exc.located())
             return []
+        self.exported.emit(written)
+        return written
 
     # -- rendering -------------------------------------------------------------------------------
     def _changed(self, aspects: frozenset[str]) -> None:

@@ -23,6 +23,7 @@ from ndcg_desktop.gui.annotate.grade_bar import GradeBar
 from ndcg_desktop.gui.annotate.models import PoolTableModel, QueryListModel
 from ndcg_desktop.gui.annotate.topic_header import TopicHeader
 from ndcg_desktop.gui.plain import bold_label, plain_tooltip
+from ndcg_desktop.gui.scores.tables import FIT_CAP, fit_view_columns
 from ndcg_desktop.tasks.project import PoolVersion
 
 translate = QCoreApplication.translate
@@ -51,10 +52,11 @@ class QueriesPane(QWidget):
         # Measured from the model's longest texts: resizeColumnToContents asked data() through the
         # bindings for 200 rows x 3 columns x every role (about 60 ms of a refresh after an import).
         metrics, header = self.view.fontMetrics(), self.view.horizontalHeader()
-        for column in range(3):
+        for column in range(4):  # the text too: the list scrolls sideways rather than cut it (FIT_CAP)
             texts = model.widest_candidates(column)
             widest = max((metrics.horizontalAdvance(text) for text in texts), default=0)
-            header.resizeSection(column, max(widest + 16, header.sectionSizeHint(column)))
+            fitted = max(widest + 16, header.sectionSizeHint(column))
+            header.resizeSection(column, min(fitted, max(FIT_CAP, header.sectionSizeHint(column))))
 
 
 class FrozenBanner(QLabel):
@@ -113,12 +115,14 @@ class PoolPane(QWidget):
         )
         self.view = list_table(proxy, "pool_view", translate("workspace", "Pool"))
         header = self.view.horizontalHeader()
-        header.setStretchLastSection(False)
-        # Sized once per load, not ResizeToContents: that re-measures every row on each grade.
+        header.setStretchLastSection(True)
+        # Sized once per query, not ResizeToContents: that re-measures every row on each grade. The title and
+        # the annotator fit whole (up to FIT_CAP; the pool scrolls sideways) instead of a squeezed "A…".
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        header.resizeSection(3, 90)
         header.resizeSection(4, 110)
+        header.moveSection(2, 1)  # shown as Document, Grade, Title, …: the grade stays in sight when titles are long
+        proxy.modelReset.connect(lambda: fit_view_columns(self.view, (0, 1, 3)))
+        proxy.layoutChanged.connect(lambda: fit_view_columns(self.view, (0, 1, 3)))
         self.view.setColumnHidden(PoolTableModel.BLIND_COLUMN, True)
         self.grade_bar = GradeBar()
         hint = translate("workspace", "Note on this document (E to edit, Enter to save)")

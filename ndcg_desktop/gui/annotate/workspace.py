@@ -292,9 +292,14 @@ class Workspace(QWidget):
             return "0 … 9, Enter", translate(
                 "workspace", "Type a grade from {low} to {high} into the number box; Enter grades and moves on"
             ).format(low=scale.low, high=scale.high)
-        digits = [g for g in range(scale.low, scale.high + 1) if 0 <= g <= 9]
-        keys = " ".join(str(d) for d in digits) if len(digits) <= 4 else f"{digits[0]} … {digits[-1]}"
+        keys = aspect.digit_keys(scale.low, scale.high)
         return keys, translate("dialogs", "Grade the current document and move to the next ungraded one")
+
+    def digit_keys(self) -> str | None:
+        """The digit keys of the shown scale (Adjudicate's keys too, in the shortcuts list), or None."""
+        if self.session.version is None:
+            return None
+        return aspect.digit_keys(self.session.version.scale.low, self.session.version.scale.high)
 
     def _emit_progress(self) -> None:
         progress = self.session.progress()

@@ -225,7 +225,7 @@ class JudgeDialog(QDialog):
         ready = problem is None
         self.ok.setEnabled(ready)
         self.estimate_button.setEnabled(ready and ESTIMATE not in self._tasks)
-        self.test_button.setEnabled(problem is None or problem[0] in ("no_draft", "read_only"))
+        self.test_button.setEnabled(self.session.can_test_connection())
         missing = self.session.key_missing()
         self.key_label.setText(
             ""
@@ -249,7 +249,11 @@ class JudgeDialog(QDialog):
     def _show_connection(self) -> None:
         report = self.session.connection
         if isinstance(report, ConnectionReport):
-            if report.ok:
+            if report.ok and not self.session.inputs.model.strip():
+                text = translate(
+                    "judge", "Connected: {endpoint} serves {count} models; choose one in the list."
+                ).format(endpoint=self.session.settings().endpoint, count=len(report.models))
+            elif report.ok:
                 text = translate("judge", "Connected: {endpoint} serves the model {model}.").format(
                     endpoint=self.session.settings().endpoint, model=self.session.inputs.model.strip()
                 )
@@ -326,7 +330,7 @@ class JudgeDialog(QDialog):
         self.estimate_button.setEnabled(False)
 
     def _start_preview(self) -> None:
-        if self.session.preview is not None or self.session.problem() is not None:
+        if self.session.preview is not None or not self.session.can_preview():
             return
         self._run(PREVIEW, self.session.preview_job(), self.preview.setPlainText)
 

@@ -376,8 +376,9 @@ class FreezeDialog(QDialog):
         self.preview = preview
         self.setWindowTitle(translate("dialogs", "Freeze pool version {version}").format(version=preview.version))
         form = QFormLayout()
-        form.addRow(translate("dialogs", "Queries"), QLabel(str(preview.queries)))
-        form.addRow(translate("dialogs", "Documents"), QLabel(str(preview.documents)))
+        self.queries, self.documents = QLabel(str(preview.queries)), QLabel(str(preview.documents))
+        form.addRow(translate("dialogs", "Queries"), self.queries)
+        form.addRow(translate("dialogs", "Documents"), self.documents)
         for counted in preview.grades:
             form.addRow(
                 plain_label(
@@ -430,6 +431,9 @@ class FreezeDialog(QDialog):
             self.ok.setEnabled(
                 preview.can_freeze(remove_ungraded=self.remove.isChecked(), work_out=self.anyway.isChecked())
             )
+            queries, documents = preview.kept(remove_ungraded=self.remove.isChecked())  # what would be frozen
+            self.queries.setText(str(queries))
+            self.documents.setText(str(documents))
 
         self.remove.toggled.connect(allowed)
         self.anyway.toggled.connect(allowed)

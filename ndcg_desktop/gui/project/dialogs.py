@@ -99,7 +99,12 @@ def _default_label(text: str, grade: int) -> str:
 class ShortcutsDialog(QDialog):
     """Every shortcut; ``grade_keys`` (keys, what they do) lists the open project's own grading keys."""
 
-    def __init__(self, parent: QWidget | None = None, grade_keys: tuple[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        parent: QWidget | None = None,
+        grade_keys: tuple[str, str] | None = None,
+        digit_keys: str | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle(translate("dialogs", "Keyboard shortcuts"))
         grid = QGridLayout()
@@ -107,6 +112,11 @@ class ShortcutsDialog(QDialog):
         rows = [(translate("dialogs", keys), translate("dialogs", what)) for keys, what in SHORTCUTS]
         if grade_keys is not None:
             rows[0] = grade_keys
+        if digit_keys is not None:  # the project's own digits, never 0 … 9 in a 0..3 project
+            rows = [
+                (digit_keys if keys == "0 … 9" else shown, what)
+                for (shown, what), (keys, _) in zip(rows, SHORTCUTS, strict=True)
+            ]
         for row, (keys, what) in enumerate(rows):
             key_label = plain_label(keys)
             bold = key_label.font()

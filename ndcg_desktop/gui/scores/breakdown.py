@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import pandas as pd
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QDialog, QGridLayout, QLabel, QTextBrowser, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QGridLayout, QLabel, QTextBrowser, QVBoxLayout, QWidget
 
 from ndcg_desktop.domain.settings import grade_label
 from ndcg_desktop.gui.annotate.highlight import highlighted_html
@@ -262,8 +262,11 @@ class BreakdownPanel(QWidget):
             reader.setHtml(f"<p><i>{html.escape(missing.format(doc_id=doc_id))}</i></p>")
         else:
             reader.setHtml(f"<h3>{html.escape(doc['title'] or doc_id)}</h3>" + highlighted_html(doc["text"], ""))
+        close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)  # and Esc, as every dialog
+        close.rejected.connect(dialog.reject)
         layout = QVBoxLayout(dialog)
         layout.addWidget(reader)
+        layout.addWidget(close)
         dialog.resize(560, 420)
         dialog.show()
         return dialog

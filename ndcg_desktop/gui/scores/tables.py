@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+import heapq
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,6 +47,10 @@ def format_value(value: Any, fmt: str) -> str:
 
 
 _TIP = Qt.ItemDataRole.ToolTipRole
+# The widest a column grows to fit its cells: wider texts (a reason, a run's choices) are elided, whole in the
+# tooltip. Every other cell and every header fits whole (issue 36: "Titl", "awaiting adju…", "Set").
+FIT_CAP = 480
+LONG_TEXT = 40  # characters: a cell this long may be wider than FIT_CAP, so it carries its text as a tooltip
 
 
 @dataclass(frozen=True)
@@ -140,6 +146,9 @@ class FrameModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole and col in self.tips:
             tip = self.tips[col][row]
             return tip if isinstance(tip, str) else None
+        if role == Qt.ItemDataRole.ToolTipRole:  # a text longer than a column may grow (FIT_CAP): whole here
+            shown = self.display[col][row]
+            return shown if len(shown) > LONG_TEXT else None
         if role == Qt.ItemDataRole.BackgroundRole and col == self.shade_column:
             value = self.shade_values[row]
             brush = self._brushes.get(value)
@@ -256,14 +265,36 @@ def fit_columns(view: QTableView, model: FrameModel, rows: int = 200) -> None:
     header = view.horizontalHeader()
     header_metrics = header.fontMetrics()
     padding = 2 * view.style().pixelMetric(view.style().PixelMetric.PM_FocusFrameHMargin) + 14
-    for column in range(model.columnCount()):
-        if header.isSectionHidden(column) or (header.stretchLastSection() and column == model.columnCount() - 1):
+    for column in range(model.columnCount()):  # the last too: stretching only ever makes it wider
+        if header.isSectionHidden(column):
             continue
         cells = model.display[column][:rows] if model.display else []
-        longest = max(cells, key=len, default="")
+        widest = max((metrics.horizontalAdvance(text) for text in heapq.nlargest(20, cells, key=len)), default=0)
         title = str(model.headerData(column, Qt.Orientation.Horizontal) or "")
-        width = max(metrics.horizontalAdvance(longest), header_metrics.horizontalAdvance(title) + 18) + padding
-        header.resizeSection(column, min(width, 480))
+        heading = max((header_metrics.horizontalAdvance(line) for line in title.split("\n")), default=0)
+        width = max(widest + padding, heading + header_room(header))
+        header.resizeSection(column, min(width, max(FIT_CAP, heading + header_room(header))))
+
+
+def header_room(header: QHeaderView) -> int:
+    """What a header section needs beside its text: the style's margins and the sort indicator."""
+    style = header.style()
+    margin = style.pixelMetric(style.PixelMetric.PM_HeaderMargin, None, header)
+    arrow = style.pixelMetric(style.PixelMetric.PM_HeaderMarkSize, None, header)
+    return 3 * margin + arrow + 2
+
+
+def fit_view_columns(view: QTableView, columns: Iterable[int], rows: int = 100) -> None:
+    """:func:`fit_columns` for a model that is not a :class:`FrameModel` (the Annotate panes): each of ``columns``
+    sized to its header and the widest of its first ``rows`` cells, up to :data:`FIT_CAP`."""
+    model, header, metrics = view.model(), view.horizontalHeader(), view.fontMetrics()
+    padding = 2 * view.style().pixelMetric(view.style().PixelMetric.PM_FocusFrameHMargin) + 14
+    for column in columns:
+        texts = [str(model.index(r, column).data() or "") for r in range(min(rows, model.rowCount()))]
+        widest = max((metrics.horizontalAdvance(text) for text in texts), default=0)
+        title = str(model.headerData(column, Qt.Orientation.Horizontal) or "")
+        heading = header.fontMetrics().horizontalAdvance(title) + header_room(header)
+        header.resizeSection(column, min(max(widest + padding, heading), max(FIT_CAP, heading)))
 
 
 def select_query_row(view: QTableView, model: FrameModel, query_id: str | None) -> None:

@@ -40,6 +40,7 @@ class ScoresView(QWidget):
     """Run + frozen pool + settings -> each run's flags resolved -> results, breakdown, comparison, history."""
 
     error = Signal(str)
+    exported = Signal(list)  # the paths an export wrote: the window's status bar says where
     sent_for_judging = Signal(object, str)  # SentForJudging, run name
 
     def __init__(self, parent: QWidget | None = None, *, slot: ProjectSlot | None = None) -> None:
@@ -253,10 +254,12 @@ class ScoresView(QWidget):
             return []
         try:
             self.session.prove()  # its version changed on disk since it was scored: refused, and forgotten
-            return export_result(result, folder)
+            written = export_result(result, folder)
         except InputError as exc:  # refused or unwritable: the message names the folder
             self.error.emit(exc.located())
             return []
+        self.exported.emit(written)
+        return written
 
     def export_comparison(self, path: str | None = None) -> Path | None:
         result = self.session.result
@@ -268,7 +271,9 @@ class ScoresView(QWidget):
             return None
         try:
             self.session.prove()
-            return export_comparison_csv(result, path)
+            written = export_comparison_csv(result, path)
         except InputError as exc:  # refused or unwritable: the message names the file
             self.error.emit(exc.located())
             return None
+        self.exported.emit([written])
+        return written

@@ -14,7 +14,7 @@ from ndcg_desktop.gui.plain import show_message
 from ndcg_desktop.gui.tasks import run_with_progress
 from ndcg_desktop.gui.team.adjudicate import AdjudicateView
 from ndcg_desktop.gui.team.assign import AssignDialog
-from ndcg_desktop.sessions.team import TeamRefusal, team_refusal, work_to_hand_out
+from ndcg_desktop.sessions.team import TeamRefusal, known_people, team_refusal, work_to_hand_out
 from ndcg_desktop.tasks.importing import (
     AnnotatorTaken,
     NegativeGrades,
@@ -68,7 +68,7 @@ class TeamActions(QObject):
                 )
             return
         folder = str(project.path.parent / f"{project.path.stem}-work")
-        dialog = AssignDialog(sizes, folder, self.window)
+        dialog = AssignDialog(sizes, folder, self.window, known_people(project))
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return
         values = dialog.values()

@@ -38,12 +38,16 @@ class AssignDialog(QDialog):
     """Chooses who grades what; the table shows the session's plan (``sessions.team.AssignSession``) as the
     choices change."""
 
-    def __init__(self, sizes: pd.Series, folder: str, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, sizes: pd.Series, folder: str, parent: QWidget | None = None, known: tuple[str, ...] = ()
+    ) -> None:
         super().__init__(parent)
-        self.session = AssignSession(sizes, folder)
+        self.session = AssignSession(sizes, folder, known)
         self.setWindowTitle(translate("team", "Assign work"))
         self.names = QLineEdit(self.session.names)
         self.names.setAccessibleName(translate("team", "Annotators, separated by commas"))
+        # an example of the form, never a value: Enter on an empty field hands work to nobody
+        self.names.setPlaceholderText(translate("team", "names separated by commas, such as ana, ben"))
         self.overlap = QDoubleSpinBox()
         self.overlap.setRange(0.0, 100.0)
         self.overlap.setDecimals(0)
@@ -114,9 +118,9 @@ class AssignDialog(QDialog):
 
     def _update(self) -> None:
         session = self.session
-        if session.problem:
+        if session.problem or session.no_names:
             self.model.clear()
-            self.problem.setText(session.problem)
+            self.problem.setText(session.problem or translate("team", "Name the annotators, separated by commas."))
         else:
             self.model.load(session.plan)
             fit_columns(self.table, self.model)

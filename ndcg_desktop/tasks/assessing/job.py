@@ -51,15 +51,24 @@ _LAST_WRITE_SECONDS = 10.0  # how long a job's last write waits for another prog
 def check_connection(settings: AssessorSettings) -> ConnectionReport:
     """Whether ``settings.endpoint`` answers as an OpenAI-compatible server that has ``settings.model``.
 
-    Reads ``/models`` only (no model call). The message names the endpoint, and the models it lists when the
-    model is not among them.
+    Reads ``/models`` only (no model call), through the one guarded :class:`Client`. The message names the
+    endpoint, and the models it lists when the model is not among them. Without a model name it reports what the
+    server lists (``ok`` when it lists any), so the model can be chosen from the answer.
     """
-    check_settings(settings)
+    if settings.model:
+        check_settings(settings)
+    else:  # no model named yet: the test is how a new user finds out what the server serves (issue 36)
+        check_endpoint(settings)
     _check_key_is_set(settings)  # here, not in check_settings: a prompt can be previewed without a key
     models, why = Client(settings).models()
     where = settings.shown_endpoint
     if models is None:
         return ConnectionReport(False, f"{where}: {why}")
+    if not settings.model:
+        listed = ", ".join(models[:10]) or "none"
+        return ConnectionReport(
+            bool(models), f"{where} serves {len(models)} models ({listed}): choose one", tuple(models)
+        )
     if settings.model not in models:
         listed = ", ".join(models[:10]) or "none"
         return ConnectionReport(False, f"{where} has no model {settings.model!r} (it lists: {listed})", tuple(models))
@@ -68,6 +77,15 @@ def check_connection(settings: AssessorSettings) -> ConnectionReport:
 
 def check_settings(settings: AssessorSettings) -> None:
     """Refuse settings that cannot make a request, each naming what is wrong."""
+    check_endpoint(settings)
+    # the name becomes annotator model:<name>: the ID rule (no whitespace, control or invisible characters)
+    check_id(settings.model, "model name", "--model", None)
+    if settings.model != settings.model.strip():
+        raise InputError(f"model name {show(settings.model)} has surrounding whitespace")
+
+
+def check_endpoint(settings: AssessorSettings) -> None:
+    """Refuse settings that cannot reach a server (all of :func:`check_settings` but the model's name)."""
     shown = settings.shown_endpoint
     if not settings.endpoint.startswith(("http://", "https://")) or not settings.host:
         raise InputError(f"endpoint {shown!r} is not an http:// or https:// URL")
@@ -79,10 +97,6 @@ def check_settings(settings: AssessorSettings) -> None:
         )
     _check_port(settings.endpoint)
     _check_key_name(settings)
-    # the name becomes annotator model:<name>: the ID rule (no whitespace, control or invisible characters)
-    check_id(settings.model, "model name", "--model", None)
-    if settings.model != settings.model.strip():
-        raise InputError(f"model name {show(settings.model)} has surrounding whitespace")
     if settings.concurrency < 1 or settings.concurrency > 64:
         raise InputError(f"concurrency {settings.concurrency} is not between 1 and 64")
     if not settings.timeout > 0:
