@@ -184,7 +184,13 @@ def _result_text(result: JobResult, settings: AssessorSettings, template_sha256:
         f"{settings.annotator} on draft version {result.version} ({settings.host}, template sha256 "
         f"{template_sha256[:12]}…): {result.graded} graded, {result.failed} failed, {result.skipped} of "
         f"{result.in_scope} in scope judged before"
-        + (f"; run {result.run_id}" if result.run_id is not None else "; nothing left to judge")
+        + (
+            f"; run {result.run_id}"
+            if result.run_id is not None
+            else "; nothing received"
+            if result.cancelled
+            else "; nothing left to judge"
+        )
     ]
     for attempt in result.failures:
         lines.append(f"  failed {plain(attempt.query_id)} {plain(attempt.doc_id)}: {plain(attempt.failure or '')}")

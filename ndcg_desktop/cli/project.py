@@ -624,9 +624,15 @@ def _status_text(s: dict[str, Any]) -> str:
     for v in s["pool_versions"]:
         state = (
             f"frozen {v['frozen_at']} by {plain(str(v['frozen_by']))}, sha256 {v['hash'][:12]}…"
-            + ("" if v["intact"] else f" CHANGED SINCE FROZEN: {plain(v['changed'])}")
+            + (
+                ""
+                if v["intact"]
+                else f" CHANGED SINCE FROZEN: {plain(v['changed'])}"
+                if v.get("changed")
+                else f" NOT PROVEN: {plain(str(v.get('unproven')))}"
+            )
             if v["state"] == "frozen"
-            else "draft"
+            else "draft" + ("" if v.get("changed") is None else f" FROZEN BEFORE: {plain(v['changed'])}")
         )
         lines.append(
             f"  v{v['version']}  {state}; {v['queries']} queries, {v['items']} items, {v['graded']} graded, "

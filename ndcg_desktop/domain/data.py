@@ -147,19 +147,22 @@ def judged_only(columns: JudgmentColumns) -> JudgmentColumns:
     """The rows graded 0 or more: a negative grade is trec_eval's "in the pool, not judged". Every query stays a
     query of the pool, with no row when all its lines were negative (trec_eval still counts it, under ``-c``)."""
     import numpy as np
-    import pyarrow as pa
+
+    from ndcg_desktop.domain.arrays import to_arrow  # not pa.array: it imports pandas (issue 37)
 
     judged = columns.grade >= 0
     if bool(judged.all()):
         return columns
     keep = np.flatnonzero(judged)
+    taken = to_arrow(keep)
     return JudgmentColumns(
         queries=columns.queries,
         q=columns.q[keep],
-        doc_ids=columns.doc_ids.take(pa.array(keep)),
+        doc_ids=columns.doc_ids.take(taken),
         grade=columns.grade[keep],
         line=columns.lines()[keep],
         doc_keys=None if columns.doc_keys is None else columns.doc_keys[keep],
+        iteration=None if columns.iteration is None else columns.iteration.take(taken),
         keeps_queries=True,
     )
 

@@ -42,7 +42,7 @@ from ndcg_desktop.gui.runs import RunsView
 from ndcg_desktop.gui.scores import ScoresView
 from ndcg_desktop.gui.scores.send import SendForJudgingCommand
 from ndcg_desktop.gui.status_bar import WholeMessages
-from ndcg_desktop.gui.tasks import run_with_progress, task_events
+from ndcg_desktop.gui.tasks import Task, run_with_progress, task_events
 from ndcg_desktop.gui.team import TeamActions
 from ndcg_desktop.gui.view_menu import add_view_menu
 from ndcg_desktop.gui.welcome import WelcomePage
@@ -498,7 +498,7 @@ class MainWindow(QMainWindow):
         self.progress_label.setText(text)
 
     # -- long work ---------------------------------------------------------------------------
-    def _background(self, title: str, fn: Callable[..., Any], done: Callable[[Any], None]) -> None:
+    def _background(self, title: str, fn: Callable[..., Any], done: Callable[[Any], None]) -> Task:
         project = self.project
 
         def cancelled() -> None:
@@ -508,7 +508,7 @@ class MainWindow(QMainWindow):
             if self.project is project:  # a result for a project closed meanwhile must not reach the views
                 done(result)
 
-        run_with_progress(self, title, fn, finished, self.show_error, cancelled)
+        return run_with_progress(self, title, fn, finished, self.show_error, cancelled)
 
     # -- the project's actions (gui/project/actions.py) -----------------------------------------
     def import_queries(self, path: str | None = None) -> None:
@@ -586,6 +586,7 @@ class MainWindow(QMainWindow):
         state.sync()
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        self.judge.stop()  # a model's job ends its requests now and keeps its answers before the project closes
         self._save_state()
         self.close_project()
         event.accept()

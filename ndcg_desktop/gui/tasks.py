@@ -72,6 +72,7 @@ class Task(QRunnable):
         self.fn = fn
         self.signals = TaskSignals()
         self.cancel_event = threading.Event()
+        self.ended = threading.Event()  # set when fn has returned or raised (a window closing waits for it)
         self.setAutoDelete(False)  # the caller keeps it until its signals have arrived
 
     def run(self) -> None:
@@ -80,6 +81,8 @@ class Task(QRunnable):
         except RuntimeError as exc:  # the window closed meanwhile: its signals are gone, nobody waits for the end
             if "deleted" not in str(exc):
                 raise
+        finally:
+            self.ended.set()
 
     def _run(self) -> None:
         _behind_the_gui_thread()

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, cast
@@ -49,7 +50,8 @@ from ndcg_desktop.tasks.assessing import (
     run_job,
     select_items,
 )
-from ndcg_desktop.tasks.assessing.job import check_endpoint, check_settings
+from ndcg_desktop.tasks.assessing.job import check_endpoint, check_settings, key_name_refusal
+from ndcg_desktop.tasks.assessing.model import kept_key_name
 
 # Aspects carried by JudgeSession.changed.
 PROJECT, INPUTS, CONNECTION, PREVIEW, ESTIMATE = "project", "inputs", "connection", "preview", "estimate"
@@ -57,7 +59,6 @@ PROJECT, INPUTS, CONNECTION, PREVIEW, ESTIMATE = "project", "inputs", "connectio
 # What each finding depends on: changing one of these inputs drops it.
 _CONNECTION_INPUTS = frozenset({"endpoint", "model", "api_key_env", "timeout"})
 _PREVIEW_INPUTS = frozenset({"template", "items", "queries", "sample", "seed"})
-_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _QUERY_SEPARATORS = re.compile(r"[,\s]+")
 
 
@@ -77,8 +78,9 @@ class JudgeInputs:
     timeout: float = 60.0
 
     def remembered(self) -> JsonObject:
-        """The inputs as saved in the preferences (plain JSON values; there is no key to leave out)."""
-        return asdict(self)
+        """The inputs as saved in the preferences (plain JSON values): the API key's variable only if it is a
+        variable name (:func:`kept_key_name`), so a key pasted there is never written."""
+        return {**asdict(self), "api_key_env": kept_key_name(self.api_key_env)}
 
     @classmethod
     def from_remembered(cls, saved: object) -> JudgeInputs:
@@ -97,6 +99,8 @@ class JudgeInputs:
             elif isinstance(default, int) and isinstance(value, int) and not isinstance(value, bool):
                 chosen[f.name] = value
         inputs = replace(defaults, **chosen)
+        # a key saved there by an older version: never shown again
+        inputs = replace(inputs, api_key_env=kept_key_name(inputs.api_key_env))
         if inputs.items not in SCOPES:
             inputs = replace(inputs, items=defaults.items)
         return inputs
@@ -113,6 +117,8 @@ class JudgeSession(FollowsProject):
         self.preview: tuple[Item, str] | None = None
         self.estimate: Estimate | None = None
         self.generations = {CONNECTION: 0, PREVIEW: 0, ESTIMATE: 0}
+        self.key_refused = False  # the last text given for the key's variable was no variable name: not kept
+        self._aborting = threading.Event()  # set by abort(): the running job ends its requests at once
 
     # -- inputs ------------------------------------------------------------------------------
     def set_project(self, project: Project | None) -> None:
@@ -120,7 +126,18 @@ class JudgeSession(FollowsProject):
         self._drop({CONNECTION, PREVIEW, ESTIMATE}, {PROJECT})
 
     def set(self, **changes: object) -> None:
-        """Change inputs by name (``endpoint=``, ``items=``, ...); what depended on them is dropped."""
+        """Change inputs by name (``endpoint=``, ``items=``, ...); what depended on them is dropped.
+
+        Given for ``api_key_env``, text that is no variable name is likely the key itself, pasted (the rule
+        ``ndcg judge --api-key-env`` refuses by): it is not kept, so nothing shows, records or remembers it, and
+        :attr:`key_refused` says so to the front."""
+        if "api_key_env" in changes:
+            given = str(changes["api_key_env"])
+            changes = {**changes, "api_key_env": kept_key_name(given)}
+            refused = bool(given.strip()) and not changes["api_key_env"]
+            if refused != self.key_refused:
+                self.key_refused = refused
+                self.changed.emit(frozenset({INPUTS}))
         inputs = replace(self.inputs, **cast(dict[str, Any], changes))  # each field's type checked below
         changed = {name for name in changes if getattr(inputs, name) != getattr(self.inputs, name)}
         if not changed:
@@ -159,8 +176,8 @@ class JudgeSession(FollowsProject):
 
     def key_missing(self) -> str | None:
         """The API key variable named but not set in this process's environment (no key would be sent), else None."""
-        name = self.inputs.api_key_env.strip()
-        return name if name and _ENV_NAME.fullmatch(name) and not os.environ.get(name) else None
+        name = kept_key_name(self.inputs.api_key_env)
+        return name if name and not os.environ.get(name) else None
 
     def problem(self) -> tuple[str, str] | None:
         """Why nothing can be judged with these inputs, as (kind, words): ``no_project``, ``read_only``,
@@ -177,6 +194,8 @@ class JudgeSession(FollowsProject):
             return "input", exc.located()
         if not self.inputs.model.strip():
             return "no_model", "name the model"
+        if self.key_refused:  # the key itself was pasted: refused as ndcg judge refuses it (it was not kept)
+            return "input", key_name_refusal(self.settings())
         try:
             check_settings(self.settings())
             self.template()
@@ -223,13 +242,25 @@ class JudgeSession(FollowsProject):
 
     def run_job(self) -> Job[JobResult]:
         """The judging itself (``tasks.assessing.run_job``), with progress and cancel; resumes where a run with the
-        same model and template stopped."""
+        same model and template stopped.
+
+        Its cancel is the command line's first Ctrl+C: no new request, the requests in flight answer or end at their
+        deadline (``timeout``), every answer received kept; :meth:`abort` (a window closing) is the second, ending
+        them at once. One job per project at a time from any front: another job holding the project is refused,
+        naming it (so a job still ending after its cancel is never joined by a second asking the same items)."""
         project, settings, template, selection = self._project(), self.settings(), self.template(), self.selection()
+        aborting = self._aborting = threading.Event()
 
         def work(progress: Any = None, cancelled: Any = None) -> JobResult:
-            return run_job(project, settings, template, selection, progress=progress, cancelled=cancelled)
+            return run_job(
+                project, settings, template, selection, progress=progress, cancelled=cancelled, aborted=aborting.is_set
+            )
 
         return Job("judge", 0, work)
+
+    def abort(self) -> None:
+        """End the running job's requests at once (the window is closing); the answers received are kept."""
+        self._aborting.set()
 
     def apply(self, job: Job[object], result: object) -> bool:
         """Keep ``result`` of ``job`` if nothing it depended on changed since it was made; False (dropped) else."""

@@ -15,6 +15,7 @@ from typing import Any
 import pandas as pd
 
 from ndcg_desktop.store.core import ProjectFile, now
+from ndcg_desktop.store.fields import guard
 from ndcg_desktop.store.pools import PoolRepository
 from ndcg_desktop.store.schema import ASSESSOR_FORMAT
 
@@ -176,6 +177,9 @@ class AssessorRepository:
         params: list[Any] = [version] + ([annotator] if annotator is not None else [])
         if not self.available:
             return pd.DataFrame(columns=ATTEMPT_COLUMNS)
+        # raw answers and failures bounded (store/fields.py) before they are read
+        mine = " AND run_id IN (SELECT run_id FROM assessor_runs WHERE annotator = ?)" if annotator is not None else ""
+        guard(self.file.conn, self.file.path, "assessor_attempts", f"version = ?{mine}", tuple(params))
         frame = pd.read_sql_query(
             "SELECT a.run_id, a.query_id, a.doc_id, a.grade, a.failure, a.raw, a.latency, a.prompt_tokens, "
             "a.completion_tokens, a.at FROM assessor_attempts a JOIN assessor_runs r ON r.run_id = a.run_id "

@@ -25,6 +25,7 @@ from ndcg_desktop.domain.progress import Cancelled
 from ndcg_desktop.domain.settings import GradeScale
 from ndcg_desktop.formats.cells import check_person
 from ndcg_desktop.formats.export import honour_umask
+from ndcg_desktop.store.chain import audit_problems
 from ndcg_desktop.store.errors import (
     ProjectInUse,
     ProjectReadOnly,
@@ -33,6 +34,7 @@ from ndcg_desktop.store.errors import (
     known_error,
     stored_value,
 )
+from ndcg_desktop.store.fields import first_problem
 from ndcg_desktop.store.schema import (
     APPLICATION_ID,
     CHAIN_FORMAT,
@@ -377,6 +379,8 @@ class ProjectFile:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             problems = _quick_check(conn) if app_id == APPLICATION_ID else [("ok",)]
             foreign = foreign_tables(conn) if app_id == APPLICATION_ID else []
+            # every stored field by its class, in SQL, before any of it is read (store/fields.py, issue 33 item 9)
+            odd = first_problem(conn) if app_id == APPLICATION_ID and problems == [("ok",)] and not foreign else None
         finally:
             conn.close()
         if app_id != APPLICATION_ID:
@@ -392,6 +396,8 @@ class ProjectFile:
             )
         if version < 1:
             raise InputError("is an incomplete ndcg-desktop project (its creation was interrupted)", path=target)
+        if odd is not None and version <= SCHEMA_VERSION:
+            raise altered(target, odd, "a value ndcg-desktop never writes; nothing was read")
         if version > SCHEMA_VERSION:
             raise InputError(
                 f"was written by a newer ndcg-desktop (file format {version}, this version reads up to "
@@ -672,7 +678,7 @@ def chain_problems(conn: sqlite3.Connection) -> list[str]:
         for v, (state, _h) in sorted(states.items())
         if state == "frozen" and v not in recorded
     ]
-    return problems
+    return problems + audit_problems(conn, recorded)
 
 
 # Checked on every open. The corpus (documents) is left out: a full check reads the whole

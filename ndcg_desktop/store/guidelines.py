@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from ndcg_desktop.formats.guidelines import check_guidelines, guidelines_sha256, normalise_guidelines
 from ndcg_desktop.store.core import ProjectFile, now
+from ndcg_desktop.store.fields import guard
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,7 @@ class GuidelinesRepository:
         """The guidelines in force (None if never set; an entry with empty text if cleared)."""
         if self.file.schema_version < 3:  # an older file opened read-only: no guidelines yet
             return None
+        guard(self.file.conn, self.file.path, "guidelines", "id = (SELECT max(id) FROM guidelines)")
         rows = self.file.query("SELECT id, text, sha256, source, who, at FROM guidelines ORDER BY id DESC LIMIT 1")
         return Guidelines(*rows[0]) if rows else None
 
@@ -37,6 +39,7 @@ class GuidelinesRepository:
         """Every change, oldest first."""
         if self.file.schema_version < 3:
             return []
+        guard(self.file.conn, self.file.path, "guidelines")
         return [
             Guidelines(*row)
             for row in self.file.query("SELECT id, text, sha256, source, who, at FROM guidelines ORDER BY id")

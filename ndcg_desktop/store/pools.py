@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -34,9 +35,19 @@ class FrozenVersionChanged(InputError):
     """A frozen version's judgments no longer hash to the hash recorded when it was frozen (or its ratings to
     the hashes recorded then); ``what`` says what changed."""
 
-    def __init__(self, message: str, *, path: str | Path, what: str = "") -> None:
+    def __init__(self, message: str, *, path: str | Path, what: str = "", own: bool = True) -> None:
         super().__init__(message, path=path)
         self.what = what
+        self.own = own  # False: the version itself is as recorded, but the record that proves it is not intact
+
+
+def _names(problem: str, version: int) -> bool:
+    """True if a problem of the record of frozen versions (core.chain_problems) is about ``version`` itself: it
+    names it, or the chain is broken at it or before it (every link after a broken one is unproven)."""
+    broken = re.match(r"the record of frozen versions is broken at version (\d+) ", problem)
+    if broken is not None:
+        return int(broken.group(1)) <= version
+    return problem.startswith((f"pool version {version} ", f"frozen pool version {version} "))
 
 
 def _rated(entry: Any) -> str:
@@ -243,6 +254,12 @@ class PoolRepository:
             "VALUES (?, 'draft', ?, ?, ?, ?, ?, ?)",
             (number, parent, scale.low, scale.high, json.dumps(labels), now(), self.file.user),
         )
+        # Audited (issue 33 item 10): the log names every number given, so a version removed later is missed.
+        conn.execute(
+            "INSERT INTO audit_log (version, query_id, doc_id, action, new_note, who, at) "
+            "VALUES (?, '', '', 'draft', ?, ?, ?)",
+            (number, "" if parent is None else f"from version {parent}", self.file.user, now()),
+        )
         return int(number)
 
     def new_draft_from(self, number: int) -> PoolVersion:
@@ -310,13 +327,30 @@ class PoolRepository:
         """What the record of frozen versions says is wrong with ``v`` (or with the record itself), or None."""
         if self.file.schema_version < CHAIN_FORMAT:  # an older file opened read-only: no record
             return None
-        problems = chain_problems(self.file.conn)
-        mine = [p for p in problems if p.startswith(f"pool version {v.version} ") or "is broken" in p]
-        return "; ".join(mine or problems) if (mine or (v.frozen and problems)) else None
+        mine = [p for p in chain_problems(self.file.conn) if _names(p, v.version)]
+        return "; ".join(mine) if mine else None
+
+    def record_problem(self, v: PoolVersion) -> str | None:
+        """What is wrong with the record of frozen versions that is not about ``v`` itself (a link broken, another
+        version flipped or removed, audit rows removed), or None: then ``v`` cannot be proven either, but it is not
+        the version to blame (issue 33 item 10)."""
+        if self.file.schema_version < CHAIN_FORMAT:
+            return None
+        others = [p for p in chain_problems(self.file.conn) if not _names(p, v.version)]
+        return "; ".join(others) if others else None
 
     def _compare_judgments(self, v: PoolVersion, now_hash: str | None) -> None:
         if (problem := self.chain_problem(v)) is not None:
             self._refuse(v, problem)
+        if (problem := self.record_problem(v)) is not None:
+            what = f"the record of frozen versions that proves it is not intact ({problem})"
+            raise FrozenVersionChanged(
+                f"pool version {v.version} cannot be proven: {what}; the file was altered outside ndcg-desktop, so "
+                "nothing scored against this version can be trusted: restore the project from a backup",
+                path=self.file.path,
+                what=what,
+                own=False,
+            )
         if now_hash == UNFRAMED:
             self._refuse(v, "a stored ID now holds a tab or a line break, so its lines no longer read as one "
                          "judgment each")  # fmt: skip
@@ -502,6 +536,12 @@ class PoolRepository:
             last = conn.execute("SELECT link FROM frozen_chain ORDER BY version DESC LIMIT 1").fetchone()
             link = chain_link(last[0] if last else "", version, digest or "")
             conn.execute("INSERT INTO frozen_chain (version, hash, link) VALUES (?, ?, ?)", (version, digest, link))
+        # Audited with its hash (issue 33 item 10): the chain's check finds a frozen version whose link went.
+        conn.execute(
+            "INSERT INTO audit_log (version, query_id, doc_id, action, new_note, who, at) "
+            "VALUES (?, '', '', 'freeze', ?, ?, ?)",
+            (version, digest or "", self.file.user, now()),
+        )
         # Just hashed and recorded from what it holds: proven (its manifest, printed next, reads nothing again).
         # Were this transaction to fail, the version stays a draft, which is never checked.
         self._verified[version] = self.file.change_stamp()

@@ -29,7 +29,7 @@ from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.progress import Cancelled, IsCancelled, Progress
 from ndcg_desktop.domain.settings import GradeScale, TiePolicy
 from ndcg_desktop.store.assessor import AssessorRepository
-from ndcg_desktop.store.core import SUFFIX, ProjectFile, default_user, translated
+from ndcg_desktop.store.core import SUFFIX, ProjectFile, chain_problems, default_user, translated
 from ndcg_desktop.store.errors import (
     DiskFull,
     ProjectBusy,
@@ -54,6 +54,7 @@ from ndcg_desktop.store.pools import (
 from ndcg_desktop.store.ratings import AssignmentRepository, RatingRepository
 from ndcg_desktop.store.releases import ReleaseRepository
 from ndcg_desktop.store.runs import RunChanged, RunInfo, RunRepository
+from ndcg_desktop.store.schema import CHAIN_FORMAT
 from ndcg_desktop.store.team import outstanding_handouts
 from ndcg_desktop.store.texts import TextRepository
 from ndcg_desktop.store.undo import Rows, Taken, UndoRepository, version_scope
@@ -164,7 +165,16 @@ class Project:
             for v in self.versions()
             if v.frozen and (now := self.pools.current_hash(v.version, v.scale)) != v.hash
         ]
-        state = "; ".join(changed) if changed else "every frozen version still matches its recorded hash"
+        # A version flipped back to a draft, or removed with its link, is not among the frozen versions hashed here:
+        # "every frozen version still matches" would clear what the protection problems just blamed (item 10).
+        recorded = self.file.schema_version >= CHAIN_FORMAT and chain_problems(self.file.conn)
+        state = (
+            "; ".join(changed)
+            if changed
+            else "no frozen version can be proven while the record of frozen versions is not intact"
+            if recorded
+            else "every frozen version still matches its recorded hash"
+        )
         return (
             f"its protection is not intact ({'; '.join(self.file.protection)}); {state}; the file was "
             "changed outside ndcg-desktop and is not written to: restore it from a backup, or open it read-only "
@@ -504,12 +514,18 @@ class Project:
         return self.evaluations.evaluations()
 
     def _changed(self, v: PoolVersion) -> str | None:
-        """What changed in a frozen version since it was frozen (judgments or ratings), or None."""
+        """What changed in a frozen version since it was frozen (judgments or ratings, or the record that proves
+        it), or None."""
+        return self._proof(v)[0]
+
+    def _proof(self, v: PoolVersion) -> tuple[str | None, bool]:
+        """What :meth:`_changed` says, and whether it is about ``v`` itself (False: ``v`` is as recorded, but the
+        record of frozen versions is not intact elsewhere, so it cannot be proven: issue 33 item 10)."""
         try:
             self.pools.verified(v)
         except FrozenVersionChanged as exc:
-            return exc.what
-        return None
+            return exc.what, exc.own
+        return None, True
 
     def status(self) -> dict[str, Any]:
         """A summary for `ndcg status`: versions, pool sizes, grading progress, runs."""
@@ -527,7 +543,11 @@ class Project:
                     "hash": v.hash,
                     # rules 15 and 16: judgments and ratings proven now, as every use proves them (None: a draft)
                     **(
-                        {"intact": (changed := self._changed(v)) is None, "changed": changed}
+                        {
+                            "intact": (proof := self._proof(v))[0] is None,
+                            "changed": proof[0] if proof[1] else None,  # its own judgments or ratings
+                            "unproven": None if proof[1] else proof[0],  # the record that proves it
+                        }
                         if v.frozen
                         # a draft under a number the record of frozen versions holds: flipped back (item 5)
                         else {

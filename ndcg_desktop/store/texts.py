@@ -10,6 +10,7 @@ import pandas as pd
 from ndcg_desktop.domain.progress import Cancelled, IsCancelled, Progress
 from ndcg_desktop.formats.texts import iter_documents, read_queries
 from ndcg_desktop.store.core import ProjectFile, connect_read_only
+from ndcg_desktop.store.fields import guard
 
 
 class TextRepository:
@@ -83,6 +84,7 @@ class TextRepository:
         return {"query_id": query_id, "text": title, "title": title, "description": description, "narrative": narrative}
 
     def document(self, doc_id: str) -> dict[str, str] | None:
+        guard(self.file.conn, self.file.path, "documents", "doc_id = ?", (doc_id,))  # bounded before it is read
         rows = self.file.query("SELECT doc_id, title, text FROM documents WHERE doc_id = ?", (doc_id,))
         return {"doc_id": rows[0][0], "title": rows[0][1], "text": rows[0][2]} if rows else None
 
@@ -104,18 +106,25 @@ class TextRepository:
         try:
             # A primary-key range: IDs that start with the needle, found without a scan.
             steps = [
-                ("id", "SELECT doc_id, title FROM documents WHERE doc_id >= ? AND doc_id < ? ORDER BY doc_id", 2),
-                ("title", "SELECT doc_id, title FROM documents WHERE instr(lower(title), lower(?)) > 0", 1),
-                ("text", "SELECT doc_id, title FROM documents WHERE instr(lower(text), lower(?)) > 0", 1),
+                ("id", "SELECT doc_id, NULL FROM documents WHERE doc_id >= ? AND doc_id < ? ORDER BY doc_id", 2),
+                ("title", "SELECT doc_id, NULL FROM documents WHERE instr(lower(title), lower(?)) > 0", 1),
+                ("text", "SELECT doc_id, NULL FROM documents WHERE instr(lower(text), lower(?)) > 0", 1),
             ]
             for kind, sql, arity in steps:
                 if cancelled is not None and cancelled():
                     raise Cancelled()
                 params = (needle, needle + "\U0010ffff") if arity == 2 else (needle,)
-                for doc_id, title in conn.execute(f"{sql} LIMIT ?", (*params, limit)):
-                    found.setdefault(doc_id, (title, kind))
+                for doc_id, _title in conn.execute(f"{sql} LIMIT ?", (*params, limit)):
+                    found.setdefault(doc_id, ("", kind))
                 if len(found) >= limit:
                     break
+            if found:  # the titles shown, bounded (store/fields.py) before they are read
+                marks = ", ".join("?" * len(found))
+                guard(conn, self.file.path, "documents", f"doc_id IN ({marks})", tuple(found))
+                titles = dict(
+                    conn.execute(f"SELECT doc_id, title FROM documents WHERE doc_id IN ({marks})", tuple(found))
+                )
+                found = {d: (str(titles.get(d, "")), kind) for d, (_t, kind) in found.items()}
         except sqlite3.OperationalError as exc:
             if cancelled is not None and cancelled() and "interrupt" in str(exc):
                 raise Cancelled() from None
@@ -138,6 +147,7 @@ class TextRepository:
             "AND id = query_id ORDER BY query_id",
             conn,
         )
+        guard(conn, self.file.path, "documents", "doc_id IN (SELECT id FROM wanted_ids WHERE kind = 'd')")
         docs = pd.read_sql_query(
             "SELECT doc_id, title, text FROM documents JOIN wanted_ids ON kind = 'd' AND id = doc_id ORDER BY doc_id",
             conn,

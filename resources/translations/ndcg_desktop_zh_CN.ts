@@ -2893,6 +2893,10 @@ Not scored: {run}: {why}</source>
         <translation>评判</translation>
     </message>
     <message>
+        <source>That looked like the key itself, not the name of a variable: it was not kept. Put the key in an environment variable and give the variable&apos;s name here.</source>
+        <translation>这看起来是密钥本身，而不是变量名：它没有被保留。请把密钥放进一个环境变量，并在这里填写该变量的名称。</translation>
+    </message>
+    <message>
         <source>{name} is not set in this program&apos;s environment: set it before judging, or leave this field empty for a server that needs no key.</source>
         <translation>本程序的环境中未设置 {name}：请在评判前设置它；若服务器不需要密钥，请将此栏留空。</translation>
     </message>

@@ -22,10 +22,18 @@ EDITS = [
     ("DELETE FROM meta WHERE key = 'scale'", ["status"], ALTERED + "its setting 'scale' (missing)"),
     ("UPDATE meta SET value = 'x..y' WHERE key = 'scale'", ["status"], ALTERED + "its grade scale (grade scale must"),
     ("UPDATE meta SET value = CAST(x'5b22ff225d' AS TEXT) WHERE key = 'labels'", ["status"], "decode to UTF-8"),
-    ("UPDATE runs SET reading = '{bad'", SCORE, ALTERED + "the reading settings and counts of run 'bm25' (JSONDecode"),
-    ("UPDATE runs SET rows = 'abc'", ["status"], ALTERED + "the reading settings and counts of run 'bm25' (ValueError"),
-    ("UPDATE pool_versions SET labels = '{bad'", ["export-qrels"], ALTERED + "the scale and labels of pool version 1"),
-    ("UPDATE pool_versions SET team = '{bad' WHERE version = 1", SCORE, CHANGED + "its recorded team (annotators,"),
+    ("UPDATE runs SET reading = '{bad'", SCORE, ALTERED + "runs.reading of row 1 is not JSON"),
+    ("UPDATE runs SET rows = 'abc'", ["status"], ALTERED + "runs.rows of row 1 holds the text 'abc' where a number"),
+    (
+        "UPDATE pool_versions SET labels = '{bad'",
+        ["export-qrels"],
+        ALTERED + "pool_versions.labels of row 1 is not JSON",
+    ),
+    (
+        "UPDATE pool_versions SET team = '{bad' WHERE version = 1",
+        SCORE,
+        ALTERED + "pool_versions.team of row 1 is not JSON",
+    ),
     ("UPDATE pool_versions SET team = '[]' WHERE version = 1", ["export-qrels"], CHANGED + "its recorded team"),
     ("UPDATE judgments SET updated_at = CAST(x'ff' AS TEXT) WHERE version = 1", ["export-qrels"], "decode to UTF-8"),
     ("ALTER TABLE runs RENAME COLUMN reading TO readingx", ["status"], "(SQLite: no such column: reading)"),
@@ -100,5 +108,7 @@ def test_a_draft_edited_by_hand_into_what_no_reader_accepts_is_one_line(demo, tm
     before = path.read_bytes()
     assert main([fill.get(arg, arg) for arg in command]) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"error: {path}: {ALTERED}the items of pool version 2 (") and "Traceback" not in err
+    # refused when the file opens, naming the field (store/fields.py, issue 33 item 9)
+    assert err.startswith(f"error: {path}: {ALTERED}judgments.") and "of the row keyed 2, " in err
+    assert "Traceback" not in err
     assert path.read_bytes() == before and not (tmp_path / "work").exists()

@@ -201,6 +201,29 @@ def test_cancel_keeps_every_answer_and_judging_again_continues(window, small_pro
     assert {d for _q, d in asked} == {"A", "B", "C", "D", "E"}
 
 
+def test_a_key_pasted_into_the_variable_field_is_cleared_said_and_never_saved(
+    window, small_project, qtbot, monkeypatch, tmp_path
+):
+    """Issue 33 item 2: the field takes the name of a variable; a key pasted there is not kept, not shown again and
+    not written to the preferences, and the dialog says why (the session's rule, as ndcg judge's)."""
+    key = "sk-proj-Zx81pasted0key7"
+    assert window.open_project(small_project)
+    shown: list[str] = []
+
+    def paste(dialog: JudgeDialog) -> int:
+        dialog.key_env.setText(key)
+        shown.append(dialog.key_env.text())
+        shown.append(dialog.key_label.text() if dialog.key_label.isVisibleTo(dialog) else "")
+        dialog.grab().save("/tmp/trust_key_pasted.png")
+        return QDialog.DialogCode.Rejected
+
+    monkeypatch.setattr(JudgeDialog, "exec", paste)
+    window.judge.open_dialog()
+    assert shown[0] == "" and "looked like the key itself" in shown[1] and key not in shown[1]
+    saved = (tmp_path / "config" / "preferences.json").read_text(encoding="utf-8")
+    assert key not in saved and json.loads(saved)["extra"][PREFERENCE]["api_key_env"] == ""
+
+
 def test_the_dialog_remembers_its_inputs_and_never_a_key(window, small_project, qtbot, monkeypatch, tmp_path, messages):
     monkeypatch.setenv("NDCG_TEST_KEY", "sk-never-written")
     assert window.open_project(small_project)

@@ -163,6 +163,24 @@ def test_remembered_inputs_round_trip_and_never_hold_a_key(monkeypatch):
     assert JudgeInputs.from_remembered(None) == JudgeInputs() == JudgeInputs.from_remembered(["x"])  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("pasted", ["sk-proj-a1B2c3d4e5f6", "Bearer sk-x", " sk_live 123 ", "MY-KEY"])
+def test_a_key_pasted_for_the_variable_is_never_kept_shown_or_remembered(pasted):
+    """Issue 33 item 2: the rule ndcg judge --api-key-env refuses by (tasks.assessing.model.kept_key_name)."""
+    session = JudgeSession()
+    seen: list[frozenset[str]] = []
+    session.changed.connect(seen.append)
+    session.set(api_key_env="OPENAI_API_KEY")
+    session.set(api_key_env=pasted)
+    assert session.key_refused and seen and session.inputs.api_key_env == ""
+    assert pasted.strip() not in repr(session.inputs) and pasted.strip() not in repr(session.inputs.remembered())
+    assert session.key_missing() is None and session.settings().api_key_env is None
+    session.set(api_key_env="NDCG_KEY")
+    assert not session.key_refused and session.inputs.api_key_env == "NDCG_KEY"
+    # a key in preferences saved before (or edited in): neither kept nor shown again
+    assert JudgeInputs.from_remembered({"api_key_env": pasted}).api_key_env == ""
+    assert JudgeInputs(api_key_env=pasted).remembered()["api_key_env"] == ""
+
+
 def test_the_project_events_drop_the_preview_and_estimate_and_a_new_project_everything(project, tmp_path):
     slot = ProjectSlot()
     session = JudgeSession()

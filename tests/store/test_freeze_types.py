@@ -1,5 +1,6 @@
-"""Freezing refuses whatever export-qrels refuses (issue 24 item 10): a grade in a draft that is not stored as an
-integer (a BLOB, a REAL, a TEXT) or that is off the scale (a huge integer), in every graded column."""
+"""Freezing refuses whatever export-qrels refuses (issue 24 item 10): a grade in a draft that is off the scale (a
+huge integer), in every graded column; one not stored as an integer (a BLOB, a REAL, a TEXT) is refused before, when
+the file opens (store/fields.py, issue 33 item 9)."""
 
 from __future__ import annotations
 
@@ -38,10 +39,16 @@ def test_a_grade_not_stored_as_a_whole_number_on_the_scale_is_refused_at_freezin
     assert con.execute(f"SELECT typeof(grade) FROM {table} WHERE doc_id = 'A'").fetchone()[0] == STORED[kind]
     con.close()
     before = dump(draft)
-    with Project.open(draft, user="ann") as project, pytest.raises(InputError) as refused:
-        project.freeze()
-    assert str(refused.value).startswith(f"{draft}: draft version 1 cannot be frozen: ")
-    assert "document 'A' for query 'q1'" in str(refused.value)
+    if STORED[kind] != "integer":  # not stored as a number: refused when the file opens (issue 33 item 9)
+        with pytest.raises(InputError) as refused:
+            Project.open(draft, user="ann")
+        assert str(refused.value).startswith(f"{draft}: cannot be read as ndcg-desktop wrote it: {table}.grade of ")
+        assert f"holds the {STORED[kind]} " in str(refused.value) and "where a number is stored" in str(refused.value)
+    else:
+        with Project.open(draft, user="ann") as project, pytest.raises(InputError) as refused:
+            project.freeze()
+        assert str(refused.value).startswith(f"{draft}: draft version 1 cannot be frozen: ")
+        assert "document 'A' for query 'q1'" in str(refused.value)
     assert dump(draft) == before  # still a draft, nothing written
 
 

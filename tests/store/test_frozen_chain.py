@@ -5,6 +5,7 @@ the hash; the chain is checked when the file opens and at every use."""
 from __future__ import annotations
 
 import hashlib
+import re
 import shutil
 import sqlite3
 from pathlib import Path
@@ -143,3 +144,94 @@ def test_a_new_draft_after_a_discard_reuses_no_frozen_number(frozen):  # noqa: F
         # nor the discarded draft's number (issue 23 item 3: its undo brings it back under that number)
         assert project.new_draft_from(1).version == 3
     assert chain(path) == [(1, v1, link("", 1, v1))]
+
+
+# Issue 33 item 10: the chain proves the versions' count and numbers, through the audit log's freezes.
+_VERSION_TRIGGERS = (
+    "frozen_chain_not_deleted",
+    "frozen_version_not_deleted",
+    "frozen_judgment_not_deleted",
+    "frozen_rating_not_deleted",
+)
+
+
+def _two_frozen(path: Path) -> str:
+    with Project.open(path, user="ann") as project:
+        project.new_draft_from(1)
+        project.set_grade("q1", "C", 0)
+        v2 = project.freeze().hash
+    assert v2 is not None
+    return v2
+
+
+def _remove_version(number: int, *, audit: bool) -> list[str]:
+    statements = [f"DELETE FROM {t} WHERE version = {number}" for t in ("frozen_chain", "ratings", "judgments")]
+    statements.append(f"DELETE FROM pool_versions WHERE version = {number}")
+    return statements + ([f"DELETE FROM audit_log WHERE version = {number}"] if audit else [])
+
+
+def test_freezing_and_new_drafts_are_audited_with_the_hash_and_the_parent(frozen):  # noqa: F811
+    path, v1 = frozen
+    v2 = _two_frozen(path)
+    con = sqlite3.connect(path)
+    try:
+        rows = con.execute(
+            "SELECT version, action, new_note, who FROM audit_log WHERE query_id = '' ORDER BY id"
+        ).fetchall()
+    finally:
+        con.close()
+    assert rows == [
+        (1, "draft", "", "ann"),
+        (1, "freeze", v1, "ann"),
+        (2, "draft", "from version 1", "ann"),
+        (2, "freeze", v2, "ann"),
+    ]
+
+
+@pytest.mark.parametrize("audit", [False, True], ids=["its audit rows kept", "its audit rows removed too"])
+def test_the_last_frozen_version_removed_with_its_link_and_rows_is_tampering(frozen, audit, capsys):  # noqa: F811
+    path, v1 = frozen
+    v2 = _two_frozen(path)
+    with Project.open(path, user="ann") as project:
+        project.new_draft_from(2)  # its 'draft' row follows v2's in the log: removing v2's rows leaves a gap
+    tamper(path, *_remove_version(2, audit=audit), triggers=_VERSION_TRIGGERS + ("audit_log_not_deleted",) * audit)
+    said = (
+        "rows numbered up to"
+        if audit
+        else f"pool version 2 was frozen with sha256 {v2} (audit log row 9); the record of frozen versions lacks it"
+    )
+    assert main(["status", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert said in out and "CHANGED SINCE FROZEN" not in out  # v1 is as recorded: not proven, never blamed
+    with Project.open(path, read_only=True) as project:
+        assert any(said in problem for problem in project.protection_problems())
+        row = project.status()["pool_versions"][0]
+        assert (row["version"], row["intact"], row["changed"]) == (1, False, None)
+        assert said in row["unproven"]
+        with pytest.raises(FrozenVersionChanged, match="pool version 1 cannot be proven: the record"):
+            project.qrels(1)
+    with pytest.raises(ProtectionAltered, match=re.escape(said)) as refused:
+        Project.open(path, user="ann")
+    assert "every frozen version still matches" not in str(refused.value)
+    assert main(["freeze", str(path)]) == 2  # no other v2 (or v3) is frozen
+    assert chain(path) == [(1, v1, link("", 1, v1))]
+
+
+def test_a_version_flipped_back_blames_itself_and_never_clears_the_frozen_versions(frozen, capsys):  # noqa: F811
+    path, v1 = frozen
+    v2 = _two_frozen(path)
+    tamper(path, "UPDATE pool_versions SET state = 'draft' WHERE version = 2", triggers=("frozen_version_is_final",))
+    said = f"pool version 2 was frozen with sha256 {v2}; it is a draft with sha256 {v2} now"
+    with pytest.raises(ProtectionAltered, match=said) as refused:
+        Project.open(path, user="ann")
+    assert "every frozen version still matches its recorded hash" not in str(refused.value)
+    with Project.open(path, read_only=True) as project:
+        rows = project.status()["pool_versions"]
+        assert [(r["version"], r["intact"], r["changed"]) for r in rows] == [(1, False, None), (2, False, said)]
+        with pytest.raises(FrozenVersionChanged) as unproven:
+            project.qrels(1)
+    assert str(unproven.value).split(": ", 1)[1].startswith("pool version 1 cannot be proven")
+    assert "pool version 1 has changed" not in str(unproven.value)
+    assert main(["status", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "CHANGED SINCE FROZEN" not in out.splitlines()[[i for i, x in enumerate(out.splitlines()) if "  v1" in x][0]]

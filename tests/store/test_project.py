@@ -52,7 +52,7 @@ def test_audit_log_records_every_change(project, write):
     log = project.audit_log()
     grades = log[log["action"] == "grade"][["old_grade", "new_grade"]].astype("Int64").values.tolist()
     assert grades == [[pd.NA, 2], [2, 3]]  # imported ungraded (-1 read as ungraded), then 2, then 3
-    assert list(log["action"]) == ["import", "grade", "grade", "note"]
+    assert list(log["action"]) == ["draft", "import", "grade", "grade", "note"]  # the draft audited (issue 33)
     assert set(log["who"]) == {"ann"}
 
 

@@ -97,7 +97,7 @@ def test_discard_draft_from_the_cli_needs_confirmation(project, capsys):
     assert capsys.readouterr().out == "discarded draft version 2\n"
     with Project.open(path) as p:
         assert p.draft() is None and [v.version for v in p.versions()] == [1]
-        assert set(p.audit_log(2)["action"]) == {"send for judging", "discard draft"}
+        assert set(p.audit_log(2)["action"]) == {"draft", "send for judging", "discard draft"}  # draft: issue 33
     assert main(["discard-draft", path, "--yes"]) == 2
     assert capsys.readouterr().err.strip() == f"error: {path}: has no draft pool to discard"
 
@@ -110,7 +110,7 @@ def test_the_new_draft_copies_the_frozen_version_and_audits_the_sending(project,
     assert draft.version == 2 and draft.parent == 1
     items = project.pool_items(2).set_index("doc_id")
     assert pd.isna(items.loc["X", "grade"]) and items.loc["A", "grade"] == 3
-    assert set(project.audit_log(2)["action"]) == {"send for judging"}
+    assert set(project.audit_log(2)["action"]) == {"draft", "send for judging"}  # the draft audited (issue 33)
 
 
 def _reference_plan(run: pd.DataFrame, qrels: pd.DataFrame, draft: pd.DataFrame, depth: int, pool_only: bool):

@@ -322,13 +322,16 @@ def test_an_annotator_with_work_out_on_the_draft_is_refused_new_work(team, tmp_p
 
 FIRST = "WHERE (query_id, doc_id) = (SELECT query_id, doc_id FROM judgments ORDER BY 1, 2 LIMIT 1)"
 HAND_EDITS = [
-    (f"UPDATE judgments SET grade = 2.5 {FIRST}", "with the grade 2.5"),
-    (f"UPDATE judgments SET grade = 'x' {FIRST}", "with the grade 'x'"),
-    (f"UPDATE judgments SET grade = x'02' {FIRST}", "with the grade X'02'"),
-    (f"UPDATE judgments SET grade = 1e300 {FIRST}", "with the grade 1.0e+300"),
-    (f"UPDATE judgments SET note = x'ff' {FIRST}", "did not write"),
+    (f"UPDATE judgments SET grade = 2.5 {FIRST}", "holds the real 2.5 where a number is stored"),
+    (f"UPDATE judgments SET grade = 'x' {FIRST}", "holds the text 'x' where a number is stored"),
+    (f"UPDATE judgments SET grade = x'02' {FIRST}", "holds the blob X'02' where a number is stored"),
+    (f"UPDATE judgments SET grade = 1e300 {FIRST}", "holds the real 1.0e+300 where a number is stored"),
+    (f"UPDATE judgments SET note = x'ff' {FIRST}", "judgments.note of the row keyed 1, "),
     ("UPDATE judgments SET note = CAST(x'ff' AS TEXT)", "Could not decode to UTF-8"),
-    (f"UPDATE judgments SET updated_at = x'01' {FIRST}", "did not write"),  # TEXT affinity keeps a blob a blob
+    (
+        f"UPDATE judgments SET updated_at = x'01' {FIRST}",
+        "holds a blob where text is stored",
+    ),  # TEXT affinity keeps a blob a blob
 ]
 
 

@@ -11,12 +11,16 @@ from PySide6.QtWidgets import QDialog, QMessageBox
 
 from ndcg_desktop.gui.judge.dialog import JudgeDialog
 from ndcg_desktop.gui.plain import show_message
+from ndcg_desktop.gui.tasks import Task
 from ndcg_desktop.sessions.judge import JudgeInputs, JudgeSession
 from ndcg_desktop.tasks.assessing import JobResult
 
 translate = QCoreApplication.translate
 
 PREFERENCE = "judge"  # the key of the dialog's last inputs in the preferences (never a key: only its variable's name)
+
+
+STOP_WAIT_S = 30.0  # at most this long a closing window waits for a job to write what it received
 
 
 class JudgeActions(QObject):
@@ -32,6 +36,7 @@ class JudgeActions(QObject):
         pool_menu.addSeparator()
         pool_menu.addAction(self.action)
         self.dialog: JudgeDialog | None = None
+        self.running: Task | None = None
 
     def update(self, *, writable: bool, has_draft: bool, work_file: bool = False) -> None:
         """A model judges the coordinator's draft: not a read-only project, not an annotator's work file."""
@@ -61,11 +66,21 @@ class JudgeActions(QObject):
             return
         job = self.session.run_job()
         model = self.session.settings().annotator
-        self.window._background(
+        self.running = self.window._background(
             translate("judge", "{model} is judging the draft…").format(model=model),
             job,
             self._done,
         )
+
+    def stop(self, wait_s: float = STOP_WAIT_S) -> bool:
+        """End a running job now (the window is closing): its requests in flight are ended, every answer received
+        is written, and this returns once the job has ended (True), or after ``wait_s`` (False)."""
+        task, self.running = self.running, None
+        if task is None or task.ended.is_set():
+            return True
+        self.session.abort()
+        task.cancel_event.set()
+        return task.ended.wait(wait_s)
 
     def _done(self, result: JobResult) -> None:
         show_message(
@@ -78,7 +93,7 @@ class JudgeActions(QObject):
 
 def result_text(result: JobResult) -> str:
     """What a job did, in words: judged, graded, failed, skipped, and why it stopped early if it did."""
-    if result.run_id is None:
+    if result.run_id is None and not result.cancelled:
         return translate(
             "judge", "Nothing to judge: the {count} items in scope are already judged by {model} with this template."
         ).format(count=result.in_scope, model=result.annotator)

@@ -227,8 +227,18 @@ class JudgeDialog(QDialog):
         self.estimate_button.setEnabled(ready and ESTIMATE not in self._tasks)
         self.test_button.setEnabled(self.session.can_test_connection())
         missing = self.session.key_missing()
+        if self.session.key_refused and self.key_env.text() != self.session.inputs.api_key_env:
+            self.key_env.blockSignals(True)  # what the session did not keep is not shown either
+            self.key_env.setText(self.session.inputs.api_key_env)
+            self.key_env.blockSignals(False)
         self.key_label.setText(
-            ""
+            translate(
+                "judge",
+                "That looked like the key itself, not the name of a variable: it was not kept. Put the key in an "
+                "environment variable and give the variable's name here.",
+            )
+            if self.session.key_refused
+            else ""
             if missing is None
             else translate(
                 "judge",
@@ -236,7 +246,7 @@ class JudgeDialog(QDialog):
                 "empty for a server that needs no key.",
             ).format(name=missing)
         )
-        self.key_label.setVisible(missing is not None)
+        self.key_label.setVisible(missing is not None or self.session.key_refused)
         if CONNECTION in aspects:
             self._show_connection()
         if ESTIMATE in aspects:

@@ -226,6 +226,7 @@ class Client:
         self._open: set[http.client.HTTPConnection] = set()
         self._lock = threading.Lock()
         self._aborted = threading.Event()
+        self._no_retry = threading.Event()  # a cancelled job: a request ends at its deadline, never asked again
 
     # -- secrets ---------------------------------------------------------------------------------
     def _key(self) -> str:
@@ -283,9 +284,15 @@ class Client:
         answer = Answer("", "no request made")
         for attempt in range(s.retries + 1):
             answer, transient = self._post(body)
-            if not transient or attempt == s.retries or self._aborted.wait(s.backoff * 2**attempt):
+            if not transient or attempt == s.retries or self._no_retry.is_set():
+                break
+            if self._aborted.wait(s.backoff * 2**attempt) or self._no_retry.is_set():
                 break
         return replace(answer, latency=time.monotonic() - start)
+
+    def stop_retrying(self) -> None:
+        """A job cancelled: each request in flight answers or ends at its deadline, and is not sent again."""
+        self._no_retry.set()
 
     def abort(self) -> None:
         """End every request in flight now, and every later one before it starts: their answers are ``aborted``."""

@@ -8,6 +8,7 @@ continues where the first stopped), at most ``concurrency`` requests at a time, 
 from __future__ import annotations
 
 import os
+import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from urllib.parse import urlsplit
@@ -124,10 +125,16 @@ def _check_key_name(settings: AssessorSettings) -> None:
     shown nor recorded."""
     name = settings.api_key_env
     if name is not None and not is_variable_name(name):
-        raise InputError(
-            f"{settings.shown_endpoint}: the API key's environment variable is given by its name (letters, digits and "
-            "_), not the key itself"
-        )
+        raise InputError(key_name_refusal(settings))
+
+
+def key_name_refusal(settings: AssessorSettings) -> str:
+    """What every front says of a value given for the API key's variable that is no variable name (never the value:
+    it is likely the key itself)."""
+    return (
+        f"{settings.shown_endpoint}: the API key's environment variable is given by its name (letters, digits and "
+        "_), not the key itself"
+    )
 
 
 def _check_key_is_set(settings: AssessorSettings) -> None:
@@ -331,6 +338,50 @@ def _run(
     if plan.todo.empty:
         return JobResult(None, settings.annotator, draft.version, plan.in_scope, plan.skipped, 0, 0, False)
     client = Client(settings)
+    watcher = _watch_abort(client, cancelled, aborted)  # from here on, whatever stage asks
+    try:
+        return _judge(project, settings, template, plan, client, progress, cancelled, aborted)
+    except _Stopped:  # stopped before anything was received: nothing recorded, and said as a cancel
+        return JobResult(None, settings.annotator, plan.draft.version, plan.in_scope, plan.skipped, 0, 0, True)
+    finally:
+        watcher.set()
+
+
+class _Stopped(Exception):
+    """The job was stopped while the first item was asked (the format chosen): nothing was received."""
+
+
+def _watch_abort(client: Client, cancelled: IsCancelled | None, aborted: IsCancelled | None) -> threading.Event:
+    """A thread that tells ``client`` as soon as ``cancelled()`` (no request is sent again: each in flight ends at
+    its deadline) or ``aborted()`` (every request ends now) says so, polled every 0.1 s until the returned event is
+    set: a request stuck while the format is chosen ends as one in the main loop does."""
+    stop = threading.Event()
+    if aborted is None and cancelled is None:
+        return stop
+
+    def watch() -> None:
+        while not stop.wait(0.1):
+            if cancelled is not None and cancelled():
+                client.stop_retrying()
+            if aborted is not None and aborted():
+                client.abort()
+                return
+
+    threading.Thread(target=watch, name="ndcg-assessor-abort", daemon=True).start()
+    return stop
+
+
+def _judge(
+    project: Project,
+    settings: AssessorSettings,
+    template: Template,
+    plan: _Plan,
+    client: Client,
+    progress: Progress | None,
+    cancelled: IsCancelled | None,
+    aborted: IsCancelled | None,
+) -> JobResult:
+    draft = plan.draft
     fmt = _format_that_works(project, settings, template, plan.todo, client)
     parameters = settings.parameters() | {"response_format": fmt.kind or "none"}
     run_id = project.assessor.start_run(
@@ -523,7 +574,9 @@ def _format_that_works(
     item = Item(str(todo.iloc[0, 0]), str(todo.iloc[0, 1]))
     for kind in FORMATS:
         attempt, answer = ask(project, settings, template, item, kind, client)
-        if answer.endpoint_down or answer.refused or answer.aborted:
+        if answer.aborted:  # cancelled (a window's Cancel, a second Ctrl+C) before the first answer came
+            raise _Stopped()
+        if answer.endpoint_down or answer.refused:
             raise InputError(f"{settings.shown_endpoint}: {attempt.failure}")
         if not answer.refused_format:
             return _Format(kind, attempt)

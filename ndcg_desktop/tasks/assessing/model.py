@@ -30,6 +30,17 @@ def is_variable_name(text: str) -> bool:
     return _VARIABLE_NAME.fullmatch(text) is not None
 
 
+def kept_key_name(text: str) -> str:
+    """What may be kept, shown or remembered of what was given for the API key's variable: the name, stripped, if it
+    is a variable name (:func:`is_variable_name`); else "" (likely the key itself: it is never kept, issue 33 item 2).
+
+    >>> kept_key_name(" OPENAI_API_KEY "), kept_key_name("sk-proj-a1B2c3"), kept_key_name("Bearer sk-x")
+    ('OPENAI_API_KEY', '', '')
+    """
+    name = text.strip()
+    return name if is_variable_name(name) else ""
+
+
 def shown_url(url: str) -> str:
     """``url`` as every message shows it: without credentials (``user:password@``), query or fragment, where a key
     may sit (``http://user:sk-...@host/v1``, ``...?api_key=sk-...``).
