@@ -15,11 +15,9 @@ import pyarrow as pa
 
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.names import MODEL_PREFIX
-from ndcg_desktop.domain.settings import GradeScale
-from ndcg_desktop.formats.cells import IMPORTED, check_name
 from ndcg_desktop.formats.common import check_note
-from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.store.core import INTERACTIVE_BUSY_MS, ProjectFile, now
+from ndcg_desktop.store.incoming import read_incoming
 from ndcg_desktop.store.pools import DraftTarget, PoolRepository, PoolVersion
 from ndcg_desktop.store.schema import person_rating
 from ndcg_desktop.store.team import model_agreement, outstanding_handouts, outstanding_text
@@ -306,29 +304,10 @@ class JudgmentRepository:
         Negative grades (trec_eval's "pooled but not judged") are refused, or imported as
         ungraded pool items when ``negative_as_ungraded``.
         """
-        try:  # whose grades these are: the file's, by a name that keeps the rule of every stored name
-            source = IMPORTED + check_name(Path(path).name, "file name")
-        except InputError as exc:
-            raise InputError(
-                f"{exc.message}; its grades are credited to it by name: rename the file", path=path
-            ) from None
         target = self.pools.draft_target(None)
         scale = target.scale
-        # Read on the widest scale, then checked here against the project's (a reader's hint would name --scale,
-        # an option of `ndcg score`, not of import-qrels).
-        qrels = read_qrels(path, scale=GradeScale(-(2**63), 2**63 - 1), fmt=fmt)
-        c = qrels.as_read  # negative grades too: imported as ungraded items, or refused, below
-        low = c.grade < scale.low
-        negative_ok = negative_as_ungraded and bool((c.grade[low] < 0).all())
-        outside = np.flatnonzero((c.grade > scale.high) | (low & (not negative_ok)))
-        if len(outside):
-            row = int(outside[0])  # rows are in file order
-            grade = int(c.grade[row])
-            # The hint is the command line's remedy; the window asks its own question instead.
-            hint = "import trec_eval's -1 as ungraded items with --negative-as-ungraded" if grade < 0 else None
-            raise InputError(
-                f"grade {grade} is outside the scale {scale}", path=path, line=int(c.lines()[row]), hint=hint
-            )
+        source, qrels, low = read_incoming(path, scale, negative_as_ungraded=negative_as_ungraded, fmt=fmt)
+        c = qrels.as_read
         stamp = now()
         user = self.file.user  # who ran the import (audit log)
         # Below the scale only with negative_as_ungraded (-1 on a -1..4 scale is a grade): stored ungraded.

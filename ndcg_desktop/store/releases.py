@@ -15,16 +15,13 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 import pyarrow as pa
 
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.natural import natural_key
-from ndcg_desktop.domain.settings import GradeScale
-from ndcg_desktop.formats.cells import IMPORTED, check_name
-from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.store.core import ProjectFile, now
+from ndcg_desktop.store.incoming import read_incoming
 from ndcg_desktop.store.pools import DraftTarget, PoolRepository
 from ndcg_desktop.store.schema import person_rating
 from ndcg_desktop.store.undo import Taken, items_scope, take
@@ -65,26 +62,10 @@ class ReleaseRepository:
 
     def plan(self, path: str | Path, *, negative_as_ungraded: bool = False, fmt: str | None = None) -> ReleasePlan:
         """Compare the file with the draft (or the version a new draft would copy), writing nothing."""
-        try:
-            source = IMPORTED + check_name(Path(path).name, "file name")
-        except InputError as exc:
-            raise InputError(
-                f"{exc.message}; its grades are credited to it by name: rename the file", path=path
-            ) from None
         target = self.pools.draft_target(None)
         scale = target.scale
-        qrels = read_qrels(path, scale=GradeScale(-(2**63), 2**63 - 1), fmt=fmt)
-        c = qrels.judgments
-        low = c.grade < scale.low
-        negative_ok = negative_as_ungraded and bool((c.grade[low] < 0).all())
-        outside = np.flatnonzero((c.grade > scale.high) | (low & (not negative_ok)))
-        if len(outside):
-            row = int(outside[0])
-            grade = int(c.grade[row])
-            hint = "import trec_eval's -1 as ungraded items with --negative-as-ungraded" if grade < 0 else None
-            raise InputError(
-                f"grade {grade} is outside the scale {scale}", path=path, line=int(c.lines()[row]), hint=hint
-            )
+        source, qrels, low = read_incoming(path, scale, negative_as_ungraded=negative_as_ungraded, fmt=fmt)
+        c = qrels.as_read
         grades = pd.array(c.grade, dtype="Int64")
         grades[low] = pd.NA  # trec_eval's "pooled, not judged": an ungraded item
         wanted = pd.DataFrame(

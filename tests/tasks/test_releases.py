@@ -195,3 +195,29 @@ def test_the_command_line_previews_asks_and_applies(tmp_path, rounds):
     with Project.open(project, read_only=True) as p:
         draft = p.draft()
         assert draft is not None and as_set(p.pool_items(draft.version)) == as_set(final)
+
+
+def test_a_release_reads_negative_grades_as_the_plain_import_does(tmp_path):
+    """One reading of a judgments file for every import (issue 33 item 15 met issue 35 item 2): a -1 is trec_eval's
+    "pooled, not judged", an ungraded item of the draft under --negative-as-ungraded, for a release as for a plain
+    import. Releasing the very file a plain import took changes nothing; an item whose -1 a release drops is
+    withdrawn, one whose -1 it adds is added ungraded."""
+    from ndcg_desktop.tasks.importing import NegativeGrades
+
+    ungraded = NegativeGrades.UNGRADED
+    first = tmp_path / "first.qrels"
+    first.write_text("q1 0 A 2\nq1 0 B -1\nq2 0 C 1\n")
+    with Project.create(tmp_path / "p.ndcgproj", user="ann") as project:
+        import_judgments(project, first, negative=ungraded)
+        same = plan_release(project, first, negative=ungraded)
+        assert same.plan.changes.empty, same.plan.changes
+        later = tmp_path / "later.qrels"
+        later.write_text("q1 0 A 2\nq2 0 C 1\nq2 0 D -1\n")
+        changes = plan_release(project, later, negative=ungraded).plan.changes
+        assert {(q, d, c) for q, d, c in changes[["query_id", "doc_id", "change"]].values} == {
+            ("q1", "B", "withdrawn"),
+            ("q2", "D", "added"),
+        }
+        assert changes.loc[changes["doc_id"] == "D", "new_grade"].isna().all()  # added ungraded, not graded -1
+        with pytest.raises(InputError, match="negative-as-ungraded"):  # refused without the choice, as an import is
+            plan_release(project, later)
