@@ -16,6 +16,7 @@ from ndcg_desktop.formats.export import (
     write_output,
 )
 from ndcg_desktop.store import PoolVersion, Project
+from ndcg_desktop.tasks.assessing.injection import with_flagged_fills
 from ndcg_desktop.tasks.pool_builds import pooling_record
 from ndcg_desktop.tasks.scoring import ScoreResult
 
@@ -80,7 +81,9 @@ def export_frozen_pool(
         "scale": str(frozen.scale),
         "labels": frozen.labels,
         "guidelines_sha256": frozen.guidelines_sha256,
-        **project.team(frozen),  # rules 16 and 18, as in a score's manifest: who graded, how many grades from a model
+        # rules 16 and 18, as in a score's manifest: who graded, how many grades from a model (and how many of those
+        # items have a text that addresses the grader: issue 33 item 5)
+        **with_flagged_fills(project, frozen.version, project.team(frozen)),
         "pooling": pooling_record(project, frozen.version),  # rule 20: strategy, budget, runs, order of choice
         "file": {"name": target.name, "format": fmt, "sha256": hashlib.sha256(target.read_bytes()).hexdigest()},
     }
