@@ -51,7 +51,6 @@ from ndcg_desktop.tasks.assessing.injection import (
     fillable_items,
     flag_items,
     flagged_text,
-    with_flagged_fills,
 )
 
 __all__ = [
@@ -232,8 +231,8 @@ def freeze(
     are still handed out unless ``work_out`` (frozen anyway, the hand-outs named in the audit log).
 
     With ``fill_from``, the items it would fill whose document or topic text addresses the grader
-    (:mod:`tasks.assessing.injection`) are named: in ``flagged``, in a refusal's message, and in the team record's
-    ``texts_flagged`` of that model.
+    (:mod:`tasks.assessing.injection`) are named: in ``flagged``, in a refusal's message, and in an export's manifest
+    (``filled_texts_flagged``).
 
     >>> # ndcg freeze p.ndcgproj --remove-ungraded and Pool > Freeze draft... are, in code:
     >>> # freeze(project, remove_ungraded=True).version.hash
@@ -261,7 +260,7 @@ def freeze(
             line=exc.line,
             hint=exc.hint,
         ) from exc
-    team = with_flagged_fills(project, frozen.version, project.team(frozen))
+    team = project.team(frozen)
     return Frozen(
         frozen,
         tuple(RatedBy(name, int(r["ratings"]), str(r["sha256"])) for name, r in team["annotators"].items()),

@@ -66,7 +66,8 @@ def calibrated(cranfield) -> Path:
             template_sha256="a" * 64,
             template_source="built-in",
         )
-        grades = [(str(q), str(d), int(g)) for q, d, g in people[["query_id", "doc_id", "grade"]].itertuples(index=False)]
+        rated = people[["query_id", "doc_id", "grade"]].itertuples(index=False)
+        grades = [(str(q), str(d), int(g)) for q, d, g in rated]
         grades += [("1", INJECTED, 3), ("1", PLAIN, 0)]
         p.assessor.record(run, [(q, d, g, None, f'{{"grade": {g}}}', 0.25, 100, 5) for q, d, g in grades])
     return cranfield
@@ -81,8 +82,8 @@ def test_the_calibration_report_lists_the_items_whose_text_addresses_the_grader(
     assert "grade_key" in found["flagged_texts"]["patterns"]
     caveat = (
         "1 of the 14 items a model rated has a document or topic text that addresses the grader (the first: query 1, "
-        f"document {INJECTED}, document matches grade_key; ndcg agreement lists every one): the model may have obeyed the "
-        "text; read them before trusting its grades"
+        f"document {INJECTED}, document matches grade_key; ndcg agreement lists every one): the model may have "
+        "obeyed the text; read them before trusting its grades"
     )
     assert caveat in found["manifest"]["caveats"]
     assert ndcg("agreement", calibrated, "--export", tmp_path / "out") == 0
@@ -130,7 +131,7 @@ def test_filling_from_the_model_names_the_flagged_items_it_would_fill_and_filled
     target = tmp_path / "v1.qrels"
     assert ndcg("export-qrels", calibrated, "-o", target) == 0
     manifest = json.loads(Path(f"{target}.manifest.json").read_text())
-    assert manifest["models"][MODEL]["texts_flagged"] == {
+    assert manifest["filled_texts_flagged"][MODEL] == {
         "filled": 2,
         "filled_with_flagged_texts": 1,
         "flagged": [FLAG],

@@ -147,15 +147,15 @@ def caveat_text(caveat: Caveat) -> str:
             translate(
                 "agreement",
                 "Caveat: 1 of the {of} items a model rated has a document or topic text that addresses the grader "
-                "(the first: query {query}, document {doc}, {where} matches {pattern}; ndcg agreement lists every one): the "
-                "model may have obeyed the text; read them before trusting its grades",
+                "(the first: query {query}, document {doc}, {where} matches {pattern}; ndcg agreement lists every "
+                "one): the model may have obeyed the text; read them before trusting its grades",
             )
             if caveat.items == 1
             else translate(
                 "agreement",
                 "Caveat: {items} of the {of} items a model rated have a document or topic text that addresses the "
-                "grader (the first: query {query}, document {doc}, {where} matches {pattern}; all listed as "
-                "flagged): the model may have obeyed the text; read them before trusting its grades",
+                "grader (the first: query {query}, document {doc}, {where} matches {pattern}; ndcg agreement lists "
+                "every one): the model may have obeyed the text; read them before trusting its grades",
             )
         )
         return text.format(items=caveat.items, of=caveat.of, query=query, doc=doc, where=where, pattern=pattern)

@@ -205,10 +205,11 @@ def filled_flags(project: Project, version: int, models: Iterable[str]) -> dict[
     return found
 
 
-def with_flagged_fills(project: Project, version: int, team: JsonObject) -> JsonObject:
-    """``team`` (a version's team record) with each model's ``texts_flagged`` (:func:`filled_flags`) added."""
+def flagged_fills_record(project: Project, version: int, team: JsonObject) -> JsonObject:
+    """The manifest's ``filled_texts_flagged`` of a version whose team record is ``team``: per model some of whose
+    grades it holds, :func:`filled_flags`; empty when no model rated the version (the team record itself unchanged,
+    the same in every manifest)."""
     models = team.get("models")
     if not isinstance(models, dict) or not models:
-        return team
-    flags = filled_flags(project, version, list(models))
-    return {**team, "models": {name: {**record, "texts_flagged": flags[name]} for name, record in models.items()}}
+        return {}
+    return {"filled_texts_flagged": dict(filled_flags(project, version, [str(name) for name in models]))}
