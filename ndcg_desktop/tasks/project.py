@@ -51,6 +51,7 @@ from ndcg_desktop.tasks.assessing.injection import (
     fillable_items,
     flag_items,
     flagged_text,
+    suggested_model,
 )
 
 __all__ = [
@@ -252,10 +253,16 @@ def freeze(
             work_out=work_out,
         )
     except InputError as exc:
+        model = fill_from
+        if fill_from is None and target is not None and not target.frozen:  # a refusal that suggests filling
+            model = suggested_model(project, target.version)
+            if model is not None and f"--fill-ungraded-from {model}" in exc.message:
+                fill = fillable_items(project, target.version, model)
+                flagged = flag_items(project, fill)
         if not flagged:
             raise
         raise InputError(
-            f"{exc.message}; and {flagged_text(flagged, len(fill), f'it would fill from {fill_from}')}",
+            f"{exc.message}; and {flagged_text(flagged, len(fill), f'it would fill from {model}')}",
             path=exc.path,
             line=exc.line,
             hint=exc.hint,

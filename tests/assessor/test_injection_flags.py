@@ -113,6 +113,9 @@ def test_the_agreement_view_shows_the_flagged_items_caveat(qtbot, calibrated):
 
 def test_filling_from_the_model_names_the_flagged_items_it_would_fill_and_filled(calibrated, tmp_path, capsys):
     capsys.readouterr()
+    assert ndcg("freeze", calibrated) == 2  # refused: 2 items ungraded, the refusal suggests filling from the model
+    err = capsys.readouterr().err
+    assert f"(freeze --fill-ungraded-from {MODEL}); and 1 of the 2 items it would fill from {MODEL} has a " in err
     fill = ("freeze", calibrated, "--fill-ungraded-from", MODEL)
     assert ndcg(*fill, "--min-shared", "13") == 2  # refused: compared on 12 items only
     err = capsys.readouterr().err

@@ -177,6 +177,17 @@ def fillable_items(project: Project, version: int, model: str) -> list[tuple[str
     return [(str(q), str(d)) for q, d in found[["query_id", "doc_id"]].itertuples(index=False, name=None)]
 
 
+def suggested_model(project: Project, version: int) -> str | None:
+    """The model a refused freeze suggests filling from (the store's choice): the first by name of the models that
+    rated an ungraded item of ``version``; None when none did."""
+    items = project.items(version)
+    ungraded = items.loc[items["grade"].isna(), ["query_id", "doc_id"]]
+    ratings = project.ratings(version)
+    by_models = ratings.loc[ratings["annotator"].map(is_model).astype(bool), ["query_id", "doc_id", "annotator"]]
+    names = sorted(set(ungraded.merge(by_models, on=["query_id", "doc_id"])["annotator"].astype(str)))
+    return names[0] if names else None
+
+
 def flagged_text(flagged: tuple[Flagged, ...], of: int, what: str) -> str:
     """One sentence: how many of ``of`` items ``what`` have a text the detector flags, naming the first."""
     if not flagged:
