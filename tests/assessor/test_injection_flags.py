@@ -18,7 +18,6 @@ import pytest
 
 from ndcg_desktop.cli.main import main
 from ndcg_desktop.store import Project
-from ndcg_desktop.tasks.assessing.injection import addresses_grader
 
 MODEL = "model:tiny"
 INJECTED = "5"  # a Cranfield document query 1's judgments leave out: its text becomes an instruction
@@ -35,6 +34,8 @@ def ndcg(*argv: object) -> int:
 def test_no_cranfield_document_or_topic_is_flagged_and_the_instruction_is():
     """The detector is conservative on real text: none of the 1400 Cranfield abstracts (full of "relevant", "results
     agree") nor of the 225 topics matches; the issue's instruction does."""
+    from ndcg_desktop.tasks.assessing.injection import addresses_grader
+
     with gzip.open(DATA / "corpus.jsonl.gz", "rt") as lines:
         docs = [json.loads(line) for line in lines]
     topics = (DATA / "queries.tsv").read_text().splitlines()
