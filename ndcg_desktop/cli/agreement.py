@@ -87,6 +87,7 @@ def as_json(result: Any) -> dict[str, Any]:
         "leniency_by_query": _records(report.leniency_by_query),
         "confusion": _records(report.confusion),
         "duplicates": result.duplicates_json(),
+        "flagged_texts": result.flagged_json(),  # items a model rated whose text addresses the grader
         "systems": {
             "not_compared": systems.why,
             "queries": list(systems.queries),
@@ -161,6 +162,7 @@ def as_text(result: Any) -> str:
         if systems.refused:
             lines.append("(a run is scored once its flags have a policy: --unjudged, --duplicates, --unknown-queries)")
     lines += [f"caveat: {plain(caveat.text())}" for caveat in result.caveats()]  # the manifest's and the window's
+    lines += [f"flagged: {plain(flagged.text())}" for flagged in result.flagged]  # every one (issue 33 item 5)
     return "\n".join(lines)
 
 

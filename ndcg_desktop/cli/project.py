@@ -33,6 +33,7 @@ from ndcg_desktop.tasks import (
     plan_send_for_judging,
 )
 from ndcg_desktop.tasks.assessing import MIN_SHARED
+from ndcg_desktop.tasks.assessing.injection import flagged_text
 from ndcg_desktop.tasks.export import export_frozen_pool
 from ndcg_desktop.tasks.guidelines import set_guidelines
 from ndcg_desktop.tasks.identity import stated_user
@@ -548,6 +549,10 @@ def cmd_freeze(args: argparse.Namespace) -> int:
             work_out=args.with_work_out,
         )
         print(f"froze pool version {frozen.version.version}")
+        if args.fill_ungraded_from is not None:
+            what = f"filled from {plain(args.fill_ungraded_from)}"
+            count = f"{frozen.filled} item{'s' if frozen.filled != 1 else ''}"
+            print(f"filled     {count}; " + flagged_text(frozen.flagged, frozen.filled, what))
         for line in model_lines(frozen.team):
             print(line)
         for rated in frozen.annotators:

@@ -32,6 +32,7 @@ from ndcg_desktop.formats.export import export_folder
 from ndcg_desktop.scoring.agreement import AgreementReport, GroupFigures, agreement
 from ndcg_desktop.scoring.agreement import Figure as Figure  # a figure with its reason when undefined
 from ndcg_desktop.store import PoolVersion, Project
+from ndcg_desktop.tasks.assessing.injection import PATTERNS, Flagged, flag_items, model_rated_items
 from ndcg_desktop.tasks.scoring import NotScored, load_inputs, not_scored, score_inputs
 
 CONSENSUS = "consensus"
@@ -300,13 +301,16 @@ class Caveat:
     ``few_items`` (the people's alpha and the kappas rest on ``items`` shared items), ``few_pair_items`` (the kappas
     of ``pairs``, each (a, b, shared items), rest on few), ``few_model_items`` (model ``who``'s alpha with the people
     rests on ``items``), ``few_items_without`` (the figures without the duplicates ``who`` rest on ``items``),
-    ``few_runs`` (Kendall's tau orders only ``runs`` runs)."""
+    ``few_runs`` (Kendall's tau orders only ``runs`` runs), ``flagged_texts`` (``items`` of the ``of`` items a model
+    rated have a document or topic text that addresses the grader, the first ``first``: tasks.assessing.injection)."""
 
     kind: str
     items: int = 0
     pairs: tuple[tuple[str, str, int], ...] = ()
     runs: int = 0
     who: str = ""  # few_model_items: the model; few_items_without: who was left out (", " between names)
+    of: int = 0  # flagged_texts: the items a model rated, all checked
+    first: tuple[str, ...] = ()  # flagged_texts: query, doc, field, pattern
 
     @property
     def tau_values(self) -> int:
@@ -329,6 +333,13 @@ class Caveat:
                 f"{self.who}'s alpha with the people rests on {self.items} item{'s' if self.items != 1 else ''} "
                 f"(fewer than {FEW_SHARED_ITEMS}): it says little about how far the model agrees with them"
             )
+        if self.kind == "flagged_texts":
+            return (
+                f"{self.items} of the {self.of} items a model rated ha{'ve' if self.items != 1 else 's'} a document "
+                f"or topic text that addresses the grader (the first: query {self.first[0]}, document {self.first[1]}, "
+                f"{self.first[2]} matches {self.first[3]}; ndcg agreement lists every one): the model "
+                "may have obeyed the text; read them before trusting its grades"
+            )
         if self.kind == "few_items_without":
             return (
                 f"the figures without {self.who} rest on {self.items} item{'s' if self.items != 1 else ''} rated by "
@@ -348,11 +359,18 @@ def find_caveats(
     people: GroupFigures | None = None,
     models: tuple[ModelAgreement, ...] = (),
     deduplicated: WithoutDuplicates | None = None,
+    flagged: tuple[Flagged, ...] = (),
+    model_items: int = 0,
 ) -> list[Caveat]:
     """What to keep in mind reading the figures: too few shared items for a kappa or an alpha (the people's headline,
-    a pair's, a model's line, the figures without a duplicate), too few runs for Kendall's tau. One each, in the order
-    the figures are printed (:func:`caveats` words them). ``people``: the headline figures (default: the report's)."""
+    a pair's, a model's line, the figures without a duplicate), too few runs for Kendall's tau, items a model rated
+    whose text addresses the grader (``flagged`` of ``model_items``). One each, in the order the figures are printed
+    (:func:`caveats` words them). ``people``: the headline figures (default: the report's)."""
     found = []
+    if flagged:
+        f = flagged[0]
+        first = (f.query_id, f.doc_id, f.field, f.pattern)
+        found.append(Caveat("flagged_texts", items=len(flagged), of=model_items, first=first))
     overall = report.overall
     headline = people if people is not None else overall
     if 0 < headline.items < FEW_SHARED_ITEMS:
@@ -418,6 +436,8 @@ class AgreementResult:
     deduplicated: WithoutDuplicates | None = None  # the figures counting each group of identical annotators once
     people: GroupFigures | None = None  # the headline: the people's ratings only (None: the report's overall)
     models: tuple[ModelAgreement, ...] = ()  # each model's own line (rule 18)
+    flagged: tuple[Flagged, ...] = ()  # items a model rated whose text addresses the grader (issue 33 item 5)
+    model_items: int = 0  # the items a model rated: those the detector read
 
     @property
     def headline(self) -> GroupFigures:
@@ -431,8 +451,24 @@ class AgreementResult:
         """Every caveat of this result: the one list the command line prints, the window shows and the manifest
         records (:func:`find_caveats`)."""
         return find_caveats(
-            self.report, self.systems, people=self.headline, models=self.models, deduplicated=self.deduplicated
+            self.report,
+            self.systems,
+            people=self.headline,
+            models=self.models,
+            deduplicated=self.deduplicated,
+            flagged=self.flagged,
+            model_items=self.model_items,
         )
+
+    def flagged_json(self) -> JsonObject:
+        """The items a model rated whose document or topic text the detector flags, JSON-ready."""
+        return {
+            "detector": "tasks.assessing.injection: case-insensitive patterns, the first that matches named; "
+            "conservative (misses paraphrases, other languages, encodings)",
+            "patterns": {name: what for name, (what, _) in PATTERNS.items()},
+            "items_checked": self.model_items,
+            "items": [f.as_json() for f in self.flagged],
+        }
 
     def warnings(self) -> list[str]:
         """One line per pair of identical annotators, then the figures without the duplicates (CLI and manifest;
@@ -486,6 +522,7 @@ class AgreementResult:
                 for m in self.models
             },
             "duplicates": self.duplicates_json(),
+            "flagged_texts": self.flagged_json(),
             "kappa": "Cohen's, linear and quadratic weights over the whole scale (scikit-learn cohen_kappa_score)",
             "alpha": "Krippendorff's alpha, ordinal level (krippendorff package)",
             "caveats": [caveat.text() for caveat in self.caveats()],
@@ -555,7 +592,20 @@ def compute_agreement(
     settings = base.with_(scale=version.scale)
     people = people_figures(ratings, report, version.scale)
     models = model_figures(ratings, report, version.scale)
-    return AgreementResult(version, report, systems, settings, find_duplicates(report), dedup, people, models)
+    rated_by_models = model_rated_items(ratings)
+    flagged = flag_items(project, rated_by_models)
+    return AgreementResult(
+        version,
+        report,
+        systems,
+        settings,
+        find_duplicates(report),
+        dedup,
+        people,
+        models,
+        flagged,
+        len(rated_by_models),
+    )
 
 
 def load_agreement(

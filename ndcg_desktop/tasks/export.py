@@ -16,6 +16,7 @@ from ndcg_desktop.formats.export import (
     write_output,
 )
 from ndcg_desktop.store import PoolVersion, Project
+from ndcg_desktop.tasks.assessing.injection import flagged_fills_record
 from ndcg_desktop.tasks.pool_builds import pooling_record
 from ndcg_desktop.tasks.scoring import ScoreResult
 
@@ -67,6 +68,7 @@ def export_frozen_pool(
         check_output_file(target), check_output_file(manifest_path)
         check_replaceable(target, manifest_path, "ndcg export-qrels")
     frozen = project.export_qrels(path, version=version, fmt=fmt, iterations=iterations)
+    team = project.team(frozen)
     manifest: dict[str, Any] = {
         "tool": "ndcg-desktop",
         "version": __version__,
@@ -80,7 +82,8 @@ def export_frozen_pool(
         "scale": str(frozen.scale),
         "labels": frozen.labels,
         "guidelines_sha256": frozen.guidelines_sha256,
-        **project.team(frozen),  # rules 16 and 18, as in a score's manifest: who graded, how many grades from a model
+        **team,  # rules 16 and 18, as in a score's manifest: who graded, how many grades from a model
+        **flagged_fills_record(project, frozen.version, team),  # of those, items whose text addresses the grader
         "pooling": pooling_record(project, frozen.version),  # rule 20: strategy, budget, runs, order of choice
         "file": {"name": target.name, "format": fmt, "sha256": hashlib.sha256(target.read_bytes()).hexdigest()},
     }

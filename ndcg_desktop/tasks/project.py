@@ -46,6 +46,13 @@ from ndcg_desktop.store.judgments import MIN_SHARED
 from ndcg_desktop.store.pools import DEFAULT_LABELS, default_labels
 from ndcg_desktop.store.team import outstanding_text
 from ndcg_desktop.store.undo import Taken
+from ndcg_desktop.tasks.assessing.injection import (
+    Flagged,
+    fillable_items,
+    flag_items,
+    flagged_text,
+    suggested_model,
+)
 
 __all__ = [
     "DEFAULT_LABELS",
@@ -205,6 +212,8 @@ class Frozen:
     annotators: tuple[RatedBy, ...]
     adjudication: tuple[tuple[str, int], ...]
     team: JsonObject  # the whole record (rule 16), with each model's grades and agreement (rule 18)
+    filled: int = 0  # items filled from ``fill_from``'s grades
+    flagged: tuple[Flagged, ...] = ()  # those of them whose text addresses the grader (tasks.assessing.injection)
 
 
 def freeze(
@@ -222,16 +231,48 @@ def freeze(
     compared with people on at least ``min_shared`` items of this draft; contract rule 18), and while work files
     are still handed out unless ``work_out`` (frozen anyway, the hand-outs named in the audit log).
 
+    With ``fill_from``, the items it would fill whose document or topic text addresses the grader
+    (:mod:`tasks.assessing.injection`) are named: in ``flagged``, in a refusal's message, and in an export's manifest
+    (``filled_texts_flagged``).
+
     >>> # ndcg freeze p.ndcgproj --remove-ungraded and Pool > Freeze draft... are, in code:
     >>> # freeze(project, remove_ungraded=True).version.hash
     """
-    frozen = project.freeze(
-        version=version, remove_ungraded=remove_ungraded, fill_from=fill_from, min_shared=min_shared, work_out=work_out
-    )
+    fill: list[tuple[str, str]] = []
+    flagged: tuple[Flagged, ...] = ()
+    target = project.version(version) if version is not None else project.draft()
+    if fill_from is not None and target is not None and not target.frozen:
+        fill = fillable_items(project, target.version, fill_from)
+        flagged = flag_items(project, fill)
+    try:
+        frozen = project.freeze(
+            version=version,
+            remove_ungraded=remove_ungraded,
+            fill_from=fill_from,
+            min_shared=min_shared,
+            work_out=work_out,
+        )
+    except InputError as exc:
+        model = fill_from
+        if fill_from is None and target is not None and not target.frozen:  # a refusal that suggests filling
+            model = suggested_model(project, target.version)
+            if model is not None and f"--fill-ungraded-from {model}" in exc.message:
+                fill = fillable_items(project, target.version, model)
+                flagged = flag_items(project, fill)
+        if not flagged:
+            raise
+        raise InputError(
+            f"{exc.message}; and {flagged_text(flagged, len(fill), f'it would fill from {model}')}",
+            path=exc.path,
+            line=exc.line,
+            hint=exc.hint,
+        ) from exc
     team = project.team(frozen)
     return Frozen(
         frozen,
         tuple(RatedBy(name, int(r["ratings"]), str(r["sha256"])) for name, r in team["annotators"].items()),
         tuple((str(how), int(count)) for how, count in team["adjudication"].items()),
         team,
+        len(fill),
+        flagged,
     )

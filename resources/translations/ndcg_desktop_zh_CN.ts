@@ -67,6 +67,22 @@
         <translation>注意：{model} 与人工标注者的 alpha 只基于 {items} 个条目（少于 {few} 个）：它几乎说明不了该模型与人的一致程度</translation>
     </message>
     <message>
+        <source>document</source>
+        <translation>文档</translation>
+    </message>
+    <message>
+        <source>topic</source>
+        <translation>主题</translation>
+    </message>
+    <message>
+        <source>Caveat: 1 of the {of} items a model rated has a document or topic text that addresses the grader (the first: query {query}, document {doc}, {where} matches {pattern}; ndcg agreement lists every one): the model may have obeyed the text; read them before trusting its grades</source>
+        <translation>注意：模型评过的 {of} 个条目中有 1 个的文档或主题文本在对评分者下指令（第一个：查询 {query}，文档 {doc}，{where}匹配 {pattern}；一致性报告 ndcg agreement 会列出全部）：模型可能听从了该文本；在信任其评分之前请先阅读这些条目</translation>
+    </message>
+    <message>
+        <source>Caveat: {items} of the {of} items a model rated have a document or topic text that addresses the grader (the first: query {query}, document {doc}, {where} matches {pattern}; ndcg agreement lists every one): the model may have obeyed the text; read them before trusting its grades</source>
+        <translation>注意：模型评过的 {of} 个条目中有 {items} 个的文档或主题文本在对评分者下指令（第一个：查询 {query}，文档 {doc}，{where}匹配 {pattern}；一致性报告 ndcg agreement 会列出全部）：模型可能听从了该文本；在信任其评分之前请先阅读这些条目</translation>
+    </message>
+    <message>
         <source>Caveat: the figures without {names} rest on {items} items rated by two or more (fewer than {few})</source>
         <translation>注意：去掉 {names} 后的数值只基于 {items} 个由两位及以上标注者评分的条目（少于 {few} 个）</translation>
     </message>

@@ -140,6 +140,25 @@ def caveat_text(caveat: Caveat) -> str:
             "Caveat: {model}'s alpha with the people rests on {items} items (fewer than {few}): it says little about "
             "how far the model agrees with them",
         ).format(model=caveat.who, items=caveat.items, few=FEW_SHARED_ITEMS)
+    if caveat.kind == "flagged_texts":
+        query, doc, field, pattern = caveat.first
+        where = translate("agreement", "document") if field == "document" else translate("agreement", "topic")
+        text = (
+            translate(
+                "agreement",
+                "Caveat: 1 of the {of} items a model rated has a document or topic text that addresses the grader "
+                "(the first: query {query}, document {doc}, {where} matches {pattern}; ndcg agreement lists every "
+                "one): the model may have obeyed the text; read them before trusting its grades",
+            )
+            if caveat.items == 1
+            else translate(
+                "agreement",
+                "Caveat: {items} of the {of} items a model rated have a document or topic text that addresses the "
+                "grader (the first: query {query}, document {doc}, {where} matches {pattern}; ndcg agreement lists "
+                "every one): the model may have obeyed the text; read them before trusting its grades",
+            )
+        )
+        return text.format(items=caveat.items, of=caveat.of, query=query, doc=doc, where=where, pattern=pattern)
     if caveat.kind == "few_items_without":
         return translate(
             "agreement",
