@@ -362,8 +362,7 @@ class MainWindow(QMainWindow):
             else translate("main_window", "All changes are saved as you make them")
         )
         self.slot.open(project)  # every view's session starts over with this project
-        # The recent list is a settings file synced to disk (45 ms here): in an event-loop slice of its own
-        QTimer.singleShot(0, functools.partial(remember_project, project.path))
+        remember_project(project.path)
         self.stack.setCurrentWidget(self.tabs)
         self.pace_label.set_project(project)
         self._show_grader(project)
