@@ -402,7 +402,7 @@ class MainWindow(QMainWindow):
             loop.quit()
 
         title = translate("main_window", "Checking the project file…")
-        run_with_progress(self, title, work, ended, lambda message: ended(message=message), ended)
+        run_with_progress(self, title, work, ended, lambda message: ended(message=message), ended, busy=True)
         if not outcome:
             loop.exec()
         result, message = outcome[0]
