@@ -114,8 +114,11 @@ def run_with_progress(
     on_done: Callable[[Any], None],
     on_error: Callable[[str], None],
     on_cancel: Callable[[], None] | None = None,
+    *,
+    busy: bool = False,
 ) -> Task:
-    """Run ``fn`` in the background behind a modal, cancellable progress dialog."""
+    """Run ``fn`` in the background behind a modal, cancellable progress dialog (``busy``: shown as a busy bar
+    after 300 ms even if ``fn`` reports no progress; otherwise it shows at its first report)."""
     dialog = QProgressDialog(title, translate("tasks", "Cancel"), 0, 0, parent)
     dialog.setWindowTitle("ndcg-desktop")  # the application's name, not translated
     dialog.setAccessibleName(title)
@@ -123,6 +126,8 @@ def run_with_progress(
     dialog.setMinimumDuration(300)
     dialog.setAutoClose(False)
     dialog.setAutoReset(False)
+    if busy:
+        dialog.setValue(0)  # Qt shows the dialog minimumDuration after its first value: a busy bar meanwhile
     task = Task(fn)
     _running.add(task)
 

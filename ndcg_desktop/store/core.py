@@ -208,6 +208,17 @@ class ProjectFile:
         self.protection = protection_problems(conn)
         self._committed: list[Callable[[], None]] = []  # told after each commit on the opening thread
 
+    def adopt(self) -> None:
+        """Make the calling thread the one that opened the file: a project opened (and checked) on a worker is handed
+        to the window's thread, which then uses the opening connection, watches it and hears its commits.
+
+        Only once the opening thread is done with the file (its task returned) and before anything watches it; the
+        connection is not bound to a thread (``check_same_thread=False``), only never used by two at once.
+        """
+        if self._conn is None or self._committed:
+            raise RuntimeError("a project is handed to another thread while open and before it is watched")
+        self._owner = threading.get_ident()
+
     def watch(self, committed: Callable[[], None]) -> ChangeWatch:
         """Watch what changes in the file (store/watch.py); ``committed()`` is called after every write committed
         on the thread that opened it (other threads' and programs' commits show in the watch's next ``take``)."""

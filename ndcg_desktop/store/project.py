@@ -186,6 +186,11 @@ class Project:
         committed on the thread that opened it."""
         return self.file.watch(committed)
 
+    def adopt(self) -> None:
+        """Make the calling thread this project's own (opened on a worker, used by the window's thread): see
+        :meth:`ProjectFile.adopt`."""
+        self.file.adopt()
+
     def protection_problems(self) -> list[str]:
         """How the file's protection triggers differ from the schema's (empty when intact)."""
         return list(self.file.protection)

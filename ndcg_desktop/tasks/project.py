@@ -85,6 +85,7 @@ __all__ = [
     "open_project",
     "release_thread_connections",
     "start_draft",
+    "take_over",
     "Taken",
 ]
 
@@ -92,6 +93,12 @@ __all__ = [
 def open_project(path: str | Path, *, read_only: bool = False, user: str | None = None) -> Project:
     """Open a project file (one writer at a time; readers need no lock). Close it, or use ``with``."""
     return Project.open(path, read_only=read_only, user=user)
+
+
+def take_over(project: Project) -> None:
+    """Make the calling thread ``project``'s own: opened and checked on a worker (the window's open), it is used,
+    watched and written from this thread from now on. Only once the worker is done with it."""
+    project.adopt()
 
 
 def create_project(

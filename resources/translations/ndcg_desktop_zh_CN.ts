@@ -3256,6 +3256,10 @@ Open it read-only?</source>
         <translation>以只读方式打开：无法更改任何内容</translation>
     </message>
     <message>
+        <source>Checking the project file…</source>
+        <translation>正在检查项目文件…</translation>
+    </message>
+    <message>
         <source>Grading as {name} for {project}, handed out {when}</source>
         <translation>以 {name} 的身份为 {project} 评级（{when} 分发）</translation>
     </message>
