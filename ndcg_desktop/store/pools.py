@@ -670,6 +670,15 @@ class PoolRepository:
             columns = ["query_id", "doc_id", "grade"] + (["iteration"] if (items["iteration"] != "0").any() else [])
             text = items[columns].to_csv(index=False, lineterminator="\n")
         else:  # each judgment's iteration as it was read (trec_eval ignores the column; TREC-COVID's rounds)
+            commented = items["query_id"].str.startswith("#")
+            if commented.any():  # a CSV file may hold such a query; a TREC line of it would be a comment
+                query = items["query_id"][commented].iloc[0]
+                raise InputError(
+                    f"query {show(query)} starts with '#': trec_eval 10.0 reads a TREC line that starts with '#' as a "
+                    "comment, so its judgments would be lost from a TREC file; export this version as CSV",
+                    path=path,
+                    hint="choose --format csv",
+                )
             text = "".join(
                 f"{q} {i} {d} {int(g)}\n"
                 for q, i, d, g in zip(
