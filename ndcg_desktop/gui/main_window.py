@@ -563,7 +563,9 @@ class MainWindow(QMainWindow):
         self.progress_label.setText(text)
 
     # -- long work ---------------------------------------------------------------------------
-    def _background(self, title: str, fn: Callable[..., Any], done: Callable[[Any], None]) -> Task:
+    def _background(
+        self, title: str, fn: Callable[..., Any], done: Callable[[Any], None], *, busy: bool = False
+    ) -> Task:
         project = self.project
 
         def cancelled() -> None:
@@ -573,7 +575,7 @@ class MainWindow(QMainWindow):
             if self.project is project:  # a result for a project closed meanwhile must not reach the views
                 done(result)
 
-        return run_with_progress(self, title, fn, finished, self.show_error, cancelled)
+        return run_with_progress(self, title, fn, finished, self.show_error, cancelled, busy=busy)
 
     # -- the project's actions (gui/project/actions.py) -----------------------------------------
     def import_queries(self, path: str | None = None) -> None:

@@ -97,6 +97,7 @@ def _fields() -> tuple[Field, ...]:
         t("judgments", "note", NOTE),
         t("judgments", "updated_at", SHORT, nullable=True),
         t("judgments", "adjudication", ID, nullable=True),
+        t("judgments", "iteration", ID),  # the round as the qrels wrote it (issue 35 item 4), an ID by rule 14
         n("audit_log", "id"),
         n("audit_log", "version"),
         t("audit_log", "query_id", ID),

@@ -118,7 +118,8 @@ def test_adjudicate_and_agreement_show_the_model_as_an_annotator_labelled_as_a_m
     pairs = agreement.pairs
     listed_pairs = {(pairs.index(r, 0).data(), pairs.index(r, 1).data()) for r in range(pairs.rowCount())}
     assert ("import:j.qrels", "model:alpha") in listed_pairs or ("model:alpha", "import:j.qrels") in listed_pairs
-    assert "model:alpha is a language model, compared here with the people as one more annotator." in (
+    # the people's headline, the model on its own line (contract rule 18, issue 36 item 12)
+    assert "model:alpha is a language model, an annotator and not the truth: its alpha with the people is " in (
         agreement.summary.text()
     )
     ratings = window.project.ratings(window.project.draft().version)

@@ -51,6 +51,8 @@ def test_cancel_ends_a_stuck_job_within_its_deadline_keeps_the_answers_and_holds
         try:
             assert window.open_project(small_project)
             start(window, server, qtbot, answered=2)
+            # shown while the request is stuck (no progress reported since): the window's busy dialog, with Cancel
+            qtbot.waitUntil(lambda: any(p.isVisible() for p in window.findChildren(QProgressDialog)), timeout=5000)
             progress = next(p for p in window.findChildren(QProgressDialog) if p.isVisible())
             began = time.monotonic()
             progress.findChild(QPushButton).click()  # its Cancel button: the dialog goes, the stuck request stays

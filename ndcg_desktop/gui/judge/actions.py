@@ -70,6 +70,7 @@ class JudgeActions(QObject):
             translate("judge", "{model} is judging the draft…").format(model=model),
             job,
             self._done,
+            busy=True,  # shown (with its Cancel) even while the first request is stuck and reports nothing
         )
 
     def stop(self, wait_s: float = STOP_WAIT_S) -> bool:
