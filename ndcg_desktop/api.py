@@ -445,7 +445,7 @@ def _cutoffs(k: object) -> tuple[list[int], bool]:
     if isinstance(k, int) and not isinstance(k, bool):
         EvalSettings(k=k)  # its own bound on K, in its own words
         return [k], False
-    from ndcg_desktop.tasks.comparing import parse_cutoffs
+    from ndcg_desktop.tasks.compare_inputs import parse_cutoffs
 
     if isinstance(k, str):
         return parse_cutoffs(k, option="k"), True

@@ -96,7 +96,7 @@ def add_compare_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]
 
 def run_compare(args: argparse.Namespace) -> int:
     from ndcg_desktop.scoring.stats import StatsSettings
-    from ndcg_desktop.tasks.comparing import parse_cutoffs
+    from ndcg_desktop.tasks.compare_inputs import parse_cutoffs
 
     args.k = parse_cutoffs(args.k)
     stats = StatsSettings(

@@ -42,13 +42,13 @@ from ndcg_desktop.sessions.events import FollowsProject
 from ndcg_desktop.sessions.kit import Emitter, Job, VersionChoice, prove_or_forget
 from ndcg_desktop.sessions.scores import CHOICES, DEFAULT_CHOICES, REFUSING_GROUPS
 from ndcg_desktop.store import PoolVersion, Project, RunInfo
+from ndcg_desktop.tasks.compare_inputs import parse_cutoffs
 from ndcg_desktop.tasks.comparing import (
     FewQueries,
     RunsComparison,
     TiesAtK,
     compare_scored,
     find_few_queries,
-    parse_cutoffs,
     restated,
     significance_matrix,
 )

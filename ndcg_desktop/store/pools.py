@@ -659,6 +659,7 @@ class PoolRepository:
         writer: a project, a folder, a link or a device at ``path`` is refused with :class:`InputError`.
         """
         from ndcg_desktop.formats.export import write_output
+        from ndcg_desktop.formats.qrels_out import qrels_text
 
         v = self.frozen_version(version)
         items = self.pool_items(v.version)
@@ -666,25 +667,7 @@ class PoolRepository:
             items = items[items["iteration"].isin(iterations)]
             if items.empty:
                 raise self._no_round(v.version, iterations)
-        if fmt == "csv":  # the iteration column only when a judgment has another than 0 (older readers skip it)
-            columns = ["query_id", "doc_id", "grade"] + (["iteration"] if (items["iteration"] != "0").any() else [])
-            text = items[columns].to_csv(index=False, lineterminator="\n")
-        else:  # each judgment's iteration as it was read (trec_eval ignores the column; TREC-COVID's rounds)
-            commented = items["query_id"].str.startswith("#")
-            if commented.any():  # a CSV file may hold such a query; a TREC line of it would be a comment
-                query = items["query_id"][commented].iloc[0]
-                raise InputError(
-                    f"query {show(query)} starts with '#': trec_eval 10.0 reads a TREC line that starts with '#' as a "
-                    "comment, so its judgments would be lost from a TREC file; export this version as CSV",
-                    path=path,
-                    hint="choose --format csv",
-                )
-            text = "".join(
-                f"{q} {i} {d} {int(g)}\n"
-                for q, i, d, g in zip(
-                    items["query_id"], items["iteration"], items["doc_id"], items["grade"], strict=True
-                )
-            )
+        text = qrels_text(items, fmt, path)
         write_output(path, text)
         return v
 

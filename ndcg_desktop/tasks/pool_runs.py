@@ -26,7 +26,7 @@ from ndcg_desktop.domain.settings import QuerySet, UnjudgedPolicy, UnknownQueryP
 from ndcg_desktop.scoring import Cancelled, evaluate
 from ndcg_desktop.scoring.ranking import top_pairs
 from ndcg_desktop.store import Project
-from ndcg_desktop.tasks.comparing import given_run_names, run_names_of
+from ndcg_desktop.tasks.compare_inputs import given_run_names, run_names_of
 from ndcg_desktop.tasks.files import Judgments, Ranking, read_judgments, read_ranking
 
 

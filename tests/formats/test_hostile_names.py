@@ -18,7 +18,7 @@ from markdown_it import MarkdownIt
 
 from ndcg_desktop.formats.cells import check_name
 from ndcg_desktop.formats.workbook import runs_markdown, sheet_name, write_workbook
-from ndcg_desktop.tasks.comparing import run_names_of
+from ndcg_desktop.tasks.compare_inputs import run_names_of
 
 HOSTILE = [
     "<script>alert(1)</script>",

@@ -21,7 +21,7 @@ from ndcg_desktop.tasks import (
     import_judgments,
     import_run,
 )
-from ndcg_desktop.tasks.comparing import file_run_name
+from ndcg_desktop.tasks.compare_inputs import file_run_name
 from ndcg_desktop.tasks.importing import (
     JudgmentsImported,
     RegradeRefused,
