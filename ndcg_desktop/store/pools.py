@@ -26,6 +26,7 @@ from ndcg_desktop.store import team
 from ndcg_desktop.store.advice import get_a_frozen_version
 from ndcg_desktop.store.core import ProjectFile, chain_problems, now
 from ndcg_desktop.store.errors import stored_value
+from ndcg_desktop.store.repository import Repository, writes
 from ndcg_desktop.store.schema import CHAIN_FORMAT, ITERATION_FORMAT, TEAM_FORMAT, chain_link, framed, person_rating
 
 _UNFRAMED_LINES = b"\0unframed"  # the marker _hashed_lines returns, compared by identity
@@ -129,7 +130,7 @@ class PoolVersion:
         return (self.hash or "")[:8]
 
 
-class PoolRepository:
+class PoolRepository(Repository):
     """Pool versions of one project file: which exist, drafts, freezing, frozen qrels."""
 
     def __init__(self, file: ProjectFile) -> None:
@@ -167,6 +168,7 @@ class PoolRepository:
         frozen = [v for v in self.versions() if v.frozen]
         return frozen[-1] if frozen else None
 
+    @writes
     def ensure_draft(self) -> PoolVersion:
         """The draft to edit: the existing one, else a new one from the latest frozen version."""
         target = self.draft_target(None)
@@ -207,6 +209,7 @@ class PoolRepository:
         source = target.version if target.version is not None else target.parent
         return self.pool_items(source if source is not None else -1)
 
+    @writes
     def open_draft(self, conn: sqlite3.Connection, target: DraftTarget) -> int:
         """Inside the caller's transaction: the target draft's number, creating it if it does not exist yet.
 
@@ -262,6 +265,7 @@ class PoolRepository:
         )
         return int(number)
 
+    @writes
     def new_draft_from(self, number: int) -> PoolVersion:
         """Start the next round: a draft that copies frozen version ``number``."""
         source = self.version(number)
@@ -503,6 +507,7 @@ class PoolRepository:
             params={"v": number},
         )
 
+    @writes
     def mark_frozen(self, conn: sqlite3.Connection, version: int, scale: GradeScale) -> None:
         """Inside the caller's transaction: hash a draft's final items and freeze it with that hash.
 
@@ -649,6 +654,7 @@ class PoolRepository:
         ).fetchall()
         return [str(r[0]) for r in rows]
 
+    @writes
     def export_qrels(
         self, path: str | Path, *, version: int | None = None, fmt: str = "trec", iterations: tuple[str, ...] = ()
     ) -> PoolVersion:
