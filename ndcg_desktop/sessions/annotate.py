@@ -513,7 +513,7 @@ class AnnotateSession(FollowsProject):
         draft = project.pools.draft()
         if draft is None or draft.version != version:
             return None
-        if not any(build.adaptive for build in project.builds.builds(version)):
+        if not any(build.adaptive for build in project.builds.of_version(version)):
             return None
         added = pool_builds.next_batches(project, query_ids=[query_id], states=self._build_states)
         return added if added.documents else None

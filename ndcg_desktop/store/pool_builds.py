@@ -172,7 +172,7 @@ class PoolBuildRepository(Repository):
                 path=self.file.path,
             )
 
-    def builds(self, version: int) -> list[PoolBuild]:
+    def of_version(self, version: int) -> list[PoolBuild]:
         """The builds recorded on ``version``, in the order they were made (none in a file from before them)."""
         if not self.recorded:
             return []
@@ -207,7 +207,7 @@ class PoolBuildRepository(Repository):
         )
         if not rows:
             raise InputError(f"has no pool build {build_id}", path=self.file.path)
-        return next(b for b in self.builds(int(rows[0][0])) if b.build_id == build_id)
+        return next(b for b in self.of_version(int(rows[0][0])) if b.build_id == build_id)
 
     def choices(self, version: int, build_id: int | None = None, query_id: str | None = None) -> pd.DataFrame:
         """The documents each build of ``version`` chose, in order: build_id, query_id, position, doc_id, batch,

@@ -35,6 +35,7 @@ from ndcg_desktop.store.errors import (
     ProtectionAltered,
     StorageProblem,
 )
+from ndcg_desktop.store.hashes import pool_hash
 from ndcg_desktop.store.judgments import MIN_SHARED, JudgmentRepository
 from ndcg_desktop.store.pool_builds import PoolBuildRepository
 from ndcg_desktop.store.pools import (
@@ -43,7 +44,6 @@ from ndcg_desktop.store.pools import (
     PoolRepository,
     PoolVersion,
     default_labels,
-    pool_hash,
 )
 from ndcg_desktop.store.ratings import RatingRepository
 from ndcg_desktop.store.releases import ReleaseRepository
@@ -319,7 +319,7 @@ class Project:
                     "frozen_at": v.frozen_at,
                     "frozen_by": v.frozen_by,
                     "guidelines_sha256": v.guidelines_sha256,
-                    "pooling": [b.record() for b in self.builds.builds(v.version)],  # rule 20: how it was built
+                    "pooling": [b.record() for b in self.builds.of_version(v.version)],  # rule 20: how it was built
                 }
             )
         return {

@@ -380,7 +380,7 @@ def next_batches(
     if draft is None:
         raise InputError("has no draft pool to add batches to", path=project.path)
     result = BatchesAdded(draft.version)
-    builds = [b for b in project.builds.builds(draft.version) if b.adaptive]
+    builds = [b for b in project.builds.of_version(draft.version) if b.adaptive]
     if not builds:
         return result
     one = query_ids[0] if query_ids is not None and len(query_ids) == 1 else None  # a grade's query: read it alone
@@ -444,7 +444,7 @@ def pooling_record(project: Project, version: int, *, order: bool = True) -> lis
     A frozen version's export manifest carries it whole; a score's manifest and ``ndcg status`` without the order.
     """
     records: list[dict[str, object]] = []
-    for build in project.builds.builds(version):
+    for build in project.builds.of_version(version):
         choices = project.builds.choices(version, build.build_id)
         record: dict[str, object] = build.record()
         record["chosen"] = len(choices)

@@ -76,7 +76,7 @@ def pool_economics(
 
     >>> # pool_economics(project, 2).curve(economics.actual) == [(1, 1), (2, 1), (3, 2), ...]
     """
-    builds = project.builds.builds(version)
+    builds = project.builds.of_version(version)
     if not builds:
         return None
     build = builds[-1]

@@ -77,7 +77,7 @@ def test_build_pool_takes_a_strategy_with_its_parameters_a_budget_and_queries(wi
     assert seen["rows"] == [["q1", "11", "3", "3", "3"]]
     assert seen["batch_shown"] is False  # a batch size is an adaptive strategy's only
     project = window.project
-    (record,) = project.builds.builds(project.pools.draft().version)
+    (record,) = project.builds.of_version(project.pools.draft().version)
     assert (record.strategy, record.budget, record.depth, record.queries) == ("rrf(k=10)", "3", 4, ["q1"])
     order = project.builds.choices(record.version)["doc_id"].tolist()
     assert order == ["a1", "b1", "c1"]
@@ -143,7 +143,7 @@ def test_pool_economics_plots_the_drafts_relevant_found(window, tmp_path, qtbot,
     build(window, qtbot, monkeypatch, rrf_of_q1)
     # rrf (k = 60) on q1: a1, then b1 and c1 (1/61 each, by ID), then a2 and c2 (1/62): a1..a2 judged in v1
     project = window.project
-    qtbot.waitUntil(lambda: len(project.builds.builds(2)) == 1, timeout=5000)  # applied on a worker
+    qtbot.waitUntil(lambda: len(project.builds.of_version(2)) == 1, timeout=5000)  # applied on a worker
     project.set_grade("q1", "c2", 1)  # the one new document, graded by a person: relevant
     dialog = window.economics.open()
     qtbot.addWidget(dialog)

@@ -136,13 +136,13 @@ def test_a_failing_command_exits_2_and_changes_nothing(frozen, tmp_path, capsys,
 
 KILLED_WHILE_FREEZING = """
 import os, signal, sys
-import ndcg_desktop.store.pools as pools
+import ndcg_desktop.store.hashes as hashes
 
 class Killed:
     def sha256(self, *args):
         os.kill(os.getpid(), signal.SIGKILL)  # the freeze is killed once it starts hashing
 
-pools.hashlib = Killed()
+hashes.hashlib = Killed()
 from ndcg_desktop.cli.main import main
 main(["freeze", sys.argv[1], "--remove-ungraded"])
 """

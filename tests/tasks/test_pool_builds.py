@@ -75,7 +75,7 @@ def test_rrf_within_a_budget_records_everything_rule_20_names(project: Project, 
     assert project.pools.draft() is None  # a plan writes nothing
     pooled = apply_pool(project, plan)
     assert pooled.added == 3 and sorted(project.pools.pool_items(pooled.draft)["doc_id"]) == sorted(expected)
-    (build,) = project.builds.builds(pooled.draft)
+    (build,) = project.builds.of_version(pooled.draft)
     assert (build.strategy, build.parameters, build.budget, build.depth, build.queries) == (
         "rrf(k=60)",
         {"k": 60},
@@ -141,14 +141,14 @@ def test_maxmean_fills_a_query_in_batches_from_peoples_grades(project: Project) 
     assert next_batches(project).documents == 0  # half graded: still not
     _grade(project, "q1", {"a2": 0})
     added = next_batches(project)
-    assert added.added == {project.builds.builds(version)[0].build_id: {"q1": ["a3", "a4"]}}
+    assert added.added == {project.builds.of_version(version)[0].build_id: {"q1": ["a3", "a4"]}}
     _grade(project, "q1", {"a3": 0, "a4": 0})
     next_batches(project)
     assert _batches(project, version) == [["a1", "a2"], ["a3", "a4"], ["b1", "b2"]]
     assert project.builds.choices(version)["position"].tolist() == [1, 2, 3, 4, 5, 6]
     _grade(project, "q1", {"b1": 1, "b2": 0})
     assert next_batches(project).documents == 0
-    (build,) = project.builds.builds(version)
+    (build,) = project.builds.of_version(version)
     (state,) = batch_progress(project, build_state(project, build))
     assert (state.batch, state.chosen, state.graded, state.budget, state.state) == (3, 6, 6, 6, "spent")
 
@@ -203,7 +203,7 @@ def test_work_files_carry_the_batch_and_nothing_of_the_runs(project: Project, tm
         copy.set_grade("q1", "a2", 0)
     merge_work(project, [work])
     added = next_batches(project)  # ndcg pool-next after the merge
-    assert added.added[project.builds.builds(version)[0].build_id] == {"q1": ["a3", "a4"]}
+    assert added.added[project.builds.of_version(version)[0].build_id] == {"q1": ["a3", "a4"]}
 
 
 def test_the_frozen_versions_manifest_carries_the_record(project: Project, tmp_path: Path) -> None:
