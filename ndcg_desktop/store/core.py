@@ -1,7 +1,7 @@
 """The project file itself: creating, opening, locking, migrating, and one transaction helper.
 
-Repositories (pools, judgments, runs, texts, evaluations) take a :class:`ProjectFile` and do
-every read through :meth:`ProjectFile.query` and every write inside :meth:`ProjectFile.transaction`.
+Repositories (pools, judgments, ratings, runs, texts, ...) take a :class:`ProjectFile` and do every read through
+:meth:`ProjectFile.query` and every write inside :meth:`ProjectFile.transaction`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.progress import Cancelled
@@ -35,6 +35,7 @@ from ndcg_desktop.store.errors import (
     stored_value,
 )
 from ndcg_desktop.store.fields import first_problem
+from ndcg_desktop.store.lock import FileLock
 from ndcg_desktop.store.schema import (
     APPLICATION_ID,
     CHAIN_FORMAT,
@@ -50,6 +51,8 @@ from ndcg_desktop.store.watch import ChangeWatch
 
 if TYPE_CHECKING:
     import pandas as pd
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 SUFFIX = ".ndcgproj"
 BUSY_MS = 5000  # how long a write waits for another program's write lock
@@ -73,6 +76,17 @@ def translated(path: Path, *, os_errors: bool = True) -> Iterator[None]:
         raise known from exc
 
 
+def writes(method: F) -> F:
+    """Mark ``method`` as one that changes the project file (or writes on its behalf): a use case's step, never
+    called by a front (tests/test_architecture.py)."""
+    method.writes = True  # type: ignore[attr-defined]
+    return method
+
+
+def is_write(member: object) -> bool:
+    return bool(getattr(member, "writes", False))
+
+
 def now() -> str:
     return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
 
@@ -84,109 +98,10 @@ def default_user() -> str:
     return os.environ.get("NDCG_USER") or getpass.getuser()
 
 
-class _Lock:
-    """The single-writer lock, taken on the project file itself (issue 11 item 12).
-
-    Keyed to the file (device and inode), not to the path typed: a symlink, a hard link or
-    ``dir/../dir/NAME`` reaches the same lock, and there is no lock file to delete. On POSIX it is
-    ``flock`` on a descriptor of the project file, released by the OS if the process dies; it does
-    not interact with SQLite's own ``fcntl`` locks. Closing any descriptor of a file drops every
-    ``fcntl`` lock the process holds on it, SQLite's too: so the descriptor is closed only once no
-    project of this process has that file open any more (:meth:`enter` / :meth:`leave` count them).
-    Windows keeps a lock file beside the project's resolved path.
-    """
-
-    _guard = threading.Lock()
-    _held: set[tuple[int, int]] = set()  # files this process holds for writing
-    _descriptors: dict[tuple[int, int], int] = {}  # one open descriptor per file, while it is in use
-    _users: dict[tuple[int, int], int] = {}  # open ProjectFiles (readers and writers) per file
-
-    @classmethod
-    def enter(cls, target: Path) -> tuple[int, int]:
-        """Count an open project on ``target``'s file; returns the file's key for :meth:`leave`."""
-        st = os.stat(target)
-        key = (st.st_dev, st.st_ino)
-        with cls._guard:
-            cls._users[key] = cls._users.get(key, 0) + 1
-        return key
-
-    @classmethod
-    def leave(cls, key: tuple[int, int]) -> None:
-        """Uncount one; the last to leave closes the lock descriptor (no SQLite lock of ours remains)."""
-        with cls._guard:
-            cls._users[key] -= 1
-            if cls._users[key] == 0:
-                del cls._users[key]
-                fd = cls._descriptors.pop(key, None)
-                if fd is not None and key not in cls._held:
-                    os.close(fd)
-
-    def __init__(self, target: Path) -> None:
-        self.target = target
-        self.key: tuple[int, int] | None = None
-        self.handle: Any = None
-
-    def acquire(self) -> bool:
-        if sys.platform == "win32":
-            return self._acquire_lock_file()
-        import fcntl
-
-        with self._guard:
-            st = os.stat(self.target)  # follows symlinks: the file itself
-            key = (st.st_dev, st.st_ino)
-            if key in self._held:
-                return False
-            fd = self._descriptors.get(key)
-            if fd is None or os.fstat(fd).st_nlink == 0:  # a deleted file's inode can be reused
-                fd = os.open(self.target, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
-                if (os.fstat(fd).st_dev, os.fstat(fd).st_ino) != key:  # replaced meanwhile: try again later
-                    os.close(fd)
-                    return False
-                self._descriptors[key] = fd
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                return False
-            self._held.add(key)
-            self.key = key
-            return True
-
-    def release(self) -> None:
-        if sys.platform == "win32":
-            if self.handle is not None:
-                self.handle.close()  # closing drops the lock
-                self.handle = None
-            return
-        import fcntl
-
-        with self._guard:
-            if self.key is not None:
-                fd = self._descriptors[self.key]
-                fcntl.flock(fd, fcntl.LOCK_UN)
-                self._held.discard(self.key)
-                if self.key not in self._users:  # an open that failed: nobody will leave() this file
-                    del self._descriptors[self.key]
-                    os.close(fd)
-                self.key = None
-
-    def _acquire_lock_file(self) -> bool:
-        import msvcrt
-
-        real = self.target.resolve()
-        self.handle = open(real.with_name(real.name + ".lock"), "a+b")  # noqa: SIM115 - held while open
-        try:
-            msvcrt.locking(self.handle.fileno(), msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]
-        except OSError:
-            self.handle.close()
-            self.handle = None
-            return False
-        return True
-
-
 class ProjectFile:
     """An open project file: its connection, its lock, and the transaction helper."""
 
-    def __init__(self, path: Path, conn: sqlite3.Connection, *, read_only: bool, user: str, lock: _Lock | None):
+    def __init__(self, path: Path, conn: sqlite3.Connection, *, read_only: bool, user: str, lock: FileLock | None):
         self.path = path
         self._conn: sqlite3.Connection | None = conn
         # Every other thread (a worker importing, pooling, scoring) gets a connection of its own: one shared
@@ -203,7 +118,7 @@ class ProjectFile:
         self.read_only = read_only
         self.user = user
         self._lock = lock
-        self._key = _Lock.enter(path) if sys.platform != "win32" else None
+        self._key = FileLock.enter(path) if sys.platform != "win32" else None
         # Compared with the schema's at open; a file whose protection is not intact is never written.
         self.protection = protection_problems(conn)
         self._committed: list[Callable[[], None]] = []  # told after each commit on the opening thread
@@ -355,7 +270,7 @@ class ProjectFile:
                     "or copy it to a folder you can write",
                     path=target,
                 )
-            lock = _Lock(target)
+            lock = FileLock(target)
             if not lock.acquire():
                 raise ProjectInUse(
                     "is open in another ndcg-desktop window or process; close it there, or open it read-only",
@@ -455,10 +370,11 @@ class ProjectFile:
             self._lock.release()
             self._lock = None
         if self._key is not None:
-            _Lock.leave(self._key)
+            FileLock.leave(self._key)
             self._key = None
 
     @contextmanager
+    @writes
     def transaction(self, *, wait_ms: int = BUSY_MS) -> Iterator[sqlite3.Connection]:
         """One atomic write: everything inside commits together or not at all.
 
@@ -514,14 +430,22 @@ class ProjectFile:
             frame["grade"] = frame["grade"].astype(grade)
         return frame
 
-    def meta(self, key: str, default: str | None = None) -> str:
-        rows = self.query("SELECT value FROM meta WHERE key = ?", (key,))
-        if not rows and default is not None:
-            return default
-        if not rows:
-            raise altered(self.path, f"its setting {key!r}", "missing")
-        return str(rows[0][0])
+    def setting(self, key: str) -> str | None:
+        """A project-wide setting (the ``meta`` table), or None."""
+        with translated(self.path, os_errors=False):  # as each repository's reads (store.repository)
+            rows = self.query("SELECT value FROM meta WHERE key = ?", (key,))
+        return str(rows[0][0]) if rows else None
 
+    def meta(self, key: str, default: str | None = None) -> str:
+        """A setting every project has (or ``default``): its absence is an altered file."""
+        value = self.setting(key)
+        if value is None and default is not None:
+            return default
+        if value is None:
+            raise altered(self.path, f"its setting {key!r}", "missing")
+        return value
+
+    @writes
     def set_meta(self, key: str, value: str) -> None:
         with self.transaction() as conn:
             conn.execute(

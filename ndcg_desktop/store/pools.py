@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import sqlite3
-from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
@@ -26,9 +24,9 @@ from ndcg_desktop.store import team
 from ndcg_desktop.store.advice import get_a_frozen_version
 from ndcg_desktop.store.core import ProjectFile, chain_problems, now
 from ndcg_desktop.store.errors import stored_value
+from ndcg_desktop.store.hashes import UNFRAMED, UNFRAMED_LINES, hash_of, hash_text
+from ndcg_desktop.store.repository import Repository, writes
 from ndcg_desktop.store.schema import CHAIN_FORMAT, ITERATION_FORMAT, TEAM_FORMAT, chain_link, framed, person_rating
-
-_UNFRAMED_LINES = b"\0unframed"  # the marker _hashed_lines returns, compared by identity
 
 
 class FrozenVersionChanged(InputError):
@@ -59,40 +57,6 @@ def _rated(entry: Any) -> str:
 
 
 DEFAULT_LABELS = LABEL_LADDERS[4]  # the default scale 0..3's; every scale's come from domain.default_labels
-
-
-def pool_hash(triples: pd.DataFrame, scale: GradeScale) -> str:
-    """SHA-256 over the scale and the sorted (query, doc, grade) triples.
-
-    The same judgments give the same hash wherever they come from (a project, or its
-    exported qrels imported into another project with the same scale).
-    """
-    ordered = triples.sort_values(["query_id", "doc_id"], kind="stable")
-    return _hash_sorted(zip(ordered["query_id"], ordered["doc_id"], ordered["grade"], strict=True), scale)
-
-
-def _hash_sorted(rows: Iterable[tuple[Any, Any, Any]], scale: GradeScale) -> str:
-    """The hash of (query, doc, grade) rows already sorted by query and document ID."""
-    return _hash_text("".join([f"{q}\t{d}\t{int(g)}\n" for q, d, g in rows]).encode(), scale)
-
-
-# What a version's judgments "hash to" when their text no longer reads as one judgment a line: never a hash.
-UNFRAMED = "no hash: a stored ID holds a tab or a line break, so its lines no longer read as one judgment each"
-
-
-def _hash_of(lines: bytes | None, scale: GradeScale) -> str | None:
-    """What :meth:`PoolRepository._hashed_lines` hash to: None if some are ungraded, :data:`UNFRAMED` if they no
-    longer read as one judgment a line."""
-    if lines is None:
-        return None
-    return UNFRAMED if lines is _UNFRAMED_LINES else _hash_text(lines, scale)
-
-
-def _hash_text(lines: bytes, scale: GradeScale) -> str:
-    """The hash of judgments written as sorted ``query<TAB>doc<TAB>grade`` lines (see :func:`pool_hash`)."""
-    digest = hashlib.sha256(f"ndcg-pool-v1 scale={scale}\n".encode())
-    digest.update(lines)  # one call: a call per line costs more than the hashing
-    return digest.hexdigest()
 
 
 @dataclass(frozen=True)
@@ -129,7 +93,7 @@ class PoolVersion:
         return (self.hash or "")[:8]
 
 
-class PoolRepository:
+class PoolRepository(Repository):
     """Pool versions of one project file: which exist, drafts, freezing, frozen qrels."""
 
     def __init__(self, file: ProjectFile) -> None:
@@ -167,6 +131,7 @@ class PoolRepository:
         frozen = [v for v in self.versions() if v.frozen]
         return frozen[-1] if frozen else None
 
+    @writes
     def ensure_draft(self) -> PoolVersion:
         """The draft to edit: the existing one, else a new one from the latest frozen version."""
         target = self.draft_target(None)
@@ -207,6 +172,7 @@ class PoolRepository:
         source = target.version if target.version is not None else target.parent
         return self.pool_items(source if source is not None else -1)
 
+    @writes
     def open_draft(self, conn: sqlite3.Connection, target: DraftTarget) -> int:
         """Inside the caller's transaction: the target draft's number, creating it if it does not exist yet.
 
@@ -262,6 +228,7 @@ class PoolRepository:
         )
         return int(number)
 
+    @writes
     def new_draft_from(self, number: int) -> PoolVersion:
         """Start the next round: a draft that copies frozen version ``number``."""
         source = self.version(number)
@@ -282,11 +249,11 @@ class PoolRepository:
 
     def current_hash(self, number: int, scale: GradeScale) -> str | None:
         """The hash a version's judgments have now (``pool_hash``, as at freezing); None if some are ungraded."""
-        return _hash_of(self._hashed_lines(number), scale)
+        return hash_of(self._hashed_lines(number), scale)
 
     def _hashed_lines(self, number: int) -> bytes | None:
         """A version's judgments as the hash reads them, sorted ``query<TAB>doc<TAB>grade`` lines; None if some
-        are ungraded, ``_UNFRAMED_LINES`` if a field holds a tab or a line break (:func:`framed`). Written by
+        are ungraded, ``UNFRAMED_LINES`` if a field holds a tab or a line break (:func:`framed`). Written by
         SQLite in one statement: no Python object per judgment."""
         # SQLite's BINARY order (UTF-8 bytes) is Python's (code points): the order pool_hash sorts into,
         # read straight from the primary key without sorting. An integer grade reads as Python writes it. As a
@@ -300,7 +267,7 @@ class PoolRepository:
         if graded < items:
             return None
         lines = bytes(text or b"")
-        return lines if framed(lines, items) else _UNFRAMED_LINES
+        return lines if framed(lines, items) else UNFRAMED_LINES
 
     def verified(self, v: PoolVersion) -> PoolVersion:
         """``v`` itself, once its judgments are proven to hash to the recorded hash (contract rule 15).
@@ -503,6 +470,7 @@ class PoolRepository:
             params={"v": number},
         )
 
+    @writes
     def mark_frozen(self, conn: sqlite3.Connection, version: int, scale: GradeScale) -> None:
         """Inside the caller's transaction: hash a draft's final items and freeze it with that hash.
 
@@ -513,7 +481,7 @@ class PoolRepository:
         lines = self._hashed_lines(version)  # None with ungraded items: the schema's trigger refuses those
         if lines is not None:
             self._check_draft(conn, version, lines, scale)
-        digest = None if lines is None else _hash_text(lines, scale)  # the lines just checked: read once
+        digest = None if lines is None else hash_text(lines, scale)  # the lines just checked: read once
         if digest is not None:
             self._refuse_repeat(conn, version, digest)
         recorded = team.team_record(conn, version, scale)
@@ -610,7 +578,7 @@ class PoolRepository:
         v = self._frozen_version(number)
         stamp = self.file.change_stamp()
         lines = self._hashed_lines(v.version)
-        now_hash = _hash_of(lines, v.scale)
+        now_hash = hash_of(lines, v.scale)
         if team:
             self._compare(v, now_hash, stamp)
         else:
@@ -649,6 +617,7 @@ class PoolRepository:
         ).fetchall()
         return [str(r[0]) for r in rows]
 
+    @writes
     def export_qrels(
         self, path: str | Path, *, version: int | None = None, fmt: str = "trec", iterations: tuple[str, ...] = ()
     ) -> PoolVersion:
@@ -687,7 +656,7 @@ def _draft_problem(conn: sqlite3.Connection, version: int, lines: bytes, scale: 
         if not odd[3]:
             return f"a query or document ID is stored as something other than text ({odd[0]}, {odd[1]})"
         return f"a grade is not a whole number: document {odd[1]} for query {odd[0]} is graded {odd[2]}"
-    if lines is _UNFRAMED_LINES:
+    if lines is UNFRAMED_LINES:
         return "a query or document ID holds a tab or a line break"
     try:
         items = judgment_lines(lines)

@@ -27,7 +27,7 @@ UNFRAMED_RATINGS = "none: a stored ID or grade holds a tab or a line break"
 def ratings_digest(lines: bytes, scale: GradeScale, annotator: str) -> str:
     """SHA-256 of one annotator's ratings written as sorted ``query<TAB>doc<TAB>grade`` lines.
 
-    Under its own header, so it never coincides with a pool hash (``pools.pool_hash``) of the same lines.
+    Under its own header, so it never coincides with a pool hash (``hashes.pool_hash``) of the same lines.
     """
     digest = hashlib.sha256(f"ndcg-ratings-v1 scale={scale} annotator={annotator}\n".encode())
     digest.update(lines)

@@ -132,7 +132,7 @@ def rankings_of(
     for done, name in enumerate(names):
         if cancelled is not None and cancelled():
             raise Cancelled()
-        run, info = project.load_run(name)
+        run, info = project.runs.load_run(name)
         top = top_documents(run, depth, ties=info.reading.ties, id_map=info.reading.id_map)
         top = top.sort_values(["query_id", "rank"], kind="stable")
         grouped = top.groupby("query_id", sort=False)["doc_id"]
@@ -257,7 +257,7 @@ def apply_pool(project: Project, plan: PoolPlan) -> Pooled:
         runs=plan.runs,
     )
     build_id, counts = project.builds.record(build, plan.choices)
-    current = project.draft()
+    current = project.pools.draft()
     assert current is not None
     per_query = plan.per_query[["query_id", "candidates", "budget"]].merge(
         counts.rename(columns={"candidates": "chosen"}), on="query_id", how="left"
@@ -376,11 +376,11 @@ def next_batches(
 
     >>> # ndcg pool-next PROJECT and Pool > Add next batches call next_batches(project)
     """
-    draft = project.draft()
+    draft = project.pools.draft()
     if draft is None:
         raise InputError("has no draft pool to add batches to", path=project.path)
     result = BatchesAdded(draft.version)
-    builds = [b for b in project.builds.builds(draft.version) if b.adaptive]
+    builds = [b for b in project.builds.of_version(draft.version) if b.adaptive]
     if not builds:
         return result
     one = query_ids[0] if query_ids is not None and len(query_ids) == 1 else None  # a grade's query: read it alone
@@ -444,7 +444,7 @@ def pooling_record(project: Project, version: int, *, order: bool = True) -> lis
     A frozen version's export manifest carries it whole; a score's manifest and ``ndcg status`` without the order.
     """
     records: list[dict[str, object]] = []
-    for build in project.builds.builds(version):
+    for build in project.builds.of_version(version):
         choices = project.builds.choices(version, build.build_id)
         record: dict[str, object] = build.record()
         record["chosen"] = len(choices)

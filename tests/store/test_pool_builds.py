@@ -35,7 +35,7 @@ def _choices(rows: list[tuple[str, str, int, int]]) -> pd.DataFrame:
 @pytest.fixture
 def project(tmp_path: Path) -> Project:
     with Project.create(tmp_path / "p.ndcgproj", user="ana") as p:
-        p.add_items(pd.DataFrame({"query_id": ["q1"], "doc_id": ["d0"]}), action="add")  # in the draft before
+        p.judgments.add_items(pd.DataFrame({"query_id": ["q1"], "doc_id": ["d0"]}), action="add")  # in the draft before
     return Project.open(tmp_path / "p.ndcgproj", user="ana")
 
 
@@ -46,7 +46,7 @@ def test_a_build_records_its_strategy_runs_queries_and_order(project: Project) -
         "q1": {"candidates": 3, "new": 2},  # d0 was in the draft: chosen, at no cost
         "q2": {"candidates": 1, "new": 1},
     }
-    (build,) = project.builds.builds(1)
+    (build,) = project.builds.of_version(1)
     assert (build.build_id, build.strategy, build.parameters, build.budget, build.depth) == (
         build_id,
         "rrf(k=60)",
@@ -62,10 +62,10 @@ def test_a_build_records_its_strategy_runs_queries_and_order(project: Project) -
         ["q1", 3, "d1", 1],
         ["q2", 1, "d9", 1],
     ]
-    assert sorted(project.pool_items(1)["doc_id"]) == ["d0", "d1", "d3", "d9"]
+    assert sorted(project.pools.pool_items(1)["doc_id"]) == ["d0", "d1", "d3", "d9"]
     status = next(v for v in project.status()["pool_versions"] if v["version"] == 1)
     assert status["pooling"] == [build.record()]
-    actions = project.audit_log(1)["action"].tolist()
+    actions = project.judgments.audit_log(1)["action"].tolist()
     assert actions.count("pool") == 3
 
 
@@ -85,7 +85,7 @@ def test_discard_and_its_undo_put_back_the_record_exactly(project: Project) -> N
     project.set_grade("q1", "d1", 1)
     before = full_dump(project.path)
     edit = discard(project, plan_discard(project))
-    assert project.builds.builds(1) == [] and project.file.query("SELECT count(*) FROM pool_choices")[0][0] == 0
+    assert project.builds.of_version(1) == [] and project.file.query("SELECT count(*) FROM pool_choices")[0][0] == 0
     restore_discarded(project, edit)
     assert_same(before, full_dump(project.path), append_only(project.path))
 
@@ -155,7 +155,7 @@ def test_an_older_file_gains_the_tables_and_keeps_its_protection(tmp_path: Path)
     with Project.open(tmp_path / "project-v4.ndcgproj") as p:
         assert p.file.schema_version == SCHEMA_VERSION >= POOLING_FORMAT
         assert p.protection_problems() == []
-        assert all(p.builds.builds(v.version) == [] for v in p.versions())
+        assert all(p.builds.of_version(v.version) == [] for v in p.pools.versions())
 
 
 def test_the_discard_confirmation_names_the_record(project: Project) -> None:

@@ -47,10 +47,10 @@ def _window_export(tmp_path: Path, target: Path) -> int:
     path = tmp_path / "p.ndcgproj"
     if not path.exists():
         with Project.create(path, user="ann") as project:
-            project.import_qrels(tmp_path / "q.txt")
+            project.judgments.import_qrels(tmp_path / "q.txt")
             project.freeze()
-            project.import_run(tmp_path / "a.run", name="a")
-            project.import_run(tmp_path / "b.run", name="b")
+            project.runs.import_run(tmp_path / "a.run", name="a")
+            project.runs.import_run(tmp_path / "b.run", name="b")
     with Project.open(path) as project:
         first, second = (
             score_run(project, "a", None, EvalSettings(k=2)),

@@ -66,10 +66,10 @@ def setup(tmp_path: Path, write) -> Iterator[tuple[Path, ScoreResult]]:
     """The project (closed again), and a compared result of it as the window holds one."""
     path = tmp_path / "p.ndcgproj"
     with Project.create(path, user="ann") as project:
-        project.import_qrels(write("q.txt", QRELS))
+        project.judgments.import_qrels(write("q.txt", QRELS))
         project.freeze()
-        project.import_run(write("r.txt", RUN), name="sys")
-        project.import_run(write("r2.txt", RUN), name="other")
+        project.runs.import_run(write("r.txt", RUN), name="sys")
+        project.runs.import_run(write("r2.txt", RUN), name="other")
         settings = EvalSettings(k=2)
         first, second = score_run(project, "sys", None, settings), score_run(project, "other", None, settings)
     table = pd.DataFrame({"query_id": ["q1"], "ndcg_a": [0.5], "ndcg_b": [0.25], "difference": [-0.25]})
