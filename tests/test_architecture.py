@@ -110,7 +110,6 @@ STORE_READS = frozenset(
         "awaiting_adjudication",
         "chunk_parents",
         "close",
-        "counts",
         "document",
         "draft",
         "draft_ungraded",
@@ -137,7 +136,6 @@ STORE_READS = frozenset(
         "runs",
         "saved_evaluations",
         "search_documents",
-        "status",
         "team",
         "version",
         "version_contents",
@@ -197,7 +195,7 @@ def test_no_front_calls_a_use_case_on_the_stores_project():
     """Issue 23: freezing, importing, grading, undoing, setting guidelines... are ndcg_desktop.tasks functions that
     every front calls; the store's Project is only read (its repositories not at all) from gui/, cli/ and api.py."""
     use_cases, held = _store_use_cases()
-    assert {"freeze", "import_documents", "set_guidelines", "grade_taken", "undo"} <= use_cases
+    assert {"import_documents", "set_guidelines", "grade_taken", "undo"} <= use_cases
     assert {"pools", "rating_store", "undo_store"} <= held
     found = {
         str(path.relative_to(REPO)): calls
@@ -211,7 +209,7 @@ def test_the_use_case_check_finds_what_it_looks_for():
     """The check above is no test that cannot fail: each way of reaching the store from a front is found."""
     use_cases, held = _store_use_cases()
     source = (
-        "project.freeze(remove_ungraded=True)\n"
+        "project.remove_ungraded(version=2)\n"
         "self.window.project.import_documents(path)\n"
         "self.view.write(lambda p: p.undo(taken, action='undo'))\n"
         "self.project.rating_store.ratings(1)\n"
@@ -220,7 +218,7 @@ def test_the_use_case_check_finds_what_it_looks_for():
         "self.view.session.undo(edit)\n"
     )
     assert _store_use_case_calls(source, use_cases, held) == [
-        "1: project.freeze(...)",
+        "1: project.remove_ungraded(...)",
         "2: self.window.project.import_documents(...)",
         "3: p.undo(...)",
         "4: self.project.rating_store",

@@ -218,14 +218,19 @@ def import_ratings(
             "rated_at": now(),
         }
     )
-    totals = project.rating_store.import_ratings(
-        frame[["query_id", "doc_id", "line"]],
-        ratings,
-        target=target,
-        annotator=name,
-        source=source.name,
-        replace=replace,
-    )
+    try:
+        totals = project.rating_store.import_ratings(
+            frame[["query_id", "doc_id", "line"]],
+            ratings,
+            target=target,
+            annotator=name,
+            source=source.name,
+            replace=replace,
+        )
+    except AnnotatorTaken as taken:  # the store says whose ratings are there; the command line's remedy is worded here
+        raise AnnotatorTaken(
+            taken.message, path=taken.path, hint="ndcg import-qrels PROJECT FILE --annotator NAME --replace"
+        ) from None
     number = totals.pop("draft")
     started = (
         ""
