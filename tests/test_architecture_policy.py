@@ -13,7 +13,8 @@ import re
 from pathlib import Path
 
 STORE = Path(__file__).resolve().parents[1] / "ndcg_desktop" / "store"
-FREEZE_OPTIONS = ("--remove-ungraded", "--fill-ungraded-from", "--with-work-out", "--min-shared")
+# the command line's remedies the store's refusals named (freeze's options, an import's --release and --replace)
+REMEDIES = ("--remove-ungraded", "--fill-ungraded-from", "--with-work-out", "--min-shared", "--release", "--replace")
 
 
 def _words(tree: ast.AST) -> list[str]:
@@ -42,12 +43,12 @@ def _commands_said(source: str) -> set[str]:
     said = set()
     for text in _words(ast.parse(source)):
         said |= {f"ndcg {m.group(1)}" for m in named.finditer(text)}
-        said |= {option for option in FREEZE_OPTIONS if option in text}
+        said |= {option for option in REMEDIES if option in text}
     return said
 
 
 def test_the_store_words_no_command_but_what_a_read_only_file_still_allows():
-    """No message of the store names an ``ndcg`` command or a freeze option; the only ones left are the storage
+    """No message of the store names an ``ndcg`` command or a remedy's option; the only ones left are the storage
     errors' (a read-only file: ``ndcg status PROJECT works``), worded where SQLite's errors are translated."""
     found = {
         path.name: said for path in sorted(STORE.glob("*.py")) if (said := _commands_said(path.read_text("utf-8")))

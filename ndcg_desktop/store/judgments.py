@@ -35,7 +35,7 @@ _BATCH = 5_000  # rows a step when feeding a temporary table: other threads get 
 
 class RegradeRefused(InputError):
     """An import that only adds met a regrade: the file grades an item otherwise than the draft (a corrected
-    release; the command line's remedy is ``--release``, the window asks)."""
+    release; the remedy is the front's to word: tasks.importing names the command line's, the window asks)."""
 
 
 class JudgmentRepository:
@@ -346,8 +346,6 @@ class JudgmentRepository:
                     f"{_where(target)}, the file says {clash[2]}",
                     path=path,
                     line=clash[4],
-                    hint="to make the draft equal to a corrected release (regrades and withdrawals included), "
-                    "import it with --release",
                 )
             fill = "present AND old IS NULL AND grade IS NOT NULL"  # an ungraded item the file grades
             added, graded_existing, present, ungraded = conn.execute(

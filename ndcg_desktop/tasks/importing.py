@@ -126,6 +126,9 @@ def import_judgments(
         report = project.import_qrels(path, negative_as_ungraded=negative is NegativeGrades.UNGRADED, fmt=fmt)
     except NegativeGradesFound:
         raise
+    except RegradeRefused as exc:  # the store names the regrade; the command line's remedy is worded here
+        hint = "to make the draft equal to a corrected release (regrades and withdrawals included), import it with "
+        raise RegradeRefused(exc.message, path=exc.path, line=exc.line, hint=hint + "--release") from None
     except InputError as exc:
         if negative is NegativeGrades.REFUSE and "negative-as-ungraded" in str(exc):
             message = exc.message + " (trec_eval's negative grade: pooled but not judged)"
