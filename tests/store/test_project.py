@@ -15,9 +15,7 @@ from ndcg_desktop.formats.runs import read_run
 from ndcg_desktop.scoring import evaluate
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.advice import frozen_version
-from ndcg_desktop.tasks.export import write_qrels
 from ndcg_desktop.tasks.freezing import freeze_draft
-from ndcg_desktop.tasks.pooling import pool_from_runs
 from ndcg_desktop.tasks.status import project_counts
 
 QRELS = "q1 0 A 3\nq1 0 B 2\nq1 0 C 1\nq1 0 D 0\nq2 0 E 1\n"
@@ -94,18 +92,6 @@ def test_scoring_needs_a_frozen_version(project, write):
         project.qrels(1)
 
 
-def test_exported_qrels_reimport_to_the_same_hash(project, write, tmp_path):
-    project.import_qrels(write("q.txt", QRELS))
-    v = freeze_draft(project)
-    write_qrels(project, tmp_path / "out.qrels", version=v.version)
-    assert read_qrels(tmp_path / "out.qrels").n_judgments == 5
-    with Project.create(tmp_path / "other.ndcgproj") as other:
-        other.import_qrels(tmp_path / "out.qrels")
-        assert freeze_draft(other).hash == v.hash
-    write_qrels(project, tmp_path / "out.csv", fmt="csv")
-    assert (tmp_path / "out.csv").read_text().startswith("query_id,doc_id,grade\n")
-
-
 def test_import_qrels_conflicts_and_negative_grades(project, write):
     project.import_qrels(write("q.txt", "q1 0 A 3\n"))
     with pytest.raises(InputError) as info:
@@ -114,24 +100,6 @@ def test_import_qrels_conflicts_and_negative_grades(project, write):
     assert project.pool_items(1)["doc_id"].tolist() == ["A"]  # nothing half-imported
     with pytest.raises(InputError, match=r"q3.txt:1: grade -1 is outside the scale 0..3; import trec_eval's -1"):
         project.import_qrels(write("q3.txt", "q1 0 C -1\n"))
-
-
-def test_pooling_preview_then_apply(project, write):
-    project.import_qrels(write("q.txt", QRELS))
-    project.import_run(write("run.txt", RUN), name="sys")
-    preview = pool_from_runs(project, ["sys"], 2, apply=False)
-    assert preview.set_index("query_id")["new"].to_dict() == {"q1": 1, "q2": 1}  # X and Y
-    assert len(project.pool_items(1)) == 5  # preview writes nothing
-    added = pool_from_runs(project, ["sys"], 2)
-    assert added["new"].sum() == 2
-    items = project.pool_items(1).set_index("doc_id")
-    assert pd.isna(items.loc["X", "grade"]) and pd.isna(items.loc["Y", "grade"])
-
-
-def test_pooling_maps_chunks_and_counts_distinct_documents(project, write):
-    project.import_qrels(write("q.txt", "q1 0 A 1\n"))
-    project.import_run(write("c.txt", "q1 Q0 A#1 1 3 s\nq1 Q0 A#2 2 2 s\nq1 Q0 B#1 3 1 s\n"), name="c", id_map="#")
-    assert pool_from_runs(project, ["c"], 2)["new"].tolist() == [1]  # A, then B
 
 
 def test_stored_run_scores_like_the_file(project, write):
