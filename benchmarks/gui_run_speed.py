@@ -55,7 +55,7 @@ def gui_measure(qrels: Path, run: Path) -> dict[str, float]:
     app = QApplication.instance() or QApplication([])
     project = tmp / "bench.ndcgproj"
     with Project.create(project) as p:
-        p.import_qrels(qrels)
+        p.judgments.import_qrels(qrels)
         freeze_draft(p)
     window = MainWindow()
     window.show()

@@ -63,20 +63,20 @@ def build_demo(path: str | Path, *, user: str = "demo") -> Path:
     data = resources.files(__name__)
     with Project.create(target, scale=GradeScale(0, 3), user=user) as project:
         with resources.as_file(data / "topics.txt") as topics:
-            project.import_queries(topics, fmt="trec")
-        project.set_guidelines((data / "guidelines.md").read_text(encoding="utf-8"), source="file:guidelines.md")
+            project.texts.import_topics(topics, fmt="trec")
+        project.texts.set_guidelines((data / "guidelines.md").read_text(encoding="utf-8"), source="file:guidelines.md")
         with resources.as_file(data / "documents.jsonl") as documents:
-            project.import_documents(documents)
+            project.texts.import_documents(documents)
         with resources.as_file(data / "judgments_v1.qrels") as first:
-            project.import_qrels(first, fmt="trec")
+            project.judgments.import_qrels(first, fmt="trec")
         # the first round grades every item it pools: frozen as it is, nothing to decide (tasks.freezing)
         frozen = project.judgments.record_freeze(project.pools.writable_draft(1))
-        project.new_draft_from(frozen.version)
+        project.pools.new_draft_from(frozen.version)
         with resources.as_file(data / "judgments_v2.qrels") as second:
-            project.import_qrels(second, negative_as_ungraded=True, fmt="trec")
+            project.judgments.import_qrels(second, negative_as_ungraded=True, fmt="trec")
         for name in RUN_NAMES:
             with resources.as_file(data / f"{name}.run") as run:
-                project.import_run(run, name=name, fmt="trec")
+                project.runs.import_run(run, name=name, fmt="trec")
         for query_id, doc_id, note in NOTES:
             project.set_note(query_id, doc_id, note)
     return target

@@ -67,7 +67,7 @@ class PaceLabel(QLabel):
     def show_report(self, report: PaceReport) -> None:
         self.report = report
         assert self.project is not None
-        self.setText(status_text(report, self.project.user, dt.datetime.now(dt.UTC).strftime("%Y-%m-%d")))
+        self.setText(status_text(report, self.project.file.user, dt.datetime.now(dt.UTC).strftime("%Y-%m-%d")))
         self.setToolTip(plain_tooltip(tooltip_text(report)))
 
 

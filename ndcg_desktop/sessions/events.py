@@ -18,7 +18,7 @@ Example:
 >>> events = ProjectEvents(project)
 >>> seen = []
 >>> events.subscribe(seen.append)
->>> _ = project.ensure_draft()
+>>> _ = project.pools.ensure_draft()
 >>> seen
 [VersionsChanged(added=(1,), removed=(), frozen=())]
 >>> events.close(); project.close()
@@ -190,7 +190,7 @@ class ProjectEvents:
 
     # -- what the changes mean -----------------------------------------------------------------
     def _version_states(self) -> dict[int, str]:
-        return {v.version: v.state for v in self.project.versions()}
+        return {v.version: v.state for v in self.project.pools.versions()}
 
     def _events(self, changes: Changes) -> list[ProjectEvent]:
         before, after = self._versions, self._version_states()
@@ -243,7 +243,7 @@ class ProjectSlot:
     >>> slot, seen = ProjectSlot(), []
     >>> slot.subscribe(lambda event: seen.append(type(event).__name__))
     >>> slot.open(create_project(pathlib.Path(tempfile.mkdtemp()) / "p.ndcgproj"))
-    >>> _ = slot.project.ensure_draft()
+    >>> _ = slot.project.pools.ensure_draft()
     >>> slot.close()
     >>> seen
     ['ProjectOpened', 'VersionsChanged', 'ProjectClosed']

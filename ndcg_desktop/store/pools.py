@@ -25,6 +25,7 @@ from ndcg_desktop.formats.qrels import judgment_lines
 from ndcg_desktop.store import team
 from ndcg_desktop.store.core import ProjectFile, chain_problems, now
 from ndcg_desktop.store.errors import NoFrozenVersion, stored_value
+from ndcg_desktop.store.repository import Repository, writes
 from ndcg_desktop.store.schema import CHAIN_FORMAT, ITERATION_FORMAT, TEAM_FORMAT, chain_link, framed, person_rating
 
 _UNFRAMED_LINES = b"\0unframed"  # the marker _hashed_lines returns, compared by identity
@@ -128,7 +129,7 @@ class PoolVersion:
         return (self.hash or "")[:8]
 
 
-class PoolRepository:
+class PoolRepository(Repository):
     """Pool versions of one project file: which exist, drafts, freezing, frozen qrels."""
 
     def __init__(self, file: ProjectFile) -> None:
@@ -166,6 +167,7 @@ class PoolRepository:
         frozen = [v for v in self.versions() if v.frozen]
         return frozen[-1] if frozen else None
 
+    @writes
     def ensure_draft(self) -> PoolVersion:
         """The draft to edit: the existing one, else a new one from the latest frozen version."""
         target = self.draft_target(None)
@@ -206,6 +208,7 @@ class PoolRepository:
         source = target.version if target.version is not None else target.parent
         return self.pool_items(source if source is not None else -1)
 
+    @writes
     def open_draft(self, conn: sqlite3.Connection, target: DraftTarget) -> int:
         """Inside the caller's transaction: the target draft's number, creating it if it does not exist yet.
 
@@ -261,6 +264,7 @@ class PoolRepository:
         )
         return int(number)
 
+    @writes
     def new_draft_from(self, number: int) -> PoolVersion:
         """Start the next round: a draft that copies frozen version ``number``."""
         source = self.version(number)
@@ -502,6 +506,7 @@ class PoolRepository:
             params={"v": number},
         )
 
+    @writes
     def mark_frozen(self, conn: sqlite3.Connection, version: int, scale: GradeScale) -> None:
         """Inside the caller's transaction: hash a draft's final items and freeze it with that hash.
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.store import PoolVersion, Project
-from ndcg_desktop.store.core import translated
 from ndcg_desktop.store.errors import NoFrozenVersion
 
 IMPORT_QRELS = "ndcg import-qrels PROJECT FILE"
@@ -24,7 +23,7 @@ def start_a_draft(project: Project) -> str:
     if frozen is not None:
         return f"start one from pool version {frozen.version} (ndcg new-draft PROJECT)"
     ways = f"import judgments to start one ({IMPORT_QRELS}; add --annotator NAME for one assessor's grades)"
-    if project.run_store.runs():
+    if project.runs.all():
         ways += ", or pool the top documents of runs (ndcg pool PROJECT --depth K --runs NAME)"
     return ways
 
@@ -65,8 +64,7 @@ def frozen_version(project: Project, number: int | None, *, check: bool = True) 
     """The store's frozen version ``number`` (the latest when None; verified unless ``check=False``), refused
     without one with what to do to get one."""
     try:
-        with translated(project.path, os_errors=False):  # a locked or damaged file: its one-line refusal
-            return project.pools.frozen_version(number, check=check)
+        return project.pools.frozen_version(number, check=check)
     except NoFrozenVersion as exc:
         raise InputError(f"{exc.message}; {get_a_frozen_version(project)}", path=exc.path) from None
 

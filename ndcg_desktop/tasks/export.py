@@ -17,7 +17,6 @@ from ndcg_desktop.formats.export import (
 )
 from ndcg_desktop.formats.qrels_out import qrels_text
 from ndcg_desktop.store import PoolVersion, Project
-from ndcg_desktop.store.core import translated
 from ndcg_desktop.tasks.advice import frozen_version
 from ndcg_desktop.tasks.assessing.injection import flagged_fills_record
 from ndcg_desktop.tasks.pool_builds import pooling_record
@@ -59,8 +58,7 @@ def write_qrels(
     >>> # write_qrels(project, "v1.qrels", version=1) writes the judgments of pool version 1
     """
     frozen = frozen_version(project, version)
-    with translated(project.path, os_errors=False):  # a locked or damaged file: its one-line refusal
-        items = project.pools.round_items(frozen.version, iterations)
+    items = project.pools.round_items(frozen.version, iterations)
     write_output(path, qrels_text(items, fmt, path))
     return frozen
 
@@ -95,7 +93,7 @@ def export_frozen_pool(
         check_output_file(target), check_output_file(manifest_path)
         check_replaceable(target, manifest_path, "ndcg export-qrels")
     frozen = write_qrels(project, path, version=version, fmt=fmt, iterations=iterations)
-    team = project.team(frozen)
+    team = project.pools.team(frozen)
     manifest: dict[str, Any] = {
         "tool": "ndcg-desktop",
         "version": __version__,

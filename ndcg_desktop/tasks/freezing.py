@@ -13,8 +13,7 @@ from typing import TypedDict
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.names import MODEL_PREFIX
 from ndcg_desktop.store import PoolVersion, Project
-from ndcg_desktop.store.core import translated
-from ndcg_desktop.store.team import outstanding_handouts, outstanding_text
+from ndcg_desktop.store.team import outstanding_text
 
 MIN_SHARED = 50  # items a model must have been compared with people on before its ratings may fill a draft
 
@@ -47,18 +46,11 @@ def freeze_draft(
     its grade (the way it was settled is recorded as that name), and is refused unless the model's ratings were
     compared with people's on at least ``min_shared`` items of this draft.
     """
-    with translated(project.path, os_errors=False):  # a locked or damaged file: its one-line refusal
-        return _freeze(project, version, remove_ungraded, fill_from, min_shared, work_out)
-
-
-def _freeze(
-    project: Project, version: int | None, remove_ungraded: bool, fill_from: str | None, min_shared: int, work_out: bool
-) -> PoolVersion:
     draft = project.pools.version(version) if version is not None else project.pools.draft()
     if draft is None:
         raise InputError("has no draft pool to freeze", path=project.path)
     v = project.pools.writable_draft(draft.version)
-    out = outstanding_handouts(project.file.conn, v.version)
+    out = project.ratings.outstanding_handouts(v.version)
     if out and not work_out:
         raise InputError(
             f"draft version {v.version} has work still handed out: {outstanding_text(out)}; merge the returned "

@@ -125,7 +125,7 @@ def residual_version(project: Project, version: PoolVersion, residual_from: int)
             "name an earlier frozen version",
             path=project.path,
         )
-    earlier = project.version(residual_from)
+    earlier = project.pools.version(residual_from)
     if not earlier.frozen:
         raise InputError(
             f"--residual-from {residual_from} is a draft; residual scoring removes what a frozen version judged: "
@@ -163,12 +163,12 @@ def proven_inputs(
     version = frozen_version(project, pool_version, check=False)
     earlier = residual_version(project, version, residual_from) if residual_from is not None else None
     with ThreadPoolExecutor(1, thread_name_prefix="load-run") as pool:  # leaving waits for it, even on an error
-        loading = pool.submit(_apart, project.load_run, run_name)
-        qrels = project.qrels(version.version, team=False, iterations=iterations)  # proves the lines it scores
+        loading = pool.submit(_apart, project.runs.load_run, run_name)
+        qrels = project.pools.qrels(version.version, team=False, iterations=iterations)  # proves the lines it scores
     run, info = loading.result()
     record = None
     if earlier is not None:  # rule 21: what the earlier round judged leaves the run and the judgments
-        left = residual(qrels, run, project.qrels(earlier.version), id_map=info.reading.id_map)  # U proven whole
+        left = residual(qrels, run, project.pools.qrels(earlier.version), id_map=info.reading.id_map)  # U proven whole
         qrels, run = left.qrels, left.run
         record = ResidualRecord(
             earlier.version,
@@ -181,7 +181,7 @@ def proven_inputs(
         )
     # Not beside the judgments' hash: two such statements at once wait on SQLite's allocator (several times slower).
     with ThreadPoolExecutor(1, thread_name_prefix="prove-team") as pool:
-        proof = pool.submit(_apart, project.prove_team, version.version)
+        proof = pool.submit(_apart, project.pools.prove_team, version.version)
         try:
             yield Inputs(version, qrels, run, info, info.reading, record)
         finally:
@@ -280,7 +280,7 @@ def stored_run_to_score(
     """The stored run and version ``ndcg score --project`` scores. Import time owns a stored run's reading:
     another order (``score``, ``rank``, ``file``), tie policy or ID map asked is refused, saying to import the run
     again that way; so is a scale the version does not use (:func:`version_to_score`)."""
-    info = project.run_info(run_name)
+    info = project.runs.run_info(run_name)
     reading = info.reading
     named_order = {kind: name for name, kind in ORDER_CHOICES.items()}[reading.order]
     asked = (
@@ -348,7 +348,7 @@ def score_given_run(
     the version's scale is the scale, and each manifest names the version as a stored run's does (:func:`stamp`).
     Nothing is recorded."""
     version = frozen_version(project, pool_version, check=False)
-    qrels = project.qrels(version.version)  # proves the judgments and the team
+    qrels = project.pools.qrels(version.version)  # proves the judgments and the team
     evaluations = evaluate_cutoffs(qrels, run, base.with_(scale=version.scale), ks)
     for evaluation in evaluations.values():
         stamp(evaluation, project, version, None)
@@ -417,7 +417,7 @@ def record_score(project: Project, scored: ScoredRun) -> ScoredRun:
     evaluation = scored.evaluation
     if not project.read_only:
         try:
-            scored.evaluation_id = project.save_evaluation(
+            scored.evaluation_id = project.runs.save_evaluation(
                 scored.run_name, scored.version.version, evaluation.settings.to_text(), evaluation.manifest
             )
         except StorageProblem as exc:  # only the record failed, and nothing of it was written

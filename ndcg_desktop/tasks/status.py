@@ -6,22 +6,16 @@ from __future__ import annotations
 from ndcg_desktop.domain.chunks import ChunkMap
 from ndcg_desktop.domain.manifest import JsonObject
 from ndcg_desktop.store import FrozenVersionChanged, PoolVersion, Project
-from ndcg_desktop.store.core import translated
-from ndcg_desktop.store.guidelines import Guidelines
+from ndcg_desktop.store.texts import Guidelines
 
 
 def project_counts(project: Project) -> dict[str, int]:
     """How many queries, documents, runs and pool versions the project holds."""
-    with translated(project.path, os_errors=False):
-        return _counts(project)
-
-
-def _counts(project: Project) -> dict[str, int]:
     queries, documents = project.texts.counts()
     return {
         "queries": queries,
         "documents": documents,
-        "runs": len(project.run_store.runs()),
+        "runs": len(project.runs.all()),
         "versions": len(project.pools.versions()),
     }
 
@@ -31,11 +25,6 @@ def project_status(project: Project) -> JsonObject:
 
     >>> # ndcg status p.ndcgproj --json prints, in code: project_status(project) (with the judging pace)
     """
-    with translated(project.path, os_errors=False):  # a locked or damaged file: its one-line refusal
-        return _status(project)
-
-
-def _status(project: Project) -> JsonObject:
     versions: list[JsonObject] = []
     for v in project.pools.versions():
         items, graded, queries = project.judgments.item_counts(v.version)
@@ -75,8 +64,8 @@ def _status(project: Project) -> JsonObject:
         "protection": project.protection_problems(),
         "scale": str(project.scale),
         "labels": project.labels,
-        "counts": _counts(project),
-        "guidelines": _guidelines_status(project.guideline_store.current()),
+        "counts": project_counts(project),
+        "guidelines": _guidelines_status(project.texts.guidelines()),
         "pool_versions": versions,
         "runs": [
             {
@@ -89,7 +78,7 @@ def _status(project: Project) -> JsonObject:
                 "ties": r.reading.ties.value,
                 "id_map": r.reading.id_map.reference() if isinstance(r.reading.id_map, ChunkMap) else r.reading.id_map,
             }
-            for r in project.run_store.runs()
+            for r in project.runs.all()
         ],
     }
 

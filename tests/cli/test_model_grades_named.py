@@ -32,9 +32,9 @@ def filled(tmp_path):
     path = tmp_path / "p.ndcgproj"
     docs = list(MODEL_GRADES)
     with Project.create(path, scale=GradeScale(0, 3), user="coord") as p:
-        p.add_items(pd.DataFrame({"query_id": ["q1"] * len(docs), "doc_id": docs}))
+        p.judgments.add_items(pd.DataFrame({"query_id": ["q1"] * len(docs), "doc_id": docs}))
         rows = [("q1", d, "ana", g, "", "2026-01-01T00:00:00") for d, g in PEOPLE.items()]
-        p.rating_store.add_ratings(pd.DataFrame(rows, columns=RATING_COLUMNS), version=1, source="test")
+        p.ratings.add_ratings(pd.DataFrame(rows, columns=RATING_COLUMNS), version=1, source="test")
         run = p.assessor.start_run(
             1,
             annotator=MODEL,

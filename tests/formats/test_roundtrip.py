@@ -56,7 +56,9 @@ def _jsonl_run(pool: list[tuple[str, str, int]]) -> str:
 
 def _reimported_hashes(project: Project, folder: Path) -> dict[str, str]:
     hashes = {}
-    commented = any(q.startswith("#") for q in project.pool_items(project.versions()[-1].version)["query_id"])
+    commented = any(
+        q.startswith("#") for q in project.pools.pool_items(project.pools.versions()[-1].version)["query_id"]
+    )
     for fmt, name in (("trec", "export.qrels"), ("csv", "export.csv")):
         path = folder / name
         if fmt == "trec" and commented:  # trec_eval reads such a line as a comment: refused, never lost (issue 33)
@@ -66,7 +68,7 @@ def _reimported_hashes(project: Project, folder: Path) -> dict[str, str]:
             continue
         write_qrels(project, path, fmt=fmt)
         with Project.create(folder / f"again-{fmt}.ndcgproj", user="b") as again:
-            again.import_qrels(path)
+            again.judgments.import_qrels(path)
             hashes[fmt] = freeze_draft(again).hash or ""
         hashes[fmt + " (pool_hash)"] = pool_hash(read_qrels(path, scale=project.scale).frame, project.scale)
     return hashes
@@ -100,7 +102,7 @@ def test_imported_judgments_export_and_reimport_to_the_same_hash(pool):
         refused_ids = any(q is None or d is None for q, d, _ in cleaned)
         must_refuse = refused_ids or _conflicting(cleaned)  # the rules, decided before reading
         with Project.create(folder / "p.ndcgproj", user="a") as project:
-            refused = _attempt(lambda: project.import_qrels(source))
+            refused = _attempt(lambda: project.judgments.import_qrels(source))
             assert (refused is not None) == must_refuse, refused  # refused exactly when the rules say so
             if refused is not None:
                 assert refused.startswith(f"{source}:")
@@ -122,13 +124,13 @@ def test_pools_built_from_a_jsonl_run_export_and_reimport_to_the_same_hash(pool)
         merged_queries = len({_accepted(q) for q in raw_queries}) < len(raw_queries)  # "q" and " q" on two lines
         must_refuse = refused_ids or merged_queries
         with Project.create(folder / "p.ndcgproj", user="a") as project:
-            refused = _attempt(lambda: project.import_run(source, name="r"))
+            refused = _attempt(lambda: project.runs.import_run(source, name="r"))
             assert (refused is not None) == must_refuse, refused  # refused exactly when the rules say so
             if refused is not None:
                 assert refused.startswith(f"{source}:"), refused
                 return
             pool_from_runs(project, ["r"], depth=100)
-            items = project.pool_items(project.ensure_draft().version)
+            items = project.pools.pool_items(project.pools.ensure_draft().version)
             for q, d in zip(items["query_id"], items["doc_id"], strict=True):
                 project.set_grade(q, d, (len(q) + len(d)) % 4)
             frozen = freeze_draft(project)

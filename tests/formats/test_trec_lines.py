@@ -26,8 +26,8 @@ from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.formats.runs import preview_run, read_run
 from ndcg_desktop.scoring import evaluate
 from ndcg_desktop.store import Project
-from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.importing import NegativeGrades, import_judgments, import_run
+from ndcg_desktop.tasks.freezing import freeze_draft
 
 # --- item 14: comment lines ------------------------------------------------------------------------------------
 
@@ -116,8 +116,11 @@ def test_project_imports_skip_comment_lines(tmp_path: Path) -> None:
     with Project.create(tmp_path / "p.ndcgproj") as project:
         imported = import_judgments(project, qrels)
         assert (imported.comment_lines, imported.added) == (3, 3)
-        draft = project.draft()
-        assert draft is not None and sorted(project.pool_items(draft.version)["query_id"].unique()) == ["q1", "q2"]
+        draft = project.pools.draft()
+        assert draft is not None and sorted(project.pools.pool_items(draft.version)["query_id"].unique()) == [
+            "q1",
+            "q2",
+        ]
         freeze_draft(project)
         assert import_run(project, run, name="bm25").rows == 3
 

@@ -7,42 +7,42 @@ from __future__ import annotations
 from PySide6.QtWidgets import QDialog, QMessageBox
 
 from ndcg_desktop.store import Project
-from ndcg_desktop.tasks.freezing import freeze_draft
 
 from .conftest import shot
+from ndcg_desktop.tasks.freezing import freeze_draft
 
 
 def discard_shown_draft(window, qtbot, messages):
     messages.answer = QMessageBox.StandardButton.Discard
     window.pool_editor.discard_draft()
-    qtbot.waitUntil(lambda: window.project.draft() is None, timeout=10_000)
+    qtbot.waitUntil(lambda: window.project.pools.draft() is None, timeout=10_000)
     qtbot.waitUntil(lambda: window.undo_stack.canUndo(), timeout=10_000)
 
 
 def test_choosing_a_version_keeps_the_undo_that_brings_a_discarded_draft_back(window, small_project, qtbot, messages):
     with Project.open(small_project) as p:
         freeze_draft(p, remove_ungraded=True)
-        p.new_draft_from(1)
+        p.pools.new_draft_from(1)
     window.open_project(small_project)
     discard_shown_draft(window, qtbot, messages)
     assert window.statusBar().currentMessage().startswith("Draft pool v2 discarded")
     window.version_box.activated.emit(window.version_box.currentIndex())  # the version shown, chosen again
     assert window.undo_stack.canUndo()  # it used to wipe the history: the draft was gone for good
     window.undo_stack.undo()
-    qtbot.waitUntil(lambda: window.project.draft() is not None and window.project.draft().version == 2)
+    qtbot.waitUntil(lambda: window.project.pools.draft() is not None and window.project.pools.draft().version == 2)
     assert window.statusBar().currentMessage() == ""  # "discarded" no longer holds
 
 
 def test_undo_brings_the_discarded_draft_back_after_another_version_was_shown(window, small_project, qtbot, messages):
     with Project.open(small_project) as p:
         freeze_draft(p, remove_ungraded=True)
-        p.new_draft_from(1)
+        p.pools.new_draft_from(1)
     window.open_project(small_project)
     discard_shown_draft(window, qtbot, messages)
     window.version_box.setCurrentIndex(window.version_box.findData(1))
     window.version_box.activated.emit(window.version_box.currentIndex())
     window.undo_stack.undo()
-    qtbot.waitUntil(lambda: window.project.draft() is not None and window.project.draft().version == 2)
+    qtbot.waitUntil(lambda: window.project.pools.draft() is not None and window.project.pools.draft().version == 2)
     assert window.statusBar().currentMessage() == ""
 
 
@@ -79,7 +79,7 @@ def test_the_login_name_offered_by_new_project_is_not_saved_as_a_stated_name(
     monkeypatch.setattr(dialogs.NewProjectDialog, "exec", lambda self: QDialog.DialogCode.Accepted)
     monkeypatch.setattr(main_window.file_dialogs, "save_file", lambda *a, **k: (str(tmp_path / "new.ndcgproj"), ""))
     window.new_project()
-    assert window.project is not None and window.project.user == default_user()
+    assert window.project is not None and window.project.file.user == default_user()
     assert window.prefs.annotator == "" and stated_user() is None  # accepted as offered: nobody was stated
 
 

@@ -13,12 +13,12 @@ from ndcg_desktop.domain import EvalSettings
 from ndcg_desktop.scoring.stats import StatsSettings
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.comparing import compare_project
-from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.scoring import score_run
 
 from .conftest import shot
 from .test_runs_view import RUNS_TAB, checked, choose_for_all, scored
 from .test_scores_behaviour import check_and_score, choose
+from ndcg_desktop.tasks.freezing import freeze_draft
 
 # Version 1 judges A=3 and D=0 for q1 and E=1 for q2; version 2 adds B=2 and C=1 for q1 and F=2 for q2.
 ROUND_1 = "q1 0 A 3\nq1 0 D 0\nq2 0 E 1\n"
@@ -34,14 +34,14 @@ def rounds(tmp_path):
         (tmp_path / name).write_text(text)
     (tmp_path / "queries.tsv").write_text("q1\tfirst query\nq2\tsecond query\n")
     with Project.create(path, user="tester") as p:
-        p.import_queries(tmp_path / "queries.tsv")
-        p.import_qrels(tmp_path / "r1.qrels")
+        p.texts.import_topics(tmp_path / "queries.tsv")
+        p.judgments.import_qrels(tmp_path / "r1.qrels")
         freeze_draft(p)
-        p.new_draft_from(1)
-        p.import_qrels(tmp_path / "r2.qrels")
+        p.pools.new_draft_from(1)
+        p.judgments.import_qrels(tmp_path / "r2.qrels")
         freeze_draft(p)
-        p.import_run(tmp_path / "sys.run", name="sys")
-        p.import_run(tmp_path / "other.run", name="other")
+        p.runs.import_run(tmp_path / "sys.run", name="sys")
+        p.runs.import_run(tmp_path / "other.run", name="other")
     return path
 
 
@@ -57,7 +57,7 @@ def test_scores_view_scores_residually_as_the_task_does_and_names_what_was_remov
     settings = EvalSettings(k=10, unjudged="zero")
     with Project.open(rounds, read_only=True) as project:
         expected = score_run(project, "sys", 2, settings, residual_from=1, record=False).evaluation
-        v1 = project.version(1).hash
+        v1 = project.pools.version(1).hash
     got = view.session.result.first.evaluation
     assert got.summary["mean_ndcg"] == expected.summary["mean_ndcg"]
     # q1: [C, B] over B=2, C=1; q2: [F] over F=2 (E judged in version 1 left both)

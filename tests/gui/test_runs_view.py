@@ -15,9 +15,9 @@ from ndcg_desktop.gui.charts import points
 from ndcg_desktop.scoring.stats import StatsSettings
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.comparing import COMPARISON_FILES, compare_project
-from ndcg_desktop.tasks.freezing import freeze_draft
 
 from .conftest import cranfield_project, shot
+from ndcg_desktop.tasks.freezing import freeze_draft
 
 RUNS_TAB = 3
 
@@ -95,7 +95,7 @@ def test_each_run_is_resolved_then_the_runs_table_equals_ndcg_compare(window, de
             model.value(row, "choices") == "unjudged: zero, duplicates: reject, unknown queries: reject, queries: pool"
         )
     assert cli.runs["superscript"].tolist() == ["", "a"]  # dense beats bm25 on the demo, significantly
-    version = window.project.version(1)
+    version = window.project.pools.version(1)
     from ndcg_desktop.tasks.comparing import superscripts_note
 
     note = superscripts_note(cli.stats)  # what the superscripts are, as the command line's heading says it
@@ -221,7 +221,7 @@ def test_a_hidden_runs_view_builds_its_table_when_shown_not_at_each_refresh(wind
     assert window.open_project(demo_path)
     window.tabs.setCurrentIndex(0)  # Annotate
     with resources.as_file(resources.files("ndcg_desktop.demo") / "dense.run") as path:
-        window.project.import_run(path, name="dense again")
+        window.project.runs.import_run(path, name="dense again")
     window.refresh()
     view = window.runs
     assert view.session.runs == ["bm25", "dense", "dense again"]  # the session knows at once
@@ -370,12 +370,12 @@ def test_fewer_than_10_queries_are_warned_of_as_ndcg_compare_warns(window, tmp_p
     path = tmp_path / "few.ndcgproj"
     with Project.create(path, user="tester") as project:
         (tmp_path / "q.txt").write_text(qrels)
-        project.import_qrels(tmp_path / "q.txt")
+        project.judgments.import_qrels(tmp_path / "q.txt")
         freeze_draft(project)
         for name, order in (("a", (2, 1, 0)), ("b", (0, 1, 2))):
             lines = [f"q{i} Q0 D{j} {r + 1} {9 - r} {name}\n" for i in range(3) for r, j in enumerate(order)]
             (tmp_path / f"{name}.run").write_text("".join(lines))
-            project.import_run(tmp_path / f"{name}.run", name=name)
+            project.runs.import_run(tmp_path / f"{name}.run", name=name)
     view = runs_view(window, path, qtbot)
     warnings = view.table_panel.warnings
     assert warnings.text() == "" and not warnings.isVisibleTo(view)
@@ -399,13 +399,13 @@ def test_ties_at_k_and_the_corrected_superscripts_are_shown_as_ndcg_compare_prin
     path = tmp_path / "ties.ndcgproj"
     with Project.create(path, user="tester") as project:
         (tmp_path / "q.txt").write_text("".join(f"{q} 0 {d} {g}\n" for q in queries for d, g in universe.items()))
-        project.import_qrels(tmp_path / "q.txt")
+        project.judgments.import_qrels(tmp_path / "q.txt")
         freeze_draft(project)
         tied = "".join(f"{q} Q0 {d} 0 {s} tied\n" for q in queries for d, s in zip("ABCD", (5, 4, 4, 1), strict=True))
         plain = "".join(f"{q} Q0 {d} {r} {9 - r} plain\n" for q in queries for r, d in enumerate("ADBC", 1))
         for name, text in (("tied", tied), ("plain", plain)):
             (tmp_path / f"{name}.run").write_text(text)
-            project.import_run(tmp_path / f"{name}.run", name=name)
+            project.runs.import_run(tmp_path / f"{name}.run", name=name)
     view = runs_view(window, path, qtbot)
     view.inputs.ks.setText("2")
     view.inputs.ks.editingFinished.emit()

@@ -7,9 +7,9 @@ from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication
 
 from ndcg_desktop.gui import themes
-from ndcg_desktop.tasks.freezing import freeze_draft
 
 from .conftest import shot
+from ndcg_desktop.tasks.freezing import freeze_draft
 
 
 @pytest.fixture
@@ -29,9 +29,9 @@ def test_views_in_dark_and_high_contrast_palettes(themed, theme, window, small_p
     from ndcg_desktop.store import Project
 
     with Project.open(small_project) as p:
-        p.remove_ungraded()
+        p.judgments.remove_ungraded()
         freeze_draft(p)
-        p.new_draft_from(1)
+        p.pools.new_draft_from(1)
     window.resize(1200, 760)
     window.open_project(small_project)
     qtbot.wait(30)

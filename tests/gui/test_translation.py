@@ -12,9 +12,9 @@ from pathlib import Path
 from PySide6.QtWidgets import QAbstractButton, QComboBox, QGroupBox, QLabel, QTableView, QTabWidget
 
 from ndcg_desktop.gui import i18n
-from ndcg_desktop.tasks.freezing import freeze_draft
 
 from .conftest import shot
+from ndcg_desktop.tasks.freezing import freeze_draft
 
 REPO = Path(__file__).resolve().parents[2]
 TS = REPO / "resources" / "translations" / "ndcg_desktop_zh_CN.ts"
@@ -94,9 +94,9 @@ def test_main_views_in_chinese_leave_nothing_in_english(qapp, qtbot, small_proje
     from ndcg_desktop.store import Project
 
     with Project.open(small_project) as p:
-        p.remove_ungraded()
+        p.judgments.remove_ungraded()
         freeze_draft(p)
-        p.new_draft_from(1)
+        p.pools.new_draft_from(1)
     assert i18n.install(qapp, "zh_CN") == "zh_CN"
     try:
         window = MainWindow()

@@ -6,20 +6,23 @@ from __future__ import annotations
 
 import sqlite3
 
+import numpy as np
 import pandas as pd
 import pytest
+from sklearn.metrics import cohen_kappa_score
 
+from ndcg_desktop.domain import InputError
 from ndcg_desktop.domain.settings import GradeScale
 from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.advice import what_blocks_freezing
 from ndcg_desktop.store.ratings import RATING_COLUMNS
 from ndcg_desktop.store.schema import ASSESSOR_FORMAT, SCHEMA_VERSION
 from ndcg_desktop.tasks.adjudication import apply_rule, disagreements, rule_grade
-from ndcg_desktop.tasks.advice import what_blocks_freezing
-from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.pool_editing import discard, plan_discard, remove_from_pool, restore_discarded, undo_remove
 
 from .conftest import dump
 from .test_undo import append_only, assert_same, full_dump
+from ndcg_desktop.tasks.freezing import freeze_draft
 
 MODEL = "model:tiny"
 DOCS = [f"d{i}" for i in range(1, 9)]
@@ -34,9 +37,9 @@ def draft(tmp_path):
     """A draft of q1 d1..d8 (scale 0..3): ana rated d1..d6 (d1..d3: 2, d4..d6: 0); d7, d8 no person rated."""
     path = tmp_path / "p.ndcgproj"
     with Project.create(path, scale=GradeScale(0, 3), user="coord") as p:
-        p.add_items(pd.DataFrame({"query_id": ["q1"] * len(DOCS), "doc_id": DOCS}))
+        p.judgments.add_items(pd.DataFrame({"query_id": ["q1"] * len(DOCS), "doc_id": DOCS}))
         grades = [2, 2, 2, 0, 0, 0]
-        p.rating_store.add_ratings(
+        p.ratings.add_ratings(
             ratings([("q1", d, "ana", g) for d, g in zip(DOCS, grades, strict=False)]), version=1, source="test"
         )
     return path
@@ -70,11 +73,11 @@ def test_every_answer_is_kept_and_only_a_grade_becomes_the_models_rating(draft):
         assert kept["raw"].tolist() == ['{"grade": 3}', "I think it is relevant", '{"grade": 1}']
         assert kept.loc[1, "failure"] == 'the answer is not a JSON object {"grade": N}'
         assert kept["latency"].tolist() == [0.25] * 3 and kept["prompt_tokens"].tolist() == [100] * 3
-        mine = p.ratings(1).query("annotator == @MODEL")
+        mine = p.ratings.verified(1).query("annotator == @MODEL")
         assert mine[["doc_id", "grade"]].values.tolist() == [["d1", 3], ["d8", 1]]  # the failure is no rating
         assert p.assessor.judged(1, MODEL, "a" * 64)["doc_id"].tolist() == ["d1", "d8"]
         assert p.assessor.judged(1, MODEL, "b" * 64).empty  # another template judges again
-        log = p.audit_log(1)
+        log = p.judgments.audit_log(1)
         assert log[log["who"] == MODEL]["doc_id"].tolist() == ["d1", "d8"]
         assert p.assessor.runs(1)[["graded", "failed"]].values.tolist() == [[2, 1]]
 
@@ -84,19 +87,19 @@ def test_a_models_rating_never_settles_an_item(draft):
     ratings go through), an item only the model rated stays ungraded, and a model differing from a person
     leaves nothing to adjudicate."""
     with Project.open(draft, user="coord") as p:
-        p.rating_store.add_ratings(ratings([("q1", "d7", MODEL, 3), ("q1", "d1", MODEL, 0)]), version=1, source="t")
+        p.ratings.add_ratings(ratings([("q1", "d7", MODEL, 3), ("q1", "d1", MODEL, 0)]), version=1, source="t")
         run = start(p)
         p.assessor.record(run, [answer("d8", 2), answer("d2", 3)])
-        items = p.items(1).set_index("doc_id")["grade"]
+        items = p.pools.items(1).set_index("doc_id")["grade"]
         assert items[["d7", "d8"]].isna().all()  # rated by the model alone: ungraded
         assert items[["d1", "d2"]].tolist() == [2, 2]  # the person's grade stands
-        assert p.rating_store.unsettled(1) == 0 and p.awaiting_adjudication(1, "q1") == set()
-        p.rating_store.add_ratings(ratings([("q1", "d7", "ben", 1)]), version=1, source="t")
-        assert p.items(1).set_index("doc_id").loc["d7", "grade"] == 1  # ben's alone, not ben's and the model's
+        assert p.ratings.unsettled(1) == 0 and p.ratings.awaiting(1, "q1") == set()
+        p.ratings.add_ratings(ratings([("q1", "d7", "ben", 1)]), version=1, source="t")
+        assert p.pools.items(1).set_index("doc_id").loc["d7", "grade"] == 1  # ben's alone, not ben's and the model's
         # every other place that asks which items differ: progress per query, the advice, adjudication (d8: two
         # models differ, no person rated it)
-        p.rating_store.add_ratings(ratings([("q1", "d8", "model:other", 0)]), version=1, source="t")
-        assert p.query_progress(1)["awaiting"].tolist() == [0]
+        p.ratings.add_ratings(ratings([("q1", "d8", "model:other", 0)]), version=1, source="t")
+        assert p.pools.query_progress(1)["awaiting"].tolist() == [0]
         assert (
             what_blocks_freezing(p, 1) == "draft version 1 has 1 item ungraded: grade them, or freeze "
             "without them (ndcg freeze PROJECT --remove-ungraded)"
@@ -107,7 +110,7 @@ def test_a_models_rating_never_settles_an_item(draft):
 
 def test_a_models_rating_never_counts_toward_an_adjudication_rule(draft):
     with Project.open(draft, user="coord") as p:
-        p.rating_store.add_ratings(ratings([("q1", "d7", "ana", 1), ("q1", "d7", "ben", 2)]), version=1, source="t")
+        p.ratings.add_ratings(ratings([("q1", "d7", "ana", 1), ("q1", "d7", "ben", 2)]), version=1, source="t")
         p.assessor.record(start(p), [answer("d7", 3)])
         found = disagreements(p)
         assert found.items[["doc_id", "low", "high"]].values.tolist() == [["d7", 1, 2]]  # people's spread

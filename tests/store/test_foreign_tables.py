@@ -27,7 +27,7 @@ def project(tmp_path) -> Path:
     path = tmp_path / "p.ndcgproj"
     (tmp_path / "q.txt").write_text("q1 0 A 3\nq1 0 B 2\n")
     with Project.create(path, user="ana") as p:
-        p.import_qrels(tmp_path / "q.txt")
+        p.judgments.import_qrels(tmp_path / "q.txt")
     return path
 
 

@@ -27,7 +27,7 @@ def draft(tmp_path):
     """A draft of two items, both graded 2 by ann (grade and rating), ready to freeze."""
     path = tmp_path / "p.ndcgproj"
     with Project.create(path, user="ann") as project:
-        project.add_items(pd.DataFrame({"query_id": ["q1", "q1"], "doc_id": ["A", "B"]}))
+        project.judgments.add_items(pd.DataFrame({"query_id": ["q1", "q1"], "doc_id": ["A", "B"]}))
         project.set_grade("q1", "A", 2)
         project.set_grade("q1", "B", 2)
     return path

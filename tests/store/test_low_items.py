@@ -15,11 +15,11 @@ from ndcg_desktop.cli.main import main
 from ndcg_desktop.domain import InputError
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks import plan_send_for_judging
+
+from .conftest import dump
 from ndcg_desktop.tasks.export import write_qrels
 from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.pooling import pool_from_runs
-
-from .conftest import dump
 
 
 @pytest.fixture
@@ -28,8 +28,8 @@ def frozen(tmp_path) -> Path:
     (tmp_path / "q.txt").write_text("q1 0 A 3\nq1 0 B 1\n")
     (tmp_path / "r.txt").write_text("q1 Q0 X 1 3 s\nq1 Q0 A 2 2 s\nq1 Q0 Y 3 1 s\n")
     with Project.create(path, user="ann") as project:
-        project.import_qrels(tmp_path / "q.txt")
-        project.import_run(tmp_path / "r.txt", name="bm25")
+        project.judgments.import_qrels(tmp_path / "q.txt")
+        project.runs.import_run(tmp_path / "r.txt", name="bm25")
         freeze_draft(project)
     return path
 
@@ -48,7 +48,7 @@ def test_project_files_and_exports_honour_the_umask(tmp_path, umask, mask):
     path = tmp_path / "p.ndcgproj"
     (tmp_path / "q.txt").write_text("q1 0 A 3\n")
     with Project.create(path, user="ann") as project:
-        project.import_qrels(tmp_path / "q.txt")
+        project.judgments.import_qrels(tmp_path / "q.txt")
         freeze_draft(project)
         write_qrels(project, tmp_path / "out.qrels")
         write_qrels(project, tmp_path / "out.csv", fmt="csv")

@@ -24,8 +24,8 @@ from ndcg_desktop.domain.settings import UnjudgedPolicy
 from ndcg_desktop.store import Project, ProtectionAltered, RunChanged
 from ndcg_desktop.store.schema import SCHEMA_VERSION, run_hash
 from ndcg_desktop.tasks import plan_send_for_judging, pool_preview
-from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.scoring import score_run
+from ndcg_desktop.tasks.freezing import freeze_draft
 
 RUN_TRIGGERS = ("stored_run_not_updated", "stored_run_not_deleted", "stored_run_not_replaced")
 ARGV = ["--run-name", "bm25", "--unjudged", "zero"]
@@ -91,8 +91,8 @@ def project(tmp_path, data_dir) -> Path:
     """A project built by this version from tests/data/schema_v1: its qrels frozen as version 1, run bm25."""
     path = tmp_path / "t4.ndcgproj"
     with Project.create(path, user="ann") as created:
-        created.import_qrels(data_dir / "schema_v1" / "qrels.txt")
-        created.import_run(data_dir / "schema_v1" / "bm25.txt", name="bm25")
+        created.judgments.import_qrels(data_dir / "schema_v1" / "qrels.txt")
+        created.runs.import_run(data_dir / "schema_v1" / "bm25.txt", name="bm25")
         freeze_draft(created)
     return path
 
@@ -136,7 +136,7 @@ def test_a_changed_run_is_refused_by_every_use_in_the_tasks_layer(project, tmp_p
     with Project.open(project, read_only=True) as opened:  # read-only: the changed trigger does not stop reading
         assert opened.protection_problems() == ["trigger stored_run_not_updated is missing"]
         for use in (
-            lambda: opened.load_run("bm25"),
+            lambda: opened.runs.load_run("bm25"),
             lambda: score_run(opened, "bm25", None, EvalSettings(unjudged=UnjudgedPolicy.ZERO), record=False),
             lambda: plan_send_for_judging(opened, "bm25", None, depth=10),
             lambda: pool_preview(opened, ["bm25"], 10),

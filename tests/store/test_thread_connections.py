@@ -17,7 +17,7 @@ from ndcg_desktop.tasks.freezing import freeze_draft
 def project(tmp_path):
     (tmp_path / "j.qrels").write_text("q1 0 A 1\nq1 0 B 0\n")
     with Project.create(tmp_path / "p.ndcgproj", user="tester") as p:
-        p.import_qrels(tmp_path / "j.qrels")
+        p.judgments.import_qrels(tmp_path / "j.qrels")
     with Project.open(tmp_path / "p.ndcgproj", user="tester") as p:
         yield p
 
@@ -194,7 +194,7 @@ def test_a_frozen_versions_check_serves_every_thread_until_another_connection_co
 
     (tmp_path / "j.qrels").write_text("q1 0 A 1\nq1 0 B 0\n")
     with Project.create(tmp_path / "p.ndcgproj", user="tester") as p:
-        p.import_qrels(tmp_path / "j.qrels")
+        p.judgments.import_qrels(tmp_path / "j.qrels")
         freeze_draft(p)
     hashed: list[str] = []
     original = PoolRepository._hashed_lines
@@ -204,11 +204,11 @@ def test_a_frozen_versions_check_serves_every_thread_until_another_connection_co
         lambda self, number: (hashed.append(threading.current_thread().name), original(self, number))[1],
     )
     with Project.open(tmp_path / "p.ndcgproj", user="tester") as project:
-        project.frozen_version(1)
+        project.pools.frozen_version(1)
         assert len(hashed) == 1
 
         def use():
-            project.frozen_version(1)
+            project.pools.frozen_version(1)
 
         worker = threading.Thread(target=use, name="worker")
         worker.start()
@@ -217,7 +217,7 @@ def test_a_frozen_versions_check_serves_every_thread_until_another_connection_co
         writer = threading.Thread(target=lambda: project.file.set_meta("touched", "1"), name="writer")
         writer.start()
         writer.join(10)
-        project.frozen_version(1)
+        project.pools.frozen_version(1)
         assert hashed == ["MainThread", "MainThread"]  # another connection committed: checked again
 
 
@@ -259,7 +259,7 @@ def test_a_worker_never_connects_to_another_file_at_the_projects_name(project, t
     if how == "replaced":
         (tmp_path / "k.qrels").write_text("q9 0 Z 2\n")
         with Project.create(path, user="tester") as other:
-            other.import_qrels(tmp_path / "k.qrels")
+            other.judgments.import_qrels(tmp_path / "k.qrels")
     before = path.read_bytes() if path.exists() else None
     outcome = []
 

@@ -21,10 +21,10 @@ from ndcg_desktop.domain import InputError
 from ndcg_desktop.store import Project
 from ndcg_desktop.store.undo import items_scope, referring
 from ndcg_desktop.tasks.adjudication import apply_rule, pick, pick_taken, undo_rule
-from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.pool_editing import discard, plan_discard, remove_from_pool, restore_discarded, undo_remove
 from ndcg_desktop.tasks.pooling import apply_send_for_judging, plan_send_for_judging, take_back_sent
 from ndcg_desktop.tasks.teams import assign_work, merge_work, read_work_file
+from ndcg_desktop.tasks.freezing import freeze_draft
 
 ANNOTATORS = ("ana", "ben", "chen")
 
@@ -82,12 +82,12 @@ def build_team_draft(tmp_path: Path) -> Path:
     )
     path = tmp_path / "team.ndcgproj"
     with Project.create(path, user="coord") as project:
-        project.import_qrels(tmp_path / "q.txt")
+        project.judgments.import_qrels(tmp_path / "q.txt")
         freeze_draft(project)
-        project.new_draft_from(1)
+        project.pools.new_draft_from(1)
         pairs = [(f"q{i}", f"d{j}") for i in range(4) for j in range(1, 5)]
-        project.add_items(pd.DataFrame(pairs, columns=["query_id", "doc_id"]), version=2)
-        project.import_run(tmp_path / "r.txt", name="sys")
+        project.judgments.add_items(pd.DataFrame(pairs, columns=["query_id", "doc_id"]), version=2)
+        project.runs.import_run(tmp_path / "r.txt", name="sys")
         done = assign_work(project, list(ANNOTATORS), tmp_path / "work", overlap=1.0, seed=1)
     for name, work_path in done.files.items():  # ana 1, ben 1 (3 on d2 and d4), chen 2
         _, items, _ = read_work_file(work_path)
@@ -98,14 +98,14 @@ def build_team_draft(tmp_path: Path) -> Path:
                 work.set_note(q, d, f"{name} on {d}")
     with Project.open(path, user="coord") as project:
         merge_work(project, list(done.files.values()))
-        open_items = project.pool_items(2)
+        open_items = project.pools.pool_items(2)
         open_items = open_items[open_items["grade"].isna()]
         assert len(open_items) >= 3  # something to adjudicate, to leave open, and to remove
         first = open_items.iloc[0]
         pick(project, first["query_id"], first["doc_id"], 2)
         project.set_note(first["query_id"], first["doc_id"], "picked 2: see the guidelines", version=2)
-        assert set(project.ratings(2)["annotator"]) == {*ANNOTATORS, "import:q.txt"}
-        assert len(project.assignments.assignments(2)) > 0
+        assert set(project.ratings.verified(2)["annotator"]) == {*ANNOTATORS, "import:q.txt"}
+        assert len(project.ratings.assignments(2)) > 0
     return path
 
 
@@ -117,23 +117,23 @@ def a_copy(path: Path, tmp_path: Path, name: str) -> Path:
 
 def discard_and_restore(project: Project) -> None:
     gone = discard(project, plan_discard(project))
-    assert project.draft() is None
+    assert project.pools.draft() is None
     restore_discarded(project, gone)
 
 
 def remove_an_unsettled_item_and_undo(project: Project) -> None:
-    items = project.pool_items(2)
+    items = project.pools.pool_items(2)
     row = items[items["grade"].isna()].iloc[-1]  # rated differently by two annotators, not adjudicated
-    before = len(project.ratings(2))
+    before = len(project.ratings.verified(2))
     edit = remove_from_pool(project, 2, row["query_id"], row["doc_id"])
-    assert len(project.ratings(2)) == before - 2  # its two ratings went with it
+    assert len(project.ratings.verified(2)) == before - 2  # its two ratings went with it
     undo_remove(project, edit)
 
 
 def pick_and_undo(project: Project) -> None:
-    items = project.pool_items(2)
+    items = project.pools.pool_items(2)
     row = items[items["grade"].isna()].iloc[0]
-    project.undo(pick_taken(project, row["query_id"], row["doc_id"], 1), action="undo adjudicate (pick)")
+    project.undo.restore(pick_taken(project, row["query_id"], row["doc_id"], 1), action="undo adjudicate (pick)")
 
 
 def rule_and_undo(project: Project) -> None:
@@ -151,22 +151,22 @@ def merge_again_and_undo(project: Project) -> None:
             file.set_grade(q, d, 3)
     report = merge_work(project, [ana])
     assert report.totals["changed"] == 2 and report.taken is not None
-    project.undo(report.taken, action="undo merge")
+    project.undo.restore(report.taken, action="undo merge")
 
 
 def grade_an_unsettled_item_and_undo(project: Project) -> None:
-    items = project.pool_items(2)
+    items = project.pools.pool_items(2)
     row = items[items["grade"].isna()].iloc[-1]  # coord's grade is a pick among ana's and ben's ratings
-    project.undo(project.grade_taken(row["query_id"], row["doc_id"], 3, version=2), action="undo grade")
+    project.undo.restore(project.grade_taken(row["query_id"], row["doc_id"], 3, version=2), action="undo grade")
 
 
 def note_a_rated_item_and_undo(project: Project) -> None:
-    rated = project.ratings(2)
+    rated = project.ratings.verified(2)
     row = rated[rated["annotator"] == "ana"].iloc[0]
     project.file.user = "ana"  # her note is also her rating's
     taken = project.note_taken(row["query_id"], row["doc_id"], "changed my mind", version=2)
     project.file.user = "coord"
-    project.undo(taken, action="undo note")
+    project.undo.restore(taken, action="undo note")
 
 
 OPERATIONS: dict[str, Callable[[Project], None]] = {
@@ -199,12 +199,12 @@ def test_send_for_judgings_undo_and_its_redo_put_back_what_they_took(team_draft)
             [(q, d, "ana", 0, "", "t1"), (q, d, "ben", 3, "why", "t2")],
             columns=["query_id", "doc_id", "annotator", "grade", "note", "rated_at"],
         )
-        project.rating_store.add_ratings(rated, version=2, source="test")  # differing: it stays ungraded
+        project.ratings.add_ratings(rated, version=2, source="test")  # differing: it stays ungraded
     before = full_dump(team_draft)
     with Project.open(team_draft, user="coord") as project:
         taken = take_back_sent(project, sent)
         assert taken.before.count("judgments") == 8 and taken.before.count("ratings") == 2
-        project.undo(taken, action="redo send for judging")
+        project.undo.restore(taken, action="redo send for judging")
     assert_same(before, full_dump(team_draft), append_only(team_draft))
 
 

@@ -16,9 +16,9 @@ def stored(tmp_path, write):
     def make(qrels: str, run: str) -> Project:
         project = Project.create(tmp_path / "p.ndcgproj", user="ann")
         opened.append(project)
-        project.import_qrels(write("q.txt", qrels))
+        project.judgments.import_qrels(write("q.txt", qrels))
         freeze_draft(project)
-        project.import_run(write("r.txt", run), name="sys")
+        project.runs.import_run(write("r.txt", run), name="sys")
         return project
 
     yield make

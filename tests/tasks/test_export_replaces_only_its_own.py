@@ -23,7 +23,7 @@ def project(tmp_path) -> Path:
     path = tmp_path / "p.ndcgproj"
     (tmp_path / "q.txt").write_text(QRELS)
     with Project.create(path, user="ann") as p:
-        p.import_qrels(tmp_path / "q.txt")
+        p.judgments.import_qrels(tmp_path / "q.txt")
         freeze_draft(p)
     return path
 

@@ -43,9 +43,9 @@ def test_filling_from_a_model_is_refused_until_it_was_compared_with_people_then_
         with pytest.raises(InputError, match="compared with people on 6 items .* needs at least 7"):
             freeze_draft(p, fill_from=MODEL, min_shared=7)
         version = freeze_draft(p, fill_from=MODEL, min_shared=6)
-        frozen = p.qrels(version.version).frame.set_index("doc_id")["grade"]
+        frozen = p.pools.qrels(version.version).frame.set_index("doc_id")["grade"]
         assert frozen.to_dict() == people | {"d7": 3, "d8": 0}  # people's grades, the model's only where none
-        team = p.team(version)
+        team = p.pools.team(version)
     assert team["adjudication"] == {MODEL: 2}
     found = team["models"][MODEL]
     assert found["grades"] == 2
@@ -81,7 +81,7 @@ def test_freezing_with_ungraded_items_a_model_rated_names_filling_from_it_beside
 
 
 def test_freeze_requires_grades_and_hashes(project, write):
-    project.import_qrels(write("q.txt", "q1 0 A 3\nq1 0 B -1\n"), negative_as_ungraded=True)
+    project.judgments.import_qrels(write("q.txt", "q1 0 A 3\nq1 0 B -1\n"), negative_as_ungraded=True)
     with pytest.raises(InputError, match="1 ungraded item; grade them, or remove them explicitly"):
         freeze_draft(project)
     project.set_grade("q1", "B", 1)
@@ -94,16 +94,16 @@ def test_freeze_requires_grades_and_hashes(project, write):
 
 
 def test_freeze_can_drop_ungraded_explicitly(project, write):
-    project.import_qrels(write("q.txt", "q1 0 A 3\nq1 0 B -1\n"), negative_as_ungraded=True)
+    project.judgments.import_qrels(write("q.txt", "q1 0 A 3\nq1 0 B -1\n"), negative_as_ungraded=True)
     v = freeze_draft(project, remove_ungraded=True)
-    assert project.pool_items(v.version)["doc_id"].tolist() == ["A"]
-    assert "remove" in set(project.audit_log()["action"])
+    assert project.pools.pool_items(v.version)["doc_id"].tolist() == ["A"]
+    assert "remove" in set(project.judgments.audit_log()["action"])
 
 
 def test_freezing_counts_only_the_ungraded_items_rated_differently(tmp_path):
     """An ungraded item nobody rated is "ungraded", one rated alike is settled, one rated differently is open."""
     with Project.create(tmp_path / "p.ndcgproj", user="ann") as project:
-        project.add_items(pd.DataFrame({"query_id": ["q1"] * 5, "doc_id": list("ABCDE")}))
+        project.judgments.add_items(pd.DataFrame({"query_id": ["q1"] * 5, "doc_id": list("ABCDE")}))
         project.set_grade("q1", "A", 2)
         ratings = pd.DataFrame(
             [
@@ -116,13 +116,13 @@ def test_freezing_counts_only_the_ungraded_items_rated_differently(tmp_path):
             ],
             columns=["query_id", "doc_id", "annotator", "grade", "note", "rated_at"],
         )
-        project.rating_store.add_ratings(ratings, version=1, source="test")
+        project.ratings.add_ratings(ratings, version=1, source="test")
         before = dump(project.file.path)
         for remove in (False, True):
             with pytest.raises(InputError, match="has 2 items that annotators rated differently"):
                 freeze_draft(project, remove_ungraded=remove)
         assert dump(project.file.path) == before
-        project.rating_store.adjudicate(
+        project.ratings.adjudicate(
             pd.DataFrame([("q1", "B", 1), ("q1", "C", 2)], columns=["query_id", "doc_id", "grade"]),
             version=1,
             how="pick",
@@ -130,7 +130,7 @@ def test_freezing_counts_only_the_ungraded_items_rated_differently(tmp_path):
         with pytest.raises(InputError, match="has 1 ungraded item; grade them"):  # E: in the pool, never rated
             freeze_draft(project)
         frozen = freeze_draft(project, remove_ungraded=True)
-        assert project.qrels(frozen.version).frame.set_index("doc_id")["grade"].to_dict() == {
+        assert project.pools.qrels(frozen.version).frame.set_index("doc_id")["grade"].to_dict() == {
             "A": 2,
             "B": 1,
             "C": 2,

@@ -26,9 +26,10 @@ from ndcg_desktop.domain import EvalSettings, InputError
 from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.store import Project, pool_hash
 from ndcg_desktop.tasks import score_run
-from ndcg_desktop.tasks.export import export_comparison_csv, export_result, write_qrels
-from ndcg_desktop.tasks.freezing import freeze_draft
+from ndcg_desktop.tasks.export import export_comparison_csv, export_result
 from ndcg_desktop.tasks.scoring import ScoreResult
+from ndcg_desktop.tasks.export import write_qrels
+from ndcg_desktop.tasks.freezing import freeze_draft
 
 posix = pytest.mark.skipif(sys.platform == "win32", reason="links, FIFOs, sockets and devices are POSIX")
 QRELS = "=q2 0 D1 1\nq1 0 A 3\nq1 0 B 2\n"
@@ -67,10 +68,10 @@ def setup(tmp_path: Path, write) -> Iterator[tuple[Path, ScoreResult]]:
     """The project (closed again), and a compared result of it as the window holds one."""
     path = tmp_path / "p.ndcgproj"
     with Project.create(path, user="ann") as project:
-        project.import_qrels(write("q.txt", QRELS))
+        project.judgments.import_qrels(write("q.txt", QRELS))
         freeze_draft(project)
-        project.import_run(write("r.txt", RUN), name="sys")
-        project.import_run(write("r2.txt", RUN), name="other")
+        project.runs.import_run(write("r.txt", RUN), name="sys")
+        project.runs.import_run(write("r2.txt", RUN), name="other")
         settings = EvalSettings(k=2)
         first, second = score_run(project, "sys", None, settings), score_run(project, "other", None, settings)
     table = pd.DataFrame({"query_id": ["q1"], "ndcg_a": [0.5], "ndcg_b": [0.25], "difference": [-0.25]})

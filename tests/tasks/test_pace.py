@@ -26,7 +26,9 @@ def graded(tmp_path, write, monkeypatch):
     ]
     clock = iter(t for t in times for _ in range(2))  # a grade reads the clock twice: its row and its audit row
     with Project.create(path, user="ann") as p:
-        p.import_qrels(write("q.txt", "".join(f"q1 0 D{i} -1\n" for i in range(6))), negative_as_ungraded=True)
+        p.judgments.import_qrels(
+            write("q.txt", "".join(f"q1 0 D{i} -1\n" for i in range(6))), negative_as_ungraded=True
+        )
         monkeypatch.setattr(judgments_module, "now", lambda: next(clock))
         for i in range(4):
             p.set_grade("q1", f"D{i}", 1)
@@ -84,7 +86,9 @@ def test_an_undone_grade_is_not_counted_and_a_redone_one_counts_once(tmp_path, w
 
     path = tmp_path / "p.ndcgproj"
     with Project.create(path, user="ann") as p:
-        p.import_qrels(write("q.txt", "".join(f"q1 0 D{i} -1\n" for i in range(3))), negative_as_ungraded=True)
+        p.judgments.import_qrels(
+            write("q.txt", "".join(f"q1 0 D{i} -1\n" for i in range(3))), negative_as_ungraded=True
+        )
         grade_item(p, "q1", "D0", 1, version=1)
         undo(p, grade_item(p, "q1", "D1", 2, version=1), action="undo grade")  # graded, then undone
         taken = grade_item(p, "q1", "D2", 3, version=1)

@@ -9,10 +9,10 @@ from ndcg_desktop.scoring.pooling import Budget, Strategy
 from ndcg_desktop.sessions.events import ItemsChanged, ProjectSlot
 from ndcg_desktop.sessions.pool_economics import EconomicsSession
 from ndcg_desktop.store import Project
-from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.pool_builds import PoolRequest, apply_pool, plan_pool
 from ndcg_desktop.tasks.pool_economics import ALL, pool_economics
 from tests.tasks.test_pool_builds import RUNS, _write_run
+from ndcg_desktop.tasks.freezing import freeze_draft
 
 
 def test_the_drafts_curve_beside_the_strategys_expected_one(tmp_path: Path) -> None:
@@ -21,10 +21,10 @@ def test_the_drafts_curve_beside_the_strategys_expected_one(tmp_path: Path) -> N
     with Project.create(path, user="ana") as p:
         for name in RUNS:
             _write_run(tmp_path / f"{name}.run", name)
-            p.import_run(tmp_path / f"{name}.run", name=name)
-        p.import_qrels(tmp_path / "v1.qrels")
+            p.runs.import_run(tmp_path / f"{name}.run", name=name)
+        p.judgments.import_qrels(tmp_path / "v1.qrels")
         freeze_draft(p)
-        p.new_draft_from(1)
+        p.pools.new_draft_from(1)
         # rrf (k = 60) on q1 takes a1 (1/61 + 1/62), then b1 and c1 (1/61 each, by ID): all judged in v1 already
         plan = plan_pool(p, PoolRequest(("A", "B", "C"), Strategy.parse("rrf"), Budget.parse("3"), 4, ("q1",)))
         apply_pool(p, plan)
@@ -45,7 +45,7 @@ def test_the_session_drops_its_curves_when_the_drafts_grades_change(tmp_path: Pa
     with Project.create(path, user="ana") as p:
         for name in RUNS:
             _write_run(tmp_path / f"{name}.run", name)
-            p.import_run(tmp_path / f"{name}.run", name=name)
+            p.runs.import_run(tmp_path / f"{name}.run", name=name)
     slot, session = ProjectSlot(), EconomicsSession()
     session.follow(slot)
     project = Project.open(path, user="ana")

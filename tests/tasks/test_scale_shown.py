@@ -15,9 +15,9 @@ from ndcg_desktop.scoring.stats import StatsSettings
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.agreement import load_agreement
 from ndcg_desktop.tasks.comparing import compare_project
-from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.pool_diff import diff_pools
 from ndcg_desktop.tasks.scoring import check_run, score_run, score_run_at
+from ndcg_desktop.tasks.freezing import freeze_draft
 
 QRELS = "q1 0 A 4\nq1 0 B 2\nq1 0 C 0\nq2 0 D 3\nq2 0 E 1\n"
 RUN_X = "q1 Q0 B 1 3 x\nq1 Q0 A 2 2 x\nq2 Q0 D 1 1 x\n"
@@ -29,13 +29,13 @@ BASE = EvalSettings(unjudged="zero")  # the window's and the caller's default sc
 @pytest.fixture
 def project(tmp_path, write):
     with Project.create(tmp_path / "p.ndcgproj", scale=GradeScale(0, 4), user="ann") as p:
-        p.import_qrels(write("q.txt", QRELS))
+        p.judgments.import_qrels(write("q.txt", QRELS))
         freeze_draft(p)
-        p.new_draft_from(1)
+        p.pools.new_draft_from(1)
         p.set_grade("q1", "C", 4, version=2)
         freeze_draft(p, version=2)
-        p.import_run(write("x.txt", RUN_X), name="x")
-        p.import_run(write("y.txt", RUN_Y), name="y")
+        p.runs.import_run(write("x.txt", RUN_X), name="x")
+        p.runs.import_run(write("y.txt", RUN_Y), name="y")
         yield p
 
 
@@ -65,5 +65,5 @@ def test_agreement_names_the_versions_scale(project):
 
 
 def test_the_projects_grades_use_the_whole_scale(project):
-    grades = project.qrels(2).frame["grade"]
+    grades = project.pools.qrels(2).frame["grade"]
     assert isinstance(grades, pd.Series) and grades.max() == 4

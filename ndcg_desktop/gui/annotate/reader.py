@@ -1,7 +1,7 @@
 """What the document pane shows beyond a short document: a long one as plain text, a chunk inside its document.
 
 A chunk judged in its context: the parent document's title and text, with the chunk's passage marked.
-Which document a chunk belongs to comes from the stored runs' chunk maps (``Project.chunk_parents``);
+Which document a chunk belongs to comes from the stored runs' chunk maps (``project.runs.chunk_parents``);
 the passage's own text is the document stored under the chunk's ID, when one was imported.
 """
 
@@ -76,8 +76,8 @@ def show_passage(
     reader: QTextBrowser, title: QLabel, notice: QLabel, project: Project, chunk_id: str, parent_id: str, query: str
 ) -> None:
     """Show chunk ``chunk_id`` inside its document ``parent_id``: the parent's title, its text, the passage marked."""
-    parent = project.document(parent_id)
-    chunk = project.document(chunk_id)
+    parent = project.texts.document(parent_id)
+    chunk = project.texts.document(chunk_id)
     passage = chunk["text"] if chunk else ""
     heading = translate("passage", "{chunk_id} — a passage of {parent_id}").format(
         chunk_id=chunk_id, parent_id=parent_id
@@ -134,7 +134,7 @@ def mark_retrieved(reader: QTextBrowser, notice: QLabel, project: Project, chunk
     """
     cursors: list[QTextCursor] = []
     for chunk_id in chunk_ids:
-        chunk = project.document(chunk_id)
+        chunk = project.texts.document(chunk_id)
         if chunk and chunk["text"]:
             cursors += passage_cursors(reader.document(), chunk["text"])
     cursors.sort(key=lambda c: c.selectionStart())
