@@ -26,8 +26,8 @@ from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.formats.runs import preview_run, read_run
 from ndcg_desktop.scoring import evaluate
 from ndcg_desktop.store import Project
-from ndcg_desktop.tasks.importing import NegativeGrades, import_judgments, import_run
 from ndcg_desktop.tasks.freezing import freeze_draft
+from ndcg_desktop.tasks.importing import NegativeGrades, import_judgments, import_run
 
 # --- item 14: comment lines ------------------------------------------------------------------------------------
 

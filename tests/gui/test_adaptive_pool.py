@@ -12,9 +12,9 @@ from PySide6.QtWidgets import QApplication, QDialog
 from ndcg_desktop.domain.blind import judging_order
 from ndcg_desktop.gui.pools import dialogs as pools_dialogs
 from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.freezing import freeze_draft
 
 from .conftest import shot
-from ndcg_desktop.tasks.freezing import freeze_draft
 
 RUNS = {
     "A": {"q1": ["a1", "a2", "a3", "a4"], "q2": ["x1", "x2"]},

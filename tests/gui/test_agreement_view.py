@@ -11,9 +11,9 @@ from PySide6.QtCore import Qt
 from ndcg_desktop.domain import UnjudgedPolicy
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.agreement import compute_agreement
+from ndcg_desktop.tasks.freezing import freeze_draft
 
 from .conftest import shot
-from ndcg_desktop.tasks.freezing import freeze_draft
 
 L3 = math.log2(3)
 QRELS = "q1 0 A 3\nq1 0 B 2\nq1 0 C 1\nq2 0 X 1\nq2 0 Y 0\n"

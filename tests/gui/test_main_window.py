@@ -5,8 +5,8 @@ from __future__ import annotations
 from PySide6.QtWidgets import QMessageBox
 
 from ndcg_desktop.store import Project
-from ndcg_desktop.tasks.importing import NegativeGrades
 from ndcg_desktop.tasks.freezing import freeze_draft
+from ndcg_desktop.tasks.importing import NegativeGrades
 
 
 def test_negative_grades_are_a_question_not_a_silent_choice(window, tmp_path, qtbot, messages):

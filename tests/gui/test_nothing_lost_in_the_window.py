@@ -7,9 +7,9 @@ from __future__ import annotations
 from PySide6.QtWidgets import QDialog, QMessageBox
 
 from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.freezing import freeze_draft
 
 from .conftest import shot
-from ndcg_desktop.tasks.freezing import freeze_draft
 
 
 def discard_shown_draft(window, qtbot, messages):

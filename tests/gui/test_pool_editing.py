@@ -14,9 +14,9 @@ from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
 
 from ndcg_desktop.gui.pools import editing as pool_editing
 from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.freezing import freeze_draft
 
 from .conftest import shot
-from ndcg_desktop.tasks.freezing import freeze_draft
 
 
 def pool(path, version=1, query="q1"):

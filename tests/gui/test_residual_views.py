@@ -13,12 +13,12 @@ from ndcg_desktop.domain import EvalSettings
 from ndcg_desktop.scoring.stats import StatsSettings
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.comparing import compare_project
+from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.scoring import score_run
 
 from .conftest import shot
 from .test_runs_view import RUNS_TAB, checked, choose_for_all, scored
 from .test_scores_behaviour import check_and_score, choose
-from ndcg_desktop.tasks.freezing import freeze_draft
 
 # Version 1 judges A=3 and D=0 for q1 and E=1 for q2; version 2 adds B=2 and C=1 for q1 and F=2 for q2.
 ROUND_1 = "q1 0 A 3\nq1 0 D 0\nq2 0 E 1\n"

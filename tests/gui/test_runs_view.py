@@ -15,9 +15,9 @@ from ndcg_desktop.gui.charts import points
 from ndcg_desktop.scoring.stats import StatsSettings
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.comparing import COMPARISON_FILES, compare_project
+from ndcg_desktop.tasks.freezing import freeze_draft
 
 from .conftest import cranfield_project, shot
-from ndcg_desktop.tasks.freezing import freeze_draft
 
 RUNS_TAB = 3
 

@@ -11,10 +11,10 @@ from PySide6.QtWidgets import QMessageBox, QPushButton
 from ndcg_desktop.domain import GradeScale
 from ndcg_desktop.store import Project
 from ndcg_desktop.store.runs import RunRepository
+from ndcg_desktop.tasks.freezing import freeze_draft
 
 from .conftest import shot
 from .test_workspace_plain_text import red_pixels, red_png  # noqa: F401 - red_png is a fixture
-from ndcg_desktop.tasks.freezing import freeze_draft
 
 QRELS = "q1 0 A 3\nq1 0 B 2\nq1 0 C 1\nq1 0 D 0\nq2 0 E 1\n"
 RUN = "q1 Q0 B 1 2.0 s\nq1 Q0 X 2 1.5 s\nq1 Q0 C 3 1.0 s\nq2 Q0 E 1 1.0 s\nq2 Q0 Y 2 0.5 s\n"

@@ -13,10 +13,10 @@ from ndcg_desktop.gui.team import AssignDialog
 from ndcg_desktop.sessions.team import AssignChoices
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.adjudication import disagreements
+from ndcg_desktop.tasks.pooling import pool_from_runs
 from ndcg_desktop.tasks.teams import plan_summary, read_work_file
 
 from .conftest import shot
-from ndcg_desktop.tasks.pooling import pool_from_runs
 
 COLUMNS = ["query_id", "doc_id", "annotator", "grade", "note", "rated_at"]
 

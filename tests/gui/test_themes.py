@@ -7,9 +7,9 @@ from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication
 
 from ndcg_desktop.gui import themes
+from ndcg_desktop.tasks.freezing import freeze_draft
 
 from .conftest import shot
-from ndcg_desktop.tasks.freezing import freeze_draft
 
 
 @pytest.fixture

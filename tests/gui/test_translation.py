@@ -12,9 +12,9 @@ from pathlib import Path
 from PySide6.QtWidgets import QAbstractButton, QComboBox, QGroupBox, QLabel, QTableView, QTabWidget
 
 from ndcg_desktop.gui import i18n
+from ndcg_desktop.tasks.freezing import freeze_draft
 
 from .conftest import shot
-from ndcg_desktop.tasks.freezing import freeze_draft
 
 REPO = Path(__file__).resolve().parents[2]
 TS = REPO / "resources" / "translations" / "ndcg_desktop_zh_CN.ts"

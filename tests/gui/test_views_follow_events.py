@@ -11,10 +11,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
 from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.pooling import apply_send_for_judging, plan_send_for_judging
 
 from .conftest import shot
-from ndcg_desktop.tasks.freezing import freeze_draft
 
 
 def listed(window) -> dict[str, tuple[int, int]]:

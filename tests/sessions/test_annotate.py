@@ -23,10 +23,10 @@ from ndcg_desktop.sessions.annotate import (
 from ndcg_desktop.sessions.annotate_rules import Decision, Refusal
 from ndcg_desktop.sessions.events import ProjectSlot
 from ndcg_desktop.store import FrozenVersionChanged, Project
+from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.importing import import_ratings
 from ndcg_desktop.tasks.pool_editing import discard, plan_discard, restore_discarded
 from ndcg_desktop.tasks.pooling import apply_send_for_judging, plan_send_for_judging, take_back_sent
-from ndcg_desktop.tasks.freezing import freeze_draft
 
 QRELS = "q1 0 A 3\nq1 0 B 2\nq1 0 C -1\nq1 0 D -1\nq2 0 E -1\n"  # q1: A, B graded, C, D not; q2: E not
 RUN = "q1 Q0 A 1 3 s\nq1 Q0 X 2 2 s\nq2 Q0 E 1 1 s\nq2 Q0 Y 2 0.5 s\n"

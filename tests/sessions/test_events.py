@@ -21,8 +21,8 @@ from ndcg_desktop.sessions.events import (
     VersionRefused,
     VersionsChanged,
 )
-from ndcg_desktop.tasks.project import FrozenVersionChanged, create_project, open_project
 from ndcg_desktop.tasks.freezing import freeze_draft
+from ndcg_desktop.tasks.project import FrozenVersionChanged, create_project, open_project
 
 
 @pytest.fixture

@@ -10,10 +10,10 @@ from ndcg_desktop.domain.choices import BY_NAME
 from ndcg_desktop.sessions.events import ProjectSlot
 from ndcg_desktop.sessions.pool_diff import DIFF_CHOICES, INPUTS, RESULT, PoolDiffSession
 from ndcg_desktop.store import FrozenVersionChanged
+from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.pool_diff import diff_pools
 from ndcg_desktop.tasks.project import open_project
 from tests.conftest import RUN_X
-from ndcg_desktop.tasks.freezing import freeze_draft
 
 
 @pytest.fixture

@@ -12,9 +12,9 @@ from ndcg_desktop.domain import InputError
 from ndcg_desktop.domain.settings import GradeScale, default_labels
 from ndcg_desktop.sessions.events import ProjectSlot
 from ndcg_desktop.sessions.pool_edit import ITEMS, PENDING, DocumentSearch, EditRefusal, PoolEditSession
+from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.pool_editing import restore_discarded
 from ndcg_desktop.tasks.project import create_project, open_project
-from ndcg_desktop.tasks.freezing import freeze_draft
 
 LABELS = default_labels(GradeScale())  # the projects' labels: 0..3, the default ladder
 

@@ -24,8 +24,8 @@ from ndcg_desktop.sessions.runs import (
 )
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.comparing import choices_note, compare_project
-from ndcg_desktop.tasks.scoring import score_run
 from ndcg_desktop.tasks.freezing import freeze_draft
+from ndcg_desktop.tasks.scoring import score_run
 
 FAST = StatsSettings(resamples=1000)
 DEMO = resources.files("ndcg_desktop.demo")

@@ -6,23 +6,20 @@ from __future__ import annotations
 
 import sqlite3
 
-import numpy as np
 import pandas as pd
 import pytest
-from sklearn.metrics import cohen_kappa_score
 
-from ndcg_desktop.domain import InputError
 from ndcg_desktop.domain.settings import GradeScale
 from ndcg_desktop.store import Project
-from ndcg_desktop.tasks.advice import what_blocks_freezing
 from ndcg_desktop.store.ratings import RATING_COLUMNS
 from ndcg_desktop.store.schema import ASSESSOR_FORMAT, SCHEMA_VERSION
 from ndcg_desktop.tasks.adjudication import apply_rule, disagreements, rule_grade
+from ndcg_desktop.tasks.advice import what_blocks_freezing
+from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.pool_editing import discard, plan_discard, remove_from_pool, restore_discarded, undo_remove
 
 from .conftest import dump
 from .test_undo import append_only, assert_same, full_dump
-from ndcg_desktop.tasks.freezing import freeze_draft
 
 MODEL = "model:tiny"
 DOCS = [f"d{i}" for i in range(1, 9)]

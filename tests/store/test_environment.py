@@ -25,9 +25,9 @@ import pytest
 from ndcg_desktop.cli import project as cli_project
 from ndcg_desktop.cli.main import main
 from ndcg_desktop.store import DiskFull, Project, ProjectBusy, ProjectDamaged, ProjectReadOnly
+from ndcg_desktop.tasks.freezing import freeze_draft
 
 from .conftest import dump
-from ndcg_desktop.tasks.freezing import freeze_draft
 
 root_only = pytest.mark.skipif(sys.platform == "win32" or os.geteuid() != 0, reason="mounting needs root")
 posix = pytest.mark.skipif(sys.platform == "win32", reason="POSIX permission bits")

@@ -21,10 +21,10 @@ from ndcg_desktop.cli.main import main
 from ndcg_desktop.domain import InputError
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks import apply_send_for_judging, plan_send_for_judging
-
-from .conftest import dump
 from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.pooling import pool_from_runs
+
+from .conftest import dump
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -15,11 +15,11 @@ from ndcg_desktop.cli.main import main
 from ndcg_desktop.domain import InputError
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks import plan_send_for_judging
-
-from .conftest import dump
 from ndcg_desktop.tasks.export import write_qrels
 from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.pooling import pool_from_runs
+
+from .conftest import dump
 
 
 @pytest.fixture

@@ -14,10 +14,10 @@ from ndcg_desktop.domain import InputError
 from ndcg_desktop.store import Project
 from ndcg_desktop.store.pool_builds import CHOICE_COLUMNS, NewBuild
 from ndcg_desktop.store.schema import POOLING_FORMAT, SCHEMA_VERSION
-from ndcg_desktop.tasks.pool_editing import discard, plan_discard, remove_from_pool, restore_discarded, undo_remove
-from tests.store.test_undo import append_only, assert_same, full_dump
 from ndcg_desktop.tasks.freezing import freeze_draft
+from ndcg_desktop.tasks.pool_editing import discard, plan_discard, remove_from_pool, restore_discarded, undo_remove
 from ndcg_desktop.tasks.status import project_status
+from tests.store.test_undo import append_only, assert_same, full_dump
 
 DATA = Path(__file__).parent.parent / "data"
 RUNS = [

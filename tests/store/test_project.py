@@ -13,11 +13,9 @@ from ndcg_desktop.domain import EvalSettings, GradeScale, InputError
 from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.formats.runs import read_run
 from ndcg_desktop.scoring import evaluate
-from ndcg_desktop.store import Project, pool_hash
+from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.advice import frozen_version
-from ndcg_desktop.tasks.export import write_qrels
 from ndcg_desktop.tasks.freezing import freeze_draft
-from ndcg_desktop.tasks.pooling import pool_from_runs
 from ndcg_desktop.tasks.status import project_counts
 
 QRELS = "q1 0 A 3\nq1 0 B 2\nq1 0 C 1\nq1 0 D 0\nq2 0 E 1\n"

@@ -15,10 +15,10 @@ from ndcg_desktop.domain.settings import GradeScale
 from ndcg_desktop.store import Project, ProtectionAltered, pool_hash
 from ndcg_desktop.store.ratings import RATING_COLUMNS, ratings_hash
 from ndcg_desktop.store.schema import RATINGS_FORMAT, SCHEMA_VERSION
+from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.teams import ratings_table
 
 from .conftest import dump
-from ndcg_desktop.tasks.freezing import freeze_draft
 
 RATING_TRIGGERS = ("frozen_rating_not_updated", "frozen_rating_not_deleted", "frozen_rating_not_added")
 # tests/data/schema_v3/project-v3.ndcgproj (and schema_v2's), read independently of the store (tests/data/SOURCES.md)

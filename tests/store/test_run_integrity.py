@@ -24,8 +24,8 @@ from ndcg_desktop.domain.settings import UnjudgedPolicy
 from ndcg_desktop.store import Project, ProtectionAltered, RunChanged
 from ndcg_desktop.store.schema import SCHEMA_VERSION, run_hash
 from ndcg_desktop.tasks import plan_send_for_judging, pool_preview
-from ndcg_desktop.tasks.scoring import score_run
 from ndcg_desktop.tasks.freezing import freeze_draft
+from ndcg_desktop.tasks.scoring import score_run
 
 RUN_TRIGGERS = ("stored_run_not_updated", "stored_run_not_deleted", "stored_run_not_replaced")
 ARGV = ["--run-name", "bm25", "--unjudged", "zero"]

@@ -17,11 +17,11 @@ from ndcg_desktop.domain import EvalSettings
 from ndcg_desktop.domain.settings import UnjudgedPolicy
 from ndcg_desktop.store import Project
 from ndcg_desktop.store.schema import SCHEMA_VERSION
+from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.scoring import score_run
+from ndcg_desktop.tasks.status import project_status
 
 from .conftest import dump
-from ndcg_desktop.tasks.freezing import freeze_draft
-from ndcg_desktop.tasks.status import project_status
 
 GUIDELINES_TRIGGERS = {"guidelines_not_updated", "guidelines_not_deleted", "guidelines_not_replaced"}
 

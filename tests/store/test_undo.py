@@ -21,10 +21,10 @@ from ndcg_desktop.domain import InputError
 from ndcg_desktop.store import Project
 from ndcg_desktop.store.undo import items_scope, referring
 from ndcg_desktop.tasks.adjudication import apply_rule, pick, pick_taken, undo_rule
+from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.pool_editing import discard, plan_discard, remove_from_pool, restore_discarded, undo_remove
 from ndcg_desktop.tasks.pooling import apply_send_for_judging, plan_send_for_judging, take_back_sent
 from ndcg_desktop.tasks.teams import assign_work, merge_work, read_work_file
-from ndcg_desktop.tasks.freezing import freeze_draft
 
 ANNOTATORS = ("ana", "ben", "chen")
 

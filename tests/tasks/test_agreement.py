@@ -21,8 +21,8 @@ from ndcg_desktop.tasks.agreement import (
     export_agreement,
     kendall_tau,
 )
-from ndcg_desktop.tasks.scoring import score_run
 from ndcg_desktop.tasks.freezing import freeze_draft
+from ndcg_desktop.tasks.scoring import score_run
 
 L3 = math.log2(3)
 

@@ -24,8 +24,8 @@ from ndcg_desktop.tasks import score_run
 from ndcg_desktop.tasks.agreement import AGREEMENT_FILES
 from ndcg_desktop.tasks.comparing import COMPARISON_FILES
 from ndcg_desktop.tasks.export import export_result
-from ndcg_desktop.tasks.scoring import ScoreResult
 from ndcg_desktop.tasks.freezing import freeze_draft
+from ndcg_desktop.tasks.scoring import ScoreResult
 
 QRELS = "q1 0 A 3\nq1 0 B 2\nq2 0 C 1\n"
 RUN_A = "q1 Q0 B 1 2.0 a\nq1 Q0 A 2 1.0 a\nq2 Q0 C 1 1.0 a\n"

@@ -10,10 +10,10 @@ from ndcg_desktop.domain import InputError
 from ndcg_desktop.store import Project
 from ndcg_desktop.store.ratings import AnnotatorTaken
 from ndcg_desktop.tasks import NegativeGrades, NegativeGradesFound, import_judgments
+from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.importing import import_ratings
 from ndcg_desktop.tasks.teams import ratings_table
 from tests.store.conftest import dump
-from ndcg_desktop.tasks.freezing import freeze_draft
 
 QRELS = "q1 0 A 3\nq1 0 B -1\n"
 

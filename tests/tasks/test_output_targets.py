@@ -26,10 +26,9 @@ from ndcg_desktop.domain import EvalSettings, InputError
 from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.store import Project, pool_hash
 from ndcg_desktop.tasks import score_run
-from ndcg_desktop.tasks.export import export_comparison_csv, export_result
-from ndcg_desktop.tasks.scoring import ScoreResult
-from ndcg_desktop.tasks.export import write_qrels
+from ndcg_desktop.tasks.export import export_comparison_csv, export_result, write_qrels
 from ndcg_desktop.tasks.freezing import freeze_draft
+from ndcg_desktop.tasks.scoring import ScoreResult
 
 posix = pytest.mark.skipif(sys.platform == "win32", reason="links, FIFOs, sockets and devices are POSIX")
 QRELS = "=q2 0 D1 1\nq1 0 A 3\nq1 0 B 2\n"

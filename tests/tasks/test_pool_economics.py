@@ -9,10 +9,10 @@ from ndcg_desktop.scoring.pooling import Budget, Strategy
 from ndcg_desktop.sessions.events import ItemsChanged, ProjectSlot
 from ndcg_desktop.sessions.pool_economics import EconomicsSession
 from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.pool_builds import PoolRequest, apply_pool, plan_pool
 from ndcg_desktop.tasks.pool_economics import ALL, pool_economics
 from tests.tasks.test_pool_builds import RUNS, _write_run
-from ndcg_desktop.tasks.freezing import freeze_draft
 
 
 def test_the_drafts_curve_beside_the_strategys_expected_one(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ import pytest
 
 from ndcg_desktop.domain import InputError
 from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.pool_editing import (
     add_to_pool,
     discard,
@@ -19,7 +20,6 @@ from ndcg_desktop.tasks.pool_editing import (
     undo_remove,
 )
 from ndcg_desktop.tasks.project import start_draft
-from ndcg_desktop.tasks.freezing import freeze_draft
 
 
 @pytest.fixture

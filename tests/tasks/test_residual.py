@@ -22,8 +22,8 @@ from ndcg_desktop.domain import EvalSettings
 from ndcg_desktop.scoring.stats import StatsSettings
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.comparing import compare_project
-from ndcg_desktop.tasks.scoring import check_run, score_run
 from ndcg_desktop.tasks.freezing import freeze_draft
+from ndcg_desktop.tasks.scoring import check_run, score_run
 
 DL19 = Path(__file__).resolve().parents[1] / "data" / "trec_dl" / "qrels.dl19-passage.txt.gz"
 SCORING = ["--unjudged", "zero", "--unknown-queries", "ignore"]

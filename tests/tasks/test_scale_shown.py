@@ -15,9 +15,9 @@ from ndcg_desktop.scoring.stats import StatsSettings
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.agreement import load_agreement
 from ndcg_desktop.tasks.comparing import compare_project
+from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.pool_diff import diff_pools
 from ndcg_desktop.tasks.scoring import check_run, score_run, score_run_at
-from ndcg_desktop.tasks.freezing import freeze_draft
 
 QRELS = "q1 0 A 4\nq1 0 B 2\nq1 0 C 0\nq2 0 D 3\nq2 0 E 1\n"
 RUN_X = "q1 Q0 B 1 3 x\nq1 Q0 A 2 2 x\nq2 Q0 D 1 1 x\n"

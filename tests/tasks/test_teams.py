@@ -13,6 +13,7 @@ import pytest
 from ndcg_desktop.domain import InputError
 from ndcg_desktop.domain.blind import judging_order
 from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.importing import import_ratings
 from ndcg_desktop.tasks.teams import (
     WORK_META,
@@ -24,7 +25,6 @@ from ndcg_desktop.tasks.teams import (
     read_work_file,
 )
 from tests.store.conftest import dump  # one copy, shared with the store tests
-from ndcg_desktop.tasks.freezing import freeze_draft
 
 N_QUERIES, PER_QUERY_ITEMS = 10, 5
 

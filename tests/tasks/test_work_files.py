@@ -14,11 +14,11 @@ import pytest
 from ndcg_desktop.domain import InputError
 from ndcg_desktop.store import Project
 from ndcg_desktop.store.schema import SCHEMA_VERSION
+from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.teams import assign_work, merge_work, ratings_table
 from ndcg_desktop.tasks.work_files import WORK_META, grader, open_to_grade, read_work_file, scope_hash
 from tests.store.conftest import dump
 from tests.tasks.test_teams import grade_all, make_team
-from ndcg_desktop.tasks.freezing import freeze_draft
 
 
 @pytest.fixture
