@@ -50,12 +50,13 @@ def gui_measure(qrels: Path, run: Path) -> dict[str, float]:
     from ndcg_desktop.gui.scores.send import SendForJudgingDialog
     from ndcg_desktop.gui.stall_meter import StallMeter
     from ndcg_desktop.store import Project
+    from ndcg_desktop.tasks.freezing import freeze_draft
 
     app = QApplication.instance() or QApplication([])
     project = tmp / "bench.ndcgproj"
     with Project.create(project) as p:
         p.judgments.import_qrels(qrels)
-        p.freeze()
+        freeze_draft(p)
     window = MainWindow()
     window.show()
     window.open_project(project)

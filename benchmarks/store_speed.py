@@ -122,6 +122,7 @@ print(json.dumps({"times": times, "cpu": cpu, "judgments": len(qrels.frame), "qr
 def build_frozen(project_path: Path, work: Path, queries: int, per_query: int, seed: int) -> int:
     """A project whose version 1 is frozen with queries x per_query graded judgments; returns their count."""
     from ndcg_desktop.store import Project
+    from ndcg_desktop.tasks.freezing import freeze_draft
 
     rng = np.random.default_rng(seed)
     docs = rng.integers(0, 8_841_823, size=(queries, per_query))
@@ -130,7 +131,7 @@ def build_frozen(project_path: Path, work: Path, queries: int, per_query: int, s
     qrels_file.write_text("".join(sorted(lines)))
     with Project.create(project_path, user="bench") as project:
         project.judgments.import_qrels(qrels_file)
-        project.freeze()
+        freeze_draft(project)
     return len(lines)
 
 

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import settings
 
 from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.freezing import freeze_draft
 
 if not os.environ.get("QT_QPA_PLATFORM"):  # unset or empty (Qt then picks xcb and aborts without a display)
     os.environ["QT_QPA_PLATFORM"] = "offscreen"  # before anything imports Qt
@@ -61,7 +62,7 @@ def two_versions(tmp_path, write):
     path = tmp_path / "p.ndcgproj"
     with Project.create(path, user="ann") as project:
         project.judgments.import_qrels(write("q.txt", TWO_VERSIONS_QRELS))
-        project.freeze()
+        freeze_draft(project)
         project.pools.new_draft_from(1)
     with Project.open(path, user="bob") as project:
         project.set_grade("q1", "A", 0, version=2)  # regraded 3 -> 0
@@ -71,7 +72,7 @@ def two_versions(tmp_path, write):
         project.judgments.remove_items(pd.DataFrame({"query_id": ["q1"], "doc_id": ["D"]}), version=2)
         project.judgments.add_items(pd.DataFrame({"query_id": ["q2"], "doc_id": ["G"]}), version=2)
         project.set_grade("q2", "G", 1, version=2)
-        project.freeze(version=2)
+        freeze_draft(project, version=2)
         project.runs.import_run(write("x.txt", RUN_X), name="x")
         project.runs.import_run(write("y.txt", RUN_Y), name="y")
     return path

@@ -13,6 +13,7 @@ from ndcg_desktop.cli.options import add_choice_option, settings_of, whole_numbe
 from ndcg_desktop.domain import GradeScale, InputError
 from ndcg_desktop.domain.settings import MAX_K
 from ndcg_desktop.formats.choices import ORDER_CHOICES, QRELS_FORMATS, RUN_FORMATS
+from ndcg_desktop.tasks.advice import frozen_version
 
 _SCORING_CHOICES = ("gain", "duplicates", "zero_idcg", "ties")  # unjudged, unknown queries, query set: fixed
 
@@ -137,7 +138,7 @@ def _run(args: argparse.Namespace, study: Any) -> Any:
     from ndcg_desktop.tasks.project import Project
 
     with Project.open(args.project, read_only=True) as project:
-        scale = project.pools.frozen_version(args.pool_version, check=False).scale
+        scale = frozen_version(project, args.pool_version, check=False).scale
         base = settings_of(_with_defaults(args), scale=scale, ties="docid-desc", id_map=None)
         return study(pool_runs_from_project(project, args.run_names, args.pool_version, base), base)
 

@@ -50,6 +50,7 @@ from ndcg_desktop.tasks.pace import PaceReport, pace_report
 from ndcg_desktop.tasks.pool_builds import PoolRequest, apply_pool, budget_text, next_batches, parse_budget, plan_pool
 from ndcg_desktop.tasks.pool_editing import DiscardPlan, plan_discard
 from ndcg_desktop.tasks.project import Project, create_project, freeze, start_draft
+from ndcg_desktop.tasks.status import project_status
 from ndcg_desktop.tasks.work_files import open_to_grade
 
 
@@ -572,7 +573,7 @@ def cmd_new_draft(args: argparse.Namespace) -> int:
 
 def cmd_status(args: argparse.Namespace) -> int:
     with Project.open(args.project, read_only=True) as project:
-        status = project.status()
+        status = project_status(project)
         pace = pace_report(project)
     if args.json:
         sys.stdout.write(json_text({**status, "pace": pace.as_dict()}))

@@ -69,7 +69,8 @@ def build_demo(path: str | Path, *, user: str = "demo") -> Path:
             project.texts.import_documents(documents)
         with resources.as_file(data / "judgments_v1.qrels") as first:
             project.judgments.import_qrels(first, fmt="trec")
-        frozen = project.freeze()
+        # the first round grades every item it pools: frozen as it is, nothing to decide (tasks.freezing)
+        frozen = project.judgments.record_freeze(project.pools.writable_draft(1))
         project.pools.new_draft_from(frozen.version)
         with resources.as_file(data / "judgments_v2.qrels") as second:
             project.judgments.import_qrels(second, negative_as_ungraded=True, fmt="trec")

@@ -25,6 +25,11 @@ class ProtectionAltered(InputError):
     """The file's protection triggers are missing, altered or joined by others: it is not written to."""
 
 
+class NoFrozenVersion(InputError):
+    """The project has no frozen pool version to use; what to do to get one is the caller's to say (tasks.advice),
+    from the state of the project."""
+
+
 class StorageProblem(InputError):
     """The project file's storage failed (disk, permissions, another program, damage); nothing was written."""
 

@@ -15,17 +15,15 @@ import pyarrow as pa
 
 from ndcg_desktop.domain.blind import BLIND
 from ndcg_desktop.domain.errors import InputError
-from ndcg_desktop.domain.names import MODEL_PREFIX
 from ndcg_desktop.formats.common import check_note
 from ndcg_desktop.store.core import INTERACTIVE_BUSY_MS, ProjectFile, now
 from ndcg_desktop.store.incoming import read_incoming
 from ndcg_desktop.store.pools import DraftTarget, PoolRepository, PoolVersion
 from ndcg_desktop.store.repository import Repository, writes
 from ndcg_desktop.store.schema import person_rating
-from ndcg_desktop.store.team import model_agreement, outstanding_handouts, outstanding_text
+from ndcg_desktop.store.team import model_agreement, outstanding_text
 from ndcg_desktop.store.undo import Left, Taken, capture, items_scope, take, version_scope
 
-MIN_SHARED = 50  # items a model must have been compared with people on before its ratings may fill a draft
 # The items of a draft that a model's rating may fill: ungraded, rated by no person, rated by the model.
 _FILLABLE = (
     "SELECT {what} FROM judgments j JOIN ratings r ON (r.version, r.query_id, r.doc_id) = (j.version, j.query_id, "
@@ -39,7 +37,7 @@ _BATCH = 5_000  # rows a step when feeding a temporary table: other threads get 
 
 class RegradeRefused(InputError):
     """An import that only adds met a regrade: the file grades an item otherwise than the draft (a corrected
-    release; the command line's remedy is ``--release``, the window asks)."""
+    release; the remedy is the front's to word: tasks.importing names the command line's, the window asks)."""
 
 
 class JudgmentRepository(Repository):
@@ -398,8 +396,6 @@ class JudgmentRepository(Repository):
                     f"{_where(target)}, the file says {clash[2]}",
                     path=path,
                     line=clash[4],
-                    hint="to make the draft equal to a corrected release (regrades and withdrawals included), "
-                    "import it with --release",
                 )
             fill = "present AND old IS NULL AND grade IS NOT NULL"  # an ungraded item the file grades
             added, graded_existing, present, ungraded = conn.execute(
@@ -444,129 +440,84 @@ class JudgmentRepository(Repository):
             "comment_lines": int(qrels.comments),  # skipped (trec_eval 10.0: a TREC line starting with '#')
         }
 
-    @writes
-    def freeze(
-        self,
-        *,
-        version: int | None = None,
-        remove_ungraded: bool = False,
-        fill_from: str | None = None,
-        min_shared: int = MIN_SHARED,
-        work_out: bool = False,
-    ) -> PoolVersion:
-        """Freeze a draft into an immutable, hashed version. Ungraded items block it unless removed.
+    def graded_count(self, version: int) -> tuple[int, int]:
+        """How many items version ``version`` holds, and how many of them are graded."""
+        items, graded = self.file.query("SELECT count(*), count(grade) FROM judgments WHERE version = ?", (version,))[0]
+        return int(items), int(graded)
 
-        Work files still handed out (:func:`outstanding_handouts`) block it unless ``work_out``: then the freeze
-        goes ahead and an audit row of the version names them (``freeze with work out: ...``).
+    def item_counts(self, version: int) -> tuple[int, int, int]:
+        """Version ``version``'s items, graded items and queries."""
+        row = self.file.query(
+            "SELECT count(*), count(grade), count(DISTINCT query_id) FROM judgments WHERE version = ?", (version,)
+        )[0]
+        return int(row[0]), int(row[1]), int(row[2])
 
-        ``fill_from`` (``model:<name>``, contract rule 18) first gives each item no person rated that model's
-        rating as its grade (the way it was settled is recorded as that name), and is refused unless the model's
-        ratings were compared with people's on at least ``min_shared`` items of this draft.
-        """
-        draft = self.pools.version(version) if version is not None else self.pools.draft()
-        if draft is None:
-            raise InputError("has no draft pool to freeze", path=self.file.path)
-        v = self.pools.writable_draft(draft.version)
-        out = outstanding_handouts(self.file.conn, v.version)
-        if out and not work_out:
-            raise InputError(
-                f"draft version {v.version} has work still handed out: {outstanding_text(out)}; merge the returned "
-                "work files first, or freeze without it",
-                path=self.file.path,
-                hint="ndcg freeze PROJECT --with-work-out freezes anyway (recorded in the audit log)",
-            )
-        filling = 0
-        if fill_from is not None:
-            filling = self._fillable(v, fill_from, min_shared)
-        items, graded = self.file.query("SELECT count(*), count(grade) FROM judgments WHERE version = ?", (v.version,))[
-            0
-        ]
-        ungraded = items - graded - filling
-        # Only an ungraded item can be unsettled: with none (the usual case) the ratings are not read at all
-        # (grouping 766k ratings took 0.6 s of every freeze). A model's rating never makes an item unsettled.
-        unsettled = (
-            int(
-                self.file.query(
-                    "SELECT count(*) FROM judgments j WHERE j.version = ? AND j.grade IS NULL AND ("
-                    "SELECT min(r.grade) != max(r.grade) FROM ratings r WHERE r.version = j.version "
-                    "AND r.query_id = j.query_id AND r.doc_id = j.doc_id AND " + person_rating("r") + ")",
-                    (v.version,),
-                )[0][0]
-            )
-            if ungraded + filling
-            else 0
+    def unsettled(self, version: int) -> int:
+        """How many ungraded items of ``version`` annotators rated differently (only those can be unsettled; a
+        model's rating never makes one: rule 18)."""
+        return int(
+            self.file.query(
+                "SELECT count(*) FROM judgments j WHERE j.version = ? AND j.grade IS NULL AND ("
+                "SELECT min(r.grade) != max(r.grade) FROM ratings r WHERE r.version = j.version "
+                "AND r.query_id = j.query_id AND r.doc_id = j.doc_id AND " + person_rating("r") + ")",
+                (version,),
+            )[0][0]
         )
-        if unsettled:  # never removed as "ungraded": annotators graded them, they only disagree
-            raise InputError(
-                f"draft version {v.version} has {unsettled} item{'s' if unsettled != 1 else ''} that annotators rated "
-                "differently and nobody has adjudicated yet; adjudicate them first",
-                path=self.file.path,
-                hint="ndcg adjudicate PROJECT --rule median settles them all, ndcg adjudicate PROJECT lists them",
+
+    def models_of_ungraded(self, version: int) -> list[str]:
+        """The models that rated some ungraded item of ``version``, in name order."""
+        return [
+            str(row[0])
+            for row in self.file.query(
+                "SELECT DISTINCT r.annotator FROM judgments j JOIN ratings r ON (r.version, r.query_id, "
+                "r.doc_id) = (j.version, j.query_id, j.doc_id) WHERE j.version = ? AND j.grade IS NULL AND NOT "
+                + person_rating("r")
+                + " ORDER BY r.annotator",
+                (version,),
             )
-        if items == ungraded:  # before the next refusal, whose remedy would end here
-            raise InputError(f"draft version {v.version} has no graded items to freeze", path=self.file.path)
-        if ungraded and not remove_ungraded:
-            models = [  # a model that rated some of them: filling from it is the other way (rule 18)
-                str(row[0])
-                for row in self.file.query(
-                    "SELECT DISTINCT r.annotator FROM judgments j JOIN ratings r ON (r.version, r.query_id, "
-                    "r.doc_id) = (j.version, j.query_id, j.doc_id) WHERE j.version = ? AND j.grade IS NULL AND NOT "
-                    + person_rating("r")
-                    + " ORDER BY r.annotator",
-                    (v.version,),
-                )
-            ]
-            fill = (
-                f"; or fill the items no person rated from {models[0]}'s grades once it was compared with people "
-                f"(freeze --fill-ungraded-from {models[0]})"
-                if models
-                else ""
-            )
-            raise InputError(
-                f"draft version {v.version} has {ungraded} ungraded item{'s' if ungraded != 1 else ''}; grade them, "
-                "or remove them explicitly" + fill,
-                path=self.file.path,
-                hint="ndcg freeze PROJECT --remove-ungraded",
-            )
+        ]
+
+    def rated_by(self, version: int, annotator: str) -> int:
+        """How many ratings ``annotator`` gave in ``version``."""
+        return int(
+            self.file.query("SELECT count(*) FROM ratings WHERE version = ? AND annotator = ?", (version, annotator))[
+                0
+            ][0]
+        )
+
+    def compared_with_people(self, v: PoolVersion, model: str) -> int:
+        """On how many items of ``v`` ``model``'s ratings can be compared with people's grades (store.team)."""
+        return int(model_agreement(self.file.conn, v.version, v.scale, model)["items"])
+
+    def fillable(self, version: int, model: str) -> int:
+        """How many items freezing ``version`` would fill from ``model``'s ratings."""
+        return int(self.file.query(_FILLABLE.format(what="count(*)"), (model, version))[0][0])
+
+    @writes
+    def record_freeze(
+        self,
+        v: PoolVersion,
+        *,
+        fill_from: str | None = None,
+        remove_ungraded: bool = False,
+        work_out: list[tuple[str, str, int, int]] | None = None,
+    ) -> PoolVersion:
+        """Freeze draft ``v`` into an immutable, hashed version, as the caller decided (tasks.freezing): first fill
+        the items no person rated from ``fill_from``'s ratings (the way each was settled recorded as that name),
+        then remove the ungraded items, all in one transaction. ``work_out``: the hand-outs still out, named in an
+        audit row of the version (``freeze with work out: ...``)."""
         with self.file.transaction() as conn:  # filling, removing the ungraded items and freezing: one transaction
-            if filling and fill_from is not None:
+            if fill_from is not None:
                 self._fill(conn, v.version, fill_from)
-            if ungraded:
+            if remove_ungraded:
                 self._remove_ungraded(conn, v.version)
             self.pools.mark_frozen(conn, v.version, v.scale)
-            if out:  # frozen anyway: the choice is on record, naming every hand-out left out
+            if work_out:  # frozen anyway: the choice is on record, naming every hand-out left out
                 conn.execute(
                     "INSERT INTO audit_log (version, query_id, doc_id, action, who, at) VALUES (?, '', '', ?, ?, ?)",
-                    (v.version, f"freeze with work out: {outstanding_text(out)}"[:1000], self.file.user, now()),
+                    (v.version, f"freeze with work out: {outstanding_text(work_out)}"[:1000], self.file.user, now()),
                 )
         return self.pools.version(v.version)
-
-    def _fillable(self, v: PoolVersion, model: str, min_shared: int) -> int:
-        """How many items freezing would fill from ``model``'s ratings; refused unless it was compared with people
-        on at least ``min_shared`` items of the draft."""
-        if not model.startswith(MODEL_PREFIX) or len(model) == len(MODEL_PREFIX):
-            raise InputError(f"{model!r} does not name a model's ratings (model:<name>)", path=self.file.path)
-        rated = int(
-            self.file.query("SELECT count(*) FROM ratings WHERE version = ? AND annotator = ?", (v.version, model))[0][
-                0
-            ]
-        )
-        if not rated:
-            raise InputError(
-                f"{model} has no ratings in draft version {v.version}: judge with that model first, items people "
-                "rated to measure it (judge --items rated), then the items nobody rated",
-                path=self.file.path,
-            )
-        shared = int(model_agreement(self.file.conn, v.version, v.scale, model)["items"])
-        if shared < min_shared:
-            raise InputError(
-                f"{model} was compared with people on {shared} item{'s' if shared != 1 else ''} of draft version "
-                f"{v.version}; filling ungraded items from it needs at least {min_shared} (--min-shared): judge "
-                "more items people rated with it (judge --items rated) and look at its agreement",
-                path=self.file.path,
-                hint="ndcg agreement PROJECT shows it beside the people",
-            )
-        return int(self.file.query(_FILLABLE.format(what="count(*)"), (model, v.version))[0][0])
 
     def _fill(self, conn: sqlite3.Connection, version: int, model: str) -> None:
         """Inside the caller's transaction: each item no person rated takes ``model``'s rating as its grade, the

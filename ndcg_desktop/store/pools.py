@@ -21,9 +21,8 @@ from ndcg_desktop.domain.settings import default_labels as default_labels  # re-
 from ndcg_desktop.formats.cells import clean_ids, show
 from ndcg_desktop.formats.qrels import judgment_lines
 from ndcg_desktop.store import team
-from ndcg_desktop.store.advice import get_a_frozen_version
 from ndcg_desktop.store.core import ProjectFile, chain_problems, now
-from ndcg_desktop.store.errors import stored_value
+from ndcg_desktop.store.errors import NoFrozenVersion, stored_value
 from ndcg_desktop.store.hashes import UNFRAMED, UNFRAMED_LINES, hash_of, hash_text
 from ndcg_desktop.store.repository import Repository, writes
 from ndcg_desktop.store.schema import CHAIN_FORMAT, ITERATION_FORMAT, TEAM_FORMAT, chain_link, framed, person_rating
@@ -558,9 +557,7 @@ class PoolRepository(Repository):
         if number is None:
             latest = self.latest_frozen()
             if latest is None:
-                raise InputError(
-                    f"has no frozen pool version; {get_a_frozen_version(self.file.conn)}", path=self.file.path
-                )
+                raise NoFrozenVersion("has no frozen pool version", path=self.file.path)
             return latest
         v = self.version(number)
         if not v.frozen:
@@ -617,28 +614,15 @@ class PoolRepository(Repository):
         ).fetchall()
         return [str(r[0]) for r in rows]
 
-    @writes
-    def export_qrels(
-        self, path: str | Path, *, version: int | None = None, fmt: str = "trec", iterations: tuple[str, ...] = ()
-    ) -> PoolVersion:
-        """Write a frozen version as TREC qrels (or CSV), each judgment with its iteration as read; re-importing it
-        gives the same hash. ``iterations``: only the judgments of those rounds.
-
-        A data file, written exactly (IDs are not neutralised for spreadsheets), through the checked
-        writer: a project, a folder, a link or a device at ``path`` is refused with :class:`InputError`.
-        """
-        from ndcg_desktop.formats.export import write_output
-        from ndcg_desktop.formats.qrels_out import qrels_text
-
-        v = self.frozen_version(version)
-        items = self.pool_items(v.version)
+    def round_items(self, number: int, iterations: tuple[str, ...] = ()) -> pd.DataFrame:
+        """:meth:`pool_items` of version ``number``, only those of the given rounds (the qrels' iteration column as
+        read) when ``iterations``; refused when none is."""
+        items = self.pool_items(number)
         if iterations:
             items = items[items["iteration"].isin(iterations)]
             if items.empty:
-                raise self._no_round(v.version, iterations)
-        text = qrels_text(items, fmt, path)
-        write_output(path, text)
-        return v
+                raise self._no_round(number, iterations)
+        return items
 
 
 def _draft_problem(conn: sqlite3.Connection, version: int, lines: bytes, scale: GradeScale) -> str | None:

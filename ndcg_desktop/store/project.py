@@ -16,11 +16,7 @@ import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
-import pandas as pd
-
-from ndcg_desktop.domain.chunks import ChunkMap
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.progress import Cancelled
 from ndcg_desktop.domain.settings import GradeScale
@@ -36,7 +32,7 @@ from ndcg_desktop.store.errors import (
     StorageProblem,
 )
 from ndcg_desktop.store.hashes import pool_hash
-from ndcg_desktop.store.judgments import MIN_SHARED, JudgmentRepository
+from ndcg_desktop.store.judgments import JudgmentRepository
 from ndcg_desktop.store.pool_builds import PoolBuildRepository
 from ndcg_desktop.store.pools import (
     DEFAULT_LABELS,
@@ -193,21 +189,6 @@ class Project:
     def labels(self) -> list[str]:
         return self.file.labels
 
-    def counts(self) -> dict[str, int]:
-        one = self.file.query
-        return {
-            "queries": one("SELECT count(*) FROM queries")[0][0],
-            "documents": one("SELECT count(*) FROM documents")[0][0],
-            "runs": one("SELECT count(*) FROM runs")[0][0],
-            "versions": one("SELECT count(*) FROM pool_versions")[0][0],
-        }
-
-    @writes
-    def export_qrels(
-        self, path: str | Path, *, version: int | None = None, fmt: str = "trec", iterations: tuple[str, ...] = ()
-    ) -> PoolVersion:
-        return self.pools.export_qrels(path, version=version, fmt=fmt, iterations=iterations)
-
     # -- judgments -------------------------------------------------------------------------
     @writes
     def set_grade(
@@ -234,121 +215,3 @@ class Project:
     @writes
     def set_note(self, query_id: str, doc_id: str, note: str, *, version: int | None = None) -> str:
         return self.judgments.set_note(query_id, doc_id, note, version=version)
-
-    @writes
-    def freeze(
-        self,
-        *,
-        version: int | None = None,
-        remove_ungraded: bool = False,
-        fill_from: str | None = None,
-        min_shared: int = MIN_SHARED,
-        work_out: bool = False,
-    ) -> PoolVersion:
-        return self.judgments.freeze(
-            version=version,
-            remove_ungraded=remove_ungraded,
-            fill_from=fill_from,
-            min_shared=min_shared,
-            work_out=work_out,
-        )
-
-    @writes
-    def pool_from_runs(
-        self, names: list[str], depth: int, *, version: int | None = None, apply: bool = True
-    ) -> pd.DataFrame:
-        """Depth-k pooling: the top ``depth`` documents of each run per query join the draft.
-
-        Returns per query the candidates and how many are new. With ``apply=False`` nothing
-        is written (the preview the GUI shows before applying).
-        """
-        if depth < 1:
-            raise InputError(f"the pool depth must be a positive integer, not {depth}")
-        pairs = self.runs.top_pairs(names, depth)
-        if apply:
-            return self.judgments.add_items(pairs, version=version, action="pool")
-        return self.judgments.preview_items(pairs, version=version)
-
-    def _changed(self, v: PoolVersion) -> str | None:
-        """What changed in a frozen version since it was frozen (judgments or ratings, or the record that proves
-        it), or None."""
-        return self._proof(v)[0]
-
-    def _proof(self, v: PoolVersion) -> tuple[str | None, bool]:
-        """What :meth:`_changed` says, and whether it is about ``v`` itself (False: ``v`` is as recorded, but the
-        record of frozen versions is not intact elsewhere, so it cannot be proven: issue 33 item 10)."""
-        try:
-            self.pools.verified(v)
-        except FrozenVersionChanged as exc:
-            return exc.what, exc.own
-        return None, True
-
-    def status(self) -> dict[str, Any]:
-        """A summary for `ndcg status`: versions, pool sizes, grading progress, runs."""
-        versions = []
-        for v in self.pools.versions():
-            row = self.file.query(
-                "SELECT count(*), count(grade), count(DISTINCT query_id) FROM judgments WHERE version = ?",
-                (v.version,),
-            )[0]
-            versions.append(
-                {
-                    "version": v.version,
-                    "state": v.state,
-                    "parent": v.parent,
-                    "hash": v.hash,
-                    # rules 15 and 16: judgments and ratings proven now, as every use proves them (None: a draft)
-                    **(
-                        {
-                            "intact": (proof := self._proof(v))[0] is None,
-                            "changed": proof[0] if proof[1] else None,  # its own judgments or ratings
-                            "unproven": None if proof[1] else proof[0],  # the record that proves it
-                        }
-                        if v.frozen
-                        # a draft under a number the record of frozen versions holds: flipped back (item 5)
-                        else {
-                            "intact": None if (flipped := self.pools.chain_problem(v)) is None else False,
-                            "changed": flipped,
-                        }
-                    ),
-                    "items": row[0],
-                    "graded": row[1],
-                    "ungraded": row[0] - row[1],
-                    "queries": row[2],
-                    "created_at": v.created_at,
-                    "frozen_at": v.frozen_at,
-                    "frozen_by": v.frozen_by,
-                    "guidelines_sha256": v.guidelines_sha256,
-                    "pooling": [b.record() for b in self.builds.of_version(v.version)],  # rule 20: how it was built
-                }
-            )
-        return {
-            "project": str(self.path),
-            "protection": self.protection_problems(),
-            "scale": str(self.scale),
-            "labels": self.labels,
-            "counts": self.counts(),
-            "guidelines": _guidelines_status(self.texts.guidelines()),
-            "pool_versions": versions,
-            "runs": [
-                {
-                    "name": r.name,
-                    "source": r.source_name,
-                    "sha256": r.sha256,
-                    "format": r.format,
-                    "rows": r.rows,
-                    "queries": r.queries,
-                    "ties": r.reading.ties.value,
-                    "id_map": r.reading.id_map.reference()
-                    if isinstance(r.reading.id_map, ChunkMap)
-                    else r.reading.id_map,
-                }
-                for r in self.runs.all()
-            ],
-        }
-
-
-def _guidelines_status(current: Guidelines | None) -> dict[str, Any] | None:
-    if current is None or not current.text:
-        return None
-    return {"sha256": current.sha256, "set_at": current.at, "set_by": current.who, "source": current.source}

@@ -174,7 +174,6 @@ class RatingRepository(Repository):
                     f"{annotator} already has {held} rating{'s' if held != 1 else ''} in {where}; import this file "
                     f"under another name, or replace {annotator}'s ratings with it",
                     path=self.file.path,
-                    hint="ndcg import-qrels PROJECT FILE --annotator NAME --replace",
                 )
             added = _join_items(conn, number, items, self.file.user, stamp)
             counts = self._write(conn, number, incoming[RATING_COLUMNS], source, stamp, replacing=annotator)

@@ -92,6 +92,11 @@ class TextRepository(Repository):
                     progress(done, size)
         return total
 
+    def counts(self) -> tuple[int, int]:
+        """How many queries and documents the project holds."""
+        one = self.file.query
+        return int(one("SELECT count(*) FROM queries")[0][0]), int(one("SELECT count(*) FROM documents")[0][0])
+
     def query(self, query_id: str) -> dict[str, str] | None:
         """The query's topic: query_id, title (also as ``text``), description, narrative; None if not imported."""
         topics = "description, narrative" if self.file.schema_version >= 3 else "'', ''"  # older, read-only

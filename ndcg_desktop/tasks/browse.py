@@ -20,6 +20,7 @@ from ndcg_desktop.formats.frames import qrels_from_frame
 from ndcg_desktop.scoring import Evaluation
 from ndcg_desktop.scoring.stats import StatsSettings
 from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.advice import frozen_version
 from ndcg_desktop.tasks.agreement import AgreementResult, load_agreement
 from ndcg_desktop.tasks.comparing import RunsComparison, compare_stored
 from ndcg_desktop.tasks.scoring import ScoredRun, score_given_run, score_run, score_run_at, version_record
@@ -87,7 +88,7 @@ class ProjectReader:
 
     def judgments(self, version: int | None = None) -> pd.DataFrame:
         """A frozen version's judgments (the latest when ``version`` is None): query_id, doc_id, grade; proven."""
-        frozen = self._project.pools.frozen_version(version)
+        frozen = frozen_version(self._project, version)
         frame = (
             self._project.pools.qrels(frozen.version)
             .frame_as_read()[["query_id", "doc_id", "grade"]]

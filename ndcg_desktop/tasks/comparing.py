@@ -60,6 +60,7 @@ from ndcg_desktop.scoring.stats import (
     superscripts,
 )
 from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.advice import frozen_version
 from ndcg_desktop.tasks.compare_inputs import given_run_names, run_names_of
 from ndcg_desktop.tasks.files import Judgments, Ranking, read_judgments, read_ranking
 from ndcg_desktop.tasks.scoring import ScoredRun, score_run_at, version_to_score
@@ -231,7 +232,7 @@ def compare_project(
     other choices, the same for every run, and each run's manifest records them.
     """
     _check_runs(list(run_names), baseline)
-    version = project.pools.frozen_version(pool_version).version
+    version = frozen_version(project, pool_version).version
     scored: dict[str, dict[int, ScoredRun]] = {}
     total, done = len(run_names) * len(ks), 0
     for name in run_names:

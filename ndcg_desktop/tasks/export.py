@@ -15,7 +15,9 @@ from ndcg_desktop.formats.export import (
     export_evaluation,
     write_output,
 )
+from ndcg_desktop.formats.qrels_out import qrels_text
 from ndcg_desktop.store import PoolVersion, Project
+from ndcg_desktop.tasks.advice import frozen_version
 from ndcg_desktop.tasks.assessing.injection import flagged_fills_record
 from ndcg_desktop.tasks.pool_builds import pooling_record
 from ndcg_desktop.tasks.scoring import ScoreResult
@@ -36,6 +38,29 @@ def export_comparison_csv(result: ScoreResult, path: str | Path) -> Path:
     if result.second is None or result.comparison is None:
         raise ValueError("this result compares no runs")
     return export_comparison_file(result.comparison, (result.first.run_name, result.second.run_name), path)
+
+
+def write_qrels(
+    project: Project,
+    path: str | Path,
+    *,
+    version: int | None = None,
+    fmt: str = "trec",
+    iterations: tuple[str, ...] = (),
+) -> PoolVersion:
+    """Write a frozen version (the latest when None) as TREC qrels (or CSV), each judgment with its iteration as
+    read; re-importing it gives the same hash. ``iterations``: only the judgments of those rounds.
+
+    A data file, written exactly (IDs are not neutralised for spreadsheets), through the checked writer: a
+    project, a folder, a link or a device at ``path`` is refused with :class:`InputError`. :func:`export_frozen_pool`
+    writes its manifest beside it.
+
+    >>> # write_qrels(project, "v1.qrels", version=1) writes the judgments of pool version 1
+    """
+    frozen = frozen_version(project, version)
+    items = project.pools.round_items(frozen.version, iterations)
+    write_output(path, qrels_text(items, fmt, path))
+    return frozen
 
 
 def export_frozen_pool(
@@ -67,7 +92,7 @@ def export_frozen_pool(
     if not force:  # a link, a FIFO or a project at either name is refused first, as it is named there
         check_output_file(target), check_output_file(manifest_path)
         check_replaceable(target, manifest_path, "ndcg export-qrels")
-    frozen = project.export_qrels(path, version=version, fmt=fmt, iterations=iterations)
+    frozen = write_qrels(project, path, version=version, fmt=fmt, iterations=iterations)
     team = project.pools.team(frozen)
     manifest: dict[str, Any] = {
         "tool": "ndcg-desktop",

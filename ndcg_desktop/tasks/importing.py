@@ -126,6 +126,9 @@ def import_judgments(
         report = project.judgments.import_qrels(path, negative_as_ungraded=negative is NegativeGrades.UNGRADED, fmt=fmt)
     except NegativeGradesFound:
         raise
+    except RegradeRefused as exc:  # the store names the regrade; the command line's remedy is worded here
+        hint = "to make the draft equal to a corrected release (regrades and withdrawals included), import it with "
+        raise RegradeRefused(exc.message, path=exc.path, line=exc.line, hint=hint + "--release") from None
     except InputError as exc:
         if negative is NegativeGrades.REFUSE and "negative-as-ungraded" in str(exc):
             message = exc.message + " (trec_eval's negative grade: pooled but not judged)"
@@ -218,14 +221,19 @@ def import_ratings(
             "rated_at": now(),
         }
     )
-    totals = project.ratings.import_ratings(
-        frame[["query_id", "doc_id", "line"]],
-        ratings,
-        target=target,
-        annotator=name,
-        source=source.name,
-        replace=replace,
-    )
+    try:
+        totals = project.ratings.import_ratings(
+            frame[["query_id", "doc_id", "line"]],
+            ratings,
+            target=target,
+            annotator=name,
+            source=source.name,
+            replace=replace,
+        )
+    except AnnotatorTaken as taken:  # the store says whose ratings are there; the command line's remedy is worded here
+        raise AnnotatorTaken(
+            taken.message, path=taken.path, hint="ndcg import-qrels PROJECT FILE --annotator NAME --replace"
+        ) from None
     number = totals.pop("draft")
     started = (
         ""

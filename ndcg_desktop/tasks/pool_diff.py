@@ -24,6 +24,7 @@ from ndcg_desktop.domain.progress import IsCancelled, Progress
 from ndcg_desktop.domain.settings import grade_label
 from ndcg_desktop.scoring import Cancelled
 from ndcg_desktop.store import PoolVersion, Project
+from ndcg_desktop.tasks.advice import frozen_version
 from ndcg_desktop.tasks.scoring import NotScored, load_inputs, not_scored, score_run
 
 
@@ -124,7 +125,7 @@ def diff_pools(
     """
     if a == b:
         raise InputError(f"give two different pool versions, not {a} twice")
-    version_a, version_b = project.pools.frozen_version(a), project.pools.frozen_version(b)
+    version_a, version_b = frozen_version(project, a), frozen_version(project, b)
     base = base.with_(scale=version_b.scale)  # the scale shown is the versions' (scoring takes each one's own)
     left = project.pools.qrels(a).frame_as_read()[["query_id", "doc_id", "grade"]]  # every grade, -1 too
     right = project.pools.qrels(b).frame_as_read()[["query_id", "doc_id", "grade"]]

@@ -26,6 +26,7 @@ from ndcg_desktop.domain.settings import QuerySet, UnjudgedPolicy, UnknownQueryP
 from ndcg_desktop.scoring import Cancelled, evaluate
 from ndcg_desktop.scoring.ranking import top_pairs
 from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.advice import frozen_version
 from ndcg_desktop.tasks.compare_inputs import given_run_names, run_names_of
 from ndcg_desktop.tasks.files import Judgments, Ranking, read_judgments, read_ranking
 
@@ -110,7 +111,7 @@ def pool_runs_from_project(
         raise InputError("a pooling study needs at least two runs")
     if len(set(run_names)) != len(run_names):
         raise InputError("each run may be named once")
-    version = project.pools.frozen_version(pool_version, check=False)
+    version = frozen_version(project, pool_version, check=False)
     oracle = project.pools.qrels(version.version, team=False)  # proves the judgments it reads
     project.pools.prove_team(version.version)
     runs, settings = [], []

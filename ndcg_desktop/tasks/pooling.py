@@ -217,11 +217,29 @@ def discard_draft(project: Project) -> int:
     return project.judgments.discard_draft().version
 
 
+def pool_from_runs(
+    project: Project, names: list[str], depth: int, *, version: int | None = None, apply: bool = True
+) -> pd.DataFrame:
+    """Depth-k pooling: the top ``depth`` documents of each run per query join the draft.
+
+    Returns per query the candidates and how many are new. With ``apply=False`` nothing is written (the preview
+    the window shows before applying).
+
+    >>> # ndcg pool p.ndcgproj --depth 10 --runs bm25,dense is, in code: pool_from_runs(project, ["bm25", "dense"], 10)
+    """
+    if depth < 1:
+        raise InputError(f"the pool depth must be a positive integer, not {depth}")
+    pairs = project.runs.top_pairs(names, depth)
+    if apply:
+        return project.judgments.add_items(pairs, version=version, action="pool")
+    return project.judgments.preview_items(pairs, version=version)
+
+
 def pool_preview(project: Project, run_names: list[str], depth: int) -> pd.DataFrame:
     """Depth-k pooling's preview: per query, the candidates and how many are new to the draft."""
-    return project.pool_from_runs(run_names, depth, apply=False)
+    return pool_from_runs(project, run_names, depth, apply=False)
 
 
 def pool_apply(project: Project, run_names: list[str], depth: int) -> pd.DataFrame:
     """Depth-k pooling: the top ``depth`` documents of each run join the draft; per-query counts."""
-    return project.pool_from_runs(run_names, depth, apply=True)
+    return pool_from_runs(project, run_names, depth)

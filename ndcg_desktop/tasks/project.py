@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Unpack
 
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.manifest import JsonObject
@@ -39,13 +40,12 @@ from ndcg_desktop.store import (
     StorageProblem,
     release_thread_connections,
 )
-from ndcg_desktop.store.advice import start_a_draft
 from ndcg_desktop.store.core import default_user
 from ndcg_desktop.store.errors import known_error
-from ndcg_desktop.store.judgments import MIN_SHARED
 from ndcg_desktop.store.pools import DEFAULT_LABELS, default_labels
 from ndcg_desktop.store.team import outstanding_text
 from ndcg_desktop.store.undo import Taken
+from ndcg_desktop.tasks.advice import start_a_draft
 from ndcg_desktop.tasks.assessing.injection import (
     Flagged,
     fillable_items,
@@ -53,6 +53,7 @@ from ndcg_desktop.tasks.assessing.injection import (
     flagged_text,
     suggested_model,
 )
+from ndcg_desktop.tasks.freezing import FreezeChoices, freeze_draft
 
 __all__ = [
     "DEFAULT_LABELS",
@@ -123,7 +124,7 @@ def start_draft(project: Project, source: int | None = None) -> DraftStarted:
         latest = project.pools.latest_frozen()
         if latest is None:
             draft = project.pools.draft()
-            advice = f"continue draft version {draft.version}" if draft else start_a_draft(project.file.conn)
+            advice = f"continue draft version {draft.version}" if draft else start_a_draft(project)
             raise InputError(f"has no frozen version to copy; {advice}", path=project.path)
         source = latest.version
     return DraftStarted(project.pools.new_draft_from(source), source)
@@ -223,15 +224,7 @@ class Frozen:
     flagged: tuple[Flagged, ...] = ()  # those of them whose text addresses the grader (tasks.assessing.injection)
 
 
-def freeze(
-    project: Project,
-    *,
-    version: int | None = None,
-    remove_ungraded: bool = False,
-    fill_from: str | None = None,
-    min_shared: int = MIN_SHARED,
-    work_out: bool = False,
-) -> Frozen:
+def freeze(project: Project, **choices: Unpack[FreezeChoices]) -> Frozen:
     """Freeze the draft (``version``, or the one draft) into an immutable, hashed version. Refused while items
     await adjudication, when nothing is graded, and while items are ungraded unless ``remove_ungraded`` or
     ``fill_from`` (``model:NAME``: items no person rated take the model's grade, refused unless the model was
@@ -247,18 +240,13 @@ def freeze(
     """
     fill: list[tuple[str, str]] = []
     flagged: tuple[Flagged, ...] = ()
+    version, fill_from = choices.get("version"), choices.get("fill_from")
     target = project.pools.version(version) if version is not None else project.pools.draft()
     if fill_from is not None and target is not None and not target.frozen:
         fill = fillable_items(project, target.version, fill_from)
         flagged = flag_items(project, fill)
     try:
-        frozen = project.freeze(
-            version=version,
-            remove_ungraded=remove_ungraded,
-            fill_from=fill_from,
-            min_shared=min_shared,
-            work_out=work_out,
-        )
+        frozen = freeze_draft(project, **choices)
     except InputError as exc:
         model = fill_from
         if fill_from is None and target is not None and not target.frozen:  # a refusal that suggests filling

@@ -32,6 +32,7 @@ from ndcg_desktop.scoring.residual import residual
 from ndcg_desktop.store import PoolVersion, Project, RunInfo, StorageProblem
 from ndcg_desktop.store.core import release_thread_connections
 from ndcg_desktop.tasks.adjudication import team_manifest
+from ndcg_desktop.tasks.advice import frozen_version
 
 _T = TypeVar("_T")
 
@@ -159,7 +160,7 @@ def proven_inputs(
     ``iterations``: only the version's judgments of those rounds (the qrels' iteration column as read), once the
     whole version is proven.
     """
-    version = project.pools.frozen_version(pool_version, check=False)
+    version = frozen_version(project, pool_version, check=False)
     earlier = residual_version(project, version, residual_from) if residual_from is not None else None
     with ThreadPoolExecutor(1, thread_name_prefix="load-run") as pool:  # leaving waits for it, even on an error
         loading = pool.submit(_apart, project.runs.load_run, run_name)
@@ -252,7 +253,7 @@ def version_to_score(
     """The frozen version a score or a comparison is against (the latest when ``pool_version`` is None), proven
     unless ``check`` is False (:func:`score_run` proves it as it reads it). Its scale is the scale: another one
     asked (``scale``, as given: ``"0..4"``) is refused, naming both."""
-    version = project.pools.frozen_version(pool_version, check=check)
+    version = frozen_version(project, pool_version, check=check)
     if scale and GradeScale.parse(scale) != version.scale:
         raise InputError(f"pool version {version.version} uses the scale {version.scale}, not {scale}")
     return version
@@ -346,7 +347,7 @@ def score_given_run(
     frozen version (the latest when None) at every K of ``ks``, the version proven as it is read (rules 15, 16);
     the version's scale is the scale, and each manifest names the version as a stored run's does (:func:`stamp`).
     Nothing is recorded."""
-    version = project.pools.frozen_version(pool_version, check=False)
+    version = frozen_version(project, pool_version, check=False)
     qrels = project.pools.qrels(version.version)  # proves the judgments and the team
     evaluations = evaluate_cutoffs(qrels, run, base.with_(scale=version.scale), ks)
     for evaluation in evaluations.values():

@@ -28,10 +28,10 @@ from ndcg_desktop.domain.names import same_person
 from ndcg_desktop.domain.progress import IsCancelled, Progress
 from ndcg_desktop.formats.cells import check_person, plain, show
 from ndcg_desktop.store import Cancelled, PoolVersion, Project
-from ndcg_desktop.store.advice import start_a_draft
 from ndcg_desktop.store.core import now
 from ndcg_desktop.store.ratings import RATING_COLUMNS
 from ndcg_desktop.store.undo import Taken
+from ndcg_desktop.tasks.advice import start_a_draft
 from ndcg_desktop.tasks.work_files import (
     WORK_META,
     WORK_SUFFIX,
@@ -164,9 +164,7 @@ def _draft(project: Project) -> PoolVersion:
         )
     draft = project.pools.draft()
     if draft is None:
-        raise InputError(
-            f"has no draft pool to hand out or merge into; {start_a_draft(project.file.conn)}", path=project.path
-        )
+        raise InputError(f"has no draft pool to hand out or merge into; {start_a_draft(project)}", path=project.path)
     return draft
 
 

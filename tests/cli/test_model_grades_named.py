@@ -13,6 +13,7 @@ from ndcg_desktop.cli.main import main
 from ndcg_desktop.domain.settings import GradeScale
 from ndcg_desktop.store import Project
 from ndcg_desktop.store.ratings import RATING_COLUMNS
+from ndcg_desktop.tasks.freezing import freeze_draft
 
 MODEL = "model:tiny"
 PEOPLE = {"d1": 2, "d2": 2, "d3": 2, "d4": 0, "d5": 0, "d6": 0}  # ana's grades
@@ -44,7 +45,7 @@ def filled(tmp_path):
             template_source="built-in",
         )
         p.assessor.record(run, [("q1", d, g, None, f'{{"grade": {g}}}', 0.25, 100, 5) for d, g in MODEL_GRADES.items()])
-        p.freeze(fill_from=MODEL, min_shared=len(PEOPLE))
+        freeze_draft(p, fill_from=MODEL, min_shared=len(PEOPLE))
     for name, order in (("a", docs), ("b", docs[::-1])):
         (tmp_path / f"{name}.run").write_text(
             "".join(f"q1 Q0 {d} {i + 1} {10 - i} {name}\n" for i, d in enumerate(order))

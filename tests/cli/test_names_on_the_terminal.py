@@ -6,6 +6,7 @@ import pytest
 
 from ndcg_desktop.cli.main import main
 from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.status import project_status
 
 RUN = "q1 Q0 D1 1 2 s\nq1 Q0 D2 2 1 s\n"
 
@@ -93,7 +94,7 @@ def test_a_stored_name_written_by_an_older_version_is_escaped_in_status(project,
     run = write("run.txt", RUN)
     assert main(["import-run", project, str(run), "--name", "old"]) == 0
     with Project.open(project, read_only=True) as opened:
-        status = opened.status()
+        status = project_status(opened)
     status["runs"][0]["name"] = "\x1b[31mRED\nfake"
     status["labels"][0] = "Not\x1b[2J relevant"
     text = _status_text(status)

@@ -1,7 +1,7 @@
 """Every refusal that suggests an `ndcg` command suggests one that works in the project's state (issue 27).
 
 The refusals naming a command are collected from the source (the text of every ``raise`` and ``hint=``, and
-``store/advice.py``, which words the next step for several of them); each is reached by a trigger below in a
+``tasks/advice.py``, which words the next step for several of them); each is reached by a trigger below in a
 fresh project (with and without a run), a project with a draft (items rated differently, items ungraded), and
 one with only a frozen version. Every command a refusal names is then run, placeholders filled in, on a copy of
 the project as the refusal left it: it must succeed.
@@ -25,11 +25,11 @@ NAMED = re.compile(r"\bndcg (" + "|".join(map(re.escape, COMMANDS)) + r")\b")
 
 # Where a refusal names a command, and which: a new one fails this table until a trigger below reaches it.
 SITES = {
-    "store/advice.py": {"adjudicate", "assign", "freeze", "import-qrels", "new-draft", "pool"},
+    "tasks/advice.py": {"adjudicate", "assign", "freeze", "import-qrels", "new-draft", "pool"},
     "store/core.py": {"status"},
     "store/errors.py": {"status"},
-    "store/judgments.py": {"adjudicate", "agreement", "freeze"},
-    "store/ratings.py": {"import-qrels"},
+    "tasks/freezing.py": {"adjudicate", "agreement", "freeze"},
+    "tasks/importing.py": {"import-qrels"},
     "tasks/assessing/job.py": {"import-docs", "import-queries"},
     "tasks/work_files.py": {"assign"},
 }
@@ -143,7 +143,7 @@ def refusal_sites() -> dict[str, set[str]]:
         if module.startswith("gui/"):
             continue
         tree = ast.parse(path.read_text())
-        texts = [_strings(tree)] if module == "store/advice.py" else []
+        texts = [_strings(tree)] if module == "tasks/advice.py" else []
         for node in ast.walk(tree):
             if isinstance(node, ast.Call):
                 name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")

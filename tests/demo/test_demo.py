@@ -15,6 +15,7 @@ from ndcg_desktop.cli.main import main
 from ndcg_desktop.demo import DATA_DIR_VARIABLE, build_demo, demo_path, ensure_demo
 from ndcg_desktop.scoring.ranking import top_documents
 from ndcg_desktop.store import Project, ProjectInUse
+from ndcg_desktop.tasks.status import project_counts
 
 
 @pytest.fixture(scope="module")
@@ -24,7 +25,7 @@ def demo(tmp_path_factory) -> Path:
 
 def test_contents(demo):
     with Project.open(demo, read_only=True) as project:
-        assert project.counts()["queries"] == 13
+        assert project_counts(project)["queries"] == 13
         assert project.texts.query("t1")["text"].startswith("teaching example")
         assert all(project.texts.query(f"q{i}")["text"] for i in range(1, 13))
         assert (str(project.scale), project.labels) == (

@@ -26,6 +26,7 @@ from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.formats.runs import preview_run, read_run
 from ndcg_desktop.scoring import evaluate
 from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.importing import NegativeGrades, import_judgments, import_run
 
 # --- item 14: comment lines ------------------------------------------------------------------------------------
@@ -120,7 +121,7 @@ def test_project_imports_skip_comment_lines(tmp_path: Path) -> None:
             "q1",
             "q2",
         ]
-        project.freeze()
+        freeze_draft(project)
         assert import_run(project, run, name="bm25").rows == 3
 
 
@@ -192,7 +193,7 @@ def test_negative_grades_read_as_trec_eval_reads_them_on_every_path(
     # a project whose scale holds -1: the grade is stored as read and scored as trec_eval reads it
     with Project.create(tmp_path / "wide.ndcgproj", scale=GradeScale(-1, 2)) as project:
         import_judgments(project, qrels)
-        project.freeze()
+        freeze_draft(project)
         import_run(project, run, name="r")
     assert main(["score", "--project", str(tmp_path / "wide.ndcgproj"), "--run-name", "r", "--unjudged", unjudged,
                  "--json"]) == 0  # fmt: skip
@@ -201,7 +202,7 @@ def test_negative_grades_read_as_trec_eval_reads_them_on_every_path(
     # a 0..3 project: -1 joins as an ungraded item (the window's Yes), removed at freezing
     with Project.create(tmp_path / "narrow.ndcgproj") as project:
         import_judgments(project, qrels, negative=NegativeGrades.UNGRADED)
-        project.freeze(remove_ungraded=True)
+        freeze_draft(project, remove_ungraded=True)
         import_run(project, run, name="r")
     assert main(["score", "--project", str(tmp_path / "narrow.ndcgproj"), "--run-name", "r", "--unjudged", unjudged,
                  "--json"]) == 0  # fmt: skip

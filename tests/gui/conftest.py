@@ -9,6 +9,7 @@ import pytest
 
 from ndcg_desktop.domain import GradeScale
 from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.freezing import freeze_draft
 
 SHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
 
@@ -55,7 +56,7 @@ def cranfield_project(path: Path, data_dir: Path, runs: dict[str, str | None]) -
     with Project.create(path, scale=GradeScale(0, 4), user="tester") as p:
         p.texts.import_topics(cran / "queries.tsv")
         p.judgments.import_qrels(cran / "qrels.txt")
-        p.freeze()
+        freeze_draft(p)
         for name, id_map in runs.items():
             p.runs.import_run(cran / f"{name}.run.gz", name=name, id_map=id_map)
     return path

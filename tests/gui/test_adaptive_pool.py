@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QApplication, QDialog
 from ndcg_desktop.domain.blind import judging_order
 from ndcg_desktop.gui.pools import dialogs as pools_dialogs
 from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.freezing import freeze_draft
 
 from .conftest import shot
 
@@ -130,7 +131,7 @@ def test_pool_economics_plots_the_drafts_relevant_found(window, tmp_path, qtbot,
     (tmp_path / "v1.qrels").write_text("q1 0 a1 2\nq1 0 b1 1\nq1 0 c1 0\nq1 0 a2 0\n")
     with Project.open(path, user="tester") as p:
         p.judgments.import_qrels(tmp_path / "v1.qrels")
-        p.freeze()
+        freeze_draft(p)
         p.pools.new_draft_from(1)
     window.open_project(path)
 

@@ -11,6 +11,7 @@ from PySide6.QtCore import Qt
 from ndcg_desktop.domain import UnjudgedPolicy
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.agreement import compute_agreement
+from ndcg_desktop.tasks.freezing import freeze_draft
 
 from .conftest import shot
 
@@ -40,7 +41,7 @@ def project(tmp_path):
     (tmp_path / "q.txt").write_text(QRELS)
     with Project.create(tmp_path / "p.ndcgproj", user="lead") as opened:
         opened.judgments.import_qrels(tmp_path / "q.txt")
-        opened.freeze()
+        freeze_draft(opened)
         for name, text in RUNS.items():
             (tmp_path / f"{name}.run").write_text(text)
             opened.runs.import_run(tmp_path / f"{name}.run", name=name)

@@ -10,6 +10,7 @@ import pytest
 from PySide6.QtWidgets import QFileDialog, QLineEdit
 
 from ndcg_desktop.gui import file_dialogs
+from ndcg_desktop.tasks.freezing import freeze_draft
 
 GUI = Path(__file__).resolve().parents[2] / "ndcg_desktop" / "gui"
 STATICS = ("getOpenFileName", "getOpenFileNames", "getSaveFileName", "getExistingDirectory")
@@ -60,7 +61,7 @@ def test_every_file_dialog_of_an_open_project_starts_in_its_folder(window, small
 
     with Project.open(small_project) as p:  # a frozen version to export, a draft to merge work into
         p.judgments.remove_ungraded()
-        p.freeze()
+        freeze_draft(p)
         p.pools.new_draft_from(1)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()

@@ -17,6 +17,7 @@ from ndcg_desktop.gui.judge.dialog import estimate_text
 from ndcg_desktop.sessions.judge import JudgeInputs
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.assessing import Item, load_template, preview_prompt
+from ndcg_desktop.tasks.freezing import freeze_draft
 from tests.assessor.conftest import (  # noqa: F401 - the real processes and the real collection, shared
     MODEL,
     cranfield,
@@ -276,7 +277,7 @@ def test_the_dialog_remembers_its_inputs_and_never_a_key(window, small_project, 
 def test_the_menu_entry_needs_a_writable_draft(window, small_project, writable):
     if not writable:
         with Project.open(small_project, user="tester") as project:
-            project.freeze(remove_ungraded=True)
+            freeze_draft(project, remove_ungraded=True)
     assert window.open_project(small_project)
     assert window.judge.action.isEnabled() is writable
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QMessageBox
 
 from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.importing import NegativeGrades
 
 
@@ -155,7 +156,7 @@ def test_freezing_a_copy_of_its_parent_shows_the_refusal_naming_the_parent(windo
     from ndcg_desktop.gui.project import actions
 
     with Project.open(small_project, user="tester") as project:
-        project.freeze(remove_ungraded=True)
+        freeze_draft(project, remove_ungraded=True)
         project.pools.new_draft_from(1)
     window.open_project(small_project)
     window.refresh(version=2)

@@ -17,6 +17,7 @@ from PySide6.QtCore import QAbstractItemModel
 
 import ndcg_desktop.gui
 from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.freezing import freeze_draft
 
 
 def our_model_classes() -> set[type]:
@@ -52,7 +53,7 @@ def frozen_project(tmp_path):
         p.judgments.import_qrels(tmp_path / "j.qrels")
         second = p.ratings.verified(1)[["query_id", "doc_id", "grade"]].assign(annotator="ben", note="", rated_at="")
         p.ratings.add_ratings(second, version=1, source="a second annotator")  # the Agreement tab's pairs
-        p.freeze()
+        freeze_draft(p)
         p.runs.import_run(tmp_path / "a.run", name="a")
         p.runs.import_run(tmp_path / "b.run", name="b")
         # draft v2: a second annotator rates q1 B differently, so the Adjudicate view lists one item

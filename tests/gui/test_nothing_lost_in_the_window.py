@@ -7,6 +7,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QDialog, QMessageBox
 
 from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.freezing import freeze_draft
 
 from .conftest import shot
 
@@ -20,7 +21,7 @@ def discard_shown_draft(window, qtbot, messages):
 
 def test_choosing_a_version_keeps_the_undo_that_brings_a_discarded_draft_back(window, small_project, qtbot, messages):
     with Project.open(small_project) as p:
-        p.freeze(remove_ungraded=True)
+        freeze_draft(p, remove_ungraded=True)
         p.pools.new_draft_from(1)
     window.open_project(small_project)
     discard_shown_draft(window, qtbot, messages)
@@ -34,7 +35,7 @@ def test_choosing_a_version_keeps_the_undo_that_brings_a_discarded_draft_back(wi
 
 def test_undo_brings_the_discarded_draft_back_after_another_version_was_shown(window, small_project, qtbot, messages):
     with Project.open(small_project) as p:
-        p.freeze(remove_ungraded=True)
+        freeze_draft(p, remove_ungraded=True)
         p.pools.new_draft_from(1)
     window.open_project(small_project)
     discard_shown_draft(window, qtbot, messages)

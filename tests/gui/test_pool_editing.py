@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
 
 from ndcg_desktop.gui.pools import editing as pool_editing
 from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.freezing import freeze_draft
 
 from .conftest import shot
 
@@ -183,7 +184,7 @@ def test_discard_names_what_is_lost_and_undo_brings_the_draft_back(window, small
 
 def test_export_qrels_of_a_frozen_version_in_both_formats(window, small_project, tmp_path, qtbot):
     with Project.open(small_project) as p:
-        p.freeze(remove_ungraded=True)
+        freeze_draft(p, remove_ungraded=True)
         expected = p.pools.pool_items(1)
     window.open_project(small_project)
     assert window.pool_editor.export_action.isEnabled()
@@ -205,7 +206,7 @@ def test_export_qrels_of_a_frozen_version_in_both_formats(window, small_project,
 
 def test_export_refuses_the_project_file_itself(window, small_project, qtbot, messages):
     with Project.open(small_project) as p:
-        p.freeze(remove_ungraded=True)
+        freeze_draft(p, remove_ungraded=True)
     window.open_project(small_project)
     window.pool_editor.export_qrels(str(small_project), "trec")
     qtbot.waitUntil(lambda: bool(messages), timeout=10_000)
@@ -291,7 +292,7 @@ def test_a_draft_discarded_before_a_new_draft_is_brought_back_by_undo_whole(wind
     discarded one's number) and the step dropped, losing the draft. Now the new draft takes the next number, its
     start is an undo step, and undoing it and then the discard brings the discarded draft back, all of it."""
     with Project.open(small_project) as p:
-        p.freeze(remove_ungraded=True)
+        freeze_draft(p, remove_ungraded=True)
         p.pools.new_draft_from(1)
         p.set_note("q1", "A", "kept", version=2)
     before = pool(small_project, version=2)
@@ -319,7 +320,7 @@ def test_an_undo_refused_because_another_draft_exists_keeps_its_step(window, sma
     """A draft started by a step not on the undo stack (here straight through the store) makes the discard's undo
     refused, with why, and the step stays: once that draft is gone, Edit ▸ Undo brings the discarded one back."""
     with Project.open(small_project) as p:
-        p.freeze(remove_ungraded=True)
+        freeze_draft(p, remove_ungraded=True)
         p.pools.new_draft_from(1)
     before = pool(small_project, version=2)
     window.open_project(small_project)

@@ -16,6 +16,7 @@ from ndcg_desktop.gui import i18n
 from ndcg_desktop.gui.scores.tables import SORT_ROLE, format_value
 from ndcg_desktop.scoring.pooling import Budget, Strategy
 from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.pool_runs import pool_runs_from_project
 from ndcg_desktop.tasks.pool_simulation import reusability, simulate_pooling
 
@@ -46,7 +47,7 @@ def project_with_runs(tmp_path: Path, *, freeze: bool = True, runs: tuple[str, .
         (tmp_path / "v1.qrels").write_text(QRELS)
         p.judgments.import_qrels(tmp_path / "v1.qrels")
         if freeze:
-            p.freeze()
+            freeze_draft(p)
     return path
 
 

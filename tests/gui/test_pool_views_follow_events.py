@@ -8,6 +8,7 @@ import sqlite3
 
 from PySide6.QtCore import Qt
 
+from ndcg_desktop.tasks.freezing import freeze_draft
 from tests.conftest import RUN_X
 
 
@@ -59,7 +60,7 @@ def test_a_version_frozen_and_a_run_imported_elsewhere_reach_the_open_comparison
     window.project.pools.new_draft_from(2)  # as Pool ▸ New draft and Freeze do, in the window
     item = window.project.pools.pool_items(3).iloc[0]  # a regrade: a copy of its parent would not freeze (issue 35)
     window.project.set_grade(item["query_id"], item["doc_id"], 0 if item["grade"] else 1, version=3)
-    window.project.freeze(version=3)
+    freeze_draft(window.project, version=3)
     offered = [dialog.version_b.itemData(i) for i in range(dialog.version_b.count())]
     assert offered == [1, 2, 3] and dialog.tables is not None  # v1 against v2 still holds
     (tmp_path / "x2.txt").write_text(RUN_X.replace(" x\n", " x2\n"))

@@ -13,6 +13,7 @@ from ndcg_desktop.domain import EvalSettings
 from ndcg_desktop.scoring.stats import StatsSettings
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.comparing import compare_project
+from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.scoring import score_run
 
 from .conftest import shot
@@ -35,10 +36,10 @@ def rounds(tmp_path):
     with Project.create(path, user="tester") as p:
         p.texts.import_topics(tmp_path / "queries.tsv")
         p.judgments.import_qrels(tmp_path / "r1.qrels")
-        p.freeze()
+        freeze_draft(p)
         p.pools.new_draft_from(1)
         p.judgments.import_qrels(tmp_path / "r2.qrels")
-        p.freeze()
+        freeze_draft(p)
         p.runs.import_run(tmp_path / "sys.run", name="sys")
         p.runs.import_run(tmp_path / "other.run", name="other")
     return path

@@ -10,6 +10,7 @@ import pytest
 from ndcg_desktop.domain import TiePolicy
 from ndcg_desktop.gui.stall_meter import StallMeter
 from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.freezing import freeze_draft
 
 LINES = 1_000_000
 pytestmark = pytest.mark.slow  # a 1M-line run through the window: tens of seconds
@@ -36,7 +37,7 @@ def test_importing_and_checking_a_million_line_run_never_freezes_the_window(wind
     qrels.write_text("".join(f"q{i} 0 D{i * 1000 + 500} 1\n" for i in range(1000)))  # each at rank 501
     with Project.create(path, user="tester") as p:
         p.judgments.import_qrels(qrels)
-        p.freeze()
+        freeze_draft(p)
     window.open_project(path)
     with StallMeter() as importing:
         started = time.perf_counter()

@@ -15,6 +15,7 @@ from ndcg_desktop.gui.charts import points
 from ndcg_desktop.scoring.stats import StatsSettings
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.comparing import COMPARISON_FILES, compare_project
+from ndcg_desktop.tasks.freezing import freeze_draft
 
 from .conftest import cranfield_project, shot
 
@@ -370,7 +371,7 @@ def test_fewer_than_10_queries_are_warned_of_as_ndcg_compare_warns(window, tmp_p
     with Project.create(path, user="tester") as project:
         (tmp_path / "q.txt").write_text(qrels)
         project.judgments.import_qrels(tmp_path / "q.txt")
-        project.freeze()
+        freeze_draft(project)
         for name, order in (("a", (2, 1, 0)), ("b", (0, 1, 2))):
             lines = [f"q{i} Q0 D{j} {r + 1} {9 - r} {name}\n" for i in range(3) for r, j in enumerate(order)]
             (tmp_path / f"{name}.run").write_text("".join(lines))
@@ -399,7 +400,7 @@ def test_ties_at_k_and_the_corrected_superscripts_are_shown_as_ndcg_compare_prin
     with Project.create(path, user="tester") as project:
         (tmp_path / "q.txt").write_text("".join(f"{q} 0 {d} {g}\n" for q in queries for d, g in universe.items()))
         project.judgments.import_qrels(tmp_path / "q.txt")
-        project.freeze()
+        freeze_draft(project)
         tied = "".join(f"{q} Q0 {d} 0 {s} tied\n" for q in queries for d, s in zip("ABCD", (5, 4, 4, 1), strict=True))
         plain = "".join(f"{q} Q0 {d} {r} {9 - r} plain\n" for q in queries for r, d in enumerate("ADBC", 1))
         for name, text in (("tied", tied), ("plain", plain)):

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QMessageBox, QPushButton
 from ndcg_desktop.domain import GradeScale
 from ndcg_desktop.store import Project
 from ndcg_desktop.store.runs import RunRepository
+from ndcg_desktop.tasks.freezing import freeze_draft
 
 from .conftest import shot
 from .test_workspace_plain_text import red_pixels, red_png  # noqa: F401 - red_png is a fixture
@@ -29,7 +30,7 @@ def make_project(folder, name="p", *, runs=(("sys", RUN), ("other", OTHER)), fre
         p.texts.import_topics(folder / "queries.tsv")
         p.judgments.import_qrels(folder / "q.txt")
         if freeze:
-            p.freeze()
+            freeze_draft(p)
         for i, (run_name, text) in enumerate(runs):
             (folder / f"run{i}.run").write_text(text)
             p.runs.import_run(folder / f"run{i}.run", name=run_name)
@@ -146,7 +147,7 @@ def test_the_comparison_run_is_checked_and_no_message_names_a_command_line_optio
     from ndcg_desktop.gui import tasks as gui_tasks
 
     failed = []
-    gui_tasks.run_with_progress(window, "x", lambda **_: window.project.freeze(), print, failed.append)
+    gui_tasks.run_with_progress(window, "x", lambda **_: freeze_draft(window.project), print, failed.append)
     qtbot.waitUntil(lambda: bool(failed), timeout=10_000)
     texts = [text for _, text in messages] + failed + [view.missing_label.text()]
     assert [t for t in texts if "--" in t or "ndcg " in t] == []
@@ -232,13 +233,15 @@ def test_discard_draft_asks_first_and_runs_in_the_background(window, tmp_path, q
 @pytest.mark.parametrize("scale", [GradeScale(0, 3)])
 def test_freeze_runs_in_the_background(window, tmp_path, qtbot, monkeypatch, scale, messages):
     window.open_project(make_project(tmp_path / "a", freeze=False))
-    from ndcg_desktop.gui import main_window
     from ndcg_desktop.gui.project import actions
+    from ndcg_desktop.tasks import project as project_tasks
 
     threads = []
-    real = main_window.Project.freeze
+    real = project_tasks.freeze_draft
     monkeypatch.setattr(
-        main_window.Project, "freeze", lambda self, **kw: threads.append(threading.current_thread()) or real(self, **kw)
+        project_tasks,
+        "freeze_draft",
+        lambda project, **kw: threads.append(threading.current_thread()) or real(project, **kw),
     )
     monkeypatch.setattr(actions.FreezeDialog, "exec", lambda self: actions.QDialog.DialogCode.Accepted)
     window.freeze()

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QMessageBox
 
 import ndcg_desktop.gui.main_window as main_window_module
 from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.freezing import freeze_draft
 
 TRIGGER = "frozen_judgment_not_updated"
 
@@ -27,7 +28,7 @@ def frozen_then_tampered(tmp_path: Path, *, restore: bool) -> tuple[Path, str]:
     (tmp_path / "q.txt").write_text("q1 0 A 3\nq1 0 B 1\n")
     with Project.create(path, user="ann") as project:
         project.judgments.import_qrels(tmp_path / "q.txt")
-        recorded = project.freeze().hash
+        recorded = freeze_draft(project).hash
     assert recorded is not None
     con = sqlite3.connect(path, isolation_level=None)
     sql = con.execute("SELECT sql FROM sqlite_master WHERE name = ?", (TRIGGER,)).fetchone()[0]
@@ -95,7 +96,7 @@ def tampered_hash(tmp_path: Path) -> str:
     (tmp_path / "changed.txt").write_text("q1 0 A 0\nq1 0 B 1\n")
     with Project.create(tmp_path / "changed.ndcgproj", user="ann") as project:
         project.judgments.import_qrels(tmp_path / "changed.txt")
-        now = project.freeze().hash
+        now = freeze_draft(project).hash
     assert now is not None
     return now
 
@@ -136,7 +137,7 @@ def test_a_frozen_version_flipped_back_to_a_draft_is_warned_about_and_opens_read
     (tmp_path / "q.txt").write_text("q1 0 A 3\nq1 0 B 1\n")
     with Project.create(path, user="ann") as project:
         project.judgments.import_qrels(tmp_path / "q.txt")
-        recorded = project.freeze().hash
+        recorded = freeze_draft(project).hash
     con = sqlite3.connect(path, isolation_level=None)
     sql = con.execute("SELECT sql FROM sqlite_master WHERE name = 'frozen_version_is_final'").fetchone()[0]
     con.execute("DROP TRIGGER frozen_version_is_final")

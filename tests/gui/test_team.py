@@ -13,6 +13,7 @@ from ndcg_desktop.gui.team import AssignDialog
 from ndcg_desktop.sessions.team import AssignChoices
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.adjudication import disagreements
+from ndcg_desktop.tasks.pooling import pool_from_runs
 from ndcg_desktop.tasks.teams import plan_summary, read_work_file
 
 from .conftest import shot
@@ -35,7 +36,7 @@ def team_project(tmp_path) -> Path:
         p.texts.import_topics(tmp_path / "q.tsv")
         p.texts.import_documents(tmp_path / "d.jsonl")
         p.runs.import_run(tmp_path / "r.run", name="sys")
-        p.pool_from_runs(["sys"], 4)
+        pool_from_runs(p, ["sys"], 4)
     return path
 
 

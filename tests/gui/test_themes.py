@@ -7,6 +7,7 @@ from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication
 
 from ndcg_desktop.gui import themes
+from ndcg_desktop.tasks.freezing import freeze_draft
 
 from .conftest import shot
 
@@ -29,7 +30,7 @@ def test_views_in_dark_and_high_contrast_palettes(themed, theme, window, small_p
 
     with Project.open(small_project) as p:
         p.judgments.remove_ungraded()
-        p.freeze()
+        freeze_draft(p)
         p.pools.new_draft_from(1)
     window.resize(1200, 760)
     window.open_project(small_project)

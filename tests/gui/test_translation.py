@@ -12,6 +12,7 @@ from pathlib import Path
 from PySide6.QtWidgets import QAbstractButton, QComboBox, QGroupBox, QLabel, QTableView, QTabWidget
 
 from ndcg_desktop.gui import i18n
+from ndcg_desktop.tasks.freezing import freeze_draft
 
 from .conftest import shot
 
@@ -94,7 +95,7 @@ def test_main_views_in_chinese_leave_nothing_in_english(qapp, qtbot, small_proje
 
     with Project.open(small_project) as p:
         p.judgments.remove_ungraded()
-        p.freeze()
+        freeze_draft(p)
         p.pools.new_draft_from(1)
     assert i18n.install(qapp, "zh_CN") == "zh_CN"
     try:

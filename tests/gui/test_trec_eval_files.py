@@ -10,6 +10,7 @@ import pytest
 from ndcg_desktop.cli.main import main
 from ndcg_desktop.domain import GradeScale
 from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.freezing import freeze_draft
 
 
 def choose(combo, value):
@@ -42,7 +43,7 @@ def test_gui_equals_cli_and_trec_eval_on_its_test_files(window, tmp_path, data_d
     path = tmp_path / "trec.ndcgproj"
     with Project.create(path, scale=GradeScale(-1, 4), user="tester") as p:
         p.judgments.import_qrels(folder / "qrels.rel_level")  # grades -1..4; -1 is unjudged, as in trec_eval
-        p.freeze()
+        freeze_draft(p)
         p.runs.import_run(folder / "results.test", name="results")
     window.open_project(path)
     view = window.scores

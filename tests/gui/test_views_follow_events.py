@@ -11,6 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
 from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.pooling import apply_send_for_judging, plan_send_for_judging
 
 from .conftest import shot
@@ -34,7 +35,7 @@ def stored(path, version) -> dict[str, tuple[int, int]]:
 def frozen_then_draft(path) -> None:
     """v1 frozen from the small project's graded items (q1: A=3, B=2), and draft v2 copied from it."""
     with Project.open(path) as p:
-        p.freeze(remove_ungraded=True)
+        freeze_draft(p, remove_ungraded=True)
         p.pools.new_draft_from(1)
 
 
@@ -200,7 +201,7 @@ def test_redoing_a_send_for_judging_shows_the_draft_again(window, small_project,
     """Sent from frozen v1 into a new draft: undo takes the draft away (v1 shown), redo brings it back and shows it,
     as after the first send."""
     with Project.open(small_project) as p:
-        p.freeze(remove_ungraded=True)
+        freeze_draft(p, remove_ungraded=True)
     window.open_project(small_project)
     ws = window.workspace
     plan = plan_send_for_judging(window.project, "sys", 1, depth=10)

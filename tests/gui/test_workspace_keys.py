@@ -10,6 +10,7 @@ from ndcg_desktop.gui.annotate.highlight import query_terms
 from ndcg_desktop.gui.pools import dialogs as pools_dialogs
 from ndcg_desktop.gui.project import dialogs as project_dialogs
 from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.freezing import freeze_draft
 
 from .conftest import shot
 
@@ -253,7 +254,7 @@ def test_the_status_bar_says_why_n_e_or_a_digit_did_nothing(window, small_projec
     assert window.statusBar().currentMessage() == "No query in the list has ungraded documents left."
     window.close_project()
     with Project.open(small_project) as p:
-        p.freeze()
+        freeze_draft(p)
     window.open_project(small_project)
     ws.pool_view.setFocus()
     frozen = "Pool v1 is frozen: its grades cannot change (Pool ▸ New draft from this version)."

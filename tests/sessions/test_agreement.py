@@ -8,6 +8,7 @@ from ndcg_desktop.domain import Gain
 from ndcg_desktop.sessions.agreement import INPUTS, PROJECT, RESULT, AgreementSession
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.agreement import compute_agreement
+from ndcg_desktop.tasks.freezing import freeze_draft
 
 RATINGS = pd.DataFrame(
     [("q1", "A", "ana", 3), ("q1", "A", "ben", 2), ("q1", "B", "ana", 0), ("q1", "B", "ben", 0)],
@@ -23,7 +24,7 @@ def test_inputs_drop_the_result_and_stale_results_are_refused(tmp_path):
     (tmp_path / "q.txt").write_text("q1 0 A 3\nq1 0 B 0\n")
     with Project.create(tmp_path / "p.ndcgproj", user="lead") as project:
         project.judgments.import_qrels(tmp_path / "q.txt")
-        project.freeze()
+        freeze_draft(project)
         project.pools.new_draft_from(1)
         session = AgreementSession(loader)
         seen: list[frozenset[str]] = []
@@ -55,7 +56,7 @@ def test_policies_are_not_carried_to_another_pool_version_or_project(tmp_path):
     refusing = EvalSettings()
     with Project.create(tmp_path / "p.ndcgproj", user="lead") as project:
         project.judgments.import_qrels(tmp_path / "q.txt")
-        project.freeze()
+        freeze_draft(project)
         project.pools.new_draft_from(1)
         session = AgreementSession(loader)
         session.set_project(project)
@@ -120,7 +121,7 @@ def test_the_session_gives_the_caveats_ndcg_agreement_prints(tmp_path):
     (tmp_path / "q.txt").write_text("q1 0 A 3\nq1 0 B 0\n")
     with Project.create(tmp_path / "p.ndcgproj", user="lead") as project:
         project.judgments.import_qrels(tmp_path / "q.txt")
-        project.freeze()
+        freeze_draft(project)
         session = AgreementSession(loader)
         session.set_project(project)
         assert session.caveats() == []

@@ -23,6 +23,7 @@ from ndcg_desktop.sessions.annotate import (
 from ndcg_desktop.sessions.annotate_rules import Decision, Refusal
 from ndcg_desktop.sessions.events import ProjectSlot
 from ndcg_desktop.store import FrozenVersionChanged, Project
+from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.importing import import_ratings
 from ndcg_desktop.tasks.pool_editing import discard, plan_discard, restore_discarded
 from ndcg_desktop.tasks.pooling import apply_send_for_judging, plan_send_for_judging, take_back_sent
@@ -115,7 +116,7 @@ def test_why_a_key_does_nothing_and_when_a_regrade_is_confirmed(path, opened, tm
     session.select_item(None)
     assert session.key(1) == Refusal("no_document")
     assert session.note_refusal() == Refusal("no_document")
-    session.project.freeze(remove_ungraded=True)
+    freeze_draft(session.project, remove_ungraded=True)
     assert session.version.frozen and session.version.version == 1  # a frozen shown version stays shown
     assert session.key(1) == Refusal("frozen", version=1)
     assert session.next_query(["q1", "q2"]) == Refusal("frozen", version=1)  # N: nothing to grade in it
@@ -196,7 +197,7 @@ def test_the_note_is_read_written_and_put_back(path, opened):
 
 def test_undoing_a_send_for_judging_takes_the_documents_out_of_what_is_shown(path, opened):
     with Project.open(path) as p:
-        p.freeze(remove_ungraded=True)
+        freeze_draft(p, remove_ungraded=True)
         p.pools.new_draft_from(1)
     _slot, session = opened(path)
     sent = apply_send_for_judging(session.project, plan_send_for_judging(session.project, "sys", 1, depth=10))
@@ -210,7 +211,7 @@ def test_undoing_a_send_for_judging_takes_the_documents_out_of_what_is_shown(pat
 
 def test_a_send_into_a_new_draft_its_undo_and_its_redo_show_the_draft_each_time(path, opened):
     with Project.open(path) as p:
-        p.freeze(remove_ungraded=True)
+        freeze_draft(p, remove_ungraded=True)
     _slot, session = opened(path)
     project = session.project
     session.select_item("A")
@@ -230,7 +231,7 @@ def test_a_send_into_a_new_draft_its_undo_and_its_redo_show_the_draft_each_time(
 def test_a_draft_that_appears_is_shown_whatever_brought_it(path, opened, tmp_path, how):
     """The class of the redone send's defect: every way a draft appears shows it, as a new draft is shown."""
     with Project.open(path, user="ann") as p:
-        p.freeze(remove_ungraded=True)
+        freeze_draft(p, remove_ungraded=True)
         if how == "undo of a discard":
             p.pools.new_draft_from(1)
     _slot, session = opened(path)
@@ -263,7 +264,7 @@ def test_a_draft_that_appears_is_shown_whatever_brought_it(path, opened, tmp_pat
 
 def test_a_discard_shows_the_last_frozen_version_with_its_counts(path, opened):
     with Project.open(path) as p:
-        p.freeze(remove_ungraded=True)
+        freeze_draft(p, remove_ungraded=True)
         p.pools.new_draft_from(1)
     _slot, session = opened(path)
     session.grade_item(2, "q1", "A", 1)
@@ -280,7 +281,7 @@ def test_a_discard_shows_the_last_frozen_version_with_its_counts(path, opened):
 
 def test_the_version_chosen_is_shown_and_a_missing_one_gives_way(path, opened):
     with Project.open(path) as p:
-        p.freeze(remove_ungraded=True)
+        freeze_draft(p, remove_ungraded=True)
         p.pools.new_draft_from(1)
     _slot, session = opened(path)
     assert session.version.version == 2
@@ -308,7 +309,7 @@ def test_a_large_list_is_read_by_a_job_and_a_late_one_is_dropped(path, opened, m
 
 def test_a_refused_frozen_version_is_forgotten(path, opened, monkeypatch):
     with Project.open(path) as p:
-        p.freeze(remove_ungraded=True)
+        freeze_draft(p, remove_ungraded=True)
     slot, session = opened(path)
     seen: list[frozenset[str]] = []
     session.changed.connect(seen.append)

@@ -21,6 +21,7 @@ from ndcg_desktop.sessions.events import (
     VersionRefused,
     VersionsChanged,
 )
+from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.project import FrozenVersionChanged, create_project, open_project
 
 
@@ -29,7 +30,7 @@ def project(tmp_path, write):
     """v1 frozen (q1: A=3, B=0), and draft v2 copied from it."""
     p = create_project(tmp_path / "p.ndcgproj", user="ann")
     p.judgments.import_qrels(write("q.txt", "q1 0 A 3\nq1 0 B 0\n"))
-    p.freeze()
+    freeze_draft(p)
     p.pools.new_draft_from(1)
     yield p
     p.close()
@@ -69,7 +70,7 @@ def test_versions_started_discarded_and_frozen_are_version_changes(project, seen
     item = project.pools.pool_items(draft).iloc[0]  # a regrade: a copy of its parent would not freeze (issue 35)
     project.set_grade(item["query_id"], item["doc_id"], 0 if item["grade"] else 1, version=draft)
     seen.clear()
-    project.freeze(version=draft)
+    freeze_draft(project, version=draft)
     assert seen[0] == VersionsChanged(frozen=(draft,))
 
 

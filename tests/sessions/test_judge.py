@@ -19,6 +19,7 @@ from ndcg_desktop.sessions.judge import (
 )
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.assessing import Item, load_template, preview_prompt
+from ndcg_desktop.tasks.freezing import freeze_draft
 
 
 @pytest.fixture
@@ -135,7 +136,7 @@ def test_why_nothing_can_be_judged_is_said_in_kinds_the_window_words(project, tm
     assert kind == "input" and "variable is given by its name (letters, digits and _), not the key itself" in words
     assert "not a name" not in words  # it may be the key itself
     session.set(api_key_env="")
-    project.freeze(remove_ungraded=True)
+    freeze_draft(project, remove_ungraded=True)
     assert session.problem()[0] == "no_draft"
 
 

@@ -10,6 +10,7 @@ from ndcg_desktop.domain.choices import BY_NAME
 from ndcg_desktop.sessions.events import ProjectSlot
 from ndcg_desktop.sessions.pool_diff import DIFF_CHOICES, INPUTS, RESULT, PoolDiffSession
 from ndcg_desktop.store import FrozenVersionChanged
+from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.pool_diff import diff_pools
 from ndcg_desktop.tasks.project import open_project
 from tests.conftest import RUN_X
@@ -97,7 +98,7 @@ def test_a_version_frozen_since_is_offered_and_the_diff_of_the_two_chosen_stays(
     assert [v.version for v in session.frozen] == [1, 2]
     item = session.project.pools.pool_items(3).iloc[0]  # a regrade: a copy of its parent would not freeze (issue 35)
     session.project.set_grade(item["query_id"], item["doc_id"], 0 if item["grade"] else 1, version=3)
-    session.project.freeze(version=3)
+    freeze_draft(session.project, version=3)
     assert [v.version for v in session.frozen] == [1, 2, 3]
     assert (session.a, session.b, session.result) == (1, 2, diff)
     assert seen and all(aspects == frozenset({INPUTS}) for aspects in seen)
@@ -120,7 +121,7 @@ def test_another_project_starts_over(session, slot, tmp_path, write):
     session.choose("unjudged", "zero")
     p = create_project(tmp_path / "one.ndcgproj", user="ann")
     p.judgments.import_qrels(write("q1.txt", "q1 0 A 1\n"))
-    p.freeze()
+    freeze_draft(p)
     slot.open(p)
     assert (session.frozen[0].version, session.a, session.b, session.k) == (1, 1, 1, 10)
     assert session.choices["unjudged"] == "reject" and not session.ready()

@@ -12,6 +12,7 @@ from ndcg_desktop.domain import InputError
 from ndcg_desktop.domain.settings import GradeScale, default_labels
 from ndcg_desktop.sessions.events import ProjectSlot
 from ndcg_desktop.sessions.pool_edit import ITEMS, PENDING, DocumentSearch, EditRefusal, PoolEditSession
+from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.pool_editing import restore_discarded
 from ndcg_desktop.tasks.project import create_project, open_project
 
@@ -23,7 +24,7 @@ def slot(tmp_path, write):
     """v1 frozen (q1: A=3, B=0), draft v2 copied from it with C ungraded in q1; the slot holds it open."""
     p = create_project(tmp_path / "p.ndcgproj", user="ann")
     p.judgments.import_qrels(write("q.txt", "q1 0 A 3\nq1 0 B 0\n"))
-    p.freeze()
+    freeze_draft(p)
     p.pools.new_draft_from(1)
     p.judgments.add_items(pd.DataFrame({"query_id": ["q1"], "doc_id": ["C"]}), version=2)
     slot = ProjectSlot()

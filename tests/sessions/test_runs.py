@@ -24,6 +24,7 @@ from ndcg_desktop.sessions.runs import (
 )
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.comparing import choices_note, compare_project
+from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.scoring import score_run
 
 FAST = StatsSettings(resamples=1000)
@@ -333,7 +334,7 @@ def test_the_settings_line_its_captions_and_manifest_name_the_scale_of_the_versi
     cranfield = data_dir / "cranfield"
     with Project.create(tmp_path / "p.ndcgproj", scale=GradeScale(0, 4), user="ann") as project:
         project.judgments.import_qrels(cranfield / "qrels.txt")
-        project.freeze()
+        freeze_draft(project)
         for name in ("bm25", "tfidf"):
             project.runs.import_run(cranfield / f"{name}.run.gz", name=name)
         session = checked_session(project)
@@ -361,7 +362,7 @@ def test_the_session_says_which_pairs_rest_on_fewer_than_10_queries_as_ndcg_comp
     }
     with Project.create(tmp_path / "few.ndcgproj", user="ann") as project:
         project.judgments.import_qrels(write("q.txt", qrels))
-        project.freeze()
+        freeze_draft(project)
         for name, text in runs.items():
             project.runs.import_run(write(f"{name}.run", text), name=name)
         session = checked_session(project)

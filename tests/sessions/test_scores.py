@@ -6,6 +6,7 @@ import pytest
 
 from ndcg_desktop.sessions.scores import CHOICES, Missing, ScoresSession
 from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.freezing import freeze_draft
 
 QRELS = "q1 0 A 3\nq1 0 B 2\nq1 0 C 1\nq1 0 D 0\nq2 0 E 1\n"
 RUN = "q1 Q0 B 1 2.0 s\nq1 Q0 X 2 1.5 s\nq1 Q0 C 3 1.0 s\nq2 Q0 E 1 1.0 s\nq2 Q0 Y 2 0.5 s\n"
@@ -196,7 +197,7 @@ def test_a_version_frozen_while_the_views_are_open_is_preselected_in_scores_and_
     assert [s.pool_version for s in sessions] == [1, 1]  # a draft is not scored: nothing changes
     item = project.pools.pool_items(2).iloc[0]  # a regrade: a draft identical to version 1 would not freeze (issue 35)
     project.set_grade(item["query_id"], item["doc_id"], 0 if item["grade"] else 1, version=2)
-    project.freeze()
+    freeze_draft(project)
     assert [v.version for v in project.pools.versions() if v.frozen] == [1, 2]
     assert [s.pool_version for s in sessions] == [2, 2]
     for session in sessions:  # an older version chosen by hand stays chosen while nothing new is frozen

@@ -21,6 +21,7 @@ from ndcg_desktop.sessions.team import (
     work_to_hand_out,
 )
 from ndcg_desktop.tasks.adjudication import disagreements
+from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.project import create_project, open_project
 from ndcg_desktop.tasks.teams import plan_summary
 from tests.tasks.test_adjudication import rated  # noqa: F401 - the fixture: three differing items, run bm25
@@ -116,7 +117,7 @@ def test_a_frozen_draft_leaves_nothing_to_adjudicate(session):
     computed(session)
     session.pick("q1", "A", 3)
     session.apply_rule("median")
-    session.project.freeze()
+    freeze_draft(session.project)
     assert session.draft is None and session.job() is None and session.items.empty
 
 

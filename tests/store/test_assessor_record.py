@@ -6,18 +6,16 @@ from __future__ import annotations
 
 import sqlite3
 
-import numpy as np
 import pandas as pd
 import pytest
-from sklearn.metrics import cohen_kappa_score
 
-from ndcg_desktop.domain import InputError
 from ndcg_desktop.domain.settings import GradeScale
 from ndcg_desktop.store import Project
-from ndcg_desktop.store.advice import what_blocks_freezing
 from ndcg_desktop.store.ratings import RATING_COLUMNS
 from ndcg_desktop.store.schema import ASSESSOR_FORMAT, SCHEMA_VERSION
 from ndcg_desktop.tasks.adjudication import apply_rule, disagreements, rule_grade
+from ndcg_desktop.tasks.advice import what_blocks_freezing
+from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.pool_editing import discard, plan_discard, remove_from_pool, restore_discarded, undo_remove
 
 from .conftest import dump
@@ -100,7 +98,7 @@ def test_a_models_rating_never_settles_an_item(draft):
         p.ratings.add_ratings(ratings([("q1", "d8", "model:other", 0)]), version=1, source="t")
         assert p.pools.query_progress(1)["awaiting"].tolist() == [0]
         assert (
-            what_blocks_freezing(p.file.conn, 1) == "draft version 1 has 1 item ungraded: grade them, or freeze "
+            what_blocks_freezing(p, 1) == "draft version 1 has 1 item ungraded: grade them, or freeze "
             "without them (ndcg freeze PROJECT --remove-ungraded)"
         )  # d8 (rated by the model alone)
         found = disagreements(p)
@@ -146,7 +144,7 @@ def test_answers_and_runs_are_kept_as_given(draft, statement):
 def test_a_frozen_versions_answers_cannot_be_removed_or_added(draft):
     with Project.open(draft, user="coord") as p:
         p.assessor.record(start(p), [answer("d1", 3)])
-        p.freeze(remove_ungraded=True)
+        freeze_draft(p, remove_ungraded=True)
     con = sqlite3.connect(draft, isolation_level=None)
     try:
         with pytest.raises(sqlite3.IntegrityError, match="frozen: its model answers cannot be removed"):
@@ -178,50 +176,6 @@ def test_a_format_8_project_is_read_as_it_is_and_migrated_at_its_first_writable_
         assert len(p.assessor.attempts(1)) == 1
 
 
-def test_filling_from_a_model_is_refused_until_it_was_compared_with_people_then_recorded(draft):
-    model_grades = {"d1": 2, "d2": 1, "d3": 2, "d4": 0, "d5": 1, "d6": 0, "d7": 3, "d8": 0}
-    people = {"d1": 2, "d2": 2, "d3": 2, "d4": 0, "d5": 0, "d6": 0}
-    with Project.open(draft, user="coord") as p:
-        run = start(p)
-        p.assessor.record(run, [answer("d7", 3), answer("d8", 0)])  # only the items no person rated
-        before = dump(draft)
-        with pytest.raises(InputError) as refused:
-            p.freeze(fill_from=MODEL)
-        assert str(refused.value).startswith(
-            f"{draft}: {MODEL} was compared with people on 0 items of draft version 1; filling ungraded items "
-            "from it needs at least 50 (--min-shared)"
-        )
-        with pytest.raises(InputError, match="model:other has no ratings in draft version 1"):
-            p.freeze(fill_from="model:other")
-        with pytest.raises(InputError, match="'ana' does not name a model's ratings"):
-            p.freeze(fill_from="ana")
-        assert dump(draft) == before
-        p.assessor.record(run, [answer(d, model_grades[d]) for d in people])  # calibrated on the rated items
-        with pytest.raises(InputError, match="compared with people on 6 items .* needs at least 7"):
-            p.freeze(fill_from=MODEL, min_shared=7)
-        version = p.freeze(fill_from=MODEL, min_shared=6)
-        frozen = p.pools.qrels(version.version).frame.set_index("doc_id")["grade"]
-        assert frozen.to_dict() == people | {"d7": 3, "d8": 0}  # people's grades, the model's only where none
-        team = p.pools.team(version)
-    assert team["adjudication"] == {MODEL: 2}
-    found = team["models"][MODEL]
-    assert found["grades"] == 2
-    assert found["runs"] == [
-        {
-            "model": "tiny",
-            "endpoint_host": "127.0.0.1:9",
-            "template_sha256": "a" * 64,
-            "parameters": {"temperature": 0.0},
-        }
-    ]
-    a = np.array([model_grades[d] for d in people])
-    b = np.array([people[d] for d in people])
-    assert found["agreement"]["items"] == 6 and found["agreement"]["exact"] == pytest.approx(np.mean(a == b))
-    assert found["agreement"]["kappa_linear"] == pytest.approx(
-        cohen_kappa_score(a, b, labels=[0, 1, 2, 3], weights="linear")
-    )
-
-
 def test_discarding_the_draft_or_removing_an_item_takes_its_answers_and_undo_puts_them_back(draft):
     """The model's runs and answers are rows of the draft like any other (issue 24 item 1's undo): counted by the
     discard, taken with the draft or the item, and put back exactly."""
@@ -236,21 +190,6 @@ def test_discarding_the_draft_or_removing_an_item_takes_its_answers_and_undo_put
         assert len(p.assessor.attempts(1)) == 2
         undo_remove(p, edit)
     assert_same(before, full_dump(draft), append_only(draft))
-
-
-def test_freezing_with_ungraded_items_a_model_rated_names_filling_from_it_beside_removing_them(draft):
-    with Project.open(draft, user="coord") as p:
-        with pytest.raises(InputError) as plain:
-            p.freeze()
-        assert "--fill-ungraded-from" not in str(plain.value)  # no model rated anything: one way, to remove them
-        p.assessor.record(start(p), [answer("d7", 3)])
-        with pytest.raises(InputError) as refused:
-            p.freeze()
-        assert str(refused.value).startswith(
-            f"{draft}: draft version 1 has 2 ungraded items; grade them, or remove them explicitly; or fill the items "
-            f"no person rated from {MODEL}'s grades once it was compared with people (freeze --fill-ungraded-from "
-            f"{MODEL})"
-        )
 
 
 def test_discard_draft_without_yes_names_everything_it_would_delete_a_models_answers_included(draft, capsys):

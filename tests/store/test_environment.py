@@ -22,8 +22,10 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from ndcg_desktop.cli import project as cli_project
 from ndcg_desktop.cli.main import main
 from ndcg_desktop.store import DiskFull, Project, ProjectBusy, ProjectDamaged, ProjectReadOnly
+from ndcg_desktop.tasks.freezing import freeze_draft
 
 from .conftest import dump
 
@@ -77,7 +79,7 @@ def make_project(path: Path, tmp: Path) -> None:
         project.judgments.import_qrels(tmp / "q.txt")
         project.runs.import_run(tmp / "r.txt", name="bm25")
         project.texts.import_documents(tmp / "docs.jsonl")
-        project.freeze()
+        freeze_draft(project)
         project.judgments.add_items(pd.DataFrame({"query_id": ["q1"], "doc_id": ["C"]}))  # a draft, v2, with C ungraded
 
 
@@ -328,7 +330,7 @@ def test_a_sqlite_error_that_escapes_the_store_is_still_one_line(tmp_path, capsy
     def locked(*args, **kwargs):
         raise sqlite3.OperationalError("database is locked")
 
-    monkeypatch.setattr(Project, "status", locked)  # past the facade's own translation
+    monkeypatch.setattr(cli_project, "project_status", locked)  # past the use case's own translation
     code, _, err = run_cli(capsys, "status", path)
     assert code == 2
     assert one_line(err).startswith(f"error: {path}: another program is writing to the project file")

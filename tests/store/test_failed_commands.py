@@ -21,6 +21,8 @@ from ndcg_desktop.cli.main import main
 from ndcg_desktop.domain import InputError
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks import apply_send_for_judging, plan_send_for_judging
+from ndcg_desktop.tasks.freezing import freeze_draft
+from ndcg_desktop.tasks.pooling import pool_from_runs
 
 from .conftest import dump
 
@@ -36,7 +38,7 @@ def frozen(tmp_path) -> Path:
     with Project.create(path, user="ann") as project:
         project.judgments.import_qrels(tmp_path / "q.txt")
         project.runs.import_run(tmp_path / "r.txt", name="bm25")
-        project.freeze()
+        freeze_draft(project)
         assert project.pools.draft() is None
     return path
 
@@ -68,10 +70,10 @@ def test_pool_dry_run_writes_nothing(frozen, capsys):
 
 def test_pool_preview_counts_against_the_frozen_pool_a_new_draft_would_copy(frozen):
     with Project.open(frozen) as project:
-        preview = project.pool_from_runs(["bm25"], 2, apply=False)
+        preview = pool_from_runs(project, ["bm25"], 2, apply=False)
         assert preview.to_dict("records") == [{"query_id": "q1", "candidates": 2, "new": 1}]
         assert project.pools.draft() is None
-        applied = project.pool_from_runs(["bm25"], 2)
+        applied = pool_from_runs(project, ["bm25"], 2)
         assert applied.to_dict("records") == preview.to_dict("records")
         assert project.pools.draft() is not None
 
@@ -83,13 +85,13 @@ FAILING: dict[str, Callable[[Project, Path], object]] = {
     "import-missing-file": lambda p, tmp: p.judgments.import_qrels(tmp / "missing.qrels"),
     "import-bad-line": lambda p, tmp: p.judgments.import_qrels(tmp / "bad.qrels"),
     "import-clash": lambda p, tmp: p.judgments.import_qrels(tmp / "clash.qrels"),
-    "pool-unknown-run": lambda p, _: p.pool_from_runs(["nope"], 2),
-    "pool-depth-0": lambda p, _: p.pool_from_runs(["bm25"], 0),
+    "pool-unknown-run": lambda p, _: pool_from_runs(p, ["nope"], 2),
+    "pool-depth-0": lambda p, _: pool_from_runs(p, ["bm25"], 0),
     "send-unknown-run": lambda p, _: apply_send_for_judging(p, plan_send_for_judging(p, "nope", None, depth=10)),
     "add-frozen-version": lambda p, _: p.judgments.add_items(
         pd.DataFrame({"query_id": ["q1"], "doc_id": ["Z"]}), version=1
     ),
-    "freeze-without-draft": lambda p, _: p.freeze(),
+    "freeze-without-draft": lambda p, _: freeze_draft(p),
     "new-draft-from-missing": lambda p, _: p.pools.new_draft_from(7),
 }
 
@@ -161,6 +163,6 @@ def test_freeze_remove_ungraded_killed_part_way_leaves_the_draft_as_it_was(tmp_p
     assert proc.returncode == -9, proc.stderr.decode()
     assert dump(path) == before  # B and C still there, ungraded; nothing frozen
     with Project.open(path) as project:
-        version = project.freeze(remove_ungraded=True)  # and the same freeze, not killed, still works
+        version = freeze_draft(project, remove_ungraded=True)  # and the same freeze, not killed, still works
         assert version.frozen
         assert project.pools.pool_items(version.version)["doc_id"].tolist() == ["A"]

@@ -16,6 +16,7 @@ from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.store import Project
 from ndcg_desktop.store.sql import identifier, text_literal
 from ndcg_desktop.store.watch import ChangeWatch
+from ndcg_desktop.tasks.status import project_status
 
 INJECTION = "z', -1, 'x'; UPDATE ratings SET annotator = 'mallory'; END /*"
 HOSTILE = [INJECTION, 'a"b', "it's", "x; DROP TABLE judgments", "c -- d", "e /* f", "sqliteXnot_sqlites"]
@@ -68,7 +69,7 @@ def test_sqlites_own_tables_are_not_foreign(project):
     finally:
         con.close()
     with Project.open(project, user="ana") as p:
-        assert p.status()["pool_versions"]
+        assert project_status(p)["pool_versions"]
 
 
 @pytest.mark.parametrize("name", HOSTILE)

@@ -11,6 +11,8 @@ import pytest
 
 from ndcg_desktop.domain import InputError
 from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.export import write_qrels
+from ndcg_desktop.tasks.freezing import freeze_draft
 
 from .conftest import dump
 
@@ -46,7 +48,7 @@ def test_a_grade_not_stored_as_a_whole_number_on_the_scale_is_refused_at_freezin
         assert f"holds the {STORED[kind]} " in str(refused.value) and "where a number is stored" in str(refused.value)
     else:
         with Project.open(draft, user="ann") as project, pytest.raises(InputError) as refused:
-            project.freeze()
+            freeze_draft(project)
         assert str(refused.value).startswith(f"{draft}: draft version 1 cannot be frozen: ")
         assert "document 'A' for query 'q1'" in str(refused.value)
     assert dump(draft) == before  # still a draft, nothing written
@@ -54,6 +56,6 @@ def test_a_grade_not_stored_as_a_whole_number_on_the_scale_is_refused_at_freezin
 
 def test_a_draft_of_whole_numbers_freezes_and_exports(draft, tmp_path):
     with Project.open(draft, user="ann") as project:
-        project.freeze()
-        project.export_qrels(tmp_path / "out.qrels")
+        freeze_draft(project)
+        write_qrels(project, tmp_path / "out.qrels")
     assert (tmp_path / "out.qrels").read_text() == "q1 0 A 2\nq1 0 B 2\n"

@@ -16,6 +16,8 @@ import pytest
 from ndcg_desktop.cli.main import main
 from ndcg_desktop.store import FrozenVersionChanged, Project, ProtectionAltered
 from ndcg_desktop.store.schema import SCHEMA_VERSION
+from ndcg_desktop.tasks.freezing import freeze_draft
+from ndcg_desktop.tasks.status import project_status
 
 from .conftest import dump
 from .test_frozen_integrity import frozen, tamper  # noqa: F401 - the fixture and the helper are shared
@@ -49,7 +51,7 @@ def test_freezing_appends_a_link_that_chains_the_previous_one(frozen, tmp_path):
     with Project.open(path, user="ann") as project:
         project.pools.new_draft_from(1)
         project.set_grade("q1", "C", 0)
-        v2 = project.freeze().hash
+        v2 = freeze_draft(project).hash
     assert v2 is not None and v2 != v1
     assert chain(path) == [(1, v1, link("", 1, v1)), (2, v2, link(link("", 1, v1), 2, v2))]
 
@@ -62,8 +64,8 @@ def test_a_frozen_version_flipped_back_to_a_draft_is_reported_and_never_frozen_a
     assert main(["status", str(path)]) == 0
     assert said in capsys.readouterr().out  # the WARNING line of status
     with Project.open(path, read_only=True) as project:
-        assert project.status()["pool_versions"][0]["changed"] == said
-        assert project.status()["pool_versions"][0]["intact"] is False
+        assert project_status(project)["pool_versions"][0]["changed"] == said
+        assert project_status(project)["pool_versions"][0]["intact"] is False
     with pytest.raises(ProtectionAltered, match=said):
         Project.open(path, user="ann")
     assert main(["freeze", str(path)]) == 2
@@ -79,7 +81,7 @@ def test_a_flip_made_while_the_project_is_open_is_caught_at_the_next_write(froze
         with pytest.raises(FrozenVersionChanged, match=f"pool version 1 was frozen with sha256 {v1}"):
             project.set_grade("q1", "C", 0)
         with pytest.raises(FrozenVersionChanged, match=f"pool version 1 was frozen with sha256 {v1}"):
-            project.freeze()
+            freeze_draft(project)
     assert chain(path) == [(1, v1, link("", 1, v1))]
 
 
@@ -159,7 +161,7 @@ def _two_frozen(path: Path) -> str:
     with Project.open(path, user="ann") as project:
         project.pools.new_draft_from(1)
         project.set_grade("q1", "C", 0)
-        v2 = project.freeze().hash
+        v2 = freeze_draft(project).hash
     assert v2 is not None
     return v2
 
@@ -205,7 +207,7 @@ def test_the_last_frozen_version_removed_with_its_link_and_rows_is_tampering(fro
     assert said in out and "CHANGED SINCE FROZEN" not in out  # v1 is as recorded: not proven, never blamed
     with Project.open(path, read_only=True) as project:
         assert any(said in problem for problem in project.protection_problems())
-        row = project.status()["pool_versions"][0]
+        row = project_status(project)["pool_versions"][0]
         assert (row["version"], row["intact"], row["changed"]) == (1, False, None)
         assert said in row["unproven"]
         with pytest.raises(FrozenVersionChanged, match="pool version 1 cannot be proven: the record"):
@@ -226,7 +228,7 @@ def test_a_version_flipped_back_blames_itself_and_never_clears_the_frozen_versio
         Project.open(path, user="ann")
     assert "every frozen version still matches its recorded hash" not in str(refused.value)
     with Project.open(path, read_only=True) as project:
-        rows = project.status()["pool_versions"]
+        rows = project_status(project)["pool_versions"]
         assert [(r["version"], r["intact"], r["changed"]) for r in rows] == [(1, False, None), (2, False, said)]
         with pytest.raises(FrozenVersionChanged) as unproven:
             project.pools.qrels(1)

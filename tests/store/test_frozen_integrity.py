@@ -22,6 +22,9 @@ from ndcg_desktop.cli.main import main
 from ndcg_desktop.domain import InputError
 from ndcg_desktop.formats.cells import _PY_BAD
 from ndcg_desktop.store import FrozenVersionChanged, Project, ProtectionAltered, pool_hash
+from ndcg_desktop.tasks.export import write_qrels
+from ndcg_desktop.tasks.freezing import freeze_draft
+from ndcg_desktop.tasks.status import project_status
 
 TRIGGER = "frozen_judgment_not_updated"
 
@@ -59,7 +62,7 @@ def frozen(tmp_path) -> tuple[Path, str]:
     with Project.create(path, user="ann") as project:
         project.judgments.import_qrels(tmp_path / "q.txt")
         project.runs.import_run(tmp_path / "r.txt", name="bm25")
-        version = project.freeze()
+        version = freeze_draft(project)
     assert version.hash is not None
     return path, version.hash
 
@@ -85,7 +88,7 @@ def assert_every_use_refused(path: Path, recorded: str, now: str, tmp_path: Path
             lambda: project.pools.qrels(1),
             lambda: project.pools.qrels(),
             lambda: project.pools.frozen_version(None),
-            lambda: project.export_qrels(tmp_path / "out.qrels", version=1),
+            lambda: write_qrels(project, tmp_path / "out.qrels", version=1),
             lambda: project.pools.query_progress(1),
         ):
             with pytest.raises(FrozenVersionChanged) as refused:
@@ -114,7 +117,7 @@ def test_an_intact_frozen_version_is_used_normally(frozen, tmp_path, capsys):
     assert changed_hash(path) == recorded  # the independent computation agrees on an intact file
     with Project.open(path) as project:
         assert project.pools.qrels(1).frame["grade"].tolist() == [3, 2, 1, 1]
-        project.export_qrels(tmp_path / "out.qrels", version=1)
+        write_qrels(project, tmp_path / "out.qrels", version=1)
         assert len(project.pools.query_progress(1)) == 2
         assert project.pools.new_draft_from(1).version == 2
     assert main(["score", "--project", str(path), "--run-name", "bm25", "--unjudged", "zero"]) == 0
@@ -133,7 +136,7 @@ def test_trigger_dropped_and_grade_updated_is_refused_for_writing_and_every_use(
 
     with Project.open(path, read_only=True) as project:  # read-only use may still report
         assert project.protection_problems() == [f"trigger {TRIGGER} is missing"]
-        status = project.status()
+        status = project_status(project)
         assert status["protection"] == [f"trigger {TRIGGER} is missing"]
         assert [v["intact"] for v in status["pool_versions"]] == [False]
     assert_every_use_refused(path, recorded, now, tmp_path, capsys)
@@ -282,7 +285,7 @@ def test_the_check_reads_in_the_order_the_freeze_hashed(tmp_path_factory, triple
         project.judgments.add_items(frame[["query_id", "doc_id"]])
         for q, d, g in triples:
             project.set_grade(q, d, g)
-        version = project.freeze()
+        version = freeze_draft(project)
         assert version.hash == pool_hash(frame, version.scale)
         assert project.pools.current_hash(1, version.scale) == version.hash
 
@@ -317,7 +320,7 @@ def test_rows_merged_through_a_tab_or_a_line_break_are_refused_though_the_text_h
             project.pools.frozen_version(1)
         with pytest.raises(FrozenVersionChanged, match="a stored ID now holds a tab or a line break"):
             project.pools.qrels(1)
-        assert project.status()["pool_versions"][0]["intact"] is False
+        assert project_status(project)["pool_versions"][0]["intact"] is False
 
 
 def test_ratings_merged_through_a_tab_or_a_line_break_are_refused(frozen):

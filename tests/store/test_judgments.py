@@ -6,6 +6,8 @@ import pandas as pd
 import pytest
 
 from ndcg_desktop.store import Project, judgments
+from ndcg_desktop.tasks.freezing import freeze_draft
+from ndcg_desktop.tasks.pooling import pool_from_runs
 
 
 def test_added_items_land_in_the_pool_and_the_audit_log_across_batches(tmp_path, monkeypatch):
@@ -19,7 +21,7 @@ def test_added_items_land_in_the_pool_and_the_audit_log_across_batches(tmp_path,
     )
     with Project.create(tmp_path / "p.ndcgproj", user="tester") as p:
         p.judgments.import_qrels(tmp_path / "j.qrels")
-        p.freeze()
+        freeze_draft(p)
         counts = p.judgments.add_items(pairs, action="send for judging")
         draft = p.pools.draft()
         items = p.pools.pool_items(draft.version)
@@ -46,7 +48,7 @@ def test_new_items_are_found_in_sqlite_without_reading_the_pool_into_python(tmp_
     pairs = pd.DataFrame({"query_id": ["q1", "q1", "q2", "q3", "q1", "q2"], "doc_id": ["A", "D", "C", "E", "D", "F"]})
     with Project.create(tmp_path / "p.ndcgproj", user="tester") as p:
         p.judgments.import_qrels(tmp_path / "j.qrels")
-        p.freeze()
+        freeze_draft(p)
         pool = p.pools.pool_items(1)
 
         def refuse(*args, **kwargs):
@@ -80,12 +82,12 @@ def test_pooling_two_runs_keeps_each_shared_pair_once_without_pandas_deduplicati
     (tmp_path / "b.run").write_text("q2 Q0 D 1 3 b\nq2 Q0 C 2 2 b\nq1 Q0 B 1 1 b\n")
     with Project.create(tmp_path / "p.ndcgproj", user="tester") as p:
         p.judgments.import_qrels(tmp_path / "j.qrels")
-        p.freeze()
+        freeze_draft(p)
         p.runs.import_run(tmp_path / "a.run", name="a")
         p.runs.import_run(tmp_path / "b.run", name="b")
         monkeypatch.setattr(pd.DataFrame, "drop_duplicates", lambda *a, **k: pytest.fail("deduplicated in pandas"))
-        preview = p.pool_from_runs(["a", "b"], 10, apply=False)
-        counts = p.pool_from_runs(["a", "b"], 10)
+        preview = pool_from_runs(p, ["a", "b"], 10, apply=False)
+        counts = pool_from_runs(p, ["a", "b"], 10)
         log = p.judgments.audit_log(p.pools.draft().version)
     # candidates: q1 A, B (B twice); q2 C, D (C twice). New: all but (q1, A).
     expected = pd.DataFrame({"query_id": ["q1", "q2"], "candidates": [2, 2], "new": [1, 2]})

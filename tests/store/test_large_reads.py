@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.freezing import freeze_draft
 
 
 def test_a_runs_blob_and_a_versions_lines_are_read_without_copying_or_decoding_them_under_the_gil(tmp_path, write):
@@ -13,7 +14,7 @@ def test_a_runs_blob_and_a_versions_lines_are_read_without_copying_or_decoding_t
     run = "".join(f"q{q} Q0 doc-{d} {d + 1} {100 - d} s\n" for q in range(40) for d in range(80))
     with Project.create(tmp_path / "p.ndcgproj", user="ann") as project:
         project.judgments.import_qrels(write("q.txt", qrels))
-        project.freeze()
+        freeze_draft(project)
         project.runs.import_run(write("r.txt", run), name="sys")
     with Project.open(tmp_path / "p.ndcgproj") as project:
         conn = project.file.conn

@@ -15,6 +15,9 @@ from ndcg_desktop.cli.main import main
 from ndcg_desktop.domain import InputError
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks import plan_send_for_judging
+from ndcg_desktop.tasks.export import write_qrels
+from ndcg_desktop.tasks.freezing import freeze_draft
+from ndcg_desktop.tasks.pooling import pool_from_runs
 
 from .conftest import dump
 
@@ -27,7 +30,7 @@ def frozen(tmp_path) -> Path:
     with Project.create(path, user="ann") as project:
         project.judgments.import_qrels(tmp_path / "q.txt")
         project.runs.import_run(tmp_path / "r.txt", name="bm25")
-        project.freeze()
+        freeze_draft(project)
     return path
 
 
@@ -46,9 +49,9 @@ def test_project_files_and_exports_honour_the_umask(tmp_path, umask, mask):
     (tmp_path / "q.txt").write_text("q1 0 A 3\n")
     with Project.create(path, user="ann") as project:
         project.judgments.import_qrels(tmp_path / "q.txt")
-        project.freeze()
-        project.export_qrels(tmp_path / "out.qrels")
-        project.export_qrels(tmp_path / "out.csv", fmt="csv")
+        freeze_draft(project)
+        write_qrels(project, tmp_path / "out.qrels")
+        write_qrels(project, tmp_path / "out.csv", fmt="csv")
     expected = 0o666 & ~mask
     for made in (path, tmp_path / "out.qrels", tmp_path / "out.csv"):
         assert stat.S_IMODE(made.stat().st_mode) == expected, made.name
@@ -73,7 +76,7 @@ def test_send_for_judging_and_pooling_refuse_a_depth_below_one(frozen, capsys, d
         with pytest.raises(InputError, match=f"the depth must be a positive integer, not {depth}"):
             plan_send_for_judging(project, "bm25", None, depth=depth)
         with pytest.raises(InputError, match=f"the pool depth must be a positive integer, not {depth}"):
-            project.pool_from_runs(["bm25"], depth)
+            pool_from_runs(project, ["bm25"], depth)
     for argv in (
         ["send-for-judging", str(frozen), "--run-name", "bm25", "--depth", str(depth)],
         ["send-for-judging", str(frozen), "--run-name", "bm25", "--depth", str(depth), "--dry-run"],

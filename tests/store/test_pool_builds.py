@@ -14,7 +14,9 @@ from ndcg_desktop.domain import InputError
 from ndcg_desktop.store import Project
 from ndcg_desktop.store.pool_builds import CHOICE_COLUMNS, NewBuild
 from ndcg_desktop.store.schema import POOLING_FORMAT, SCHEMA_VERSION
+from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.pool_editing import discard, plan_discard, remove_from_pool, restore_discarded, undo_remove
+from ndcg_desktop.tasks.status import project_status
 from tests.store.test_undo import append_only, assert_same, full_dump
 
 DATA = Path(__file__).parent.parent / "data"
@@ -63,7 +65,7 @@ def test_a_build_records_its_strategy_runs_queries_and_order(project: Project) -
         ["q2", 1, "d9", 1],
     ]
     assert sorted(project.pools.pool_items(1)["doc_id"]) == ["d0", "d1", "d3", "d9"]
-    status = next(v for v in project.status()["pool_versions"] if v["version"] == 1)
+    status = next(v for v in project_status(project)["pool_versions"] if v["version"] == 1)
     assert status["pooling"] == [build.record()]
     actions = project.judgments.audit_log(1)["action"].tolist()
     assert actions.count("pool") == 3
@@ -128,7 +130,7 @@ def test_a_frozen_versions_record_cannot_change(project: Project) -> None:
     build_id, _ = project.builds.record(_build(), _choices([("q1", "d1", 1, 1)]))
     project.set_grade("q1", "d0", 0)
     project.set_grade("q1", "d1", 3)
-    project.freeze()
+    freeze_draft(project)
     con = sqlite3.connect(project.path)
     try:
         for sql in (

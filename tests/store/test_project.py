@@ -13,7 +13,10 @@ from ndcg_desktop.domain import EvalSettings, GradeScale, InputError
 from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.formats.runs import read_run
 from ndcg_desktop.scoring import evaluate
-from ndcg_desktop.store import Project, pool_hash
+from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.advice import frozen_version
+from ndcg_desktop.tasks.freezing import freeze_draft
+from ndcg_desktop.tasks.status import project_counts
 
 QRELS = "q1 0 A 3\nq1 0 B 2\nq1 0 C 1\nq1 0 D 0\nq2 0 E 1\n"
 RUN = "q1 Q0 B 1 2.0 s\nq1 Q0 X 2 1.5 s\nq1 Q0 C 3 1.0 s\nq2 Q0 E 1 1.0 s\nq2 Q0 Y 2 0.5 s\n"
@@ -64,29 +67,9 @@ def test_grade_outside_scale_and_unknown_item_refused(project, write):
         project.set_grade("q1", "Z", 1)
 
 
-def test_freeze_requires_grades_and_hashes(project, write):
-    project.judgments.import_qrels(write("q.txt", "q1 0 A 3\nq1 0 B -1\n"), negative_as_ungraded=True)
-    with pytest.raises(InputError, match="1 ungraded item; grade them, or remove them explicitly"):
-        project.freeze()
-    project.set_grade("q1", "B", 1)
-    v = project.freeze()
-    assert v.frozen and len(v.hash) == 64 and v.frozen_by == "ann"
-    expected = pool_hash(pd.DataFrame({"query_id": ["q1", "q1"], "doc_id": ["A", "B"], "grade": [3, 1]}), v.scale)
-    assert v.hash == expected
-    with pytest.raises(InputError, match="no draft pool to freeze"):
-        project.freeze()
-
-
-def test_freeze_can_drop_ungraded_explicitly(project, write):
-    project.judgments.import_qrels(write("q.txt", "q1 0 A 3\nq1 0 B -1\n"), negative_as_ungraded=True)
-    v = project.freeze(remove_ungraded=True)
-    assert project.pools.pool_items(v.version)["doc_id"].tolist() == ["A"]
-    assert "remove" in set(project.judgments.audit_log()["action"])
-
-
 def test_frozen_version_is_read_only_and_new_draft_copies(project, write):
     project.judgments.import_qrels(write("q.txt", QRELS))
-    v1 = project.freeze()
+    v1 = freeze_draft(project)
     with pytest.raises(InputError, match="frozen"):
         project.set_grade("q1", "A", 0, version=v1.version)
     v2 = project.pools.new_draft_from(v1.version)
@@ -104,21 +87,9 @@ def test_frozen_version_is_read_only_and_new_draft_copies(project, write):
 def test_scoring_needs_a_frozen_version(project, write):
     project.judgments.import_qrels(write("q.txt", QRELS))
     with pytest.raises(InputError, match="freeze the draft first"):
-        project.pools.qrels()
+        frozen_version(project, None)  # the store's refusal, worded with what to do (tasks.advice)
     with pytest.raises(InputError, match="is a draft"):
         project.pools.qrels(1)
-
-
-def test_exported_qrels_reimport_to_the_same_hash(project, write, tmp_path):
-    project.judgments.import_qrels(write("q.txt", QRELS))
-    v = project.freeze()
-    project.export_qrels(tmp_path / "out.qrels", version=v.version)
-    assert read_qrels(tmp_path / "out.qrels").n_judgments == 5
-    with Project.create(tmp_path / "other.ndcgproj") as other:
-        other.judgments.import_qrels(tmp_path / "out.qrels")
-        assert other.freeze().hash == v.hash
-    project.export_qrels(tmp_path / "out.csv", fmt="csv")
-    assert (tmp_path / "out.csv").read_text().startswith("query_id,doc_id,grade\n")
 
 
 def test_import_qrels_conflicts_and_negative_grades(project, write):
@@ -131,27 +102,9 @@ def test_import_qrels_conflicts_and_negative_grades(project, write):
         project.judgments.import_qrels(write("q3.txt", "q1 0 C -1\n"))
 
 
-def test_pooling_preview_then_apply(project, write):
-    project.judgments.import_qrels(write("q.txt", QRELS))
-    project.runs.import_run(write("run.txt", RUN), name="sys")
-    preview = project.pool_from_runs(["sys"], 2, apply=False)
-    assert preview.set_index("query_id")["new"].to_dict() == {"q1": 1, "q2": 1}  # X and Y
-    assert len(project.pools.pool_items(1)) == 5  # preview writes nothing
-    added = project.pool_from_runs(["sys"], 2)
-    assert added["new"].sum() == 2
-    items = project.pools.pool_items(1).set_index("doc_id")
-    assert pd.isna(items.loc["X", "grade"]) and pd.isna(items.loc["Y", "grade"])
-
-
-def test_pooling_maps_chunks_and_counts_distinct_documents(project, write):
-    project.judgments.import_qrels(write("q.txt", "q1 0 A 1\n"))
-    project.runs.import_run(write("c.txt", "q1 Q0 A#1 1 3 s\nq1 Q0 A#2 2 2 s\nq1 Q0 B#1 3 1 s\n"), name="c", id_map="#")
-    assert project.pool_from_runs(["c"], 2)["new"].tolist() == [1]  # A, then B
-
-
 def test_stored_run_scores_like_the_file(project, write):
     project.judgments.import_qrels(write("q.txt", QRELS))
-    project.freeze()
+    freeze_draft(project)
     run_path = write("run.txt", RUN)
     project.runs.import_run(run_path, name="sys")
     stored, info = project.runs.load_run("sys")
@@ -202,7 +155,7 @@ def test_query_file_errors(project, write, name, content, line, fragment):
     with pytest.raises(InputError) as info:
         project.texts.import_topics(path)
     assert str(info.value).startswith(f"{path}:{line}: ") and fragment in str(info.value)
-    assert project.counts()["queries"] == 0
+    assert project_counts(project)["queries"] == 0
 
 
 def test_progress_counts_per_query(project, write):
@@ -258,7 +211,7 @@ def test_negative_grades_inside_the_scale_are_stored_and_scored_as_trec_eval_rea
     with Project.create(tmp_path / "neg.ndcgproj", scale=GradeScale(-1, 4), user="ann") as project:
         counts = project.judgments.import_qrels(write("q.txt", "q1 0 A -1\nq1 0 B 4\n"))
         assert counts["ungraded"] == 0
-        project.freeze()  # nothing ungraded
+        freeze_draft(project)  # nothing ungraded
         assert project.pools.qrels(1).frame_as_read()["grade"].tolist() == [-1, 4]
         assert project.pools.qrels(1).frame["grade"].tolist() == [4] and project.pools.qrels(1).unjudged_in_pool == 1
 

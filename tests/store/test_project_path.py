@@ -13,6 +13,8 @@ from ndcg_desktop.formats.runs import read_run
 from ndcg_desktop.scoring import evaluate
 from ndcg_desktop.store import FrozenVersionChanged, Project
 from ndcg_desktop.tasks import score_run
+from ndcg_desktop.tasks.export import write_qrels
+from ndcg_desktop.tasks.freezing import freeze_draft
 
 QRELS = "".join(f"{q} 0 {d} {(q * d) % 4}\n" for q in (3, 11, 250) for d in range(0, 40, 3))
 RUN = "".join(f"{q} Q0 {d} {r} {100 - r / 7:.3f} t\n" for q in (3, 11, 250) for r, d in enumerate(range(60, 0, -2), 1))
@@ -23,7 +25,7 @@ def project(tmp_path, write):
     qrels, run = write("j.qrels", QRELS), write("r.run", RUN)
     p = Project.create(tmp_path / "p.ndcgproj", user="t")
     p.judgments.import_qrels(qrels)
-    p.freeze()
+    freeze_draft(p)
     p.runs.import_run(run, name="r")
     yield p, qrels, run
     p.close()
@@ -43,7 +45,7 @@ def test_score_project_equals_score_on_the_exported_files(project, tmp_path):
     p, _, run_path = project
     settings = EvalSettings(unjudged="zero", k=5)
     scored = score_run(p, "r", None, settings, record=False)
-    p.export_qrels(tmp_path / "out.qrels")
+    write_qrels(p, tmp_path / "out.qrels")
     files = evaluate(read_qrels(tmp_path / "out.qrels"), read_run(run_path), settings)
     pd.testing.assert_frame_equal(scored.evaluation.per_query, files.per_query)
     expected = float(np.mean(files.per_query["ndcg"]))

@@ -15,6 +15,7 @@ from ndcg_desktop.domain.settings import GradeScale
 from ndcg_desktop.store import Project, ProtectionAltered, pool_hash
 from ndcg_desktop.store.ratings import RATING_COLUMNS, ratings_hash
 from ndcg_desktop.store.schema import RATINGS_FORMAT, SCHEMA_VERSION
+from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.teams import ratings_table
 
 from .conftest import dump
@@ -197,52 +198,14 @@ def test_an_item_rated_differently_blocks_freezing_even_when_removing_ungraded(v
         before = dump(v2)
         for remove in (False, True):
             with pytest.raises(InputError, match="1 item that annotators rated differently"):
-                project.freeze(remove_ungraded=remove)
+                freeze_draft(project, remove_ungraded=remove)
         assert dump(v2) == before
         project.ratings.adjudicate(
             pd.DataFrame([("q1", "C", 2)], columns=["query_id", "doc_id", "grade"]), version=2, how="pick"
         )
-        frozen = project.freeze()
+        frozen = freeze_draft(project)
         assert frozen.frozen
         assert project.pools.qrels(2).frame.query("doc_id == 'C'")["grade"].tolist() == [2]
-
-
-def test_freezing_counts_only_the_ungraded_items_rated_differently(tmp_path):
-    """An ungraded item nobody rated is "ungraded", one rated alike is settled, one rated differently is open."""
-    with Project.create(tmp_path / "p.ndcgproj", user="ann") as project:
-        project.judgments.add_items(pd.DataFrame({"query_id": ["q1"] * 5, "doc_id": list("ABCDE")}))
-        project.set_grade("q1", "A", 2)
-        ratings = pd.DataFrame(
-            [
-                ("q1", "B", "bob", 1, "", "t"),
-                ("q1", "B", "cat", 3, "", "t"),  # B: differ
-                ("q1", "C", "bob", 2, "", "t"),
-                ("q1", "C", "cat", 0, "", "t"),  # C: differ
-                ("q1", "D", "bob", 1, "", "t"),
-                ("q1", "D", "cat", 1, "", "t"),  # D: alike, settled
-            ],
-            columns=["query_id", "doc_id", "annotator", "grade", "note", "rated_at"],
-        )
-        project.ratings.add_ratings(ratings, version=1, source="test")
-        before = dump(project.file.path)
-        for remove in (False, True):
-            with pytest.raises(InputError, match="has 2 items that annotators rated differently"):
-                project.freeze(remove_ungraded=remove)
-        assert dump(project.file.path) == before
-        project.ratings.adjudicate(
-            pd.DataFrame([("q1", "B", 1), ("q1", "C", 2)], columns=["query_id", "doc_id", "grade"]),
-            version=1,
-            how="pick",
-        )
-        with pytest.raises(InputError, match="has 1 ungraded item; grade them"):  # E: in the pool, never rated
-            project.freeze()
-        frozen = project.freeze(remove_ungraded=True)
-        assert project.pools.qrels(frozen.version).frame.set_index("doc_id")["grade"].to_dict() == {
-            "A": 2,
-            "B": 1,
-            "C": 2,
-            "D": 1,
-        }
 
 
 def test_a_format_3_project_opened_read_only_is_not_migrated_and_has_no_ratings(v2):

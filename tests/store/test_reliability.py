@@ -28,6 +28,7 @@ import ndcg_desktop.store.core as core_module
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.store import Cancelled, Project, ProjectInUse, pool_hash
 from ndcg_desktop.store.schema import SCHEMA_VERSION
+from ndcg_desktop.tasks.freezing import freeze_draft
 
 REPO = Path(__file__).resolve().parents[2]
 posix_only = pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL and flock are POSIX")
@@ -335,7 +336,7 @@ def frozen_project(tmp_path) -> Path:
     path = tmp_path / "frozen.ndcgproj"
     make_project(path, queries=1, grade=True)
     with Project.open(path) as project:
-        frozen = project.freeze()
+        frozen = freeze_draft(project)
         assert frozen.version == 1 and frozen.frozen
         project.pools.new_draft_from(1)
         project.judgments.add_items(pd.DataFrame({"query_id": ["q0"], "doc_id": ["new"]}))

@@ -24,6 +24,7 @@ from ndcg_desktop.domain.settings import UnjudgedPolicy
 from ndcg_desktop.store import Project, ProtectionAltered, RunChanged
 from ndcg_desktop.store.schema import SCHEMA_VERSION, run_hash
 from ndcg_desktop.tasks import plan_send_for_judging, pool_preview
+from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.scoring import score_run
 
 RUN_TRIGGERS = ("stored_run_not_updated", "stored_run_not_deleted", "stored_run_not_replaced")
@@ -92,7 +93,7 @@ def project(tmp_path, data_dir) -> Path:
     with Project.create(path, user="ann") as created:
         created.judgments.import_qrels(data_dir / "schema_v1" / "qrels.txt")
         created.runs.import_run(data_dir / "schema_v1" / "bm25.txt", name="bm25")
-        created.freeze()
+        freeze_draft(created)
     return path
 
 

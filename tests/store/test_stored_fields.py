@@ -19,6 +19,7 @@ from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.store import Project
 from ndcg_desktop.store.fields import FIELDS, UNCLASSED, Field
 from ndcg_desktop.store.schema import SCHEMA
+from ndcg_desktop.tasks.freezing import freeze_draft
 
 
 def _valid(f: Field) -> object:
@@ -38,7 +39,7 @@ def full(tmp_path_factory) -> Path:
     (folder / "q.txt").write_text("q1 0 A 3\nq1 0 B 2\nq2 0 D 1\n")
     with Project.create(path, user="ann") as project:
         project.judgments.import_qrels(folder / "q.txt")
-        project.freeze()
+        freeze_draft(project)
         project.pools.new_draft_from(1)
     con = sqlite3.connect(path, isolation_level=None)
     try:

@@ -10,6 +10,7 @@ import pytest
 
 from ndcg_desktop.store import Cancelled, Project, ProjectBusy
 from ndcg_desktop.store.core import translated
+from ndcg_desktop.tasks.freezing import freeze_draft
 
 
 @pytest.fixture
@@ -194,7 +195,7 @@ def test_a_frozen_versions_check_serves_every_thread_until_another_connection_co
     (tmp_path / "j.qrels").write_text("q1 0 A 1\nq1 0 B 0\n")
     with Project.create(tmp_path / "p.ndcgproj", user="tester") as p:
         p.judgments.import_qrels(tmp_path / "j.qrels")
-        p.freeze()
+        freeze_draft(p)
     hashed: list[str] = []
     original = PoolRepository._hashed_lines
     monkeypatch.setattr(

@@ -17,7 +17,9 @@ from ndcg_desktop.domain import EvalSettings
 from ndcg_desktop.domain.settings import UnjudgedPolicy
 from ndcg_desktop.store import Project
 from ndcg_desktop.store.schema import SCHEMA_VERSION
+from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.scoring import score_run
+from ndcg_desktop.tasks.status import project_status
 
 from .conftest import dump
 
@@ -52,7 +54,7 @@ def test_a_format_2_project_opens_read_only_unchanged_with_its_queries_as_titles
         assert project.texts.guidelines() is None
         assert project.texts.guidelines_history() == []
         assert [v.guidelines_sha256 for v in project.pools.versions()] == [None, None]
-        assert project.status()["guidelines"] is None
+        assert project_status(project)["guidelines"] is None
     assert dump(path) == before
     assert _sql(path, "PRAGMA user_version") == [(2,)]
 
@@ -130,15 +132,15 @@ def test_guidelines_history_is_audited_append_only_and_frozen_versions_name_thei
             project.texts.set_guidelines(first, source="file:g.md").sha256 == hashlib.sha256(first.encode()).hexdigest()
         )
         assert project.texts.set_guidelines(first, source="window").id == 1  # the same text again adds nothing
-        v1 = project.freeze()
+        v1 = freeze_draft(project)
         project.pools.new_draft_from(1)
         project.texts.set_guidelines(second.replace("\n", "\r\n"), source="window")  # CR LF stored as LF
         project.set_grade("q1", "A", 2, version=2)  # a copy of its parent would not freeze (issue 35)
-        v2 = project.freeze()
+        v2 = freeze_draft(project)
         project.texts.set_guidelines("", source="undo")  # cleared
         project.pools.new_draft_from(2)
         project.set_grade("q1", "A", 1, version=3)
-        v3 = project.freeze()
+        v3 = freeze_draft(project)
         history = project.texts.guidelines_history()
         assert [(g.id, g.source, g.who, g.text) for g in history] == [
             (1, "file:g.md", "ana", first),
@@ -150,7 +152,7 @@ def test_guidelines_history_is_audited_append_only_and_frozen_versions_name_thei
             hashlib.sha256(second.encode()).hexdigest(),
             None,
         ]
-        assert project.status()["guidelines"] is None
+        assert project_status(project)["guidelines"] is None
     for statement in (
         "UPDATE guidelines SET text = 'forged' WHERE id = 1",
         "DELETE FROM guidelines WHERE id = 1",

@@ -21,6 +21,7 @@ from ndcg_desktop.domain import InputError
 from ndcg_desktop.store import Project
 from ndcg_desktop.store.undo import items_scope, referring
 from ndcg_desktop.tasks.adjudication import apply_rule, pick, pick_taken, undo_rule
+from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.pool_editing import discard, plan_discard, remove_from_pool, restore_discarded, undo_remove
 from ndcg_desktop.tasks.pooling import apply_send_for_judging, plan_send_for_judging, take_back_sent
 from ndcg_desktop.tasks.teams import assign_work, merge_work, read_work_file
@@ -82,7 +83,7 @@ def build_team_draft(tmp_path: Path) -> Path:
     path = tmp_path / "team.ndcgproj"
     with Project.create(path, user="coord") as project:
         project.judgments.import_qrels(tmp_path / "q.txt")
-        project.freeze()
+        freeze_draft(project)
         project.pools.new_draft_from(1)
         pairs = [(f"q{i}", f"d{j}") for i in range(4) for j in range(1, 5)]
         project.judgments.add_items(pd.DataFrame(pairs, columns=["query_id", "doc_id"]), version=2)

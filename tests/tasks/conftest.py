@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.freezing import freeze_draft
 
 
 @pytest.fixture
@@ -16,7 +17,7 @@ def stored(tmp_path, write):
         project = Project.create(tmp_path / "p.ndcgproj", user="ann")
         opened.append(project)
         project.judgments.import_qrels(write("q.txt", qrels))
-        project.freeze()
+        freeze_draft(project)
         project.runs.import_run(write("r.txt", run), name="sys")
         return project
 

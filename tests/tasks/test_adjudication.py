@@ -15,6 +15,7 @@ from ndcg_desktop.scoring.agreement import agreement
 from ndcg_desktop.store import Project
 from ndcg_desktop.store.ratings import ratings_hash
 from ndcg_desktop.tasks.adjudication import apply_rule, disagreements, pick, rule_grade, team_manifest, undo_rule
+from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.scoring import score_run
 
 COLUMNS = ["query_id", "doc_id", "annotator", "grade", "note", "rated_at"]
@@ -103,7 +104,7 @@ def test_a_pick_and_a_rule_settle_items_and_are_recorded(rated):
         assert pick(project, "q1", "A", None) == (2, "pick")
         assert disagreements(project, k=2).open == 1
         with pytest.raises(InputError, match="1 item that annotators rated differently"):
-            project.freeze()
+            freeze_draft(project)
         pick(project, "q1", "A", 3)
         with pytest.raises(InputError, match="grade 4 is outside the scale 0..3"):
             pick(project, "q1", "A", 4)
@@ -113,7 +114,7 @@ def test_the_frozen_versions_manifest_names_the_annotators_their_ratings_hash_an
     with Project.open(rated, user="judge") as project:
         pick(project, "q1", "A", 3)
         apply_rule(project, "median")
-        version = project.freeze()
+        version = freeze_draft(project)
         manifest = team_manifest(project, version)
         ratings = project.ratings.verified(1)
         scored = score_run(project, "bm25", None, EvalSettings(unjudged=UnjudgedPolicy.ZERO), record=False)

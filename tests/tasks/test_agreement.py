@@ -21,6 +21,7 @@ from ndcg_desktop.tasks.agreement import (
     export_agreement,
     kendall_tau,
 )
+from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.scoring import score_run
 
 L3 = math.log2(3)
@@ -48,7 +49,7 @@ K2 = EvalSettings(k=2)
 def project(tmp_path, write):
     with Project.create(tmp_path / "p.ndcgproj", user="lead") as opened:
         opened.judgments.import_qrels(write("q.txt", QRELS))
-        opened.freeze()
+        freeze_draft(opened)
         for name, text in RUNS.items():
             opened.runs.import_run(write(f"{name}.run", text), name=name)
         yield opened
@@ -129,7 +130,7 @@ def test_nothing_to_compare_is_said_in_words(project, tmp_path, write):
     assert systems.why == "pool version 2 is a draft: systems are compared on a frozen version"
     with Project.create(tmp_path / "empty.ndcgproj", user="lead") as empty:
         empty.judgments.import_qrels(write("q.txt", QRELS))
-        version = empty.freeze()
+        version = freeze_draft(empty)
         assert compute_agreement(empty, version, RATINGS, K2).systems.why == "no run is imported"
 
 
@@ -289,7 +290,7 @@ def test_one_shared_item_gives_a_caveat_on_alpha_and_the_kappas(project):
 def test_kendalls_tau_over_few_runs_gives_a_caveat(project, tmp_path, write, runs):
     with Project.create(tmp_path / "few.ndcgproj", user="lead") as few:
         few.judgments.import_qrels(write("q.txt", QRELS))
-        few.freeze()
+        freeze_draft(few)
         for name in list(RUNS)[:runs]:
             few.runs.import_run(write(f"{name}.run", RUNS[name]), name=name)
         result = compute_agreement(few, few.pools.version(1), RATINGS, K2)

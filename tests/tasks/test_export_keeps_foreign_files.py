@@ -24,6 +24,7 @@ from ndcg_desktop.tasks import score_run
 from ndcg_desktop.tasks.agreement import AGREEMENT_FILES
 from ndcg_desktop.tasks.comparing import COMPARISON_FILES
 from ndcg_desktop.tasks.export import export_result
+from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.scoring import ScoreResult
 
 QRELS = "q1 0 A 3\nq1 0 B 2\nq2 0 C 1\n"
@@ -48,7 +49,7 @@ def _window_export(tmp_path: Path, target: Path) -> int:
     if not path.exists():
         with Project.create(path, user="ann") as project:
             project.judgments.import_qrels(tmp_path / "q.txt")
-            project.freeze()
+            freeze_draft(project)
             project.runs.import_run(tmp_path / "a.run", name="a")
             project.runs.import_run(tmp_path / "b.run", name="b")
     with Project.open(path) as project:

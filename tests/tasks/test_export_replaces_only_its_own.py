@@ -13,6 +13,7 @@ import pytest
 
 from ndcg_desktop.cli.main import main
 from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.freezing import freeze_draft
 
 QRELS = "q1 0 A 3\nq1 0 B 2\n"
 
@@ -23,7 +24,7 @@ def project(tmp_path) -> Path:
     (tmp_path / "q.txt").write_text(QRELS)
     with Project.create(path, user="ann") as p:
         p.judgments.import_qrels(tmp_path / "q.txt")
-        p.freeze()
+        freeze_draft(p)
     return path
 
 

@@ -10,6 +10,7 @@ from ndcg_desktop.domain import InputError
 from ndcg_desktop.store import Project
 from ndcg_desktop.store.ratings import AnnotatorTaken
 from ndcg_desktop.tasks import NegativeGrades, NegativeGradesFound, import_judgments
+from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.importing import import_ratings
 from ndcg_desktop.tasks.teams import ratings_table
 from tests.store.conftest import dump
@@ -89,11 +90,11 @@ def test_two_assessors_files_go_into_a_fresh_project_and_settle_as_after_a_merge
         ]  # fmt: skip
         assert set(project.pools.pool_items(1)["annotator"].dropna()) == {"ana", "ben", "ana+ben"}  # no file credit
         with pytest.raises(InputError, match="1 item that annotators rated differently"):
-            project.freeze()
+            freeze_draft(project)
         from ndcg_desktop.tasks.adjudication import pick
 
         pick(project, "q1", "B", 1)
-        assert project.freeze().version == 1
+        assert freeze_draft(project).version == 1
 
 
 def test_the_same_name_twice_is_refused_and_replace_makes_the_ratings_the_files(tmp_path, write):
@@ -151,7 +152,7 @@ def test_a_refused_ratings_import_leaves_no_draft_behind(tmp_path, write):
 def test_into_a_project_with_only_frozen_versions_the_new_draft_copies_the_latest(tmp_path, write):
     with Project.create(tmp_path / "p.ndcgproj", user="lead") as project:
         project.judgments.import_qrels(write("pool.qrels", "q1 0 A 3\nq1 0 B 0\n"))
-        project.freeze()
+        freeze_draft(project)
         done = import_ratings(project, write("cy.qrels", "q1 0 A 2\nq1 0 E 1\n"), "cy")
         assert (done.version, done.started, done.items_added) == (2, "a copy of pool version 1", 1)
         grades, ratings = _state(project)

@@ -26,7 +26,8 @@ from ndcg_desktop.domain import EvalSettings, InputError
 from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.store import Project, pool_hash
 from ndcg_desktop.tasks import score_run
-from ndcg_desktop.tasks.export import export_comparison_csv, export_result
+from ndcg_desktop.tasks.export import export_comparison_csv, export_result, write_qrels
+from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.scoring import ScoreResult
 
 posix = pytest.mark.skipif(sys.platform == "win32", reason="links, FIFOs, sockets and devices are POSIX")
@@ -67,7 +68,7 @@ def setup(tmp_path: Path, write) -> Iterator[tuple[Path, ScoreResult]]:
     path = tmp_path / "p.ndcgproj"
     with Project.create(path, user="ann") as project:
         project.judgments.import_qrels(write("q.txt", QRELS))
-        project.freeze()
+        freeze_draft(project)
         project.runs.import_run(write("r.txt", RUN), name="sys")
         project.runs.import_run(write("r2.txt", RUN), name="other")
         settings = EvalSettings(k=2)
@@ -219,7 +220,7 @@ def test_qrels_csv_is_data_written_exactly_and_reimports_to_the_same_hash(setup,
     project, _ = setup
     target = tmp_path / "pool.csv"
     with Project.open(project, read_only=True) as opened:
-        version = opened.export_qrels(target, fmt="csv")
+        version = write_qrels(opened, target, fmt="csv")
         scale = opened.scale
     assert target.read_text(encoding="utf-8") == "query_id,doc_id,grade\n=q2,D1,1\nq1,A,3\nq1,B,2\n"
     again = read_qrels(target, scale=scale)

@@ -24,7 +24,9 @@ from ndcg_desktop.tasks.pool_builds import (
     plan_pool,
     take_back_batches,
 )
+from ndcg_desktop.tasks.pooling import pool_from_runs
 from ndcg_desktop.tasks.project import freeze
+from ndcg_desktop.tasks.status import project_status
 from ndcg_desktop.tasks.teams import assign_work, merge_work
 from ndcg_desktop.tasks.work_files import open_to_grade
 
@@ -96,7 +98,7 @@ def test_depth_pooling_without_a_budget_is_todays_pool(project: Project) -> None
     # rank 1 of every run in the order given, then rank 2, each document once: a1, b1, a2 (a1 again from B)
     order = plan.choices.groupby("query_id")["doc_id"].apply(list).to_dict()
     assert order == {"q1": ["a1", "b1", "a2"], "q2": ["x1", "x2"]}
-    assert project.pool_from_runs(["A", "B"], 2, apply=False)["candidates"].tolist() == [3, 2]  # the same pool
+    assert pool_from_runs(project, ["A", "B"], 2, apply=False)["candidates"].tolist() == [3, 2]  # the same pool
 
 
 def test_refusals_name_the_problem(project: Project) -> None:
@@ -222,5 +224,5 @@ def test_the_frozen_versions_manifest_carries_the_record(project: Project, tmp_p
     assert (record["chosen"], record["added"]) == (4, 4)
     lines = "".join(f"q1\t{i + 1}\t{d}\t{i // 2 + 1}\n" for i, d in enumerate(["a1", "a2", "a3", "a4"]))
     assert record["order_sha256"] == hashlib.sha256(b"ndcg-pool-order-v1\n" + lines.encode()).hexdigest()
-    status = next(v for v in project.status()["pool_versions"] if v["version"] == version)
+    status = next(v for v in project_status(project)["pool_versions"] if v["version"] == version)
     assert [b["strategy"] for b in status["pooling"]] == ["maxmean()"]

@@ -9,6 +9,7 @@ from ndcg_desktop.scoring.pooling import Budget, Strategy
 from ndcg_desktop.sessions.events import ItemsChanged, ProjectSlot
 from ndcg_desktop.sessions.pool_economics import EconomicsSession
 from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.pool_builds import PoolRequest, apply_pool, plan_pool
 from ndcg_desktop.tasks.pool_economics import ALL, pool_economics
 from tests.tasks.test_pool_builds import RUNS, _write_run
@@ -22,7 +23,7 @@ def test_the_drafts_curve_beside_the_strategys_expected_one(tmp_path: Path) -> N
             _write_run(tmp_path / f"{name}.run", name)
             p.runs.import_run(tmp_path / f"{name}.run", name=name)
         p.judgments.import_qrels(tmp_path / "v1.qrels")
-        p.freeze()
+        freeze_draft(p)
         p.pools.new_draft_from(1)
         # rrf (k = 60) on q1 takes a1 (1/61 + 1/62), then b1 and c1 (1/61 each, by ID): all judged in v1 already
         plan = plan_pool(p, PoolRequest(("A", "B", "C"), Strategy.parse("rrf"), Budget.parse("3"), 4, ("q1",)))

@@ -9,6 +9,7 @@ import pytest
 
 from ndcg_desktop.domain import InputError
 from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.pool_editing import (
     add_to_pool,
     discard,
@@ -28,7 +29,7 @@ def project(tmp_path, write):
     p = Project.create(tmp_path / "p.ndcgproj", user="ann")
     p.texts.import_documents(write("d.jsonl", "".join(json.dumps(d) + "\n" for d in docs)))
     p.judgments.import_qrels(write("q.txt", "q1 0 A 3\nq1 0 B 0\n"))
-    p.freeze()
+    freeze_draft(p)
     p.pools.new_draft_from(1)
     p.judgments.add_items(pd.DataFrame({"query_id": ["q1", "q1"], "doc_id": ["C", "D"]}), version=2)
     p.set_note("q1", "C", "check the date", version=2)
@@ -142,7 +143,7 @@ def test_a_discarded_draft_is_not_brought_back_behind_a_version_frozen_since(pro
     draft = project.pools.new_draft_from(1).version
     item = project.pools.pool_items(draft).iloc[0]  # a regrade: a copy of its parent would not freeze (issue 35)
     project.set_grade(item["query_id"], item["doc_id"], 0 if item["grade"] else 1, version=draft)
-    project.freeze()  # version 3: the frozen chain goes on from 3
+    freeze_draft(project)  # version 3: the frozen chain goes on from 3
     with pytest.raises(InputError, match="pool version 3 was frozen after draft 2 was discarded: a draft brought back"):
         restore_discarded(project, gone)
     assert [v.version for v in project.pools.versions()] == [1, 3]

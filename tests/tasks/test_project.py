@@ -18,6 +18,7 @@ from ndcg_desktop.tasks.project import (
     freeze_preview,
     start_draft,
 )
+from ndcg_desktop.tasks.status import project_counts
 
 QRELS = "q1 0 A 3\nq1 0 B 0\nq2 0 C 1\n"
 
@@ -64,7 +65,7 @@ def test_texts_are_imported_with_their_counts(tmp_path, write):
             sum(1 for r in rows if r[3]),
         )
         assert import_documents(project, write("docs.jsonl", documents)).count == len(documents.splitlines())
-        assert project.counts()["documents"] == len(documents.splitlines())
+        assert project_counts(project)["documents"] == len(documents.splitlines())
 
 
 def test_the_freeze_preview_counts_the_items_awaiting_adjudication(tmp_path, write):

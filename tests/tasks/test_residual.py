@@ -22,6 +22,7 @@ from ndcg_desktop.domain import EvalSettings
 from ndcg_desktop.scoring.stats import StatsSettings
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.comparing import compare_project
+from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.scoring import check_run, score_run
 
 DL19 = Path(__file__).resolve().parents[1] / "data" / "trec_dl" / "qrels.dl19-passage.txt.gz"
@@ -256,10 +257,10 @@ def test_rule21_hand_worked_residual_example(tmp_path, write):
     project = Project.create(tmp_path / "p.ndcgproj", user="ann")
     try:
         project.judgments.import_qrels(write("r1.txt", "q1 0 A 3\nq1 0 D 0\n"))
-        project.freeze()
+        freeze_draft(project)
         project.pools.new_draft_from(1)
         project.judgments.import_qrels(write("r2.txt", "q1 0 B 2\nq1 0 C 1\n"))
-        project.freeze()
+        freeze_draft(project)
         project.runs.import_run(write("run.txt", "q1 Q0 C 1 3.0 s\nq1 Q0 D 2 2.0 s\nq1 Q0 B 3 1.0 s\n"), name="sys")
         settings = EvalSettings(k=2)
         whole = score_run(project, "sys", 2, settings, record=False).evaluation

@@ -15,6 +15,7 @@ from ndcg_desktop.scoring.stats import StatsSettings
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.agreement import load_agreement
 from ndcg_desktop.tasks.comparing import compare_project
+from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.pool_diff import diff_pools
 from ndcg_desktop.tasks.scoring import check_run, score_run, score_run_at
 
@@ -29,10 +30,10 @@ BASE = EvalSettings(unjudged="zero")  # the window's and the caller's default sc
 def project(tmp_path, write):
     with Project.create(tmp_path / "p.ndcgproj", scale=GradeScale(0, 4), user="ann") as p:
         p.judgments.import_qrels(write("q.txt", QRELS))
-        p.freeze()
+        freeze_draft(p)
         p.pools.new_draft_from(1)
         p.set_grade("q1", "C", 4, version=2)
-        p.freeze(version=2)
+        freeze_draft(p, version=2)
         p.runs.import_run(write("x.txt", RUN_X), name="x")
         p.runs.import_run(write("y.txt", RUN_Y), name="y")
         yield p

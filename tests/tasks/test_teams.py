@@ -13,6 +13,7 @@ import pytest
 from ndcg_desktop.domain import InputError
 from ndcg_desktop.domain.blind import judging_order
 from ndcg_desktop.store import Project
+from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.importing import import_ratings
 from ndcg_desktop.tasks.teams import (
     WORK_META,
@@ -279,7 +280,7 @@ def test_work_for_another_project_or_version_is_refused(team, tmp_path):
         for item in project.pools.pool_items(1).itertuples():
             if pd.isna(item.grade):
                 project.set_grade(item.query_id, item.doc_id, 0)
-        project.freeze()
+        freeze_draft(project)
         project.pools.new_draft_from(1)
         before = dump(team)
         with pytest.raises(InputError, match="is work for pool version 1, but the draft is version 2"):

@@ -14,6 +14,7 @@ import pytest
 from ndcg_desktop.domain import InputError
 from ndcg_desktop.store import Project
 from ndcg_desktop.store.schema import SCHEMA_VERSION
+from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.teams import assign_work, merge_work, ratings_table
 from ndcg_desktop.tasks.work_files import WORK_META, grader, open_to_grade, read_work_file, scope_hash
 from tests.store.conftest import dump
@@ -115,7 +116,7 @@ def test_grades_given_as_someone_else_inside_a_work_file_are_refused_at_merge(te
         with Project.open(team, user="coord") as project:
             for item in project.pools.pool_items(1).itertuples():
                 project.set_grade(item.query_id, item.doc_id, 0)
-            project.freeze()
+            freeze_draft(project)
             project.pools.new_draft_from(1)
             project.judgments.add_items(
                 pd.DataFrame([(f"q{i}", "d39") for i in range(4)], columns=["query_id", "doc_id"])

@@ -22,8 +22,8 @@ from ndcg_desktop.domain.natural import natural_key
 from ndcg_desktop.domain.progress import IsCancelled, Progress
 from ndcg_desktop.formats.cells import check_id, show
 from ndcg_desktop.store import PoolVersion, Project, ProjectBusy
-from ndcg_desktop.store.advice import start_a_draft
 from ndcg_desktop.store.assessor import AnswerRow
+from ndcg_desktop.tasks.advice import start_a_draft
 from ndcg_desktop.tasks.assessing.client import FORMATS, Answer, Client, kept_raw, parse_grade
 from ndcg_desktop.tasks.assessing.lock import judging
 from ndcg_desktop.tasks.assessing.model import (
@@ -153,7 +153,7 @@ def draft_of(project: Project) -> PoolVersion:
     draft = project.pools.draft()
     if draft is None:
         raise InputError(
-            f"has no draft to judge (a model's ratings go into a draft); {start_a_draft(project.file.conn)}",
+            f"has no draft to judge (a model's ratings go into a draft); {start_a_draft(project)}",
             path=project.path,
         )
     return draft

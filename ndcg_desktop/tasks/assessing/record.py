@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ndcg_desktop.store import Project
-from ndcg_desktop.store.judgments import MIN_SHARED
+from ndcg_desktop.tasks.freezing import MIN_SHARED
 
 __all__ = ["MIN_SHARED", "answers", "model_runs"]
 

@@ -3,48 +3,43 @@
 A refusal that suggests a command suggests one that works now: a fresh project has no frozen version for
 ``ndcg new-draft`` to copy, a project without runs has nothing for ``ndcg pool`` to pool, a draft with ungraded
 items does not freeze as it is. Placeholders are upper case (PROJECT, FILE, NAME, K); every ``ndcg`` command
-named here is run in each of those states by ``tests/cli/test_refusal_advice.py``.
+named here is run in each of those states by ``tests/cli/test_refusal_advice.py``. The store gives the facts
+(which versions there are, how many items are graded); the words are the command line's, so they are here.
 """
 
 from __future__ import annotations
 
-import sqlite3
-
-from ndcg_desktop.domain.names import MODEL_PREFIX
+from ndcg_desktop.domain.errors import InputError
+from ndcg_desktop.store import PoolVersion, Project
+from ndcg_desktop.store.errors import NoFrozenVersion
 
 IMPORT_QRELS = "ndcg import-qrels PROJECT FILE"
 
 
-def start_a_draft(conn: sqlite3.Connection) -> str:
+def start_a_draft(project: Project) -> str:
     """How a project without a draft gets one: copy its latest frozen version (``start one from pool version 2
     (ndcg new-draft PROJECT)``), or else import judgments, or pool runs if it has some."""
-    frozen = conn.execute("SELECT max(version) FROM pool_versions WHERE state = 'frozen'").fetchone()[0]
+    frozen = project.pools.latest_frozen()
     if frozen is not None:
-        return f"start one from pool version {frozen} (ndcg new-draft PROJECT)"
+        return f"start one from pool version {frozen.version} (ndcg new-draft PROJECT)"
     ways = f"import judgments to start one ({IMPORT_QRELS}; add --annotator NAME for one assessor's grades)"
-    if conn.execute("SELECT EXISTS (SELECT 1 FROM runs)").fetchone()[0]:
+    if project.runs.all():
         ways += ", or pool the top documents of runs (ndcg pool PROJECT --depth K --runs NAME)"
     return ways
 
 
-def get_a_frozen_version(conn: sqlite3.Connection) -> str:
+def get_a_frozen_version(project: Project) -> str:
     """How a project without a frozen version gets one, from the state of its draft (if any)."""
-    draft = conn.execute("SELECT max(version) FROM pool_versions WHERE state = 'draft'").fetchone()[0]
+    draft = project.pools.draft()
     if draft is None:
         return f"import graded judgments ({IMPORT_QRELS}) and freeze them"
-    return what_blocks_freezing(conn, draft) or "freeze the draft first (ndcg freeze PROJECT)"
+    return what_blocks_freezing(project, draft.version) or "freeze the draft first (ndcg freeze PROJECT)"
 
 
-def what_blocks_freezing(conn: sqlite3.Connection, draft: int) -> str:
+def what_blocks_freezing(project: Project, draft: int) -> str:
     """Why draft ``draft`` cannot be frozen as it is, and what to do; "" when nothing does."""
-    items, graded = conn.execute("SELECT count(*), count(grade) FROM judgments WHERE version = ?", (draft,)).fetchone()
-    unsettled = conn.execute(
-        "SELECT count(*) FROM judgments j WHERE j.version = ? AND j.grade IS NULL AND (SELECT min(r.grade) != "
-        "max(r.grade) FROM ratings r WHERE r.version = j.version AND r.query_id = j.query_id AND r.doc_id = j.doc_id "
-        f"AND substr(r.annotator, 1, {len(MODEL_PREFIX)}) != '{MODEL_PREFIX}')",  # schema.person_rating('r'): a
-        # model's rating never leaves anything to adjudicate (rule 18); this module sits beside schema, not above
-        (draft,),
-    ).fetchone()[0]
+    items, graded = project.judgments.graded_count(draft)
+    unsettled = project.judgments.unsettled(draft)
     if unsettled:
         return (
             f"draft version {draft} has {_items(unsettled)} that annotators rated differently: adjudicate them "
@@ -63,6 +58,15 @@ def what_blocks_freezing(conn: sqlite3.Connection, draft: int) -> str:
             "(ndcg freeze PROJECT --remove-ungraded)"
         )
     return ""
+
+
+def frozen_version(project: Project, number: int | None, *, check: bool = True) -> PoolVersion:
+    """The store's frozen version ``number`` (the latest when None; verified unless ``check=False``), refused
+    without one with what to do to get one."""
+    try:
+        return project.pools.frozen_version(number, check=check)
+    except NoFrozenVersion as exc:
+        raise InputError(f"{exc.message}; {get_a_frozen_version(project)}", path=exc.path) from None
 
 
 def _items(n: int) -> str:
