@@ -250,10 +250,18 @@ class JudgeSession(FollowsProject):
         naming it (so a job still ending after its cancel is never joined by a second asking the same items)."""
         project, settings, template, selection = self._project(), self.settings(), self.template(), self.selection()
         aborting = self._aborting = threading.Event()
+        started_by = self.annotator
 
         def work(progress: Any = None, cancelled: Any = None) -> JobResult:
             return run_job(
-                project, settings, template, selection, progress=progress, cancelled=cancelled, aborted=aborting.is_set
+                project,
+                settings,
+                template,
+                selection,
+                progress=progress,
+                cancelled=cancelled,
+                aborted=aborting.is_set,
+                started_by=started_by,
             )
 
         return Job("judge", 0, work)

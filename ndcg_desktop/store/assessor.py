@@ -53,13 +53,15 @@ class AssessorRepository:
         version: int,
         *,
         annotator: str,
+        started_by: str,
         model: str,
         endpoint_host: str,
         parameters: dict[str, Any],
         template_sha256: str,
         template_source: str,
     ) -> int:
-        """Record the start of a run on draft ``version``; returns its ID."""
+        """Record the start of a run on draft ``version`` whose ratings are credited to ``annotator`` (the model's
+        name), started by ``started_by`` (a person); returns its ID."""
         v = self.pools.writable_draft(version)
         with self.file.transaction() as conn:
             cursor = conn.execute(
@@ -74,7 +76,7 @@ class AssessorRepository:
                     template_sha256,
                     template_source,
                     now(),
-                    self.file.user,
+                    started_by,
                 ),
             )
             return int(cursor.lastrowid or 0)

@@ -29,7 +29,7 @@ from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.progress import Cancelled, IsCancelled, Progress
 from ndcg_desktop.domain.settings import GradeScale, TiePolicy
 from ndcg_desktop.store.assessor import AssessorRepository
-from ndcg_desktop.store.core import SUFFIX, ProjectFile, chain_problems, default_user, translated
+from ndcg_desktop.store.core import SUFFIX, ProjectFile, chain_problems, translated
 from ndcg_desktop.store.errors import (
     DiskFull,
     ProjectBusy,
@@ -79,7 +79,6 @@ __all__ = [
     "RunInfo",
     "SavedEvaluation",
     "default_labels",
-    "default_user",
     "pool_hash",
 ]
 
@@ -132,26 +131,27 @@ class Project:
         *,
         scale: GradeScale | None = None,
         labels: list[str] | None = None,
-        user: str | None = None,
+        annotator: str,
     ) -> Project:
-        """Create a new, empty project with a grade scale and a label per grade."""
+        """Create a new, empty project with a grade scale and a label per grade, recording ``annotator`` as its
+        creator."""
         target = Path(path)
         scale = scale or GradeScale()
         labels = list(labels) if labels else default_labels(scale)
         if len(labels) != scale.high - scale.low + 1:
             raise InputError(f"the scale {scale} needs {scale.high - scale.low + 1} labels, {len(labels)} given")
-        ProjectFile.create(target, scale=scale, labels=labels, user=user)
-        return cls.open(target, user=user)
+        ProjectFile.create(target, scale=scale, labels=labels, created_by=annotator)
+        return cls.open(target)
 
     @classmethod
-    def open(cls, path: str | Path, *, read_only: bool = False, user: str | None = None) -> Project:
+    def open(cls, path: str | Path, *, read_only: bool = False) -> Project:
         """Open a project; refuses files that are not projects, or come from a newer version.
 
         A second writer is refused with :class:`ProjectInUse`; readers need no lock. A file whose
         protection triggers are not the schema's is refused for writing with :class:`ProtectionAltered`
         (contract rule 15); read-only, it opens and :meth:`protection_problems` says what is wrong.
         """
-        project = cls(ProjectFile.open(Path(path), read_only=read_only, user=user))
+        project = cls(ProjectFile.open(Path(path), read_only=read_only))
         if project.file.protection and not read_only:
             message = project._protection_refusal()
             project.close()
@@ -212,10 +212,6 @@ class Project:
     def read_only(self) -> bool:
         return self.file.read_only
 
-    @property
-    def user(self) -> str:
-        return self.file.user
-
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
         """One atomic write: everything inside commits together or not at all."""
@@ -247,9 +243,9 @@ class Project:
         """The grading guidelines in force (Markdown), or None if never set."""
         return self.guideline_store.current()
 
-    def set_guidelines(self, text: str, *, source: str) -> Guidelines:
+    def set_guidelines(self, text: str, *, source: str, annotator: str) -> Guidelines:
         """Record new guidelines (audited: who, when, ``source``); the next frozen version names their hash."""
-        return self.guideline_store.set(text, source=source)
+        return self.guideline_store.set(text, source=source, annotator=annotator)
 
     def guidelines_history(self) -> list[Guidelines]:
         return self.guideline_store.history()
@@ -290,11 +286,11 @@ class Project:
     def latest_frozen(self) -> PoolVersion | None:
         return self.pools.latest_frozen()
 
-    def ensure_draft(self) -> PoolVersion:
-        return self.pools.ensure_draft()
+    def ensure_draft(self, *, annotator: str) -> PoolVersion:
+        return self.pools.ensure_draft(annotator=annotator)
 
-    def new_draft_from(self, number: int) -> PoolVersion:
-        return self.pools.new_draft_from(number)
+    def new_draft_from(self, number: int, *, annotator: str) -> PoolVersion:
+        return self.pools.new_draft_from(number, annotator=annotator)
 
     def pool_items(self, number: int, query_id: str | None = None) -> pd.DataFrame:
         return self.pools.pool_items(number, query_id)
@@ -345,28 +341,6 @@ class Project:
         self.file.set_meta("judging_order", order)
 
     # -- judgments -------------------------------------------------------------------------
-    def set_grade(
-        self,
-        query_id: str,
-        doc_id: str,
-        grade: int | None,
-        *,
-        version: int | None = None,
-        restore: tuple[str | None, str | None] | None = None,
-    ) -> int | None:
-        return self.judgments.set_grade(query_id, doc_id, grade, version=version, restore=restore)
-
-    def grade_taken(self, query_id: str, doc_id: str, grade: int | None, *, version: int | None = None) -> Taken:
-        """:meth:`set_grade`, returning what it took, for :meth:`undo` (the window's Edit ▸ Undo)."""
-        return self.judgments.grade_taken(query_id, doc_id, grade, version=version)[1]
-
-    def note_taken(self, query_id: str, doc_id: str, note: str, *, version: int | None = None) -> Taken:
-        """:meth:`set_note`, returning what it took, for :meth:`undo`."""
-        return self.judgments.note_taken(query_id, doc_id, note, version=version)[1]
-
-    def set_note(self, query_id: str, doc_id: str, note: str, *, version: int | None = None) -> str:
-        return self.judgments.set_note(query_id, doc_id, note, version=version)
-
     def audit_log(self, version: int | None = None) -> pd.DataFrame:
         return self.judgments.audit_log(version)
 
@@ -398,33 +372,37 @@ class Project:
         count = conn.execute("SELECT count(*) FROM judgments WHERE version = ? AND grade IS NULL", (row[0],))
         return int(row[0]), int(count.fetchone()[0])
 
-    def add_items(self, pairs: pd.DataFrame, *, version: int | None = None, action: str = "add") -> pd.DataFrame:
-        return self.judgments.add_items(pairs, version=version, action=action)
+    def add_items(
+        self, pairs: pd.DataFrame, *, version: int | None = None, action: str = "add", annotator: str
+    ) -> pd.DataFrame:
+        return self.judgments.add_items(pairs, version=version, action=action, annotator=annotator)
 
-    def remove_items(self, pairs: pd.DataFrame, *, version: int, action: str = "remove") -> int:
-        return self.judgments.remove_items(pairs, version=version, action=action)
+    def remove_items(self, pairs: pd.DataFrame, *, version: int, action: str = "remove", annotator: str) -> int:
+        return self.judgments.remove_items(pairs, version=version, action=action, annotator=annotator)
 
-    def take_items(self, pairs: pd.DataFrame, *, version: int, action: str = "remove") -> Taken:
-        return self.judgments.take_items(pairs, version=version, action=action)
+    def take_items(self, pairs: pd.DataFrame, *, version: int, action: str = "remove", annotator: str) -> Taken:
+        return self.judgments.take_items(pairs, version=version, action=action, annotator=annotator)
 
-    def discard_draft(self, version: int | None = None, *, expected: str | None = None) -> Taken:
-        return self.judgments.discard_draft(version, expected=expected)
+    def discard_draft(self, version: int | None = None, *, expected: str | None = None, annotator: str) -> Taken:
+        return self.judgments.discard_draft(version, expected=expected, annotator=annotator)
 
     def version_contents(self, version: int) -> Rows:
         """Every row of ``version`` in every table that refers to it: what discarding it would take."""
         return self.undo_store.preview(version_scope(version))
 
-    def undo(self, taken: Taken, *, action: str) -> None:
+    def undo(self, taken: Taken, *, action: str, annotator: str) -> None:
         """Put back exactly what an operation took (discard, remove, adjudicate, merge); see :mod:`.undo`."""
-        self.undo_store.undo(taken, action=action)
+        self.undo_store.undo(taken, action=action, annotator=annotator)
 
-    def remove_ungraded(self, *, version: int | None = None) -> int:
-        return self.judgments.remove_ungraded(version=version)
+    def remove_ungraded(self, *, version: int | None = None, annotator: str) -> int:
+        return self.judgments.remove_ungraded(version=version, annotator=annotator)
 
     def import_qrels(
-        self, path: str | Path, *, negative_as_ungraded: bool = False, fmt: str | None = None
+        self, path: str | Path, *, negative_as_ungraded: bool = False, fmt: str | None = None, annotator: str
     ) -> dict[str, int]:
-        return self.judgments.import_qrels(path, negative_as_ungraded=negative_as_ungraded, fmt=fmt)
+        return self.judgments.import_qrels(
+            path, negative_as_ungraded=negative_as_ungraded, fmt=fmt, annotator=annotator
+        )
 
     def freeze(
         self,
@@ -434,6 +412,7 @@ class Project:
         fill_from: str | None = None,
         min_shared: int = MIN_SHARED,
         work_out: bool = False,
+        annotator: str,
     ) -> PoolVersion:
         return self.judgments.freeze(
             version=version,
@@ -441,6 +420,7 @@ class Project:
             fill_from=fill_from,
             min_shared=min_shared,
             work_out=work_out,
+            annotator=annotator,
         )
 
     def outstanding_handouts(self, version: int) -> list[tuple[str, str, int, int]]:
@@ -481,8 +461,11 @@ class Project:
         id_map: IdMap | None = None,
         fmt: str | None = None,
         order: OrderKind | None = None,
+        annotator: str,
     ) -> RunInfo:
-        return self.run_store.import_run(path, name=name, ties=ties, id_map=id_map, fmt=fmt, order=order)
+        return self.run_store.import_run(
+            path, name=name, ties=ties, id_map=id_map, fmt=fmt, order=order, annotator=annotator
+        )
 
     def runs(self) -> list[RunInfo]:
         return self.run_store.runs()
@@ -497,9 +480,16 @@ class Project:
         return self.run_store.load_run(name)
 
     def pool_from_runs(
-        self, names: list[str], depth: int, *, version: int | None = None, apply: bool = True
+        self,
+        names: list[str],
+        depth: int,
+        *,
+        annotator: str | None = None,
+        version: int | None = None,
+        apply: bool = True,
     ) -> pd.DataFrame:
-        """Depth-k pooling: the top ``depth`` documents of each run per query join the draft.
+        """Depth-k pooling: the top ``depth`` documents of each run per query join the draft, added by ``annotator``
+        (given whenever it applies).
 
         Returns per query the candidates and how many are new. With ``apply=False`` nothing
         is written (the preview the GUI shows before applying).
@@ -508,7 +498,9 @@ class Project:
             raise InputError(f"the pool depth must be a positive integer, not {depth}")
         pairs = self.run_store.top_pairs(names, depth)
         if apply:
-            return self.judgments.add_items(pairs, version=version, action="pool")
+            if annotator is None:
+                raise ValueError("a pool is added by someone: give the annotator")
+            return self.judgments.add_items(pairs, annotator=annotator, version=version, action="pool")
         return self.judgments.preview_items(pairs, version=version)
 
     # -- evaluations -----------------------------------------------------------------------

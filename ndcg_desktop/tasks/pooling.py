@@ -158,7 +158,7 @@ class SentForJudging:
     items: pd.DataFrame  # query_id, doc_id
 
 
-def apply_send_for_judging(project: Project, plan: JudgingPlan) -> SentForJudging:
+def apply_send_for_judging(project: Project, plan: JudgingPlan, *, annotator: str) -> SentForJudging:
     """Add exactly the plan's items to the draft (created from the latest frozen version if needed).
 
     A plan made against another draft than the current one is refused: preview again.
@@ -168,28 +168,28 @@ def apply_send_for_judging(project: Project, plan: JudgingPlan) -> SentForJudgin
         raise InputError("the draft pool changed since the preview; preview again", path=project.path)
     created = draft is None
     pairs = plan.items[["query_id", "doc_id"]]
-    project.add_items(pairs, action="send for judging")
+    project.add_items(pairs, action="send for judging", annotator=annotator)
     current = project.draft()
     assert current is not None
     return SentForJudging(current.version, created, pairs.reset_index(drop=True))
 
 
-def undo_send_for_judging(project: Project, sent: SentForJudging) -> int:
+def undo_send_for_judging(project: Project, sent: SentForJudging, *, annotator: str) -> int:
     """Take back what :func:`apply_send_for_judging` added: the draft itself if it was made for it,
     else the added items that are still ungraded. Returns how many items left the pool."""
-    taken = take_back_sent(project, sent)
+    taken = take_back_sent(project, sent, annotator=annotator)
     whole_draft = taken.scope.table == "pool_versions"  # its parent's items went too; they were not sent
     return len(sent.items) if whole_draft else taken.before.count("judgments")
 
 
-def take_back_sent(project: Project, sent: SentForJudging) -> Taken:
+def take_back_sent(project: Project, sent: SentForJudging, *, annotator: str) -> Taken:
     """:func:`undo_send_for_judging`, returning what it took (``Project.undo`` puts it back: redo)."""
     draft = project.draft()
     if draft is None or draft.version != sent.draft:
         raise InputError(f"draft version {sent.draft} no longer exists; nothing to undo", path=project.path)
     if sent.created_draft and _untouched(project, sent):
-        return project.discard_draft(sent.draft)
-    return project.take_items(sent.items, version=sent.draft, action="undo send for judging")
+        return project.discard_draft(sent.draft, annotator=annotator)
+    return project.take_items(sent.items, version=sent.draft, action="undo send for judging", annotator=annotator)
 
 
 def _untouched(project: Project, sent: SentForJudging) -> bool:
@@ -205,12 +205,12 @@ def _untouched(project: Project, sent: SentForJudging) -> bool:
     return len(items) == expected and graded == before_graded and noted == before_noted
 
 
-def discard_draft(project: Project) -> int:
+def discard_draft(project: Project, *, annotator: str) -> int:
     """Delete the draft and everything in it (the CLI's ``ndcg discard-draft``, *Pool ▸ Discard draft*).
 
     Returns the discarded version's number.
     """
-    return project.discard_draft().version
+    return project.discard_draft(annotator=annotator).version
 
 
 def pool_preview(project: Project, run_names: list[str], depth: int) -> pd.DataFrame:
@@ -218,6 +218,6 @@ def pool_preview(project: Project, run_names: list[str], depth: int) -> pd.DataF
     return project.pool_from_runs(run_names, depth, apply=False)
 
 
-def pool_apply(project: Project, run_names: list[str], depth: int) -> pd.DataFrame:
+def pool_apply(project: Project, run_names: list[str], depth: int, *, annotator: str) -> pd.DataFrame:
     """Depth-k pooling: the top ``depth`` documents of each run join the draft; per-query counts."""
-    return project.pool_from_runs(run_names, depth, apply=True)
+    return project.pool_from_runs(run_names, depth, apply=True, annotator=annotator)

@@ -21,6 +21,7 @@ from pathlib import Path
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.manifest import JsonObject
 from ndcg_desktop.domain.settings import GradeScale
+from ndcg_desktop.formats.cells import check_person
 from ndcg_desktop.store import (
     SUFFIX,
     Cancelled,
@@ -40,7 +41,6 @@ from ndcg_desktop.store import (
     release_thread_connections,
 )
 from ndcg_desktop.store.advice import start_a_draft
-from ndcg_desktop.store.core import default_user
 from ndcg_desktop.store.errors import known_error
 from ndcg_desktop.store.judgments import MIN_SHARED
 from ndcg_desktop.store.pools import DEFAULT_LABELS, default_labels
@@ -53,6 +53,7 @@ from ndcg_desktop.tasks.assessing.injection import (
     flagged_text,
     suggested_model,
 )
+from ndcg_desktop.tasks.identity import USER_NAME, grading_name
 
 __all__ = [
     "DEFAULT_LABELS",
@@ -73,7 +74,6 @@ __all__ = [
     "StorageProblem",
     "create_project",
     "default_labels",
-    "default_user",
     "DraftStarted",
     "FreezePreview",
     "Frozen",
@@ -90,9 +90,10 @@ __all__ = [
 ]
 
 
-def open_project(path: str | Path, *, read_only: bool = False, user: str | None = None) -> Project:
-    """Open a project file (one writer at a time; readers need no lock). Close it, or use ``with``."""
-    return Project.open(path, read_only=read_only, user=user)
+def open_project(path: str | Path, *, read_only: bool = False) -> Project:
+    """Open a project file (one writer at a time; readers need no lock). Close it, or use ``with``. Each write
+    names who makes it (:func:`~.identity.open_to_grade` opens a project with the name its changes carry)."""
+    return Project.open(path, read_only=read_only)
 
 
 def take_over(project: Project) -> None:
@@ -102,10 +103,16 @@ def take_over(project: Project) -> None:
 
 
 def create_project(
-    path: str | Path, *, scale: GradeScale | None = None, labels: list[str] | None = None, user: str | None = None
+    path: str | Path,
+    *,
+    scale: GradeScale | None = None,
+    labels: list[str] | None = None,
+    annotator: str | None = None,
 ) -> Project:
-    """Create an empty project with a grade scale (0..3 unless given) and a label per grade, and open it."""
-    return Project.create(path, scale=scale, labels=labels, user=user)
+    """Create an empty project with a grade scale (0..3 unless given) and a label per grade, and open it; its
+    creator is ``annotator`` (None: :func:`~.identity.grading_name`), checked as every person's name."""
+    creator = check_person(annotator or grading_name(), USER_NAME)
+    return Project.create(path, scale=scale, labels=labels, annotator=creator)
 
 
 @dataclass(frozen=True)
@@ -116,7 +123,7 @@ class DraftStarted:
     source: int
 
 
-def start_draft(project: Project, source: int | None = None) -> DraftStarted:
+def start_draft(project: Project, source: int | None = None, *, annotator: str) -> DraftStarted:
     """Start the next draft as a copy of frozen version ``source`` (the latest frozen one when None). Refused,
     saying what to do instead, when there is nothing to copy."""
     if source is None:
@@ -126,7 +133,7 @@ def start_draft(project: Project, source: int | None = None) -> DraftStarted:
             advice = f"continue draft version {draft.version}" if draft else start_a_draft(project.file.conn)
             raise InputError(f"has no frozen version to copy; {advice}", path=project.path)
         source = latest.version
-    return DraftStarted(project.new_draft_from(source), source)
+    return DraftStarted(project.new_draft_from(source, annotator=annotator), source)
 
 
 @dataclass(frozen=True)
@@ -231,6 +238,7 @@ def freeze(
     fill_from: str | None = None,
     min_shared: int = MIN_SHARED,
     work_out: bool = False,
+    annotator: str,
 ) -> Frozen:
     """Freeze the draft (``version``, or the one draft) into an immutable, hashed version. Refused while items
     await adjudication, when nothing is graded, and while items are ungraded unless ``remove_ungraded`` or
@@ -258,6 +266,7 @@ def freeze(
             fill_from=fill_from,
             min_shared=min_shared,
             work_out=work_out,
+            annotator=annotator,
         )
     except InputError as exc:
         model = fill_from

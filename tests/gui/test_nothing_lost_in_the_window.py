@@ -71,8 +71,7 @@ def test_the_login_name_offered_by_new_project_is_not_saved_as_a_stated_name(
 ):
     from ndcg_desktop.gui import main_window
     from ndcg_desktop.gui.project import dialogs
-    from ndcg_desktop.tasks.identity import stated_user
-    from ndcg_desktop.tasks.project import default_user
+    from ndcg_desktop.tasks.identity import default_user, stated_user
 
     monkeypatch.delenv("NDCG_USER", raising=False)
     monkeypatch.setattr(dialogs.NewProjectDialog, "exec", lambda self: QDialog.DialogCode.Accepted)
