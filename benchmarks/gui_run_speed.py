@@ -53,9 +53,9 @@ def gui_measure(qrels: Path, run: Path) -> dict[str, float]:
 
     app = QApplication.instance() or QApplication([])
     project = tmp / "bench.ndcgproj"
-    with Project.create(project) as p:
-        p.import_qrels(qrels)
-        p.freeze()
+    with Project.create(project, annotator="tester") as p:
+        p.import_qrels(qrels, annotator="tester")
+        p.freeze(annotator="tester")
     window = MainWindow()
     window.show()
     window.open_project(project)

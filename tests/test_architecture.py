@@ -197,7 +197,7 @@ def test_no_front_calls_a_use_case_on_the_stores_project():
     """Issue 23: freezing, importing, grading, undoing, setting guidelines... are ndcg_desktop.tasks functions that
     every front calls; the store's Project is only read (its repositories not at all) from gui/, cli/ and api.py."""
     use_cases, held = _store_use_cases()
-    assert {"freeze", "import_documents", "set_guidelines", "grade_taken", "undo"} <= use_cases
+    assert {"freeze", "import_documents", "set_guidelines", "add_items", "undo"} <= use_cases
     assert {"pools", "rating_store", "undo_store"} <= held
     found = {
         str(path.relative_to(REPO)): calls

@@ -137,9 +137,8 @@ _BY_TABLE: dict[str, ProjectEvent] = {
 class ProjectEvents:
     """The event source of one open project. ``subscribe(callback)``; ``check()`` after others may have written."""
 
-    def __init__(self, project: Project, annotator: str) -> None:
+    def __init__(self, project: Project) -> None:
         self.project = project
-        self.annotator = annotator
         self._subscribers: list[Subscriber] = []
         self._versions = self._version_states()
         self._dispatching = False
@@ -255,6 +254,7 @@ class ProjectSlot:
     def __init__(self) -> None:
         self._subscribers: list[Subscriber] = []
         self.events: ProjectEvents | None = None
+        self._annotator = ""
 
     @property
     def project(self) -> Project | None:
@@ -264,7 +264,7 @@ class ProjectSlot:
     def annotator(self) -> str:
         """Whom the open project's changes are credited to ('' with none open): decided once, when it was opened
         (:func:`ndcg_desktop.tasks.identity.open_to_grade`)."""
-        return self.events.annotator if self.events is not None else ""
+        return self._annotator if self.events is not None else ""
 
     def subscribe(self, callback: Subscriber) -> None:
         self._subscribers.append(callback)
@@ -281,7 +281,7 @@ class ProjectSlot:
         """``project`` (already open) becomes the slot's, its changes made as ``annotator``; the one before is
         closed first."""
         self.close()
-        self.events = ProjectEvents(project, annotator)
+        self.events, self._annotator = ProjectEvents(project), annotator
         self.events.subscribe(self._tell)
         self._tell(ProjectOpened(project, annotator))
 

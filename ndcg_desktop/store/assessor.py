@@ -14,6 +14,7 @@ from typing import Any
 
 import pandas as pd
 
+from ndcg_desktop.store.audit import audit, change
 from ndcg_desktop.store.core import ProjectFile, now
 from ndcg_desktop.store.fields import guard
 from ndcg_desktop.store.pools import PoolRepository
@@ -116,19 +117,11 @@ class AssessorRepository:
                     "grade = excluded.grade, rated_at = excluded.rated_at",
                     (version, q, d, annotator, grade, stamp),
                 )
-                conn.execute(
-                    "INSERT INTO audit_log (version, query_id, doc_id, action, old_grade, new_grade, who, at) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        version,
-                        q,
-                        d,
-                        f"rating (model run {run_id})",
-                        None if old is None else old[0],
-                        grade,
-                        annotator,
-                        stamp,
-                    ),
+                action = f"rating (model run {run_id})"
+                was = None if old is None else old[0]
+                # credited to the model the run was started for (its name, recorded with the run)
+                audit(
+                    conn, [change(version, q, d, action, old_grade=was, new_grade=grade)], annotator=annotator, at=stamp
                 )
         return kept
 

@@ -72,6 +72,7 @@ class JudgmentRepository:
                 conn,
                 [change(number, query_id, doc_id, "grade", old_grade=old[0], new_grade=grade)],
                 annotator=annotator,
+                at=now(),  # read apart from the row's time, as it always was
             )
             return Taken(scope, before, Left.of(capture(conn, scope)))
 
@@ -131,7 +132,12 @@ class JudgmentRepository:
                 "UPDATE ratings SET note = ? WHERE version = ? AND query_id = ? AND doc_id = ? AND annotator = ?",
                 (note, number, query_id, doc_id, annotator),
             )
-            audit(conn, [change(number, query_id, doc_id, "note", old_note=old[1], new_note=note)], annotator=annotator)
+            audit(
+                conn,
+                [change(number, query_id, doc_id, "note", old_note=old[1], new_note=note)],
+                annotator=annotator,
+                at=now(),
+            )
             return Taken(scope, before, Left.of(capture(conn, scope)))
 
     def _item(self, conn: sqlite3.Connection, version: int, query_id: str, doc_id: str) -> tuple[Any, Any]:
@@ -195,7 +201,7 @@ class JudgmentRepository:
             "SELECT query_id, doc_id FROM judgments WHERE version = ? AND grade IS NULL", (number,)
         ).fetchall()
         conn.execute("DELETE FROM judgments WHERE version = ? AND grade IS NULL", (number,))
-        audit(conn, (change(number, q, d, "remove") for q, d in rows), annotator=annotator)
+        audit(conn, (change(number, q, d, "remove") for q, d in rows), annotator=annotator, at=now())
         return len(rows)
 
     def remove_items(self, pairs: pd.DataFrame, *, annotator: str, version: int, action: str = "remove") -> int:
@@ -218,7 +224,7 @@ class JudgmentRepository:
                     (v.version,),
                 ).fetchall()
             taken = take(conn, items_scope(v.version, [(q, d) for q, d in gone]))
-            audit(conn, (change(v.version, q, d, action) for q, d in gone), annotator=annotator)
+            audit(conn, (change(v.version, q, d, action) for q, d in gone), annotator=annotator, at=now())
         return taken
 
     def discard_draft(self, version: int | None = None, *, annotator: str, expected: str | None = None) -> Taken:
@@ -237,7 +243,7 @@ class JudgmentRepository:
             taken = take(conn, version_scope(v.version))
             if expected is not None and taken.before.digest() != expected:
                 raise InputError("the draft pool changed since the confirmation; discard again", path=self.file.path)
-            audit(conn, (change(v.version, q, d, "discard draft") for q, d in rows), annotator=annotator)
+            audit(conn, (change(v.version, q, d, "discard draft") for q, d in rows), annotator=annotator, at=now())
         return taken
 
     def import_qrels(
@@ -429,7 +435,7 @@ class JudgmentRepository:
             self.pools.mark_frozen(conn, v.version, v.scale, annotator=annotator)
             if out:  # frozen anyway: the choice is on record, naming every hand-out left out
                 what = f"freeze with work out: {outstanding_text(out)}"[:1000]
-                audit(conn, [change(v.version, "", "", what)], annotator=annotator)
+                audit(conn, [change(v.version, "", "", what)], annotator=annotator, at=now())
         return self.pools.version(v.version)
 
     def _fillable(self, v: PoolVersion, model: str, min_shared: int) -> int:

@@ -24,10 +24,10 @@ def frozen(tmp_path) -> Path:
     path = tmp_path / "p.ndcgproj"
     (tmp_path / "q.txt").write_text("q1 0 A 3\nq1 0 B 1\n")
     (tmp_path / "r.txt").write_text("q1 Q0 X 1 3 s\nq1 Q0 A 2 2 s\nq1 Q0 Y 3 1 s\n")
-    with Project.create(path, user="ann") as project:
-        project.import_qrels(tmp_path / "q.txt")
-        project.import_run(tmp_path / "r.txt", name="bm25")
-        project.freeze()
+    with Project.create(path, annotator="ann") as project:
+        project.import_qrels(tmp_path / "q.txt", annotator="ann")
+        project.import_run(tmp_path / "r.txt", name="bm25", annotator="ann")
+        project.freeze(annotator="ann")
     return path
 
 
@@ -44,9 +44,9 @@ def test_project_files_and_exports_honour_the_umask(tmp_path, umask, mask):
     os.umask(mask)
     path = tmp_path / "p.ndcgproj"
     (tmp_path / "q.txt").write_text("q1 0 A 3\n")
-    with Project.create(path, user="ann") as project:
-        project.import_qrels(tmp_path / "q.txt")
-        project.freeze()
+    with Project.create(path, annotator="ann") as project:
+        project.import_qrels(tmp_path / "q.txt", annotator="ann")
+        project.freeze(annotator="ann")
         project.export_qrels(tmp_path / "out.qrels")
         project.export_qrels(tmp_path / "out.csv", fmt="csv")
     expected = 0o666 & ~mask
@@ -73,7 +73,7 @@ def test_send_for_judging_and_pooling_refuse_a_depth_below_one(frozen, capsys, d
         with pytest.raises(InputError, match=f"the depth must be a positive integer, not {depth}"):
             plan_send_for_judging(project, "bm25", None, depth=depth)
         with pytest.raises(InputError, match=f"the pool depth must be a positive integer, not {depth}"):
-            project.pool_from_runs(["bm25"], depth)
+            project.pool_from_runs(["bm25"], depth, annotator="ann")
     for argv in (
         ["send-for-judging", str(frozen), "--run-name", "bm25", "--depth", str(depth)],
         ["send-for-judging", str(frozen), "--run-name", "bm25", "--depth", str(depth), "--dry-run"],

@@ -110,8 +110,8 @@ def test_the_ratings_table_for_agreement(v2):
 
 
 def test_a_grade_given_in_the_project_is_its_authors_rating_and_undo_takes_it_back(v2):
-    with Project.open(v2, user="chen") as project:
-        project.set_grade("q1", "B", 3)
+    with Project.open(v2) as project:
+        taken = project.judgments.set_grade("q1", "B", 3, annotator="chen")
         items = project.pool_items(2).set_index(["query_id", "doc_id"])
         assert items.loc[("q1", "B"), "grade"] == 3
         mine = project.ratings(2).set_index(["query_id", "doc_id", "annotator"])
@@ -119,7 +119,7 @@ def test_a_grade_given_in_the_project_is_its_authors_rating_and_undo_takes_it_ba
         assert mine.loc[("q1", "B", "import:qrels.txt"), "grade"] == 2
         # chen's grade settles a difference: a pick
         assert rows(v2, "SELECT adjudication FROM judgments WHERE version = 2 AND doc_id = 'B'") == [("pick",)]
-        project.set_grade("q1", "B", 2, restore=("import:qrels.txt", "2026-01-01T00:00:00+00:00"))  # undo
+        project.undo(taken, action="undo grade", annotator="chen")
         assert project.ratings(2).query("doc_id == 'B'")["annotator"].tolist() == ["import:qrels.txt"]
         assert rows(v2, "SELECT adjudication FROM judgments WHERE version = 2 AND doc_id = 'B'") == [(None,)]
 
@@ -185,9 +185,9 @@ def test_an_item_rated_differently_blocks_freezing_even_when_removing_ungraded(v
         incoming = pd.DataFrame(
             [("q1", "C", "dan", 3, "", "t")], columns=["query_id", "doc_id", "annotator", "grade", "note", "rated_at"]
         )
-        counts = project.rating_store.add_ratings(incoming, version=2, source="test")
+        counts = project.rating_store.add_ratings(incoming, version=2, source="test", annotator="chen")
         assert counts == {"new": 1, "changed": 0, "unchanged": 0, "settled": 1, "unsettled": 1}
-        assert project.rating_store.add_ratings(incoming, version=2, source="test") == {
+        assert project.rating_store.add_ratings(incoming, version=2, source="test", annotator="chen") == {
             "new": 0,
             "changed": 0,
             "unchanged": 1,
@@ -197,21 +197,24 @@ def test_an_item_rated_differently_blocks_freezing_even_when_removing_ungraded(v
         before = dump(v2)
         for remove in (False, True):
             with pytest.raises(InputError, match="1 item that annotators rated differently"):
-                project.freeze(remove_ungraded=remove)
+                project.freeze(remove_ungraded=remove, annotator="chen")
         assert dump(v2) == before
         project.rating_store.adjudicate(
-            pd.DataFrame([("q1", "C", 2)], columns=["query_id", "doc_id", "grade"]), version=2, how="pick"
+            pd.DataFrame([("q1", "C", 2)], columns=["query_id", "doc_id", "grade"]),
+            version=2,
+            how="pick",
+            annotator="chen",
         )
-        frozen = project.freeze()
+        frozen = project.freeze(annotator="chen")
         assert frozen.frozen
         assert project.qrels(2).frame.query("doc_id == 'C'")["grade"].tolist() == [2]
 
 
 def test_freezing_counts_only_the_ungraded_items_rated_differently(tmp_path):
     """An ungraded item nobody rated is "ungraded", one rated alike is settled, one rated differently is open."""
-    with Project.create(tmp_path / "p.ndcgproj", user="ann") as project:
-        project.add_items(pd.DataFrame({"query_id": ["q1"] * 5, "doc_id": list("ABCDE")}))
-        project.set_grade("q1", "A", 2)
+    with Project.create(tmp_path / "p.ndcgproj", annotator="ann") as project:
+        project.add_items(pd.DataFrame({"query_id": ["q1"] * 5, "doc_id": list("ABCDE")}), annotator="ann")
+        project.judgments.set_grade("q1", "A", 2, annotator="ann")
         ratings = pd.DataFrame(
             [
                 ("q1", "B", "bob", 1, "", "t"),
@@ -223,20 +226,21 @@ def test_freezing_counts_only_the_ungraded_items_rated_differently(tmp_path):
             ],
             columns=["query_id", "doc_id", "annotator", "grade", "note", "rated_at"],
         )
-        project.rating_store.add_ratings(ratings, version=1, source="test")
+        project.rating_store.add_ratings(ratings, version=1, source="test", annotator="ann")
         before = dump(project.file.path)
         for remove in (False, True):
             with pytest.raises(InputError, match="has 2 items that annotators rated differently"):
-                project.freeze(remove_ungraded=remove)
+                project.freeze(remove_ungraded=remove, annotator="ann")
         assert dump(project.file.path) == before
         project.rating_store.adjudicate(
             pd.DataFrame([("q1", "B", 1), ("q1", "C", 2)], columns=["query_id", "doc_id", "grade"]),
             version=1,
             how="pick",
+            annotator="ann",
         )
         with pytest.raises(InputError, match="has 1 ungraded item; grade them"):  # E: in the pool, never rated
-            project.freeze()
-        frozen = project.freeze(remove_ungraded=True)
+            project.freeze(annotator="ann")
+        frozen = project.freeze(remove_ungraded=True, annotator="ann")
         assert project.qrels(frozen.version).frame.set_index("doc_id")["grade"].to_dict() == {
             "A": 2,
             "B": 1,

@@ -89,10 +89,10 @@ def now_hash(path: Path) -> str:
 def project(tmp_path, data_dir) -> Path:
     """A project built by this version from tests/data/schema_v1: its qrels frozen as version 1, run bm25."""
     path = tmp_path / "t4.ndcgproj"
-    with Project.create(path, user="ann") as created:
-        created.import_qrels(data_dir / "schema_v1" / "qrels.txt")
-        created.import_run(data_dir / "schema_v1" / "bm25.txt", name="bm25")
-        created.freeze()
+    with Project.create(path, annotator="ann") as created:
+        created.import_qrels(data_dir / "schema_v1" / "qrels.txt", annotator="ann")
+        created.import_run(data_dir / "schema_v1" / "bm25.txt", name="bm25", annotator="ann")
+        created.freeze(annotator="ann")
     return path
 
 

@@ -13,11 +13,11 @@ def stored(tmp_path, write):
     opened: list[Project] = []
 
     def make(qrels: str, run: str) -> Project:
-        project = Project.create(tmp_path / "p.ndcgproj", user="ann")
+        project = Project.create(tmp_path / "p.ndcgproj", annotator="ann")
         opened.append(project)
-        project.import_qrels(write("q.txt", qrels))
-        project.freeze()
-        project.import_run(write("r.txt", run), name="sys")
+        project.import_qrels(write("q.txt", qrels), annotator="ann")
+        project.freeze(annotator="ann")
+        project.import_run(write("r.txt", run), name="sys", annotator="ann")
         return project
 
     yield make

@@ -21,9 +21,9 @@ QRELS = "q1 0 A 3\nq1 0 B 2\n"
 def project(tmp_path) -> Path:
     path = tmp_path / "p.ndcgproj"
     (tmp_path / "q.txt").write_text(QRELS)
-    with Project.create(path, user="ann") as p:
-        p.import_qrels(tmp_path / "q.txt")
-        p.freeze()
+    with Project.create(path, annotator="ann") as p:
+        p.import_qrels(tmp_path / "q.txt", annotator="ann")
+        p.freeze(annotator="ann")
     return path
 
 

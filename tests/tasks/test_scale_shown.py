@@ -27,14 +27,14 @@ BASE = EvalSettings(unjudged="zero")  # the window's and the caller's default sc
 
 @pytest.fixture
 def project(tmp_path, write):
-    with Project.create(tmp_path / "p.ndcgproj", scale=GradeScale(0, 4), user="ann") as p:
-        p.import_qrels(write("q.txt", QRELS))
-        p.freeze()
-        p.new_draft_from(1)
-        p.set_grade("q1", "C", 4, version=2)
-        p.freeze(version=2)
-        p.import_run(write("x.txt", RUN_X), name="x")
-        p.import_run(write("y.txt", RUN_Y), name="y")
+    with Project.create(tmp_path / "p.ndcgproj", scale=GradeScale(0, 4), annotator="ann") as p:
+        p.import_qrels(write("q.txt", QRELS), annotator="ann")
+        p.freeze(annotator="ann")
+        p.new_draft_from(1, annotator="ann")
+        p.judgments.set_grade("q1", "C", 4, version=2, annotator="ann")
+        p.freeze(version=2, annotator="ann")
+        p.import_run(write("x.txt", RUN_X), name="x", annotator="ann")
+        p.import_run(write("y.txt", RUN_Y), name="y", annotator="ann")
         yield p
 
 
