@@ -73,9 +73,9 @@ def build_project(path: Path, source: Path, passages: int, queries: int, per_que
         times = {}
         with Project.create(partial, annotator="bench") as project:
             start = time.perf_counter()
-            project.import_documents(source)
+            project.texts.import_documents(source)
             times["import_documents"] = time.perf_counter() - start
-            titles = [(project.document(str(d[0])) or {}).get("title", "") for d in docs]
+            titles = [(project.texts.document(str(d[0])) or {}).get("title", "") for d in docs]
             query_file = work / "queries.tsv"
             query_file.write_text(
                 "".join(f"{q}\twhat is {' '.join(t.split()[:3])}\n" for q, t in zip(qids, titles, strict=True)),
@@ -90,8 +90,8 @@ def build_project(path: Path, source: Path, passages: int, queries: int, per_que
                 )
             )
             start = time.perf_counter()
-            project.import_queries(query_file)
-            result = project.import_qrels(qrels_file, negative_as_ungraded=True, annotator="bench")
+            project.texts.import_topics(query_file)
+            result = project.judgments.import_qrels(qrels_file, negative_as_ungraded=True, annotator="bench")
             times["import_queries_and_qrels"] = time.perf_counter() - start
         os.replace(partial, path)  # a cache file is complete or absent
     finally:
@@ -205,13 +205,13 @@ def measure(project_path: Path, grades: int, screenshot: Path | None, profile: P
     start = time.perf_counter()
     with Project.open(project_path, read_only=True) as again:
         mid = time.perf_counter()
-        again.query_progress(ws.session.version.version)
+        again.pools.query_progress(ws.session.version.version)
         res.open_detail = {"Project.open": mid - start, "query_progress": time.perf_counter() - mid}
 
     def check_shown(text: str) -> str:
         doc_id = ws.session.doc_id
         assert doc_id is not None
-        doc = project.document(doc_id)
+        doc = project.texts.document(doc_id)
         assert doc is not None and text.strip() == doc["text"].strip(), (doc_id, text[:80])
         return doc_id
 

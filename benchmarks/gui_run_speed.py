@@ -54,7 +54,7 @@ def gui_measure(qrels: Path, run: Path) -> dict[str, float]:
     app = QApplication.instance() or QApplication([])
     project = tmp / "bench.ndcgproj"
     with Project.create(project, annotator="tester") as p:
-        p.import_qrels(qrels, annotator="tester")
+        p.judgments.import_qrels(qrels, annotator="tester")
         p.freeze(annotator="tester")
     window = MainWindow()
     window.show()

@@ -101,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(dir=args.data_dir) as tmp:
         base, scratch = Path(tmp) / "base.ndcgproj", Path(tmp) / "scratch.ndcgproj"
         with Project.create(base, annotator="bench") as project:
-            project.ensure_draft(annotator="bench")  # version 1, the draft every statement writes to
+            project.pools.ensure_draft(annotator="bench")  # version 1, the draft every statement writes to
         figures: dict[tuple[str, str | None], dict[str, list[float]]] = {}
         # Rounds: every variant once per round, so load hits all alike; the first round warms the caches.
         for round_ in range(args.repeats + 1):

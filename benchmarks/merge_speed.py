@@ -53,7 +53,7 @@ def build(folder: Path, files: int, per_file: int) -> tuple[Path, list[Path]]:
             [(f"q{i}", f"d{i}_{j}") for i in range(queries) for j in range(DOCS_PER_QUERY)],
             columns=["query_id", "doc_id"],
         )
-        p.add_items(pairs, annotator="coordinator")
+        p.judgments.add_items(pairs, annotator="coordinator")
         names = [f"annotator{n:03d}" for n in range(files)]
         done = assign_work(p, names, folder / "work", overlap=0.2, seed=1)
     paths = sorted(done.files.values())

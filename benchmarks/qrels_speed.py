@@ -214,7 +214,7 @@ for suffix in ("", "-wal", "-shm"):
     Path(f"{path}{suffix}").unlink(missing_ok=True)
 with Project.create(path, annotator="bench") as project:
     if len(sys.argv) > 3:
-        project.import_qrels(sys.argv[3], annotator="bench")
+        project.judgments.import_qrels(sys.argv[3], annotator="bench")
 """
 
 

@@ -49,7 +49,7 @@ calls = []
 with Project.create(project_path, annotator="bench") as project:
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     start = time.perf_counter()
-    count = project.import_documents(corpus, progress=lambda done, total: calls.append(done))
+    count = project.texts.import_documents(corpus, progress=lambda done, total: calls.append(done))
     seconds = time.perf_counter() - start
 print(json.dumps({"documents": count, "seconds": seconds, "progress_calls": len(calls), "rss_before_kib": before}))
 """
@@ -64,8 +64,8 @@ for _ in range(repeats):
     start = time.perf_counter()
     with Project.open(path) as project:
         opened = time.perf_counter()
-        version = project.draft() or project.latest_frozen()
-        table = project.query_progress(version.version)
+        version = project.pools.draft() or project.pools.latest_frozen()
+        table = project.pools.query_progress(version.version)
         listed = time.perf_counter()
     runs.append({"open": opened - start, "list": listed - opened, "total": listed - start})
 print(json.dumps({"runs": runs, "queries": len(table), "items": int(table["pool_size"].sum()),
@@ -78,7 +78,7 @@ from ndcg_desktop.store import Project
 
 path, calls = sys.argv[1], int(sys.argv[2])
 with Project.open(path) as project:
-    items = project.pool_items(project.draft().version)
+    items = project.pools.pool_items(project.pools.draft().version)
     todo = items[items["grade"].isna()].head(calls)
     times = []
     for i, (q, d) in enumerate(zip(todo["query_id"], todo["doc_id"])):
@@ -96,22 +96,22 @@ from ndcg_desktop.store import Project
 path, repeats = sys.argv[1], int(sys.argv[2])
 start = time.perf_counter()
 with Project.open(path, read_only=True) as project:  # what the window does first: open, list the frozen version
-    listed = len(project.query_progress(project.latest_frozen().version))  # includes the first check
+    listed = len(project.pools.query_progress(project.pools.latest_frozen().version))  # includes the first check
 open_and_list = time.perf_counter() - start
 with Project.open(path, read_only=True) as project:
-    version = project.latest_frozen()
+    version = project.pools.latest_frozen()
     times, cpu = [], []
     for _ in range(repeats):
         project.pools._verified.clear()  # forget the last check, as after another program's commit
         start, start_cpu = time.perf_counter(), time.process_time()
-        project.frozen_version(version.version)  # recomputes the hash and compares it
+        project.pools.frozen_version(version.version)  # recomputes the hash and compares it
         times.append(time.perf_counter() - start)
         cpu.append(time.process_time() - start_cpu)
     start = time.perf_counter()
-    qrels = project.qrels(version.version)  # a use after a check: remembered until the file changes
+    qrels = project.pools.qrels(version.version)  # a use after a check: remembered until the file changes
     cached = time.perf_counter() - start
     start = time.perf_counter()
-    team = project.team(version)  # rule 16's manifest part: recorded at freezing, proven by the check
+    team = project.pools.team(version)  # rule 16's manifest part: recorded at freezing, proven by the check
     team_s = time.perf_counter() - start
 print(json.dumps({"times": times, "cpu": cpu, "judgments": len(qrels.frame), "qrels_after_check": cached,
                   "team": team_s, "annotators": len(team["annotators"]),
@@ -129,7 +129,7 @@ def build_frozen(project_path: Path, work: Path, queries: int, per_query: int, s
     qrels_file = work / "frozen.qrels"
     qrels_file.write_text("".join(sorted(lines)))
     with Project.create(project_path, annotator="bench") as project:
-        project.import_qrels(qrels_file, annotator="bench")
+        project.judgments.import_qrels(qrels_file, annotator="bench")
         project.freeze(annotator="bench")
     return len(lines)
 
@@ -247,9 +247,9 @@ def add_judgments(project_path: Path, work: Path, queries: int, per_query: int, 
     )
     start = time.perf_counter()
     with Project.open(project_path) as project:
-        project.import_queries(query_file)
-        project.add_items(pairs, annotator="bench")
-        project.import_qrels(qrels_file, annotator="bench")
+        project.texts.import_topics(query_file)
+        project.judgments.add_items(pairs, annotator="bench")
+        project.judgments.import_qrels(qrels_file, annotator="bench")
     return time.perf_counter() - start
 
 

@@ -60,9 +60,9 @@ def two_versions(tmp_path, write):
     """v1 (by ann) and v2 (by bob: three regraded, one removed, one added) frozen, and runs x and y stored."""
     path = tmp_path / "p.ndcgproj"
     with Project.create(path, annotator="ann") as project:
-        project.import_qrels(write("q.txt", TWO_VERSIONS_QRELS), annotator="ann")
+        project.judgments.import_qrels(write("q.txt", TWO_VERSIONS_QRELS), annotator="ann")
         project.freeze(annotator="ann")
-        project.new_draft_from(1, annotator="ann")
+        project.pools.new_draft_from(1, annotator="ann")
     with Project.open(path) as project:
         project.judgments.set_grade("q1", "A", 0, version=2, annotator="bob")  # regraded 3 -> 0
         project.judgments.set_grade(
@@ -72,10 +72,10 @@ def two_versions(tmp_path, write):
             "q2", "F", 2, version=2, annotator="bob"
         )  # regraded 0 -> 2: y now finds something on q2
         project.judgments.set_grade("q1", "D", None, version=2, annotator="bob")  # only ungraded items leave a draft
-        project.remove_items(pd.DataFrame({"query_id": ["q1"], "doc_id": ["D"]}), version=2, annotator="bob")
-        project.add_items(pd.DataFrame({"query_id": ["q2"], "doc_id": ["G"]}), version=2, annotator="bob")
+        project.judgments.remove_items(pd.DataFrame({"query_id": ["q1"], "doc_id": ["D"]}), version=2, annotator="bob")
+        project.judgments.add_items(pd.DataFrame({"query_id": ["q2"], "doc_id": ["G"]}), version=2, annotator="bob")
         project.judgments.set_grade("q2", "G", 1, version=2, annotator="bob")
         project.freeze(version=2, annotator="bob")
-        project.import_run(write("x.txt", RUN_X), name="x", annotator="bob")
-        project.import_run(write("y.txt", RUN_Y), name="y", annotator="bob")
+        project.runs.import_run(write("x.txt", RUN_X), name="x", annotator="bob")
+        project.runs.import_run(write("y.txt", RUN_Y), name="y", annotator="bob")
     return path

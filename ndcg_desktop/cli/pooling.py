@@ -137,7 +137,7 @@ def _run(args: argparse.Namespace, study: Any) -> Any:
     from ndcg_desktop.tasks.project import Project
 
     with Project.open(args.project, read_only=True) as project:
-        scale = project.frozen_version(args.pool_version, check=False).scale
+        scale = project.pools.frozen_version(args.pool_version, check=False).scale
         base = settings_of(_with_defaults(args), scale=scale, ties="docid-desc", id_map=None)
         return study(pool_runs_from_project(project, args.run_names, args.pool_version, base), base)
 

@@ -466,7 +466,7 @@ def cmd_pool(args: argparse.Namespace) -> int:
     with open_to_read(args.project) if args.dry_run else open_to_grade(args.project) as (project, annotator):
         plan = plan_pool(project, request)
         counts = plan.per_query if args.dry_run else apply_pool(project, plan, annotator=annotator).per_query
-        draft = project.draft()
+        draft = project.pools.draft()
         verb = "would add" if args.dry_run else "added"
         for row in in_natural_order(counts).itertuples(index=False):  # q2 before q10, as the window
             print(f"{row.query_id}\t{verb} {row.new} of {row.chosen} chosen (depth pool {row.candidates})")

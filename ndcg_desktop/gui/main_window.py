@@ -259,7 +259,7 @@ class MainWindow(QMainWindow):
         self.close_action.setEnabled(open_)
         self.pool_action.setEnabled(writable)  # without runs, the dialog says to import one first
         self.freeze_action.setEnabled(writable and version is not None and not version.frozen)
-        has_draft = bool(self.project and self.project.draft())
+        has_draft = bool(self.project and self.project.pools.draft())
         self.new_draft_action.setEnabled(writable and version is not None and version.frozen and not has_draft)
         self.pool_editor.update_actions(writable, version, has_draft)
         self.team.update()
@@ -455,13 +455,13 @@ class MainWindow(QMainWindow):
         shown = self.workspace.session.version
         if self.project is None or shown is None:
             return None
-        return next((v for v in self.project.versions() if v.version == shown.version), None)
+        return next((v for v in self.project.pools.versions() if v.version == shown.version), None)
 
     def refresh(self, *, prefer_draft: bool = False, version: int | None = None) -> None:
         """Read the versions again and show ``version`` (else the draft when ``prefer_draft``, else the one shown)."""
         assert self.project is not None
         session = self.workspace.session
-        draft = self.project.draft() if prefer_draft else None
+        draft = self.project.pools.draft() if prefer_draft else None
         if version is None:
             version = draft.version if draft is not None else (session.version.version if session.version else None)
         session.show_version(version)

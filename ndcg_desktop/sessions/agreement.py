@@ -38,7 +38,7 @@ class AgreementSession(FollowsProject):
         self.generation = 0
 
     def versions(self) -> list[PoolVersion]:
-        return self.project.versions() if self.project is not None else []
+        return self.project.pools.versions() if self.project is not None else []
 
     def set_project(self, project: Project | None) -> None:
         """Another project (or none): the newest version (the draft if any) is chosen, nothing computed."""

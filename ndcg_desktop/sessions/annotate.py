@@ -99,9 +99,9 @@ class AnnotateSession(FollowsProject):
         self.project = project
         self._build_states = {}
         self.query_id, self.doc_id, self.topic = None, None, None
-        self.versions = project.versions() if project is not None else []
+        self.versions = project.pools.versions() if project is not None else []
         self.version = self._preferred(None)
-        self.order = project.judging_order() if project is not None else BLIND
+        self.order = project.judgments.judging_order() if project is not None else BLIND
         self.pool_sort = (_order_key(self.order), False)
         self._read_chunk_parents()
         self._load_queries(None, None, {PROJECT, VERSION, ORDER})
@@ -118,7 +118,7 @@ class AnnotateSession(FollowsProject):
         """The annotator chose version ``number`` (the version box)."""
         if self.project is None:
             return
-        self.versions = self.project.versions()
+        self.versions = self.project.pools.versions()
         self.version = self._preferred(number)
         self._load_queries(self.query_id, None, {VERSION})
 
@@ -132,7 +132,7 @@ class AnnotateSession(FollowsProject):
         if self.project is None:
             return
         shown = self.version.version if self.version is not None else None
-        self.versions = self.project.versions()
+        self.versions = self.project.pools.versions()
         added = [v.version for v in self.versions if v.version in event.added and not v.frozen]
         self.version = self._preferred(added[-1] if added else shown)
         same = self.version is not None and self.version.version == shown
@@ -193,13 +193,15 @@ class AnnotateSession(FollowsProject):
             self.queries = QueryRows()
             self.changed.emit(frozenset(aspects | {QUERIES, POOL, CURRENT}))
             return
-        if project.query_list_exceeds(number, LARGE):
+        if project.pools.query_list_exceeds(number, LARGE):
             self.queries = QueryRows()  # nothing of the version shown before stays while this one's list is read
-            self.pending = Job("queries", self.generation, lambda **_: QueryRows.of(project.query_progress(number)))
+            self.pending = Job(
+                "queries", self.generation, lambda **_: QueryRows.of(project.pools.query_progress(number))
+            )
             self.changed.emit(frozenset(aspects | {QUERIES, POOL, CURRENT, LOADING}))
             return
         try:
-            rows = QueryRows.of(project.query_progress(number))
+            rows = QueryRows.of(project.pools.query_progress(number))
         except FrozenVersionChanged as exc:
             self._refused(exc, aspects)
             return
@@ -259,7 +261,7 @@ class AnnotateSession(FollowsProject):
         assert queries is not None
         aspects = {COUNTS}
         for query_id in queries:
-            items = self.project.pool_items(self.version.version, query_id)
+            items = self.project.pools.pool_items(self.version.version, query_id)
             awaiting = self._awaiting(query_id)
             self.queries.set_counts(query_id, len(items), int(items["grade"].notna().sum()), len(awaiting))
             if query_id == self.query_id:
@@ -270,7 +272,7 @@ class AnnotateSession(FollowsProject):
         assert self.project is not None and self.version is not None
         if self.version.frozen:
             return frozenset()
-        return frozenset(self.project.awaiting_adjudication(self.version.version, query_id))
+        return frozenset(self.project.ratings.awaiting(self.version.version, query_id))
 
     def next_query(self, shown: Sequence[str]) -> str | Refusal | None:
         """The next query (after the current one, in the order ``shown``) with items still to grade; why there is
@@ -299,11 +301,11 @@ class AnnotateSession(FollowsProject):
         if self.project is None or query_id is None:
             self.topic, self.pool = None, PoolRows()
             return
-        self.topic = self.project.query(query_id)
+        self.topic = self.project.texts.query(query_id)
         if self.version is None:
             self.pool = PoolRows(query_id)
             return
-        items = self.project.pool_items(self.version.version, query_id)
+        items = self.project.pools.pool_items(self.version.version, query_id)
         self.pool = PoolRows.of(query_id, items, self._awaiting(query_id))
         self.pool.sort(self.pool_sort[0], descending=self.pool_sort[1])
         if keep_doc is not None and self.pool.row_of(keep_doc) >= 0:
@@ -364,18 +366,18 @@ class AnnotateSession(FollowsProject):
         self.order = order
         self.sort_pool(_order_key(order))
         self.changed.emit(frozenset({ORDER}))
-        if self.project is not None and not self.project.read_only and order != self.project.judging_order():
+        if self.project is not None and not self.project.read_only and order != self.project.judgments.judging_order():
             grading.set_judging_order(self.project, order)
 
     def _follow_order(self) -> None:
         """A setting changed (maybe by another program): the judging order recorded is followed."""
-        if self.project is not None and self.project.judging_order() != self.order:
-            self.order = self.project.judging_order()
+        if self.project is not None and self.project.judgments.judging_order() != self.order:
+            self.order = self.project.judgments.judging_order()
             self.sort_pool(_order_key(self.order))
             self.changed.emit(frozenset({ORDER}))
 
     def _read_chunk_parents(self) -> None:
-        self.parents = self.project.chunk_parents() if self.project is not None else {}
+        self.parents = self.project.runs.chunk_parents() if self.project is not None else {}
         self.chunks_of = {}  # a document -> its chunks that runs returned
         for chunk, parent in self.parents.items():
             self.chunks_of.setdefault(parent, []).append(chunk)
@@ -508,7 +510,7 @@ class AnnotateSession(FollowsProject):
         grade's undo), or None. The new documents are the query's only ungraded ones, so "next ungraded" walks
         them in the blind order; no run, rank or number of the strategy reaches the view."""
         project = self._project()
-        draft = project.draft()
+        draft = project.pools.draft()
         if draft is None or draft.version != version:
             return None
         if not any(build.adaptive for build in project.builds.builds(version)):

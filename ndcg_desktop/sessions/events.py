@@ -18,7 +18,7 @@ Example:
 >>> events = ProjectEvents(project)
 >>> seen = []
 >>> events.subscribe(seen.append)
->>> _ = project.ensure_draft()
+>>> _ = project.pools.ensure_draft()
 >>> seen
 [VersionsChanged(added=(1,), removed=(), frozen=())]
 >>> events.close(); project.close()
@@ -192,7 +192,7 @@ class ProjectEvents:
 
     # -- what the changes mean -----------------------------------------------------------------
     def _version_states(self) -> dict[int, str]:
-        return {v.version: v.state for v in self.project.versions()}
+        return {v.version: v.state for v in self.project.pools.versions()}
 
     def _events(self, changes: Changes) -> list[ProjectEvent]:
         before, after = self._versions, self._version_states()

@@ -151,7 +151,7 @@ class JudgeSession(FollowsProject):
         self._drop(dropped, {INPUTS})
 
     def draft(self) -> PoolVersion | None:
-        return self.project.draft() if self.project is not None else None
+        return self.project.pools.draft() if self.project is not None else None
 
     def settings(self) -> AssessorSettings:
         """The assessor's settings from the inputs; a problem is an :class:`InputError` naming the input."""

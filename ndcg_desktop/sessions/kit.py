@@ -15,7 +15,7 @@ def prove_or_forget(project: Project, version: int, forget: Callable[[], None]) 
     16), or ``forget()`` drops what was computed from it and :class:`~ndcg_desktop.store.FrozenVersionChanged`
     is raised."""
     try:
-        project.frozen_version(version)
+        project.pools.frozen_version(version)
     except FrozenVersionChanged:
         forget()
         raise

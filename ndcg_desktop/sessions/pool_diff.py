@@ -60,7 +60,7 @@ class PoolDiffSession(FollowsProject):
     def set_project(self, project: Project | None) -> None:
         """Another project (or none): the two latest frozen versions, K 10 and every choice at its default."""
         self.project = project
-        self.frozen = [v for v in project.versions() if v.frozen] if project is not None else []
+        self.frozen = [v for v in project.pools.versions() if v.frozen] if project is not None else []
         self.a, self.b = self._latest_two()
         self.k = 10
         self.shared_queries = False
@@ -77,7 +77,7 @@ class PoolDiffSession(FollowsProject):
         """Versions came, went or were frozen: keep the chosen ones that are still frozen versions."""
         if self.project is None:
             return
-        self.frozen = [v for v in self.project.versions() if v.frozen]
+        self.frozen = [v for v in self.project.pools.versions() if v.frozen]
         numbers = [v.version for v in self.frozen]
         if self.a in numbers and self.b in numbers:
             self.changed.emit(frozenset({INPUTS}))  # more to choose from; the diff of the two chosen still holds

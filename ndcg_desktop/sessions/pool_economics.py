@@ -51,7 +51,7 @@ class EconomicsSession(FollowsProject):
         self.changed.emit(frozenset(aspects))
 
     def draft(self) -> PoolVersion | None:
-        return self.project.draft() if self.project is not None else None
+        return self.project.pools.draft() if self.project is not None else None
 
     def job(self) -> Job[Economics | None]:
         project, draft = self.project, self.draft()

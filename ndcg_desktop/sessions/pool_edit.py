@@ -124,14 +124,16 @@ class PoolEditSession(FollowsProject):
         """The version acted on, as the file says now (None: none chosen, or it went)."""
         if self.project is None or self.version is None:
             return None
-        return next((v for v in self.project.versions() if v.version == self.version), None)
+        return next((v for v in self.project.pools.versions() if v.version == self.version), None)
 
     def _load_items(self) -> None:
         version = self.pool_version
         if self.project is None or version is None or self.query_id is None:
             self._items = pd.DataFrame(columns=ROW_COLUMNS)
         else:
-            self._items = self.project.pool_items(version.version, self.query_id)[ROW_COLUMNS].reset_index(drop=True)
+            self._items = self.project.pools.pool_items(version.version, self.query_id)[ROW_COLUMNS].reset_index(
+                drop=True
+            )
 
     @property
     def items(self) -> pd.DataFrame:
@@ -259,7 +261,7 @@ class DocumentSearch:
         def work(progress: Any = None, cancelled: IsCancelled | None = None) -> pd.DataFrame:
             if not text.strip():
                 return pd.DataFrame(columns=FOUND_COLUMNS)
-            found = project.search_documents(text, limit=limit, cancelled=cancelled)
+            found = project.texts.search_documents(text, limit=limit, cancelled=cancelled)
             return found.assign(in_pool=[d in in_pool for d in found["doc_id"]]).reset_index(drop=True)
 
         return Job("search", self.generation, work)

@@ -87,13 +87,13 @@ class _StudySession(FollowsProject, Generic[T]):
         self.changed.emit(frozenset(aspects))
 
     def run_names(self) -> list[str]:
-        return [info.name for info in self.project.runs()] if self.project is not None else []
+        return [info.name for info in self.project.runs.all()] if self.project is not None else []
 
     def unavailable(self) -> str:
         """Why the study cannot run on this project (a key of :data:`UNAVAILABLE`; "" when it can)."""
         if self.project is None:
             return NO_PROJECT
-        if not any(v.frozen for v in self.project.versions()):
+        if not any(v.frozen for v in self.project.pools.versions()):
             return NO_FROZEN_VERSION
         if len(self.run_names()) < 2:
             return TOO_FEW_RUNS

@@ -157,8 +157,8 @@ class RunsSession(FollowsProject, VersionChoice):
     def set_project(self, project: Project | None) -> None:
         """Another project (or none): every run included, the newest frozen version, nothing chosen or computed."""
         self._project = project
-        self._runs = project.runs() if project is not None else []
-        self._versions = project.versions() if project is not None else []
+        self._runs = project.runs.all() if project is not None else []
+        self._versions = project.pools.versions() if project is not None else []
         frozen = self.frozen_versions
         self._pool_version = frozen[0].version if frozen else None
         self._residual_from = None
@@ -178,8 +178,8 @@ class RunsSession(FollowsProject, VersionChoice):
             return
         before = (self.runs, self._pool_version)
         listed = [v.version for v in self.frozen_versions]
-        self._runs = self._project.runs()
-        self._versions = self._project.versions()
+        self._runs = self._project.runs.all()
+        self._versions = self._project.pools.versions()
         names = self.runs
         frozen = [v.version for v in self.frozen_versions]
         chosen = self._pool_version
@@ -424,7 +424,7 @@ class RunsSession(FollowsProject, VersionChoice):
 
         def work(progress: Any = None, cancelled: Any = None) -> RunsResult:
             # Runs scored before are reused: their version proves itself again first (changed on disk since?).
-            project.frozen_version(version)
+            project.pools.frozen_version(version)
             todo = [name for name in names if name not in known]
             total, done = len(todo) * len(ks) + 1, 0
             scored = dict(known)

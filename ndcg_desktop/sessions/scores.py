@@ -149,8 +149,8 @@ class ScoresSession(FollowsProject, VersionChoice):
     def set_project(self, project: Project | None) -> None:
         """Another project (or none): every input, choice, check and result starts over."""
         self._project = project
-        self._runs = project.runs() if project is not None else []
-        self._versions = project.versions() if project is not None else []
+        self._runs = project.runs.all() if project is not None else []
+        self._versions = project.pools.versions() if project is not None else []
         self._run = self._runs[0].name if self._runs else None
         frozen = self.frozen_versions
         self._pool_version = frozen[0].version if frozen else None
@@ -165,8 +165,8 @@ class ScoresSession(FollowsProject, VersionChoice):
         if self._project is None:
             return
         listed = [v.version for v in self.frozen_versions]
-        self._runs = self._project.runs()
-        self._versions = self._project.versions()
+        self._runs = self._project.runs.all()
+        self._versions = self._project.pools.versions()
         names = self.runs
         pair = (self._run, self._pool_version, self._other_run, self._residual_from)
         if self._run not in names:
@@ -418,7 +418,7 @@ class ScoresSession(FollowsProject, VersionChoice):
     # -- history -------------------------------------------------------------------------------
     def history(self) -> list[SavedEvaluation]:
         """The project's saved evaluations, newest first."""
-        return self._project.saved_evaluations() if self._project is not None else []
+        return self._project.runs.evaluations() if self._project is not None else []
 
     def reopen(self, saved: SavedEvaluation) -> None:
         """Set every input and choice to a saved evaluation's (the user chose it); then check and score."""

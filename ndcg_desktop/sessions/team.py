@@ -87,7 +87,7 @@ class AdjudicateSession(FollowsProject):
         self.generation += 1
         self.found = None
         self.stale = True
-        self.draft = self.project.draft() if self.project is not None else None
+        self.draft = self.project.pools.draft() if self.project is not None else None
         self.changed.emit(frozenset(aspects))
 
     # -- inputs and work -------------------------------------------------------------------------
@@ -239,7 +239,7 @@ def team_refusal(project: Project | None) -> TeamRefusal | None:
         return TeamRefusal("no_project")
     if project.read_only:
         return TeamRefusal("read_only")
-    if project.draft() is None:
+    if project.pools.draft() is None:
         return TeamRefusal("no_draft")
     if work_origin(project) is not None:
         return TeamRefusal("work_file")
@@ -261,7 +261,7 @@ def work_to_hand_out(project: Project) -> pd.Series | TeamRefusal:
 def known_people(project: Project) -> tuple[str, ...]:
     """The people (never a ``model:`` annotator) who rated an item of the project or were handed one, sorted:
     the only names *Assign work* offers (issue 36: it never invents annotators)."""
-    return tuple(name for name in project.rating_store.raters() if not is_model(name))
+    return tuple(name for name in project.ratings.raters() if not is_model(name))
 
 
 @dataclass(frozen=True)

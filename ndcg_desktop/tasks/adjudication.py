@@ -61,7 +61,7 @@ def people(ratings: pd.DataFrame) -> pd.DataFrame:
 
 
 def _draft(project: Project) -> PoolVersion:
-    draft = project.draft()
+    draft = project.pools.draft()
     if draft is None:
         raise InputError("has no draft pool to adjudicate", path=project.path)
     return draft
@@ -89,7 +89,7 @@ def disagreements(project: Project, *, k: int = 10, gain: Gain = Gain.LINEAR) ->
     Items already settled stay listed (with their grade and how), so a pick can be revised before freezing.
     """
     draft = _draft(project)
-    ratings = project.ratings(draft.version)
+    ratings = project.ratings.verified(draft.version)
     # people's ratings decide what differs; a model's are shown beside them, never counted (contract rule 18)
     spread = people(ratings).groupby(["query_id", "doc_id"])["grade"].agg(low="min", high="max").reset_index()
     differing = spread[spread["low"] != spread["high"]]
@@ -100,11 +100,11 @@ def disagreements(project: Project, *, k: int = 10, gain: Gain = Gain.LINEAR) ->
         ratings=("text", ", ".join),  # "ana 1 · Related, ben 3 · Perfect": grades as every view shows them
         notes=("note", lambda notes: " · ".join(n for n in notes if n)),
     )
-    pool = project.pool_items(draft.version)
+    pool = project.pools.pool_items(draft.version)
     items = differing.merge(summary.reset_index(), on=["query_id", "doc_id"]).merge(
         pool[["query_id", "doc_id", "grade"]], on=["query_id", "doc_id"]
     )
-    how = project.adjudications(draft.version)
+    how = project.ratings.settled_items(draft.version)
     items = items.merge(how, on=["query_id", "doc_id"], how="left")
     # The universe the swings are measured in: settled grades, an open item at its lowest rating.
     base = pool[["query_id", "doc_id", "grade"]].merge(spread, on=["query_id", "doc_id"], how="left")
@@ -112,8 +112,8 @@ def disagreements(project: Project, *, k: int = 10, gain: Gain = Gain.LINEAR) ->
     queries = set(items["query_id"])
     base = base[base["query_id"].isin(queries)]
     tops = {}
-    for info in project.runs():
-        run, _ = project.load_run(info.name)
+    for info in project.runs.all():
+        run, _ = project.runs.load_run(info.name)
         top = top_documents(run, k, ties=info.reading.ties, id_map=info.reading.id_map)
         tops[info.name] = top[top["query_id"].isin(queries)]
     scored = grade_swings(base, tops, items, k=k, gain=gain)
@@ -135,10 +135,10 @@ def pick_taken(project: Project, query_id: str, doc_id: str, grade: int | None, 
     """:func:`pick`, returning what it took (the item as it was), for ``Project.undo``."""
     draft = _draft(project)
     _on_scale(project, draft, query_id, doc_id, grade)
-    if project.pool_items(draft.version, query_id).query("doc_id == @doc_id").empty:
+    if project.pools.pool_items(draft.version, query_id).query("doc_id == @doc_id").empty:
         raise InputError(f"document {doc_id} is not in the pool of query {query_id}", path=project.path)
     frame = pd.DataFrame([(query_id, doc_id, grade)], columns=["query_id", "doc_id", "grade"])
-    return project.rating_store.adjudicate(
+    return project.ratings.adjudicate(
         frame, version=draft.version, how=PICK if grade is not None else None, annotator=annotator
     )
 
@@ -151,7 +151,7 @@ def pick_all(project: Project, picks: Sequence[tuple[str, str, int]], *, annotat
         _on_scale(project, draft, query_id, doc_id, grade)
     if picks:
         frame = pd.DataFrame(list(picks), columns=["query_id", "doc_id", "grade"])
-        project.rating_store.adjudicate(frame, version=draft.version, how=PICK, annotator=annotator)
+        project.ratings.adjudicate(frame, version=draft.version, how=PICK, annotator=annotator)
 
 
 def _on_scale(project: Project, draft: PoolVersion, query_id: str, doc_id: str, grade: int | None) -> None:
@@ -181,8 +181,8 @@ def apply_rule(project: Project, rule: str, *, annotator: str) -> RuleApplied:
     if rule not in RULES:
         raise InputError(f"unknown adjudication rule {rule!r}; choose one of {', '.join(RULES)}")
     draft = _draft(project)
-    ratings = people(project.ratings(draft.version))  # a model's rating never counts toward a rule (rule 18)
-    pool = project.pool_items(draft.version)
+    ratings = people(project.ratings.verified(draft.version))  # a model's rating never counts toward a rule (rule 18)
+    pool = project.pools.pool_items(draft.version)
     open_items = pool[pool["grade"].isna()][["query_id", "doc_id"]]
     mine = ratings.merge(open_items, on=["query_id", "doc_id"])
     grades = mine.groupby(["query_id", "doc_id"])["grade"].agg(list)
@@ -197,9 +197,7 @@ def apply_rule(project: Project, rule: str, *, annotator: str) -> RuleApplied:
         }
     )
     taken = (
-        project.rating_store.adjudicate(frame, version=draft.version, how=rule, annotator=annotator)
-        if len(frame)
-        else None
+        project.ratings.adjudicate(frame, version=draft.version, how=rule, annotator=annotator) if len(frame) else None
     )
     return RuleApplied(rule, frame, int(len(differing) - len(frame)), taken)
 
@@ -207,7 +205,7 @@ def apply_rule(project: Project, rule: str, *, annotator: str) -> RuleApplied:
 def undo_rule(project: Project, applied: RuleApplied, *, annotator: str) -> None:
     """Put the items :func:`apply_rule` settled back exactly as they were (grade, author, time, how)."""
     if applied.taken is not None:
-        project.undo(applied.taken, action=f"undo adjudicate ({applied.rule})", annotator=annotator)
+        project.undo.restore(applied.taken, action=f"undo adjudicate ({applied.rule})", annotator=annotator)
 
 
 def team_manifest(project: Project, version: PoolVersion) -> JsonObject:
@@ -217,4 +215,4 @@ def team_manifest(project: Project, version: PoolVersion) -> JsonObject:
 
     A frozen version's are recorded when it is frozen and proven with it (``store.team``): no rating is read back.
     """
-    return project.team(version)
+    return project.pools.team(version)

@@ -110,7 +110,7 @@ def check_systems(
     """
     judges = (CONSENSUS, *report.annotators)
     queries = tuple(group.query_id or "" for group in report.per_query)
-    runs = [info.name for info in project.runs()]
+    runs = [info.name for info in project.runs.all()]
     empty = SystemsCheck(judges, queries, pd.DataFrame(columns=["run", *judges]), _no_per_query(), [])
     if not version.frozen:
         empty.why = f"pool version {version.version} is a draft: systems are compared on a frozen version"
@@ -141,7 +141,7 @@ def _score_everything(
     cancelled: IsCancelled | None,
 ) -> tuple[pd.DataFrame, dict[str, NotScored]]:
     """Per-query nDCG of every run under every judge (long table), and the runs refused with why."""
-    consensus = project.qrels(version.version)
+    consensus = project.pools.qrels(version.version)
     qrels = {CONSENSUS: consensus} | {name: annotator_qrels(consensus, ratings, name) for name in judges[1:]}
     parts: list[pd.DataFrame] = []
     refused: dict[str, NotScored] = {}
@@ -623,7 +623,11 @@ def load_agreement(
     """
     from ndcg_desktop.tasks.teams import ratings_table
 
-    chosen = project.version(version) if version is not None else project.draft() or project.latest_frozen()
+    chosen = (
+        project.pools.version(version)
+        if version is not None
+        else project.pools.draft() or project.pools.latest_frozen()
+    )
     if chosen is None:
         raise InputError("has no pool version yet", path=project.path)
     ratings = ratings_table(project, chosen.version)

@@ -79,7 +79,7 @@ class ProjectReader:
     def versions(self) -> pd.DataFrame:
         """Every pool version, oldest first: its state, parent, scale, labels, who made and froze it, its hash."""
         rows = []
-        for version in self._project.versions():
+        for version in self._project.pools.versions():
             row = {key: value for key, value in asdict(version).items() if key in _VERSION_COLUMNS}
             rows.append(row | {"scale": str(version.scale)})
         frame = pd.DataFrame(rows, columns=_VERSION_COLUMNS)
@@ -87,9 +87,11 @@ class ProjectReader:
 
     def judgments(self, version: int | None = None) -> pd.DataFrame:
         """A frozen version's judgments (the latest when ``version`` is None): query_id, doc_id, grade; proven."""
-        frozen = self._project.frozen_version(version)
+        frozen = self._project.pools.frozen_version(version)
         frame = (
-            self._project.qrels(frozen.version).frame_as_read()[["query_id", "doc_id", "grade"]].reset_index(drop=True)
+            self._project.pools.qrels(frozen.version)
+            .frame_as_read()[["query_id", "doc_id", "grade"]]
+            .reset_index(drop=True)
         )
         frame.attrs[FROZEN] = {  # so that a score given these judgments names the version (frozen_judgments)
             "version": frozen.version,
@@ -112,13 +114,13 @@ class ProjectReader:
                 "queries": info.queries,
                 "imported_at": info.imported_at,
             }
-            for info in self._project.runs()
+            for info in self._project.runs.all()
         ]
         return pd.DataFrame(rows, columns=_RUN_COLUMNS)
 
     def run(self, name: str) -> pd.DataFrame:
         """A stored run's rows as its file gave them (query_id, doc_id, and score and/or rank); proven."""
-        run, _info = self._project.load_run(name)
+        run, _info = self._project.runs.load_run(name)
         rows = np.arange(len(run))
         frame = pd.DataFrame(
             {

@@ -231,7 +231,7 @@ def compare_project(
     other choices, the same for every run, and each run's manifest records them.
     """
     _check_runs(list(run_names), baseline)
-    version = project.frozen_version(pool_version).version
+    version = project.pools.frozen_version(pool_version).version
     scored: dict[str, dict[int, ScoredRun]] = {}
     total, done = len(run_names) * len(ks), 0
     for name in run_names:

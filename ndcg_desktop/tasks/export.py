@@ -68,7 +68,7 @@ def export_frozen_pool(
         check_output_file(target), check_output_file(manifest_path)
         check_replaceable(target, manifest_path, "ndcg export-qrels")
     frozen = project.export_qrels(path, version=version, fmt=fmt, iterations=iterations)
-    team = project.team(frozen)
+    team = project.pools.team(frozen)
     manifest: dict[str, Any] = {
         "tool": "ndcg-desktop",
         "version": __version__,

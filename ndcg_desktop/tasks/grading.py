@@ -8,11 +8,11 @@ in every table, or refuses when the scope changed since.
 >>> from ndcg_desktop.tasks.project import create_project
 >>> folder = pathlib.Path(tempfile.mkdtemp())
 >>> with create_project(folder / "p.ndcgproj", annotator="ana") as project:
-...     _ = project.add_items(pd.DataFrame({"query_id": ["q1"], "doc_id": ["d1"]}), annotator="ana")
+...     _ = project.judgments.add_items(pd.DataFrame({"query_id": ["q1"], "doc_id": ["d1"]}), annotator="ana")
 ...     taken = grade_item(project, "q1", "d1", 2, version=1, annotator="ana")
-...     graded = project.pool_items(1)["grade"].tolist()
+...     graded = project.pools.pool_items(1)["grade"].tolist()
 ...     undo(project, taken, action="undo grade", annotator="ana")
-...     graded, project.pool_items(1)["grade"].isna().tolist()
+...     graded, project.pools.pool_items(1)["grade"].isna().tolist()
 ([2], [True])
 """
 
@@ -44,7 +44,7 @@ def undo(project: Project, taken: Taken, *, action: str, annotator: str) -> None
     """Put back exactly what a change took (a grade, a note, a discard, a removal, an adjudication, a merge, a
     send for judging), audited as ``action`` by ``annotator``; refused, writing nothing, when its scope changed
     since."""
-    project.undo(taken, action=action, annotator=annotator)
+    project.undo.restore(taken, action=action, annotator=annotator)
 
 
 def set_judging_order(project: Project, order: str) -> None:
@@ -52,4 +52,4 @@ def set_judging_order(project: Project, order: str) -> None:
     (``blind``, the default, or ``doc_id``)."""
     if order not in JUDGING_ORDERS:
         raise InputError(f"judging order must be one of {', '.join(JUDGING_ORDERS)}, not {order!r}")
-    project.set_judging_order(order)
+    project.judgments.set_judging_order(order)

@@ -17,7 +17,7 @@ from enum import StrEnum
 from pathlib import Path
 
 from ndcg_desktop.store import Project
-from ndcg_desktop.store.guidelines import Guidelines
+from ndcg_desktop.store.texts import Guidelines
 
 __all__ = ["Guidelines", "GuidelinesEdit", "GuidelinesSet", "set_guidelines"]
 
@@ -42,7 +42,7 @@ class GuidelinesSet:
 def set_guidelines(project: Project, text: str, *, source: GuidelinesEdit | Path, annotator: str) -> GuidelinesSet:
     """Record ``text`` (Markdown) as the grading guidelines, audited with who, when and ``source``: a window edit,
     or the file it was read from (recorded as ``file:NAME``). The next frozen version names their SHA-256."""
-    before = project.guidelines()
+    before = project.texts.guidelines()
     label = f"file:{source.name}" if isinstance(source, Path) else source.value
-    after = project.set_guidelines(text, source=label, annotator=annotator)
+    after = project.texts.set_guidelines(text, source=label, annotator=annotator)
     return GuidelinesSet(after, changed=before is None or before.id != after.id, lines=len(text.splitlines()))

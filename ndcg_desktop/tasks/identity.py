@@ -109,7 +109,7 @@ def annotator(project: Project, stated: str | None) -> str:
     handed_to = work_annotator(project)
     if handed_to is None:  # folded onto a name the project knows, as handouts and merges compare names
         name = check_person(stated or default_user(), USER_NAME)
-        return credited_name(name, project.rating_store.annotators())
+        return credited_name(name, project.ratings.annotators())
     if stated is not None and name_key(stated) != name_key(handed_to):
         raise InputError(
             f"is a work file handed to {handed_to}, and you are {stated}: its grades are credited to {handed_to} "

@@ -71,7 +71,7 @@ def import_queries(project: Project, path: str | Path, *, fmt: str | None = None
     >>> # ndcg import-queries p.ndcgproj topics.txt and File > Import queries... are, in code:
     >>> # import_queries(project, "topics.txt").count
     """
-    topics = project.import_topics(path, fmt=fmt)
+    topics = project.texts.import_topics(path, fmt=fmt)
     replaced = topics.loc[topics["stored"] == "replaced", "query_id"].tolist()
     return QueriesImported(
         count=len(topics),
@@ -94,7 +94,7 @@ def import_documents(
 ) -> DocumentsImported:
     """Stream documents (JSONL or CSV/TSV with doc_id, title, text) into the project in one transaction; a
     ``cancelled()`` flag that turns true ends it with nothing written (:class:`~ndcg_desktop.store.Cancelled`)."""
-    return DocumentsImported(project.import_documents(path, progress=progress, cancelled=cancelled))
+    return DocumentsImported(project.texts.import_documents(path, progress=progress, cancelled=cancelled))
 
 
 @dataclass(frozen=True)
@@ -128,7 +128,7 @@ def import_judgments(
     """Import judgments into the draft pool (started if there is none) under the negative-grade policy; what
     changed."""
     try:
-        report = project.import_qrels(
+        report = project.judgments.import_qrels(
             path, negative_as_ungraded=negative is NegativeGrades.UNGRADED, fmt=fmt, annotator=annotator
         )
     except NegativeGradesFound:
@@ -139,7 +139,7 @@ def import_judgments(
             hint = "import negative grades as ungraded items with --negative-as-ungraded"
             raise NegativeGradesFound(message, path=exc.path, line=exc.line, hint=hint) from None
         raise
-    draft = project.draft()
+    draft = project.pools.draft()
     return JudgmentsImported(
         version=draft.version if draft is not None else None,
         added=report["added"],
@@ -194,7 +194,7 @@ def import_ratings(
     name = check_person(annotator.strip(), "annotator name")
     target = project.pools.draft_target(None)
     if target.version is not None:  # a draft edited by hand (a grade of 'x') is refused here, naming it
-        project.pool_items(target.version)
+        project.pools.pool_items(target.version)
         no_look_alikes(project, target.version, [name])  # 'jose' is no second annotator beside 'José'
     scale = target.scale
     source = Path(path)
@@ -227,7 +227,7 @@ def import_ratings(
             "rated_at": now(),
         }
     )
-    totals = project.rating_store.import_ratings(
+    totals = project.ratings.import_ratings(
         frame[["query_id", "doc_id", "line"]],
         ratings,
         target=target,
@@ -250,7 +250,7 @@ def import_ratings(
         items_added=totals.pop("items_added"),
         ungraded=int(skipped.sum()),
         totals=totals,
-        identical=[(o, n) for o, n in project.rating_store.identical_to(number, name) if n >= DUPLICATE_MIN_ITEMS],
+        identical=[(o, n) for o, n in project.ratings.identical_to(number, name) if n >= DUPLICATE_MIN_ITEMS],
         comment_lines=qrels.comments,
     )
 
@@ -273,7 +273,7 @@ def import_run(
     """
     if isinstance(id_map, Path):
         id_map = read_chunk_map(id_map)
-    return project.import_run(path, name=name, ties=ties, id_map=id_map, order=order, fmt=fmt, annotator=annotator)
+    return project.runs.import_run(path, name=name, ties=ties, id_map=id_map, order=order, fmt=fmt, annotator=annotator)
 
 
 @dataclass(frozen=True)
@@ -354,7 +354,7 @@ def apply_release(project: Project, preview: ReleasePreview, *, annotator: str) 
 
 def undo_release(project: Project, applied: ReleaseApplied, *, annotator: str) -> None:
     """Put back every row the release took (audited as ``undo release``); refused if the items changed since."""
-    project.undo(applied.taken, action="undo release", annotator=annotator)
+    project.undo.restore(applied.taken, action="undo release", annotator=annotator)
 
 
 def _per_query(changes: pd.DataFrame) -> pd.DataFrame:

@@ -53,8 +53,8 @@ def pace_report(project: Project, *, pause_s: float = PAUSE_SECONDS) -> PaceRepo
 
     Reads through connections of its own (safe on a worker thread while the window grades).
     """
-    pace = judging_pace(project.judging_log(), pause_s=pause_s)
-    draft, ungraded = project.draft_ungraded()
+    pace = judging_pace(project.judgments.judging_log(), pause_s=pause_s)
+    draft, ungraded = project.judgments.draft_ungraded()
     if draft is None:
         return PaceReport(pace, None, 0, None)
     return PaceReport(pace, draft, ungraded, pace.time_left_s(ungraded))

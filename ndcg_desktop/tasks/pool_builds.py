@@ -132,7 +132,7 @@ def rankings_of(
     for done, name in enumerate(names):
         if cancelled is not None and cancelled():
             raise Cancelled()
-        run, info = project.load_run(name)
+        run, info = project.runs.load_run(name)
         top = top_documents(run, depth, ties=info.reading.ties, id_map=info.reading.id_map)
         top = top.sort_values(["query_id", "rank"], kind="stable")
         grouped = top.groupby("query_id", sort=False)["doc_id"]
@@ -257,7 +257,7 @@ def apply_pool(project: Project, plan: PoolPlan, *, annotator: str) -> Pooled:
         runs=plan.runs,
     )
     build_id, counts = project.builds.record(build, plan.choices, annotator=annotator)
-    current = project.draft()
+    current = project.pools.draft()
     assert current is not None
     per_query = plan.per_query[["query_id", "candidates", "budget"]].merge(
         counts.rename(columns={"candidates": "chosen"}), on="query_id", how="left"
@@ -377,7 +377,7 @@ def next_batches(
 
     >>> # ndcg pool-next PROJECT and Pool > Add next batches call next_batches(project)
     """
-    draft = project.draft()
+    draft = project.pools.draft()
     if draft is None:
         raise InputError("has no draft pool to add batches to", path=project.path)
     result = BatchesAdded(draft.version)

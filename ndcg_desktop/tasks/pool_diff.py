@@ -124,10 +124,10 @@ def diff_pools(
     """
     if a == b:
         raise InputError(f"give two different pool versions, not {a} twice")
-    version_a, version_b = project.frozen_version(a), project.frozen_version(b)
+    version_a, version_b = project.pools.frozen_version(a), project.pools.frozen_version(b)
     base = base.with_(scale=version_b.scale)  # the scale shown is the versions' (scoring takes each one's own)
-    left = project.qrels(a).frame_as_read()[["query_id", "doc_id", "grade"]]  # every grade, -1 too
-    right = project.qrels(b).frame_as_read()[["query_id", "doc_id", "grade"]]
+    left = project.pools.qrels(a).frame_as_read()[["query_id", "doc_id", "grade"]]  # every grade, -1 too
+    right = project.pools.qrels(b).frame_as_read()[["query_id", "doc_id", "grade"]]
     both = left.merge(right, on=["query_id", "doc_id"], how="outer", suffixes=("_a", "_b"), indicator=True)
     change = pd.Series("regraded", index=both.index)
     change[both["_merge"] == "left_only"] = "removed"
@@ -135,8 +135,8 @@ def diff_pools(
     both["change"] = change
     moved = pd.Series(False, index=both.index)
     if iterations:
-        rounds_a = project.pool_items(a)[["query_id", "doc_id", "iteration"]]
-        rounds_b = project.pool_items(b)[["query_id", "doc_id", "iteration"]]
+        rounds_a = project.pools.pool_items(a)[["query_id", "doc_id", "iteration"]]
+        rounds_b = project.pools.pool_items(b)[["query_id", "doc_id", "iteration"]]
         rounds = rounds_a.merge(rounds_b, on=["query_id", "doc_id"], suffixes=("_a", "_b"))
         was = both[["query_id", "doc_id"]].merge(rounds, on=["query_id", "doc_id"], how="left")
         moved = pd.Series(
@@ -158,9 +158,9 @@ def diff_pools(
     per_query = per_query.iloc[_natural(per_query)].reset_index(drop=True)
     in_a, in_b = set(left["query_id"]), set(right["query_id"])
     shared = in_a & in_b
-    audit_actions = project.audit_log(b)["action"].astype(str)
+    audit_actions = project.judgments.audit_log(b)["action"].astype(str)
     releases = tuple(sorted({a[len("release (") : -1] for a in audit_actions if a.startswith("release (")}))
-    runs = project.runs()
+    runs = project.runs.all()
     total = 1 + 2 * len(runs)
     if progress is not None:
         progress(1, total)
@@ -214,11 +214,11 @@ def _natural(frame: pd.DataFrame) -> list[int]:
 
 def _credited(project: Project, b: int, changed: pd.DataFrame) -> pd.DataFrame:
     """The changes with whom each is credited to, when, and both versions' iterations (see :class:`PoolDiff`)."""
-    audit = project.audit_log(b)
+    audit = project.judgments.audit_log(b)
     last = audit.groupby(["query_id", "doc_id"], sort=False).tail(1)[["query_id", "doc_id", "who", "at", "action"]]
     changes = changed.merge(last, on=["query_id", "doc_id"], how="left")
-    items_b = project.pool_items(b)[["query_id", "doc_id", "annotator", "iteration"]]
-    items_a = project.pool_items(changed.attrs["a"])[["query_id", "doc_id", "iteration"]]
+    items_b = project.pools.pool_items(b)[["query_id", "doc_id", "annotator", "iteration"]]
+    items_a = project.pools.pool_items(changed.attrs["a"])[["query_id", "doc_id", "iteration"]]
     changes = changes.merge(items_b.rename(columns={"iteration": "iteration_b"}), on=["query_id", "doc_id"], how="left")
     changes = changes.merge(items_a.rename(columns={"iteration": "iteration_a"}), on=["query_id", "doc_id"], how="left")
     action = changes["action"].astype(str)

@@ -99,7 +99,7 @@ def pool_economics(
     budget = None if build.budget == WHOLE_POOL else Budget.parse(build.budget)
     budgets = allotment(budget, {q: pool_size(v, build.depth) for q, v in lists.items()})
     if oracle_version is not None:
-        items = project.pool_items(oracle_version.version)
+        items = project.pools.pool_items(oracle_version.version)
         oracle = {
             str(q): {str(d): int(g) for d, g in zip(rows["doc_id"], rows["grade"], strict=True)}
             for q, rows in items.groupby("query_id")
@@ -120,8 +120,8 @@ def pool_economics(
 
 def _oracle_version(project: Project, version: int) -> PoolVersion | None:
     """The latest frozen version other than ``version``, proven (rules 15, 16), or None."""
-    frozen = [v for v in project.versions() if v.frozen and v.version != version]
-    return project.frozen_version(frozen[-1].version) if frozen else None
+    frozen = [v for v in project.pools.versions() if v.frozen and v.version != version]
+    return project.pools.frozen_version(frozen[-1].version) if frozen else None
 
 
 def _per_query(build: PoolBuild, actual: pd.DataFrame, expected: pd.DataFrame, budgets: dict[str, int]) -> pd.DataFrame:

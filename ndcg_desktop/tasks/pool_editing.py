@@ -40,7 +40,7 @@ def _document_id(text: str) -> str:
 
 
 def _draft(project: Project, version: int) -> PoolVersion:
-    v = project.version(version)
+    v = project.pools.version(version)
     if v.frozen:
         raise InputError(
             f"pool version {v.version} is frozen and cannot change; start a new draft from it", path=project.path
@@ -49,7 +49,7 @@ def _draft(project: Project, version: int) -> PoolVersion:
 
 
 def _item(project: Project, version: int, query_id: str, doc_id: str) -> pd.DataFrame:
-    items = project.pool_items(version, query_id)
+    items = project.pools.pool_items(version, query_id)
     return items[items["doc_id"] == doc_id][ROW_COLUMNS].reset_index(drop=True)
 
 
@@ -63,10 +63,12 @@ def add_to_pool(project: Project, version: int, query_id: str, doc_id: str, *, a
     _draft(project, version)
     if len(_item(project, version, query_id, doc)):
         raise InputError(f"document {doc} is in the pool of query {query_id} already (version {version})")
-    project.add_items(
+    project.judgments.add_items(
         pd.DataFrame({"query_id": [query_id], "doc_id": [doc]}), version=version, action="add", annotator=annotator
     )
-    return PoolEdit(version, query_id, doc, _item(project, version, query_id, doc), project.document(doc) is not None)
+    return PoolEdit(
+        version, query_id, doc, _item(project, version, query_id, doc), project.texts.document(doc) is not None
+    )
 
 
 def remove_from_pool(project: Project, version: int, query_id: str, doc_id: str, *, annotator: str) -> PoolEdit:
@@ -81,14 +83,16 @@ def remove_from_pool(project: Project, version: int, query_id: str, doc_id: str,
             f"document {doc_id} is graded {int(row['grade'].iloc[0])} for query {query_id}; only an ungraded item "
             "can be removed from a pool"
         )
-    taken = project.take_items(row[["query_id", "doc_id"]], version=version, action="remove", annotator=annotator)
-    return PoolEdit(version, query_id, doc_id, row, project.document(doc_id) is not None, taken)
+    taken = project.judgments.take_items(
+        row[["query_id", "doc_id"]], version=version, action="remove", annotator=annotator
+    )
+    return PoolEdit(version, query_id, doc_id, row, project.texts.document(doc_id) is not None, taken)
 
 
 def undo_add(project: Project, edit: PoolEdit, *, annotator: str) -> None:
     """Take back :func:`add_to_pool` (the item is ungraded again by then: undo runs in order)."""
     if (
-        project.remove_items(
+        project.judgments.remove_items(
             edit.row[["query_id", "doc_id"]], version=edit.version, action="undo add", annotator=annotator
         )
         != 1
@@ -99,7 +103,7 @@ def undo_add(project: Project, edit: PoolEdit, *, annotator: str) -> None:
 def undo_remove(project: Project, edit: PoolEdit, *, annotator: str) -> None:
     """Put back exactly what :func:`remove_from_pool` took: the item (note, annotator, time) and its ratings."""
     assert edit.taken is not None, "only a removal is undone by undo_remove"
-    project.undo(edit.taken, action="undo remove", annotator=annotator)
+    project.undo.restore(edit.taken, action="undo remove", annotator=annotator)
 
 
 @dataclass(frozen=True)
@@ -157,10 +161,10 @@ _SAID_WITH_WORDS = {"handouts", "handout_items", "assessor_attempts", "assessor_
 
 def plan_discard(project: Project) -> DiscardPlan:
     """Count what :func:`discard` would delete; refuses when there is no draft."""
-    draft = project.draft()
+    draft = project.pools.draft()
     if draft is None:
         raise InputError("has no draft pool to discard", path=project.path)
-    rows = project.version_contents(draft.version)  # the very rows the discard takes: the counts are theirs
+    rows = project.undo.version_contents(draft.version)  # the very rows the discard takes: the counts are theirs
     columns = [*ROW_COLUMNS, "adjudication"]
     items = pd.DataFrame(
         [dict(zip(rows.tables["judgments"].columns, r, strict=True)) for r in rows.tables["judgments"].rows]
@@ -173,7 +177,7 @@ def plan_discard(project: Project) -> DiscardPlan:
     noted = items["note"] != ""
     own = graded | noted
     if draft.parent is not None and len(items):
-        parent = project.pool_items(draft.parent)[ROW_COLUMNS].astype(object)
+        parent = project.pools.pool_items(draft.parent)[ROW_COLUMNS].astype(object)
         parent = parent.where(parent.notna(), None)
         same = items[ROW_COLUMNS].merge(parent, how="left", indicator=True)["_merge"] == "both"
         own &= ~same.to_numpy()
@@ -199,14 +203,14 @@ def discard(
 ) -> DiscardedDraft:
     """Delete the planned draft with every row that refers to it (audited, item by item), keeping what it took
     for :func:`restore_discarded`. Refused when the draft holds anything but what the plan counted."""
-    draft = project.draft()
+    draft = project.pools.draft()
     if draft != plan.draft:
         raise InputError("the draft pool changed since the confirmation; discard again", path=project.path)
     if cancelled is not None and cancelled():
         from ndcg_desktop.scoring import Cancelled
 
         raise Cancelled()
-    taken = project.discard_draft(plan.draft.version, expected=plan.rows.digest(), annotator=annotator)
+    taken = project.judgments.discard_draft(plan.draft.version, expected=plan.rows.digest(), annotator=annotator)
     return DiscardedDraft(plan.draft, taken)
 
 
@@ -217,7 +221,7 @@ def restore_discarded(project: Project, discarded: DiscardedDraft, *, annotator:
     at a time) or once a later version was frozen (a number joins the frozen chain in order: it could never be
     frozen), each naming that version."""
     number = discarded.draft.version
-    other = project.draft()
+    other = project.pools.draft()
     if other is not None and other.version != number:
         raise InputError(
             f"draft pool version {other.version} was started after draft {number} was discarded, and a project "
@@ -225,12 +229,12 @@ def restore_discarded(project: Project, discarded: DiscardedDraft, *, annotator:
             "brought back",
             path=project.path,
         )
-    later = [v.version for v in project.versions() if v.frozen and v.version > number]
+    later = [v.version for v in project.pools.versions() if v.frozen and v.version > number]
     if later:
         raise InputError(
             f"pool version {later[-1]} was frozen after draft {number} was discarded: a draft brought back under "
             f"number {number} could never be frozen after it; draft {number} stays discarded",
             path=project.path,
         )
-    project.undo(discarded.taken, action="restore draft", annotator=annotator)
-    return project.version(number)
+    project.undo.restore(discarded.taken, action="restore draft", annotator=annotator)
+    return project.pools.version(number)

@@ -110,12 +110,12 @@ def pool_runs_from_project(
         raise InputError("a pooling study needs at least two runs")
     if len(set(run_names)) != len(run_names):
         raise InputError("each run may be named once")
-    version = project.frozen_version(pool_version, check=False)
-    oracle = project.qrels(version.version, team=False)  # proves the judgments it reads
-    project.prove_team(version.version)
+    version = project.pools.frozen_version(pool_version, check=False)
+    oracle = project.pools.qrels(version.version, team=False)  # proves the judgments it reads
+    project.pools.prove_team(version.version)
     runs, settings = [], []
     for name in run_names:
-        run, info = project.load_run(name)
+        run, info = project.runs.load_run(name)
         runs.append(run)
         settings.append(base.with_(ties=info.reading.ties, id_map=info.reading.id_map, scale=version.scale))
     judgments: JsonObject = {

@@ -97,7 +97,7 @@ def plan_send_for_judging(
     if depth is not None and depth < 1:  # 0 once meant "everything"
         raise InputError(f"the depth must be a positive integer, not {depth}")
     if depth is None:  # no query's ranking is longer than the whole run
-        depth = max(project.run_info(run_name).rows, 1)
+        depth = max(project.runs.run_info(run_name).rows, 1)
     inputs = load_inputs(project, run_name, pool_version)
     if progress is not None:
         progress(1, 4)
@@ -122,16 +122,18 @@ def plan_send_for_judging(
     unjudged = top.filter(pc.invert(_pairs_in(top["query_id"], top["doc_id"], judged_queries, judged_docs)))
     if progress is not None:
         progress(2, 4)
-    draft = project.draft()
+    draft = project.pools.draft()
     # Without a draft, the new one copies the latest frozen version (there is one: load_inputs found one).
-    latest = project.latest_frozen()
+    latest = project.pools.latest_frozen()
     target = draft.version if draft is not None else (latest.version if latest else inputs.version.version)
     if target == inputs.version.version:
         # No draft, and the new one copies this very version: its items are the judged pairs, which ``unjudged``
         # already leaves out, so nothing waits (and its pairs need not be read again).
         items = unjudged
     else:
-        items = unjudged.filter(pc.invert(_pairs_in(unjudged["query_id"], unjudged["doc_id"], *project.pairs(target))))
+        items = unjudged.filter(
+            pc.invert(_pairs_in(unjudged["query_id"], unjudged["doc_id"], *project.pools.pairs(target)))
+        )
     per_query = pd.DataFrame({"unjudged": _count_by_query(unjudged), "to_add": _count_by_query(items)})
     per_query = per_query.fillna(0).astype(int)
     per_query.insert(1, "waiting", per_query["unjudged"] - per_query["to_add"])
@@ -163,13 +165,13 @@ def apply_send_for_judging(project: Project, plan: JudgingPlan, *, annotator: st
 
     A plan made against another draft than the current one is refused: preview again.
     """
-    draft = project.draft()
+    draft = project.pools.draft()
     if (draft.version if draft is not None else None) != plan.draft:
         raise InputError("the draft pool changed since the preview; preview again", path=project.path)
     created = draft is None
     pairs = plan.items[["query_id", "doc_id"]]
-    project.add_items(pairs, action="send for judging", annotator=annotator)
-    current = project.draft()
+    project.judgments.add_items(pairs, action="send for judging", annotator=annotator)
+    current = project.pools.draft()
     assert current is not None
     return SentForJudging(current.version, created, pairs.reset_index(drop=True))
 
@@ -184,19 +186,23 @@ def undo_send_for_judging(project: Project, sent: SentForJudging, *, annotator: 
 
 def take_back_sent(project: Project, sent: SentForJudging, *, annotator: str) -> Taken:
     """:func:`undo_send_for_judging`, returning what it took (``Project.undo`` puts it back: redo)."""
-    draft = project.draft()
+    draft = project.pools.draft()
     if draft is None or draft.version != sent.draft:
         raise InputError(f"draft version {sent.draft} no longer exists; nothing to undo", path=project.path)
     if sent.created_draft and _untouched(project, sent):
-        return project.discard_draft(sent.draft, annotator=annotator)
-    return project.take_items(sent.items, version=sent.draft, action="undo send for judging", annotator=annotator)
+        return project.judgments.discard_draft(sent.draft, annotator=annotator)
+    return project.judgments.take_items(
+        sent.items, version=sent.draft, action="undo send for judging", annotator=annotator
+    )
 
 
 def _untouched(project: Project, sent: SentForJudging) -> bool:
     """The draft made for ``sent`` holds its parent's items plus the sent ones, none of them graded or noted since."""
-    draft, parent = project.version(sent.draft), project.latest_frozen()
-    items = project.pool_items(sent.draft)
-    parent_items = project.pool_items(parent.version) if parent is not None and draft.parent == parent.version else None
+    draft, parent = project.pools.version(sent.draft), project.pools.latest_frozen()
+    items = project.pools.pool_items(sent.draft)
+    parent_items = (
+        project.pools.pool_items(parent.version) if parent is not None and draft.parent == parent.version else None
+    )
     expected = (len(parent_items) if parent_items is not None else 0) + len(sent.items)
     graded = int(items["grade"].notna().sum())
     noted = int((items["note"] != "").sum())
@@ -210,7 +216,7 @@ def discard_draft(project: Project, *, annotator: str) -> int:
 
     Returns the discarded version's number.
     """
-    return project.discard_draft(annotator=annotator).version
+    return project.judgments.discard_draft(annotator=annotator).version
 
 
 def pool_preview(project: Project, run_names: list[str], depth: int) -> pd.DataFrame:

@@ -99,7 +99,7 @@ def open_project(path: str | Path, *, read_only: bool = False) -> Project:
 def take_over(project: Project) -> None:
     """Make the calling thread ``project``'s own: opened and checked on a worker (the window's open), it is used,
     watched and written from this thread from now on. Only once the worker is done with it."""
-    project.adopt()
+    project.file.adopt()
 
 
 def create_project(
@@ -127,13 +127,13 @@ def start_draft(project: Project, source: int | None = None, *, annotator: str) 
     """Start the next draft as a copy of frozen version ``source`` (the latest frozen one when None). Refused,
     saying what to do instead, when there is nothing to copy."""
     if source is None:
-        latest = project.latest_frozen()
+        latest = project.pools.latest_frozen()
         if latest is None:
-            draft = project.draft()
+            draft = project.pools.draft()
             advice = f"continue draft version {draft.version}" if draft else start_a_draft(project.file.conn)
             raise InputError(f"has no frozen version to copy; {advice}", path=project.path)
         source = latest.version
-    return DraftStarted(project.new_draft_from(source, annotator=annotator), source)
+    return DraftStarted(project.pools.new_draft_from(source, annotator=annotator), source)
 
 
 @dataclass(frozen=True)
@@ -189,8 +189,8 @@ def freeze_preview(project: Project, version: int) -> FreezePreview:
 
     >>> # freeze_preview(project, 2).grades[3] == GradeCount(3, "Perfect", 41)
     """
-    draft = project.version(version)
-    items = project.pool_items(version)
+    draft = project.pools.version(version)
+    items = project.pools.pool_items(version)
     counts = items["grade"].dropna().astype("int64").value_counts()
     grades = tuple(
         GradeCount(grade, label, int(counts.get(grade, 0)))
@@ -202,8 +202,8 @@ def freeze_preview(project: Project, version: int) -> FreezePreview:
         documents=len(items),
         grades=grades,
         ungraded=int(items["grade"].isna().sum()),
-        awaiting=int(project.query_progress(version)["awaiting"].sum()),
-        work_out=outstanding_text(project.outstanding_handouts(version)),
+        awaiting=int(project.pools.query_progress(version)["awaiting"].sum()),
+        work_out=outstanding_text(project.ratings.outstanding_handouts(version)),
         graded_queries=int(items.loc[items["grade"].notna(), "query_id"].nunique()),
     )
 
@@ -255,7 +255,7 @@ def freeze(
     """
     fill: list[tuple[str, str]] = []
     flagged: tuple[Flagged, ...] = ()
-    target = project.version(version) if version is not None else project.draft()
+    target = project.pools.version(version) if version is not None else project.pools.draft()
     if fill_from is not None and target is not None and not target.frozen:
         fill = fillable_items(project, target.version, fill_from)
         flagged = flag_items(project, fill)
@@ -283,7 +283,7 @@ def freeze(
             line=exc.line,
             hint=exc.hint,
         ) from exc
-    team = project.team(frozen)
+    team = project.pools.team(frozen)
     return Frozen(
         frozen,
         tuple(RatedBy(name, int(r["ratings"]), str(r["sha256"])) for name, r in team["annotators"].items()),

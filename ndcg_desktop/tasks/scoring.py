@@ -124,7 +124,7 @@ def residual_version(project: Project, version: PoolVersion, residual_from: int)
             "name an earlier frozen version",
             path=project.path,
         )
-    earlier = project.version(residual_from)
+    earlier = project.pools.version(residual_from)
     if not earlier.frozen:
         raise InputError(
             f"--residual-from {residual_from} is a draft; residual scoring removes what a frozen version judged: "
@@ -159,15 +159,15 @@ def proven_inputs(
     ``iterations``: only the version's judgments of those rounds (the qrels' iteration column as read), once the
     whole version is proven.
     """
-    version = project.frozen_version(pool_version, check=False)
+    version = project.pools.frozen_version(pool_version, check=False)
     earlier = residual_version(project, version, residual_from) if residual_from is not None else None
     with ThreadPoolExecutor(1, thread_name_prefix="load-run") as pool:  # leaving waits for it, even on an error
-        loading = pool.submit(_apart, project.load_run, run_name)
-        qrels = project.qrels(version.version, team=False, iterations=iterations)  # proves the lines it scores
+        loading = pool.submit(_apart, project.runs.load_run, run_name)
+        qrels = project.pools.qrels(version.version, team=False, iterations=iterations)  # proves the lines it scores
     run, info = loading.result()
     record = None
     if earlier is not None:  # rule 21: what the earlier round judged leaves the run and the judgments
-        left = residual(qrels, run, project.qrels(earlier.version), id_map=info.reading.id_map)  # U proven whole
+        left = residual(qrels, run, project.pools.qrels(earlier.version), id_map=info.reading.id_map)  # U proven whole
         qrels, run = left.qrels, left.run
         record = ResidualRecord(
             earlier.version,
@@ -180,7 +180,7 @@ def proven_inputs(
         )
     # Not beside the judgments' hash: two such statements at once wait on SQLite's allocator (several times slower).
     with ThreadPoolExecutor(1, thread_name_prefix="prove-team") as pool:
-        proof = pool.submit(_apart, project.prove_team, version.version)
+        proof = pool.submit(_apart, project.pools.prove_team, version.version)
         try:
             yield Inputs(version, qrels, run, info, info.reading, record)
         finally:
@@ -252,7 +252,7 @@ def version_to_score(
     """The frozen version a score or a comparison is against (the latest when ``pool_version`` is None), proven
     unless ``check`` is False (:func:`score_run` proves it as it reads it). Its scale is the scale: another one
     asked (``scale``, as given: ``"0..4"``) is refused, naming both."""
-    version = project.frozen_version(pool_version, check=check)
+    version = project.pools.frozen_version(pool_version, check=check)
     if scale and GradeScale.parse(scale) != version.scale:
         raise InputError(f"pool version {version.version} uses the scale {version.scale}, not {scale}")
     return version
@@ -279,7 +279,7 @@ def stored_run_to_score(
     """The stored run and version ``ndcg score --project`` scores. Import time owns a stored run's reading:
     another order (``score``, ``rank``, ``file``), tie policy or ID map asked is refused, saying to import the run
     again that way; so is a scale the version does not use (:func:`version_to_score`)."""
-    info = project.run_info(run_name)
+    info = project.runs.run_info(run_name)
     reading = info.reading
     named_order = {kind: name for name, kind in ORDER_CHOICES.items()}[reading.order]
     asked = (
@@ -346,8 +346,8 @@ def score_given_run(
     frozen version (the latest when None) at every K of ``ks``, the version proven as it is read (rules 15, 16);
     the version's scale is the scale, and each manifest names the version as a stored run's does (:func:`stamp`).
     Nothing is recorded."""
-    version = project.frozen_version(pool_version, check=False)
-    qrels = project.qrels(version.version)  # proves the judgments and the team
+    version = project.pools.frozen_version(pool_version, check=False)
+    qrels = project.pools.qrels(version.version)  # proves the judgments and the team
     evaluations = evaluate_cutoffs(qrels, run, base.with_(scale=version.scale), ks)
     for evaluation in evaluations.values():
         stamp(evaluation, project, version, None)
@@ -416,7 +416,7 @@ def record_score(project: Project, scored: ScoredRun) -> ScoredRun:
     evaluation = scored.evaluation
     if not project.read_only:
         try:
-            scored.evaluation_id = project.save_evaluation(
+            scored.evaluation_id = project.runs.save_evaluation(
                 scored.run_name, scored.version.version, evaluation.settings.to_text(), evaluation.manifest
             )
         except StorageProblem as exc:  # only the record failed, and nothing of it was written

@@ -58,13 +58,13 @@ def ratings_table(project: Project, version: int | None = None) -> pd.DataFrame:
     ``("q1", "A", "ben", 3)``.
     """
     if version is None:
-        chosen = project.draft() or project.latest_frozen()
+        chosen = project.pools.draft() or project.pools.latest_frozen()
         if chosen is None:
             raise InputError("has no pool version yet", path=project.path)
         version = chosen.version
     else:
-        project.version(version)  # an unknown version is refused, naming the project
-    return project.ratings(version)[RATINGS_TABLE_COLUMNS].reset_index(drop=True)
+        project.pools.version(version)  # an unknown version is refused, naming the project
+    return project.ratings.verified(version)[RATINGS_TABLE_COLUMNS].reset_index(drop=True)
 
 
 # -- assigning -----------------------------------------------------------------------------------------------
@@ -138,7 +138,7 @@ def plan_summary(
 def work_sizes(project: Project) -> pd.Series:
     """Per query of the draft, the items still to grade: what :func:`assign_work` hands out."""
     draft = _draft(project)
-    items = project.pool_items(draft.version)
+    items = project.pools.pool_items(draft.version)
     return items[items["grade"].isna()].groupby("query_id").size()
 
 
@@ -162,7 +162,7 @@ def _draft(project: Project) -> PoolVersion:
             f"project ({plain(origin.project_name)}), not in a work file",
             path=project.path,
         )
-    draft = project.draft()
+    draft = project.pools.draft()
     if draft is None:
         raise InputError(
             f"has no draft pool to hand out or merge into; {start_a_draft(project.file.conn)}", path=project.path
@@ -191,11 +191,11 @@ def assign_work(
     """
     names = [_file_name(check_person(name.strip(), "annotator name")) for name in annotators]
     draft = _draft(project)
-    items = project.pool_items(draft.version)
+    items = project.pools.pool_items(draft.version)
     todo = items[items["grade"].isna()][["query_id", "doc_id"]]
     if todo.empty:
         raise InputError(f"draft version {draft.version} has no ungraded item to hand out", path=project.path)
-    taken = project.assignments.assignments(draft.version)
+    taken = project.ratings.assignments(draft.version)
     no_look_alikes(project, draft.version, names)
     already = sorted(set(taken["annotator"]) & set(names))
     if already:
@@ -217,9 +217,9 @@ def assign_work(
     for path in files.values():
         if path.exists():
             raise InputError("already exists; choose another folder", path=path)
-    project_id = project.meta("project_id") or str(uuid.uuid4())
-    secret = project.assignments.secret() or secrets.token_hex(32)
-    parent = project.version(draft.parent) if draft.parent is not None else None
+    project_id = project.file.setting("project_id") or str(uuid.uuid4())
+    secret = project.ratings.secret() or secrets.token_hex(32)
+    parent = project.pools.version(draft.parent) if draft.parent is not None else None
     written: list[Path] = []
     staging: Path | None = None
     try:
@@ -253,7 +253,7 @@ def assign_work(
         for path in files.values():
             os.replace(staging / path.name, path)
             written.append(path)
-        project.assignments.record(
+        project.ratings.record_handouts(
             draft.version,
             pd.DataFrame(records, columns=["annotator", "query_id", "work_id"]),
             project_id,
@@ -334,14 +334,14 @@ def _file_name(name: str) -> str:
 
 def _write_work_file(project: Project, draft: PoolVersion, path: Path, origin: WorkOrigin, items: pd.DataFrame) -> None:
     queries, docs = project.texts.texts_of(sorted(set(items["query_id"])), sorted(set(items["doc_id"])))
-    guidelines = project.guidelines()
+    guidelines = project.texts.guidelines()
     with Project.create(path, scale=draft.scale, labels=draft.labels, annotator=origin.annotator) as work:
         work.texts.put_texts(queries, docs)
         if guidelines is not None and guidelines.text:
-            work.set_guidelines(guidelines.text, source=f"work:{project.path.name}", annotator=origin.annotator)
-        work.add_items(items, action="assigned", annotator=origin.annotator)
-        work.set_meta("judging_order", BLIND)
-        work.set_meta(WORK_META, origin.to_json())
+            work.texts.set_guidelines(guidelines.text, source=f"work:{project.path.name}", annotator=origin.annotator)
+        work.judgments.add_items(items, action="assigned", annotator=origin.annotator)
+        work.file.set_meta("judging_order", BLIND)
+        work.file.set_meta(WORK_META, origin.to_json())
 
 
 # -- merging ---------------------------------------------------------------------------------------------------
@@ -392,14 +392,14 @@ class _Draft:
     @staticmethod
     def of(project: Project) -> _Draft:
         draft = _draft(project)
-        items = project.items(draft.version)
+        items = project.pools.items(draft.version)
         pool = set(zip(items["query_id"].tolist(), items["doc_id"].tolist(), strict=True))
         return _Draft(
             draft,
-            project.meta("project_id"),
-            project.assignments.assignments(draft.version),
+            project.file.setting("project_id"),
+            project.ratings.assignments(draft.version),
             pool,
-            project.assignments.secret(),
+            project.ratings.secret(),
         )
 
 
@@ -416,7 +416,7 @@ def _check_work_file(project: Project, target: _Draft, path: Path) -> _Incoming:
         )
     if scale != draft.scale:
         raise InputError(f"grades on the scale {scale}, the draft's is {draft.scale}; nothing was merged", path=path)
-    handout = project.assignments.handout(origin.work_id)
+    handout = project.ratings.handout(origin.work_id)
     if handout is not None:
         handed = _check_handout(project, target, path, origin, handout)
     else:
@@ -503,7 +503,7 @@ def _check_handout(
             "record, or the project's record of its handouts, was edited); nothing was merged",
             path=path,
         )
-    handed = project.assignments.handout_items(origin.work_id)
+    handed = project.ratings.handout_items(origin.work_id)
     if scope_hash(handed) != handout["scope_sha256"]:
         raise InputError(
             f"cannot be checked: this project's record of the items of work {origin.work_id} was edited; nothing "
@@ -574,7 +574,7 @@ def _add(project: Project, draft: PoolVersion, incoming: list[_Incoming], *, ann
         )
     distinct = distinct.drop_duplicates(key)
     source = ", ".join(sorted({i.path.name for i in incoming}))
-    totals, taken, older = project.rating_store.merge_ratings(
+    totals, taken, older = project.ratings.merge_ratings(
         distinct[RATING_COLUMNS], version=draft.version, source=source, newest_wins=True, annotator=annotator
     )
     files = [MergedFile(i.path, i.annotator, len(i.ratings), i.ungraded, i.missing, i.withdrawn) for i in incoming]

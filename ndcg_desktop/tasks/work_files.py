@@ -86,7 +86,7 @@ def handout_digest(secret: str, origin: WorkOrigin) -> str:
 
 def work_origin(project: Project) -> WorkOrigin | None:
     """Where a work file comes from (None for a project that is not a work file)."""
-    text = project.meta(WORK_META)
+    text = project.file.setting(WORK_META)
     return None if text is None else WorkOrigin.from_json(text, project.path)
 
 
@@ -111,14 +111,14 @@ def read_work(path: str | Path) -> tuple[WorkOrigin, pd.DataFrame, GradeScale, t
     what :func:`check_credits` refuses once the file's record is proven."""
     target = Path(path)
     with Project.open(target, read_only=True) as work:
-        text = work.meta(WORK_META)
+        text = work.file.setting(WORK_META)
         if text is None:
             raise InputError(
                 "is a project, not a work file (ndcg assign PROJECT --annotators NAMES -o DIR writes those)",
                 path=target,
             )
         origin = WorkOrigin.from_json(text, target)
-        versions = work.versions()
+        versions = work.pools.versions()
         if not versions:
             raise InputError("is a work file without a pool; ask for a new work file", path=target)
         v = versions[-1]
@@ -163,7 +163,7 @@ def read_work(path: str | Path) -> tuple[WorkOrigin, pd.DataFrame, GradeScale, t
                 "2026-01-31T12:00:00+00:00); nothing was merged: ask for a new work file",
                 path=target,
             )
-        items = work.items(v.version)  # text that is not UTF-8, say, is refused there, naming the file
+        items = work.pools.items(v.version)  # text that is not UTF-8, say, is refused there, naming the file
         others = work.file.query(
             "SELECT annotator, count(*) FROM judgments WHERE version = ? AND grade IS NOT NULL AND annotator IS NOT "
             "NULL AND annotator != ? GROUP BY annotator ORDER BY count(*) DESC, annotator LIMIT 1",
@@ -188,8 +188,8 @@ def check_credits(path: Path, origin: WorkOrigin, others: tuple[str, int] | None
 def no_look_alikes(project: Project, version: int, names: Sequence[str]) -> None:
     """Refuse a name that would be taken for another spelling of someone with work or ratings on draft ``version``
     (names are compared by :func:`~ndcg_desktop.domain.names.same_person`: without case, accents or width)."""
-    handed = set(project.assignments.assignments(version)["annotator"])
-    known = sorted(handed | set(project.ratings(version)["annotator"]))
+    handed = set(project.ratings.assignments(version)["annotator"])
+    known = sorted(handed | set(project.ratings.verified(version)["annotator"]))
     for name in names:
         twin = same_person(name, known)
         if twin is not None:

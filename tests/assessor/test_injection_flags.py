@@ -50,13 +50,13 @@ def calibrated(cranfield) -> Path:
     """The Cranfield draft (nist's grades of queries 1..3), documents 5 and 6 added ungraded to query 1, document 5's
     text an instruction to the grader; the model rated 12 of nist's items and both new ones."""
     with Project.open(cranfield) as p:
-        v = p.draft().version
-        p.add_items(pd.DataFrame({"query_id": ["1", "1"], "doc_id": [INJECTED, PLAIN]}), annotator="coord")
+        v = p.pools.draft().version
+        p.judgments.add_items(pd.DataFrame({"query_id": ["1", "1"], "doc_id": [INJECTED, PLAIN]}), annotator="coord")
         p.texts.put_texts(
             pd.DataFrame(columns=["query_id", "text", "description", "narrative"]),
             pd.DataFrame({"doc_id": [INJECTED], "title": ["a wing in a slipstream ."], "text": [INSTRUCTION]}),
         )
-        people = p.ratings(v)
+        people = p.ratings.verified(v)
         people = people[people["annotator"] == "nist"].head(12)
         run = p.assessor.start_run(
             v,

@@ -75,7 +75,7 @@ def test_stored_with_the_run_and_scored_from_the_project(tmp_path, files, write,
     assert main(["import-run", str(path), str(run), "--name", "rag", "--id-map-file", str(chunks)]) == 0
     capsys.readouterr()
     with Project.open(path, read_only=True) as p:
-        stored = p.run_info("rag").reading.id_map
+        stored = p.runs.run_info("rag").reading.id_map
     assert isinstance(stored, ChunkMap)
     assert stored.mapping() == {"c7": "B", "B#1": "C"}  # only the chunks the run returned
     assert stored.sha256 == hashlib.sha256(chunks.read_bytes()).hexdigest()

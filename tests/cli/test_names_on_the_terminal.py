@@ -39,7 +39,7 @@ def test_a_run_name_follows_the_id_rule(project, write, capsys, name, code):
     assert err.count("\n") == 1 and "\x1b" not in err and err.isprintable() is False  # only the final line end
     assert err.startswith("error: run name '") and f" contains {code} " in err
     with Project.open(project, read_only=True) as opened:
-        assert opened.runs() == []  # nothing written
+        assert opened.runs.all() == []  # nothing written
 
 
 def test_a_run_name_is_trimmed_like_an_id_and_may_hold_spaces(project, write, capsys):

@@ -26,12 +26,10 @@ def frozen(tmp_path):
     path = tmp_path / "p.ndcgproj"
     docs = list(ANA)
     with Project.create(path, scale=GradeScale(0, 3), annotator="coord") as p:
-        p.add_items(pd.DataFrame({"query_id": ["q1"] * len(docs), "doc_id": docs}), annotator="coord")
+        p.judgments.add_items(pd.DataFrame({"query_id": ["q1"] * len(docs), "doc_id": docs}), annotator="coord")
         rows = [("q1", d, who, g, "", "2026-01-01T00:00:00") for who, grades in (("ana", ANA), ("ben", BEN))
                 for d, g in grades.items()]  # fmt: skip
-        p.rating_store.add_ratings(
-            pd.DataFrame(rows, columns=RATING_COLUMNS), version=1, source="test", annotator="coord"
-        )
+        p.ratings.add_ratings(pd.DataFrame(rows, columns=RATING_COLUMNS), version=1, source="test", annotator="coord")
         run = p.assessor.start_run(
             1,
             annotator=MODEL,

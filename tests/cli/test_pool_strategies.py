@@ -13,7 +13,7 @@ def test_pool_with_a_strategy_then_its_next_batch(tmp_path: Path, capsys) -> Non
     run = tmp_path / "a.run"
     run.write_text("".join(f"q1 Q0 d{i} {i} {10 - i} a\n" for i in range(1, 6)) + "q2 Q0 e1 1 1 a\n")
     with Project.create(path, annotator="ana") as p:
-        p.import_run(run, name="a", annotator="ana")
+        p.runs.import_run(run, name="a", annotator="ana")
     args = ["pool", str(path), "--runs", "a", "--depth", "5", "--strategy", "maxmean", "--budget", "3"]
     assert main([*args, "--batch-size", "2", "--queries", "q1"]) == 0
     out = capsys.readouterr().out.splitlines()

@@ -203,7 +203,7 @@ def states(tmp_path_factory) -> dict[str, Path]:
             assert main(["freeze", str(path)]) == 0
         made[state] = path
     with Project.open(made["draft"], read_only=True) as project:  # the draft holds what the triggers need
-        assert (project.rating_store.unsettled(1), project.draft_ungraded()) == (1, (1, 2))
+        assert (project.ratings.unsettled(1), project.judgments.draft_ungraded()) == (1, (1, 2))
     return made
 
 

@@ -189,7 +189,7 @@ def test_a_project_score_that_fails_to_report_records_nothing(tmp_path, capsys):
 
     def recorded() -> int:
         with Project.open(path, read_only=True) as project:
-            return len(project.saved_evaluations())
+            return len(project.runs.evaluations())
 
     before = recorded()
     occupied = tmp_path / "a file"

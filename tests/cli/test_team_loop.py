@@ -77,7 +77,7 @@ def test_three_annotators_from_assignment_to_a_scored_frozen_version(tmp_path, c
     assert dump(project) == merged  # re-merging changes nothing
 
     with Project.open(project, read_only=True) as p:
-        ratings = p.ratings(1)
+        ratings = p.ratings.verified(1)
     per_item = ratings.groupby(["query_id", "doc_id"])["grade"].agg(list)
     differing = per_item[per_item.map(lambda g: min(g) != max(g))]
     assert len(differing) > 0  # chen shares queries with ana or ben and grades differently

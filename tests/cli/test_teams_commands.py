@@ -16,7 +16,7 @@ def project(tmp_path):
     path = tmp_path / "p.ndcgproj"
     with Project.create(path, annotator="coord") as p:
         pairs = [(f"q{i}", f"d{k}") for i in range(5) for k in range(4)]
-        p.add_items(pd.DataFrame(pairs, columns=["query_id", "doc_id"]), annotator="coord")
+        p.judgments.add_items(pd.DataFrame(pairs, columns=["query_id", "doc_id"]), annotator="coord")
     return path
 
 

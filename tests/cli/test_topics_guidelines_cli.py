@@ -30,7 +30,7 @@ def test_import_queries_reads_a_trec_topic_file(project, data_dir, capsys):
     code, out, err = run(capsys, "import-queries", project, data_dir / "trec_topics" / "topics.701-703.txt")
     assert (code, out, err) == (0, "imported 3 queries (3 with a description, 3 with a narrative)\n", "")
     with Project.open(project, read_only=True) as opened:
-        assert opened.query("703")["narrative"] == (
+        assert opened.texts.query("703")["narrative"] == (
             "A relevant document names at least one overnight rail route between two capitals; "
             "timetables count, opinion pieces do not."
         )
@@ -59,7 +59,7 @@ def test_a_bad_topic_file_is_one_line_naming_file_and_line_and_changes_nothing(p
         f"error: {bad}:5: the topic opened at line 5 is never closed (</top> is missing)\n",
     )
     with Project.open(project, read_only=True) as opened:
-        assert opened.query("1")["title"] == "kept" and opened.query("2") is None
+        assert opened.texts.query("1")["title"] == "kept" and opened.texts.query("2") is None
 
 
 def test_set_guidelines_records_the_file_and_prints_its_sha256(project, write, capsys):
@@ -77,7 +77,7 @@ def test_set_guidelines_records_the_file_and_prints_its_sha256(project, write, c
     code, out, _ = run(capsys, "status", project)
     assert code == 0 and f"guidelines sha256 {digest}, set " in out and "(file:guide.md)" in out
     with Project.open(project, read_only=True) as opened:
-        assert [(g.text, g.source) for g in opened.guidelines_history()] == [(GUIDE, "file:guide.md")]
+        assert [(g.text, g.source) for g in opened.texts.guidelines_history()] == [(GUIDE, "file:guide.md")]
 
 
 @pytest.mark.parametrize(
@@ -93,7 +93,7 @@ def test_a_bad_guidelines_file_is_one_line_and_sets_nothing(project, write, caps
     code, out, err = run(capsys, "set-guidelines", project, path)
     assert (code, out) == (2, "") and err.startswith(f"error: {path}:") and message in err and err.count("\n") == 1
     with Project.open(project, read_only=True) as opened:
-        assert opened.guidelines() is None
+        assert opened.texts.guidelines() is None
 
 
 def test_manifests_name_the_guidelines_a_version_was_judged_under(project, write, tmp_path, capsys):
@@ -112,14 +112,14 @@ def test_manifests_name_the_guidelines_a_version_was_judged_under(project, write
     exported = json.loads((tmp_path / "x" / "manifest.json").read_text(encoding="utf-8"))
     assert exported["judgments"]["guidelines_sha256"] == first
     with Project.open(project, read_only=True) as opened:
-        assert opened.saved_evaluations()[0].manifest["judgments"]["guidelines_sha256"] == first
+        assert opened.runs.evaluations()[0].manifest["judgments"]["guidelines_sha256"] == first
 
     qrels = tmp_path / "pool.qrels"
     code, out, _ = run(capsys, "export-qrels", project, "-o", qrels)
     assert code == 0 and out.endswith(f", its manifest to {qrels}.manifest.json\n")
     manifest = json.loads((tmp_path / "pool.qrels.manifest.json").read_text(encoding="utf-8"))
     with Project.open(project, read_only=True) as opened:
-        version = opened.frozen_version(1)
+        version = opened.pools.frozen_version(1)
     assert manifest["guidelines_sha256"] == first
     assert (manifest["pool_version"], manifest["pool_hash"]) == (1, version.hash)
     assert manifest["file"] == {
@@ -146,6 +146,6 @@ def test_reimporting_topics_says_how_many_it_replaced_and_lists_them(project, wr
         "",
     )
     with Project.open(project, read_only=True) as opened:
-        assert [opened.query(q)["title"] for q in ("2", "3", "4", "5", "10")] == [
+        assert [opened.texts.query(q)["title"] for q in ("2", "3", "4", "5", "10")] == [
             "robust 2", "core 3", "core 4", "robust 5", "robust 10"
         ]  # fmt: skip

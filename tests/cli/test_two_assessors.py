@@ -97,7 +97,7 @@ def test_the_commands_of_the_issue_give_krippendorffs_and_sklearns_figures(files
     assert out == f"{expected['differ']} items settled by the rule 'median', 0 left to pick\n"
     assert "froze pool version 1" in ok(["freeze", project], capsys)
     with Project.open(project, read_only=True) as opened:
-        frozen = opened.pool_items(1)
+        frozen = opened.pools.pool_items(1)
         assert len(frozen) == len(ana) + 5 and frozen["grade"].notna().all()
 
 

@@ -25,18 +25,18 @@ def demo(tmp_path_factory) -> Path:
 def test_contents(demo):
     with Project.open(demo, read_only=True) as project:
         assert project.counts()["queries"] == 13
-        assert project.query("t1")["text"].startswith("teaching example")
-        assert all(project.query(f"q{i}")["text"] for i in range(1, 13))
+        assert project.texts.query("t1")["text"].startswith("teaching example")
+        assert all(project.texts.query(f"q{i}")["text"] for i in range(1, 13))
         assert (str(project.scale), project.labels) == (
             "0..3",
             ["Not relevant", "Related", "Highly relevant", "Perfect"],
         )
 
-        v1, v2 = project.versions()
+        v1, v2 = project.pools.versions()
         assert (v1.version, v1.state, v2.version, v2.state, v2.parent) == (1, "frozen", 2, "draft", 1)
         assert v1.hash and len(v1.hash) == 64 and v2.hash is None
 
-        first, second = project.pool_items(1), project.pool_items(2)
+        first, second = project.pools.pool_items(1), project.pools.pool_items(2)
         assert first["grade"].notna().all() and set(first["query_id"]) == {*(f"q{i}" for i in range(1, 13)), "t1"}
         assert second["grade"].notna().any() and second["grade"].isna().any()
         assert len(second) > len(first)
@@ -47,16 +47,16 @@ def test_contents(demo):
         assert teaching == {"A": 3, "B": 2, "C": 1, "D": 0}
 
         for doc_id in set(first["doc_id"]) | set(second["doc_id"]):
-            doc = project.document(doc_id)
+            doc = project.texts.document(doc_id)
             assert doc and doc["title"] and doc["text"], doc_id
         assert (second["note"].fillna("") != "").sum() >= 2
 
-        assert [r.name for r in project.runs()] == ["bm25", "dense"]
+        assert [r.name for r in project.runs.all()] == ["bm25", "dense"]
         for name in ("bm25", "dense"):
-            run, info = project.load_run(name)
+            run, info = project.runs.load_run(name)
             assert info.queries == 13
             returned = set(run.docs.to_pylist())
-            assert all(project.document(d) for d in returned), name
+            assert all(project.texts.document(d) for d in returned), name
             assert returned - set(first["doc_id"]), f"{name} returns no document outside the frozen pool"
 
 
@@ -78,7 +78,7 @@ def test_data_files_are_well_formed():
 
 
 def _ranking(project: Project, name: str, query_id: str) -> list[str]:
-    run, info = project.load_run(name)
+    run, info = project.runs.load_run(name)
     top = top_documents(run, 100, ties=info.reading.ties, id_map=info.reading.id_map)
     return top[top["query_id"] == query_id].sort_values("rank")["doc_id"].tolist()
 
@@ -105,7 +105,7 @@ def test_teaching_example_scores_as_in_rule_1(demo, capsys):
 def test_same_frozen_hash_wherever_it_is_built(demo, tmp_path):
     other = build_demo(tmp_path / "elsewhere.ndcgproj", user="someone else")
     with Project.open(demo, read_only=True) as a, Project.open(other, read_only=True) as b:
-        assert a.version(1).hash == b.version(1).hash
+        assert a.pools.version(1).hash == b.pools.version(1).hash
 
 
 def test_demo_path_honours_the_environment(monkeypatch, tmp_path):
@@ -125,7 +125,7 @@ def test_ensure_demo_builds_once_keeps_edits_and_rebuilds_on_request(monkeypatch
         project.judgments.set_grade("q1", "d107", 3, annotator="someone else")
     assert ensure_demo() == path
     with Project.open(path, read_only=True) as project:
-        assert project.pool_items(2, "q1").set_index("doc_id")["grade"]["d107"] == 3
+        assert project.pools.pool_items(2, "q1").set_index("doc_id")["grade"]["d107"] == 3
 
     with Project.open(path), pytest.raises(ProjectInUse):
         ensure_demo(force=True)
@@ -135,7 +135,7 @@ def test_ensure_demo_builds_once_keeps_edits_and_rebuilds_on_request(monkeypatch
         "demo.ndcgproj"
     ]  # no build leftovers (and no lock file: the lock is on the file)
     with Project.open(path, read_only=True) as project:
-        assert project.pool_items(2, "q1").set_index("doc_id")["grade"].isna()["d107"]
+        assert project.pools.pool_items(2, "q1").set_index("doc_id")["grade"].isna()["d107"]
 
 
 def test_the_demo_has_topics_and_guidelines(demo):
@@ -144,11 +144,11 @@ def test_the_demo_has_topics_and_guidelines(demo):
     guidelines = (data / "guidelines.md").read_text(encoding="utf-8")
     with Project.open(demo, read_only=True) as project:
         for query_id in [*(f"q{i}" for i in range(1, 13)), "t1"]:
-            topic = project.query(query_id)
+            topic = project.texts.query(query_id)
             assert topic["title"] and topic["description"] and topic["narrative"], query_id
-        assert project.query("q2")["title"] == "cheapest way to get from Lisbon airport to the city centre"
-        current = project.guidelines()
+        assert project.texts.query("q2")["title"] == "cheapest way to get from Lisbon airport to the city centre"
+        current = project.texts.guidelines()
         assert current is not None and current.text == guidelines and current.source == "file:guidelines.md"
         digest = hashlib.sha256(guidelines.encode("utf-8")).hexdigest()
         assert current.sha256 == digest
-        assert project.version(1).guidelines_sha256 == digest  # frozen under them: manifests name them
+        assert project.pools.version(1).guidelines_sha256 == digest  # frozen under them: manifests name them

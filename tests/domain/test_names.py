@@ -80,7 +80,7 @@ def test_every_entry_point_of_a_name_refuses_a_reserved_credit(tmp_path, monkeyp
 
     path = tmp_path / "p.ndcgproj"
     with Project.create(path, annotator="coord") as project:
-        project.add_items(pd.DataFrame([("q1", "d1")], columns=["query_id", "doc_id"]), annotator="coord")
+        project.judgments.add_items(pd.DataFrame([("q1", "d1")], columns=["query_id", "doc_id"]), annotator="coord")
         with pytest.raises(InputError, match="is reserved"):
             assign_work(project, [name], tmp_path / "work", overlap=0.0)
         with pytest.raises(InputError, match="is reserved"):

@@ -53,7 +53,9 @@ def _jsonl_run(pool: list[tuple[str, str, int]]) -> str:
 
 def _reimported_hashes(project: Project, folder: Path) -> dict[str, str]:
     hashes = {}
-    commented = any(q.startswith("#") for q in project.pool_items(project.versions()[-1].version)["query_id"])
+    commented = any(
+        q.startswith("#") for q in project.pools.pool_items(project.pools.versions()[-1].version)["query_id"]
+    )
     for fmt, name in (("trec", "export.qrels"), ("csv", "export.csv")):
         path = folder / name
         if fmt == "trec" and commented:  # trec_eval reads such a line as a comment: refused, never lost (issue 33)
@@ -63,7 +65,7 @@ def _reimported_hashes(project: Project, folder: Path) -> dict[str, str]:
             continue
         project.export_qrels(path, fmt=fmt)
         with Project.create(folder / f"again-{fmt}.ndcgproj", annotator="b") as again:
-            again.import_qrels(path, annotator="b")
+            again.judgments.import_qrels(path, annotator="b")
             hashes[fmt] = again.freeze(annotator="b").hash or ""
         hashes[fmt + " (pool_hash)"] = pool_hash(read_qrels(path, scale=project.scale).frame, project.scale)
     return hashes
@@ -97,7 +99,7 @@ def test_imported_judgments_export_and_reimport_to_the_same_hash(pool):
         refused_ids = any(q is None or d is None for q, d, _ in cleaned)
         must_refuse = refused_ids or _conflicting(cleaned)  # the rules, decided before reading
         with Project.create(folder / "p.ndcgproj", annotator="a") as project:
-            refused = _attempt(lambda: project.import_qrels(source, annotator="a"))
+            refused = _attempt(lambda: project.judgments.import_qrels(source, annotator="a"))
             assert (refused is not None) == must_refuse, refused  # refused exactly when the rules say so
             if refused is not None:
                 assert refused.startswith(f"{source}:")
@@ -119,13 +121,13 @@ def test_pools_built_from_a_jsonl_run_export_and_reimport_to_the_same_hash(pool)
         merged_queries = len({_accepted(q) for q in raw_queries}) < len(raw_queries)  # "q" and " q" on two lines
         must_refuse = refused_ids or merged_queries
         with Project.create(folder / "p.ndcgproj", annotator="a") as project:
-            refused = _attempt(lambda: project.import_run(source, name="r", annotator="a"))
+            refused = _attempt(lambda: project.runs.import_run(source, name="r", annotator="a"))
             assert (refused is not None) == must_refuse, refused  # refused exactly when the rules say so
             if refused is not None:
                 assert refused.startswith(f"{source}:"), refused
                 return
             project.pool_from_runs(["r"], depth=100, annotator="a")
-            items = project.pool_items(project.ensure_draft(annotator="a").version)
+            items = project.pools.pool_items(project.pools.ensure_draft(annotator="a").version)
             for q, d in zip(items["query_id"], items["doc_id"], strict=True):
                 project.judgments.set_grade(q, d, (len(q) + len(d)) % 4, annotator="a")
             frozen = project.freeze(annotator="a")

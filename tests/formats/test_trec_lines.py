@@ -115,8 +115,11 @@ def test_project_imports_skip_comment_lines(tmp_path: Path) -> None:
     with Project.create(tmp_path / "p.ndcgproj", annotator="tester") as project:
         imported = import_judgments(project, qrels, annotator="tester")
         assert (imported.comment_lines, imported.added) == (3, 3)
-        draft = project.draft()
-        assert draft is not None and sorted(project.pool_items(draft.version)["query_id"].unique()) == ["q1", "q2"]
+        draft = project.pools.draft()
+        assert draft is not None and sorted(project.pools.pool_items(draft.version)["query_id"].unique()) == [
+            "q1",
+            "q2",
+        ]
         project.freeze(annotator="tester")
         assert import_run(project, run, name="bm25", annotator="tester").rows == 3
 

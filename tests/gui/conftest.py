@@ -39,11 +39,13 @@ def small_project(tmp_path) -> Path:
     (tmp_path / "j.qrels").write_text("q1 0 A 3\nq1 0 B 2\nq1 0 C -1\nq1 0 D -1\nq2 0 E -1\n")
     (tmp_path / "r.run").write_text("q1 Q0 A 1 3 s\nq1 Q0 X 2 2 s\nq2 Q0 E 1 1 s\nq2 Q0 Y 2 0.5 s\n")
     with Project.create(path, annotator="tester") as p:
-        p.import_queries(tmp_path / "q.tsv")
-        p.import_documents(tmp_path / "d.jsonl")
-        p.import_qrels(tmp_path / "j.qrels", negative_as_ungraded=True, annotator="tester")
-        p.import_run(tmp_path / "r.run", name="sys", annotator="tester")
-        p.set_judging_order("doc_id")  # tests walk the pool in document-ID order; blind order has its own tests
+        p.texts.import_topics(tmp_path / "q.tsv")
+        p.texts.import_documents(tmp_path / "d.jsonl")
+        p.judgments.import_qrels(tmp_path / "j.qrels", negative_as_ungraded=True, annotator="tester")
+        p.runs.import_run(tmp_path / "r.run", name="sys", annotator="tester")
+        p.judgments.set_judging_order(
+            "doc_id"
+        )  # tests walk the pool in document-ID order; blind order has its own tests
     return path
 
 
@@ -51,11 +53,11 @@ def cranfield_project(path: Path, data_dir: Path, runs: dict[str, str | None]) -
     """A project of Cranfield's judgments frozen as v1 and the named runs of tests/data/cranfield (name -> ID map)."""
     cran = data_dir / "cranfield"
     with Project.create(path, scale=GradeScale(0, 4), annotator="tester") as p:
-        p.import_queries(cran / "queries.tsv")
-        p.import_qrels(cran / "qrels.txt", annotator="tester")
+        p.texts.import_topics(cran / "queries.tsv")
+        p.judgments.import_qrels(cran / "qrels.txt", annotator="tester")
         p.freeze(annotator="tester")
         for name, id_map in runs.items():
-            p.import_run(cran / f"{name}.run.gz", name=name, id_map=id_map, annotator="tester")
+            p.runs.import_run(cran / f"{name}.run.gz", name=name, id_map=id_map, annotator="tester")
     return path
 
 

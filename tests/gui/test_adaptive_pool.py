@@ -26,7 +26,7 @@ def three_runs(tmp_path: Path) -> Path:
     path = tmp_path / "adaptive.ndcgproj"
     (tmp_path / "q.tsv").write_text("q1\tfrozen pools\nq2\tfixed universes\n")
     with Project.create(path, annotator="tester") as p:
-        p.import_queries(tmp_path / "q.tsv")
+        p.texts.import_topics(tmp_path / "q.tsv")
         for name, queries in RUNS.items():
             run = tmp_path / f"{name}.run"
             run.write_text(
@@ -34,7 +34,7 @@ def three_runs(tmp_path: Path) -> Path:
                     f"{q} Q0 {d} {r + 1} {10 - r} {name}\n" for q, docs in queries.items() for r, d in enumerate(docs)
                 )
             )
-            p.import_run(run, name=name, annotator="tester")
+            p.runs.import_run(run, name=name, annotator="tester")
     return path
 
 
@@ -57,7 +57,7 @@ def build(window, qtbot, monkeypatch, choose) -> dict:
 
     monkeypatch.setattr(pools_dialogs.BuildPoolDialog, "exec", fill)
     window.build_pool()
-    qtbot.waitUntil(lambda: window.project.draft() is not None, timeout=5000)
+    qtbot.waitUntil(lambda: window.project.pools.draft() is not None, timeout=5000)
     return seen
 
 
@@ -77,7 +77,7 @@ def test_build_pool_takes_a_strategy_with_its_parameters_a_budget_and_queries(wi
     assert seen["rows"] == [["q1", "11", "3", "3", "3"]]
     assert seen["batch_shown"] is False  # a batch size is an adaptive strategy's only
     project = window.project
-    (record,) = project.builds.builds(project.draft().version)
+    (record,) = project.builds.builds(project.pools.draft().version)
     assert (record.strategy, record.budget, record.depth, record.queries) == ("rrf(k=10)", "3", 4, ["q1"])
     order = project.builds.choices(record.version)["doc_id"].tolist()
     assert order == ["a1", "b1", "c1"]
@@ -117,11 +117,11 @@ def test_an_adaptive_pool_brings_the_next_batch_when_the_last_is_graded(window, 
     window.undo_stack.undo()  # the grade that completed the batch, and the batch it brought
     qtbot.waitUntil(lambda: len(ws.session.pool) == 2, timeout=5000)
     project = window.project
-    items = project.pool_items(project.draft().version, "q1").set_index("doc_id")["grade"]
+    items = project.pools.pool_items(project.pools.draft().version, "q1").set_index("doc_id")["grade"]
     assert sorted(items.index) == ["a1", "a2"] and int(items.notna().sum()) == 1
     window.undo_stack.redo()  # graded again: the same batch, chosen again from the same grades
     qtbot.waitUntil(lambda: len(ws.session.pool) == 4, timeout=5000)
-    assert sorted(project.builds.choices(project.draft().version)["doc_id"]) == ["a1", "a2", "a3", "a4"]
+    assert sorted(project.builds.choices(project.pools.draft().version)["doc_id"]) == ["a1", "a2", "a3", "a4"]
     assert QApplication.activeModalWidget() is None
 
 
@@ -129,9 +129,9 @@ def test_pool_economics_plots_the_drafts_relevant_found(window, tmp_path, qtbot,
     path = three_runs(tmp_path)
     (tmp_path / "v1.qrels").write_text("q1 0 a1 2\nq1 0 b1 1\nq1 0 c1 0\nq1 0 a2 0\n")
     with Project.open(path) as p:
-        p.import_qrels(tmp_path / "v1.qrels", annotator="tester")
+        p.judgments.import_qrels(tmp_path / "v1.qrels", annotator="tester")
         p.freeze(annotator="tester")
-        p.new_draft_from(1, annotator="tester")
+        p.pools.new_draft_from(1, annotator="tester")
     window.open_project(path)
 
     def rrf_of_q1(dialog):

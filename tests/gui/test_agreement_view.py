@@ -32,18 +32,18 @@ RATINGS = pd.DataFrame(
 
 def hand_made_loader(project, version, settings, **kwargs):
     """The view's computation with this test's ratings (the store's ratings are read by the default loader)."""
-    return compute_agreement(project, project.version(version), RATINGS, settings, **kwargs)
+    return compute_agreement(project, project.pools.version(version), RATINGS, settings, **kwargs)
 
 
 @pytest.fixture
 def project(tmp_path):
     (tmp_path / "q.txt").write_text(QRELS)
     with Project.create(tmp_path / "p.ndcgproj", annotator="lead") as opened:
-        opened.import_qrels(tmp_path / "q.txt", annotator="lead")
+        opened.judgments.import_qrels(tmp_path / "q.txt", annotator="lead")
         opened.freeze(annotator="lead")
         for name, text in RUNS.items():
             (tmp_path / f"{name}.run").write_text(text)
-            opened.import_run(tmp_path / f"{name}.run", name=name, annotator="lead")
+            opened.runs.import_run(tmp_path / f"{name}.run", name=name, annotator="lead")
         yield opened
 
 
@@ -141,7 +141,7 @@ def test_export_writes_the_folder(qtbot, view, tmp_path):
 def test_duplicates_and_unknown_queries_are_resolved_in_the_window(qtbot, view, project, tmp_path):
     # a run with a repeated document and a query the pool does not have: refused until both are chosen
     (tmp_path / "sysC.run").write_text("q1 Q0 A 1 3 t\nq1 Q0 A 2 2 t\nq9 Q0 Z 1 3 t\n")
-    project.import_run(tmp_path / "sysC.run", name="sysC", annotator="lead")
+    project.runs.import_run(tmp_path / "sysC.run", name="sysC", annotator="lead")
     view.set_project(project)
     for box, value in ((view.unjudged, UnjudgedPolicy.ZERO.value),):
         box.setCurrentIndex(box.findData(value))
@@ -175,7 +175,7 @@ def test_the_summary_warns_of_identical_annotators_with_the_figure_without_the_d
     twice = pd.concat([ben, ben[ben["annotator"] == "ben"].assign(annotator="import:ben.qrels")])
 
     def loader(project, version, settings, **kwargs):
-        return compute_agreement(project, project.version(version), twice, settings, **kwargs)
+        return compute_agreement(project, project.pools.version(version), twice, settings, **kwargs)
 
     widget = AgreementView(loader=loader)
     qtbot.addWidget(widget)
@@ -205,7 +205,7 @@ def test_the_headline_is_the_peoples_and_the_model_has_its_own_line_with_the_sam
     rated = pd.concat([RATINGS, model], ignore_index=True)
 
     def loader(project, version, settings, **kwargs):
-        return compute_agreement(project, project.version(version), rated, settings, **kwargs)
+        return compute_agreement(project, project.pools.version(version), rated, settings, **kwargs)
 
     widget = AgreementView(loader=loader)
     qtbot.addWidget(widget)
@@ -213,7 +213,7 @@ def test_the_headline_is_the_peoples_and_the_model_has_its_own_line_with_the_sam
     widget.show()
     widget.set_project(project)
     result = computed(qtbot, widget)
-    people = compute_agreement(project, project.version(1), RATINGS, widget.session.settings).report.overall
+    people = compute_agreement(project, project.pools.version(1), RATINGS, widget.session.settings).report.overall
     assert result.headline.alpha == people.alpha and result.headline.items == people.items == 5
     assert result.report.overall.alpha != people.alpha  # the model moves the figure of everyone together
     lines = widget.summary.text().split("\n")

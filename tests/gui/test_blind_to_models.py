@@ -24,7 +24,7 @@ def model_rates(path: Path, annotator: str, grades: dict[tuple[str, str], int]) 
 
 def record_answers(project: Project, annotator: str, grades: dict[tuple[str, str], int]) -> None:
     run = project.assessor.start_run(
-        project.draft().version,
+        project.pools.draft().version,
         annotator=annotator,
         model=annotator.removeprefix("model:"),
         endpoint_host="127.0.0.1:1",
@@ -40,9 +40,9 @@ def person_rates(path: Path, annotator: str, grades: dict[tuple[str, str], int])
     """Record ``grades`` as a person's ratings (as a merged work file does)."""
     with Project.open(path) as project:
         rows = [(q, d, annotator, g, "", "2026-01-01T00:00:00") for (q, d), g in grades.items()]
-        project.rating_store.add_ratings(
+        project.ratings.add_ratings(
             pd.DataFrame(rows, columns=RATING_COLUMNS),
-            version=project.draft().version,
+            version=project.pools.draft().version,
             source="test",
             annotator="tester",
         )
@@ -84,7 +84,7 @@ def test_annotate_shows_the_same_before_and_after_models_judged(window, small_pr
     ws.select_doc_row(ws.pool_proxy.mapFromSource(ws.pool.index(ws.pool.row_of("C"), 0)).row())
     qtbot.keyClick(ws.pool_view, Qt.Key.Key_1)
     assert messages == []
-    item = window.project.pool_items(window.project.draft().version, "q1").set_index("doc_id").loc["C"]
+    item = window.project.pools.pool_items(window.project.pools.draft().version, "q1").set_index("doc_id").loc["C"]
     assert (int(item["grade"]), item["annotator"]) == (1, "tester")
     shot(window, "T6_annotate_blind")
 
@@ -126,7 +126,7 @@ def test_adjudicate_and_agreement_show_the_model_as_an_annotator_labelled_as_a_m
     assert "model:alpha is a language model, an annotator and not the truth: its alpha with the people is " in (
         agreement.summary.text()
     )
-    ratings = window.project.ratings(window.project.draft().version)
+    ratings = window.project.ratings.verified(window.project.pools.draft().version)
     mine = ratings[ratings["annotator"] == "model:alpha"]
     expected_mean = (0 + 2) / 2  # the model's two ratings, as recorded
     assert float(mine["grade"].mean()) == expected_mean
@@ -146,7 +146,7 @@ def test_a_grade_is_undone_after_a_model_judged_the_item_and_the_models_answers_
     ws.select_doc_row(ws.pool_proxy.mapFromSource(ws.pool.index(ws.pool.row_of("C"), 0)).row())
     ws.pool_view.setFocus()
     with Project.open(small_project, read_only=True) as project:
-        c_before = project.pool_items(1, "q1").set_index("doc_id").loc["C"].to_dict()
+        c_before = project.pools.pool_items(1, "q1").set_index("doc_id").loc["C"].to_dict()
     qtbot.keyClick(ws.pool_view, Qt.Key.Key_2)
     project = window.project
     judge = threading.Thread(target=lambda: record_answers(project, "model:alpha", {("q1", "C"): 0, ("q1", "D"): 3}))
@@ -156,8 +156,8 @@ def test_a_grade_is_undone_after_a_model_judged_the_item_and_the_models_answers_
     assert messages == []
     assert "nothing was undone" not in window.statusBar().currentMessage()
     with Project.open(small_project, read_only=True) as project:
-        c_now = project.pool_items(1, "q1").set_index("doc_id").loc["C"].to_dict()
-        rated = project.ratings(1).query("doc_id in ['C', 'D']")
+        c_now = project.pools.pool_items(1, "q1").set_index("doc_id").loc["C"].to_dict()
+        rated = project.ratings.verified(1).query("doc_id in ['C', 'D']")
         answers = project.assessor.attempts(1)
     assert str(c_now) == str(c_before)  # NaN-safe: the item as it was before the grade
     assert rated[["doc_id", "annotator", "grade"]].values.tolist() == [["C", "model:alpha", 0], ["D", "model:alpha", 3]]

@@ -37,10 +37,10 @@ def chunk_project(tmp_path):
     (tmp_path / "rag.jsonl").write_text('{"query_id": "q1", "doc_ids": ["P1#1", "Q2#0", "R3#0"]}\n')
     path = tmp_path / "c.ndcgproj"
     with Project.create(path, annotator="tester") as p:
-        p.import_queries(tmp_path / "q.tsv")
-        p.import_documents(tmp_path / "d.jsonl")
-        p.import_qrels(tmp_path / "j.qrels", negative_as_ungraded=True, annotator="tester")
-        p.set_judging_order("doc_id")
+        p.texts.import_topics(tmp_path / "q.tsv")
+        p.texts.import_documents(tmp_path / "d.jsonl")
+        p.judgments.import_qrels(tmp_path / "j.qrels", negative_as_ungraded=True, annotator="tester")
+        p.judgments.set_judging_order("doc_id")
     return path
 
 
@@ -60,8 +60,8 @@ def test_the_import_dialog_takes_a_map_file_and_the_run_keeps_it(window, chunk_p
     dialog.map_button.click()  # clears it
     assert dialog.values()[2] is None and dialog.id_map.isEnabled() and dialog.map_button.text() == "Map file…"
     window.import_run(str(folder / "rag.jsonl"), values)
-    qtbot.waitUntil(lambda: len(window.project.runs()) == 1, timeout=10_000)
-    stored = window.project.run_info("rag").reading.id_map
+    qtbot.waitUntil(lambda: len(window.project.runs.all()) == 1, timeout=10_000)
+    stored = window.project.runs.run_info("rag").reading.id_map
     assert isinstance(stored, ChunkMap) and stored.mapping() == {"P1#1": "P1", "Q2#0": "Q2", "R3#0": "R3"}
 
 
@@ -112,7 +112,7 @@ def test_a_document_shows_the_passages_runs_returned_from_it(window, chunk_proje
         from ndcg_desktop.tasks import import_run
 
         import_run(p, folder / "rag.jsonl", name="rag", id_map=folder / "chunks.jsonl", annotator="tester")
-        p.add_items(
+        p.judgments.add_items(
             pd.DataFrame({"query_id": ["q1"], "doc_id": ["P1"]}), version=1, annotator="tester"
         )  # the document itself
     window.open_project(chunk_project)

@@ -59,9 +59,9 @@ def test_every_file_dialog_of_an_open_project_starts_in_its_folder(window, small
     from ndcg_desktop.store import Project
 
     with Project.open(small_project) as p:  # a frozen version to export, a draft to merge work into
-        p.remove_ungraded(annotator="tester")
+        p.judgments.remove_ungraded(annotator="tester")
         p.freeze(annotator="tester")
-        p.new_draft_from(1, annotator="tester")
+        p.pools.new_draft_from(1, annotator="tester")
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     moved = elsewhere / small_project.name

@@ -307,18 +307,20 @@ def test_no_header_or_label_of_a_dialog_is_cut(qtbot, demo_window, language, tmp
     project = window.project
     run = tmp_path / "bm25.run"
     run.write_text("q1 Q0 d101 1 3.5 bm25\nq1 Q0 d102 2 2.5 bm25\n")
-    draft = project.draft()
+    draft = project.pools.draft()
     dialogs = {
         "new_project": NewProjectDialog("tester", window),
         "import_run": ImportRunDialog("bm25", [], str(run), window),
         "build_pool": BuildPoolDialog(
-            [r.name for r in project.runs()], lambda request: plan_pool(project, request), window
+            [r.name for r in project.runs.all()], lambda request: plan_pool(project, request), window
         ),
         "freeze": FreezeDialog(freeze_preview(project, draft.version), window),
         "shortcuts": ShortcutsDialog(window, window.workspace.grade_keys()),
         "pool_diff": PoolDiffDialog(project, window),
         "send_for_judging": SendForJudgingDialog(window.analysis.session, window),
-        "assign": AssignDialog(project.pool_items(draft.version).groupby("query_id").size(), str(tmp_path), window),
+        "assign": AssignDialog(
+            project.pools.pool_items(draft.version).groupby("query_id").size(), str(tmp_path), window
+        ),
         "judge": judge_dialog(window, qtbot),
         "import_judgments": ImportJudgmentsDialog("final.qrels", window),
         "release": ReleasePreviewDialog(plan_release(project, release_file(project, tmp_path)), window),
@@ -341,7 +343,7 @@ def test_no_header_or_label_of_a_dialog_is_cut(qtbot, demo_window, language, tmp
 
 def release_file(project, tmp_path):
     """A corrected release of the demo's draft: its first item regraded, its second withdrawn, one item added."""
-    items = project.pool_items(project.draft().version)
+    items = project.pools.pool_items(project.pools.draft().version)
     pairs = zip(items["query_id"], items["doc_id"], strict=True)
     lines = [f"{q} 1 {d} {0 if i == 0 else 1}" for i, (q, d) in enumerate(pairs)]
     path = tmp_path / "final.qrels"
@@ -365,9 +367,9 @@ def test_every_tab_with_a_result_in_chinese_leaves_no_interface_text_in_english(
     window = chinese_window
     tabs = fill_every_view(window, qtbot)
     project = window.project
-    items = project.pool_items(project.draft().version)
-    data = [project.query(q)["text"] for q in items["query_id"].unique()]  # the project's own texts: never
-    data += [(project.document(d) or {}).get("title", "") for d in items["doc_id"].unique()]  # translated
+    items = project.pools.pool_items(project.pools.draft().version)
+    data = [project.texts.query(q)["text"] for q in items["query_id"].unique()]  # the project's own texts: never
+    data += [(project.texts.document(d) or {}).get("title", "") for d in items["doc_id"].unique()]  # translated
     left = set()
     for i in range(len(tabs)):
         window.tabs.setCurrentIndex(i)
@@ -391,7 +393,7 @@ def dialog_english(dialog: QWidget, project) -> list[str]:
     for header in dialog.findChildren(QHeaderView):
         texts += [header_text(header, s) for s in range(header.count())]
     texts.append(dialog.windowTitle())
-    data = [*project.labels, *(r.name for r in project.runs()), "bm25.run"]
+    data = [*project.labels, *(r.name for r in project.runs.all()), "bm25.run"]
     left = []
     for text in texts:
         for value in data:

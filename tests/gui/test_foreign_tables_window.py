@@ -13,7 +13,7 @@ def test_the_window_refuses_a_foreign_table_with_the_command_lines_line(window, 
     path = tmp_path / "p.ndcgproj"
     (tmp_path / "q.txt").write_text("q1 0 A 3\n")
     with Project.create(path, annotator="ana") as p:
-        p.import_qrels(tmp_path / "q.txt", annotator="ana")
+        p.judgments.import_qrels(tmp_path / "q.txt", annotator="ana")
     con = sqlite3.connect(path, isolation_level=None)
     con.execute('CREATE TABLE "a""b" (version INTEGER REFERENCES pool_versions (version))')
     con.close()

@@ -18,7 +18,7 @@ def test_the_window_grades_as_the_annotator_the_project_knows(window, qtbot, sma
     assert workspace.session.doc_id == "D"
     workspace.grade_current(2)
     with open_project(small_project, read_only=True) as p:
-        ratings = p.ratings(1)
+        ratings = p.ratings.verified(1)
     assert ratings.loc[ratings["doc_id"] == "D", "annotator"].tolist() == ["ana"]
     assert sorted(set(ratings["annotator"])) == ["ana", "import:j.qrels"]
 

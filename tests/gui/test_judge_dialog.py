@@ -39,7 +39,7 @@ def dialog_of(window, qtbot, **inputs) -> JudgeDialog:
 
 def model_ratings(path, version: int = 1):
     with Project.open(path, read_only=True) as project:
-        ratings = project.ratings(version)
+        ratings = project.ratings.verified(version)
         return ratings[ratings["annotator"] == f"model:{MODEL}"].reset_index(drop=True)
 
 
@@ -295,7 +295,7 @@ def test_calibrating_from_the_window_on_real_cranfield_items_shows_the_model_bes
     window.judge.session.set(model=MODEL, endpoint=llama.url, items="rated", sample=6, seed=1)
     window.judge.judge()
     qtbot.waitUntil(lambda: len(messages) == 1, timeout=300_000)
-    ratings = window.project.ratings(window.project.draft().version)
+    ratings = window.project.ratings.verified(window.project.pools.draft().version)
     model = ratings[ratings["annotator"] == f"model:{MODEL}"]
     assert 1 <= len(model) <= 6 and set(ratings["annotator"]) == {"nist", f"model:{MODEL}"}
     assert messages[0][1].startswith(f"model:{MODEL} judged 6 items of draft v1: {len(model)} graded")

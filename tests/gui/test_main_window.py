@@ -21,12 +21,12 @@ def test_negative_grades_are_a_question_not_a_silent_choice(window, tmp_path, qt
         f"{qrels}:2: grade -1 is outside the scale 0..3 (trec_eval's negative grade: pooled but not judged)\n\n"
         "Import the negative grades as ungraded pool items, to be graded before freezing?",
     )
-    assert window.project.pool_items(1).empty  # nothing imported
+    assert window.project.pools.pool_items(1).empty  # nothing imported
     messages.answer = QMessageBox.StandardButton.Yes
     window.import_judgments(str(qrels))
     status = window.statusBar().currentMessage
     qtbot.waitUntil(lambda: status().startswith("Judgments imported: 1 items graded (2 added"), timeout=5000)
-    items = window.project.pool_items(1)
+    items = window.project.pools.pool_items(1)
     assert items["doc_id"].tolist() == ["A", "B"]
     assert items["grade"].tolist()[0] == 3 and items["grade"].isna().tolist() == [False, True]
 
@@ -156,7 +156,7 @@ def test_freezing_a_copy_of_its_parent_shows_the_refusal_naming_the_parent(windo
 
     with Project.open(small_project) as project:
         project.freeze(remove_ungraded=True, annotator="tester")
-        project.new_draft_from(1, annotator="tester")
+        project.pools.new_draft_from(1, annotator="tester")
     window.open_project(small_project)
     window.refresh(version=2)
     monkeypatch.setattr(actions.FreezeDialog, "exec", lambda self: actions.QDialog.DialogCode.Accepted)
@@ -166,7 +166,7 @@ def test_freezing_a_copy_of_its_parent_shows_the_refusal_naming_the_parent(windo
         "draft version 2 is identical to its parent, pool version 1 (the same items with the same grades): freezing "
         "it would repeat version 1 under a new number; change the draft first, or score against version 1"
     )
-    assert [v.state for v in window.project.versions()] == ["frozen", "draft"]
+    assert [v.state for v in window.project.pools.versions()] == ["frozen", "draft"]
 
 
 def test_the_windows_import_reads_trec_lines_as_trec_eval_does(window, tmp_path, qtbot):
@@ -178,6 +178,6 @@ def test_the_windows_import_reads_trec_lines_as_trec_eval_does(window, tmp_path,
     window.open_project(path)
     window.import_judgments(str(qrels))
     qtbot.waitUntil(lambda: window.statusBar().currentMessage().startswith("Judgments imported"), timeout=5000)
-    items = window.project.pool_items(1)
+    items = window.project.pools.pool_items(1)
     assert items["query_id"].tolist() == ["1", "1"]
     assert sorted(items["doc_id"].tolist()) == ["TUKO#13640#0", "TUKO#2#0"]

@@ -14,34 +14,34 @@ from .conftest import shot
 def discard_shown_draft(window, qtbot, messages):
     messages.answer = QMessageBox.StandardButton.Discard
     window.pool_editor.discard_draft()
-    qtbot.waitUntil(lambda: window.project.draft() is None, timeout=10_000)
+    qtbot.waitUntil(lambda: window.project.pools.draft() is None, timeout=10_000)
     qtbot.waitUntil(lambda: window.undo_stack.canUndo(), timeout=10_000)
 
 
 def test_choosing_a_version_keeps_the_undo_that_brings_a_discarded_draft_back(window, small_project, qtbot, messages):
     with Project.open(small_project) as p:
         p.freeze(remove_ungraded=True, annotator="tester")
-        p.new_draft_from(1, annotator="tester")
+        p.pools.new_draft_from(1, annotator="tester")
     window.open_project(small_project)
     discard_shown_draft(window, qtbot, messages)
     assert window.statusBar().currentMessage().startswith("Draft pool v2 discarded")
     window.version_box.activated.emit(window.version_box.currentIndex())  # the version shown, chosen again
     assert window.undo_stack.canUndo()  # it used to wipe the history: the draft was gone for good
     window.undo_stack.undo()
-    qtbot.waitUntil(lambda: window.project.draft() is not None and window.project.draft().version == 2)
+    qtbot.waitUntil(lambda: window.project.pools.draft() is not None and window.project.pools.draft().version == 2)
     assert window.statusBar().currentMessage() == ""  # "discarded" no longer holds
 
 
 def test_undo_brings_the_discarded_draft_back_after_another_version_was_shown(window, small_project, qtbot, messages):
     with Project.open(small_project) as p:
         p.freeze(remove_ungraded=True, annotator="tester")
-        p.new_draft_from(1, annotator="tester")
+        p.pools.new_draft_from(1, annotator="tester")
     window.open_project(small_project)
     discard_shown_draft(window, qtbot, messages)
     window.version_box.setCurrentIndex(window.version_box.findData(1))
     window.version_box.activated.emit(window.version_box.currentIndex())
     window.undo_stack.undo()
-    qtbot.waitUntil(lambda: window.project.draft() is not None and window.project.draft().version == 2)
+    qtbot.waitUntil(lambda: window.project.pools.draft() is not None and window.project.pools.draft().version == 2)
     assert window.statusBar().currentMessage() == ""
 
 

@@ -20,13 +20,13 @@ from .conftest import shot
 
 def pool(path, version=1, query="q1"):
     with Project.open(path, read_only=True) as p:
-        items = p.pool_items(version, query)
+        items = p.pools.pool_items(version, query)
     return {r.doc_id: (None if pd.isna(r.grade) else int(r.grade), r.note) for r in items.itertuples()}
 
 
 def audit(path, n):
     with Project.open(path, read_only=True) as p:
-        log = p.audit_log()
+        log = p.judgments.audit_log()
     return log.tail(n)[["version", "query_id", "doc_id", "action", "who"]].values.tolist()
 
 
@@ -164,7 +164,7 @@ def test_discard_names_what_is_lost_and_undo_brings_the_draft_back(window, small
     messages.boxes[-1].close()
     window.activateWindow()
     qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
-    qtbot.waitUntil(lambda: window.project.draft() is None, timeout=10_000)
+    qtbot.waitUntil(lambda: window.project.pools.draft() is None, timeout=10_000)
     qtbot.waitUntil(lambda: window.undo_stack.undoText() == "Discard draft pool v1", timeout=10_000)
     assert sorted(audit(small_project, 5)) == [
         [1, q, d, "discard draft", "tester"]
@@ -184,7 +184,7 @@ def test_discard_names_what_is_lost_and_undo_brings_the_draft_back(window, small
 def test_export_qrels_of_a_frozen_version_in_both_formats(window, small_project, tmp_path, qtbot):
     with Project.open(small_project) as p:
         p.freeze(remove_ungraded=True, annotator="tester")
-        expected = p.pool_items(1)
+        expected = p.pools.pool_items(1)
     window.open_project(small_project)
     assert window.pool_editor.export_action.isEnabled()
     assert not window.pool_editor.add_action.isEnabled()  # frozen: nothing to edit
@@ -211,7 +211,7 @@ def test_export_refuses_the_project_file_itself(window, small_project, qtbot, me
     qtbot.waitUntil(lambda: bool(messages), timeout=10_000)
     assert messages[-1][0] == "warning" and str(small_project) in messages[-1][1]
     with Project.open(small_project, read_only=True) as p:
-        assert p.version(1).frozen  # still a project, untouched
+        assert p.pools.version(1).frozen  # still a project, untouched
 
 
 def test_discard_and_undo_in_the_window_bring_back_ratings_assignments_and_adjudications(
@@ -238,10 +238,10 @@ def test_discard_and_undo_in_the_window_bring_back_ratings_assignments_and_adjud
     assert said in messages[-1][1]
     # in words, never the tables' names (a new user read "17 rows of handout_items; 2 rows of handouts")
     assert f"; {handed} work files handed out." in messages[-1][1] and "handout" not in messages[-1][1]
-    qtbot.waitUntil(lambda: window.project.draft() is None, timeout=10_000)
+    qtbot.waitUntil(lambda: window.project.pools.draft() is None, timeout=10_000)
     qtbot.waitUntil(lambda: window.undo_stack.undoText() == "Discard draft pool v2", timeout=10_000)
     undo(window, qtbot)
-    assert window.project.draft() is not None and window.project.draft().version == 2
+    assert window.project.pools.draft() is not None and window.project.pools.draft().version == 2
     after = full_dump(path)
     assert {t: rows for t, rows in after.items() if t != "audit_log"} == {
         t: rows for t, rows in before.items() if t != "audit_log"
@@ -292,7 +292,7 @@ def test_a_draft_discarded_before_a_new_draft_is_brought_back_by_undo_whole(wind
     start is an undo step, and undoing it and then the discard brings the discarded draft back, all of it."""
     with Project.open(small_project) as p:
         p.freeze(remove_ungraded=True, annotator="tester")
-        p.new_draft_from(1, annotator="tester")
+        p.pools.new_draft_from(1, annotator="tester")
         p.judgments.set_note("q1", "A", "kept", version=2, annotator="tester")
     before = pool(small_project, version=2)
     window.open_project(small_project)
@@ -301,17 +301,17 @@ def test_a_draft_discarded_before_a_new_draft_is_brought_back_by_undo_whole(wind
     qtbot.waitUntil(lambda: window.undo_stack.undoText() == "Discard draft pool v2", timeout=10_000)
     window.version_box.setCurrentIndex(window.version_box.findData(1))
     window.new_draft()
-    assert window.project.draft().version == 3 and window.undo_stack.undoText() == "New draft from pool v1"
+    assert window.project.pools.draft().version == 3 and window.undo_stack.undoText() == "New draft from pool v1"
     assert window.statusBar().currentMessage() == "Draft v3 started from v1."
     undo(window, qtbot)  # the new draft goes...
-    assert window.project.draft() is None and window.undo_stack.undoText() == "Discard draft pool v2"
+    assert window.project.pools.draft() is None and window.undo_stack.undoText() == "Discard draft pool v2"
     undo(window, qtbot)  # ...and the discarded one comes back whole, under its own number
-    assert window.project.draft().version == 2 and pool(small_project, version=2) == before
+    assert window.project.pools.draft().version == 2 and pool(small_project, version=2) == before
     assert [kind for kind, _ in messages] == ["question"]  # the discard's confirmation only: nothing refused
     window.grab().save("/tmp/shots/T7_undo_discard_after_new_draft_v2_back.png")
     redo(window, qtbot)
     redo(window, qtbot)  # the same draft 3 again, not a fourth
-    assert window.project.draft().version == 3 and [v.version for v in window.project.versions()] == [1, 3]
+    assert window.project.pools.draft().version == 3 and [v.version for v in window.project.pools.versions()] == [1, 3]
     window.grab().save("/tmp/shots/T7_undo_discard_after_new_draft.png")
 
 
@@ -320,13 +320,13 @@ def test_an_undo_refused_because_another_draft_exists_keeps_its_step(window, sma
     refused, with why, and the step stays: once that draft is gone, Edit ▸ Undo brings the discarded one back."""
     with Project.open(small_project) as p:
         p.freeze(remove_ungraded=True, annotator="tester")
-        p.new_draft_from(1, annotator="tester")
+        p.pools.new_draft_from(1, annotator="tester")
     before = pool(small_project, version=2)
     window.open_project(small_project)
     messages.answer = QMessageBox.StandardButton.Discard
     window.pool_editor.discard_draft()
     qtbot.waitUntil(lambda: window.undo_stack.undoText() == "Discard draft pool v2", timeout=10_000)
-    window.project.new_draft_from(1, annotator="tester")  # draft 3, outside the undo history
+    window.project.pools.new_draft_from(1, annotator="tester")  # draft 3, outside the undo history
     undo(window, qtbot)
     expected = (
         f"Draft pool v2 was not brought back: {small_project}: draft pool version 3 was started after draft 2 was "
@@ -335,11 +335,11 @@ def test_an_undo_refused_because_another_draft_exists_keeps_its_step(window, sma
     )
     assert messages[-1] == ("warning", expected)
     qtbot.waitUntil(lambda: window.undo_stack.undoText() == "Discard draft pool v2", timeout=5_000)
-    assert window.undo_stack.count() == 1 and window.project.draft().version == 3
+    assert window.undo_stack.count() == 1 and window.project.pools.draft().version == 3
     window.grab().save("/tmp/shots/T7_undo_discard_refused_kept.png")
-    window.project.discard_draft(annotator="tester")
+    window.project.judgments.discard_draft(annotator="tester")
     undo(window, qtbot)
-    assert window.project.draft().version == 2 and pool(small_project, version=2) == before
+    assert window.project.pools.draft().version == 2 and pool(small_project, version=2) == before
 
 
 def test_discard_words_a_models_answers_never_the_tables_names(window, small_project, qtbot, messages):
@@ -356,4 +356,4 @@ def test_discard_words_a_models_answers_never_the_tables_names(window, small_pro
     assert "; 2 answers given by language models." in said
     assert "by import:j.qrels, model:tiny)" in said
     assert "assessor" not in said and "rows of" not in said
-    assert window.project.draft() is not None  # cancelled: nothing discarded
+    assert window.project.pools.draft() is not None  # cancelled: nothing discarded

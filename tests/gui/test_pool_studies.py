@@ -33,7 +33,7 @@ def project_with_runs(tmp_path: Path, *, freeze: bool = True, runs: tuple[str, .
     path = tmp_path / "studies.ndcgproj"
     (tmp_path / "q.tsv").write_text("q1\tfrozen pools\nq2\tfixed universes\n")
     with Project.create(path, annotator="tester") as p:
-        p.import_queries(tmp_path / "q.tsv")
+        p.texts.import_topics(tmp_path / "q.tsv")
         for name in runs:
             queries = RUNS[name]
             run = tmp_path / f"{name}.run"
@@ -42,9 +42,9 @@ def project_with_runs(tmp_path: Path, *, freeze: bool = True, runs: tuple[str, .
                     f"{q} Q0 {d} {r + 1} {10 - r} {name}\n" for q, docs in queries.items() for r, d in enumerate(docs)
                 )
             )
-            p.import_run(run, name=name, annotator="tester")
+            p.runs.import_run(run, name=name, annotator="tester")
         (tmp_path / "v1.qrels").write_text(QRELS)
-        p.import_qrels(tmp_path / "v1.qrels", annotator="tester")
+        p.judgments.import_qrels(tmp_path / "v1.qrels", annotator="tester")
         if freeze:
             p.freeze(annotator="tester")
     return path

@@ -57,12 +57,12 @@ def test_the_release_is_previewed_per_query_then_applied_as_one_undo_step(window
     assert seen["rows"] == [[str(v) for v in row] for row in expected.itertuples(index=False)]  # q10 after q2
     assert seen["written"] is True
     assert "2 added, 1 withdrawn, 1 regraded, 1 moved to another iteration, in 3 queries" in str(seen["summary"])
-    assert as_set(window.project.pool_items(2)) == as_set(read_file(final))
+    assert as_set(window.project.pools.pool_items(2)) == as_set(read_file(final))
     assert window.undo_stack.undoText() == "Make draft v2 equal to final.qrels"
     window.undo_stack.undo()
     assert_same(dump, full_dump(path), logs)
     window.undo_stack.redo()
-    assert as_set(window.project.pool_items(2)) == as_set(read_file(final))
+    assert as_set(window.project.pools.pool_items(2)) == as_set(read_file(final))
 
 
 def test_the_window_says_when_the_draft_already_equals_the_file(window, tmp_path, qtbot, monkeypatch):
@@ -104,4 +104,4 @@ def test_a_regrade_in_a_plain_import_offers_the_release(window, tmp_path, qtbot,
     kind, text = messages[0]
     assert kind == "question" and "is already graded 1 in draft version 1, the file says 2" in text
     assert "--release" not in text  # the window's words, not the command line's option
-    assert window.project.pool_items(1)["grade"].tolist() == [1]  # nothing imported, the preview cancelled
+    assert window.project.pools.pool_items(1)["grade"].tolist() == [1]  # nothing imported, the preview cancelled

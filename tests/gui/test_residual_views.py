@@ -33,14 +33,14 @@ def rounds(tmp_path):
         (tmp_path / name).write_text(text)
     (tmp_path / "queries.tsv").write_text("q1\tfirst query\nq2\tsecond query\n")
     with Project.create(path, annotator="tester") as p:
-        p.import_queries(tmp_path / "queries.tsv")
-        p.import_qrels(tmp_path / "r1.qrels", annotator="tester")
+        p.texts.import_topics(tmp_path / "queries.tsv")
+        p.judgments.import_qrels(tmp_path / "r1.qrels", annotator="tester")
         p.freeze(annotator="tester")
-        p.new_draft_from(1, annotator="tester")
-        p.import_qrels(tmp_path / "r2.qrels", annotator="tester")
+        p.pools.new_draft_from(1, annotator="tester")
+        p.judgments.import_qrels(tmp_path / "r2.qrels", annotator="tester")
         p.freeze(annotator="tester")
-        p.import_run(tmp_path / "sys.run", name="sys", annotator="tester")
-        p.import_run(tmp_path / "other.run", name="other", annotator="tester")
+        p.runs.import_run(tmp_path / "sys.run", name="sys", annotator="tester")
+        p.runs.import_run(tmp_path / "other.run", name="other", annotator="tester")
     return path
 
 
@@ -56,7 +56,7 @@ def test_scores_view_scores_residually_as_the_task_does_and_names_what_was_remov
     settings = EvalSettings(k=10, unjudged="zero")
     with Project.open(rounds, read_only=True) as project:
         expected = score_run(project, "sys", 2, settings, residual_from=1, record=False).evaluation
-        v1 = project.version(1).hash
+        v1 = project.pools.version(1).hash
     got = view.session.result.first.evaluation
     assert got.summary["mean_ndcg"] == expected.summary["mean_ndcg"]
     # q1: [C, B] over B=2, C=1; q2: [F] over F=2 (E judged in version 1 left both)

@@ -94,7 +94,7 @@ def test_each_run_is_resolved_then_the_runs_table_equals_ndcg_compare(window, de
             model.value(row, "choices") == "unjudged: zero, duplicates: reject, unknown queries: reject, queries: pool"
         )
     assert cli.runs["superscript"].tolist() == ["", "a"]  # dense beats bm25 on the demo, significantly
-    version = window.project.version(1)
+    version = window.project.pools.version(1)
     from ndcg_desktop.tasks.comparing import superscripts_note
 
     note = superscripts_note(cli.stats)  # what the superscripts are, as the command line's heading says it
@@ -220,7 +220,7 @@ def test_a_hidden_runs_view_builds_its_table_when_shown_not_at_each_refresh(wind
     assert window.open_project(demo_path)
     window.tabs.setCurrentIndex(0)  # Annotate
     with resources.as_file(resources.files("ndcg_desktop.demo") / "dense.run") as path:
-        window.project.import_run(path, name="dense again", annotator="tester")
+        window.project.runs.import_run(path, name="dense again", annotator="tester")
     window.refresh()
     view = window.runs
     assert view.session.runs == ["bm25", "dense", "dense again"]  # the session knows at once
@@ -369,12 +369,12 @@ def test_fewer_than_10_queries_are_warned_of_as_ndcg_compare_warns(window, tmp_p
     path = tmp_path / "few.ndcgproj"
     with Project.create(path, annotator="tester") as project:
         (tmp_path / "q.txt").write_text(qrels)
-        project.import_qrels(tmp_path / "q.txt", annotator="tester")
+        project.judgments.import_qrels(tmp_path / "q.txt", annotator="tester")
         project.freeze(annotator="tester")
         for name, order in (("a", (2, 1, 0)), ("b", (0, 1, 2))):
             lines = [f"q{i} Q0 D{j} {r + 1} {9 - r} {name}\n" for i in range(3) for r, j in enumerate(order)]
             (tmp_path / f"{name}.run").write_text("".join(lines))
-            project.import_run(tmp_path / f"{name}.run", name=name, annotator="tester")
+            project.runs.import_run(tmp_path / f"{name}.run", name=name, annotator="tester")
     view = runs_view(window, path, qtbot)
     warnings = view.table_panel.warnings
     assert warnings.text() == "" and not warnings.isVisibleTo(view)
@@ -398,13 +398,13 @@ def test_ties_at_k_and_the_corrected_superscripts_are_shown_as_ndcg_compare_prin
     path = tmp_path / "ties.ndcgproj"
     with Project.create(path, annotator="tester") as project:
         (tmp_path / "q.txt").write_text("".join(f"{q} 0 {d} {g}\n" for q in queries for d, g in universe.items()))
-        project.import_qrels(tmp_path / "q.txt", annotator="tester")
+        project.judgments.import_qrels(tmp_path / "q.txt", annotator="tester")
         project.freeze(annotator="tester")
         tied = "".join(f"{q} Q0 {d} 0 {s} tied\n" for q in queries for d, s in zip("ABCD", (5, 4, 4, 1), strict=True))
         plain = "".join(f"{q} Q0 {d} {r} {9 - r} plain\n" for q in queries for r, d in enumerate("ADBC", 1))
         for name, text in (("tied", tied), ("plain", plain)):
             (tmp_path / f"{name}.run").write_text(text)
-            project.import_run(tmp_path / f"{name}.run", name=name, annotator="tester")
+            project.runs.import_run(tmp_path / f"{name}.run", name=name, annotator="tester")
     view = runs_view(window, path, qtbot)
     view.inputs.ks.setText("2")
     view.inputs.ks.editingFinished.emit()

@@ -107,7 +107,7 @@ def test_flags_block_scoring_until_chosen_and_numbers_equal_the_cli(
     assert gui_rows == {q["query_id"]: q["ndcg"] for q in cli["queries"]}
     panel = view.results_panel
     assert panel.headline.text() == "nDCG@10 0.5105"
-    version = window.project.version(1)
+    version = window.project.pools.version(1)
     assert panel.owner.text() == f"bm25 against pool v1 (sha256 {version.hash[:12]}…)"
 
     # The breakdown of the selected query, and the export through `ndcg score --export`'s writer.
@@ -149,7 +149,7 @@ def test_flags_block_scoring_until_chosen_and_numbers_equal_the_cli(
         exported = {r["query_id"]: float(r["ndcg"]) for r in csv.DictReader(handle)}
     assert exported == gui_rows
     with Project.open(cranfield_project, read_only=True) as p:
-        saved = [(s.run_name, s.pool_version, s.settings) for s in p.saved_evaluations()]
+        saved = [(s.run_name, s.pool_version, s.settings) for s in p.runs.evaluations()]
     assert saved == [("bm25", 1, view.evaluation.settings.to_text())]
 
 
@@ -258,7 +258,7 @@ def test_compare_two_runs_checks_both(window, cranfield_project, qtbot, data_dir
     args = ["score", "--qrels", str(cran / "qrels.txt"), "--run", str(cran / "chunks.run.gz"), "--scale", "0..4"]
     assert main([*args, "--unjudged", "zero", "--duplicates", "first", "--id-map", "#", "--json"]) == 0
     mean = json.loads(capsys.readouterr().out)["summary"]["mean_ndcg"]
-    version = window.project.version(1)
+    version = window.project.pools.version(1)
     text = panel.label.text()
     assert text.startswith(f"bm25 against pool v1 (sha256 {version.hash[:12]}…) · chunks: {mean:.4f} (macro mean)")
     assert text.endswith("(of 225 counted in both means)")
@@ -355,7 +355,7 @@ def test_send_for_judging_previews_exactly_what_it_adds_then_undoes(
     assert dialog.summary.text().startswith(
         f"{len(expected)} documents of bm25 in {len(per_query)} queries will be added to a new draft pool"
     )
-    assert window.project.draft() is None  # nothing changes before the confirmation
+    assert window.project.pools.draft() is None  # nothing changes before the confirmation
     dialog.depth_box.setValue(3)  # debounced: one preview after the pause
     assert dialog.plan is None and not dialog.add_button.isEnabled()
     qtbot.waitUntil(lambda: dialog.plan is not None, timeout=20_000)
@@ -369,8 +369,8 @@ def test_send_for_judging_previews_exactly_what_it_adds_then_undoes(
     assert window.tabs.currentWidget() is window.workspace
     assert calls and calls[0] is not threading.main_thread()  # applied off the GUI thread
     three = unjudged(data_dir, bm25_top(data_dir, 3))
-    draft = window.project.draft()
-    items = window.project.pool_items(draft.version)
+    draft = window.project.pools.draft()
+    items = window.project.pools.pool_items(draft.version)
     waiting = items[items["grade"].isna()]
     assert sorted(zip(waiting["query_id"], waiting["doc_id"], strict=True)) == sorted(
         zip(three["q"], three["doc"], strict=True)
@@ -378,9 +378,11 @@ def test_send_for_judging_previews_exactly_what_it_adds_then_undoes(
     assert messages[-1][1].startswith(f"{len(three)} documents of bm25 await grading in draft pool v{draft.version}.")
     assert window.undo_stack.undoText() == f"Send {len(three)} documents of bm25 for judging"
     window.undo_stack.undo()  # the draft was made for them: it goes
-    assert window.project.draft() is None
+    assert window.project.pools.draft() is None
     window.undo_stack.redo()
-    assert len(window.project.pool_items(window.project.draft().version).query("grade.isna()")) == len(three)
+    assert len(window.project.pools.pool_items(window.project.pools.draft().version).query("grade.isna()")) == len(
+        three
+    )
 
 
 def test_bounds_column_shows_the_cores_interval_and_sorts_by_its_width(window, cranfield_project, qtbot, data_dir):

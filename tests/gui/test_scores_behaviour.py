@@ -25,13 +25,13 @@ def make_project(folder, name="p", *, runs=(("sys", RUN), ("other", OTHER)), fre
     (folder / "queries.tsv").write_text("q1\tfirst query\nq2\tsecond query\n")
     path = folder / f"{name}.ndcgproj"
     with Project.create(path, annotator="tester") as p:
-        p.import_queries(folder / "queries.tsv")
-        p.import_qrels(folder / "q.txt", annotator="tester")
+        p.texts.import_topics(folder / "queries.tsv")
+        p.judgments.import_qrels(folder / "q.txt", annotator="tester")
         if freeze:
             p.freeze(annotator="tester")
         for i, (run_name, text) in enumerate(runs):
             (folder / f"run{i}.run").write_text(text)
-            p.import_run(folder / f"run{i}.run", name=run_name, annotator="tester")
+            p.runs.import_run(folder / f"run{i}.run", name=run_name, annotator="tester")
     return path
 
 
@@ -64,7 +64,7 @@ def test_opening_or_creating_a_project_resets_both_tabs_in_both_directions(windo
     bare.parent.mkdir()
     (bare.parent / "queries.tsv").write_text("n1\tnew query\n")
     with Project.create(bare, annotator="tester") as p:
-        p.import_queries(bare.parent / "queries.tsv")
+        p.texts.import_topics(bare.parent / "queries.tsv")
     window.open_project(scored)
     view = window.scores
     check_and_score(view, qtbot, unjudged="zero")
@@ -140,8 +140,10 @@ def test_the_comparison_run_is_checked_and_no_message_names_a_command_line_optio
     qtbot.waitUntil(lambda: view.session.result is not None, timeout=10_000)
     assert view.session.result.second.evaluation.settings.duplicates.value == "first"
     # Errors reach the window without the command line's hints: a draft cannot be frozen with ungraded items.
-    window.project.new_draft_from(1, annotator="tester")
-    window.project.add_items(__import__("pandas").DataFrame({"query_id": ["q1"], "doc_id": ["Z"]}), annotator="tester")
+    window.project.pools.new_draft_from(1, annotator="tester")
+    window.project.judgments.add_items(
+        __import__("pandas").DataFrame({"query_id": ["q1"], "doc_id": ["Z"]}), annotator="tester"
+    )
     from ndcg_desktop.gui import tasks as gui_tasks
 
     failed = []
@@ -207,14 +209,14 @@ def test_user_data_in_the_scores_view_is_plain_text(window, tmp_path, qtbot, red
 
 def test_discard_draft_asks_first_and_runs_in_the_background(window, tmp_path, qtbot, messages, monkeypatch):
     window.open_project(make_project(tmp_path / "a"))
-    window.project.new_draft_from(1, annotator="tester")
+    window.project.pools.new_draft_from(1, annotator="tester")
     window.refresh()
     editor = window.pool_editor
     assert editor.discard_action.isEnabled()
     editor.discard_draft()  # the recorded box answers Ok: neither Discard nor Cancel, so nothing happens
     assert messages[-1][0] == "question"
     assert messages[-1][1].startswith("Discard draft pool v2?")
-    assert window.project.draft() is not None
+    assert window.project.pools.draft() is not None
     threads = []
     from ndcg_desktop.sessions import pool_edit as pool_editing  # the editor's session runs the discard
 
@@ -224,7 +226,7 @@ def test_discard_draft_asks_first_and_runs_in_the_background(window, tmp_path, q
     )
     messages.answer = QMessageBox.StandardButton.Discard
     editor.discard_draft()
-    qtbot.waitUntil(lambda: window.project.draft() is None, timeout=10_000)
+    qtbot.waitUntil(lambda: window.project.pools.draft() is None, timeout=10_000)
     assert threads and threads[0] is not threading.main_thread()
     qtbot.waitUntil(lambda: window.version_box.count() == 1, timeout=10_000)
     assert not editor.discard_action.isEnabled()

@@ -32,9 +32,9 @@ def team_project(tmp_path) -> Path:
         "".join(f"q{i} Q0 D{4 * i + k} {k + 1} {10 - k} sys\n" for i in range(6) for k in range(4))
     )
     with Project.create(path, annotator="tester") as p:
-        p.import_queries(tmp_path / "q.tsv")
-        p.import_documents(tmp_path / "d.jsonl")
-        p.import_run(tmp_path / "r.run", name="sys", annotator="tester")
+        p.texts.import_topics(tmp_path / "q.tsv")
+        p.texts.import_documents(tmp_path / "d.jsonl")
+        p.runs.import_run(tmp_path / "r.run", name="sys", annotator="tester")
         p.pool_from_runs(["sys"], 4, annotator="tester")
     return path
 
@@ -92,13 +92,13 @@ def test_assign_merge_and_adjudicate_from_the_window(window, team_project, tmp_p
     q, d = expected["query_id"].iloc[0], expected["doc_id"].iloc[0]
     view.pick_selected(2)
     qtbot.waitUntil(lambda: view.found is not None and view.found.open == 11, timeout=20000)
-    assert window.project.pool_items(1).set_index(["query_id", "doc_id"]).loc[(q, d), "grade"] == 2
+    assert window.project.pools.pool_items(1).set_index(["query_id", "doc_id"]).loc[(q, d), "grade"] == 2
     window.undo_stack.undo()
     qtbot.waitUntil(lambda: view.found is not None and view.found.open == 12, timeout=20000)
     view.rule.setCurrentIndex(view.rule.findData("lowest"))
     view.apply_button.click()
     qtbot.waitUntil(lambda: view.found is not None and view.found.open == 0, timeout=20000)
-    assert window.project.adjudications(1)["how"].tolist() == ["lowest"] * 12
+    assert window.project.ratings.settled_items(1)["how"].tolist() == ["lowest"] * 12
     window.resize(1200, 720)
     view.table.setCurrentIndex(view.proxy.index(0, 0))
     shot(window, "team_adjudicate")
@@ -145,7 +145,7 @@ def test_digit_keys_in_adjudicate_pick_the_grade_of_the_selected_item(
     q, d = str(item["query_id"]), str(item["doc_id"])
     qtbot.keyClick(view.table, Qt.Key.Key_2)  # a grade, never the table's search for a document starting with 2
     qtbot.waitUntil(lambda: view.found is not None and view.found.open == 11, timeout=20000)
-    assert window.project.pool_items(1).set_index(["query_id", "doc_id"]).loc[(q, d), "grade"] == 2
+    assert window.project.pools.pool_items(1).set_index(["query_id", "doc_id"]).loc[(q, d), "grade"] == 2
     qtbot.keyClick(view.table, Qt.Key.Key_7)  # not on the 0..3 scale: nothing, and the status bar says why
     assert view.found.open == 11 and window.undo_stack.count() == 1
     assert window.statusBar().currentMessage() == "7 is not a grade here: this draft's grades run from 0 to 3."
@@ -167,7 +167,7 @@ def test_items_awaiting_adjudication_are_marked_in_annotate_and_not_graded_there
     ws.select_doc_row(shown.row())
     qtbot.keyClick(ws.pool_view, Qt.Key.Key_1)
     assert window.statusBar().currentMessage().startswith(f"{d} awaits adjudication")
-    assert pd.isna(window.project.pool_items(1, q).set_index("doc_id").loc[d, "grade"])
+    assert pd.isna(window.project.pools.pool_items(1, q).set_index("doc_id").loc[d, "grade"])
     assert ws.session.doc_id == d  # it stays: the key did nothing
 
 
@@ -247,7 +247,7 @@ def test_the_adjudicate_grade_column_and_the_ratings_show_each_grade_with_its_la
     view = window.team.view
     window.tabs.setCurrentWidget(view)
     qtbot.waitUntil(lambda: view.found is not None and view.model.rowCount() == 12, timeout=20000)
-    labels = window.project.version(1).labels  # the draft's own labels, 0..3
+    labels = window.project.pools.version(1).labels  # the draft's own labels, 0..3
     view.table.setCurrentIndex(view.proxy.index(0, 0))
     item = view._selected()
     q, d = str(item["query_id"]), str(item["doc_id"])
@@ -261,7 +261,7 @@ def test_the_adjudicate_grade_column_and_the_ratings_show_each_grade_with_its_la
     assert shown[(q, d)] == f"2 · {labels[2]}"
     assert sorted(set(shown.values()) - {f"2 · {labels[2]}"}) == ["open"]
     view.table.setCurrentIndex(view.proxy.index([*shown].index((q, d)), 0))
-    ratings = window.project.ratings(1)
+    ratings = window.project.ratings.verified(1)
     mine = ratings[(ratings["query_id"] == q) & (ratings["doc_id"] == d)]
     rated = dict(zip(mine["annotator"], mine["grade"], strict=True))
     for annotator, grade in rated.items():  # each annotator's grade in the detail pane, labelled too

@@ -28,9 +28,9 @@ def test_views_in_dark_and_high_contrast_palettes(themed, theme, window, small_p
     from ndcg_desktop.store import Project
 
     with Project.open(small_project) as p:
-        p.remove_ungraded(annotator="tester")
+        p.judgments.remove_ungraded(annotator="tester")
         p.freeze(annotator="tester")
-        p.new_draft_from(1, annotator="tester")
+        p.pools.new_draft_from(1, annotator="tester")
     window.resize(1200, 760)
     window.open_project(small_project)
     qtbot.wait(30)

@@ -31,8 +31,8 @@ def topic_project(small_project, tmp_path):
     """small_project with q1 as a TREC topic (a long narrative) and q2 a plain query string."""
     (tmp_path / "topics.txt").write_text(TOPICS, encoding="utf-8")
     with Project.open(small_project) as project:
-        project.import_queries(tmp_path / "topics.txt")
-        project.set_guidelines(GUIDE, source="file:g.md", annotator="tester")
+        project.texts.import_topics(tmp_path / "topics.txt")
+        project.texts.set_guidelines(GUIDE, source="file:g.md", annotator="tester")
     return small_project
 
 
@@ -81,7 +81,7 @@ def test_highlighting_uses_the_title_and_description_terms(window, topic_project
     with Project.open(topic_project) as project:
         doc = {"doc_id": "A", "title": "t", "text": "Pools are hashed before scoring. Swimming is fun."}
         (tmp_path / "a.jsonl").write_text(json.dumps(doc) + "\n")
-        project.import_documents(tmp_path / "a.jsonl")
+        project.texts.import_documents(tmp_path / "a.jsonl")
     window.open_project(topic_project)
     _select(window, "q1")
     ws = window.workspace
@@ -135,7 +135,7 @@ def test_editing_the_guidelines_is_undoable_and_audited(window, topic_project):
     assert stack.count() == 1
     window.close_project()
     with Project.open(topic_project, read_only=True) as project:
-        assert [(g.text, g.source, g.who) for g in project.guidelines_history()] == [
+        assert [(g.text, g.source, g.who) for g in project.texts.guidelines_history()] == [
             (GUIDE, "file:g.md", "tester"),
             (new, "window", "tester"),
             (GUIDE, "undo", "tester"),
@@ -163,8 +163,10 @@ def test_markup_in_topics_and_guidelines_loads_nothing(window, small_project, tm
         json.dumps({"query_id": "q1", "title": f"{tag} t", "description": f"{tag} d", "narrative": f"{tag} n"}) + "\n"
     )
     with Project.open(small_project) as project:
-        project.import_queries(tmp_path / "t.jsonl")
-        project.set_guidelines(f"![red]({red.as_uri()})\n\n{tag}\n\n<b>raw</b>\n", source="window", annotator="tester")
+        project.texts.import_topics(tmp_path / "t.jsonl")
+        project.texts.set_guidelines(
+            f"![red]({red.as_uri()})\n\n{tag}\n\n<b>raw</b>\n", source="window", annotator="tester"
+        )
     window.open_project(small_project)
     _select(window, "q1")
     ws = window.workspace
@@ -250,7 +252,7 @@ def test_a_long_trec_narrative_is_shown_whole_with_its_list_apart(window, qtbot,
         encoding="utf-8",
     )
     with Project.open(small_project) as project:
-        project.import_queries(tmp_path / "core.txt")
+        project.texts.import_topics(tmp_path / "core.txt")
     window.resize(*size)
     window.open_project(small_project)
     _select(window, "q1")

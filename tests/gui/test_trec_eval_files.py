@@ -41,9 +41,11 @@ def test_gui_equals_cli_and_trec_eval_on_its_test_files(window, tmp_path, data_d
     folder = data_dir / "trec_eval_test"
     path = tmp_path / "trec.ndcgproj"
     with Project.create(path, scale=GradeScale(-1, 4), annotator="tester") as p:
-        p.import_qrels(folder / "qrels.rel_level", annotator="tester")  # grades -1..4; -1 is unjudged, as in trec_eval
+        p.judgments.import_qrels(
+            folder / "qrels.rel_level", annotator="tester"
+        )  # grades -1..4; -1 is unjudged, as in trec_eval
         p.freeze(annotator="tester")
-        p.import_run(folder / "results.test", name="results", annotator="tester")
+        p.runs.import_run(folder / "results.test", name="results", annotator="tester")
     window.open_project(path)
     view = window.scores
     view.k.setValue(k)

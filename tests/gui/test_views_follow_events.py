@@ -25,8 +25,8 @@ def listed(window) -> dict[str, tuple[int, int]]:
 def stored(path, version) -> dict[str, tuple[int, int]]:
     """Every query of the project -> (pool size, graded) in ``version``, read from the file."""
     with Project.open(path, read_only=True) as p:
-        items = p.pool_items(version)
-        queries = p.query_progress(version)["query_id"]
+        items = p.pools.pool_items(version)
+        queries = p.pools.query_progress(version)["query_id"]
     counts = {q: (len(g), int(g["grade"].notna().sum())) for q, g in items.groupby("query_id")}
     return {q: counts.get(q, (0, 0)) for q in queries}
 
@@ -35,7 +35,7 @@ def frozen_then_draft(path) -> None:
     """v1 frozen from the small project's graded items (q1: A=3, B=2), and draft v2 copied from it."""
     with Project.open(path) as p:
         p.freeze(remove_ungraded=True, annotator="tester")
-        p.new_draft_from(1, annotator="tester")
+        p.pools.new_draft_from(1, annotator="tester")
 
 
 def test_undoing_a_send_for_judging_takes_the_documents_out_of_annotate(window, small_project, qtbot, messages):
@@ -79,7 +79,7 @@ def test_discarding_a_draft_shows_the_versions_that_remain(window, small_project
     assert window.current_version().version == 2
     messages.answer = QMessageBox.StandardButton.Discard
     window.pool_editor.discard_draft()
-    qtbot.waitUntil(lambda: window.project.draft() is None, timeout=10_000)
+    qtbot.waitUntil(lambda: window.project.pools.draft() is None, timeout=10_000)
     qtbot.waitUntil(lambda: window.current_version() is not None, timeout=10_000)
     assert [window.version_box.itemData(i) for i in range(window.version_box.count())] == [1]
     assert window.current_version().version == 1 and window.current_version().frozen

@@ -14,7 +14,7 @@ from .conftest import shot
 
 def pool_grades(path, version=1, query="q1"):
     with Project.open(path, read_only=True) as p:
-        items = p.pool_items(version, query)
+        items = p.pools.pool_items(version, query)
     grades = items["grade"].astype(object).where(items["grade"].notna(), None)
     return dict(zip(items["doc_id"], grades, strict=True))
 
@@ -60,7 +60,7 @@ def test_keyboard_grading_moves_on_and_undo_redo(window, small_project, qtbot):
     qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     assert pool_grades(small_project)["D"] == 2
     with Project.open(small_project, read_only=True) as p:
-        log = p.audit_log()
+        log = p.judgments.audit_log()
     # graded C (earlier in this test), D, the undo of D, its redo: the undo is not a judgment
     assert list(log[log["action"] == "grade"]["who"]) == ["tester"] * 3
     undone = log[log["action"] == "undo grade"]
@@ -91,7 +91,7 @@ def test_j_k_and_note(window, small_project, qtbot):
     qtbot.keyClick(ws.note_edit, Qt.Key.Key_Return)
     assert pool_grades(small_project)["B"] == 2
     with Project.open(small_project, read_only=True) as p:
-        assert p.pool_items(1, "q1").set_index("doc_id").loc["B", "note"] == "clear answer 42"
+        assert p.pools.pool_items(1, "q1").set_index("doc_id").loc["B", "note"] == "clear answer 42"
     assert window.undo_stack.undoText() == "Note on B for q1"
 
 
@@ -193,7 +193,7 @@ def test_background_import_reports_errors_with_file_and_line(window, small_proje
     qtbot.waitUntil(lambda: bool(messages), timeout=5000)
     assert messages[0][0] == "warning" and f"{bad}:2: not valid JSON" in messages[0][1]
     with Project.open(small_project, read_only=True) as p:
-        assert p.document("Z1") is None  # nothing half-imported
+        assert p.texts.document("Z1") is None  # nothing half-imported
 
 
 def test_background_import_of_documents_and_run(window, small_project, qtbot, tmp_path):

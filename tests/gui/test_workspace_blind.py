@@ -20,7 +20,7 @@ def make(tmp_path):
     qrels = tmp_path / "j.qrels"
     qrels.write_text("".join(f"{q} 0 {d} -1\n" for q in ("q1", "q2") for d in DOCS))
     with Project.create(path, annotator="tester") as p:
-        p.import_qrels(qrels, negative_as_ungraded=True, annotator="tester")
+        p.judgments.import_qrels(qrels, negative_as_ungraded=True, annotator="tester")
     return path
 
 
@@ -43,7 +43,7 @@ def test_the_pool_is_shown_blind_by_default_shuffled_per_query(window, tmp_path,
     ws.select_query_row(1)
     assert ws.session.query_id == "q2" and shown(ws) == q2
     with Project.open(path, read_only=True) as p:
-        assert p.judging_order() == BLIND
+        assert p.judgments.judging_order() == BLIND
 
 
 def test_document_id_order_is_a_recorded_choice(window, tmp_path):
@@ -55,7 +55,7 @@ def test_document_id_order_is_a_recorded_choice(window, tmp_path):
     ws.order_box.activated.emit(ws.order_box.currentIndex())
     assert shown(ws) == natural_sorted(DOCS) and ws.session.doc_id == current
     with Project.open(path, read_only=True) as p:
-        assert p.judging_order() == DOC_ID
+        assert p.judgments.judging_order() == DOC_ID
     window.close_project()
     window.open_project(path)
     assert window.workspace.order_box.currentData() == DOC_ID and shown(window.workspace) == natural_sorted(DOCS)

@@ -30,7 +30,7 @@ def write_lock(path):
 
 def stored(path, doc_id, column="grade"):
     with Project.open(path, read_only=True) as p:
-        value = p.pool_items(1, "q1").set_index("doc_id").loc[doc_id, column]
+        value = p.pools.pool_items(1, "q1").set_index("doc_id").loc[doc_id, column]
     return None if pd.isna(value) else value
 
 

@@ -16,7 +16,7 @@ from .conftest import shot
 
 def row(path, doc_id, version=1, query="q1"):
     with Project.open(path, read_only=True) as p:
-        rec = p.pool_items(version, query).set_index("doc_id").loc[doc_id]
+        rec = p.pools.pool_items(version, query).set_index("doc_id").loc[doc_id]
     return {k: (None if pd.isna(rec[k]) else rec[k]) for k in ("grade", "annotator", "note", "updated_at")}
 
 
@@ -130,7 +130,7 @@ def test_a_graded_query_stays_put_and_regrading_someone_elses_grade_is_deliberat
     qtbot.keyClick(ws.pool_view, Qt.Key.Key_1)
     assert row(small_project, "A")["grade"] == 1 and row(small_project, "A")["annotator"] == "tester"
     with Project.open(small_project, read_only=True) as p:
-        log = p.audit_log()
+        log = p.judgments.audit_log()
     on_a = [
         [action, None if pd.isna(old) else int(old), int(new)]
         for action, old, new in log[log["doc_id"] == "A"][["action", "old_grade", "new_grade"]].itertuples(index=False)

@@ -15,7 +15,7 @@ def test_build_pool_preview_lists_queries_in_natural_order(window, tmp_path, mon
     ids = ["q10", "q2", "q1", "q11", "q100"]
     run.write_text("".join(f"{q} Q0 D{i} 1 1 s\n" for i, q in enumerate(ids)))
     with Project.create(path, annotator="tester") as p:
-        p.import_run(run, name="r", annotator="tester")
+        p.runs.import_run(run, name="r", annotator="tester")
     window.open_project(path)
     listed = {}
 
@@ -35,8 +35,8 @@ def test_query_list_and_pool_sort_naturally(window, tmp_path):
     qrels = tmp_path / "j.qrels"
     qrels.write_text("".join(f"q{q} 0 D{d} -1\n" for q in (10, 2, 1) for d in (10, 9, 100)))
     with Project.create(path, annotator="tester") as p:
-        p.import_qrels(qrels, negative_as_ungraded=True, annotator="tester")
-        p.set_judging_order("doc_id")  # the default is blind order (tests/gui/test_workspace_blind.py)
+        p.judgments.import_qrels(qrels, negative_as_ungraded=True, annotator="tester")
+        p.judgments.set_judging_order("doc_id")  # the default is blind order (tests/gui/test_workspace_blind.py)
     window.open_project(path)
     ws = window.workspace
     assert [ws.query_proxy.index(r, 0).data() for r in range(3)] == ["q1", "q2", "q10"]
@@ -52,7 +52,7 @@ def test_the_build_pool_preview_table_is_prepared_on_the_worker(window, tmp_path
     run = tmp_path / "r.run"
     run.write_text("".join(f"q{q} Q0 D{q}-{d} {d} {9 - d} s\n" for q in range(300) for d in range(1, 4)))
     with Project.create(path, annotator="tester") as p:
-        p.import_run(run, name="r", annotator="tester")
+        p.runs.import_run(run, name="r", annotator="tester")
     window.open_project(path)
     original, on_gui = pools_dialogs.pool_preview_table, []
 

@@ -39,10 +39,10 @@ def path(tmp_path):
     (tmp_path / "r.run").write_text(RUN)
     target = tmp_path / "p.ndcgproj"
     with Project.create(target, annotator="ann") as p:
-        p.import_queries(tmp_path / "q.tsv")
-        p.import_qrels(tmp_path / "j.qrels", negative_as_ungraded=True, annotator="ann")
-        p.import_run(tmp_path / "r.run", name="sys", annotator="ann")
-        p.set_judging_order(DOC_ID)
+        p.texts.import_topics(tmp_path / "q.tsv")
+        p.judgments.import_qrels(tmp_path / "j.qrels", negative_as_ungraded=True, annotator="ann")
+        p.runs.import_run(tmp_path / "r.run", name="sys", annotator="ann")
+        p.judgments.set_judging_order(DOC_ID)
     return target
 
 
@@ -94,12 +94,12 @@ def test_the_judging_order_is_shown_recorded_and_kept_off_a_read_only_project(pa
     session.set_judging_order(BLIND)
     assert session.shown_docs() == sorted("ABCD", key=lambda d: blind_key("q1", d))
     assert session.doc_id == "D"  # the current item stays current
-    assert session.project.judging_order() == BLIND
+    assert session.project.judgments.judging_order() == BLIND
     session.set_judging_order(DOC_ID)
     _slot2, reader = opened(path, read_only=True)
     reader.set_judging_order(BLIND)
     assert reader.shown_docs() == sorted("ABCD", key=lambda d: blind_key("q1", d))
-    assert session.project.judging_order() == DOC_ID  # the read-only window recorded nothing
+    assert session.project.judgments.judging_order() == DOC_ID  # the read-only window recorded nothing
     with pytest.raises(ValueError, match="judging order must be one of"):
         session.set_judging_order("by-mood")
 
@@ -197,7 +197,7 @@ def test_the_note_is_read_written_and_put_back(path, opened):
 def test_undoing_a_send_for_judging_takes_the_documents_out_of_what_is_shown(path, opened):
     with Project.open(path) as p:
         p.freeze(remove_ungraded=True, annotator="ann")
-        p.new_draft_from(1, annotator="ann")
+        p.pools.new_draft_from(1, annotator="ann")
     _slot, session = opened(path)
     sent = apply_send_for_judging(
         session.project, plan_send_for_judging(session.project, "sys", 1, depth=10), annotator="ann"
@@ -221,7 +221,7 @@ def test_a_send_into_a_new_draft_its_undo_and_its_redo_show_the_draft_each_time(
     assert (session.query_id, session.doc_id) == ("q1", "X")  # the query stays; the draft's first ungraded item
     taken = take_back_sent(project, sent, annotator="ann")
     assert (session.version.version, session.version.frozen) == (1, True)  # the draft went: the last frozen one
-    project.undo(taken, action="redo send for judging", annotator="ann")  # what the command's redo does
+    project.undo.restore(taken, action="redo send for judging", annotator="ann")  # what the command's redo does
     assert (session.version.version, session.version.frozen) == (2, False)  # shown again, as after the send
     assert (session.query_id, session.doc_id) == ("q1", "X")  # its first ungraded item, as after the send
 
@@ -234,12 +234,12 @@ def test_a_draft_that_appears_is_shown_whatever_brought_it(path, opened, tmp_pat
     with Project.open(path) as p:
         p.freeze(remove_ungraded=True, annotator="ann")
         if how == "undo of a discard":
-            p.new_draft_from(1, annotator="ann")
+            p.pools.new_draft_from(1, annotator="ann")
     _slot, session = opened(path)
     project = session.project
     assert session.version.version == (2 if how == "undo of a discard" else 1)
     if how == "new draft":
-        project.new_draft_from(1, annotator="ann")
+        project.pools.new_draft_from(1, annotator="ann")
     elif how == "send for judging":
         apply_send_for_judging(project, plan_send_for_judging(project, "sys", 1, depth=10), annotator="ann")
     elif how == "redo of a send":
@@ -249,7 +249,7 @@ def test_a_draft_that_appears_is_shown_whatever_brought_it(path, opened, tmp_pat
             annotator="ann",
         )
         assert session.version.version == 1
-        project.undo(taken, action="redo send for judging", annotator="ann")
+        project.undo.restore(taken, action="redo send for judging", annotator="ann")
     elif how == "undo of a discard":
         discarded = discard(project, plan_discard(project), annotator="ann")
         assert session.version.version == 1
@@ -258,7 +258,7 @@ def test_a_draft_that_appears_is_shown_whatever_brought_it(path, opened, tmp_pat
         (tmp_path / "ana.qrels").write_text("q2 0 E 1\n")
         import_ratings(project, tmp_path / "ana.qrels", "ana", imported_by="ann")
     assert (session.version.version, session.version.frozen) == (2, False)
-    stored = project.query_progress(2)  # its counts, as the file has them
+    stored = project.pools.query_progress(2)  # its counts, as the file has them
     assert counts(session) == {
         str(r.query_id): (int(r.pool_size), int(r.graded), int(r.awaiting)) for r in stored.itertuples()
     }
@@ -268,7 +268,7 @@ def test_a_draft_that_appears_is_shown_whatever_brought_it(path, opened, tmp_pat
 def test_a_discard_shows_the_last_frozen_version_with_its_counts(path, opened):
     with Project.open(path) as p:
         p.freeze(remove_ungraded=True, annotator="ann")
-        p.new_draft_from(1, annotator="ann")
+        p.pools.new_draft_from(1, annotator="ann")
     _slot, session = opened(path)
     session.grade_item(2, "q1", "A", 1)
     seen: list[frozenset[str]] = []
@@ -285,7 +285,7 @@ def test_a_discard_shows_the_last_frozen_version_with_its_counts(path, opened):
 def test_the_version_chosen_is_shown_and_a_missing_one_gives_way(path, opened):
     with Project.open(path) as p:
         p.freeze(remove_ungraded=True, annotator="ann")
-        p.new_draft_from(1, annotator="ann")
+        p.pools.new_draft_from(1, annotator="ann")
     _slot, session = opened(path)
     assert session.version.version == 2
     session.show_version(1)
@@ -321,12 +321,12 @@ def test_a_refused_frozen_version_is_forgotten(path, opened, monkeypatch):
     def refuse(*_args, **_kwargs):
         raise error
 
-    monkeypatch.setattr(session.project, "frozen_version", refuse)
+    monkeypatch.setattr(session.project.pools, "frozen_version", refuse)
     with pytest.raises(FrozenVersionChanged):
         session.prove()
     assert session.version is None and session.pool.docs == []  # nothing of it stays
     assert session.key(1) == Refusal("no_pool")
-    monkeypatch.setattr(session.project, "query_progress", refuse)
+    monkeypatch.setattr(session.project.pools, "query_progress", refuse)
     session.show_version(1)  # read again: the list fails its proof while read
     assert REFUSED in seen[-1] and session.refusal is error and session.version is None
 
@@ -341,7 +341,7 @@ def test_closing_forgets_everything_and_another_project_starts_over(path, opened
     other = tmp_path / "o.ndcgproj"
     (tmp_path / "o.qrels").write_text("z1 0 Z 1\n")
     with Project.create(other, annotator="ann") as p:
-        p.import_qrels(tmp_path / "o.qrels", annotator="ann")
+        p.judgments.import_qrels(tmp_path / "o.qrels", annotator="ann")
     slot.open(Project.open(other), annotator="ann")
     assert session.queries.ids == ["z1"] and session.pool.docs == ["Z"]
 

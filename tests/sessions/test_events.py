@@ -28,9 +28,9 @@ from ndcg_desktop.tasks.project import FrozenVersionChanged, create_project, ope
 def project(tmp_path, write):
     """v1 frozen (q1: A=3, B=0), and draft v2 copied from it."""
     p = create_project(tmp_path / "p.ndcgproj", annotator="ann")
-    p.import_qrels(write("q.txt", "q1 0 A 3\nq1 0 B 0\n"), annotator="ann")
+    p.judgments.import_qrels(write("q.txt", "q1 0 A 3\nq1 0 B 0\n"), annotator="ann")
     p.freeze(annotator="ann")
-    p.new_draft_from(1, annotator="ann")
+    p.pools.new_draft_from(1, annotator="ann")
     yield p
     p.close()
 
@@ -51,8 +51,10 @@ def test_a_grade_given_here_is_an_item_change_of_its_version_at_once(project, se
 
 def test_a_note_an_added_item_and_a_removed_item_are_item_changes(project, seen):
     project.judgments.set_note("q1", "B", "why", version=2, annotator="ann")
-    project.add_items(pd.DataFrame({"query_id": ["q1", "q2"], "doc_id": ["C", "C"]}), version=2, annotator="ann")
-    project.remove_items(pd.DataFrame({"query_id": ["q2"], "doc_id": ["C"]}), version=2, annotator="ann")
+    project.judgments.add_items(
+        pd.DataFrame({"query_id": ["q1", "q2"], "doc_id": ["C", "C"]}), version=2, annotator="ann"
+    )
+    project.judgments.remove_items(pd.DataFrame({"query_id": ["q2"], "doc_id": ["C"]}), version=2, annotator="ann")
     assert seen == [
         ItemsChanged(2, frozenset({"q1"})),
         ItemsChanged(2, frozenset({"q1", "q2"})),
@@ -61,12 +63,12 @@ def test_a_note_an_added_item_and_a_removed_item_are_item_changes(project, seen)
 
 
 def test_versions_started_discarded_and_frozen_are_version_changes(project, seen):
-    project.discard_draft(2, annotator="ann")
+    project.judgments.discard_draft(2, annotator="ann")
     assert seen == [VersionsChanged(removed=(2,)), ItemsChanged(2, frozenset({"q1"}))]  # its items went with it
     seen.clear()
-    draft = project.new_draft_from(1, annotator="ann").version
+    draft = project.pools.new_draft_from(1, annotator="ann").version
     assert seen == [VersionsChanged(added=(draft,)), ItemsChanged(draft, frozenset({"q1"}))]
-    item = project.pool_items(draft).iloc[0]  # a regrade: a copy of its parent would not freeze (issue 35)
+    item = project.pools.pool_items(draft).iloc[0]  # a regrade: a copy of its parent would not freeze (issue 35)
     project.judgments.set_grade(
         item["query_id"], item["doc_id"], 0 if item["grade"] else 1, version=draft, annotator="ann"
     )
@@ -76,10 +78,10 @@ def test_versions_started_discarded_and_frozen_are_version_changes(project, seen
 
 
 def test_runs_texts_and_settings(project, seen, write):
-    project.import_run(write("r.txt", "q1 Q0 A 1 2.0 r\n"), name="r", annotator="ann")
-    project.import_queries(write("queries.tsv", "q1\tbest pizza\n"))
-    project.set_judging_order("doc_id")
-    project.import_documents(write("docs.jsonl", '{"doc_id": "A", "title": "t", "text": "x"}\n'))
+    project.runs.import_run(write("r.txt", "q1 Q0 A 1 2.0 r\n"), name="r", annotator="ann")
+    project.texts.import_topics(write("queries.tsv", "q1\tbest pizza\n"))
+    project.judgments.set_judging_order("doc_id")
+    project.texts.import_documents(write("docs.jsonl", '{"doc_id": "A", "title": "t", "text": "x"}\n'))
     assert seen == [RunsChanged(), TextsChanged(queries=True), SettingsChanged(), TextsChanged(documents=True)]
 
 
@@ -101,7 +103,7 @@ def test_a_workers_write_is_seen_at_the_next_check(project, tmp_path):
     assert seen == []  # another connection's commit: not known until checked
     events.check()
     assert ItemsChanged(2, frozenset({"q1"})) in seen  # named by the audit row the worker's grade left
-    assert project.pool_items(2).set_index("doc_id").loc["B", "grade"] == 2
+    assert project.pools.pool_items(2).set_index("doc_id").loc["B", "grade"] == 2
     seen.clear()
     events.check()
     assert seen == []  # told once
@@ -111,7 +113,7 @@ def test_a_workers_write_is_seen_at_the_next_check(project, tmp_path):
 def test_another_programs_write_is_seen_at_the_next_check(tmp_path, write):
     path = tmp_path / "p.ndcgproj"
     with create_project(path, annotator="ann") as p:
-        p.import_qrels(write("q.txt", "q1 0 A 3\n"), annotator="ann")
+        p.judgments.import_qrels(write("q.txt", "q1 0 A 3\n"), annotator="ann")
     window = open_project(path)
     events = ProjectEvents(window)
     seen: list[object] = []
@@ -134,7 +136,7 @@ def test_a_table_added_by_a_later_format_is_watched_without_being_listed(tmp_pat
     monkeypatch.setattr(core, "schema_tables", lambda: later)
     path = tmp_path / "p.ndcgproj"
     with create_project(path, annotator="ann") as p:
-        p.import_qrels(write("q.txt", "q1 0 A 3\n"), annotator="ann")
+        p.judgments.import_qrels(write("q.txt", "q1 0 A 3\n"), annotator="ann")
     conn = sqlite3.connect(path)
     conn.execute("CREATE TABLE later_things (version INTEGER NOT NULL, what TEXT)")
     conn.commit()
@@ -181,7 +183,7 @@ def test_a_workers_run_import_is_a_run_change_and_no_item_change(project, write)
     seen: list[object] = []
     events.subscribe(seen.append)
     path = write("r.txt", "q1 Q0 A 1 2.0 r\n")
-    worker = threading.Thread(target=lambda: project.import_run(path, name="r", annotator="ann"))
+    worker = threading.Thread(target=lambda: project.runs.import_run(path, name="r", annotator="ann"))
     worker.start()
     worker.join()
     events.check()
@@ -200,7 +202,7 @@ def test_a_workers_bulk_write_is_every_draft_without_reading_each_audit_row(proj
     events.subscribe(seen.append)
     lines = "".join(f"q{i % 700} 0 d{i} {i % 4}\n" for i in range(6_000))
     path = write("many.txt", lines)
-    worker = threading.Thread(target=lambda: project.import_qrels(path, annotator="ann"))
+    worker = threading.Thread(target=lambda: project.judgments.import_qrels(path, annotator="ann"))
     worker.start()
     worker.join()
     events.check()
@@ -213,13 +215,13 @@ def test_a_commit_no_mark_explains_is_any_draft(tmp_path, write):
     every draft may have changed."""
     path = tmp_path / "p.ndcgproj"
     with create_project(path, annotator="ann") as p:
-        p.import_qrels(write("q.txt", "q1 0 A 3\n"), annotator="ann")
+        p.judgments.import_qrels(write("q.txt", "q1 0 A 3\n"), annotator="ann")
     window = open_project(path)
     events = ProjectEvents(window)
     seen: list[object] = []
     events.subscribe(seen.append)
     docs = write("d.jsonl", '{"doc_id": "A", "title": "t", "text": "x"}\n')
-    worker = threading.Thread(target=lambda: window.import_documents(docs))
+    worker = threading.Thread(target=lambda: window.texts.import_documents(docs))
     worker.start()
     worker.join()
     events.check()
@@ -242,6 +244,6 @@ def test_a_subscriber_that_fails_never_makes_the_write_look_failed(project, monk
     events.subscribe(broken)
     project.judgments.set_grade("q1", "A", 1, version=2, annotator="ann")  # returns: the write committed
     assert reported == [RuntimeError]
-    assert project.pool_items(2).set_index("doc_id").loc["A", "grade"] == 1
+    assert project.pools.pool_items(2).set_index("doc_id").loc["A", "grade"] == 1
     events.unsubscribe(broken)
     events.close()

@@ -25,8 +25,8 @@ from ndcg_desktop.tasks.assessing import Item, load_template, preview_prompt
 def project(tmp_path, write):
     """A draft with texts: q1 (A graded 2 from a file, B ungraded), q2 (C ungraded)."""
     p = Project.create(tmp_path / "p.ndcgproj", scale=GradeScale(0, 3), annotator="ann")
-    p.import_queries(write("q.tsv", "q1\tsolar panels on roofs\nq2\tbread without yeast\n"))
-    p.import_documents(
+    p.texts.import_topics(write("q.tsv", "q1\tsolar panels on roofs\nq2\tbread without yeast\n"))
+    p.texts.import_documents(
         write(
             "d.jsonl",
             '{"doc_id": "A", "title": "Rooftop solar", "text": "Panels on a roof make power."}\n'
@@ -34,7 +34,9 @@ def project(tmp_path, write):
             '{"doc_id": "C", "title": "Soda bread", "text": "Baking soda raises the dough."}\n',
         )
     )
-    p.import_qrels(write("j.qrels", "q1 0 A 2\nq1 0 B -1\nq2 0 C -1\n"), negative_as_ungraded=True, annotator="ann")
+    p.judgments.import_qrels(
+        write("j.qrels", "q1 0 A 2\nq1 0 B -1\nq2 0 C -1\n"), negative_as_ungraded=True, annotator="ann"
+    )
     yield p
     p.close()
 

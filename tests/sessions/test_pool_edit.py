@@ -22,10 +22,10 @@ LABELS = default_labels(GradeScale())  # the projects' labels: 0..3, the default
 def slot(tmp_path, write):
     """v1 frozen (q1: A=3, B=0), draft v2 copied from it with C ungraded in q1; the slot holds it open."""
     p = create_project(tmp_path / "p.ndcgproj", annotator="ann")
-    p.import_qrels(write("q.txt", "q1 0 A 3\nq1 0 B 0\n"), annotator="ann")
+    p.judgments.import_qrels(write("q.txt", "q1 0 A 3\nq1 0 B 0\n"), annotator="ann")
     p.freeze(annotator="ann")
-    p.new_draft_from(1, annotator="ann")
-    p.add_items(pd.DataFrame({"query_id": ["q1"], "doc_id": ["C"]}), version=2, annotator="ann")
+    p.pools.new_draft_from(1, annotator="ann")
+    p.judgments.add_items(pd.DataFrame({"query_id": ["q1"], "doc_id": ["C"]}), version=2, annotator="ann")
     slot = ProjectSlot()
     slot.open(p, annotator="ann")
     yield slot
@@ -69,7 +69,7 @@ def test_a_frozen_version_is_refused_and_the_store_refuses_it_too(session):
 def test_a_read_only_project_is_refused(tmp_path, write):
     path = tmp_path / "r.ndcgproj"
     with create_project(path, annotator="ann") as p:
-        p.import_qrels(write("q.txt", "q1 0 A 3\n"), annotator="ann")
+        p.judgments.import_qrels(write("q.txt", "q1 0 A 3\n"), annotator="ann")
     slot = ProjectSlot()
     slot.open(open_project(path, read_only=True), annotator="ann")
     session = PoolEditSession()
@@ -127,12 +127,12 @@ def test_a_pending_discard_whose_draft_changed_is_dropped_and_refused(session):
     assert session.pending is None and PENDING in seen[-1]
     with pytest.raises(ValueError, match="the draft pool changed since the confirmation; discard again"):
         session.discard_job(plan)
-    assert session.project.draft() is not None
+    assert session.project.pools.draft() is not None
 
 
 def test_the_document_search_drops_an_older_answer_and_marks_what_is_in_the_pool(session, tmp_path, write):
     docs = '{"doc_id": "A", "title": "pools", "text": "x"}\n{"doc_id": "D", "title": "pools too", "text": "y"}\n'
-    session.project.import_documents(write("d.jsonl", docs))
+    session.project.texts.import_documents(write("d.jsonl", docs))
     search = DocumentSearch(session.project, session.in_pool())
     older, newer = search.job("pools"), search.job("pools")
     assert search.apply(older, older()) is False and search.found.empty

@@ -16,7 +16,7 @@ DUPLICATED = "q1 Q0 B 1 3.0 s\nq1 Q0 A 2 2.0 s\nq1 Q0 B 3 1.0 s\nq2 Q0 E 1 1.0 s
 @pytest.fixture
 def project(stored, write):
     p = stored(QRELS, RUN)
-    p.import_run(write("dup.txt", DUPLICATED), name="dup", annotator="ann")
+    p.runs.import_run(write("dup.txt", DUPLICATED), name="dup", annotator="ann")
     return p
 
 
@@ -46,7 +46,7 @@ def test_check_then_choose_then_score(project):
     run_job(session, session.score_job())
     result = session.result
     assert result.first.run_name == "sys" and result.first.version.version == 1
-    assert result.first.evaluation.manifest["judgments"]["pool_hash"] == project.version(1).hash
+    assert result.first.evaluation.manifest["judgments"]["pool_hash"] == project.pools.version(1).hash
     assert [(s.run_name, s.pool_version) for s in session.history()] == [("sys", 1)]
 
 
@@ -192,16 +192,16 @@ def test_a_version_frozen_while_the_views_are_open_is_preselected_in_scores_and_
     slot, sessions = _newly_frozen_sessions(project)
     assert [s.pool_version for s in sessions] == [1, 1]
     sessions[1].set_pool_version(1)
-    project.new_draft_from(1, annotator="ann")
+    project.pools.new_draft_from(1, annotator="ann")
     assert [s.pool_version for s in sessions] == [1, 1]  # a draft is not scored: nothing changes
-    item = project.pool_items(2).iloc[0]  # a regrade: a draft identical to version 1 would not freeze (issue 35)
+    item = project.pools.pool_items(2).iloc[0]  # a regrade: a draft identical to version 1 would not freeze (issue 35)
     project.judgments.set_grade(item["query_id"], item["doc_id"], 0 if item["grade"] else 1, version=2, annotator="ann")
     project.freeze(annotator="ann")
-    assert [v.version for v in project.versions() if v.frozen] == [1, 2]
+    assert [v.version for v in project.pools.versions() if v.frozen] == [1, 2]
     assert [s.pool_version for s in sessions] == [2, 2]
     for session in sessions:  # an older version chosen by hand stays chosen while nothing new is frozen
         session.set_pool_version(1)
-    project.import_run(project.path.parent / "r.txt", name="again", annotator="ann")
+    project.runs.import_run(project.path.parent / "r.txt", name="again", annotator="ann")
     assert [s.pool_version for s in sessions] == [1, 1]
     slot.events.close()
 

@@ -124,10 +124,10 @@ def test_why_work_cannot_be_handed_out(tmp_path, write):
     assert team_refusal(None) == TeamRefusal("no_project")
     with create_project(tmp_path / "p.ndcgproj", annotator="lead") as project:
         assert team_refusal(project) == TeamRefusal("no_draft")
-        project.import_qrels(write("q.txt", "q1 0 A 3\n"), annotator="lead")
+        project.judgments.import_qrels(write("q.txt", "q1 0 A 3\n"), annotator="lead")
         assert team_refusal(project) is None
         assert work_to_hand_out(project) == TeamRefusal("nothing_to_grade")
-        project.add_items(pd.DataFrame({"query_id": ["q1", "q1"], "doc_id": ["B", "C"]}), annotator="lead")
+        project.judgments.add_items(pd.DataFrame({"query_id": ["q1", "q1"], "doc_id": ["B", "C"]}), annotator="lead")
         assert work_to_hand_out(project).to_dict() == {"q1": 2}
     with open_project(tmp_path / "p.ndcgproj", read_only=True) as reader:
         assert team_refusal(reader) == TeamRefusal("read_only")
@@ -170,7 +170,7 @@ def test_the_people_assign_offers_are_the_projects_and_never_a_model(rated):  # 
             [("q1", "A", "model:smollm2", 2, "", "t")],
             columns=["query_id", "doc_id", "annotator", "grade", "note", "rated_at"],
         )
-        project.rating_store.add_ratings(frame, version=1, source="test", annotator="coord")
-        assert "model:smollm2" in project.rating_store.annotators()
+        project.ratings.add_ratings(frame, version=1, source="test", annotator="coord")
+        assert "model:smollm2" in project.ratings.annotators()
         assert known_people(project) == ("ana", "ben", "chen")
         assert AssignSession(pd.Series({"q1": 2}), "w", known_people(project)).names == "ana, ben, chen"

@@ -144,7 +144,7 @@ def test_a_write_records_the_name_it_is_given_whatever_the_environment_says(tmp_
     with Project.create(tmp_path / "p.ndcgproj", annotator="ana") as project:
         project.judgments.add_items(pd.DataFrame({"query_id": ["q1"], "doc_id": ["d1"]}), annotator="ana")
         taken = project.judgments.set_grade("q1", "d1", 2, annotator="zoe")
-        project.undo_store.undo(taken, action="undo grade", annotator="ben")
+        project.undo.restore(taken, action="undo grade", annotator="ben")
         project.judgments.set_note("q1", "d1", "on topic", annotator="zoe")
         log = project.judgments.audit_log()
         created_by = project.file.meta("created_by", "")

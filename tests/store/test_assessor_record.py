@@ -36,9 +36,9 @@ def draft(tmp_path):
     """A draft of q1 d1..d8 (scale 0..3): ana rated d1..d6 (d1..d3: 2, d4..d6: 0); d7, d8 no person rated."""
     path = tmp_path / "p.ndcgproj"
     with Project.create(path, scale=GradeScale(0, 3), annotator="coord") as p:
-        p.add_items(pd.DataFrame({"query_id": ["q1"] * len(DOCS), "doc_id": DOCS}), annotator="coord")
+        p.judgments.add_items(pd.DataFrame({"query_id": ["q1"] * len(DOCS), "doc_id": DOCS}), annotator="coord")
         grades = [2, 2, 2, 0, 0, 0]
-        p.rating_store.add_ratings(
+        p.ratings.add_ratings(
             ratings([("q1", d, "ana", g) for d, g in zip(DOCS, grades, strict=False)]),
             version=1,
             source="test",
@@ -76,11 +76,11 @@ def test_every_answer_is_kept_and_only_a_grade_becomes_the_models_rating(draft):
         assert kept["raw"].tolist() == ['{"grade": 3}', "I think it is relevant", '{"grade": 1}']
         assert kept.loc[1, "failure"] == 'the answer is not a JSON object {"grade": N}'
         assert kept["latency"].tolist() == [0.25] * 3 and kept["prompt_tokens"].tolist() == [100] * 3
-        mine = p.ratings(1).query("annotator == @MODEL")
+        mine = p.ratings.verified(1).query("annotator == @MODEL")
         assert mine[["doc_id", "grade"]].values.tolist() == [["d1", 3], ["d8", 1]]  # the failure is no rating
         assert p.assessor.judged(1, MODEL, "a" * 64)["doc_id"].tolist() == ["d1", "d8"]
         assert p.assessor.judged(1, MODEL, "b" * 64).empty  # another template judges again
-        log = p.audit_log(1)
+        log = p.judgments.audit_log(1)
         assert log[log["who"] == MODEL]["doc_id"].tolist() == ["d1", "d8"]
         assert p.assessor.runs(1)[["graded", "failed"]].values.tolist() == [[2, 1]]
 
@@ -90,21 +90,21 @@ def test_a_models_rating_never_settles_an_item(draft):
     ratings go through), an item only the model rated stays ungraded, and a model differing from a person
     leaves nothing to adjudicate."""
     with Project.open(draft) as p:
-        p.rating_store.add_ratings(
+        p.ratings.add_ratings(
             ratings([("q1", "d7", MODEL, 3), ("q1", "d1", MODEL, 0)]), version=1, source="t", annotator="coord"
         )
         run = start(p)
         p.assessor.record(run, [answer("d8", 2), answer("d2", 3)])
-        items = p.items(1).set_index("doc_id")["grade"]
+        items = p.pools.items(1).set_index("doc_id")["grade"]
         assert items[["d7", "d8"]].isna().all()  # rated by the model alone: ungraded
         assert items[["d1", "d2"]].tolist() == [2, 2]  # the person's grade stands
-        assert p.rating_store.unsettled(1) == 0 and p.awaiting_adjudication(1, "q1") == set()
-        p.rating_store.add_ratings(ratings([("q1", "d7", "ben", 1)]), version=1, source="t", annotator="coord")
-        assert p.items(1).set_index("doc_id").loc["d7", "grade"] == 1  # ben's alone, not ben's and the model's
+        assert p.ratings.unsettled(1) == 0 and p.ratings.awaiting(1, "q1") == set()
+        p.ratings.add_ratings(ratings([("q1", "d7", "ben", 1)]), version=1, source="t", annotator="coord")
+        assert p.pools.items(1).set_index("doc_id").loc["d7", "grade"] == 1  # ben's alone, not ben's and the model's
         # every other place that asks which items differ: progress per query, the advice, adjudication (d8: two
         # models differ, no person rated it)
-        p.rating_store.add_ratings(ratings([("q1", "d8", "model:other", 0)]), version=1, source="t", annotator="coord")
-        assert p.query_progress(1)["awaiting"].tolist() == [0]
+        p.ratings.add_ratings(ratings([("q1", "d8", "model:other", 0)]), version=1, source="t", annotator="coord")
+        assert p.pools.query_progress(1)["awaiting"].tolist() == [0]
         assert (
             what_blocks_freezing(p.file.conn, 1) == "draft version 1 has 1 item ungraded: grade them, or freeze "
             "without them (ndcg freeze PROJECT --remove-ungraded)"
@@ -115,7 +115,7 @@ def test_a_models_rating_never_settles_an_item(draft):
 
 def test_a_models_rating_never_counts_toward_an_adjudication_rule(draft):
     with Project.open(draft) as p:
-        p.rating_store.add_ratings(
+        p.ratings.add_ratings(
             ratings([("q1", "d7", "ana", 1), ("q1", "d7", "ben", 2)]), version=1, source="t", annotator="coord"
         )
         p.assessor.record(start(p), [answer("d7", 3)])
@@ -208,9 +208,9 @@ def test_filling_from_a_model_is_refused_until_it_was_compared_with_people_then_
         with pytest.raises(InputError, match="compared with people on 6 items .* needs at least 7"):
             p.freeze(fill_from=MODEL, min_shared=7, annotator="coord")
         version = p.freeze(fill_from=MODEL, min_shared=6, annotator="coord")
-        frozen = p.qrels(version.version).frame.set_index("doc_id")["grade"]
+        frozen = p.pools.qrels(version.version).frame.set_index("doc_id")["grade"]
         assert frozen.to_dict() == people | {"d7": 3, "d8": 0}  # people's grades, the model's only where none
-        team = p.team(version)
+        team = p.pools.team(version)
     assert team["adjudication"] == {MODEL: 2}
     found = team["models"][MODEL]
     assert found["grades"] == 2

@@ -74,11 +74,11 @@ def make_project(path: Path, tmp: Path) -> None:
     (tmp / "r.txt").write_text("q1 Q0 A 1 2 s\nq1 Q0 B 2 1 s\n")
     (tmp / "docs.jsonl").write_text("".join(f'{{"doc_id": "d{i}", "title": "t", "text": "x"}}\n' for i in range(10)))
     with Project.create(path, annotator="ann") as project:
-        project.import_qrels(tmp / "q.txt", annotator="ann")
-        project.import_run(tmp / "r.txt", name="bm25", annotator="ann")
-        project.import_documents(tmp / "docs.jsonl")
+        project.judgments.import_qrels(tmp / "q.txt", annotator="ann")
+        project.runs.import_run(tmp / "r.txt", name="bm25", annotator="ann")
+        project.texts.import_documents(tmp / "docs.jsonl")
         project.freeze(annotator="ann")
-        project.add_items(
+        project.judgments.add_items(
             pd.DataFrame({"query_id": ["q1"], "doc_id": ["C"]}), annotator="ann"
         )  # a draft, v2, with C ungraded
 
@@ -132,7 +132,7 @@ def test_a_full_file_limit_is_a_clear_error_and_changes_nothing(tmp_path):
         pages = project.file.conn.execute("PRAGMA page_count").fetchone()[0]
         project.file.conn.execute(f"PRAGMA max_page_count = {pages + 5}")
         with pytest.raises(DiskFull) as full:
-            project.import_documents(docs)
+            project.texts.import_documents(docs)
         message = str(full.value)
         assert message.startswith(f"{path}: the disk is full")
         assert "nothing was written" in message and "cannot rollback" not in message
@@ -194,14 +194,14 @@ def test_a_command_while_another_client_holds_the_write_lock_exits_2(locked, tmp
 def test_scoring_while_another_client_holds_the_write_lock_shows_the_scores_unrecorded(locked, capsys):
     """Only the record of an evaluation needs the write lock: the scores are shown, with a note (exit 0)."""
     with Project.open(locked, read_only=True) as project:
-        recorded = len(project.evaluations.evaluations())
+        recorded = len(project.runs.evaluations())
     code, out, err = run_cli(capsys, "score", "--project", locked, "--run-name", "bm25")
     assert code == 0
     assert "nDCG@10 mean           1.0000" in out
     assert err.count("\n") == 1 and err.startswith(f"note: {locked}: another program is writing to the project file")
     assert err.endswith("; this evaluation is not recorded in it\n")
     with Project.open(locked, read_only=True) as project:
-        assert len(project.evaluations.evaluations()) == recorded
+        assert len(project.runs.evaluations()) == recorded
 
 
 # --------------------------------------------------------------------------------------------
@@ -303,7 +303,7 @@ def test_a_damaged_page_in_the_documents_is_reported_as_damage(tmp_path, capsys)
     path = tmp_path / "p.ndcgproj"
     make_project(path, tmp_path)
     with Project.open(path) as project:
-        project.import_documents(big_documents(tmp_path / "big.jsonl", count=300))
+        project.texts.import_documents(big_documents(tmp_path / "big.jsonl", count=300))
     con = sqlite3.connect(path)
     page_size = con.execute("PRAGMA page_size").fetchone()[0]
     leaves = [r[0] for r in con.execute("SELECT pageno FROM dbstat WHERE name = 'documents' AND pagetype = 'leaf'")]
@@ -315,7 +315,7 @@ def test_a_damaged_page_in_the_documents_is_reported_as_damage(tmp_path, capsys)
             handle.write(b"\xa5" * page_size)
     with Project.open(path, read_only=True) as project:  # the open check leaves the corpus out (speed)
         with pytest.raises(ProjectDamaged) as damaged:
-            project.document("big150")
+            project.texts.document("big150")
     assert str(damaged.value).startswith(f"{path}: is damaged (SQLite: database disk image is malformed)")
     code, _, err = run_cli(capsys, "import-docs", path, tmp_path / "docs.jsonl")
     assert code == 2

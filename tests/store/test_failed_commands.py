@@ -34,10 +34,10 @@ def frozen(tmp_path) -> Path:
     (tmp_path / "q.txt").write_text("q1 0 A 3\nq1 0 B 2\n")
     (tmp_path / "r.txt").write_text("q1 Q0 X 1 3 s\nq1 Q0 A 2 2 s\n")
     with Project.create(path, annotator="ann") as project:
-        project.import_qrels(tmp_path / "q.txt", annotator="ann")
-        project.import_run(tmp_path / "r.txt", name="bm25", annotator="ann")
+        project.judgments.import_qrels(tmp_path / "q.txt", annotator="ann")
+        project.runs.import_run(tmp_path / "r.txt", name="bm25", annotator="ann")
         project.freeze(annotator="ann")
-        assert project.draft() is None
+        assert project.pools.draft() is None
     return path
 
 
@@ -70,29 +70,29 @@ def test_pool_preview_counts_against_the_frozen_pool_a_new_draft_would_copy(froz
     with Project.open(frozen) as project:
         preview = project.pool_from_runs(["bm25"], 2, apply=False)
         assert preview.to_dict("records") == [{"query_id": "q1", "candidates": 2, "new": 1}]
-        assert project.draft() is None
+        assert project.pools.draft() is None
         applied = project.pool_from_runs(["bm25"], 2, annotator="ann")
         assert applied.to_dict("records") == preview.to_dict("records")
-        assert project.draft() is not None
+        assert project.pools.draft() is not None
 
 
 FAILING: dict[str, Callable[[Project, Path], object]] = {
     "grade-outside-scale": lambda p, _: p.judgments.set_grade("q1", "A", 9, annotator="ann"),
     "grade-unknown-item": lambda p, _: p.judgments.set_grade("q1", "nope", 1, annotator="ann"),
     "note-unknown-item": lambda p, _: p.judgments.set_note("q1", "nope", "a note", annotator="ann"),
-    "import-missing-file": lambda p, tmp: p.import_qrels(tmp / "missing.qrels", annotator="ann"),
-    "import-bad-line": lambda p, tmp: p.import_qrels(tmp / "bad.qrels", annotator="ann"),
-    "import-clash": lambda p, tmp: p.import_qrels(tmp / "clash.qrels", annotator="ann"),
+    "import-missing-file": lambda p, tmp: p.judgments.import_qrels(tmp / "missing.qrels", annotator="ann"),
+    "import-bad-line": lambda p, tmp: p.judgments.import_qrels(tmp / "bad.qrels", annotator="ann"),
+    "import-clash": lambda p, tmp: p.judgments.import_qrels(tmp / "clash.qrels", annotator="ann"),
     "pool-unknown-run": lambda p, _: p.pool_from_runs(["nope"], 2, annotator="ann"),
     "pool-depth-0": lambda p, _: p.pool_from_runs(["bm25"], 0, annotator="ann"),
     "send-unknown-run": lambda p, _: apply_send_for_judging(
         p, plan_send_for_judging(p, "nope", None, depth=10), annotator="ann"
     ),
-    "add-frozen-version": lambda p, _: p.add_items(
+    "add-frozen-version": lambda p, _: p.judgments.add_items(
         pd.DataFrame({"query_id": ["q1"], "doc_id": ["Z"]}), version=1, annotator="ann"
     ),
     "freeze-without-draft": lambda p, _: p.freeze(annotator="ann"),
-    "new-draft-from-missing": lambda p, _: p.new_draft_from(7, annotator="ann"),
+    "new-draft-from-missing": lambda p, _: p.pools.new_draft_from(7, annotator="ann"),
 }
 
 
@@ -104,14 +104,14 @@ def test_a_failing_store_call_changes_nothing(frozen, tmp_path, operation):
     with Project.open(frozen) as project:
         with pytest.raises(InputError):
             operation(project, tmp_path)
-        assert project.draft() is None
+        assert project.pools.draft() is None
     assert dump(frozen) == before
 
 
 def test_remove_ungraded_without_a_draft_creates_none(frozen):
     before = dump(frozen)
     with Project.open(frozen) as project:
-        assert project.remove_ungraded(annotator="ann") == 0
+        assert project.judgments.remove_ungraded(annotator="ann") == 0
     assert dump(frozen) == before
 
 
@@ -154,7 +154,7 @@ main(["freeze", sys.argv[1], "--remove-ungraded"])
 def test_freeze_remove_ungraded_killed_part_way_leaves_the_draft_as_it_was(tmp_path):
     path = tmp_path / "draft.ndcgproj"
     with Project.create(path, annotator="ann") as project:
-        project.add_items(pd.DataFrame({"query_id": ["q1"] * 3, "doc_id": ["A", "B", "C"]}), annotator="ann")
+        project.judgments.add_items(pd.DataFrame({"query_id": ["q1"] * 3, "doc_id": ["A", "B", "C"]}), annotator="ann")
         project.judgments.set_grade("q1", "A", 3, annotator="ann")
     before = dump(path)
     script = tmp_path / "kill.py"
@@ -165,4 +165,4 @@ def test_freeze_remove_ungraded_killed_part_way_leaves_the_draft_as_it_was(tmp_p
     with Project.open(path) as project:
         version = project.freeze(remove_ungraded=True, annotator="ann")  # and the same freeze, not killed, still works
         assert version.frozen
-        assert project.pool_items(version.version)["doc_id"].tolist() == ["A"]
+        assert project.pools.pool_items(version.version)["doc_id"].tolist() == ["A"]

@@ -26,7 +26,7 @@ def project(tmp_path) -> Path:
     path = tmp_path / "p.ndcgproj"
     (tmp_path / "q.txt").write_text("q1 0 A 3\nq1 0 B 2\n")
     with Project.create(path, annotator="ana") as p:
-        p.import_qrels(tmp_path / "q.txt", annotator="ana")
+        p.judgments.import_qrels(tmp_path / "q.txt", annotator="ana")
     return path
 
 

@@ -25,7 +25,7 @@ def draft(tmp_path):
     """A draft of two items, both graded 2 by ann (grade and rating), ready to freeze."""
     path = tmp_path / "p.ndcgproj"
     with Project.create(path, annotator="ann") as project:
-        project.add_items(pd.DataFrame({"query_id": ["q1", "q1"], "doc_id": ["A", "B"]}), annotator="ann")
+        project.judgments.add_items(pd.DataFrame({"query_id": ["q1", "q1"], "doc_id": ["A", "B"]}), annotator="ann")
         project.judgments.set_grade("q1", "A", 2, annotator="ann")
         project.judgments.set_grade("q1", "B", 2, annotator="ann")
     return path

@@ -47,7 +47,7 @@ def test_freezing_appends_a_link_that_chains_the_previous_one(frozen, tmp_path):
     path, v1 = frozen
     assert chain(path) == [(1, v1, link("", 1, v1))]
     with Project.open(path) as project:
-        project.new_draft_from(1, annotator="ann")
+        project.pools.new_draft_from(1, annotator="ann")
         project.judgments.set_grade("q1", "C", 0, annotator="ann")
         v2 = project.freeze(annotator="ann").hash
     assert v2 is not None and v2 != v1
@@ -100,7 +100,7 @@ def test_a_chain_row_deleted_or_edited_is_reported_at_open_and_at_every_use(froz
     with Project.open(path, read_only=True) as project:
         assert any(said in problem for problem in project.protection_problems())
         with pytest.raises(FrozenVersionChanged, match=said):
-            project.qrels(1)
+            project.pools.qrels(1)
 
 
 def test_the_chain_refuses_a_second_row_for_a_number_and_a_row_for_a_draft(frozen):  # noqa: F811
@@ -127,7 +127,7 @@ def test_an_older_file_gets_its_chain_when_it_is_migrated(tmp_path, data_dir):
     assert frozen_before  # the old file has a frozen version to record
     with Project.open(path) as project:
         assert project.file.schema_version == SCHEMA_VERSION and project.protection_problems() == []
-        project.qrels(1)
+        project.pools.qrels(1)
     expected, previous = [], ""
     for version, digest in frozen_before:
         previous = link(previous, version, digest)
@@ -138,11 +138,11 @@ def test_an_older_file_gets_its_chain_when_it_is_migrated(tmp_path, data_dir):
 def test_a_new_draft_after_a_discard_reuses_no_frozen_number(frozen):  # noqa: F811
     path, v1 = frozen
     with Project.open(path) as project:
-        project.new_draft_from(1, annotator="ann")
-        project.add_items(pd.DataFrame({"query_id": ["q1"], "doc_id": ["E"]}), annotator="ann")
-        project.discard_draft(annotator="ann")
+        project.pools.new_draft_from(1, annotator="ann")
+        project.judgments.add_items(pd.DataFrame({"query_id": ["q1"], "doc_id": ["E"]}), annotator="ann")
+        project.judgments.discard_draft(annotator="ann")
         # nor the discarded draft's number (issue 23 item 3: its undo brings it back under that number)
-        assert project.new_draft_from(1, annotator="ann").version == 3
+        assert project.pools.new_draft_from(1, annotator="ann").version == 3
     assert chain(path) == [(1, v1, link("", 1, v1))]
 
 
@@ -157,7 +157,7 @@ _VERSION_TRIGGERS = (
 
 def _two_frozen(path: Path) -> str:
     with Project.open(path) as project:
-        project.new_draft_from(1, annotator="ann")
+        project.pools.new_draft_from(1, annotator="ann")
         project.judgments.set_grade("q1", "C", 0, annotator="ann")
         v2 = project.freeze(annotator="ann").hash
     assert v2 is not None
@@ -193,7 +193,7 @@ def test_the_last_frozen_version_removed_with_its_link_and_rows_is_tampering(fro
     path, v1 = frozen
     v2 = _two_frozen(path)
     with Project.open(path) as project:
-        project.new_draft_from(
+        project.pools.new_draft_from(
             2, annotator="ann"
         )  # its 'draft' row follows v2's in the log: removing v2's rows leaves a gap
     tamper(path, *_remove_version(2, audit=audit), triggers=_VERSION_TRIGGERS + ("audit_log_not_deleted",) * audit)
@@ -211,7 +211,7 @@ def test_the_last_frozen_version_removed_with_its_link_and_rows_is_tampering(fro
         assert (row["version"], row["intact"], row["changed"]) == (1, False, None)
         assert said in row["unproven"]
         with pytest.raises(FrozenVersionChanged, match="pool version 1 cannot be proven: the record"):
-            project.qrels(1)
+            project.pools.qrels(1)
     with pytest.raises(ProtectionAltered, match=re.escape(said)) as refused:
         Project.open(path)
     assert "every frozen version still matches" not in str(refused.value)
@@ -231,7 +231,7 @@ def test_a_version_flipped_back_blames_itself_and_never_clears_the_frozen_versio
         rows = project.status()["pool_versions"]
         assert [(r["version"], r["intact"], r["changed"]) for r in rows] == [(1, False, None), (2, False, said)]
         with pytest.raises(FrozenVersionChanged) as unproven:
-            project.qrels(1)
+            project.pools.qrels(1)
     assert str(unproven.value).split(": ", 1)[1].startswith("pool version 1 cannot be proven")
     assert "pool version 1 has changed" not in str(unproven.value)
     assert main(["status", str(path)]) == 0

@@ -57,8 +57,8 @@ def frozen(tmp_path) -> tuple[Path, str]:
     (tmp_path / "q.txt").write_text("q1 0 A 3\nq1 0 B 2\nq1 0 C 1\nq2 0 D 1\n")
     (tmp_path / "r.txt").write_text("q1 Q0 A 1 3 s\nq1 Q0 B 2 2 s\nq2 Q0 D 1 1 s\n")
     with Project.create(path, annotator="ann") as project:
-        project.import_qrels(tmp_path / "q.txt", annotator="ann")
-        project.import_run(tmp_path / "r.txt", name="bm25", annotator="ann")
+        project.judgments.import_qrels(tmp_path / "q.txt", annotator="ann")
+        project.runs.import_run(tmp_path / "r.txt", name="bm25", annotator="ann")
         version = project.freeze(annotator="ann")
     assert version.hash is not None
     return path, version.hash
@@ -82,11 +82,11 @@ def assert_every_use_refused(path: Path, recorded: str, now: str, tmp_path: Path
     assert recorded != now
     with Project.open(path, read_only=True) as project:
         for use in (
-            lambda: project.qrels(1),
-            lambda: project.qrels(),
-            lambda: project.frozen_version(None),
+            lambda: project.pools.qrels(1),
+            lambda: project.pools.qrels(),
+            lambda: project.pools.frozen_version(None),
             lambda: project.export_qrels(tmp_path / "out.qrels", version=1),
-            lambda: project.query_progress(1),
+            lambda: project.pools.query_progress(1),
         ):
             with pytest.raises(FrozenVersionChanged) as refused:
                 use()
@@ -113,10 +113,10 @@ def test_an_intact_frozen_version_is_used_normally(frozen, tmp_path, capsys):
     path, recorded = frozen
     assert changed_hash(path) == recorded  # the independent computation agrees on an intact file
     with Project.open(path) as project:
-        assert project.qrels(1).frame["grade"].tolist() == [3, 2, 1, 1]
+        assert project.pools.qrels(1).frame["grade"].tolist() == [3, 2, 1, 1]
         project.export_qrels(tmp_path / "out.qrels", version=1)
-        assert len(project.query_progress(1)) == 2
-        assert project.new_draft_from(1, annotator="ann").version == 2
+        assert len(project.pools.query_progress(1)) == 2
+        assert project.pools.new_draft_from(1, annotator="ann").version == 2
     assert main(["score", "--project", str(path), "--run-name", "bm25", "--unjudged", "zero"]) == 0
 
 
@@ -147,8 +147,8 @@ def test_trigger_dropped_grade_updated_and_trigger_recreated_is_caught_by_the_ha
     with Project.open(path) as project:  # writable: the protection is back
         assert project.protection_problems() == []
         with pytest.raises(FrozenVersionChanged, match=recorded):
-            project.new_draft_from(1, annotator="ann")
-        assert project.draft() is None  # nothing was written
+            project.pools.new_draft_from(1, annotator="ann")
+        assert project.pools.draft() is None  # nothing was written
     assert_every_use_refused(path, recorded, now, tmp_path, capsys)
 
 
@@ -171,7 +171,7 @@ def test_a_row_inserted_or_deleted_in_a_frozen_version_is_refused(frozen, tmp_pa
     )
     with Project.open(path, read_only=True) as project:
         with pytest.raises(FrozenVersionChanged) as refused:
-            project.qrels(1)
+            project.pools.qrels(1)
     assert recorded in str(refused.value)
     assert "pool version 1" in str(refused.value)
 
@@ -233,10 +233,10 @@ def test_a_change_made_while_the_project_is_open_is_caught_at_the_next_use(froze
     """Verification is remembered only until another connection commits (PRAGMA data_version)."""
     path, recorded = frozen
     with Project.open(path, read_only=True) as project:
-        assert project.qrels(1).frame["grade"].tolist() == [3, 2, 1, 1]
+        assert project.pools.qrels(1).frame["grade"].tolist() == [3, 2, 1, 1]
         tamper(path, "UPDATE judgments SET grade = 0 WHERE version = 1 AND doc_id = 'A'")
         with pytest.raises(FrozenVersionChanged, match=recorded):
-            project.qrels(1)
+            project.pools.qrels(1)
 
 
 @pytest.mark.parametrize("read_only", [False, True])
@@ -248,13 +248,13 @@ def test_a_check_remembered_on_one_threads_connection_never_vouches_for_another_
 
     path, recorded = frozen
     with Project.open(path, read_only=read_only) as project:
-        assert project.frozen_version(1).hash == recorded  # verified on this thread's connection
+        assert project.pools.frozen_version(1).hash == recorded  # verified on this thread's connection
         tamper(path, "UPDATE judgments SET grade = 0 WHERE version = 1 AND doc_id = 'A'")
         outcome: list[object] = []
 
         def worker() -> None:
             try:
-                outcome.append(project.frozen_version(1))
+                outcome.append(project.pools.frozen_version(1))
             except FrozenVersionChanged as exc:
                 outcome.append(exc)
 
@@ -263,7 +263,7 @@ def test_a_check_remembered_on_one_threads_connection_never_vouches_for_another_
         thread.join(30)
         assert isinstance(outcome[0], FrozenVersionChanged) and recorded in str(outcome[0])
         with pytest.raises(FrozenVersionChanged, match=recorded):  # and on the window's thread too
-            project.frozen_version(1)
+            project.pools.frozen_version(1)
 
 
 # Any IDs rule 14 allows (freezing refuses the others, even in a draft edited through raw SQL).
@@ -279,7 +279,7 @@ def test_the_check_reads_in_the_order_the_freeze_hashed(tmp_path_factory, triple
     path = tmp_path_factory.mktemp("order") / "p.ndcgproj"
     frame = pd.DataFrame(triples, columns=["query_id", "doc_id", "grade"])
     with Project.create(path, annotator="ann") as project:
-        project.add_items(frame[["query_id", "doc_id"]], annotator="ann")
+        project.judgments.add_items(frame[["query_id", "doc_id"]], annotator="ann")
         for q, d, g in triples:
             project.judgments.set_grade(q, d, g, annotator="ann")
         version = project.freeze(annotator="ann")
@@ -314,9 +314,9 @@ def test_rows_merged_through_a_tab_or_a_line_break_are_refused_though_the_text_h
     assert changed_hash(path) == recorded  # the attack works on the text alone
     with Project.open(path, read_only=True) as project:
         with pytest.raises(FrozenVersionChanged, match="a stored ID now holds a tab or a line break"):
-            project.frozen_version(1)
+            project.pools.frozen_version(1)
         with pytest.raises(FrozenVersionChanged, match="a stored ID now holds a tab or a line break"):
-            project.qrels(1)
+            project.pools.qrels(1)
         assert project.status()["pool_versions"][0]["intact"] is False
 
 
@@ -332,7 +332,7 @@ def test_ratings_merged_through_a_tab_or_a_line_break_are_refused(frozen):
     )
     with Project.open(path, read_only=True) as project:
         with pytest.raises(FrozenVersionChanged, match="import:q.txt .* they are now 3 ratings with sha256 none: a"):
-            project.qrels(1)
+            project.pools.qrels(1)
 
 
 DRAFT_EDITS = [
@@ -363,7 +363,7 @@ def test_freezing_refuses_a_draft_edited_into_what_no_reader_accepts(tmp_path, c
     path = tmp_path / "p.ndcgproj"
     (tmp_path / "q.txt").write_text("q1 0 A 3\nq1 0 B 2\nq2 0 D 1\n")
     with Project.create(path, annotator="ann") as project:
-        project.import_qrels(tmp_path / "q.txt", annotator="ann")
+        project.judgments.import_qrels(tmp_path / "q.txt", annotator="ann")
     con = sqlite3.connect(path, isolation_level=None)
     try:
         con.execute(edit)
@@ -378,4 +378,4 @@ def test_freezing_refuses_a_draft_edited_into_what_no_reader_accepts(tmp_path, c
         return
     assert "draft version 1 cannot be frozen: " in err and message in err and "Traceback" not in err
     with Project.open(path, read_only=True) as project:
-        assert [v.state for v in project.versions()] == ["draft"]
+        assert [v.state for v in project.pools.versions()] == ["draft"]

@@ -41,16 +41,16 @@ def _frozen(tmp_path: Path, qrels: Path, name: str = "p.ndcgproj") -> Project:
 def test_each_judgment_keeps_its_iteration_as_written_and_export_writes_it_back(tmp_path, rounds_file):
     expected = read_file(rounds_file)
     with _frozen(tmp_path, rounds_file) as project:
-        assert as_set(project.pool_items(1)) == as_set(expected)
+        assert as_set(project.pools.pool_items(1)) == as_set(expected)
         export_frozen_pool(project, tmp_path / "out.qrels", version=1)
         export_frozen_pool(project, tmp_path / "out.csv", version=1, fmt="csv")
-        digest = project.version(1).hash
+        digest = project.pools.version(1).hash
     assert as_set(read_file(tmp_path / "out.qrels")) == as_set(expected)  # not 0 on every line
     csv = pd.read_csv(tmp_path / "out.csv", dtype=str).astype({"grade": "int64"})
     assert list(csv.columns) == ["query_id", "doc_id", "grade", "iteration"] and as_set(csv) == as_set(expected)
     for exported in ("out.qrels", "out.csv"):  # each re-imports to the same hash and the same rounds
         with _frozen(tmp_path, tmp_path / exported, name=f"{exported}.ndcgproj") as again:
-            assert again.version(1).hash == digest and as_set(again.pool_items(1)) == as_set(expected)
+            assert again.pools.version(1).hash == digest and as_set(again.pools.pool_items(1)) == as_set(expected)
 
 
 def test_a_new_draft_copies_each_judgments_iteration(tmp_path, rounds_file):
@@ -58,7 +58,7 @@ def test_a_new_draft_copies_each_judgments_iteration(tmp_path, rounds_file):
 
     with _frozen(tmp_path, rounds_file) as project:
         draft = start_draft(project, 1, annotator="ana")
-        assert as_set(project.pool_items(draft.draft.version)) == as_set(project.pool_items(1))
+        assert as_set(project.pools.pool_items(draft.draft.version)) == as_set(project.pools.pool_items(1))
 
 
 def test_iteration_filters_what_is_exported_and_an_unknown_one_is_refused(tmp_path, rounds_file):
@@ -110,16 +110,16 @@ def test_an_older_project_migrates_with_iteration_0_and_keeps_its_hashes(tmp_pat
     path = _copy_v4(tmp_path, data_dir)
     with Project.open(path, read_only=True) as old:  # read-only: not migrated, read as iteration 0
         assert old.file.schema_version < ITERATION_FORMAT
-        frozen = [v for v in old.versions() if v.frozen]
-        items = {v.version: old.pool_items(v.version) for v in frozen}
+        frozen = [v for v in old.pools.versions() if v.frozen]
+        items = {v.version: old.pools.pool_items(v.version) for v in frozen}
         export_frozen_pool(old, tmp_path / "before.qrels", version=frozen[0].version)
     assert frozen and all(set(frame["iteration"]) == {"0"} for frame in items.values())
     with Project.open(path) as p:
         assert p.file.schema_version == SCHEMA_VERSION == ITERATION_FORMAT
         assert p.protection_problems() == []
         for v in frozen:
-            assert p.frozen_version(v.version).hash == v.hash  # proven against the hash recorded before
-            assert set(p.pool_items(v.version)["iteration"]) == {"0"}
+            assert p.pools.frozen_version(v.version).hash == v.hash  # proven against the hash recorded before
+            assert set(p.pools.pool_items(v.version)["iteration"]) == {"0"}
         export_frozen_pool(p, tmp_path / "after.qrels", version=frozen[0].version)
     assert (tmp_path / "after.qrels").read_bytes() == (tmp_path / "before.qrels").read_bytes()
     assert {line.split()[1] for line in (tmp_path / "after.qrels").read_text().splitlines()} == {"0"}

@@ -10,7 +10,7 @@ from ndcg_desktop.store import Project
 
 
 def rows(project):
-    items = project.pool_items(1).set_index("doc_id")
+    items = project.pools.pool_items(1).set_index("doc_id")
 
     def value(x):
         return None if pd.isna(x) else x
@@ -22,13 +22,13 @@ def test_imported_grades_are_credited_to_the_file_and_the_import_to_the_user(tmp
     qrels = tmp_path / "assessors-2024.qrels"
     qrels.write_text("q1 0 A 2\nq1 0 B -1\n")
     with Project.create(tmp_path / "p.ndcgproj", annotator="alice") as p:
-        p.import_qrels(qrels, negative_as_ungraded=True, annotator="alice")
+        p.judgments.import_qrels(qrels, negative_as_ungraded=True, annotator="alice")
         got = {d: (g, who) for d, (g, who, _at) in rows(p).items()}
         assert got == {"A": (2, "import:assessors-2024.qrels"), "B": (None, None)}
         (tmp_path / "more.qrels").write_text("q1 0 B 1\n")  # fills the ungraded item
-        p.import_qrels(tmp_path / "more.qrels", annotator="alice")
+        p.judgments.import_qrels(tmp_path / "more.qrels", annotator="alice")
         assert rows(p)["B"][:2] == (1, "import:more.qrels")
-        log = p.audit_log()
+        log = p.judgments.audit_log()
         log = log[log["query_id"] != ""]  # the draft's own row (issue 33 item 10: new drafts are audited) aside
         assert list(log["action"]) == ["import", "import", "import"] and set(log["who"]) == {"alice"}
 
@@ -37,14 +37,14 @@ def test_restore_puts_back_grade_annotator_and_time_and_is_audited(tmp_path):
     qrels = tmp_path / "j.qrels"
     qrels.write_text("q1 0 A 2\n")
     with Project.create(tmp_path / "p.ndcgproj", annotator="bob") as p:
-        p.import_qrels(qrels, annotator="bob")
+        p.judgments.import_qrels(qrels, annotator="bob")
         before = rows(p)["A"]
         assert before[0] == 2
         taken = p.judgments.set_grade("q1", "A", 0, annotator="bob")
         assert rows(p)["A"][:2] == (0, "bob")
-        p.undo(taken, action="undo grade", annotator="bob")  # what the grade took, put back
+        p.undo.restore(taken, action="undo grade", annotator="bob")  # what the grade took, put back
         assert rows(p)["A"] == before
-        log = p.audit_log()
+        log = p.judgments.audit_log()
         # the undo is audited as an undo, not as a judgment (judging pace counts only "grade" rows)
         assert log[["action", "old_grade", "new_grade", "who"]].values.tolist()[-2:] == [
             ["grade", 2, 0, "bob"],
@@ -55,10 +55,12 @@ def test_restore_puts_back_grade_annotator_and_time_and_is_audited(tmp_path):
 def test_the_judging_order_is_recorded_in_the_project(tmp_path):
     path = tmp_path / "p.ndcgproj"
     with Project.create(path, annotator="carol") as p:
-        assert p.judging_order() == "blind"  # the default: blind judging
-        p.set_judging_order("doc_id")  # which orders there are is the use case's rule: tests/tasks/test_grading.py
+        assert p.judgments.judging_order() == "blind"  # the default: blind judging
+        p.judgments.set_judging_order(
+            "doc_id"
+        )  # which orders there are is the use case's rule: tests/tasks/test_grading.py
     with Project.open(path, read_only=True) as p:
-        assert p.judging_order() == "doc_id"
+        assert p.judgments.judging_order() == "doc_id"
 
 
 def test_import_qrels_stores_exactly_the_files_judgments_ratings_and_audit_rows(tmp_path):
@@ -72,11 +74,11 @@ def test_import_qrels_stores_exactly_the_files_judgments_ratings_and_audit_rows(
         return tmp_path / name
 
     with Project.create(tmp_path / "p.ndcgproj", annotator="alice") as p:
-        p.import_qrels(write("one.qrels", first), negative_as_ungraded=True, annotator="alice")
-        p.import_qrels(write("two.qrels", second), annotator="alice")
-        items = p.pool_items(1)
-        ratings = p.ratings(1)
-        log = p.audit_log(1)
+        p.judgments.import_qrels(write("one.qrels", first), negative_as_ungraded=True, annotator="alice")
+        p.judgments.import_qrels(write("two.qrels", second), annotator="alice")
+        items = p.pools.pool_items(1)
+        ratings = p.ratings.verified(1)
+        log = p.judgments.audit_log(1)
         log = log[log["query_id"] != ""].reset_index(drop=True)  # the draft's own row (new drafts are audited)
     grades = {(q, d): (None if g < 0 else g, "import:one.qrels") for q, d, g in first}
     grades.update(
@@ -117,7 +119,7 @@ def test_nobody_can_take_the_name_a_file_import_is_credited_to(tmp_path, monkeyp
     path = tmp_path / "p.ndcgproj"
     (tmp_path / "qrels.txt").write_text("q1 0 A 2\n")
     with Project.create(path, annotator="alice") as project:
-        project.import_qrels(tmp_path / "qrels.txt", annotator="alice")
+        project.judgments.import_qrels(tmp_path / "qrels.txt", annotator="alice")
         with pytest.raises(InputError, match="annotator name .* starts with 'import:'"):
             import_ratings(project, tmp_path / "qrels.txt", name, imported_by="alice")
     with pytest.raises(InputError, match="user name .* starts with 'import:'"):
@@ -133,5 +135,5 @@ def test_a_file_whose_name_breaks_the_name_rule_is_refused_before_its_grades_are
     odd.write_text("q1 0 A 2\n")
     with Project.create(path, annotator="alice") as project:
         with pytest.raises(InputError, match="file name .* contains .*rename the file"):
-            project.import_qrels(odd, annotator="alice")
-        assert project.draft() is None  # nothing written
+            project.judgments.import_qrels(odd, annotator="alice")
+        assert project.pools.draft() is None  # nothing written

@@ -38,7 +38,7 @@ def project(tmp_path) -> Path:
     path = tmp_path / "real" / "p.ndcgproj"
     path.parent.mkdir()
     with Project.create(path, annotator="ann") as p:
-        p.add_items(pd.DataFrame({"query_id": ["q1"], "doc_id": ["A"]}), annotator="ann")
+        p.judgments.add_items(pd.DataFrame({"query_id": ["q1"], "doc_id": ["A"]}), annotator="ann")
     return path
 
 
@@ -76,7 +76,7 @@ def test_another_path_to_a_held_project_is_refused(held, tmp_path):
             Project.open(path)
         assert str(path) in str(refused.value), how
         with Project.open(path, read_only=True) as viewer:  # reading needs no lock
-            assert len(viewer.pool_items(1)) == 1
+            assert len(viewer.pools.pool_items(1)) == 1
 
 
 def test_deleting_lock_files_beside_a_held_project_does_not_let_a_second_writer_in(held):
@@ -119,7 +119,7 @@ def test_a_project_with_a_second_hard_link_is_refused(project, tmp_path, read_on
         )
     hardlink.unlink()
     with Project.open(project, read_only=read_only) as p:
-        assert len(p.pool_items(1)) == 1
+        assert len(p.pools.pool_items(1)) == 1
 
 
 @pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="counts descriptors in /proc")

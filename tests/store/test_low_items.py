@@ -25,8 +25,8 @@ def frozen(tmp_path) -> Path:
     (tmp_path / "q.txt").write_text("q1 0 A 3\nq1 0 B 1\n")
     (tmp_path / "r.txt").write_text("q1 Q0 X 1 3 s\nq1 Q0 A 2 2 s\nq1 Q0 Y 3 1 s\n")
     with Project.create(path, annotator="ann") as project:
-        project.import_qrels(tmp_path / "q.txt", annotator="ann")
-        project.import_run(tmp_path / "r.txt", name="bm25", annotator="ann")
+        project.judgments.import_qrels(tmp_path / "q.txt", annotator="ann")
+        project.runs.import_run(tmp_path / "r.txt", name="bm25", annotator="ann")
         project.freeze(annotator="ann")
     return path
 
@@ -45,7 +45,7 @@ def test_project_files_and_exports_honour_the_umask(tmp_path, umask, mask):
     path = tmp_path / "p.ndcgproj"
     (tmp_path / "q.txt").write_text("q1 0 A 3\n")
     with Project.create(path, annotator="ann") as project:
-        project.import_qrels(tmp_path / "q.txt", annotator="ann")
+        project.judgments.import_qrels(tmp_path / "q.txt", annotator="ann")
         project.freeze(annotator="ann")
         project.export_qrels(tmp_path / "out.qrels")
         project.export_qrels(tmp_path / "out.csv", fmt="csv")

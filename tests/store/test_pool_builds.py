@@ -35,7 +35,7 @@ def _choices(rows: list[tuple[str, str, int, int]]) -> pd.DataFrame:
 @pytest.fixture
 def project(tmp_path: Path) -> Project:
     with Project.create(tmp_path / "p.ndcgproj", annotator="ana") as p:
-        p.add_items(
+        p.judgments.add_items(
             pd.DataFrame({"query_id": ["q1"], "doc_id": ["d0"]}), action="add", annotator="ana"
         )  # in the draft before
     return Project.open(tmp_path / "p.ndcgproj")
@@ -64,10 +64,10 @@ def test_a_build_records_its_strategy_runs_queries_and_order(project: Project) -
         ["q1", 3, "d1", 1],
         ["q2", 1, "d9", 1],
     ]
-    assert sorted(project.pool_items(1)["doc_id"]) == ["d0", "d1", "d3", "d9"]
+    assert sorted(project.pools.pool_items(1)["doc_id"]) == ["d0", "d1", "d3", "d9"]
     status = next(v for v in project.status()["pool_versions"] if v["version"] == 1)
     assert status["pooling"] == [build.record()]
-    actions = project.audit_log(1)["action"].tolist()
+    actions = project.judgments.audit_log(1)["action"].tolist()
     assert actions.count("pool") == 3
 
 
@@ -157,7 +157,7 @@ def test_an_older_file_gains_the_tables_and_keeps_its_protection(tmp_path: Path)
     with Project.open(tmp_path / "project-v4.ndcgproj") as p:
         assert p.file.schema_version == SCHEMA_VERSION >= POOLING_FORMAT
         assert p.protection_problems() == []
-        assert all(p.builds.builds(v.version) == [] for v in p.versions())
+        assert all(p.builds.builds(v.version) == [] for v in p.pools.versions())
 
 
 def test_the_discard_confirmation_names_the_record(project: Project) -> None:

@@ -37,7 +37,7 @@ def test_create_sets_scale_labels_and_refuses_overwrite(tmp_path):
 
 
 def test_grade_is_on_disk_when_the_call_returns(project, write):
-    project.import_qrels(write("q.txt", "q1 0 A -1\n"), negative_as_ungraded=True, annotator="ann")
+    project.judgments.import_qrels(write("q.txt", "q1 0 A -1\n"), negative_as_ungraded=True, annotator="ann")
     project.judgments.set_grade("q1", "A", 2, annotator="ann")
     other = sqlite3.connect(project.path)  # another connection sees it at once
     assert other.execute("SELECT grade, annotator FROM judgments").fetchall() == [(2, "ann")]
@@ -45,11 +45,11 @@ def test_grade_is_on_disk_when_the_call_returns(project, write):
 
 
 def test_audit_log_records_every_change(project, write):
-    project.import_qrels(write("q.txt", "q1 0 A -1\n"), negative_as_ungraded=True, annotator="ann")
+    project.judgments.import_qrels(write("q.txt", "q1 0 A -1\n"), negative_as_ungraded=True, annotator="ann")
     project.judgments.set_grade("q1", "A", 2, annotator="ann")
     project.judgments.set_grade("q1", "A", 3, annotator="ann")
     project.judgments.set_note("q1", "A", "exact answer", annotator="ann")
-    log = project.audit_log()
+    log = project.judgments.audit_log()
     grades = log[log["action"] == "grade"][["old_grade", "new_grade"]].astype("Int64").values.tolist()
     assert grades == [[pd.NA, 2], [2, 3]]  # imported ungraded (-1 read as ungraded), then 2, then 3
     assert list(log["action"]) == ["draft", "import", "grade", "grade", "note"]  # the draft audited (issue 33)
@@ -57,7 +57,7 @@ def test_audit_log_records_every_change(project, write):
 
 
 def test_grade_outside_scale_and_unknown_item_refused(project, write):
-    project.import_qrels(write("q.txt", "q1 0 A 1\n"), annotator="ann")
+    project.judgments.import_qrels(write("q.txt", "q1 0 A 1\n"), annotator="ann")
     with pytest.raises(InputError, match="outside the scale"):
         project.judgments.set_grade("q1", "A", 4, annotator="ann")
     with pytest.raises(InputError, match="not in the pool"):
@@ -65,7 +65,7 @@ def test_grade_outside_scale_and_unknown_item_refused(project, write):
 
 
 def test_freeze_requires_grades_and_hashes(project, write):
-    project.import_qrels(write("q.txt", "q1 0 A 3\nq1 0 B -1\n"), negative_as_ungraded=True, annotator="ann")
+    project.judgments.import_qrels(write("q.txt", "q1 0 A 3\nq1 0 B -1\n"), negative_as_ungraded=True, annotator="ann")
     with pytest.raises(InputError, match="1 ungraded item; grade them, or remove them explicitly"):
         project.freeze(annotator="ann")
     project.judgments.set_grade("q1", "B", 1, annotator="ann")
@@ -78,105 +78,105 @@ def test_freeze_requires_grades_and_hashes(project, write):
 
 
 def test_freeze_can_drop_ungraded_explicitly(project, write):
-    project.import_qrels(write("q.txt", "q1 0 A 3\nq1 0 B -1\n"), negative_as_ungraded=True, annotator="ann")
+    project.judgments.import_qrels(write("q.txt", "q1 0 A 3\nq1 0 B -1\n"), negative_as_ungraded=True, annotator="ann")
     v = project.freeze(remove_ungraded=True, annotator="ann")
-    assert project.pool_items(v.version)["doc_id"].tolist() == ["A"]
-    assert "remove" in set(project.audit_log()["action"])
+    assert project.pools.pool_items(v.version)["doc_id"].tolist() == ["A"]
+    assert "remove" in set(project.judgments.audit_log()["action"])
 
 
 def test_frozen_version_is_read_only_and_new_draft_copies(project, write):
-    project.import_qrels(write("q.txt", QRELS), annotator="ann")
+    project.judgments.import_qrels(write("q.txt", QRELS), annotator="ann")
     v1 = project.freeze(annotator="ann")
     with pytest.raises(InputError, match="frozen"):
         project.judgments.set_grade("q1", "A", 0, version=v1.version, annotator="ann")
-    v2 = project.new_draft_from(v1.version, annotator="ann")
+    v2 = project.pools.new_draft_from(v1.version, annotator="ann")
     assert v2.parent == 1 and not v2.frozen
     assert (
-        project.pool_items(2)[["doc_id", "grade"]].values.tolist()
-        == project.pool_items(1)[["doc_id", "grade"]].values.tolist()
+        project.pools.pool_items(2)[["doc_id", "grade"]].values.tolist()
+        == project.pools.pool_items(1)[["doc_id", "grade"]].values.tolist()
     )
     project.judgments.set_grade("q1", "A", 0, annotator="ann")
-    assert project.pool_items(1).set_index("doc_id").loc["A", "grade"] == 3  # v1 untouched
+    assert project.pools.pool_items(1).set_index("doc_id").loc["A", "grade"] == 3  # v1 untouched
     with pytest.raises(InputError, match="already has a draft"):
-        project.new_draft_from(1, annotator="ann")
+        project.pools.new_draft_from(1, annotator="ann")
 
 
 def test_scoring_needs_a_frozen_version(project, write):
-    project.import_qrels(write("q.txt", QRELS), annotator="ann")
+    project.judgments.import_qrels(write("q.txt", QRELS), annotator="ann")
     with pytest.raises(InputError, match="freeze the draft first"):
-        project.qrels()
+        project.pools.qrels()
     with pytest.raises(InputError, match="is a draft"):
-        project.qrels(1)
+        project.pools.qrels(1)
 
 
 def test_exported_qrels_reimport_to_the_same_hash(project, write, tmp_path):
-    project.import_qrels(write("q.txt", QRELS), annotator="ann")
+    project.judgments.import_qrels(write("q.txt", QRELS), annotator="ann")
     v = project.freeze(annotator="ann")
     project.export_qrels(tmp_path / "out.qrels", version=v.version)
     assert read_qrels(tmp_path / "out.qrels").n_judgments == 5
     with Project.create(tmp_path / "other.ndcgproj", annotator="tester") as other:
-        other.import_qrels(tmp_path / "out.qrels", annotator="ann")
+        other.judgments.import_qrels(tmp_path / "out.qrels", annotator="ann")
         assert other.freeze(annotator="ann").hash == v.hash
     project.export_qrels(tmp_path / "out.csv", fmt="csv")
     assert (tmp_path / "out.csv").read_text().startswith("query_id,doc_id,grade\n")
 
 
 def test_import_qrels_conflicts_and_negative_grades(project, write):
-    project.import_qrels(write("q.txt", "q1 0 A 3\n"), annotator="ann")
+    project.judgments.import_qrels(write("q.txt", "q1 0 A 3\n"), annotator="ann")
     with pytest.raises(InputError) as info:
-        project.import_qrels(write("q2.txt", "q1 0 B 1\nq1 0 A 2\n"), annotator="ann")
+        project.judgments.import_qrels(write("q2.txt", "q1 0 B 1\nq1 0 A 2\n"), annotator="ann")
     assert ":2: document A for query q1 is already graded 3" in str(info.value)
-    assert project.pool_items(1)["doc_id"].tolist() == ["A"]  # nothing half-imported
+    assert project.pools.pool_items(1)["doc_id"].tolist() == ["A"]  # nothing half-imported
     with pytest.raises(InputError, match=r"q3.txt:1: grade -1 is outside the scale 0..3; import trec_eval's -1"):
-        project.import_qrels(write("q3.txt", "q1 0 C -1\n"), annotator="ann")
+        project.judgments.import_qrels(write("q3.txt", "q1 0 C -1\n"), annotator="ann")
 
 
 def test_pooling_preview_then_apply(project, write):
-    project.import_qrels(write("q.txt", QRELS), annotator="ann")
-    project.import_run(write("run.txt", RUN), name="sys", annotator="ann")
+    project.judgments.import_qrels(write("q.txt", QRELS), annotator="ann")
+    project.runs.import_run(write("run.txt", RUN), name="sys", annotator="ann")
     preview = project.pool_from_runs(["sys"], 2, apply=False)
     assert preview.set_index("query_id")["new"].to_dict() == {"q1": 1, "q2": 1}  # X and Y
-    assert len(project.pool_items(1)) == 5  # preview writes nothing
+    assert len(project.pools.pool_items(1)) == 5  # preview writes nothing
     added = project.pool_from_runs(["sys"], 2, annotator="ann")
     assert added["new"].sum() == 2
-    items = project.pool_items(1).set_index("doc_id")
+    items = project.pools.pool_items(1).set_index("doc_id")
     assert pd.isna(items.loc["X", "grade"]) and pd.isna(items.loc["Y", "grade"])
 
 
 def test_pooling_maps_chunks_and_counts_distinct_documents(project, write):
-    project.import_qrels(write("q.txt", "q1 0 A 1\n"), annotator="ann")
-    project.import_run(
+    project.judgments.import_qrels(write("q.txt", "q1 0 A 1\n"), annotator="ann")
+    project.runs.import_run(
         write("c.txt", "q1 Q0 A#1 1 3 s\nq1 Q0 A#2 2 2 s\nq1 Q0 B#1 3 1 s\n"), name="c", id_map="#", annotator="ann"
     )
     assert project.pool_from_runs(["c"], 2, annotator="ann")["new"].tolist() == [1]  # A, then B
 
 
 def test_stored_run_scores_like_the_file(project, write):
-    project.import_qrels(write("q.txt", QRELS), annotator="ann")
+    project.judgments.import_qrels(write("q.txt", QRELS), annotator="ann")
     project.freeze(annotator="ann")
     run_path = write("run.txt", RUN)
-    project.import_run(run_path, name="sys", annotator="ann")
-    stored, info = project.load_run("sys")
+    project.runs.import_run(run_path, name="sys", annotator="ann")
+    stored, info = project.runs.load_run("sys")
     assert info.sha256 == read_run(run_path).source.sha256
     settings = EvalSettings(k=3, unjudged="zero")
-    a = evaluate(project.qrels(), stored, settings)
+    a = evaluate(project.pools.qrels(), stored, settings)
     b = evaluate(read_qrels(write("q2.txt", QRELS)), read_run(run_path), settings)
     pd.testing.assert_frame_equal(a.per_query, b.per_query)
     assert stored.line_of(1) == 2  # messages still point into the original file
 
 
 def test_run_names_are_unique_and_bad_runs_write_nothing(project, write):
-    project.import_run(write("run.txt", RUN), name="sys", annotator="ann")
+    project.runs.import_run(write("run.txt", RUN), name="sys", annotator="ann")
     with pytest.raises(InputError, match="already has a run named 'sys'"):
-        project.import_run(write("run2.txt", RUN), name="sys", annotator="ann")
+        project.runs.import_run(write("run2.txt", RUN), name="sys", annotator="ann")
     with pytest.raises(InputError, match=r"bad.txt:2: "):
-        project.import_run(write("bad.txt", "q1 Q0 A 1 1 s\nq1 Q0 B 2\n"), name="bad", annotator="ann")
-    assert [r.name for r in project.runs()] == ["sys"]
+        project.runs.import_run(write("bad.txt", "q1 Q0 A 1 1 s\nq1 Q0 B 2\n"), name="bad", annotator="ann")
+    assert [r.name for r in project.runs.all()] == ["sys"]
 
 
 def test_queries_and_documents(project, write):
-    assert project.import_queries(write("q.tsv", "q1\twhat is ndcg\nq2\twhy fixed universes\n")) == 2
-    assert project.query("q1") == {
+    assert len(project.texts.import_topics(write("q.tsv", "q1\twhat is ndcg\nq2\twhy fixed universes\n"))) == 2
+    assert project.texts.query("q1") == {
         "query_id": "q1",
         "text": "what is ndcg",
         "title": "what is ndcg",
@@ -184,10 +184,10 @@ def test_queries_and_documents(project, write):
         "narrative": "",
     }
     docs = "\n".join(json.dumps({"doc_id": f"D{i}", "title": f"T{i}", "text": "body"}) for i in range(25)) + "\n"
-    assert project.import_documents(write("d.jsonl", docs)) == 25
-    assert project.document("D3") == {"doc_id": "D3", "title": "T3", "text": "body"}
-    assert project.import_documents(write("d.csv", 'doc_id,title,text\nD3,New,"a, b"\n')) == 1
-    assert project.document("D3")["title"] == "New"
+    assert project.texts.import_documents(write("d.jsonl", docs)) == 25
+    assert project.texts.document("D3") == {"doc_id": "D3", "title": "T3", "text": "body"}
+    assert project.texts.import_documents(write("d.csv", 'doc_id,title,text\nD3,New,"a, b"\n')) == 1
+    assert project.texts.document("D3")["title"] == "New"
 
 
 @pytest.mark.parametrize(
@@ -202,15 +202,17 @@ def test_queries_and_documents(project, write):
 def test_query_file_errors(project, write, name, content, line, fragment):
     path = write(name, content)
     with pytest.raises(InputError) as info:
-        project.import_queries(path)
+        project.texts.import_topics(path)
     assert str(info.value).startswith(f"{path}:{line}: ") and fragment in str(info.value)
     assert project.counts()["queries"] == 0
 
 
 def test_progress_counts_per_query(project, write):
-    project.import_queries(write("q.tsv", "q1\tfirst\nq2\tsecond\n"))
-    project.import_qrels(write("q.txt", "q1 0 A 1\nq1 0 B -1\nq2 0 C 2\n"), negative_as_ungraded=True, annotator="ann")
-    progress = project.query_progress(1)
+    project.texts.import_topics(write("q.tsv", "q1\tfirst\nq2\tsecond\n"))
+    project.judgments.import_qrels(
+        write("q.txt", "q1 0 A 1\nq1 0 B -1\nq2 0 C 2\n"), negative_as_ungraded=True, annotator="ann"
+    )
+    progress = project.pools.query_progress(1)
     # query, title, pool size, graded, awaiting adjudication (no two annotators differ here)
     assert progress.values.tolist() == [["q1", "first", 2, 1, 0], ["q2", "second", 1, 1, 0]]
 
@@ -258,11 +260,11 @@ def test_negative_grades_inside_the_scale_are_stored_and_scored_as_trec_eval_rea
     """-1 on a -1..4 scale is stored as the file says; scoring reads it as trec_eval does, in the pool, not judged
     (issue 33: one reading on every path), so the judged universe holds B alone."""
     with Project.create(tmp_path / "neg.ndcgproj", scale=GradeScale(-1, 4), annotator="ann") as project:
-        counts = project.import_qrels(write("q.txt", "q1 0 A -1\nq1 0 B 4\n"), annotator="ann")
+        counts = project.judgments.import_qrels(write("q.txt", "q1 0 A -1\nq1 0 B 4\n"), annotator="ann")
         assert counts["ungraded"] == 0
         project.freeze(annotator="ann")  # nothing ungraded
-        assert project.qrels(1).frame_as_read()["grade"].tolist() == [-1, 4]
-        assert project.qrels(1).frame["grade"].tolist() == [4] and project.qrels(1).unjudged_in_pool == 1
+        assert project.pools.qrels(1).frame_as_read()["grade"].tolist() == [-1, 4]
+        assert project.pools.qrels(1).frame["grade"].tolist() == [4] and project.pools.qrels(1).unjudged_in_pool == 1
 
 
 def test_progress_counts_the_items_awaiting_adjudication(project, write):
@@ -271,6 +273,6 @@ def test_progress_counts_the_items_awaiting_adjudication(project, write):
 
     import_ratings(project, write("ana.txt", "q1 0 A 1\nq1 0 B 2\nq2 0 C 0\n"), "ana", imported_by="ann")
     import_ratings(project, write("ben.txt", "q1 0 A 3\nq1 0 B 2\nq2 0 C 0\n"), "ben", imported_by="ann")
-    progress = project.query_progress(project.draft().version).set_index("query_id")
+    progress = project.pools.query_progress(project.pools.draft().version).set_index("query_id")
     assert progress.loc["q1", ["pool_size", "graded", "awaiting"]].tolist() == [2, 1, 1]  # A differs, B agrees
     assert progress.loc["q2", ["pool_size", "graded", "awaiting"]].tolist() == [1, 1, 0]

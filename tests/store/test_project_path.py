@@ -22,16 +22,16 @@ RUN = "".join(f"{q} Q0 {d} {r} {100 - r / 7:.3f} t\n" for q in (3, 11, 250) for 
 def project(tmp_path, write):
     qrels, run = write("j.qrels", QRELS), write("r.run", RUN)
     p = Project.create(tmp_path / "p.ndcgproj", annotator="t")
-    p.import_qrels(qrels, annotator="t")
+    p.judgments.import_qrels(qrels, annotator="t")
     p.freeze(annotator="t")
-    p.import_run(run, name="r", annotator="t")
+    p.runs.import_run(run, name="r", annotator="t")
     yield p, qrels, run
     p.close()
 
 
 def test_a_numbered_run_is_stored_as_numbers_and_loads_as_read(project):
     p, _, run_path = project
-    loaded, _ = p.load_run("r")
+    loaded, _ = p.runs.load_run("r")
     from_file = read_run(run_path)
     assert from_file.doc_numbers is not None  # the file path's numeric representation ...
     assert loaded.doc_numbers is not None  # ... is the project path's too
@@ -52,7 +52,7 @@ def test_score_project_equals_score_on_the_exported_files(project, tmp_path):
 
 def test_the_project_judgments_are_the_file_judgments(project):
     p, qrels_path, _ = project
-    stored = p.qrels().frame[["query_id", "doc_id", "grade"]]
+    stored = p.pools.qrels().frame[["query_id", "doc_id", "grade"]]
     independent = pd.read_csv(qrels_path, sep=" ", header=None, names=["query_id", "it", "doc_id", "grade"], dtype=str)
     independent["grade"] = independent["grade"].astype(np.int64)
     expected = independent[["query_id", "doc_id", "grade"]].sort_values(["query_id", "doc_id"]).reset_index(drop=True)
@@ -69,7 +69,7 @@ def test_the_scored_lines_are_the_hashed_lines(project):
     con.execute("UPDATE judgments SET grade = 3 WHERE grade = 0 AND version = 1 AND query_id = '3'")
     con.close()
     with pytest.raises(FrozenVersionChanged, match="pool version 1 has changed since it was frozen"):
-        p.qrels()
+        p.pools.qrels()
 
 
 def test_score_project_reads_the_frozen_judgments_and_ratings_once(project, frozen_reads):

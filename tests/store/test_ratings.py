@@ -45,7 +45,7 @@ def test_a_format_2_project_is_migrated_through_format_3_to_ratings(tmp_path, da
     shutil.copyfile(data_dir / "schema_v2" / "project-v2.ndcgproj", path)
     graded = rows(path, "SELECT version, query_id, doc_id, annotator, grade FROM judgments WHERE grade IS NOT NULL")
     with Project.open(path) as project:
-        assert project.qrels(1).source.sha256 == V1_HASH
+        assert project.pools.qrels(1).source.sha256 == V1_HASH
     assert rows(path, "PRAGMA user_version") == [(SCHEMA_VERSION,)]
     assert rows(path, "SELECT version, query_id, doc_id, annotator, grade FROM ratings") == sorted(graded)
 
@@ -60,7 +60,7 @@ def test_a_format_3_project_migrates_every_judgment_into_the_rating_of_its_annot
 
     with Project.open(v2) as project:
         assert project.protection_problems() == []
-        assert project.qrels(1).source.sha256 == V1_HASH  # verified: the frozen hash is unchanged
+        assert project.pools.qrels(1).source.sha256 == V1_HASH  # verified: the frozen hash is unchanged
 
     assert rows(v2, "PRAGMA user_version") == [(SCHEMA_VERSION,)]
     assert rows(v2, judgments) == before_judgments  # the adjudicated grade is each judgment's grade, unchanged
@@ -112,21 +112,21 @@ def test_the_ratings_table_for_agreement(v2):
 def test_a_grade_given_in_the_project_is_its_authors_rating_and_undo_takes_it_back(v2):
     with Project.open(v2) as project:
         taken = project.judgments.set_grade("q1", "B", 3, annotator="chen")
-        items = project.pool_items(2).set_index(["query_id", "doc_id"])
+        items = project.pools.pool_items(2).set_index(["query_id", "doc_id"])
         assert items.loc[("q1", "B"), "grade"] == 3
-        mine = project.ratings(2).set_index(["query_id", "doc_id", "annotator"])
+        mine = project.ratings.verified(2).set_index(["query_id", "doc_id", "annotator"])
         assert mine.loc[("q1", "B", "chen"), "grade"] == 3
         assert mine.loc[("q1", "B", "import:qrels.txt"), "grade"] == 2
         # chen's grade settles a difference: a pick
         assert rows(v2, "SELECT adjudication FROM judgments WHERE version = 2 AND doc_id = 'B'") == [("pick",)]
-        project.undo(taken, action="undo grade", annotator="chen")
-        assert project.ratings(2).query("doc_id == 'B'")["annotator"].tolist() == ["import:qrels.txt"]
+        project.undo.restore(taken, action="undo grade", annotator="chen")
+        assert project.ratings.verified(2).query("doc_id == 'B'")["annotator"].tolist() == ["import:qrels.txt"]
         assert rows(v2, "SELECT adjudication FROM judgments WHERE version = 2 AND doc_id = 'B'") == [(None,)]
 
 
 def test_a_frozen_versions_ratings_hash_per_annotator(v2):
     with Project.open(v2) as project:
-        hashes = project.rating_store.annotator_hashes(project.version(1))
+        hashes = project.ratings.annotator_hashes(project.pools.version(1))
     frame = pd.DataFrame(
         [("q1", "A", 3), ("q1", "B", 2), ("q1", "C", 1), ("q2", "D", 1), ("q2", "E", 2)],
         columns=["query_id", "doc_id", "grade"],
@@ -185,9 +185,9 @@ def test_an_item_rated_differently_blocks_freezing_even_when_removing_ungraded(v
         incoming = pd.DataFrame(
             [("q1", "C", "dan", 3, "", "t")], columns=["query_id", "doc_id", "annotator", "grade", "note", "rated_at"]
         )
-        counts = project.rating_store.add_ratings(incoming, version=2, source="test", annotator="chen")
+        counts = project.ratings.add_ratings(incoming, version=2, source="test", annotator="chen")
         assert counts == {"new": 1, "changed": 0, "unchanged": 0, "settled": 1, "unsettled": 1}
-        assert project.rating_store.add_ratings(incoming, version=2, source="test", annotator="chen") == {
+        assert project.ratings.add_ratings(incoming, version=2, source="test", annotator="chen") == {
             "new": 0,
             "changed": 0,
             "unchanged": 1,
@@ -199,7 +199,7 @@ def test_an_item_rated_differently_blocks_freezing_even_when_removing_ungraded(v
             with pytest.raises(InputError, match="1 item that annotators rated differently"):
                 project.freeze(remove_ungraded=remove, annotator="chen")
         assert dump(v2) == before
-        project.rating_store.adjudicate(
+        project.ratings.adjudicate(
             pd.DataFrame([("q1", "C", 2)], columns=["query_id", "doc_id", "grade"]),
             version=2,
             how="pick",
@@ -207,13 +207,13 @@ def test_an_item_rated_differently_blocks_freezing_even_when_removing_ungraded(v
         )
         frozen = project.freeze(annotator="chen")
         assert frozen.frozen
-        assert project.qrels(2).frame.query("doc_id == 'C'")["grade"].tolist() == [2]
+        assert project.pools.qrels(2).frame.query("doc_id == 'C'")["grade"].tolist() == [2]
 
 
 def test_freezing_counts_only_the_ungraded_items_rated_differently(tmp_path):
     """An ungraded item nobody rated is "ungraded", one rated alike is settled, one rated differently is open."""
     with Project.create(tmp_path / "p.ndcgproj", annotator="ann") as project:
-        project.add_items(pd.DataFrame({"query_id": ["q1"] * 5, "doc_id": list("ABCDE")}), annotator="ann")
+        project.judgments.add_items(pd.DataFrame({"query_id": ["q1"] * 5, "doc_id": list("ABCDE")}), annotator="ann")
         project.judgments.set_grade("q1", "A", 2, annotator="ann")
         ratings = pd.DataFrame(
             [
@@ -226,13 +226,13 @@ def test_freezing_counts_only_the_ungraded_items_rated_differently(tmp_path):
             ],
             columns=["query_id", "doc_id", "annotator", "grade", "note", "rated_at"],
         )
-        project.rating_store.add_ratings(ratings, version=1, source="test", annotator="ann")
+        project.ratings.add_ratings(ratings, version=1, source="test", annotator="ann")
         before = dump(project.file.path)
         for remove in (False, True):
             with pytest.raises(InputError, match="has 2 items that annotators rated differently"):
                 project.freeze(remove_ungraded=remove, annotator="ann")
         assert dump(project.file.path) == before
-        project.rating_store.adjudicate(
+        project.ratings.adjudicate(
             pd.DataFrame([("q1", "B", 1), ("q1", "C", 2)], columns=["query_id", "doc_id", "grade"]),
             version=1,
             how="pick",
@@ -241,7 +241,7 @@ def test_freezing_counts_only_the_ungraded_items_rated_differently(tmp_path):
         with pytest.raises(InputError, match="has 1 ungraded item; grade them"):  # E: in the pool, never rated
             project.freeze(annotator="ann")
         frozen = project.freeze(remove_ungraded=True, annotator="ann")
-        assert project.qrels(frozen.version).frame.set_index("doc_id")["grade"].to_dict() == {
+        assert project.pools.qrels(frozen.version).frame.set_index("doc_id")["grade"].to_dict() == {
             "A": 2,
             "B": 1,
             "C": 2,
@@ -253,7 +253,7 @@ def test_a_format_3_project_opened_read_only_is_not_migrated_and_has_no_ratings(
     before = dump(v2)
     with Project.open(v2, read_only=True) as project:
         assert project.file.schema_version == RATINGS_FORMAT - 1
-        assert project.ratings(1).empty and list(project.ratings(1).columns) == RATING_COLUMNS
-        assert project.rating_store.annotator_hashes(project.version(1)) == {}
-        assert project.qrels(1).source.sha256 == V1_HASH
+        assert project.ratings.verified(1).empty and list(project.ratings.verified(1).columns) == RATING_COLUMNS
+        assert project.ratings.annotator_hashes(project.pools.version(1)) == {}
+        assert project.pools.qrels(1).source.sha256 == V1_HASH
     assert dump(v2) == before

@@ -50,7 +50,7 @@ def make_project(path: Path, *, queries: int = 4, docs: int = 5, grade: bool = F
     """A project whose draft holds queries x docs items, ungraded unless ``grade``."""
     items = [(f"q{q}", f"d{q}-{d}") for q in range(queries) for d in range(docs)]
     with Project.create(path, annotator="maker") as project:
-        project.add_items(pd.DataFrame(items, columns=["query_id", "doc_id"]), annotator="maker")
+        project.judgments.add_items(pd.DataFrame(items, columns=["query_id", "doc_id"]), annotator="maker")
         if grade:
             for i, (q, d) in enumerate(items):
                 project.judgments.set_grade(q, d, i % 4, annotator="maker")
@@ -144,7 +144,7 @@ from ndcg_desktop.store import Project
 path, seed = sys.argv[1], int(sys.argv[2])
 rng = random.Random(seed)
 project = Project.open(path)
-items = project.pool_items(project.draft().version)
+items = project.pools.pool_items(project.pools.draft().version)
 todo = items[items["grade"].isna()]
 ungraded = list(zip(todo["query_id"], todo["doc_id"]))
 everything = list(zip(items["query_id"], items["doc_id"]))
@@ -249,7 +249,7 @@ def test_grades_survive_sigkill(tmp_path):
 
         # and the project opens for writing again: the dead child's lock is gone
         with Project.open(path) as project:
-            frame = project.pool_items(1)
+            frame = project.pools.pool_items(1)
             seen = {
                 (q, d): (None if pd.isna(g) else int(g))
                 for q, d, g in frame[["query_id", "doc_id", "grade"]].itertuples(index=False)
@@ -294,7 +294,7 @@ def test_second_writer_is_refused_while_the_first_holds_the_project(tmp_path, en
         assert dump(path) == before  # refused without touching anything
 
         with Project.open(path, read_only=True) as viewer:
-            items = viewer.pool_items(1)
+            items = viewer.pools.pool_items(1)
             graded = items[items["doc_id"] == "d0-0"]["grade"].tolist()
             assert graded == [3]  # the holder's grade is visible
             with pytest.raises(InputError, match="read-only"):
@@ -310,7 +310,7 @@ def test_second_writer_is_refused_while_the_first_holds_the_project(tmp_path, en
 
     with Project.open(path) as project:  # the lock went with the process
         project.judgments.set_grade("q0", "d0-1", 1, annotator="maker")
-        assert project.pool_items(1, "q0")["grade"].tolist()[:2] == [3, 1]
+        assert project.pools.pool_items(1, "q0")["grade"].tolist()[:2] == [3, 1]
 
 
 def test_second_writer_in_the_same_process_is_refused(tmp_path):
@@ -320,7 +320,7 @@ def test_second_writer_in_the_same_process_is_refused(tmp_path):
         with pytest.raises(ProjectInUse):
             Project.open(path)
         with Project.open(path, read_only=True) as viewer:
-            assert len(viewer.pool_items(1)) == 20
+            assert len(viewer.pools.pool_items(1)) == 20
     with Project.open(path):
         pass
 
@@ -337,8 +337,8 @@ def frozen_project(tmp_path) -> Path:
     with Project.open(path) as project:
         frozen = project.freeze(annotator="maker")
         assert frozen.version == 1 and frozen.frozen
-        project.new_draft_from(1, annotator="maker")
-        project.add_items(pd.DataFrame({"query_id": ["q0"], "doc_id": ["new"]}), annotator="maker")
+        project.pools.new_draft_from(1, annotator="maker")
+        project.judgments.add_items(pd.DataFrame({"query_id": ["q0"], "doc_id": ["new"]}), annotator="maker")
     return path
 
 
@@ -387,9 +387,9 @@ def assert_write_refused(path: Path, sql: str) -> None:
         con.close()
     assert dump(path) == before
     with Project.open(path, read_only=True) as project:
-        v1 = project.version(1)
+        v1 = project.pools.version(1)
         assert v1.frozen
-        items = project.pool_items(1)
+        items = project.pools.pool_items(1)
         assert pool_hash(items, v1.scale) == v1.hash
 
 
@@ -566,11 +566,11 @@ def project_with_content(tmp_path) -> Path:
     run = tmp_path / "first.run"
     run.write_text("".join(f"q0 Q0 d0-{i} {i + 1} {10 - i} first\n" for i in range(4)))
     with Project.open(path) as project:
-        project.import_documents(docs)
+        project.texts.import_documents(docs)
         project.judgments.set_grade("q0", "d0-0", 3, annotator="maker")
         project.judgments.set_grade("q1", "d1-0", 0, annotator="maker")
         project.judgments.set_note("q1", "d1-0", "checked twice", annotator="maker")
-        project.import_run(run, name="first", annotator="maker")
+        project.runs.import_run(run, name="first", annotator="maker")
     return path
 
 
@@ -593,11 +593,11 @@ def test_import_documents_failing_near_the_end_writes_nothing(project_with_conte
     batches = []
     with Project.open(project_with_content) as project:
         with pytest.raises(InputError) as failed:
-            project.import_documents(source, progress=lambda done, total: batches.append(done))
+            project.texts.import_documents(source, progress=lambda done, total: batches.append(done))
         assert len(batches) >= 2  # the failure came after rows had been written inside the transaction
         assert (failed.value.path, failed.value.line) == (str(source), 25_000)
         assert str(failed.value).startswith(f"{source}:25000: ")
-        assert project.document("d0-0")["title"] == "old 0"
+        assert project.texts.document("d0-0")["title"] == "old 0"
     assert dump(project_with_content) == before
 
 
@@ -613,14 +613,16 @@ def test_import_documents_cancelled_after_the_first_batch_writes_nothing(project
     batches = []
     with Project.open(project_with_content) as project:
         with pytest.raises(Cancelled):
-            project.import_documents(source, progress=lambda done, total: batches.append(done), cancelled=cancelled)
+            project.texts.import_documents(
+                source, progress=lambda done, total: batches.append(done), cancelled=cancelled
+            )
         assert len(batches) == 1
-        assert project.document("p5") is None
+        assert project.texts.document("p5") is None
     assert dump(project_with_content) == before
 
     # the project is not left inside a transaction: the next import goes through and stays
     with Project.open(project_with_content) as project:
-        assert project.import_documents(big_jsonl(tmp_path / "small.jsonl", 10)) == 10
+        assert project.texts.import_documents(big_jsonl(tmp_path / "small.jsonl", 10)) == 10
     con = raw(project_with_content, read_only=True)
     try:
         assert con.execute("SELECT title FROM documents WHERE doc_id = 'p10'").fetchone() == ("t10",)
@@ -640,7 +642,7 @@ def test_import_qrels_with_a_bad_last_line_leaves_the_draft_unchanged(project_wi
     source.write_text("\n".join(lines) + "\n")
     with Project.open(project_with_content) as project:
         with pytest.raises(InputError, match=problem) as failed:
-            project.import_qrels(source, annotator="maker")
+            project.judgments.import_qrels(source, annotator="maker")
     assert (failed.value.path, failed.value.line) == (str(source), len(lines))
     assert dump(project_with_content) == before
 
@@ -657,8 +659,8 @@ def test_import_run_with_a_bad_line_stores_nothing(project_with_content, tmp_pat
     source.write_text("\n".join(lines) + "\n")
     with Project.open(project_with_content) as project:
         with pytest.raises(InputError) as failed:
-            project.import_run(source, name="second", annotator="maker")
-        assert [r.name for r in project.runs()] == ["first"]
+            project.runs.import_run(source, name="second", annotator="maker")
+        assert [r.name for r in project.runs.all()] == ["first"]
     assert (failed.value.path, failed.value.line) == (str(source), len(lines))
     assert dump(project_with_content) == before
 
@@ -669,7 +671,7 @@ def test_every_failed_import_leaves_the_project_usable(project_with_content, tmp
     bad.write_text("q0 0 d0-2 9\n")
     with Project.open(project_with_content) as project:
         with pytest.raises(InputError):
-            project.import_qrels(bad, annotator="maker")
+            project.judgments.import_qrels(bad, annotator="maker")
         project.judgments.set_grade("q0", "d0-2", 1, annotator="maker")
         con = raw(project_with_content, read_only=True)
         try:

@@ -90,8 +90,8 @@ def project(tmp_path, data_dir) -> Path:
     """A project built by this version from tests/data/schema_v1: its qrels frozen as version 1, run bm25."""
     path = tmp_path / "t4.ndcgproj"
     with Project.create(path, annotator="ann") as created:
-        created.import_qrels(data_dir / "schema_v1" / "qrels.txt", annotator="ann")
-        created.import_run(data_dir / "schema_v1" / "bm25.txt", name="bm25", annotator="ann")
+        created.judgments.import_qrels(data_dir / "schema_v1" / "qrels.txt", annotator="ann")
+        created.runs.import_run(data_dir / "schema_v1" / "bm25.txt", name="bm25", annotator="ann")
         created.freeze(annotator="ann")
     return path
 
@@ -135,7 +135,7 @@ def test_a_changed_run_is_refused_by_every_use_in_the_tasks_layer(project, tmp_p
     with Project.open(project, read_only=True) as opened:  # read-only: the changed trigger does not stop reading
         assert opened.protection_problems() == ["trigger stored_run_not_updated is missing"]
         for use in (
-            lambda: opened.load_run("bm25"),
+            lambda: opened.runs.load_run("bm25"),
             lambda: score_run(opened, "bm25", None, EvalSettings(unjudged=UnjudgedPolicy.ZERO), record=False),
             lambda: plan_send_for_judging(opened, "bm25", None, depth=10),
             lambda: pool_preview(opened, ["bm25"], 10),

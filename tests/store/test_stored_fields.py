@@ -37,9 +37,9 @@ def full(tmp_path_factory) -> Path:
     path = folder / "p.ndcgproj"
     (folder / "q.txt").write_text("q1 0 A 3\nq1 0 B 2\nq2 0 D 1\n")
     with Project.create(path, annotator="ann") as project:
-        project.import_qrels(folder / "q.txt", annotator="ann")
+        project.judgments.import_qrels(folder / "q.txt", annotator="ann")
         project.freeze(annotator="ann")
-        project.new_draft_from(1, annotator="ann")
+        project.pools.new_draft_from(1, annotator="ann")
     con = sqlite3.connect(path, isolation_level=None)
     try:
         triggers = con.execute("SELECT sql FROM sqlite_master WHERE type = 'trigger'").fetchall()
@@ -98,8 +98,8 @@ def _written(source: Path, target: Path, f: Field) -> bool:
 
 
 _LAZY_READS: dict[str, Callable[[Project], object]] = {
-    "documents": lambda p: (p.search_documents("x"), p.document("A")),  # by a search, by its ID
-    "guidelines": lambda p: p.guidelines(),
+    "documents": lambda p: (p.texts.search_documents("x"), p.texts.document("A")),  # by a search, by its ID
+    "guidelines": lambda p: p.texts.guidelines(),
     "assessor_attempts": lambda p: p.assessor.attempts(2),
 }
 

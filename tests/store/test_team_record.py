@@ -85,7 +85,7 @@ def test_a_format_4_project_migrates_and_its_old_version_keeps_the_manifest_it_h
     before = sql(v4, "SELECT * FROM pool_versions ORDER BY version")
     with Project.open(v4) as project:
         assert project.protection_problems() == []
-        team = team_manifest(project, project.version(1))
+        team = team_manifest(project, project.pools.version(1))
     assert sql(v4, "PRAGMA user_version") == [(SCHEMA_VERSION,)]
     # the frozen row is not rewritten: its team is computed at each use, as the format-4 code did
     assert sql(v4, "SELECT * FROM pool_versions ORDER BY version") == [(*r, None) for r in before]
@@ -144,8 +144,12 @@ def test_a_tampered_rating_of_a_frozen_version_is_refused_naming_both_hashes(v4,
     assert now != was
     with Project.open(v4, read_only=True) as project:
         assert project.protection_problems() == []
-        project.qrels(1)  # the other version is untouched
-        for use in (lambda: project.qrels(2), lambda: project.frozen_version(2), lambda: project.query_progress(2)):
+        project.pools.qrels(1)  # the other version is untouched
+        for use in (
+            lambda: project.pools.qrels(2),
+            lambda: project.pools.frozen_version(2),
+            lambda: project.pools.query_progress(2),
+        ):
             with pytest.raises(FrozenVersionChanged) as refused:
                 use()
             message = str(refused.value)
@@ -153,9 +157,9 @@ def test_a_tampered_rating_of_a_frozen_version_is_refused_naming_both_hashes(v4,
             for entry in (was, now):
                 assert (entry["sha256"] if entry else "none") in message
         # Scoring proves the ratings on a thread while the judgments (proven first) are scored: the same refusal.
-        assert project.qrels(2, team=False).frame is not None
+        assert project.pools.qrels(2, team=False).frame is not None
         with pytest.raises(FrozenVersionChanged, match=f"the ratings of annotator {named}"):
-            project.prove_team(2)
+            project.pools.prove_team(2)
     evaluations = sql(v4, "SELECT count(*) FROM evaluations")
     with Project.open(v4) as project:
         settings = EvalSettings(unjudged=UnjudgedPolicy.ZERO)
@@ -182,7 +186,7 @@ def test_a_tampered_adjudication_of_a_frozen_version_is_refused(v4):
         triggers=("frozen_judgment_not_updated",),
     )
     with Project.open(v4, read_only=True) as project, pytest.raises(FrozenVersionChanged) as refused:
-        project.qrels(2)
+        project.pools.qrels(2)
     assert "its adjudications were recorded as {'median': 2, 'pick': 1}, they are now {'median': 1, 'pick': 2}" in str(
         refused.value
     )

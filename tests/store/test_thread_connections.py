@@ -16,7 +16,7 @@ from ndcg_desktop.store.core import translated
 def project(tmp_path):
     (tmp_path / "j.qrels").write_text("q1 0 A 1\nq1 0 B 0\n")
     with Project.create(tmp_path / "p.ndcgproj", annotator="tester") as p:
-        p.import_qrels(tmp_path / "j.qrels", annotator="tester")
+        p.judgments.import_qrels(tmp_path / "j.qrels", annotator="tester")
     with Project.open(tmp_path / "p.ndcgproj") as p:
         yield p
 
@@ -195,7 +195,7 @@ def test_a_frozen_versions_check_serves_every_thread_until_another_connection_co
 
     (tmp_path / "j.qrels").write_text("q1 0 A 1\nq1 0 B 0\n")
     with Project.create(tmp_path / "p.ndcgproj", annotator="tester") as p:
-        p.import_qrels(tmp_path / "j.qrels", annotator="tester")
+        p.judgments.import_qrels(tmp_path / "j.qrels", annotator="tester")
         p.freeze(annotator="tester")
     hashed: list[str] = []
     original = PoolRepository._hashed_lines
@@ -205,11 +205,11 @@ def test_a_frozen_versions_check_serves_every_thread_until_another_connection_co
         lambda self, number: (hashed.append(threading.current_thread().name), original(self, number))[1],
     )
     with Project.open(tmp_path / "p.ndcgproj") as project:
-        project.frozen_version(1)
+        project.pools.frozen_version(1)
         assert len(hashed) == 1
 
         def use():
-            project.frozen_version(1)
+            project.pools.frozen_version(1)
 
         worker = threading.Thread(target=use, name="worker")
         worker.start()
@@ -218,7 +218,7 @@ def test_a_frozen_versions_check_serves_every_thread_until_another_connection_co
         writer = threading.Thread(target=lambda: project.file.set_meta("touched", "1"), name="writer")
         writer.start()
         writer.join(10)
-        project.frozen_version(1)
+        project.pools.frozen_version(1)
         assert hashed == ["MainThread", "MainThread"]  # another connection committed: checked again
 
 
@@ -260,7 +260,7 @@ def test_a_worker_never_connects_to_another_file_at_the_projects_name(project, t
     if how == "replaced":
         (tmp_path / "k.qrels").write_text("q9 0 Z 2\n")
         with Project.create(path, annotator="tester") as other:
-            other.import_qrels(tmp_path / "k.qrels", annotator="tester")
+            other.judgments.import_qrels(tmp_path / "k.qrels", annotator="tester")
     before = path.read_bytes() if path.exists() else None
     outcome = []
 

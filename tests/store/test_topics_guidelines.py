@@ -42,16 +42,16 @@ def test_a_format_2_project_opens_read_only_unchanged_with_its_queries_as_titles
     path = _v2_copy(tmp_path, data_dir)
     before = dump(path)
     with Project.open(path, read_only=True) as project:
-        assert project.query("q1") == {
+        assert project.texts.query("q1") == {
             "query_id": "q1",
             "text": "what is a pool",
             "title": "what is a pool",
             "description": "",
             "narrative": "",
         }
-        assert project.guidelines() is None
-        assert project.guidelines_history() == []
-        assert [v.guidelines_sha256 for v in project.versions()] == [None, None]
+        assert project.texts.guidelines() is None
+        assert project.texts.guidelines_history() == []
+        assert [v.guidelines_sha256 for v in project.pools.versions()] == [None, None]
         assert project.status()["guidelines"] is None
     assert dump(path) == before
     assert _sql(path, "PRAGMA user_version") == [(2,)]
@@ -69,13 +69,13 @@ def test_a_format_2_project_is_migrated_to_topics_and_guidelines(tmp_path, data_
     judgments_before = _sql(path, FORMAT_2_JUDGMENTS)
     with Project.open(path) as project:
         assert project.protection_problems() == []
-        assert project.query("q2")["title"] == "graded relevance"
-        assert project.query("q2")["description"] == ""
-        v1 = project.frozen_version(1)  # recomputes the hash: the migration left the frozen version intact
+        assert project.texts.query("q2")["title"] == "graded relevance"
+        assert project.texts.query("q2")["description"] == ""
+        v1 = project.pools.frozen_version(1)  # recomputes the hash: the migration left the frozen version intact
         assert v1.guidelines_sha256 is None  # frozen before the project had guidelines
         scored = score_run(project, "bm25", 1, EvalSettings(unjudged=UnjudgedPolicy.ZERO), record=False)
         assert scored.evaluation.manifest["judgments"]["guidelines_sha256"] is None
-        set_ = project.set_guidelines("# Rules\n", source="window", annotator="cy")
+        set_ = project.texts.set_guidelines("# Rules\n", source="window", annotator="cy")
         assert (set_.who, set_.source, set_.sha256) == ("cy", "window", hashlib.sha256(b"# Rules\n").hexdigest())
     assert _sql(path, "PRAGMA user_version") == [(SCHEMA_VERSION,)]  # 2 -> 3 (topics) -> 4 (ratings) -> ...
     assert _sql(path, "SELECT version, state, hash FROM pool_versions ORDER BY version") == frozen_before
@@ -102,49 +102,51 @@ def test_migrated_and_new_projects_have_the_same_tables(tmp_path, data_dir):
 
 def test_topics_are_stored_whole_and_replaced_whole(tmp_path, data_dir, write):
     with Project.create(tmp_path / "p.ndcgproj", annotator="tester") as project:
-        assert project.import_queries(data_dir / "trec_topics" / "topics.701-703.txt") == 3
-        topic = project.query("702")
+        assert len(project.texts.import_topics(data_dir / "trec_topics" / "topics.701-703.txt")) == 3
+        topic = project.texts.query("702")
         assert (topic["title"], topic["description"]) == (
             "urban beekeeping rules",
             "What rules apply to keeping honey bees in a city?",
         )
         assert topic["narrative"].startswith("Relevant documents state a rule")
         # a file of titles only describes its queries whole: the description and narrative are cleared
-        assert project.import_queries(write("q.tsv", "702\tbeekeeping in cities\n")) == 1
-        assert project.query("702") == {
+        assert len(project.texts.import_topics(write("q.tsv", "702\tbeekeeping in cities\n"))) == 1
+        assert project.texts.query("702") == {
             "query_id": "702",
             "text": "beekeeping in cities",
             "title": "beekeeping in cities",
             "description": "",
             "narrative": "",
         }
-        assert project.query("701")["description"].startswith("How are worn-out solar panels")
+        assert project.texts.query("701")["description"].startswith("How are worn-out solar panels")
 
 
 def test_guidelines_history_is_audited_append_only_and_frozen_versions_name_their_hash(tmp_path, write):
     path = tmp_path / "p.ndcgproj"
     first, second = "# Grading\n\n3: answers the question\n", "# Grading\n\n3: answers it fully\n"
     with Project.create(path, annotator="ana") as project:
-        project.import_qrels(write("q.txt", "q1 0 A 3\n"), annotator="ana")
+        project.judgments.import_qrels(write("q.txt", "q1 0 A 3\n"), annotator="ana")
         assert (
-            project.set_guidelines(first, source="file:g.md", annotator="ana").sha256
+            project.texts.set_guidelines(first, source="file:g.md", annotator="ana").sha256
             == hashlib.sha256(first.encode()).hexdigest()
         )
         assert (
-            project.set_guidelines(first, source="window", annotator="ana").id == 1
+            project.texts.set_guidelines(first, source="window", annotator="ana").id == 1
         )  # the same text again adds nothing
         v1 = project.freeze(annotator="ana")
-        project.new_draft_from(1, annotator="ana")
-        project.set_guidelines(second.replace("\n", "\r\n"), source="window", annotator="ana")  # CR LF stored as LF
+        project.pools.new_draft_from(1, annotator="ana")
+        project.texts.set_guidelines(
+            second.replace("\n", "\r\n"), source="window", annotator="ana"
+        )  # CR LF stored as LF
         project.judgments.set_grade(
             "q1", "A", 2, version=2, annotator="ana"
         )  # a copy of its parent would not freeze (issue 35)
         v2 = project.freeze(annotator="ana")
-        project.set_guidelines("", source="undo", annotator="ana")  # cleared
-        project.new_draft_from(2, annotator="ana")
+        project.texts.set_guidelines("", source="undo", annotator="ana")  # cleared
+        project.pools.new_draft_from(2, annotator="ana")
         project.judgments.set_grade("q1", "A", 1, version=3, annotator="ana")
         v3 = project.freeze(annotator="ana")
-        history = project.guidelines_history()
+        history = project.texts.guidelines_history()
         assert [(g.id, g.source, g.who, g.text) for g in history] == [
             (1, "file:g.md", "ana", first),
             (2, "window", "ana", second),

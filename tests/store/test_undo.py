@@ -81,12 +81,12 @@ def build_team_draft(tmp_path: Path) -> Path:
     )
     path = tmp_path / "team.ndcgproj"
     with Project.create(path, annotator="coord") as project:
-        project.import_qrels(tmp_path / "q.txt", annotator="coord")
+        project.judgments.import_qrels(tmp_path / "q.txt", annotator="coord")
         project.freeze(annotator="coord")
-        project.new_draft_from(1, annotator="coord")
+        project.pools.new_draft_from(1, annotator="coord")
         pairs = [(f"q{i}", f"d{j}") for i in range(4) for j in range(1, 5)]
-        project.add_items(pd.DataFrame(pairs, columns=["query_id", "doc_id"]), version=2, annotator="coord")
-        project.import_run(tmp_path / "r.txt", name="sys", annotator="coord")
+        project.judgments.add_items(pd.DataFrame(pairs, columns=["query_id", "doc_id"]), version=2, annotator="coord")
+        project.runs.import_run(tmp_path / "r.txt", name="sys", annotator="coord")
         done = assign_work(project, list(ANNOTATORS), tmp_path / "work", overlap=1.0, seed=1)
     for name, work_path in done.files.items():  # ana 1, ben 1 (3 on d2 and d4), chen 2
         _, items, _ = read_work_file(work_path)
@@ -97,7 +97,7 @@ def build_team_draft(tmp_path: Path) -> Path:
                 work.judgments.set_note(q, d, f"{name} on {d}", annotator=name)
     with Project.open(path) as project:
         merge_work(project, list(done.files.values()), annotator="coord")
-        open_items = project.pool_items(2)
+        open_items = project.pools.pool_items(2)
         open_items = open_items[open_items["grade"].isna()]
         assert len(open_items) >= 3  # something to adjudicate, to leave open, and to remove
         first = open_items.iloc[0]
@@ -105,8 +105,8 @@ def build_team_draft(tmp_path: Path) -> Path:
         project.judgments.set_note(
             first["query_id"], first["doc_id"], "picked 2: see the guidelines", version=2, annotator="coord"
         )
-        assert set(project.ratings(2)["annotator"]) == {*ANNOTATORS, "import:q.txt"}
-        assert len(project.assignments.assignments(2)) > 0
+        assert set(project.ratings.verified(2)["annotator"]) == {*ANNOTATORS, "import:q.txt"}
+        assert len(project.ratings.assignments(2)) > 0
     return path
 
 
@@ -118,23 +118,23 @@ def a_copy(path: Path, tmp_path: Path, name: str) -> Path:
 
 def discard_and_restore(project: Project) -> None:
     gone = discard(project, plan_discard(project), annotator="coord")
-    assert project.draft() is None
+    assert project.pools.draft() is None
     restore_discarded(project, gone, annotator="coord")
 
 
 def remove_an_unsettled_item_and_undo(project: Project) -> None:
-    items = project.pool_items(2)
+    items = project.pools.pool_items(2)
     row = items[items["grade"].isna()].iloc[-1]  # rated differently by two annotators, not adjudicated
-    before = len(project.ratings(2))
+    before = len(project.ratings.verified(2))
     edit = remove_from_pool(project, 2, row["query_id"], row["doc_id"], annotator="coord")
-    assert len(project.ratings(2)) == before - 2  # its two ratings went with it
+    assert len(project.ratings.verified(2)) == before - 2  # its two ratings went with it
     undo_remove(project, edit, annotator="coord")
 
 
 def pick_and_undo(project: Project) -> None:
-    items = project.pool_items(2)
+    items = project.pools.pool_items(2)
     row = items[items["grade"].isna()].iloc[0]
-    project.undo(
+    project.undo.restore(
         pick_taken(project, row["query_id"], row["doc_id"], 1, annotator="coord"),
         action="undo adjudicate (pick)",
         annotator="coord",
@@ -156,13 +156,13 @@ def merge_again_and_undo(project: Project) -> None:
             file.judgments.set_grade(q, d, 3, annotator="ana")
     report = merge_work(project, [ana], annotator="coord")
     assert report.totals["changed"] == 2 and report.taken is not None
-    project.undo(report.taken, action="undo merge", annotator="coord")
+    project.undo.restore(report.taken, action="undo merge", annotator="coord")
 
 
 def grade_an_unsettled_item_and_undo(project: Project) -> None:
-    items = project.pool_items(2)
+    items = project.pools.pool_items(2)
     row = items[items["grade"].isna()].iloc[-1]  # coord's grade is a pick among ana's and ben's ratings
-    project.undo(
+    project.undo.restore(
         project.judgments.set_grade(row["query_id"], row["doc_id"], 3, version=2, annotator="coord"),
         action="undo grade",
         annotator="coord",
@@ -170,11 +170,11 @@ def grade_an_unsettled_item_and_undo(project: Project) -> None:
 
 
 def note_a_rated_item_and_undo(project: Project) -> None:
-    rated = project.ratings(2)
+    rated = project.ratings.verified(2)
     row = rated[rated["annotator"] == "ana"].iloc[0]
     # her note is also her rating's
     taken = project.judgments.set_note(row["query_id"], row["doc_id"], "changed my mind", version=2, annotator="ana")
-    project.undo(taken, action="undo note", annotator="coord")
+    project.undo.restore(taken, action="undo note", annotator="coord")
 
 
 OPERATIONS: dict[str, Callable[[Project], None]] = {
@@ -207,14 +207,12 @@ def test_send_for_judgings_undo_and_its_redo_put_back_what_they_took(team_draft)
             [(q, d, "ana", 0, "", "t1"), (q, d, "ben", 3, "why", "t2")],
             columns=["query_id", "doc_id", "annotator", "grade", "note", "rated_at"],
         )
-        project.rating_store.add_ratings(
-            rated, version=2, source="test", annotator="coord"
-        )  # differing: it stays ungraded
+        project.ratings.add_ratings(rated, version=2, source="test", annotator="coord")  # differing: it stays ungraded
     before = full_dump(team_draft)
     with Project.open(team_draft) as project:
         taken = take_back_sent(project, sent, annotator="coord")
         assert taken.before.count("judgments") == 8 and taken.before.count("ratings") == 2
-        project.undo(taken, action="redo send for judging", annotator="coord")
+        project.undo.restore(taken, action="redo send for judging", annotator="coord")
     assert_same(before, full_dump(team_draft), append_only(team_draft))
 
 

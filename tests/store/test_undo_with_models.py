@@ -36,9 +36,7 @@ def note_d1(p: Project) -> Taken:
 
 
 def merge_d7(p: Project) -> Taken:
-    return p.rating_store.merge_ratings(ratings([("q1", "d7", "ben", 1)]), version=1, source="test", annotator="coord")[
-        1
-    ]
+    return p.ratings.merge_ratings(ratings([("q1", "d7", "ben", 1)]), version=1, source="test", annotator="coord")[1]
 
 
 def model_ratings(dump: dict[str, list[Any]]) -> list[Any]:
@@ -56,7 +54,7 @@ def test_an_undo_keeps_the_answers_a_model_gave_since_and_takes_back_only_the_op
         p.assessor.record(start(p), [answer("d7", 3), answer("d1", 0), answer("d8", None)])
     answered = full_dump(draft)
     with Project.open(draft) as p:
-        p.undo(taken, action="undo", annotator="coord")
+        p.undo.restore(taken, action="undo", annotator="coord")
     after = full_dump(draft)
     logs = append_only(draft)
     expected = {t: rows for t, rows in before.items() if t not in MODELS and t != "ratings"}
@@ -65,17 +63,17 @@ def test_an_undo_keeps_the_answers_a_model_gave_since_and_takes_back_only_the_op
     assert model_ratings(answered) and all(after[t] == answered[t] for t in MODELS)  # its run and answers kept
     assert len(answered["assessor_attempts"]) == 3
     with Project.open(draft) as p:
-        assert p.rating_store.unsettled(1) == 0  # the model's rating of d7 (3) beside no person's settles nothing
+        assert p.ratings.unsettled(1) == 0  # the model's rating of d7 (3) beside no person's settles nothing
 
 
 def test_a_person_rating_the_item_since_still_refuses_and_writes_nothing(draft: Path) -> None:
     with Project.open(draft) as p:
         taken = grade_d7(p)
         p.assessor.record(start(p), [answer("d7", 3)])
-        p.rating_store.add_ratings(ratings([("q1", "d7", "ben", 1)]), version=1, source="test", annotator="coord")
+        p.ratings.add_ratings(ratings([("q1", "d7", "ben", 1)]), version=1, source="test", annotator="coord")
     before = full_dump(draft)
     with Project.open(draft) as p, pytest.raises(InputError, match=REFUSED):
-        p.undo(taken, action="undo", annotator="coord")
+        p.undo.restore(taken, action="undo", annotator="coord")
     assert full_dump(draft) == before
 
 
@@ -86,7 +84,7 @@ def test_a_note_written_since_still_refuses_and_writes_nothing(draft: Path) -> N
         p.judgments.set_note("q1", "d7", "changed since", annotator="coord")
     before = full_dump(draft)
     with Project.open(draft) as p, pytest.raises(InputError, match=REFUSED):
-        p.undo(taken, action="undo", annotator="coord")
+        p.undo.restore(taken, action="undo", annotator="coord")
     assert full_dump(draft) == before
 
 
@@ -97,7 +95,7 @@ def test_a_models_rating_that_was_there_and_changed_since_refuses(draft: Path) -
         p.assessor.record(start(p), [answer("d7", 3)])  # judged again: the model's rating of d7 changes
     before = full_dump(draft)
     with Project.open(draft) as p, pytest.raises(InputError, match=REFUSED):
-        p.undo(taken, action="undo", annotator="coord")
+        p.undo.restore(taken, action="undo", annotator="coord")
     assert full_dump(draft) == before
 
 
@@ -112,8 +110,10 @@ def test_a_discard_takes_the_models_rows_and_its_undo_puts_them_back_whole(draft
         restore_discarded(p, gone, annotator="coord")
     assert_same(answered, full_dump(draft), append_only(draft))
     with Project.open(draft) as p:
-        p.undo(grade, action="undo", annotator="coord")  # the grade given before the discard is still undone after it
-        assert p.ratings(1).query("doc_id == 'd7'")["annotator"].tolist() == ["model:tiny"]
+        p.undo.restore(
+            grade, action="undo", annotator="coord"
+        )  # the grade given before the discard is still undone after it
+        assert p.ratings.verified(1).query("doc_id == 'd7'")["annotator"].tolist() == ["model:tiny"]
         assert len(p.assessor.attempts(1)) == 2
 
 
@@ -131,5 +131,5 @@ def test_a_models_rating_given_in_the_place_of_one_the_operation_took_refuses(dr
         p.assessor.record(start(p), [answer("d7", 3)])
     before = full_dump(draft)
     with Project.open(draft) as p, pytest.raises(InputError, match=REFUSED):
-        p.undo(taken, action="undo", annotator="coord")
+        p.undo.restore(taken, action="undo", annotator="coord")
     assert full_dump(draft) == before

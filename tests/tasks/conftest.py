@@ -15,9 +15,9 @@ def stored(tmp_path, write):
     def make(qrels: str, run: str) -> Project:
         project = Project.create(tmp_path / "p.ndcgproj", annotator="ann")
         opened.append(project)
-        project.import_qrels(write("q.txt", qrels), annotator="ann")
+        project.judgments.import_qrels(write("q.txt", qrels), annotator="ann")
         project.freeze(annotator="ann")
-        project.import_run(write("r.txt", run), name="sys", annotator="ann")
+        project.runs.import_run(write("r.txt", run), name="sys", annotator="ann")
         return project
 
     yield make

@@ -60,9 +60,9 @@ def rated(tmp_path) -> Path:
     ]
     frame = pd.DataFrame([(*r, "", "t") for r in rows], columns=COLUMNS)
     with Project.create(path, annotator="coord") as project:
-        project.import_run(run, name="bm25", annotator="coord")
-        project.add_items(frame[["query_id", "doc_id"]].drop_duplicates(), annotator="coord")
-        project.rating_store.add_ratings(frame, version=1, source="test", annotator="coord")
+        project.runs.import_run(run, name="bm25", annotator="coord")
+        project.judgments.add_items(frame[["query_id", "doc_id"]].drop_duplicates(), annotator="coord")
+        project.ratings.add_ratings(frame, version=1, source="test", annotator="coord")
     return path
 
 
@@ -91,10 +91,10 @@ def test_a_pick_and_a_rule_settle_items_and_are_recorded(rated):
         assert (done.settled.values.tolist(), done.left) == ([["q2", "E", 2]], 1)
         median = apply_rule(project, "median", annotator="judge")  # q1 C: lower middle of 0, 1
         assert (median.settled.values.tolist(), median.left) == ([["q1", "C", 0]], 0)
-        items = project.pool_items(1).set_index(["query_id", "doc_id"])
+        items = project.pools.pool_items(1).set_index(["query_id", "doc_id"])
         assert items.loc[("q1", "A"), "grade"] == 2 and items.loc[("q1", "A"), "annotator"] == "judge"
         assert items.loc[("q2", "E"), "grade"] == 2 and items.loc[("q1", "C"), "grade"] == 0
-        how = project.adjudications(1).set_index(["query_id", "doc_id"])["how"].to_dict()
+        how = project.ratings.settled_items(1).set_index(["query_id", "doc_id"])["how"].to_dict()
         assert how == {("q1", "A"): "pick", ("q1", "C"): "median", ("q2", "E"): "majority"}
         undo_rule(project, median, annotator="judge")  # a rule can be taken back (undo)
         assert disagreements(project, k=2).open == 1
@@ -115,7 +115,7 @@ def test_the_frozen_versions_manifest_names_the_annotators_their_ratings_hash_an
         apply_rule(project, "median", annotator="judge")
         version = project.freeze(annotator="judge")
         manifest = team_manifest(project, version)
-        ratings = project.ratings(1)
+        ratings = project.ratings.verified(1)
         scored = score_run(project, "bm25", None, EvalSettings(unjudged=UnjudgedPolicy.ZERO), record=False)
     expected = {
         name: {"ratings": len(group), "sha256": ratings_hash(group, GradeScale(0, 3), name)}

@@ -26,14 +26,14 @@ def project(tmp_path, write):
     """A draft: q1 with A (graded 3, from the file), B, C, D ungraded; q2 with E ungraded."""
     p = Project.create(tmp_path / "p.ndcgproj", scale=GradeScale(0, 3), annotator="ann")
     qrels = write("j.qrels", "q1 0 A 3\nq1 0 B -1\nq1 0 C -1\nq1 0 D -1\nq2 0 E -1\n")
-    p.import_qrels(qrels, negative_as_ungraded=True, annotator="ann")
+    p.judgments.import_qrels(qrels, negative_as_ungraded=True, annotator="ann")
     yield p
     p.close()
 
 
 def model_rates(project: Project, annotator: str, grades: dict[tuple[str, str], int]) -> None:
     """Record ``grades`` as one run of the model ``annotator``'s answers, as a judging job does."""
-    version = project.draft().version
+    version = project.pools.draft().version
     run = project.assessor.start_run(
         version,
         annotator=annotator,
@@ -50,9 +50,9 @@ def model_rates(project: Project, annotator: str, grades: dict[tuple[str, str], 
 
 def annotate_reads(project: Project) -> dict[str, object]:
     """What the Annotate view reads of the draft, in plain values."""
-    version = project.draft().version
-    items = project.pool_items(version)
-    progress = project.query_progress(version).set_index("query_id")
+    version = project.pools.draft().version
+    items = project.pools.pool_items(version)
+    progress = project.pools.query_progress(version).set_index("query_id")
     return {
         "grades": {
             (q, d): (None if pd.isna(g) else int(g), a if isinstance(a, str) else None)
@@ -60,7 +60,7 @@ def annotate_reads(project: Project) -> dict[str, object]:
         },
         "graded": progress["graded"].to_dict(),
         "awaiting": progress["awaiting"].to_dict(),
-        "awaiting_items": {q: project.awaiting_adjudication(version, q) for q in ("q1", "q2")},
+        "awaiting_items": {q: project.ratings.awaiting(version, q) for q in ("q1", "q2")},
     }
 
 
@@ -69,7 +69,7 @@ def test_items_rated_only_by_models_read_as_ungraded_everywhere_annotate_looks(p
     # two models that differ on B, agree on C, and one alone on D and on q2's E
     model_rates(project, MODELS[0], {("q1", "B"): 0, ("q1", "C"): 2, ("q1", "D"): 1, ("q2", "E"): 3})
     model_rates(project, MODELS[1], {("q1", "B"): 3, ("q1", "C"): 2})
-    recorded = set(project.ratings(project.draft().version)["annotator"])
+    recorded = set(project.ratings.verified(project.pools.draft().version)["annotator"])
     assert recorded == {"import:j.qrels", *MODELS}
     after = annotate_reads(project)
     assert after == before
@@ -90,15 +90,18 @@ def test_items_rated_only_by_models_read_as_ungraded_everywhere_annotate_looks(p
 
 def test_a_person_grading_an_item_a_model_rated_is_not_asked_and_makes_no_pick(project):
     model_rates(project, MODELS[0], {("q1", "B"): 0})
-    version = project.draft().version
-    item = project.pool_items(version, query_id="q1").set_index("doc_id").loc["B"]
+    version = project.pools.draft().version
+    item = project.pools.pool_items(version, query_id="q1").set_index("doc_id").loc["B"]
     rules = GradingRules(scale=GradeScale(0, 3), frozen=False, read_only=False, user="ann", version=version)
     old = None if pd.isna(item["grade"]) else int(item["grade"])
     who = item["annotator"] if isinstance(item["annotator"], str) else None
     assert rules.decide(grade=2, old=old, who=who).kind == "grade"  # no "replace model:alpha's grade?"
     project.judgments.set_grade("q1", "B", 2, annotator="ann")
-    graded = project.pool_items(version, query_id="q1").set_index("doc_id").loc["B"]
+    graded = project.pools.pool_items(version, query_id="q1").set_index("doc_id").loc["B"]
     assert (int(graded["grade"]), graded["annotator"]) == (2, "ann")
     # the person's grade is theirs, not an adjudicator's pick between them and the model
-    assert project.adjudications(version).empty
-    assert project.query_progress(version).set_index("query_id").loc["q1", ["graded", "awaiting"]].tolist() == [2, 0]
+    assert project.ratings.settled_items(version).empty
+    assert project.pools.query_progress(version).set_index("query_id").loc["q1", ["graded", "awaiting"]].tolist() == [
+        2,
+        0,
+    ]

@@ -47,10 +47,10 @@ def _window_export(tmp_path: Path, target: Path) -> int:
     path = tmp_path / "p.ndcgproj"
     if not path.exists():
         with Project.create(path, annotator="ann") as project:
-            project.import_qrels(tmp_path / "q.txt", annotator="ann")
+            project.judgments.import_qrels(tmp_path / "q.txt", annotator="ann")
             project.freeze(annotator="ann")
-            project.import_run(tmp_path / "a.run", name="a", annotator="ann")
-            project.import_run(tmp_path / "b.run", name="b", annotator="ann")
+            project.runs.import_run(tmp_path / "a.run", name="a", annotator="ann")
+            project.runs.import_run(tmp_path / "b.run", name="b", annotator="ann")
     with Project.open(path) as project:
         first, second = (
             score_run(project, "a", None, EvalSettings(k=2)),

@@ -22,7 +22,7 @@ def project(tmp_path) -> Path:
     path = tmp_path / "p.ndcgproj"
     (tmp_path / "q.txt").write_text(QRELS)
     with Project.create(path, annotator="ann") as p:
-        p.import_qrels(tmp_path / "q.txt", annotator="ann")
+        p.judgments.import_qrels(tmp_path / "q.txt", annotator="ann")
         p.freeze(annotator="ann")
     return path
 

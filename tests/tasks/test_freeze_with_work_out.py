@@ -36,7 +36,7 @@ def test_freezing_with_work_out_names_each_handout_and_freezes_only_when_told(tm
     assert f"draft version 1 has work still handed out: ben ({ben_items} of {ben_items} items not returned" in err
     assert "ana (" not in err and "--with-work-out" in err and "Traceback" not in err
     with Project.open(team, read_only=True) as project:
-        assert project.version(1).frozen is False
+        assert project.pools.version(1).frozen is False
     assert main(["freeze", str(team), "--remove-ungraded", "--with-work-out"]) == 0
     capsys.readouterr()
     con = sqlite3.connect(team)

@@ -23,7 +23,7 @@ def test_a_file_is_recorded_by_its_name_and_the_windows_edits_by_their_kind(tmp_
         set_guidelines(project, "other", source=GuidelinesEdit.WINDOW, annotator="ana")
         set_guidelines(project, TEXT, source=GuidelinesEdit.UNDO, annotator="ana")
         set_guidelines(project, "other", source=GuidelinesEdit.REDO, annotator="ana")
-        assert [(g.source, g.who) for g in project.guidelines_history()] == [
+        assert [(g.source, g.who) for g in project.texts.guidelines_history()] == [
             ("file:rules.md", "ana"),
             ("window", "ana"),
             ("undo", "ana"),
@@ -38,7 +38,7 @@ def test_the_same_text_again_changes_nothing_and_says_so(tmp_path):
             project, TEXT.replace("\n", "\r\n"), source=tmp_path / "rules.md", annotator="ana"
         )  # the same, stored
         assert (first.changed, again.changed, again.guidelines) == (True, False, first.guidelines)
-        assert len(project.guidelines_history()) == 1
+        assert len(project.texts.guidelines_history()) == 1
 
 
 def test_guidelines_edited_in_the_window_are_bounded_as_a_file_of_guidelines_is(tmp_path):
@@ -50,4 +50,4 @@ def test_guidelines_edited_in_the_window_are_bounded_as_a_file_of_guidelines_is(
         with pytest.raises(InputError) as caught:
             set_guidelines(project, at_limit + "x", source=GuidelinesEdit.WINDOW, annotator="ana")
         assert str(caught.value) == f"{path}: guidelines are limited to 1 MiB of text; these are 1,048,577 bytes"
-        assert [g.text for g in project.guidelines_history()] == [at_limit]
+        assert [g.text for g in project.texts.guidelines_history()] == [at_limit]

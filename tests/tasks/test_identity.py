@@ -50,14 +50,14 @@ def test_the_command_line_credits_the_name_the_window_saved(prefs, tmp_path, wri
     assert main(["init", str(project)]) == 0
     assert main(["import-qrels", str(project), str(write("q.txt", "q1 0 A 1\n"))]) == 0
     with open_project(project, read_only=True) as p:
-        log = p.audit_log()
+        log = p.judgments.audit_log()
     assert set(log["who"]) == {"ana"}  # the import is the user's; its grades are credited to the file
 
 
 def _graded_by_ana(path, write) -> None:
     """A project where ``ana`` graded q1/A directly (her rating), with q1/B left ungraded."""
     with create_project(path, annotator="ana") as p:
-        p.import_qrels(write("q.txt", "q1 0 A 1\nq1 0 B -1\n"), negative_as_ungraded=True, annotator="ana")
+        p.judgments.import_qrels(write("q.txt", "q1 0 A 1\nq1 0 B -1\n"), negative_as_ungraded=True, annotator="ana")
         grade_item(p, "q1", "A", 2, version=1, annotator="ana")
 
 
@@ -71,7 +71,7 @@ def test_a_stated_name_is_folded_onto_the_annotator_the_project_knows(prefs, tmp
         assert annotator == "ana"
         grade_item(p, "q1", "B", 1, version=1, annotator=annotator)
         # one annotator beside the import's credit, not a second one spelled otherwise
-        assert set(p.ratings(1)["annotator"]) == {"ana", "import:q.txt"}
+        assert set(p.ratings.verified(1)["annotator"]) == {"ana", "import:q.txt"}
 
 
 def test_a_name_the_project_holds_as_typed_is_kept_even_beside_a_folded_twin(prefs, tmp_path, write, monkeypatch):
@@ -93,7 +93,7 @@ def test_the_command_line_credits_the_folded_name(prefs, tmp_path, write, monkey
     monkeypatch.setenv("NDCG_USER", "ANA")
     assert main(["import-qrels", str(path), str(write("more.txt", "q2 0 C 1\n"))]) == 0
     with open_project(path, read_only=True) as p:
-        log = p.audit_log()
+        log = p.judgments.audit_log()
     assert set(log["who"]) == {"ana"}
 
 

@@ -26,7 +26,10 @@ def test_negative_grades_are_refused_by_default_with_file_and_line(tmp_path, wri
             caught.value.located() == f"{path}:2: grade -1 is outside the scale 0..3 (trec_eval's negative grade: "
             "pooled but not judged)"
         )
-        assert (project.draft(), project.versions()) == (None, [])  # nothing written: not even an empty draft
+        assert (project.pools.draft(), project.pools.versions()) == (
+            None,
+            [],
+        )  # nothing written: not even an empty draft
         report = import_judgments(project, path, negative=NegativeGrades.UNGRADED, annotator="ann")
         assert (report.version, report.added, report.ungraded, report.graded) == (1, 2, 1, 1)
 
@@ -51,7 +54,7 @@ def test_a_negative_grade_for_an_item_already_graded_counts_as_unchanged_not_ung
             project, write("second.qrels", "q1 0 A -1\nq1 0 B 1\n"), negative=NegativeGrades.UNGRADED, annotator="ann"
         )
         assert (report.added, report.graded_existing, report.unchanged, report.ungraded) == (1, 0, 1, 0)
-        items = project.pool_items(project.draft().version)
+        items = project.pools.pool_items(project.pools.draft().version)
         assert sorted(zip(items["doc_id"], items["grade"], strict=True)) == [("A", 3), ("B", 1)]
 
 
@@ -62,7 +65,7 @@ BEN = "q1 0 A 3\nq1 0 B 1\nq2 0 A 1\nq2 0 D 2\n"  # B differs; C unrated by ben;
 
 
 def _state(project: Project) -> tuple[list[list[object]], list[list[object]]]:
-    items = project.pool_items(project.draft().version)  # type: ignore[union-attr]
+    items = project.pools.pool_items(project.pools.draft().version)  # type: ignore[union-attr]
     grades = [
         [q, d, None if pd.isna(g) else int(g)] for q, d, g in items[["query_id", "doc_id", "grade"]].values.tolist()
     ]
@@ -71,7 +74,7 @@ def _state(project: Project) -> tuple[list[list[object]], list[list[object]]]:
 
 def test_two_assessors_files_go_into_a_fresh_project_and_settle_as_after_a_merge(tmp_path, write):
     with Project.create(tmp_path / "p.ndcgproj", annotator="lead") as project:
-        assert project.versions() == []
+        assert project.pools.versions() == []
         first = import_ratings(project, write("ana.qrels", ANA), "ana", imported_by="lead")
         assert (first.version, first.started, first.items_added, first.totals["new"]) == (1, "an empty draft", 4, 4)
         second = import_ratings(project, write("ben.qrels", BEN), "ben", imported_by="lead")
@@ -84,7 +87,7 @@ def test_two_assessors_files_go_into_a_fresh_project_and_settle_as_after_a_merge
             ["q1", "A", "ana", 3], ["q1", "A", "ben", 3], ["q1", "B", "ana", 0], ["q1", "B", "ben", 1],
             ["q1", "C", "ana", 2], ["q2", "A", "ana", 1], ["q2", "A", "ben", 1], ["q2", "D", "ben", 2],
         ]  # fmt: skip
-        assert set(project.pool_items(1)["annotator"].dropna()) == {"ana", "ben", "ana+ben"}  # no file credit
+        assert set(project.pools.pool_items(1)["annotator"].dropna()) == {"ana", "ben", "ana+ben"}  # no file credit
         with pytest.raises(InputError, match="1 item that annotators rated differently"):
             project.freeze(annotator="lead")
         from ndcg_desktop.tasks.adjudication import pick
@@ -120,7 +123,7 @@ def test_the_same_name_twice_is_refused_and_replace_makes_the_ratings_the_files(
         assert [r for r in ratings if r[2] == "ana"] == [["q1", "A", "ana", 3], ["q1", "B", "ana", 1]]
         # B now agrees (settled to 1); C lost its only rating (ungraded again); q2 A keeps ben's grade
         assert grades == [["q1", "A", 3], ["q1", "B", 1], ["q1", "C", None], ["q2", "A", 1], ["q2", "D", 2]]
-        log = project.audit_log(1)
+        log = project.judgments.audit_log(1)
         removed = log[(log["action"] == "rating (ana2.qrels)") & log["new_grade"].isna()]
         assert sorted(zip(removed["query_id"], removed["doc_id"], removed["old_grade"].astype(int), strict=True)) == [
             ("q1", "C", 2),
@@ -141,13 +144,13 @@ def test_a_refused_ratings_import_leaves_no_draft_behind(tmp_path, write):
         with pytest.raises(InputError) as refused:
             import_ratings(project, bad_id, "ana", imported_by="lead")
         assert refused.value.located().startswith(f"{bad_id}:2: ")
-        assert project.versions() == []
+        assert project.pools.versions() == []
     assert dump(path) == before
 
 
 def test_into_a_project_with_only_frozen_versions_the_new_draft_copies_the_latest(tmp_path, write):
     with Project.create(tmp_path / "p.ndcgproj", annotator="lead") as project:
-        project.import_qrels(write("pool.qrels", "q1 0 A 3\nq1 0 B 0\n"), annotator="lead")
+        project.judgments.import_qrels(write("pool.qrels", "q1 0 A 3\nq1 0 B 0\n"), annotator="lead")
         project.freeze(annotator="lead")
         done = import_ratings(project, write("cy.qrels", "q1 0 A 2\nq1 0 E 1\n"), "cy", imported_by="lead")
         assert (done.version, done.started, done.items_added) == (2, "a copy of pool version 1", 1)
@@ -157,7 +160,9 @@ def test_into_a_project_with_only_frozen_versions_the_new_draft_copies_the_lates
             ["q1", "A", "cy", 2], ["q1", "A", "import:pool.qrels", 3], ["q1", "B", "import:pool.qrels", 0],
             ["q1", "E", "cy", 1],
         ]  # fmt: skip
-        assert project.version(1).frozen and len(project.pool_items(1)) == 2  # the frozen version is as it was
+        assert (
+            project.pools.version(1).frozen and len(project.pools.pool_items(1)) == 2
+        )  # the frozen version is as it was
 
 
 def test_the_same_file_under_a_second_name_is_reported_as_identical(tmp_path, write):
@@ -188,7 +193,7 @@ def test_negative_grades_join_the_pool_without_a_rating_only_when_chosen(tmp_pat
         with pytest.raises(NegativeGradesFound) as refused:
             import_ratings(project, path, "ana", imported_by="lead")
         assert refused.value.located().startswith(f"{path}:2: grade -1 is outside the scale 0..3")
-        assert project.versions() == []
+        assert project.pools.versions() == []
         done = import_ratings(project, path, "ana", negative=NegativeGrades.UNGRADED, imported_by="lead")
         assert (done.items_added, done.ungraded, done.totals["new"]) == (2, 1, 1)
         assert _state(project) == ([["q1", "A", 3], ["q1", "B", None]], [["q1", "A", "ana", 3]])

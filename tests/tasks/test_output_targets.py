@@ -66,10 +66,10 @@ def setup(tmp_path: Path, write) -> Iterator[tuple[Path, ScoreResult]]:
     """The project (closed again), and a compared result of it as the window holds one."""
     path = tmp_path / "p.ndcgproj"
     with Project.create(path, annotator="ann") as project:
-        project.import_qrels(write("q.txt", QRELS), annotator="ann")
+        project.judgments.import_qrels(write("q.txt", QRELS), annotator="ann")
         project.freeze(annotator="ann")
-        project.import_run(write("r.txt", RUN), name="sys", annotator="ann")
-        project.import_run(write("r2.txt", RUN), name="other", annotator="ann")
+        project.runs.import_run(write("r.txt", RUN), name="sys", annotator="ann")
+        project.runs.import_run(write("r2.txt", RUN), name="other", annotator="ann")
         settings = EvalSettings(k=2)
         first, second = score_run(project, "sys", None, settings), score_run(project, "other", None, settings)
     table = pd.DataFrame({"query_id": ["q1"], "ndcg_a": [0.5], "ndcg_b": [0.25], "difference": [-0.25]})

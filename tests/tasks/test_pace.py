@@ -26,7 +26,7 @@ def graded(tmp_path, write, monkeypatch):
     ]
     clock = iter(t for t in times for _ in range(2))  # a grade reads the clock twice: its row and its audit row
     with Project.create(path, annotator="ann") as p:
-        p.import_qrels(
+        p.judgments.import_qrels(
             write("q.txt", "".join(f"q1 0 D{i} -1\n" for i in range(6))), negative_as_ungraded=True, annotator="ann"
         )
         monkeypatch.setattr(judgments_module, "now", lambda: next(clock))
@@ -85,7 +85,7 @@ def test_an_undone_grade_is_not_counted_and_a_redone_one_counts_once(tmp_path, w
 
     path = tmp_path / "p.ndcgproj"
     with Project.create(path, annotator="ann") as p:
-        p.import_qrels(
+        p.judgments.import_qrels(
             write("q.txt", "".join(f"q1 0 D{i} -1\n" for i in range(3))), negative_as_ungraded=True, annotator="ann"
         )
         grade_item(p, "q1", "D0", 1, version=1, annotator="ann")

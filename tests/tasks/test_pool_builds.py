@@ -48,7 +48,7 @@ def project(tmp_path: Path) -> Project:
     with Project.create(path, annotator="ana") as p:
         for name in RUNS:
             _write_run(tmp_path / f"{name}.run", name)
-            p.import_run(tmp_path / f"{name}.run", name=name, annotator="ana")
+            p.runs.import_run(tmp_path / f"{name}.run", name=name, annotator="ana")
     opened = Project.open(path)
     yield opened
     opened.close()
@@ -72,9 +72,9 @@ def test_rrf_within_a_budget_records_everything_rule_20_names(project: Project, 
     assert plan.per_query.to_dict("records") == [
         {"query_id": "q1", "candidates": 11, "budget": 3, "chosen": 3, "new": 3}
     ]
-    assert project.draft() is None  # a plan writes nothing
+    assert project.pools.draft() is None  # a plan writes nothing
     pooled = apply_pool(project, plan, annotator="ana")
-    assert pooled.added == 3 and sorted(project.pool_items(pooled.draft)["doc_id"]) == sorted(expected)
+    assert pooled.added == 3 and sorted(project.pools.pool_items(pooled.draft)["doc_id"]) == sorted(expected)
     (build,) = project.builds.builds(pooled.draft)
     assert (build.strategy, build.parameters, build.budget, build.depth, build.queries) == (
         "rrf(k=60)",
@@ -109,7 +109,7 @@ def test_refusals_name_the_problem(project: Project) -> None:
     with pytest.raises(InputError, match="has no run named 'Z'"):
         plan_pool(project, PoolRequest(("A", "Z"), Strategy.parse("depth"), None, 4))
     plan = plan_pool(project, PoolRequest(("A",), Strategy.parse("depth"), None, 1))
-    project.ensure_draft(annotator="ana")  # the draft changed since the preview
+    project.pools.ensure_draft(annotator="ana")  # the draft changed since the preview
     with pytest.raises(InputError, match="preview again"):
         apply_pool(project, plan, annotator="ana")
 
@@ -168,7 +168,7 @@ def test_the_new_batch_is_met_in_blind_order(project: Project) -> None:
     version = _maxmean(project)
     _grade(project, "q1", {"a1": 2, "a2": 0})
     next_batches(project, annotator="ana")
-    items = project.pool_items(version, "q1")
+    items = project.pools.pool_items(version, "q1")
     waiting = items[items["grade"].isna()]["doc_id"].tolist()
     assert sorted(waiting) == ["a3", "a4"]
     # what the Annotate view walks: the pool in the blind order, the ungraded ones being this batch alone
@@ -179,10 +179,10 @@ def test_the_new_batch_is_met_in_blind_order(project: Project) -> None:
 def test_taking_a_batch_back_leaves_the_draft_as_before(project: Project) -> None:
     version = _maxmean(project)
     _grade(project, "q1", {"a1": 2, "a2": 0})
-    before = (project.pool_items(version).to_dict("records"), project.builds.choices(version).to_dict("records"))
+    before = (project.pools.pool_items(version).to_dict("records"), project.builds.choices(version).to_dict("records"))
     added = next_batches(project, annotator="ana")
     assert take_back_batches(project, added, annotator="ana") == 2
-    after = (project.pool_items(version).to_dict("records"), project.builds.choices(version).to_dict("records"))
+    after = (project.pools.pool_items(version).to_dict("records"), project.builds.choices(version).to_dict("records"))
     assert after == before
 
 

@@ -20,10 +20,10 @@ def test_the_drafts_curve_beside_the_strategys_expected_one(tmp_path: Path) -> N
     with Project.create(path, annotator="ana") as p:
         for name in RUNS:
             _write_run(tmp_path / f"{name}.run", name)
-            p.import_run(tmp_path / f"{name}.run", name=name, annotator="ana")
-        p.import_qrels(tmp_path / "v1.qrels", annotator="ana")
+            p.runs.import_run(tmp_path / f"{name}.run", name=name, annotator="ana")
+        p.judgments.import_qrels(tmp_path / "v1.qrels", annotator="ana")
         p.freeze(annotator="ana")
-        p.new_draft_from(1, annotator="ana")
+        p.pools.new_draft_from(1, annotator="ana")
         # rrf (k = 60) on q1 takes a1 (1/61 + 1/62), then b1 and c1 (1/61 each, by ID): all judged in v1 already
         plan = plan_pool(p, PoolRequest(("A", "B", "C"), Strategy.parse("rrf"), Budget.parse("3"), 4, ("q1",)))
         apply_pool(p, plan, annotator="ana")
@@ -44,7 +44,7 @@ def test_the_session_drops_its_curves_when_the_drafts_grades_change(tmp_path: Pa
     with Project.create(path, annotator="ana") as p:
         for name in RUNS:
             _write_run(tmp_path / f"{name}.run", name)
-            p.import_run(tmp_path / f"{name}.run", name=name, annotator="ana")
+            p.runs.import_run(tmp_path / f"{name}.run", name=name, annotator="ana")
     slot, session = ProjectSlot(), EconomicsSession()
     session.follow(slot)
     project = Project.open(path)

@@ -34,7 +34,7 @@ def test_plan_is_limited_to_the_depth_and_the_scope(project):
     assert plan.draft is None and plan.total == 2
     everything = plan_send_for_judging(project, "sys", 1, depth=10, scope=QueryScope.RUN)
     assert pairs(everything.items) == [("q1", "C"), ("q1", "X"), ("q1", "Z"), ("q2", "Y"), ("q9", "W")]
-    assert project.draft() is None  # a plan writes nothing
+    assert project.pools.draft() is None  # a plan writes nothing
     whole = plan_send_for_judging(project, "sys", 1, scope=QueryScope.RUN)  # no depth: every returned document
     assert pairs(whole.items) == pairs(everything.items)  # 10 is past the longest ranking (4): the same plan
     with pytest.raises(InputError, match="the depth must be a positive integer, not 0"):
@@ -45,7 +45,7 @@ def test_apply_adds_exactly_the_plan_and_counts_what_waits(project):
     plan = plan_send_for_judging(project, "sys", 1, depth=2)
     sent = apply_send_for_judging(project, plan, annotator="tester")
     assert (sent.draft, sent.created_draft) == (2, True)
-    items = project.pool_items(2)
+    items = project.pools.pool_items(2)
     assert pairs(items[items["grade"].isna()]) == [("q1", "X"), ("q2", "Y")]
     again = plan_send_for_judging(project, "sys", 1, depth=3)
     assert pairs(again.items) == [("q1", "C")]  # X and Y already wait in the draft
@@ -73,15 +73,15 @@ def test_cli_send_for_judging_dry_run_then_apply(project, capsys):
 def test_undo_takes_back_a_new_draft_and_only_ungraded_items_of_an_old_one(project):
     sent = apply_send_for_judging(project, plan_send_for_judging(project, "sys", 1, depth=2), annotator="tester")
     assert undo_send_for_judging(project, sent, annotator="tester") == 2
-    assert project.draft() is None and [v.version for v in project.versions()] == [1]
+    assert project.pools.draft() is None and [v.version for v in project.pools.versions()] == [1]
     # Into an existing draft: the undo removes what it added and is still ungraded, nothing else.
-    draft = project.new_draft_from(1, annotator="tester").version  # 3: the audit log names 2 (issue 23 item 3)
+    draft = project.pools.new_draft_from(1, annotator="tester").version  # 3: the audit log names 2 (issue 23 item 3)
     sent = apply_send_for_judging(project, plan_send_for_judging(project, "sys", 1, depth=3), annotator="tester")
     assert pairs(sent.items) == [("q1", "C"), ("q1", "X"), ("q2", "Y")]
     project.judgments.set_grade("q1", "X", 1, annotator="tester")
     assert undo_send_for_judging(project, sent, annotator="tester") == 2
-    assert pairs(project.pool_items(draft)) == [("q1", "A"), ("q1", "B"), ("q1", "X"), ("q2", "E")]
-    assert list(project.audit_log(draft)["action"]).count("undo send for judging") == 2
+    assert pairs(project.pools.pool_items(draft)) == [("q1", "A"), ("q1", "B"), ("q1", "X"), ("q2", "E")]
+    assert list(project.judgments.audit_log(draft)["action"]).count("undo send for judging") == 2
 
 
 def test_discard_draft_from_the_cli_needs_confirmation(project, capsys):
@@ -96,8 +96,12 @@ def test_discard_draft_from_the_cli_needs_confirmation(project, capsys):
     assert main(["discard-draft", path, "--yes"]) == 0
     assert capsys.readouterr().out == "discarded draft version 2\n"
     with Project.open(path) as p:
-        assert p.draft() is None and [v.version for v in p.versions()] == [1]
-        assert set(p.audit_log(2)["action"]) == {"draft", "send for judging", "discard draft"}  # draft: issue 33
+        assert p.pools.draft() is None and [v.version for v in p.pools.versions()] == [1]
+        assert set(p.judgments.audit_log(2)["action"]) == {
+            "draft",
+            "send for judging",
+            "discard draft",
+        }  # draft: issue 33
     assert main(["discard-draft", path, "--yes"]) == 2
     assert capsys.readouterr().err.strip() == f"error: {path}: has no draft pool to discard"
 
@@ -106,11 +110,14 @@ def test_the_new_draft_copies_the_frozen_version_and_audits_the_sending(project,
     assert main(["send-for-judging", str(project.path), "--run-name", "sys", "--depth", "2"]) == 2  # open here
     assert "in another" in capsys.readouterr().err
     apply_send_for_judging(project, plan_send_for_judging(project, "sys", 1, depth=2), annotator="tester")
-    draft = project.draft()
+    draft = project.pools.draft()
     assert draft.version == 2 and draft.parent == 1
-    items = project.pool_items(2).set_index("doc_id")
+    items = project.pools.pool_items(2).set_index("doc_id")
     assert pd.isna(items.loc["X", "grade"]) and items.loc["A", "grade"] == 3
-    assert set(project.audit_log(2)["action"]) == {"draft", "send for judging"}  # the draft audited (issue 33)
+    assert set(project.judgments.audit_log(2)["action"]) == {
+        "draft",
+        "send for judging",
+    }  # the draft audited (issue 33)
 
 
 def _reference_plan(run: pd.DataFrame, qrels: pd.DataFrame, draft: pd.DataFrame, depth: int, pool_only: bool):
@@ -146,10 +153,10 @@ def test_a_plan_of_many_pairs_matches_a_pandas_anti_join_without_reading_items_i
     apply_send_for_judging(
         project, plan_send_for_judging(project, "sys", 1, depth=2), annotator="tester"
     )  # a draft with waiting items
-    project.add_items(
+    project.judgments.add_items(
         pd.DataFrame({"query_id": ["q3"], "doc_id": [run[run["q"] == "q3"]["d"].iloc[4]]}), annotator="tester"
     )
-    draft = project.pool_items(2).rename(columns={"query_id": "q", "doc_id": "d"})[["q", "d"]]
+    draft = project.pools.pool_items(2).rename(columns={"query_id": "q", "doc_id": "d"})[["q", "d"]]
 
     # A million pairs as Python objects (a pandas frame of the version's items, the qrels as a frame of strings)
     # hold the GIL for seconds on the worker, freezing the window: the plan reads neither.

@@ -28,7 +28,7 @@ def test_freeze_returns_the_version_and_its_team_record(tmp_path, write):
         preview = freeze_preview(project, 1)
         assert (preview.version, preview.documents, preview.awaiting) == (1, len(QRELS.splitlines()), 0)
         frozen = freeze(project, annotator="ana")
-        recorded = project.team(frozen.version)  # rule 16's record, as the manifests carry it
+        recorded = project.pools.team(frozen.version)  # rule 16's record, as the manifests carry it
         assert (frozen.version.version, frozen.version.frozen) == (1, True)
         assert frozen.annotators == tuple(
             RatedBy(name, rated["ratings"], rated["sha256"]) for name, rated in recorded["annotators"].items()
@@ -46,8 +46,8 @@ def test_a_draft_is_started_from_the_latest_frozen_version_and_discarded_after_s
         import_judgments(project, write("j.qrels", QRELS), annotator="ana")
         freeze(project, annotator="ana")
         started = start_draft(project, annotator="ana")
-        assert started == DraftStarted(project.version(2), 1)
-        project.add_items(pd.DataFrame({"query_id": ["q3"], "doc_id": ["D"]}), version=2, annotator="ana")
+        assert started == DraftStarted(project.pools.version(2), 1)
+        project.judgments.add_items(pd.DataFrame({"query_id": ["q3"], "doc_id": ["D"]}), version=2, annotator="ana")
         plan = plan_discard(project)
         assert (plan.draft.version, plan.items) == (2, len(QRELS.splitlines()) + 1)
 
@@ -98,6 +98,8 @@ def test_the_freeze_preview_counts_each_grade_with_its_label_and_says_what_freez
         assert (preview.ungraded, preview.awaiting) == (len(rows) - len(grades), 0)
         assert not preview.can_freeze(remove_ungraded=False)  # ungraded items block freezing...
         assert preview.can_freeze(remove_ungraded=True) and preview.offers_removal  # ...unless they are removed
-        project.remove_items(pd.DataFrame({"query_id": ["q1", "q2"], "doc_id": ["C", "E"]}), version=1, annotator="ana")
+        project.judgments.remove_items(
+            pd.DataFrame({"query_id": ["q1", "q2"], "doc_id": ["C", "E"]}), version=1, annotator="ana"
+        )
         done = freeze_preview(project, 1)
         assert (done.ungraded, done.offers_removal, done.can_freeze(remove_ungraded=False)) == (0, False, True)

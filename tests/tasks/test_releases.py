@@ -101,9 +101,9 @@ def _project_in_round_2(tmp_path: Path, rounds: dict[str, Path]) -> Project:
 def test_a_release_makes_the_draft_exactly_the_file_and_counts_each_change_per_query(tmp_path, rounds):
     final = read_file(rounds["final"])
     with _project_in_round_2(tmp_path, rounds) as project:
-        draft = project.draft()
+        draft = project.pools.draft()
         assert draft is not None
-        before = project.pool_items(draft.version)
+        before = project.pools.pool_items(draft.version)
         assert as_set(before) == as_set(read_file(rounds["r2"]))  # each round's iteration kept as read
         preview = plan_release(project, rounds["final"])
         expected = _expected(read_file(rounds["r2"]), final)
@@ -111,16 +111,16 @@ def test_a_release_makes_the_draft_exactly_the_file_and_counts_each_change_per_q
         totals = expected[["added", "withdrawn", "regraded", "iteration"]].sum()
         assert [preview.total(c) for c in ("added", "withdrawn", "regraded", "iteration")] == totals.tolist()
         assert preview.total("added") > 0 and preview.total("withdrawn") > 0 and preview.total("regraded") > 0
-        assert as_set(project.pool_items(draft.version)) == as_set(before)  # the preview wrote nothing
+        assert as_set(project.pools.pool_items(draft.version)) == as_set(before)  # the preview wrote nothing
 
         applied = apply_release(project, preview, annotator="ana")
-        items = project.pool_items(applied.version)
+        items = project.pools.pool_items(applied.version)
         assert as_set(items) == as_set(final)  # the release's judgments are the file's, whole
         rewritten = preview.changes[preview.changes["change"].isin(["added", "regraded"])]
         keys = set(zip(rewritten["query_id"], rewritten["doc_id"], strict=True))
         credited = items[[key in keys for key in zip(items["query_id"], items["doc_id"], strict=True)]]
         assert len(credited) == len(rewritten) and set(credited["annotator"]) == {"import:final.qrels"}  # not ana
-        audit = project.audit_log(applied.version)
+        audit = project.judgments.audit_log(applied.version)
         release = audit[audit["action"] == "release (import:final.qrels)"]
         assert len(release) == len(preview.changes) and set(release["who"]) == {"ana"}
         gone = release[release["new_grade"].isna()]
@@ -135,16 +135,18 @@ def test_the_release_is_undone_row_for_row(tmp_path, rounds):
         assert full_dump(path) != dump
         undo_release(project, applied, annotator="ana")
         assert_same(dump, full_dump(path), logs)
-        audit = project.audit_log(applied.version)
+        audit = project.judgments.audit_log(applied.version)
         assert (audit["action"] == "undo release").sum() == len(applied.preview.changes)
 
 
 def test_a_release_is_refused_once_the_draft_changed_since_its_preview(tmp_path, rounds):
     with _project_in_round_2(tmp_path, rounds) as project:
         preview = plan_release(project, rounds["final"])
-        draft = project.draft()
+        draft = project.pools.draft()
         assert draft is not None
-        project.add_items(pd.DataFrame({"query_id": ["19335"], "doc_id": ["x-new"]}), action="add", annotator="ana")
+        project.judgments.add_items(
+            pd.DataFrame({"query_id": ["19335"], "doc_id": ["x-new"]}), action="add", annotator="ana"
+        )
         with pytest.raises(InputError, match="changed since the release was compared"):
             apply_release(project, preview, annotator="ana")
 
@@ -193,8 +195,8 @@ def test_the_command_line_previews_asks_and_applies(tmp_path, rounds):
     done = _ndcg("import-qrels", project, str(rounds["final"]), "--release", "--yes")
     assert done.returncode == 0, done.stderr
     with Project.open(project, read_only=True) as p:
-        draft = p.draft()
-        assert draft is not None and as_set(p.pool_items(draft.version)) == as_set(final)
+        draft = p.pools.draft()
+        assert draft is not None and as_set(p.pools.pool_items(draft.version)) == as_set(final)
 
 
 def test_a_release_reads_negative_grades_as_the_plain_import_does(tmp_path):

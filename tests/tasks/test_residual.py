@@ -148,7 +148,7 @@ def test_score_residual_equals_trec_eval_on_residual_files_built_by_hand(rounds,
     assert out["summary"]["mean_ndcg"] == pytest.approx(expected["mean"], abs=1e-6)
     residual = out["manifest"]["residual"]
     with Project.open(rounds["path"], read_only=True) as project:
-        earlier_hash = project.version(earlier).hash
+        earlier_hash = project.pools.version(earlier).hash
     assert (residual["from_version"], residual["from_hash"]) == (earlier, earlier_hash)
     assert residual["judgments_removed"] == expected["judgments_removed"]
     assert residual["judgments_left"] == expected["judgments_left"]
@@ -255,12 +255,12 @@ def test_residual_needs_a_project(tmp_path, capsys):
 def test_rule21_hand_worked_residual_example(tmp_path, write):
     project = Project.create(tmp_path / "p.ndcgproj", annotator="ann")
     try:
-        project.import_qrels(write("r1.txt", "q1 0 A 3\nq1 0 D 0\n"), annotator="ann")
+        project.judgments.import_qrels(write("r1.txt", "q1 0 A 3\nq1 0 D 0\n"), annotator="ann")
         project.freeze(annotator="ann")
-        project.new_draft_from(1, annotator="ann")
-        project.import_qrels(write("r2.txt", "q1 0 B 2\nq1 0 C 1\n"), annotator="ann")
+        project.pools.new_draft_from(1, annotator="ann")
+        project.judgments.import_qrels(write("r2.txt", "q1 0 B 2\nq1 0 C 1\n"), annotator="ann")
         project.freeze(annotator="ann")
-        project.import_run(
+        project.runs.import_run(
             write("run.txt", "q1 Q0 C 1 3.0 s\nq1 Q0 D 2 2.0 s\nq1 Q0 B 3 1.0 s\n"), name="sys", annotator="ann"
         )
         settings = EvalSettings(k=2)

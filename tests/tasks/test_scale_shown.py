@@ -28,13 +28,13 @@ BASE = EvalSettings(unjudged="zero")  # the window's and the caller's default sc
 @pytest.fixture
 def project(tmp_path, write):
     with Project.create(tmp_path / "p.ndcgproj", scale=GradeScale(0, 4), annotator="ann") as p:
-        p.import_qrels(write("q.txt", QRELS), annotator="ann")
+        p.judgments.import_qrels(write("q.txt", QRELS), annotator="ann")
         p.freeze(annotator="ann")
-        p.new_draft_from(1, annotator="ann")
+        p.pools.new_draft_from(1, annotator="ann")
         p.judgments.set_grade("q1", "C", 4, version=2, annotator="ann")
         p.freeze(version=2, annotator="ann")
-        p.import_run(write("x.txt", RUN_X), name="x", annotator="ann")
-        p.import_run(write("y.txt", RUN_Y), name="y", annotator="ann")
+        p.runs.import_run(write("x.txt", RUN_X), name="x", annotator="ann")
+        p.runs.import_run(write("y.txt", RUN_Y), name="y", annotator="ann")
         yield p
 
 
@@ -64,5 +64,5 @@ def test_agreement_names_the_versions_scale(project):
 
 
 def test_the_projects_grades_use_the_whole_scale(project):
-    grades = project.qrels(2).frame["grade"]
+    grades = project.pools.qrels(2).frame["grade"]
     assert isinstance(grades, pd.Series) and grades.max() == 4

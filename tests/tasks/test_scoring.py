@@ -24,7 +24,7 @@ def project(stored):
 
 def test_check_counts_flags_against_the_frozen_version(project):
     checked = check_run(project, "sys", 1, EvalSettings(k=2))
-    assert (checked.run_name, checked.pool_version, checked.pool_hash) == ("sys", 1, project.version(1).hash)
+    assert (checked.run_name, checked.pool_version, checked.pool_hash) == ("sys", 1, project.pools.version(1).hash)
     # X at position 2 of q1 and Y at position 2 of q2: both unjudged, both in the top 2.
     assert (checked.report.unjudged_total, checked.report.unjudged_in_top_k) == (2, 2)
     assert checked.report.needs_choice() == {"unjudged": True, "duplicates": False, "unknown_queries": False}
@@ -34,14 +34,14 @@ def test_score_stamps_version_and_hash_and_records_the_evaluation(project):
     scored = score_run(project, "sys", None, EvalSettings(k=3, unjudged="zero"))
     manifest = scored.evaluation.manifest
     assert manifest["judgments"]["pool_version"] == 1
-    assert manifest["judgments"]["pool_hash"] == project.version(1).hash == scored.pool_hash
+    assert manifest["judgments"]["pool_hash"] == project.pools.version(1).hash == scored.pool_hash
     assert manifest["run"]["name"] == "sys"
     # q1: [B, X, C] at K=3 with X non-relevant: DCG = 2/log2(2) + 0 + 1/log2(4); IDCG = 3 + 2/log2(3) + 1/log2(4)
     dcg = 2 / math.log2(2) + 1 / math.log2(4)
     idcg = 3 / math.log2(2) + 2 / math.log2(3) + 1 / math.log2(4)
     q1 = scored.evaluation.per_query.set_index("query_id").loc["q1"]
     assert q1["ndcg"] == pytest.approx(dcg / idcg, abs=1e-12)
-    rows = project._query("SELECT id, run_name, pool_version, settings FROM evaluations")
+    rows = project.file.query("SELECT id, run_name, pool_version, settings FROM evaluations")
     assert [tuple(r) for r in rows] == [(scored.evaluation_id, "sys", 1, scored.evaluation.settings.to_text())]
 
 
@@ -52,10 +52,10 @@ def test_refused_policy_is_an_input_error(project):
 
 
 def test_the_runs_reading_comes_from_import_not_from_the_caller(project, write):
-    project.import_run(write("r2.txt", RUN), name="asc", ties=TiePolicy.DOCID_ASC, annotator="tester")
+    project.runs.import_run(write("r2.txt", RUN), name="asc", ties=TiePolicy.DOCID_ASC, annotator="tester")
     scored = score_run(project, "asc", 1, EvalSettings(k=3, unjudged="zero", ties="file-order", id_map="#"))
     assert scored.evaluation.settings.ties.value == "docid-asc" and scored.evaluation.settings.id_map is None
-    assert project.run_info("asc").reading.ties.value == "docid-asc"
+    assert project.runs.run_info("asc").reading.ties.value == "docid-asc"
 
 
 def test_cli_score_project_records_and_refuses_another_reading(project, capsys):
@@ -65,7 +65,7 @@ def test_cli_score_project_records_and_refuses_another_reading(project, capsys):
     cli = json.loads(capsys.readouterr().out)
     with Project.open(path) as p:
         expected = score_run(p, "sys", 1, EvalSettings(k=3, unjudged="zero"), record=False)
-        rows = p._query("SELECT run_name, pool_version, settings FROM evaluations")
+        rows = p.file.query("SELECT run_name, pool_version, settings FROM evaluations")
     assert cli["summary"] == expected.evaluation.summary
     assert [tuple(r) for r in rows] == [("sys", 1, expected.evaluation.settings.to_text())]
     assert main(["score", "--project", path, "--run-name", "sys", "--unjudged", "zero", "--ties", "docid-asc"]) == 2
@@ -109,7 +109,7 @@ def test_a_stored_run_is_scored_by_hashed_keys_and_falls_back_to_exact_codes_on_
         read_qrels(write("fq.txt", COLLIDING_QRELS)), read_run(write("fr.txt", COLLIDING_RUN)), settings
     )
     project = stored(COLLIDING_QRELS, COLLIDING_RUN)
-    kept = project.load_run("sys")[0]
+    kept = project.runs.load_run("sys")[0]
     assert (kept.doc_column is not None) == (stored_as == "rows")
     honest = score_run(project, "sys", 1, settings).evaluation
     hashed: list[int] = []
@@ -142,7 +142,7 @@ def test_a_stored_run_is_scored_by_hashed_keys_and_falls_back_to_exact_codes_on_
 @pytest.mark.parametrize("command", ["score", "compare"])
 def test_a_scale_the_version_does_not_use_is_refused_the_same_way_by_both_commands(project, capsys, command):
     """One rule (tasks.scoring.version_to_score) for ``score --project`` and ``compare --project``."""
-    path, scale = str(project.path), project.version(1).scale
+    path, scale = str(project.path), project.pools.version(1).scale
     project.close()
     other = f"{scale.low}..{scale.high + 1}"
     names = ["--run-name", "sys"] if command == "score" else ["--run-names", "sys"]
@@ -156,7 +156,7 @@ def test_a_stored_run_to_score_keeps_the_reading_it_was_imported_with(project):
     from ndcg_desktop.tasks.scoring import stored_run_to_score
 
     chosen = stored_run_to_score(project, "sys", None, order="score", ties="docid-desc")
-    assert (chosen.info.name, chosen.version) == ("sys", project.version(1))
+    assert (chosen.info.name, chosen.version) == ("sys", project.pools.version(1))
     for option, asked in (("order", "rank"), ("ties", "file-order"), ("id_map", "#")):
         with pytest.raises(InputError) as caught:
             stored_run_to_score(project, "sys", None, **{option: asked})

@@ -45,11 +45,11 @@ def make_team(tmp_path: Path) -> Path:
     )
     path = tmp_path / "team.ndcgproj"
     with Project.create(path, annotator="coord") as project:
-        project.import_queries(tmp_path / "q.tsv")
-        project.import_documents(tmp_path / "d.jsonl")
-        project.set_guidelines("# Grade\n\n3 is perfect.\n", source="test", annotator="coord")
+        project.texts.import_topics(tmp_path / "q.tsv")
+        project.texts.import_documents(tmp_path / "d.jsonl")
+        project.texts.set_guidelines("# Grade\n\n3 is perfect.\n", source="test", annotator="coord")
         pairs = [(f"q{i}", f"d{(3 * i + k) % 40}") for i in range(N_QUERIES) for k in range(PER_QUERY_ITEMS)]
-        project.add_items(pd.DataFrame(pairs, columns=["query_id", "doc_id"]), annotator="coord")
+        project.judgments.add_items(pd.DataFrame(pairs, columns=["query_id", "doc_id"]), annotator="coord")
     return path
 
 
@@ -81,34 +81,34 @@ def test_plan_shares_the_overlap_fraction_and_balances_the_work():
 def test_a_work_file_is_a_project_holding_only_its_queries_ungraded_with_texts(team, tmp_path):
     with Project.open(team) as project:
         done = assign_work(project, ["ana", "ben", "chen"], tmp_path / "work", overlap=0.2, seed=1)
-        handed = project.assignments.assignments(1)
+        handed = project.ratings.assignments(1)
     assert sorted(done.files) == ["ana", "ben", "chen"]
     assert {p.name for p in (tmp_path / "work").iterdir()} == {"ana.ndcgproj", "ben.ndcgproj", "chen.ndcgproj"}
     for name, path in done.files.items():
         mine = sorted(done.plan.loc[done.plan["annotator"] == name, "query_id"])
         assert sorted(handed.loc[handed["annotator"] == name, "query_id"]) == mine
         with Project.open(path) as work:  # opens like any project
-            origin = WorkOrigin.from_json(work.meta(WORK_META) or "", path)
+            origin = WorkOrigin.from_json(work.file.setting(WORK_META) or "", path)
             assert (origin.annotator, origin.base_version, origin.base_hash) == (name, 1, "")
-            items = work.pool_items(1)
+            items = work.pools.pool_items(1)
             assert sorted(items["query_id"].unique()) == mine
             assert len(items) == PER_QUERY_ITEMS * len(mine) == done.items[name]
             assert items["grade"].isna().all() and items["annotator"].isna().all()
-            assert work.ratings(1).empty  # nobody's grades
-            assert work.runs() == []
-            assert work.judging_order() == "blind"
+            assert work.ratings.verified(1).empty  # nobody's grades
+            assert work.runs.all() == []
+            assert work.judgments.judging_order() == "blind"
             q = mine[0]
-            assert work.query(q) == {
+            assert work.texts.query(q) == {
                 "query_id": q,
                 "text": f"query number {q[1:]}",
                 "title": f"query number {q[1:]}",
                 "description": f"what {q} is about",
                 "narrative": f"relevant: {q}",
             }
-            guidelines = work.guidelines()
+            guidelines = work.texts.guidelines()
             assert guidelines is not None and guidelines.text == "# Grade\n\n3 is perfect.\n"
             d = items.loc[items["query_id"] == q, "doc_id"].iloc[0]
-            assert work.document(d) == {"doc_id": d, "title": f"title {d[1:]}", "text": f"text of {d[1:]}"}
+            assert work.texts.document(d) == {"doc_id": d, "title": f"title {d[1:]}", "text": f"text of {d[1:]}"}
             docs = items.loc[items["query_id"] == q, "doc_id"].tolist()
             assert judging_order(q, docs) == sorted(
                 docs, key=lambda x: __import__("hashlib").sha256(f"{q}\x1f{x}".encode()).hexdigest()
@@ -140,16 +140,16 @@ def test_merging_adds_ratings_settles_agreement_and_is_idempotent(team, tmp_path
     with Project.open(team) as project:
         report = merge_work(project, list(done.files.values()), annotator="coord")
         table = ratings_table(project)
-        expected = done.plan.merge(project.pool_items(1)[["query_id", "doc_id"]], on="query_id")
+        expected = done.plan.merge(project.pools.pool_items(1)[["query_id", "doc_id"]], on="query_id")
         assert len(table) == len(expected) == sum(done.items.values())
         assert report.totals["new"] == len(expected)
-        items = project.pool_items(1).set_index(["query_id", "doc_id"])
+        items = project.pools.pool_items(1).set_index(["query_id", "doc_id"])
         by_item = table.groupby(["query_id", "doc_id"])["grade"].agg(["min", "max", "count"])
         agree = by_item[by_item["min"] == by_item["max"]]
         differ = by_item[by_item["min"] != by_item["max"]]
         assert (items.loc[agree.index, "grade"] == agree["min"]).all()  # one rating, or all equal: the grade
         assert items.loc[differ.index, "grade"].isna().all()  # rated differently: wait for adjudication
-        assert report.totals["unsettled"] == len(differ) == project.rating_store.unsettled(1)
+        assert report.totals["unsettled"] == len(differ) == project.ratings.unsettled(1)
         assert len(differ) > 0
         before = dump(team)
     with Project.open(team) as project:
@@ -187,7 +187,7 @@ def test_a_changed_mind_replaces_the_rating_and_settles_again(team, tmp_path):
         grade_all(path, name, lambda a, q, d: 1)
     with Project.open(team) as project:
         merge_work(project, list(done.files.values()), annotator="coord")
-        assert project.rating_store.unsettled(1) == 0
+        assert project.ratings.unsettled(1) == 0
     _, items, _ = read_work_file(done.files["ben"])
     q, d = items.iloc[0][["query_id", "doc_id"]]
     with Project.open(done.files["ben"]) as work:
@@ -195,7 +195,7 @@ def test_a_changed_mind_replaces_the_rating_and_settles_again(team, tmp_path):
     with Project.open(team) as project:
         report = merge_work(project, [done.files["ben"]], annotator="coord")
         assert (report.totals["changed"], report.totals["unsettled"]) == (1, 1)
-        row = project.pool_items(1).set_index(["query_id", "doc_id"]).loc[(q, d)]
+        row = project.pools.pool_items(1).set_index(["query_id", "doc_id"]).loc[(q, d)]
         assert pd.isna(row["grade"])
 
 
@@ -276,11 +276,11 @@ def test_work_for_another_project_or_version_is_refused(team, tmp_path):
     )
     with Project.open(team) as project:
         merge_work(project, list(files.values()), annotator="coord")
-        for item in project.pool_items(1).itertuples():
+        for item in project.pools.pool_items(1).itertuples():
             if pd.isna(item.grade):
                 project.judgments.set_grade(item.query_id, item.doc_id, 0, annotator="coord")
         project.freeze(annotator="coord")
-        project.new_draft_from(1, annotator="coord")
+        project.pools.new_draft_from(1, annotator="coord")
         before = dump(team)
         with pytest.raises(InputError, match="is work for pool version 1, but the draft is version 2"):
             merge_work(project, [files["ana"]], annotator="coord")

@@ -114,11 +114,11 @@ def test_an_ordinary_project_grades_as_the_stated_user(team, monkeypatch):
 def test_grades_given_as_someone_else_inside_a_work_file_are_refused_at_merge(team, tmp_path, draft):
     if draft == 2:  # the coordinator's draft is version 2; the work file's own pool is its version 1
         with Project.open(team) as project:
-            for item in project.pool_items(1).itertuples():
+            for item in project.pools.pool_items(1).itertuples():
                 project.judgments.set_grade(item.query_id, item.doc_id, 0, annotator="coord")
             project.freeze(annotator="coord")
-            project.new_draft_from(1, annotator="coord")
-            project.add_items(
+            project.pools.new_draft_from(1, annotator="coord")
+            project.judgments.add_items(
                 pd.DataFrame([(f"q{i}", "d39") for i in range(4)], columns=["query_id", "doc_id"]), annotator="coord"
             )
     files = handed_out(team, tmp_path)
@@ -134,13 +134,13 @@ def test_grades_given_as_someone_else_inside_a_work_file_are_refused_at_merge(te
 def test_the_coordinators_project_keeps_each_handout_and_its_items(team, tmp_path):
     files = handed_out(team, tmp_path, overlap=0.2)
     with Project.open(team) as project:
-        secret = project.assignments.secret()
+        secret = project.ratings.secret()
         for name, path in files.items():
             origin, items, _ = read_work_file(path)
-            handout = project.assignments.handout(origin.work_id)
+            handout = project.ratings.handout(origin.work_id)
             assert handout is not None
             assert (handout["annotator"], handout["scope_sha256"], handout["version"]) == (name, scope_hash(items), 1)
-            kept = project.assignments.handout_items(origin.work_id)
+            kept = project.ratings.handout_items(origin.work_id)
             assert kept.values.tolist() == items[["query_id", "doc_id"]].values.tolist()
             assert origin.digest == handout["digest"] and len(origin.digest) == 64
     assert secret is not None and len(secret) == 64
@@ -210,7 +210,7 @@ def test_an_item_inserted_into_a_work_file_is_refused_naming_it(team, tmp_path):
     _, ana_items, _ = read_work_file(files["ana"])
     theirs = ana_items.iloc[0]
     with Project.open(team) as project:  # a pool item that nobody was handed
-        project.add_items(pd.DataFrame([("q0", "d39")], columns=["query_id", "doc_id"]), annotator="coord")
+        project.judgments.add_items(pd.DataFrame([("q0", "d39")], columns=["query_id", "doc_id"]), annotator="coord")
     for q, d in ((theirs["query_id"], theirs["doc_id"]), ("q0", "d39")):
         raw(files["ben"], "DELETE FROM judgments WHERE grade IS NULL AND query_id = 'x'")
         raw(files["ben"], f"INSERT INTO judgments (version, query_id, doc_id, grade) VALUES (1, '{q}', '{d}', 2)")
@@ -244,7 +244,7 @@ def test_items_the_coordinator_removed_since_are_reported_and_the_rest_merged(te
     grade_all(files["ben"], "ben", lambda a, q, d: 2)
     removed = items.iloc[[0]][["query_id", "doc_id"]]
     with Project.open(team) as project:
-        project.remove_items(removed, version=1, annotator="coord")
+        project.judgments.remove_items(removed, version=1, annotator="coord")
         report = merge_work(project, [files["ben"]], annotator="coord")
         assert len(ratings_table(project)) == len(items) - 1
     [merged] = report.files
@@ -270,7 +270,7 @@ def test_a_work_file_handed_out_before_format_8_is_still_merged_by_its_queries(t
     raw(team, "DROP TABLE assessor_attempts", "DROP TABLE assessor_runs", "PRAGMA user_version = 7")  # a format-7 file
     grade_all(files["ben"], "ben", lambda a, q, d: 2)
     with Project.open(team) as project:
-        assert project.file.schema_version == SCHEMA_VERSION and project.assignments.handout("x") is None
+        assert project.file.schema_version == SCHEMA_VERSION and project.ratings.handout("x") is None
         report = merge_work(project, [files["ben"]], annotator="coord")
         assert report.files[0].graded == len(read_work_file(files["ben"])[1]) and report.notes == []
     _, ana_items, _ = read_work_file(files["ana"])
@@ -284,8 +284,10 @@ def test_a_work_file_handed_out_before_format_8_is_still_merged_by_its_queries(t
 def test_a_work_file_handed_out_empty_merges_as_nothing(team, tmp_path):
     """More annotators than queries: someone's work file holds no item; merging it adds nothing and says so."""
     with Project.open(team) as project:
-        keep = project.pool_items(1)
-        project.remove_items(keep[keep["query_id"] != "q0"][["query_id", "doc_id"]], version=1, annotator="coord")
+        keep = project.pools.pool_items(1)
+        project.judgments.remove_items(
+            keep[keep["query_id"] != "q0"][["query_id", "doc_id"]], version=1, annotator="coord"
+        )
         files = assign_work(project, ["ana", "ben"], tmp_path / "work", overlap=0.0, seed=1).files
     empty = next(path for path in files.values() if read_work_file(path)[1].empty)
     with Project.open(team) as project:

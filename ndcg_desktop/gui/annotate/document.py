@@ -65,7 +65,7 @@ class DocumentPane(QFrame):
         if doc_id in parents:  # a chunk: shown inside its document
             show_passage(self.reader, self.doc_title, self.long_notice, project, doc_id, parents[doc_id], query_text)
             return
-        doc = project.document(doc_id)
+        doc = project.texts.document(doc_id)
         if doc is None:
             self.doc_title.setText(doc_id)
             missing = translate("workspace", "This document's text was not imported (File ▸ Import documents).")

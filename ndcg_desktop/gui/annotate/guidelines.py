@@ -94,12 +94,12 @@ class GuidelinesPanel(QFrame):
 
     def refresh(self) -> None:
         """Show what the project file holds now."""
-        current = self.project.guidelines() if self.project is not None else None
+        current = self.project.texts.guidelines() if self.project is not None else None
         text, sha256 = (current.text, current.sha256) if current is not None else ("", "")
         self.show_guidelines(text, sha256, editable=self.project is not None and not self.project.read_only)
 
     def current_text(self) -> str:
-        current = self.project.guidelines() if self.project is not None else None
+        current = self.project.texts.guidelines() if self.project is not None else None
         return current.text if current is not None else ""
 
     def edit(self) -> None:

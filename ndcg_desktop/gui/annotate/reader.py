@@ -76,8 +76,8 @@ def show_passage(
     reader: QTextBrowser, title: QLabel, notice: QLabel, project: Project, chunk_id: str, parent_id: str, query: str
 ) -> None:
     """Show chunk ``chunk_id`` inside its document ``parent_id``: the parent's title, its text, the passage marked."""
-    parent = project.document(parent_id)
-    chunk = project.document(chunk_id)
+    parent = project.texts.document(parent_id)
+    chunk = project.texts.document(chunk_id)
     passage = chunk["text"] if chunk else ""
     heading = translate("passage", "{chunk_id} — a passage of {parent_id}").format(
         chunk_id=chunk_id, parent_id=parent_id
@@ -134,7 +134,7 @@ def mark_retrieved(reader: QTextBrowser, notice: QLabel, project: Project, chunk
     """
     cursors: list[QTextCursor] = []
     for chunk_id in chunk_ids:
-        chunk = project.document(chunk_id)
+        chunk = project.texts.document(chunk_id)
         if chunk and chunk["text"]:
             cursors += passage_cursors(reader.document(), chunk["text"])
     cursors.sort(key=lambda c: c.selectionStart())

@@ -470,7 +470,7 @@ class PoolEditor(QObject):
     def discard_draft(self) -> None:
         """Pool ▸ Discard draft: a confirmation naming what goes, then the work in the background."""
         project = self.session.project
-        if project is None or project.draft() is None:
+        if project is None or project.pools.draft() is None:
             return
         try:
             plan = self.session.plan_discard()

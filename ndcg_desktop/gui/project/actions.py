@@ -221,7 +221,7 @@ class ProjectActions:
             return
         if values is None:
             suggested = file_run_name(path)  # as ndcg compare names a run file: tfidf.run.gz -> tfidf
-            dialog = ImportRunDialog(suggested, [r.name for r in self.window.project.runs()], path, self.window)
+            dialog = ImportRunDialog(suggested, [r.name for r in self.window.project.runs.all()], path, self.window)
             if dialog.exec() != QDialog.DialogCode.Accepted:
                 return
             values = dialog.values()
@@ -243,7 +243,7 @@ class ProjectActions:
         """An import ended (every view followed what it wrote through the project's events): say so, and show
         the draft it wrote to."""
         self.window.statusBar().showMessage(message, 8000)
-        draft = self.window.project.draft() if prefer_draft and self.window.project is not None else None
+        draft = self.window.project.pools.draft() if prefer_draft and self.window.project is not None else None
         shown = self.window.current_version()
         if draft is not None and (shown is None or shown.version != draft.version):
             self.window.refresh(version=draft.version)
@@ -253,7 +253,7 @@ class ProjectActions:
             return
         project, annotator = self.window.project, self.window.slot.annotator
         preview = lambda request: plan_pool(project, request)  # noqa: E731
-        dialog = BuildPoolDialog([r.name for r in project.runs()], preview, self.window)
+        dialog = BuildPoolDialog([r.name for r in project.runs.all()], preview, self.window)
         if dialog.exec() != QDialog.DialogCode.Accepted or dialog.plan is None:
             return
         plan = dialog.plan  # exactly the preview shown (refused if the draft or a run changed since)
@@ -328,7 +328,7 @@ class ProjectActions:
         # as `ndcg new-draft --from-version`, an undoable step (a discard before it stays undoable after it)
         if not self.window.pool_editor.start_draft(version.version):
             return
-        draft = self.window.project.draft()
+        draft = self.window.project.pools.draft()
         assert draft is not None
         self.window.statusBar().showMessage(
             translate("main_window", "Draft v{draft} started from v{version}.").format(

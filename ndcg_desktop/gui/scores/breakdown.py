@@ -252,7 +252,7 @@ class BreakdownPanel(QWidget):
         if project is None or row < 0:
             return None
         doc_id = model.value(row, "doc_id")
-        doc = project.document(doc_id)
+        doc = project.texts.document(doc_id)
         dialog = QDialog(self)
         dialog.setWindowTitle(translate("analysis", "Document {doc_id}").format(doc_id=doc_id))
         reader = QTextBrowser()

@@ -310,8 +310,8 @@ class AdjudicateView(QWidget):
             return
         q, d = str(item["query_id"]), str(item["doc_id"])
         labels, low = self.session.labels, self.session.scale.low if self.session.scale else 0
-        topic = project.query(q) or {"text": ""}
-        doc = project.document(d) or {"title": "", "text": ""}
+        topic = project.texts.query(q) or {"text": ""}
+        doc = project.texts.document(d) or {"title": "", "text": ""}
         html = ["<h3>", _esc(f"{q} · {d}"), "</h3><ul>"]
         for r in self.session.ratings_of(q, d).itertuples():
             note = f" — {r.note}" if r.note else ""

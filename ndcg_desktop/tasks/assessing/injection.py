@@ -166,9 +166,9 @@ def model_rated_items(ratings: pd.DataFrame) -> list[tuple[str, str]]:
 def fillable_items(project: Project, version: int, model: str) -> list[tuple[str, str]]:
     """The items ``freeze --fill-ungraded-from model`` would fill in ``version``: ungraded, rated by ``model``, rated
     by no person."""
-    items = project.items(version)
+    items = project.pools.items(version)
     ungraded = items.loc[items["grade"].isna(), ["query_id", "doc_id"]]
-    ratings = project.ratings(version)
+    ratings = project.ratings.verified(version)
     by_model = ratings.loc[ratings["annotator"] == model, ["query_id", "doc_id"]].drop_duplicates()
     people = ratings.loc[~ratings["annotator"].map(is_model).astype(bool), ["query_id", "doc_id"]].drop_duplicates()
     found = ungraded.merge(by_model, on=["query_id", "doc_id"])
@@ -180,9 +180,9 @@ def fillable_items(project: Project, version: int, model: str) -> list[tuple[str
 def suggested_model(project: Project, version: int) -> str | None:
     """The model a refused freeze suggests filling from (the store's choice): the first by name of the models that
     rated an ungraded item of ``version``; None when none did."""
-    items = project.items(version)
+    items = project.pools.items(version)
     ungraded = items.loc[items["grade"].isna(), ["query_id", "doc_id"]]
-    ratings = project.ratings(version)
+    ratings = project.ratings.verified(version)
     by_models = ratings.loc[ratings["annotator"].map(is_model).astype(bool), ["query_id", "doc_id", "annotator"]]
     names = sorted(set(ungraded.merge(by_models, on=["query_id", "doc_id"])["annotator"].astype(str)))
     return names[0] if names else None
@@ -203,7 +203,7 @@ def flagged_text(flagged: tuple[Flagged, ...], of: int, what: str) -> str:
 def filled_flags(project: Project, version: int, models: Iterable[str]) -> dict[str, JsonObject]:
     """Per model of ``models``: how many of the items of ``version`` filled from its grades (freeze
     ``--fill-ungraded-from``) have a text the detector flags, and which (the manifest's ``texts_flagged``)."""
-    settled = project.adjudications(version)
+    settled = project.ratings.settled_items(version)
     found: dict[str, JsonObject] = {}
     for name in models:
         filled = settled.loc[settled["how"] == name, ["query_id", "doc_id"]]

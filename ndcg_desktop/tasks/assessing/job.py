@@ -150,7 +150,7 @@ def _check_key_is_set(settings: AssessorSettings) -> None:
 
 def draft_of(project: Project) -> PoolVersion:
     """The draft a model judges (models judge drafts only: a frozen version's ratings are final)."""
-    draft = project.draft()
+    draft = project.pools.draft()
     if draft is None:
         raise InputError(
             f"has no draft to judge (a model's ratings go into a draft); {start_a_draft(project.file.conn)}",
@@ -167,9 +167,9 @@ def select_items(project: Project, selection: Selection, version: int | None = N
     """
     if selection.items not in SCOPES:
         raise InputError(f"items {selection.items!r} is not one of {', '.join(SCOPES)}")
-    v = draft_of(project) if version is None else project.version(version)
-    pool = project.items(v.version)[["query_id", "doc_id"]]
-    ratings = project.ratings(v.version)
+    v = draft_of(project) if version is None else project.pools.version(version)
+    pool = project.pools.items(v.version)[["query_id", "doc_id"]]
+    ratings = project.ratings.verified(v.version)
     people = ratings[~ratings["annotator"].str.startswith(MODEL_PREFIX)]
     rated = pd.MultiIndex.from_frame(people[["query_id", "doc_id"]].drop_duplicates())
     keys = pd.MultiIndex.from_frame(pool)
@@ -199,9 +199,9 @@ def select_items(project: Project, selection: Selection, version: int | None = N
 def messages_for(project: Project, settings: AssessorSettings, template: Template, item: Item) -> list[dict[str, str]]:
     """The chat messages sent for ``item``: one user message, the template filled with its texts."""
     draft = draft_of(project)
-    topic = project.query(item.query_id) or {}
-    document = project.document(item.doc_id) or {}
-    guidelines = project.guidelines()
+    topic = project.texts.query(item.query_id) or {}
+    document = project.texts.document(item.doc_id) or {}
+    guidelines = project.texts.guidelines()
     text = str(document.get("text", ""))
     fields = {
         "title": str(topic.get("title", "")) or item.query_id,

@@ -22,11 +22,9 @@ def project(tmp_path):
     path = tmp_path / "p.ndcgproj"
     pairs = [(q, d) for q in ("q10", "q2") for d in ("d1", "d2", "d3")]
     with Project.create(path, scale=GradeScale(0, 3), annotator="coord") as p:
-        p.add_items(pd.DataFrame(pairs, columns=["query_id", "doc_id"]), annotator="coord")
+        p.judgments.add_items(pd.DataFrame(pairs, columns=["query_id", "doc_id"]), annotator="coord")
         rows = [("q2", "d1", "ana", 1, "", "t"), ("q10", "d1", "model:tiny", 3, "", "t")]
-        p.rating_store.add_ratings(
-            pd.DataFrame(rows, columns=RATING_COLUMNS), version=1, source="test", annotator="coord"
-        )
+        p.ratings.add_ratings(pd.DataFrame(rows, columns=RATING_COLUMNS), version=1, source="test", annotator="coord")
     return path
 
 

@@ -22,18 +22,18 @@ SETTINGS = AssessorSettings(endpoint="http://127.0.0.1:9/v1", model="tiny", docu
 def project(tmp_path, write):
     path = tmp_path / "p.ndcgproj"
     with Project.create(path, scale=GradeScale(0, 2), labels=["no", "partly", "yes"], annotator="coord") as p:
-        p.import_topics(
+        p.texts.import_topics(
             write(
                 "t.jsonl",
                 '{"query_id": "q1", "title": "wing flutter", "description": "How does '
                 'flutter start?", "narrative": "Wind-tunnel studies count."}\n',
             )
         )
-        p.import_documents(
+        p.texts.import_documents(
             write("d.jsonl", '{"doc_id": "d7", "title": "Flutter tests", "text": "' + "x" * 30 + "y" * 30 + '"}\n')
         )
-        p.set_guidelines("Grade the abstract only.", source="test", annotator="coord")
-        p.add_items(pd.DataFrame({"query_id": ["q1"], "doc_id": ["d7"]}), annotator="coord")
+        p.texts.set_guidelines("Grade the abstract only.", source="test", annotator="coord")
+        p.judgments.add_items(pd.DataFrame({"query_id": ["q1"], "doc_id": ["d7"]}), annotator="coord")
     return path
 
 
