@@ -101,53 +101,113 @@ def test_one_progress_and_cancel_protocol():
     assert found == []
 
 
-# What the fronts may ask the store's Project directly: its reads (persistence queries) and opening, closing.
-# Every other public method, and any added later, is a use case: the fronts reach it through ndcg_desktop.tasks.
-STORE_READS = frozenset(
+# Project members other engineers' branches of issue 32 remove (policy moves freeze, status, export_qrels,
+# pool_from_runs and counts up into tasks): not counted here.
+OTHER_BRANCHES = frozenset(
     {
-        "adjudications",
-        "audit_log",
-        "awaiting_adjudication",
-        "chunk_parents",
-        "close",
-        "counts",
-        "document",
-        "draft",
-        "draft_ungraded",
-        "frozen_version",
-        "guidelines",
-        "guidelines_history",
-        "items",
-        "judging_log",
-        "judging_order",
-        "latest_frozen",
-        "load_run",
-        "meta",
-        "open",
-        "pairs",
-        "pool_items",
-        "protection_problems",
-        "prove_team",
-        "qrels",
-        "query",
-        "query_list_exceeds",
-        "query_progress",
-        "ratings",
-        "run_info",
-        "runs",
-        "saved_evaluations",
-        "search_documents",
+        "freeze",
         "status",
-        "team",
-        "version",
-        "version_contents",
-        "versions",
-        "watch",
+        "export_qrels",
+        "pool_from_runs",
+        "counts",
+        "_changed",
+        "_proof",
     }
 )
-# Receivers in the fronts whose methods share a name with a store use case (gc.freeze, the window's File ▸
-# Import… actions, Qt's style factory), and the views' Qt-free sessions (tasks objects whose methods call the use
-# cases); every other receiver of such a call counts as a project.
+
+
+def _open_store(tmp_path: Path) -> dict[str, object]:
+    """What a front can reach of an open project: the Project itself ("project"), and each public attribute of it
+    (the file, the repositories) under its name."""
+    from ndcg_desktop.store.project import Project
+
+    with Project.create(tmp_path / "p.ndcgproj", user="t") as project:
+        return {"project": project} | {n: v for n, v in vars(project).items() if not n.startswith("_")}
+
+
+def test_the_project_is_its_open_file_and_its_repositories(tmp_path):
+    """Issue 32 item 1: no forwards; opening, closing, path, read-only, scale and labels, transaction, watch,
+    protection, the file and the repositories under their plain names: at most 20 public members."""
+    from ndcg_desktop.store.project import Project
+    from ndcg_desktop.store.repository import Repository
+
+    parts = _open_store(tmp_path)
+    members = {n for n in dir(parts["project"]) if not n.startswith("_")} - OTHER_BRANCHES
+    assert len(members) <= 20, sorted(members)
+    repositories = {n for n, v in parts.items() if isinstance(v, Repository)}
+    assert {"pools", "judgments", "ratings", "runs", "texts", "undo"} <= repositories
+    assert not {n for n in members if n.endswith(("_store", "_repository"))}  # plain names
+    # nothing of a repository is forwarded: no Project method shares a name with one of a repository's
+    shared = {
+        n for n in vars(Project) if not n.startswith("_") and any(hasattr(type(parts[r]), n) for r in repositories)
+    } - OTHER_BRANCHES
+    assert shared <= {"close", "transaction", "watch"}, sorted(shared)  # the file's own, not a repository's
+
+
+def _store_writes(parts: dict[str, object]) -> dict[str, frozenset[str]]:
+    """What changes the file, as the store's API itself declares it (store.core.writes), per part a front reaches:
+    Project's own methods ("project"), the file's ("file"), each repository's under its attribute's name."""
+    from ndcg_desktop.store.core import is_write
+
+    return {
+        name: frozenset(m for m in dir(type(part)) if not m.startswith("_") and is_write(getattr(type(part), m)))
+        for name, part in parts.items()
+    }
+
+
+def test_every_method_that_writes_says_so(tmp_path):
+    """The declaration the fronts are held to is complete: a public method of the store that opens a transaction,
+    or calls a method that writes, is itself marked a write (so a new one cannot slip through as a read)."""
+    import ast
+    import inspect
+    import textwrap
+
+    parts = _open_store(tmp_path)
+    writes = _store_writes(parts)
+    every = frozenset().union(*writes.values())
+    unmarked = []
+    for name, part in parts.items():
+        for member_name, member in vars(type(part)).items():
+            if member_name.startswith("_") or not inspect.isfunction(member) or member_name in writes[name]:
+                continue
+            tree = ast.parse(textwrap.dedent(inspect.getsource(member)))
+            called = {  # on itself, or on a part it holds (self.file, self.pools, ...)
+                n.func.attr
+                for n in ast.walk(tree)
+                if isinstance(n, ast.Call)
+                and isinstance(n.func, ast.Attribute)
+                and ast.unparse(n.func.value).split(".")[0] == "self"
+            }
+            if called & every:
+                unmarked.append(f"{type(part).__name__}.{member_name} calls {sorted(called & every)}")
+    assert unmarked == []
+    assert {"transaction", "freeze"} <= writes["project"] and {"transaction", "set_meta"} <= writes["file"]
+    assert {"ensure_draft", "new_draft_from"} <= writes["pools"] and "pool_items" not in writes["pools"]
+    assert {"import_documents", "set_guidelines"} <= writes["texts"] and {"restore"} <= writes["undo"]
+
+
+def test_every_public_method_of_a_repository_translates_storage_errors(tmp_path):
+    """Callers go straight to the repositories, so each of their public methods turns SQLite errors into the
+    one-line InputError, as Project's did (tests/store/test_environment.py reads a damaged page through one)."""
+    import inspect
+
+    from ndcg_desktop.store.repository import Repository
+
+    parts = _open_store(tmp_path)
+    untranslated = [
+        f"{type(part).__name__}.{member_name}"
+        for name, part in parts.items()
+        if name != "file"
+        for member_name, member in vars(type(part)).items()
+        if not member_name.startswith("_") and inspect.isfunction(member) and not getattr(member, "translated", False)
+    ]
+    assert untranslated == []
+    assert all(isinstance(part, Repository) for name, part in parts.items() if name not in {"project", "file"})
+
+
+# Receivers in the fronts whose methods share a name with a write of Project's own (gc.freeze, Qt's style
+# factory), and the views' Qt-free sessions (whose methods call the use cases); every other receiver of such a
+# call counts as a project.
 NOT_A_PROJECT = frozenset({"gc", "self.project_actions", "QStyleFactory"})
 
 
@@ -156,74 +216,62 @@ def _front_files() -> list[Path]:
     return sorted([*(package / "gui").rglob("*.py"), *(package / "cli").rglob("*.py"), package / "api.py"])
 
 
-def _store_use_cases() -> tuple[frozenset[str], frozenset[str]]:
-    """The store Project's public methods that are not reads, and the repositories it holds (``self.X = ...``)."""
-    import ast
-    import inspect
-
-    from ndcg_desktop.store.project import Project
-
-    public = {name for name, member in vars(Project).items() if not name.startswith("_") and callable(member)}
-    public |= {name for name, member in vars(Project).items() if isinstance(member, classmethod)}
-    assert STORE_READS <= public, sorted(STORE_READS - public)  # the list names no method that is gone
-    init = ast.parse(inspect.getsource(Project.__init__).strip())
-    held = {
-        target.attr
-        for node in ast.walk(init)
-        if isinstance(node, ast.Assign)
-        for target in node.targets
-        if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self"
-    }
-    return frozenset(public - STORE_READS), frozenset(held)
-
-
-def _store_use_case_calls(source: str, use_cases: frozenset[str], held: frozenset[str]) -> list[str]:
+def _store_write_calls(source: str, writes: dict[str, frozenset[str]]) -> list[str]:
+    """Where ``source`` reaches a write: a call of one of Project's own on any project-like receiver, or any use
+    (a call, or the method handed on) of a repository's or the file's through the attribute that holds it."""
     import ast
 
     found = []
     for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in use_cases:
+        if not isinstance(node, ast.Attribute):
+            continue
+        receiver = ast.unparse(node.value)
+        part = receiver.split(".")[-1].lstrip("_")
+        if part != "project" and node.attr in writes.get(part, ()):
+            found.append(f"{node.lineno}: {receiver}.{node.attr}")
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in writes["project"]:
             receiver = ast.unparse(node.func.value)
             if receiver not in NOT_A_PROJECT and not receiver.split(".")[-1].lstrip("_").endswith("session"):
                 found.append(f"{node.lineno}: {receiver}.{node.func.attr}(...)")
-        if isinstance(node, ast.Attribute) and node.attr in held:
-            receiver = ast.unparse(node.value)
-            if receiver.split(".")[-1].lstrip("_") == "project":
-                found.append(f"{node.lineno}: {receiver}.{node.attr}")
-    return found
+    return sorted(found, key=lambda f: int(f.split(":")[0]))
 
 
-def test_no_front_calls_a_use_case_on_the_stores_project():
+def test_no_front_calls_a_write_of_the_store(tmp_path):
     """Issue 23: freezing, importing, grading, undoing, setting guidelines... are ndcg_desktop.tasks functions that
-    every front calls; the store's Project is only read (its repositories not at all) from gui/, cli/ and api.py."""
-    use_cases, held = _store_use_cases()
-    assert {"freeze", "import_documents", "set_guidelines", "add_items", "undo"} <= use_cases
-    assert {"pools", "rating_store", "undo_store"} <= held
+    every front calls; gui/, cli/ and api.py only read the store. What writes is what the store marks so (issue 32:
+    no list of reads kept here)."""
+    writes = _store_writes(_open_store(tmp_path))
     found = {
         str(path.relative_to(REPO)): calls
         for path in _front_files()
-        if (calls := _store_use_case_calls(path.read_text(encoding="utf-8"), use_cases, held))
+        if (calls := _store_write_calls(path.read_text(encoding="utf-8"), writes))
     }
     assert found == {}
 
 
-def test_the_use_case_check_finds_what_it_looks_for():
-    """The check above is no test that cannot fail: each way of reaching the store from a front is found."""
-    use_cases, held = _store_use_cases()
+def test_the_write_check_finds_what_it_looks_for(tmp_path):
+    """The check above is no test that cannot fail: each way of reaching a write from a front is found."""
+    writes = _store_writes(_open_store(tmp_path))
     source = (
         "project.freeze(remove_ungraded=True)\n"
-        "self.window.project.import_documents(path)\n"
-        "self.view.write(lambda p: p.undo(taken, action='undo'))\n"
-        "self.project.rating_store.ratings(1)\n"
+        "self.window.project.texts.import_documents(path)\n"
+        "self.view.write(lambda p: p.undo.restore(taken, action='undo'))\n"
+        "self.project.file.set_meta('judging_order', 'blind')\n"
+        "self.view.write(project.pools.ensure_draft)\n"
+        "with window.project.transaction() as conn: pass\n"
         "gc.freeze()\n"
-        "project.pool_items(1)\n"
+        "project.pools.pool_items(1)\n"
         "self.view.session.undo(edit)\n"
+        "self.project.ratings.verified(1)\n"
     )
-    assert _store_use_case_calls(source, use_cases, held) == [
+    assert _store_write_calls(source, writes) == [
         "1: project.freeze(...)",
-        "2: self.window.project.import_documents(...)",
-        "3: p.undo(...)",
-        "4: self.project.rating_store",
+        "2: self.window.project.texts.import_documents",
+        "3: p.undo.restore",
+        "4: self.project.file.set_meta",
+        "5: project.pools.ensure_draft",
+        "6: window.project.transaction(...)",
     ]
 
 

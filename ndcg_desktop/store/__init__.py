@@ -1,5 +1,6 @@
-"""The SQLite project file: a file/transaction core (``core``), repositories for pools, judgments,
-runs, texts and evaluations, and the :class:`Project` facade over them."""
+"""The SQLite project file: a file/transaction core (``core``), repositories for pools, judgments, ratings, runs
+(and their saved evaluations), texts (and the guidelines), undo, the assessor, pool builds and releases, and
+:class:`Project`, the open file holding them under those names."""
 
 from ndcg_desktop.domain.progress import Cancelled
 from ndcg_desktop.store.core import release_thread_connections

@@ -18,6 +18,7 @@ from ndcg_desktop.store.audit import audit, change
 from ndcg_desktop.store.core import ProjectFile, now
 from ndcg_desktop.store.fields import guard
 from ndcg_desktop.store.pools import PoolRepository
+from ndcg_desktop.store.repository import Repository, writes
 from ndcg_desktop.store.schema import ASSESSOR_FORMAT
 
 # One answer as recorded: query_id, doc_id, grade (None: failed), failure (None: graded), raw, latency (s),
@@ -37,7 +38,7 @@ ATTEMPT_COLUMNS = [
 ]
 
 
-class AssessorRepository:
+class AssessorRepository(Repository):
     """Runs and answers of machine assessors on a project's drafts."""
 
     def __init__(self, file: ProjectFile, pools: PoolRepository) -> None:
@@ -49,6 +50,7 @@ class AssessorRepository:
         """False for an older file opened read-only (not migrated): it has no model's answers."""
         return self.file.schema_version >= ASSESSOR_FORMAT
 
+    @writes
     def start_run(
         self,
         version: int,
@@ -82,6 +84,7 @@ class AssessorRepository:
             )
             return int(cursor.lastrowid or 0)
 
+    @writes
     def record(self, run_id: int, answers: Sequence[AnswerRow]) -> int:
         """Keep ``answers`` of run ``run_id`` in one transaction; each grade also becomes (or replaces) the rating
         of the run's annotator, audited. An item no longer in the draft (removed meanwhile) is left out. Returns

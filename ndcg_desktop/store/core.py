@@ -1,7 +1,7 @@
 """The project file itself: creating, opening, locking, migrating, and one transaction helper.
 
-Repositories (pools, judgments, runs, texts, evaluations) take a :class:`ProjectFile` and do
-every read through :meth:`ProjectFile.query` and every write inside :meth:`ProjectFile.transaction`.
+Repositories (pools, judgments, ratings, runs, texts, ...) take a :class:`ProjectFile` and do every read through
+:meth:`ProjectFile.query` and every write inside :meth:`ProjectFile.transaction`.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.progress import Cancelled
@@ -49,6 +49,8 @@ from ndcg_desktop.store.watch import ChangeWatch
 if TYPE_CHECKING:
     import pandas as pd
 
+F = TypeVar("F", bound=Callable[..., Any])
+
 SUFFIX = ".ndcgproj"
 BUSY_MS = 5000  # how long a write waits for another program's write lock
 INTERACTIVE_BUSY_MS = 500  # a grade or a note: fail promptly, so the window can say so (issue 11 item 8)
@@ -69,6 +71,17 @@ def translated(path: Path, *, os_errors: bool = True) -> Iterator[None]:
         if known is None:
             raise
         raise known from exc
+
+
+def writes(method: F) -> F:
+    """Mark ``method`` as one that changes the project file (or writes on its behalf): a use case's step, never
+    called by a front (tests/test_architecture.py)."""
+    method.writes = True  # type: ignore[attr-defined]
+    return method
+
+
+def is_write(member: object) -> bool:
+    return bool(getattr(member, "writes", False))
 
 
 def now() -> str:
@@ -446,6 +459,7 @@ class ProjectFile:
             self._key = None
 
     @contextmanager
+    @writes
     def transaction(self, *, wait_ms: int = BUSY_MS) -> Iterator[sqlite3.Connection]:
         """One atomic write: everything inside commits together or not at all.
 
@@ -501,14 +515,22 @@ class ProjectFile:
             frame["grade"] = frame["grade"].astype(grade)
         return frame
 
-    def meta(self, key: str, default: str | None = None) -> str:
-        rows = self.query("SELECT value FROM meta WHERE key = ?", (key,))
-        if not rows and default is not None:
-            return default
-        if not rows:
-            raise altered(self.path, f"its setting {key!r}", "missing")
-        return str(rows[0][0])
+    def setting(self, key: str) -> str | None:
+        """A project-wide setting (the ``meta`` table), or None."""
+        with translated(self.path, os_errors=False):  # as each repository's reads (store.repository)
+            rows = self.query("SELECT value FROM meta WHERE key = ?", (key,))
+        return str(rows[0][0]) if rows else None
 
+    def meta(self, key: str, default: str | None = None) -> str:
+        """A setting every project has (or ``default``): its absence is an altered file."""
+        value = self.setting(key)
+        if value is None and default is not None:
+            return default
+        if value is None:
+            raise altered(self.path, f"its setting {key!r}", "missing")
+        return value
+
+    @writes
     def set_meta(self, key: str, value: str) -> None:
         with self.transaction() as conn:
             conn.execute(

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from ndcg_desktop.domain.blind import BLIND
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.names import MODEL_PREFIX
 from ndcg_desktop.formats.common import check_note
@@ -20,6 +21,7 @@ from ndcg_desktop.store.audit import audit, change
 from ndcg_desktop.store.core import INTERACTIVE_BUSY_MS, ProjectFile, now
 from ndcg_desktop.store.incoming import read_incoming
 from ndcg_desktop.store.pools import DraftTarget, PoolRepository, PoolVersion
+from ndcg_desktop.store.repository import Repository, writes
 from ndcg_desktop.store.schema import person_rating
 from ndcg_desktop.store.team import model_agreement, outstanding_handouts, outstanding_text
 from ndcg_desktop.store.undo import Left, Taken, capture, items_scope, take, version_scope
@@ -41,13 +43,14 @@ class RegradeRefused(InputError):
     release; the command line's remedy is ``--release``, the window asks)."""
 
 
-class JudgmentRepository:
+class JudgmentRepository(Repository):
     """Every change to a draft's items, each audited, each one transaction."""
 
     def __init__(self, file: ProjectFile, pools: PoolRepository) -> None:
         self.file = file
         self.pools = pools
 
+    @writes
     def set_grade(
         self, query_id: str, doc_id: str, grade: int | None, *, annotator: str, version: int | None = None
     ) -> Taken:
@@ -114,6 +117,7 @@ class JudgmentRepository:
             ("pick" if grade is not None and differing else None, *key),
         )
 
+    @writes
     def set_note(self, query_id: str, doc_id: str, note: str, *, annotator: str, version: int | None = None) -> Taken:
         """Set the note of one pool item as ``annotator``. Audited. Returns what it took (the item and its ratings
         before), for an undo."""
@@ -153,6 +157,44 @@ class JudgmentRepository:
         sql = "SELECT * FROM audit_log" + (" WHERE version = ?" if version is not None else "") + " ORDER BY id"
         return pd.read_sql_query(sql, self.file.conn, params=[version] if version is not None else [])
 
+    def judging_log(self) -> pd.DataFrame:
+        """The audit rows that give a grade (who, at, action, new_grade, version, query_id, doc_id, and
+        ``still_graded``: whether that item holds a grade now, so an undone grade is not counted as work).
+
+        Filtered by SQLite (which lets go of Python's GIL), on a worker's own connection, so a pace refresh
+        stays off the window's key presses even when imports wrote a large audit log.
+        """
+        frame = pd.read_sql_query(
+            "SELECT a.who, a.at, a.action, a.new_grade, a.version, a.query_id, a.doc_id, "
+            "j.grade IS NOT NULL AS still_graded FROM audit_log a LEFT JOIN judgments j "
+            "ON j.version = a.version AND j.query_id = a.query_id AND j.doc_id = a.doc_id "
+            "WHERE a.action = 'grade' AND a.new_grade IS NOT NULL ORDER BY a.id",
+            self.file.conn,
+        )
+        frame["still_graded"] = frame["still_graded"].astype(bool)
+        return frame
+
+    def draft_ungraded(self) -> tuple[int | None, int]:
+        """The draft's version number (None without a draft) and how many of its items are ungraded."""
+        conn = self.file.conn
+        row = conn.execute(
+            "SELECT max(version) FROM pool_versions WHERE state = 'draft'"  # at most one draft exists
+        ).fetchone()
+        if row[0] is None:
+            return None, 0
+        count = conn.execute("SELECT count(*) FROM judgments WHERE version = ? AND grade IS NULL", (row[0],))
+        return int(row[0]), int(count.fetchone()[0])
+
+    def judging_order(self) -> str:
+        """How a query's pool is ordered for judging: "blind" (the default) or "doc_id" (domain.blind)."""
+        return self.file.meta("judging_order", BLIND)
+
+    @writes
+    def set_judging_order(self, order: str) -> None:
+        """Record the judging order used for this project (which orders there are: tasks.grading)."""
+        self.file.set_meta("judging_order", order)
+
+    @writes
     def add_items(
         self, pairs: pd.DataFrame, *, annotator: str, version: int | None = None, action: str = "add"
     ) -> pd.DataFrame:
@@ -162,6 +204,7 @@ class JudgmentRepository:
             number = self.pools.open_draft(conn, target, annotator=annotator)
             return self.add_items_in(conn, number, pairs, action, annotator=annotator)
 
+    @writes
     def add_items_in(
         self, conn: sqlite3.Connection, number: int, pairs: pd.DataFrame, action: str, *, annotator: str
     ) -> pd.DataFrame:
@@ -188,6 +231,7 @@ class JudgmentRepository:
         with _staged(self.file.conn, pairs, source if source is not None else -1) as staged:
             return _counts(self.file.conn, staged)
 
+    @writes
     def remove_ungraded(self, *, annotator: str, version: int | None = None) -> int:
         """Remove every ungraded item of a draft (an explicit step before freezing). Audited."""
         target = self.pools.draft_target(version)
@@ -204,6 +248,7 @@ class JudgmentRepository:
         audit(conn, (change(number, q, d, "remove") for q, d in rows), annotator=annotator, at=now())
         return len(rows)
 
+    @writes
     def remove_items(self, pairs: pd.DataFrame, *, annotator: str, version: int, action: str = "remove") -> int:
         """Remove ungraded (query_id, doc_id) items from a draft, undoing an addition; graded ones stay. Audited.
 
@@ -211,6 +256,7 @@ class JudgmentRepository:
         """
         return self.take_items(pairs, annotator=annotator, version=version, action=action).before.count("judgments")
 
+    @writes
     def take_items(self, pairs: pd.DataFrame, *, annotator: str, version: int, action: str = "remove") -> Taken:
         """Remove the ungraded ones of the (query_id, doc_id) items from a draft with every row that refers to
         them (:mod:`.undo`), in one audited transaction; returns what was taken."""
@@ -227,6 +273,7 @@ class JudgmentRepository:
             audit(conn, (change(v.version, q, d, action) for q, d in gone), annotator=annotator, at=now())
         return taken
 
+    @writes
     def discard_draft(self, version: int | None = None, *, annotator: str, expected: str | None = None) -> Taken:
         """Delete a draft with every row that refers to it (items, ratings, assignments, ...: :mod:`.undo`); each
         item's removal is audited. Returns what was taken. Frozen versions are refused.
@@ -246,6 +293,7 @@ class JudgmentRepository:
             audit(conn, (change(v.version, q, d, "discard draft") for q, d in rows), annotator=annotator, at=now())
         return taken
 
+    @writes
     def import_qrels(
         self, path: str | Path, *, annotator: str, negative_as_ungraded: bool = False, fmt: str | None = None
     ) -> dict[str, int]:
@@ -343,6 +391,7 @@ class JudgmentRepository:
             "comment_lines": int(qrels.comments),  # skipped (trec_eval 10.0: a TREC line starting with '#')
         }
 
+    @writes
     def freeze(
         self,
         *,

@@ -24,6 +24,7 @@ from ndcg_desktop.store.core import ProjectFile, now
 from ndcg_desktop.store.errors import stored_value
 from ndcg_desktop.store.judgments import JudgmentRepository
 from ndcg_desktop.store.pools import PoolRepository
+from ndcg_desktop.store.repository import Repository, writes
 from ndcg_desktop.store.schema import POOLING_FORMAT, not_model
 from ndcg_desktop.store.undo import items_scope, take
 
@@ -82,7 +83,7 @@ class NewBuild:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-class PoolBuildRepository:
+class PoolBuildRepository(Repository):
     """Records builds with their choices, adds an adaptive build's next batches, reads both back."""
 
     def __init__(self, file: ProjectFile, pools: PoolRepository, judgments: JudgmentRepository) -> None:
@@ -95,6 +96,7 @@ class PoolBuildRepository:
         """Whether the file keeps builds (an older file opened read-only does not)."""
         return self.file.schema_version >= POOLING_FORMAT
 
+    @writes
     def record(
         self, build: NewBuild, choices: pd.DataFrame, *, annotator: str, version: int | None = None
     ) -> tuple[int, pd.DataFrame]:
@@ -128,6 +130,7 @@ class PoolBuildRepository:
             counts = self._choose(conn, build_id, number, choices, build.action, annotator=annotator)
         return build_id, counts
 
+    @writes
     def add_batch(
         self, build_id: int, choices: pd.DataFrame, *, annotator: str, action: str = "pool batch"
     ) -> pd.DataFrame:
@@ -257,6 +260,7 @@ class PoolBuildRepository:
         )
         return [(str(q), str(d), int(g)) for q, d, g in rows]
 
+    @writes
     def take_batches(self, version: int, keys: Sequence[tuple[int, str, int]], *, annotator: str) -> int:
         """Take back batches (build_id, query_id, batch) of draft ``version``: their record of choice, and the
         documents they added, which must still be ungraded (else refused, nothing written); audited. Returns how

@@ -27,6 +27,7 @@ from ndcg_desktop.store.advice import get_a_frozen_version
 from ndcg_desktop.store.audit import audit, change
 from ndcg_desktop.store.core import ProjectFile, chain_problems, now
 from ndcg_desktop.store.errors import stored_value
+from ndcg_desktop.store.repository import Repository, writes
 from ndcg_desktop.store.schema import CHAIN_FORMAT, ITERATION_FORMAT, TEAM_FORMAT, chain_link, framed, person_rating
 
 _UNFRAMED_LINES = b"\0unframed"  # the marker _hashed_lines returns, compared by identity
@@ -130,7 +131,7 @@ class PoolVersion:
         return (self.hash or "")[:8]
 
 
-class PoolRepository:
+class PoolRepository(Repository):
     """Pool versions of one project file: which exist, drafts, freezing, frozen qrels."""
 
     def __init__(self, file: ProjectFile) -> None:
@@ -168,6 +169,7 @@ class PoolRepository:
         frozen = [v for v in self.versions() if v.frozen]
         return frozen[-1] if frozen else None
 
+    @writes
     def ensure_draft(self, *, annotator: str) -> PoolVersion:
         """The draft to edit: the existing one, else a new one from the latest frozen version (by ``annotator``)."""
         target = self.draft_target(None)
@@ -208,6 +210,7 @@ class PoolRepository:
         source = target.version if target.version is not None else target.parent
         return self.pool_items(source if source is not None else -1)
 
+    @writes
     def open_draft(self, conn: sqlite3.Connection, target: DraftTarget, *, annotator: str) -> int:
         """Inside the caller's transaction: the target draft's number, creating it (by ``annotator``) if it does not
         exist yet.
@@ -263,6 +266,7 @@ class PoolRepository:
         audit(conn, [change(number, "", "", "draft", new_note=source)], annotator=annotator)
         return int(number)
 
+    @writes
     def new_draft_from(self, number: int, *, annotator: str) -> PoolVersion:
         """Start the next round: a draft (by ``annotator``) that copies frozen version ``number``."""
         source = self.version(number)
@@ -506,6 +510,7 @@ class PoolRepository:
             params={"v": number},
         )
 
+    @writes
     def mark_frozen(self, conn: sqlite3.Connection, version: int, scale: GradeScale, *, annotator: str) -> None:
         """Inside the caller's transaction: hash a draft's final items and freeze it with that hash, by ``annotator``.
 
@@ -648,6 +653,7 @@ class PoolRepository:
         ).fetchall()
         return [str(r[0]) for r in rows]
 
+    @writes
     def export_qrels(
         self, path: str | Path, *, version: int | None = None, fmt: str = "trec", iterations: tuple[str, ...] = ()
     ) -> PoolVersion:

@@ -16,12 +16,15 @@ from ndcg_desktop.domain.settings import GradeScale
 from ndcg_desktop.store.audit import audit, change
 from ndcg_desktop.store.core import ProjectFile, now
 from ndcg_desktop.store.pools import DraftTarget, PoolRepository, PoolVersion
+from ndcg_desktop.store.repository import Repository, writes
 from ndcg_desktop.store.schema import HANDOUT_FORMAT, RATINGS_FORMAT, person_rating
-from ndcg_desktop.store.team import adjudication_counts, annotator_digests, ratings_digest
+from ndcg_desktop.store.team import adjudication_counts, annotator_digests, outstanding_handouts, ratings_digest
 from ndcg_desktop.store.undo import Left, Taken, capture, items_scope
 
 RATING_COLUMNS = ["query_id", "doc_id", "annotator", "grade", "note", "rated_at"]
 _BATCH = 50_000
+
+HANDOUT_SECRET = "handout_secret"  # meta key: the key of the handouts' digests, never written into a work file
 
 # How an item's grade was settled when its ratings differ (judgments.adjudication). NULL: nothing to settle.
 PICK = "pick"
@@ -43,8 +46,10 @@ def ratings_hash(triples: pd.DataFrame, scale: GradeScale, annotator: str) -> st
     return ratings_digest("".join([f"{q}\t{d}\t{g}\n" for q, d, g in rows]).encode(), scale, annotator)
 
 
-class RatingRepository:
-    """The ratings of each pool version, merging new ones, and adjudicating differing items."""
+class RatingRepository(Repository):
+    """The ratings of each pool version, merging new ones, and adjudicating differing items; and what was handed
+    out on a draft: which queries each annotator's work file holds, and (format 8) each work file's handout
+    (annotator, scope hash, keyed digest) with its items."""
 
     def __init__(self, file: ProjectFile, pools: PoolRepository) -> None:
         self.file = file
@@ -55,7 +60,14 @@ class RatingRepository:
         """False for an older file opened read-only (not migrated): it has no ratings, only grades."""
         return self.file.schema_version >= RATINGS_FORMAT
 
-    def ratings(self, version: int) -> pd.DataFrame:
+    def verified(self, version: int) -> pd.DataFrame:
+        """:meth:`rows`, a frozen version's proven first (rules 15 and 16): what a reader of the ratings is given."""
+        for v in self.pools.versions():
+            if v.version == version:
+                self.pools.verified(v)
+        return self.rows(version)
+
+    def rows(self, version: int) -> pd.DataFrame:
         """Every rating of a version: query_id, doc_id, annotator, grade, note, rated_at (sorted by the three IDs)."""
         if not self.available:
             return pd.DataFrame({c: pd.Series(dtype="int64" if c == "grade" else object) for c in RATING_COLUMNS})
@@ -96,6 +108,7 @@ class RatingRepository:
             return 0
         return int(self.file.query(_UNSETTLED_COUNT, (version, version))[0][0])
 
+    @writes
     def add_ratings(self, incoming: pd.DataFrame, *, version: int, source: str, annotator: str) -> dict[str, int]:
         """Add or update ratings in a draft, in one transaction; items whose grades changed are settled again.
 
@@ -106,6 +119,7 @@ class RatingRepository:
         """
         return self.merge_ratings(incoming, version=version, source=source, annotator=annotator)[0]
 
+    @writes
     def merge_ratings(
         self, incoming: pd.DataFrame, *, version: int, source: str, annotator: str, newest_wins: bool = False
     ) -> tuple[dict[str, int], Taken, list[tuple[str, str, str, str, str]]]:
@@ -135,6 +149,7 @@ class RatingRepository:
             taken = Taken(scope, before, Left.of(capture(conn, scope)))
         return counts, taken, older
 
+    @writes
     def import_ratings(
         self,
         items: pd.DataFrame,
@@ -333,6 +348,7 @@ class RatingRepository:
         conn.execute("DROP TABLE temp.settling")
         return int(changed)
 
+    @writes
     def adjudicate(self, decisions: pd.DataFrame, *, version: int, how: str | None, annotator: str) -> Taken:
         """Give items (query_id, doc_id, grade) their adjudicated grade, recording ``how`` (pick or a rule).
 
@@ -403,16 +419,6 @@ class RatingRepository:
         """How the differing items of a version were settled: count per way (pick, median, ...)."""
         return adjudication_counts(self.file.conn, version)
 
-
-class AssignmentRepository:
-    """What was handed out on a draft: which queries each annotator's work file holds, and (format 8) each work
-    file's handout (annotator, scope hash, keyed digest) with its items."""
-
-    SECRET = "handout_secret"  # meta key: the key of the handouts' digests, never written into a work file
-
-    def __init__(self, file: ProjectFile) -> None:
-        self.file = file
-
     def assignments(self, version: int) -> pd.DataFrame:
         """annotator, query_id, work_id of every assignment on ``version``."""
         return pd.read_sql_query(
@@ -423,7 +429,7 @@ class AssignmentRepository:
 
     def secret(self) -> str | None:
         """The key of this project's handout digests (None until the first handout)."""
-        rows = self.file.query("SELECT value FROM meta WHERE key = ?", (self.SECRET,))
+        rows = self.file.query("SELECT value FROM meta WHERE key = ?", (HANDOUT_SECRET,))
         return str(rows[0][0]) if rows else None
 
     def handout(self, work_id: str) -> dict[str, Any] | None:
@@ -437,6 +443,10 @@ class AssignmentRepository:
         names = ("work_id", "version", "annotator", "scope_sha256", "digest", "assigned_at")
         return dict(zip(names, rows[0], strict=True)) if rows else None
 
+    def outstanding_handouts(self, version: int) -> list[tuple[str, str, int, int]]:
+        """The work files of a draft still out: (annotator, work_id, items, unrated) (store.team)."""
+        return outstanding_handouts(self.file.conn, version)
+
     def handout_items(self, work_id: str) -> pd.DataFrame:
         """query_id, doc_id of the items a work file was handed out with, sorted."""
         return pd.read_sql_query(
@@ -445,7 +455,8 @@ class AssignmentRepository:
             params=[work_id],
         )
 
-    def record(
+    @writes
+    def record_handouts(
         self,
         version: int,
         rows: pd.DataFrame,
@@ -460,7 +471,7 @@ class AssignmentRepository:
         digests' key, in one transaction."""
         with self.file.transaction() as conn:
             conn.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('project_id', ?)", (project_id,))
-            conn.execute("INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)", (self.SECRET, secret))
+            conn.execute("INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)", (HANDOUT_SECRET, secret))
             conn.executemany(
                 "INSERT INTO assignments (version, annotator, query_id, work_id) VALUES (?, ?, ?, ?)",
                 [(version, a, q, w) for a, q, w in rows[["annotator", "query_id", "work_id"]].itertuples(index=False)],

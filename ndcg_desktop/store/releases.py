@@ -23,6 +23,7 @@ from ndcg_desktop.domain.natural import natural_key
 from ndcg_desktop.store.core import ProjectFile, now
 from ndcg_desktop.store.incoming import read_incoming
 from ndcg_desktop.store.pools import DraftTarget, PoolRepository
+from ndcg_desktop.store.repository import Repository, writes
 from ndcg_desktop.store.schema import person_rating
 from ndcg_desktop.store.undo import Taken, items_scope, take
 
@@ -53,7 +54,7 @@ def _digest(items: pd.DataFrame) -> str:
     return h.hexdigest()
 
 
-class ReleaseRepository:
+class ReleaseRepository(Repository):
     """Plans and applies releases to a project's draft."""
 
     def __init__(self, file: ProjectFile, pools: PoolRepository) -> None:
@@ -101,6 +102,7 @@ class ReleaseRepository:
         changes = changes.iloc[order].reset_index(drop=True)  # q2 before q10, as every list of queries
         return ReleasePlan(Path(path), source, qrels.source.sha256, target, changes, len(wanted), _digest(have))
 
+    @writes
     def apply(self, plan: ReleasePlan, *, annotator: str) -> tuple[int, Taken]:
         """Make the draft's items the file's, in one transaction audited as ``annotator``'s; the draft's number and
         what it took.

@@ -25,6 +25,7 @@ from ndcg_desktop.formats.runs import read_run
 from ndcg_desktop.scoring.ranking import map_ids, top_documents
 from ndcg_desktop.store.core import ProjectFile, now
 from ndcg_desktop.store.errors import stored_value
+from ndcg_desktop.store.repository import Repository, writes
 from ndcg_desktop.store.schema import run_hash
 
 
@@ -44,13 +45,26 @@ class RunInfo:
     imported_at: str
 
 
-class RunRepository:
-    """The runs of one project file."""
+@dataclass(frozen=True)
+class SavedEvaluation:
+    """One recorded evaluation: the run, the frozen version, the settings text, its manifest."""
+
+    id: int
+    run_name: str
+    pool_version: int
+    settings: str  # EvalSettings.to_text()
+    manifest: dict[str, Any]
+    created_at: str
+
+
+class RunRepository(Repository):
+    """The runs of one project file, and the evaluations recorded of them."""
 
     def __init__(self, file: ProjectFile) -> None:
         self.file = file
-        self._listed: tuple[tuple[Any, ...], list[RunInfo]] | None = None  # (key, runs): see runs()
+        self._listed: tuple[tuple[Any, ...], list[RunInfo]] | None = None  # (key, runs): see all()
 
+    @writes
     def import_run(
         self,
         path: str | Path,
@@ -108,7 +122,8 @@ class RunRepository:
             )
         return self.run_info(name)
 
-    def runs(self) -> list[RunInfo]:
+    def all(self) -> list[RunInfo]:
+        """Every stored run, in import order."""
         # imported_at is stored after the run's data: reading it walks every overflow page of the blob (tens of
         # ms per run of a million lines, on the GUI thread at each refresh). Run rows are never updated or
         # deleted (triggers refuse it), so the list changes only with the number of rows and the last run_id.
@@ -129,16 +144,16 @@ class RunRepository:
     def chunk_parents(self) -> dict[str, str]:
         """Chunk ID -> document ID from every stored run's chunk map (the chunks those runs returned)."""
         parents: dict[str, str] = {}
-        for info in self.runs():
+        for info in self.all():
             if isinstance(info.reading.id_map, ChunkMap):
                 parents.update(info.reading.id_map.pairs)
         return parents
 
     def run_info(self, name: str) -> RunInfo:
-        for info in self.runs():
+        for info in self.all():
             if info.name == name:
                 return info
-        known = ", ".join(i.name for i in self.runs()) or "none"
+        known = ", ".join(i.name for i in self.all()) or "none"
         raise InputError(f"has no run named {name!r} (runs: {known})", path=self.file.path)
 
     def load_run(self, name: str) -> tuple[Run, RunInfo]:
@@ -217,6 +232,29 @@ class RunRepository:
         if not frames:
             return pd.DataFrame(columns=["query_id", "doc_id"])
         return (frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True))[["query_id", "doc_id"]]
+
+    @writes
+    def save_evaluation(self, run_name: str, version: int, settings_text: str, manifest: dict[str, Any]) -> int:
+        """Record that ``run_name`` was scored against ``version``, how, with what manifest; returns its id."""
+        with self.file.transaction() as conn:
+            cur = conn.execute(
+                "INSERT INTO evaluations (run_name, pool_version, settings, manifest, created_at) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (run_name, version, settings_text, json.dumps(manifest), now()),
+            )
+        return int(cur.lastrowid)  # type: ignore[arg-type]
+
+    def evaluations(self) -> list[SavedEvaluation]:
+        """Every recorded evaluation, newest first."""
+        rows = self.file.query(
+            "SELECT id, run_name, pool_version, settings, manifest, created_at FROM evaluations ORDER BY id DESC"
+        )
+        saved = []
+        for r in rows:
+            with stored_value(self.file.path, f"the manifest of recorded evaluation {r[0]}"):
+                manifest = json.loads(r[4])
+            saved.append(SavedEvaluation(r[0], r[1], r[2], r[3], manifest, r[5]))
+        return saved
 
 
 def _stored_doc_ids(run: Run) -> pa.Array:

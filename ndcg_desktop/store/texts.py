@@ -1,25 +1,42 @@
-"""Query and document texts: imported, updated, looked up one at a time."""
+"""Query and document texts, imported, updated, looked up one at a time; and the grading guidelines, a history of
+Markdown texts, the last one current, each change audited."""
 
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
 
 from ndcg_desktop.domain.progress import Cancelled, IsCancelled, Progress
+from ndcg_desktop.formats.guidelines import check_guidelines, guidelines_sha256, normalise_guidelines
 from ndcg_desktop.formats.texts import iter_documents, read_queries
-from ndcg_desktop.store.core import ProjectFile, connect_read_only
+from ndcg_desktop.store.core import ProjectFile, connect_read_only, now
 from ndcg_desktop.store.fields import guard
+from ndcg_desktop.store.repository import Repository, writes
 
 
-class TextRepository:
-    """The queries and documents of one project file."""
+@dataclass(frozen=True)
+class Guidelines:
+    """One state of the guidelines: the text, its SHA-256, and who set it when, from where."""
+
+    id: int
+    text: str
+    sha256: str  # '' when the text is empty (no guidelines)
+    source: str  # file:NAME, window, undo, redo
+    who: str
+    at: str
+
+
+class TextRepository(Repository):
+    """The queries, documents and grading guidelines of one project file."""
 
     def __init__(self, file: ProjectFile) -> None:
         self.file = file
 
-    def import_queries(self, path: str | Path, *, fmt: str | None = None) -> pd.DataFrame:
+    @writes
+    def import_topics(self, path: str | Path, *, fmt: str | None = None) -> pd.DataFrame:
         """Add or update queries (topics: TREC topic files, TSV, CSV, JSONL); returns what was read.
 
         Each query of the file is stored whole: its title, description and narrative replace the
@@ -40,8 +57,8 @@ class TextRepository:
             words = zip(frame["title"], frame["description"], frame["narrative"], strict=True)
             frame = frame.assign(
                 stored=[
-                    "new" if qid not in before else ("unchanged" if before[qid] == tuple(now) else "replaced")
-                    for qid, now in zip(ids, words, strict=True)
+                    "new" if qid not in before else ("unchanged" if before[qid] == tuple(given) else "replaced")
+                    for qid, given in zip(ids, words, strict=True)
                 ]
             )
             conn.executemany(
@@ -52,6 +69,7 @@ class TextRepository:
             )
         return frame
 
+    @writes
     def import_documents(
         self, path: str | Path, *, progress: Progress | None = None, cancelled: IsCancelled | None = None
     ) -> int:
@@ -155,6 +173,7 @@ class TextRepository:
         conn.execute("DELETE FROM wanted_ids")
         return queries, docs
 
+    @writes
     def put_texts(self, queries: pd.DataFrame, docs: pd.DataFrame) -> None:
         """Add topics (query_id, text, description, narrative) and documents (doc_id, title, text), in one
         transaction."""
@@ -170,3 +189,39 @@ class TextRepository:
                 "ON CONFLICT (doc_id) DO UPDATE SET title = excluded.title, text = excluded.text",
                 docs[["doc_id", "title", "text"]].itertuples(index=False, name=None),
             )
+
+    def guidelines(self) -> Guidelines | None:
+        """The guidelines in force (None if never set; an entry with empty text if cleared)."""
+        if self.file.schema_version < 3:  # an older file opened read-only: no guidelines yet
+            return None
+        guard(self.file.conn, self.file.path, "guidelines", "id = (SELECT max(id) FROM guidelines)")
+        rows = self.file.query("SELECT id, text, sha256, source, who, at FROM guidelines ORDER BY id DESC LIMIT 1")
+        return Guidelines(*rows[0]) if rows else None
+
+    def guidelines_history(self) -> list[Guidelines]:
+        """Every change of the guidelines, oldest first."""
+        if self.file.schema_version < 3:
+            return []
+        guard(self.file.conn, self.file.path, "guidelines")
+        return [
+            Guidelines(*row)
+            for row in self.file.query("SELECT id, text, sha256, source, who, at FROM guidelines ORDER BY id")
+        ]
+
+    @writes
+    def set_guidelines(self, text: str, *, source: str, annotator: str) -> Guidelines:
+        """Record ``text`` as the guidelines set by ``annotator`` (one committed row); setting the current text again
+        adds nothing."""
+        text = check_guidelines(normalise_guidelines(text), self.file.path)
+        current = self.guidelines()
+        if current is not None and current.text == text or current is None and not text:
+            return current or Guidelines(0, "", "", source, annotator, now())
+        with self.file.transaction() as conn:
+            cursor = conn.execute(
+                "INSERT INTO guidelines (text, sha256, source, who, at) VALUES (?, ?, ?, ?, ?)",
+                (text, guidelines_sha256(text), source, annotator, now()),
+            )
+            number = int(cursor.lastrowid or 0)
+        return Guidelines(
+            *self.file.query("SELECT id, text, sha256, source, who, at FROM guidelines WHERE id = ?", (number,))[0]
+        )

@@ -27,6 +27,7 @@ from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.names import is_model
 from ndcg_desktop.store.audit import audit, change
 from ndcg_desktop.store.core import ProjectFile
+from ndcg_desktop.store.repository import Repository, writes
 from ndcg_desktop.store.sql import NOT_SQLITES
 from ndcg_desktop.store.sql import identifier as _q
 
@@ -348,7 +349,7 @@ def _insert(conn: sqlite3.Connection, table: str, rows: Table) -> None:
 _SCOPE_NAMES = {"pool_versions": "pool version {0}", "judgments": "the items of pool version {0}"}
 
 
-class UndoRepository:
+class UndoRepository(Repository):
     """Counts what an operation would take, and puts back what one took."""
 
     def __init__(self, file: ProjectFile) -> None:
@@ -358,7 +359,12 @@ class UndoRepository:
         """The rows an operation on ``scope`` would take now (read, nothing written): what a confirmation counts."""
         return capture(self.file.conn, scope)
 
-    def undo(self, taken: Taken, *, action: str, annotator: str) -> None:
+    def version_contents(self, version: int) -> Rows:
+        """Every row of ``version`` in every table that refers to it: what discarding it would take."""
+        return self.preview(version_scope(version))
+
+    @writes
+    def restore(self, taken: Taken, *, action: str, annotator: str) -> None:
         """Put back what ``taken`` took, in one transaction, each item it touched audited as ``action`` by
         ``annotator``.
 

@@ -132,7 +132,7 @@ def pick(
 
 
 def pick_taken(project: Project, query_id: str, doc_id: str, grade: int | None, *, annotator: str) -> Taken:
-    """:func:`pick`, returning what it took (the item as it was), for ``Project.undo``."""
+    """:func:`pick`, returning what it took (the item as it was), for ``project.undo.restore``."""
     draft = _draft(project)
     _on_scale(project, draft, query_id, doc_id, grade)
     if project.pools.pool_items(draft.version, query_id).query("doc_id == @doc_id").empty:

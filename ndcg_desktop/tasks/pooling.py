@@ -185,7 +185,7 @@ def undo_send_for_judging(project: Project, sent: SentForJudging, *, annotator: 
 
 
 def take_back_sent(project: Project, sent: SentForJudging, *, annotator: str) -> Taken:
-    """:func:`undo_send_for_judging`, returning what it took (``Project.undo`` puts it back: redo)."""
+    """:func:`undo_send_for_judging`, returning what it took (``project.undo.restore`` puts it back: redo)."""
     draft = project.pools.draft()
     if draft is None or draft.version != sent.draft:
         raise InputError(f"draft version {sent.draft} no longer exists; nothing to undo", path=project.path)

@@ -364,7 +364,7 @@ class MergeReport:
     version: int
     files: list[MergedFile] = field(default_factory=list)
     totals: dict[str, int] = field(default_factory=dict)  # new, changed, unchanged, settled, unsettled
-    taken: Taken | None = None  # the merged items' rows and ratings as they were: Project.undo puts them back
+    taken: Taken | None = None  # the merged items' rows and ratings as they were: project.undo.restore puts them back
     notes: list[str] = field(default_factory=list)
 
 

@@ -13,6 +13,7 @@ import pytest
 
 from ndcg_desktop.sessions import annotate as annotate_session
 from ndcg_desktop.store import Project
+from ndcg_desktop.store.pools import PoolRepository
 
 from .test_tampered_project import capture_messages, frozen_then_tampered
 
@@ -22,13 +23,13 @@ def read_on(monkeypatch) -> list[bool]:
     """Patches LARGE to 10 items; records, for each query list read, whether it ran on the GUI thread."""
     monkeypatch.setattr(annotate_session, "LARGE", 10)
     on_gui: list[bool] = []
-    original = Project.query_progress
+    original = PoolRepository.query_progress
 
     def spy(self, number, **kwargs):
         on_gui.append(threading.current_thread() is threading.main_thread())
         return original(self, number, **kwargs)
 
-    monkeypatch.setattr(Project, "query_progress", spy)
+    monkeypatch.setattr(PoolRepository, "query_progress", spy)
     return on_gui
 
 

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QMessageBox, QPushButton
 
 from ndcg_desktop.domain import GradeScale
 from ndcg_desktop.store import Project
+from ndcg_desktop.store.runs import RunRepository
 
 from .conftest import shot
 from .test_workspace_plain_text import red_pixels, red_png  # noqa: F401 - red_png is a fixture
@@ -261,7 +262,7 @@ def test_scores_whose_record_fails_are_shown_and_the_failure_said(window, tmp_pa
     def busy(*_args, **_kwargs):
         raise ProjectBusy("another program is writing to the project file", path=window.project.path)
 
-    monkeypatch.setattr(Project, "save_evaluation", busy)
+    monkeypatch.setattr(RunRepository, "save_evaluation", busy)
     check_and_score(view, qtbot, unjudged="zero")
     assert view.session.result.first.evaluation_id is None
     assert view.results_panel.results.rowCount() == 2

@@ -28,7 +28,7 @@ def test_runs_are_listed_from_the_file_once_until_another_run_is_stored(tmp_path
     with Project.create(tmp_path / "p.ndcgproj", annotator="ann") as project:
         project.runs.import_run(tmp_path / "a.run", name="a", annotator="ann")
         assert [r.name for r in project.runs.all()] == ["a"]
-        again = statements(project, project.runs)
+        again = statements(project, project.runs.all)
         assert [s for s in again if "imported_at" in s] == []  # the rows (and their blobs) are not read again
         assert [r.name for r in project.runs.all()] == ["a"]
         project.runs.import_run(tmp_path / "b.run", name="b", annotator="ann")

@@ -115,8 +115,8 @@ def test_scoring_a_recorded_version_reads_no_rating_back(v4, format_4_manifest, 
         raise AssertionError("the agreement was computed again")
 
     monkeypatch.setattr(team_module, "_agreement", refuse)
-    monkeypatch.setattr(Project, "ratings", refuse)
-    monkeypatch.setattr(RatingRepository, "ratings", refuse)
+    monkeypatch.setattr(RatingRepository, "verified", refuse)
+    monkeypatch.setattr(RatingRepository, "rows", refuse)
     with Project.open(v4, read_only=True) as project:
         scored = score_run(project, "bm25", 2, EvalSettings(unjudged=UnjudgedPolicy.ZERO), record=False)
     judgments = scored.evaluation.manifest["judgments"]

@@ -8,6 +8,7 @@ import pytest
 from ndcg_desktop.cli.main import main
 from ndcg_desktop.domain import InputError
 from ndcg_desktop.store import Project
+from ndcg_desktop.store.pools import PoolRepository
 from ndcg_desktop.tasks import QueryScope, apply_send_for_judging, plan_send_for_judging, undo_send_for_judging
 
 QRELS = "q1 0 A 3\nq1 0 B 2\nq2 0 E 1\n"
@@ -163,7 +164,7 @@ def test_a_plan_of_many_pairs_matches_a_pandas_anti_join_without_reading_items_i
     def refused(*args, **kwargs):
         raise AssertionError("the plan read pairs into Python objects")
 
-    monkeypatch.setattr(Project, "pool_items", refused)
+    monkeypatch.setattr(PoolRepository, "pool_items", refused)
     monkeypatch.setattr(Qrels, "frame", property(refused))
     plan = plan_send_for_judging(project, "sys", 1, depth=depth, scope=scope)
 
@@ -176,7 +177,7 @@ def test_a_plan_of_many_pairs_matches_a_pandas_anti_join_without_reading_items_i
 def test_without_a_draft_the_plan_does_not_read_the_frozen_versions_pairs_again(project, monkeypatch):
     """The new draft would copy the version whose judgments decided what is unjudged: nothing of the plan can be
     waiting there, and reading its pairs (770,000 at 7M lines) only held the worker's GIL."""
-    monkeypatch.setattr(Project, "pairs", lambda *a: pytest.fail("read the version's pairs"))
+    monkeypatch.setattr(PoolRepository, "pairs", lambda *a: pytest.fail("read the version's pairs"))
     plan = plan_send_for_judging(project, "sys", 1, depth=10, scope=QueryScope.RUN)
     assert pairs(plan.items) == [("q1", "C"), ("q1", "X"), ("q1", "Z"), ("q2", "Y"), ("q9", "W")]
     assert plan.per_query.values.tolist() == [["q1", 3, 0, 3], ["q2", 1, 0, 1], ["q9", 1, 0, 1]]

@@ -1,7 +1,7 @@
 """What the document pane shows beyond a short document: a long one as plain text, a chunk inside its document.
 
 A chunk judged in its context: the parent document's title and text, with the chunk's passage marked.
-Which document a chunk belongs to comes from the stored runs' chunk maps (``Project.chunk_parents``);
+Which document a chunk belongs to comes from the stored runs' chunk maps (``project.runs.chunk_parents``);
 the passage's own text is the document stored under the chunk's ID, when one was imported.
 """
 
