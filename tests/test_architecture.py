@@ -121,7 +121,7 @@ def _open_store(tmp_path: Path) -> dict[str, object]:
     (the file, the repositories) under its name."""
     from ndcg_desktop.store.project import Project
 
-    with Project.create(tmp_path / "p.ndcgproj", user="t") as project:
+    with Project.create(tmp_path / "p.ndcgproj", annotator="t") as project:
         return {"project": project} | {n: v for n, v in vars(project).items() if not n.startswith("_")}
 
 

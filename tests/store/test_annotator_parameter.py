@@ -101,7 +101,7 @@ def test_every_store_function_that_writes_an_audit_row_takes_the_name_it_records
         "pools:PoolRepository.mark_frozen",
         "ratings:RatingRepository.adjudicate",
         "ratings:RatingRepository.import_ratings",
-        "undo:UndoRepository.undo",
+        "undo:UndoRepository.restore",
         "releases:ReleaseRepository.apply",
         "pool_builds:PoolBuildRepository.take_batches",
     } <= set(writers)
