@@ -71,7 +71,7 @@ def build_project(path: Path, source: Path, passages: int, queries: int, per_que
     try:
         partial = work / path.name
         times = {}
-        with Project.create(partial, user="bench") as project:
+        with Project.create(partial, annotator="bench") as project:
             start = time.perf_counter()
             project.texts.import_documents(source)
             times["import_documents"] = time.perf_counter() - start
@@ -91,7 +91,7 @@ def build_project(path: Path, source: Path, passages: int, queries: int, per_que
             )
             start = time.perf_counter()
             project.texts.import_topics(query_file)
-            result = project.judgments.import_qrels(qrels_file, negative_as_ungraded=True)
+            result = project.judgments.import_qrels(qrels_file, negative_as_ungraded=True, annotator="bench")
             times["import_queries_and_qrels"] = time.perf_counter() - start
         os.replace(partial, path)  # a cache file is complete or absent
     finally:

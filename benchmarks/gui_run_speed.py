@@ -54,9 +54,9 @@ def gui_measure(qrels: Path, run: Path) -> dict[str, float]:
 
     app = QApplication.instance() or QApplication([])
     project = tmp / "bench.ndcgproj"
-    with Project.create(project) as p:
-        p.judgments.import_qrels(qrels)
-        freeze_draft(p)
+    with Project.create(project, annotator="tester") as p:
+        p.judgments.import_qrels(qrels, annotator="tester")
+        freeze_draft(p, annotator="tester")
     window = MainWindow()
     window.show()
     window.open_project(project)

@@ -100,8 +100,8 @@ def main(argv: list[str] | None = None) -> int:
     rows = list(zip(queries, c.doc_ids.to_pylist(), c.grade.tolist(), c.lines().tolist(), strict=True))
     with tempfile.TemporaryDirectory(dir=args.data_dir) as tmp:
         base, scratch = Path(tmp) / "base.ndcgproj", Path(tmp) / "scratch.ndcgproj"
-        with Project.create(base, user="bench") as project:
-            project.pools.ensure_draft()  # version 1, the draft every statement writes to
+        with Project.create(base, annotator="bench") as project:
+            project.pools.ensure_draft(annotator="bench")  # version 1, the draft every statement writes to
         figures: dict[tuple[str, str | None], dict[str, list[float]]] = {}
         # Rounds: every variant once per round, so load hits all alike; the first round warms the caches.
         for round_ in range(args.repeats + 1):

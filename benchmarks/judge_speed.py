@@ -104,9 +104,9 @@ def main_() -> None:
                     copy = folder / f"c{concurrency}-{round_}.ndcgproj"
                     shutil.copyfile(base, copy)
                     settings = AssessorSettings(url, MODEL, concurrency=concurrency)
-                    with Project.open(copy, user="bench") as p:
+                    with Project.open(copy) as p:
                         start = time.perf_counter()
-                        result = run_job(p, settings, template, selection)
+                        result = run_job(p, settings, template, selection, started_by="bench")
                         wall = time.perf_counter() - start
                         kind = json.loads(p.assessor.runs(1)["parameters"][0])["response_format"]
                         requests = float(p.assessor.attempts(1)["latency"].sum())

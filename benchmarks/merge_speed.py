@@ -48,12 +48,12 @@ def timed(label: str, fn):  # noqa: ANN001, ANN201 - a tiny benchmark helper
 def build(folder: Path, files: int, per_file: int) -> tuple[Path, list[Path]]:
     queries = round(files * per_file / (1.2 * DOCS_PER_QUERY))  # 20% of queries go to two annotators
     project = folder / "team.ndcgproj"
-    with Project.create(project, user="coordinator") as p:
+    with Project.create(project, annotator="coordinator") as p:
         pairs = pd.DataFrame(
             [(f"q{i}", f"d{i}_{j}") for i in range(queries) for j in range(DOCS_PER_QUERY)],
             columns=["query_id", "doc_id"],
         )
-        p.judgments.add_items(pairs)
+        p.judgments.add_items(pairs, annotator="coordinator")
         names = [f"annotator{n:03d}" for n in range(files)]
         done = assign_work(p, names, folder / "work", overlap=0.2, seed=1)
     paths = sorted(done.files.values())
@@ -91,10 +91,10 @@ def main() -> None:
     (project, paths), _ = timed("setup", lambda: build(folder, args.files, args.per_file))
     ratings, read_wall = timed("read", lambda: read_all(paths))
     print(f"{len(paths)} work files, {ratings} ratings ({ratings / len(paths):.0f} per file)")
-    with Project.open(project, user="coordinator") as p:
-        report, merge_wall = timed("merge", lambda: merge_work(p, paths))
+    with Project.open(project) as p:
+        report, merge_wall = timed("merge", lambda: merge_work(p, paths, annotator="coordinator"))
         print(f"             {report.totals}")
-        again, again_wall = timed("merge again", lambda: merge_work(p, paths))
+        again, again_wall = timed("merge again", lambda: merge_work(p, paths, annotator="coordinator"))
         print(f"             {again.totals}")
     print(f"merge / read: {merge_wall / read_wall:.1f}x; merge again / read: {again_wall / read_wall:.1f}x")
     print(f"target: merge under 10 s -> {'met' if merge_wall < 10 else 'NOT met'}")

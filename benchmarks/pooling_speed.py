@@ -90,7 +90,7 @@ def main() -> None:
     parser.add_argument("--sim-runs", type=int, default=17)
     args = parser.parse_args()
     print(f"load average {os.getloadavg()[0]:.2f}")
-    next_batches(args.queries, args.runs)
+    next_batches(args.queries, args.runs, annotator="tester")
     simulation(args.topics, args.sim_runs)
 
 

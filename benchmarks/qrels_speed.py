@@ -212,9 +212,9 @@ from ndcg_desktop.store import Project
 path = Path(sys.argv[1])
 for suffix in ("", "-wal", "-shm"):
     Path(f"{path}{suffix}").unlink(missing_ok=True)
-with Project.create(path, user="bench") as project:
+with Project.create(path, annotator="bench") as project:
     if len(sys.argv) > 3:
-        project.judgments.import_qrels(sys.argv[3])
+        project.judgments.import_qrels(sys.argv[3], annotator="bench")
 """
 
 

@@ -46,7 +46,7 @@ from ndcg_desktop.store import Project
 
 project_path, corpus = sys.argv[1], sys.argv[2]
 calls = []
-with Project.create(project_path, user="bench") as project:
+with Project.create(project_path, annotator="bench") as project:
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     start = time.perf_counter()
     count = project.texts.import_documents(corpus, progress=lambda done, total: calls.append(done))
@@ -83,7 +83,7 @@ with Project.open(path) as project:
     times = []
     for i, (q, d) in enumerate(zip(todo["query_id"], todo["doc_id"])):
         start = time.perf_counter()
-        project.set_grade(q, d, i % 4)
+        project.judgments.set_grade(q, d, i % 4, annotator="bench")
         times.append(time.perf_counter() - start)
 print(json.dumps({"times": times}))
 """
@@ -129,9 +129,9 @@ def build_frozen(project_path: Path, work: Path, queries: int, per_query: int, s
     lines = {f"{1_000_000 + q} 0 {d} {int(d) % 4}\n" for q in range(queries) for d in docs[q]}
     qrels_file = work / "frozen.qrels"
     qrels_file.write_text("".join(sorted(lines)))
-    with Project.create(project_path, user="bench") as project:
-        project.judgments.import_qrels(qrels_file)
-        freeze_draft(project)
+    with Project.create(project_path, annotator="bench") as project:
+        project.judgments.import_qrels(qrels_file, annotator="bench")
+        freeze_draft(project, annotator="bench")
     return len(lines)
 
 
@@ -247,10 +247,10 @@ def add_judgments(project_path: Path, work: Path, queries: int, per_query: int, 
         "".join(f"{q} 0 {d} {g}\n" for (q, d), g in zip(graded.itertuples(index=False), grades, strict=True))
     )
     start = time.perf_counter()
-    with Project.open(project_path, user="bench") as project:
+    with Project.open(project_path) as project:
         project.texts.import_topics(query_file)
-        project.judgments.add_items(pairs)
-        project.judgments.import_qrels(qrels_file)
+        project.judgments.add_items(pairs, annotator="bench")
+        project.judgments.import_qrels(qrels_file, annotator="bench")
     return time.perf_counter() - start
 
 
@@ -302,7 +302,7 @@ def main(argv: list[str] | None = None) -> int:
         judged = work / "judged.ndcgproj"
         from ndcg_desktop.store import Project
 
-        Project.create(judged, user="bench").close()
+        Project.create(judged, annotator="bench").close()
         print(f"building {args.queries:,} x {args.per_query} judgments ...", file=sys.stderr)
         build_s = add_judgments(judged, work, args.queries, args.per_query, args.seed)
         add_judgments(with_corpus, work, args.queries, args.per_query, args.seed)

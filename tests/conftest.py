@@ -60,19 +60,23 @@ RUN_Y = "q1 Q0 A 1 3 y\nq1 Q0 C 2 2 y\nq2 Q0 F 1 1 y\n"
 def two_versions(tmp_path, write):
     """v1 (by ann) and v2 (by bob: three regraded, one removed, one added) frozen, and runs x and y stored."""
     path = tmp_path / "p.ndcgproj"
-    with Project.create(path, user="ann") as project:
-        project.judgments.import_qrels(write("q.txt", TWO_VERSIONS_QRELS))
-        freeze_draft(project)
-        project.pools.new_draft_from(1)
-    with Project.open(path, user="bob") as project:
-        project.set_grade("q1", "A", 0, version=2)  # regraded 3 -> 0
-        project.set_grade("q1", "B", 0, version=2)  # regraded 2 -> 0: x finds nothing on q1 any more
-        project.set_grade("q2", "F", 2, version=2)  # regraded 0 -> 2: y now finds something on q2
-        project.set_grade("q1", "D", None, version=2)  # only ungraded items leave a draft
-        project.judgments.remove_items(pd.DataFrame({"query_id": ["q1"], "doc_id": ["D"]}), version=2)
-        project.judgments.add_items(pd.DataFrame({"query_id": ["q2"], "doc_id": ["G"]}), version=2)
-        project.set_grade("q2", "G", 1, version=2)
-        freeze_draft(project, version=2)
-        project.runs.import_run(write("x.txt", RUN_X), name="x")
-        project.runs.import_run(write("y.txt", RUN_Y), name="y")
+    with Project.create(path, annotator="ann") as project:
+        project.judgments.import_qrels(write("q.txt", TWO_VERSIONS_QRELS), annotator="ann")
+        freeze_draft(project, annotator="ann")
+        project.pools.new_draft_from(1, annotator="ann")
+    with Project.open(path) as project:
+        project.judgments.set_grade("q1", "A", 0, version=2, annotator="bob")  # regraded 3 -> 0
+        project.judgments.set_grade(
+            "q1", "B", 0, version=2, annotator="bob"
+        )  # regraded 2 -> 0: x finds nothing on q1 any more
+        project.judgments.set_grade(
+            "q2", "F", 2, version=2, annotator="bob"
+        )  # regraded 0 -> 2: y now finds something on q2
+        project.judgments.set_grade("q1", "D", None, version=2, annotator="bob")  # only ungraded items leave a draft
+        project.judgments.remove_items(pd.DataFrame({"query_id": ["q1"], "doc_id": ["D"]}), version=2, annotator="bob")
+        project.judgments.add_items(pd.DataFrame({"query_id": ["q2"], "doc_id": ["G"]}), version=2, annotator="bob")
+        project.judgments.set_grade("q2", "G", 1, version=2, annotator="bob")
+        freeze_draft(project, version=2, annotator="bob")
+        project.runs.import_run(write("x.txt", RUN_X), name="x", annotator="bob")
+        project.runs.import_run(write("y.txt", RUN_Y), name="y", annotator="bob")
     return path

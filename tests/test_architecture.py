@@ -101,24 +101,12 @@ def test_one_progress_and_cancel_protocol():
     assert found == []
 
 
-# Project members another engineer's branch of issue 32 removes (annotator collapses the grade and note twins):
-# not counted here. (Freezing, the status report, writing qrels and depth-k pooling are tasks': policy branch.)
-OTHER_BRANCHES = frozenset(
-    {
-        "set_grade",
-        "grade_taken",
-        "note_taken",
-        "set_note",
-    }
-)
-
-
 def _open_store(tmp_path: Path) -> dict[str, object]:
     """What a front can reach of an open project: the Project itself ("project"), and each public attribute of it
     (the file, the repositories) under its name."""
     from ndcg_desktop.store.project import Project
 
-    with Project.create(tmp_path / "p.ndcgproj", user="t") as project:
+    with Project.create(tmp_path / "p.ndcgproj", annotator="t") as project:
         return {"project": project} | {n: v for n, v in vars(project).items() if not n.startswith("_")}
 
 
@@ -129,7 +117,7 @@ def test_the_project_is_its_open_file_and_its_repositories(tmp_path):
     from ndcg_desktop.store.repository import Repository
 
     parts = _open_store(tmp_path)
-    members = {n for n in dir(parts["project"]) if not n.startswith("_")} - OTHER_BRANCHES
+    members = {n for n in dir(parts["project"]) if not n.startswith("_")}
     assert len(members) <= 20, sorted(members)
     repositories = {n for n, v in parts.items() if isinstance(v, Repository)}
     assert {"pools", "judgments", "ratings", "runs", "texts", "undo"} <= repositories
@@ -137,7 +125,7 @@ def test_the_project_is_its_open_file_and_its_repositories(tmp_path):
     # nothing of a repository is forwarded: no Project method shares a name with one of a repository's
     shared = {
         n for n in vars(Project) if not n.startswith("_") and any(hasattr(type(parts[r]), n) for r in repositories)
-    } - OTHER_BRANCHES
+    }
     assert shared <= {"close", "transaction", "watch"}, sorted(shared)  # the file's own, not a repository's
 
 

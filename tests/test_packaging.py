@@ -116,7 +116,7 @@ def test_mime_type_globs_project_files_and_its_magic_is_the_application_id():
 
 def test_mime_magic_matches_a_real_project_file(tmp_path):
     path = tmp_path / "eval.ndcgproj"
-    with Project.create(path, user="test"):
+    with Project.create(path, annotator="test"):
         pass
     header = path.read_bytes()[:100]  # the SQLite database header
     assert header.startswith(b"SQLite format 3\x00")

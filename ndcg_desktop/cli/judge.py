@@ -22,7 +22,7 @@ from ndcg_desktop.tasks.assessing import (
     load_template,
     run_job,
 )
-from ndcg_desktop.tasks.work_files import open_to_grade
+from ndcg_desktop.tasks.identity import open_to_grade
 
 
 def add_judge_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -102,13 +102,20 @@ def cmd_judge(args: argparse.Namespace) -> int:
     if any(not q for q in queries):
         raise InputError("--queries: a query ID is empty; give comma-separated IDs such as q1,q2")
     selection = Selection(items=args.items, queries=queries, sample=args.sample, seed=args.seed)
-    with open_to_grade(args.project) as project:
+    with open_to_grade(args.project) as (project, annotator):
         if args.dry_run:
             print(_estimate_text(estimate(project, settings, template, selection), settings))
             return 0
         result = _run_interruptible(
             lambda cancelled, aborted, progress: run_job(
-                project, settings, template, selection, progress=progress, cancelled=cancelled, aborted=aborted
+                project,
+                settings,
+                template,
+                selection,
+                progress=progress,
+                cancelled=cancelled,
+                aborted=aborted,
+                started_by=annotator,
             )
         )
     print(_result_text(result, settings, template.sha256))

@@ -127,14 +127,14 @@ def _score_project(args: argparse.Namespace) -> None:
     """Score a stored run, report it, then record it: a command that fails (its export or its output
     cannot be written) records nothing."""
     from ndcg_desktop.tasks import score_run
+    from ndcg_desktop.tasks.identity import open_to_grade
     from ndcg_desktop.tasks.project import Project, ProjectInUse, ProjectReadOnly
     from ndcg_desktop.tasks.scoring import record_score, stored_run_to_score
-    from ndcg_desktop.tasks.work_files import open_to_grade
 
     if args.qrels or args.run or not args.run_name:
         raise InputError("with --project, name the stored run with --run-name (and give no --qrels or --run)")
     try:
-        project = open_to_grade(args.project)  # writable: the evaluation is recorded in the project
+        project = open_to_grade(args.project).project  # writable: the evaluation is recorded in the project
     except (ProjectInUse, ProjectReadOnly) as exc:  # score anyway, from a read-only view
         project = Project.open(args.project, read_only=True)
         why = "is open elsewhere" if isinstance(exc, ProjectInUse) else "cannot be written"

@@ -36,7 +36,7 @@ from ndcg_desktop.tasks.assessing import MIN_SHARED
 from ndcg_desktop.tasks.assessing.injection import flagged_text
 from ndcg_desktop.tasks.export import export_frozen_pool
 from ndcg_desktop.tasks.guidelines import set_guidelines
-from ndcg_desktop.tasks.identity import stated_user
+from ndcg_desktop.tasks.identity import open_to_grade, open_to_read
 from ndcg_desktop.tasks.importing import (
     RatingsImport,
     ReleasePreview,
@@ -51,7 +51,6 @@ from ndcg_desktop.tasks.pool_builds import PoolRequest, apply_pool, budget_text,
 from ndcg_desktop.tasks.pool_editing import DiscardPlan, plan_discard
 from ndcg_desktop.tasks.project import Project, create_project, freeze, start_draft
 from ndcg_desktop.tasks.status import project_status
-from ndcg_desktop.tasks.work_files import open_to_grade
 
 
 def strategy_defaults(spec: StrategySpec) -> str:
@@ -287,13 +286,13 @@ def cmd_init(args: argparse.Namespace) -> int:
     empty = [i for i, label in enumerate(labels or [], start=1) if not label]
     if empty:
         raise InputError(f"grade label {empty[0]} is empty; give every grade a label")
-    with create_project(args.project, scale=scale, labels=labels, user=stated_user()) as project:
+    with create_project(args.project, scale=scale, labels=labels) as project:
         print(f"created {plain(str(project.path))} (grades {project.scale}: {', '.join(map(plain, project.labels))})")
     return 0
 
 
 def cmd_import_queries(args: argparse.Namespace) -> int:
-    with open_to_grade(args.project) as project:
+    with open_to_grade(args.project) as (project, annotator):
         done = import_queries(project, args.file, fmt=args.format)
         unchanged = f", {done.unchanged} already stored unchanged" if done.unchanged else ""
         print(
@@ -305,8 +304,8 @@ def cmd_import_queries(args: argparse.Namespace) -> int:
 
 def cmd_set_guidelines(args: argparse.Namespace) -> int:
     text = read_guidelines(args.file)  # before the project is opened: a bad file is refused first
-    with open_to_grade(args.project) as project:
-        done = set_guidelines(project, text, source=Path(args.file))
+    with open_to_grade(args.project) as (project, annotator):
+        done = set_guidelines(project, text, source=Path(args.file), annotator=annotator)
         print(
             f"{'set the grading guidelines' if done.changed else 'guidelines unchanged'}: {done.lines} lines, "
             f"sha256 {done.guidelines.sha256}"
@@ -315,7 +314,7 @@ def cmd_set_guidelines(args: argparse.Namespace) -> int:
 
 
 def cmd_import_docs(args: argparse.Namespace) -> int:
-    with open_to_grade(args.project) as project:
+    with open_to_grade(args.project) as (project, annotator):
         with terminal_progress(lambda done, total, _: f"{100 * done / max(total, 1):5.1f}%") as progress:
             done = import_documents(project, args.file, progress=progress)
         print(f"imported {done.count} documents")
@@ -341,9 +340,15 @@ def cmd_import_qrels(args: argparse.Namespace) -> int:
     if args.annotator is not None and args.release:
         raise InputError("--release makes the pool's judgments a file's; --annotator imports one person's ratings")
     if args.annotator is not None:
-        with open_to_grade(args.project) as project, _format_is_called_format():
+        with open_to_grade(args.project) as (project, annotator), _format_is_called_format():
             done = import_ratings(
-                project, args.file, args.annotator, replace=args.replace, negative=negative, fmt=args.format
+                project,
+                args.file,
+                args.annotator,
+                replace=args.replace,
+                negative=negative,
+                fmt=args.format,
+                imported_by=annotator,
             )
         print(_ratings_text(done))
         return 0
@@ -354,8 +359,8 @@ def cmd_import_qrels(args: argparse.Namespace) -> int:
     for flag in ("dry_run", "yes"):
         if getattr(args, flag):
             raise InputError(f"--{flag.replace('_', '-')} goes with --release")
-    with open_to_grade(args.project) as project, _format_is_called_format():
-        judged = import_judgments(project, args.file, negative=negative, fmt=args.format)
+    with open_to_grade(args.project) as (project, annotator), _format_is_called_format():
+        judged = import_judgments(project, args.file, negative=negative, fmt=args.format, annotator=annotator)
         print(
             f"draft version {judged.version if judged.version is not None else '?'}: {judged.added} judgments added, "
             f"{judged.graded_existing} pool items graded, {judged.unchanged} unchanged, "
@@ -367,8 +372,8 @@ def cmd_import_qrels(args: argparse.Namespace) -> int:
 
 def _import_release(args: argparse.Namespace, negative: NegativeGrades) -> int:
     """``import-qrels --release``: the per-query changes, a question (or --yes), then the draft made the file's."""
-    opened = Project.open(args.project, read_only=True) if args.dry_run else open_to_grade(args.project)
-    with opened as project:
+    opened = open_to_read(args.project) if args.dry_run else open_to_grade(args.project)
+    with opened as (project, annotator):
         preview = plan_release(project, args.file, negative=negative, fmt=args.format)
         print("\n".join(release_lines(preview)))
         if args.dry_run or preview.unchanged:
@@ -384,7 +389,7 @@ def _import_release(args: argparse.Namespace, negative: NegativeGrades) -> int:
             if answer.strip().lower() not in ("y", "yes"):
                 print("nothing was written")
                 return 1
-        applied = apply_release(project, preview)
+        applied = apply_release(project, preview, annotator=annotator)
     print(
         f"draft version {applied.version} is now {plain(preview.path.name)}'s judgments, credited to "
         f"{plain(preview.source)}; every change is in the audit log as release ({plain(preview.source)})"
@@ -431,7 +436,7 @@ def _ratings_text(done: RatingsImport) -> str:
 def cmd_import_run(args: argparse.Namespace) -> int:
     from ndcg_desktop.cli.options import id_map_of
 
-    with open_to_grade(args.project) as project, _format_is_called_format():
+    with open_to_grade(args.project) as (project, annotator), _format_is_called_format():
         info = import_run(
             project,
             args.file,
@@ -440,6 +445,7 @@ def cmd_import_run(args: argparse.Namespace) -> int:
             id_map=id_map_of(args),
             fmt=args.format,
             order=ORDER_CHOICES.get(args.order or ""),
+            annotator=annotator,
         )
         print(
             f"imported run {plain(info.name)}: {info.rows} documents for {info.queries} queries ({info.format}, "
@@ -458,9 +464,9 @@ def cmd_pool(args: argparse.Namespace) -> int:
         args.batch_size,
     )
     # a dry run writes nothing; a change is credited as tasks.identity and tasks.work_files decide
-    with Project.open(args.project, read_only=True) if args.dry_run else open_to_grade(args.project) as project:
+    with open_to_read(args.project) if args.dry_run else open_to_grade(args.project) as (project, annotator):
         plan = plan_pool(project, request)
-        counts = plan.per_query if args.dry_run else apply_pool(project, plan).per_query
+        counts = plan.per_query if args.dry_run else apply_pool(project, plan, annotator=annotator).per_query
         draft = project.pools.draft()
         verb = "would add" if args.dry_run else "added"
         for row in in_natural_order(counts).itertuples(index=False):  # q2 before q10, as the window
@@ -473,8 +479,8 @@ def cmd_pool(args: argparse.Namespace) -> int:
 
 
 def cmd_pool_next(args: argparse.Namespace) -> int:
-    with open_to_grade(args.project) as project:
-        added = next_batches(project)
+    with open_to_grade(args.project) as (project, annotator):
+        added = next_batches(project, annotator=annotator)
         for batches in added.added.values():
             for query_id in sorted(batches, key=natural_key):
                 print(f"{query_id}\tadded {len(batches[query_id])} documents")
@@ -484,7 +490,7 @@ def cmd_pool_next(args: argparse.Namespace) -> int:
 
 def cmd_send_for_judging(args: argparse.Namespace) -> int:
     # a dry run writes nothing; a change is credited as tasks.identity and tasks.work_files decide
-    with Project.open(args.project, read_only=True) if args.dry_run else open_to_grade(args.project) as project:
+    with open_to_read(args.project) if args.dry_run else open_to_grade(args.project) as (project, annotator):
         plan = plan_send_for_judging(
             project,
             args.run_name,
@@ -499,7 +505,7 @@ def cmd_send_for_judging(args: argparse.Namespace) -> int:
             where = f"draft version {plan.draft}" if plan.draft is not None else "a new draft"
             print(f"would add {plan.total} documents of run {plain(args.run_name)} to {where}")
             return 0
-        sent = apply_send_for_judging(project, plan)
+        sent = apply_send_for_judging(project, plan, annotator=annotator)
         print(
             f"{plan.total} documents of run {args.run_name} await grading in draft version "
             f"{sent.draft}; freeze it, then score again"
@@ -528,7 +534,7 @@ def discard_words(plan: DiscardPlan) -> str:
 
 
 def cmd_discard_draft(args: argparse.Namespace) -> int:
-    with open_to_grade(args.project) as project:
+    with open_to_grade(args.project) as (project, annotator):
         plan = plan_discard(project)
         if not args.yes:
             raise InputError(
@@ -536,18 +542,19 @@ def cmd_discard_draft(args: argparse.Namespace) -> int:
                 "add --yes to confirm",
                 path=project.path,
             )
-        print(f"discarded draft version {discard_draft(project)}")
+        print(f"discarded draft version {discard_draft(project, annotator=annotator)}")
     return 0
 
 
 def cmd_freeze(args: argparse.Namespace) -> int:
-    with open_to_grade(args.project) as project:
+    with open_to_grade(args.project) as (project, annotator):
         frozen = freeze(
             project,
             remove_ungraded=args.remove_ungraded,
             fill_from=args.fill_ungraded_from,
             min_shared=args.min_shared,
             work_out=args.with_work_out,
+            annotator=annotator,
         )
         print(f"froze pool version {frozen.version.version}")
         if args.fill_ungraded_from is not None:
@@ -565,8 +572,8 @@ def cmd_freeze(args: argparse.Namespace) -> int:
 
 
 def cmd_new_draft(args: argparse.Namespace) -> int:
-    with open_to_grade(args.project) as project:
-        started = start_draft(project, args.from_version)
+    with open_to_grade(args.project) as (project, annotator):
+        started = start_draft(project, args.from_version, annotator=annotator)
         print(f"draft version {started.draft.version} started from version {started.source}")
     return 0
 

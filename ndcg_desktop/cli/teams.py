@@ -12,9 +12,8 @@ from ndcg_desktop.domain import InputError
 from ndcg_desktop.domain.settings import MAX_K, Gain
 from ndcg_desktop.formats.cells import plain
 from ndcg_desktop.tasks.adjudication import RULES, apply_rule, disagreements, pick_all
-from ndcg_desktop.tasks.project import Project
+from ndcg_desktop.tasks.identity import open_to_grade, open_to_read
 from ndcg_desktop.tasks.teams import MergeReport, assign_work, merge_work
-from ndcg_desktop.tasks.work_files import open_to_grade
 
 
 def add_team_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -80,7 +79,7 @@ def cmd_assign(args: argparse.Namespace) -> int:
     names = [name for name in args.annotators.split(",")]
     if any(not name.strip() for name in names):
         raise InputError("--annotators: a name is empty; give comma-separated names such as ana,ben,chen")
-    with open_to_grade(args.project) as project:
+    with open_to_grade(args.project) as (project, annotator):
         done = assign_work(project, names, args.output, overlap=args.overlap, per_query=args.per_query, seed=args.seed)
     print(
         f"draft version {done.version}: {done.plan['query_id'].nunique()} queries, {done.shared_queries} of them "
@@ -110,9 +109,9 @@ def _merge_text(report: MergeReport) -> str:
 
 
 def cmd_merge(args: argparse.Namespace) -> int:
-    with open_to_grade(args.project) as project:
+    with open_to_grade(args.project) as (project, annotator):
         with terminal_progress(lambda done, total, _: f"checked {done} of {total - 1} files") as progress:
-            report = merge_work(project, args.files, progress=progress)
+            report = merge_work(project, args.files, progress=progress, annotator=annotator)
     print(_merge_text(report))
     for note in report.notes:
         print(plain(note))
@@ -126,13 +125,13 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
     ]
     listing = not picks and args.rule is None
     # Listing only reads: it works while the window (or another process) holds the project for writing.
-    with Project.open(args.project, read_only=True) if listing else open_to_grade(args.project) as project:
+    with open_to_read(args.project) if listing else open_to_grade(args.project) as (project, annotator):
         if picks:
-            pick_all(project, picks)
+            pick_all(project, picks, annotator=annotator)
         for query_id, doc_id, value in picks:
             print(f"{plain(query_id)} {plain(doc_id)}: {value} (picked)")
         if args.rule is not None:
-            done = apply_rule(project, args.rule)
+            done = apply_rule(project, args.rule, annotator=annotator)
             print(f"{len(done.settled)} items settled by the rule '{args.rule}', {done.left} left to pick")
         if args.set or args.rule is not None:
             return 0

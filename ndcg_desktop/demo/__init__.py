@@ -61,24 +61,26 @@ def build_demo(path: str | Path, *, user: str = "demo") -> Path:
     """
     target = Path(path)
     data = resources.files(__name__)
-    with Project.create(target, scale=GradeScale(0, 3), user=user) as project:
+    with Project.create(target, scale=GradeScale(0, 3), annotator=user) as project:
         with resources.as_file(data / "topics.txt") as topics:
             project.texts.import_topics(topics, fmt="trec")
-        project.texts.set_guidelines((data / "guidelines.md").read_text(encoding="utf-8"), source="file:guidelines.md")
+        project.texts.set_guidelines(
+            (data / "guidelines.md").read_text(encoding="utf-8"), source="file:guidelines.md", annotator=user
+        )
         with resources.as_file(data / "documents.jsonl") as documents:
             project.texts.import_documents(documents)
         with resources.as_file(data / "judgments_v1.qrels") as first:
-            project.judgments.import_qrels(first, fmt="trec")
+            project.judgments.import_qrels(first, fmt="trec", annotator=user)
         # the first round grades every item it pools: frozen as it is, nothing to decide (tasks.freezing)
-        frozen = project.judgments.record_freeze(project.pools.writable_draft(1))
-        project.pools.new_draft_from(frozen.version)
+        frozen = project.judgments.record_freeze(project.pools.writable_draft(1), annotator=user)
+        project.pools.new_draft_from(frozen.version, annotator=user)
         with resources.as_file(data / "judgments_v2.qrels") as second:
-            project.judgments.import_qrels(second, negative_as_ungraded=True, fmt="trec")
+            project.judgments.import_qrels(second, negative_as_ungraded=True, fmt="trec", annotator=user)
         for name in RUN_NAMES:
             with resources.as_file(data / f"{name}.run") as run:
-                project.runs.import_run(run, name=name, fmt="trec")
+                project.runs.import_run(run, name=name, fmt="trec", annotator=user)
         for query_id, doc_id, note in NOTES:
-            project.set_note(query_id, doc_id, note)
+            project.judgments.set_note(query_id, doc_id, note, annotator=user)
     return target
 
 

@@ -78,12 +78,10 @@ class SetGradeCommand(_StoreCommand):
         query_id: str,
         doc_id: str,
         grade: int | None,
-        old: tuple[int | None, str | None, str | None],
         changed: Changed,
         failed: Failed,
     ) -> None:
-        """``old`` is the row before: (grade, annotator, updated_at); undo puts back what the grade took (the
-        row and its ratings, through the store's undo), so ``old`` only names the command."""
+        """Undo puts back what the grade took (the row and its ratings, through the store's undo)."""
         if grade is None:
             text = translate("commands", "Grade {doc_id} ungraded for {query_id}").format(
                 doc_id=doc_id, query_id=query_id
@@ -93,7 +91,7 @@ class SetGradeCommand(_StoreCommand):
                 doc_id=doc_id, grade=session.grade_text(grade), query_id=query_id
             )
         super().__init__(text, query_id, doc_id, changed, failed)
-        self.session, self.version, self.grade, self.old = session, version, grade, old
+        self.session, self.version, self.grade = session, version, grade
         self.taken: Taken | None = None
         self.batch: BatchesAdded | None = None  # the next batch of an adaptive pool this grade brought in
 
@@ -137,7 +135,6 @@ class SetNoteCommand(_StoreCommand):
         query_id: str,
         doc_id: str,
         note: str,
-        old: str,
         changed: Changed,
         failed: Failed,
     ) -> None:
@@ -148,7 +145,7 @@ class SetNoteCommand(_StoreCommand):
             changed,
             failed,
         )
-        self.session, self.version, self.note, self.old = session, version, note, old
+        self.session, self.version, self.note = session, version, note
         self.taken: Taken | None = None
 
     def redo(self) -> None:

@@ -53,7 +53,7 @@ from ndcg_desktop.tasks import (
     NegativeGrades,
     SentForJudging,
 )
-from ndcg_desktop.tasks.identity import grading_name, stated_user
+from ndcg_desktop.tasks.identity import Opened, default_user, grading_name, open_to_grade, stated_user
 from ndcg_desktop.tasks.project import (
     SUFFIX,
     FrozenVersionChanged,
@@ -63,11 +63,10 @@ from ndcg_desktop.tasks.project import (
     ProjectReadOnly,
     ProtectionAltered,
     create_project,
-    default_user,
     open_project,
     take_over,
 )
-from ndcg_desktop.tasks.work_files import open_to_grade, work_origin
+from ndcg_desktop.tasks.work_files import work_origin
 
 translate = QCoreApplication.translate
 
@@ -295,11 +294,11 @@ class MainWindow(QMainWindow):
             path += SUFFIX
         typed = dialog.annotator.text().strip()
         # The login name offered and accepted states nobody: saved, it would refuse every work file handed to
-        # another name (tasks.work_files.grader) although the user never chose it.
+        # another name (tasks.identity.annotator) although the user never chose it.
         self.prefs.annotator = "" if typed == default_user() and not self.prefs.annotator else typed
         self.prefs.save()
         try:
-            create_project(path, scale=dialog.scale(), labels=dialog.labels(), user=self.annotator()).close()
+            create_project(path, scale=dialog.scale(), labels=dialog.labels(), annotator=self.annotator()).close()
         except InputError as exc:
             self.show_error(exc.located())
             return
@@ -333,8 +332,8 @@ class MainWindow(QMainWindow):
             # open read-only: a read-only open holds no lock, so the writable one is tried beside it
         self._open_ticket += 1
         ticket, stated, annotator = self._open_ticket, stated_user(), self.annotator()
-        try:  # a work file grades as the annotator it was handed to (tasks.teams.grader decides)
-            project = self._checked(ticket, lambda: open_to_grade(path, stated))
+        try:  # who grades is decided once, here (tasks.identity.annotator: a work file's own annotator)
+            opened = self._checked(ticket, lambda: open_to_grade(path, stated))
         except (ProjectInUse, ProtectionAltered, ProjectReadOnly) as exc:  # in use, altered, read-only: reading is safe
             answer = show_message(
                 self,
@@ -345,15 +344,16 @@ class MainWindow(QMainWindow):
             )
             if answer != QMessageBox.StandardButton.Open or ticket != self._open_ticket:
                 return False
-            project = self._checked(ticket, lambda: open_project(path, read_only=True, user=annotator))
+            opened = self._checked(ticket, lambda: Opened(open_project(path, read_only=True), annotator))
         except InputError as exc:
             self.show_error(exc.located())
             if not Path(path).exists():
                 forget_project(str(path))
                 self.welcome.refresh()
             return False
-        if project is None:  # cancelled, superseded, or an unexpected error (shown)
+        if opened is None:  # cancelled, superseded, or an unexpected error (shown)
             return False
+        project = opened.project
         self.close_project()
         self.statusBar().clearMessage()  # nothing said of the project before
         self.saved_label.setText(
@@ -361,10 +361,10 @@ class MainWindow(QMainWindow):
             if project.read_only
             else translate("main_window", "All changes are saved as you make them")
         )
-        self.slot.open(project)  # every view's session starts over with this project
+        self.slot.open(project, annotator=opened.annotator)  # every view's session starts over with this project
         remember_project(project.path)
         self.stack.setCurrentWidget(self.tabs)
-        self.pace_label.set_project(project)
+        self.pace_label.set_project(project, opened.annotator)
         self._show_grader(project)
         # Loading leaves many long-lived objects; freezing them keeps full collections (tens of ms on a big
         # project) out of the key presses that follow. After the views' first paint, as a slice of its own: with
@@ -377,7 +377,7 @@ class MainWindow(QMainWindow):
         gc.collect()
         gc.freeze()
 
-    def _checked(self, ticket: int, opening: Callable[[], Project]) -> Project | None:
+    def _checked(self, ticket: int, opening: Callable[[], Opened]) -> Opened | None:
         """Run ``opening`` (it opens and checks a project file) on a worker behind a cancellable progress dialog,
         with the event loop running meanwhile; return its project, handed to this thread, or raise its refusal.
 
@@ -389,13 +389,13 @@ class MainWindow(QMainWindow):
 
         def work(**kwargs: Any) -> object:
             try:
-                project = opening()
+                opened = opening()
             except InputError as exc:  # raised again on the GUI thread, for the caller to tell which
                 return exc
             if kwargs["cancelled"]():
-                project.close()
+                opened.project.close()
                 raise Cancelled
-            return project
+            return opened
 
         def ended(result: object = None, message: str | None = None) -> None:
             outcome.append((result, message))
@@ -407,16 +407,16 @@ class MainWindow(QMainWindow):
             loop.exec()
         result, message = outcome[0]
         if ticket != self._open_ticket:  # late: neither its project nor its refusal is shown
-            if isinstance(result, Project):
-                result.close()
+            if isinstance(result, Opened):
+                result.project.close()
             return None
         if isinstance(result, InputError):
             raise result
         if message is not None:
             self.show_error(message)
-        if not isinstance(result, Project):
+        if not isinstance(result, Opened):
             return None
-        take_over(result)  # the window's thread uses, watches and hears the connection it was opened with
+        take_over(result.project)  # the window's thread uses, watches and hears the connection it was opened with
         return result
 
     def _show_grader(self, project: Project) -> None:
@@ -534,7 +534,9 @@ class MainWindow(QMainWindow):
     def _sent_for_judging(self, sent: SentForJudging, run: str) -> None:
         assert self.project is not None
         self.refresh(version=sent.draft)
-        self.undo_stack.push(SendForJudgingCommand(self.project, sent, run))  # Edit ▸ Undo takes them back
+        self.undo_stack.push(
+            SendForJudgingCommand(self.project, sent, run, annotator=self.slot.annotator)
+        )  # Edit ▸ Undo takes them back
         self.tabs.setCurrentWidget(self.workspace)
         show_message(  # names the run: plain text, never rich text
             self,

@@ -31,13 +31,14 @@ class PaceLabel(QLabel):
         self.setTextFormat(Qt.TextFormat.PlainText)
         self.setAccessibleName(translate("pace", "Judging pace"))
         self.project: Project | None = None
+        self.annotator = ""  # whose pace today is the headline: the one the project's grades are credited to
         self.report: PaceReport | None = None
         self._task: Task | None = None
         self.timer = QTimer(self, singleShot=True, interval=REFRESH_MS)
         self.timer.timeout.connect(self.refresh)
 
-    def set_project(self, project: Project | None) -> None:
-        self.project, self.report = project, None
+    def set_project(self, project: Project | None, annotator: str = "") -> None:
+        self.project, self.annotator, self.report = project, annotator, None
         self.clear()
         self.setToolTip("")
         if project is not None:
@@ -67,7 +68,7 @@ class PaceLabel(QLabel):
     def show_report(self, report: PaceReport) -> None:
         self.report = report
         assert self.project is not None
-        self.setText(status_text(report, self.project.file.user, dt.datetime.now(dt.UTC).strftime("%Y-%m-%d")))
+        self.setText(status_text(report, self.annotator, dt.datetime.now(dt.UTC).strftime("%Y-%m-%d")))
         self.setToolTip(plain_tooltip(tooltip_text(report)))
 
 

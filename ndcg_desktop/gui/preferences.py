@@ -37,16 +37,15 @@ class Preferences:
 
     @classmethod
     def load(cls) -> Preferences:
-        path = config_dir() / "preferences.json"
+        data = identity.read_preferences()  # the command line's read too: one annotator name for both
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
             return cls(
-                annotator=str(data.get("annotator", "")),
+                annotator=identity.saved_name(data),
                 language=str(data.get("language", "")),
                 theme=str(data.get("theme", "")),
-                extra=dict(data.get("extra", {})),
+                extra=dict(data.get("extra", {})),  # type: ignore[call-overload]
             )
-        except (OSError, ValueError, AttributeError):
+        except (ValueError, TypeError):  # an "extra" that is no object
             return cls()
 
     def save(self) -> None:

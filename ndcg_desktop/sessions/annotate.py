@@ -170,11 +170,11 @@ class AnnotateSession(FollowsProject):
             self.forget_results()
 
     def grading_as(self) -> tuple[str, WorkOrigin | None]:
-        """Whom grades given here are credited to (``tasks.identity`` and, in a work file, its annotator; the
-        project was opened with that name by ``tasks.work_files.open_to_grade``), and the work file's origin."""
+        """Whom grades given here are credited to (decided once by ``tasks.identity.open_to_grade``: in a work file,
+        its annotator), and the work file's origin."""
         if self.project is None:
             return "", None
-        return self.project.file.user, work_origin(self.project)
+        return self.annotator, work_origin(self.project)
 
     # -- the query list ---------------------------------------------------------------------
     def _number(self) -> int:
@@ -452,7 +452,7 @@ class AnnotateSession(FollowsProject):
             scale=version.scale if version is not None else None,
             frozen=version is not None and version.frozen,
             read_only=self.project is None or self.project.read_only,
-            user=self.project.file.user if self.project is not None else "",
+            user=self.annotator,
             version=version.version if version is not None else None,
         )
 
@@ -495,13 +495,13 @@ class AnnotateSession(FollowsProject):
         return self.project
 
     def grade_item(self, version: int, query_id: str, doc_id: str, grade: int | None) -> Taken:
-        return grading.grade_item(self._project(), query_id, doc_id, grade, version=version)
+        return grading.grade_item(self._project(), query_id, doc_id, grade, version=version, annotator=self.annotator)
 
     def note_item(self, version: int, query_id: str, doc_id: str, note: str) -> Taken:
-        return grading.note_item(self._project(), query_id, doc_id, note, version=version)
+        return grading.note_item(self._project(), query_id, doc_id, note, version=version, annotator=self.annotator)
 
     def put_back(self, taken: Taken, action: str) -> None:
-        grading.undo(self._project(), taken, action=action)
+        grading.undo(self._project(), taken, action=action, annotator=self.annotator)
 
     # -- an adaptive pool's next batch (tasks.pool_builds; nothing of it is shown here) ---------------
     def next_batch_after(self, version: int, query_id: str) -> pool_builds.BatchesAdded | None:
@@ -515,7 +515,9 @@ class AnnotateSession(FollowsProject):
             return None
         if not any(build.adaptive for build in project.builds.of_version(version)):
             return None
-        added = pool_builds.next_batches(project, query_ids=[query_id], states=self._build_states)
+        added = pool_builds.next_batches(
+            project, query_ids=[query_id], states=self._build_states, annotator=self.annotator
+        )
         return added if added.documents else None
 
     def batch_arrived(self, query_id: str) -> None:
@@ -530,7 +532,7 @@ class AnnotateSession(FollowsProject):
 
     def take_back_batch(self, added: pool_builds.BatchesAdded) -> None:
         """Undo :meth:`next_batch_after`: the batch leaves the pool with its record of choice."""
-        pool_builds.take_back_batches(self._project(), added)
+        pool_builds.take_back_batches(self._project(), added, annotator=self.annotator)
 
 
 def digit_keys(low: int, high: int) -> str:

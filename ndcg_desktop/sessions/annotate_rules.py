@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ndcg_desktop.domain.names import name_key
 from ndcg_desktop.domain.settings import GradeScale
 
 __all__ = [
@@ -60,7 +61,8 @@ class Decision:
 
 @dataclass(frozen=True)
 class GradingRules:
-    """The shown version's facts that decide what a key does (``version`` None: the project has no pool)."""
+    """The shown version's facts that decide what a key does (``version`` None: the project has no pool); ``user``
+    is whom a grade given here is credited to."""
 
     scale: GradeScale | None
     frozen: bool
@@ -97,10 +99,12 @@ class GradingRules:
         return None
 
     def decide(self, *, grade: int, old: int | None, who: str | None) -> Decision:
-        """Grade, keep (the same grade), or confirm first (another annotator's grade would be replaced)."""
+        """Grade, keep (the same grade), or confirm first (another annotator's grade would be replaced). Names are
+        compared as everywhere else (:func:`~ndcg_desktop.domain.names.name_key`): ``Ana`` regrading ``ana`` is one
+        person changing her mind."""
         if old == grade:
             return Decision("same")
-        if old is not None and who and who != self.user:
+        if old is not None and who and name_key(who) != name_key(self.user):
             return Decision("confirm", old=old, who=who)
         return Decision("grade")
 

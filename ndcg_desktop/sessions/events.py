@@ -114,9 +114,11 @@ class ProjectClosed(ProjectEvent):
 
 @dataclass(frozen=True)
 class ProjectOpened(ProjectEvent):
-    """``project`` is now the open one (told by a :class:`ProjectSlot` to its subscribers)."""
+    """``project`` is now the open one, its changes made as ``annotator`` (told by a :class:`ProjectSlot` to its
+    subscribers)."""
 
     project: Project
+    annotator: str
 
 
 Subscriber = Callable[[ProjectEvent], None]
@@ -242,8 +244,8 @@ class ProjectSlot:
     >>> from ndcg_desktop.tasks.project import create_project
     >>> slot, seen = ProjectSlot(), []
     >>> slot.subscribe(lambda event: seen.append(type(event).__name__))
-    >>> slot.open(create_project(pathlib.Path(tempfile.mkdtemp()) / "p.ndcgproj"))
-    >>> _ = slot.project.pools.ensure_draft()
+    >>> slot.open(create_project(pathlib.Path(tempfile.mkdtemp()) / "p.ndcgproj", annotator="ana"), annotator="ana")
+    >>> _ = slot.project.pools.ensure_draft(annotator=slot.annotator)
     >>> slot.close()
     >>> seen
     ['ProjectOpened', 'VersionsChanged', 'ProjectClosed']
@@ -252,10 +254,17 @@ class ProjectSlot:
     def __init__(self) -> None:
         self._subscribers: list[Subscriber] = []
         self.events: ProjectEvents | None = None
+        self._annotator = ""
 
     @property
     def project(self) -> Project | None:
         return self.events.project if self.events is not None else None
+
+    @property
+    def annotator(self) -> str:
+        """Whom the open project's changes are credited to ('' with none open): decided once, when it was opened
+        (:func:`ndcg_desktop.tasks.identity.open_to_grade`)."""
+        return self._annotator if self.events is not None else ""
 
     def subscribe(self, callback: Subscriber) -> None:
         self._subscribers.append(callback)
@@ -268,12 +277,13 @@ class ProjectSlot:
         for callback in list(self._subscribers):
             callback(event)
 
-    def open(self, project: Project) -> None:
-        """``project`` (already open) becomes the slot's; the one before is closed first."""
+    def open(self, project: Project, *, annotator: str) -> None:
+        """``project`` (already open) becomes the slot's, its changes made as ``annotator``; the one before is
+        closed first."""
         self.close()
-        self.events = ProjectEvents(project)
+        self.events, self._annotator = ProjectEvents(project), annotator
         self.events.subscribe(self._tell)
-        self._tell(ProjectOpened(project))
+        self._tell(ProjectOpened(project, annotator))
 
     def close(self) -> None:
         """Close the open project, if any, after telling everyone."""
@@ -297,7 +307,11 @@ class FollowsProject(ABC):
 
     Subclasses define ``set_project(project)`` and may override :meth:`project_changed` (the default reloads
     after versions or runs changed and forgets results after a refusal, through ``reload``/``forget_results``).
+    ``annotator`` is whom the project's changes are credited to, set before ``set_project``: what a session passes
+    to every write that records who.
     """
+
+    annotator: str = ""
 
     @abstractmethod
     def set_project(self, project: Project | None) -> None: ...
@@ -305,12 +319,15 @@ class FollowsProject(ABC):
     def follow(self, slot: ProjectSlot) -> None:
         slot.subscribe(self.project_event)
         if slot.project is not None:
+            self.annotator = slot.annotator
             self.set_project(slot.project)
 
     def project_event(self, event: ProjectEvent) -> None:
         if isinstance(event, ProjectOpened):
+            self.annotator = event.annotator
             self.set_project(event.project)
         elif isinstance(event, ProjectClosed):
+            self.annotator = ""
             self.set_project(None)
         else:
             self.project_changed(event)

@@ -248,13 +248,12 @@ class JudgeSession(FollowsProject):
         deadline (``timeout``), every answer received kept; :meth:`abort` (a window closing) is the second, ending
         them at once. One job per project at a time from any front: another job holding the project is refused,
         naming it (so a job still ending after its cancel is never joined by a second asking the same items)."""
-        project, settings, template, selection = self._project(), self.settings(), self.template(), self.selection()
+        job = self._project(), self.settings(), self.template(), self.selection()
         aborting = self._aborting = threading.Event()
+        started_by = self.annotator  # who starts it, decided when the project was opened
 
         def work(progress: Any = None, cancelled: Any = None) -> JobResult:
-            return run_job(
-                project, settings, template, selection, progress=progress, cancelled=cancelled, aborted=aborting.is_set
-            )
+            return run_job(*job, progress=progress, cancelled=cancelled, aborted=aborting.is_set, started_by=started_by)
 
         return Job("judge", 0, work)
 

@@ -197,19 +197,19 @@ class PoolEditSession(FollowsProject):
         """Add ``doc_id`` to the query's pool (the place shown, or the one an undo command names);
         :func:`~ndcg_desktop.tasks.pool_editing.add_to_pool` refuses what :meth:`add_refusal` names, in the
         store's words."""
-        return add_to_pool(*self._place(version, query_id), doc_id)
+        return add_to_pool(*self._place(version, query_id), doc_id, annotator=self.annotator)
 
     def remove(self, doc_id: str, *, version: int | None = None, query_id: str | None = None) -> PoolEdit:
-        return remove_from_pool(*self._place(version, query_id), doc_id)
+        return remove_from_pool(*self._place(version, query_id), doc_id, annotator=self.annotator)
 
     def undo(self, edit: PoolEdit) -> None:
         """Take back an add or a removal, exactly."""
         if self.project is None:
             raise ValueError("no project open")
         if edit.taken is None:
-            undo_add(self.project, edit)
+            undo_add(self.project, edit, annotator=self.annotator)
         else:
-            undo_remove(self.project, edit)
+            undo_remove(self.project, edit, annotator=self.annotator)
 
     # -- discarding the draft ----------------------------------------------------------------------
     @property
@@ -230,11 +230,11 @@ class PoolEditSession(FollowsProject):
         The discard itself reaches every view through the project's events."""
         if plan is not self._pending or self.project is None:
             raise ValueError("the draft pool changed since the confirmation; discard again")
-        project = self.project
+        project, annotator = self.project, self.annotator
         self._pending = None
 
         def work(progress: Any = None, cancelled: IsCancelled | None = None) -> DiscardedDraft:
-            return discard(project, plan, cancelled=cancelled)
+            return discard(project, plan, cancelled=cancelled, annotator=annotator)
 
         return Job("discard", 0, work)
 

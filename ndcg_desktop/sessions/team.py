@@ -205,19 +205,19 @@ class AdjudicateSession(FollowsProject):
 
     def pick(self, query_id: str, doc_id: str, grade: int | None) -> Taken:
         """Settle one item with the adjudicator's grade; returns what the pick took, for :meth:`undo`."""
-        return pick_taken(self._need(), query_id, doc_id, grade)
+        return pick_taken(self._need(), query_id, doc_id, grade, annotator=self.annotator)
 
     def undo_pick(self, taken: Taken) -> None:
-        undo(self._need(), taken, action="undo adjudicate (pick)")
+        undo(self._need(), taken, action="undo adjudicate (pick)", annotator=self.annotator)
 
     def apply_rule(self, rule: str) -> RuleApplied:
         """Settle every open item by ``rule`` (:data:`~ndcg_desktop.tasks.adjudication.RULES`)."""
         if rule not in RULES:
             raise InputError(f"unknown adjudication rule {rule!r}; choose one of {', '.join(RULES)}")
-        return apply_rule(self._need(), rule)
+        return apply_rule(self._need(), rule, annotator=self.annotator)
 
     def undo_rule(self, applied: RuleApplied) -> None:
-        undo_rule(self._need(), applied)
+        undo_rule(self._need(), applied, annotator=self.annotator)
 
 
 # -- handing work out ------------------------------------------------------------------------------

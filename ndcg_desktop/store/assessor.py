@@ -14,6 +14,7 @@ from typing import Any
 
 import pandas as pd
 
+from ndcg_desktop.store.audit import audit, change
 from ndcg_desktop.store.core import ProjectFile, now
 from ndcg_desktop.store.fields import guard
 from ndcg_desktop.store.pools import PoolRepository
@@ -55,13 +56,15 @@ class AssessorRepository(Repository):
         version: int,
         *,
         annotator: str,
+        started_by: str,
         model: str,
         endpoint_host: str,
         parameters: dict[str, Any],
         template_sha256: str,
         template_source: str,
     ) -> int:
-        """Record the start of a run on draft ``version``; returns its ID."""
+        """Record the start of a run on draft ``version`` whose ratings are credited to ``annotator`` (the model's
+        name), started by ``started_by`` (a person); returns its ID."""
         v = self.pools.writable_draft(version)
         with self.file.transaction() as conn:
             cursor = conn.execute(
@@ -76,7 +79,7 @@ class AssessorRepository(Repository):
                     template_sha256,
                     template_source,
                     now(),
-                    self.file.user,
+                    started_by,
                 ),
             )
             return int(cursor.lastrowid or 0)
@@ -117,19 +120,11 @@ class AssessorRepository(Repository):
                     "grade = excluded.grade, rated_at = excluded.rated_at",
                     (version, q, d, annotator, grade, stamp),
                 )
-                conn.execute(
-                    "INSERT INTO audit_log (version, query_id, doc_id, action, old_grade, new_grade, who, at) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        version,
-                        q,
-                        d,
-                        f"rating (model run {run_id})",
-                        None if old is None else old[0],
-                        grade,
-                        annotator,
-                        stamp,
-                    ),
+                action = f"rating (model run {run_id})"
+                was = None if old is None else old[0]
+                # credited to the model the run was started for (its name, recorded with the run)
+                audit(
+                    conn, [change(version, q, d, action, old_grade=was, new_grade=grade)], annotator=annotator, at=stamp
                 )
         return kept
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import functools
-import getpass
 import json
 import os
 import sqlite3
@@ -23,7 +22,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.progress import Cancelled
 from ndcg_desktop.domain.settings import GradeScale
-from ndcg_desktop.formats.cells import check_person
 from ndcg_desktop.formats.export import honour_umask
 from ndcg_desktop.store.chain import audit_problems
 from ndcg_desktop.store.errors import (
@@ -91,17 +89,10 @@ def now() -> str:
     return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
 
 
-USER_NAME = "user name (NDCG_USER or the login name)"
-
-
-def default_user() -> str:
-    return os.environ.get("NDCG_USER") or getpass.getuser()
-
-
 class ProjectFile:
     """An open project file: its connection, its lock, and the transaction helper."""
 
-    def __init__(self, path: Path, conn: sqlite3.Connection, *, read_only: bool, user: str, lock: FileLock | None):
+    def __init__(self, path: Path, conn: sqlite3.Connection, *, read_only: bool, lock: FileLock | None):
         self.path = path
         self._conn: sqlite3.Connection | None = conn
         # Every other thread (a worker importing, pooling, scoring) gets a connection of its own: one shared
@@ -116,7 +107,6 @@ class ProjectFile:
         self._others_guard = threading.Lock()
         self._identity = _identity(path)  # a worker connects by name: to this very file, or not at all
         self.read_only = read_only
-        self.user = user
         self._lock = lock
         self._key = FileLock.enter(path) if sys.platform != "win32" else None
         # Compared with the schema's at open; a file whose protection is not intact is never written.
@@ -189,18 +179,17 @@ class ProjectFile:
         own.close()
 
     @staticmethod
-    def create(target: Path, *, scale: GradeScale, labels: list[str], user: str | None) -> None:
-        """Write a new, empty project file at ``target`` (which must not exist)."""
+    def create(target: Path, *, scale: GradeScale, labels: list[str], created_by: str) -> None:
+        """Write a new, empty project file at ``target`` (which must not exist), recording who created it."""
         if target.exists():
             raise InputError("already exists; choose another name or open it", path=target)
         if not target.parent.is_dir():
             raise InputError("the folder does not exist", path=target.parent)
-        user = check_person(user or default_user(), USER_NAME)
         with translated(target):
-            ProjectFile._build(target, scale=scale, labels=labels, user=user)
+            ProjectFile._build(target, scale=scale, labels=labels, created_by=created_by)
 
     @staticmethod
-    def _build(target: Path, *, scale: GradeScale, labels: list[str], user: str | None) -> None:
+    def _build(target: Path, *, scale: GradeScale, labels: list[str], created_by: str) -> None:
         # Built under a temporary name and moved into place: a crash never leaves half a project.
         fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
         try:
@@ -223,7 +212,7 @@ class ProjectFile:
                         ("scale", str(scale)),
                         ("labels", json.dumps(labels)),
                         ("created_at", now()),
-                        ("created_by", user or default_user()),
+                        ("created_by", created_by),
                     ],
                 )
                 conn.execute("COMMIT")
@@ -238,20 +227,18 @@ class ProjectFile:
                 leftover.unlink(missing_ok=True)
 
     @classmethod
-    def open(cls, target: Path, *, read_only: bool, user: str | None) -> ProjectFile:
+    def open(cls, target: Path, *, read_only: bool) -> ProjectFile:
         """Open a project; refuses files that are not projects, or come from a newer version.
 
         A second writer is refused with :class:`ProjectInUse`; readers need no lock.
         """
         if not target.is_file():
             raise InputError("no such project file" if not target.exists() else "is not a file", path=target)
-        if not read_only:  # the annotator name every change records: the ID rule, like every stored name
-            user = check_person(user or default_user(), USER_NAME)
         with translated(target):
-            return cls._open(target, read_only=read_only, user=user)
+            return cls._open(target, read_only=read_only)
 
     @classmethod
-    def _open(cls, target: Path, *, read_only: bool, user: str | None) -> ProjectFile:
+    def _open(cls, target: Path, *, read_only: bool) -> ProjectFile:
         links = os.stat(target).st_nlink
         if links > 1:  # https://sqlite.org/howtocorrupt.html, "multiple links to the same file"
             raise InputError(
@@ -288,7 +275,7 @@ class ProjectFile:
             if lock is not None:
                 lock.release()
             raise
-        return cls(target, conn, read_only=read_only, user=user or default_user(), lock=lock)
+        return cls(target, conn, read_only=read_only, lock=lock)
 
     @staticmethod
     def _check_file(target: Path) -> None:

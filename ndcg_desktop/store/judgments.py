@@ -16,6 +16,7 @@ import pyarrow as pa
 from ndcg_desktop.domain.blind import BLIND
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.formats.common import check_note
+from ndcg_desktop.store.audit import audit, change
 from ndcg_desktop.store.core import INTERACTIVE_BUSY_MS, ProjectFile, now
 from ndcg_desktop.store.incoming import read_incoming
 from ndcg_desktop.store.pools import DraftTarget, PoolRepository, PoolVersion
@@ -49,39 +50,16 @@ class JudgmentRepository(Repository):
 
     @writes
     def set_grade(
-        self,
-        query_id: str,
-        doc_id: str,
-        grade: int | None,
-        *,
-        version: int | None = None,
-        restore: tuple[str | None, str | None] | None = None,
-    ) -> int | None:
-        """Grade one pool item (``None`` clears it). Returns the previous grade. Audited.
-
-        ``restore`` puts back an earlier (annotator, updated_at) with the grade instead of the
-        current user and time (the audit log still records who undid it, and when); the window's undo uses
-        :meth:`grade_taken` instead, which puts back the item and its ratings exactly.
-        """
-        return self.grade_taken(query_id, doc_id, grade, version=version, restore=restore)[0]
-
-    @writes
-    def grade_taken(
-        self,
-        query_id: str,
-        doc_id: str,
-        grade: int | None,
-        *,
-        version: int | None = None,
-        restore: tuple[str | None, str | None] | None = None,
-    ) -> tuple[int | None, Taken]:
-        """:meth:`set_grade`, also returning what it took (the item and its ratings before), for an undo."""
+        self, query_id: str, doc_id: str, grade: int | None, *, annotator: str, version: int | None = None
+    ) -> Taken:
+        """Grade one pool item as ``annotator`` (``None`` clears it). Audited. Returns what it took (the item and
+        its ratings before), for an undo."""
         target = self.pools.draft_target(version)
         if grade is not None and not (target.scale.low <= grade <= target.scale.high):
             raise InputError(f"grade {grade} is outside the scale {target.scale}")
-        annotator, stamp = restore if restore is not None else (self.file.user, now())
+        stamp = now()
         with self.file.transaction(wait_ms=INTERACTIVE_BUSY_MS) as conn:  # a key press: fail promptly
-            number = self.pools.open_draft(conn, target)
+            number = self.pools.open_draft(conn, target, annotator=annotator)
             old = self._item(conn, number, query_id, doc_id)
             scope = items_scope(number, [(query_id, doc_id)])
             before = capture(conn, scope)
@@ -90,13 +68,14 @@ class JudgmentRepository(Repository):
                 "WHERE version = ? AND query_id = ? AND doc_id = ?",
                 (grade, annotator, stamp, number, query_id, doc_id),
             )
-            previous: int | None = old[0]
-            self._rate(conn, number, query_id, doc_id, grade, annotator, stamp, undo=restore is not None)
-            # an undo is audited as such: it is not a judgment (pace counts only "grade" rows)
-            action = "undo grade" if restore is not None else "grade"
-            self._audit(conn, number, query_id, doc_id, action, old_grade=previous, new_grade=grade)
-            taken = Taken(scope, before, Left.of(capture(conn, scope)), action)
-        return previous, taken
+            self._rate(conn, number, query_id, doc_id, grade, annotator, stamp)
+            audit(
+                conn,
+                [change(number, query_id, doc_id, "grade", old_grade=old[0], new_grade=grade)],
+                annotator=annotator,
+                at=now(),  # read apart from the row's time, as it always was
+            )
+            return Taken(scope, before, Left.of(capture(conn, scope)))
 
     def _rate(
         self,
@@ -105,28 +84,25 @@ class JudgmentRepository(Repository):
         query_id: str,
         doc_id: str,
         grade: int | None,
-        annotator: str | None,
-        stamp: str | None,
-        *,
-        undo: bool,
+        annotator: str,
+        stamp: str,
     ) -> None:
         """A grade given in the project is also its author's rating; if others rated the item differently, the
-        grade is that person's pick (judgments.adjudication). Undo takes back the current user's rating and puts
-        back the rating of the grade restored."""
+        grade is that person's pick (judgments.adjudication). A grade cleared takes back its author's rating."""
         key = (number, query_id, doc_id)
-        if undo or grade is None:
+        if grade is None:
             conn.execute(
                 "DELETE FROM ratings WHERE version = ? AND query_id = ? AND doc_id = ? AND annotator = ?",
-                (*key, self.file.user),
+                (*key, annotator),
             )
-        if grade is not None and annotator:
+        else:
             conn.execute(
                 "INSERT INTO ratings (version, query_id, doc_id, annotator, grade, note, rated_at) "
                 "SELECT version, query_id, doc_id, ?, grade, note, ? FROM judgments "
                 "WHERE version = ? AND query_id = ? AND doc_id = ? "
                 "ON CONFLICT (version, query_id, doc_id, annotator) DO UPDATE SET grade = excluded.grade, "
                 "rated_at = excluded.rated_at",
-                (annotator, stamp or "", *key),
+                (annotator, stamp, *key),
             )
         differing = conn.execute(
             # a model's differing rating makes no pick: the person graded, nobody adjudicated (contract rule 18)
@@ -140,17 +116,13 @@ class JudgmentRepository(Repository):
         )
 
     @writes
-    def set_note(self, query_id: str, doc_id: str, note: str, *, version: int | None = None) -> str:
-        """Set the note of one pool item. Returns the previous note. Audited."""
-        return self.note_taken(query_id, doc_id, note, version=version)[0]
-
-    @writes
-    def note_taken(self, query_id: str, doc_id: str, note: str, *, version: int | None = None) -> tuple[str, Taken]:
-        """:meth:`set_note`, also returning what it took (the item and its ratings before), for an undo."""
+    def set_note(self, query_id: str, doc_id: str, note: str, *, annotator: str, version: int | None = None) -> Taken:
+        """Set the note of one pool item as ``annotator``. Audited. Returns what it took (the item and its ratings
+        before), for an undo."""
         check_note(note, self.file.path)
         target = self.pools.draft_target(version)
         with self.file.transaction(wait_ms=INTERACTIVE_BUSY_MS) as conn:  # a key press: fail promptly
-            number = self.pools.open_draft(conn, target)
+            number = self.pools.open_draft(conn, target, annotator=annotator)
             old = self._item(conn, number, query_id, doc_id)
             scope = items_scope(number, [(query_id, doc_id)])
             before = capture(conn, scope)
@@ -160,11 +132,15 @@ class JudgmentRepository(Repository):
             )
             conn.execute(  # the note is also the user's own rating's, if they rated the item
                 "UPDATE ratings SET note = ? WHERE version = ? AND query_id = ? AND doc_id = ? AND annotator = ?",
-                (note, number, query_id, doc_id, self.file.user),
+                (note, number, query_id, doc_id, annotator),
             )
-            self._audit(conn, number, query_id, doc_id, "note", old_note=old[1], new_note=note)
-            taken = Taken(scope, before, Left.of(capture(conn, scope)), "note")
-        return str(old[1]), taken
+            audit(
+                conn,
+                [change(number, query_id, doc_id, "note", old_note=old[1], new_note=note)],
+                annotator=annotator,
+                at=now(),
+            )
+            return Taken(scope, before, Left.of(capture(conn, scope)))
 
     def _item(self, conn: sqlite3.Connection, version: int, query_id: str, doc_id: str) -> tuple[Any, Any]:
         row = conn.execute(
@@ -174,26 +150,6 @@ class JudgmentRepository(Repository):
         if row is None:
             raise InputError(f"document {doc_id} is not in the pool of query {query_id} (version {version})")
         return row[0], row[1]
-
-    def _audit(
-        self, conn: sqlite3.Connection, version: int, query_id: str, doc_id: str, action: str, **values: Any
-    ) -> None:
-        conn.execute(
-            "INSERT INTO audit_log (version, query_id, doc_id, action, old_grade, new_grade, old_note, new_note, "
-            "who, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                version,
-                query_id,
-                doc_id,
-                action,
-                values.get("old_grade"),
-                values.get("new_grade"),
-                values.get("old_note"),
-                values.get("new_note"),
-                self.file.user,
-                now(),
-            ),
-        )
 
     def audit_log(self, version: int | None = None) -> pd.DataFrame:
         sql = "SELECT * FROM audit_log" + (" WHERE version = ?" if version is not None else "") + " ORDER BY id"
@@ -237,15 +193,19 @@ class JudgmentRepository(Repository):
         self.file.set_meta("judging_order", order)
 
     @writes
-    def add_items(self, pairs: pd.DataFrame, *, version: int | None = None, action: str = "add") -> pd.DataFrame:
+    def add_items(
+        self, pairs: pd.DataFrame, *, annotator: str, version: int | None = None, action: str = "add"
+    ) -> pd.DataFrame:
         """Add ungraded (query_id, doc_id) items to a draft; returns per query how many were new."""
         target = self.pools.draft_target(version)
         with self.file.transaction() as conn:
-            number = self.pools.open_draft(conn, target)
-            return self.add_items_in(conn, number, pairs, action)
+            number = self.pools.open_draft(conn, target, annotator=annotator)
+            return self.add_items_in(conn, number, pairs, action, annotator=annotator)
 
     @writes
-    def add_items_in(self, conn: sqlite3.Connection, number: int, pairs: pd.DataFrame, action: str) -> pd.DataFrame:
+    def add_items_in(
+        self, conn: sqlite3.Connection, number: int, pairs: pd.DataFrame, action: str, *, annotator: str
+    ) -> pd.DataFrame:
         """Inside the caller's transaction: :meth:`add_items` into draft ``number`` (a pool build adds its record
         in the same transaction)."""
         with _staged(conn, pairs, number) as staged:
@@ -258,7 +218,7 @@ class JudgmentRepository(Repository):
             conn.execute(
                 "INSERT INTO audit_log (version, query_id, doc_id, action, who, at) "
                 f"SELECT ?, query_id, doc_id, ?, ?, ? FROM {staged} WHERE new ORDER BY rowid",  # order given
-                (number, action, self.file.user, now()),  # one time stamp for the one transaction
+                (number, action, annotator, now()),  # one time stamp for the one transaction
             )
         return counts
 
@@ -270,35 +230,32 @@ class JudgmentRepository(Repository):
             return _counts(self.file.conn, staged)
 
     @writes
-    def remove_ungraded(self, *, version: int | None = None) -> int:
+    def remove_ungraded(self, *, annotator: str, version: int | None = None) -> int:
         """Remove every ungraded item of a draft (an explicit step before freezing). Audited."""
         target = self.pools.draft_target(version)
         if target.version is None:  # a new draft would copy a frozen version: nothing ungraded to remove
             return 0
         with self.file.transaction() as conn:
-            return self._remove_ungraded(conn, target.version)
+            return self._remove_ungraded(conn, target.version, annotator=annotator)
 
-    def _remove_ungraded(self, conn: sqlite3.Connection, number: int) -> int:
+    def _remove_ungraded(self, conn: sqlite3.Connection, number: int, *, annotator: str) -> int:
         rows = conn.execute(
             "SELECT query_id, doc_id FROM judgments WHERE version = ? AND grade IS NULL", (number,)
         ).fetchall()
         conn.execute("DELETE FROM judgments WHERE version = ? AND grade IS NULL", (number,))
-        conn.executemany(
-            "INSERT INTO audit_log (version, query_id, doc_id, action, who, at) VALUES (?, ?, ?, 'remove', ?, ?)",
-            [(number, q, d, self.file.user, now()) for q, d in rows],
-        )
+        audit(conn, (change(number, q, d, "remove") for q, d in rows), annotator=annotator, at=now())
         return len(rows)
 
     @writes
-    def remove_items(self, pairs: pd.DataFrame, *, version: int, action: str = "remove") -> int:
+    def remove_items(self, pairs: pd.DataFrame, *, annotator: str, version: int, action: str = "remove") -> int:
         """Remove ungraded (query_id, doc_id) items from a draft, undoing an addition; graded ones stay. Audited.
 
         Returns how many were removed (:meth:`take_items` returns what they took, for an undo).
         """
-        return self.take_items(pairs, version=version, action=action).before.count("judgments")
+        return self.take_items(pairs, annotator=annotator, version=version, action=action).before.count("judgments")
 
     @writes
-    def take_items(self, pairs: pd.DataFrame, *, version: int, action: str = "remove") -> Taken:
+    def take_items(self, pairs: pd.DataFrame, *, annotator: str, version: int, action: str = "remove") -> Taken:
         """Remove the ungraded ones of the (query_id, doc_id) items from a draft with every row that refers to
         them (:mod:`.undo`), in one audited transaction; returns what was taken."""
         v = self.pools.writable_draft(version)
@@ -310,16 +267,12 @@ class JudgmentRepository(Repository):
                     "AND j.query_id = s.query_id AND j.doc_id = s.doc_id WHERE j.grade IS NULL ORDER BY s.rowid",
                     (v.version,),
                 ).fetchall()
-            taken = take(conn, items_scope(v.version, [(q, d) for q, d in gone]), action)
-            stamp = now()
-            conn.executemany(
-                "INSERT INTO audit_log (version, query_id, doc_id, action, who, at) VALUES (?, ?, ?, ?, ?, ?)",
-                [(v.version, q, d, action, self.file.user, stamp) for q, d in gone],
-            )
+            taken = take(conn, items_scope(v.version, [(q, d) for q, d in gone]))
+            audit(conn, (change(v.version, q, d, action) for q, d in gone), annotator=annotator, at=now())
         return taken
 
     @writes
-    def discard_draft(self, version: int | None = None, *, expected: str | None = None) -> Taken:
+    def discard_draft(self, version: int | None = None, *, annotator: str, expected: str | None = None) -> Taken:
         """Delete a draft with every row that refers to it (items, ratings, assignments, ...: :mod:`.undo`); each
         item's removal is audited. Returns what was taken. Frozen versions are refused.
 
@@ -332,20 +285,15 @@ class JudgmentRepository(Repository):
         v = self.pools.writable_draft(draft.version)
         with self.file.transaction() as conn:
             rows = conn.execute("SELECT query_id, doc_id FROM judgments WHERE version = ?", (v.version,)).fetchall()
-            taken = take(conn, version_scope(v.version), "discard draft")
+            taken = take(conn, version_scope(v.version))
             if expected is not None and taken.before.digest() != expected:
                 raise InputError("the draft pool changed since the confirmation; discard again", path=self.file.path)
-            stamp = now()
-            conn.executemany(
-                "INSERT INTO audit_log (version, query_id, doc_id, action, who, at) "
-                "VALUES (?, ?, ?, 'discard draft', ?, ?)",
-                [(v.version, q, d, self.file.user, stamp) for q, d in rows],
-            )
+            audit(conn, (change(v.version, q, d, "discard draft") for q, d in rows), annotator=annotator, at=now())
         return taken
 
     @writes
     def import_qrels(
-        self, path: str | Path, *, negative_as_ungraded: bool = False, fmt: str | None = None
+        self, path: str | Path, *, annotator: str, negative_as_ungraded: bool = False, fmt: str | None = None
     ) -> dict[str, int]:
         """Import judgments into the draft. Conflicting grades already in the draft are refused.
 
@@ -357,7 +305,6 @@ class JudgmentRepository(Repository):
         source, qrels, low = read_incoming(path, scale, negative_as_ungraded=negative_as_ungraded, fmt=fmt)
         c = qrels.as_read
         stamp = now()
-        user = self.file.user  # who ran the import (audit log)
         # Below the scale only with negative_as_ungraded (-1 on a -1..4 scale is a grade): stored ungraded.
         grades: list[int | None] = c.grade.tolist()
         for row in np.flatnonzero(low).tolist():
@@ -368,7 +315,7 @@ class JudgmentRepository(Repository):
         incoming = zip(*columns, strict=True)
         fields = "query_id, doc_id, grade, line" + (", iteration" if c.iteration is not None else "")
         with self.file.transaction() as conn:
-            number = self.pools.open_draft(conn, target)
+            number = self.pools.open_draft(conn, target, annotator=annotator)
             # The file's judgments go into a temporary table in file order; SQLite then compares them with the
             # draft's and copies them by a few set statements (766k judgments: seconds, not a minute of
             # per-row statements and pandas merges).
@@ -419,7 +366,7 @@ class JudgmentRepository(Repository):
                 conn.execute(
                     "INSERT INTO audit_log (version, query_id, doc_id, action, new_grade, who, at) "
                     f"SELECT ?, query_id, doc_id, 'import', grade, ?, ? FROM importing WHERE {rows} ORDER BY rowid",
-                    (number, user, stamp),
+                    (number, annotator, stamp),  # who ran the import
                 )
                 conn.execute(  # the file's grades are also its ratings, credited like the grades
                     "INSERT INTO ratings (version, query_id, doc_id, annotator, grade, note, rated_at) "
@@ -500,6 +447,7 @@ class JudgmentRepository(Repository):
         *,
         fill_from: str | None = None,
         remove_ungraded: bool = False,
+        annotator: str,
         work_out: list[tuple[str, str, int, int]] | None = None,
     ) -> PoolVersion:
         """Freeze draft ``v`` into an immutable, hashed version, as the caller decided (tasks.freezing): first fill
@@ -508,18 +456,16 @@ class JudgmentRepository(Repository):
         audit row of the version (``freeze with work out: ...``)."""
         with self.file.transaction() as conn:  # filling, removing the ungraded items and freezing: one transaction
             if fill_from is not None:
-                self._fill(conn, v.version, fill_from)
+                self._fill(conn, v.version, fill_from, annotator=annotator)
             if remove_ungraded:
-                self._remove_ungraded(conn, v.version)
-            self.pools.mark_frozen(conn, v.version, v.scale)
+                self._remove_ungraded(conn, v.version, annotator=annotator)
+            self.pools.mark_frozen(conn, v.version, v.scale, annotator=annotator)
             if work_out:  # frozen anyway: the choice is on record, naming every hand-out left out
-                conn.execute(
-                    "INSERT INTO audit_log (version, query_id, doc_id, action, who, at) VALUES (?, '', '', ?, ?, ?)",
-                    (v.version, f"freeze with work out: {outstanding_text(work_out)}"[:1000], self.file.user, now()),
-                )
+                what = f"freeze with work out: {outstanding_text(work_out)}"[:1000]
+                audit(conn, [change(v.version, "", "", what)], annotator=annotator, at=now())
         return self.pools.version(v.version)
 
-    def _fill(self, conn: sqlite3.Connection, version: int, model: str) -> None:
+    def _fill(self, conn: sqlite3.Connection, version: int, model: str, *, annotator: str) -> None:
         """Inside the caller's transaction: each item no person rated takes ``model``'s rating as its grade, the
         way it was settled recorded as ``model``; audited."""
         stamp = now()
@@ -533,7 +479,7 @@ class JudgmentRepository(Repository):
             "INSERT INTO audit_log (version, query_id, doc_id, action, old_grade, new_grade, who, at) "
             "SELECT version, query_id, doc_id, ?, NULL, grade, ?, ? FROM judgments WHERE version = ? "
             "AND adjudication = ? AND updated_at = ? ORDER BY query_id, doc_id",
-            (f"fill ({model})", self.file.user, stamp, version, model, stamp),
+            (f"fill ({model})", annotator, stamp, version, model, stamp),
         )
 
 

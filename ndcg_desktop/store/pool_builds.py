@@ -19,6 +19,7 @@ from typing import Any
 import pandas as pd
 
 from ndcg_desktop.domain.errors import InputError
+from ndcg_desktop.store.audit import audit, change
 from ndcg_desktop.store.core import ProjectFile, now
 from ndcg_desktop.store.errors import stored_value
 from ndcg_desktop.store.judgments import JudgmentRepository
@@ -96,16 +97,19 @@ class PoolBuildRepository(Repository):
         return self.file.schema_version >= POOLING_FORMAT
 
     @writes
-    def record(self, build: NewBuild, choices: pd.DataFrame, *, version: int | None = None) -> tuple[int, pd.DataFrame]:
+    def record(
+        self, build: NewBuild, choices: pd.DataFrame, *, annotator: str, version: int | None = None
+    ) -> tuple[int, pd.DataFrame]:
         """In one transaction: the draft (made if there is none, as every write to it), the chosen documents that
-        are new to it (ungraded, audited as ``build.action``), the build and its ``choices`` (CHOICE_COLUMNS).
+        are new to it (ungraded, audited as ``build.action``), the build and its ``choices`` (CHOICE_COLUMNS), all by
+        ``annotator``.
 
         Returns the build's number and, per query, the documents chosen (``candidates``) and how many were new.
         """
         self._writable()
         target = self.pools.draft_target(version)
         with self.file.transaction() as conn:
-            number = self.pools.open_draft(conn, target)
+            number = self.pools.open_draft(conn, target, annotator=annotator)
             cursor = conn.execute(
                 "INSERT INTO pool_builds (version, strategy, parameters, budget, depth, batch_size, queries, runs, "
                 "built_at, built_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -119,23 +123,27 @@ class PoolBuildRepository(Repository):
                     json.dumps(list(build.queries), ensure_ascii=False),
                     json.dumps(list(build.runs), ensure_ascii=False, sort_keys=True),
                     now(),
-                    self.file.user,
+                    annotator,
                 ),
             )
             build_id = int(cursor.lastrowid or 0)
-            counts = self._choose(conn, build_id, number, choices, build.action)
+            counts = self._choose(conn, build_id, number, choices, build.action, annotator=annotator)
         return build_id, counts
 
     @writes
-    def add_batch(self, build_id: int, choices: pd.DataFrame, *, action: str = "pool batch") -> pd.DataFrame:
+    def add_batch(
+        self, build_id: int, choices: pd.DataFrame, *, annotator: str, action: str = "pool batch"
+    ) -> pd.DataFrame:
         """Add the next batch of an adaptive build: its new documents join the draft ungraded and every chosen one
         is recorded after the build's earlier choices (CHOICE_COLUMNS give position and batch). One transaction."""
         build = self.build(build_id)
         v = self.pools.writable_draft(build.version)
         with self.file.transaction() as conn:
-            return self._choose(conn, build_id, v.version, choices, action)
+            return self._choose(conn, build_id, v.version, choices, action, annotator=annotator)
 
-    def _choose(self, conn: Any, build_id: int, number: int, choices: pd.DataFrame, action: str) -> pd.DataFrame:
+    def _choose(
+        self, conn: Any, build_id: int, number: int, choices: pd.DataFrame, action: str, *, annotator: str
+    ) -> pd.DataFrame:
         name = f"temp.chosen_{next(_names)}"
         conn.execute(
             f"CREATE TABLE {name} (query_id TEXT NOT NULL, doc_id TEXT NOT NULL, position INTEGER NOT NULL, "
@@ -155,7 +163,9 @@ class PoolBuildRepository(Repository):
                 f"AND j.query_id = {name}.query_id AND j.doc_id = {name}.doc_id)",
                 (number,),
             )
-            counts = self.judgments.add_items_in(conn, number, choices[["query_id", "doc_id"]], action)
+            counts = self.judgments.add_items_in(
+                conn, number, choices[["query_id", "doc_id"]], action, annotator=annotator
+            )
             conn.execute(
                 "INSERT INTO pool_choices (build_id, version, query_id, position, doc_id, batch, new) "
                 f"SELECT ?, ?, query_id, position, doc_id, batch, new FROM {name} ORDER BY query_id, position",
@@ -251,7 +261,7 @@ class PoolBuildRepository(Repository):
         return [(str(q), str(d), int(g)) for q, d, g in rows]
 
     @writes
-    def take_batches(self, version: int, keys: Sequence[tuple[int, str, int]]) -> int:
+    def take_batches(self, version: int, keys: Sequence[tuple[int, str, int]], *, annotator: str) -> int:
         """Take back batches (build_id, query_id, batch) of draft ``version``: their record of choice, and the
         documents they added, which must still be ungraded (else refused, nothing written); audited. Returns how
         many documents left the draft."""
@@ -275,10 +285,6 @@ class PoolBuildRepository(Repository):
                     "DELETE FROM pool_choices WHERE build_id = ? AND query_id = ? AND batch = ?",
                     (build_id, query_id, batch),
                 )
-            take(conn, items_scope(v.version, added), "undo pool batch")
-            stamp = now()
-            conn.executemany(
-                "INSERT INTO audit_log (version, query_id, doc_id, action, who, at) VALUES (?, ?, ?, ?, ?, ?)",
-                [(v.version, q, d, "undo pool batch", self.file.user, stamp) for q, d in added],
-            )
+            take(conn, items_scope(v.version, added))
+            audit(conn, (change(v.version, q, d, "undo pool batch") for q, d in added), annotator=annotator)
         return len(added)

@@ -21,6 +21,7 @@ from ndcg_desktop.domain.settings import default_labels as default_labels  # re-
 from ndcg_desktop.formats.cells import clean_ids, show
 from ndcg_desktop.formats.qrels import judgment_lines
 from ndcg_desktop.store import team
+from ndcg_desktop.store.audit import audit, change
 from ndcg_desktop.store.core import ProjectFile, chain_problems, now
 from ndcg_desktop.store.errors import NoFrozenVersion, stored_value
 from ndcg_desktop.store.hashes import UNFRAMED, UNFRAMED_LINES, hash_of, hash_text
@@ -131,11 +132,11 @@ class PoolRepository(Repository):
         return frozen[-1] if frozen else None
 
     @writes
-    def ensure_draft(self) -> PoolVersion:
-        """The draft to edit: the existing one, else a new one from the latest frozen version."""
+    def ensure_draft(self, *, annotator: str) -> PoolVersion:
+        """The draft to edit: the existing one, else a new one from the latest frozen version (by ``annotator``)."""
         target = self.draft_target(None)
         with self.file.transaction() as conn:
-            number = self.open_draft(conn, target)
+            number = self.open_draft(conn, target, annotator=annotator)
         return self.version(number)
 
     def draft_target(self, number: int | None) -> DraftTarget:
@@ -172,14 +173,17 @@ class PoolRepository(Repository):
         return self.pool_items(source if source is not None else -1)
 
     @writes
-    def open_draft(self, conn: sqlite3.Connection, target: DraftTarget) -> int:
-        """Inside the caller's transaction: the target draft's number, creating it if it does not exist yet.
+    def open_draft(self, conn: sqlite3.Connection, target: DraftTarget, *, annotator: str) -> int:
+        """Inside the caller's transaction: the target draft's number, creating it (by ``annotator``) if it does not
+        exist yet.
 
         Created inside the write that needs it, a draft disappears with that write if it fails.
         """
         if target.version is not None:
             return target.version
-        new = self._insert_version(conn, parent=target.parent, scale=target.scale, labels=target.labels)
+        new = self._insert_version(
+            conn, parent=target.parent, scale=target.scale, labels=target.labels, annotator=annotator
+        )
         if target.parent is not None:
             self._copy_items(conn, target.parent, new)
         return new
@@ -206,7 +210,7 @@ class PoolRepository(Repository):
         )
 
     def _insert_version(
-        self, conn: sqlite3.Connection, *, parent: int | None, scale: GradeScale, labels: list[str]
+        self, conn: sqlite3.Connection, *, parent: int | None, scale: GradeScale, labels: list[str], annotator: str
     ) -> int:
         # A number the audit log names is not given again: a discarded draft's (its undo brings it back under
         # that number, with its handouts; its audit rows name it alone). Only a draft discarded empty leaves no row.
@@ -217,19 +221,16 @@ class PoolRepository(Repository):
         conn.execute(
             "INSERT INTO pool_versions (version, state, parent, scale_low, scale_high, labels, created_at, created_by) "
             "VALUES (?, 'draft', ?, ?, ?, ?, ?, ?)",
-            (number, parent, scale.low, scale.high, json.dumps(labels), now(), self.file.user),
+            (number, parent, scale.low, scale.high, json.dumps(labels), now(), annotator),
         )
         # Audited (issue 33 item 10): the log names every number given, so a version removed later is missed.
-        conn.execute(
-            "INSERT INTO audit_log (version, query_id, doc_id, action, new_note, who, at) "
-            "VALUES (?, '', '', 'draft', ?, ?, ?)",
-            (number, "" if parent is None else f"from version {parent}", self.file.user, now()),
-        )
+        source = "" if parent is None else f"from version {parent}"
+        audit(conn, [change(number, "", "", "draft", new_note=source)], annotator=annotator)
         return int(number)
 
     @writes
-    def new_draft_from(self, number: int) -> PoolVersion:
-        """Start the next round: a draft that copies frozen version ``number``."""
+    def new_draft_from(self, number: int, *, annotator: str) -> PoolVersion:
+        """Start the next round: a draft (by ``annotator``) that copies frozen version ``number``."""
         source = self.version(number)
         self.verified(source)
         if not source.frozen:
@@ -242,7 +243,9 @@ class PoolRepository(Repository):
                 path=self.file.path,
             )
         with self.file.transaction() as conn:
-            new = self._insert_version(conn, parent=number, scale=source.scale, labels=source.labels)
+            new = self._insert_version(
+                conn, parent=number, scale=source.scale, labels=source.labels, annotator=annotator
+            )
             self._copy_items(conn, number, new)
         return self.version(new)
 
@@ -470,8 +473,8 @@ class PoolRepository(Repository):
         )
 
     @writes
-    def mark_frozen(self, conn: sqlite3.Connection, version: int, scale: GradeScale) -> None:
-        """Inside the caller's transaction: hash a draft's final items and freeze it with that hash.
+    def mark_frozen(self, conn: sqlite3.Connection, version: int, scale: GradeScale, *, annotator: str) -> None:
+        """Inside the caller's transaction: hash a draft's final items and freeze it with that hash, by ``annotator``.
 
         A draft can be edited through raw SQL (only frozen versions are guarded): what is frozen is first read
         back as it will be scored, and refused unless every ID keeps rule 14 and every grade and rating is a
@@ -497,18 +500,14 @@ class PoolRepository(Repository):
             # the guidelines it was judged under: the last set, unless that cleared them
             "guidelines_sha256 = (SELECT NULLIF(sha256, '') FROM guidelines ORDER BY id DESC LIMIT 1) "
             "WHERE version = ? AND state = 'draft'",
-            (now(), self.file.user, digest, record, version),
+            (now(), annotator, digest, record, version),
         )
         if self.file.schema_version >= CHAIN_FORMAT:  # the number joins the record of frozen versions, once
             last = conn.execute("SELECT link FROM frozen_chain ORDER BY version DESC LIMIT 1").fetchone()
             link = chain_link(last[0] if last else "", version, digest or "")
             conn.execute("INSERT INTO frozen_chain (version, hash, link) VALUES (?, ?, ?)", (version, digest, link))
         # Audited with its hash (issue 33 item 10): the chain's check finds a frozen version whose link went.
-        conn.execute(
-            "INSERT INTO audit_log (version, query_id, doc_id, action, new_note, who, at) "
-            "VALUES (?, '', '', 'freeze', ?, ?, ?)",
-            (version, digest or "", self.file.user, now()),
-        )
+        audit(conn, [change(version, "", "", "freeze", new_note=digest or "")], annotator=annotator)
         # Just hashed and recorded from what it holds: proven (its manifest, printed next, reads nothing again).
         # Were this transaction to fail, the version stays a draft, which is never checked.
         self._verified[version] = self.file.change_stamp()

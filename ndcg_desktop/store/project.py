@@ -21,7 +21,7 @@ from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.progress import Cancelled
 from ndcg_desktop.domain.settings import GradeScale
 from ndcg_desktop.store.assessor import AssessorRepository
-from ndcg_desktop.store.core import SUFFIX, ProjectFile, chain_problems, default_user
+from ndcg_desktop.store.core import SUFFIX, ProjectFile, chain_problems
 from ndcg_desktop.store.errors import (
     DiskFull,
     ProjectBusy,
@@ -47,7 +47,7 @@ from ndcg_desktop.store.repository import errors_translated, writes
 from ndcg_desktop.store.runs import RunChanged, RunInfo, RunRepository, SavedEvaluation
 from ndcg_desktop.store.schema import CHAIN_FORMAT
 from ndcg_desktop.store.texts import Guidelines, TextRepository
-from ndcg_desktop.store.undo import Taken, UndoRepository
+from ndcg_desktop.store.undo import UndoRepository
 from ndcg_desktop.store.watch import ChangeWatch
 
 __all__ = [
@@ -69,7 +69,6 @@ __all__ = [
     "RunInfo",
     "SavedEvaluation",
     "default_labels",
-    "default_user",
     "pool_hash",
 ]
 
@@ -98,26 +97,27 @@ class Project:
         *,
         scale: GradeScale | None = None,
         labels: list[str] | None = None,
-        user: str | None = None,
+        annotator: str,
     ) -> Project:
-        """Create a new, empty project with a grade scale and a label per grade."""
+        """Create a new, empty project with a grade scale and a label per grade, recording ``annotator`` as its
+        creator."""
         target = Path(path)
         scale = scale or GradeScale()
         labels = list(labels) if labels else default_labels(scale)
         if len(labels) != scale.high - scale.low + 1:
             raise InputError(f"the scale {scale} needs {scale.high - scale.low + 1} labels, {len(labels)} given")
-        ProjectFile.create(target, scale=scale, labels=labels, user=user)
-        return cls.open(target, user=user)
+        ProjectFile.create(target, scale=scale, labels=labels, created_by=annotator)
+        return cls.open(target)
 
     @classmethod
-    def open(cls, path: str | Path, *, read_only: bool = False, user: str | None = None) -> Project:
+    def open(cls, path: str | Path, *, read_only: bool = False) -> Project:
         """Open a project; refuses files that are not projects, or come from a newer version.
 
         A second writer is refused with :class:`ProjectInUse`; readers need no lock. A file whose
         protection triggers are not the schema's is refused for writing with :class:`ProtectionAltered`
         (contract rule 15); read-only, it opens and :meth:`protection_problems` says what is wrong.
         """
-        project = cls(ProjectFile.open(Path(path), read_only=read_only, user=user))
+        project = cls(ProjectFile.open(Path(path), read_only=read_only))
         if project.file.protection and not read_only:
             message = project._protection_refusal()
             project.close()
@@ -188,30 +188,3 @@ class Project:
     @property
     def labels(self) -> list[str]:
         return self.file.labels
-
-    # -- judgments -------------------------------------------------------------------------
-    @writes
-    def set_grade(
-        self,
-        query_id: str,
-        doc_id: str,
-        grade: int | None,
-        *,
-        version: int | None = None,
-        restore: tuple[str | None, str | None] | None = None,
-    ) -> int | None:
-        return self.judgments.set_grade(query_id, doc_id, grade, version=version, restore=restore)
-
-    @writes
-    def grade_taken(self, query_id: str, doc_id: str, grade: int | None, *, version: int | None = None) -> Taken:
-        """:meth:`set_grade`, returning what it took, for :meth:`undo` (the window's Edit ▸ Undo)."""
-        return self.judgments.grade_taken(query_id, doc_id, grade, version=version)[1]
-
-    @writes
-    def note_taken(self, query_id: str, doc_id: str, note: str, *, version: int | None = None) -> Taken:
-        """:meth:`set_note`, returning what it took, for :meth:`undo`."""
-        return self.judgments.note_taken(query_id, doc_id, note, version=version)[1]
-
-    @writes
-    def set_note(self, query_id: str, doc_id: str, note: str, *, version: int | None = None) -> str:
-        return self.judgments.set_note(query_id, doc_id, note, version=version)

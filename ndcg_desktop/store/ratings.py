@@ -13,6 +13,7 @@ import pandas as pd
 
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import GradeScale
+from ndcg_desktop.store.audit import audit, change
 from ndcg_desktop.store.core import ProjectFile, now
 from ndcg_desktop.store.pools import DraftTarget, PoolRepository, PoolVersion
 from ndcg_desktop.store.repository import Repository, writes
@@ -108,18 +109,19 @@ class RatingRepository(Repository):
         return int(self.file.query(_UNSETTLED_COUNT, (version, version))[0][0])
 
     @writes
-    def add_ratings(self, incoming: pd.DataFrame, *, version: int, source: str) -> dict[str, int]:
+    def add_ratings(self, incoming: pd.DataFrame, *, version: int, source: str, annotator: str) -> dict[str, int]:
         """Add or update ratings in a draft, in one transaction; items whose grades changed are settled again.
 
         ``incoming`` has the columns of :data:`RATING_COLUMNS` (one row per item and annotator); every item must
         be in the draft. A rating equal to the stored one (grade and note) changes nothing, so adding the same
-        ratings twice is a no-op. Returns counts: ``new``, ``changed``, ``unchanged``, ``settled``, ``unsettled``.
+        ratings twice is a no-op. The settling is audited as ``annotator``'s. Returns counts: ``new``, ``changed``,
+        ``unchanged``, ``settled``, ``unsettled``.
         """
-        return self.merge_ratings(incoming, version=version, source=source)[0]
+        return self.merge_ratings(incoming, version=version, source=source, annotator=annotator)[0]
 
     @writes
     def merge_ratings(
-        self, incoming: pd.DataFrame, *, version: int, source: str, newest_wins: bool = False
+        self, incoming: pd.DataFrame, *, version: int, source: str, annotator: str, newest_wins: bool = False
     ) -> tuple[dict[str, int], Taken, list[tuple[str, str, str, str, str]]]:
         """:meth:`add_ratings`, also returning what it took (the items' rows and ratings before), for an undo.
 
@@ -135,9 +137,16 @@ class RatingRepository(Repository):
             before = capture(conn, scope)
             older: list[tuple[str, str, str, str, str]] = []
             counts = self._write(
-                conn, v.version, rows, source, now(), replacing=None, older=older if newest_wins else None
+                conn,
+                v.version,
+                rows,
+                source,
+                now(),
+                annotator=annotator,
+                replacing=None,
+                older=older if newest_wins else None,
             )
-            taken = Taken(scope, before, Left.of(capture(conn, scope)), f"merge ({source})"[:200])
+            taken = Taken(scope, before, Left.of(capture(conn, scope)))
         return counts, taken, older
 
     @writes
@@ -148,10 +157,12 @@ class RatingRepository(Repository):
         *,
         target: DraftTarget,
         annotator: str,
+        imported_by: str,
         source: str,
         replace: bool = False,
     ) -> dict[str, int]:
-        """One file's grades as ``annotator``'s ratings, in one transaction (``import-qrels --annotator``).
+        """One file's grades as ``annotator``'s ratings, imported by ``imported_by`` (audited as theirs), in one
+        transaction (``import-qrels --annotator``).
 
         The draft ``target`` is made if it does not exist yet (:meth:`PoolRepository.open_draft`); ``items``
         (query_id, doc_id, line) not in it join it ungraded, audited as imported; ``incoming`` (the columns of
@@ -162,7 +173,7 @@ class RatingRepository(Repository):
         """
         stamp = now()
         with self.file.transaction() as conn:
-            number = self.pools.open_draft(conn, target)
+            number = self.pools.open_draft(conn, target, annotator=imported_by)
             held = int(
                 conn.execute(
                     "SELECT count(*) FROM ratings WHERE version = ? AND annotator = ?", (number, annotator)
@@ -175,8 +186,10 @@ class RatingRepository(Repository):
                     f"under another name, or replace {annotator}'s ratings with it",
                     path=self.file.path,
                 )
-            added = _join_items(conn, number, items, self.file.user, stamp)
-            counts = self._write(conn, number, incoming[RATING_COLUMNS], source, stamp, replacing=annotator)
+            added = _join_items(conn, number, items, imported_by, stamp)
+            counts = self._write(
+                conn, number, incoming[RATING_COLUMNS], source, stamp, annotator=imported_by, replacing=annotator
+            )
         return {"draft": number, "items_added": added, **counts}
 
     def identical_to(self, version: int, annotator: str) -> list[tuple[str, int]]:
@@ -198,6 +211,7 @@ class RatingRepository(Repository):
         source: str,
         stamp: str,
         *,
+        annotator: str,
         replacing: str | None,
         older: list[tuple[str, str, str, str, str]] | None = None,
     ) -> dict[str, int]:
@@ -282,7 +296,7 @@ class RatingRepository(Repository):
             "FROM changed_ratings ORDER BY query_id, doc_id, annotator",
             (version, f"rating ({source})"[:200], stamp),
         )
-        settled = self._settle(conn, version, stamp)
+        settled = self._settle(conn, version, stamp, annotator=annotator)
         unsettled = int(conn.execute(_UNSETTLED_COUNT, (version, version)).fetchone()[0])
         conn.execute("DELETE FROM incoming_ratings")
         conn.execute("DROP TABLE temp.changed_ratings")
@@ -292,7 +306,7 @@ class RatingRepository(Repository):
             counted["older"] = len(older)
         return counted | ({"removed": int(removed)} if replacing is not None else {}) | {"unsettled": unsettled}
 
-    def _settle(self, conn: Any, version: int, stamp: str) -> int:
+    def _settle(self, conn: Any, version: int, stamp: str, *, annotator: str) -> int:
         """Settle again the items whose ratings changed (temp.changed_ratings): agreement gives the grade,
         a difference clears it for adjudication. Audited; returns how many items' grades changed."""
         conn.execute("DROP TABLE IF EXISTS temp.settling")
@@ -328,16 +342,16 @@ class RatingRepository(Repository):
             "INSERT INTO audit_log (version, query_id, doc_id, action, old_grade, new_grade, who, at) "
             "SELECT ?, query_id, doc_id, 'settle', old_grade, grade, ?, ? FROM settling "
             "WHERE old_grade IS NOT grade ORDER BY query_id, doc_id",
-            (version, self.file.user, stamp),
+            (version, annotator, stamp),
         ).rowcount
         conn.execute("DROP TABLE temp.settling")
         return int(changed)
 
     @writes
-    def adjudicate(self, decisions: pd.DataFrame, *, version: int, how: str | None) -> Taken:
+    def adjudicate(self, decisions: pd.DataFrame, *, version: int, how: str | None, annotator: str) -> Taken:
         """Give items (query_id, doc_id, grade) their adjudicated grade, recording ``how`` (pick or a rule).
 
-        The adjudicator (this file's user) is recorded as the grade's author; audited. A missing grade with
+        The adjudicator (``annotator``) is recorded as the grade's author; audited. A missing grade with
         ``how`` None takes a decision back (the item waits for adjudication again). Returns what it took (the
         items as they were), for an undo.
         """
@@ -348,7 +362,7 @@ class RatingRepository(Repository):
             raise InputError(f"grade {int(outside.iloc[0])} is outside the scale {v.scale}")
         stamp = now()
         rows = [
-            (None if pd.isna(g) else int(g), None if pd.isna(g) else self.file.user, how, stamp, v.version, q, d)
+            (None if pd.isna(g) else int(g), None if pd.isna(g) else annotator, how, stamp, v.version, q, d)
             for q, d, g in zip(decisions["query_id"].astype(str), decisions["doc_id"].astype(str), grades, strict=True)
         ]
         with self.file.transaction() as conn:
@@ -368,16 +382,10 @@ class RatingRepository(Repository):
                 "WHERE version = ? AND query_id = ? AND doc_id = ?",
                 rows,
             )
-            conn.executemany(
-                "INSERT INTO audit_log (version, query_id, doc_id, action, old_grade, new_grade, who, at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (v.version, q, d, f"adjudicate ({how})", old[(q, d)], g, self.file.user, stamp)
-                    for g, *_, q, d in rows
-                ],
-            )
-            taken = Taken(scope, before, Left.of(capture(conn, scope)), f"adjudicate ({how})")
-        return taken
+            action = f"adjudicate ({how})"
+            changes = (change(v.version, q, d, action, old_grade=old[(q, d)], new_grade=g) for g, *_, q, d in rows)
+            audit(conn, changes, annotator=annotator, at=stamp)
+            return Taken(scope, before, Left.of(capture(conn, scope)))
 
     def settled_items(self, version: int, query_id: str | None = None, doc_id: str | None = None) -> pd.DataFrame:
         """query_id, doc_id, how of the items of a version whose differing ratings were settled."""
@@ -479,7 +487,7 @@ class RatingRepository(Repository):
             )
 
 
-def _join_items(conn: Any, version: int, items: pd.DataFrame, user: str, stamp: str) -> int:
+def _join_items(conn: Any, version: int, items: pd.DataFrame, annotator: str, stamp: str) -> int:
     """Inside the caller's transaction: add the (query_id, doc_id) ``items`` a draft lacks, ungraded, audited as
     imported in the order of their ``line``. Returns how many joined."""
     _stage(
@@ -503,7 +511,7 @@ def _join_items(conn: Any, version: int, items: pd.DataFrame, user: str, stamp: 
     conn.execute(
         "INSERT INTO audit_log (version, query_id, doc_id, action, who, at) "
         "SELECT ?, query_id, doc_id, 'import', ?, ? FROM joining WHERE new ORDER BY line",
-        (version, user, stamp),
+        (version, annotator, stamp),
     )
     conn.execute("DELETE FROM joining")
     return int(added)

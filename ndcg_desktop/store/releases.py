@@ -103,13 +103,14 @@ class ReleaseRepository(Repository):
         return ReleasePlan(Path(path), source, qrels.source.sha256, target, changes, len(wanted), _digest(have))
 
     @writes
-    def apply(self, plan: ReleasePlan) -> tuple[int, Taken]:
-        """Make the draft's items the file's, in one audited transaction; the draft's number and what it took.
+    def apply(self, plan: ReleasePlan, *, annotator: str) -> tuple[int, Taken]:
+        """Make the draft's items the file's, in one transaction audited as ``annotator``'s; the draft's number and
+        what it took.
 
         Refused, writing nothing, when the draft is no longer what the plan compared (an edit, another import).
         """
         with self.file.transaction() as conn:
-            number = self.pools.open_draft(conn, plan.target)
+            number = self.pools.open_draft(conn, plan.target, annotator=annotator)
             now_items = self.pools.pool_items(number)[[*KEY, "grade", "iteration"]]
             if _digest(now_items.astype({"grade": "Int64"})) != plan.digest:
                 raise InputError(
@@ -118,10 +119,10 @@ class ReleaseRepository(Repository):
                 )
             pairs = list(zip(plan.changes["query_id"], plan.changes["doc_id"], strict=True))
             action = f"release ({plan.source})"[:200]
-            taken = take(conn, items_scope(number, pairs), action, lambda: self._write(conn, number, plan, action))
+            taken = take(conn, items_scope(number, pairs), lambda: self._write(conn, number, plan, action, annotator))
         return number, taken
 
-    def _write(self, conn: sqlite3.Connection, number: int, plan: ReleasePlan, action: str) -> None:
+    def _write(self, conn: sqlite3.Connection, number: int, plan: ReleasePlan, action: str, annotator: str) -> None:
         stamp = now()
         changes = plan.changes
         rows = [
@@ -184,6 +185,6 @@ class ReleaseRepository(Repository):
         conn.execute(
             "INSERT INTO audit_log (version, query_id, doc_id, action, old_grade, new_grade, who, at) "
             "SELECT ?, query_id, doc_id, ?, old, grade, ?, ? FROM releasing ORDER BY query_id, doc_id",
-            (number, action, self.file.user, stamp),
+            (number, action, annotator, stamp),
         )
         conn.execute("DELETE FROM releasing")

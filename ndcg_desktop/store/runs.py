@@ -70,6 +70,7 @@ class RunRepository(Repository):
         path: str | Path,
         *,
         name: str,
+        annotator: str,
         ties: TiePolicy = TiePolicy.DOCID_DESC,
         id_map: IdMap | None = None,
         fmt: str | None = None,
@@ -117,7 +118,7 @@ class RunRepository(Repository):
             conn.execute(
                 "INSERT INTO runs (name, source_name, sha256, format, reading, rows, queries, data, imported_at, "
                 "imported_by, data_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (*stored, now(), self.file.user, run_hash(*stored)),
+                (*stored, now(), annotator, run_hash(*stored)),  # who imported it
             )
         return self.run_info(name)
 

@@ -214,16 +214,17 @@ class TextRepository(Repository):
         ]
 
     @writes
-    def set_guidelines(self, text: str, *, source: str) -> Guidelines:
-        """Record ``text`` as the guidelines (one committed row); setting the current text again adds nothing."""
+    def set_guidelines(self, text: str, *, source: str, annotator: str) -> Guidelines:
+        """Record ``text`` as the guidelines set by ``annotator`` (one committed row); setting the current text again
+        adds nothing."""
         text = check_guidelines(normalise_guidelines(text), self.file.path)
         current = self.guidelines()
         if current is not None and current.text == text or current is None and not text:
-            return current or Guidelines(0, "", "", source, self.file.user, now())
+            return current or Guidelines(0, "", "", source, annotator, now())
         with self.file.transaction() as conn:
             cursor = conn.execute(
                 "INSERT INTO guidelines (text, sha256, source, who, at) VALUES (?, ?, ?, ?, ?)",
-                (text, guidelines_sha256(text), source, self.file.user, now()),
+                (text, guidelines_sha256(text), source, annotator, now()),
             )
             number = int(cursor.lastrowid or 0)
         return Guidelines(

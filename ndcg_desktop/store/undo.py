@@ -25,7 +25,8 @@ from typing import Any
 
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.names import is_model
-from ndcg_desktop.store.core import ProjectFile, now
+from ndcg_desktop.store.audit import audit, change
+from ndcg_desktop.store.core import ProjectFile
 from ndcg_desktop.store.repository import Repository, writes
 from ndcg_desktop.store.sql import NOT_SQLITES
 from ndcg_desktop.store.sql import identifier as _q
@@ -149,7 +150,6 @@ class Taken:
     scope: Scope
     before: Rows
     after: Left
-    what: str  # the operation, named in its undo's audit rows ("discard draft", "remove", ...)
 
     @property
     def version(self) -> int:
@@ -300,7 +300,7 @@ def _delete(conn: sqlite3.Connection, rows: Rows) -> None:
         conn.executemany(f"DELETE FROM {_q(table)} WHERE {where}", [tuple(r[i] for i in at) for r in captured.rows])
 
 
-def take(conn: sqlite3.Connection, scope: Scope, what: str, operation: Callable[[], None] | None = None) -> Taken:
+def take(conn: sqlite3.Connection, scope: Scope, operation: Callable[[], None] | None = None) -> Taken:
     """Inside the caller's transaction: capture ``scope``, run ``operation`` (None: delete every row in scope),
     and return what it took. The rows deleted are the rows captured."""
     with _keys(conn, scope) as scoped:
@@ -310,7 +310,7 @@ def take(conn: sqlite3.Connection, scope: Scope, what: str, operation: Callable[
         else:
             operation()
         after = Left.of(_capture(conn, scoped))
-    return Taken(scope, before, after, what)
+    return Taken(scope, before, after)
 
 
 def put_back(conn: sqlite3.Connection, taken: Taken, *, path: Any, changed: str) -> Rows:
@@ -364,8 +364,9 @@ class UndoRepository(Repository):
         return self.preview(version_scope(version))
 
     @writes
-    def restore(self, taken: Taken, *, action: str) -> None:
-        """Put back what ``taken`` took, in one transaction, each item it touched audited as ``action``.
+    def restore(self, taken: Taken, *, action: str, annotator: str) -> None:
+        """Put back what ``taken`` took, in one transaction, each item it touched audited as ``action`` by
+        ``annotator``.
 
         Refused, writing nothing, if anything in its scope changed since (a grade given after a merge, a draft
         started again under the number of the one discarded).
@@ -374,24 +375,20 @@ class UndoRepository(Repository):
         with self.file.transaction() as conn:
             replaced = put_back(conn, taken, path=self.file.path, changed=changed)
             was, now_is = _items(replaced), _items(taken.before)
-            stamp = now()
-            conn.executemany(
-                "INSERT INTO audit_log (version, query_id, doc_id, action, old_grade, new_grade, old_note, new_note, "
-                "who, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (
-                        *key,
-                        action,
-                        was.get(key, (None, None))[0],
-                        now_is.get(key, (None, None))[0],
-                        was.get(key, (None, None))[1] or None,
-                        now_is.get(key, (None, None))[1] or None,
-                        self.file.user,
-                        stamp,
-                    )
-                    for key in sorted(now_is.keys() | was.keys(), key=repr)
-                ],
+            changes = (
+                change(
+                    key[0],
+                    key[1],
+                    key[2],
+                    action,
+                    old_grade=was.get(key, (None, None))[0],
+                    new_grade=now_is.get(key, (None, None))[0],
+                    old_note=was.get(key, (None, None))[1] or None,
+                    new_note=now_is.get(key, (None, None))[1] or None,
+                )
+                for key in sorted(now_is.keys() | was.keys(), key=repr)
             )
+            audit(conn, changes, annotator=annotator)
 
 
 def _items(rows: Rows) -> dict[tuple[Any, ...], tuple[Any, Any]]:

@@ -121,25 +121,29 @@ def disagreements(project: Project, *, k: int = 10, gain: Gain = Gain.LINEAR) ->
     return Disagreements(draft.version, scored, theirs, k, gain)
 
 
-def pick(project: Project, query_id: str, doc_id: str, grade: int | None) -> tuple[int | None, str | None]:
+def pick(
+    project: Project, query_id: str, doc_id: str, grade: int | None, *, annotator: str
+) -> tuple[int | None, str | None]:
     """Settle one item with the adjudicator's grade (None: unsettle it again). Returns the previous (grade, how)."""
-    taken = pick_taken(project, query_id, doc_id, grade)
+    taken = pick_taken(project, query_id, doc_id, grade, annotator=annotator)
     items = taken.before.tables["judgments"]
     row = dict(zip(items.columns, items.rows[0], strict=True))
     return row["grade"], row["adjudication"]
 
 
-def pick_taken(project: Project, query_id: str, doc_id: str, grade: int | None) -> Taken:
+def pick_taken(project: Project, query_id: str, doc_id: str, grade: int | None, *, annotator: str) -> Taken:
     """:func:`pick`, returning what it took (the item as it was), for ``project.undo.restore``."""
     draft = _draft(project)
     _on_scale(project, draft, query_id, doc_id, grade)
     if project.pools.pool_items(draft.version, query_id).query("doc_id == @doc_id").empty:
         raise InputError(f"document {doc_id} is not in the pool of query {query_id}", path=project.path)
     frame = pd.DataFrame([(query_id, doc_id, grade)], columns=["query_id", "doc_id", "grade"])
-    return project.ratings.adjudicate(frame, version=draft.version, how=PICK if grade is not None else None)
+    return project.ratings.adjudicate(
+        frame, version=draft.version, how=PICK if grade is not None else None, annotator=annotator
+    )
 
 
-def pick_all(project: Project, picks: Sequence[tuple[str, str, int]]) -> None:
+def pick_all(project: Project, picks: Sequence[tuple[str, str, int]], *, annotator: str) -> None:
     """Settle several items (query_id, doc_id, grade) with the adjudicator's grades, all or none: every grade is
     checked against the scale and every item against the pool before one transaction writes them."""
     draft = _draft(project)
@@ -147,7 +151,7 @@ def pick_all(project: Project, picks: Sequence[tuple[str, str, int]]) -> None:
         _on_scale(project, draft, query_id, doc_id, grade)
     if picks:
         frame = pd.DataFrame(list(picks), columns=["query_id", "doc_id", "grade"])
-        project.ratings.adjudicate(frame, version=draft.version, how=PICK)
+        project.ratings.adjudicate(frame, version=draft.version, how=PICK, annotator=annotator)
 
 
 def _on_scale(project: Project, draft: PoolVersion, query_id: str, doc_id: str, grade: int | None) -> None:
@@ -169,7 +173,7 @@ class RuleApplied:
     taken: Taken | None = None  # the settled items as they were, for :func:`undo_rule` (None: nothing settled)
 
 
-def apply_rule(project: Project, rule: str) -> RuleApplied:
+def apply_rule(project: Project, rule: str, *, annotator: str) -> RuleApplied:
     """Settle every open differing item by ``rule`` (see :data:`RULES`), recorded with the version.
 
     Items a rule leaves open (majority ties) stay for the adjudicator.
@@ -192,14 +196,16 @@ def apply_rule(project: Project, rule: str) -> RuleApplied:
             "grade": chosen.astype("int64").to_numpy(),
         }
     )
-    taken = project.ratings.adjudicate(frame, version=draft.version, how=rule) if len(frame) else None
+    taken = (
+        project.ratings.adjudicate(frame, version=draft.version, how=rule, annotator=annotator) if len(frame) else None
+    )
     return RuleApplied(rule, frame, int(len(differing) - len(frame)), taken)
 
 
-def undo_rule(project: Project, applied: RuleApplied) -> None:
+def undo_rule(project: Project, applied: RuleApplied, *, annotator: str) -> None:
     """Put the items :func:`apply_rule` settled back exactly as they were (grade, author, time, how)."""
     if applied.taken is not None:
-        project.undo.restore(applied.taken, action=f"undo adjudicate ({applied.rule})")
+        project.undo.restore(applied.taken, action=f"undo adjudicate ({applied.rule})", annotator=annotator)
 
 
 def team_manifest(project: Project, version: PoolVersion) -> JsonObject:

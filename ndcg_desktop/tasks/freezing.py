@@ -31,13 +31,14 @@ class FreezeChoices(TypedDict, total=False):
 def freeze_draft(
     project: Project,
     *,
+    annotator: str,
     version: int | None = None,
     remove_ungraded: bool = False,
     fill_from: str | None = None,
     min_shared: int = MIN_SHARED,
     work_out: bool = False,
 ) -> PoolVersion:
-    """Freeze a draft into an immutable, hashed version. Ungraded items block it unless removed.
+    """Freeze a draft into an immutable, hashed version, by ``annotator``. Ungraded items block it unless removed.
 
     Work files still handed out block it unless ``work_out``: then the freeze goes ahead and an audit row of the
     version names them (``freeze with work out: ...``).
@@ -88,7 +89,7 @@ def freeze_draft(
             hint="ndcg freeze PROJECT --remove-ungraded",
         )
     return project.judgments.record_freeze(
-        v, fill_from=fill_from if filling else None, remove_ungraded=bool(ungraded), work_out=out
+        v, fill_from=fill_from if filling else None, remove_ungraded=bool(ungraded), annotator=annotator, work_out=out
     )
 
 

@@ -39,10 +39,10 @@ class GuidelinesSet:
     lines: int  # of the text given
 
 
-def set_guidelines(project: Project, text: str, *, source: GuidelinesEdit | Path) -> GuidelinesSet:
+def set_guidelines(project: Project, text: str, *, source: GuidelinesEdit | Path, annotator: str) -> GuidelinesSet:
     """Record ``text`` (Markdown) as the grading guidelines, audited with who, when and ``source``: a window edit,
     or the file it was read from (recorded as ``file:NAME``). The next frozen version names their SHA-256."""
     before = project.texts.guidelines()
     label = f"file:{source.name}" if isinstance(source, Path) else source.value
-    after = project.texts.set_guidelines(text, source=label)
+    after = project.texts.set_guidelines(text, source=label, annotator=annotator)
     return GuidelinesSet(after, changed=before is None or before.id != after.id, lines=len(text.splitlines()))

@@ -118,12 +118,19 @@ class JudgmentsImported:
 
 
 def import_judgments(
-    project: Project, path: str | Path, *, negative: NegativeGrades = NegativeGrades.REFUSE, fmt: str | None = None
+    project: Project,
+    path: str | Path,
+    *,
+    negative: NegativeGrades = NegativeGrades.REFUSE,
+    fmt: str | None = None,
+    annotator: str,
 ) -> JudgmentsImported:
     """Import judgments into the draft pool (started if there is none) under the negative-grade policy; what
     changed."""
     try:
-        report = project.judgments.import_qrels(path, negative_as_ungraded=negative is NegativeGrades.UNGRADED, fmt=fmt)
+        report = project.judgments.import_qrels(
+            path, negative_as_ungraded=negative is NegativeGrades.UNGRADED, fmt=fmt, annotator=annotator
+        )
     except NegativeGradesFound:
         raise
     except RegradeRefused as exc:  # the store names the regrade; the command line's remedy is worded here
@@ -169,11 +176,13 @@ def import_ratings(
     path: str | Path,
     annotator: str,
     *,
+    imported_by: str,
     replace: bool = False,
     negative: NegativeGrades = NegativeGrades.REFUSE,
     fmt: str | None = None,
 ) -> RatingsImport:
-    """A qrels file's grades as ``annotator``'s ratings of the draft, which is started if there is none.
+    """A qrels file's grades as ``annotator``'s ratings of the draft, which is started if there is none; the
+    import is ``imported_by``'s (the audit log's who).
 
     The file's items the draft lacks join it ungraded (a new draft copies the latest frozen version, or starts
     empty); every grade becomes the annotator's rating, and each rated item is settled as after a merge: the
@@ -229,6 +238,7 @@ def import_ratings(
             annotator=name,
             source=source.name,
             replace=replace,
+            imported_by=imported_by,
         )
     except AnnotatorTaken as taken:  # the store says whose ratings are there; the command line's remedy is worded here
         raise AnnotatorTaken(
@@ -262,6 +272,7 @@ def import_run(
     id_map: IdMap | Path | None = None,
     order: OrderKind | None = None,
     fmt: str | None = None,
+    annotator: str,
 ) -> RunInfo:
     """Store a run with the reading settings that will order it from now on (import time owns them).
 
@@ -270,7 +281,7 @@ def import_run(
     """
     if isinstance(id_map, Path):
         id_map = read_chunk_map(id_map)
-    return project.runs.import_run(path, name=name, ties=ties, id_map=id_map, order=order, fmt=fmt)
+    return project.runs.import_run(path, name=name, ties=ties, id_map=id_map, order=order, fmt=fmt, annotator=annotator)
 
 
 @dataclass(frozen=True)
@@ -341,17 +352,17 @@ def plan_release(
     return ReleasePreview(plan, _per_query(plan.changes))
 
 
-def apply_release(project: Project, preview: ReleasePreview) -> ReleaseApplied:
+def apply_release(project: Project, preview: ReleasePreview, *, annotator: str) -> ReleaseApplied:
     """Make the draft's judgments exactly the release's (the preview shown; refused if the draft changed since):
     items added, withdrawn (with every row referring to them) and regraded, each audited as ``release
     (import:FILE)``; the grades credited to the file."""
-    version, taken = project.releases.apply(preview.plan)
+    version, taken = project.releases.apply(preview.plan, annotator=annotator)
     return ReleaseApplied(version, preview, taken)
 
 
-def undo_release(project: Project, applied: ReleaseApplied) -> None:
+def undo_release(project: Project, applied: ReleaseApplied, *, annotator: str) -> None:
     """Put back every row the release took (audited as ``undo release``); refused if the items changed since."""
-    project.undo.restore(applied.taken, action="undo release")
+    project.undo.restore(applied.taken, action="undo release", annotator=annotator)
 
 
 def _per_query(changes: pd.DataFrame) -> pd.DataFrame:

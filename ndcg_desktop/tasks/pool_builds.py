@@ -235,7 +235,7 @@ class Pooled:
         return int(self.per_query["new"].sum()) if len(self.per_query) else 0
 
 
-def apply_pool(project: Project, plan: PoolPlan) -> Pooled:
+def apply_pool(project: Project, plan: PoolPlan, *, annotator: str) -> Pooled:
     """Add exactly the plan's new documents to the draft and record the build with its order of choice.
 
     A plan made against another draft than the current one, or against runs since changed, is refused: preview
@@ -256,7 +256,7 @@ def apply_pool(project: Project, plan: PoolPlan) -> Pooled:
         queries=plan.queries,
         runs=plan.runs,
     )
-    build_id, counts = project.builds.record(build, plan.choices)
+    build_id, counts = project.builds.record(build, plan.choices, annotator=annotator)
     current = project.pools.draft()
     assert current is not None
     per_query = plan.per_query[["query_id", "candidates", "budget"]].merge(
@@ -368,6 +368,7 @@ def next_batches(
     *,
     query_ids: Sequence[str] | None = None,
     states: dict[int, BuildState] | None = None,
+    annotator: str,
 ) -> BatchesAdded:
     """For every adaptive build of the draft, each query (of ``query_ids``, or all) whose latest batch people have
     graded in full gets its next batch, chosen from the grades so far; added in one transaction per build.
@@ -407,19 +408,19 @@ def next_batches(
             rows += [(q, d, start + i + 1, status.batch + 1) for i, d in enumerate(nxt)]
             added[q] = nxt
         if rows:
-            project.builds.add_batch(build.build_id, pd.DataFrame(rows, columns=CHOICE_COLUMNS))
+            project.builds.add_batch(build.build_id, pd.DataFrame(rows, columns=CHOICE_COLUMNS), annotator=annotator)
             result.added[build.build_id] = added
             result.batches[build.build_id] = {q: int(r[3]) for r in rows for q in [r[0]]}
     return result
 
 
-def take_back_batches(project: Project, added: BatchesAdded) -> int:
+def take_back_batches(project: Project, added: BatchesAdded, *, annotator: str) -> int:
     """Undo :func:`next_batches`: the batches' record of choice goes, and the documents they added leave the draft
     (refused, nothing written, if one was graded since). Returns how many documents left."""
     if not added.documents:
         return 0
     keys = [(build, q, n) for build, batches in added.batches.items() for q, n in batches.items()]
-    return project.builds.take_batches(added.version, keys)
+    return project.builds.take_batches(added.version, keys, annotator=annotator)
 
 
 # -- the record a manifest carries (contract rule 20) ------------------------------------------------------------

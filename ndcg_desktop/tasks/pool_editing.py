@@ -53,7 +53,7 @@ def _item(project: Project, version: int, query_id: str, doc_id: str) -> pd.Data
     return items[items["doc_id"] == doc_id][ROW_COLUMNS].reset_index(drop=True)
 
 
-def add_to_pool(project: Project, version: int, query_id: str, doc_id: str) -> PoolEdit:
+def add_to_pool(project: Project, version: int, query_id: str, doc_id: str, *, annotator: str) -> PoolEdit:
     """Add ``doc_id`` (trimmed, checked by the ID rule) to the pool of ``query_id`` in draft ``version``, ungraded.
 
     For example ``add_to_pool(project, 2, "q1", " D9 ")`` adds ``D9`` and returns its row (grade missing),
@@ -63,13 +63,15 @@ def add_to_pool(project: Project, version: int, query_id: str, doc_id: str) -> P
     _draft(project, version)
     if len(_item(project, version, query_id, doc)):
         raise InputError(f"document {doc} is in the pool of query {query_id} already (version {version})")
-    project.judgments.add_items(pd.DataFrame({"query_id": [query_id], "doc_id": [doc]}), version=version, action="add")
+    project.judgments.add_items(
+        pd.DataFrame({"query_id": [query_id], "doc_id": [doc]}), version=version, action="add", annotator=annotator
+    )
     return PoolEdit(
         version, query_id, doc, _item(project, version, query_id, doc), project.texts.document(doc) is not None
     )
 
 
-def remove_from_pool(project: Project, version: int, query_id: str, doc_id: str) -> PoolEdit:
+def remove_from_pool(project: Project, version: int, query_id: str, doc_id: str, *, annotator: str) -> PoolEdit:
     """Remove an ungraded item from draft ``version`` (a graded one is refused: clear its grade first); the edit
     keeps what the removal took (the item and every row that refers to it) for :func:`undo_remove`."""
     _draft(project, version)
@@ -81,20 +83,27 @@ def remove_from_pool(project: Project, version: int, query_id: str, doc_id: str)
             f"document {doc_id} is graded {int(row['grade'].iloc[0])} for query {query_id}; only an ungraded item "
             "can be removed from a pool"
         )
-    taken = project.judgments.take_items(row[["query_id", "doc_id"]], version=version, action="remove")
+    taken = project.judgments.take_items(
+        row[["query_id", "doc_id"]], version=version, action="remove", annotator=annotator
+    )
     return PoolEdit(version, query_id, doc_id, row, project.texts.document(doc_id) is not None, taken)
 
 
-def undo_add(project: Project, edit: PoolEdit) -> None:
+def undo_add(project: Project, edit: PoolEdit, *, annotator: str) -> None:
     """Take back :func:`add_to_pool` (the item is ungraded again by then: undo runs in order)."""
-    if project.judgments.remove_items(edit.row[["query_id", "doc_id"]], version=edit.version, action="undo add") != 1:
+    if (
+        project.judgments.remove_items(
+            edit.row[["query_id", "doc_id"]], version=edit.version, action="undo add", annotator=annotator
+        )
+        != 1
+    ):
         raise InputError(f"document {edit.doc_id} is no longer an ungraded item of query {edit.query_id}")
 
 
-def undo_remove(project: Project, edit: PoolEdit) -> None:
+def undo_remove(project: Project, edit: PoolEdit, *, annotator: str) -> None:
     """Put back exactly what :func:`remove_from_pool` took: the item (note, annotator, time) and its ratings."""
     assert edit.taken is not None, "only a removal is undone by undo_remove"
-    project.undo.restore(edit.taken, action="undo remove")
+    project.undo.restore(edit.taken, action="undo remove", annotator=annotator)
 
 
 @dataclass(frozen=True)
@@ -189,7 +198,9 @@ def plan_discard(project: Project) -> DiscardPlan:
     )
 
 
-def discard(project: Project, plan: DiscardPlan, *, cancelled: IsCancelled | None = None) -> DiscardedDraft:
+def discard(
+    project: Project, plan: DiscardPlan, *, cancelled: IsCancelled | None = None, annotator: str
+) -> DiscardedDraft:
     """Delete the planned draft with every row that refers to it (audited, item by item), keeping what it took
     for :func:`restore_discarded`. Refused when the draft holds anything but what the plan counted."""
     draft = project.pools.draft()
@@ -199,11 +210,11 @@ def discard(project: Project, plan: DiscardPlan, *, cancelled: IsCancelled | Non
         from ndcg_desktop.scoring import Cancelled
 
         raise Cancelled()
-    taken = project.judgments.discard_draft(plan.draft.version, expected=plan.rows.digest())
+    taken = project.judgments.discard_draft(plan.draft.version, expected=plan.rows.digest(), annotator=annotator)
     return DiscardedDraft(plan.draft, taken)
 
 
-def restore_discarded(project: Project, discarded: DiscardedDraft) -> PoolVersion:
+def restore_discarded(project: Project, discarded: DiscardedDraft, *, annotator: str) -> PoolVersion:
     """Bring a discarded draft back under its number with everything the discard took (audited as
     ``restore draft``). Its number is never given to another version (:mod:`ndcg_desktop.store.pools`), so its
     handouts and audit rows name it alone; refused, writing nothing, while another draft exists (a project holds one
@@ -225,5 +236,5 @@ def restore_discarded(project: Project, discarded: DiscardedDraft) -> PoolVersio
             f"number {number} could never be frozen after it; draft {number} stays discarded",
             path=project.path,
         )
-    project.undo.restore(discarded.taken, action="restore draft")
+    project.undo.restore(discarded.taken, action="restore draft", annotator=annotator)
     return project.pools.version(number)

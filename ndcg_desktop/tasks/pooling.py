@@ -160,7 +160,7 @@ class SentForJudging:
     items: pd.DataFrame  # query_id, doc_id
 
 
-def apply_send_for_judging(project: Project, plan: JudgingPlan) -> SentForJudging:
+def apply_send_for_judging(project: Project, plan: JudgingPlan, *, annotator: str) -> SentForJudging:
     """Add exactly the plan's items to the draft (created from the latest frozen version if needed).
 
     A plan made against another draft than the current one is refused: preview again.
@@ -170,28 +170,30 @@ def apply_send_for_judging(project: Project, plan: JudgingPlan) -> SentForJudgin
         raise InputError("the draft pool changed since the preview; preview again", path=project.path)
     created = draft is None
     pairs = plan.items[["query_id", "doc_id"]]
-    project.judgments.add_items(pairs, action="send for judging")
+    project.judgments.add_items(pairs, action="send for judging", annotator=annotator)
     current = project.pools.draft()
     assert current is not None
     return SentForJudging(current.version, created, pairs.reset_index(drop=True))
 
 
-def undo_send_for_judging(project: Project, sent: SentForJudging) -> int:
+def undo_send_for_judging(project: Project, sent: SentForJudging, *, annotator: str) -> int:
     """Take back what :func:`apply_send_for_judging` added: the draft itself if it was made for it,
     else the added items that are still ungraded. Returns how many items left the pool."""
-    taken = take_back_sent(project, sent)
+    taken = take_back_sent(project, sent, annotator=annotator)
     whole_draft = taken.scope.table == "pool_versions"  # its parent's items went too; they were not sent
     return len(sent.items) if whole_draft else taken.before.count("judgments")
 
 
-def take_back_sent(project: Project, sent: SentForJudging) -> Taken:
+def take_back_sent(project: Project, sent: SentForJudging, *, annotator: str) -> Taken:
     """:func:`undo_send_for_judging`, returning what it took (``project.undo.restore`` puts it back: redo)."""
     draft = project.pools.draft()
     if draft is None or draft.version != sent.draft:
         raise InputError(f"draft version {sent.draft} no longer exists; nothing to undo", path=project.path)
     if sent.created_draft and _untouched(project, sent):
-        return project.judgments.discard_draft(sent.draft)
-    return project.judgments.take_items(sent.items, version=sent.draft, action="undo send for judging")
+        return project.judgments.discard_draft(sent.draft, annotator=annotator)
+    return project.judgments.take_items(
+        sent.items, version=sent.draft, action="undo send for judging", annotator=annotator
+    )
 
 
 def _untouched(project: Project, sent: SentForJudging) -> bool:
@@ -209,29 +211,39 @@ def _untouched(project: Project, sent: SentForJudging) -> bool:
     return len(items) == expected and graded == before_graded and noted == before_noted
 
 
-def discard_draft(project: Project) -> int:
+def discard_draft(project: Project, *, annotator: str) -> int:
     """Delete the draft and everything in it (the CLI's ``ndcg discard-draft``, *Pool ▸ Discard draft*).
 
     Returns the discarded version's number.
     """
-    return project.judgments.discard_draft().version
+    return project.judgments.discard_draft(annotator=annotator).version
 
 
 def pool_from_runs(
-    project: Project, names: list[str], depth: int, *, version: int | None = None, apply: bool = True
+    project: Project,
+    names: list[str],
+    depth: int,
+    *,
+    annotator: str | None = None,
+    version: int | None = None,
+    apply: bool = True,
 ) -> pd.DataFrame:
-    """Depth-k pooling: the top ``depth`` documents of each run per query join the draft.
+    """Depth-k pooling: the top ``depth`` documents of each run per query join the draft, added by ``annotator``
+    (given whenever it applies).
 
     Returns per query the candidates and how many are new. With ``apply=False`` nothing is written (the preview
     the window shows before applying).
 
-    >>> # ndcg pool p.ndcgproj --depth 10 --runs bm25,dense is, in code: pool_from_runs(project, ["bm25", "dense"], 10)
+    >>> # ndcg pool p.ndcgproj --depth 10 --runs bm25,dense is, in code:
+    >>> # pool_from_runs(project, ["bm25", "dense"], 10, annotator="ann")
     """
     if depth < 1:
         raise InputError(f"the pool depth must be a positive integer, not {depth}")
     pairs = project.runs.top_pairs(names, depth)
     if apply:
-        return project.judgments.add_items(pairs, version=version, action="pool")
+        if annotator is None:
+            raise ValueError("a pool is added by someone: give the annotator")
+        return project.judgments.add_items(pairs, annotator=annotator, version=version, action="pool")
     return project.judgments.preview_items(pairs, version=version)
 
 
@@ -240,6 +252,6 @@ def pool_preview(project: Project, run_names: list[str], depth: int) -> pd.DataF
     return pool_from_runs(project, run_names, depth, apply=False)
 
 
-def pool_apply(project: Project, run_names: list[str], depth: int) -> pd.DataFrame:
+def pool_apply(project: Project, run_names: list[str], depth: int, *, annotator: str) -> pd.DataFrame:
     """Depth-k pooling: the top ``depth`` documents of each run join the draft; per-query counts."""
-    return pool_from_runs(project, run_names, depth)
+    return pool_from_runs(project, run_names, depth, annotator=annotator)

@@ -22,6 +22,7 @@ from typing import Unpack
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.manifest import JsonObject
 from ndcg_desktop.domain.settings import GradeScale
+from ndcg_desktop.formats.cells import check_person
 from ndcg_desktop.store import (
     SUFFIX,
     Cancelled,
@@ -40,7 +41,6 @@ from ndcg_desktop.store import (
     StorageProblem,
     release_thread_connections,
 )
-from ndcg_desktop.store.core import default_user
 from ndcg_desktop.store.errors import known_error
 from ndcg_desktop.store.pools import DEFAULT_LABELS, default_labels
 from ndcg_desktop.store.team import outstanding_text
@@ -54,6 +54,7 @@ from ndcg_desktop.tasks.assessing.injection import (
     suggested_model,
 )
 from ndcg_desktop.tasks.freezing import FreezeChoices, freeze_draft
+from ndcg_desktop.tasks.identity import USER_NAME, grading_name
 
 __all__ = [
     "DEFAULT_LABELS",
@@ -74,7 +75,6 @@ __all__ = [
     "StorageProblem",
     "create_project",
     "default_labels",
-    "default_user",
     "DraftStarted",
     "FreezePreview",
     "Frozen",
@@ -91,9 +91,10 @@ __all__ = [
 ]
 
 
-def open_project(path: str | Path, *, read_only: bool = False, user: str | None = None) -> Project:
-    """Open a project file (one writer at a time; readers need no lock). Close it, or use ``with``."""
-    return Project.open(path, read_only=read_only, user=user)
+def open_project(path: str | Path, *, read_only: bool = False) -> Project:
+    """Open a project file (one writer at a time; readers need no lock). Close it, or use ``with``. Each write
+    names who makes it (:func:`~.identity.open_to_grade` opens a project with the name its changes carry)."""
+    return Project.open(path, read_only=read_only)
 
 
 def take_over(project: Project) -> None:
@@ -103,10 +104,16 @@ def take_over(project: Project) -> None:
 
 
 def create_project(
-    path: str | Path, *, scale: GradeScale | None = None, labels: list[str] | None = None, user: str | None = None
+    path: str | Path,
+    *,
+    scale: GradeScale | None = None,
+    labels: list[str] | None = None,
+    annotator: str | None = None,
 ) -> Project:
-    """Create an empty project with a grade scale (0..3 unless given) and a label per grade, and open it."""
-    return Project.create(path, scale=scale, labels=labels, user=user)
+    """Create an empty project with a grade scale (0..3 unless given) and a label per grade, and open it; its
+    creator is ``annotator`` (None: :func:`~.identity.grading_name`), checked as every person's name."""
+    creator = check_person(annotator or grading_name(), USER_NAME)
+    return Project.create(path, scale=scale, labels=labels, annotator=creator)
 
 
 @dataclass(frozen=True)
@@ -117,7 +124,7 @@ class DraftStarted:
     source: int
 
 
-def start_draft(project: Project, source: int | None = None) -> DraftStarted:
+def start_draft(project: Project, source: int | None = None, *, annotator: str) -> DraftStarted:
     """Start the next draft as a copy of frozen version ``source`` (the latest frozen one when None). Refused,
     saying what to do instead, when there is nothing to copy."""
     if source is None:
@@ -127,7 +134,7 @@ def start_draft(project: Project, source: int | None = None) -> DraftStarted:
             advice = f"continue draft version {draft.version}" if draft else start_a_draft(project)
             raise InputError(f"has no frozen version to copy; {advice}", path=project.path)
         source = latest.version
-    return DraftStarted(project.pools.new_draft_from(source), source)
+    return DraftStarted(project.pools.new_draft_from(source, annotator=annotator), source)
 
 
 @dataclass(frozen=True)
@@ -224,7 +231,7 @@ class Frozen:
     flagged: tuple[Flagged, ...] = ()  # those of them whose text addresses the grader (tasks.assessing.injection)
 
 
-def freeze(project: Project, **choices: Unpack[FreezeChoices]) -> Frozen:
+def freeze(project: Project, *, annotator: str, **choices: Unpack[FreezeChoices]) -> Frozen:
     """Freeze the draft (``version``, or the one draft) into an immutable, hashed version. Refused while items
     await adjudication, when nothing is graded, and while items are ungraded unless ``remove_ungraded`` or
     ``fill_from`` (``model:NAME``: items no person rated take the model's grade, refused unless the model was
@@ -246,7 +253,7 @@ def freeze(project: Project, **choices: Unpack[FreezeChoices]) -> Frozen:
         fill = fillable_items(project, target.version, fill_from)
         flagged = flag_items(project, fill)
     try:
-        frozen = freeze_draft(project, **choices)
+        frozen = freeze_draft(project, annotator=annotator, **choices)
     except InputError as exc:
         model = fill_from
         if fill_from is None and target is not None and not target.frozen:  # a refusal that suggests filling

@@ -333,11 +333,11 @@ def _file_name(name: str) -> str:
 def _write_work_file(project: Project, draft: PoolVersion, path: Path, origin: WorkOrigin, items: pd.DataFrame) -> None:
     queries, docs = project.texts.texts_of(sorted(set(items["query_id"])), sorted(set(items["doc_id"])))
     guidelines = project.texts.guidelines()
-    with Project.create(path, scale=draft.scale, labels=draft.labels, user=origin.annotator) as work:
+    with Project.create(path, scale=draft.scale, labels=draft.labels, annotator=origin.annotator) as work:
         work.texts.put_texts(queries, docs)
         if guidelines is not None and guidelines.text:
-            work.texts.set_guidelines(guidelines.text, source=f"work:{project.path.name}")
-        work.judgments.add_items(items, action="assigned")
+            work.texts.set_guidelines(guidelines.text, source=f"work:{project.path.name}", annotator=origin.annotator)
+        work.judgments.add_items(items, action="assigned", annotator=origin.annotator)
         work.file.set_meta("judging_order", BLIND)
         work.file.set_meta(WORK_META, origin.to_json())
 
@@ -536,6 +536,7 @@ def merge_work(
     *,
     progress: Progress | None = None,
     cancelled: IsCancelled | None = None,
+    annotator: str,
 ) -> MergeReport:
     """Add the grades of returned work files as their annotators' ratings, in one transaction.
 
@@ -551,10 +552,10 @@ def merge_work(
         incoming.append(_check_work_file(project, target, Path(path)))
         if progress is not None:
             progress(done + 1, len(paths) + 1)
-    return _add(project, target.version, incoming)
+    return _add(project, target.version, incoming, annotator=annotator)
 
 
-def _add(project: Project, draft: PoolVersion, incoming: list[_Incoming]) -> MergeReport:
+def _add(project: Project, draft: PoolVersion, incoming: list[_Incoming], *, annotator: str) -> MergeReport:
     frame = pd.concat([i.ratings.assign(file=str(i.path)) for i in incoming], ignore_index=True)
     key = ["query_id", "doc_id", "annotator"]
     distinct = frame.drop_duplicates(key + ["grade", "note"])
@@ -572,7 +573,7 @@ def _add(project: Project, draft: PoolVersion, incoming: list[_Incoming]) -> Mer
     distinct = distinct.drop_duplicates(key)
     source = ", ".join(sorted({i.path.name for i in incoming}))
     totals, taken, older = project.ratings.merge_ratings(
-        distinct[RATING_COLUMNS], version=draft.version, source=source, newest_wins=True
+        distinct[RATING_COLUMNS], version=draft.version, source=source, newest_wins=True, annotator=annotator
     )
     files = [MergedFile(i.path, i.annotator, len(i.ratings), i.ungraded, i.missing, i.withdrawn) for i in incoming]
     notes = [note for i in incoming for note in i.notes]

@@ -1,9 +1,9 @@
 """Work files (issue 15, issue 24 items 3 and 4): what a work file records of where it comes from, what the
 coordinator's project keeps of each handout, and who grades inside a work file.
 
-A work file is bound to the annotator it was handed to. :func:`grader` is the one decision, for the window and the
-command line, of whose name a project's changes carry: a work file's annotator, whoever opens it; a user who states
-another name is refused. The coordinator's project keeps each handout (annotator, work ID, scope hash, items) and a
+A work file is bound to the annotator it was handed to: whoever opens it grades as that annotator, and a user who
+states another name is refused (:func:`ndcg_desktop.tasks.identity.annotator`, the one decision of whose name a
+project's changes carry). The coordinator's project keeps each handout (annotator, work ID, scope hash, items) and a
 keyed digest of it (:func:`handout_digest`, HMAC-SHA256 under a secret that never leaves that project), which the
 work file carries; a merge compares the file with them (``tasks.teams``).
 """
@@ -20,13 +20,11 @@ from pathlib import Path
 import pandas as pd
 
 from ndcg_desktop.domain.errors import InputError
-from ndcg_desktop.domain.names import name_key, same_person
+from ndcg_desktop.domain.names import same_person
 from ndcg_desktop.domain.settings import GradeScale
-from ndcg_desktop.formats.cells import check_person, show
+from ndcg_desktop.formats.cells import show
 from ndcg_desktop.formats.common import MAX_NOTE_CHARS
 from ndcg_desktop.store import Project
-from ndcg_desktop.tasks.identity import credited_name
-from ndcg_desktop.tasks.identity import stated_user as stated_user  # the one answer to who grades
 
 WORK_META = "work"  # meta key of a work file: JSON, see WorkOrigin
 WORK_KIND = "ndcg-desktop work file v1"
@@ -96,48 +94,6 @@ def work_annotator(project: Project) -> str | None:
     """The annotator a work file was handed to (None for a project that is not a work file)."""
     origin = work_origin(project)
     return None if origin is None else origin.annotator
-
-
-def grader(project: Project, stated: str | None) -> str | None:
-    """Who grades in ``project``: for a work file, the annotator it was handed to; else ``stated`` (None: the
-    default user) as the project already spells that person (:func:`~.identity.credited_name`). The one decision
-    for the window and the command line.
-
-    A work file is refused when the user stated another name: its grades are credited to its annotator only, so
-    nobody grades in another's file under their own name or unknowingly under the other's.
-
-    >>> # grader(Project.open("ben.ndcgproj", read_only=True), "ana") refuses: "was handed to ben; you are ana"
-    """
-    annotator = work_annotator(project)
-    if annotator is None:  # folded onto a name the project knows, as handouts and merges compare names
-        name = stated or project.file.user
-        credited = credited_name(name, project.ratings.annotators())
-        return stated if credited == name else credited
-    if stated is not None and name_key(stated) != name_key(annotator):
-        raise InputError(
-            f"is a work file handed to {annotator}, and you are {stated}: its grades are credited to {annotator} "
-            f"only; ask for your own work file, or open it as {annotator} (annotator name in the preferences, "
-            "or NDCG_USER)",
-            path=project.path,
-        )
-    return annotator
-
-
-def open_to_grade(path: str | Path, stated: str | None = None) -> Project:
-    """Open a project for writing, with its changes credited to :func:`grader`'s choice.
-
-    >>> # ndcg adjudicate ben.ndcgproj ... under NDCG_USER=ana is refused; with NDCG_USER unset it writes as ben
-    """
-    stated = stated if stated is not None else stated_user()
-    project = Project.open(path, user=stated)
-    try:
-        who = grader(project, stated)
-        if who is not None:  # a work file's annotator, checked like every name when it was handed out
-            project.file.user = check_person(who, "annotator name")
-    except BaseException:
-        project.close()
-        raise
-    return project
 
 
 def read_work_file(path: str | Path) -> tuple[WorkOrigin, pd.DataFrame, GradeScale]:

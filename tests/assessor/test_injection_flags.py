@@ -49,9 +49,9 @@ def test_no_cranfield_document_or_topic_is_flagged_and_the_instruction_is():
 def calibrated(cranfield) -> Path:
     """The Cranfield draft (nist's grades of queries 1..3), documents 5 and 6 added ungraded to query 1, document 5's
     text an instruction to the grader; the model rated 12 of nist's items and both new ones."""
-    with Project.open(cranfield, user="coord") as p:
+    with Project.open(cranfield) as p:
         v = p.pools.draft().version
-        p.judgments.add_items(pd.DataFrame({"query_id": ["1", "1"], "doc_id": [INJECTED, PLAIN]}))
+        p.judgments.add_items(pd.DataFrame({"query_id": ["1", "1"], "doc_id": [INJECTED, PLAIN]}), annotator="coord")
         p.texts.put_texts(
             pd.DataFrame(columns=["query_id", "text", "description", "narrative"]),
             pd.DataFrame({"doc_id": [INJECTED], "title": ["a wing in a slipstream ."], "text": [INSTRUCTION]}),
@@ -66,6 +66,7 @@ def calibrated(cranfield) -> Path:
             parameters={"temperature": 0.0},
             template_sha256="a" * 64,
             template_source="built-in",
+            started_by="coord",
         )
         rated = people[["query_id", "doc_id", "grade"]].itertuples(index=False)
         grades = [(str(q), str(d), int(g)) for q, d, g in rated]

@@ -31,10 +31,10 @@ def filled(tmp_path):
     """q1 d1..d8 (0..3): ana rated d1..d6, the model all eight; frozen filling d7, d8 from the model; two runs."""
     path = tmp_path / "p.ndcgproj"
     docs = list(MODEL_GRADES)
-    with Project.create(path, scale=GradeScale(0, 3), user="coord") as p:
-        p.judgments.add_items(pd.DataFrame({"query_id": ["q1"] * len(docs), "doc_id": docs}))
+    with Project.create(path, scale=GradeScale(0, 3), annotator="coord") as p:
+        p.judgments.add_items(pd.DataFrame({"query_id": ["q1"] * len(docs), "doc_id": docs}), annotator="coord")
         rows = [("q1", d, "ana", g, "", "2026-01-01T00:00:00") for d, g in PEOPLE.items()]
-        p.ratings.add_ratings(pd.DataFrame(rows, columns=RATING_COLUMNS), version=1, source="test")
+        p.ratings.add_ratings(pd.DataFrame(rows, columns=RATING_COLUMNS), version=1, source="test", annotator="coord")
         run = p.assessor.start_run(
             1,
             annotator=MODEL,
@@ -43,9 +43,10 @@ def filled(tmp_path):
             parameters={"temperature": 0.0},
             template_sha256="a" * 64,
             template_source="built-in",
+            started_by="coord",
         )
         p.assessor.record(run, [("q1", d, g, None, f'{{"grade": {g}}}', 0.25, 100, 5) for d, g in MODEL_GRADES.items()])
-        freeze_draft(p, fill_from=MODEL, min_shared=len(PEOPLE))
+        freeze_draft(p, fill_from=MODEL, min_shared=len(PEOPLE), annotator="coord")
     for name, order in (("a", docs), ("b", docs[::-1])):
         (tmp_path / f"{name}.run").write_text(
             "".join(f"q1 Q0 {d} {i + 1} {10 - i} {name}\n" for i, d in enumerate(order))

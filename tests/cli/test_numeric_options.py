@@ -58,8 +58,10 @@ def test_every_numeric_option_checks_its_value_and_names_itself(command, name, a
 @pytest.fixture
 def project(tmp_path):
     path = tmp_path / "p.ndcgproj"
-    with Project.create(path, user="coord") as p:
-        p.judgments.add_items(pd.DataFrame([("q2", "d21"), ("q2", "d22")], columns=["query_id", "doc_id"]))
+    with Project.create(path, annotator="coord") as p:
+        p.judgments.add_items(
+            pd.DataFrame([("q2", "d21"), ("q2", "d22")], columns=["query_id", "doc_id"]), annotator="coord"
+        )
     return path
 
 

@@ -25,11 +25,11 @@ MODEL_GRADES = {"d1": 0, "d2": 3, "d3": 2, "d4": 3, "d5": 2, "d6": 0}  # the mod
 def frozen(tmp_path):
     path = tmp_path / "p.ndcgproj"
     docs = list(ANA)
-    with Project.create(path, scale=GradeScale(0, 3), user="coord") as p:
-        p.judgments.add_items(pd.DataFrame({"query_id": ["q1"] * len(docs), "doc_id": docs}))
+    with Project.create(path, scale=GradeScale(0, 3), annotator="coord") as p:
+        p.judgments.add_items(pd.DataFrame({"query_id": ["q1"] * len(docs), "doc_id": docs}), annotator="coord")
         rows = [("q1", d, who, g, "", "2026-01-01T00:00:00") for who, grades in (("ana", ANA), ("ben", BEN))
                 for d, g in grades.items()]  # fmt: skip
-        p.ratings.add_ratings(pd.DataFrame(rows, columns=RATING_COLUMNS), version=1, source="test")
+        p.ratings.add_ratings(pd.DataFrame(rows, columns=RATING_COLUMNS), version=1, source="test", annotator="coord")
         run = p.assessor.start_run(
             1,
             annotator=MODEL,
@@ -38,6 +38,7 @@ def frozen(tmp_path):
             parameters={"temperature": 0.0},
             template_sha256="a" * 64,
             template_source="built-in",
+            started_by="coord",
         )
         p.assessor.record(run, [("q1", d, g, None, f'{{"grade": {g}}}', 0.25, 100, 5) for d, g in MODEL_GRADES.items()])
     assert main(["adjudicate", str(path), "--rule", "highest"]) == 0

@@ -12,8 +12,8 @@ def test_pool_with_a_strategy_then_its_next_batch(tmp_path: Path, capsys) -> Non
     path = tmp_path / "p.ndcgproj"
     run = tmp_path / "a.run"
     run.write_text("".join(f"q1 Q0 d{i} {i} {10 - i} a\n" for i in range(1, 6)) + "q2 Q0 e1 1 1 a\n")
-    with Project.create(path, user="ana") as p:
-        p.runs.import_run(run, name="a")
+    with Project.create(path, annotator="ana") as p:
+        p.runs.import_run(run, name="a", annotator="ana")
     args = ["pool", str(path), "--runs", "a", "--depth", "5", "--strategy", "maxmean", "--budget", "3"]
     assert main([*args, "--batch-size", "2", "--queries", "q1"]) == 0
     out = capsys.readouterr().out.splitlines()
@@ -23,9 +23,9 @@ def test_pool_with_a_strategy_then_its_next_batch(tmp_path: Path, capsys) -> Non
         "added 2 documents to draft version 1 (1 queries)",
         "strategy maxmean(), budget 3, depth 5, first batch of 2 a query",
     ]
-    with Project.open(path, user="ana") as p:
-        p.set_grade("q1", "d1", 1)
-        p.set_grade("q1", "d2", 0)
+    with Project.open(path) as p:
+        p.judgments.set_grade("q1", "d1", 1, annotator="ana")
+        p.judgments.set_grade("q1", "d2", 0, annotator="ana")
     assert main(["pool-next", str(path)]) == 0
     # budget 3, two chosen: the next batch is one document, d3
     assert capsys.readouterr().out.splitlines() == [
@@ -38,7 +38,7 @@ def test_pool_with_a_strategy_then_its_next_batch(tmp_path: Path, capsys) -> Non
 
 def test_a_bad_strategy_or_budget_is_one_line(tmp_path: Path, capsys) -> None:
     path = tmp_path / "p.ndcgproj"
-    Project.create(path, user="ana").close()
+    Project.create(path, annotator="ana").close()
     assert main(["pool", str(path), "--runs", "a", "--depth", "5", "--strategy", "rbp(p=2)"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "rbp's p must be a number above 0 and below 1" in err

@@ -238,7 +238,7 @@ def test_every_suggested_command_works_in_the_state_the_refusal_saw(states, stat
     project = tmp_path / "p.ndcgproj"
     shutil.copyfile(states[state], project)
     other = tmp_path / "other.ndcgproj"
-    Project.create(other, user="x").close()
+    Project.create(other, annotator="x").close()
     ana = tmp_path / "ana.qrels"
     ana.write_text(ANA)
     docs, topics = tmp_path / "docs.jsonl", tmp_path / "topics.tsv"

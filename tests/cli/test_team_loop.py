@@ -65,9 +65,9 @@ def test_three_annotators_from_assignment_to_a_scored_frozen_version(tmp_path, c
     files = [tmp_path / "work" / f"{a}.ndcgproj" for a in ANNOTATORS]
     for path, name in zip(files, ANNOTATORS, strict=True):  # the driver grades each work file
         _, items, _ = read_work_file(path)
-        with Project.open(path, user=name) as work:
+        with Project.open(path) as work:
             for q, d in items[["query_id", "doc_id"]].itertuples(index=False):
-                work.set_grade(q, d, grade_of(name, q, d))
+                work.judgments.set_grade(q, d, grade_of(name, q, d), annotator=name)
 
     out = run(["merge", str(project), *map(str, files)], capsys)
     assert out.splitlines()[-1].startswith(f"draft version 1: {(N_QUERIES + 4) * DOCS} new ratings, 0 changed")

@@ -14,9 +14,9 @@ from tests.store.conftest import dump
 @pytest.fixture
 def project(tmp_path):
     path = tmp_path / "p.ndcgproj"
-    with Project.create(path, user="coord") as p:
+    with Project.create(path, annotator="coord") as p:
         pairs = [(f"q{i}", f"d{k}") for i in range(5) for k in range(4)]
-        p.judgments.add_items(pd.DataFrame(pairs, columns=["query_id", "doc_id"]))
+        p.judgments.add_items(pd.DataFrame(pairs, columns=["query_id", "doc_id"]), annotator="coord")
     return path
 
 
@@ -34,9 +34,9 @@ def test_assign_then_merge_from_the_command_line(project, tmp_path, capsys):
     files = [out_dir / "ana.ndcgproj", out_dir / "ben.ndcgproj"]
     for path, grade in zip(files, (1, 2), strict=True):
         _, items, _ = read_work_file(path)
-        with Project.open(path, user=path.stem) as work:
+        with Project.open(path) as work:
             for q, d in items[["query_id", "doc_id"]].itertuples(index=False):
-                work.set_grade(q, d, grade)
+                work.judgments.set_grade(q, d, grade, annotator=path.stem)
     assert main(["merge", str(project), *map(str, files)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[-1] == (
@@ -78,7 +78,7 @@ def test_import_qrels_with_an_annotator_adds_ratings(project, tmp_path, capsys):
 
 def test_merging_a_file_that_is_not_work_names_it(project, tmp_path, capsys):
     other = tmp_path / "other.ndcgproj"
-    Project.create(other, user="x").close()
+    Project.create(other, annotator="x").close()
     assert main(["merge", str(project), str(other)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and str(other) in err

@@ -123,7 +123,7 @@ def test_ensure_demo_builds_once_keeps_edits_and_rebuilds_on_request(monkeypatch
     assert path == folder / "demo.ndcgproj" and path.is_file()
 
     with Project.open(path) as project:
-        project.set_grade("q1", "d107", 3)
+        project.judgments.set_grade("q1", "d107", 3, annotator="someone else")
     assert ensure_demo() == path
     with Project.open(path, read_only=True) as project:
         assert project.pools.pool_items(2, "q1").set_index("doc_id")["grade"]["d107"] == 3

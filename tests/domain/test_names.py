@@ -74,16 +74,17 @@ def test_every_entry_point_of_a_name_refuses_a_reserved_credit(tmp_path, monkeyp
     import pandas as pd
 
     from ndcg_desktop.store import Project
+    from ndcg_desktop.tasks.identity import open_to_grade
     from ndcg_desktop.tasks.importing import import_ratings
     from ndcg_desktop.tasks.teams import assign_work
 
     path = tmp_path / "p.ndcgproj"
-    with Project.create(path, user="coord") as project:
-        project.judgments.add_items(pd.DataFrame([("q1", "d1")], columns=["query_id", "doc_id"]))
+    with Project.create(path, annotator="coord") as project:
+        project.judgments.add_items(pd.DataFrame([("q1", "d1")], columns=["query_id", "doc_id"]), annotator="coord")
         with pytest.raises(InputError, match="is reserved"):
             assign_work(project, [name], tmp_path / "work", overlap=0.0)
         with pytest.raises(InputError, match="is reserved"):
-            import_ratings(project, tmp_path / "none.qrels", name)
+            import_ratings(project, tmp_path / "none.qrels", name, imported_by="coord")
     monkeypatch.setenv("NDCG_USER", name)
     with pytest.raises(InputError, match="is reserved"):
-        Project.open(path)
+        open_to_grade(path)  # the user's name, decided and checked once the project is open

@@ -67,9 +67,9 @@ def _reimported_hashes(project: Project, folder: Path) -> dict[str, str]:
             assert not path.exists()
             continue
         write_qrels(project, path, fmt=fmt)
-        with Project.create(folder / f"again-{fmt}.ndcgproj", user="b") as again:
-            again.judgments.import_qrels(path)
-            hashes[fmt] = freeze_draft(again).hash or ""
+        with Project.create(folder / f"again-{fmt}.ndcgproj", annotator="b") as again:
+            again.judgments.import_qrels(path, annotator="b")
+            hashes[fmt] = freeze_draft(again, annotator="b").hash or ""
         hashes[fmt + " (pool_hash)"] = pool_hash(read_qrels(path, scale=project.scale).frame, project.scale)
     return hashes
 
@@ -101,13 +101,13 @@ def test_imported_judgments_export_and_reimport_to_the_same_hash(pool):
         cleaned = [(_accepted(q), _accepted(d), g) for q, d, g in pool]
         refused_ids = any(q is None or d is None for q, d, _ in cleaned)
         must_refuse = refused_ids or _conflicting(cleaned)  # the rules, decided before reading
-        with Project.create(folder / "p.ndcgproj", user="a") as project:
-            refused = _attempt(lambda: project.judgments.import_qrels(source))
+        with Project.create(folder / "p.ndcgproj", annotator="a") as project:
+            refused = _attempt(lambda: project.judgments.import_qrels(source, annotator="a"))
             assert (refused is not None) == must_refuse, refused  # refused exactly when the rules say so
             if refused is not None:
                 assert refused.startswith(f"{source}:")
                 return
-            frozen = freeze_draft(project)
+            frozen = freeze_draft(project, annotator="a")
             assert set(_reimported_hashes(project, folder).values()) == {frozen.hash}
 
 
@@ -123,15 +123,15 @@ def test_pools_built_from_a_jsonl_run_export_and_reimport_to_the_same_hash(pool)
         refused_ids = any(_accepted(q) is None or _accepted(d) is None for q, d, _ in pool)
         merged_queries = len({_accepted(q) for q in raw_queries}) < len(raw_queries)  # "q" and " q" on two lines
         must_refuse = refused_ids or merged_queries
-        with Project.create(folder / "p.ndcgproj", user="a") as project:
-            refused = _attempt(lambda: project.runs.import_run(source, name="r"))
+        with Project.create(folder / "p.ndcgproj", annotator="a") as project:
+            refused = _attempt(lambda: project.runs.import_run(source, name="r", annotator="a"))
             assert (refused is not None) == must_refuse, refused  # refused exactly when the rules say so
             if refused is not None:
                 assert refused.startswith(f"{source}:"), refused
                 return
-            pool_from_runs(project, ["r"], depth=100)
-            items = project.pools.pool_items(project.pools.ensure_draft().version)
+            pool_from_runs(project, ["r"], depth=100, annotator="a")
+            items = project.pools.pool_items(project.pools.ensure_draft(annotator="a").version)
             for q, d in zip(items["query_id"], items["doc_id"], strict=True):
-                project.set_grade(q, d, (len(q) + len(d)) % 4)
-            frozen = freeze_draft(project)
+                project.judgments.set_grade(q, d, (len(q) + len(d)) % 4, annotator="a")
+            frozen = freeze_draft(project, annotator="a")
             assert set(_reimported_hashes(project, folder).values()) == {frozen.hash}

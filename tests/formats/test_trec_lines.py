@@ -113,16 +113,16 @@ def test_project_imports_skip_comment_lines(tmp_path: Path) -> None:
     qrels, run = tmp_path / "q.qrels", tmp_path / "r.run"
     qrels.write_text(QRELS, encoding="utf-8")
     run.write_text(RUN, encoding="utf-8")
-    with Project.create(tmp_path / "p.ndcgproj") as project:
-        imported = import_judgments(project, qrels)
+    with Project.create(tmp_path / "p.ndcgproj", annotator="tester") as project:
+        imported = import_judgments(project, qrels, annotator="tester")
         assert (imported.comment_lines, imported.added) == (3, 3)
         draft = project.pools.draft()
         assert draft is not None and sorted(project.pools.pool_items(draft.version)["query_id"].unique()) == [
             "q1",
             "q2",
         ]
-        freeze_draft(project)
-        assert import_run(project, run, name="bm25").rows == 3
+        freeze_draft(project, annotator="tester")
+        assert import_run(project, run, name="bm25", annotator="tester").rows == 3
 
 
 def test_the_api_reads_comment_lines_as_the_command_line_does(tmp_path: Path) -> None:
@@ -191,19 +191,19 @@ def test_negative_grades_read_as_trec_eval_reads_them_on_every_path(
     assert api.score(run, frame, k=10, scale="-1..2", unjudged=unjudged).mean == pytest.approx(expected, abs=1e-12)
 
     # a project whose scale holds -1: the grade is stored as read and scored as trec_eval reads it
-    with Project.create(tmp_path / "wide.ndcgproj", scale=GradeScale(-1, 2)) as project:
-        import_judgments(project, qrels)
-        freeze_draft(project)
-        import_run(project, run, name="r")
+    with Project.create(tmp_path / "wide.ndcgproj", scale=GradeScale(-1, 2), annotator="tester") as project:
+        import_judgments(project, qrels, annotator="tester")
+        freeze_draft(project, annotator="tester")
+        import_run(project, run, name="r", annotator="tester")
     assert main(["score", "--project", str(tmp_path / "wide.ndcgproj"), "--run-name", "r", "--unjudged", unjudged,
                  "--json"]) == 0  # fmt: skip
     assert json.loads(capsys.readouterr().out)["summary"]["mean_ndcg"] == pytest.approx(expected, abs=1e-12)
 
     # a 0..3 project: -1 joins as an ungraded item (the window's Yes), removed at freezing
-    with Project.create(tmp_path / "narrow.ndcgproj") as project:
-        import_judgments(project, qrels, negative=NegativeGrades.UNGRADED)
-        freeze_draft(project, remove_ungraded=True)
-        import_run(project, run, name="r")
+    with Project.create(tmp_path / "narrow.ndcgproj", annotator="tester") as project:
+        import_judgments(project, qrels, negative=NegativeGrades.UNGRADED, annotator="tester")
+        freeze_draft(project, remove_ungraded=True, annotator="tester")
+        import_run(project, run, name="r", annotator="tester")
     assert main(["score", "--project", str(tmp_path / "narrow.ndcgproj"), "--run-name", "r", "--unjudged", unjudged,
                  "--json"]) == 0  # fmt: skip
     assert json.loads(capsys.readouterr().out)["summary"]["mean_ndcg"] == pytest.approx(expected, abs=1e-12)
@@ -245,8 +245,8 @@ def test_trec_lines_in_a_tsv_file_are_read_as_trec(tmp_path: Path, suffix: str) 
     lines = "1\tQ0\tTUKO#13640#0\t1\t9.5\tbm25\n"
     run.write_bytes(gzip.compress(lines.encode()) if suffix.endswith(".gz") else lines.encode())
     assert read_run(run).source.format == "trec"
-    with Project.create(tmp_path / f"p{suffix}.ndcgproj") as project:
-        assert import_judgments(project, file).added == 2
+    with Project.create(tmp_path / f"p{suffix}.ndcgproj", annotator="tester") as project:
+        assert import_judgments(project, file, annotator="tester").added == 2
 
 
 @pytest.mark.parametrize(

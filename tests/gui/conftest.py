@@ -39,11 +39,11 @@ def small_project(tmp_path) -> Path:
     (tmp_path / "d.jsonl").write_text("".join(json.dumps(d) + "\n" for d in docs))
     (tmp_path / "j.qrels").write_text("q1 0 A 3\nq1 0 B 2\nq1 0 C -1\nq1 0 D -1\nq2 0 E -1\n")
     (tmp_path / "r.run").write_text("q1 Q0 A 1 3 s\nq1 Q0 X 2 2 s\nq2 Q0 E 1 1 s\nq2 Q0 Y 2 0.5 s\n")
-    with Project.create(path, user="tester") as p:
+    with Project.create(path, annotator="tester") as p:
         p.texts.import_topics(tmp_path / "q.tsv")
         p.texts.import_documents(tmp_path / "d.jsonl")
-        p.judgments.import_qrels(tmp_path / "j.qrels", negative_as_ungraded=True)
-        p.runs.import_run(tmp_path / "r.run", name="sys")
+        p.judgments.import_qrels(tmp_path / "j.qrels", negative_as_ungraded=True, annotator="tester")
+        p.runs.import_run(tmp_path / "r.run", name="sys", annotator="tester")
         p.judgments.set_judging_order(
             "doc_id"
         )  # tests walk the pool in document-ID order; blind order has its own tests
@@ -53,12 +53,12 @@ def small_project(tmp_path) -> Path:
 def cranfield_project(path: Path, data_dir: Path, runs: dict[str, str | None]) -> Path:
     """A project of Cranfield's judgments frozen as v1 and the named runs of tests/data/cranfield (name -> ID map)."""
     cran = data_dir / "cranfield"
-    with Project.create(path, scale=GradeScale(0, 4), user="tester") as p:
+    with Project.create(path, scale=GradeScale(0, 4), annotator="tester") as p:
         p.texts.import_topics(cran / "queries.tsv")
-        p.judgments.import_qrels(cran / "qrels.txt")
-        freeze_draft(p)
+        p.judgments.import_qrels(cran / "qrels.txt", annotator="tester")
+        freeze_draft(p, annotator="tester")
         for name, id_map in runs.items():
-            p.runs.import_run(cran / f"{name}.run.gz", name=name, id_map=id_map)
+            p.runs.import_run(cran / f"{name}.run.gz", name=name, id_map=id_map, annotator="tester")
     return path
 
 

@@ -26,7 +26,7 @@ RUNS = {
 def three_runs(tmp_path: Path) -> Path:
     path = tmp_path / "adaptive.ndcgproj"
     (tmp_path / "q.tsv").write_text("q1\tfrozen pools\nq2\tfixed universes\n")
-    with Project.create(path, user="tester") as p:
+    with Project.create(path, annotator="tester") as p:
         p.texts.import_topics(tmp_path / "q.tsv")
         for name, queries in RUNS.items():
             run = tmp_path / f"{name}.run"
@@ -35,7 +35,7 @@ def three_runs(tmp_path: Path) -> Path:
                     f"{q} Q0 {d} {r + 1} {10 - r} {name}\n" for q, docs in queries.items() for r, d in enumerate(docs)
                 )
             )
-            p.runs.import_run(run, name=name)
+            p.runs.import_run(run, name=name, annotator="tester")
     return path
 
 
@@ -129,10 +129,10 @@ def test_an_adaptive_pool_brings_the_next_batch_when_the_last_is_graded(window, 
 def test_pool_economics_plots_the_drafts_relevant_found(window, tmp_path, qtbot, monkeypatch):
     path = three_runs(tmp_path)
     (tmp_path / "v1.qrels").write_text("q1 0 a1 2\nq1 0 b1 1\nq1 0 c1 0\nq1 0 a2 0\n")
-    with Project.open(path, user="tester") as p:
-        p.judgments.import_qrels(tmp_path / "v1.qrels")
-        freeze_draft(p)
-        p.pools.new_draft_from(1)
+    with Project.open(path) as p:
+        p.judgments.import_qrels(tmp_path / "v1.qrels", annotator="tester")
+        freeze_draft(p, annotator="tester")
+        p.pools.new_draft_from(1, annotator="tester")
     window.open_project(path)
 
     def rrf_of_q1(dialog):
@@ -145,7 +145,7 @@ def test_pool_economics_plots_the_drafts_relevant_found(window, tmp_path, qtbot,
     # rrf (k = 60) on q1: a1, then b1 and c1 (1/61 each, by ID), then a2 and c2 (1/62): a1..a2 judged in v1
     project = window.project
     qtbot.waitUntil(lambda: len(project.builds.of_version(2)) == 1, timeout=5000)  # applied on a worker
-    project.set_grade("q1", "c2", 1)  # the one new document, graded by a person: relevant
+    project.judgments.set_grade("q1", "c2", 1, annotator="tester")  # the one new document, graded by a person: relevant
     dialog = window.economics.open()
     qtbot.addWidget(dialog)
     dialog.compute()
@@ -161,6 +161,8 @@ def test_pool_economics_plots_the_drafts_relevant_found(window, tmp_path, qtbot,
     dialog.show()
     qtbot.wait(20)
     shot(dialog, "adaptive_pool_economics")
-    project.set_grade("q1", "c2", 0)  # a grade changed: the curves shown are no longer the draft's
+    project.judgments.set_grade(
+        "q1", "c2", 0, annotator="tester"
+    )  # a grade changed: the curves shown are no longer the draft's
     qtbot.waitUntil(lambda: dialog.session.result is None, timeout=5000)
     assert dialog.model.rowCount() == 0

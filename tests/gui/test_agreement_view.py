@@ -39,12 +39,12 @@ def hand_made_loader(project, version, settings, **kwargs):
 @pytest.fixture
 def project(tmp_path):
     (tmp_path / "q.txt").write_text(QRELS)
-    with Project.create(tmp_path / "p.ndcgproj", user="lead") as opened:
-        opened.judgments.import_qrels(tmp_path / "q.txt")
-        freeze_draft(opened)
+    with Project.create(tmp_path / "p.ndcgproj", annotator="lead") as opened:
+        opened.judgments.import_qrels(tmp_path / "q.txt", annotator="lead")
+        freeze_draft(opened, annotator="lead")
         for name, text in RUNS.items():
             (tmp_path / f"{name}.run").write_text(text)
-            opened.runs.import_run(tmp_path / f"{name}.run", name=name)
+            opened.runs.import_run(tmp_path / f"{name}.run", name=name, annotator="lead")
         yield opened
 
 
@@ -142,7 +142,7 @@ def test_export_writes_the_folder(qtbot, view, tmp_path):
 def test_duplicates_and_unknown_queries_are_resolved_in_the_window(qtbot, view, project, tmp_path):
     # a run with a repeated document and a query the pool does not have: refused until both are chosen
     (tmp_path / "sysC.run").write_text("q1 Q0 A 1 3 t\nq1 Q0 A 2 2 t\nq9 Q0 Z 1 3 t\n")
-    project.runs.import_run(tmp_path / "sysC.run", name="sysC")
+    project.runs.import_run(tmp_path / "sysC.run", name="sysC", annotator="lead")
     view.set_project(project)
     for box, value in ((view.unjudged, UnjudgedPolicy.ZERO.value),):
         box.setCurrentIndex(box.findData(value))

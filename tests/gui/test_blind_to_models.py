@@ -18,7 +18,7 @@ from .conftest import shot
 
 def model_rates(path: Path, annotator: str, grades: dict[tuple[str, str], int]) -> None:
     """Record ``grades`` as one run of the model's answers, through the assessor's own recording (as a job does)."""
-    with Project.open(path, user="tester") as project:
+    with Project.open(path) as project:
         record_answers(project, annotator, grades)
 
 
@@ -31,16 +31,20 @@ def record_answers(project: Project, annotator: str, grades: dict[tuple[str, str
         parameters={},
         template_sha256="0" * 64,
         template_source="built-in",
+        started_by="tester",
     )
     project.assessor.record(run, [(q, d, g, None, f'{{"grade": {g}}}', 0.1, 10, 2) for (q, d), g in grades.items()])
 
 
 def person_rates(path: Path, annotator: str, grades: dict[tuple[str, str], int]) -> None:
     """Record ``grades`` as a person's ratings (as a merged work file does)."""
-    with Project.open(path, user="tester") as project:
+    with Project.open(path) as project:
         rows = [(q, d, annotator, g, "", "2026-01-01T00:00:00") for (q, d), g in grades.items()]
         project.ratings.add_ratings(
-            pd.DataFrame(rows, columns=RATING_COLUMNS), version=project.pools.draft().version, source="test"
+            pd.DataFrame(rows, columns=RATING_COLUMNS),
+            version=project.pools.draft().version,
+            source="test",
+            annotator="tester",
         )
 
 

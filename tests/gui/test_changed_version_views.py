@@ -113,7 +113,7 @@ def test_runs_scored_earlier_are_not_compared_again_from_a_changed_version(windo
 
 def test_a_version_frozen_meanwhile_is_offered_by_the_runs_view(window, demo):
     assert window.open_project(demo)
-    frozen = freeze_draft(window.project, remove_ungraded=True)
+    frozen = freeze_draft(window.project, remove_ungraded=True, annotator="tester")
     window.refresh(version=frozen.version)
     box = window.runs.inputs.version_box
     assert [box.itemData(i) for i in range(box.count())] == [2, 1]
@@ -124,7 +124,7 @@ def test_a_version_frozen_meanwhile_is_preselected_by_scores_and_runs(window, de
     assert window.open_project(demo)
     scores, runs = window.scores, window.runs
     assert (scores.version_box.currentData(), runs.inputs.version_box.currentData()) == (1, 1)
-    freeze_draft(window.project, remove_ungraded=True)
+    freeze_draft(window.project, remove_ungraded=True, annotator="tester")
     window.refresh(version=2)
     assert (scores.version_box.currentData(), runs.inputs.version_box.currentData()) == (2, 2)
     assert (scores.session.pool_version, runs.session.pool_version) == (2, 2)

@@ -36,10 +36,10 @@ def chunk_project(tmp_path):
     (tmp_path / "chunks.jsonl").write_text("".join(json.dumps({"chunk_id": c, "doc_id": d}) + "\n" for c, d in pairs))
     (tmp_path / "rag.jsonl").write_text('{"query_id": "q1", "doc_ids": ["P1#1", "Q2#0", "R3#0"]}\n')
     path = tmp_path / "c.ndcgproj"
-    with Project.create(path, user="tester") as p:
+    with Project.create(path, annotator="tester") as p:
         p.texts.import_topics(tmp_path / "q.tsv")
         p.texts.import_documents(tmp_path / "d.jsonl")
-        p.judgments.import_qrels(tmp_path / "j.qrels", negative_as_ungraded=True)
+        p.judgments.import_qrels(tmp_path / "j.qrels", negative_as_ungraded=True, annotator="tester")
         p.judgments.set_judging_order("doc_id")
     return path
 
@@ -70,7 +70,7 @@ def open_with_run(window, chunk_project, qtbot):
     with Project.open(chunk_project) as p:
         from ndcg_desktop.tasks import import_run
 
-        import_run(p, folder / "rag.jsonl", name="rag", id_map=folder / "chunks.jsonl")
+        import_run(p, folder / "rag.jsonl", name="rag", id_map=folder / "chunks.jsonl", annotator="tester")
     window.open_project(chunk_project)
     return window.workspace
 
@@ -111,8 +111,10 @@ def test_a_document_shows_the_passages_runs_returned_from_it(window, chunk_proje
     with Project.open(chunk_project) as p:
         from ndcg_desktop.tasks import import_run
 
-        import_run(p, folder / "rag.jsonl", name="rag", id_map=folder / "chunks.jsonl")
-        p.judgments.add_items(pd.DataFrame({"query_id": ["q1"], "doc_id": ["P1"]}), version=1)  # the document itself
+        import_run(p, folder / "rag.jsonl", name="rag", id_map=folder / "chunks.jsonl", annotator="tester")
+        p.judgments.add_items(
+            pd.DataFrame({"query_id": ["q1"], "doc_id": ["P1"]}), version=1, annotator="tester"
+        )  # the document itself
     window.open_project(chunk_project)
     ws = window.workspace
     ws.select_doc_row(0)

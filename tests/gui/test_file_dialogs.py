@@ -60,9 +60,9 @@ def test_every_file_dialog_of_an_open_project_starts_in_its_folder(window, small
     from ndcg_desktop.store import Project
 
     with Project.open(small_project) as p:  # a frozen version to export, a draft to merge work into
-        p.judgments.remove_ungraded()
-        freeze_draft(p)
-        p.pools.new_draft_from(1)
+        p.judgments.remove_ungraded(annotator="tester")
+        freeze_draft(p, annotator="tester")
+        p.pools.new_draft_from(1, annotator="tester")
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     moved = elsewhere / small_project.name

@@ -12,8 +12,8 @@ from ndcg_desktop.store import Project
 def test_the_window_refuses_a_foreign_table_with_the_command_lines_line(window, messages, tmp_path, capsys):
     path = tmp_path / "p.ndcgproj"
     (tmp_path / "q.txt").write_text("q1 0 A 3\n")
-    with Project.create(path, user="ana") as p:
-        p.judgments.import_qrels(tmp_path / "q.txt")
+    with Project.create(path, annotator="ana") as p:
+        p.judgments.import_qrels(tmp_path / "q.txt", annotator="ana")
     con = sqlite3.connect(path, isolation_level=None)
     con.execute('CREATE TABLE "a""b" (version INTEGER REFERENCES pool_versions (version))')
     con.close()

@@ -15,12 +15,12 @@ def test_the_freeze_dialog_names_the_work_out_and_waits_for_a_choice(qtbot, tmp_
     from ndcg_desktop.gui.pools.dialogs import FreezeDialog
 
     team = make_team(tmp_path)
-    with Project.open(team, user="coord") as project:
+    with Project.open(team) as project:
         files = assign_work(project, ["ana", "ben"], tmp_path / "work", overlap=0.0, seed=1).files
     grade_all(files["ana"], "ana", lambda a, q, d: 1)
     ben = len(read_work_file(files["ben"])[1])
-    with Project.open(team, user="coord") as project:
-        merge_work(project, [files["ana"]])
+    with Project.open(team) as project:
+        merge_work(project, [files["ana"]], annotator="coord")
         dialog = FreezeDialog(freeze_preview(project, 1))
     qtbot.addWidget(dialog)
     dialog.show()

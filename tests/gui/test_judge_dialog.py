@@ -39,7 +39,7 @@ def dialog_of(window, qtbot, **inputs) -> JudgeDialog:
 
 
 def model_ratings(path, version: int = 1):
-    with Project.open(path, user="tester", read_only=True) as project:
+    with Project.open(path, read_only=True) as project:
         ratings = project.ratings.verified(version)
         return ratings[ratings["annotator"] == f"model:{MODEL}"].reset_index(drop=True)
 
@@ -119,7 +119,7 @@ def test_a_server_that_is_not_openai_compatible_is_said_naming_it_and_nothing_is
     window.judge.judge()  # and so is the job: one message naming the endpoint, nothing recorded
     qtbot.waitUntil(lambda: len(messages) == 1, timeout=20_000)
     assert messages[0][1].startswith(plain_web.url) and "Traceback" not in messages[0][1]
-    with Project.open(small_project, user="tester", read_only=True) as project:
+    with Project.open(small_project, read_only=True) as project:
         assert project.assessor.runs(1).empty and project.assessor.attempts(1).empty
 
 
@@ -147,7 +147,7 @@ def test_connection_estimate_and_a_job_against_the_real_server(window, small_pro
     window.judge.judge()  # what Judge does once the dialog is accepted
     qtbot.waitUntil(lambda: len(messages) == 1, timeout=120_000)
     ratings = model_ratings(small_project)
-    with Project.open(small_project, user="tester", read_only=True) as project:
+    with Project.open(small_project, read_only=True) as project:
         attempts = project.assessor.attempts(1)
     graded = attempts[attempts["grade"].notna()]
     assert sorted(zip(ratings["query_id"], ratings["doc_id"], strict=True)) == sorted(
@@ -165,7 +165,7 @@ def test_connection_estimate_and_a_job_against_the_real_server(window, small_pro
             messages[1][1] == f"Nothing to judge: the 3 items in scope are already judged by model:{MODEL} with "
             "this template."
         )
-    with Project.open(small_project, user="tester", read_only=True) as project:
+    with Project.open(small_project, read_only=True) as project:
         again = project.assessor.attempts(1)
     assert len(again) == len(attempts) + (3 - len(graded))  # only the items without a grade are asked again
 
@@ -188,12 +188,12 @@ def test_cancel_keeps_every_answer_and_judging_again_continues(window, small_pro
     qtbot.waitUntil(cancel_as_soon_as_it_shows, timeout=60_000)
     qtbot.waitUntil(lambda: len(messages) == 1, timeout=60_000)
     assert "Cancelled: judge again with the same model and template to go on." in messages[0][1]
-    with Project.open(small_project, user="tester", read_only=True) as project:
+    with Project.open(small_project, read_only=True) as project:
         first = project.assessor.attempts(1)
     assert 1 <= len(first) < 5
     window.judge.judge()
     qtbot.waitUntil(lambda: len(messages) == 2, timeout=120_000)
-    with Project.open(small_project, user="tester", read_only=True) as project:
+    with Project.open(small_project, read_only=True) as project:
         both = project.assessor.attempts(1)
     asked = list(zip(both["query_id"], both["doc_id"], strict=True))
     kept = first[first["grade"].notna()]
@@ -276,8 +276,8 @@ def test_the_dialog_remembers_its_inputs_and_never_a_key(window, small_project, 
 @pytest.mark.parametrize("writable", [True, False])
 def test_the_menu_entry_needs_a_writable_draft(window, small_project, writable):
     if not writable:
-        with Project.open(small_project, user="tester") as project:
-            freeze_draft(project, remove_ungraded=True)
+        with Project.open(small_project) as project:
+            freeze_draft(project, remove_ungraded=True, annotator="tester")
     assert window.open_project(small_project)
     assert window.judge.action.isEnabled() is writable
 

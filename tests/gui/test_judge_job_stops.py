@@ -32,7 +32,7 @@ def stuck(release: threading.Event):
 
 
 def attempts(path):
-    with Project.open(path, user="tester", read_only=True) as project:
+    with Project.open(path, read_only=True) as project:
         return project.assessor.attempts(1)
 
 

@@ -11,7 +11,7 @@ from ndcg_desktop.tasks.importing import NegativeGrades
 
 def test_negative_grades_are_a_question_not_a_silent_choice(window, tmp_path, qtbot, messages):
     path = tmp_path / "p.ndcgproj"
-    Project.create(path, user="tester").close()
+    Project.create(path, annotator="tester").close()
     qrels = tmp_path / "j.qrels"
     qrels.write_text("q1 0 A 3\nq1 0 B -1\n")
     window.open_project(path)
@@ -113,7 +113,7 @@ def test_import_judgments_as_an_annotators_ratings_starts_the_draft_and_asks_bef
 
     monkeypatch.setattr(ImportJudgmentsDialog, "exec", as_ana)
     path = tmp_path / "p.ndcgproj"
-    Project.create(path, user="lead").close()
+    Project.create(path, annotator="lead").close()
     qrels = tmp_path / "ana.qrels"
     qrels.write_text("q1 0 A 3\nq1 0 B 0\n")
     window.open_project(path)
@@ -155,9 +155,9 @@ def test_freezing_a_copy_of_its_parent_shows_the_refusal_naming_the_parent(windo
     """Issue 35, item 3: the window shows the one line ``ndcg freeze`` prints, and nothing is frozen."""
     from ndcg_desktop.gui.project import actions
 
-    with Project.open(small_project, user="tester") as project:
-        freeze_draft(project, remove_ungraded=True)
-        project.pools.new_draft_from(1)
+    with Project.open(small_project) as project:
+        freeze_draft(project, remove_ungraded=True, annotator="tester")
+        project.pools.new_draft_from(1, annotator="tester")
     window.open_project(small_project)
     window.refresh(version=2)
     monkeypatch.setattr(actions.FreezeDialog, "exec", lambda self: actions.QDialog.DialogCode.Accepted)
@@ -173,7 +173,7 @@ def test_freezing_a_copy_of_its_parent_shows_the_refusal_naming_the_parent(windo
 def test_the_windows_import_reads_trec_lines_as_trec_eval_does(window, tmp_path, qtbot):
     """Issue 33: a comment line is skipped (it was a query named '#'), and TREC lines in a .tsv file are TREC."""
     path = tmp_path / "p.ndcgproj"
-    Project.create(path, user="tester").close()
+    Project.create(path, annotator="tester").close()
     qrels = tmp_path / "ciral.tsv"
     qrels.write_text("# judged by 2\n1\tQ0\tTUKO#13640#0\t1\n1\tQ0\tTUKO#2#0\t0\n", encoding="utf-8")
     window.open_project(path)

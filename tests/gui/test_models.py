@@ -47,21 +47,23 @@ def frozen_project(tmp_path):
     (tmp_path / "j.qrels").write_text("q1 0 A 3\nq1 0 B 2\nq1 0 C 0\nq2 0 D 1\nq2 0 E 0\n")
     (tmp_path / "a.run").write_text("q1 Q0 B 1 3 a\nq1 Q0 X 2 2 a\nq1 Q0 A 3 1 a\nq2 Q0 D 1 1 a\n")
     (tmp_path / "b.run").write_text("q1 Q0 A 1 3 b\nq1 Q0 C 2 2 b\nq2 Q0 E 1 2 b\nq2 Q0 D 2 1 b\n")
-    with Project.create(path, user="tester") as p:
+    with Project.create(path, annotator="tester") as p:
         p.texts.import_topics(tmp_path / "q.tsv")
         p.texts.import_documents(tmp_path / "d.jsonl")
-        p.judgments.import_qrels(tmp_path / "j.qrels")
+        p.judgments.import_qrels(tmp_path / "j.qrels", annotator="tester")
         second = p.ratings.verified(1)[["query_id", "doc_id", "grade"]].assign(annotator="ben", note="", rated_at="")
-        p.ratings.add_ratings(second, version=1, source="a second annotator")  # the Agreement tab's pairs
-        freeze_draft(p)
-        p.runs.import_run(tmp_path / "a.run", name="a")
-        p.runs.import_run(tmp_path / "b.run", name="b")
+        p.ratings.add_ratings(
+            second, version=1, source="a second annotator", annotator="tester"
+        )  # the Agreement tab's pairs
+        freeze_draft(p, annotator="tester")
+        p.runs.import_run(tmp_path / "a.run", name="a", annotator="tester")
+        p.runs.import_run(tmp_path / "b.run", name="b", annotator="tester")
         # draft v2: a second annotator rates q1 B differently, so the Adjudicate view lists one item
-        p.pools.new_draft_from(1)
+        p.pools.new_draft_from(1, annotator="tester")
         second = pd.DataFrame(
             [("q1", "B", "dan", 0, "", "t")], columns=["query_id", "doc_id", "annotator", "grade", "note", "rated_at"]
         )
-        p.ratings.add_ratings(second, version=2, source="test")
+        p.ratings.add_ratings(second, version=2, source="test", annotator="tester")
     return path
 
 

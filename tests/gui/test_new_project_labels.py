@@ -22,5 +22,5 @@ def test_changing_the_scale_relabels_the_grades_that_still_show_a_default(qtbot)
 
 
 def test_a_project_created_without_labels_gets_the_same_defaults(tmp_path):
-    with Project.create(tmp_path / "p.ndcgproj", scale=GradeScale(0, 4), user="tester") as project:
+    with Project.create(tmp_path / "p.ndcgproj", scale=GradeScale(0, 4), annotator="tester") as project:
         assert project.labels == default_labels(GradeScale(0, 4))

@@ -21,8 +21,8 @@ def discard_shown_draft(window, qtbot, messages):
 
 def test_choosing_a_version_keeps_the_undo_that_brings_a_discarded_draft_back(window, small_project, qtbot, messages):
     with Project.open(small_project) as p:
-        freeze_draft(p, remove_ungraded=True)
-        p.pools.new_draft_from(1)
+        freeze_draft(p, remove_ungraded=True, annotator="tester")
+        p.pools.new_draft_from(1, annotator="tester")
     window.open_project(small_project)
     discard_shown_draft(window, qtbot, messages)
     assert window.statusBar().currentMessage().startswith("Draft pool v2 discarded")
@@ -35,8 +35,8 @@ def test_choosing_a_version_keeps_the_undo_that_brings_a_discarded_draft_back(wi
 
 def test_undo_brings_the_discarded_draft_back_after_another_version_was_shown(window, small_project, qtbot, messages):
     with Project.open(small_project) as p:
-        freeze_draft(p, remove_ungraded=True)
-        p.pools.new_draft_from(1)
+        freeze_draft(p, remove_ungraded=True, annotator="tester")
+        p.pools.new_draft_from(1, annotator="tester")
     window.open_project(small_project)
     discard_shown_draft(window, qtbot, messages)
     window.version_box.setCurrentIndex(window.version_box.findData(1))
@@ -57,7 +57,7 @@ def test_a_failed_open_leaves_the_open_project_and_its_history(window, small_pro
     assert window.stack.currentWidget() is window.tabs and window.undo_stack.count() == 1
     messages.answer = QMessageBox.StandardButton.Cancel
     other = tmp_path / "other.ndcgproj"
-    Project.create(other).close()
+    Project.create(other, annotator="tester").close()
     holder = Project.open(other)  # another window holds it: "open it read-only?" answered Cancel
     try:
         assert not window.open_project(other)
@@ -72,14 +72,13 @@ def test_the_login_name_offered_by_new_project_is_not_saved_as_a_stated_name(
 ):
     from ndcg_desktop.gui import main_window
     from ndcg_desktop.gui.project import dialogs
-    from ndcg_desktop.tasks.identity import stated_user
-    from ndcg_desktop.tasks.project import default_user
+    from ndcg_desktop.tasks.identity import default_user, stated_user
 
     monkeypatch.delenv("NDCG_USER", raising=False)
     monkeypatch.setattr(dialogs.NewProjectDialog, "exec", lambda self: QDialog.DialogCode.Accepted)
     monkeypatch.setattr(main_window.file_dialogs, "save_file", lambda *a, **k: (str(tmp_path / "new.ndcgproj"), ""))
     window.new_project()
-    assert window.project is not None and window.project.file.user == default_user()
+    assert window.project is not None and window.slot.annotator == default_user()
     assert window.prefs.annotator == "" and stated_user() is None  # accepted as offered: nobody was stated
 
 

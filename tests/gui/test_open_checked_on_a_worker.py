@@ -54,7 +54,7 @@ def test_a_late_check_for_a_project_no_longer_open_is_dropped(window, small_proj
     assert other.name in window.windowTitle()
     assert threads and threading.main_thread() not in threads  # both checks ran on workers
     # the dropped project was closed, lock included: it opens for writing again
-    with Project.open(small_project, user="tester") as again:
+    with Project.open(small_project) as again:
         assert not again.read_only
     # the project that stayed open is the window's own: a grade is written and seen
     window.workspace.session.select_query("q1")
@@ -73,7 +73,7 @@ def test_closing_while_the_check_runs_drops_the_project(window, small_project, m
     assert window.open_project(small_project) is False
     assert window.project is None
     assert window.stack.currentWidget() is window.welcome
-    with Project.open(small_project, user="tester") as again:  # closed unseen: its lock is free
+    with Project.open(small_project) as again:  # closed unseen: its lock is free
         assert not again.read_only
 
 

@@ -184,7 +184,7 @@ def test_discard_names_what_is_lost_and_undo_brings_the_draft_back(window, small
 
 def test_export_qrels_of_a_frozen_version_in_both_formats(window, small_project, tmp_path, qtbot):
     with Project.open(small_project) as p:
-        freeze_draft(p, remove_ungraded=True)
+        freeze_draft(p, remove_ungraded=True, annotator="tester")
         expected = p.pools.pool_items(1)
     window.open_project(small_project)
     assert window.pool_editor.export_action.isEnabled()
@@ -206,7 +206,7 @@ def test_export_qrels_of_a_frozen_version_in_both_formats(window, small_project,
 
 def test_export_refuses_the_project_file_itself(window, small_project, qtbot, messages):
     with Project.open(small_project) as p:
-        freeze_draft(p, remove_ungraded=True)
+        freeze_draft(p, remove_ungraded=True, annotator="tester")
     window.open_project(small_project)
     window.pool_editor.export_qrels(str(small_project), "trec")
     qtbot.waitUntil(lambda: bool(messages), timeout=10_000)
@@ -253,7 +253,7 @@ def test_discard_and_undo_in_the_window_bring_back_ratings_assignments_and_adjud
     named = {name for pair in report["pairs"] for name in (pair["annotator_a"], pair["annotator_b"])}
     assert set(ANNOTATORS) <= named
     work = sorted((tmp_path / "work").glob("*.ndcgproj"))
-    merged = merge_work(window.project, work)  # the assignments are back: every file was handed out
+    merged = merge_work(window.project, work, annotator="tester")  # the assignments are back: every file was handed out
     assert merged.totals["new"] == 0 and merged.totals["changed"] == 0
 
 
@@ -292,9 +292,9 @@ def test_a_draft_discarded_before_a_new_draft_is_brought_back_by_undo_whole(wind
     discarded one's number) and the step dropped, losing the draft. Now the new draft takes the next number, its
     start is an undo step, and undoing it and then the discard brings the discarded draft back, all of it."""
     with Project.open(small_project) as p:
-        freeze_draft(p, remove_ungraded=True)
-        p.pools.new_draft_from(1)
-        p.set_note("q1", "A", "kept", version=2)
+        freeze_draft(p, remove_ungraded=True, annotator="tester")
+        p.pools.new_draft_from(1, annotator="tester")
+        p.judgments.set_note("q1", "A", "kept", version=2, annotator="tester")
     before = pool(small_project, version=2)
     window.open_project(small_project)
     messages.answer = QMessageBox.StandardButton.Discard
@@ -320,14 +320,14 @@ def test_an_undo_refused_because_another_draft_exists_keeps_its_step(window, sma
     """A draft started by a step not on the undo stack (here straight through the store) makes the discard's undo
     refused, with why, and the step stays: once that draft is gone, Edit ▸ Undo brings the discarded one back."""
     with Project.open(small_project) as p:
-        freeze_draft(p, remove_ungraded=True)
-        p.pools.new_draft_from(1)
+        freeze_draft(p, remove_ungraded=True, annotator="tester")
+        p.pools.new_draft_from(1, annotator="tester")
     before = pool(small_project, version=2)
     window.open_project(small_project)
     messages.answer = QMessageBox.StandardButton.Discard
     window.pool_editor.discard_draft()
     qtbot.waitUntil(lambda: window.undo_stack.undoText() == "Discard draft pool v2", timeout=10_000)
-    window.project.pools.new_draft_from(1)  # draft 3, outside the undo history
+    window.project.pools.new_draft_from(1, annotator="tester")  # draft 3, outside the undo history
     undo(window, qtbot)
     expected = (
         f"Draft pool v2 was not brought back: {small_project}: draft pool version 3 was started after draft 2 was "
@@ -338,7 +338,7 @@ def test_an_undo_refused_because_another_draft_exists_keeps_its_step(window, sma
     qtbot.waitUntil(lambda: window.undo_stack.undoText() == "Discard draft pool v2", timeout=5_000)
     assert window.undo_stack.count() == 1 and window.project.pools.draft().version == 3
     window.grab().save("/tmp/shots/T7_undo_discard_refused_kept.png")
-    window.project.judgments.discard_draft()
+    window.project.judgments.discard_draft(annotator="tester")
     undo(window, qtbot)
     assert window.project.pools.draft().version == 2 and pool(small_project, version=2) == before
 
@@ -348,7 +348,7 @@ def test_discard_words_a_models_answers_never_the_tables_names(window, small_pro
     tables' names, the class a new user met as 'rows of handout_items'). Every table the window writes is worded."""
     from tests.tasks.test_blind_to_models import model_rates
 
-    with Project.open(small_project, user="tester") as p:
+    with Project.open(small_project) as p:
         model_rates(p, "model:tiny", {("q1", "C"): 1, ("q2", "E"): 0})
     window.open_project(small_project)
     messages.answer = QMessageBox.StandardButton.Cancel

@@ -33,7 +33,7 @@ QRELS = "q1 0 a1 2\nq1 0 a2 1\nq1 0 b1 1\nq1 0 c2 3\nq1 0 c3 0\nq2 0 x1 1\nq2 0 
 def project_with_runs(tmp_path: Path, *, freeze: bool = True, runs: tuple[str, ...] = tuple(RUNS)) -> Path:
     path = tmp_path / "studies.ndcgproj"
     (tmp_path / "q.tsv").write_text("q1\tfrozen pools\nq2\tfixed universes\n")
-    with Project.create(path, user="tester") as p:
+    with Project.create(path, annotator="tester") as p:
         p.texts.import_topics(tmp_path / "q.tsv")
         for name in runs:
             queries = RUNS[name]
@@ -43,11 +43,11 @@ def project_with_runs(tmp_path: Path, *, freeze: bool = True, runs: tuple[str, .
                     f"{q} Q0 {d} {r + 1} {10 - r} {name}\n" for q, docs in queries.items() for r, d in enumerate(docs)
                 )
             )
-            p.runs.import_run(run, name=name)
+            p.runs.import_run(run, name=name, annotator="tester")
         (tmp_path / "v1.qrels").write_text(QRELS)
-        p.judgments.import_qrels(tmp_path / "v1.qrels")
+        p.judgments.import_qrels(tmp_path / "v1.qrels", annotator="tester")
         if freeze:
-            freeze_draft(p)
+            freeze_draft(p, annotator="tester")
     return path
 
 

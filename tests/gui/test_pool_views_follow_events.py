@@ -57,13 +57,15 @@ def test_a_version_frozen_and_a_run_imported_elsewhere_reach_the_open_comparison
     dialog.unjudged.setCurrentIndex(dialog.unjudged.findData("zero"))
     dialog.compare_button.click()
     qtbot.waitUntil(lambda: not tasks._running and dialog.tables is not None, timeout=20_000)
-    window.project.pools.new_draft_from(2)  # as Pool ▸ New draft and Freeze do, in the window
+    window.project.pools.new_draft_from(2, annotator="tester")  # as Pool ▸ New draft and Freeze do, in the window
     item = window.project.pools.pool_items(3).iloc[0]  # a regrade: a copy of its parent would not freeze (issue 35)
-    window.project.set_grade(item["query_id"], item["doc_id"], 0 if item["grade"] else 1, version=3)
-    freeze_draft(window.project, version=3)
+    window.project.judgments.set_grade(
+        item["query_id"], item["doc_id"], 0 if item["grade"] else 1, version=3, annotator="tester"
+    )
+    freeze_draft(window.project, version=3, annotator="tester")
     offered = [dialog.version_b.itemData(i) for i in range(dialog.version_b.count())]
     assert offered == [1, 2, 3] and dialog.tables is not None  # v1 against v2 still holds
     (tmp_path / "x2.txt").write_text(RUN_X.replace(" x\n", " x2\n"))
-    window.project.runs.import_run(tmp_path / "x2.txt", name="x2")  # File ▸ Import run
+    window.project.runs.import_run(tmp_path / "x2.txt", name="x2", annotator="tester")  # File ▸ Import run
     assert dialog.tables is None and dialog.runs_view.model().rowCount() == 0  # its runs table would lack x2
     assert dialog.summary.text() == "Choose two versions and press Compare."

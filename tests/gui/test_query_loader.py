@@ -36,8 +36,8 @@ def read_on(monkeypatch) -> list[bool]:
 def large_project(tmp_path) -> tuple:
     path = tmp_path / "large.ndcgproj"
     (tmp_path / "j.qrels").write_text("".join(f"q{i} 0 D{i} -1\n" for i in range(30, 0, -1)))  # 30 items > 10
-    with Project.create(path, user="tester") as p:
-        p.judgments.import_qrels(tmp_path / "j.qrels", negative_as_ungraded=True)
+    with Project.create(path, annotator="tester") as p:
+        p.judgments.import_qrels(tmp_path / "j.qrels", negative_as_ungraded=True, annotator="tester")
     return path
 
 

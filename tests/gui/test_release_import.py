@@ -24,10 +24,10 @@ def test_the_release_is_previewed_per_query_then_applied_as_one_undo_step(window
     (tmp_path / "r1.qrels").write_text("q1 1 a 1\nq1 1 b 0\nq2 1 c 2\nq10 1 e 3\n")
     final = tmp_path / "final.qrels"
     final.write_text("q1 1 a 2\nq2 1.5 c 2\nq10 2 d 1\nq10 1 e 3\nq2 2 f 0\n")
-    with Project.create(path, user="ana") as project:
-        import_judgments(project, tmp_path / "r1.qrels")
-        freeze(project)
-        start_draft(project, 1)
+    with Project.create(path, annotator="ana") as project:
+        import_judgments(project, tmp_path / "r1.qrels", annotator="ana")
+        freeze(project, annotator="ana")
+        start_draft(project, 1, annotator="ana")
     dump, logs = full_dump(path), append_only(path)
 
     def as_release(dialog):
@@ -71,8 +71,8 @@ def test_the_window_says_when_the_draft_already_equals_the_file(window, tmp_path
     path = tmp_path / "p.ndcgproj"
     qrels = tmp_path / "same.qrels"
     qrels.write_text("q1 0 a 1\n")
-    with Project.create(path, user="ana") as project:
-        import_judgments(project, qrels)
+    with Project.create(path, annotator="ana") as project:
+        import_judgments(project, qrels, annotator="ana")
     monkeypatch.setattr(ImportJudgmentsDialog, "exec", lambda d: d.as_release.setChecked(True) or 1)
     window.open_project(path)
     monkeypatch.setattr(window.project_actions, "_pick", lambda *a: str(qrels))
@@ -91,8 +91,8 @@ def test_a_regrade_in_a_plain_import_offers_the_release(window, tmp_path, qtbot,
     (tmp_path / "r1.qrels").write_text("q1 1 a 1\n")
     final = tmp_path / "final.qrels"
     final.write_text("q1 1 a 2\n")
-    with Project.create(path, user="ana") as project:
-        import_judgments(project, tmp_path / "r1.qrels")
+    with Project.create(path, annotator="ana") as project:
+        import_judgments(project, tmp_path / "r1.qrels", annotator="ana")
     shown: list[int] = []
     monkeypatch.setattr(ImportJudgmentsDialog, "exec", lambda d: QDialog.DialogCode.Accepted)  # the pool's judgments
     monkeypatch.setattr(release.ReleasePreviewDialog, "exec", lambda d: shown.append(d.table.rowCount()) or 0)

@@ -33,15 +33,15 @@ def rounds(tmp_path):
     for name, text in (("r1.qrels", ROUND_1), ("r2.qrels", ROUND_2), ("sys.run", RUN), ("other.run", OTHER)):
         (tmp_path / name).write_text(text)
     (tmp_path / "queries.tsv").write_text("q1\tfirst query\nq2\tsecond query\n")
-    with Project.create(path, user="tester") as p:
+    with Project.create(path, annotator="tester") as p:
         p.texts.import_topics(tmp_path / "queries.tsv")
-        p.judgments.import_qrels(tmp_path / "r1.qrels")
-        freeze_draft(p)
-        p.pools.new_draft_from(1)
-        p.judgments.import_qrels(tmp_path / "r2.qrels")
-        freeze_draft(p)
-        p.runs.import_run(tmp_path / "sys.run", name="sys")
-        p.runs.import_run(tmp_path / "other.run", name="other")
+        p.judgments.import_qrels(tmp_path / "r1.qrels", annotator="tester")
+        freeze_draft(p, annotator="tester")
+        p.pools.new_draft_from(1, annotator="tester")
+        p.judgments.import_qrels(tmp_path / "r2.qrels", annotator="tester")
+        freeze_draft(p, annotator="tester")
+        p.runs.import_run(tmp_path / "sys.run", name="sys", annotator="tester")
+        p.runs.import_run(tmp_path / "other.run", name="other", annotator="tester")
     return path
 
 

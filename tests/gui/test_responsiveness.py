@@ -35,9 +35,9 @@ def test_importing_and_checking_a_million_line_run_never_freezes_the_window(wind
     path = tmp_path / "big.ndcgproj"
     qrels = tmp_path / "q.txt"
     qrels.write_text("".join(f"q{i} 0 D{i * 1000 + 500} 1\n" for i in range(1000)))  # each at rank 501
-    with Project.create(path, user="tester") as p:
-        p.judgments.import_qrels(qrels)
-        freeze_draft(p)
+    with Project.create(path, annotator="tester") as p:
+        p.judgments.import_qrels(qrels, annotator="tester")
+        freeze_draft(p, annotator="tester")
     window.open_project(path)
     with StallMeter() as importing:
         started = time.perf_counter()

@@ -221,7 +221,7 @@ def test_a_hidden_runs_view_builds_its_table_when_shown_not_at_each_refresh(wind
     assert window.open_project(demo_path)
     window.tabs.setCurrentIndex(0)  # Annotate
     with resources.as_file(resources.files("ndcg_desktop.demo") / "dense.run") as path:
-        window.project.runs.import_run(path, name="dense again")
+        window.project.runs.import_run(path, name="dense again", annotator="tester")
     window.refresh()
     view = window.runs
     assert view.session.runs == ["bm25", "dense", "dense again"]  # the session knows at once
@@ -368,14 +368,14 @@ def test_fewer_than_10_queries_are_warned_of_as_ndcg_compare_warns(window, tmp_p
     """Found with issue 23: three queries, and the view said nothing of what `ndcg compare` warns about."""
     qrels = "".join(f"q{i} 0 D{j} {j}\n" for i in range(3) for j in range(3))
     path = tmp_path / "few.ndcgproj"
-    with Project.create(path, user="tester") as project:
+    with Project.create(path, annotator="tester") as project:
         (tmp_path / "q.txt").write_text(qrels)
-        project.judgments.import_qrels(tmp_path / "q.txt")
-        freeze_draft(project)
+        project.judgments.import_qrels(tmp_path / "q.txt", annotator="tester")
+        freeze_draft(project, annotator="tester")
         for name, order in (("a", (2, 1, 0)), ("b", (0, 1, 2))):
             lines = [f"q{i} Q0 D{j} {r + 1} {9 - r} {name}\n" for i in range(3) for r, j in enumerate(order)]
             (tmp_path / f"{name}.run").write_text("".join(lines))
-            project.runs.import_run(tmp_path / f"{name}.run", name=name)
+            project.runs.import_run(tmp_path / f"{name}.run", name=name, annotator="tester")
     view = runs_view(window, path, qtbot)
     warnings = view.table_panel.warnings
     assert warnings.text() == "" and not warnings.isVisibleTo(view)
@@ -397,15 +397,15 @@ def test_ties_at_k_and_the_corrected_superscripts_are_shown_as_ndcg_compare_prin
     universe = {"A": 3, "B": 2, "C": 1, "D": 0}
     queries = [f"q{i}" for i in range(1, 13)]
     path = tmp_path / "ties.ndcgproj"
-    with Project.create(path, user="tester") as project:
+    with Project.create(path, annotator="tester") as project:
         (tmp_path / "q.txt").write_text("".join(f"{q} 0 {d} {g}\n" for q in queries for d, g in universe.items()))
-        project.judgments.import_qrels(tmp_path / "q.txt")
-        freeze_draft(project)
+        project.judgments.import_qrels(tmp_path / "q.txt", annotator="tester")
+        freeze_draft(project, annotator="tester")
         tied = "".join(f"{q} Q0 {d} 0 {s} tied\n" for q in queries for d, s in zip("ABCD", (5, 4, 4, 1), strict=True))
         plain = "".join(f"{q} Q0 {d} {r} {9 - r} plain\n" for q in queries for r, d in enumerate("ADBC", 1))
         for name, text in (("tied", tied), ("plain", plain)):
             (tmp_path / f"{name}.run").write_text(text)
-            project.runs.import_run(tmp_path / f"{name}.run", name=name)
+            project.runs.import_run(tmp_path / f"{name}.run", name=name, annotator="tester")
     view = runs_view(window, path, qtbot)
     view.inputs.ks.setText("2")
     view.inputs.ks.editingFinished.emit()

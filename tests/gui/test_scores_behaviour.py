@@ -26,14 +26,14 @@ def make_project(folder, name="p", *, runs=(("sys", RUN), ("other", OTHER)), fre
     (folder / "q.txt").write_text(QRELS)
     (folder / "queries.tsv").write_text("q1\tfirst query\nq2\tsecond query\n")
     path = folder / f"{name}.ndcgproj"
-    with Project.create(path, user="tester") as p:
+    with Project.create(path, annotator="tester") as p:
         p.texts.import_topics(folder / "queries.tsv")
-        p.judgments.import_qrels(folder / "q.txt")
+        p.judgments.import_qrels(folder / "q.txt", annotator="tester")
         if freeze:
-            freeze_draft(p)
+            freeze_draft(p, annotator="tester")
         for i, (run_name, text) in enumerate(runs):
             (folder / f"run{i}.run").write_text(text)
-            p.runs.import_run(folder / f"run{i}.run", name=run_name)
+            p.runs.import_run(folder / f"run{i}.run", name=run_name, annotator="tester")
     return path
 
 
@@ -65,7 +65,7 @@ def test_opening_or_creating_a_project_resets_both_tabs_in_both_directions(windo
     bare = tmp_path / "b" / "bare.ndcgproj"
     bare.parent.mkdir()
     (bare.parent / "queries.tsv").write_text("n1\tnew query\n")
-    with Project.create(bare, user="tester") as p:
+    with Project.create(bare, annotator="tester") as p:
         p.texts.import_topics(bare.parent / "queries.tsv")
     window.open_project(scored)
     view = window.scores
@@ -142,12 +142,16 @@ def test_the_comparison_run_is_checked_and_no_message_names_a_command_line_optio
     qtbot.waitUntil(lambda: view.session.result is not None, timeout=10_000)
     assert view.session.result.second.evaluation.settings.duplicates.value == "first"
     # Errors reach the window without the command line's hints: a draft cannot be frozen with ungraded items.
-    window.project.pools.new_draft_from(1)
-    window.project.judgments.add_items(__import__("pandas").DataFrame({"query_id": ["q1"], "doc_id": ["Z"]}))
+    window.project.pools.new_draft_from(1, annotator="tester")
+    window.project.judgments.add_items(
+        __import__("pandas").DataFrame({"query_id": ["q1"], "doc_id": ["Z"]}), annotator="tester"
+    )
     from ndcg_desktop.gui import tasks as gui_tasks
 
     failed = []
-    gui_tasks.run_with_progress(window, "x", lambda **_: freeze_draft(window.project), print, failed.append)
+    gui_tasks.run_with_progress(
+        window, "x", lambda **_: freeze_draft(window.project, annotator="tester"), print, failed.append
+    )
     qtbot.waitUntil(lambda: bool(failed), timeout=10_000)
     texts = [text for _, text in messages] + failed + [view.missing_label.text()]
     assert [t for t in texts if "--" in t or "ndcg " in t] == []
@@ -207,7 +211,7 @@ def test_user_data_in_the_scores_view_is_plain_text(window, tmp_path, qtbot, red
 
 def test_discard_draft_asks_first_and_runs_in_the_background(window, tmp_path, qtbot, messages, monkeypatch):
     window.open_project(make_project(tmp_path / "a"))
-    window.project.pools.new_draft_from(1)
+    window.project.pools.new_draft_from(1, annotator="tester")
     window.refresh()
     editor = window.pool_editor
     assert editor.discard_action.isEnabled()

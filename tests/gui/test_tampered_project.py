@@ -26,9 +26,9 @@ TRIGGER = "frozen_judgment_not_updated"
 def frozen_then_tampered(tmp_path: Path, *, restore: bool) -> tuple[Path, str]:
     path = tmp_path / "t.ndcgproj"
     (tmp_path / "q.txt").write_text("q1 0 A 3\nq1 0 B 1\n")
-    with Project.create(path, user="ann") as project:
-        project.judgments.import_qrels(tmp_path / "q.txt")
-        recorded = freeze_draft(project).hash
+    with Project.create(path, annotator="ann") as project:
+        project.judgments.import_qrels(tmp_path / "q.txt", annotator="ann")
+        recorded = freeze_draft(project, annotator="ann").hash
     assert recorded is not None
     con = sqlite3.connect(path, isolation_level=None)
     sql = con.execute("SELECT sql FROM sqlite_master WHERE name = ?", (TRIGGER,)).fetchone()[0]
@@ -73,8 +73,8 @@ def test_altered_protection_offers_a_read_only_view_that_still_refuses_the_versi
 def test_a_read_only_project_file_opens_read_only_when_the_user_agrees(window, tmp_path, monkeypatch):
     path = tmp_path / "ro.ndcgproj"
     (tmp_path / "q.txt").write_text("q1 0 A 3\n")
-    with Project.create(path, user="ann") as project:
-        project.judgments.import_qrels(tmp_path / "q.txt")
+    with Project.create(path, annotator="ann") as project:
+        project.judgments.import_qrels(tmp_path / "q.txt", annotator="ann")
     try:
         subprocess.run(["mount", "--bind", str(path), str(path)], check=True, capture_output=True)
         subprocess.run(["mount", "-o", "remount,bind,ro", str(path)], check=True, capture_output=True)
@@ -94,9 +94,9 @@ def test_a_read_only_project_file_opens_read_only_when_the_user_agrees(window, t
 def tampered_hash(tmp_path: Path) -> str:
     """The hash the tampered judgments (A now 0, B 1) have: what a project freezing exactly them records."""
     (tmp_path / "changed.txt").write_text("q1 0 A 0\nq1 0 B 1\n")
-    with Project.create(tmp_path / "changed.ndcgproj", user="ann") as project:
-        project.judgments.import_qrels(tmp_path / "changed.txt")
-        now = freeze_draft(project).hash
+    with Project.create(tmp_path / "changed.ndcgproj", annotator="ann") as project:
+        project.judgments.import_qrels(tmp_path / "changed.txt", annotator="ann")
+        now = freeze_draft(project, annotator="ann").hash
     assert now is not None
     return now
 
@@ -116,7 +116,7 @@ def test_scores_refuses_a_changed_frozen_version_naming_both_hashes(window, tmp_
     now = tampered_hash(tmp_path)
     with Project.open(path) as project:  # a run to score: written through the store, the triggers still in place
         (tmp_path / "r.run").write_text("q1 Q0 A 1 2.0 s\nq1 Q0 B 2 1.0 s\n")
-        project.runs.import_run(tmp_path / "r.run", name="sys")
+        project.runs.import_run(tmp_path / "r.run", name="sys", annotator="ann")
     said = capture_messages(monkeypatch)
     assert window.open_project(path)
     assert len(said) == 1  # the opening's refusal (test above)
@@ -135,9 +135,9 @@ def test_a_frozen_version_flipped_back_to_a_draft_is_warned_about_and_opens_read
     version and its recorded hash, and never offers the flipped version for editing."""
     path = tmp_path / "f.ndcgproj"
     (tmp_path / "q.txt").write_text("q1 0 A 3\nq1 0 B 1\n")
-    with Project.create(path, user="ann") as project:
-        project.judgments.import_qrels(tmp_path / "q.txt")
-        recorded = freeze_draft(project).hash
+    with Project.create(path, annotator="ann") as project:
+        project.judgments.import_qrels(tmp_path / "q.txt", annotator="ann")
+        recorded = freeze_draft(project, annotator="ann").hash
     con = sqlite3.connect(path, isolation_level=None)
     sql = con.execute("SELECT sql FROM sqlite_master WHERE name = 'frozen_version_is_final'").fetchone()[0]
     con.execute("DROP TRIGGER frozen_version_is_final")

@@ -32,11 +32,11 @@ def team_project(tmp_path) -> Path:
     (tmp_path / "r.run").write_text(
         "".join(f"q{i} Q0 D{4 * i + k} {k + 1} {10 - k} sys\n" for i in range(6) for k in range(4))
     )
-    with Project.create(path, user="tester") as p:
+    with Project.create(path, annotator="tester") as p:
         p.texts.import_topics(tmp_path / "q.tsv")
         p.texts.import_documents(tmp_path / "d.jsonl")
-        p.runs.import_run(tmp_path / "r.run", name="sys")
-        pool_from_runs(p, ["sys"], 4)
+        p.runs.import_run(tmp_path / "r.run", name="sys", annotator="tester")
+        pool_from_runs(p, ["sys"], 4, annotator="tester")
     return path
 
 
@@ -124,9 +124,9 @@ def merged_team(window, team_project, tmp_path, qtbot, monkeypatch, messages):
     files = sorted(folder.glob("*.ndcgproj"))
     for path in files:
         _, items, _ = read_work_file(path)
-        with Project.open(path, user=path.stem) as work:
+        with Project.open(path) as work:
             for q, d in items[["query_id", "doc_id"]].itertuples(index=False):
-                work.set_grade(q, d, {"ana": 1, "ben": 2, "chen": 3}[path.stem])
+                work.judgments.set_grade(q, d, {"ana": 1, "ben": 2, "chen": 3}[path.stem], annotator=path.stem)
     monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: ([str(f) for f in files], ""))
     window.team.merge_action.trigger()
     qtbot.waitUntil(lambda: any("wait in the Adjudicate view" in text for _, text in messages), timeout=20000)
@@ -176,16 +176,16 @@ def test_the_window_grades_in_a_work_file_as_its_annotator_and_says_so(
     window, team_project, tmp_path, monkeypatch, messages
 ):
     """Issue 24 item 3: bob's work file opened by a window whose user is not stated is graded as bob; a window whose
-    user is alice is refused it (tasks.work_files.grader decides for both fronts)."""
+    user is alice is refused it (tasks.identity.annotator decides for both fronts)."""
     from ndcg_desktop.tasks.teams import assign_work
 
     monkeypatch.delenv("NDCG_USER", raising=False)
-    with Project.open(team_project, user="tester") as project:
+    with Project.open(team_project) as project:
         files = assign_work(project, ["bob"], tmp_path / "work", overlap=0.0).files
     window.prefs.annotator = ""
     window.prefs.save()  # the saved name is the command line's too (tasks.identity)
     assert window.open_project(files["bob"])
-    assert window.project is not None and window.project.file.user == "bob"
+    assert window.project is not None and window.slot.annotator == "bob"
     handed = read_work_file(files["bob"])[0].assigned_at[:10]  # the banner the issue asks for: who, for what, when
     assert window.grader_label.text() == f"Grading as bob for team.ndcgproj, handed out {handed}"
     window.close_project()

@@ -29,9 +29,9 @@ def test_views_in_dark_and_high_contrast_palettes(themed, theme, window, small_p
     from ndcg_desktop.store import Project
 
     with Project.open(small_project) as p:
-        p.judgments.remove_ungraded()
-        freeze_draft(p)
-        p.pools.new_draft_from(1)
+        p.judgments.remove_ungraded(annotator="tester")
+        freeze_draft(p, annotator="tester")
+        p.pools.new_draft_from(1, annotator="tester")
     window.resize(1200, 760)
     window.open_project(small_project)
     qtbot.wait(30)

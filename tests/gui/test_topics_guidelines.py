@@ -30,9 +30,9 @@ GUIDE = "# Grading\n\n- **3** answers it\n- **0** off topic\n"
 def topic_project(small_project, tmp_path):
     """small_project with q1 as a TREC topic (a long narrative) and q2 a plain query string."""
     (tmp_path / "topics.txt").write_text(TOPICS, encoding="utf-8")
-    with Project.open(small_project, user="tester") as project:
+    with Project.open(small_project) as project:
         project.texts.import_topics(tmp_path / "topics.txt")
-        project.texts.set_guidelines(GUIDE, source="file:g.md")
+        project.texts.set_guidelines(GUIDE, source="file:g.md", annotator="tester")
     return small_project
 
 
@@ -78,7 +78,7 @@ def test_the_topic_shows_title_in_bold_and_description_and_narrative_below(windo
 
 
 def test_highlighting_uses_the_title_and_description_terms(window, topic_project, tmp_path):
-    with Project.open(topic_project, user="tester") as project:
+    with Project.open(topic_project) as project:
         doc = {"doc_id": "A", "title": "t", "text": "Pools are hashed before scoring. Swimming is fun."}
         (tmp_path / "a.jsonl").write_text(json.dumps(doc) + "\n")
         project.texts.import_documents(tmp_path / "a.jsonl")
@@ -162,9 +162,11 @@ def test_markup_in_topics_and_guidelines_loads_nothing(window, small_project, tm
     (tmp_path / "t.jsonl").write_text(
         json.dumps({"query_id": "q1", "title": f"{tag} t", "description": f"{tag} d", "narrative": f"{tag} n"}) + "\n"
     )
-    with Project.open(small_project, user="tester") as project:
+    with Project.open(small_project) as project:
         project.texts.import_topics(tmp_path / "t.jsonl")
-        project.texts.set_guidelines(f"![red]({red.as_uri()})\n\n{tag}\n\n<b>raw</b>\n", source="window")
+        project.texts.set_guidelines(
+            f"![red]({red.as_uri()})\n\n{tag}\n\n<b>raw</b>\n", source="window", annotator="tester"
+        )
     window.open_project(small_project)
     _select(window, "q1")
     ws = window.workspace
@@ -249,7 +251,7 @@ def test_a_long_trec_narrative_is_shown_whole_with_its_list_apart(window, qtbot,
         f"<narr> Narrative\n{narrative}\n</top>\n",
         encoding="utf-8",
     )
-    with Project.open(small_project, user="tester") as project:
+    with Project.open(small_project) as project:
         project.texts.import_topics(tmp_path / "core.txt")
     window.resize(*size)
     window.open_project(small_project)

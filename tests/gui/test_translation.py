@@ -94,9 +94,9 @@ def test_main_views_in_chinese_leave_nothing_in_english(qapp, qtbot, small_proje
     from ndcg_desktop.store import Project
 
     with Project.open(small_project) as p:
-        p.judgments.remove_ungraded()
-        freeze_draft(p)
-        p.pools.new_draft_from(1)
+        p.judgments.remove_ungraded(annotator="tester")
+        freeze_draft(p, annotator="tester")
+        p.pools.new_draft_from(1, annotator="tester")
     assert i18n.install(qapp, "zh_CN") == "zh_CN"
     try:
         window = MainWindow()

@@ -41,10 +41,12 @@ def expected_flags(folder, k: int) -> dict[str, int]:
 def test_gui_equals_cli_and_trec_eval_on_its_test_files(window, tmp_path, data_dir, qtbot, capsys, k):
     folder = data_dir / "trec_eval_test"
     path = tmp_path / "trec.ndcgproj"
-    with Project.create(path, scale=GradeScale(-1, 4), user="tester") as p:
-        p.judgments.import_qrels(folder / "qrels.rel_level")  # grades -1..4; -1 is unjudged, as in trec_eval
-        freeze_draft(p)
-        p.runs.import_run(folder / "results.test", name="results")
+    with Project.create(path, scale=GradeScale(-1, 4), annotator="tester") as p:
+        p.judgments.import_qrels(
+            folder / "qrels.rel_level", annotator="tester"
+        )  # grades -1..4; -1 is unjudged, as in trec_eval
+        freeze_draft(p, annotator="tester")
+        p.runs.import_run(folder / "results.test", name="results", annotator="tester")
     window.open_project(path)
     view = window.scores
     view.k.setValue(k)

@@ -35,8 +35,8 @@ def stored(path, version) -> dict[str, tuple[int, int]]:
 def frozen_then_draft(path) -> None:
     """v1 frozen from the small project's graded items (q1: A=3, B=2), and draft v2 copied from it."""
     with Project.open(path) as p:
-        freeze_draft(p, remove_ungraded=True)
-        p.pools.new_draft_from(1)
+        freeze_draft(p, remove_ungraded=True, annotator="tester")
+        p.pools.new_draft_from(1, annotator="tester")
 
 
 def test_undoing_a_send_for_judging_takes_the_documents_out_of_annotate(window, small_project, qtbot, messages):
@@ -44,7 +44,9 @@ def test_undoing_a_send_for_judging_takes_the_documents_out_of_annotate(window, 
     window.open_project(small_project)
     ws = window.workspace
     plan = plan_send_for_judging(window.project, "sys", 1, depth=10)
-    sent = apply_send_for_judging(window.project, plan)  # what the Scores view's dialog does on a worker
+    sent = apply_send_for_judging(
+        window.project, plan, annotator="tester"
+    )  # what the Scores view's dialog does on a worker
     window._sent_for_judging(sent, "sys")
     assert "X" in ws.pool.doc_ids() and listed(window)["q1"] == (3, 2)
     window.undo_stack.undo()
@@ -201,11 +203,11 @@ def test_redoing_a_send_for_judging_shows_the_draft_again(window, small_project,
     """Sent from frozen v1 into a new draft: undo takes the draft away (v1 shown), redo brings it back and shows it,
     as after the first send."""
     with Project.open(small_project) as p:
-        freeze_draft(p, remove_ungraded=True)
+        freeze_draft(p, remove_ungraded=True, annotator="tester")
     window.open_project(small_project)
     ws = window.workspace
     plan = plan_send_for_judging(window.project, "sys", 1, depth=10)
-    sent = apply_send_for_judging(window.project, plan)
+    sent = apply_send_for_judging(window.project, plan, annotator="tester")
     window._sent_for_judging(sent, "sys")
     assert (window.current_version().version, ws.session.version.version) == (2, 2)
     window.undo_stack.undo()

@@ -82,7 +82,7 @@ def test_the_adjudicate_detail_pane_shows_the_selected_items_ratings_as_they_are
     assert f"tester: {int(mine['grade'])}" in view.detail.toPlainText()
     theirs = view.found.ratings[(view.found.ratings["doc_id"] == d) & (view.found.ratings["annotator"] != "tester")]
     new = min(set(range(4)) - {int(mine["grade"]), *theirs["grade"].astype(int)})  # still a disagreement
-    window.project.set_grade(q, d, new, version=view.found.version)
+    window.project.judgments.set_grade(q, d, new, version=view.found.version, annotator="tester")
     view.changed.emit()  # as every write in the window does
     assert view.detail.toPlainText() == ""  # not shown beside a list being computed again
     qtbot.waitUntil(lambda: view.found is not None and view._selected() is not None, timeout=20_000)

@@ -66,7 +66,7 @@ def test_compare_pool_versions_offers_every_policy_and_words_a_refusal_in_its_ow
     run = tmp_path / "dup.txt"  # A twice (a duplicate) and Z (judged in neither version)
     run.write_text("q1 Q0 A 1 3 t\nq1 Q0 A 2 2 t\nq1 Q0 Z 3 1 t\nq2 Q0 F 1 1 t\n")
     with Project.open(two_versions) as project:
-        project.runs.import_run(run, name="dup")
+        project.runs.import_run(run, name="dup", annotator="tester")
     assert window.open_project(two_versions)
     dialog = window.pool_diff.open()
     assert [name for name, _caption, _options in POLICIES] == [

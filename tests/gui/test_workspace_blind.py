@@ -19,8 +19,8 @@ def make(tmp_path):
     path = tmp_path / "blind.ndcgproj"
     qrels = tmp_path / "j.qrels"
     qrels.write_text("".join(f"{q} 0 {d} -1\n" for q in ("q1", "q2") for d in DOCS))
-    with Project.create(path, user="tester") as p:
-        p.judgments.import_qrels(qrels, negative_as_ungraded=True)
+    with Project.create(path, annotator="tester") as p:
+        p.judgments.import_qrels(qrels, negative_as_ungraded=True, annotator="tester")
     return path
 
 

@@ -206,7 +206,7 @@ def test_f1_lists_the_projects_own_keys_and_the_status_bar_says_why_a_key_did_no
 
 def test_build_pool_without_runs_says_to_import_one(window, tmp_path, monkeypatch):
     path = tmp_path / "no_runs.ndcgproj"
-    Project.create(path, user="tester").close()
+    Project.create(path, annotator="tester").close()
     window.open_project(path)
     assert window.pool_action.isEnabled()
     seen = {}
@@ -254,7 +254,7 @@ def test_the_status_bar_says_why_n_e_or_a_digit_did_nothing(window, small_projec
     assert window.statusBar().currentMessage() == "No query in the list has ungraded documents left."
     window.close_project()
     with Project.open(small_project) as p:
-        freeze_draft(p)
+        freeze_draft(p, annotator="tester")
     window.open_project(small_project)
     ws.pool_view.setFocus()
     frozen = "Pool v1 is frozen: its grades cannot change (Pool ▸ New draft from this version)."

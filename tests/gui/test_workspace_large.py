@@ -25,10 +25,10 @@ def test_a_5_mb_document_on_one_line_shows_at_once_with_marks_in_its_first_part(
     (tmp_path / "q.tsv").write_text("q1\tfreezing pools\n")
     (tmp_path / "d.jsonl").write_text(json.dumps({"doc_id": "BIG", "title": "big", "text": text}) + "\n")
     (tmp_path / "j.qrels").write_text("q1 0 BIG -1\n")
-    with Project.create(path, user="tester") as p:
+    with Project.create(path, annotator="tester") as p:
         p.texts.import_topics(tmp_path / "q.tsv")
         p.texts.import_documents(tmp_path / "d.jsonl")
-        p.judgments.import_qrels(tmp_path / "j.qrels", negative_as_ungraded=True)
+        p.judgments.import_qrels(tmp_path / "j.qrels", negative_as_ungraded=True, annotator="tester")
     window.resize(1280, 800)
     started = time.perf_counter()
     window.open_project(path)
@@ -58,8 +58,8 @@ def test_a_large_scale_gets_a_number_box_not_a_button_per_grade(window, tmp_path
     path = tmp_path / "wide.ndcgproj"
     (tmp_path / "j.qrels").write_text("q1 0 A -1\nq1 0 B -1\n")
     scale = GradeScale(0, 100)
-    with Project.create(path, user="tester", scale=scale) as p:
-        p.judgments.import_qrels(tmp_path / "j.qrels", negative_as_ungraded=True)
+    with Project.create(path, annotator="tester", scale=scale) as p:
+        p.judgments.import_qrels(tmp_path / "j.qrels", negative_as_ungraded=True, annotator="tester")
     window.open_project(path)
     ws = window.workspace
     qtbot.wait(1)
@@ -83,8 +83,8 @@ def test_a_project_with_a_scale_of_a_million_grades_opens_at_once(window, tmp_pa
     """The store now caps a scale's width; a project written before the cap must still open."""
     path = tmp_path / "huge.ndcgproj"
     (tmp_path / "j.qrels").write_text("q1 0 A -1\n")
-    with Project.create(path, user="tester") as p:
-        p.judgments.import_qrels(tmp_path / "j.qrels", negative_as_ungraded=True)
+    with Project.create(path, annotator="tester") as p:
+        p.judgments.import_qrels(tmp_path / "j.qrels", negative_as_ungraded=True, annotator="tester")
     conn = sqlite3.connect(path)
     with conn:
         conn.execute("UPDATE pool_versions SET scale_high = 1000000")
@@ -121,8 +121,8 @@ def test_reloading_thousands_of_queries_sorts_them_without_asking_the_view_for_e
     """After every import or send, the query list reloads; a proxy sort asked data() ~15 times per query."""
     path = tmp_path / "many.ndcgproj"
     (tmp_path / "j.qrels").write_text("".join(f"q{i} 0 D{i} -1\n" for i in range(3000, 0, -1)))
-    with Project.create(path, user="tester") as p:
-        p.judgments.import_qrels(tmp_path / "j.qrels", negative_as_ungraded=True)
+    with Project.create(path, annotator="tester") as p:
+        p.judgments.import_qrels(tmp_path / "j.qrels", negative_as_ungraded=True, annotator="tester")
     window.open_project(path)
     qtbot.wait(1)
     ws = window.workspace
@@ -145,8 +145,8 @@ def test_query_columns_fit_their_widest_text_without_measuring_every_row_through
     long_id = "q" + "W" * 60  # sorts after every qNNNN: far past the 200 rows Qt would have measured
     lines = [f"q{i} 0 D{i} -1\n" for i in range(1, 3000)] + [f"{long_id} 0 D0 -1\n"]
     (tmp_path / "j.qrels").write_text("".join(lines))
-    with Project.create(path, user="tester") as p:
-        p.judgments.import_qrels(tmp_path / "j.qrels", negative_as_ungraded=True)
+    with Project.create(path, annotator="tester") as p:
+        p.judgments.import_qrels(tmp_path / "j.qrels", negative_as_ungraded=True, annotator="tester")
     window.open_project(path)
     qtbot.wait(1)
     ws = window.workspace
@@ -175,8 +175,8 @@ def test_a_thousand_document_pool_is_sorted_without_asking_the_view_for_each_val
     grades = {d: (i % 4 if i % 3 else None) for i, d in enumerate(docs)}  # a third ungraded, grades 0..3 repeating
     lines = [f"q1 0 {d} {-1 if g is None else g}\n" for d, g in grades.items()]
     (tmp_path / "j.qrels").write_text("".join(lines))
-    with Project.create(path, user="tester") as p:
-        p.judgments.import_qrels(tmp_path / "j.qrels", negative_as_ungraded=True)
+    with Project.create(path, annotator="tester") as p:
+        p.judgments.import_qrels(tmp_path / "j.qrels", negative_as_ungraded=True, annotator="tester")
         p.judgments.set_judging_order(DOC_ID)
     window.open_project(path)
     qtbot.wait(1)

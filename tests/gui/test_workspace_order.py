@@ -14,8 +14,8 @@ def test_build_pool_preview_lists_queries_in_natural_order(window, tmp_path, mon
     run = tmp_path / "r.run"
     ids = ["q10", "q2", "q1", "q11", "q100"]
     run.write_text("".join(f"{q} Q0 D{i} 1 1 s\n" for i, q in enumerate(ids)))
-    with Project.create(path, user="tester") as p:
-        p.runs.import_run(run, name="r")
+    with Project.create(path, annotator="tester") as p:
+        p.runs.import_run(run, name="r", annotator="tester")
     window.open_project(path)
     listed = {}
 
@@ -34,8 +34,8 @@ def test_query_list_and_pool_sort_naturally(window, tmp_path):
     path = tmp_path / "natural.ndcgproj"
     qrels = tmp_path / "j.qrels"
     qrels.write_text("".join(f"q{q} 0 D{d} -1\n" for q in (10, 2, 1) for d in (10, 9, 100)))
-    with Project.create(path, user="tester") as p:
-        p.judgments.import_qrels(qrels, negative_as_ungraded=True)
+    with Project.create(path, annotator="tester") as p:
+        p.judgments.import_qrels(qrels, negative_as_ungraded=True, annotator="tester")
         p.judgments.set_judging_order("doc_id")  # the default is blind order (tests/gui/test_workspace_blind.py)
     window.open_project(path)
     ws = window.workspace
@@ -51,8 +51,8 @@ def test_the_build_pool_preview_table_is_prepared_on_the_worker(window, tmp_path
     path = tmp_path / "many.ndcgproj"
     run = tmp_path / "r.run"
     run.write_text("".join(f"q{q} Q0 D{q}-{d} {d} {9 - d} s\n" for q in range(300) for d in range(1, 4)))
-    with Project.create(path, user="tester") as p:
-        p.runs.import_run(run, name="r")
+    with Project.create(path, annotator="tester") as p:
+        p.runs.import_run(run, name="r", annotator="tester")
     window.open_project(path)
     original, on_gui = pools_dialogs.pool_preview_table, []
 

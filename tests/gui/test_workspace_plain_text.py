@@ -54,10 +54,10 @@ def hostile_project(tmp_path, red_png):
     (tmp_path / "d.jsonl").write_text(json.dumps(doc) + "\n")
     (tmp_path / "j.qrels").write_text("q1 0 D1 -1\n")
     labels = [f"{tag}not", "related", "high", "perfect"]
-    with Project.create(path, user="tester", labels=labels) as p:
+    with Project.create(path, annotator="tester", labels=labels) as p:
         p.texts.import_topics(tmp_path / "q.tsv")
         p.texts.import_documents(tmp_path / "d.jsonl")
-        p.judgments.import_qrels(tmp_path / "j.qrels", negative_as_ungraded=True)
+        p.judgments.import_qrels(tmp_path / "j.qrels", negative_as_ungraded=True, annotator="tester")
     # IDs with markup can no longer be imported; a project written before that rule still shows them as text.
     conn = sqlite3.connect(path)
     with conn:

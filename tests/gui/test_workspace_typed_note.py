@@ -13,7 +13,7 @@ from tests.tasks.test_blind_to_models import model_rates
 
 
 def notes(path) -> dict[tuple[str, str], str]:
-    with Project.open(path, user="tester", read_only=True) as p:
+    with Project.open(path, read_only=True) as p:
         items = p.pools.pool_items(p.pools.draft().version)
     return {(q, d): n for q, d, n in items[["query_id", "doc_id", "note"]].itertuples(index=False) if n}
 

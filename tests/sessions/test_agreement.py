@@ -22,10 +22,10 @@ def loader(project, version, settings, **kwargs):
 
 def test_inputs_drop_the_result_and_stale_results_are_refused(tmp_path):
     (tmp_path / "q.txt").write_text("q1 0 A 3\nq1 0 B 0\n")
-    with Project.create(tmp_path / "p.ndcgproj", user="lead") as project:
-        project.judgments.import_qrels(tmp_path / "q.txt")
-        freeze_draft(project)
-        project.pools.new_draft_from(1)
+    with Project.create(tmp_path / "p.ndcgproj", annotator="lead") as project:
+        project.judgments.import_qrels(tmp_path / "q.txt", annotator="lead")
+        freeze_draft(project, annotator="lead")
+        project.pools.new_draft_from(1, annotator="lead")
         session = AgreementSession(loader)
         seen: list[frozenset[str]] = []
         session.changed.connect(seen.append)
@@ -54,10 +54,10 @@ def test_policies_are_not_carried_to_another_pool_version_or_project(tmp_path):
 
     (tmp_path / "q.txt").write_text("q1 0 A 3\nq1 0 B 0\n")
     refusing = EvalSettings()
-    with Project.create(tmp_path / "p.ndcgproj", user="lead") as project:
-        project.judgments.import_qrels(tmp_path / "q.txt")
-        freeze_draft(project)
-        project.pools.new_draft_from(1)
+    with Project.create(tmp_path / "p.ndcgproj", annotator="lead") as project:
+        project.judgments.import_qrels(tmp_path / "q.txt", annotator="lead")
+        freeze_draft(project, annotator="lead")
+        project.pools.new_draft_from(1, annotator="lead")
         session = AgreementSession(loader)
         session.set_project(project)
         chosen = {
@@ -92,8 +92,8 @@ def test_the_caption_warns_of_two_identical_annotators_and_gives_the_figure_with
         return compute_agreement(project, project.pools.version(version), twice, settings, **kwargs)
 
     (tmp_path / "q.txt").write_text("q1 0 A 3\nq1 0 B 0\n")
-    with Project.create(tmp_path / "p.ndcgproj", user="lead") as project:
-        project.judgments.import_qrels(tmp_path / "q.txt")
+    with Project.create(tmp_path / "p.ndcgproj", annotator="lead") as project:
+        project.judgments.import_qrels(tmp_path / "q.txt", annotator="lead")
         session = AgreementSession(twice_loader)
         session.set_project(project)
         assert session.warnings() == []  # nothing computed yet
@@ -119,9 +119,9 @@ def test_the_session_gives_the_caveats_ndcg_agreement_prints(tmp_path):
     from ndcg_desktop.tasks.agreement import FEW_SHARED_ITEMS, Caveat, caveats
 
     (tmp_path / "q.txt").write_text("q1 0 A 3\nq1 0 B 0\n")
-    with Project.create(tmp_path / "p.ndcgproj", user="lead") as project:
-        project.judgments.import_qrels(tmp_path / "q.txt")
-        freeze_draft(project)
+    with Project.create(tmp_path / "p.ndcgproj", annotator="lead") as project:
+        project.judgments.import_qrels(tmp_path / "q.txt", annotator="lead")
+        freeze_draft(project, annotator="lead")
         session = AgreementSession(loader)
         session.set_project(project)
         assert session.caveats() == []

@@ -39,10 +39,10 @@ def path(tmp_path):
     (tmp_path / "j.qrels").write_text(QRELS)
     (tmp_path / "r.run").write_text(RUN)
     target = tmp_path / "p.ndcgproj"
-    with Project.create(target, user="ann") as p:
+    with Project.create(target, annotator="ann") as p:
         p.texts.import_topics(tmp_path / "q.tsv")
-        p.judgments.import_qrels(tmp_path / "j.qrels", negative_as_ungraded=True)
-        p.runs.import_run(tmp_path / "r.run", name="sys")
+        p.judgments.import_qrels(tmp_path / "j.qrels", negative_as_ungraded=True, annotator="ann")
+        p.runs.import_run(tmp_path / "r.run", name="sys", annotator="ann")
         p.judgments.set_judging_order(DOC_ID)
     return target
 
@@ -52,10 +52,10 @@ def opened():
     """opened(path, **open_args) -> (slot, session): a session following a slot with the project open."""
     slots: list[ProjectSlot] = []
 
-    def make(target, **kwargs):
+    def make(target, *, user="ann", **kwargs):
         slot, session = ProjectSlot(), AnnotateSession()
         session.follow(slot)
-        slot.open(Project.open(target, **{"user": "ann", **kwargs}))
+        slot.open(Project.open(target, **kwargs), annotator=user)
         slots.append(slot)
         return slot, session
 
@@ -116,14 +116,14 @@ def test_why_a_key_does_nothing_and_when_a_regrade_is_confirmed(path, opened, tm
     session.select_item(None)
     assert session.key(1) == Refusal("no_document")
     assert session.note_refusal() == Refusal("no_document")
-    freeze_draft(session.project, remove_ungraded=True)
+    freeze_draft(session.project, remove_ungraded=True, annotator="ann")
     assert session.version.frozen and session.version.version == 1  # a frozen shown version stays shown
     assert session.key(1) == Refusal("frozen", version=1)
     assert session.next_query(["q1", "q2"]) == Refusal("frozen", version=1)  # N: nothing to grade in it
     _slot2, reader = opened(path, read_only=True)
     assert reader.key(1) == Refusal("read_only")
     empty = tmp_path / "e.ndcgproj"
-    Project.create(empty, user="ann").close()
+    Project.create(empty, annotator="ann").close()
     _slot3, nothing = opened(empty)
     assert nothing.key(1) == Refusal("no_pool")
     assert nothing.locked() == Refusal("no_pool")
@@ -171,9 +171,9 @@ def test_only_ungraded_items_shown_and_moving_with_j_and_k(path, opened):
 def test_items_awaiting_adjudication_are_not_ordinary_ungraded_items(path, opened, tmp_path):
     (tmp_path / "ana.qrels").write_text("q2 0 E 1\n")
     (tmp_path / "ben.qrels").write_text("q2 0 E 3\n")
-    with Project.open(path, user="lead") as p:
-        import_ratings(p, tmp_path / "ana.qrels", "ana")
-        import_ratings(p, tmp_path / "ben.qrels", "ben")
+    with Project.open(path) as p:
+        import_ratings(p, tmp_path / "ana.qrels", "ana", imported_by="lead")
+        import_ratings(p, tmp_path / "ben.qrels", "ben", imported_by="lead")
     _slot, session = opened(path)
     assert counts(session)["q2"] == (1, 0, 1)
     assert session.query_state(session.queries.row_of("q2")) == "awaiting"
@@ -197,12 +197,14 @@ def test_the_note_is_read_written_and_put_back(path, opened):
 
 def test_undoing_a_send_for_judging_takes_the_documents_out_of_what_is_shown(path, opened):
     with Project.open(path) as p:
-        freeze_draft(p, remove_ungraded=True)
-        p.pools.new_draft_from(1)
+        freeze_draft(p, remove_ungraded=True, annotator="ann")
+        p.pools.new_draft_from(1, annotator="ann")
     _slot, session = opened(path)
-    sent = apply_send_for_judging(session.project, plan_send_for_judging(session.project, "sys", 1, depth=10))
+    sent = apply_send_for_judging(
+        session.project, plan_send_for_judging(session.project, "sys", 1, depth=10), annotator="ann"
+    )
     assert session.version.version == 2 and "X" in session.pool.docs and counts(session)["q1"] == (3, 2, 0)
-    take_back_sent(session.project, sent)
+    take_back_sent(session.project, sent, annotator="ann")
     assert session.version.version == 2 and session.query_id == "q1"
     assert session.pool.docs == ["A", "B"] and counts(session) == {"q1": (2, 2, 0), "q2": (0, 0, 0)}
     assert session.progress() == (2, 2)
@@ -211,16 +213,16 @@ def test_undoing_a_send_for_judging_takes_the_documents_out_of_what_is_shown(pat
 
 def test_a_send_into_a_new_draft_its_undo_and_its_redo_show_the_draft_each_time(path, opened):
     with Project.open(path) as p:
-        freeze_draft(p, remove_ungraded=True)
+        freeze_draft(p, remove_ungraded=True, annotator="ann")
     _slot, session = opened(path)
     project = session.project
     session.select_item("A")
-    sent = apply_send_for_judging(project, plan_send_for_judging(project, "sys", 1, depth=10))
+    sent = apply_send_for_judging(project, plan_send_for_judging(project, "sys", 1, depth=10), annotator="ann")
     assert session.version.version == 2  # a new draft is shown
     assert (session.query_id, session.doc_id) == ("q1", "X")  # the query stays; the draft's first ungraded item
-    taken = take_back_sent(project, sent)
+    taken = take_back_sent(project, sent, annotator="ann")
     assert (session.version.version, session.version.frozen) == (1, True)  # the draft went: the last frozen one
-    project.undo.restore(taken, action="redo send for judging")  # what the command's redo does
+    project.undo.restore(taken, action="redo send for judging", annotator="ann")  # what the command's redo does
     assert (session.version.version, session.version.frozen) == (2, False)  # shown again, as after the send
     assert (session.query_id, session.doc_id) == ("q1", "X")  # its first ungraded item, as after the send
 
@@ -230,30 +232,32 @@ def test_a_send_into_a_new_draft_its_undo_and_its_redo_show_the_draft_each_time(
 )
 def test_a_draft_that_appears_is_shown_whatever_brought_it(path, opened, tmp_path, how):
     """The class of the redone send's defect: every way a draft appears shows it, as a new draft is shown."""
-    with Project.open(path, user="ann") as p:
-        freeze_draft(p, remove_ungraded=True)
+    with Project.open(path) as p:
+        freeze_draft(p, remove_ungraded=True, annotator="ann")
         if how == "undo of a discard":
-            p.pools.new_draft_from(1)
+            p.pools.new_draft_from(1, annotator="ann")
     _slot, session = opened(path)
     project = session.project
     assert session.version.version == (2 if how == "undo of a discard" else 1)
     if how == "new draft":
-        project.pools.new_draft_from(1)
+        project.pools.new_draft_from(1, annotator="ann")
     elif how == "send for judging":
-        apply_send_for_judging(project, plan_send_for_judging(project, "sys", 1, depth=10))
+        apply_send_for_judging(project, plan_send_for_judging(project, "sys", 1, depth=10), annotator="ann")
     elif how == "redo of a send":
         taken = take_back_sent(
-            project, apply_send_for_judging(project, plan_send_for_judging(project, "sys", 1, depth=10))
+            project,
+            apply_send_for_judging(project, plan_send_for_judging(project, "sys", 1, depth=10), annotator="ann"),
+            annotator="ann",
         )
         assert session.version.version == 1
-        project.undo.restore(taken, action="redo send for judging")
+        project.undo.restore(taken, action="redo send for judging", annotator="ann")
     elif how == "undo of a discard":
-        discarded = discard(project, plan_discard(project))
+        discarded = discard(project, plan_discard(project), annotator="ann")
         assert session.version.version == 1
-        restore_discarded(project, discarded)
+        restore_discarded(project, discarded, annotator="ann")
     else:
         (tmp_path / "ana.qrels").write_text("q2 0 E 1\n")
-        import_ratings(project, tmp_path / "ana.qrels", "ana")
+        import_ratings(project, tmp_path / "ana.qrels", "ana", imported_by="ann")
     assert (session.version.version, session.version.frozen) == (2, False)
     stored = project.pools.query_progress(2)  # its counts, as the file has them
     assert counts(session) == {
@@ -264,13 +268,13 @@ def test_a_draft_that_appears_is_shown_whatever_brought_it(path, opened, tmp_pat
 
 def test_a_discard_shows_the_last_frozen_version_with_its_counts(path, opened):
     with Project.open(path) as p:
-        freeze_draft(p, remove_ungraded=True)
-        p.pools.new_draft_from(1)
+        freeze_draft(p, remove_ungraded=True, annotator="ann")
+        p.pools.new_draft_from(1, annotator="ann")
     _slot, session = opened(path)
     session.grade_item(2, "q1", "A", 1)
     seen: list[frozenset[str]] = []
     session.changed.connect(seen.append)
-    discard(session.project, plan_discard(session.project))
+    discard(session.project, plan_discard(session.project), annotator="ann")
     assert VERSION in seen[-1]
     assert (session.version.version, session.version.frozen) == (1, True)
     assert [v.version for v in session.versions] == [1]
@@ -281,8 +285,8 @@ def test_a_discard_shows_the_last_frozen_version_with_its_counts(path, opened):
 
 def test_the_version_chosen_is_shown_and_a_missing_one_gives_way(path, opened):
     with Project.open(path) as p:
-        freeze_draft(p, remove_ungraded=True)
-        p.pools.new_draft_from(1)
+        freeze_draft(p, remove_ungraded=True, annotator="ann")
+        p.pools.new_draft_from(1, annotator="ann")
     _slot, session = opened(path)
     assert session.version.version == 2
     session.show_version(1)
@@ -309,7 +313,7 @@ def test_a_large_list_is_read_by_a_job_and_a_late_one_is_dropped(path, opened, m
 
 def test_a_refused_frozen_version_is_forgotten(path, opened, monkeypatch):
     with Project.open(path) as p:
-        freeze_draft(p, remove_ungraded=True)
+        freeze_draft(p, remove_ungraded=True, annotator="ann")
     slot, session = opened(path)
     seen: list[frozenset[str]] = []
     session.changed.connect(seen.append)
@@ -337,16 +341,15 @@ def test_closing_forgets_everything_and_another_project_starts_over(path, opened
     assert len(session.queries) == 0 and session.pool.docs == [] and {QUERIES, POOL} <= seen[-1]
     other = tmp_path / "o.ndcgproj"
     (tmp_path / "o.qrels").write_text("z1 0 Z 1\n")
-    with Project.create(other, user="ann") as p:
-        p.judgments.import_qrels(tmp_path / "o.qrels")
-    slot.open(Project.open(other))
+    with Project.create(other, annotator="ann") as p:
+        p.judgments.import_qrels(tmp_path / "o.qrels", annotator="ann")
+    slot.open(Project.open(other), annotator="ann")
     assert session.queries.ids == ["z1"] and session.pool.docs == ["Z"]
 
 
 def test_who_is_grading_comes_from_the_identity_and_a_work_file_is_its_annotators(path, opened, tmp_path, monkeypatch):
-    from ndcg_desktop.tasks.identity import grading_name
+    from ndcg_desktop.tasks.identity import grading_name, open_to_grade
     from ndcg_desktop.tasks.teams import assign_work
-    from ndcg_desktop.tasks.work_files import open_to_grade
 
     monkeypatch.setenv("NDCG_USER", "carol")
     slot, session = opened(path, user=grading_name())
@@ -354,14 +357,15 @@ def test_who_is_grading_comes_from_the_identity_and_a_work_file_is_its_annotator
     session.grade_item(1, "q1", "C", 1)
     assert session.pool.annotators[session.item("C")] == "carol"
     slot.close()
-    with Project.open(path, user="lead") as p:
+    with Project.open(path) as p:
         files = assign_work(p, ["bob"], tmp_path / "work", overlap=0.0).files
     monkeypatch.delenv("NDCG_USER")
     monkeypatch.setenv("NDCG_DESKTOP_CONFIG_DIR", str(tmp_path / "config"))  # no saved name
     work = AnnotateSession()
     work_slot = ProjectSlot()
     work.follow(work_slot)
-    work_slot.open(open_to_grade(files["bob"]))
+    opened = open_to_grade(files["bob"])
+    work_slot.open(opened.project, annotator=opened.annotator)
     name, origin = work.grading_as()
     assert name == "bob" and origin is not None and origin.annotator == "bob"
     work_slot.close()

@@ -72,3 +72,14 @@ def test_the_next_query_to_grade():
     assert next_query_to_grade([0, 3, 0, 1], current=3) == 1
     assert next_query_to_grade([0, 0], current=0) is None
     assert next_query_to_grade([], current=-1) is None
+
+
+@pytest.mark.parametrize("who", ["ANA", "Ana", "ａｎａ", "A\u0301na"])
+def test_a_name_differing_only_in_case_width_or_accents_is_the_grader_here_as_everywhere(who):
+    """Issue 32 item 5: the rules fold names as handouts, merges and the identity do (domain.names.name_key)."""
+    from ndcg_desktop.domain.names import name_key
+    from ndcg_desktop.tasks.identity import credited_name
+
+    assert name_key(who) == name_key("ana") and credited_name(who, ["ana"]) == "ana"  # the same person elsewhere
+    assert DRAFT.decide(grade=2, old=1, who=who) == Decision("grade")  # her own grade: no confirmation
+    assert DRAFT.decide(grade=2, old=1, who="ben") == Decision("confirm", old=1, who="ben")

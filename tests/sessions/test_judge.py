@@ -25,7 +25,7 @@ from ndcg_desktop.tasks.freezing import freeze_draft
 @pytest.fixture
 def project(tmp_path, write):
     """A draft with texts: q1 (A graded 2 from a file, B ungraded), q2 (C ungraded)."""
-    p = Project.create(tmp_path / "p.ndcgproj", scale=GradeScale(0, 3), user="ann")
+    p = Project.create(tmp_path / "p.ndcgproj", scale=GradeScale(0, 3), annotator="ann")
     p.texts.import_topics(write("q.tsv", "q1\tsolar panels on roofs\nq2\tbread without yeast\n"))
     p.texts.import_documents(
         write(
@@ -35,7 +35,9 @@ def project(tmp_path, write):
             '{"doc_id": "C", "title": "Soda bread", "text": "Baking soda raises the dough."}\n',
         )
     )
-    p.judgments.import_qrels(write("j.qrels", "q1 0 A 2\nq1 0 B -1\nq2 0 C -1\n"), negative_as_ungraded=True)
+    p.judgments.import_qrels(
+        write("j.qrels", "q1 0 A 2\nq1 0 B -1\nq2 0 C -1\n"), negative_as_ungraded=True, annotator="ann"
+    )
     yield p
     p.close()
 
@@ -136,7 +138,7 @@ def test_why_nothing_can_be_judged_is_said_in_kinds_the_window_words(project, tm
     assert kind == "input" and "variable is given by its name (letters, digits and _), not the key itself" in words
     assert "not a name" not in words  # it may be the key itself
     session.set(api_key_env="")
-    freeze_draft(project, remove_ungraded=True)
+    freeze_draft(project, remove_ungraded=True, annotator="ann")
     assert session.problem()[0] == "no_draft"
 
 
@@ -186,15 +188,15 @@ def test_the_project_events_drop_the_preview_and_estimate_and_a_new_project_ever
     slot = ProjectSlot()
     session = JudgeSession()
     session.follow(slot)
-    slot.open(project)
+    slot.open(project, annotator="ann")
     session.set(model="smollm2")
     assert session.apply(session.preview_job(), ("x", "y"))
     assert session.apply(session.connection_job(), "reachable")
-    project.set_grade("q1", "B", 1)  # a person grades: what is in scope changes
+    project.judgments.set_grade("q1", "B", 1, annotator="ann")  # a person grades: what is in scope changes
     slot.check()
     assert session.preview is None and session.connection == "reachable"
-    other = Project.create(tmp_path / "other.ndcgproj", user="ann")
-    slot.open(other)  # closes the first
+    other = Project.create(tmp_path / "other.ndcgproj", annotator="ann")
+    slot.open(other, annotator="ann")  # closes the first
     assert session.project is other and session.connection is None
     slot.close()
     assert session.project is None

@@ -19,7 +19,7 @@ from tests.conftest import RUN_X
 @pytest.fixture
 def slot(two_versions):
     slot = ProjectSlot()
-    slot.open(open_project(two_versions, user="ann"))
+    slot.open(open_project(two_versions), annotator="ann")
     yield slot
     slot.close()
 
@@ -94,11 +94,13 @@ def test_a_version_frozen_since_is_offered_and_the_diff_of_the_two_chosen_stays(
     diff = computed(session)
     seen = []
     session.changed.connect(seen.append)
-    session.project.pools.new_draft_from(2)  # a draft is no choice here
+    session.project.pools.new_draft_from(2, annotator="ann")  # a draft is no choice here
     assert [v.version for v in session.frozen] == [1, 2]
     item = session.project.pools.pool_items(3).iloc[0]  # a regrade: a copy of its parent would not freeze (issue 35)
-    session.project.set_grade(item["query_id"], item["doc_id"], 0 if item["grade"] else 1, version=3)
-    freeze_draft(session.project, version=3)
+    session.project.judgments.set_grade(
+        item["query_id"], item["doc_id"], 0 if item["grade"] else 1, version=3, annotator="ann"
+    )
+    freeze_draft(session.project, version=3, annotator="ann")
     assert [v.version for v in session.frozen] == [1, 2, 3]
     assert (session.a, session.b, session.result) == (1, 2, diff)
     assert seen and all(aspects == frozenset({INPUTS}) for aspects in seen)
@@ -107,7 +109,7 @@ def test_a_version_frozen_since_is_offered_and_the_diff_of_the_two_chosen_stays(
 def test_a_new_run_or_a_refused_version_drops_the_diff(session, slot, write):
     session.choose("unjudged", "zero")
     computed(session)
-    session.project.runs.import_run(write("x2.txt", RUN_X.replace(" x\n", " x2\n")), name="x2")
+    session.project.runs.import_run(write("x2.txt", RUN_X.replace(" x\n", " x2\n")), name="x2", annotator="ann")
     assert session.result is None  # its runs table would lack x2
     computed(session)
     slot.refused(FrozenVersionChanged("pool version 1 has changed since it was frozen", path="p"))
@@ -119,10 +121,10 @@ def test_another_project_starts_over(session, slot, tmp_path, write):
 
     session.set_k(5)
     session.choose("unjudged", "zero")
-    p = create_project(tmp_path / "one.ndcgproj", user="ann")
-    p.judgments.import_qrels(write("q1.txt", "q1 0 A 1\n"))
-    freeze_draft(p)
-    slot.open(p)
+    p = create_project(tmp_path / "one.ndcgproj", annotator="ann")
+    p.judgments.import_qrels(write("q1.txt", "q1 0 A 1\n"), annotator="ann")
+    freeze_draft(p, annotator="ann")
+    slot.open(p, annotator="ann")
     assert (session.frozen[0].version, session.a, session.b, session.k) == (1, 1, 1, 10)
     assert session.choices["unjudged"] == "reject" and not session.ready()
     seen = []
@@ -136,10 +138,10 @@ def test_a_draft_discarded_elsewhere_leaves_the_chosen_pair_and_a_draft_is_no_ch
 
     session.choose("unjudged", "zero")
     diff = computed(session)
-    draft = session.project.pools.new_draft_from(2)
+    draft = session.project.pools.new_draft_from(2, annotator="ann")
     with pytest.raises(ValueError, match=f"pool version {draft.version} is not a frozen version of this project"):
         session.set_versions(1, draft.version)
-    discard(session.project, plan_discard(session.project))
+    discard(session.project, plan_discard(session.project), annotator="ann")
     assert [v.version for v in session.frozen] == [1, 2]
     assert (session.a, session.b, session.result) == (1, 2, diff)
 

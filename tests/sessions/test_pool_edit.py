@@ -22,13 +22,13 @@ LABELS = default_labels(GradeScale())  # the projects' labels: 0..3, the default
 @pytest.fixture
 def slot(tmp_path, write):
     """v1 frozen (q1: A=3, B=0), draft v2 copied from it with C ungraded in q1; the slot holds it open."""
-    p = create_project(tmp_path / "p.ndcgproj", user="ann")
-    p.judgments.import_qrels(write("q.txt", "q1 0 A 3\nq1 0 B 0\n"))
-    freeze_draft(p)
-    p.pools.new_draft_from(1)
-    p.judgments.add_items(pd.DataFrame({"query_id": ["q1"], "doc_id": ["C"]}), version=2)
+    p = create_project(tmp_path / "p.ndcgproj", annotator="ann")
+    p.judgments.import_qrels(write("q.txt", "q1 0 A 3\nq1 0 B 0\n"), annotator="ann")
+    freeze_draft(p, annotator="ann")
+    p.pools.new_draft_from(1, annotator="ann")
+    p.judgments.add_items(pd.DataFrame({"query_id": ["q1"], "doc_id": ["C"]}), version=2, annotator="ann")
     slot = ProjectSlot()
-    slot.open(p)
+    slot.open(p, annotator="ann")
     yield slot
     slot.close()
 
@@ -69,10 +69,10 @@ def test_a_frozen_version_is_refused_and_the_store_refuses_it_too(session):
 
 def test_a_read_only_project_is_refused(tmp_path, write):
     path = tmp_path / "r.ndcgproj"
-    with create_project(path, user="ann") as p:
-        p.judgments.import_qrels(write("q.txt", "q1 0 A 3\n"))
+    with create_project(path, annotator="ann") as p:
+        p.judgments.import_qrels(write("q.txt", "q1 0 A 3\n"), annotator="ann")
     slot = ProjectSlot()
-    slot.open(open_project(path, read_only=True))
+    slot.open(open_project(path, read_only=True), annotator="ann")
     session = PoolEditSession()
     session.follow(slot)
     session.show(1, "q1")
@@ -88,7 +88,7 @@ def test_edits_and_their_undo_reach_the_items_through_the_projects_events(sessio
     assert items(session) == {"A": 3, "B": 0, "C": None, "D": None} and ITEMS in seen[-1]
     session.undo(edit)
     assert items(session) == {"A": 3, "B": 0, "C": None}
-    session.project.set_note("q1", "C", "maybe", version=2)
+    session.project.judgments.set_note("q1", "C", "maybe", version=2, annotator="ann")
     removed = session.remove("C")
     assert "C" not in items(session)
     session.undo(removed)  # back exactly, note included
@@ -112,7 +112,7 @@ def test_a_discarded_draft_locks_the_editor_and_its_undo_brings_the_items_back(s
     discarded = session.discard_job(plan)()
     assert session.pool_version is None and items(session) == {}
     assert session.add_refusal() == EditRefusal("no_pool")
-    restore_discarded(session.project, discarded)
+    restore_discarded(session.project, discarded, annotator="ann")
     assert items(session) == {"A": 3, "B": 0, "C": None}
     assert session.add_refusal() is None
 
@@ -122,7 +122,9 @@ def test_a_pending_discard_whose_draft_changed_is_dropped_and_refused(session):
     session.changed.connect(seen.append)
     plan = session.plan_discard()
     assert session.pending is plan and (plan.items, plan.graded) == (3, 2)
-    session.project.set_grade("q1", "C", 1, version=2)  # meanwhile (another view, a worker, an undo)
+    session.project.judgments.set_grade(
+        "q1", "C", 1, version=2, annotator="ann"
+    )  # meanwhile (another view, a worker, an undo)
     assert session.pending is None and PENDING in seen[-1]
     with pytest.raises(ValueError, match="the draft pool changed since the confirmation; discard again"):
         session.discard_job(plan)

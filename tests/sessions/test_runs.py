@@ -201,7 +201,7 @@ def test_a_result_from_before_a_change_is_dropped_and_the_project_resets_all(dem
 def test_a_new_run_comes_in_unresolved_and_drops_the_result(demo, tmp_path):
     session = scored_session(demo)
     with resources.as_file(DEMO / "bm25.run") as path:
-        demo.runs.import_run(path, name="bm25 again")
+        demo.runs.import_run(path, name="bm25 again", annotator="ann")
     session.reload()
     assert session.included == ["bm25", "dense", "bm25 again"] and session.result is None
     assert session.unchecked() == ["bm25 again"] and not session.ready()
@@ -224,7 +224,7 @@ def test_the_matrix_is_the_pairs_seen_from_each_row_and_another_k_closes_the_pai
     run_job(session, session.check_job())
     session.choose_all("unjudged", "zero")
     with resources.as_file(DEMO / "bm25.run") as path:  # a third run, so that a baseline leaves a pair out
-        demo.runs.import_run(path, name="again")
+        demo.runs.import_run(path, name="again", annotator="ann")
     session.reload()
     run_job(session, session.check_job())
     session.choose("again", "unjudged", "zero")
@@ -332,11 +332,11 @@ def test_the_settings_line_its_captions_and_manifest_name_the_scale_of_the_versi
     from ndcg_desktop.tasks.comparing import export_comparison
 
     cranfield = data_dir / "cranfield"
-    with Project.create(tmp_path / "p.ndcgproj", scale=GradeScale(0, 4), user="ann") as project:
-        project.judgments.import_qrels(cranfield / "qrels.txt")
-        freeze_draft(project)
+    with Project.create(tmp_path / "p.ndcgproj", scale=GradeScale(0, 4), annotator="ann") as project:
+        project.judgments.import_qrels(cranfield / "qrels.txt", annotator="ann")
+        freeze_draft(project, annotator="ann")
         for name in ("bm25", "tfidf"):
-            project.runs.import_run(cranfield / f"{name}.run.gz", name=name)
+            project.runs.import_run(cranfield / f"{name}.run.gz", name=name, annotator="ann")
         session = checked_session(project)
         session.choose_all("unjudged", "zero")
         comparison = run_job(session, session.score_job()).comparison
@@ -360,11 +360,11 @@ def test_the_session_says_which_pairs_rest_on_fewer_than_10_queries_as_ndcg_comp
         name: "".join(f"q{i} Q0 D{j} {r + 1} {9 - r} {name}\n" for i in range(3) for r, j in enumerate(order))
         for name, order in (("a", (2, 1, 0)), ("b", (0, 1, 2)))
     }
-    with Project.create(tmp_path / "few.ndcgproj", user="ann") as project:
-        project.judgments.import_qrels(write("q.txt", qrels))
-        freeze_draft(project)
+    with Project.create(tmp_path / "few.ndcgproj", annotator="ann") as project:
+        project.judgments.import_qrels(write("q.txt", qrels), annotator="ann")
+        freeze_draft(project, annotator="ann")
         for name, text in runs.items():
-            project.runs.import_run(write(f"{name}.run", text), name=name)
+            project.runs.import_run(write(f"{name}.run", text), name=name, annotator="ann")
         session = checked_session(project)
         assert session.warnings() == []
         session.set_ks("2,3")

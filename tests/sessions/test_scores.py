@@ -17,7 +17,7 @@ DUPLICATED = "q1 Q0 B 1 3.0 s\nq1 Q0 A 2 2.0 s\nq1 Q0 B 3 1.0 s\nq2 Q0 E 1 1.0 s
 @pytest.fixture
 def project(stored, write):
     p = stored(QRELS, RUN)
-    p.runs.import_run(write("dup.txt", DUPLICATED), name="dup")
+    p.runs.import_run(write("dup.txt", DUPLICATED), name="dup", annotator="ann")
     return p
 
 
@@ -110,7 +110,7 @@ def test_another_project_resets_everything(project, tmp_path):
     run_job(session, session.check_job())
     session.choose("unjudged", "zero")
     run_job(session, session.score_job())
-    with Project.create(tmp_path / "empty.ndcgproj", user="ann") as empty:
+    with Project.create(tmp_path / "empty.ndcgproj", annotator="ann") as empty:
         session.set_project(empty)
         assert (session.run, session.pool_version, session.result, session.checks) == (None, None, None, {})
         assert session.choices["unjudged"] is None and session.history() == []
@@ -181,7 +181,7 @@ def _newly_frozen_sessions(project):
     from ndcg_desktop.sessions.runs import RunsSession
 
     slot = ProjectSlot()
-    slot.open(project)
+    slot.open(project, annotator="ann")
     sessions = (ScoresSession(), RunsSession())
     for session in sessions:
         session.follow(slot)
@@ -193,16 +193,16 @@ def test_a_version_frozen_while_the_views_are_open_is_preselected_in_scores_and_
     slot, sessions = _newly_frozen_sessions(project)
     assert [s.pool_version for s in sessions] == [1, 1]
     sessions[1].set_pool_version(1)
-    project.pools.new_draft_from(1)
+    project.pools.new_draft_from(1, annotator="ann")
     assert [s.pool_version for s in sessions] == [1, 1]  # a draft is not scored: nothing changes
     item = project.pools.pool_items(2).iloc[0]  # a regrade: a draft identical to version 1 would not freeze (issue 35)
-    project.set_grade(item["query_id"], item["doc_id"], 0 if item["grade"] else 1, version=2)
-    freeze_draft(project)
+    project.judgments.set_grade(item["query_id"], item["doc_id"], 0 if item["grade"] else 1, version=2, annotator="ann")
+    freeze_draft(project, annotator="ann")
     assert [v.version for v in project.pools.versions() if v.frozen] == [1, 2]
     assert [s.pool_version for s in sessions] == [2, 2]
     for session in sessions:  # an older version chosen by hand stays chosen while nothing new is frozen
         session.set_pool_version(1)
-    project.runs.import_run(project.path.parent / "r.txt", name="again")
+    project.runs.import_run(project.path.parent / "r.txt", name="again", annotator="ann")
     assert [s.pool_version for s in sessions] == [1, 1]
     slot.events.close()
 

@@ -30,7 +30,7 @@ from tests.tasks.test_adjudication import rated  # noqa: F401 - the fixture: thr
 @pytest.fixture
 def slot(rated):  # noqa: F811
     slot = ProjectSlot()
-    slot.open(open_project(rated, user="judge"))
+    slot.open(open_project(rated), annotator="judge")
     yield slot
     slot.close()
 
@@ -117,18 +117,18 @@ def test_a_frozen_draft_leaves_nothing_to_adjudicate(session):
     computed(session)
     session.pick("q1", "A", 3)
     session.apply_rule("median")
-    freeze_draft(session.project)
+    freeze_draft(session.project, annotator="judge")
     assert session.draft is None and session.job() is None and session.items.empty
 
 
 def test_why_work_cannot_be_handed_out(tmp_path, write):
     assert team_refusal(None) == TeamRefusal("no_project")
-    with create_project(tmp_path / "p.ndcgproj", user="lead") as project:
+    with create_project(tmp_path / "p.ndcgproj", annotator="lead") as project:
         assert team_refusal(project) == TeamRefusal("no_draft")
-        project.judgments.import_qrels(write("q.txt", "q1 0 A 3\n"))
+        project.judgments.import_qrels(write("q.txt", "q1 0 A 3\n"), annotator="lead")
         assert team_refusal(project) is None
         assert work_to_hand_out(project) == TeamRefusal("nothing_to_grade")
-        project.judgments.add_items(pd.DataFrame({"query_id": ["q1", "q1"], "doc_id": ["B", "C"]}))
+        project.judgments.add_items(pd.DataFrame({"query_id": ["q1", "q1"], "doc_id": ["B", "C"]}), annotator="lead")
         assert work_to_hand_out(project).to_dict() == {"q1": 2}
     with open_project(tmp_path / "p.ndcgproj", read_only=True) as reader:
         assert team_refusal(reader) == TeamRefusal("read_only")
@@ -166,12 +166,12 @@ def test_assign_offers_only_the_projects_people_and_never_invents_names(tmp_path
 
 
 def test_the_people_assign_offers_are_the_projects_and_never_a_model(rated):  # noqa: F811
-    with open_project(rated, user="coord") as project:
+    with open_project(rated) as project:
         frame = pd.DataFrame(
             [("q1", "A", "model:smollm2", 2, "", "t")],
             columns=["query_id", "doc_id", "annotator", "grade", "note", "rated_at"],
         )
-        project.ratings.add_ratings(frame, version=1, source="test")
+        project.ratings.add_ratings(frame, version=1, source="test", annotator="coord")
         assert "model:smollm2" in project.ratings.annotators()
         assert known_people(project) == ("ana", "ben", "chen")
         assert AssignSession(pd.Series({"q1": 2}), "w", known_people(project)).names == "ana, ben, chen"

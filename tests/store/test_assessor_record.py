@@ -33,11 +33,14 @@ def ratings(rows: list[tuple[str, str, str, int]]) -> pd.DataFrame:
 def draft(tmp_path):
     """A draft of q1 d1..d8 (scale 0..3): ana rated d1..d6 (d1..d3: 2, d4..d6: 0); d7, d8 no person rated."""
     path = tmp_path / "p.ndcgproj"
-    with Project.create(path, scale=GradeScale(0, 3), user="coord") as p:
-        p.judgments.add_items(pd.DataFrame({"query_id": ["q1"] * len(DOCS), "doc_id": DOCS}))
+    with Project.create(path, scale=GradeScale(0, 3), annotator="coord") as p:
+        p.judgments.add_items(pd.DataFrame({"query_id": ["q1"] * len(DOCS), "doc_id": DOCS}), annotator="coord")
         grades = [2, 2, 2, 0, 0, 0]
         p.ratings.add_ratings(
-            ratings([("q1", d, "ana", g) for d, g in zip(DOCS, grades, strict=False)]), version=1, source="test"
+            ratings([("q1", d, "ana", g) for d, g in zip(DOCS, grades, strict=False)]),
+            version=1,
+            source="test",
+            annotator="coord",
         )
     return path
 
@@ -51,6 +54,7 @@ def start(p: Project) -> int:
         parameters={"temperature": 0.0},
         template_sha256="a" * 64,
         template_source="built-in",
+        started_by="coord",
     )
 
 
@@ -61,7 +65,7 @@ def answer(doc: str, grade: int | None) -> tuple:
 
 
 def test_every_answer_is_kept_and_only_a_grade_becomes_the_models_rating(draft):
-    with Project.open(draft, user="coord") as p:
+    with Project.open(draft) as p:
         run = start(p)
         assert p.assessor.record(run, [answer("d1", 3), answer("d7", None), answer("d8", 1)]) == 3
         kept = p.assessor.attempts(1)
@@ -83,19 +87,21 @@ def test_a_models_rating_never_settles_an_item(draft):
     """The class: however a model's rating arrives (its own record, or the ratings merge every annotator's
     ratings go through), an item only the model rated stays ungraded, and a model differing from a person
     leaves nothing to adjudicate."""
-    with Project.open(draft, user="coord") as p:
-        p.ratings.add_ratings(ratings([("q1", "d7", MODEL, 3), ("q1", "d1", MODEL, 0)]), version=1, source="t")
+    with Project.open(draft) as p:
+        p.ratings.add_ratings(
+            ratings([("q1", "d7", MODEL, 3), ("q1", "d1", MODEL, 0)]), version=1, source="t", annotator="coord"
+        )
         run = start(p)
         p.assessor.record(run, [answer("d8", 2), answer("d2", 3)])
         items = p.pools.items(1).set_index("doc_id")["grade"]
         assert items[["d7", "d8"]].isna().all()  # rated by the model alone: ungraded
         assert items[["d1", "d2"]].tolist() == [2, 2]  # the person's grade stands
         assert p.ratings.unsettled(1) == 0 and p.ratings.awaiting(1, "q1") == set()
-        p.ratings.add_ratings(ratings([("q1", "d7", "ben", 1)]), version=1, source="t")
+        p.ratings.add_ratings(ratings([("q1", "d7", "ben", 1)]), version=1, source="t", annotator="coord")
         assert p.pools.items(1).set_index("doc_id").loc["d7", "grade"] == 1  # ben's alone, not ben's and the model's
         # every other place that asks which items differ: progress per query, the advice, adjudication (d8: two
         # models differ, no person rated it)
-        p.ratings.add_ratings(ratings([("q1", "d8", "model:other", 0)]), version=1, source="t")
+        p.ratings.add_ratings(ratings([("q1", "d8", "model:other", 0)]), version=1, source="t", annotator="coord")
         assert p.pools.query_progress(1)["awaiting"].tolist() == [0]
         assert (
             what_blocks_freezing(p, 1) == "draft version 1 has 1 item ungraded: grade them, or freeze "
@@ -106,14 +112,16 @@ def test_a_models_rating_never_settles_an_item(draft):
 
 
 def test_a_models_rating_never_counts_toward_an_adjudication_rule(draft):
-    with Project.open(draft, user="coord") as p:
-        p.ratings.add_ratings(ratings([("q1", "d7", "ana", 1), ("q1", "d7", "ben", 2)]), version=1, source="t")
+    with Project.open(draft) as p:
+        p.ratings.add_ratings(
+            ratings([("q1", "d7", "ana", 1), ("q1", "d7", "ben", 2)]), version=1, source="t", annotator="coord"
+        )
         p.assessor.record(start(p), [answer("d7", 3)])
         found = disagreements(p)
         assert found.items[["doc_id", "low", "high"]].values.tolist() == [["d7", 1, 2]]  # people's spread
         # the model's shown beside them, each grade with its label
         assert found.items.loc[0, "ratings"] == f"ana 1 · Related, ben 2 · Highly relevant, {MODEL} 3 · Perfect"
-        applied = apply_rule(p, "median")
+        applied = apply_rule(p, "median", annotator="coord")
         assert applied.settled[["doc_id", "grade"]].values.tolist() == [["d7", rule_grade([1, 2], "median")]]
 
 
@@ -126,7 +134,7 @@ def test_a_models_rating_never_counts_toward_an_adjudication_rule(draft):
     ],
 )
 def test_answers_and_runs_are_kept_as_given(draft, statement):
-    with Project.open(draft, user="coord") as p:
+    with Project.open(draft) as p:
         p.assessor.record(start(p), [answer("d1", 3)])
     con = sqlite3.connect(draft, isolation_level=None)
     try:
@@ -142,9 +150,9 @@ def test_answers_and_runs_are_kept_as_given(draft, statement):
 
 
 def test_a_frozen_versions_answers_cannot_be_removed_or_added(draft):
-    with Project.open(draft, user="coord") as p:
+    with Project.open(draft) as p:
         p.assessor.record(start(p), [answer("d1", 3)])
-        freeze_draft(p, remove_ungraded=True)
+        freeze_draft(p, remove_ungraded=True, annotator="coord")
     con = sqlite3.connect(draft, isolation_level=None)
     try:
         with pytest.raises(sqlite3.IntegrityError, match="frozen: its model answers cannot be removed"):
@@ -170,7 +178,7 @@ def test_a_format_8_project_is_read_as_it_is_and_migrated_at_its_first_writable_
         assert p.file.schema_version == ASSESSOR_FORMAT - 1 and p.protection_problems() == []
         assert p.assessor.runs(1).empty and p.assessor.attempts(1).empty and p.assessor.judged(1, MODEL, "").empty
     assert dump(draft) == before
-    with Project.open(draft, user="coord") as p:
+    with Project.open(draft) as p:
         assert p.file.schema_version == SCHEMA_VERSION > ASSESSOR_FORMAT and p.protection_problems() == []
         p.assessor.record(start(p), [answer("d1", 3)])
         assert len(p.assessor.attempts(1)) == 1
@@ -179,23 +187,25 @@ def test_a_format_8_project_is_read_as_it_is_and_migrated_at_its_first_writable_
 def test_discarding_the_draft_or_removing_an_item_takes_its_answers_and_undo_puts_them_back(draft):
     """The model's runs and answers are rows of the draft like any other (issue 24 item 1's undo): counted by the
     discard, taken with the draft or the item, and put back exactly."""
-    with Project.open(draft, user="coord") as p:
+    with Project.open(draft) as p:
         p.assessor.record(start(p), [answer("d7", 3), answer("d8", None), answer("d1", 0)])
     before = full_dump(draft)
-    with Project.open(draft, user="coord") as p:
+    with Project.open(draft) as p:
         plan = plan_discard(p)
         assert plan.others == {"assessor_runs": 1, "assessor_attempts": 3}
-        restore_discarded(p, discard(p, plan))
-        edit = remove_from_pool(p, 1, "q1", "d8")  # ungraded: only the model's failed answer refers to it
+        restore_discarded(p, discard(p, plan, annotator="coord"), annotator="coord")
+        edit = remove_from_pool(
+            p, 1, "q1", "d8", annotator="coord"
+        )  # ungraded: only the model's failed answer refers to it
         assert len(p.assessor.attempts(1)) == 2
-        undo_remove(p, edit)
+        undo_remove(p, edit, annotator="coord")
     assert_same(before, full_dump(draft), append_only(draft))
 
 
 def test_discard_draft_without_yes_names_everything_it_would_delete_a_models_answers_included(draft, capsys):
     from ndcg_desktop.cli.main import main
 
-    with Project.open(draft, user="coord") as p:
+    with Project.open(draft) as p:
         p.assessor.record(start(p), [answer("d7", 3), answer("d8", None)])
     assert main(["discard-draft", str(draft)]) == 2
     assert capsys.readouterr().err.strip() == (

@@ -75,12 +75,14 @@ def make_project(path: Path, tmp: Path) -> None:
     (tmp / "q.txt").write_text("q1 0 A 3\nq1 0 B 1\n")
     (tmp / "r.txt").write_text("q1 Q0 A 1 2 s\nq1 Q0 B 2 1 s\n")
     (tmp / "docs.jsonl").write_text("".join(f'{{"doc_id": "d{i}", "title": "t", "text": "x"}}\n' for i in range(10)))
-    with Project.create(path, user="ann") as project:
-        project.judgments.import_qrels(tmp / "q.txt")
-        project.runs.import_run(tmp / "r.txt", name="bm25")
+    with Project.create(path, annotator="ann") as project:
+        project.judgments.import_qrels(tmp / "q.txt", annotator="ann")
+        project.runs.import_run(tmp / "r.txt", name="bm25", annotator="ann")
         project.texts.import_documents(tmp / "docs.jsonl")
-        freeze_draft(project)
-        project.judgments.add_items(pd.DataFrame({"query_id": ["q1"], "doc_id": ["C"]}))  # a draft, v2, with C ungraded
+        freeze_draft(project, annotator="ann")
+        project.judgments.add_items(
+            pd.DataFrame({"query_id": ["q1"], "doc_id": ["C"]}), annotator="ann"
+        )  # a draft, v2, with C ungraded
 
 
 def big_documents(path: Path, count: int = 3000) -> Path:
@@ -138,7 +140,7 @@ def test_a_full_file_limit_is_a_clear_error_and_changes_nothing(tmp_path):
         assert "nothing was written" in message and "cannot rollback" not in message
     assert dump(path) == before
     with Project.open(path) as project:  # still a healthy project
-        project.set_grade("q1", "C", 2)
+        project.judgments.set_grade("q1", "C", 2, annotator="ann")
 
 
 @root_only
@@ -175,12 +177,12 @@ def test_a_grade_fails_promptly_while_another_client_holds_the_write_lock(locked
     with Project.open(locked) as project:
         start = time.monotonic()
         with pytest.raises(ProjectBusy) as busy:
-            project.set_grade("q1", "C", 2)
+            project.judgments.set_grade("q1", "C", 2, annotator="ann")
         waited = time.monotonic() - start
         assert waited < 2.0  # issue 11 item 8: a key press is not held for 5 s
         assert str(busy.value).startswith(f"{locked}: another program is writing to the project file")
         with pytest.raises(ProjectBusy):
-            project.set_note("q1", "C", "a note")
+            project.judgments.set_note("q1", "C", "a note", annotator="ann")
     assert dump(locked) == before
 
 

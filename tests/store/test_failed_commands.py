@@ -35,10 +35,10 @@ def frozen(tmp_path) -> Path:
     path = tmp_path / "p.ndcgproj"
     (tmp_path / "q.txt").write_text("q1 0 A 3\nq1 0 B 2\n")
     (tmp_path / "r.txt").write_text("q1 Q0 X 1 3 s\nq1 Q0 A 2 2 s\n")
-    with Project.create(path, user="ann") as project:
-        project.judgments.import_qrels(tmp_path / "q.txt")
-        project.runs.import_run(tmp_path / "r.txt", name="bm25")
-        freeze_draft(project)
+    with Project.create(path, annotator="ann") as project:
+        project.judgments.import_qrels(tmp_path / "q.txt", annotator="ann")
+        project.runs.import_run(tmp_path / "r.txt", name="bm25", annotator="ann")
+        freeze_draft(project, annotator="ann")
         assert project.pools.draft() is None
     return path
 
@@ -46,7 +46,7 @@ def frozen(tmp_path) -> Path:
 @pytest.fixture
 def empty(tmp_path) -> Path:
     path = tmp_path / "e.ndcgproj"
-    Project.create(path, user="ann").close()
+    Project.create(path, annotator="ann").close()
     return path
 
 
@@ -73,26 +73,28 @@ def test_pool_preview_counts_against_the_frozen_pool_a_new_draft_would_copy(froz
         preview = pool_from_runs(project, ["bm25"], 2, apply=False)
         assert preview.to_dict("records") == [{"query_id": "q1", "candidates": 2, "new": 1}]
         assert project.pools.draft() is None
-        applied = pool_from_runs(project, ["bm25"], 2)
+        applied = pool_from_runs(project, ["bm25"], 2, annotator="ann")
         assert applied.to_dict("records") == preview.to_dict("records")
         assert project.pools.draft() is not None
 
 
 FAILING: dict[str, Callable[[Project, Path], object]] = {
-    "grade-outside-scale": lambda p, _: p.set_grade("q1", "A", 9),
-    "grade-unknown-item": lambda p, _: p.set_grade("q1", "nope", 1),
-    "note-unknown-item": lambda p, _: p.set_note("q1", "nope", "a note"),
-    "import-missing-file": lambda p, tmp: p.judgments.import_qrels(tmp / "missing.qrels"),
-    "import-bad-line": lambda p, tmp: p.judgments.import_qrels(tmp / "bad.qrels"),
-    "import-clash": lambda p, tmp: p.judgments.import_qrels(tmp / "clash.qrels"),
-    "pool-unknown-run": lambda p, _: pool_from_runs(p, ["nope"], 2),
-    "pool-depth-0": lambda p, _: pool_from_runs(p, ["bm25"], 0),
-    "send-unknown-run": lambda p, _: apply_send_for_judging(p, plan_send_for_judging(p, "nope", None, depth=10)),
-    "add-frozen-version": lambda p, _: p.judgments.add_items(
-        pd.DataFrame({"query_id": ["q1"], "doc_id": ["Z"]}), version=1
+    "grade-outside-scale": lambda p, _: p.judgments.set_grade("q1", "A", 9, annotator="ann"),
+    "grade-unknown-item": lambda p, _: p.judgments.set_grade("q1", "nope", 1, annotator="ann"),
+    "note-unknown-item": lambda p, _: p.judgments.set_note("q1", "nope", "a note", annotator="ann"),
+    "import-missing-file": lambda p, tmp: p.judgments.import_qrels(tmp / "missing.qrels", annotator="ann"),
+    "import-bad-line": lambda p, tmp: p.judgments.import_qrels(tmp / "bad.qrels", annotator="ann"),
+    "import-clash": lambda p, tmp: p.judgments.import_qrels(tmp / "clash.qrels", annotator="ann"),
+    "pool-unknown-run": lambda p, _: pool_from_runs(p, ["nope"], 2, annotator="ann"),
+    "pool-depth-0": lambda p, _: pool_from_runs(p, ["bm25"], 0, annotator="ann"),
+    "send-unknown-run": lambda p, _: apply_send_for_judging(
+        p, plan_send_for_judging(p, "nope", None, depth=10), annotator="ann"
     ),
-    "freeze-without-draft": lambda p, _: freeze_draft(p),
-    "new-draft-from-missing": lambda p, _: p.pools.new_draft_from(7),
+    "add-frozen-version": lambda p, _: p.judgments.add_items(
+        pd.DataFrame({"query_id": ["q1"], "doc_id": ["Z"]}), version=1, annotator="ann"
+    ),
+    "freeze-without-draft": lambda p, _: freeze_draft(p, annotator="ann"),
+    "new-draft-from-missing": lambda p, _: p.pools.new_draft_from(7, annotator="ann"),
 }
 
 
@@ -111,7 +113,7 @@ def test_a_failing_store_call_changes_nothing(frozen, tmp_path, operation):
 def test_remove_ungraded_without_a_draft_creates_none(frozen):
     before = dump(frozen)
     with Project.open(frozen) as project:
-        assert project.judgments.remove_ungraded() == 0
+        assert project.judgments.remove_ungraded(annotator="ann") == 0
     assert dump(frozen) == before
 
 
@@ -153,9 +155,9 @@ main(["freeze", sys.argv[1], "--remove-ungraded"])
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX")
 def test_freeze_remove_ungraded_killed_part_way_leaves_the_draft_as_it_was(tmp_path):
     path = tmp_path / "draft.ndcgproj"
-    with Project.create(path, user="ann") as project:
-        project.judgments.add_items(pd.DataFrame({"query_id": ["q1"] * 3, "doc_id": ["A", "B", "C"]}))
-        project.set_grade("q1", "A", 3)
+    with Project.create(path, annotator="ann") as project:
+        project.judgments.add_items(pd.DataFrame({"query_id": ["q1"] * 3, "doc_id": ["A", "B", "C"]}), annotator="ann")
+        project.judgments.set_grade("q1", "A", 3, annotator="ann")
     before = dump(path)
     script = tmp_path / "kill.py"
     script.write_text(KILLED_WHILE_FREEZING)
@@ -163,6 +165,8 @@ def test_freeze_remove_ungraded_killed_part_way_leaves_the_draft_as_it_was(tmp_p
     assert proc.returncode == -9, proc.stderr.decode()
     assert dump(path) == before  # B and C still there, ungraded; nothing frozen
     with Project.open(path) as project:
-        version = freeze_draft(project, remove_ungraded=True)  # and the same freeze, not killed, still works
+        version = freeze_draft(
+            project, remove_ungraded=True, annotator="ann"
+        )  # and the same freeze, not killed, still works
         assert version.frozen
         assert project.pools.pool_items(version.version)["doc_id"].tolist() == ["A"]

@@ -26,8 +26,8 @@ HOSTILE = [INJECTION, 'a"b', "it's", "x; DROP TABLE judgments", "c -- d", "e /* 
 def project(tmp_path) -> Path:
     path = tmp_path / "p.ndcgproj"
     (tmp_path / "q.txt").write_text("q1 0 A 3\nq1 0 B 2\n")
-    with Project.create(path, user="ana") as p:
-        p.judgments.import_qrels(tmp_path / "q.txt")
+    with Project.create(path, annotator="ana") as p:
+        p.judgments.import_qrels(tmp_path / "q.txt", annotator="ana")
     return path
 
 
@@ -54,7 +54,7 @@ def test_a_table_not_in_the_schema_is_refused_by_every_open_naming_the_file_and_
     said = f"holds a {kind} {name!r} that is not part of ndcg-desktop's schema"
     for read_only in (False, True):
         with pytest.raises(InputError, match="not part of ndcg-desktop's schema") as caught:
-            Project.open(project, read_only=read_only, user="ana")
+            Project.open(project, read_only=read_only)
         assert said in caught.value.located() and str(project) in caught.value.located()
     assert main(["status", str(project)]) == 2
     err = capsys.readouterr().err
@@ -68,7 +68,7 @@ def test_sqlites_own_tables_are_not_foreign(project):
         con.execute("ANALYZE")  # sqlite_stat1
     finally:
         con.close()
-    with Project.open(project, user="ana") as p:
+    with Project.open(project) as p:
         assert project_status(p)["pool_versions"]
 
 

@@ -26,10 +26,10 @@ COLUMNS = {"judgments": "judgments", "ratings": "ratings"}
 def draft(tmp_path):
     """A draft of two items, both graded 2 by ann (grade and rating), ready to freeze."""
     path = tmp_path / "p.ndcgproj"
-    with Project.create(path, user="ann") as project:
-        project.judgments.add_items(pd.DataFrame({"query_id": ["q1", "q1"], "doc_id": ["A", "B"]}))
-        project.set_grade("q1", "A", 2)
-        project.set_grade("q1", "B", 2)
+    with Project.create(path, annotator="ann") as project:
+        project.judgments.add_items(pd.DataFrame({"query_id": ["q1", "q1"], "doc_id": ["A", "B"]}), annotator="ann")
+        project.judgments.set_grade("q1", "A", 2, annotator="ann")
+        project.judgments.set_grade("q1", "B", 2, annotator="ann")
     return path
 
 
@@ -43,19 +43,19 @@ def test_a_grade_not_stored_as_a_whole_number_on_the_scale_is_refused_at_freezin
     before = dump(draft)
     if STORED[kind] != "integer":  # not stored as a number: refused when the file opens (issue 33 item 9)
         with pytest.raises(InputError) as refused:
-            Project.open(draft, user="ann")
+            Project.open(draft)
         assert str(refused.value).startswith(f"{draft}: cannot be read as ndcg-desktop wrote it: {table}.grade of ")
         assert f"holds the {STORED[kind]} " in str(refused.value) and "where a number is stored" in str(refused.value)
     else:
-        with Project.open(draft, user="ann") as project, pytest.raises(InputError) as refused:
-            freeze_draft(project)
+        with Project.open(draft) as project, pytest.raises(InputError) as refused:
+            freeze_draft(project, annotator="ann")
         assert str(refused.value).startswith(f"{draft}: draft version 1 cannot be frozen: ")
         assert "document 'A' for query 'q1'" in str(refused.value)
     assert dump(draft) == before  # still a draft, nothing written
 
 
 def test_a_draft_of_whole_numbers_freezes_and_exports(draft, tmp_path):
-    with Project.open(draft, user="ann") as project:
-        freeze_draft(project)
+    with Project.open(draft) as project:
+        freeze_draft(project, annotator="ann")
         write_qrels(project, tmp_path / "out.qrels")
     assert (tmp_path / "out.qrels").read_text() == "q1 0 A 2\nq1 0 B 2\n"

@@ -48,10 +48,10 @@ def flip_to_draft(path: Path) -> None:
 def test_freezing_appends_a_link_that_chains_the_previous_one(frozen, tmp_path):  # noqa: F811
     path, v1 = frozen
     assert chain(path) == [(1, v1, link("", 1, v1))]
-    with Project.open(path, user="ann") as project:
-        project.pools.new_draft_from(1)
-        project.set_grade("q1", "C", 0)
-        v2 = freeze_draft(project).hash
+    with Project.open(path) as project:
+        project.pools.new_draft_from(1, annotator="ann")
+        project.judgments.set_grade("q1", "C", 0, annotator="ann")
+        v2 = freeze_draft(project, annotator="ann").hash
     assert v2 is not None and v2 != v1
     assert chain(path) == [(1, v1, link("", 1, v1)), (2, v2, link(link("", 1, v1), 2, v2))]
 
@@ -67,7 +67,7 @@ def test_a_frozen_version_flipped_back_to_a_draft_is_reported_and_never_frozen_a
         assert project_status(project)["pool_versions"][0]["changed"] == said
         assert project_status(project)["pool_versions"][0]["intact"] is False
     with pytest.raises(ProtectionAltered, match=said):
-        Project.open(path, user="ann")
+        Project.open(path)
     assert main(["freeze", str(path)]) == 2
     err = capsys.readouterr().err
     assert said in err and str(path) in err and "Traceback" not in err
@@ -76,12 +76,12 @@ def test_a_frozen_version_flipped_back_to_a_draft_is_reported_and_never_frozen_a
 
 def test_a_flip_made_while_the_project_is_open_is_caught_at_the_next_write(frozen):  # noqa: F811
     path, v1 = frozen
-    with Project.open(path, user="ann") as project:
+    with Project.open(path) as project:
         flip_to_draft(path)
         with pytest.raises(FrozenVersionChanged, match=f"pool version 1 was frozen with sha256 {v1}"):
-            project.set_grade("q1", "C", 0)
+            project.judgments.set_grade("q1", "C", 0, annotator="ann")
         with pytest.raises(FrozenVersionChanged, match=f"pool version 1 was frozen with sha256 {v1}"):
-            freeze_draft(project)
+            freeze_draft(project, annotator="ann")
     assert chain(path) == [(1, v1, link("", 1, v1))]
 
 
@@ -98,7 +98,7 @@ def test_a_chain_row_deleted_or_edited_is_reported_at_open_and_at_every_use(froz
     path, _ = frozen
     tamper(path, statement, triggers=(trigger,))
     with pytest.raises(ProtectionAltered, match=said):
-        Project.open(path, user="ann")
+        Project.open(path)
     with Project.open(path, read_only=True) as project:
         assert any(said in problem for problem in project.protection_problems())
         with pytest.raises(FrozenVersionChanged, match=said):
@@ -127,7 +127,7 @@ def test_an_older_file_gets_its_chain_when_it_is_migrated(tmp_path, data_dir):
     frozen_before = con.execute("SELECT version, hash FROM pool_versions WHERE state = 'frozen' ORDER BY 1").fetchall()
     con.close()
     assert frozen_before  # the old file has a frozen version to record
-    with Project.open(path, user="ann") as project:
+    with Project.open(path) as project:
         assert project.file.schema_version == SCHEMA_VERSION and project.protection_problems() == []
         project.pools.qrels(1)
     expected, previous = [], ""
@@ -139,12 +139,12 @@ def test_an_older_file_gets_its_chain_when_it_is_migrated(tmp_path, data_dir):
 
 def test_a_new_draft_after_a_discard_reuses_no_frozen_number(frozen):  # noqa: F811
     path, v1 = frozen
-    with Project.open(path, user="ann") as project:
-        project.pools.new_draft_from(1)
-        project.judgments.add_items(pd.DataFrame({"query_id": ["q1"], "doc_id": ["E"]}))
-        project.judgments.discard_draft()
+    with Project.open(path) as project:
+        project.pools.new_draft_from(1, annotator="ann")
+        project.judgments.add_items(pd.DataFrame({"query_id": ["q1"], "doc_id": ["E"]}), annotator="ann")
+        project.judgments.discard_draft(annotator="ann")
         # nor the discarded draft's number (issue 23 item 3: its undo brings it back under that number)
-        assert project.pools.new_draft_from(1).version == 3
+        assert project.pools.new_draft_from(1, annotator="ann").version == 3
     assert chain(path) == [(1, v1, link("", 1, v1))]
 
 
@@ -158,10 +158,10 @@ _VERSION_TRIGGERS = (
 
 
 def _two_frozen(path: Path) -> str:
-    with Project.open(path, user="ann") as project:
-        project.pools.new_draft_from(1)
-        project.set_grade("q1", "C", 0)
-        v2 = freeze_draft(project).hash
+    with Project.open(path) as project:
+        project.pools.new_draft_from(1, annotator="ann")
+        project.judgments.set_grade("q1", "C", 0, annotator="ann")
+        v2 = freeze_draft(project, annotator="ann").hash
     assert v2 is not None
     return v2
 
@@ -194,8 +194,10 @@ def test_freezing_and_new_drafts_are_audited_with_the_hash_and_the_parent(frozen
 def test_the_last_frozen_version_removed_with_its_link_and_rows_is_tampering(frozen, audit, capsys):  # noqa: F811
     path, v1 = frozen
     v2 = _two_frozen(path)
-    with Project.open(path, user="ann") as project:
-        project.pools.new_draft_from(2)  # its 'draft' row follows v2's in the log: removing v2's rows leaves a gap
+    with Project.open(path) as project:
+        project.pools.new_draft_from(
+            2, annotator="ann"
+        )  # its 'draft' row follows v2's in the log: removing v2's rows leaves a gap
     tamper(path, *_remove_version(2, audit=audit), triggers=_VERSION_TRIGGERS + ("audit_log_not_deleted",) * audit)
     said = (
         "rows numbered up to"
@@ -213,7 +215,7 @@ def test_the_last_frozen_version_removed_with_its_link_and_rows_is_tampering(fro
         with pytest.raises(FrozenVersionChanged, match="pool version 1 cannot be proven: the record"):
             project.pools.qrels(1)
     with pytest.raises(ProtectionAltered, match=re.escape(said)) as refused:
-        Project.open(path, user="ann")
+        Project.open(path)
     assert "every frozen version still matches" not in str(refused.value)
     assert main(["freeze", str(path)]) == 2  # no other v2 (or v3) is frozen
     assert chain(path) == [(1, v1, link("", 1, v1))]
@@ -225,7 +227,7 @@ def test_a_version_flipped_back_blames_itself_and_never_clears_the_frozen_versio
     tamper(path, "UPDATE pool_versions SET state = 'draft' WHERE version = 2", triggers=("frozen_version_is_final",))
     said = f"pool version 2 was frozen with sha256 {v2}; it is a draft with sha256 {v2} now"
     with pytest.raises(ProtectionAltered, match=said) as refused:
-        Project.open(path, user="ann")
+        Project.open(path)
     assert "every frozen version still matches its recorded hash" not in str(refused.value)
     with Project.open(path, read_only=True) as project:
         rows = project_status(project)["pool_versions"]

@@ -59,10 +59,10 @@ def frozen(tmp_path) -> tuple[Path, str]:
     path = tmp_path / "p.ndcgproj"
     (tmp_path / "q.txt").write_text("q1 0 A 3\nq1 0 B 2\nq1 0 C 1\nq2 0 D 1\n")
     (tmp_path / "r.txt").write_text("q1 Q0 A 1 3 s\nq1 Q0 B 2 2 s\nq2 Q0 D 1 1 s\n")
-    with Project.create(path, user="ann") as project:
-        project.judgments.import_qrels(tmp_path / "q.txt")
-        project.runs.import_run(tmp_path / "r.txt", name="bm25")
-        version = freeze_draft(project)
+    with Project.create(path, annotator="ann") as project:
+        project.judgments.import_qrels(tmp_path / "q.txt", annotator="ann")
+        project.runs.import_run(tmp_path / "r.txt", name="bm25", annotator="ann")
+        version = freeze_draft(project, annotator="ann")
     assert version.hash is not None
     return path, version.hash
 
@@ -119,7 +119,7 @@ def test_an_intact_frozen_version_is_used_normally(frozen, tmp_path, capsys):
         assert project.pools.qrels(1).frame["grade"].tolist() == [3, 2, 1, 1]
         write_qrels(project, tmp_path / "out.qrels", version=1)
         assert len(project.pools.query_progress(1)) == 2
-        assert project.pools.new_draft_from(1).version == 2
+        assert project.pools.new_draft_from(1, annotator="ann").version == 2
     assert main(["score", "--project", str(path), "--run-name", "bm25", "--unjudged", "zero"]) == 0
 
 
@@ -150,7 +150,7 @@ def test_trigger_dropped_grade_updated_and_trigger_recreated_is_caught_by_the_ha
     with Project.open(path) as project:  # writable: the protection is back
         assert project.protection_problems() == []
         with pytest.raises(FrozenVersionChanged, match=recorded):
-            project.pools.new_draft_from(1)
+            project.pools.new_draft_from(1, annotator="ann")
         assert project.pools.draft() is None  # nothing was written
     assert_every_use_refused(path, recorded, now, tmp_path, capsys)
 
@@ -281,11 +281,11 @@ def test_the_check_reads_in_the_order_the_freeze_hashed(tmp_path_factory, triple
     """SQLite's byte order equals Python's code-point order on any IDs (the check sorts in SQL, freezing in pandas)."""
     path = tmp_path_factory.mktemp("order") / "p.ndcgproj"
     frame = pd.DataFrame(triples, columns=["query_id", "doc_id", "grade"])
-    with Project.create(path, user="ann") as project:
-        project.judgments.add_items(frame[["query_id", "doc_id"]])
+    with Project.create(path, annotator="ann") as project:
+        project.judgments.add_items(frame[["query_id", "doc_id"]], annotator="ann")
         for q, d, g in triples:
-            project.set_grade(q, d, g)
-        version = freeze_draft(project)
+            project.judgments.set_grade(q, d, g, annotator="ann")
+        version = freeze_draft(project, annotator="ann")
         assert version.hash == pool_hash(frame, version.scale)
         assert project.pools.current_hash(1, version.scale) == version.hash
 
@@ -365,8 +365,8 @@ def test_freezing_refuses_a_draft_edited_into_what_no_reader_accepts(tmp_path, c
     grades off the scale or not whole, and IDs that break rule 14, naming the item; the draft stays a draft."""
     path = tmp_path / "p.ndcgproj"
     (tmp_path / "q.txt").write_text("q1 0 A 3\nq1 0 B 2\nq2 0 D 1\n")
-    with Project.create(path, user="ann") as project:
-        project.judgments.import_qrels(tmp_path / "q.txt")
+    with Project.create(path, annotator="ann") as project:
+        project.judgments.import_qrels(tmp_path / "q.txt", annotator="ann")
     con = sqlite3.connect(path, isolation_level=None)
     try:
         con.execute(edit)
@@ -377,7 +377,7 @@ def test_freezing_refuses_a_draft_edited_into_what_no_reader_accepts(tmp_path, c
     if ".grade of the row keyed" in message:  # refused when the file opens, before anything is read
         assert f"{path}: cannot be read as ndcg-desktop wrote it: " in err and "Traceback" not in err
         with pytest.raises(InputError, match=re.escape(message)):
-            Project.open(path, user="ann")
+            Project.open(path)
         return
     assert "draft version 1 cannot be frozen: " in err and message in err and "Traceback" not in err
     with Project.open(path, read_only=True) as project:

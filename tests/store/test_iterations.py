@@ -32,9 +32,9 @@ def rounds_file(data_dir: Path, tmp_path: Path) -> Path:
 
 
 def _frozen(tmp_path: Path, qrels: Path, name: str = "p.ndcgproj") -> Project:
-    project = Project.create(tmp_path / name, user="ana")
-    import_judgments(project, qrels)
-    freeze(project)
+    project = Project.create(tmp_path / name, annotator="ana")
+    import_judgments(project, qrels, annotator="ana")
+    freeze(project, annotator="ana")
     return project
 
 
@@ -57,7 +57,7 @@ def test_a_new_draft_copies_each_judgments_iteration(tmp_path, rounds_file):
     from ndcg_desktop.tasks.project import start_draft
 
     with _frozen(tmp_path, rounds_file) as project:
-        draft = start_draft(project, 1)
+        draft = start_draft(project, 1, annotator="ana")
         assert as_set(project.pools.pool_items(draft.draft.version)) == as_set(project.pools.pool_items(1))
 
 

@@ -21,12 +21,12 @@ def rows(project):
 def test_imported_grades_are_credited_to_the_file_and_the_import_to_the_user(tmp_path):
     qrels = tmp_path / "assessors-2024.qrels"
     qrels.write_text("q1 0 A 2\nq1 0 B -1\n")
-    with Project.create(tmp_path / "p.ndcgproj", user="alice") as p:
-        p.judgments.import_qrels(qrels, negative_as_ungraded=True)
+    with Project.create(tmp_path / "p.ndcgproj", annotator="alice") as p:
+        p.judgments.import_qrels(qrels, negative_as_ungraded=True, annotator="alice")
         got = {d: (g, who) for d, (g, who, _at) in rows(p).items()}
         assert got == {"A": (2, "import:assessors-2024.qrels"), "B": (None, None)}
         (tmp_path / "more.qrels").write_text("q1 0 B 1\n")  # fills the ungraded item
-        p.judgments.import_qrels(tmp_path / "more.qrels")
+        p.judgments.import_qrels(tmp_path / "more.qrels", annotator="alice")
         assert rows(p)["B"][:2] == (1, "import:more.qrels")
         log = p.judgments.audit_log()
         log = log[log["query_id"] != ""]  # the draft's own row (issue 33 item 10: new drafts are audited) aside
@@ -36,12 +36,13 @@ def test_imported_grades_are_credited_to_the_file_and_the_import_to_the_user(tmp
 def test_restore_puts_back_grade_annotator_and_time_and_is_audited(tmp_path):
     qrels = tmp_path / "j.qrels"
     qrels.write_text("q1 0 A 2\n")
-    with Project.create(tmp_path / "p.ndcgproj", user="bob") as p:
-        p.judgments.import_qrels(qrels)
+    with Project.create(tmp_path / "p.ndcgproj", annotator="bob") as p:
+        p.judgments.import_qrels(qrels, annotator="bob")
         before = rows(p)["A"]
-        assert p.set_grade("q1", "A", 0) == 2
+        assert before[0] == 2
+        taken = p.judgments.set_grade("q1", "A", 0, annotator="bob")
         assert rows(p)["A"][:2] == (0, "bob")
-        p.set_grade("q1", "A", 2, restore=(before[1], before[2]))
+        p.undo.restore(taken, action="undo grade", annotator="bob")  # what the grade took, put back
         assert rows(p)["A"] == before
         log = p.judgments.audit_log()
         # the undo is audited as an undo, not as a judgment (judging pace counts only "grade" rows)
@@ -53,7 +54,7 @@ def test_restore_puts_back_grade_annotator_and_time_and_is_audited(tmp_path):
 
 def test_the_judging_order_is_recorded_in_the_project(tmp_path):
     path = tmp_path / "p.ndcgproj"
-    with Project.create(path, user="carol") as p:
+    with Project.create(path, annotator="carol") as p:
         assert p.judgments.judging_order() == "blind"  # the default: blind judging
         p.judgments.set_judging_order(
             "doc_id"
@@ -72,9 +73,9 @@ def test_import_qrels_stores_exactly_the_files_judgments_ratings_and_audit_rows(
         (tmp_path / name).write_text("".join(f"{q} 0 {d} {g}\n" for q, d, g in lines), encoding="utf-8")
         return tmp_path / name
 
-    with Project.create(tmp_path / "p.ndcgproj", user="alice") as p:
-        p.judgments.import_qrels(write("one.qrels", first), negative_as_ungraded=True)
-        p.judgments.import_qrels(write("two.qrels", second))
+    with Project.create(tmp_path / "p.ndcgproj", annotator="alice") as p:
+        p.judgments.import_qrels(write("one.qrels", first), negative_as_ungraded=True, annotator="alice")
+        p.judgments.import_qrels(write("two.qrels", second), annotator="alice")
         items = p.pools.pool_items(1)
         ratings = p.ratings.verified(1)
         log = p.judgments.audit_log(1)
@@ -112,26 +113,27 @@ def test_import_qrels_stores_exactly_the_files_judgments_ratings_and_audit_rows(
 @pytest.mark.parametrize("name", ["import:qrels.txt", "IMPORT:x", "import:"])
 def test_nobody_can_take_the_name_a_file_import_is_credited_to(tmp_path, monkeypatch, name):
     """A person (NDCG_USER, --annotator) named like a file's credit could replace that file's ratings."""
+    from ndcg_desktop.tasks.identity import open_to_grade
     from ndcg_desktop.tasks.importing import import_ratings
 
     path = tmp_path / "p.ndcgproj"
     (tmp_path / "qrels.txt").write_text("q1 0 A 2\n")
-    with Project.create(path, user="alice") as project:
-        project.judgments.import_qrels(tmp_path / "qrels.txt")
+    with Project.create(path, annotator="alice") as project:
+        project.judgments.import_qrels(tmp_path / "qrels.txt", annotator="alice")
         with pytest.raises(InputError, match="annotator name .* starts with 'import:'"):
-            import_ratings(project, tmp_path / "qrels.txt", name)
+            import_ratings(project, tmp_path / "qrels.txt", name, imported_by="alice")
     with pytest.raises(InputError, match="user name .* starts with 'import:'"):
-        Project.open(path, user=name)
+        open_to_grade(path, name)  # who grades is decided, and checked, once the project is open
     monkeypatch.setenv("NDCG_USER", name)
     with pytest.raises(InputError, match="starts with 'import:'"):
-        Project.open(path)
+        open_to_grade(path)
 
 
 def test_a_file_whose_name_breaks_the_name_rule_is_refused_before_its_grades_are_credited(tmp_path):
     path = tmp_path / "p.ndcgproj"
     odd = tmp_path / "q\tz\u200b.txt"
     odd.write_text("q1 0 A 2\n")
-    with Project.create(path, user="alice") as project:
+    with Project.create(path, annotator="alice") as project:
         with pytest.raises(InputError, match="file name .* contains .*rename the file"):
-            project.judgments.import_qrels(odd)
+            project.judgments.import_qrels(odd, annotator="alice")
         assert project.pools.draft() is None  # nothing written

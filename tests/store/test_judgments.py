@@ -19,10 +19,10 @@ def test_added_items_land_in_the_pool_and_the_audit_log_across_batches(tmp_path,
             "doc_id": ["Z", "A", "d9", "x", "B", "d10", "x", "a", "C"],  # A and B are in the pool; (q10, x) twice
         }
     )
-    with Project.create(tmp_path / "p.ndcgproj", user="tester") as p:
-        p.judgments.import_qrels(tmp_path / "j.qrels")
-        freeze_draft(p)
-        counts = p.judgments.add_items(pairs, action="send for judging")
+    with Project.create(tmp_path / "p.ndcgproj", annotator="tester") as p:
+        p.judgments.import_qrels(tmp_path / "j.qrels", annotator="tester")
+        freeze_draft(p, annotator="tester")
+        counts = p.judgments.add_items(pairs, action="send for judging", annotator="tester")
         draft = p.pools.draft()
         items = p.pools.pool_items(draft.version)
         log = p.judgments.audit_log(draft.version)
@@ -46,9 +46,9 @@ def test_new_items_are_found_in_sqlite_without_reading_the_pool_into_python(tmp_
 
     (tmp_path / "j.qrels").write_text("q1 0 A 1\nq1 0 B 0\nq2 0 C 2\n")
     pairs = pd.DataFrame({"query_id": ["q1", "q1", "q2", "q3", "q1", "q2"], "doc_id": ["A", "D", "C", "E", "D", "F"]})
-    with Project.create(tmp_path / "p.ndcgproj", user="tester") as p:
-        p.judgments.import_qrels(tmp_path / "j.qrels")
-        freeze_draft(p)
+    with Project.create(tmp_path / "p.ndcgproj", annotator="tester") as p:
+        p.judgments.import_qrels(tmp_path / "j.qrels", annotator="tester")
+        freeze_draft(p, annotator="tester")
         pool = p.pools.pool_items(1)
 
         def refuse(*args, **kwargs):
@@ -56,7 +56,7 @@ def test_new_items_are_found_in_sqlite_without_reading_the_pool_into_python(tmp_
 
         monkeypatch.setattr(PoolRepository, "pool_items", refuse)
         preview = p.judgments.preview_items(pairs)  # no draft yet: new relative to frozen version 1
-        added = p.judgments.add_items(pairs)
+        added = p.judgments.add_items(pairs, annotator="tester")
         again = p.judgments.preview_items(pairs)  # the draft now holds them all
     # Expected, from an independent pandas read: distinct pairs per query, and those not in version 1.
     distinct = pairs.drop_duplicates()
@@ -80,14 +80,14 @@ def test_pooling_two_runs_keeps_each_shared_pair_once_without_pandas_deduplicati
     (tmp_path / "j.qrels").write_text("q1 0 A 1\n")
     (tmp_path / "a.run").write_text("q1 Q0 A 1 3 a\nq1 Q0 B 2 2 a\nq2 Q0 C 1 1 a\n")
     (tmp_path / "b.run").write_text("q2 Q0 D 1 3 b\nq2 Q0 C 2 2 b\nq1 Q0 B 1 1 b\n")
-    with Project.create(tmp_path / "p.ndcgproj", user="tester") as p:
-        p.judgments.import_qrels(tmp_path / "j.qrels")
-        freeze_draft(p)
-        p.runs.import_run(tmp_path / "a.run", name="a")
-        p.runs.import_run(tmp_path / "b.run", name="b")
+    with Project.create(tmp_path / "p.ndcgproj", annotator="tester") as p:
+        p.judgments.import_qrels(tmp_path / "j.qrels", annotator="tester")
+        freeze_draft(p, annotator="tester")
+        p.runs.import_run(tmp_path / "a.run", name="a", annotator="tester")
+        p.runs.import_run(tmp_path / "b.run", name="b", annotator="tester")
         monkeypatch.setattr(pd.DataFrame, "drop_duplicates", lambda *a, **k: pytest.fail("deduplicated in pandas"))
         preview = pool_from_runs(p, ["a", "b"], 10, apply=False)
-        counts = pool_from_runs(p, ["a", "b"], 10)
+        counts = pool_from_runs(p, ["a", "b"], 10, annotator="tester")
         log = p.judgments.audit_log(p.pools.draft().version)
     # candidates: q1 A, B (B twice); q2 C, D (C twice). New: all but (q1, A).
     expected = pd.DataFrame({"query_id": ["q1", "q2"], "candidates": [2, 2], "new": [1, 2]})
@@ -116,8 +116,8 @@ def test_pairs_are_staged_in_steps_short_enough_for_the_window_to_get_the_gil_be
 
     pairs = pd.DataFrame({"query_id": [f"q{i % 7}" for i in range(12_001)], "doc_id": [f"d{i}" for i in range(12_001)]})
     (tmp_path / "j.qrels").write_text("q1 0 d1 1\n")
-    with Project.create(tmp_path / "p.ndcgproj", user="tester") as p:
-        p.judgments.import_qrels(tmp_path / "j.qrels")
+    with Project.create(tmp_path / "p.ndcgproj", annotator="tester") as p:
+        p.judgments.import_qrels(tmp_path / "j.qrels", annotator="tester")
         recording = Recording(p.file.conn)
         with _staged(recording, pairs, 1) as staged:
             new = p.file.conn.execute(f"SELECT count(*), sum(new) FROM {staged}").fetchone()

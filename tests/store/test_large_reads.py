@@ -12,10 +12,10 @@ from ndcg_desktop.tasks.freezing import freeze_draft
 def test_a_runs_blob_and_a_versions_lines_are_read_without_copying_or_decoding_them_under_the_gil(tmp_path, write):
     qrels = "".join(f"q{q} 0 doc-{d} {d % 4}\n" for q in range(40) for d in range(50))  # 2,000 lines, ~30 kB
     run = "".join(f"q{q} Q0 doc-{d} {d + 1} {100 - d} s\n" for q in range(40) for d in range(80))
-    with Project.create(tmp_path / "p.ndcgproj", user="ann") as project:
-        project.judgments.import_qrels(write("q.txt", qrels))
-        freeze_draft(project)
-        project.runs.import_run(write("r.txt", run), name="sys")
+    with Project.create(tmp_path / "p.ndcgproj", annotator="ann") as project:
+        project.judgments.import_qrels(write("q.txt", qrels), annotator="ann")
+        freeze_draft(project, annotator="ann")
+        project.runs.import_run(write("r.txt", run), name="sys", annotator="ann")
     with Project.open(tmp_path / "p.ndcgproj") as project:
         conn = project.file.conn
         statements: list[str] = []

@@ -37,8 +37,8 @@ project.close()
 def project(tmp_path) -> Path:
     path = tmp_path / "real" / "p.ndcgproj"
     path.parent.mkdir()
-    with Project.create(path, user="ann") as p:
-        p.judgments.add_items(pd.DataFrame({"query_id": ["q1"], "doc_id": ["A"]}))
+    with Project.create(path, annotator="ann") as p:
+        p.judgments.add_items(pd.DataFrame({"query_id": ["q1"], "doc_id": ["A"]}), annotator="ann")
     return path
 
 
@@ -94,7 +94,7 @@ def test_another_path_in_the_same_process_is_refused_and_the_lock_comes_back(pro
                 Project.open(path)
     for path in paths.values():  # released on close, whichever path took it
         with Project.open(path) as p:
-            p.set_grade("q1", "A", 1)
+            p.judgments.set_grade("q1", "A", 1, annotator="ann")
             with pytest.raises(ProjectInUse):
                 Project.open(project)
 
@@ -128,7 +128,7 @@ def test_opening_and_closing_projects_leaves_no_descriptor_open(tmp_path):
     paths = []
     for i in range(20):
         paths.append(tmp_path / f"p{i}.ndcgproj")
-        Project.create(paths[-1], user="ann").close()
+        Project.create(paths[-1], annotator="ann").close()
     before = len(os.listdir("/proc/self/fd"))
     for path in paths:
         with Project.open(path), Project.open(path, read_only=True):

@@ -27,10 +27,10 @@ def frozen(tmp_path) -> Path:
     path = tmp_path / "p.ndcgproj"
     (tmp_path / "q.txt").write_text("q1 0 A 3\nq1 0 B 1\n")
     (tmp_path / "r.txt").write_text("q1 Q0 X 1 3 s\nq1 Q0 A 2 2 s\nq1 Q0 Y 3 1 s\n")
-    with Project.create(path, user="ann") as project:
-        project.judgments.import_qrels(tmp_path / "q.txt")
-        project.runs.import_run(tmp_path / "r.txt", name="bm25")
-        freeze_draft(project)
+    with Project.create(path, annotator="ann") as project:
+        project.judgments.import_qrels(tmp_path / "q.txt", annotator="ann")
+        project.runs.import_run(tmp_path / "r.txt", name="bm25", annotator="ann")
+        freeze_draft(project, annotator="ann")
     return path
 
 
@@ -47,9 +47,9 @@ def test_project_files_and_exports_honour_the_umask(tmp_path, umask, mask):
     os.umask(mask)
     path = tmp_path / "p.ndcgproj"
     (tmp_path / "q.txt").write_text("q1 0 A 3\n")
-    with Project.create(path, user="ann") as project:
-        project.judgments.import_qrels(tmp_path / "q.txt")
-        freeze_draft(project)
+    with Project.create(path, annotator="ann") as project:
+        project.judgments.import_qrels(tmp_path / "q.txt", annotator="ann")
+        freeze_draft(project, annotator="ann")
         write_qrels(project, tmp_path / "out.qrels")
         write_qrels(project, tmp_path / "out.csv", fmt="csv")
     expected = 0o666 & ~mask
@@ -76,7 +76,7 @@ def test_send_for_judging_and_pooling_refuse_a_depth_below_one(frozen, capsys, d
         with pytest.raises(InputError, match=f"the depth must be a positive integer, not {depth}"):
             plan_send_for_judging(project, "bm25", None, depth=depth)
         with pytest.raises(InputError, match=f"the pool depth must be a positive integer, not {depth}"):
-            pool_from_runs(project, ["bm25"], depth)
+            pool_from_runs(project, ["bm25"], depth, annotator="ann")
     for argv in (
         ["send-for-judging", str(frozen), "--run-name", "bm25", "--depth", str(depth)],
         ["send-for-judging", str(frozen), "--run-name", "bm25", "--depth", str(depth), "--dry-run"],

@@ -24,34 +24,34 @@ RUN = "q1 Q0 B 1 2.0 s\nq1 Q0 X 2 1.5 s\nq1 Q0 C 3 1.0 s\nq2 Q0 E 1 1.0 s\nq2 Q0
 
 @pytest.fixture
 def project(tmp_path):
-    with Project.create(tmp_path / "p.ndcgproj", user="ann") as p:
+    with Project.create(tmp_path / "p.ndcgproj", annotator="ann") as p:
         yield p
 
 
 def test_create_sets_scale_labels_and_refuses_overwrite(tmp_path):
     path = tmp_path / "p.ndcgproj"
-    with Project.create(path, user="ann") as p:
+    with Project.create(path, annotator="ann") as p:
         assert str(p.scale) == "0..3"
         assert p.labels == ["Not relevant", "Related", "Highly relevant", "Perfect"]
     with pytest.raises(InputError, match="already exists"):
-        Project.create(path)
+        Project.create(path, annotator="tester")
     with pytest.raises(InputError, match="needs 3 labels"):
-        Project.create(tmp_path / "x.ndcgproj", scale=GradeScale(0, 2), labels=["a", "b"])
+        Project.create(tmp_path / "x.ndcgproj", scale=GradeScale(0, 2), labels=["a", "b"], annotator="tester")
 
 
 def test_grade_is_on_disk_when_the_call_returns(project, write):
-    project.judgments.import_qrels(write("q.txt", "q1 0 A -1\n"), negative_as_ungraded=True)
-    project.set_grade("q1", "A", 2)
+    project.judgments.import_qrels(write("q.txt", "q1 0 A -1\n"), negative_as_ungraded=True, annotator="ann")
+    project.judgments.set_grade("q1", "A", 2, annotator="ann")
     other = sqlite3.connect(project.path)  # another connection sees it at once
     assert other.execute("SELECT grade, annotator FROM judgments").fetchall() == [(2, "ann")]
     other.close()
 
 
 def test_audit_log_records_every_change(project, write):
-    project.judgments.import_qrels(write("q.txt", "q1 0 A -1\n"), negative_as_ungraded=True)
-    project.set_grade("q1", "A", 2)
-    project.set_grade("q1", "A", 3)
-    project.set_note("q1", "A", "exact answer")
+    project.judgments.import_qrels(write("q.txt", "q1 0 A -1\n"), negative_as_ungraded=True, annotator="ann")
+    project.judgments.set_grade("q1", "A", 2, annotator="ann")
+    project.judgments.set_grade("q1", "A", 3, annotator="ann")
+    project.judgments.set_note("q1", "A", "exact answer", annotator="ann")
     log = project.judgments.audit_log()
     grades = log[log["action"] == "grade"][["old_grade", "new_grade"]].astype("Int64").values.tolist()
     assert grades == [[pd.NA, 2], [2, 3]]  # imported ungraded (-1 read as ungraded), then 2, then 3
@@ -60,32 +60,32 @@ def test_audit_log_records_every_change(project, write):
 
 
 def test_grade_outside_scale_and_unknown_item_refused(project, write):
-    project.judgments.import_qrels(write("q.txt", "q1 0 A 1\n"))
+    project.judgments.import_qrels(write("q.txt", "q1 0 A 1\n"), annotator="ann")
     with pytest.raises(InputError, match="outside the scale"):
-        project.set_grade("q1", "A", 4)
+        project.judgments.set_grade("q1", "A", 4, annotator="ann")
     with pytest.raises(InputError, match="not in the pool"):
-        project.set_grade("q1", "Z", 1)
+        project.judgments.set_grade("q1", "Z", 1, annotator="ann")
 
 
 def test_frozen_version_is_read_only_and_new_draft_copies(project, write):
-    project.judgments.import_qrels(write("q.txt", QRELS))
-    v1 = freeze_draft(project)
+    project.judgments.import_qrels(write("q.txt", QRELS), annotator="ann")
+    v1 = freeze_draft(project, annotator="ann")
     with pytest.raises(InputError, match="frozen"):
-        project.set_grade("q1", "A", 0, version=v1.version)
-    v2 = project.pools.new_draft_from(v1.version)
+        project.judgments.set_grade("q1", "A", 0, version=v1.version, annotator="ann")
+    v2 = project.pools.new_draft_from(v1.version, annotator="ann")
     assert v2.parent == 1 and not v2.frozen
     assert (
         project.pools.pool_items(2)[["doc_id", "grade"]].values.tolist()
         == project.pools.pool_items(1)[["doc_id", "grade"]].values.tolist()
     )
-    project.set_grade("q1", "A", 0)
+    project.judgments.set_grade("q1", "A", 0, annotator="ann")
     assert project.pools.pool_items(1).set_index("doc_id").loc["A", "grade"] == 3  # v1 untouched
     with pytest.raises(InputError, match="already has a draft"):
-        project.pools.new_draft_from(1)
+        project.pools.new_draft_from(1, annotator="ann")
 
 
 def test_scoring_needs_a_frozen_version(project, write):
-    project.judgments.import_qrels(write("q.txt", QRELS))
+    project.judgments.import_qrels(write("q.txt", QRELS), annotator="ann")
     with pytest.raises(InputError, match="freeze the draft first"):
         frozen_version(project, None)  # the store's refusal, worded with what to do (tasks.advice)
     with pytest.raises(InputError, match="is a draft"):
@@ -93,20 +93,20 @@ def test_scoring_needs_a_frozen_version(project, write):
 
 
 def test_import_qrels_conflicts_and_negative_grades(project, write):
-    project.judgments.import_qrels(write("q.txt", "q1 0 A 3\n"))
+    project.judgments.import_qrels(write("q.txt", "q1 0 A 3\n"), annotator="ann")
     with pytest.raises(InputError) as info:
-        project.judgments.import_qrels(write("q2.txt", "q1 0 B 1\nq1 0 A 2\n"))
+        project.judgments.import_qrels(write("q2.txt", "q1 0 B 1\nq1 0 A 2\n"), annotator="ann")
     assert ":2: document A for query q1 is already graded 3" in str(info.value)
     assert project.pools.pool_items(1)["doc_id"].tolist() == ["A"]  # nothing half-imported
     with pytest.raises(InputError, match=r"q3.txt:1: grade -1 is outside the scale 0..3; import trec_eval's -1"):
-        project.judgments.import_qrels(write("q3.txt", "q1 0 C -1\n"))
+        project.judgments.import_qrels(write("q3.txt", "q1 0 C -1\n"), annotator="ann")
 
 
 def test_stored_run_scores_like_the_file(project, write):
-    project.judgments.import_qrels(write("q.txt", QRELS))
-    freeze_draft(project)
+    project.judgments.import_qrels(write("q.txt", QRELS), annotator="ann")
+    freeze_draft(project, annotator="ann")
     run_path = write("run.txt", RUN)
-    project.runs.import_run(run_path, name="sys")
+    project.runs.import_run(run_path, name="sys", annotator="ann")
     stored, info = project.runs.load_run("sys")
     assert info.sha256 == read_run(run_path).source.sha256
     settings = EvalSettings(k=3, unjudged="zero")
@@ -117,11 +117,11 @@ def test_stored_run_scores_like_the_file(project, write):
 
 
 def test_run_names_are_unique_and_bad_runs_write_nothing(project, write):
-    project.runs.import_run(write("run.txt", RUN), name="sys")
+    project.runs.import_run(write("run.txt", RUN), name="sys", annotator="ann")
     with pytest.raises(InputError, match="already has a run named 'sys'"):
-        project.runs.import_run(write("run2.txt", RUN), name="sys")
+        project.runs.import_run(write("run2.txt", RUN), name="sys", annotator="ann")
     with pytest.raises(InputError, match=r"bad.txt:2: "):
-        project.runs.import_run(write("bad.txt", "q1 Q0 A 1 1 s\nq1 Q0 B 2\n"), name="bad")
+        project.runs.import_run(write("bad.txt", "q1 Q0 A 1 1 s\nq1 Q0 B 2\n"), name="bad", annotator="ann")
     assert [r.name for r in project.runs.all()] == ["sys"]
 
 
@@ -160,7 +160,9 @@ def test_query_file_errors(project, write, name, content, line, fragment):
 
 def test_progress_counts_per_query(project, write):
     project.texts.import_topics(write("q.tsv", "q1\tfirst\nq2\tsecond\n"))
-    project.judgments.import_qrels(write("q.txt", "q1 0 A 1\nq1 0 B -1\nq2 0 C 2\n"), negative_as_ungraded=True)
+    project.judgments.import_qrels(
+        write("q.txt", "q1 0 A 1\nq1 0 B -1\nq2 0 C 2\n"), negative_as_ungraded=True, annotator="ann"
+    )
     progress = project.pools.query_progress(1)
     # query, title, pool size, graded, awaiting adjudication (no two annotators differ here)
     assert progress.values.tolist() == [["q1", "first", 2, 1, 0], ["q2", "second", 1, 1, 0]]
@@ -208,10 +210,10 @@ def test_cli_project_flow_matches_file_scoring(tmp_path, write, capsys):
 def test_negative_grades_inside_the_scale_are_stored_and_scored_as_trec_eval_reads_them(tmp_path, write):
     """-1 on a -1..4 scale is stored as the file says; scoring reads it as trec_eval does, in the pool, not judged
     (issue 33: one reading on every path), so the judged universe holds B alone."""
-    with Project.create(tmp_path / "neg.ndcgproj", scale=GradeScale(-1, 4), user="ann") as project:
-        counts = project.judgments.import_qrels(write("q.txt", "q1 0 A -1\nq1 0 B 4\n"))
+    with Project.create(tmp_path / "neg.ndcgproj", scale=GradeScale(-1, 4), annotator="ann") as project:
+        counts = project.judgments.import_qrels(write("q.txt", "q1 0 A -1\nq1 0 B 4\n"), annotator="ann")
         assert counts["ungraded"] == 0
-        freeze_draft(project)  # nothing ungraded
+        freeze_draft(project, annotator="ann")  # nothing ungraded
         assert project.pools.qrels(1).frame_as_read()["grade"].tolist() == [-1, 4]
         assert project.pools.qrels(1).frame["grade"].tolist() == [4] and project.pools.qrels(1).unjudged_in_pool == 1
 
@@ -220,8 +222,8 @@ def test_progress_counts_the_items_awaiting_adjudication(project, write):
     """An item is awaiting when it is ungraded and its annotators' ratings differ (two files as two people)."""
     from ndcg_desktop.tasks.importing import import_ratings
 
-    import_ratings(project, write("ana.txt", "q1 0 A 1\nq1 0 B 2\nq2 0 C 0\n"), "ana")
-    import_ratings(project, write("ben.txt", "q1 0 A 3\nq1 0 B 2\nq2 0 C 0\n"), "ben")
+    import_ratings(project, write("ana.txt", "q1 0 A 1\nq1 0 B 2\nq2 0 C 0\n"), "ana", imported_by="ann")
+    import_ratings(project, write("ben.txt", "q1 0 A 3\nq1 0 B 2\nq2 0 C 0\n"), "ben", imported_by="ann")
     progress = project.pools.query_progress(project.pools.draft().version).set_index("query_id")
     assert progress.loc["q1", ["pool_size", "graded", "awaiting"]].tolist() == [2, 1, 1]  # A differs, B agrees
     assert progress.loc["q2", ["pool_size", "graded", "awaiting"]].tolist() == [1, 1, 0]

@@ -23,10 +23,10 @@ RUN = "".join(f"{q} Q0 {d} {r} {100 - r / 7:.3f} t\n" for q in (3, 11, 250) for 
 @pytest.fixture
 def project(tmp_path, write):
     qrels, run = write("j.qrels", QRELS), write("r.run", RUN)
-    p = Project.create(tmp_path / "p.ndcgproj", user="t")
-    p.judgments.import_qrels(qrels)
-    freeze_draft(p)
-    p.runs.import_run(run, name="r")
+    p = Project.create(tmp_path / "p.ndcgproj", annotator="t")
+    p.judgments.import_qrels(qrels, annotator="t")
+    freeze_draft(p, annotator="t")
+    p.runs.import_run(run, name="r", annotator="t")
     yield p, qrels, run
     p.close()
 

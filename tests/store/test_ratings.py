@@ -111,8 +111,8 @@ def test_the_ratings_table_for_agreement(v2):
 
 
 def test_a_grade_given_in_the_project_is_its_authors_rating_and_undo_takes_it_back(v2):
-    with Project.open(v2, user="chen") as project:
-        project.set_grade("q1", "B", 3)
+    with Project.open(v2) as project:
+        taken = project.judgments.set_grade("q1", "B", 3, annotator="chen")
         items = project.pools.pool_items(2).set_index(["query_id", "doc_id"])
         assert items.loc[("q1", "B"), "grade"] == 3
         mine = project.ratings.verified(2).set_index(["query_id", "doc_id", "annotator"])
@@ -120,7 +120,7 @@ def test_a_grade_given_in_the_project_is_its_authors_rating_and_undo_takes_it_ba
         assert mine.loc[("q1", "B", "import:qrels.txt"), "grade"] == 2
         # chen's grade settles a difference: a pick
         assert rows(v2, "SELECT adjudication FROM judgments WHERE version = 2 AND doc_id = 'B'") == [("pick",)]
-        project.set_grade("q1", "B", 2, restore=("import:qrels.txt", "2026-01-01T00:00:00+00:00"))  # undo
+        project.undo.restore(taken, action="undo grade", annotator="chen")
         assert project.ratings.verified(2).query("doc_id == 'B'")["annotator"].tolist() == ["import:qrels.txt"]
         assert rows(v2, "SELECT adjudication FROM judgments WHERE version = 2 AND doc_id = 'B'") == [(None,)]
 
@@ -186,9 +186,9 @@ def test_an_item_rated_differently_blocks_freezing_even_when_removing_ungraded(v
         incoming = pd.DataFrame(
             [("q1", "C", "dan", 3, "", "t")], columns=["query_id", "doc_id", "annotator", "grade", "note", "rated_at"]
         )
-        counts = project.ratings.add_ratings(incoming, version=2, source="test")
+        counts = project.ratings.add_ratings(incoming, version=2, source="test", annotator="chen")
         assert counts == {"new": 1, "changed": 0, "unchanged": 0, "settled": 1, "unsettled": 1}
-        assert project.ratings.add_ratings(incoming, version=2, source="test") == {
+        assert project.ratings.add_ratings(incoming, version=2, source="test", annotator="chen") == {
             "new": 0,
             "changed": 0,
             "unchanged": 1,
@@ -198,12 +198,15 @@ def test_an_item_rated_differently_blocks_freezing_even_when_removing_ungraded(v
         before = dump(v2)
         for remove in (False, True):
             with pytest.raises(InputError, match="1 item that annotators rated differently"):
-                freeze_draft(project, remove_ungraded=remove)
+                freeze_draft(project, remove_ungraded=remove, annotator="chen")
         assert dump(v2) == before
         project.ratings.adjudicate(
-            pd.DataFrame([("q1", "C", 2)], columns=["query_id", "doc_id", "grade"]), version=2, how="pick"
+            pd.DataFrame([("q1", "C", 2)], columns=["query_id", "doc_id", "grade"]),
+            version=2,
+            how="pick",
+            annotator="chen",
         )
-        frozen = freeze_draft(project)
+        frozen = freeze_draft(project, annotator="chen")
         assert frozen.frozen
         assert project.pools.qrels(2).frame.query("doc_id == 'C'")["grade"].tolist() == [2]
 

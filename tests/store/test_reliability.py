@@ -50,11 +50,11 @@ def child_env() -> dict[str, str]:
 def make_project(path: Path, *, queries: int = 4, docs: int = 5, grade: bool = False) -> list[tuple[str, str]]:
     """A project whose draft holds queries x docs items, ungraded unless ``grade``."""
     items = [(f"q{q}", f"d{q}-{d}") for q in range(queries) for d in range(docs)]
-    with Project.create(path, user="maker") as project:
-        project.judgments.add_items(pd.DataFrame(items, columns=["query_id", "doc_id"]))
+    with Project.create(path, annotator="maker") as project:
+        project.judgments.add_items(pd.DataFrame(items, columns=["query_id", "doc_id"]), annotator="maker")
         if grade:
             for i, (q, d) in enumerate(items):
-                project.set_grade(q, d, i % 4)
+                project.judgments.set_grade(q, d, i % 4, annotator="maker")
     return items
 
 
@@ -161,7 +161,7 @@ while True:
     text = "-" if grade is None else str(grade)
     out.write(f"begin {q} {d} {text}\\n")
     out.flush()
-    project.set_grade(q, d, grade)
+    project.judgments.set_grade(q, d, grade, annotator="maker")
     out.write(f"done {q} {d} {text}\\n")  # only now has the call returned
     out.flush()
     step += 1
@@ -267,7 +267,7 @@ import sys
 from ndcg_desktop.store import Project
 
 project = Project.open(sys.argv[1])
-project.set_grade("q0", "d0-0", 3)
+project.judgments.set_grade("q0", "d0-0", 3, annotator="maker")
 print("open", flush=True)
 sys.stdin.read()  # hold the project until the parent closes our stdin (or kills us)
 project.close()
@@ -299,7 +299,7 @@ def test_second_writer_is_refused_while_the_first_holds_the_project(tmp_path, en
             graded = items[items["doc_id"] == "d0-0"]["grade"].tolist()
             assert graded == [3]  # the holder's grade is visible
             with pytest.raises(InputError, match="read-only"):
-                viewer.set_grade("q0", "d0-1", 1)
+                viewer.judgments.set_grade("q0", "d0-1", 1, annotator="maker")
         assert dump(path) == before
     finally:
         if ending == "exit":
@@ -310,7 +310,7 @@ def test_second_writer_is_refused_while_the_first_holds_the_project(tmp_path, en
             child.kill()
 
     with Project.open(path) as project:  # the lock went with the process
-        project.set_grade("q0", "d0-1", 1)
+        project.judgments.set_grade("q0", "d0-1", 1, annotator="maker")
         assert project.pools.pool_items(1, "q0")["grade"].tolist()[:2] == [3, 1]
 
 
@@ -336,10 +336,10 @@ def frozen_project(tmp_path) -> Path:
     path = tmp_path / "frozen.ndcgproj"
     make_project(path, queries=1, grade=True)
     with Project.open(path) as project:
-        frozen = freeze_draft(project)
+        frozen = freeze_draft(project, annotator="maker")
         assert frozen.version == 1 and frozen.frozen
-        project.pools.new_draft_from(1)
-        project.judgments.add_items(pd.DataFrame({"query_id": ["q0"], "doc_id": ["new"]}))
+        project.pools.new_draft_from(1, annotator="maker")
+        project.judgments.add_items(pd.DataFrame({"query_id": ["q0"], "doc_id": ["new"]}), annotator="maker")
     return path
 
 
@@ -434,7 +434,7 @@ def _other_application(path: Path, *, wal: bool) -> None:
 def _built_project(path: Path) -> None:
     make_project(path, queries=20, docs=100)
     with Project.open(path) as project:
-        project.set_grade("q0", "d0-0", 2)
+        project.judgments.set_grade("q0", "d0-0", 2, annotator="maker")
 
 
 def _page(path: Path, table: str) -> tuple[int, int]:
@@ -568,10 +568,10 @@ def project_with_content(tmp_path) -> Path:
     run.write_text("".join(f"q0 Q0 d0-{i} {i + 1} {10 - i} first\n" for i in range(4)))
     with Project.open(path) as project:
         project.texts.import_documents(docs)
-        project.set_grade("q0", "d0-0", 3)
-        project.set_grade("q1", "d1-0", 0)
-        project.set_note("q1", "d1-0", "checked twice")
-        project.runs.import_run(run, name="first")
+        project.judgments.set_grade("q0", "d0-0", 3, annotator="maker")
+        project.judgments.set_grade("q1", "d1-0", 0, annotator="maker")
+        project.judgments.set_note("q1", "d1-0", "checked twice", annotator="maker")
+        project.runs.import_run(run, name="first", annotator="maker")
     return path
 
 
@@ -643,7 +643,7 @@ def test_import_qrels_with_a_bad_last_line_leaves_the_draft_unchanged(project_wi
     source.write_text("\n".join(lines) + "\n")
     with Project.open(project_with_content) as project:
         with pytest.raises(InputError, match=problem) as failed:
-            project.judgments.import_qrels(source)
+            project.judgments.import_qrels(source, annotator="maker")
     assert (failed.value.path, failed.value.line) == (str(source), len(lines))
     assert dump(project_with_content) == before
 
@@ -660,7 +660,7 @@ def test_import_run_with_a_bad_line_stores_nothing(project_with_content, tmp_pat
     source.write_text("\n".join(lines) + "\n")
     with Project.open(project_with_content) as project:
         with pytest.raises(InputError) as failed:
-            project.runs.import_run(source, name="second")
+            project.runs.import_run(source, name="second", annotator="maker")
         assert [r.name for r in project.runs.all()] == ["first"]
     assert (failed.value.path, failed.value.line) == (str(source), len(lines))
     assert dump(project_with_content) == before
@@ -672,8 +672,8 @@ def test_every_failed_import_leaves_the_project_usable(project_with_content, tmp
     bad.write_text("q0 0 d0-2 9\n")
     with Project.open(project_with_content) as project:
         with pytest.raises(InputError):
-            project.judgments.import_qrels(bad)
-        project.set_grade("q0", "d0-2", 1)
+            project.judgments.import_qrels(bad, annotator="maker")
+        project.judgments.set_grade("q0", "d0-2", 1, annotator="maker")
         con = raw(project_with_content, read_only=True)
         try:
             row = con.execute("SELECT grade FROM judgments WHERE version = 1 AND doc_id = 'd0-2'").fetchone()
@@ -690,5 +690,5 @@ def test_dump_notices_a_one_cell_change(tmp_path):
     shutil.copy(path, copy)
     assert dump(copy) == dump(path)
     with Project.open(copy) as project:
-        project.set_note("q0", "d0-0", "x")
+        project.judgments.set_note("q0", "d0-0", "x", annotator="maker")
     assert dump(copy) != dump(path)

@@ -90,10 +90,10 @@ def now_hash(path: Path) -> str:
 def project(tmp_path, data_dir) -> Path:
     """A project built by this version from tests/data/schema_v1: its qrels frozen as version 1, run bm25."""
     path = tmp_path / "t4.ndcgproj"
-    with Project.create(path, user="ann") as created:
-        created.judgments.import_qrels(data_dir / "schema_v1" / "qrels.txt")
-        created.runs.import_run(data_dir / "schema_v1" / "bm25.txt", name="bm25")
-        freeze_draft(created)
+    with Project.create(path, annotator="ann") as created:
+        created.judgments.import_qrels(data_dir / "schema_v1" / "qrels.txt", annotator="ann")
+        created.runs.import_run(data_dir / "schema_v1" / "bm25.txt", name="bm25", annotator="ann")
+        freeze_draft(created, annotator="ann")
     return path
 
 

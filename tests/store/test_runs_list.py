@@ -25,13 +25,13 @@ def statements(project: Project, action) -> list[str]:
 def test_runs_are_listed_from_the_file_once_until_another_run_is_stored(tmp_path):
     (tmp_path / "a.run").write_text("q1 Q0 A 1 2 s\nq1 Q0 B 2 1 s\n")
     (tmp_path / "b.run").write_text("q1 Q0 B 1 2 s\n")
-    with Project.create(tmp_path / "p.ndcgproj", user="ann") as project:
-        project.runs.import_run(tmp_path / "a.run", name="a")
+    with Project.create(tmp_path / "p.ndcgproj", annotator="ann") as project:
+        project.runs.import_run(tmp_path / "a.run", name="a", annotator="ann")
         assert [r.name for r in project.runs.all()] == ["a"]
         again = statements(project, project.runs.all)
         assert [s for s in again if "imported_at" in s] == []  # the rows (and their blobs) are not read again
         assert [r.name for r in project.runs.all()] == ["a"]
-        project.runs.import_run(tmp_path / "b.run", name="b")
+        project.runs.import_run(tmp_path / "b.run", name="b", annotator="ann")
         assert [(r.name, r.rows) for r in project.runs.all()] == [("a", 2), ("b", 1)]
         # Another program's run, committed through its own connection, is listed too.
         other = sqlite3.connect(project.path)

@@ -37,10 +37,10 @@ def full(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("full")
     path = folder / "p.ndcgproj"
     (folder / "q.txt").write_text("q1 0 A 3\nq1 0 B 2\nq2 0 D 1\n")
-    with Project.create(path, user="ann") as project:
-        project.judgments.import_qrels(folder / "q.txt")
-        freeze_draft(project)
-        project.pools.new_draft_from(1)
+    with Project.create(path, annotator="ann") as project:
+        project.judgments.import_qrels(folder / "q.txt", annotator="ann")
+        freeze_draft(project, annotator="ann")
+        project.pools.new_draft_from(1, annotator="ann")
     con = sqlite3.connect(path, isolation_level=None)
     try:
         triggers = con.execute("SELECT sql FROM sqlite_master WHERE type = 'trigger'").fetchall()

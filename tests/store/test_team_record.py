@@ -96,8 +96,10 @@ def test_a_format_4_project_migrates_and_its_old_version_keeps_the_manifest_it_h
 
 
 def test_freezing_records_the_team_and_the_same_data_gives_the_same_manifest_byte_for_byte(v4, format_4_manifest):
-    with Project.open(a_change(v4), user="judge") as project:
-        version = freeze_draft(project)  # draft 2: version 1's items (one more), ratings and adjudications, copied
+    with Project.open(a_change(v4)) as project:
+        version = freeze_draft(
+            project, annotator="judge"
+        )  # draft 2: version 1's items (one more), ratings and adjudications, copied
         assert version.version == 2 and version.team is not None
         recorded = team_manifest(project, version)
     stored = sql(v4, "SELECT team FROM pool_versions WHERE version = 2")[0][0]
@@ -107,8 +109,8 @@ def test_freezing_records_the_team_and_the_same_data_gives_the_same_manifest_byt
 
 
 def test_scoring_a_recorded_version_reads_no_rating_back(v4, format_4_manifest, monkeypatch):
-    with Project.open(a_change(v4), user="judge") as project:
-        freeze_draft(project)
+    with Project.open(a_change(v4)) as project:
+        freeze_draft(project, annotator="judge")
 
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("the agreement was computed again")
@@ -134,8 +136,8 @@ def test_scoring_a_recorded_version_reads_no_rating_back(v4, format_4_manifest, 
     ],
 )
 def test_a_tampered_rating_of_a_frozen_version_is_refused_naming_both_hashes(v4, tmp_path, capsys, statement, named):
-    with Project.open(a_change(v4), user="judge") as project:
-        recorded = freeze_draft(project).team
+    with Project.open(a_change(v4)) as project:
+        recorded = freeze_draft(project, annotator="judge").team
     assert recorded is not None
     was = json.loads(recorded)["annotators"].get(named)
     tamper(v4, statement, triggers=RATING_TRIGGERS)  # triggers restored verbatim: the protection looks intact
@@ -177,8 +179,8 @@ def test_a_tampered_rating_of_a_frozen_version_is_refused_naming_both_hashes(v4,
 
 
 def test_a_tampered_adjudication_of_a_frozen_version_is_refused(v4):
-    with Project.open(a_change(v4), user="judge") as project:
-        freeze_draft(project)
+    with Project.open(a_change(v4)) as project:
+        freeze_draft(project, annotator="judge")
     tamper(
         v4,
         "UPDATE judgments SET adjudication = 'pick' WHERE version = 2 AND adjudication = 'median' AND doc_id = 'C'",

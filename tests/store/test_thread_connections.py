@@ -16,9 +16,9 @@ from ndcg_desktop.tasks.freezing import freeze_draft
 @pytest.fixture
 def project(tmp_path):
     (tmp_path / "j.qrels").write_text("q1 0 A 1\nq1 0 B 0\n")
-    with Project.create(tmp_path / "p.ndcgproj", user="tester") as p:
-        p.judgments.import_qrels(tmp_path / "j.qrels")
-    with Project.open(tmp_path / "p.ndcgproj", user="tester") as p:
+    with Project.create(tmp_path / "p.ndcgproj", annotator="tester") as p:
+        p.judgments.import_qrels(tmp_path / "j.qrels", annotator="tester")
+    with Project.open(tmp_path / "p.ndcgproj") as p:
         yield p
 
 
@@ -69,14 +69,16 @@ def test_a_workers_unfinished_write_is_neither_seen_nor_joined_by_the_windows_th
         assert grades(project) == {"A": 1, "B": 0}
         began = time.perf_counter()
         with pytest.raises(ProjectBusy, match="is writing to the project file"):
-            project.set_grade("q1", "A", 2)  # a grade waits briefly for the write lock, then says so
+            project.judgments.set_grade(
+                "q1", "A", 2, annotator="tester"
+            )  # a grade waits briefly for the write lock, then says so
         assert time.perf_counter() - began < 3
     finally:
         release.set()
         worker.join(10)
     assert not errors
     assert grades(project) == {"A": 1, "B": 3}  # the worker's write, whole; the refused grade, nowhere
-    project.set_grade("q1", "A", 2)
+    project.judgments.set_grade("q1", "A", 2, annotator="tester")
     assert grades(project) == {"A": 2, "B": 3}
 
 
@@ -193,9 +195,9 @@ def test_a_frozen_versions_check_serves_every_thread_until_another_connection_co
     from ndcg_desktop.store.pools import PoolRepository
 
     (tmp_path / "j.qrels").write_text("q1 0 A 1\nq1 0 B 0\n")
-    with Project.create(tmp_path / "p.ndcgproj", user="tester") as p:
-        p.judgments.import_qrels(tmp_path / "j.qrels")
-        freeze_draft(p)
+    with Project.create(tmp_path / "p.ndcgproj", annotator="tester") as p:
+        p.judgments.import_qrels(tmp_path / "j.qrels", annotator="tester")
+        freeze_draft(p, annotator="tester")
     hashed: list[str] = []
     original = PoolRepository._hashed_lines
     monkeypatch.setattr(
@@ -203,7 +205,7 @@ def test_a_frozen_versions_check_serves_every_thread_until_another_connection_co
         "_hashed_lines",
         lambda self, number: (hashed.append(threading.current_thread().name), original(self, number))[1],
     )
-    with Project.open(tmp_path / "p.ndcgproj", user="tester") as project:
+    with Project.open(tmp_path / "p.ndcgproj") as project:
         project.pools.frozen_version(1)
         assert len(hashed) == 1
 
@@ -258,8 +260,8 @@ def test_a_worker_never_connects_to_another_file_at_the_projects_name(project, t
     os.rename(path, tmp_path / "elsewhere.ndcgproj")
     if how == "replaced":
         (tmp_path / "k.qrels").write_text("q9 0 Z 2\n")
-        with Project.create(path, user="tester") as other:
-            other.judgments.import_qrels(tmp_path / "k.qrels")
+        with Project.create(path, annotator="tester") as other:
+            other.judgments.import_qrels(tmp_path / "k.qrels", annotator="tester")
     before = path.read_bytes() if path.exists() else None
     outcome = []
 

@@ -69,7 +69,7 @@ def test_a_format_2_project_is_migrated_to_topics_and_guidelines(tmp_path, data_
     path = _v2_copy(tmp_path, data_dir)
     frozen_before = _sql(path, "SELECT version, state, hash FROM pool_versions ORDER BY version")
     judgments_before = _sql(path, FORMAT_2_JUDGMENTS)
-    with Project.open(path, user="cy") as project:
+    with Project.open(path) as project:
         assert project.protection_problems() == []
         assert project.texts.query("q2")["title"] == "graded relevance"
         assert project.texts.query("q2")["description"] == ""
@@ -77,7 +77,7 @@ def test_a_format_2_project_is_migrated_to_topics_and_guidelines(tmp_path, data_
         assert v1.guidelines_sha256 is None  # frozen before the project had guidelines
         scored = score_run(project, "bm25", 1, EvalSettings(unjudged=UnjudgedPolicy.ZERO), record=False)
         assert scored.evaluation.manifest["judgments"]["guidelines_sha256"] is None
-        set_ = project.texts.set_guidelines("# Rules\n", source="window")
+        set_ = project.texts.set_guidelines("# Rules\n", source="window", annotator="cy")
         assert (set_.who, set_.source, set_.sha256) == ("cy", "window", hashlib.sha256(b"# Rules\n").hexdigest())
     assert _sql(path, "PRAGMA user_version") == [(SCHEMA_VERSION,)]  # 2 -> 3 (topics) -> 4 (ratings) -> ...
     assert _sql(path, "SELECT version, state, hash FROM pool_versions ORDER BY version") == frozen_before
@@ -93,7 +93,7 @@ def test_a_format_2_project_is_migrated_to_topics_and_guidelines(tmp_path, data_
 def test_migrated_and_new_projects_have_the_same_tables(tmp_path, data_dir):
     path = _v2_copy(tmp_path, data_dir)
     Project.open(path).close()
-    Project.create(tmp_path / "new.ndcgproj").close()
+    Project.create(tmp_path / "new.ndcgproj", annotator="tester").close()
 
     def columns(file: Path) -> dict[str, list[str]]:
         tables = [row[0] for row in _sql(file, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
@@ -103,7 +103,7 @@ def test_migrated_and_new_projects_have_the_same_tables(tmp_path, data_dir):
 
 
 def test_topics_are_stored_whole_and_replaced_whole(tmp_path, data_dir, write):
-    with Project.create(tmp_path / "p.ndcgproj") as project:
+    with Project.create(tmp_path / "p.ndcgproj", annotator="tester") as project:
         assert len(project.texts.import_topics(data_dir / "trec_topics" / "topics.701-703.txt")) == 3
         topic = project.texts.query("702")
         assert (topic["title"], topic["description"]) == (
@@ -126,21 +126,28 @@ def test_topics_are_stored_whole_and_replaced_whole(tmp_path, data_dir, write):
 def test_guidelines_history_is_audited_append_only_and_frozen_versions_name_their_hash(tmp_path, write):
     path = tmp_path / "p.ndcgproj"
     first, second = "# Grading\n\n3: answers the question\n", "# Grading\n\n3: answers it fully\n"
-    with Project.create(path, user="ana") as project:
-        project.judgments.import_qrels(write("q.txt", "q1 0 A 3\n"))
+    with Project.create(path, annotator="ana") as project:
+        project.judgments.import_qrels(write("q.txt", "q1 0 A 3\n"), annotator="ana")
         assert (
-            project.texts.set_guidelines(first, source="file:g.md").sha256 == hashlib.sha256(first.encode()).hexdigest()
+            project.texts.set_guidelines(first, source="file:g.md", annotator="ana").sha256
+            == hashlib.sha256(first.encode()).hexdigest()
         )
-        assert project.texts.set_guidelines(first, source="window").id == 1  # the same text again adds nothing
-        v1 = freeze_draft(project)
-        project.pools.new_draft_from(1)
-        project.texts.set_guidelines(second.replace("\n", "\r\n"), source="window")  # CR LF stored as LF
-        project.set_grade("q1", "A", 2, version=2)  # a copy of its parent would not freeze (issue 35)
-        v2 = freeze_draft(project)
-        project.texts.set_guidelines("", source="undo")  # cleared
-        project.pools.new_draft_from(2)
-        project.set_grade("q1", "A", 1, version=3)
-        v3 = freeze_draft(project)
+        assert (
+            project.texts.set_guidelines(first, source="window", annotator="ana").id == 1
+        )  # the same text again adds nothing
+        v1 = freeze_draft(project, annotator="ana")
+        project.pools.new_draft_from(1, annotator="ana")
+        project.texts.set_guidelines(
+            second.replace("\n", "\r\n"), source="window", annotator="ana"
+        )  # CR LF stored as LF
+        project.judgments.set_grade(
+            "q1", "A", 2, version=2, annotator="ana"
+        )  # a copy of its parent would not freeze (issue 35)
+        v2 = freeze_draft(project, annotator="ana")
+        project.texts.set_guidelines("", source="undo", annotator="ana")  # cleared
+        project.pools.new_draft_from(2, annotator="ana")
+        project.judgments.set_grade("q1", "A", 1, version=3, annotator="ana")
+        v3 = freeze_draft(project, annotator="ana")
         history = project.texts.guidelines_history()
         assert [(g.id, g.source, g.who, g.text) for g in history] == [
             (1, "file:g.md", "ana", first),

@@ -81,29 +81,31 @@ def build_team_draft(tmp_path: Path) -> Path:
         "".join(f"q{i} Q0 d{j} {j + 1} {10 - j} sys\n" for i in range(4) for j in (0, 5, 6))
     )
     path = tmp_path / "team.ndcgproj"
-    with Project.create(path, user="coord") as project:
-        project.judgments.import_qrels(tmp_path / "q.txt")
-        freeze_draft(project)
-        project.pools.new_draft_from(1)
+    with Project.create(path, annotator="coord") as project:
+        project.judgments.import_qrels(tmp_path / "q.txt", annotator="coord")
+        freeze_draft(project, annotator="coord")
+        project.pools.new_draft_from(1, annotator="coord")
         pairs = [(f"q{i}", f"d{j}") for i in range(4) for j in range(1, 5)]
-        project.judgments.add_items(pd.DataFrame(pairs, columns=["query_id", "doc_id"]), version=2)
-        project.runs.import_run(tmp_path / "r.txt", name="sys")
+        project.judgments.add_items(pd.DataFrame(pairs, columns=["query_id", "doc_id"]), version=2, annotator="coord")
+        project.runs.import_run(tmp_path / "r.txt", name="sys", annotator="coord")
         done = assign_work(project, list(ANNOTATORS), tmp_path / "work", overlap=1.0, seed=1)
     for name, work_path in done.files.items():  # ana 1, ben 1 (3 on d2 and d4), chen 2
         _, items, _ = read_work_file(work_path)
-        with Project.open(work_path, user=name) as work:
+        with Project.open(work_path) as work:
             for q, d in items[["query_id", "doc_id"]].itertuples(index=False):
                 grade = {"ana": 1, "chen": 2}.get(name, 3 if d in ("d2", "d4") else 1)
-                work.set_grade(q, d, grade)
-                work.set_note(q, d, f"{name} on {d}")
-    with Project.open(path, user="coord") as project:
-        merge_work(project, list(done.files.values()))
+                work.judgments.set_grade(q, d, grade, annotator=name)
+                work.judgments.set_note(q, d, f"{name} on {d}", annotator=name)
+    with Project.open(path) as project:
+        merge_work(project, list(done.files.values()), annotator="coord")
         open_items = project.pools.pool_items(2)
         open_items = open_items[open_items["grade"].isna()]
         assert len(open_items) >= 3  # something to adjudicate, to leave open, and to remove
         first = open_items.iloc[0]
-        pick(project, first["query_id"], first["doc_id"], 2)
-        project.set_note(first["query_id"], first["doc_id"], "picked 2: see the guidelines", version=2)
+        pick(project, first["query_id"], first["doc_id"], 2, annotator="coord")
+        project.judgments.set_note(
+            first["query_id"], first["doc_id"], "picked 2: see the guidelines", version=2, annotator="coord"
+        )
         assert set(project.ratings.verified(2)["annotator"]) == {*ANNOTATORS, "import:q.txt"}
         assert len(project.ratings.assignments(2)) > 0
     return path
@@ -116,57 +118,64 @@ def a_copy(path: Path, tmp_path: Path, name: str) -> Path:
 
 
 def discard_and_restore(project: Project) -> None:
-    gone = discard(project, plan_discard(project))
+    gone = discard(project, plan_discard(project), annotator="coord")
     assert project.pools.draft() is None
-    restore_discarded(project, gone)
+    restore_discarded(project, gone, annotator="coord")
 
 
 def remove_an_unsettled_item_and_undo(project: Project) -> None:
     items = project.pools.pool_items(2)
     row = items[items["grade"].isna()].iloc[-1]  # rated differently by two annotators, not adjudicated
     before = len(project.ratings.verified(2))
-    edit = remove_from_pool(project, 2, row["query_id"], row["doc_id"])
+    edit = remove_from_pool(project, 2, row["query_id"], row["doc_id"], annotator="coord")
     assert len(project.ratings.verified(2)) == before - 2  # its two ratings went with it
-    undo_remove(project, edit)
+    undo_remove(project, edit, annotator="coord")
 
 
 def pick_and_undo(project: Project) -> None:
     items = project.pools.pool_items(2)
     row = items[items["grade"].isna()].iloc[0]
-    project.undo.restore(pick_taken(project, row["query_id"], row["doc_id"], 1), action="undo adjudicate (pick)")
+    project.undo.restore(
+        pick_taken(project, row["query_id"], row["doc_id"], 1, annotator="coord"),
+        action="undo adjudicate (pick)",
+        annotator="coord",
+    )
 
 
 def rule_and_undo(project: Project) -> None:
-    applied = apply_rule(project, "median")
+    applied = apply_rule(project, "median", annotator="coord")
     assert len(applied.settled) > 0
-    undo_rule(project, applied)
+    undo_rule(project, applied, annotator="coord")
 
 
 def merge_again_and_undo(project: Project) -> None:
     work = sorted((project.path.parent / "work").glob("*.ndcgproj"))
     ana = next(p for p in work if "ana" in p.name)
     _, items, _ = read_work_file(ana)
-    with Project.open(ana, user="ana") as file:  # ana changes her mind on two items
+    with Project.open(ana) as file:  # ana changes her mind on two items
         for q, d in items[["query_id", "doc_id"]].head(2).itertuples(index=False):
-            file.set_grade(q, d, 3)
-    report = merge_work(project, [ana])
+            file.judgments.set_grade(q, d, 3, annotator="ana")
+    report = merge_work(project, [ana], annotator="coord")
     assert report.totals["changed"] == 2 and report.taken is not None
-    project.undo.restore(report.taken, action="undo merge")
+    project.undo.restore(report.taken, action="undo merge", annotator="coord")
 
 
 def grade_an_unsettled_item_and_undo(project: Project) -> None:
     items = project.pools.pool_items(2)
     row = items[items["grade"].isna()].iloc[-1]  # coord's grade is a pick among ana's and ben's ratings
-    project.undo.restore(project.grade_taken(row["query_id"], row["doc_id"], 3, version=2), action="undo grade")
+    project.undo.restore(
+        project.judgments.set_grade(row["query_id"], row["doc_id"], 3, version=2, annotator="coord"),
+        action="undo grade",
+        annotator="coord",
+    )
 
 
 def note_a_rated_item_and_undo(project: Project) -> None:
     rated = project.ratings.verified(2)
     row = rated[rated["annotator"] == "ana"].iloc[0]
-    project.file.user = "ana"  # her note is also her rating's
-    taken = project.note_taken(row["query_id"], row["doc_id"], "changed my mind", version=2)
-    project.file.user = "coord"
-    project.undo.restore(taken, action="undo note")
+    # her note is also her rating's
+    taken = project.judgments.set_note(row["query_id"], row["doc_id"], "changed my mind", version=2, annotator="ana")
+    project.undo.restore(taken, action="undo note", annotator="coord")
 
 
 OPERATIONS: dict[str, Callable[[Project], None]] = {
@@ -184,27 +193,27 @@ OPERATIONS: dict[str, Callable[[Project], None]] = {
 def test_do_then_undo_leaves_every_table_as_it_was(team_draft, tmp_path, operation):
     path = team_draft
     before = full_dump(path)
-    with Project.open(path, user="coord") as project:
+    with Project.open(path) as project:
         OPERATIONS[operation](project)
     assert_same(before, full_dump(path), append_only(path))
 
 
 def test_send_for_judgings_undo_and_its_redo_put_back_what_they_took(team_draft):
-    with Project.open(team_draft, user="coord") as project:
-        sent = apply_send_for_judging(project, plan_send_for_judging(project, "sys", 1, depth=3))
+    with Project.open(team_draft) as project:
+        sent = apply_send_for_judging(project, plan_send_for_judging(project, "sys", 1, depth=3), annotator="coord")
         assert len(sent.items) == 8  # d5, d6 of four queries
         q, d = sent.items.iloc[0]
-        project.set_note(q, d, "sent: check it", version=2)
+        project.judgments.set_note(q, d, "sent: check it", version=2, annotator="coord")
         rated = pd.DataFrame(
             [(q, d, "ana", 0, "", "t1"), (q, d, "ben", 3, "why", "t2")],
             columns=["query_id", "doc_id", "annotator", "grade", "note", "rated_at"],
         )
-        project.ratings.add_ratings(rated, version=2, source="test")  # differing: it stays ungraded
+        project.ratings.add_ratings(rated, version=2, source="test", annotator="coord")  # differing: it stays ungraded
     before = full_dump(team_draft)
-    with Project.open(team_draft, user="coord") as project:
-        taken = take_back_sent(project, sent)
+    with Project.open(team_draft) as project:
+        taken = take_back_sent(project, sent, annotator="coord")
         assert taken.before.count("judgments") == 8 and taken.before.count("ratings") == 2
-        project.undo.restore(taken, action="redo send for judging")
+        project.undo.restore(taken, action="redo send for judging", annotator="coord")
     assert_same(before, full_dump(team_draft), append_only(team_draft))
 
 
@@ -230,17 +239,17 @@ def test_a_table_added_later_is_taken_and_put_back_without_naming_it(team_draft,
     ).fetchone()[0]
     con.close()
     before = full_dump(team_draft)
-    with Project.open(team_draft, user="coord") as project:
+    with Project.open(team_draft) as project:
         plan = plan_discard(project)
         # 4 queries x 5 items; v1's round stays; the handouts (format 8) are named without being listed here either
         assert plan.others == {"flags": 20, "rounds": 1, "handouts": handed, "handout_items": items}
         assert handed > 0 and items > 0
-        gone = discard(project, plan)
+        gone = discard(project, plan, annotator="coord")
         con = sqlite3.connect(team_draft)
         assert con.execute("SELECT count(*) FROM flags").fetchone() == (0,)
         assert con.execute("SELECT count(*) FROM rounds").fetchone() == (1,)
         con.close()
-        restore_discarded(project, gone)
+        restore_discarded(project, gone, annotator="coord")
         remove_an_unsettled_item_and_undo(project)
     assert_same(before, full_dump(team_draft), append_only(team_draft))
 
@@ -257,23 +266,23 @@ def test_the_confirmation_counts_what_the_discard_takes(team_draft):
     who = sorted(r[0] for r in con.execute("SELECT DISTINCT annotator FROM ratings WHERE version = 2"))
     con.close()
     assert expected["adjudicated"] == 1 and expected["ratings"] > 0 and expected["assignments"] > 0
-    with Project.open(team_draft, user="coord") as project:
+    with Project.open(team_draft) as project:
         plan = plan_discard(project)
         counted = {key: getattr(plan, key) for key in expected}
         assert counted == expected
         assert plan.annotators == who
-        gone = discard(project, plan)
+        gone = discard(project, plan, annotator="coord")
         assert gone.taken.before.digest() == plan.rows.digest()  # the rows counted are the rows taken
 
 
 def test_undo_is_refused_when_its_scope_changed_since(team_draft):
-    with Project.open(team_draft, user="coord") as project:
-        applied = apply_rule(project, "median")
+    with Project.open(team_draft) as project:
+        applied = apply_rule(project, "median", annotator="coord")
         q, d = applied.settled.iloc[0][["query_id", "doc_id"]]
-        project.set_grade(q, d, 0, version=2)  # a later edit in the rule's scope
+        project.judgments.set_grade(q, d, 0, version=2, annotator="coord")  # a later edit in the rule's scope
         before = full_dump(team_draft)
         with pytest.raises(InputError, match="the items of pool version 2 changed since; nothing was undone"):
-            undo_rule(project, applied)
+            undo_rule(project, applied, annotator="coord")
     assert full_dump(team_draft) == before
 
 

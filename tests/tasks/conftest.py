@@ -14,11 +14,11 @@ def stored(tmp_path, write):
     opened: list[Project] = []
 
     def make(qrels: str, run: str) -> Project:
-        project = Project.create(tmp_path / "p.ndcgproj", user="ann")
+        project = Project.create(tmp_path / "p.ndcgproj", annotator="ann")
         opened.append(project)
-        project.judgments.import_qrels(write("q.txt", qrels))
-        freeze_draft(project)
-        project.runs.import_run(write("r.txt", run), name="sys")
+        project.judgments.import_qrels(write("q.txt", qrels), annotator="ann")
+        freeze_draft(project, annotator="ann")
+        project.runs.import_run(write("r.txt", run), name="sys", annotator="ann")
         return project
 
     yield make

@@ -60,15 +60,15 @@ def rated(tmp_path) -> Path:
         ("q2", "F", "ana", 1),
     ]
     frame = pd.DataFrame([(*r, "", "t") for r in rows], columns=COLUMNS)
-    with Project.create(path, user="coord") as project:
-        project.runs.import_run(run, name="bm25")
-        project.judgments.add_items(frame[["query_id", "doc_id"]].drop_duplicates())
-        project.ratings.add_ratings(frame, version=1, source="test")
+    with Project.create(path, annotator="coord") as project:
+        project.runs.import_run(run, name="bm25", annotator="coord")
+        project.judgments.add_items(frame[["query_id", "doc_id"]].drop_duplicates(), annotator="coord")
+        project.ratings.add_ratings(frame, version=1, source="test", annotator="coord")
     return path
 
 
 def test_the_list_is_sorted_by_the_largest_ndcg_swing(rated):
-    with Project.open(rated, user="coord") as project:
+    with Project.open(rated) as project:
         found = disagreements(project, k=2)
     items = found.items
     assert items[["query_id", "doc_id"]].values.tolist() == [["q1", "A"], ["q1", "C"], ["q2", "E"]]
@@ -86,35 +86,35 @@ def test_the_list_is_sorted_by_the_largest_ndcg_swing(rated):
 
 
 def test_a_pick_and_a_rule_settle_items_and_are_recorded(rated):
-    with Project.open(rated, user="judge") as project:
-        assert pick(project, "q1", "A", 2) == (None, None)
-        done = apply_rule(project, "majority")  # q1 C (0 vs 1) is a tie; q2 E: ben and chen say 2
+    with Project.open(rated) as project:
+        assert pick(project, "q1", "A", 2, annotator="judge") == (None, None)
+        done = apply_rule(project, "majority", annotator="judge")  # q1 C (0 vs 1) is a tie; q2 E: ben and chen say 2
         assert (done.settled.values.tolist(), done.left) == ([["q2", "E", 2]], 1)
-        median = apply_rule(project, "median")  # q1 C: lower middle of 0, 1
+        median = apply_rule(project, "median", annotator="judge")  # q1 C: lower middle of 0, 1
         assert (median.settled.values.tolist(), median.left) == ([["q1", "C", 0]], 0)
         items = project.pools.pool_items(1).set_index(["query_id", "doc_id"])
         assert items.loc[("q1", "A"), "grade"] == 2 and items.loc[("q1", "A"), "annotator"] == "judge"
         assert items.loc[("q2", "E"), "grade"] == 2 and items.loc[("q1", "C"), "grade"] == 0
         how = project.ratings.settled_items(1).set_index(["query_id", "doc_id"])["how"].to_dict()
         assert how == {("q1", "A"): "pick", ("q1", "C"): "median", ("q2", "E"): "majority"}
-        undo_rule(project, median)  # a rule can be taken back (undo)
+        undo_rule(project, median, annotator="judge")  # a rule can be taken back (undo)
         assert disagreements(project, k=2).open == 1
-        assert apply_rule(project, "median").settled.values.tolist() == [["q1", "C", 0]]
+        assert apply_rule(project, "median", annotator="judge").settled.values.tolist() == [["q1", "C", 0]]
         # a pick can be taken back (undo) and the item is open again
-        assert pick(project, "q1", "A", None) == (2, "pick")
+        assert pick(project, "q1", "A", None, annotator="judge") == (2, "pick")
         assert disagreements(project, k=2).open == 1
         with pytest.raises(InputError, match="1 item that annotators rated differently"):
-            freeze_draft(project)
-        pick(project, "q1", "A", 3)
+            freeze_draft(project, annotator="judge")
+        pick(project, "q1", "A", 3, annotator="judge")
         with pytest.raises(InputError, match="grade 4 is outside the scale 0..3"):
-            pick(project, "q1", "A", 4)
+            pick(project, "q1", "A", 4, annotator="judge")
 
 
 def test_the_frozen_versions_manifest_names_the_annotators_their_ratings_hash_and_the_rules(rated):
-    with Project.open(rated, user="judge") as project:
-        pick(project, "q1", "A", 3)
-        apply_rule(project, "median")
-        version = freeze_draft(project)
+    with Project.open(rated) as project:
+        pick(project, "q1", "A", 3, annotator="judge")
+        apply_rule(project, "median", annotator="judge")
+        version = freeze_draft(project, annotator="judge")
         manifest = team_manifest(project, version)
         ratings = project.ratings.verified(1)
         scored = score_run(project, "bm25", None, EvalSettings(unjudged=UnjudgedPolicy.ZERO), record=False)

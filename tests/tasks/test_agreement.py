@@ -47,11 +47,11 @@ K2 = EvalSettings(k=2)
 
 @pytest.fixture
 def project(tmp_path, write):
-    with Project.create(tmp_path / "p.ndcgproj", user="lead") as opened:
-        opened.judgments.import_qrels(write("q.txt", QRELS))
-        freeze_draft(opened)
+    with Project.create(tmp_path / "p.ndcgproj", annotator="lead") as opened:
+        opened.judgments.import_qrels(write("q.txt", QRELS), annotator="lead")
+        freeze_draft(opened, annotator="lead")
         for name, text in RUNS.items():
-            opened.runs.import_run(write(f"{name}.run", text), name=name)
+            opened.runs.import_run(write(f"{name}.run", text), name=name, annotator="lead")
         yield opened
 
 
@@ -109,7 +109,7 @@ def test_annotator_qrels_put_the_annotators_grades_in_place_of_the_consensus(pro
 
 
 def test_a_run_refused_by_a_policy_is_listed_and_the_others_compared(project, write):
-    project.runs.import_run(write("sysD.run", "q1 Q0 Z 1 3 t\n"), name="sysD")  # Z is unjudged
+    project.runs.import_run(write("sysD.run", "q1 Q0 Z 1 3 t\n"), name="sysD", annotator="lead")  # Z is unjudged
     systems = compute_agreement(project, project.pools.version(1), RATINGS, K2).systems
     assert list(systems.refused) == ["sysD"]
     assert "unjudged" in str(systems.refused["sysD"])
@@ -125,12 +125,12 @@ def test_nothing_to_compare_is_said_in_words(project, tmp_path, write):
     systems = compute_agreement(project, project.pools.version(1), lone, K2).systems
     assert systems.why == "no query has an item rated by two or more annotators"
     assert systems.taus == [] and len(systems.means) == 0
-    draft = project.pools.new_draft_from(1)
+    draft = project.pools.new_draft_from(1, annotator="lead")
     systems = compute_agreement(project, draft, RATINGS, K2).systems
     assert systems.why == "pool version 2 is a draft: systems are compared on a frozen version"
-    with Project.create(tmp_path / "empty.ndcgproj", user="lead") as empty:
-        empty.judgments.import_qrels(write("q.txt", QRELS))
-        version = freeze_draft(empty)
+    with Project.create(tmp_path / "empty.ndcgproj", annotator="lead") as empty:
+        empty.judgments.import_qrels(write("q.txt", QRELS), annotator="lead")
+        version = freeze_draft(empty, annotator="lead")
         assert compute_agreement(empty, version, RATINGS, K2).systems.why == "no run is imported"
 
 
@@ -288,11 +288,11 @@ def test_one_shared_item_gives_a_caveat_on_alpha_and_the_kappas(project):
 
 @pytest.mark.parametrize("runs", [2, 3])
 def test_kendalls_tau_over_few_runs_gives_a_caveat(project, tmp_path, write, runs):
-    with Project.create(tmp_path / "few.ndcgproj", user="lead") as few:
-        few.judgments.import_qrels(write("q.txt", QRELS))
-        freeze_draft(few)
+    with Project.create(tmp_path / "few.ndcgproj", annotator="lead") as few:
+        few.judgments.import_qrels(write("q.txt", QRELS), annotator="lead")
+        freeze_draft(few, annotator="lead")
         for name in list(RUNS)[:runs]:
-            few.runs.import_run(write(f"{name}.run", RUNS[name]), name=name)
+            few.runs.import_run(write(f"{name}.run", RUNS[name]), name=name, annotator="lead")
         result = compute_agreement(few, few.pools.version(1), RATINGS, K2)
     assert len(result.systems.means) == runs
     values = {2: "1 or -1", 3: "1, 1/3, -1/3 or -1"}[runs]
@@ -307,7 +307,9 @@ def test_enough_shared_items_and_runs_give_no_caveat(project, write):
         [(f"q{i}", "M", name, (i + len(name)) % 4) for i in range(FEW_SHARED_ITEMS) for name in ("ana", "ben")],
         columns=RATINGS.columns,
     )
-    project.runs.import_run(write("sysD.run", "q1 Q0 B 1 3 t\nq1 Q0 A 2 2 t\nq2 Q0 Y 1 3 t\n"), name="sysD")
+    project.runs.import_run(
+        write("sysD.run", "q1 Q0 B 1 3 t\nq1 Q0 A 2 2 t\nq2 Q0 Y 1 3 t\n"), name="sysD", annotator="lead"
+    )
     result = compute_agreement(project, project.pools.version(1), pd.concat([RATINGS, many]), K2)
     assert len(result.systems.means) == 4 and result.report.overall.items >= FEW_SHARED_ITEMS
     assert caveats(result.report, result.systems) == []

@@ -24,9 +24,9 @@ MODELS = ("model:alpha", "model:beta")
 @pytest.fixture
 def project(tmp_path, write):
     """A draft: q1 with A (graded 3, from the file), B, C, D ungraded; q2 with E ungraded."""
-    p = Project.create(tmp_path / "p.ndcgproj", scale=GradeScale(0, 3), user="ann")
+    p = Project.create(tmp_path / "p.ndcgproj", scale=GradeScale(0, 3), annotator="ann")
     qrels = write("j.qrels", "q1 0 A 3\nq1 0 B -1\nq1 0 C -1\nq1 0 D -1\nq2 0 E -1\n")
-    p.judgments.import_qrels(qrels, negative_as_ungraded=True)
+    p.judgments.import_qrels(qrels, negative_as_ungraded=True, annotator="ann")
     yield p
     p.close()
 
@@ -42,6 +42,7 @@ def model_rates(project: Project, annotator: str, grades: dict[tuple[str, str], 
         parameters={},
         template_sha256="0" * 64,
         template_source="built-in",
+        started_by="ann",
     )
     answers = [(q, d, g, None, f'{{"grade": {g}}}', 0.1, 10, 2) for (q, d), g in grades.items()]
     assert project.assessor.record(run, answers) == len(answers)
@@ -95,7 +96,7 @@ def test_a_person_grading_an_item_a_model_rated_is_not_asked_and_makes_no_pick(p
     old = None if pd.isna(item["grade"]) else int(item["grade"])
     who = item["annotator"] if isinstance(item["annotator"], str) else None
     assert rules.decide(grade=2, old=old, who=who).kind == "grade"  # no "replace model:alpha's grade?"
-    project.set_grade("q1", "B", 2)
+    project.judgments.set_grade("q1", "B", 2, annotator="ann")
     graded = project.pools.pool_items(version, query_id="q1").set_index("doc_id").loc["B"]
     assert (int(graded["grade"]), graded["annotator"]) == (2, "ann")
     # the person's grade is theirs, not an adjudicator's pick between them and the model

@@ -15,12 +15,12 @@ project = plain.project  # the store tests' fixture: an empty project of ann's
 
 
 def test_exported_qrels_reimport_to_the_same_hash(project, write, tmp_path):
-    project.judgments.import_qrels(write("q.txt", QRELS))
-    v = freeze_draft(project)
+    project.judgments.import_qrels(write("q.txt", QRELS), annotator="ann")
+    v = freeze_draft(project, annotator="ann")
     write_qrels(project, tmp_path / "out.qrels", version=v.version)
     assert read_qrels(tmp_path / "out.qrels").n_judgments == 5
-    with Project.create(tmp_path / "other.ndcgproj") as other:
-        other.judgments.import_qrels(tmp_path / "out.qrels")
-        assert freeze_draft(other).hash == v.hash
+    with Project.create(tmp_path / "other.ndcgproj", annotator="tester") as other:
+        other.judgments.import_qrels(tmp_path / "out.qrels", annotator="ann")
+        assert freeze_draft(other, annotator="ann").hash == v.hash
     write_qrels(project, tmp_path / "out.csv", fmt="csv")
     assert (tmp_path / "out.csv").read_text().startswith("query_id,doc_id,grade\n")

@@ -47,11 +47,11 @@ def _window_export(tmp_path: Path, target: Path) -> int:
     """The window's *Export results…*: ``tasks.export.export_result`` on a compared result."""
     path = tmp_path / "p.ndcgproj"
     if not path.exists():
-        with Project.create(path, user="ann") as project:
-            project.judgments.import_qrels(tmp_path / "q.txt")
-            freeze_draft(project)
-            project.runs.import_run(tmp_path / "a.run", name="a")
-            project.runs.import_run(tmp_path / "b.run", name="b")
+        with Project.create(path, annotator="ann") as project:
+            project.judgments.import_qrels(tmp_path / "q.txt", annotator="ann")
+            freeze_draft(project, annotator="ann")
+            project.runs.import_run(tmp_path / "a.run", name="a", annotator="ann")
+            project.runs.import_run(tmp_path / "b.run", name="b", annotator="ann")
     with Project.open(path) as project:
         first, second = (
             score_run(project, "a", None, EvalSettings(k=2)),

@@ -22,9 +22,9 @@ QRELS = "q1 0 A 3\nq1 0 B 2\n"
 def project(tmp_path) -> Path:
     path = tmp_path / "p.ndcgproj"
     (tmp_path / "q.txt").write_text(QRELS)
-    with Project.create(path, user="ann") as p:
-        p.judgments.import_qrels(tmp_path / "q.txt")
-        freeze_draft(p)
+    with Project.create(path, annotator="ann") as p:
+        p.judgments.import_qrels(tmp_path / "q.txt", annotator="ann")
+        freeze_draft(p, annotator="ann")
     return path
 
 

@@ -38,7 +38,7 @@ def test_the_task_refuses_and_the_draft_stays_as_it_was(tmp_path, write):
     with Project.open(path) as project:
         before = project.pools.pool_items(2)[["query_id", "doc_id", "grade"]]
         with pytest.raises(InputError, match="draft version 2 is identical to its parent, pool version 1"):
-            freeze(project)
+            freeze(project, annotator="tester")
         assert project.pools.version(2).frozen is False
         assert project.pools.pool_items(2)[["query_id", "doc_id", "grade"]].equals(before)
 
@@ -59,12 +59,16 @@ def test_ungraded_items_removed_back_to_the_parent_are_refused_and_kept(tmp_path
 def test_a_regrade_freezes_and_a_draft_back_to_an_older_version_names_that_version(tmp_path, write, capsys):
     path = _frozen_once(tmp_path, write)
     with Project.open(path) as project:
-        project.set_grade("q1", "B", 1, version=2)  # a regrade: no longer the parent's judgments
-        assert freeze(project).version.version == 2
-        project.pools.new_draft_from(2)  # version 3 copies version 2; graded back as version 1 had it
-        project.set_grade("q1", "B", 2, version=3)
+        project.judgments.set_grade(
+            "q1", "B", 1, version=2, annotator="tester"
+        )  # a regrade: no longer the parent's judgments
+        assert freeze(project, annotator="tester").version.version == 2
+        project.pools.new_draft_from(
+            2, annotator="tester"
+        )  # version 3 copies version 2; graded back as version 1 had it
+        project.judgments.set_grade("q1", "B", 2, version=3, annotator="tester")
         with pytest.raises(InputError) as refused:
-            freeze(project)
+            freeze(project, annotator="tester")
         assert refused.value.message.startswith(
             "draft version 3 is identical to pool version 1 (the same items with the same grades): freezing it would "
             "repeat version 1 under a new number"

@@ -15,7 +15,7 @@ from .test_teams import grade_all, make_team
 
 def handed_out(tmp_path):
     team = make_team(tmp_path)
-    with Project.open(team, user="coord") as project:
+    with Project.open(team) as project:
         done = assign_work(project, ["ana", "ben"], tmp_path / "work", overlap=0.0, seed=1)
     return team, done.files
 
@@ -28,8 +28,8 @@ def test_freezing_with_work_out_names_each_handout_and_freezes_only_when_told(tm
     team, files = handed_out(tmp_path)
     grade_all(files["ana"], "ana", lambda a, q, d: 1)
     grade_all(files["ben"], "ben", lambda a, q, d: 2)
-    with Project.open(team, user="coord") as project:
-        merge_work(project, [files["ana"]])  # ana's is back; ben's is still out
+    with Project.open(team) as project:
+        merge_work(project, [files["ana"]], annotator="coord")  # ana's is back; ben's is still out
     ben_items = items_of(files["ben"])
     assert main(["freeze", str(team), "--remove-ungraded"]) == 2
     err = capsys.readouterr().err
@@ -53,9 +53,9 @@ def test_once_every_handout_is_merged_freezing_needs_no_choice(tmp_path):
     team, files = handed_out(tmp_path)
     for name in files:
         grade_all(files[name], name, lambda a, q, d: 1)
-    with Project.open(team, user="coord") as project:
-        merge_work(project, list(files.values()))
-        assert freeze(project).version.frozen
+    with Project.open(team) as project:
+        merge_work(project, list(files.values()), annotator="coord")
+        assert freeze(project, annotator="coord").version.frozen
     con = sqlite3.connect(team)
     try:
         assert con.execute("SELECT count(*) FROM audit_log WHERE action LIKE 'freeze with work out:%'").fetchone() == (

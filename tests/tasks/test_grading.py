@@ -14,7 +14,7 @@ from ndcg_desktop.tasks.project import create_project, open_project
 
 def test_the_judging_order_is_one_of_the_orders_and_a_refusal_records_nothing(tmp_path):
     path = tmp_path / "p.ndcgproj"
-    with create_project(path, user="carol") as project:
+    with create_project(path, annotator="carol") as project:
         with pytest.raises(InputError) as caught:
             set_judging_order(project, "run")
         assert str(caught.value) == f"judging order must be one of {', '.join(JUDGING_ORDERS)}, not 'run'"
@@ -25,8 +25,8 @@ def test_the_judging_order_is_one_of_the_orders_and_a_refusal_records_nothing(tm
 
 
 def test_a_grade_and_a_note_are_put_back_exactly_by_their_undo(tmp_path):
-    with create_project(tmp_path / "p.ndcgproj", user="carol") as project:
-        project.judgments.add_items(pd.DataFrame({"query_id": ["q1", "q1"], "doc_id": ["A", "B"]}))
+    with create_project(tmp_path / "p.ndcgproj", annotator="carol") as project:
+        project.judgments.add_items(pd.DataFrame({"query_id": ["q1", "q1"], "doc_id": ["A", "B"]}), annotator="carol")
 
         def items() -> list[tuple[str, object, str]]:
             rows = project.pools.pool_items(1)
@@ -36,11 +36,11 @@ def test_a_grade_and_a_note_are_put_back_exactly_by_their_undo(tmp_path):
             ]
 
         before = items()
-        graded = grade_item(project, "q1", "A", 2, version=1)
-        noted = note_item(project, "q1", "A", "on topic", version=1)
+        graded = grade_item(project, "q1", "A", 2, version=1, annotator="carol")
+        noted = note_item(project, "q1", "A", "on topic", version=1, annotator="carol")
         assert items() == [("A", 2, "on topic"), ("B", None, "")]
-        undo(project, noted, action="undo note")
-        undo(project, graded, action="undo grade")
+        undo(project, noted, action="undo note", annotator="carol")
+        undo(project, graded, action="undo grade", annotator="carol")
         assert items() == before == [("A", None, ""), ("B", None, "")]
         assert project.judgments.audit_log()["action"].tolist()[-2:] == ["undo note", "undo grade"]
 
@@ -48,12 +48,12 @@ def test_a_grade_and_a_note_are_put_back_exactly_by_their_undo(tmp_path):
 def test_a_note_past_the_limit_for_notes_is_refused_naming_the_project_and_writes_nothing(tmp_path):
     """Issue 23 item 6: the window's note is bounded as a returned work file's note is (MAX_NOTE_CHARS)."""
     path = tmp_path / "p.ndcgproj"
-    with create_project(path, user="carol") as project:
-        project.judgments.add_items(pd.DataFrame({"query_id": ["q1"], "doc_id": ["A"]}))
-        note_item(project, "q1", "A", "n" * MAX_NOTE_CHARS, version=1)  # exactly the limit is kept
+    with create_project(path, annotator="carol") as project:
+        project.judgments.add_items(pd.DataFrame({"query_id": ["q1"], "doc_id": ["A"]}), annotator="carol")
+        note_item(project, "q1", "A", "n" * MAX_NOTE_CHARS, version=1, annotator="carol")  # exactly the limit is kept
         log = len(project.judgments.audit_log())
         with pytest.raises(InputError) as caught:
-            note_item(project, "q1", "A", "x" * (MAX_NOTE_CHARS + 1), version=1)
+            note_item(project, "q1", "A", "x" * (MAX_NOTE_CHARS + 1), version=1, annotator="carol")
         assert str(caught.value) == (
             f"{path}: a note holds at most {MAX_NOTE_CHARS:,} characters; this one has {MAX_NOTE_CHARS + 1:,}"
         )

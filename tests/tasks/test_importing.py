@@ -20,9 +20,9 @@ QRELS = "q1 0 A 3\nq1 0 B -1\n"
 
 def test_negative_grades_are_refused_by_default_with_file_and_line(tmp_path, write):
     path = write("j.qrels", QRELS)
-    with Project.create(tmp_path / "p.ndcgproj", user="ann") as project:
+    with Project.create(tmp_path / "p.ndcgproj", annotator="ann") as project:
         with pytest.raises(NegativeGradesFound) as caught:
-            import_judgments(project, path)
+            import_judgments(project, path, annotator="ann")
         assert (
             caught.value.located() == f"{path}:2: grade -1 is outside the scale 0..3 (trec_eval's negative grade: "
             "pooled but not judged)"
@@ -31,14 +31,14 @@ def test_negative_grades_are_refused_by_default_with_file_and_line(tmp_path, wri
             None,
             [],
         )  # nothing written: not even an empty draft
-        report = import_judgments(project, path, negative=NegativeGrades.UNGRADED)
+        report = import_judgments(project, path, negative=NegativeGrades.UNGRADED, annotator="ann")
         assert (report.version, report.added, report.ungraded, report.graded) == (1, 2, 1, 1)
 
 
 def test_cli_refuses_the_same_way(tmp_path, write, capsys):
     path = write("j.qrels", QRELS)
     project = str(tmp_path / "p.ndcgproj")
-    Project.create(project, user="ann").close()
+    Project.create(project, annotator="ann").close()
     assert main(["import-qrels", project, str(path)]) == 2
     assert capsys.readouterr().err.strip() == (
         f"error: {path}:2: grade -1 is outside the scale 0..3 (trec_eval's negative grade: pooled but not judged); "
@@ -49,10 +49,10 @@ def test_cli_refuses_the_same_way(tmp_path, write, capsys):
 
 def test_a_negative_grade_for_an_item_already_graded_counts_as_unchanged_not_ungraded(tmp_path, write):
     """The report's counts add up to what happened: a -1 leaves an existing grade as it is."""
-    with Project.create(tmp_path / "p.ndcgproj", user="ann") as project:
-        import_judgments(project, write("first.qrels", "q1 0 A 3\n"))
+    with Project.create(tmp_path / "p.ndcgproj", annotator="ann") as project:
+        import_judgments(project, write("first.qrels", "q1 0 A 3\n"), annotator="ann")
         report = import_judgments(
-            project, write("second.qrels", "q1 0 A -1\nq1 0 B 1\n"), negative=NegativeGrades.UNGRADED
+            project, write("second.qrels", "q1 0 A -1\nq1 0 B 1\n"), negative=NegativeGrades.UNGRADED, annotator="ann"
         )
         assert (report.added, report.graded_existing, report.unchanged, report.ungraded) == (1, 0, 1, 0)
         items = project.pools.pool_items(project.pools.draft().version)
@@ -74,11 +74,11 @@ def _state(project: Project) -> tuple[list[list[object]], list[list[object]]]:
 
 
 def test_two_assessors_files_go_into_a_fresh_project_and_settle_as_after_a_merge(tmp_path, write):
-    with Project.create(tmp_path / "p.ndcgproj", user="lead") as project:
+    with Project.create(tmp_path / "p.ndcgproj", annotator="lead") as project:
         assert project.pools.versions() == []
-        first = import_ratings(project, write("ana.qrels", ANA), "ana")
+        first = import_ratings(project, write("ana.qrels", ANA), "ana", imported_by="lead")
         assert (first.version, first.started, first.items_added, first.totals["new"]) == (1, "an empty draft", 4, 4)
-        second = import_ratings(project, write("ben.qrels", BEN), "ben")
+        second = import_ratings(project, write("ben.qrels", BEN), "ben", imported_by="lead")
         assert (second.version, second.started, second.items_added, second.totals["new"]) == (1, "", 1, 4)
         grades, ratings = _state(project)
         # one rating or agreeing ratings give the grade; B (0 vs 1) waits for adjudication
@@ -90,30 +90,30 @@ def test_two_assessors_files_go_into_a_fresh_project_and_settle_as_after_a_merge
         ]  # fmt: skip
         assert set(project.pools.pool_items(1)["annotator"].dropna()) == {"ana", "ben", "ana+ben"}  # no file credit
         with pytest.raises(InputError, match="1 item that annotators rated differently"):
-            freeze_draft(project)
+            freeze_draft(project, annotator="lead")
         from ndcg_desktop.tasks.adjudication import pick
 
-        pick(project, "q1", "B", 1)
-        assert freeze_draft(project).version == 1
+        pick(project, "q1", "B", 1, annotator="lead")
+        assert freeze_draft(project, annotator="lead").version == 1
 
 
 def test_the_same_name_twice_is_refused_and_replace_makes_the_ratings_the_files(tmp_path, write):
     path = tmp_path / "p.ndcgproj"
-    with Project.create(path, user="lead") as project:
-        import_ratings(project, write("ana.qrels", ANA), "ana")
-        import_ratings(project, write("ben.qrels", BEN), "ben")
+    with Project.create(path, annotator="lead") as project:
+        import_ratings(project, write("ana.qrels", ANA), "ana", imported_by="lead")
+        import_ratings(project, write("ben.qrels", BEN), "ben", imported_by="lead")
     before = dump(path)
     again = write("ana2.qrels", "q1 0 A 3\nq1 0 B 1\n")
-    with Project.open(path, user="lead") as project:
+    with Project.open(path) as project:
         with pytest.raises(AnnotatorTaken) as refused:
-            import_ratings(project, again, "ana")
+            import_ratings(project, again, "ana", imported_by="lead")
         assert refused.value.located() == (
             f"{path}: ana already has 4 ratings in draft version 1; import this file under another name, or replace "
             "ana's ratings with it"
         )
     assert dump(path) == before
-    with Project.open(path, user="lead") as project:
-        done = import_ratings(project, again, "ana", replace=True)
+    with Project.open(path) as project:
+        done = import_ratings(project, again, "ana", replace=True, imported_by="lead")
         assert {k: done.totals[k] for k in ("new", "changed", "unchanged", "removed")} == {
             "new": 0,
             "changed": 1,  # B 0 -> 1
@@ -134,26 +134,26 @@ def test_the_same_name_twice_is_refused_and_replace_makes_the_ratings_the_files(
 
 def test_a_refused_ratings_import_leaves_no_draft_behind(tmp_path, write):
     path = tmp_path / "p.ndcgproj"
-    Project.create(path, user="lead").close()
+    Project.create(path, annotator="lead").close()
     before = dump(path)
     bad_grade = write("bad.qrels", "q1 0 A 3\nq1 0 B 4\n")
     bad_id = write("odd.qrels", "q1 0 A 3\nq1 0 B\u200b 1\n")
-    with Project.open(path, user="lead") as project:
+    with Project.open(path) as project:
         with pytest.raises(InputError) as refused:
-            import_ratings(project, bad_grade, "ana")
+            import_ratings(project, bad_grade, "ana", imported_by="lead")
         assert refused.value.located() == f"{bad_grade}:2: grade 4 is outside the scale 0..3"
         with pytest.raises(InputError) as refused:
-            import_ratings(project, bad_id, "ana")
+            import_ratings(project, bad_id, "ana", imported_by="lead")
         assert refused.value.located().startswith(f"{bad_id}:2: ")
         assert project.pools.versions() == []
     assert dump(path) == before
 
 
 def test_into_a_project_with_only_frozen_versions_the_new_draft_copies_the_latest(tmp_path, write):
-    with Project.create(tmp_path / "p.ndcgproj", user="lead") as project:
-        project.judgments.import_qrels(write("pool.qrels", "q1 0 A 3\nq1 0 B 0\n"))
-        freeze_draft(project)
-        done = import_ratings(project, write("cy.qrels", "q1 0 A 2\nq1 0 E 1\n"), "cy")
+    with Project.create(tmp_path / "p.ndcgproj", annotator="lead") as project:
+        project.judgments.import_qrels(write("pool.qrels", "q1 0 A 3\nq1 0 B 0\n"), annotator="lead")
+        freeze_draft(project, annotator="lead")
+        done = import_ratings(project, write("cy.qrels", "q1 0 A 2\nq1 0 E 1\n"), "cy", imported_by="lead")
         assert (done.version, done.started, done.items_added) == (2, "a copy of pool version 1", 1)
         grades, ratings = _state(project)
         assert grades == [["q1", "A", None], ["q1", "B", 0], ["q1", "E", 1]]  # A: 3 (the file) vs 2 (cy)
@@ -170,10 +170,10 @@ def test_the_same_file_under_a_second_name_is_reported_as_identical(tmp_path, wr
     from ndcg_desktop.tasks.agreement import DUPLICATE_MIN_ITEMS
 
     many = ANA + "".join(f"q3 0 M{i} {i % 4}\n" for i in range(DUPLICATE_MIN_ITEMS - 4))  # ten items in all
-    with Project.create(tmp_path / "p.ndcgproj", user="lead") as project:
-        import_ratings(project, write("ana.qrels", many), "ana")
-        import_ratings(project, write("ben.qrels", BEN), "ben")
-        twice = import_ratings(project, write("ana-again.qrels", many), "anna")
+    with Project.create(tmp_path / "p.ndcgproj", annotator="lead") as project:
+        import_ratings(project, write("ana.qrels", many), "ana", imported_by="lead")
+        import_ratings(project, write("ben.qrels", BEN), "ben", imported_by="lead")
+        twice = import_ratings(project, write("ana-again.qrels", many), "anna", imported_by="lead")
         assert twice.identical == [("ana", DUPLICATE_MIN_ITEMS)]  # not ben: he differs on B
 
 
@@ -182,19 +182,19 @@ def test_a_few_identical_items_are_no_evidence_of_a_duplicate(tmp_path, write):
     from ndcg_desktop.tasks.agreement import DUPLICATE_MIN_ITEMS
 
     few = "".join(f"q3 0 M{i} {i % 4}\n" for i in range(DUPLICATE_MIN_ITEMS - 1))
-    with Project.create(tmp_path / "p.ndcgproj", user="lead") as project:
-        import_ratings(project, write("ana.qrels", few), "ana")
-        assert import_ratings(project, write("ben.qrels", "q3 0 M1 1\n"), "ben").identical == []
-        assert import_ratings(project, write("anna.qrels", few), "anna").identical == []
+    with Project.create(tmp_path / "p.ndcgproj", annotator="lead") as project:
+        import_ratings(project, write("ana.qrels", few), "ana", imported_by="lead")
+        assert import_ratings(project, write("ben.qrels", "q3 0 M1 1\n"), "ben", imported_by="lead").identical == []
+        assert import_ratings(project, write("anna.qrels", few), "anna", imported_by="lead").identical == []
 
 
 def test_negative_grades_join_the_pool_without_a_rating_only_when_chosen(tmp_path, write):
     path = write("neg.qrels", "q1 0 A 3\nq1 0 B -1\n")
-    with Project.create(tmp_path / "p.ndcgproj", user="lead") as project:
+    with Project.create(tmp_path / "p.ndcgproj", annotator="lead") as project:
         with pytest.raises(NegativeGradesFound) as refused:
-            import_ratings(project, path, "ana")
+            import_ratings(project, path, "ana", imported_by="lead")
         assert refused.value.located().startswith(f"{path}:2: grade -1 is outside the scale 0..3")
         assert project.pools.versions() == []
-        done = import_ratings(project, path, "ana", negative=NegativeGrades.UNGRADED)
+        done = import_ratings(project, path, "ana", negative=NegativeGrades.UNGRADED, imported_by="lead")
         assert (done.items_added, done.ungraded, done.totals["new"]) == (2, 1, 1)
         assert _state(project) == ([["q1", "A", 3], ["q1", "B", None]], [["q1", "A", "ana", 3]])

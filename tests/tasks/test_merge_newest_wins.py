@@ -55,8 +55,8 @@ def copies(tmp_path: Path) -> tuple[Path, dict[str, Path], str, str]:
 
 def test_an_older_copy_merged_after_a_newer_one_is_left_out_and_named(tmp_path, capsys):
     team, made, q, d = copies(tmp_path)
-    with Project.open(team, user="coord") as project:
-        merge_work(project, [made["new"]])
+    with Project.open(team) as project:
+        merge_work(project, [made["new"]], annotator="coord")
     after_new = state(team)
     assert [r for r in after_new[0] if r[:3] == (q, d, "ana")] == [(q, d, "ana", 3, "", LATE)]
     assert main(["merge", str(team), str(made["old"])]) == 0
@@ -86,12 +86,12 @@ def test_merging_copies_in_any_order_leaves_the_same_ratings(tmp_path):
         project_path = here / team.name
         shutil.copyfile(team, project_path)
         for name in names:
-            with Project.open(project_path, user="coord") as project:
-                merge_work(project, [made[name]])
+            with Project.open(project_path) as project:
+                merge_work(project, [made[name]], annotator="coord")
         once = state(project_path)
         for name in names:  # again: idempotent
-            with Project.open(project_path, user="coord") as project:
-                report = merge_work(project, [made[name]])
+            with Project.open(project_path) as project:
+                report = merge_work(project, [made[name]], annotator="coord")
             assert report.totals["changed"] == 0 and report.totals["new"] == 0
         assert state(project_path) == once
         results[names] = once

@@ -66,11 +66,11 @@ EXPECTED = {
 def setup(tmp_path: Path, write) -> Iterator[tuple[Path, ScoreResult]]:
     """The project (closed again), and a compared result of it as the window holds one."""
     path = tmp_path / "p.ndcgproj"
-    with Project.create(path, user="ann") as project:
-        project.judgments.import_qrels(write("q.txt", QRELS))
-        freeze_draft(project)
-        project.runs.import_run(write("r.txt", RUN), name="sys")
-        project.runs.import_run(write("r2.txt", RUN), name="other")
+    with Project.create(path, annotator="ann") as project:
+        project.judgments.import_qrels(write("q.txt", QRELS), annotator="ann")
+        freeze_draft(project, annotator="ann")
+        project.runs.import_run(write("r.txt", RUN), name="sys", annotator="ann")
+        project.runs.import_run(write("r2.txt", RUN), name="other", annotator="ann")
         settings = EvalSettings(k=2)
         first, second = score_run(project, "sys", None, settings), score_run(project, "other", None, settings)
     table = pd.DataFrame({"query_id": ["q1"], "ndcg_a": [0.5], "ndcg_b": [0.25], "difference": [-0.25]})
@@ -113,7 +113,7 @@ def _make_target(kind: str, project: Path, folder: Path) -> Path:
     if kind == "this project":
         return project
     if kind == "another project":
-        with Project.create(target, user="bob"):
+        with Project.create(target, annotator="bob"):
             pass
     elif kind == "a SQLite file":
         con = sqlite3.connect(target)

@@ -25,15 +25,14 @@ def graded(tmp_path, write, monkeypatch):
         "2026-11-30T09:05:00+00:00",  # bob: his first, not timed
     ]
     clock = iter(t for t in times for _ in range(2))  # a grade reads the clock twice: its row and its audit row
-    with Project.create(path, user="ann") as p:
+    with Project.create(path, annotator="ann") as p:
         p.judgments.import_qrels(
-            write("q.txt", "".join(f"q1 0 D{i} -1\n" for i in range(6))), negative_as_ungraded=True
+            write("q.txt", "".join(f"q1 0 D{i} -1\n" for i in range(6))), negative_as_ungraded=True, annotator="ann"
         )
         monkeypatch.setattr(judgments_module, "now", lambda: next(clock))
         for i in range(4):
-            p.set_grade("q1", f"D{i}", 1)
-        p.file.user = "bob"
-        p.set_grade("q1", "D4", 2)
+            p.judgments.set_grade("q1", f"D{i}", 1, annotator="ann")
+        p.judgments.set_grade("q1", "D4", 2, annotator="bob")
     return path
 
 
@@ -73,7 +72,7 @@ def test_status_json_carries_the_pace(graded, capsys):
 
 def test_status_of_a_project_without_grades_says_so(tmp_path, capsys):
     path = tmp_path / "e.ndcgproj"
-    Project.create(path).close()
+    Project.create(path, annotator="tester").close()
     assert main(["status", str(path)]) == 0
     assert (
         "judging pace: no grades given in this project yet (imported grades are not timed)" in capsys.readouterr().out
@@ -85,16 +84,18 @@ def test_an_undone_grade_is_not_counted_and_a_redone_one_counts_once(tmp_path, w
     from ndcg_desktop.tasks.grading import grade_item, undo
 
     path = tmp_path / "p.ndcgproj"
-    with Project.create(path, user="ann") as p:
+    with Project.create(path, annotator="ann") as p:
         p.judgments.import_qrels(
-            write("q.txt", "".join(f"q1 0 D{i} -1\n" for i in range(3))), negative_as_ungraded=True
+            write("q.txt", "".join(f"q1 0 D{i} -1\n" for i in range(3))), negative_as_ungraded=True, annotator="ann"
         )
-        grade_item(p, "q1", "D0", 1, version=1)
-        undo(p, grade_item(p, "q1", "D1", 2, version=1), action="undo grade")  # graded, then undone
-        taken = grade_item(p, "q1", "D2", 3, version=1)
-        undo(p, taken, action="undo grade")
-        grade_item(p, "q1", "D2", 3, version=1)  # redone
-        grade_item(p, "q1", "D0", 2, version=1)  # changed
+        grade_item(p, "q1", "D0", 1, version=1, annotator="ann")
+        undo(
+            p, grade_item(p, "q1", "D1", 2, version=1, annotator="ann"), action="undo grade", annotator="ann"
+        )  # graded, then undone
+        taken = grade_item(p, "q1", "D2", 3, version=1, annotator="ann")
+        undo(p, taken, action="undo grade", annotator="ann")
+        grade_item(p, "q1", "D2", 3, version=1, annotator="ann")  # redone
+        grade_item(p, "q1", "D0", 2, version=1, annotator="ann")  # changed
         report = pace_report(p)
     assert report.pace.by_annotator[["who", "graded"]].values.tolist() == [["ann", 2]]  # D0 and D2
     assert report.pace.by_day["graded"].tolist() == [2]

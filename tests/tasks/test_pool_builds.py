@@ -15,6 +15,7 @@ from ndcg_desktop.domain.blind import judging_order
 from ndcg_desktop.scoring.pooling import Budget, Strategy
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.export import export_frozen_pool
+from ndcg_desktop.tasks.identity import open_to_grade
 from ndcg_desktop.tasks.pool_builds import (
     PoolRequest,
     apply_pool,
@@ -28,7 +29,6 @@ from ndcg_desktop.tasks.pooling import pool_from_runs
 from ndcg_desktop.tasks.project import freeze
 from ndcg_desktop.tasks.status import project_status
 from ndcg_desktop.tasks.teams import assign_work, merge_work
-from ndcg_desktop.tasks.work_files import open_to_grade
 
 # Three runs of q1, depth 4 (and q2, answered by A only). Scores fall with the rank, so the file order is the rank.
 RUNS = {
@@ -47,18 +47,18 @@ def _write_run(path: Path, name: str) -> None:
 @pytest.fixture
 def project(tmp_path: Path) -> Project:
     path = tmp_path / "p.ndcgproj"
-    with Project.create(path, user="ana") as p:
+    with Project.create(path, annotator="ana") as p:
         for name in RUNS:
             _write_run(tmp_path / f"{name}.run", name)
-            p.runs.import_run(tmp_path / f"{name}.run", name=name)
-    opened = Project.open(path, user="ana")
+            p.runs.import_run(tmp_path / f"{name}.run", name=name, annotator="ana")
+    opened = Project.open(path)
     yield opened
     opened.close()
 
 
 def _grade(project: Project, query: str, grades: dict[str, int]) -> None:
     for doc, grade in grades.items():
-        project.set_grade(query, doc, grade)
+        project.judgments.set_grade(query, doc, grade, annotator="ana")
 
 
 def test_rrf_within_a_budget_records_everything_rule_20_names(project: Project, tmp_path: Path) -> None:
@@ -75,7 +75,7 @@ def test_rrf_within_a_budget_records_everything_rule_20_names(project: Project, 
         {"query_id": "q1", "candidates": 11, "budget": 3, "chosen": 3, "new": 3}
     ]
     assert project.pools.draft() is None  # a plan writes nothing
-    pooled = apply_pool(project, plan)
+    pooled = apply_pool(project, plan, annotator="ana")
     assert pooled.added == 3 and sorted(project.pools.pool_items(pooled.draft)["doc_id"]) == sorted(expected)
     (build,) = project.builds.of_version(pooled.draft)
     assert (build.strategy, build.parameters, build.budget, build.depth, build.queries) == (
@@ -111,14 +111,14 @@ def test_refusals_name_the_problem(project: Project) -> None:
     with pytest.raises(InputError, match="has no run named 'Z'"):
         plan_pool(project, PoolRequest(("A", "Z"), Strategy.parse("depth"), None, 4))
     plan = plan_pool(project, PoolRequest(("A",), Strategy.parse("depth"), None, 1))
-    project.pools.ensure_draft()  # the draft changed since the preview
+    project.pools.ensure_draft(annotator="ana")  # the draft changed since the preview
     with pytest.raises(InputError, match="preview again"):
-        apply_pool(project, plan)
+        apply_pool(project, plan, annotator="ana")
 
 
 def _maxmean(project: Project) -> int:
     request = PoolRequest(("A", "B", "C"), Strategy.parse("maxmean"), Budget.parse("6"), 4, ("q1",), batch_size=2)
-    return apply_pool(project, plan_pool(project, request)).draft
+    return apply_pool(project, plan_pool(project, request), annotator="ana").draft
 
 
 def _batches(project: Project, version: int) -> list[list[str]]:
@@ -138,18 +138,18 @@ def test_maxmean_fills_a_query_in_batches_from_peoples_grades(project: Project) 
     """
     version = _maxmean(project)
     assert _batches(project, version) == [["a1", "a2"]]
-    assert next_batches(project).documents == 0  # the batch is not graded yet
+    assert next_batches(project, annotator="ana").documents == 0  # the batch is not graded yet
     _grade(project, "q1", {"a1": 2})
-    assert next_batches(project).documents == 0  # half graded: still not
+    assert next_batches(project, annotator="ana").documents == 0  # half graded: still not
     _grade(project, "q1", {"a2": 0})
-    added = next_batches(project)
+    added = next_batches(project, annotator="ana")
     assert added.added == {project.builds.of_version(version)[0].build_id: {"q1": ["a3", "a4"]}}
     _grade(project, "q1", {"a3": 0, "a4": 0})
-    next_batches(project)
+    next_batches(project, annotator="ana")
     assert _batches(project, version) == [["a1", "a2"], ["a3", "a4"], ["b1", "b2"]]
     assert project.builds.choices(version)["position"].tolist() == [1, 2, 3, 4, 5, 6]
     _grade(project, "q1", {"b1": 1, "b2": 0})
-    assert next_batches(project).documents == 0
+    assert next_batches(project, annotator="ana").documents == 0
     (build,) = project.builds.of_version(version)
     (state,) = batch_progress(project, build_state(project, build))
     assert (state.batch, state.chosen, state.graded, state.budget, state.state) == (3, 6, 6, 6, "spent")
@@ -162,14 +162,14 @@ def test_a_models_grade_never_completes_a_batch(project: Project) -> None:
         conn.execute(
             "UPDATE judgments SET grade = 0, annotator = 'model:m', adjudication = 'model:m' WHERE doc_id = 'a2'"
         )
-    assert next_batches(project).documents == 0
+    assert next_batches(project, annotator="ana").documents == 0
     assert _batches(project, version) == [["a1", "a2"]]
 
 
 def test_the_new_batch_is_met_in_blind_order(project: Project) -> None:
     version = _maxmean(project)
     _grade(project, "q1", {"a1": 2, "a2": 0})
-    next_batches(project)
+    next_batches(project, annotator="ana")
     items = project.pools.pool_items(version, "q1")
     waiting = items[items["grade"].isna()]["doc_id"].tolist()
     assert sorted(waiting) == ["a3", "a4"]
@@ -182,8 +182,8 @@ def test_taking_a_batch_back_leaves_the_draft_as_before(project: Project) -> Non
     version = _maxmean(project)
     _grade(project, "q1", {"a1": 2, "a2": 0})
     before = (project.pools.pool_items(version).to_dict("records"), project.builds.choices(version).to_dict("records"))
-    added = next_batches(project)
-    assert take_back_batches(project, added) == 2
+    added = next_batches(project, annotator="ana")
+    assert take_back_batches(project, added, annotator="ana") == 2
     after = (project.pools.pool_items(version).to_dict("records"), project.builds.choices(version).to_dict("records"))
     assert after == before
 
@@ -200,20 +200,20 @@ def test_work_files_carry_the_batch_and_nothing_of_the_runs(project: Project, tm
         assert sorted(d for (d,) in con.execute("SELECT doc_id FROM judgments")) == ["a1", "a2"]  # the batch
     finally:
         con.close()
-    with open_to_grade(work, "ben") as copy:
-        copy.set_grade("q1", "a1", 2)
-        copy.set_grade("q1", "a2", 0)
-    merge_work(project, [work])
-    added = next_batches(project)  # ndcg pool-next after the merge
+    with open_to_grade(work, "ben") as (copy, ben):
+        copy.judgments.set_grade("q1", "a1", 2, annotator=ben)
+        copy.judgments.set_grade("q1", "a2", 0, annotator=ben)
+    merge_work(project, [work], annotator="ana")
+    added = next_batches(project, annotator="ana")  # ndcg pool-next after the merge
     assert added.added[project.builds.of_version(version)[0].build_id] == {"q1": ["a3", "a4"]}
 
 
 def test_the_frozen_versions_manifest_carries_the_record(project: Project, tmp_path: Path) -> None:
     version = _maxmean(project)
     _grade(project, "q1", {"a1": 2, "a2": 0})
-    next_batches(project)
+    next_batches(project, annotator="ana")
     _grade(project, "q1", {"a3": 0, "a4": 1})
-    freeze(project)
+    freeze(project, annotator="ana")
     export_frozen_pool(project, tmp_path / "v.qrels", version=version)
     manifest = json.loads((tmp_path / "v.qrels.manifest.json").read_text())
     (record,) = manifest["pooling"]

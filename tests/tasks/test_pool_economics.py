@@ -18,17 +18,17 @@ from tests.tasks.test_pool_builds import RUNS, _write_run
 def test_the_drafts_curve_beside_the_strategys_expected_one(tmp_path: Path) -> None:
     path = tmp_path / "p.ndcgproj"
     (tmp_path / "v1.qrels").write_text("q1 0 a1 2\nq1 0 b1 1\nq1 0 c1 0\nq1 0 a2 0\n")
-    with Project.create(path, user="ana") as p:
+    with Project.create(path, annotator="ana") as p:
         for name in RUNS:
             _write_run(tmp_path / f"{name}.run", name)
-            p.runs.import_run(tmp_path / f"{name}.run", name=name)
-        p.judgments.import_qrels(tmp_path / "v1.qrels")
-        freeze_draft(p)
-        p.pools.new_draft_from(1)
+            p.runs.import_run(tmp_path / f"{name}.run", name=name, annotator="ana")
+        p.judgments.import_qrels(tmp_path / "v1.qrels", annotator="ana")
+        freeze_draft(p, annotator="ana")
+        p.pools.new_draft_from(1, annotator="ana")
         # rrf (k = 60) on q1 takes a1 (1/61 + 1/62), then b1 and c1 (1/61 each, by ID): all judged in v1 already
         plan = plan_pool(p, PoolRequest(("A", "B", "C"), Strategy.parse("rrf"), Budget.parse("3"), 4, ("q1",)))
-        apply_pool(p, plan)
-        p.set_grade("q1", "b1", 0)  # the draft judges b1 otherwise than v1
+        apply_pool(p, plan, annotator="ana")
+        p.judgments.set_grade("q1", "b1", 0, annotator="ana")  # the draft judges b1 otherwise than v1
         economics = pool_economics(p, 2)
     assert economics is not None and economics.oracle == 1
     # the draft: a1 relevant, b1 not (regraded), c1 not -> 1, 1, 1; v1 as the oracle: 1, 2, 2
@@ -42,18 +42,18 @@ def test_the_drafts_curve_beside_the_strategys_expected_one(tmp_path: Path) -> N
 
 def test_the_session_drops_its_curves_when_the_drafts_grades_change(tmp_path: Path) -> None:
     path = tmp_path / "p.ndcgproj"
-    with Project.create(path, user="ana") as p:
+    with Project.create(path, annotator="ana") as p:
         for name in RUNS:
             _write_run(tmp_path / f"{name}.run", name)
-            p.runs.import_run(tmp_path / f"{name}.run", name=name)
+            p.runs.import_run(tmp_path / f"{name}.run", name=name, annotator="ana")
     slot, session = ProjectSlot(), EconomicsSession()
     session.follow(slot)
-    project = Project.open(path, user="ana")
-    slot.open(project)
+    project = Project.open(path)
+    slot.open(project, annotator="ana")
     request = PoolRequest(("A", "B", "C"), Strategy.parse("maxmean"), Budget.parse("6"), 4, ("q1", "q2"), 2)
-    apply_pool(project, plan_pool(project, request))
-    project.set_grade("q1", "a1", 2)
-    project.set_grade("q2", "x1", 0)
+    apply_pool(project, plan_pool(project, request), annotator="ana")
+    project.judgments.set_grade("q1", "a1", 2, annotator="ana")
+    project.judgments.set_grade("q2", "x1", 0, annotator="ana")
     job = session.job()
     assert session.apply(job, job())
     result = session.result

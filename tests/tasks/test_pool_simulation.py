@@ -151,7 +151,7 @@ def test_a_projects_frozen_version_is_the_oracle_and_gives_what_its_files_give(s
     qrels = "q1 0 a 2\nq1 0 b 0\nq1 0 c 1\nq2 0 d 3\nq2 0 e 0\n"
     runs = {"sys": "q1 Q0 a 1 3 t\nq1 Q0 b 2 2 t\nq2 Q0 e 1 1 t\n", "two": "q1 Q0 c 1 3 u\nq2 Q0 d 1 2 u\n"}
     project = stored(qrels, runs["sys"])
-    project.runs.import_run(write("two.txt", runs["two"]), name="two")
+    project.runs.import_run(write("two.txt", runs["two"]), name="two", annotator="tester")
     base = EvalSettings()
     strategies, budgets = [Strategy.of("maxmean"), Strategy.of("depth")], [Budget.parse("1"), Budget.parse("50%")]
     from_project = simulate_pooling(

@@ -44,7 +44,7 @@ def test_plan_is_limited_to_the_depth_and_the_scope(project):
 
 def test_apply_adds_exactly_the_plan_and_counts_what_waits(project):
     plan = plan_send_for_judging(project, "sys", 1, depth=2)
-    sent = apply_send_for_judging(project, plan)
+    sent = apply_send_for_judging(project, plan, annotator="tester")
     assert (sent.draft, sent.created_draft) == (2, True)
     items = project.pools.pool_items(2)
     assert pairs(items[items["grade"].isna()]) == [("q1", "X"), ("q2", "Y")]
@@ -52,7 +52,7 @@ def test_apply_adds_exactly_the_plan_and_counts_what_waits(project):
     assert pairs(again.items) == [("q1", "C")]  # X and Y already wait in the draft
     assert again.per_query.set_index("query_id").loc["q1"].tolist() == [2, 1, 1]  # unjudged, waiting, to add
     with pytest.raises(InputError, match="changed since the preview"):
-        apply_send_for_judging(project, plan)  # made when there was no draft
+        apply_send_for_judging(project, plan, annotator="tester")  # made when there was no draft
 
 
 def test_cli_send_for_judging_dry_run_then_apply(project, capsys):
@@ -72,21 +72,21 @@ def test_cli_send_for_judging_dry_run_then_apply(project, capsys):
 
 
 def test_undo_takes_back_a_new_draft_and_only_ungraded_items_of_an_old_one(project):
-    sent = apply_send_for_judging(project, plan_send_for_judging(project, "sys", 1, depth=2))
-    assert undo_send_for_judging(project, sent) == 2
+    sent = apply_send_for_judging(project, plan_send_for_judging(project, "sys", 1, depth=2), annotator="tester")
+    assert undo_send_for_judging(project, sent, annotator="tester") == 2
     assert project.pools.draft() is None and [v.version for v in project.pools.versions()] == [1]
     # Into an existing draft: the undo removes what it added and is still ungraded, nothing else.
-    draft = project.pools.new_draft_from(1).version  # 3: the audit log names 2 (issue 23 item 3)
-    sent = apply_send_for_judging(project, plan_send_for_judging(project, "sys", 1, depth=3))
+    draft = project.pools.new_draft_from(1, annotator="tester").version  # 3: the audit log names 2 (issue 23 item 3)
+    sent = apply_send_for_judging(project, plan_send_for_judging(project, "sys", 1, depth=3), annotator="tester")
     assert pairs(sent.items) == [("q1", "C"), ("q1", "X"), ("q2", "Y")]
-    project.set_grade("q1", "X", 1)
-    assert undo_send_for_judging(project, sent) == 2
+    project.judgments.set_grade("q1", "X", 1, annotator="tester")
+    assert undo_send_for_judging(project, sent, annotator="tester") == 2
     assert pairs(project.pools.pool_items(draft)) == [("q1", "A"), ("q1", "B"), ("q1", "X"), ("q2", "E")]
     assert list(project.judgments.audit_log(draft)["action"]).count("undo send for judging") == 2
 
 
 def test_discard_draft_from_the_cli_needs_confirmation(project, capsys):
-    apply_send_for_judging(project, plan_send_for_judging(project, "sys", 1, depth=2))
+    apply_send_for_judging(project, plan_send_for_judging(project, "sys", 1, depth=2), annotator="tester")
     path = str(project.path)
     project.close()
     assert main(["discard-draft", path]) == 2
@@ -110,7 +110,7 @@ def test_discard_draft_from_the_cli_needs_confirmation(project, capsys):
 def test_the_new_draft_copies_the_frozen_version_and_audits_the_sending(project, capsys):
     assert main(["send-for-judging", str(project.path), "--run-name", "sys", "--depth", "2"]) == 2  # open here
     assert "in another" in capsys.readouterr().err
-    apply_send_for_judging(project, plan_send_for_judging(project, "sys", 1, depth=2))
+    apply_send_for_judging(project, plan_send_for_judging(project, "sys", 1, depth=2), annotator="tester")
     draft = project.pools.draft()
     assert draft.version == 2 and draft.parent == 1
     items = project.pools.pool_items(2).set_index("doc_id")
@@ -151,8 +151,12 @@ def test_a_plan_of_many_pairs_matches_a_pandas_anti_join_without_reading_items_i
     qrels_text = "".join(f"{q} 0 {d} {i % 3}\n" for i, (q, d) in enumerate(judged[["q", "d"]].values.tolist()))
     run_text = "".join(f"{q} Q0 {d} {r} {1000 - r} s\n" for q, d, r in run[["q", "d", "rank"]].values.tolist())
     project = stored(qrels_text, run_text)
-    apply_send_for_judging(project, plan_send_for_judging(project, "sys", 1, depth=2))  # a draft with waiting items
-    project.judgments.add_items(pd.DataFrame({"query_id": ["q3"], "doc_id": [run[run["q"] == "q3"]["d"].iloc[4]]}))
+    apply_send_for_judging(
+        project, plan_send_for_judging(project, "sys", 1, depth=2), annotator="tester"
+    )  # a draft with waiting items
+    project.judgments.add_items(
+        pd.DataFrame({"query_id": ["q3"], "doc_id": [run[run["q"] == "q3"]["d"].iloc[4]]}), annotator="tester"
+    )
     draft = project.pools.pool_items(2).rename(columns={"query_id": "q", "doc_id": "d"})[["q", "d"]]
 
     # A million pairs as Python objects (a pandas frame of the version's items, the qrels as a frame of strings)

@@ -24,11 +24,11 @@ QRELS = "q1 0 A 3\nq1 0 B 0\nq2 0 C 1\n"
 
 
 def test_freeze_returns_the_version_and_its_team_record(tmp_path, write):
-    with create_project(tmp_path / "p.ndcgproj", user="ana") as project:
-        import_judgments(project, write("j.qrels", QRELS))
+    with create_project(tmp_path / "p.ndcgproj", annotator="ana") as project:
+        import_judgments(project, write("j.qrels", QRELS), annotator="ana")
         preview = freeze_preview(project, 1)
         assert (preview.version, preview.documents, preview.awaiting) == (1, len(QRELS.splitlines()), 0)
-        frozen = freeze(project)
+        frozen = freeze(project, annotator="ana")
         recorded = project.pools.team(frozen.version)  # rule 16's record, as the manifests carry it
         assert (frozen.version.version, frozen.version.frozen) == (1, True)
         assert frozen.annotators == tuple(
@@ -40,15 +40,15 @@ def test_freeze_returns_the_version_and_its_team_record(tmp_path, write):
 
 def test_a_draft_is_started_from_the_latest_frozen_version_and_discarded_after_saying_what_it_holds(tmp_path, write):
     path = tmp_path / "p.ndcgproj"
-    with create_project(path, user="ana") as project:
+    with create_project(path, annotator="ana") as project:
         with pytest.raises(InputError) as caught:
             plan_discard(project)
         assert str(caught.value) == f"{path}: has no draft pool to discard"
-        import_judgments(project, write("j.qrels", QRELS))
-        freeze(project)
-        started = start_draft(project)
+        import_judgments(project, write("j.qrels", QRELS), annotator="ana")
+        freeze(project, annotator="ana")
+        started = start_draft(project, annotator="ana")
         assert started == DraftStarted(project.pools.version(2), 1)
-        project.judgments.add_items(pd.DataFrame({"query_id": ["q3"], "doc_id": ["D"]}), version=2)
+        project.judgments.add_items(pd.DataFrame({"query_id": ["q3"], "doc_id": ["D"]}), version=2, annotator="ana")
         plan = plan_discard(project)
         assert (plan.draft.version, plan.items) == (2, len(QRELS.splitlines()) + 1)
 
@@ -56,7 +56,7 @@ def test_a_draft_is_started_from_the_latest_frozen_version_and_discarded_after_s
 def test_texts_are_imported_with_their_counts(tmp_path, write):
     topics = "query_id\ttitle\tdescription\tnarrative\nq1\tcats\tabout cats\t\nq2\tdogs\t\t\nq3\tfish\tfish\tany fish\n"
     documents = "".join(f'{{"doc_id": "d{i}", "title": "t", "text": "x"}}\n' for i in range(5))
-    with create_project(tmp_path / "p.ndcgproj", user="ana") as project:
+    with create_project(tmp_path / "p.ndcgproj", annotator="ana") as project:
         queries = import_queries(project, write("topics.tsv", topics))
         rows = [line.split("\t") for line in topics.splitlines()[1:]]
         assert (queries.count, queries.with_description, queries.with_narrative) == (
@@ -72,15 +72,15 @@ def test_the_freeze_preview_counts_the_items_awaiting_adjudication(tmp_path, wri
     from ndcg_desktop.tasks.importing import import_ratings
 
     ana, ben = "q1 0 A 3\nq1 0 B 0\nq2 0 C 1\n", "q1 0 A 3\nq1 0 B 2\nq2 0 C 1\n"  # they differ on B only
-    with create_project(tmp_path / "p.ndcgproj", user="lead") as project:
-        import_ratings(project, write("ana.qrels", ana), "ana")
-        import_ratings(project, write("ben.qrels", ben), "ben")
+    with create_project(tmp_path / "p.ndcgproj", annotator="lead") as project:
+        import_ratings(project, write("ana.qrels", ana), "ana", imported_by="lead")
+        import_ratings(project, write("ben.qrels", ben), "ben", imported_by="lead")
         differ = sum(a != b for a, b in zip(ana.splitlines(), ben.splitlines(), strict=True))
         preview = freeze_preview(project, 1)
         assert (preview.documents, preview.awaiting) == (len(ana.splitlines()), differ)
         assert not preview.can_freeze(remove_ungraded=False) and not preview.can_freeze(remove_ungraded=True)
         with pytest.raises(InputError, match=f"has {differ} item that annotators rated differently"):
-            freeze(project)
+            freeze(project, annotator="lead")
 
 
 def test_the_freeze_preview_counts_each_grade_with_its_label_and_says_what_freezing_allows(tmp_path, write):
@@ -89,8 +89,8 @@ def test_the_freeze_preview_counts_each_grade_with_its_label_and_says_what_freez
     rows = [line.split() for line in qrels.splitlines()]
     grades = [int(r[3]) for r in rows if int(r[3]) >= 0]
     labels = default_labels(GradeScale())
-    with create_project(tmp_path / "p.ndcgproj", user="ana") as project:
-        import_judgments(project, write("j.qrels", qrels), negative=NegativeGrades.UNGRADED)
+    with create_project(tmp_path / "p.ndcgproj", annotator="ana") as project:
+        import_judgments(project, write("j.qrels", qrels), negative=NegativeGrades.UNGRADED, annotator="ana")
         preview = freeze_preview(project, 1)
         assert (preview.queries, preview.documents) == (len({r[0] for r in rows}), len(rows))
         assert preview.grades == tuple(
@@ -99,6 +99,8 @@ def test_the_freeze_preview_counts_each_grade_with_its_label_and_says_what_freez
         assert (preview.ungraded, preview.awaiting) == (len(rows) - len(grades), 0)
         assert not preview.can_freeze(remove_ungraded=False)  # ungraded items block freezing...
         assert preview.can_freeze(remove_ungraded=True) and preview.offers_removal  # ...unless they are removed
-        project.judgments.remove_items(pd.DataFrame({"query_id": ["q1", "q2"], "doc_id": ["C", "E"]}), version=1)
+        project.judgments.remove_items(
+            pd.DataFrame({"query_id": ["q1", "q2"], "doc_id": ["C", "E"]}), version=1, annotator="ana"
+        )
         done = freeze_preview(project, 1)
         assert (done.ungraded, done.offers_removal, done.can_freeze(remove_ungraded=False)) == (0, False, True)

@@ -88,13 +88,13 @@ def _expected(draft: pd.DataFrame, final: pd.DataFrame) -> pd.DataFrame:
 
 
 def _project_in_round_2(tmp_path: Path, rounds: dict[str, Path]) -> Project:
-    project = Project.create(tmp_path / "covid.ndcgproj", user="ana")
-    import_judgments(project, rounds["r1"])
-    freeze(project)
-    start_draft(project, 1)
-    import_judgments(project, rounds["r2"])
-    freeze(project)
-    start_draft(project, 2)
+    project = Project.create(tmp_path / "covid.ndcgproj", annotator="ana")
+    import_judgments(project, rounds["r1"], annotator="ana")
+    freeze(project, annotator="ana")
+    start_draft(project, 1, annotator="ana")
+    import_judgments(project, rounds["r2"], annotator="ana")
+    freeze(project, annotator="ana")
+    start_draft(project, 2, annotator="ana")
     return project
 
 
@@ -113,7 +113,7 @@ def test_a_release_makes_the_draft_exactly_the_file_and_counts_each_change_per_q
         assert preview.total("added") > 0 and preview.total("withdrawn") > 0 and preview.total("regraded") > 0
         assert as_set(project.pools.pool_items(draft.version)) == as_set(before)  # the preview wrote nothing
 
-        applied = apply_release(project, preview)
+        applied = apply_release(project, preview, annotator="ana")
         items = project.pools.pool_items(applied.version)
         assert as_set(items) == as_set(final)  # the release's judgments are the file's, whole
         rewritten = preview.changes[preview.changes["change"].isin(["added", "regraded"])]
@@ -131,9 +131,9 @@ def test_the_release_is_undone_row_for_row(tmp_path, rounds):
     with _project_in_round_2(tmp_path, rounds) as project:
         path = project.path
         dump, logs = full_dump(path), append_only(path)
-        applied = apply_release(project, plan_release(project, rounds["final"]))
+        applied = apply_release(project, plan_release(project, rounds["final"]), annotator="ana")
         assert full_dump(path) != dump
-        undo_release(project, applied)
+        undo_release(project, applied, annotator="ana")
         assert_same(dump, full_dump(path), logs)
         audit = project.judgments.audit_log(applied.version)
         assert (audit["action"] == "undo release").sum() == len(applied.preview.changes)
@@ -144,14 +144,16 @@ def test_a_release_is_refused_once_the_draft_changed_since_its_preview(tmp_path,
         preview = plan_release(project, rounds["final"])
         draft = project.pools.draft()
         assert draft is not None
-        project.judgments.add_items(pd.DataFrame({"query_id": ["19335"], "doc_id": ["x-new"]}), action="add")
+        project.judgments.add_items(
+            pd.DataFrame({"query_id": ["19335"], "doc_id": ["x-new"]}), action="add", annotator="ana"
+        )
         with pytest.raises(InputError, match="changed since the release was compared"):
-            apply_release(project, preview)
+            apply_release(project, preview, annotator="ana")
 
 
 def test_a_regrade_in_a_plain_import_names_release_as_the_remedy(tmp_path, rounds):
     with _project_in_round_2(tmp_path, rounds) as project, pytest.raises(InputError) as caught:
-        import_judgments(project, rounds["final"])
+        import_judgments(project, rounds["final"], annotator="ana")
     assert "is already graded" in caught.value.message and "--release" in str(caught.value)
     assert caught.value.line is not None and str(rounds["final"]) in str(caught.value)
 
@@ -207,8 +209,8 @@ def test_a_release_reads_negative_grades_as_the_plain_import_does(tmp_path):
     ungraded = NegativeGrades.UNGRADED
     first = tmp_path / "first.qrels"
     first.write_text("q1 0 A 2\nq1 0 B -1\nq2 0 C 1\n")
-    with Project.create(tmp_path / "p.ndcgproj", user="ann") as project:
-        import_judgments(project, first, negative=ungraded)
+    with Project.create(tmp_path / "p.ndcgproj", annotator="ann") as project:
+        import_judgments(project, first, negative=ungraded, annotator="ann")
         same = plan_release(project, first, negative=ungraded)
         assert same.plan.changes.empty, same.plan.changes
         later = tmp_path / "later.qrels"

@@ -254,14 +254,16 @@ def test_residual_needs_a_project(tmp_path, capsys):
 # The hand-worked case of docs/evaluation-contract.md, rule 21: version 1 judges A=3 and D=0, version 2 adds B=2 and
 # C=1 (the running example's universe); the run returns [C, D, B]; K=2.
 def test_rule21_hand_worked_residual_example(tmp_path, write):
-    project = Project.create(tmp_path / "p.ndcgproj", user="ann")
+    project = Project.create(tmp_path / "p.ndcgproj", annotator="ann")
     try:
-        project.judgments.import_qrels(write("r1.txt", "q1 0 A 3\nq1 0 D 0\n"))
-        freeze_draft(project)
-        project.pools.new_draft_from(1)
-        project.judgments.import_qrels(write("r2.txt", "q1 0 B 2\nq1 0 C 1\n"))
-        freeze_draft(project)
-        project.runs.import_run(write("run.txt", "q1 Q0 C 1 3.0 s\nq1 Q0 D 2 2.0 s\nq1 Q0 B 3 1.0 s\n"), name="sys")
+        project.judgments.import_qrels(write("r1.txt", "q1 0 A 3\nq1 0 D 0\n"), annotator="ann")
+        freeze_draft(project, annotator="ann")
+        project.pools.new_draft_from(1, annotator="ann")
+        project.judgments.import_qrels(write("r2.txt", "q1 0 B 2\nq1 0 C 1\n"), annotator="ann")
+        freeze_draft(project, annotator="ann")
+        project.runs.import_run(
+            write("run.txt", "q1 Q0 C 1 3.0 s\nq1 Q0 D 2 2.0 s\nq1 Q0 B 3 1.0 s\n"), name="sys", annotator="ann"
+        )
         settings = EvalSettings(k=2)
         whole = score_run(project, "sys", 2, settings, record=False).evaluation
         left = score_run(project, "sys", 2, settings, residual_from=1, record=False)

@@ -28,14 +28,14 @@ BASE = EvalSettings(unjudged="zero")  # the window's and the caller's default sc
 
 @pytest.fixture
 def project(tmp_path, write):
-    with Project.create(tmp_path / "p.ndcgproj", scale=GradeScale(0, 4), user="ann") as p:
-        p.judgments.import_qrels(write("q.txt", QRELS))
-        freeze_draft(p)
-        p.pools.new_draft_from(1)
-        p.set_grade("q1", "C", 4, version=2)
-        freeze_draft(p, version=2)
-        p.runs.import_run(write("x.txt", RUN_X), name="x")
-        p.runs.import_run(write("y.txt", RUN_Y), name="y")
+    with Project.create(tmp_path / "p.ndcgproj", scale=GradeScale(0, 4), annotator="ann") as p:
+        p.judgments.import_qrels(write("q.txt", QRELS), annotator="ann")
+        freeze_draft(p, annotator="ann")
+        p.pools.new_draft_from(1, annotator="ann")
+        p.judgments.set_grade("q1", "C", 4, version=2, annotator="ann")
+        freeze_draft(p, version=2, annotator="ann")
+        p.runs.import_run(write("x.txt", RUN_X), name="x", annotator="ann")
+        p.runs.import_run(write("y.txt", RUN_Y), name="y", annotator="ann")
         yield p
 
 

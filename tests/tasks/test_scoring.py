@@ -52,7 +52,7 @@ def test_refused_policy_is_an_input_error(project):
 
 
 def test_the_runs_reading_comes_from_import_not_from_the_caller(project, write):
-    project.runs.import_run(write("r2.txt", RUN), name="asc", ties=TiePolicy.DOCID_ASC)
+    project.runs.import_run(write("r2.txt", RUN), name="asc", ties=TiePolicy.DOCID_ASC, annotator="tester")
     scored = score_run(project, "asc", 1, EvalSettings(k=3, unjudged="zero", ties="file-order", id_map="#"))
     assert scored.evaluation.settings.ties.value == "docid-asc" and scored.evaluation.settings.id_map is None
     assert project.runs.run_info("asc").reading.ties.value == "docid-asc"

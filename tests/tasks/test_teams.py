@@ -45,23 +45,23 @@ def make_team(tmp_path: Path) -> Path:
         "".join(f'{{"doc_id": "d{j}", "title": "title {j}", "text": "text of {j}"}}\n' for j in range(40))
     )
     path = tmp_path / "team.ndcgproj"
-    with Project.create(path, user="coord") as project:
+    with Project.create(path, annotator="coord") as project:
         project.texts.import_topics(tmp_path / "q.tsv")
         project.texts.import_documents(tmp_path / "d.jsonl")
-        project.texts.set_guidelines("# Grade\n\n3 is perfect.\n", source="test")
+        project.texts.set_guidelines("# Grade\n\n3 is perfect.\n", source="test", annotator="coord")
         pairs = [(f"q{i}", f"d{(3 * i + k) % 40}") for i in range(N_QUERIES) for k in range(PER_QUERY_ITEMS)]
-        project.judgments.add_items(pd.DataFrame(pairs, columns=["query_id", "doc_id"]))
+        project.judgments.add_items(pd.DataFrame(pairs, columns=["query_id", "doc_id"]), annotator="coord")
     return path
 
 
 def grade_all(path: Path, annotator: str, grade_of, *, limit: int | None = None) -> None:
     """The test driver: an annotator grades their work file (the first ``limit`` items only, if given)."""
     _, items, _ = read_work_file(path)
-    with Project.open(path, user=annotator) as work:
+    with Project.open(path) as work:
         for n, (q, d) in enumerate(items[["query_id", "doc_id"]].itertuples(index=False)):
             if limit is not None and n >= limit:
                 break
-            work.set_grade(q, d, grade_of(annotator, q, d))
+            work.judgments.set_grade(q, d, grade_of(annotator, q, d), annotator=annotator)
 
 
 def test_plan_shares_the_overlap_fraction_and_balances_the_work():
@@ -80,7 +80,7 @@ def test_plan_shares_the_overlap_fraction_and_balances_the_work():
 
 
 def test_a_work_file_is_a_project_holding_only_its_queries_ungraded_with_texts(team, tmp_path):
-    with Project.open(team, user="coord") as project:
+    with Project.open(team) as project:
         done = assign_work(project, ["ana", "ben", "chen"], tmp_path / "work", overlap=0.2, seed=1)
         handed = project.ratings.assignments(1)
     assert sorted(done.files) == ["ana", "ben", "chen"]
@@ -88,7 +88,7 @@ def test_a_work_file_is_a_project_holding_only_its_queries_ungraded_with_texts(t
     for name, path in done.files.items():
         mine = sorted(done.plan.loc[done.plan["annotator"] == name, "query_id"])
         assert sorted(handed.loc[handed["annotator"] == name, "query_id"]) == mine
-        with Project.open(path, user=name) as work:  # opens like any project
+        with Project.open(path) as work:  # opens like any project
             origin = WorkOrigin.from_json(work.file.setting(WORK_META) or "", path)
             assert (origin.annotator, origin.base_version, origin.base_hash) == (name, 1, "")
             items = work.pools.pool_items(1)
@@ -121,7 +121,7 @@ def test_assign_refuses_before_writing_anything(team, tmp_path):
     (tmp_path / "work").mkdir()
     (tmp_path / "work" / "ben.ndcgproj").write_text("mine")
     before = dump(team)
-    with Project.open(team, user="coord") as project:
+    with Project.open(team) as project:
         with pytest.raises(InputError, match="ben.ndcgproj: already exists"):
             assign_work(project, ["ana", "ben"], tmp_path / "work", overlap=0.2)
         with pytest.raises(InputError, match="annotator name"):
@@ -132,14 +132,14 @@ def test_assign_refuses_before_writing_anything(team, tmp_path):
 
 
 def test_merging_adds_ratings_settles_agreement_and_is_idempotent(team, tmp_path):
-    with Project.open(team, user="coord") as project:
+    with Project.open(team) as project:
         done = assign_work(project, ["ana", "ben", "chen"], tmp_path / "work", overlap=0.2, seed=1)
     # ana grades 1 everywhere, ben 1 except 3 on d-numbers divisible by 3, chen 2
     grades = {"ana": lambda q, d: 1, "ben": lambda q, d: 3 if int(d[1:]) % 3 == 0 else 1, "chen": lambda q, d: 2}
     for name, path in done.files.items():
         grade_all(path, name, lambda a, q, d: grades[a](q, d))
-    with Project.open(team, user="coord") as project:
-        report = merge_work(project, list(done.files.values()))
+    with Project.open(team) as project:
+        report = merge_work(project, list(done.files.values()), annotator="coord")
         table = ratings_table(project)
         expected = done.plan.merge(project.pools.pool_items(1)[["query_id", "doc_id"]], on="query_id")
         assert len(table) == len(expected) == sum(done.items.values())
@@ -153,8 +153,8 @@ def test_merging_adds_ratings_settles_agreement_and_is_idempotent(team, tmp_path
         assert report.totals["unsettled"] == len(differ) == project.ratings.unsettled(1)
         assert len(differ) > 0
         before = dump(team)
-    with Project.open(team, user="coord") as project:
-        again = merge_work(project, list(done.files.values()))
+    with Project.open(team) as project:
+        again = merge_work(project, list(done.files.values()), annotator="coord")
     assert again.totals == {
         "new": 0,
         "changed": 0,
@@ -167,41 +167,41 @@ def test_merging_adds_ratings_settles_agreement_and_is_idempotent(team, tmp_path
 
 
 def test_partial_work_can_be_merged_and_merged_again(team, tmp_path):
-    with Project.open(team, user="coord") as project:
+    with Project.open(team) as project:
         done = assign_work(project, ["ana", "ben"], tmp_path / "work", overlap=0.0, seed=1)
     ana = done.files["ana"]
     grade_all(ana, "ana", lambda a, q, d: 2, limit=3)
-    with Project.open(team, user="coord") as project:
-        first = merge_work(project, [ana])
+    with Project.open(team) as project:
+        first = merge_work(project, [ana], annotator="coord")
         assert (first.totals["new"], first.files[0].graded, first.files[0].ungraded) == (3, 3, done.items["ana"] - 3)
     grade_all(ana, "ana", lambda a, q, d: 2)
-    with Project.open(team, user="coord") as project:
-        second = merge_work(project, [ana])
+    with Project.open(team) as project:
+        second = merge_work(project, [ana], annotator="coord")
         assert (second.totals["new"], second.totals["unchanged"]) == (done.items["ana"] - 3, 3)
         assert len(ratings_table(project)) == done.items["ana"]
 
 
 def test_a_changed_mind_replaces_the_rating_and_settles_again(team, tmp_path):
-    with Project.open(team, user="coord") as project:
+    with Project.open(team) as project:
         done = assign_work(project, ["ana", "ben"], tmp_path / "work", overlap=1.0, seed=1)
     for name, path in done.files.items():
         grade_all(path, name, lambda a, q, d: 1)
-    with Project.open(team, user="coord") as project:
-        merge_work(project, list(done.files.values()))
+    with Project.open(team) as project:
+        merge_work(project, list(done.files.values()), annotator="coord")
         assert project.ratings.unsettled(1) == 0
     _, items, _ = read_work_file(done.files["ben"])
     q, d = items.iloc[0][["query_id", "doc_id"]]
-    with Project.open(done.files["ben"], user="ben") as work:
-        work.set_grade(q, d, 3)
-    with Project.open(team, user="coord") as project:
-        report = merge_work(project, [done.files["ben"]])
+    with Project.open(done.files["ben"]) as work:
+        work.judgments.set_grade(q, d, 3, annotator="ben")
+    with Project.open(team) as project:
+        report = merge_work(project, [done.files["ben"]], annotator="coord")
         assert (report.totals["changed"], report.totals["unsettled"]) == (1, 1)
         row = project.pools.pool_items(1).set_index(["query_id", "doc_id"]).loc[(q, d)]
         assert pd.isna(row["grade"])
 
 
 def assigned(team: Path, tmp_path: Path) -> dict[str, Path]:
-    with Project.open(team, user="coord") as project:
+    with Project.open(team) as project:
         done = assign_work(project, ["ana", "ben"], tmp_path / "work", overlap=0.2, seed=1)
     for name, path in done.files.items():
         grade_all(path, name, lambda a, q, d: 1)
@@ -224,8 +224,8 @@ def test_a_grade_outside_the_scale_is_refused_naming_the_file_and_nothing_is_wri
     q, d = items.iloc[0][["query_id", "doc_id"]]
     raw(files["ben"], f"UPDATE judgments SET grade = 7 WHERE query_id = '{q}' AND doc_id = '{d}'")
     before = dump(team)
-    with Project.open(team, user="coord") as project, pytest.raises(InputError) as refused:
-        merge_work(project, [files["ana"], files["ben"]])
+    with Project.open(team) as project, pytest.raises(InputError) as refused:
+        merge_work(project, [files["ana"], files["ben"]], annotator="coord")
     assert str(files["ben"]) in str(refused.value)
     assert f"grades document {d} for query {q} 7, outside the scale 0..3; nothing was merged" in str(refused.value)
     assert dump(team) == before
@@ -242,8 +242,8 @@ def test_a_tampered_scope_is_refused(team, tmp_path):
         f"'{foreign['doc_id']}', 2)",
     )
     before = dump(team)
-    with Project.open(team, user="coord") as project, pytest.raises(InputError) as refused:
-        merge_work(project, [files["ben"]])
+    with Project.open(team) as project, pytest.raises(InputError) as refused:
+        merge_work(project, [files["ben"]], annotator="coord")
     message = str(refused.value)
     assert str(files["ben"]) in message
     assert f"document {foreign['doc_id']} for query {foreign['query_id']}, which was not handed out to ben" in message
@@ -260,8 +260,8 @@ def test_a_renamed_annotator_is_refused(team, tmp_path):
     files = assigned(team, tmp_path)
     forge_origin(files["ben"], '"annotator": "ben"', '"annotator": "ana"')
     before = dump(team)
-    with Project.open(team, user="coord") as project, pytest.raises(InputError, match="says it is ana's work"):
-        merge_work(project, [files["ben"]])
+    with Project.open(team) as project, pytest.raises(InputError, match="says it is ana's work"):
+        merge_work(project, [files["ben"]], annotator="coord")
     assert dump(team) == before
 
 
@@ -270,24 +270,24 @@ def test_work_for_another_project_or_version_is_refused(team, tmp_path):
     other = tmp_path / "other.ndcgproj"
     shutil.copyfile(team, other)
     raw(other, "UPDATE meta SET value = 'another-id' WHERE key = 'project_id'")
-    with Project.open(other, user="coord") as project, pytest.raises(InputError) as refused:
-        merge_work(project, [files["ana"]])
+    with Project.open(other) as project, pytest.raises(InputError) as refused:
+        merge_work(project, [files["ana"]], annotator="coord")
     assert str(files["ana"]) in str(refused.value) and "is work for another project (team.ndcgproj)" in str(
         refused.value
     )
-    with Project.open(team, user="coord") as project:
-        merge_work(project, list(files.values()))
+    with Project.open(team) as project:
+        merge_work(project, list(files.values()), annotator="coord")
         for item in project.pools.pool_items(1).itertuples():
             if pd.isna(item.grade):
-                project.set_grade(item.query_id, item.doc_id, 0)
-        freeze_draft(project)
-        project.pools.new_draft_from(1)
+                project.judgments.set_grade(item.query_id, item.doc_id, 0, annotator="coord")
+        freeze_draft(project, annotator="coord")
+        project.pools.new_draft_from(1, annotator="coord")
         before = dump(team)
         with pytest.raises(InputError, match="is work for pool version 1, but the draft is version 2"):
-            merge_work(project, [files["ana"]])
+            merge_work(project, [files["ana"]], annotator="coord")
     assert dump(team) == before
-    with Project.open(team, user="coord") as project, pytest.raises(InputError, match="is a project, not a work"):
-        merge_work(project, [other])
+    with Project.open(team) as project, pytest.raises(InputError, match="is a project, not a work"):
+        merge_work(project, [other], annotator="coord")
 
 
 def test_two_copies_of_one_annotators_work_that_disagree_are_refused(team, tmp_path):
@@ -296,11 +296,11 @@ def test_two_copies_of_one_annotators_work_that_disagree_are_refused(team, tmp_p
     shutil.copyfile(files["ana"], copy)
     _, items, _ = read_work_file(copy)
     q, d = items.iloc[0][["query_id", "doc_id"]]
-    with Project.open(copy, user="ana") as work:
-        work.set_grade(q, d, 3)
+    with Project.open(copy) as work:
+        work.judgments.set_grade(q, d, 3, annotator="ana")
     before = dump(team)
-    with Project.open(team, user="coord") as project, pytest.raises(InputError) as refused:
-        merge_work(project, [files["ana"], copy])
+    with Project.open(team) as project, pytest.raises(InputError) as refused:
+        merge_work(project, [files["ana"], copy], annotator="coord")
     assert f"ana rated document {d} for query {q} differently in ana-copy.ndcgproj and ana.ndcgproj" in str(
         refused.value
     )
@@ -308,7 +308,7 @@ def test_two_copies_of_one_annotators_work_that_disagree_are_refused(team, tmp_p
 
 
 def test_an_annotator_with_work_out_on_the_draft_is_refused_new_work(team, tmp_path):
-    with Project.open(team, user="coord") as project:
+    with Project.open(team) as project:
         assign_work(project, ["ana", "ben"], tmp_path / "first", overlap=0.0, seed=1)
         # ana's first file is out; her items there are still ungraded in the draft
         before = dump(team)
@@ -344,8 +344,8 @@ def test_a_work_file_edited_by_hand_is_refused_naming_it(team, tmp_path, edit, s
     grade_all(files["ben"], "ben", lambda a, q, d: 1)
     raw(files["ben"], edit)
     before = dump(team)
-    with Project.open(team, user="coord") as project, pytest.raises(InputError) as refused:
-        merge_work(project, [files["ben"]])
+    with Project.open(team) as project, pytest.raises(InputError) as refused:
+        merge_work(project, [files["ben"]], annotator="coord")
     assert str(files["ben"]) in str(refused.value) and said in str(refused.value)
     assert dump(team) == before
 
@@ -366,7 +366,7 @@ def leftovers(folder: Path) -> list[str]:
 
 def test_a_name_too_long_for_a_file_name_is_refused_before_anything_is_written(team, tmp_path):
     before = dump(team)
-    with Project.open(team, user="coord") as project, pytest.raises(InputError) as refused:
+    with Project.open(team) as project, pytest.raises(InputError) as refused:
         assign_work(project, ["ana", "b" * 300], tmp_path / "work", overlap=0.0)
     assert f"annotator name '{'b' * 60}…' (300 characters) is too long to name a work file: at most 200 bytes" in str(
         refused.value
@@ -376,7 +376,7 @@ def test_a_name_too_long_for_a_file_name_is_refused_before_anything_is_written(t
 
 def test_a_folder_that_cannot_hold_files_is_refused_naming_it(team, tmp_path):
     before = dump(team)
-    with Project.open(team, user="coord") as project, pytest.raises(InputError) as refused:
+    with Project.open(team) as project, pytest.raises(InputError) as refused:
         assign_work(project, ["ana"], "/proc/self", overlap=0.0)
     assert str(refused.value).startswith("/proc/self") and "cannot write the work files there" in str(refused.value)
     assert "nothing was handed out" in str(refused.value)
@@ -392,7 +392,7 @@ def test_an_immutable_folder_is_refused_naming_it(team, tmp_path):
         pytest.skip("chattr +i needs root and a file system that supports it")
     try:
         before = dump(team)
-        with Project.open(team, user="coord") as project, pytest.raises(InputError) as refused:
+        with Project.open(team) as project, pytest.raises(InputError) as refused:
             assign_work(project, ["ana"], folder, overlap=0.0)
         assert str(refused.value).startswith(str(folder)) and "cannot write the work files there" in str(refused.value)
         assert dump(team) == before and leftovers(folder) == []
@@ -416,7 +416,7 @@ def test_a_write_failing_half_way_leaves_no_work_file_and_no_staging(team, tmp_p
 
     monkeypatch.setattr("ndcg_desktop.tasks.teams.os.replace", full_disk)
     before = dump(team)
-    with Project.open(team, user="coord") as project, pytest.raises(InputError) as refused:
+    with Project.open(team) as project, pytest.raises(InputError) as refused:
         assign_work(project, ["ana", "ben"], tmp_path / "work", overlap=0.0)
     assert str(refused.value).startswith(str(tmp_path / "work" / "ben.ndcgproj"))
     assert "No space left on device" in str(refused.value)
@@ -438,7 +438,7 @@ def test_a_killed_assign_leaves_a_staging_folder_that_the_next_assign_removes(te
         "    real(*args)\n"
         "    os.kill(os.getpid(), signal.SIGKILL)\n"
         "teams._write_work_file = write_then_die\n"
-        f"project = Project.open({str(team)!r}, user='coord')\n"
+        f"project = Project.open({str(team)!r})\n"
         f"teams.assign_work(project, ['ana', 'ben'], {str(tmp_path / 'work')!r}, overlap=0.0)\n"
     )
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
@@ -446,7 +446,7 @@ def test_a_killed_assign_leaves_a_staging_folder_that_the_next_assign_removes(te
     assert killed.returncode == -9
     stale = leftovers(tmp_path / "work")
     assert len(stale) == 1 and stale[0].startswith(".ndcg-work-")
-    with Project.open(team, user="coord") as project:
+    with Project.open(team) as project:
         assign_work(project, ["chen"], tmp_path / "work", overlap=0.0)
     assert leftovers(tmp_path / "work") == ["chen.ndcgproj"]
 
@@ -456,13 +456,13 @@ def test_a_staging_folder_of_a_running_assign_is_left_alone(team, tmp_path):
 
     busy = tmp_path / "work" / f".ndcg-work-{os.getppid()}-abcd"  # the test runner's parent: alive
     busy.mkdir(parents=True)
-    with Project.open(team, user="coord") as project:
+    with Project.open(team) as project:
         assign_work(project, ["chen"], tmp_path / "work", overlap=0.0)
     assert leftovers(tmp_path / "work") == [busy.name, "chen.ndcgproj"]
 
 
 def test_assign_run_twice_names_every_annotator_with_work_out_and_what_to_do(team, tmp_path):
-    with Project.open(team, user="coord") as project:
+    with Project.open(team) as project:
         assign_work(project, ["ana", "ben", "chen"], tmp_path / "first", overlap=0.0, seed=1)
         with pytest.raises(InputError) as refused:
             assign_work(project, ["ben", "dan", "ana"], tmp_path / "second", overlap=0.0, seed=1)
@@ -475,17 +475,17 @@ def test_assign_run_twice_names_every_annotator_with_work_out_and_what_to_do(tea
 
 @pytest.mark.parametrize("given", ["ana,Ana", "ana,ＡＮＡ", "José,Jose\u0301"])
 def test_names_that_compare_as_one_are_refused_as_two_annotators(team, tmp_path, given):
-    with Project.open(team, user="coord") as project, pytest.raises(InputError, match="are compared as one"):
+    with Project.open(team) as project, pytest.raises(InputError, match="are compared as one"):
         assign_work(project, given.split(","), tmp_path / "work", overlap=0.0)
 
 
 def test_a_look_alike_of_an_annotator_with_work_out_is_refused(team, tmp_path):
-    with Project.open(team, user="coord") as project:
+    with Project.open(team) as project:
         assign_work(project, ["José"], tmp_path / "first", overlap=0.0)
         with pytest.raises(InputError, match="annotator name 'JOSE' would be taken for 'José'"):
             assign_work(project, ["JOSE"], tmp_path / "second", overlap=0.0)
         with pytest.raises(InputError, match="annotator name 'jose' would be taken for 'José'"):
-            import_ratings(project, tmp_path / "none.qrels", "jose")
+            import_ratings(project, tmp_path / "none.qrels", "jose", imported_by="coord")
 
 
 def test_a_small_positive_overlap_shares_at_least_one_query():

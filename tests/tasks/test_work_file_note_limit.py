@@ -21,9 +21,9 @@ def test_a_note_over_the_limit_is_refused_at_merge_naming_the_file(team, tmp_pat
     files = assigned(team, tmp_path)
     raw(files["ben"], f"UPDATE judgments SET note = replace(hex(zeroblob({size})), '00', 'n') {FIRST}")
     before = dump(team)
-    with Project.open(team, user="coord") as project:
+    with Project.open(team) as project:
         with pytest.raises(InputError) as refused:
-            merge_work(project, [files["ben"]])
+            merge_work(project, [files["ben"]], annotator="coord")
     # the bound is checked when the work file opens, in SQL (store/fields.py, issue 33 item 9)
     assert str(refused.value).startswith(f"{files['ben']}: cannot be read as ndcg-desktop wrote it: judgments.note")
     assert f"holds {size:,} characters, more than the {MAX_NOTE_CHARS:,} it may hold" in str(refused.value)
@@ -34,7 +34,7 @@ def test_a_note_over_the_limit_is_refused_at_merge_naming_the_file(team, tmp_pat
 def test_a_note_at_the_limit_is_merged_as_written(team, tmp_path):  # noqa: F811
     files = assigned(team, tmp_path)
     raw(files["ben"], f"UPDATE judgments SET note = replace(hex(zeroblob({MAX_NOTE_CHARS})), '00', 'n') {FIRST}")
-    with Project.open(team, user="coord") as project:
-        merge_work(project, [files["ben"]])
+    with Project.open(team) as project:
+        merge_work(project, [files["ben"]], annotator="coord")
         notes = project.ratings.verified(1)["note"].tolist()
     assert "n" * MAX_NOTE_CHARS in notes

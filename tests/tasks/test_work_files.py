@@ -15,8 +15,9 @@ from ndcg_desktop.domain import InputError
 from ndcg_desktop.store import Project
 from ndcg_desktop.store.schema import SCHEMA_VERSION
 from ndcg_desktop.tasks.freezing import freeze_draft
+from ndcg_desktop.tasks.identity import annotator, open_to_grade
 from ndcg_desktop.tasks.teams import assign_work, merge_work, ratings_table
-from ndcg_desktop.tasks.work_files import WORK_META, grader, open_to_grade, read_work_file, scope_hash
+from ndcg_desktop.tasks.work_files import WORK_META, read_work_file, scope_hash
 from tests.store.conftest import dump
 from tests.tasks.test_teams import grade_all, make_team
 
@@ -27,7 +28,7 @@ def team(tmp_path) -> Path:
 
 
 def handed_out(team: Path, tmp_path: Path, names=("ana", "ben"), overlap=0.0) -> dict[str, Path]:
-    with Project.open(team, user="coord") as project:
+    with Project.open(team) as project:
         return assign_work(project, list(names), tmp_path / "work", overlap=overlap, seed=1).files
 
 
@@ -60,8 +61,8 @@ def rewrite_origin(path: Path, **changes: object) -> None:
 def refused(team: Path, files: list[Path]) -> str:
     """The refusal of merging ``files``, after checking that nothing was written."""
     before = dump(team)
-    with Project.open(team, user="coord") as project, pytest.raises(InputError) as caught:
-        merge_work(project, files)
+    with Project.open(team) as project, pytest.raises(InputError) as caught:
+        merge_work(project, files, annotator="coord")
     assert dump(team) == before
     return str(caught.value)
 
@@ -73,12 +74,12 @@ def test_grading_in_a_work_file_is_credited_to_its_annotator_whoever_opens_it(te
     files = handed_out(team, tmp_path)
     monkeypatch.delenv("NDCG_USER", raising=False)  # nobody stated a name: the login name is only a default
     _, items, _ = read_work_file(files["ben"])
-    with open_to_grade(files["ben"]) as work:
-        assert work.file.user == "ben"
+    with open_to_grade(files["ben"]) as (work, who):
+        assert who == "ben"
         for q, d in items[["query_id", "doc_id"]].itertuples(index=False):
-            work.set_grade(q, d, 2)
-    with Project.open(team, user="coord") as project:
-        report = merge_work(project, [files["ben"]])
+            work.judgments.set_grade(q, d, 2, annotator=who)
+    with Project.open(team) as project:
+        report = merge_work(project, [files["ben"]], annotator="coord")
         assert [(f.annotator, f.graded) for f in report.files] == [("ben", len(items))]
         assert set(ratings_table(project)["annotator"]) == {"ben"}
 
@@ -93,33 +94,33 @@ def test_a_user_who_says_otherwise_is_refused_a_work_file(team, tmp_path, monkey
     message = str(caught.value)
     assert message.startswith(f"{files['ben']}: is a work file handed to ben, and you are {stated}")
     with pytest.raises(InputError, match="handed to ben, and you are alice"), Project.open(files["ben"]) as work:
-        grader(work, "alice")  # the window asks the same function, with its preference
+        annotator(work, "alice")  # the window asks the same function, with its preference
     assert dump(files["ben"]) == before
 
 
 @pytest.mark.parametrize("stated", ["ben", "Ben", "BEN"])
 def test_the_annotators_own_name_in_any_case_opens_their_file(team, tmp_path, stated):
     files = handed_out(team, tmp_path)
-    with open_to_grade(files["ben"], stated) as work:
-        assert work.file.user == "ben"
+    with open_to_grade(files["ben"], stated) as (_, who):
+        assert who == "ben"
 
 
 def test_an_ordinary_project_grades_as_the_stated_user(team, monkeypatch):
     monkeypatch.setenv("NDCG_USER", "coord2")
-    with open_to_grade(team) as project:
-        assert project.file.user == "coord2"
+    with open_to_grade(team) as (_, who):
+        assert who == "coord2"
 
 
 @pytest.mark.parametrize("draft", [1, 2])
 def test_grades_given_as_someone_else_inside_a_work_file_are_refused_at_merge(team, tmp_path, draft):
     if draft == 2:  # the coordinator's draft is version 2; the work file's own pool is its version 1
-        with Project.open(team, user="coord") as project:
+        with Project.open(team) as project:
             for item in project.pools.pool_items(1).itertuples():
-                project.set_grade(item.query_id, item.doc_id, 0)
-            freeze_draft(project)
-            project.pools.new_draft_from(1)
+                project.judgments.set_grade(item.query_id, item.doc_id, 0, annotator="coord")
+            freeze_draft(project, annotator="coord")
+            project.pools.new_draft_from(1, annotator="coord")
             project.judgments.add_items(
-                pd.DataFrame([(f"q{i}", "d39") for i in range(4)], columns=["query_id", "doc_id"])
+                pd.DataFrame([(f"q{i}", "d39") for i in range(4)], columns=["query_id", "doc_id"]), annotator="coord"
             )
     files = handed_out(team, tmp_path)
     grade_all(files["ben"], "alice", lambda a, q, d: 1)  # an older window credited its own user
@@ -133,7 +134,7 @@ def test_grades_given_as_someone_else_inside_a_work_file_are_refused_at_merge(te
 
 def test_the_coordinators_project_keeps_each_handout_and_its_items(team, tmp_path):
     files = handed_out(team, tmp_path, overlap=0.2)
-    with Project.open(team, user="coord") as project:
+    with Project.open(team) as project:
         secret = project.ratings.secret()
         for name, path in files.items():
             origin, items, _ = read_work_file(path)
@@ -209,8 +210,8 @@ def test_an_item_inserted_into_a_work_file_is_refused_naming_it(team, tmp_path):
     files = handed_out(team, tmp_path)
     _, ana_items, _ = read_work_file(files["ana"])
     theirs = ana_items.iloc[0]
-    with Project.open(team, user="coord") as project:  # a pool item that nobody was handed
-        project.judgments.add_items(pd.DataFrame([("q0", "d39")], columns=["query_id", "doc_id"]))
+    with Project.open(team) as project:  # a pool item that nobody was handed
+        project.judgments.add_items(pd.DataFrame([("q0", "d39")], columns=["query_id", "doc_id"]), annotator="coord")
     for q, d in ((theirs["query_id"], theirs["doc_id"]), ("q0", "d39")):
         raw(files["ben"], "DELETE FROM judgments WHERE grade IS NULL AND query_id = 'x'")
         raw(files["ben"], f"INSERT INTO judgments (version, query_id, doc_id, grade) VALUES (1, '{q}', '{d}', 2)")
@@ -226,8 +227,8 @@ def test_items_deleted_from_a_work_file_are_reported_missing(team, tmp_path):
     gone = items.iloc[:3]
     for q, d in gone[["query_id", "doc_id"]].itertuples(index=False):
         raw(files["ben"], f"DELETE FROM judgments WHERE query_id = '{q}' AND doc_id = '{d}'")
-    with Project.open(team, user="coord") as project:
-        report = merge_work(project, [files["ben"]])
+    with Project.open(team) as project:
+        report = merge_work(project, [files["ben"]], annotator="coord")
     [merged] = report.files
     assert (merged.graded, merged.ungraded, merged.missing) == (len(items) - 3, 0, 3)
     first = gone.iloc[0]
@@ -243,9 +244,9 @@ def test_items_the_coordinator_removed_since_are_reported_and_the_rest_merged(te
     _, items, _ = read_work_file(files["ben"])
     grade_all(files["ben"], "ben", lambda a, q, d: 2)
     removed = items.iloc[[0]][["query_id", "doc_id"]]
-    with Project.open(team, user="coord") as project:
-        project.judgments.remove_items(removed, version=1)
-        report = merge_work(project, [files["ben"]])
+    with Project.open(team) as project:
+        project.judgments.remove_items(removed, version=1, annotator="coord")
+        report = merge_work(project, [files["ben"]], annotator="coord")
         assert len(ratings_table(project)) == len(items) - 1
     [merged] = report.files
     assert (merged.graded, merged.withdrawn, merged.missing) == (len(items) - 1, 1, 0)
@@ -269,9 +270,9 @@ def test_a_work_file_handed_out_before_format_8_is_still_merged_by_its_queries(t
     raw(team, "ALTER TABLE judgments DROP COLUMN iteration")  # format 11's round of each judgment
     raw(team, "DROP TABLE assessor_attempts", "DROP TABLE assessor_runs", "PRAGMA user_version = 7")  # a format-7 file
     grade_all(files["ben"], "ben", lambda a, q, d: 2)
-    with Project.open(team, user="coord") as project:
+    with Project.open(team) as project:
         assert project.file.schema_version == SCHEMA_VERSION and project.ratings.handout("x") is None
-        report = merge_work(project, [files["ben"]])
+        report = merge_work(project, [files["ben"]], annotator="coord")
         assert report.files[0].graded == len(read_work_file(files["ben"])[1]) and report.notes == []
     _, ana_items, _ = read_work_file(files["ana"])
     q, d = ana_items.iloc[0][["query_id", "doc_id"]]
@@ -283,13 +284,15 @@ def test_a_work_file_handed_out_before_format_8_is_still_merged_by_its_queries(t
 
 def test_a_work_file_handed_out_empty_merges_as_nothing(team, tmp_path):
     """More annotators than queries: someone's work file holds no item; merging it adds nothing and says so."""
-    with Project.open(team, user="coord") as project:
+    with Project.open(team) as project:
         keep = project.pools.pool_items(1)
-        project.judgments.remove_items(keep[keep["query_id"] != "q0"][["query_id", "doc_id"]], version=1)
+        project.judgments.remove_items(
+            keep[keep["query_id"] != "q0"][["query_id", "doc_id"]], version=1, annotator="coord"
+        )
         files = assign_work(project, ["ana", "ben"], tmp_path / "work", overlap=0.0, seed=1).files
     empty = next(path for path in files.values() if read_work_file(path)[1].empty)
-    with Project.open(team, user="coord") as project:
-        report = merge_work(project, [empty])
+    with Project.open(team) as project:
+        report = merge_work(project, [empty], annotator="coord")
     assert [(f.graded, f.ungraded, f.missing, f.withdrawn) for f in report.files] == [(0, 0, 0, 0)]
     assert report.totals["new"] == 0 and report.notes == []
 
@@ -297,10 +300,10 @@ def test_a_work_file_handed_out_empty_merges_as_nothing(team, tmp_path):
 def test_work_is_never_handed_out_or_merged_from_a_work_file(team, tmp_path):
     """Found by a new user: `ndcg assign` on a work file wrote work files of a work file."""
     files = handed_out(team, tmp_path)
-    with Project.open(files["ben"], user="ben") as work:
+    with Project.open(files["ben"]) as work:
         for attempt in (
             lambda: assign_work(work, ["zoe"], tmp_path / "nested", overlap=0.0),
-            lambda: merge_work(work, [files["ana"]]),
+            lambda: merge_work(work, [files["ana"]], annotator="ben"),
         ):
             with pytest.raises(InputError, match="is a work file handed to ben; work is handed out and merged in"):
                 attempt()

@@ -49,6 +49,7 @@ class GuidelinesPanel(QFrame):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.project: Project | None = None
+        self.annotator = ""  # whom an edit is credited to (the Annotate session's)
         self.undo_stack: QUndoStack | None = None
         self.failed: Callable[[str], None] = lambda _message: None
         self.setObjectName("guidelines_panel")
@@ -79,12 +80,14 @@ class GuidelinesPanel(QFrame):
         chosen = ui_state().value(VISIBLE_KEY)
         self.setVisible(bool(ui_state().value(VISIBLE_KEY, True, type=bool)) if chosen is not None else False)
 
-    def attach(self, project: Project | None, undo_stack: QUndoStack, failed: Callable[[str], None]) -> None:
+    def attach(
+        self, project: Project | None, undo_stack: QUndoStack, failed: Callable[[str], None], *, annotator: str
+    ) -> None:
         """Show ``project``'s guidelines; edits go through ``undo_stack``, write failures to ``failed``.
 
         Until the user has shown or hidden the panel (Ctrl+G, remembered), it is shown only where the
         window leaves the query list, the pool and the document their room beside it."""
-        self.project, self.undo_stack, self.failed = project, undo_stack, failed
+        self.project, self.undo_stack, self.failed, self.annotator = project, undo_stack, failed, annotator
         if ui_state().value(VISIBLE_KEY) is None:
             self.setVisible(self.window().width() >= AUTO_SHOW_WIDTH)
         self.refresh()
@@ -110,7 +113,7 @@ class GuidelinesPanel(QFrame):
         old = self.current_text()
         if self.project is None or self.undo_stack is None or text == old:
             return False
-        command = SetGuidelinesCommand(self.project, old, text, self.refresh, self.failed)
+        command = SetGuidelinesCommand(self.project, old, text, self.refresh, self.failed, annotator=self.annotator)
         self.undo_stack.push(command)
         return not command.isObsolete()
 
@@ -209,9 +212,11 @@ class SetGuidelinesCommand(QUndoCommand):
         new: str,
         changed: Callable[[], None],
         failed: Callable[[str], None],
+        *,
+        annotator: str,
     ) -> None:
         super().__init__(translate("commands", "Edit the grading guidelines"))
-        self.project, self.old, self.new = project, old, new
+        self.project, self.old, self.new, self.annotator = project, old, new, annotator
         self.changed, self.failed = changed, failed
         self._done_once = False
 
@@ -224,7 +229,7 @@ class SetGuidelinesCommand(QUndoCommand):
 
     def _write(self, text: str, source: GuidelinesEdit) -> None:
         try:
-            set_guidelines(self.project, text, source=source)
+            set_guidelines(self.project, text, source=source, annotator=self.annotator)
         except WRITE_ERRORS as exc:
             self.setObsolete(True)  # the stack drops it: no edit is claimed that is not on disk
             self.failed(

@@ -156,7 +156,9 @@ class Workspace(QWidget):
 
     def _render_parts(self, aspects: frozenset[str]) -> None:
         if aspect.PROJECT in aspects:
-            self.guidelines.attach(self.session.project, self.undo_stack, self._report_failure)
+            self.guidelines.attach(
+                self.session.project, self.undo_stack, self._report_failure, annotator=self.session.annotator
+            )
         if aspects & {aspect.PROJECT, aspect.VERSION}:
             self._render_version()
         if aspect.QUERIES in aspects:
@@ -262,14 +264,14 @@ class Workspace(QWidget):
         if modified and shown is not None and item == shown[:3]:
             return
         if modified and shown is not None and typed != shown[3] and session.project is not None:
-            version, query_id, doc_id, old = shown
+            version, query_id, doc_id, _ = shown
             project = session.project  # saved after this redraw, to the project it was typed in
-            QTimer.singleShot(0, lambda: self._save_left_note(project, (version, query_id, doc_id), typed, old))
+            QTimer.singleShot(0, lambda: self._save_left_note(project, (version, query_id, doc_id), typed))
         self.note_edit.setText(note or "")
         self.note_edit.setCursorPosition(0)  # a long note shows its start
         self._note_for = None if item is None or note is None else (*item, note)
 
-    def _save_left_note(self, project: object, item: tuple[int, str, str], note: str, old: str) -> None:
+    def _save_left_note(self, project: object, item: tuple[int, str, str], note: str) -> None:
         if self.session.project is not project:
             return  # the project was closed or replaced meanwhile
         version, query_id, doc_id = item
@@ -281,7 +283,7 @@ class Workspace(QWidget):
                 self._refresh_item(q, d)
             first = False
 
-        self._push(SetNoteCommand(self.session, version, query_id, doc_id, note, old, changed, self._report_failure))
+        self._push(SetNoteCommand(self.session, version, query_id, doc_id, note, changed, self._report_failure))
 
     def grade_keys(self) -> tuple[str, str] | None:
         """The grading keys of the shown scale and what they do, for the shortcuts list."""
@@ -381,7 +383,6 @@ class Workspace(QWidget):
             query_id,
             doc_id,
             grade,
-            (old, who or None, session.pool.updated[row]),
             self._refresh_item,
             self._report_failure,
         )
@@ -446,7 +447,6 @@ class Workspace(QWidget):
                 session.query_id,
                 session.doc_id,
                 note,
-                old,
                 self._refresh_item,
                 self._report_failure,
             )

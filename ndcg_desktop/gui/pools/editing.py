@@ -169,10 +169,13 @@ class DiscardDraftCommand(_EditCommand):
         refreshed: Callable[[int | None], None],
         failed: Failed,
         keep: Callable[[], None],
+        *,
+        annotator: str,
     ) -> None:
         text = translate("pool_editing", "Discard draft pool v{version}").format(version=discarded.draft.version)
         super().__init__(text, lambda _q, _d: None, failed)
         self.project, self.discarded, self.refreshed, self.keep = project, discarded, refreshed, keep
+        self.annotator = annotator
         self._done = True  # the first redo (the push) finds the draft discarded already, as after a refused undo
 
     def redo(self) -> None:
@@ -181,7 +184,7 @@ class DiscardDraftCommand(_EditCommand):
             return
 
         def work() -> None:
-            self.discarded = discard(self.project, plan_discard(self.project))
+            self.discarded = discard(self.project, plan_discard(self.project), annotator=self.annotator)
 
         if self._run(work, translate("pool_editing", "The draft was not discarded")):
             self.refreshed(None)
@@ -189,7 +192,7 @@ class DiscardDraftCommand(_EditCommand):
     def undo(self) -> None:
         version = self.discarded.draft.version
         try:
-            restore_discarded(self.project, self.discarded)
+            restore_discarded(self.project, self.discarded, annotator=self.annotator)
         except WRITE_ERRORS as exc:
             self.failed(
                 translate(
@@ -208,22 +211,24 @@ class StartDraftCommand(_EditCommand):
     started: the edits made in it are undone first), redo brings that draft back under its number. So a draft
     discarded before it is brought back by the undo after this one, not refused."""
 
-    def __init__(self, project: Project, source: int, refreshed: Callable[[int | None], None], failed: Failed) -> None:
+    def __init__(
+        self, project: Project, source: int, refreshed: Callable[[int | None], None], failed: Failed, *, annotator: str
+    ) -> None:
         super().__init__(
             translate("pool_editing", "New draft from pool v{version}").format(version=source),
             lambda _q, _d: None,
             failed,
         )
-        self.project, self.source, self.refreshed = project, source, refreshed
+        self.project, self.source, self.refreshed, self.annotator = project, source, refreshed, annotator
         self.started: DraftStarted | None = None
         self.discarded: DiscardedDraft | None = None
 
     def redo(self) -> None:
         def work() -> None:
             if self.discarded is None:  # the push: start it
-                self.started = start_draft(self.project, self.source)
+                self.started = start_draft(self.project, self.source, annotator=self.annotator)
             else:  # a redo: the same draft back under its number, not a new one
-                restore_discarded(self.project, self.discarded)
+                restore_discarded(self.project, self.discarded, annotator=self.annotator)
 
         if self._run(work, translate("pool_editing", "No draft was started")):
             assert self.started is not None
@@ -234,7 +239,7 @@ class StartDraftCommand(_EditCommand):
         version = self.started.draft.version
 
         def work() -> None:
-            self.discarded = discard(self.project, plan_discard(self.project))
+            self.discarded = discard(self.project, plan_discard(self.project), annotator=self.annotator)
 
         if self._run(
             work, translate("pool_editing", "Draft pool v{version} was not taken back").format(version=version)
@@ -491,7 +496,14 @@ class PoolEditor(QObject):
             return
 
         def done(discarded: DiscardedDraft) -> None:  # the version list followed through the project's events
-            command = DiscardDraftCommand(project, discarded, self._refreshed, self._failed, self._keep_undo_step)
+            command = DiscardDraftCommand(
+                project,
+                discarded,
+                self._refreshed,
+                self._failed,
+                self._keep_undo_step,
+                annotator=self.session.annotator,
+            )
             self.window.undo_stack.push(command)
             self._status(
                 translate("pool_editing", "Draft pool v{version} discarded; Ctrl+Z brings it back.").format(
@@ -514,7 +526,9 @@ class PoolEditor(QObject):
 
     def start_draft(self, source: int) -> bool:
         """Pool ▸ New draft from this version, as an undoable step; False when it was refused (and said why)."""
-        command = StartDraftCommand(self.window.project, source, self._refreshed, self._failed)
+        command = StartDraftCommand(
+            self.window.project, source, self._refreshed, self._failed, annotator=self.session.annotator
+        )
         self.window.undo_stack.push(command)
         return command.started is not None and not command.isObsolete()
 

@@ -105,11 +105,11 @@ class ProjectActions:
             if dialog.release():
                 self.import_release(path)
                 return
-        project = self.window.project
+        project, annotator = self.window.project, self.window.slot.annotator
 
         def work(**_: Any) -> JudgmentsImported | NegativeGradesFound | RegradeRefused:
             try:
-                return import_judgments(project, path, negative=negative)
+                return import_judgments(project, path, negative=negative, annotator=annotator)
             except (NegativeGradesFound, RegradeRefused) as exc:  # a question for the user, not a failure
                 return exc
 
@@ -140,7 +140,7 @@ class ProjectActions:
     def import_release(self, path: str) -> None:
         """A corrected release: its changes per query are computed in the background and shown; only *Make the
         draft equal* writes them, as one step of Edit ▸ Undo (``ndcg import-qrels --release``)."""
-        project = self.window.project
+        project, annotator = self.window.project, self.window.slot.annotator
         if project is None:
             return
 
@@ -158,12 +158,12 @@ class ProjectActions:
                 return
             self.window._background(
                 translate("main_window", "Making the draft equal to the file…"),
-                lambda **_: apply_release(project, preview),
+                lambda **_: apply_release(project, preview, annotator=annotator),
                 applied,
             )
 
         def applied(done: ReleaseApplied) -> None:
-            self.window.undo_stack.push(ReleaseCommand(project, done))
+            self.window.undo_stack.push(ReleaseCommand(project, done, annotator=annotator))
             self._imported(
                 translate("main_window", "Draft v{version} now holds exactly the judgments of {name}: {totals}").format(
                     version=done.version, name=done.preview.path.name, totals=release_totals(done.preview)
@@ -226,10 +226,12 @@ class ProjectActions:
                 return
             values = dialog.values()
         name, ties, id_map, order = values
-        project = self.window.project
+        project, annotator = self.window.project, self.window.slot.annotator
         self.window._background(
             translate("main_window", "Importing run…"),
-            lambda **_: import_run(project, path, name=name, ties=ties, id_map=id_map, order=order),
+            lambda **_: import_run(
+                project, path, name=name, ties=ties, id_map=id_map, order=order, annotator=annotator
+            ),
             lambda info: self._imported(
                 translate("main_window", "Imported run {name}: {rows} documents for {queries} queries.").format(
                     name=info.name, rows=info.rows, queries=info.queries
@@ -249,7 +251,7 @@ class ProjectActions:
     def build_pool(self) -> None:
         if self.window.project is None:
             return
-        project = self.window.project
+        project, annotator = self.window.project, self.window.slot.annotator
         preview = lambda request: plan_pool(project, request)  # noqa: E731
         dialog = BuildPoolDialog([r.name for r in project.runs.all()], preview, self.window)
         if dialog.exec() != QDialog.DialogCode.Accepted or dialog.plan is None:
@@ -257,7 +259,7 @@ class ProjectActions:
         plan = dialog.plan  # exactly the preview shown (refused if the draft or a run changed since)
         self.window._background(
             translate("main_window", "Adding documents to the draft pool…"),
-            lambda **_: apply_pool(project, plan),
+            lambda **_: apply_pool(project, plan, annotator=annotator),
             lambda pooled: self._imported(
                 translate("main_window", "Added {count} documents to the draft pool; they await grading.").format(
                     count=pooled.added
@@ -271,10 +273,10 @@ class ProjectActions:
         graded gets its next (as ``ndcg pool-next``)."""
         if self.window.project is None:
             return
-        project = self.window.project
+        project, annotator = self.window.project, self.window.slot.annotator
         self.window._background(
             translate("main_window", "Choosing the next batches…"),
-            lambda **_: next_batches(project),
+            lambda **_: next_batches(project, annotator=annotator),
             lambda added: self._imported(
                 translate("main_window", "Added {count} documents in the next batches of {queries} queries.").format(
                     count=added.documents, queries=added.queries
@@ -296,6 +298,7 @@ class ProjectActions:
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return
         project, remove, anyway = self.window.project, dialog.remove.isChecked(), dialog.anyway.isChecked()
+        annotator = self.window.slot.annotator
 
         def done(frozen: Frozen) -> None:
             self.window.undo_stack.clear()  # the shown version, now frozen, followed through the project's events
@@ -312,7 +315,9 @@ class ProjectActions:
         # Hashing a large pool takes seconds: in the background, behind a progress dialog.
         self.window._background(
             translate("main_window", "Freezing the draft…"),
-            lambda **_: freeze(project, version=version.version, remove_ungraded=remove, work_out=anyway),
+            lambda **_: freeze(
+                project, version=version.version, remove_ungraded=remove, work_out=anyway, annotator=annotator
+            ),
             done,
         )
 

@@ -111,23 +111,23 @@ class ReleaseCommand(QUndoCommand):
     """Undo puts back every row the release took; redo applies the same release again (its preview still holds:
     the undo left the draft as the preview saw it)."""
 
-    def __init__(self, project: Project, applied: ReleaseApplied) -> None:
+    def __init__(self, project: Project, applied: ReleaseApplied, *, annotator: str) -> None:
         super().__init__(
             translate("release", "Make draft v{version} equal to {name}").format(
                 version=applied.version, name=applied.preview.path.name
             )
         )
-        self.project, self.applied = project, applied
+        self.project, self.applied, self.annotator = project, applied, annotator
         self._done = True  # applied in the background before the command was pushed
 
     def redo(self) -> None:
         if self._done:
             self._done = False
             return
-        self.applied = apply_release(self.project, self.applied.preview)
+        self.applied = apply_release(self.project, self.applied.preview, annotator=self.annotator)
 
     def undo(self) -> None:
-        undo_release(self.project, self.applied)
+        undo_release(self.project, self.applied, annotator=self.annotator)
 
 
 __all__ = ["ReleaseCommand", "ReleasePreviewDialog", "release_totals"]

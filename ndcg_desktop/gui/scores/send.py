@@ -166,11 +166,11 @@ class SendForJudgingDialog(QDialog):
 class SendForJudgingCommand(QUndoCommand):
     """Undo takes back what was sent (the whole draft if it was made for it); redo sends the same items again."""
 
-    def __init__(self, project: Project, sent: SentForJudging, run: str) -> None:
+    def __init__(self, project: Project, sent: SentForJudging, run: str, *, annotator: str) -> None:
         super().__init__(
             translate("analysis", "Send {count} documents of {run} for judging").format(count=len(sent.items), run=run)
         )
-        self.project, self.sent = project, sent
+        self.project, self.sent, self.annotator = project, sent, annotator
         self.taken: Taken | None = None  # what the last undo took: redo puts exactly that back
         self._done = True  # the work was done in the background before the command was pushed
 
@@ -179,10 +179,10 @@ class SendForJudgingCommand(QUndoCommand):
             self._done = False
             return
         if self.taken is not None:
-            undo(self.project, self.taken, action="redo send for judging")
+            undo(self.project, self.taken, action="redo send for judging", annotator=self.annotator)
 
     def undo(self) -> None:
-        self.taken = take_back_sent(self.project, self.sent)
+        self.taken = take_back_sent(self.project, self.sent, annotator=self.annotator)
 
 
 __all__ = ["SendForJudgingCommand", "SendForJudgingDialog"]

@@ -224,12 +224,12 @@ class ScoresView(QWidget):
         return dialog
 
     def _send(self, plan: JudgingPlan | None) -> None:
-        project = self.session.project
+        project, annotator = self.session.project, self.session.annotator
         if plan is None or project is None:
             return
 
         def work(**_: Any) -> SentForJudging:
-            return apply_send_for_judging(project, plan)
+            return apply_send_for_judging(project, plan, annotator=annotator)
 
         def done(sent: SentForJudging) -> None:
             if self.session.project is project:

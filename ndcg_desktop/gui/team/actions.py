@@ -99,7 +99,7 @@ class TeamActions(QObject):
         )
 
     def merge(self) -> None:
-        project = self.window.project
+        project, annotator = self.window.project, self.window.slot.annotator
         if project is None:
             return
         paths = file_dialogs.open_files(
@@ -135,7 +135,9 @@ class TeamActions(QObject):
 
         self._background(
             translate("team", "Merging returned work…"),
-            lambda progress, cancelled: merge_work(project, paths, progress=progress, cancelled=cancelled),
+            lambda progress, cancelled: merge_work(
+                project, paths, progress=progress, cancelled=cancelled, annotator=annotator
+            ),
             done,
         )
 
@@ -144,13 +146,13 @@ class TeamActions(QObject):
     ) -> None:
         """*File ▸ Import judgments…* as an annotator's ratings: negative grades and a name that already has
         ratings are questions (the command line's --negative-as-ungraded and --replace), not failures."""
-        project = self.window.project
+        project, by = self.window.project, self.window.slot.annotator
         if project is None:
             return
 
         def work(**_: Any) -> RatingsImport | NegativeGradesFound | AnnotatorTaken:
             try:
-                return import_ratings(project, path, annotator, replace=replace, negative=negative)
+                return import_ratings(project, path, annotator, replace=replace, negative=negative, imported_by=by)
             except (NegativeGradesFound, AnnotatorTaken) as exc:  # a question for the user, not a failure
                 return exc
 

@@ -306,6 +306,7 @@ def run_job(
     progress: Progress | None = None,
     cancelled: IsCancelled | None = None,
     aborted: IsCancelled | None = None,
+    started_by: str,
 ) -> JobResult:
     """Judge the items in ``selection`` that this model has not graded under this template, keeping every answer.
 
@@ -321,7 +322,7 @@ def run_job(
     the coordinator's draft: answers in an annotator's file would be dropped at merge).
     """
     with judging(project.path):
-        return _run(project, settings, template, selection, progress, cancelled, aborted)
+        return _run(project, settings, template, selection, progress, cancelled, aborted, started_by=started_by)
 
 
 def _run(
@@ -332,6 +333,8 @@ def _run(
     progress: Progress | None,
     cancelled: IsCancelled | None,
     aborted: IsCancelled | None,
+    *,
+    started_by: str,
 ) -> JobResult:
     plan = _plan(project, settings, template, selection)
     draft = plan.draft
@@ -340,7 +343,7 @@ def _run(
     client = Client(settings)
     watcher = _watch_abort(client, cancelled, aborted)  # from here on, whatever stage asks
     try:
-        return _judge(project, settings, template, plan, client, progress, cancelled, aborted)
+        return _judge(project, settings, template, plan, client, progress, cancelled, aborted, started_by=started_by)
     except _Stopped:  # stopped before anything was received: nothing recorded, and said as a cancel
         return JobResult(None, settings.annotator, plan.draft.version, plan.in_scope, plan.skipped, 0, 0, True)
     finally:
@@ -380,6 +383,8 @@ def _judge(
     progress: Progress | None,
     cancelled: IsCancelled | None,
     aborted: IsCancelled | None,
+    *,
+    started_by: str,
 ) -> JobResult:
     draft = plan.draft
     fmt = _format_that_works(project, settings, template, plan.todo, client)
@@ -392,6 +397,7 @@ def _judge(
         parameters=parameters,
         template_sha256=template.sha256,
         template_source=template.source,
+        started_by=started_by,
     )
     items = [Item(q, d) for q, d in plan.todo.itertuples(index=False)]
     grades = _grades(project)

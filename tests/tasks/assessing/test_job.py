@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import pandas as pd
 import pytest
 
@@ -19,10 +21,10 @@ def project(tmp_path):
     """q2 and q10 with d1..d3 each; ana rated q2 d1; the model rated q10 d1 (which leaves it unrated by people)."""
     path = tmp_path / "p.ndcgproj"
     pairs = [(q, d) for q in ("q10", "q2") for d in ("d1", "d2", "d3")]
-    with Project.create(path, scale=GradeScale(0, 3), user="coord") as p:
-        p.judgments.add_items(pd.DataFrame(pairs, columns=["query_id", "doc_id"]))
+    with Project.create(path, scale=GradeScale(0, 3), annotator="coord") as p:
+        p.judgments.add_items(pd.DataFrame(pairs, columns=["query_id", "doc_id"]), annotator="coord")
         rows = [("q2", "d1", "ana", 1, "", "t"), ("q10", "d1", "model:tiny", 3, "", "t")]
-        p.ratings.add_ratings(pd.DataFrame(rows, columns=RATING_COLUMNS), version=1, source="test")
+        p.ratings.add_ratings(pd.DataFrame(rows, columns=RATING_COLUMNS), version=1, source="test", annotator="coord")
     return path
 
 
@@ -88,8 +90,8 @@ def test_items_without_a_document_or_topic_text_are_refused_before_any_request(p
 
     def refusal() -> list[str]:
         said = []
-        with Project.open(project, user="coord") as p:
-            for job in (estimate, run_job):
+        with Project.open(project) as p:
+            for job in (estimate, functools.partial(run_job, started_by="coord")):
                 with pytest.raises(InputError) as refused:
                     job(p, settings, template, scope)
                 said.append(str(refused.value))
@@ -103,7 +105,7 @@ def test_items_without_a_document_or_topic_text_are_refused_before_any_request(p
         ]
         * 2
     )
-    with Project.open(project, user="coord") as p:
+    with Project.open(project) as p:
         topics = pd.DataFrame(
             [("q2", "wing flutter", "", ""), ("q10", "", "", "")],
             columns=["query_id", "text", "description", "narrative"],
@@ -118,7 +120,7 @@ def test_items_without_a_document_or_topic_text_are_refused_before_any_request(p
         ]
         * 2
     )
-    with Project.open(project, user="coord") as p:
+    with Project.open(project) as p:
         p.texts.put_texts(topics.assign(text=["wing flutter", "heat transfer"]), docs.iloc[:0])
     before = dump(project)
     assert refusal() == ["http://127.0.0.1:9/v1: connection refused (is the server running?)"] * 2  # texts: fine

@@ -21,7 +21,7 @@ SETTINGS = AssessorSettings(endpoint="http://127.0.0.1:9/v1", model="tiny", docu
 @pytest.fixture
 def project(tmp_path, write):
     path = tmp_path / "p.ndcgproj"
-    with Project.create(path, scale=GradeScale(0, 2), labels=["no", "partly", "yes"], user="coord") as p:
+    with Project.create(path, scale=GradeScale(0, 2), labels=["no", "partly", "yes"], annotator="coord") as p:
         p.texts.import_topics(
             write(
                 "t.jsonl",
@@ -32,8 +32,8 @@ def project(tmp_path, write):
         p.texts.import_documents(
             write("d.jsonl", '{"doc_id": "d7", "title": "Flutter tests", "text": "' + "x" * 30 + "y" * 30 + '"}\n')
         )
-        p.texts.set_guidelines("Grade the abstract only.", source="test")
-        p.judgments.add_items(pd.DataFrame({"query_id": ["q1"], "doc_id": ["d7"]}))
+        p.texts.set_guidelines("Grade the abstract only.", source="test", annotator="coord")
+        p.judgments.add_items(pd.DataFrame({"query_id": ["q1"], "doc_id": ["d7"]}), annotator="coord")
     return path
 
 
