@@ -42,7 +42,8 @@ def test_score_stamps_version_and_hash_and_records_the_evaluation(project):
     q1 = scored.evaluation.per_query.set_index("query_id").loc["q1"]
     assert q1["ndcg"] == pytest.approx(dcg / idcg, abs=1e-12)
     rows = project._query("SELECT id, run_name, pool_version, settings FROM evaluations")
-    assert [tuple(r) for r in rows] == [(scored.evaluation_id, "sys", 1, scored.evaluation.settings.to_text(scored.evaluation.k))]
+    e = scored.evaluation
+    assert [tuple(r) for r in rows] == [(scored.evaluation_id, "sys", 1, e.settings.to_text(e.k))]
 
 
 def test_refused_policy_is_an_input_error(project):
