@@ -245,7 +245,7 @@ class RunsSession(FollowsProject, VersionChoice):
         the check counts change with them."""
         if not ks:
             raise InputError("name at least one cut-off K")
-        values = Cutoffs.parse(ks, option="K") if isinstance(ks, str) else Cutoffs(ks)
+        values = Cutoffs.parse(ks if isinstance(ks, str) else ",".join(map(str, ks)), option="K")  # a list as its text
         if values != self._ks:
             self._ks = values
             self._drop(checks=True, scores=True)
