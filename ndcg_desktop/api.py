@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from ndcg_desktop.domain import EvalSettings, GradeScale, InputError
-from ndcg_desktop.domain.choices import BY_NAME, CHOICES
+from ndcg_desktop.domain import Cutoffs, EvalSettings, GradeScale, InputError
+from ndcg_desktop.domain.choices import BY_NAME, CHOICES, DEFAULT_K
 from ndcg_desktop.domain.chunks import IdMap
 from ndcg_desktop.formats.choices import ORDER_CHOICES
 from ndcg_desktop.tasks.files import Judgments, Ranking, read_ranking, score_files_at
@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 __all__ = ["Compared", "Project", "Refused", "Scored", "choices", "compare", "open_project", "score"]
 
 Input: TypeAlias = "str | os.PathLike[str] | pd.DataFrame | Mapping[str, Mapping[str, float]]"
-Cutoffs: TypeAlias = "int | Sequence[int] | str"
+CutoffsAsked: TypeAlias = "int | Sequence[int] | str"
 
 
 class Refused(ValueError):
@@ -79,7 +79,7 @@ class Scored:
     means: dict[int, float]
     summary: dict[Any, Any] = field(repr=False)
     manifest: dict[Any, Any] = field(repr=False)
-    settings: str = ""  # the settings line: EvalSettings.to_text(), every K named
+    settings: str = ""  # the settings line: EvalSettings.to_text(k), every K named
     _evaluations: tuple[Evaluation, ...] = field(default=(), repr=False, compare=False)
     _several: bool = field(default=False, repr=False, compare=False)
     _table: list[pd.DataFrame] = field(default_factory=list, init=False, repr=False, compare=False)
@@ -122,7 +122,7 @@ def score(
     run: Input,
     qrels: Input,
     *,
-    k: Cutoffs = 10,
+    k: CutoffsAsked = DEFAULT_K,
     scale: str | GradeScale | None = None,
     id_map: str | None = None,
     id_map_file: str | os.PathLike[str] | None = None,
@@ -142,7 +142,7 @@ def score(
         ks, several = _cutoffs(k)
         frozen = _frozen(qrels, scale)
         grades = frozen.scale if frozen is not None else scale
-        settings = _settings(ks[0], grades if grades is not None else "0..3", choices, id_map, id_map_file)
+        settings = _settings(grades, choices, id_map, id_map_file)
         ordered = _order(order)
         judgments = frozen.qrels if frozen is not None else _judgments(qrels, settings.scale)
         evaluations = score_files_at(
@@ -164,7 +164,7 @@ def compare(
     runs: Mapping[str, Input] | Sequence[Input],
     qrels: Input,
     *,
-    k: Cutoffs = 10,
+    k: CutoffsAsked = DEFAULT_K,
     baseline: str | None = None,
     test: str = "t",
     correction: str = "holm",
@@ -194,7 +194,7 @@ def compare(
         ks, _several = _cutoffs(k)
         frozen = _frozen(qrels, scale)
         grades = frozen.scale if frozen is not None else scale
-        settings = _settings(ks[0], grades if grades is not None else "0..3", choices, id_map, id_map_file)
+        settings = _settings(grades, choices, id_map, id_map_file)
         stats = _stats(test, correction, alpha, resamples, seed, ci, detect)
         ordered = _order(order)
         names: list[str] | None = None
@@ -281,7 +281,7 @@ class Project:
         run: str | Input,
         *,
         version: int | None = None,
-        k: Cutoffs = 10,
+        k: CutoffsAsked = DEFAULT_K,
         order: str | None = None,
         residual_from: int | None = None,
         **choices: str,
@@ -299,7 +299,7 @@ class Project:
             _expect_residual(residual_from)
             _expect_text(order=order)
             ks, several = _cutoffs(k)
-            settings = _settings(ks[0], "0..3", choices, None, None)  # the scale: the version's, set by the task
+            settings = _settings(None, choices, None, None)  # the scale: the version's, set by the task
             if isinstance(run, str):
                 for given in ("ties", "order"):
                     if given in choices or (given == "order" and order is not None):
@@ -325,7 +325,7 @@ class Project:
         run_names: Sequence[str],
         *,
         version: int | None = None,
-        k: Cutoffs = 10,
+        k: CutoffsAsked = DEFAULT_K,
         baseline: str | None = None,
         test: str = "t",
         correction: str = "holm",
@@ -354,7 +354,7 @@ class Project:
                     "a stored run keeps the reading it was imported with; ties is for run files, DataFrames and dicts"
                 )
             ks, _several = _cutoffs(k)
-            settings = _settings(ks[0], "0..3", choices, None, None)  # the scale: the version's, set by the task
+            settings = _settings(None, choices, None, None)  # the scale: the version's, set by the task
             stats = _stats(test, correction, alpha, resamples, seed, ci, detect)
             result = self._reader.compare(
                 list(run_names),
@@ -368,7 +368,7 @@ class Project:
             )
         return _compared(result)
 
-    def agreement(self, version: int | None = None, *, k: int = 10, **choices: str) -> dict[str, Any]:
+    def agreement(self, version: int | None = None, *, k: int = DEFAULT_K, **choices: str) -> dict[str, Any]:
         """The annotators' agreement on a version (the draft, else the latest frozen), as ``ndcg agreement
         --export`` writes it: one table per file name without ``.csv`` (``agreement``, ``pairs``, ``confusion``,
         ``leniency``, ``systems_means``, ...) and the ``manifest``."""
@@ -379,7 +379,7 @@ class Project:
             ks, several = _cutoffs(k)
             if several:
                 raise InputError("agreement takes one cut-off k")
-            result = self._reader.agreement(version, _settings(ks[0], "0..3", choices, None, None))  # scale: version's
+            result = self._reader.agreement(version, _settings(None, choices, None, None), ks[0])  # scale: version's
             tables: dict[str, Any] = {name.removesuffix(".csv"): t for name, t in agreement_tables(result).items()}
         return tables | {"manifest": result.manifest()}
 
@@ -439,26 +439,24 @@ def _expect_residual(residual_from: object) -> None:
         )
 
 
-def _cutoffs(k: object) -> tuple[list[int], bool]:
-    """The cut-offs asked, through the one check the command line's ``--k`` goes through (whole, positive, each
-    once), and whether several were asked for (a list or a text, even of one K: the result has a ``k`` column)."""
+def _cutoffs(k: object) -> tuple[Cutoffs, bool]:
+    """The cut-offs asked, checked once here as the command line's ``--k`` is (whole, positive, each once), and
+    whether several were asked for (a list or a text, even of one K: the result has a ``k`` column)."""
     if isinstance(k, int) and not isinstance(k, bool):
-        EvalSettings(k=k)  # its own bound on K, in its own words
-        return [k], False
-    from ndcg_desktop.tasks.compare_inputs import parse_cutoffs
-
+        return Cutoffs((k,)), False
     if isinstance(k, str):
-        return parse_cutoffs(k, option="k"), True
+        return Cutoffs.parse(k, option="k"), True
     if isinstance(k, Sequence) and k and all(isinstance(x, int) and not isinstance(x, bool) for x in k):
-        return parse_cutoffs(",".join(map(str, k)), option="k"), True
+        return Cutoffs.parse(",".join(map(str, k)), option="k"), True  # a list's refusal words it as the text
     raise InputError(
         f'k must be a cut-off (10), a list of them ([5, 10]) or a text ("5,10"), not {_kind(k)} {k!r}'[:200]
     )
 
 
 def _settings(
-    k: int, scale: str | GradeScale, choices: dict[str, str], id_map: str | None, id_map_file: Any
+    scale: str | GradeScale | None, choices: dict[str, str], id_map: str | None, id_map_file: Any
 ) -> EvalSettings:
+    """The policies ``choices`` name and what the data owns as read from files (None: the default scale)."""
     unknown = [name for name in choices if name not in BY_NAME]
     if unknown:
         raise InputError(f"unknown choice {unknown[0]!r}; the choices are {', '.join(BY_NAME)}")
@@ -476,10 +474,10 @@ def _settings(
         from ndcg_desktop.formats.chunk_map import read_chunk_map
 
         mapping = read_chunk_map(os.fspath(id_map_file))
-    if not isinstance(scale, str | GradeScale):
-        raise InputError(f'scale must be a text such as "0..3", not {_kind(scale)}')
-    grades = scale if isinstance(scale, GradeScale) else GradeScale.parse(scale)
-    return EvalSettings(k=k, scale=grades, id_map=mapping, **choices)  # type: ignore[arg-type]  # text: validated
+    if scale is not None and not isinstance(scale, str | GradeScale):
+        raise InputError(f'scale must be a text such as "{GradeScale()}", not {_kind(scale)}')
+    grades = scale if isinstance(scale, GradeScale) else GradeScale.parse(scale) if scale is not None else GradeScale()
+    return EvalSettings(scale=grades, id_map=mapping, **choices)  # type: ignore[arg-type]  # text: validated
 
 
 def _stats(
@@ -522,7 +520,7 @@ def _frozen(qrels: object, scale: str | GradeScale | None) -> FrozenJudgments | 
     from ndcg_desktop.tasks.browse import frozen_judgments
 
     if scale is not None and not isinstance(scale, str | GradeScale):
-        raise InputError(f'scale must be a text such as "0..3", not {_kind(scale)}')
+        raise InputError(f'scale must be a text such as "{GradeScale()}", not {_kind(scale)}')
     asked = scale if isinstance(scale, GradeScale) or scale is None else GradeScale.parse(scale)
     return frozen_judgments(qrels, asked)
 
@@ -564,13 +562,12 @@ def _ranking(run: object, order: Any) -> Ranking:
 
 def _scored(evaluations: list[Evaluation], several: bool) -> Scored:
     """One score per K, as :class:`Scored` gives them (its per-query table is built on first use)."""
-    ks = [evaluation.settings.k for evaluation in evaluations]
+    ks = [evaluation.k for evaluation in evaluations]
     means = {k: float(evaluation.summary["mean_ndcg"]) for k, evaluation in zip(ks, evaluations, strict=True)}
     if not several:
         only = evaluations[0]
-        return Scored(means, only.summary, only.manifest, only.settings.to_text(), (only,), False)
-    text = evaluations[0].settings.to_text().split("(", 1)[1]
-    settings = f"nDCG@{','.join(map(str, ks))}({text}"
+        return Scored(means, only.summary, only.manifest, only.settings.to_text(only.k), (only,), False)
+    settings = f"nDCG@{','.join(map(str, ks))}({evaluations[0].settings.spec()})"
     summaries = {k: evaluation.summary for k, evaluation in zip(ks, evaluations, strict=True)}
     manifests = {k: evaluation.manifest for k, evaluation in zip(ks, evaluations, strict=True)}
     return Scored(means, summaries, manifests, settings, tuple(evaluations), True)
@@ -585,7 +582,7 @@ def _per_query(evaluations: Sequence[Evaluation], several: bool) -> pd.DataFrame
     tables = [in_natural_order(evaluation.per_query) for evaluation in evaluations]
     if not several:
         return tables[0].set_index("query_id")
-    ks = [evaluation.settings.k for evaluation in evaluations]
+    ks = [evaluation.k for evaluation in evaluations]
     frames = [table.assign(k=k)[["k", *table.columns]] for k, table in zip(ks, tables, strict=True)]
     return pd.concat(frames, ignore_index=True).set_index("query_id")
 

@@ -72,13 +72,13 @@ def run(case):
 """
 
 _COMPARE = """
-from ndcg_desktop.domain import EvalSettings, GradeScale
+from ndcg_desktop.domain import Cutoffs, EvalSettings, GradeScale
 from ndcg_desktop.scoring.ndcg import evaluate_cutoffs
 from ndcg_desktop.tasks.files import read_judgments, read_ranking
-def run(case):  # what ``ndcg compare`` does for each run before its statistics (tasks.comparing._scored)
-    settings = EvalSettings(k=10, scale=GradeScale(-1, 4), unjudged="zero")
+def run(case):  # what ``ndcg compare`` does for each run before its statistics (tasks.scoring.evaluate_with_bounds)
+    settings = EvalSettings(scale=GradeScale(-1, 4), unjudged="zero")
     qrels = read_judgments(case["qrels"], settings.scale)
-    at = evaluate_cutoffs(qrels, read_ranking(case["run"]), settings, [5, 10, 20])
+    at = evaluate_cutoffs(qrels, read_ranking(case["run"]), settings, Cutoffs([5, 10, 20]))
     return [at[k].summary["mean_ndcg"] for k in (5, 10, 20)]
 """
 

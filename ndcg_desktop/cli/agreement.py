@@ -7,9 +7,8 @@ import sys
 from typing import Any
 
 from ndcg_desktop.cli.json_out import json_text
-from ndcg_desktop.cli.options import add_choice_option, whole_number
+from ndcg_desktop.cli.options import add_choice_option, add_k_option, whole_number
 from ndcg_desktop.domain import EvalSettings
-from ndcg_desktop.domain.settings import MAX_K
 from ndcg_desktop.formats.cells import plain
 
 
@@ -32,9 +31,7 @@ def add_agreement_command(sub: argparse._SubParsersAction[argparse.ArgumentParse
     )
     p.add_argument("--json", action="store_true", help="print one JSON document instead of the tables")
     p.add_argument("--export", metavar="DIR", help="write every table as CSV with manifest.json into DIR")
-    p.add_argument(
-        "--k", type=whole_number("--k", 1, MAX_K), default=10, help="cutoff K the runs are scored at (default 10)"
-    )
+    add_k_option(p, "cutoff K the runs are scored at (default {})")
     add_choice_option(p, "gain", help="")
     add_choice_option(
         p,
@@ -51,14 +48,13 @@ def cmd_agreement(args: argparse.Namespace) -> int:
     from ndcg_desktop.tasks.project import Project
 
     settings = EvalSettings(
-        k=args.k,
         gain=args.gain,
         unjudged=args.unjudged,
         duplicates=args.duplicates,
         unknown_queries=args.unknown_queries,
     )
     with Project.open(args.project, read_only=True) as project:
-        result = load_agreement(project, args.version, settings)
+        result = load_agreement(project, args.version, settings, args.k)
     if args.export:
         export_agreement(result, args.export)  # refusals and system errors are InputError, naming the path
     if args.json:
@@ -169,5 +165,5 @@ def as_text(result: Any) -> str:
 def _systems_head(result: Any) -> str:
     return (
         f"mean nDCG over the {len(result.systems.queries)} queries rated by two or more annotators, each annotator's "
-        f"grades in place of the consensus on the items they rated; {result.settings.describe()}"
+        f"grades in place of the consensus on the items they rated; {result.settings.describe(result.k)}"
     )

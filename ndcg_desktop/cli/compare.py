@@ -9,8 +9,9 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ndcg_desktop.cli.json_out import json_text
-from ndcg_desktop.cli.options import add_policy_options, decimal_number, settings_of, whole_number
-from ndcg_desktop.domain import GradeScale, InputError
+from ndcg_desktop.cli.options import add_policy_options, cutoffs_of, decimal_number, settings_of, whole_number
+from ndcg_desktop.domain import Cutoffs, GradeScale, InputError
+from ndcg_desktop.domain.choices import DEFAULT_K
 from ndcg_desktop.formats.choices import ORDER_CHOICES
 
 if TYPE_CHECKING:
@@ -58,7 +59,9 @@ def add_compare_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]
         help="with --project: score each run residually: every document judged in the earlier frozen version U is "
         "removed, per query, from the runs and from the judgments first",
     )
-    parser.add_argument("--k", default="10", metavar="K[,K...]", help="cut-offs, e.g. 5,10,20 (default 10)")
+    parser.add_argument(
+        "--k", default=str(DEFAULT_K), metavar="K[,K...]", help=f"cut-offs, e.g. 5,10,20 (default {DEFAULT_K})"
+    )
     parser.add_argument("--baseline", metavar="NAME", help="compare each run with this one (default: every pair)")
     parser.add_argument("--test", choices=_TESTS, default="t", help="the paired test behind significance (default t)")
     parser.add_argument(
@@ -96,9 +99,8 @@ def add_compare_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]
 
 def run_compare(args: argparse.Namespace) -> int:
     from ndcg_desktop.scoring.stats import StatsSettings
-    from ndcg_desktop.tasks.compare_inputs import parse_cutoffs
 
-    args.k = parse_cutoffs(args.k)
+    ks = cutoffs_of(args)
     stats = StatsSettings(
         test=args.test,
         correction=args.correction,
@@ -108,7 +110,7 @@ def run_compare(args: argparse.Namespace) -> int:
         ci_method=args.ci,
         detect=args.detect,
     )
-    result = _compare_project(args, stats) if args.project else _compare_files(args, stats)
+    result = _compare_project(args, ks, stats) if args.project else _compare_files(args, ks, stats)
     if args.export:
         from ndcg_desktop.tasks.comparing import export_comparison
 
@@ -126,19 +128,18 @@ def run_compare(args: argparse.Namespace) -> int:
     return 0
 
 
-def _compare_files(args: argparse.Namespace, stats: Any) -> RunsComparison:
+def _compare_files(args: argparse.Namespace, ks: Cutoffs, stats: Any) -> RunsComparison:
     from ndcg_desktop.tasks.comparing import compare_files
 
     if args.residual_from is not None:
         raise InputError("--residual-from names an earlier frozen pool version: give it with --project")
     if not (args.qrels and args.runs):
         raise InputError("give --qrels FILE and --runs FILE FILE ... (or --project PROJECT --run-names NAME ...)")
-    scale = GradeScale.parse(args.scale or "0..3")
-    base = settings_of(args, scale=scale, ties="docid-desc", id_map=None)
+    base = settings_of(args)
     return compare_files(
         args.qrels,
         args.runs,
-        args.k,
+        ks,
         base,
         stats,
         baseline=args.baseline,
@@ -146,11 +147,11 @@ def _compare_files(args: argparse.Namespace, stats: Any) -> RunsComparison:
         run_format=args.run_format,
         order=ORDER_CHOICES.get(args.order or ""),
         names=args.run_names,
-        top_grade=scale.high if args.scale else None,  # without --scale: the highest grade in the judgments
+        top_grade=base.scale.high if args.scale else None,  # without --scale: the highest grade in the judgments
     )
 
 
-def _compare_project(args: argparse.Namespace, stats: Any) -> RunsComparison:
+def _compare_project(args: argparse.Namespace, ks: Cutoffs, stats: Any) -> RunsComparison:
     from ndcg_desktop.tasks.comparing import compare_stored
     from ndcg_desktop.tasks.project import Project
 
@@ -160,13 +161,13 @@ def _compare_project(args: argparse.Namespace, stats: Any) -> RunsComparison:
     for option, value in (*given, ("--id-map-file", args.id_map_file)):
         if value is not None:
             raise InputError(f"a stored run keeps the reading it was imported with; {option} is for run files")
-    base = settings_of(args, scale=GradeScale.parse("0..3"), ties="docid-desc", id_map=None)  # scale: the version's
+    base = settings_of(args, scale=GradeScale())  # the policies; the scale is the version's (compare_stored)
     with Project.open(args.project, read_only=True) as project:  # nothing is recorded: reading is enough
         return compare_stored(
             project,
             args.run_names,
             args.pool_version,
-            args.k,
+            ks,
             base,
             stats,
             baseline=args.baseline,

@@ -7,8 +7,7 @@ import sys
 from typing import Any
 
 from ndcg_desktop.cli.json_out import json_text
-from ndcg_desktop.cli.options import add_policy_options, settings_of, whole_number
-from ndcg_desktop.domain.settings import MAX_K
+from ndcg_desktop.cli.options import add_k_option, add_policy_options, settings_of, whole_number
 
 
 def add_diff_pools_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -23,7 +22,7 @@ def add_diff_pools_command(sub: argparse._SubParsersAction[argparse.ArgumentPars
     parser.add_argument("project", metavar="PROJECT")
     parser.add_argument("v1", type=whole_number("V1", 1), metavar="V1")
     parser.add_argument("v2", type=whole_number("V2", 1), metavar="V2")
-    parser.add_argument("--k", type=whole_number("--k", 1, MAX_K), default=10, help="cutoff K (default 10)")
+    add_k_option(parser)
     add_policy_options(parser)
     parser.add_argument(
         "--summary", action="store_true", help="the per-query counts and the runs, without a line per item"
@@ -53,9 +52,9 @@ def run_diff_pools(args: argparse.Namespace) -> int:
         if getattr(args, option) is not None:
             raise InputError(f"--{option.replace('_', '-')} does not apply here: stored runs keep their reading")
     with Project.open(args.project, read_only=True) as project:
-        base = settings_of(args, scale=project.scale, ties="docid-desc", id_map=None)
+        base = settings_of(args, scale=project.scale)
         diff = diff_pools(
-            project, args.v1, args.v2, base, shared_queries=args.shared_queries, iterations=args.show_iteration
+            project, args.v1, args.v2, base, args.k, shared_queries=args.shared_queries, iterations=args.show_iteration
         )
     if args.json:
         document = {
@@ -107,7 +106,11 @@ def run_diff_pools(args: argparse.Namespace) -> int:
             f"{f'{row.rank_a} -> {row.rank_b}':>9}"
         )
     tau = "n/a (fewer than two runs scored)" if diff.tau is None else f"{diff.tau:.4f} (p {diff.tau_p:.3g})"
-    lines += ["", f"Kendall's tau-b between the two orderings: {tau}", f"settings   {plain(diff.settings.to_text())}"]
+    lines += [
+        "",
+        f"Kendall's tau-b between the two orderings: {tau}",
+        f"settings   {plain(diff.settings.to_text(diff.k))}",
+    ]
     for name, why in diff.refused.items():
         lines.append(f"not scored: {plain(name)}: {plain(str(why))}")  # the core's words, with the option
     print("\n".join(lines))

@@ -12,13 +12,18 @@ from typing import TYPE_CHECKING
 from ndcg_desktop import __version__
 from ndcg_desktop.cli.compare import add_compare_command
 from ndcg_desktop.cli.diff_pools import add_diff_pools_command
-from ndcg_desktop.cli.options import add_iteration_option, add_policy_options, id_map_of, settings_of, whole_number
+from ndcg_desktop.cli.options import (
+    add_iteration_option,
+    add_k_option,
+    add_policy_options,
+    id_map_of,
+    settings_of,
+    whole_number,
+)
 from ndcg_desktop.cli.pooling import add_pooling_commands
 from ndcg_desktop.domain import (
-    GradeScale,
     InputError,
 )
-from ndcg_desktop.domain.settings import MAX_K
 from ndcg_desktop.formats.choices import ORDER_CHOICES
 
 # numpy, pyarrow and pandas (together about half a second) are imported where they are used:
@@ -62,7 +67,7 @@ def build_parser(*, project_commands: bool = True) -> argparse.ArgumentParser:
         "per query, from the run and from the judgments before scoring (TREC-COVID's rounds 2-5)",
     )
     add_iteration_option(score, "with --project: score against the version's judgments of iteration VALUE only")
-    score.add_argument("--k", type=whole_number("--k", 1, MAX_K), default=10, help="cutoff K (default 10)")
+    add_k_option(score)
     add_policy_options(score)
     score.add_argument("--json", action="store_true", help="print one JSON document instead of the table")
     score.add_argument("--export", metavar="DIR", help="write per_query.csv, per_position.csv, manifest.json")
@@ -110,13 +115,14 @@ def _score_files(args: argparse.Namespace) -> Evaluation:
         raise InputError("--residual-from names an earlier frozen pool version: give it with --project")
     if not (args.qrels and args.run):
         raise InputError("give --qrels FILE and --run FILE (or --project PROJECT --run-name NAME)")
-    settings = settings_of(args, scale=GradeScale.parse(args.scale or "0..3"), ties="docid-desc", id_map=None)
+    settings = settings_of(args)
     from ndcg_desktop.tasks.files import score_files  # here: --version and the parser import no pandas
 
     return score_files(
         args.qrels,
         args.run,
         settings,
+        args.k,
         qrels_format=args.qrels_format,
         run_format=args.run_format,
         order=ORDER_CHOICES.get(args.order or ""),
@@ -152,13 +158,14 @@ def _score_project(args: argparse.Namespace) -> None:
             scale=args.scale,
         )
         info, version = chosen.info, chosen.version
-        settings = settings_of(args, scale=version.scale, ties=info.reading.ties.value, id_map=info.reading.id_map)
+        settings = settings_of(args)  # the policies; the run's reading and the version's scale are the task's
         iterations = tuple(args.iteration or ())
         scored = score_run(
             project,
             info.name,
             version.version,
             settings,
+            args.k,
             record=False,
             residual_from=args.residual_from,
             iterations=iterations,

@@ -1,4 +1,4 @@
-"""Command-line options shared by ``score`` and ``compare``: the evaluation choices besides K."""
+"""Command-line options shared by ``score`` and ``compare``: the evaluation choices, and K."""
 
 from __future__ import annotations
 
@@ -8,9 +8,10 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from ndcg_desktop.domain import EvalSettings, GradeScale, InputError, TiePolicy
-from ndcg_desktop.domain.choices import BY_NAME, CHOICES
+from ndcg_desktop.domain import Cutoffs, EvalSettings, GradeScale, InputError, TiePolicy
+from ndcg_desktop.domain.choices import BY_NAME, CHOICES, DEFAULT_K
 from ndcg_desktop.domain.chunks import IdMap
+from ndcg_desktop.domain.settings import MAX_K
 from ndcg_desktop.formats.choices import QRELS_FORMATS, RUN_FORMATS
 
 # A pool version number, a seed: what SQLite and numpy keep in a signed 64-bit integer.
@@ -80,11 +81,23 @@ def add_choice_option(
     parser.add_argument(choice.option, choices=list(choice.values), help=choice.help if help is None else help, **given)
 
 
+def add_k_option(parser: argparse.ArgumentParser, help: str = "cutoff K (default {})") -> None:
+    """``--k``: one cutoff, checked by the parser (``help``'s ``{}`` is the default, from the table of choices)."""
+    parser.add_argument("--k", type=whole_number("--k", 1, MAX_K), default=DEFAULT_K, help=help.format(DEFAULT_K))
+
+
+def cutoffs_of(args: argparse.Namespace) -> Cutoffs:
+    """``--k 5,10,20`` (``ndcg compare``) as the cut-offs, checked once here; ``args`` keeps the text given."""
+    return Cutoffs.parse(args.k)
+
+
 def add_policy_options(parser: argparse.ArgumentParser) -> None:
     """The evaluation choices besides K, shared by ``score``, ``compare`` and ``diff-pools``."""
     for choice in CHOICES:
         add_choice_option(parser, choice.name, default=choice.enum is not TiePolicy)  # ties: the run's reading
-    parser.add_argument("--scale", metavar="LO..HI", help="grade range (default 0..3; a project uses its own)")
+    parser.add_argument(
+        "--scale", metavar="LO..HI", help=f"grade range (default {GradeScale()}; a project uses its own)"
+    )
     parser.add_argument("--id-map", metavar="SEP", help="cut returned IDs at the first SEP (doc12#3 -> doc12)")
     parser.add_argument(
         "--id-map-file",
@@ -111,16 +124,15 @@ def id_map_of(args: argparse.Namespace) -> IdMap | None:
     return args.id_map  # type: ignore[no-any-return]
 
 
-def settings_of(args: argparse.Namespace, *, scale: GradeScale, ties: str, id_map: IdMap | None) -> EvalSettings:
-    """The settings the options give (the first K when several are given), with ``ties`` and ``id_map`` as defaults."""
-    given = id_map_of(args)
-    chosen = {choice.name: getattr(args, choice.name) for choice in CHOICES}
-    return EvalSettings(
-        k=args.k if isinstance(args.k, int) else args.k[0],
-        **{**chosen, "ties": args.ties or ties},
-        scale=scale,
-        id_map=given if given is not None else id_map,
-    )
+def settings_of(args: argparse.Namespace, *, scale: GradeScale | None = None) -> EvalSettings:
+    """The policies the options give, and what files do not say themselves: the scale (``--scale``, else ``scale``,
+    else the default), the tie policy and the ID map (the options, else the defaults). A stored run and a pool
+    version bring their own, which the use case takes."""
+    given = {choice.name: getattr(args, choice.name) for choice in CHOICES}  # text: EvalSettings validates it
+    chosen = {name: value for name, value in given.items() if value is not None}  # ties: only when given
+    if scale is None:
+        scale = GradeScale.parse(args.scale) if getattr(args, "scale", None) else GradeScale()
+    return EvalSettings(**chosen, scale=scale, id_map=id_map_of(args))
 
 
 def add_iteration_option(parser: argparse.ArgumentParser, help: str) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 
 from ndcg_desktop.cli.compare import _records
 from ndcg_desktop.cli.json_out import json_text
-from ndcg_desktop.cli.options import add_choice_option, settings_of, whole_number
+from ndcg_desktop.cli.options import add_choice_option, add_k_option, settings_of, whole_number
 from ndcg_desktop.domain import GradeScale, InputError
 from ndcg_desktop.domain.settings import MAX_K
 from ndcg_desktop.formats.choices import ORDER_CHOICES, QRELS_FORMATS, RUN_FORMATS
@@ -32,10 +32,12 @@ def _common(parser: argparse.ArgumentParser) -> None:
         "--pool-version", type=whole_number("--pool-version", 1), metavar="N", help="with --project (default latest)"
     )
     parser.add_argument("--depth", type=whole_number("--depth", 1, MAX_K), default=100, help="pool depth (100)")
-    parser.add_argument("--k", type=whole_number("--k", 1, MAX_K), default=10, help="cutoff K of nDCG@K (10)")
+    add_k_option(parser, "cutoff K of nDCG@K ({})")
     for name in _SCORING_CHOICES:
         add_choice_option(parser, name, default=name != "ties")
-    parser.add_argument("--scale", metavar="LO..HI", help="grade range (default 0..3; a project uses its own)")
+    parser.add_argument(
+        "--scale", metavar="LO..HI", help=f"grade range (default {GradeScale()}; a project uses its own)"
+    )
     parser.add_argument("--qrels-format", choices=QRELS_FORMATS, help="force the judgments format")
     parser.add_argument("--run-format", choices=RUN_FORMATS, help="force the run format")
     parser.add_argument("--order", choices=("score", "rank", "file"), help="how rankings are formed (score)")
@@ -108,8 +110,7 @@ def _pool(args: argparse.Namespace) -> Any:
         return None
     if not (args.qrels and args.runs):
         raise InputError("give --qrels FILE and --runs FILE FILE ... (or --project PROJECT --run-names NAME ...)")
-    scale = GradeScale.parse(args.scale or "0..3")
-    base = settings_of(_with_defaults(args), scale=scale, ties="docid-desc", id_map=None)
+    base = settings_of(_with_defaults(args))
     return pool_runs_from_files(
         args.qrels,
         args.runs,
@@ -139,7 +140,7 @@ def _run(args: argparse.Namespace, study: Any) -> Any:
 
     with Project.open(args.project, read_only=True) as project:
         scale = frozen_version(project, args.pool_version, check=False).scale
-        base = settings_of(_with_defaults(args), scale=scale, ties="docid-desc", id_map=None)
+        base = settings_of(_with_defaults(args), scale=scale)
         return study(pool_runs_from_project(project, args.run_names, args.pool_version, base), base)
 
 

@@ -61,7 +61,7 @@ def strategy_defaults(spec: StrategySpec) -> str:
 def add_project_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("init", help="create a project file", description="Create a new project file.")
     p.add_argument("project", metavar="PROJECT")
-    p.add_argument("--scale", default="0..3", metavar="LO..HI", help="grade range (default 0..3)")
+    p.add_argument("--scale", default=str(GradeScale()), metavar="LO..HI", help=f"grade range (default {GradeScale()})")
     p.add_argument("--labels", help='one label per grade, comma separated: "Not relevant,Related,..."')
     p.set_defaults(handler=cmd_init)
 

@@ -154,7 +154,7 @@ def residual_text(residual: Mapping[str, Any]) -> str:
 
 def to_text(evaluation: Evaluation) -> str:
     s = evaluation.summary
-    k = evaluation.settings.k
+    k = evaluation.k
     table = per_query_columns(evaluation)
     width = max([len("query"), *(len(str(q)) for q in table["query_id"])])
     header = (

@@ -6,10 +6,10 @@ import argparse
 
 import pandas as pd
 
-from ndcg_desktop.cli.options import MAX_STORED, add_choice_option, decimal_number, whole, whole_number
+from ndcg_desktop.cli.options import MAX_STORED, add_choice_option, add_k_option, decimal_number, whole, whole_number
 from ndcg_desktop.cli.progress import terminal_progress
 from ndcg_desktop.domain import InputError
-from ndcg_desktop.domain.settings import MAX_K, Gain
+from ndcg_desktop.domain.settings import Gain
 from ndcg_desktop.formats.cells import plain
 from ndcg_desktop.tasks.adjudication import RULES, apply_rule, disagreements, pick_all
 from ndcg_desktop.tasks.identity import open_to_grade, open_to_read
@@ -65,12 +65,7 @@ def add_team_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "--set", nargs=3, action="append", default=[], metavar=("QUERY", "DOC", "GRADE"), help="pick a grade"
     )
     p.add_argument("--rule", choices=list(RULES), help="; ".join(f"{k}: {v}" for k, v in RULES.items()))
-    p.add_argument(
-        "--k",
-        type=whole_number("--k", 1, MAX_K),
-        default=10,
-        help="cutoff for the nDCG swing that orders the list (10)",
-    )
+    add_k_option(p, "cutoff for the nDCG swing that orders the list ({})")
     add_choice_option(p, "gain", help="")
     p.set_defaults(handler=cmd_adjudicate)
 

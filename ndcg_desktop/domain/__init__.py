@@ -4,6 +4,7 @@ from ndcg_desktop.domain.data import OrderKind, Qrels, Run
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.reading import RunReading
 from ndcg_desktop.domain.settings import (
+    Cutoffs,
     DuplicatePolicy,
     EvalSettings,
     Gain,
@@ -16,6 +17,7 @@ from ndcg_desktop.domain.settings import (
 )
 
 __all__ = [
+    "Cutoffs",
     "DuplicatePolicy",
     "EvalSettings",
     "Gain",

@@ -235,6 +235,10 @@ CHOICES: tuple[Choice, ...] = (
 )
 
 BY_NAME: dict[str, Choice] = {choice.name: choice for choice in CHOICES}
+# What every front starts at besides the choices above: nDCG@10 (TREC DL's and BEIR's headline cutoff) on grades
+# 0..3 (TREC's graded qrels); a project and its versions carry their own scale.
+DEFAULT_K = 10
+DEFAULT_SCALE = (0, 3)  # low, high: GradeScale()
 # The choices a run's check counts and the window resolves run by run, in the order it lists them (the
 # others, gain, zero-IDCG and ties, are set once for a view, or by the run's reading).
 FLAG_GROUPS: tuple[Choice, ...] = tuple(BY_NAME[n] for n in ("unjudged", "duplicates", "unknown_queries", "queries"))

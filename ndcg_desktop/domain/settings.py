@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from ndcg_desktop.domain.choices import CHOICES, _Choice
+from ndcg_desktop.domain.choices import CHOICES, DEFAULT_K, DEFAULT_SCALE, _Choice
 from ndcg_desktop.domain.choices import DuplicatePolicy as DuplicatePolicy
 from ndcg_desktop.domain.choices import Gain as Gain
 from ndcg_desktop.domain.choices import QuerySet as QuerySet
@@ -36,8 +36,8 @@ class GradeScale:
     GradeScale(low=0, high=3)
     """
 
-    low: int = 0
-    high: int = 3
+    low: int = DEFAULT_SCALE[0]
+    high: int = DEFAULT_SCALE[1]
 
     def __post_init__(self) -> None:
         if self.low > self.high:
@@ -115,21 +115,56 @@ def default_labels(scale: GradeScale) -> list[str]:
     return labels
 
 
+class Cutoffs(tuple[int, ...]):
+    """The cut-offs K of one scoring, each a positive integer (rule 12) at most :data:`MAX_K`, each once, in the
+    order given: checked here, where a front takes them, and handed unchanged to the kernel.
+
+    >>> Cutoffs((5, 10)), Cutoffs.parse("10, 5"), Cutoffs()
+    ((5, 10), (10, 5), (10,))
+    """
+
+    def __new__(cls, ks: Iterable[int] = (DEFAULT_K,)) -> Cutoffs:
+        values = tuple(ks)
+        if not values or len(set(values)) != len(values):
+            raise InputError("give each cutoff once, and at least one")
+        for k in values:
+            if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+                raise InputError(f"the cutoff K must be a positive integer, not {k!r}")
+            if k > MAX_K:
+                raise InputError(f"the cutoff K must be at most {MAX_K}, not {k}")
+        return super().__new__(cls, values)
+
+    @classmethod
+    def parse(cls, text: str, *, option: str = "--k") -> Cutoffs:
+        """``"5,10,20"`` as (5, 10, 20); messages name the field as ``option`` (``--k``, the window's ``K``)."""
+        ks: list[int] = []
+        for part in text.split(","):
+            part = part.strip()
+            if not part.isascii() or not part.isdigit() or int(part) < 1:
+                raise InputError(
+                    f"{option} takes positive whole numbers separated by commas (5,10,20), not {text[:60]!r}"
+                )
+            if int(part) in ks:
+                raise InputError(f"{option} names {part} twice")
+            ks.append(int(part))
+        return cls(ks)
+
+
 @dataclass(frozen=True)
 class EvalSettings:
-    """Everything that decides an NDCG figure besides the data itself.
+    """Every policy that decides an NDCG figure besides the data itself and the cut-off K.
 
     The defaults refuse to guess: unjudged documents, duplicates and unknown queries are
-    errors until a policy is chosen.
+    errors until a policy is chosen. K travels apart (:class:`Cutoffs`): one scoring runs at several,
+    and a figure's text is the measure at its K under these settings.
 
-    >>> s = EvalSettings(k=5, unjudged=UnjudgedPolicy.ZERO)
-    >>> s.to_text()
+    >>> s = EvalSettings(unjudged=UnjudgedPolicy.ZERO)
+    >>> s.to_text(5)
     'nDCG@5(gain=linear,unjudged=zero,duplicates=reject,zero_idcg=keep,queries=pool,unknown_queries=reject,ties=docid-desc,scale=0..3)'
-    >>> EvalSettings.parse(s.to_text()) == s
+    >>> EvalSettings.parse(s.to_text(5)) == (s, 5)
     True
     """
 
-    k: int = 10
     gain: Gain = Gain.LINEAR
     unjudged: UnjudgedPolicy = UnjudgedPolicy.REJECT
     duplicates: DuplicatePolicy = DuplicatePolicy.REJECT
@@ -141,10 +176,6 @@ class EvalSettings:
     id_map: IdMap | None = None  # a separator (cut each returned ID at its first one) or a chunk map file
 
     def __post_init__(self) -> None:
-        if isinstance(self.k, bool) or not isinstance(self.k, int) or self.k < 1:
-            raise InputError(f"the cutoff K must be a positive integer, not {self.k!r}")
-        if self.k > MAX_K:
-            raise InputError(f"the cutoff K must be at most {MAX_K}, not {self.k}")
         if self.id_map is not None and self.id_map == "":
             raise InputError("the ID map separator must not be empty")
         if isinstance(self.id_map, dict):
@@ -164,20 +195,27 @@ class EvalSettings:
     def with_(self, **changes: Any) -> EvalSettings:
         return replace(self, **changes)
 
-    def to_text(self) -> str:
+    def spec(self) -> str:
+        """The settings line without its measure: what follows ``nDCG@K(`` in :meth:`to_text`, one K or several."""
         parts = [f"{choice.name}={getattr(self, choice.name)}" for choice in CHOICES] + [f"scale={self.scale}"]
         if isinstance(self.id_map, ChunkMap):  # named by its hash and file name: "<sha256> <name>"
             parts.append(f"id_map_file={json.dumps(self.id_map.sha256 + ' ' + self.id_map.source)}")
         elif self.id_map is not None:
             parts.append(f"id_map={json.dumps(self.id_map)}")
-        return f"nDCG@{self.k}(" + ",".join(parts) + ")"
+        return ",".join(parts)
+
+    def to_text(self, k: int) -> str:
+        """The measure at ``k`` under these settings, as every export names it: ``nDCG@10(gain=linear,...)``."""
+        return f"nDCG@{k}({self.spec()})"
 
     @classmethod
-    def parse(cls, text: str) -> EvalSettings:
+    def parse(cls, text: str) -> tuple[EvalSettings, int]:
+        """The settings and the K of a :meth:`to_text` line."""
         match = re.fullmatch(r"nDCG@(\d+)\((.*)\)", text.strip())
         if not match:
             raise InputError(f"not an evaluation setting: {text!r}")
-        values: dict[str, Any] = {"k": int(match.group(1))}
+        (k,) = Cutoffs((int(match.group(1)),))
+        values: dict[str, Any] = {}
         for key, raw in re.findall(r'(\w+)=("(?:[^"\\]|\\.)*"|[^,]*)', match.group(2)):
             if key == "scale":
                 values[key] = GradeScale.parse(raw)
@@ -190,19 +228,20 @@ class EvalSettings:
                 values[key] = _FIELD_TYPES[key].from_text(raw, key)
             else:
                 raise InputError(f"unknown evaluation setting {key!r} in {text!r}")
-        return cls(**values)
+        return cls(**values), k
 
-    def describe(self) -> str:
+    def describe(self, k: int) -> str:
         """One readable line for reports, e.g. ``nDCG@10, linear gain, unjudged: zero, ...``."""
-        parts = [f"nDCG@{self.k}", *(choice.describe(getattr(self, choice.name)) for choice in CHOICES)]
+        parts = [f"nDCG@{k}", *(choice.describe(getattr(self, choice.name)) for choice in CHOICES)]
         parts.insert(2, f"{self.discount} discount")  # fixed, said with the gain: the measure's own two parts
         text = ", ".join([*parts, f"scale {self.scale}"])
         if self.id_map is not None:
             text += f", {describe_id_map(self.id_map)}"
         return text
 
-    def as_dict(self) -> dict[str, Any]:
-        data = {f.name: getattr(self, f.name) for f in fields(self)}  # shallow: a chunk map's pairs are not copied
+    def as_dict(self, k: int) -> dict[str, Any]:
+        """The manifest's ``settings``: K first, then every field, the discount and the text."""
+        data = {"k": k, **{f.name: getattr(self, f.name) for f in fields(self)}}  # shallow: a chunk map's pairs too
         for key, value in data.items():
             if isinstance(value, _Choice):
                 data[key] = value.value
@@ -210,7 +249,7 @@ class EvalSettings:
         if isinstance(self.id_map, ChunkMap):
             data["id_map"] = self.id_map.reference()  # named by file and hash; the pairs stay with the run
         data["discount"] = self.discount
-        data["text"] = self.to_text()
+        data["text"] = self.to_text(k)
         return data
 
 

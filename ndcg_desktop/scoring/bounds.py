@@ -34,7 +34,8 @@ import pandas as pd
 
 from ndcg_desktop.domain.data import Qrels
 from ndcg_desktop.domain.settings import UnjudgedPolicy
-from ndcg_desktop.scoring.ndcg import Evaluation, _sum_top_k, gain_values
+from ndcg_desktop.scoring.dcg import _sum_top_k, gain_values
+from ndcg_desktop.scoring.ndcg import Evaluation
 
 BOUND_COLUMNS = ("ndcg_unjudged_zero", "ndcg_unjudged_top", "ndcg_lower", "ndcg_upper", "ndcg_gap")
 
@@ -76,7 +77,7 @@ def unjudged_bounds(evaluation: Evaluation, qrels: Qrels, *, top_grade: int | No
     in_table = pool_q >= 0
     groups = np.concatenate([pool_q[in_table], np.repeat(np.arange(n), m)]).astype(np.int64)
     gains = np.concatenate([gain_values(c.grade[in_table], settings.gain), np.full(m.sum(), top_gain)])
-    idcg_upper = _sum_top_k(groups, gains, settings.k, n)
+    idcg_upper = _sum_top_k(groups, gains, evaluation.k, n)
 
     lower = per_query["ndcg"].to_numpy(dtype=np.float64)  # the reading as non-relevant
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -13,6 +13,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ndcg_desktop.domain.choices import DEFAULT_K
 from ndcg_desktop.domain.data import Qrels, Run
 from ndcg_desktop.domain.progress import IsCancelled, Progress
 from ndcg_desktop.domain.settings import (
@@ -23,7 +24,8 @@ from ndcg_desktop.domain.settings import (
     UnjudgedPolicy,
     UnknownQueryPolicy,
 )
-from ndcg_desktop.scoring.ndcg import Evaluation, discounts, evaluate, gain_values
+from ndcg_desktop.scoring.dcg import discounts, gain_values
+from ndcg_desktop.scoring.ndcg import Evaluation, evaluate
 from ndcg_desktop.scoring.ranking import DocIds, doc_strings, rank_run
 
 
@@ -39,6 +41,7 @@ class FlagReport:
     unanswered_queries: list[str] = field(default_factory=list)
     ties_at_k: list[str] = field(default_factory=list)
     per_query: pd.DataFrame = field(default_factory=pd.DataFrame)  # the flagged queries, one row each
+    k: int = DEFAULT_K  # the cutoff the top-K counts are at
 
     def needs_choice(self) -> dict[str, bool]:
         """Which setting must leave its refusing default for scoring to go ahead."""
@@ -61,7 +64,7 @@ class FlagReport:
         """Sentences saying what still needs a choice under ``settings`` (empty: ready to score)."""
         sentences = {
             "unjudged": f"{self.unjudged_total} unjudged documents ({self.unjudged_in_top_k} in the top "
-            f"{settings.k}) need a policy",
+            f"{self.k}) need a policy",
             "duplicates": f"{self.duplicates} duplicate documents need a policy",
             "unknown_queries": f"{len(self.unknown_queries)} run queries are not in the pool",
         }
@@ -72,18 +75,19 @@ def inspect(
     qrels: Qrels,
     run: Run,
     settings: EvalSettings,
+    k: int = DEFAULT_K,
     *,
     progress: Progress | None = None,
     cancelled: IsCancelled | None = None,
 ) -> FlagReport:
-    """Count every flag group by scoring once with permissive policies (nothing is refused)."""
+    """Count every flag group at cutoff ``k`` by scoring once with permissive policies (nothing is refused)."""
     permissive = settings.with_(
         unjudged=UnjudgedPolicy.ZERO,
         duplicates=DuplicatePolicy.FIRST,
         unknown_queries=UnknownQueryPolicy.IGNORE,
         queries=QuerySet.POOL,
     )
-    e = evaluate(qrels, run, permissive, progress=progress, cancelled=cancelled)
+    e = evaluate(qrels, run, permissive, k, progress=progress, cancelled=cancelled)
     pq = e.per_query
     return FlagReport(
         per_query=_flagged_queries(e),
@@ -94,6 +98,7 @@ def inspect(
         unknown_queries=list(e.unknown_queries),
         unanswered_queries=pq.loc[pq["no_ranking"], "query_id"].astype(str).tolist(),
         ties_at_k=pq.loc[pq["tie_at_k"], "query_id"].astype(str).tolist(),
+        k=k,
     )
 
 
@@ -209,11 +214,11 @@ def missed_relevant(
 
 
 def compare(a: Evaluation, b: Evaluation) -> tuple[pd.DataFrame, dict[str, int]]:
-    """Per-query nDCG of two runs under the same settings, and win/tie/loss counts (b against a).
+    """Per-query nDCG of two runs under the same settings and K, and win/tie/loss counts (b against a).
 
     Only queries counted in both means are compared; equal scores (to 1e-12) are ties.
     """
-    if a.settings.with_(ties=b.settings.ties, id_map=b.settings.id_map) != b.settings:
+    if a.k != b.k or a.settings.with_(ties=b.settings.ties, id_map=b.settings.id_map) != b.settings:
         raise ValueError("runs can only be compared under the same evaluation settings")
     return compare_per_query(a.per_query, b.per_query)
 

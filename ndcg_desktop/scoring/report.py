@@ -77,6 +77,7 @@ def per_position_frame(columns: dict[str, np.ndarray | pa.Array]) -> pd.DataFram
 def summary_of(
     per_query: dict[str, np.ndarray],
     settings: EvalSettings,
+    k: int,
     unknown: list[str],
     dropped: list[str],
     duplicates: int,
@@ -95,8 +96,8 @@ def summary_of(
 
     idcg_sum = float(of("idcg").sum())
     return {
-        "measure": f"nDCG@{settings.k}",
-        "settings": settings.describe(),
+        "measure": f"nDCG@{k}",
+        "settings": settings.describe(k),
         # Rule 8: the headline is the equal-weight macro mean; the pooled ratio is another number.
         "mean_ndcg": float(of("ndcg").mean()) if n else None,
         "pooled_ndcg": float(of("dcg").sum()) / idcg_sum if idcg_sum > 0 else None,
@@ -123,6 +124,7 @@ def manifest_of(
     qrels: Qrels,
     run: Run,
     settings: EvalSettings,
+    k: int,
     summary: dict[str, Any],
     n_pool_queries: int,
     unknown: list[str],
@@ -133,7 +135,7 @@ def manifest_of(
         "tool": "ndcg-desktop",
         "version": __version__,
         "created": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
-        "settings": settings.as_dict(),
+        "settings": settings.as_dict(k),
         "judgments": {
             "path": qrels.source.path,
             "sha256": qrels.source.sha256,

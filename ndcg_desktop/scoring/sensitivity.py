@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from ndcg_desktop.domain.settings import Gain
-from ndcg_desktop.scoring.ndcg import discounts, gain_values
+from ndcg_desktop.scoring.dcg import discounts, gain_values
 
 
 def _ndcg(top_grades: np.ndarray, universe: np.ndarray, k: int, gain: Gain) -> float:

@@ -13,12 +13,13 @@ from collections.abc import Callable
 from typing import Any
 
 from ndcg_desktop.domain import EvalSettings
+from ndcg_desktop.domain.choices import DEFAULT_K
 from ndcg_desktop.sessions.events import FollowsProject, ItemsChanged, ProjectEvent, VersionRefused, VersionsChanged
 from ndcg_desktop.sessions.kit import Emitter, Job, prove_or_forget
 from ndcg_desktop.store import PoolVersion, Project
 from ndcg_desktop.tasks.agreement import AgreementResult, Caveat, load_agreement
 
-# (project, version, settings, progress=..., cancelled=...) -> AgreementResult
+# (project, version, settings, k=..., progress=..., cancelled=...) -> AgreementResult
 Loader = Callable[..., AgreementResult]
 
 # Aspects carried by AgreementSession.changed.
@@ -34,6 +35,7 @@ class AgreementSession(FollowsProject):
         self.project: Project | None = None
         self.version: int | None = None
         self.settings = EvalSettings()  # the contract's defaults: unjudged documents refused until chosen
+        self.k = DEFAULT_K
         self.result: AgreementResult | None = None
         self.generation = 0
 
@@ -63,10 +65,16 @@ class AgreementSession(FollowsProject):
             self._drop({INPUTS, RESULT})
 
     def set_settings(self, **changes: object) -> None:
-        """K, gain or a policy (``k=5``, ``gain=Gain.EXPONENTIAL``, ``unjudged=...``, ``duplicates=...``)."""
+        """The gain or a policy (``gain=Gain.EXPONENTIAL``, ``unjudged=...``, ``duplicates=...``)."""
         settings = self.settings.with_(**changes)
         if settings != self.settings:
             self.settings = settings
+            self._drop({INPUTS, RESULT})
+
+    def set_k(self, k: int) -> None:
+        """The cutoff the runs are scored at (the window's spin box bounds it)."""
+        if k != self.k:
+            self.k = k
             self._drop({INPUTS, RESULT})
 
     def _unset_policies(self) -> None:
@@ -80,12 +88,12 @@ class AgreementSession(FollowsProject):
 
     def job(self) -> Job[AgreementResult]:
         """The computation for the current inputs, to run on any thread; hand its result to :meth:`apply`."""
-        project, version, settings, loader = self.project, self.version, self.settings, self.loader
+        project, version, settings, k, loader = self.project, self.version, self.settings, self.k, self.loader
         if project is None or version is None:
             raise ValueError("no project or pool version chosen")
 
         def work(progress: Any = None, cancelled: Any = None) -> AgreementResult:
-            return loader(project, version, settings, progress=progress, cancelled=cancelled)
+            return loader(project, version, settings, k=k, progress=progress, cancelled=cancelled)
 
         return Job("agreement", self.generation, work)
 

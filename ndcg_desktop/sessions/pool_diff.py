@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ndcg_desktop.domain import EvalSettings
-from ndcg_desktop.domain.choices import BY_NAME, Choice
+from ndcg_desktop.domain.choices import BY_NAME, DEFAULT_K, Choice
 from ndcg_desktop.sessions.events import FollowsProject, ProjectEvent, RunsChanged, VersionRefused, VersionsChanged
 from ndcg_desktop.sessions.kit import Emitter, Job
 from ndcg_desktop.store import PoolVersion, Project
@@ -47,7 +47,7 @@ class PoolDiffSession(FollowsProject):
         self.frozen: list[PoolVersion] = []  # oldest first
         self.a: int | None = None
         self.b: int | None = None
-        self.k = 10
+        self.k = DEFAULT_K
         self.shared_queries = False  # the means over the queries both versions judge (--shared-queries)
         self.choices: dict[str, str] = {choice.name: choice.default.value for choice in DIFF_CHOICES}
         self.result: PoolDiff | None = None
@@ -58,11 +58,11 @@ class PoolDiffSession(FollowsProject):
 
     # -- inputs ----------------------------------------------------------------------------------
     def set_project(self, project: Project | None) -> None:
-        """Another project (or none): the two latest frozen versions, K 10 and every choice at its default."""
+        """Another project (or none): the two latest frozen versions, the default K and every choice's default."""
         self.project = project
         self.frozen = [v for v in project.pools.versions() if v.frozen] if project is not None else []
         self.a, self.b = self._latest_two()
-        self.k = 10
+        self.k = DEFAULT_K
         self.shared_queries = False
         self.choices = {choice.name: choice.default.value for choice in DIFF_CHOICES}
         self._drop({PROJECT, INPUTS, RESULT})
@@ -137,7 +137,7 @@ class PoolDiffSession(FollowsProject):
         """The settings the diff scores under (the scale shown is the versions', set by the diff)."""
         chosen = {choice.name: choice.enum(self.choices[choice.name]) for choice in DIFF_CHOICES}
         scale = self.project.scale if self.project is not None else EvalSettings().scale
-        return EvalSettings(k=self.k, scale=scale).with_(**chosen)
+        return EvalSettings(scale=scale).with_(**chosen)
 
     # -- work ------------------------------------------------------------------------------------
     def ready(self) -> bool:
@@ -149,11 +149,11 @@ class PoolDiffSession(FollowsProject):
         project, a, b, differ = self.project, self.a, self.b, self.differ
         if project is None or a is None or b is None:
             raise ValueError("open a project with two frozen pool versions first")
-        settings = self.settings()
+        settings, k = self.settings(), self.k
         shared = {"shared_queries": True} if self.shared_queries else {}
 
         def work(progress: Any = None, cancelled: Any = None) -> PoolDiff:
-            return differ(project, a, b, settings, progress=progress, cancelled=cancelled, **shared)
+            return differ(project, a, b, settings, k=k, progress=progress, cancelled=cancelled, **shared)
 
         self._asked = {self.generation: self._inputs}
         return Job("diff", self.generation, work)

@@ -108,7 +108,7 @@ class _StudySession(FollowsProject, Generic[T]):
             raise InputError(UNAVAILABLE[why or NO_PROJECT])
 
         def work(progress: Progress | None = None, cancelled: IsCancelled | None = None) -> T:
-            base = EvalSettings(k=request.k)
+            base = EvalSettings()
             pool = pool_runs_from_project(project, request.runs, None, base)
             return study(
                 pool, depth=request.depth, k=request.k, base=base, progress=progress, cancelled=cancelled, **options

@@ -31,8 +31,8 @@ from typing import Any, cast
 
 import pandas as pd
 
-from ndcg_desktop.domain import EvalSettings, Gain, InputError, ZeroIdcgPolicy
-from ndcg_desktop.domain.choices import FLAG_GROUPS
+from ndcg_desktop.domain import Cutoffs, EvalSettings, Gain, InputError, ZeroIdcgPolicy
+from ndcg_desktop.domain.choices import DEFAULT_K, FLAG_GROUPS
 from ndcg_desktop.scoring import Cancelled
 from ndcg_desktop.scoring.explain import compare_per_query
 from ndcg_desktop.scoring.stats import TEST_COLUMNS, StatsSettings, superscript_text
@@ -42,7 +42,6 @@ from ndcg_desktop.sessions.events import FollowsProject
 from ndcg_desktop.sessions.kit import Emitter, Job, VersionChoice, prove_or_forget
 from ndcg_desktop.sessions.scores import CHOICES, DEFAULT_CHOICES, REFUSING_GROUPS
 from ndcg_desktop.store import PoolVersion, Project, RunInfo
-from ndcg_desktop.tasks.compare_inputs import parse_cutoffs
 from ndcg_desktop.tasks.comparing import (
     FewQueries,
     RunsComparison,
@@ -102,8 +101,8 @@ class RunsSession(FollowsProject, VersionChoice):
         self._pool_version: int | None = None
         self._residual_from: int | None = None
         self._included: list[str] = []
-        self._ks: list[int] = [10]
-        self._settings = EvalSettings()  # gain and zero-IDCG rule; K is each cut-off's, the choices each run's
+        self._ks = Cutoffs()  # checked once, by set_ks, and handed as they are to the scoring
+        self._settings = EvalSettings()  # gain and zero-IDCG rule; the choices are each run's
         self._stats = StatsSettings()
         self._baseline: str | None = None
         self._choices: dict[str, dict[str, str | None]] = {}
@@ -111,7 +110,7 @@ class RunsSession(FollowsProject, VersionChoice):
         self._scored: dict[str, dict[int, ScoredRun]] = {}
         self._result: RunsResult | None = None
         self._pair: PairQueries | None = None
-        self._shown_k = 10  # the cut-off the plot, the matrix and the pairs show (the runs table lists every K)
+        self._shown_k = DEFAULT_K  # the cut-off the plot, the matrix and the pairs show (the runs table lists every K)
         self._generation = 0
 
     # -- reading -------------------------------------------------------------------------------
@@ -163,12 +162,12 @@ class RunsSession(FollowsProject, VersionChoice):
         self._pool_version = frozen[0].version if frozen else None
         self._residual_from = None
         self._included = self.runs
-        self._ks = [10]
+        self._ks = Cutoffs()
         self._settings = EvalSettings()
         self._stats = StatsSettings()
         self._baseline = None
         self._choices = {name: dict(DEFAULT_CHOICES) for name in self.runs}
-        self._shown_k = 10
+        self._shown_k = DEFAULT_K
         self._drop(checks=True, scores=True)
         self.changed.emit(frozenset({PROJECT, INPUTS, SETTINGS, STATS, CHOICES_CHANGED, CHECKS, SCORES, RESULT, PAIR}))
 
@@ -242,12 +241,12 @@ class RunsSession(FollowsProject, VersionChoice):
         self.set_included([*others, name] if included else others)
 
     def set_ks(self, ks: list[int] | str) -> None:
-        """The cut-offs (``[5, 10]`` or ``"5,10"``; positive, distinct); the check counts change with them."""
-        values = parse_cutoffs(ks, option="K") if isinstance(ks, str) else list(ks)  # the window's field
-        if not values:
+        """The cut-offs (``[5, 10]`` or the window's field, ``"5,10"``; positive, distinct), checked here once;
+        the check counts change with them."""
+        if not ks:
             raise InputError("name at least one cut-off K")
+        values = Cutoffs.parse(ks if isinstance(ks, str) else ",".join(map(str, ks)), option="K")  # a list as its text
         if values != self._ks:
-            parse_cutoffs(",".join(str(k) for k in values), option="K")  # the same validation for lists
             self._ks = values
             self._drop(checks=True, scores=True)
             self.changed.emit(frozenset({SETTINGS, CHECKS, SCORES, RESULT, PAIR}))
@@ -385,11 +384,11 @@ class RunsSession(FollowsProject, VersionChoice):
         )
 
     def settings_of(self, run: str) -> EvalSettings:
-        """The run's evaluation settings (K: the first cut-off); unset groups keep their refusing default."""
+        """The run's evaluation settings; unset groups keep their refusing default."""
         chosen = self._choices.get(run, DEFAULT_CHOICES)
         policies = {group: value for group, value in chosen.items() if value is not None}
         defaults = {choice.name: choice.default for choice in FLAG_GROUPS}
-        return self._settings.with_(k=self._ks[0], **{**defaults, **policies})
+        return self._settings.with_(**{**defaults, **policies})
 
     # -- work ----------------------------------------------------------------------------------
     def _need(self) -> tuple[Project, int]:
@@ -400,12 +399,12 @@ class RunsSession(FollowsProject, VersionChoice):
     def check_job(self) -> Job[dict[str, CheckedRun]]:
         """Check every included run not checked yet, counting unjudged documents in the top max(K)."""
         project, version = self._need()
-        names, base, residual = self.unchecked(), self._settings.with_(k=max(self._ks)), self._residual_from
+        names, base, k, residual = self.unchecked(), self._settings, max(self._ks), self._residual_from
 
         def work(progress: Any = None, cancelled: Any = None) -> dict[str, CheckedRun]:
             out = {}
             for i, name in enumerate(names):
-                out[name] = check_run(project, name, version, base, residual_from=residual, cancelled=cancelled)
+                out[name] = check_run(project, name, version, base, k, residual_from=residual, cancelled=cancelled)
                 if progress is not None:
                     progress(i + 1, len(names))
             return out
@@ -417,7 +416,7 @@ class RunsSession(FollowsProject, VersionChoice):
         if not self.ready():
             raise ValueError("not ready: check every run and resolve what its check found")
         project, version = self._need()
-        names, ks, stats, baseline = list(self._included), list(self._ks), self._stats, self._baseline
+        names, ks, stats, baseline = list(self._included), self._ks, self._stats, self._baseline
         settings = {name: self.settings_of(name) for name in names}
         known = {name: dict(self._scored[name]) for name in names if name in self._scored}
         residual = self._residual_from

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from ndcg_desktop.domain import EvalSettings, Gain, ZeroIdcgPolicy
-from ndcg_desktop.domain.choices import FLAG_GROUPS
+from ndcg_desktop.domain.choices import DEFAULT_K, FLAG_GROUPS
 from ndcg_desktop.scoring.explain import compare
 from ndcg_desktop.sessions.events import EvaluationsChanged, FollowsProject, ProjectEvent
 from ndcg_desktop.sessions.kit import Emitter, Job, VersionChoice, prove_or_forget
@@ -81,6 +81,7 @@ class ScoresSession(FollowsProject, VersionChoice):
         self._residual_from: int | None = None
         self._other_run: str | None = None
         self._settings = EvalSettings()
+        self._k = DEFAULT_K
         self._choices: dict[str, str | None] = dict(DEFAULT_CHOICES)
         self._sending = False  # the unjudged documents go to a draft instead of a policy scoring them
         self._checks: dict[str, CheckedRun] = {}
@@ -111,7 +112,7 @@ class ScoresSession(FollowsProject, VersionChoice):
 
     @property
     def k(self) -> int:
-        return self._settings.k
+        return self._k
 
     @property
     def gain(self) -> Gain:
@@ -156,7 +157,7 @@ class ScoresSession(FollowsProject, VersionChoice):
         self._pool_version = frozen[0].version if frozen else None
         self._residual_from = None
         self._other_run = None
-        self._settings = EvalSettings()
+        self._settings, self._k = EvalSettings(), DEFAULT_K
         self._reset(choices=True)
         self.changed.emit(frozenset({PROJECT, INPUTS, SETTINGS, CHOICES_CHANGED, CHECKS, PLAN, RESULT, HISTORY}))
 
@@ -217,7 +218,7 @@ class ScoresSession(FollowsProject, VersionChoice):
         self.changed.emit(frozenset({INPUTS, CHOICES_CHANGED, CHECKS, PLAN, RESULT}))
 
     def set_k(self, k: int) -> None:
-        self._set_settings(k=k)
+        self._set_settings(k)
 
     def set_gain(self, gain: Gain | str) -> None:
         self._set_settings(gain=Gain(gain))
@@ -225,10 +226,10 @@ class ScoresSession(FollowsProject, VersionChoice):
     def set_zero_idcg(self, rule: ZeroIdcgPolicy | str) -> None:
         self._set_settings(zero_idcg=ZeroIdcgPolicy(rule))
 
-    def _set_settings(self, **changes: Any) -> None:
-        settings = self._settings.with_(**changes)
-        if settings != self._settings:
-            self._settings = settings
+    def _set_settings(self, k: int | None = None, **changes: Any) -> None:
+        settings, k = self._settings.with_(**changes), self._k if k is None else k
+        if (settings, k) != (self._settings, self._k):
+            self._settings, self._k = settings, k
             self._reset(choices=False)  # the counts depend on K: check again
             self.changed.emit(frozenset({SETTINGS, CHECKS, PLAN, RESULT}))
 
@@ -286,7 +287,7 @@ class ScoresSession(FollowsProject, VersionChoice):
             return None
         for saved in self.history():
             if saved.run_name == self._run and saved.pool_version == self._pool_version:
-                return _choices_of(EvalSettings.parse(saved.settings))
+                return _choices_of(EvalSettings.parse(saved.settings)[0])
         return None
 
     # -- what the checks say -------------------------------------------------------------------
@@ -344,12 +345,12 @@ class ScoresSession(FollowsProject, VersionChoice):
     def check_job(self) -> Job[dict[str, CheckedRun]]:
         """Check the run and the comparison run against the pool version."""
         project, _run, version = self._need_inputs()
-        names, base, residual = self.compared_runs(), self._settings, self._residual_from
+        names, base, k, residual = self.compared_runs(), self._settings, self._k, self._residual_from
 
         def work(progress: Any = None, cancelled: Any = None) -> dict[str, CheckedRun]:
             return {
                 name: check_run(
-                    project, name, version, base, residual_from=residual, progress=progress, cancelled=cancelled
+                    project, name, version, base, k, residual_from=residual, progress=progress, cancelled=cancelled
                 )
                 for name in names
             }
@@ -362,17 +363,17 @@ class ScoresSession(FollowsProject, VersionChoice):
             raise ValueError("not ready to score: check the runs and resolve every flag first")
         project, run, version = self._need_inputs()
         other = self._other_run if self._other_run != run else None
-        settings, residual = self.settings(), self._residual_from
+        settings, k, residual = self.settings(), self._k, self._residual_from
 
         def work(progress: Any = None, cancelled: Any = None) -> ScoreResult:
             first = score_run(
-                project, run, version, settings, rankings=True, bounds=True, residual_from=residual,
+                project, run, version, settings, k, rankings=True, bounds=True, residual_from=residual,
                 progress=progress, cancelled=cancelled,
             )  # fmt: skip
             if other is None:
                 return ScoreResult(first)
             second = score_run(
-                project, other, version, settings, residual_from=residual, progress=progress, cancelled=cancelled
+                project, other, version, settings, k, residual_from=residual, progress=progress, cancelled=cancelled
             )
             table, counts = compare(first.evaluation, second.evaluation)
             return ScoreResult(first, second, table, counts)
@@ -422,13 +423,13 @@ class ScoresSession(FollowsProject, VersionChoice):
 
     def reopen(self, saved: SavedEvaluation) -> None:
         """Set every input and choice to a saved evaluation's (the user chose it); then check and score."""
-        settings = EvalSettings.parse(saved.settings)
+        settings, k = EvalSettings.parse(saved.settings)
         self._run = saved.run_name
         self._pool_version = saved.pool_version
         residual = saved.manifest.get("residual")
         self._residual_from = int(residual["from_version"]) if isinstance(residual, dict) else None
         self._other_run = None
-        self._settings = EvalSettings(k=settings.k, gain=settings.gain, zero_idcg=settings.zero_idcg)
+        self._settings, self._k = EvalSettings(gain=settings.gain, zero_idcg=settings.zero_idcg), k
         self._reset(choices=True)
         self._choices = {**DEFAULT_CHOICES, **_choices_of(settings)}
         self.changed.emit(frozenset({INPUTS, SETTINGS, CHOICES_CHANGED, CHECKS, PLAN, RESULT}))

@@ -16,6 +16,7 @@ from typing import Any
 import pandas as pd
 
 from ndcg_desktop.domain import InputError
+from ndcg_desktop.domain.choices import DEFAULT_K
 from ndcg_desktop.domain.names import is_model
 from ndcg_desktop.domain.settings import GradeScale
 from ndcg_desktop.sessions.events import FollowsProject, ItemsChanged, ProjectEvent, RunsChanged, VersionsChanged
@@ -57,7 +58,7 @@ class AdjudicateSession(FollowsProject):
         self.changed = Emitter()
         self.project: Project | None = None
         self.draft: PoolVersion | None = None
-        self.k = 10
+        self.k = DEFAULT_K
         self.found: Disagreements | None = None
         self.selected: tuple[str, str] | None = None  # (query_id, doc_id), kept across a recomputed list
         self.stale = True  # the list must be computed (again) before it is shown

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from ndcg_desktop.domain.choices import DEFAULT_K
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.manifest import JsonObject
 from ndcg_desktop.domain.names import MODEL_PREFIX
@@ -82,7 +83,7 @@ class Disagreements:
         return int(self.items["grade"].isna().sum())
 
 
-def disagreements(project: Project, *, k: int = 10, gain: Gain = Gain.LINEAR) -> Disagreements:
+def disagreements(project: Project, *, k: int = DEFAULT_K, gain: Gain = Gain.LINEAR) -> Disagreements:
     """Every draft item whose ratings differ, sorted by swing: the largest change its grade (lowest vs highest
     rating) can make to any stored run's per-query nDCG@K (``scoring.sensitivity``), then by query and document.
 

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from ndcg_desktop.domain import EvalSettings, GradeScale, InputError, Qrels
+from ndcg_desktop.domain.choices import DEFAULT_K
 from ndcg_desktop.domain.data import Source
 from ndcg_desktop.domain.manifest import JsonObject
 from ndcg_desktop.domain.names import is_model
@@ -98,11 +99,12 @@ def check_systems(
     ratings: pd.DataFrame,
     report: AgreementReport,
     base: EvalSettings,
+    k: int = DEFAULT_K,
     *,
     progress: Progress | None = None,
     cancelled: IsCancelled | None = None,
 ) -> SystemsCheck:
-    """Score every imported run against the consensus and each annotator's grades of a frozen ``version``.
+    """Score every imported run at ``k`` against the consensus and each annotator's grades of a frozen ``version``.
 
     ``ratings`` and ``report`` are the version's ratings and their agreement report. A run whose
     scoring is refused (a flag group without a policy in ``base``) is listed in ``refused`` with the
@@ -122,7 +124,7 @@ def check_systems(
     if not queries:
         empty.why, empty.reason = "no query has an item rated by two or more annotators", "no_shared_items"
         return empty
-    per_query, refused = _score_everything(project, version, ratings, runs, judges, base, progress, cancelled)
+    per_query, refused = _score_everything(project, version, ratings, runs, judges, base, k, progress, cancelled)
     scored = [run for run in runs if run not in refused]
     means = _means(per_query, scored, judges, queries)
     taus = [(a, b, _tau(means, a, b)) for a, b in combinations(judges, 2)]
@@ -137,6 +139,7 @@ def _score_everything(
     runs: list[str],
     judges: tuple[str, ...],
     base: EvalSettings,
+    k: int,
     progress: Progress | None,
     cancelled: IsCancelled | None,
 ) -> tuple[pd.DataFrame, dict[str, NotScored]]:
@@ -153,9 +156,9 @@ def _score_everything(
             if run in refused:
                 continue
             try:
-                evaluation = score_inputs(project, replace(inputs, qrels=qrels[judge]), base, cancelled=cancelled)
+                evaluation = score_inputs(project, replace(inputs, qrels=qrels[judge]), base, k, cancelled=cancelled)
             except InputError as exc:  # the universe is the consensus's for every judge: refused under all
-                refused[run] = not_scored(inputs, base, exc)
+                refused[run] = not_scored(inputs, base, k, exc)
                 continue
             table = evaluation.per_query[["query_id", "ndcg", "in_mean"]].copy()
             table.insert(0, "judge", judge)
@@ -432,6 +435,7 @@ class AgreementResult:
     report: AgreementReport
     systems: SystemsCheck
     settings: EvalSettings
+    k: int  # the cutoff the systems check scored at
     duplicates: tuple[Duplicate, ...] = ()
     deduplicated: WithoutDuplicates | None = None  # the figures counting each group of identical annotators once
     people: GroupFigures | None = None  # the headline: the people's ratings only (None: the report's overall)
@@ -527,7 +531,7 @@ class AgreementResult:
             "alpha": "Krippendorff's alpha, ordinal level (krippendorff package)",
             "caveats": [caveat.text() for caveat in self.caveats()],
             "systems": {
-                "settings": self.settings.as_dict(),
+                "settings": self.settings.as_dict(self.k),
                 "judges": list(self.systems.judges),
                 "queries": len(self.systems.queries),
                 "runs_refused": {run: str(why) for run, why in self.systems.refused.items()},
@@ -581,14 +585,15 @@ def compute_agreement(
     version: PoolVersion,
     ratings: pd.DataFrame,
     base: EvalSettings,
+    k: int = DEFAULT_K,
     *,
     progress: Progress | None = None,
     cancelled: IsCancelled | None = None,
 ) -> AgreementResult:
-    """The agreement report of ``ratings`` (a version's ratings table) and the systems check."""
+    """The agreement report of ``ratings`` (a version's ratings table) and the systems check at ``k``."""
     report = agreement(ratings, version.scale, cancelled=cancelled)
     dedup = without_duplicates(ratings, report, version.scale)
-    systems = check_systems(project, version, ratings, report, base, progress=progress, cancelled=cancelled)
+    systems = check_systems(project, version, ratings, report, base, k, progress=progress, cancelled=cancelled)
     settings = base.with_(scale=version.scale)
     people = people_figures(ratings, report, version.scale)
     models = model_figures(ratings, report, version.scale)
@@ -599,6 +604,7 @@ def compute_agreement(
         report,
         systems,
         settings,
+        k,
         find_duplicates(report),
         dedup,
         people,
@@ -612,6 +618,7 @@ def load_agreement(
     project: Project,
     version: int | None,
     base: EvalSettings,
+    k: int = DEFAULT_K,
     *,
     progress: Progress | None = None,
     cancelled: IsCancelled | None = None,
@@ -631,4 +638,4 @@ def load_agreement(
     if chosen is None:
         raise InputError("has no pool version yet", path=project.path)
     ratings = ratings_table(project, chosen.version)
-    return compute_agreement(project, chosen, ratings, base, progress=progress, cancelled=cancelled)
+    return compute_agreement(project, chosen, ratings, base, k, progress=progress, cancelled=cancelled)

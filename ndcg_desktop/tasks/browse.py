@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from ndcg_desktop.domain import EvalSettings, GradeScale, InputError, Qrels, Run
+from ndcg_desktop.domain import Cutoffs, EvalSettings, GradeScale, InputError, Qrels, Run
 from ndcg_desktop.formats.frames import qrels_from_frame
 from ndcg_desktop.scoring import Evaluation
 from ndcg_desktop.scoring.stats import StatsSettings
@@ -135,26 +135,26 @@ class ProjectReader:
         return frame
 
     def score(
-        self, run_name: str, version: int | None, settings: EvalSettings, *, residual_from: int | None = None
+        self, run_name: str, version: int | None, settings: EvalSettings, k: int, *, residual_from: int | None = None
     ) -> ScoredRun:
-        """Score a stored run against a frozen version (the latest when None), as ``ndcg score --project`` does
-        (``residual_from``: ``--residual-from``), recording nothing."""
-        return score_run(self._project, run_name, version, settings, record=False, residual_from=residual_from)
+        """Score a stored run at ``k`` against a frozen version (the latest when None), as ``ndcg score --project``
+        does (``residual_from``: ``--residual-from``), recording nothing."""
+        return score_run(self._project, run_name, version, settings, k, record=False, residual_from=residual_from)
 
     def score_at(
         self,
         run_name: str,
         version: int | None,
         settings: EvalSettings,
-        ks: Sequence[int],
+        ks: Cutoffs,
         *,
         residual_from: int | None = None,
     ) -> list[Evaluation]:
         """:meth:`score` at every K of ``ks``, the run ordered once (as ``ndcg compare --project`` scores it)."""
-        scored = score_run_at(self._project, run_name, version, settings, list(ks), residual_from=residual_from)
+        scored = score_run_at(self._project, run_name, version, settings, ks, residual_from=residual_from)
         return [scored[k].evaluation for k in ks]
 
-    def score_given(self, run: Run, version: int | None, settings: EvalSettings, ks: Sequence[int]) -> list[Evaluation]:
+    def score_given(self, run: Run, version: int | None, settings: EvalSettings, ks: Cutoffs) -> list[Evaluation]:
         """A run not stored in the project (already read and checked) against a frozen version at every K of
         ``ks``, the version named in the manifest as a stored run's is; nothing recorded."""
         scored = score_given_run(self._project, run, version, settings, ks)
@@ -164,7 +164,7 @@ class ProjectReader:
         self,
         run_names: Sequence[str],
         version: int | None,
-        ks: Sequence[int],
+        ks: Cutoffs,
         settings: EvalSettings,
         stats: StatsSettings,
         *,
@@ -186,7 +186,7 @@ class ProjectReader:
             residual_from=residual_from,
         )
 
-    def agreement(self, version: int | None, settings: EvalSettings) -> AgreementResult:
+    def agreement(self, version: int | None, settings: EvalSettings, k: int) -> AgreementResult:
         """The agreement of a version's annotators (the draft, else the latest frozen when None), as
-        ``ndcg agreement`` computes it; ``settings`` score the runs under each annotator's grades."""
-        return load_agreement(self._project, version, settings)
+        ``ndcg agreement`` computes it; ``settings`` score the runs at ``k`` under each annotator's grades."""
+        return load_agreement(self._project, version, settings, k)

@@ -1,33 +1,15 @@
-"""What a comparison is asked for, checked before anything is read: the cut-offs (``--k 5,10,20``, ``k=[5, 10]``)
-and each run's name (its TREC tag, its file name, or ``--run-names``). No pandas: the scoring path imports this."""
+"""What a comparison is asked for, checked before anything is read: each run's name (its TREC tag, its file name,
+or ``--run-names``; the cut-offs are ``domain.Cutoffs``). No pandas: the scoring path imports this."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
 
-from ndcg_desktop.domain import EvalSettings, InputError
+from ndcg_desktop.domain import InputError
 from ndcg_desktop.domain.errors import Advice
 from ndcg_desktop.formats.cells import check_name, plain
 from ndcg_desktop.tasks.files import Ranking
-
-
-def parse_cutoffs(text: str, *, option: str = "--k") -> list[int]:
-    """``"5,10,20"`` as [5, 10, 20]: positive, distinct, in the order given; messages name the field as ``option``.
-
-    >>> parse_cutoffs("10, 5")
-    [10, 5]
-    """
-    ks: list[int] = []
-    for part in text.split(","):
-        part = part.strip()
-        if not part.isascii() or not part.isdigit() or int(part) < 1:
-            raise InputError(f"{option} takes positive whole numbers separated by commas (5,10,20), not {text[:60]!r}")
-        if int(part) in ks:
-            raise InputError(f"{option} names {part} twice")
-        EvalSettings(k=int(part))  # its own bound on K
-        ks.append(int(part))
-    return ks
 
 
 def file_run_name(path: str | Path) -> str:

@@ -37,15 +37,14 @@ import numpy as np
 import pandas as pd
 
 from ndcg_desktop import __version__
-from ndcg_desktop.domain import EvalSettings, GradeScale, InputError, UnjudgedPolicy
-from ndcg_desktop.domain.data import OrderKind, Qrels, Run
+from ndcg_desktop.domain import Cutoffs, EvalSettings, GradeScale, InputError, UnjudgedPolicy
+from ndcg_desktop.domain.data import OrderKind, Run
 from ndcg_desktop.domain.manifest import JsonObject
 from ndcg_desktop.domain.progress import Progress
 from ndcg_desktop.formats.export import export_folder, in_natural_order
 from ndcg_desktop.formats.workbook import manifest_rows, runs_latex, runs_markdown, write_text, write_workbook
 from ndcg_desktop.scoring import Evaluation
-from ndcg_desktop.scoring.bounds import mean_bounds, unjudged_bounds
-from ndcg_desktop.scoring.ndcg import evaluate_cutoffs
+from ndcg_desktop.scoring.bounds import mean_bounds
 from ndcg_desktop.scoring.stats import (
     TEST_COLUMNS,
     TOLERANCE,
@@ -63,10 +62,9 @@ from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.advice import frozen_version
 from ndcg_desktop.tasks.compare_inputs import given_run_names, run_names_of
 from ndcg_desktop.tasks.files import Judgments, Ranking, read_judgments, read_ranking
-from ndcg_desktop.tasks.scoring import ScoredRun, score_run_at, version_to_score
+from ndcg_desktop.tasks.scoring import ScoredRun, evaluate_with_bounds, score_run_at, version_to_score
 
 _AtEachK = tuple[dict[int, Evaluation], dict[int, pd.DataFrame]]  # a run's evaluations and bounds by K
-ZERO, CONDENSE = UnjudgedPolicy.ZERO, UnjudgedPolicy.CONDENSE
 ROUNDED_TO = TOLERANCE  # every paired test takes b - a rounded to this (scoring.stats.paired_differences)
 FEW_QUERIES = 10  # a comparison over fewer queries than this is warned about: little power, rough intervals
 
@@ -76,7 +74,7 @@ class RunsComparison:
     """Everything one comparison produces; ``manifest`` says how, to reproduce every figure."""
 
     names: list[str]
-    ks: list[int]
+    ks: Cutoffs
     baseline: str | None
     settings: EvalSettings  # the shared choices (K is each row's own)
     stats: StatsSettings
@@ -95,9 +93,8 @@ class RunsComparison:
     def settings_line(self) -> str:
         """The settings of every figure, in one line: the nDCG choices at each K, then the statistics."""
         ks = ",".join(str(k) for k in self.ks)
-        text = self.settings.to_text().split("(", 1)[1]
         against = f"against {self.baseline}" if self.baseline else "all pairs"
-        line = f"nDCG@{ks}({text}; {self.stats.describe()}; {against}"
+        line = f"nDCG@{ks}({self.settings.spec()}); {self.stats.describe()}; {against}"
         notes = [note for note in (self.residual_note, self.bound_note, self.choices_note) if note]
         return "; ".join([line, *notes])
 
@@ -122,7 +119,7 @@ class RunsComparison:
 def compare_files(
     qrels_path: Judgments,
     run_paths: Sequence[Ranking],
-    ks: Sequence[int],
+    ks: Cutoffs,
     base: EvalSettings,
     stats: StatsSettings,
     *,
@@ -170,7 +167,9 @@ def compare_files(
             if i + 1 < len(run_paths):
                 reading = reader.submit(read_ranking, run_paths[i + 1], run_format, order)
             tags.append(run.tag)
-            scored.append(_scored(run, qrels, ks, base, top_grade))
+            evaluated, bounded = evaluate_with_bounds(qrels, run, base, ks, top_grade=top_grade)
+            assert bounded is not None  # bounds=True
+            scored.append((evaluated, bounded))
             del run
             done += len(ks)
             if progress is not None:
@@ -181,9 +180,7 @@ def compare_files(
     for name, (evaluations[name], bounds[name]) in zip(names, scored, strict=True):
         for evaluation in evaluations[name].values():
             evaluation.manifest["run"]["name"] = name
-    return compare_evaluations(
-        evaluations, list(ks), base, stats, baseline=baseline, bounds=bounds, bound_note=bound_note
-    )
+    return compare_evaluations(evaluations, ks, base, stats, baseline=baseline, bounds=bounds, bound_note=bound_note)
 
 
 def unscaled_bound_note(scale: GradeScale, top_grade: int) -> str:
@@ -203,18 +200,11 @@ def unscaled_bound_note(scale: GradeScale, top_grade: int) -> str:
     )
 
 
-def _scored(run: Run, qrels: Qrels, ks: Sequence[int], base: EvalSettings, top_grade: int | None) -> _AtEachK:
-    """A run scored at every K from one ordering of it, with its bounds from unjudged documents."""
-    evaluations = evaluate_cutoffs(qrels, run, base, ks)
-    as_zero = evaluate_cutoffs(qrels, run, base.with_(unjudged=ZERO), ks) if base.unjudged is CONDENSE else evaluations
-    return evaluations, {k: unjudged_bounds(as_zero[k], qrels, top_grade=top_grade) for k in ks}
-
-
 def compare_project(
     project: Project,
     run_names: Sequence[str],
     pool_version: int | None,
-    ks: Sequence[int],
+    ks: Cutoffs,
     base: EvalSettings,
     stats: StatsSettings,
     *,
@@ -236,18 +226,18 @@ def compare_project(
     scored: dict[str, dict[int, ScoredRun]] = {}
     total, done = len(run_names) * len(ks), 0
     for name in run_names:
-        scored[name] = score_run_at(project, name, version, base, list(ks), bounds=True, residual_from=residual_from)
+        scored[name] = score_run_at(project, name, version, base, ks, bounds=True, residual_from=residual_from)
         done += len(ks)
         if progress is not None:
             progress(done, total)
     names = list(run_names)
-    return compare_scored(scored, names, list(ks), dict.fromkeys(names, base), stats, baseline)
+    return compare_scored(scored, names, ks, dict.fromkeys(names, base), stats, baseline)
 
 
 def compare_scored(
     scored: dict[str, dict[int, ScoredRun]],
     names: list[str],
-    ks: list[int],
+    ks: Cutoffs,
     settings: dict[str, EvalSettings],
     stats: StatsSettings,
     baseline: str | None,
@@ -294,7 +284,7 @@ def compare_stored(
     project: Project,
     run_names: Sequence[str],
     pool_version: int | None,
-    ks: Sequence[int],
+    ks: Cutoffs,
     base: EvalSettings,
     stats: StatsSettings,
     *,
@@ -340,7 +330,7 @@ def judged_at_k(per_query: pd.DataFrame, k: int, unjudged: UnjudgedPolicy) -> pd
 
 def compare_evaluations(
     evaluations: dict[str, dict[int, Evaluation]],
-    ks: list[int],
+    ks: Cutoffs,
     base: EvalSettings,
     stats: StatsSettings,
     *,
@@ -601,7 +591,7 @@ def _manifest(result: RunsComparison, letters: dict[str, str]) -> JsonObject:
                 "name": name,
                 "letter": letters[name],
                 "run": manifest["run"],
-                "settings": {str(k): at[k].settings.to_text() for k in result.ks},
+                "settings": {str(k): at[k].settings.to_text(k) for k in result.ks},
                 "counts": {str(k): at[k].manifest["counts"] for k in result.ks},
                 **({"residual": manifest["residual"]} if "residual" in manifest else {}),
             }
@@ -613,7 +603,7 @@ def _manifest(result: RunsComparison, letters: dict[str, str]) -> JsonObject:
         "version": __version__,
         "created": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
         "measure": "nDCG",
-        "cutoffs": result.ks,
+        "cutoffs": list(result.ks),
         "settings_line": result.settings_line(),
         "statistics": {
             **result.stats.as_dict(),

@@ -42,13 +42,13 @@ def explain_query(scored: ScoredRun, query_id: str) -> QueryExplained:
     return QueryExplained(
         query_id=query_id,
         positions=positions,
-        ideal=ideal_ranking(qrels, query_id, e.settings.k, e.settings.gain),
+        ideal=ideal_ranking(qrels, query_id, e.k, e.settings.gain),
         missed=missed_relevant(qrels, e.per_position, query_id, e.settings.gain, scored.rankings),
         ndcg=float(rec["ndcg"]),
         candidate_ndcg=float(rec["candidate_ndcg"]),
         tie_at_k=bool(rec["tie_at_k"]),
         tie_averaged_ndcg=float(rec["tie_averaged_ndcg"]),
-        k=e.settings.k,
+        k=e.k,
     )
 
 

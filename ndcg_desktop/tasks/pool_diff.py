@@ -18,6 +18,7 @@ import pandas as pd
 
 from ndcg_desktop import __version__
 from ndcg_desktop.domain import EvalSettings, InputError
+from ndcg_desktop.domain.choices import DEFAULT_K
 from ndcg_desktop.domain.manifest import JsonObject
 from ndcg_desktop.domain.natural import natural_key
 from ndcg_desktop.domain.progress import IsCancelled, Progress
@@ -45,6 +46,7 @@ class PoolDiff:
     tau: float | None  # Kendall's tau-b between the orderings (None: fewer than two runs scored)
     tau_p: float | None
     settings: EvalSettings
+    k: int  # the cutoff every run was scored at
     refused: dict[str, NotScored] = field(default_factory=dict)  # run -> why (each front words it)
     shared_queries: bool = False  # the means are over the queries both versions judge only
     queries: tuple[int, int, int] = (0, 0, 0)  # queries judged in a, in b, in both
@@ -71,7 +73,7 @@ class PoolDiff:
             "queries_changed": len(self.per_query),
             "kendall_tau": self.tau,
             "kendall_tau_p": self.tau_p,
-            "settings": self.settings.to_text(),
+            "settings": self.settings.to_text(self.k),
             "refused": {run: str(why) for run, why in self.refused.items()},
             "queries_a": self.queries[0],
             "queries_b": self.queries[1],
@@ -87,8 +89,8 @@ class PoolDiff:
             "tool": "ndcg-desktop",
             "version": __version__,
             "created": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
-            "measure": f"nDCG@{self.settings.k}",
-            "settings": self.settings.to_text(),
+            "measure": f"nDCG@{self.k}",
+            "settings": self.settings.to_text(self.k),
             "project": project,
             "pool_versions": [
                 {"version": v.version, "hash": v.hash, "frozen_at": v.frozen_at, "scale": str(v.scale)}
@@ -108,13 +110,14 @@ def diff_pools(
     a: int,
     b: int,
     base: EvalSettings,
+    k: int = DEFAULT_K,
     *,
     progress: Progress | None = None,
     cancelled: IsCancelled | None = None,
     shared_queries: bool = False,
     iterations: bool = False,
 ) -> PoolDiff:
-    """Compare frozen pool versions ``a`` and ``b`` (each proves its hash as it is read).
+    """Compare frozen pool versions ``a`` and ``b`` (each proves its hash as it is read), the runs scored at ``k``.
 
     ``progress(done, total)`` counts the changes as one step and each run's two scorings as one
     each; ``cancelled()`` is asked between them (and inside each scoring) and raises
@@ -174,9 +177,9 @@ def diff_pools(
             if cancelled is not None and cancelled():
                 raise Cancelled()
             try:
-                scored = score_run(project, info.name, version, base, record=False, cancelled=cancelled)
+                scored = score_run(project, info.name, version, base, k, record=False, cancelled=cancelled)
             except InputError as exc:
-                refused[info.name] = not_scored(load_inputs(project, info.name, version), base, exc)
+                refused[info.name] = not_scored(load_inputs(project, info.name, version), base, k, exc)
                 break
             finally:
                 if progress is not None:
@@ -200,7 +203,7 @@ def diff_pools(
         tau_p = None if math.isnan(result.pvalue) else float(result.pvalue)
     hashes = (version_a.hash or "", version_b.hash or "")
     return PoolDiff(
-        a, b, hashes, (version_a, version_b), changes, per_query, means, tau, tau_p, base, refused,
+        a, b, hashes, (version_a, version_b), changes, per_query, means, tau, tau_p, base, k, refused,
         shared_queries=shared_queries, queries=(len(in_a), len(in_b), len(shared)), releases=releases,
         runs=tuple(scored_runs),
     )  # fmt: skip

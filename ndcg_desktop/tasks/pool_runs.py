@@ -55,12 +55,10 @@ class PoolRuns:
         return out
 
 
-def scoring_settings(base: EvalSettings, k: int) -> EvalSettings:
+def scoring_settings(base: EvalSettings) -> EvalSettings:
     """The choices every pooling study scores with: unjudged as non-relevant, unknown queries ignored, every
     judged query counted; gain, duplicates, zero-IDCG, ties and ID map as given."""
-    return base.with_(
-        k=k, unjudged=UnjudgedPolicy.ZERO, unknown_queries=UnknownQueryPolicy.IGNORE, queries=QuerySet.POOL
-    )
+    return base.with_(unjudged=UnjudgedPolicy.ZERO, unknown_queries=UnknownQueryPolicy.IGNORE, queries=QuerySet.POOL)
 
 
 def _complete(pool: PoolRuns) -> PoolRuns:
@@ -150,13 +148,13 @@ def judgments_of(pairs: Mapping[str, Sequence[str]], grades: Mapping[str, Mappin
     return Qrels(frame, Source(path=label, sha256=digest.hexdigest(), format="simulated judgments"))
 
 
-def mean_ndcg(qrels: Qrels, run: Run, settings: EvalSettings, queries: Sequence[str]) -> float:
-    """The run's mean nDCG@K over ``queries`` against ``qrels`` (the scoring kernel's per-query figures).
+def mean_ndcg(qrels: Qrels, run: Run, settings: EvalSettings, k: int, queries: Sequence[str]) -> float:
+    """The run's mean nDCG@``k`` over ``queries`` against ``qrels`` (the scoring kernel's per-query figures).
 
     A query ``qrels`` has no judgment for is a zero-IDCG query (nothing relevant is known): 0 in the mean, or
     left out when zero-IDCG queries are excluded, as the kernel treats one with only non-relevant judgments.
     """
-    per_query = evaluate(qrels, run, settings).per_query
+    per_query = evaluate(qrels, run, settings, k).per_query
     per_query = per_query[per_query["query_id"].isin(set(queries))]
     counted = per_query[per_query["in_mean"]]
     missing = len(queries) - len(per_query)
@@ -169,19 +167,19 @@ def check(cancelled: IsCancelled | None) -> None:
         raise Cancelled()
 
 
-def manifest_head(pool: PoolRuns, settings: EvalSettings, what: str) -> JsonObject:
+def manifest_head(pool: PoolRuns, settings: EvalSettings, k: int, what: str) -> JsonObject:
     """What every pooling study's manifest begins with (rule 13): the tool, the oracle, the runs, the choices."""
     return {
         "tool": "ndcg-desktop",
         "version": __version__,
         "created": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
         "study": what,
-        "measure": f"nDCG@{settings.k}",
-        "settings": settings.to_text(),
+        "measure": f"nDCG@{k}",
+        "settings": settings.to_text(k),
         "oracle": pool.judgments,
         "oracle_rule": "a document the judgments lack is judged non-relevant",
         "runs": [
-            {"name": name, "path": run.source.path, "sha256": run.source.sha256, "settings": s.to_text()}
+            {"name": name, "path": run.source.path, "sha256": run.source.sha256, "settings": s.to_text(k)}
             for name, run, s in zip(pool.names, pool.runs, pool.settings, strict=True)
         ],
         "queries": len(pool.queries),

@@ -85,7 +85,7 @@ def simulate_pooling(
         raise InputError(f"the pool depth must be a positive integer, not {depth}")
     if not strategies or not budgets:
         raise InputError("give at least one strategy and one budget")
-    settings = [scoring_settings(s, k) for s in pool.settings]
+    settings = [scoring_settings(s) for s in pool.settings]
     configs = [(s, b) for s in strategies for b in budgets]
     total, done = len(pool.queries) + len(pool.runs) * (1 + len(configs)), 0
 
@@ -110,7 +110,7 @@ def simulate_pooling(
         advance()
     full = []
     for run, s in zip(pool.runs, settings, strict=True):
-        full.append(mean_ndcg(pool.oracle, run, s, pool.queries))
+        full.append(mean_ndcg(pool.oracle, run, s, k, pool.queries))
         advance()
     rank_full = ranks(full)
     rows, means, per_query = [], [], []
@@ -121,7 +121,7 @@ def simulate_pooling(
         partial = judgments_of(chosen, pool.grades, label)
         scores = []
         for run, s in zip(pool.runs, settings, strict=True):
-            scores.append(mean_ndcg(partial, run, s, pool.queries))
+            scores.append(mean_ndcg(partial, run, s, k, pool.queries))
             advance()
         found = {q: sum(1 for d in docs if pool.grades[q].get(d, 0) > 0) for q, docs in chosen.items()}
         judged = sum(len(docs) for docs in chosen.values())
@@ -150,7 +150,7 @@ def simulate_pooling(
                 {"strategy": str(strategy), "budget": str(budget), "query_id": q, "pool": sizes[q]}
                 | {"judged": len(chosen[q]), "relevant_found": found[q]}
             )
-    manifest = manifest_head(pool, settings[0], "pooling simulation")
+    manifest = manifest_head(pool, settings[0], k, "pooling simulation")
     manifest |= {
         "depth": depth,
         "strategies": [str(s) for s in strategies],
@@ -267,7 +267,7 @@ def reusability(
     group = list(groups) if groups is not None else list(pool.names)
     if len(group) != len(pool.names):
         raise InputError(f"{len(group)} group names for {len(pool.names)} runs")
-    settings = [scoring_settings(s, k) for s in pool.settings]
+    settings = [scoring_settings(s) for s in pool.settings]
     names = sorted(set(group), key=group.index)
     total, done = len(pool.runs) * 2, 0
     rankings = pool.rankings(depth)
@@ -283,7 +283,7 @@ def reusability(
     full_qrels = judgments_of(judged_full, pool.grades, f"{pool.oracle.source.path} within the depth-{depth} pool")
     mean_full = []
     for run, s in zip(pool.runs, settings, strict=True):
-        mean_full.append(mean_ndcg(full_qrels, run, s, pool.queries))
+        mean_full.append(mean_ndcg(full_qrels, run, s, k, pool.queries))
         done += 1
         check(cancelled)
         if progress is not None:
@@ -298,7 +298,7 @@ def reusability(
         for i, (run, s) in enumerate(zip(pool.runs, settings, strict=True)):
             if group[i] != g:
                 continue
-            without[i] = mean_ndcg(reduced, run, s, pool.queries)
+            without[i] = mean_ndcg(reduced, run, s, k, pool.queries)
             unique_docs[i], unique_relevant[i] = len(own), relevant
             done += 1
             check(cancelled)
@@ -321,7 +321,7 @@ def reusability(
             "unique_relevant": unique_relevant,
         }
     )
-    manifest = manifest_head(pool, settings[0], "leave-one-group-out reusability")
+    manifest = manifest_head(pool, settings[0], k, "leave-one-group-out reusability")
     manifest |= {
         "depth": depth,
         "groups": dict(zip(pool.names, group, strict=True)),

@@ -12,7 +12,7 @@ what was removed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -20,7 +20,8 @@ from typing import TypeVar
 
 import pandas as pd
 
-from ndcg_desktop.domain import EvalSettings, GradeScale, InputError, Qrels, Run, RunReading, UnjudgedPolicy
+from ndcg_desktop.domain import Cutoffs, EvalSettings, GradeScale, InputError, Qrels, Run, RunReading, UnjudgedPolicy
+from ndcg_desktop.domain.choices import DEFAULT_K
 from ndcg_desktop.domain.chunks import ChunkMap, IdMap
 from ndcg_desktop.domain.progress import IsCancelled, Progress
 from ndcg_desktop.formats.choices import ORDER_CHOICES
@@ -95,11 +96,11 @@ class NotScored:
         return str(self.error)
 
 
-def not_scored(inputs: Inputs, base: EvalSettings, error: InputError) -> NotScored:
-    """The refusal ``error`` of scoring ``inputs`` under ``base``, with the flag groups that caused it."""
+def not_scored(inputs: Inputs, base: EvalSettings, k: int, error: InputError) -> NotScored:
+    """The refusal ``error`` of scoring ``inputs`` at ``k`` under ``base``, with the flag groups that caused it."""
     settings = inputs.settings(base)
     try:
-        report = inspect(inputs.qrels, inputs.run, settings)
+        report = inspect(inputs.qrels, inputs.run, settings, k)
     except InputError:  # not a flag group's refusal (a bad K, say): the error alone
         return NotScored(error)
     return NotScored(error, tuple(report.missing_groups(settings)))
@@ -205,7 +206,7 @@ class CheckedRun:
     run_name: str
     pool_version: int
     pool_hash: str
-    settings: EvalSettings  # the settings the check counted under (K matters: unjudged in the top K)
+    settings: EvalSettings  # the settings the check counted under, at the report's K (unjudged in the top K)
     report: FlagReport
     residual: ResidualRecord | None = None  # the check was of the residual run and judgments
 
@@ -215,16 +216,17 @@ def check_run(
     run_name: str,
     pool_version: int | None,
     base: EvalSettings,
+    k: int = DEFAULT_K,
     *,
     residual_from: int | None = None,
     progress: Progress | None = None,
     cancelled: IsCancelled | None = None,
 ) -> CheckedRun:
-    """Count every flag group of ``run_name`` against a frozen pool version (nothing is refused); with
+    """Count every flag group of ``run_name`` at ``k`` against a frozen pool version (nothing is refused); with
     ``residual_from``, of what residual scoring leaves (the module docstring)."""
     with proven_inputs(project, run_name, pool_version, residual_from=residual_from) as inputs:
         settings = inputs.settings(base)
-        report = inspect(inputs.qrels, inputs.run, settings, progress=progress, cancelled=cancelled)
+        report = inspect(inputs.qrels, inputs.run, settings, k, progress=progress, cancelled=cancelled)
     return CheckedRun(run_name, inputs.version.version, inputs.version.hash or "", settings, report, inputs.residual)
 
 
@@ -341,7 +343,7 @@ def version_record(project: Project, version: PoolVersion) -> dict[str, object]:
 
 
 def score_given_run(
-    project: Project, run: Run, pool_version: int | None, base: EvalSettings, ks: Sequence[int]
+    project: Project, run: Run, pool_version: int | None, base: EvalSettings, ks: Cutoffs
 ) -> dict[int, Evaluation]:
     """Score a run that is not stored in the project (a notebook's DataFrame, already read and checked) against a
     frozen version (the latest when None) at every K of ``ks``, the version proven as it is read (rules 15, 16);
@@ -359,16 +361,17 @@ def score_inputs(
     project: Project,
     inputs: Inputs,
     base: EvalSettings,
+    k: int,
     *,
     progress: Progress | None = None,
     cancelled: IsCancelled | None = None,
 ) -> Evaluation:
-    """Score loaded inputs at ``base.k`` (not recorded), the manifest stamped as :func:`score_run_at` stamps it.
+    """Score loaded inputs at ``k`` (not recorded), the manifest stamped as :func:`score_run_at` stamps it.
 
     ``inputs.qrels`` may be other grades for the same pool version (one annotator's, see
     ``tasks.agreement``); the run's reading and the version's scale still come from ``inputs``.
     """
-    evaluation = evaluate(inputs.qrels, inputs.run, inputs.settings(base), progress=progress, cancelled=cancelled)
+    evaluation = evaluate(inputs.qrels, inputs.run, inputs.settings(base), k, progress=progress, cancelled=cancelled)
     stamp(evaluation, project, inputs.version, inputs.info.name, inputs.residual)
     return evaluation
 
@@ -378,6 +381,7 @@ def score_run(
     run_name: str,
     pool_version: int | None,
     base: EvalSettings,
+    k: int = DEFAULT_K,
     *,
     record: bool = True,
     rankings: bool = False,
@@ -389,7 +393,7 @@ def score_run(
 ) -> ScoredRun:
     """Score a stored run against a frozen pool version and (by default) record it in the project.
 
-    ``base`` carries the caller's choices (K, gain, each flag group's policy); the run's reading
+    ``base`` carries the caller's choices (gain, each flag group's policy), ``k`` the cutoff; the run's reading
     and the pool's scale come from the project. A refused flag group raises :class:`InputError`.
     A read-only project is scored but not recorded; so is one whose write fails (another program
     holding the write lock, a full disk): the scores stand and ``not_recorded`` says why.
@@ -399,13 +403,13 @@ def score_run(
     ``iterations``: against only the version's judgments of those rounds (``--iteration``; the manifest lists them).
 
     >>> # ndcg score --project p.ndcgproj --run-name bm25 --unjudged zero is, in code:
-    >>> # score_run(Project.open(p), "bm25", None, EvalSettings(unjudged="zero"))
-    >>> # and with --pool-version 3 --residual-from 2: score_run(project, "bm25", 3, settings, residual_from=2)
+    >>> # score_run(Project.open(p), "bm25", None, EvalSettings(unjudged="zero"), 10)
+    >>> # and with --pool-version 3 --residual-from 2: score_run(project, "bm25", 3, settings, 10, residual_from=2)
     """
     scored = score_run_at(
-        project, run_name, pool_version, base, [base.k], rankings=rankings, bounds=bounds,
+        project, run_name, pool_version, base, Cutoffs((k,)), rankings=rankings, bounds=bounds,
         residual_from=residual_from, progress=progress, cancelled=cancelled, iterations=iterations,
-    )[base.k]  # fmt: skip
+    )[k]  # fmt: skip
     if record:
         record_score(project, scored)
     return scored
@@ -418,7 +422,7 @@ def record_score(project: Project, scored: ScoredRun) -> ScoredRun:
     if not project.read_only:
         try:
             scored.evaluation_id = project.runs.save_evaluation(
-                scored.run_name, scored.version.version, evaluation.settings.to_text(), evaluation.manifest
+                scored.run_name, scored.version.version, evaluation.settings.to_text(evaluation.k), evaluation.manifest
             )
         except StorageProblem as exc:  # only the record failed, and nothing of it was written
             scored.not_recorded = str(exc)
@@ -430,7 +434,7 @@ def score_run_at(
     run_name: str,
     pool_version: int | None,
     base: EvalSettings,
-    ks: list[int],
+    ks: Cutoffs,
     *,
     rankings: bool = False,
     bounds: bool = False,
@@ -439,7 +443,7 @@ def score_run_at(
     cancelled: IsCancelled | None = None,
     iterations: tuple[str, ...] = (),
 ) -> dict[int, ScoredRun]:
-    """:func:`score_run` (not recorded) at every K of ``ks``, each the same as its own call (``base.k`` ignored).
+    """:func:`score_run` (not recorded) at every K of ``ks``, each the same as its own call.
 
     The run is loaded, verified and ordered once for all of them
     (:func:`~ndcg_desktop.scoring.ndcg.evaluate_cutoffs`); ``rankings`` gives every K the run's one whole
@@ -447,13 +451,10 @@ def score_run_at(
     """
     with proven_inputs(project, run_name, pool_version, residual_from=residual_from, iterations=iterations) as inputs:
         settings = inputs.settings(base)
-        evaluations = evaluate_cutoffs(inputs.qrels, inputs.run, settings, ks, progress=progress, cancelled=cancelled)
-        as_zero = evaluations
-        if bounds and settings.unjudged is UnjudgedPolicy.CONDENSE:  # bounds read the run as returned
-            as_zero = evaluate_cutoffs(
-                inputs.qrels, inputs.run, settings.with_(unjudged=UnjudgedPolicy.ZERO), ks, cancelled=cancelled
-            )
-        whole = FullRankings.of(inputs.run, settings.with_(k=ks[0])) if rankings else None
+        evaluations, bounded = evaluate_with_bounds(
+            inputs.qrels, inputs.run, settings, ks, bounds=bounds, progress=progress, cancelled=cancelled
+        )
+        whole = FullRankings.of(inputs.run, settings) if rankings else None
     scored: dict[int, ScoredRun] = {}
     for k in ks:
         stamp(evaluations[k], project, inputs.version, inputs.info.name, inputs.residual)
@@ -462,9 +463,34 @@ def score_run_at(
         scored[k] = ScoredRun(
             inputs.info.name, inputs.version, evaluations[k], inputs.qrels, rankings=whole, residual=inputs.residual
         )
-        if bounds:
-            scored[k].bounds = unjudged_bounds(as_zero[k], inputs.qrels)
+        if bounded is not None:
+            scored[k].bounds = bounded[k]
     return scored
+
+
+def evaluate_with_bounds(
+    qrels: Qrels,
+    run: Run,
+    settings: EvalSettings,
+    ks: Cutoffs,
+    *,
+    bounds: bool = True,
+    top_grade: int | None = None,
+    progress: Progress | None = None,
+    cancelled: IsCancelled | None = None,
+) -> tuple[dict[int, Evaluation], dict[int, pd.DataFrame] | None]:
+    """``run`` scored at every K of ``ks`` from one ordering of it and, with ``bounds``, each K's bounds from
+    unjudged documents (:func:`~ndcg_desktop.scoring.bounds.unjudged_bounds`; ``top_grade`` as it takes it).
+
+    Under *condense* the bounds come from a second scoring under *zero*: they read the run as returned.
+    """
+    evaluations = evaluate_cutoffs(qrels, run, settings, ks, progress=progress, cancelled=cancelled)
+    if not bounds:
+        return evaluations, None
+    as_zero = evaluations
+    if settings.unjudged is UnjudgedPolicy.CONDENSE:
+        as_zero = evaluate_cutoffs(qrels, run, settings.with_(unjudged=UnjudgedPolicy.ZERO), ks, cancelled=cancelled)
+    return evaluations, {k: unjudged_bounds(as_zero[k], qrels, top_grade=top_grade) for k in ks}
 
 
 @dataclass

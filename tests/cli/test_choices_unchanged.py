@@ -40,8 +40,8 @@ def check(name: str, text: str) -> None:
     assert text == path.read_text(encoding="utf-8")
 
 
-def every_setting() -> list[EvalSettings]:
-    """The defaults, each choice's every value on its own, then every non-default value at once."""
+def every_setting() -> list[tuple[EvalSettings, int]]:
+    """The defaults, each choice's every value on its own, then every non-default value at once (at K = 7); K 10."""
     out = [EvalSettings()]
     for name, enum in (
         ("gain", Gain),
@@ -55,7 +55,6 @@ def every_setting() -> list[EvalSettings]:
         out += [EvalSettings(**{name: value}) for value in enum]
     out.append(
         EvalSettings(
-            k=7,
             gain="exponential",
             unjudged="condense",
             duplicates="first",
@@ -67,7 +66,7 @@ def every_setting() -> list[EvalSettings]:
             id_map="#",
         )
     )
-    return out
+    return [(settings, 10) for settings in out[:-1]] + [(out[-1], 7)]
 
 
 @pytest.mark.parametrize("command", COMMANDS)
@@ -80,8 +79,8 @@ def test_help_is_unchanged(command, monkeypatch):
 
 def test_settings_texts_are_unchanged():
     lines = []
-    for settings in every_setting():
-        lines += [settings.to_text(), settings.describe(), json.dumps(settings.as_dict()), ""]
+    for settings, k in every_setting():
+        lines += [settings.to_text(k), settings.describe(k), json.dumps(settings.as_dict(k)), ""]
     check("settings.txt", "\n".join(lines))
 
 

@@ -94,7 +94,7 @@ def test_stored_with_the_run_and_scored_from_the_project(tmp_path, files, write,
 
 def test_settings_text_names_the_map_and_round_trips():
     chunk_map = ChunkMap("chunks.jsonl", "ab" * 32, (("c7", "B"),))
-    settings = EvalSettings(k=2, id_map=chunk_map)
-    parsed = EvalSettings.parse(settings.to_text())
-    assert parsed == settings and isinstance(parsed.id_map, ChunkMap) and not parsed.id_map.loaded
-    assert settings.describe().endswith(f", IDs mapped by chunks.jsonl (sha256 {'ab' * 6}…)")
+    settings = EvalSettings(id_map=chunk_map)
+    parsed, k = EvalSettings.parse(settings.to_text(2))
+    assert (parsed, k) == (settings, 2) and isinstance(parsed.id_map, ChunkMap) and not parsed.id_map.loaded
+    assert settings.describe(2).endswith(f", IDs mapped by chunks.jsonl (sha256 {'ab' * 6}…)")

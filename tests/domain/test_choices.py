@@ -50,7 +50,7 @@ def test_the_sessions_choices_are_the_tables_policies():
 
 def test_describe_and_the_settings_text_say_every_choice():
     settings = EvalSettings(unjudged="condense", zero_idcg="exclude", ties="file-order")
-    text, described = settings.to_text(), settings.describe()
+    text, described = settings.to_text(10), settings.describe(10)
     for choice in CHOICES:
         value = getattr(settings, choice.name)
         assert f"{choice.name}={value}" in text

@@ -5,25 +5,26 @@ from __future__ import annotations
 import pytest
 
 from ndcg_desktop.domain import EvalSettings, Gain, GradeScale, InputError, TiePolicy, UnjudgedPolicy
+from ndcg_desktop.domain.choices import DEFAULT_K
 
 
 def test_defaults_refuse_to_guess():
     s = EvalSettings()
-    assert (s.k, s.gain, s.unjudged, s.ties) == (10, Gain.LINEAR, UnjudgedPolicy.REJECT, TiePolicy.DOCID_DESC)
+    assert (DEFAULT_K, s.gain, s.unjudged, s.ties) == (10, Gain.LINEAR, UnjudgedPolicy.REJECT, TiePolicy.DOCID_DESC)
     assert s.duplicates.value == "reject" and s.unknown_queries.value == "reject"
 
 
 @pytest.mark.parametrize(
-    "settings",
+    ("settings", "k"),
     [
-        EvalSettings(),
-        EvalSettings(k=3, gain="exponential", unjudged="condense", ties="file-order", scale=GradeScale(-1, 4)),
-        EvalSettings(id_map="#"),
-        EvalSettings(id_map='a,b")'),
+        (EvalSettings(), 10),
+        (EvalSettings(gain="exponential", unjudged="condense", ties="file-order", scale=GradeScale(-1, 4)), 3),
+        (EvalSettings(id_map="#"), 10),
+        (EvalSettings(id_map='a,b")'), 10),
     ],
 )
-def test_text_form_round_trips(settings):
-    assert EvalSettings.parse(settings.to_text()) == settings
+def test_text_form_round_trips(settings, k):
+    assert EvalSettings.parse(settings.to_text(k)) == (settings, k)
 
 
 def test_strings_become_named_choices_and_bad_ones_are_refused():
@@ -35,7 +36,7 @@ def test_strings_become_named_choices_and_bad_ones_are_refused():
 
 
 def test_describe_is_one_readable_line():
-    text = EvalSettings(k=5, unjudged="zero").describe()
+    text = EvalSettings(unjudged="zero").describe(5)
     assert text.startswith("nDCG@5, linear gain, log2 discount, unjudged: zero")
     assert "\n" not in text
 

@@ -59,9 +59,9 @@ def test_the_windows_choice_reaches_the_settings_line_in_the_tables_words(window
         combo.setCurrentIndex(combo.findData(value))
         settings = window.scores.session.settings()
         assert getattr(settings, CHOICE.name) is CHOICE.enum(value)
-        assert CHOICE.describe(CHOICE.enum(value)) in describe_settings(settings)
-        assert describe_settings(settings) == settings.describe()  # the window's line is the core's, in English
-        assert f"{CHOICE.name}={value}" in settings.to_text()
+        assert CHOICE.describe(CHOICE.enum(value)) in describe_settings(settings, 10)
+        assert describe_settings(settings, 10) == settings.describe(10)  # the window's line is the core's, in English
+        assert f"{CHOICE.name}={value}" in settings.to_text(10)
 
 
 def test_the_python_api_takes_the_tables_name_values_and_default():

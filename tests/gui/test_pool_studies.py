@@ -73,14 +73,14 @@ def test_simulate_pooling_shows_what_simulate_pooling_returns(window, tmp_path, 
     dialog.compute()
     qtbot.waitUntil(lambda: dialog.session.result is not None, timeout=10000)
     with Project.open(path, read_only=True) as p:
-        pool = pool_runs_from_project(p, list(RUNS), None, EvalSettings(k=3))
+        pool = pool_runs_from_project(p, list(RUNS), None, EvalSettings())
         want = simulate_pooling(
             pool,
             depth=4,
             k=3,
             strategies=[Strategy.parse("depth"), Strategy.parse("rrf"), Strategy.parse("maxmean")],
             budgets=[Budget.parse("25%"), Budget.parse("50%"), Budget.parse("4")],
-            base=EvalSettings(k=3),
+            base=EvalSettings(),
         )
     assert len(want.rows) == 9
     assert cells(dialog.model) == expected_cells(want.rows, SIMULATION_COLUMNS)
@@ -131,8 +131,8 @@ def test_reusability_shows_what_reusability_returns(window, tmp_path, qtbot, qtm
     dialog.compute()
     qtbot.waitUntil(lambda: dialog.session.result is not None, timeout=10000)
     with Project.open(path, read_only=True) as p:
-        pool = pool_runs_from_project(p, list(RUNS), None, EvalSettings(k=3))
-        want = reusability(pool, depth=3, k=3, base=EvalSettings(k=3), groups=["A", "A", "C"])
+        pool = pool_runs_from_project(p, list(RUNS), None, EvalSettings())
+        want = reusability(pool, depth=3, k=3, base=EvalSettings(), groups=["A", "A", "C"])
     assert want.runs["group"].tolist() == ["A", "A", "C"]
     assert cells(dialog.model) == expected_cells(want.runs, REUSABILITY_COLUMNS)
     qtmodeltester.check(dialog.model)

@@ -9,7 +9,7 @@ import math
 import pytest
 from PySide6.QtCore import Qt
 
-from ndcg_desktop.domain import EvalSettings
+from ndcg_desktop.domain import Cutoffs, EvalSettings
 from ndcg_desktop.scoring.stats import StatsSettings
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.comparing import compare_project
@@ -54,9 +54,9 @@ def test_scores_view_scores_residually_as_the_task_does_and_names_what_was_remov
     choose(view.residual_box, 1)
     assert view.session.residual_from == 1
     check_and_score(view, qtbot, unjudged="zero")
-    settings = EvalSettings(k=10, unjudged="zero")
+    settings = EvalSettings(unjudged="zero")
     with Project.open(rounds, read_only=True) as project:
-        expected = score_run(project, "sys", 2, settings, residual_from=1, record=False).evaluation
+        expected = score_run(project, "sys", 2, settings, 10, residual_from=1, record=False).evaluation
         v1 = project.pools.version(1).hash
     got = view.session.result.first.evaluation
     assert got.summary["mean_ndcg"] == expected.summary["mean_ndcg"]
@@ -96,9 +96,11 @@ def test_runs_view_compares_residually_as_ndcg_compare_does(window, rounds, qtbo
     checked(view, qtbot)
     choose_for_all(view, "unjudged", "zero")
     scored(view, qtbot)
-    settings = EvalSettings(k=10, unjudged="zero")
+    settings = EvalSettings(unjudged="zero")
     with Project.open(rounds, read_only=True) as project:
-        expected = compare_project(project, ["sys", "other"], 2, [10], settings, StatsSettings(), residual_from=1)
+        expected = compare_project(
+            project, ["sys", "other"], 2, Cutoffs([10]), settings, StatsSettings(), residual_from=1
+        )
     got = view.session.result.comparison
     assert got.runs["mean"].tolist() == expected.runs["mean"].tolist()
     assert got.settings_line().startswith(expected.settings_line())

@@ -150,7 +150,7 @@ def test_flags_block_scoring_until_chosen_and_numbers_equal_the_cli(
     assert exported == gui_rows
     with Project.open(cranfield_project, read_only=True) as p:
         saved = [(s.run_name, s.pool_version, s.settings) for s in p.runs.evaluations()]
-    assert saved == [("bm25", 1, view.evaluation.settings.to_text())]
+    assert saved == [("bm25", 1, view.evaluation.settings.to_text(view.evaluation.k))]
 
 
 def test_filters_and_chunk_runs(window, cranfield_project, qtbot):
@@ -301,7 +301,6 @@ def test_translated_settings_line_and_sentences_equal_the_core_in_english():
     for settings in (
         EvalSettings(),
         EvalSettings(
-            k=3,
             gain="exponential",
             unjudged="condense",
             duplicates="first",
@@ -313,8 +312,8 @@ def test_translated_settings_line_and_sentences_equal_the_core_in_english():
         ),
         EvalSettings(id_map=ChunkMap("chunks.jsonl", "ab" * 32, (("c7", "B"),))),  # a chunk map file
     ):
-        assert describe_settings(settings) == settings.describe()
-        report = FlagReport(5, 2, 1, 3, unknown_queries=["q9"])
+        assert describe_settings(settings, 3) == settings.describe(3)
+        report = FlagReport(5, 2, 1, 3, unknown_queries=["q9"], k=3)
         assert missing_sentences(report, settings) == report.missing(settings)
 
 
@@ -476,15 +475,15 @@ def test_the_translated_settings_line_reads_as_before(qapp):
     from ndcg_desktop.gui import i18n
     from ndcg_desktop.gui.scores.text import describe_settings
 
-    every = EvalSettings(k=3, gain="exponential", unjudged="condense", duplicates="first", zero_idcg="exclude")
+    every = EvalSettings(gain="exponential", unjudged="condense", duplicates="first", zero_idcg="exclude")
     every = every.with_(queries="run", unknown_queries="ignore", ties="file-order", id_map="#")
     assert i18n.install(qapp, "zh_CN") == "zh_CN"
     try:
-        assert describe_settings(EvalSettings()) == (
+        assert describe_settings(EvalSettings(), 10) == (
             "nDCG@10，线性增益，log2 折扣，未判断：拒绝，重复：拒绝，零 IDCG：计入均值，查询：判断池，未知查询：拒绝，"
             "并列：文档 ID 降序，等级范围 0..3"
         )
-        assert describe_settings(every) == (
+        assert describe_settings(every, 3) == (
             "nDCG@3，指数增益，log2 折扣，未判断：压缩，重复：保留首个，零 IDCG：已排除，查询：运行结果，"
             "未知查询：忽略，并列：文件顺序，等级范围 0..3，ID 截断于 '#'"
         )

@@ -26,9 +26,10 @@ UNIVERSE_WITHOUT_D = "q1 0 A 3\nq1 0 B 2\nq1 0 C 1\n"  # the contract's example,
 def bounds_of(write):
     def _bounds(qrels_text: str, run: dict[str, list[str]], **settings):
         settings = {"unjudged": "zero", **settings}
+        k = settings.pop("k", 10)
         qrels = read_qrels(write("qrels.txt", qrels_text), scale=settings.get("scale", GradeScale()))
         text = "".join(json.dumps({"query_id": q, "doc_ids": docs}) + "\n" for q, docs in run.items())
-        evaluation = evaluate(qrels, read_run(write("run.jsonl", text)), EvalSettings(**settings))
+        evaluation = evaluate(qrels, read_run(write("run.jsonl", text)), EvalSettings(**settings), k)
         return evaluation, unjudged_bounds(evaluation, qrels).set_index("query_id")
 
     return _bounds
@@ -93,13 +94,13 @@ def test_upper_reading_equals_scoring_with_the_unjudged_judged_top_grade(data_di
     """Independent route: add the top K's unjudged documents to the judgments at grade 4, score again."""
     folder = data_dir / "cranfield"
     settings = EvalSettings(
-        k=k, unjudged=UnjudgedPolicy.ZERO, unknown_queries=UnknownQueryPolicy.IGNORE, scale=GradeScale(0, 4)
+        unjudged=UnjudgedPolicy.ZERO, unknown_queries=UnknownQueryPolicy.IGNORE, scale=GradeScale(0, 4)
     )
     qrels = read_qrels(folder / "qrels.txt", scale=settings.scale)
     run = read_run(folder / "bm25.run.gz")
-    evaluation = evaluate(qrels, run, settings)
+    evaluation = evaluate(qrels, run, settings, k)
     b = unjudged_bounds(evaluation, qrels)
-    again = evaluate(_with_top_grade(qrels, evaluation.per_position, 4), run, settings)
+    again = evaluate(_with_top_grade(qrels, evaluation.per_position, 4), run, settings, k)
     assert np.max(np.abs(b["ndcg_unjudged_top"].to_numpy() - again.per_query["ndcg"].to_numpy())) <= TOL
     assert b["ndcg_unjudged_zero"].equals(evaluation.per_query["ndcg"])
     assert (b["ndcg_lower"] <= b["ndcg_upper"]).all() and b["ndcg_gap"].gt(0).sum() > 100

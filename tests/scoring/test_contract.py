@@ -6,7 +6,7 @@ from math import log2
 
 import pytest
 
-from ndcg_desktop.domain import EvalSettings, InputError
+from ndcg_desktop.domain import Cutoffs, EvalSettings, InputError
 from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.formats.runs import read_run
 from ndcg_desktop.scoring import evaluate
@@ -27,7 +27,8 @@ def score(write):
             path = write("run.jsonl", text)
         else:
             path = write("run.txt", run)
-        return evaluate(qrels, read_run(path), EvalSettings(**settings))
+        k = settings.pop("k", 10)
+        return evaluate(qrels, read_run(path), EvalSettings(**settings), k)
 
     return _score
 
@@ -251,7 +252,7 @@ def test_rule11_chunk_mapping(score):
 @pytest.mark.parametrize("k", [0, -1, 1.5, "3", True])
 def test_rule12_k_must_be_positive_integer(k):
     with pytest.raises(InputError, match="positive integer"):
-        EvalSettings(k=k)
+        Cutoffs((k,))
 
 
 def test_rule12_grade_outside_scale(write):
@@ -274,5 +275,5 @@ def test_rule13_manifest(score):
     for key in ("k", "gain", "discount", "ties", "unjudged", "duplicates", "zero_idcg", "queries", "scale"):
         assert key in s
     assert s["k"] == 2 and s["unjudged"] == "zero" and s["discount"] == "log2"
-    assert EvalSettings.parse(s["text"]) == EvalSettings(k=2, unjudged="zero")
+    assert EvalSettings.parse(s["text"]) == (EvalSettings(unjudged="zero"), 2)
     assert m["version"] and m["counts"]["queries_total"] == 1

@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 from ndcg_desktop.domain.errors import InputError
-from ndcg_desktop.domain.settings import EvalSettings, GradeScale, QuerySet, TiePolicy, UnjudgedPolicy
+from ndcg_desktop.domain.settings import Cutoffs, EvalSettings, GradeScale, QuerySet, TiePolicy, UnjudgedPolicy
 from ndcg_desktop.domain.settings import UnknownQueryPolicy as Unknown
 from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.formats.runs import read_run
@@ -22,7 +22,7 @@ from ndcg_desktop.scoring import evaluate
 from ndcg_desktop.scoring.ndcg import evaluate_cutoffs
 
 KS = [1, 3, 10, 20, 1000]
-CRANFIELD = EvalSettings(k=10, unjudged=UnjudgedPolicy.ZERO, unknown_queries=Unknown.IGNORE, scale=GradeScale(0, 4))
+CRANFIELD = EvalSettings(unjudged=UnjudgedPolicy.ZERO, unknown_queries=Unknown.IGNORE, scale=GradeScale(0, 4))
 
 
 def _same(together, alone) -> None:
@@ -51,17 +51,17 @@ def test_each_cutoff_equals_its_own_evaluation_on_cranfield(data_dir: Path, name
     together = evaluate_cutoffs(qrels, run, settings, KS)
     assert list(together) == KS
     for k in KS:
-        _same(together[k], evaluate(qrels, run, settings.with_(k=k)))
+        _same(together[k], evaluate(qrels, run, settings, k))
 
 
 def test_each_cutoff_equals_its_own_evaluation_on_trec_evals_test_files(data_dir: Path) -> None:
     folder = data_dir / "trec_eval_test"
-    settings = EvalSettings(k=5, unjudged=UnjudgedPolicy.ZERO, unknown_queries=Unknown.IGNORE)
+    settings = EvalSettings(unjudged=UnjudgedPolicy.ZERO, unknown_queries=Unknown.IGNORE)
     qrels = read_qrels(folder / "qrels.test", scale=settings.scale)
     run = read_run(folder / "results.test")
     together = evaluate_cutoffs(qrels, run, settings, [100, 5, 15])
     for k in (100, 5, 15):
-        _same(together[k], evaluate(qrels, run, settings.with_(k=k)))
+        _same(together[k], evaluate(qrels, run, settings, k))
 
 
 def test_refusals_and_progress_are_those_of_one_evaluation(data_dir: Path) -> None:
@@ -79,4 +79,4 @@ def test_refusals_and_progress_are_those_of_one_evaluation(data_dir: Path) -> No
     evaluate_cutoffs(qrels, run, CRANFIELD, [5, 10, 20], progress=lambda done, total: seen.append((done, total)))
     assert seen == [(i, 4 + 3 * 3) for i in range(1, 14)]
     with pytest.raises(InputError, match="each cutoff once"):
-        evaluate_cutoffs(qrels, run, CRANFIELD, [5, 5])
+        evaluate_cutoffs(qrels, run, CRANFIELD, Cutoffs([5, 5]))

@@ -23,7 +23,7 @@ def data(write):
 
 def test_inspect_counts_every_flag_group(data):
     qrels, run = data
-    report = inspect(qrels, run, EvalSettings(k=1))
+    report = inspect(qrels, run, EvalSettings(), 1)
     # Y ties with E on q2 and comes first under docid-desc, so one unjudged document is in the top 1.
     assert (report.unjudged_total, report.unjudged_in_top_k, report.unjudged_queries) == (2, 1, 2)
     assert report.duplicates == 1
@@ -36,10 +36,10 @@ def test_inspect_counts_every_flag_group(data):
         ["q2", 1, 1, "1", 0, False, True],
         ["q3", 0, 0, "", 0, True, False],
     ]
-    assert len(report.missing(EvalSettings(k=1))) == 3
-    ready = EvalSettings(k=1, unjudged="zero", duplicates="first", unknown_queries="ignore")
+    assert len(report.missing(EvalSettings())) == 3
+    ready = EvalSettings(unjudged="zero", duplicates="first", unknown_queries="ignore")
     assert report.missing(ready) == []
-    evaluate(qrels, run, ready)  # and indeed nothing is refused
+    evaluate(qrels, run, ready, 1)  # and indeed nothing is refused
 
 
 def test_ideal_ranking_comes_from_the_whole_universe(data):
@@ -51,7 +51,7 @@ def test_ideal_ranking_comes_from_the_whole_universe(data):
 
 def test_missed_relevant(data):
     qrels, run = data
-    e = evaluate(qrels, run, EvalSettings(k=2, unjudged="zero", duplicates="first", unknown_queries="ignore"))
+    e = evaluate(qrels, run, EvalSettings(unjudged="zero", duplicates="first", unknown_queries="ignore"), 2)
     missed = missed_relevant(qrels, e.per_position, "q1", EvalSettings().gain)
     assert missed.values.tolist() == [["A", 3], ["C", 1]]  # D has no gain, B was found
 
@@ -66,8 +66,8 @@ def test_missed_relevant_says_where_below_k(write):
             "q1 Q0 B 4 6 s\nq1 Q0 C 5 5 s\nq1 Q0 Z 6 4 s\nq1 Q0 A 7 3 s\n",
         )
     )
-    zero = EvalSettings(k=2, unjudged="zero", duplicates="first")
-    e = evaluate(qrels, run, zero)
+    zero = EvalSettings(unjudged="zero", duplicates="first")
+    e = evaluate(qrels, run, zero, 2)
     missed = missed_relevant(qrels, e.per_position, "q1", zero.gain, FullRankings.of(run, zero))
     # Ranked X B Y C Z A (the second B dropped): A at 6, C at 4, D never returned.
     assert missed.astype(object).where(missed.notna(), None).values.tolist() == [
@@ -76,7 +76,7 @@ def test_missed_relevant_says_where_below_k(write):
         ["D", 1, None],
     ]
     condense = zero.with_(unjudged="condense")
-    e = evaluate(qrels, run, condense)
+    e = evaluate(qrels, run, condense, 2)
     missed = missed_relevant(qrels, e.per_position, "q1", condense.gain, FullRankings.of(run, condense))
     # Condensed: B C A; the top 2 is B C, so A is missed at 3.
     assert missed.astype(object).where(missed.notna(), None).values.tolist() == [["A", 3, 3], ["D", 1, None]]
@@ -87,12 +87,12 @@ def test_compare_two_runs(write):
     qrels = read_qrels(write("q.txt", "q1 0 A 1\nq2 0 B 1\nq3 0 C 1\n"))
     first = read_run(write("a.txt", "q1 Q0 A 1 1 s\nq2 Q0 X 1 1 s\nq3 Q0 C 1 1 s\n"))
     second = read_run(write("b.txt", "q1 Q0 X 1 1 s\nq2 Q0 B 1 1 s\nq3 Q0 C 1 1 s\n"))
-    settings = EvalSettings(k=1, unjudged="zero")
-    table, counts = compare(evaluate(qrels, first, settings), evaluate(qrels, second, settings))
+    settings = EvalSettings(unjudged="zero")
+    table, counts = compare(evaluate(qrels, first, settings, 1), evaluate(qrels, second, settings, 1))
     assert table["difference"].tolist() == [-1.0, 1.0, 0.0]
     assert counts == {"wins": 1, "ties": 1, "losses": 1}
     with pytest.raises(ValueError, match="same evaluation settings"):
-        compare(evaluate(qrels, first, settings), evaluate(qrels, second, settings.with_(k=2)))
+        compare(evaluate(qrels, first, settings, 1), evaluate(qrels, second, settings, 2))
 
 
 def test_histogram_counts_the_queries_in_the_mean(write):
@@ -100,7 +100,7 @@ def test_histogram_counts_the_queries_in_the_mean(write):
 
     qrels = read_qrels(write("q.txt", "q1 0 A 1\nq2 0 B 1\nq3 0 C 1\nq4 0 D 0\n"))
     run = read_run(write("r.txt", "q1 Q0 A 1 1 s\nq2 Q0 X 1 2 s\nq2 Q0 B 2 1 s\n"))
-    e = evaluate(qrels, run, EvalSettings(k=2, unjudged="zero", zero_idcg="exclude"))
+    e = evaluate(qrels, run, EvalSettings(unjudged="zero", zero_idcg="exclude"), 2)
     table = histogram(e.per_query, bins=4)
     # q1 = 1.0 (last bin includes 1), q2 = 1/log2(3) = 0.63, q3 = 0 (no ranking), q4 excluded (zero IDCG).
     assert table["queries"].tolist() == [1, 0, 1, 1]
@@ -115,8 +115,8 @@ def test_a_querys_explanations_read_its_rows_not_a_frame_of_every_judgment(write
     lines = [f"q{q} 0 d{d} {(q + d) % 4}\n" for q in range(40) for d in range(30)]
     qrels = read_qrels(write("q.txt", "".join(lines)))
     run = read_run(write("r.txt", "".join(f"q7 Q0 d{d} {26 - d} {d} s\n" for d in range(25, 5, -1))))
-    zero = EvalSettings(k=3, unjudged="zero", unknown_queries="ignore", queries="run")
-    e = evaluate(qrels, run, zero)
+    zero = EvalSettings(unjudged="zero", unknown_queries="ignore", queries="run")
+    e = evaluate(qrels, run, zero, 3)
 
     def refused(self):
         raise AssertionError("built the frame of every judgment")

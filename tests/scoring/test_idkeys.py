@@ -89,8 +89,8 @@ SCALE = GradeScale(0, 3)
 
 
 def _ours(qrels: Path, run: Path, k: int, **policies: object) -> dict[str, float]:
-    chosen = EvalSettings(k=k, unjudged=UnjudgedPolicy.ZERO, ties=TiePolicy.DOCID_DESC, scale=SCALE).with_(**policies)
-    evaluation = evaluate(read_qrels(qrels, scale=SCALE), read_run(run), chosen)
+    chosen = EvalSettings(unjudged=UnjudgedPolicy.ZERO, ties=TiePolicy.DOCID_DESC, scale=SCALE).with_(**policies)
+    evaluation = evaluate(read_qrels(qrels, scale=SCALE), read_run(run), chosen, k)
     return dict(zip(evaluation.per_query["query_id"], evaluation.per_query["ndcg"], strict=True))
 
 
@@ -141,7 +141,7 @@ def test_a_hash_collision_falls_back_to_exact_codes(tmp_path: Path, monkeypatch:
         "q1 Q0 DOC-BBBBBBBB 1 3 t\nq1 Q0 DOC-AAAAAAAA 2 2 t\nq1 Q0 DOC-DDDDDDDD 3 2 t\nq1 Q0 DOC-BBBBBBBB 4 1 t\n"
         "q2 Q0 DOC-EEEEEEEE 1 5 t\nq2 Q0 DOC-CCCCCCCC 2 5 t\nq2 Q0 Y 3 1 t\n"
     )
-    honest = evaluate(read_qrels(qrels), read_run(run), _settings())
+    honest = evaluate(read_qrels(qrels), read_run(run), _settings(), 3)
     pool = top_documents(read_run(run), 2, ties=TiePolicy.DOCID_DESC)
     calls: list[int] = []
 
@@ -151,7 +151,7 @@ def test_a_hash_collision_falls_back_to_exact_codes(tmp_path: Path, monkeypatch:
         return (keys if rows is None else keys[rows]), injective
 
     monkeypatch.setattr(ranking, "identity_keys", counted)
-    collided = evaluate(read_qrels(qrels), read_run(run), _settings())
+    collided = evaluate(read_qrels(qrels), read_run(run), _settings(), 3)
     assert calls  # the bad keys were used, then given up for exact codes
     assert collided.per_query.equals(honest.per_query)
     assert collided.per_position.equals(honest.per_position)
@@ -161,7 +161,7 @@ def test_a_hash_collision_falls_back_to_exact_codes(tmp_path: Path, monkeypatch:
 
 
 def _settings() -> EvalSettings:
-    return EvalSettings(k=3, unjudged=UnjudgedPolicy.ZERO, duplicates=DuplicatePolicy.FIRST, scale=SCALE)
+    return EvalSettings(unjudged=UnjudgedPolicy.ZERO, duplicates=DuplicatePolicy.FIRST, scale=SCALE)
 
 
 def test_pair_keys_compose_exactly_for_codes() -> None:

@@ -29,8 +29,8 @@ from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.formats.runs import read_run
 from ndcg_desktop.scoring import Evaluation, evaluate
 from ndcg_desktop.scoring import ndcg as ndcg_module
+from ndcg_desktop.scoring.dcg import _ideal_dcg, _sum_top_k, gain_values
 from ndcg_desktop.scoring.judged import id_keys
-from ndcg_desktop.scoring.ndcg import _ideal_dcg, _sum_top_k, gain_values
 
 from .test_properties import Case, cases, eval_settings, in_memory, write_trec
 from .test_trec_eval_agreement import CUTOFFS, assert_agree, trec_cases, trec_settings
@@ -67,13 +67,13 @@ def assert_same_evaluation(a: Evaluation, b: Evaluation) -> None:
     assert (a.unknown_queries, a.dropped_queries) == (b.unknown_queries, b.dropped_queries)
 
 
-def both_ways(qrels: Qrels, run: Run, eval_settings: EvalSettings) -> Evaluation:
-    """Scored with judgments ruled out by key and without: the same evaluation, to the last bit."""
+def both_ways(qrels: Qrels, run: Run, eval_settings: EvalSettings, k: int) -> Evaluation:
+    """Scored at ``k`` with judgments ruled out by key and without: the same evaluation, to the last bit."""
     with ruling_out(True), recorded() as results:
-        filtered = evaluate(qrels, run, eval_settings)
+        filtered = evaluate(qrels, run, eval_settings, k)
     assert len(results) >= 1 and all(r is not None for r in results)
     with ruling_out(False), recorded() as results:
-        plain = evaluate(qrels, run, eval_settings)
+        plain = evaluate(qrels, run, eval_settings, k)
     assert len(results) >= 1 and all(r is None for r in results)
     assert_same_evaluation(filtered, plain)
     return filtered
@@ -132,7 +132,7 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @given(case=cases(), eval_settings=eval_settings())
 def test_ruling_judgments_out_changes_no_figure_in_memory(case: Case, eval_settings: EvalSettings) -> None:
     """Judgments built from a frame (no reader keys: computed) against a run with a dictionary of IDs."""
-    both_ways(*in_memory(case), eval_settings)
+    both_ways(*in_memory(case), eval_settings.settings, eval_settings.k)
 
 
 @EXAMPLES
@@ -144,7 +144,7 @@ def test_ruling_judgments_out_changes_no_figure_from_files(
     qrels_path, run_path = write_trec(folder, case)
     qrels = read_qrels(qrels_path, scale=eval_settings.scale)
     assert qrels.judgments.doc_keys is not None  # the reader hands its keys on
-    both_ways(qrels, read_run(run_path), eval_settings)
+    both_ways(qrels, read_run(run_path), eval_settings.settings, eval_settings.k)
 
 
 @EXAMPLES
@@ -182,7 +182,7 @@ def test_a_large_qrels_file_against_a_small_run(tmp_path: Path, numeric: bool) -
     assert all(r is not None and 1_500 <= len(r) < 4_000 for r in results), [
         None if r is None else len(r) for r in results
     ]
-    both_ways(read_qrels(qrels_path, scale=scale), read_run(run_path), trec_settings(10, scale))
+    both_ways(read_qrels(qrels_path, scale=scale), read_run(run_path), trec_settings(scale), 10)
 
 
 # --- edge cases, with judgments ruled out by key ---------------------------------------------------
@@ -202,8 +202,8 @@ def test_keys_that_collide_are_decided_by_the_text(tmp_path: Path) -> None:
     c = qrels.judgments
     same = np.full(len(c.q), id_keys(pa.array(["B"]))[0], dtype=np.uint64)
     colliding = Qrels(JudgmentColumns(c.queries, c.q, c.doc_ids, c.grade, c.line, doc_keys=same), qrels.source)
-    s = EvalSettings(k=2, unjudged=UnjudgedPolicy.ZERO, scale=SCALE)
-    row = both_ways(colliding, run, s).per_query.set_index("query_id").loc["q1"]
+    s = EvalSettings(unjudged=UnjudgedPolicy.ZERO, scale=SCALE)
+    row = both_ways(colliding, run, s, 2).per_query.set_index("query_id").loc["q1"]
     assert row["ndcg"] == (2 / log2(2)) / (3 / log2(2) + 2 / log2(3))
     assert (row["unjudged_total"], row["relevant_found"]) == (1, 1)
 
@@ -212,8 +212,8 @@ def test_no_judgments_at_all() -> None:
     empty = pa.array([], pa.string())
     qrels = Qrels(JudgmentColumns(empty, np.zeros(0, np.int32), empty, np.zeros(0, np.int64)), Source("e", "0", "pool"))
     _, run = in_memory(Case({"q1": {"A": 1}}, [("q1", "A", 1.0)]))
-    s = EvalSettings(k=3, unjudged=UnjudgedPolicy.ZERO, unknown_queries=UnknownQueryPolicy.IGNORE, scale=SCALE)
-    evaluation = both_ways(qrels, run, s)
+    s = EvalSettings(unjudged=UnjudgedPolicy.ZERO, unknown_queries=UnknownQueryPolicy.IGNORE, scale=SCALE)
+    evaluation = both_ways(qrels, run, s, 3)
     assert evaluation.per_query.empty and evaluation.summary["mean_ndcg"] is None
     assert evaluation.unknown_queries == ["q1"]
 
@@ -221,7 +221,7 @@ def test_no_judgments_at_all() -> None:
 def test_a_judged_query_the_run_never_answered(tmp_path: Path) -> None:
     """Its ideal comes from its grade counts alone: scored 0, flagged, its IDCG still reported."""
     qrels, run = trec_files(tmp_path, "q1 0 A 3\nq2 0 B 2\nq2 0 C 3\nq2 0 D 0\n", "q1 Q0 A 0 1 t\n")
-    frame = both_ways(qrels, run, EvalSettings(k=5, scale=SCALE)).per_query.set_index("query_id")
+    frame = both_ways(qrels, run, EvalSettings(scale=SCALE), 5).per_query.set_index("query_id")
     assert (frame.loc["q2", "ndcg"], frame.loc["q2", "no_ranking"]) == (0.0, True)
     assert frame.loc["q2", "idcg"] == 3 / log2(2) + 2 / log2(3)
     assert frame.loc["q2", "relevant_in_pool"] == 2
@@ -233,8 +233,8 @@ def test_identical_repeated_judgments_keep_every_key_with_its_document(tmp_path:
     qrels, run = trec_files(tmp_path, "q1 0 A 1\nq1 0 A 1\nq1 0 B 3\nq1 0 C 2\n", "q1 Q0 B 0 2 t\nq1 Q0 X 0 1 t\n")
     assert qrels.repeats == 1
     assert qrels.judgments.doc_keys.tolist() == id_keys(pa.array(["A", "B", "C"])).tolist()  # type: ignore[union-attr]
-    s = EvalSettings(k=2, unjudged=UnjudgedPolicy.ZERO, scale=SCALE)
-    row = both_ways(qrels, run, s).per_query.iloc[0]
+    s = EvalSettings(unjudged=UnjudgedPolicy.ZERO, scale=SCALE)
+    row = both_ways(qrels, run, s, 2).per_query.iloc[0]
     assert row["ndcg"] == (3 / log2(2)) / (3 / log2(2) + 2 / log2(3))
 
 
@@ -247,16 +247,16 @@ def test_negative_grades_are_in_the_pool_not_judged(tmp_path: Path) -> None:
     qrels, run = trec_files(tmp_path, qrels_text, run_text)
     assert qrels.unjudged_in_pool == 1
     with pytest.raises(InputError, match="document A for query q1 is not in the judgment pool"):
-        evaluate(qrels, run, EvalSettings(k=2, scale=SCALE))
+        evaluate(qrels, run, EvalSettings(scale=SCALE), 2)
     pool = {"q1": {"A": -1, "B": 2, "C": 0}}
     ranked = {"q1": {"A": 2.0, "B": 1.0}}
     for gain in Gain:
         top = gain_values(np.array([2]), gain)[0]
-        zero = both_ways(qrels, run, EvalSettings(k=2, gain=gain, unjudged=UnjudgedPolicy.ZERO, scale=SCALE))
+        zero = both_ways(qrels, run, EvalSettings(gain=gain, unjudged=UnjudgedPolicy.ZERO, scale=SCALE), 2)
         row = zero.per_query.iloc[0]
         assert (row["dcg"], row["idcg"]) == pytest.approx((top / log2(3), top / log2(2)), abs=1e-12)
         assert (row["unjudged_total"], row["relevant_in_pool"], row["relevant_found"]) == (1, 1, 1)
-        condensed = both_ways(qrels, run, EvalSettings(k=2, gain=gain, unjudged=UnjudgedPolicy.CONDENSE, scale=SCALE))
+        condensed = both_ways(qrels, run, EvalSettings(gain=gain, unjudged=UnjudgedPolicy.CONDENSE, scale=SCALE), 2)
         assert condensed.per_query.iloc[0]["ndcg"] == 1.0  # [B]: top / log2(2) over the same ideal
         assert zero.manifest["judgments"]["negative_grades_unjudged"] == 1
     for judged_only, ours in ((False, 1 / log2(3)), (True, 1.0)):  # trec_eval, and trec_eval -J

@@ -85,7 +85,18 @@ def cases(draw: st.DrawFn, *, distinct_scores: bool = False) -> Case:
     return Case(judgments, draw(st.permutations(rows)))
 
 
-def eval_settings(**fixed: object) -> st.SearchStrategy[EvalSettings]:
+@dataclass(frozen=True)
+class Scoring:
+    """What a property scores with: the settings and the cut-off K, which travels apart from them."""
+
+    settings: EvalSettings
+    k: int
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.settings, name)
+
+
+def eval_settings(**fixed: object) -> st.SearchStrategy[Scoring]:
     options = {
         "k": st.integers(1, 6),
         "gain": st.sampled_from(list(Gain)),
@@ -98,7 +109,7 @@ def eval_settings(**fixed: object) -> st.SearchStrategy[EvalSettings]:
         "scale": st.just(SCALE),
     }
     options.update({name: st.just(value) for name, value in fixed.items()})
-    return st.builds(EvalSettings, **options)
+    return st.builds(lambda k, **chosen: Scoring(EvalSettings(**chosen), k), **options)
 
 
 def in_memory(case: Case) -> tuple[Qrels, Run]:
@@ -132,8 +143,8 @@ def in_memory(case: Case) -> tuple[Qrels, Run]:
     return qrels, run
 
 
-def score(case: Case, eval_settings: EvalSettings) -> Evaluation:
-    return evaluate(*in_memory(case), eval_settings)
+def score(case: Case, eval_settings: Scoring) -> Evaluation:
+    return evaluate(*in_memory(case), eval_settings.settings, eval_settings.k)
 
 
 def write_trec(folder: Path, case: Case) -> tuple[Path, Path]:
@@ -153,7 +164,7 @@ def by_query(evaluation: Evaluation) -> dict[str, dict]:
     return {row["query_id"]: row for row in evaluation.per_query.to_dict("records")}
 
 
-def score_reference(case: Case, s: EvalSettings) -> dict[str, reference.QueryScore]:
+def score_reference(case: Case, s: Scoring) -> dict[str, reference.QueryScore]:
     return reference.evaluate_reference(
         case.judgments,
         case.rows,
@@ -170,7 +181,7 @@ def score_reference(case: Case, s: EvalSettings) -> dict[str, reference.QuerySco
 
 @EXAMPLES
 @given(case=cases(), eval_settings=eval_settings())
-def test_per_query_scores_match_the_reference(case: Case, eval_settings: EvalSettings) -> None:
+def test_per_query_scores_match_the_reference(case: Case, eval_settings: Scoring) -> None:
     evaluation = score(case, eval_settings)
     got = by_query(evaluation)
     want = score_reference(case, eval_settings)
@@ -198,7 +209,7 @@ def test_per_query_scores_match_the_reference(case: Case, eval_settings: EvalSet
 
 @EXAMPLES
 @given(case=cases(), eval_settings=eval_settings())
-def test_ndcg_lies_between_zero_and_one(case: Case, eval_settings: EvalSettings) -> None:
+def test_ndcg_lies_between_zero_and_one(case: Case, eval_settings: Scoring) -> None:
     frame = score(case, eval_settings).per_query
     for column in ("ndcg", "candidate_ndcg", "tie_averaged_ndcg"):
         assert frame[column].between(0.0, 1.0).all(), frame[["query_id", column]]
@@ -206,7 +217,7 @@ def test_ndcg_lies_between_zero_and_one(case: Case, eval_settings: EvalSettings)
 
 @EXAMPLES
 @given(case=cases(), eval_settings=eval_settings())
-def test_the_ideal_ordering_scores_exactly_one(case: Case, eval_settings: EvalSettings) -> None:
+def test_the_ideal_ordering_scores_exactly_one(case: Case, eval_settings: Scoring) -> None:
     # Every query returns its whole universe with score = grade (equal grades tie, which cannot
     # matter), followed by documents it never judged.
     strangers = sorted(case.doc_ids())
@@ -225,7 +236,7 @@ def test_the_ideal_ordering_scores_exactly_one(case: Case, eval_settings: EvalSe
 
 @EXAMPLES
 @given(case=cases(), eval_settings=eval_settings())
-def test_sorting_a_ranking_by_grade_never_lowers_its_score(case: Case, eval_settings: EvalSettings) -> None:
+def test_sorting_a_ranking_by_grade_never_lowers_its_score(case: Case, eval_settings: Scoring) -> None:
     before = by_query(score(case, eval_settings))
     rows = [row for row in case.rows if row[0] not in case.judgments]  # unknown queries, unchanged
     for query, expected in score_reference(case, eval_settings).items():
@@ -241,7 +252,7 @@ def test_sorting_a_ranking_by_grade_never_lowers_its_score(case: Case, eval_sett
 
 @EXAMPLES
 @given(case=cases(), eval_settings=eval_settings())
-def test_candidate_ndcg_is_never_below_ndcg(case: Case, eval_settings: EvalSettings) -> None:
+def test_candidate_ndcg_is_never_below_ndcg(case: Case, eval_settings: Scoring) -> None:
     # The candidates' ideal can only be smaller than the universe's (rule 1's classic error
     # inflates scores, never deflates them).
     frame = score(case, eval_settings).per_query
@@ -251,7 +262,7 @@ def test_candidate_ndcg_is_never_below_ndcg(case: Case, eval_settings: EvalSetti
 @EXAMPLES
 @given(case=cases(), eval_settings=eval_settings(unjudged=UnjudgedPolicy.ZERO), data=st.data())
 def test_adding_an_unjudged_document_never_raises_the_score(
-    case: Case, eval_settings: EvalSettings, data: st.DataObject
+    case: Case, eval_settings: Scoring, data: st.DataObject
 ) -> None:
     query = data.draw(st.sampled_from(sorted(case.judgments)), label="query")
     returned = {d for q, d, _ in case.rows if q == query}
@@ -271,7 +282,7 @@ def test_adding_an_unjudged_document_never_raises_the_score(
 
 @EXAMPLES
 @given(case=cases(distinct_scores=True), eval_settings=eval_settings())
-def test_tie_averaged_ndcg_equals_ndcg_without_ties(case: Case, eval_settings: EvalSettings) -> None:
+def test_tie_averaged_ndcg_equals_ndcg_without_ties(case: Case, eval_settings: Scoring) -> None:
     frame = score(case, eval_settings).per_query
     assert not frame["tie_at_k"].any()
     assert frame["tie_averaged_ndcg"].to_list() == pytest.approx(frame["ndcg"].to_list(), abs=TOLERANCE)
@@ -299,14 +310,14 @@ UNIVERSE = {"A": 3, "B": 2, "C": 1, "D": 0}
 def test_reference_and_scorer_reproduce_the_contract_examples(ranking: list[str], k: int, expected: float) -> None:
     rows = [("q1", doc, float(len(ranking) - i)) for i, doc in enumerate(ranking)]
     case = Case({"q1": UNIVERSE}, rows)
-    eval_settings = EvalSettings(k=k, scale=SCALE)
+    eval_settings = Scoring(EvalSettings(scale=SCALE), k)
     assert score_reference(case, eval_settings)["q1"].ndcg == pytest.approx(expected, abs=TOLERANCE)
     assert by_query(score(case, eval_settings))["q1"]["ndcg"] == pytest.approx(expected, abs=TOLERANCE)
 
 
 def test_an_unanswered_query_scores_zero_and_is_flagged() -> None:
     case = Case({"q1": UNIVERSE, "q2": UNIVERSE}, [("q1", "A", 1.0)])
-    eval_settings = EvalSettings(k=1, scale=SCALE)
+    eval_settings = Scoring(EvalSettings(scale=SCALE), 1)
     assert score_reference(case, eval_settings)["q2"].ndcg == 0.0
     row = by_query(score(case, eval_settings))["q2"]
     assert (row["ndcg"], row["no_ranking"]) == (0.0, True)
@@ -314,7 +325,7 @@ def test_an_unanswered_query_scores_zero_and_is_flagged() -> None:
 
 def test_exponential_gain() -> None:
     case = Case({"q1": UNIVERSE}, [("q1", "B", 2.0), ("q1", "C", 1.0)])
-    eval_settings = EvalSettings(k=2, gain=Gain.EXPONENTIAL, scale=SCALE)
+    eval_settings = Scoring(EvalSettings(gain=Gain.EXPONENTIAL, scale=SCALE), 2)
     expected = ((2**2 - 1) / log2(2) + (2**1 - 1) / log2(3)) / ((2**3 - 1) / log2(2) + (2**2 - 1) / log2(3))
     assert score_reference(case, eval_settings)["q1"].ndcg == pytest.approx(expected, abs=TOLERANCE)
     assert by_query(score(case, eval_settings))["q1"]["ndcg"] == pytest.approx(expected, abs=TOLERANCE)
@@ -329,7 +340,7 @@ def test_exponential_gain() -> None:
 )
 def test_unjudged_policies(unjudged: UnjudgedPolicy, expected: float) -> None:
     case = Case({"q1": {"A": 2, "B": 3}}, [("q1", "X", 3.0), ("q1", "B", 2.0), ("q1", "A", 1.0)])
-    eval_settings = EvalSettings(k=2, unjudged=unjudged, scale=SCALE)
+    eval_settings = Scoring(EvalSettings(unjudged=unjudged, scale=SCALE), 2)
     assert score_reference(case, eval_settings)["q1"].ndcg == pytest.approx(expected, abs=TOLERANCE)
     row = by_query(score(case, eval_settings))["q1"]
     assert row["ndcg"] == pytest.approx(expected, abs=TOLERANCE)
@@ -338,7 +349,7 @@ def test_unjudged_policies(unjudged: UnjudgedPolicy, expected: float) -> None:
 
 def test_a_duplicate_earns_gain_once() -> None:
     case = Case({"q1": UNIVERSE}, [("q1", "B", 3.0), ("q1", "B", 2.0), ("q1", "C", 1.0)])
-    eval_settings = EvalSettings(k=2, duplicates=DuplicatePolicy.FIRST, scale=SCALE)
+    eval_settings = Scoring(EvalSettings(duplicates=DuplicatePolicy.FIRST, scale=SCALE), 2)
     expected = (2 / log2(2) + 1 / log2(3)) / (3 / log2(2) + 2 / log2(3))
     assert score_reference(case, eval_settings)["q1"].ndcg == pytest.approx(expected, abs=TOLERANCE)
     assert by_query(score(case, eval_settings))["q1"]["ndcg"] == pytest.approx(expected, abs=TOLERANCE)
@@ -354,7 +365,7 @@ def test_a_duplicate_earns_gain_once() -> None:
 )
 def test_tie_policies_and_the_tie_averaged_score(ties: TiePolicy, expected: float) -> None:
     case = Case({"q1": UNIVERSE}, [("q1", "B", 1.0), ("q1", "C", 1.0)])
-    eval_settings = EvalSettings(k=1, ties=ties, scale=SCALE)
+    eval_settings = Scoring(EvalSettings(ties=ties, scale=SCALE), 1)
     tie_averaged = (2 + 1) / 2 / log2(2) / (3 / log2(2))
     want = score_reference(case, eval_settings)["q1"]
     row = by_query(score(case, eval_settings))["q1"]
@@ -372,7 +383,7 @@ def test_tie_policies_and_the_tie_averaged_score(ties: TiePolicy, expected: floa
 def test_zero_idcg_queries_in_the_mean(zero_idcg: ZeroIdcgPolicy, mean: float) -> None:
     # Rule 7: one query scoring 1.0 plus one query without any relevant document.
     case = Case({"q1": {"A": 3}, "q2": {"B": 0}}, [("q1", "A", 1.0), ("q2", "B", 1.0)])
-    eval_settings = EvalSettings(k=1, zero_idcg=zero_idcg, scale=SCALE)
+    eval_settings = Scoring(EvalSettings(zero_idcg=zero_idcg, scale=SCALE), 1)
     assert reference.mean_ndcg(score_reference(case, eval_settings), zero_idcg.value) == mean
     summary = score(case, eval_settings).summary
     assert (summary["mean_ndcg"], summary["zero_idcg"]) == (mean, 1)
@@ -381,7 +392,7 @@ def test_zero_idcg_queries_in_the_mean(zero_idcg: ZeroIdcgPolicy, mean: float) -
 def test_macro_mean_and_pooled_ratio_differ() -> None:
     # Rule 8: queries scoring 3/3 and 0/1.
     case = Case({"q1": {"A": 3}, "q2": {"B": 1}}, [("q1", "A", 1.0), ("q2", "X", 1.0)])
-    eval_settings = EvalSettings(k=1, unjudged=UnjudgedPolicy.ZERO, scale=SCALE)
+    eval_settings = Scoring(EvalSettings(unjudged=UnjudgedPolicy.ZERO, scale=SCALE), 1)
     want = score_reference(case, eval_settings)
     summary = score(case, eval_settings).summary
     assert reference.mean_ndcg(want) == summary["mean_ndcg"] == (3 / 3 + 0 / 1) / 2
@@ -400,9 +411,10 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @EXAMPLES
 @given(case=cases(), eval_settings=eval_settings())
-def test_files_read_back_to_the_same_scores(folder: Path, case: Case, eval_settings: EvalSettings) -> None:
+def test_files_read_back_to_the_same_scores(folder: Path, case: Case, eval_settings: Scoring) -> None:
     qrels_path, run_path = write_trec(folder, case)
-    from_files = evaluate(read_qrels(qrels_path, scale=SCALE), read_run(run_path), eval_settings)
+    qrels = read_qrels(qrels_path, scale=SCALE)
+    from_files = evaluate(qrels, read_run(run_path), eval_settings.settings, eval_settings.k)
     from_memory = score(case, eval_settings)
     columns = [c for c in from_memory.per_query.columns]
     assert from_files.per_query[columns].to_dict("records") == from_memory.per_query.to_dict("records")

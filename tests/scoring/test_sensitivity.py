@@ -55,14 +55,14 @@ def test_the_swing_is_the_difference_of_the_scoring_cores_ndcg(
     run_path = folder / "run.txt"
     run_path.write_text("".join(f"q1 Q0 {d} {r} {100 - r} s\n" for r, d in enumerate(ranked, start=1)))
     gain = Gain.EXPONENTIAL if exponential else Gain.LINEAR
-    settings = EvalSettings(k=k, gain=gain, unjudged=UnjudgedPolicy.ZERO)
+    settings = EvalSettings(gain=gain, unjudged=UnjudgedPolicy.ZERO)
     scores = []
     for value in (low, high):
         lines = [f"q1 0 {d} {value if d == 'D0' else g}\n" for d, g in zip(docs, grades, strict=True)]
         qrels_path = folder / f"q{value}.txt"
         qrels_path.write_text("".join(lines))
         run = read_run(run_path)
-        scores.append(float(evaluate(read_qrels(qrels_path), run, settings).per_query["ndcg"].iloc[0]))
+        scores.append(float(evaluate(read_qrels(qrels_path), run, settings, k).per_query["ndcg"].iloc[0]))
     universe = pd.DataFrame({"query_id": "q1", "doc_id": docs, "grade": grades})
     top = top_documents(read_run(run_path), k, ties=TiePolicy.DOCID_DESC)
     items = pd.DataFrame({"query_id": ["q1"], "doc_id": ["D0"], "low": [low], "high": [high]})

@@ -407,7 +407,7 @@ def test_t_test_p_values_equal_ranx_compare_on_cranfield(data_dir: Path):
     ranx = pytest.importorskip("ranx")  # a test-only dependency: importorskip never skips with the test extra
     folder = data_dir / "cranfield"
     settings_ = EvalSettings(
-        k=10, unjudged=UnjudgedPolicy.ZERO, unknown_queries=UnknownQueryPolicy.IGNORE, scale=GradeScale(0, 4)
+        unjudged=UnjudgedPolicy.ZERO, unknown_queries=UnknownQueryPolicy.IGNORE, scale=GradeScale(0, 4)
     )
     qrels = read_qrels(folder / "qrels.txt", scale=settings_.scale)
     frame = pd.read_csv(
@@ -427,7 +427,7 @@ def test_t_test_p_values_equal_ranx_compare_on_cranfield(data_dir: Path):
         run_frame = run_frame.astype({"q_id": object, "doc_id": object})
         theirs.append(ranx.Run.from_df(run_frame, q_id_col="q_id", doc_id_col="doc_id", score_col="score", name=name))
         options = {"id_map": "#", "duplicates": "first"} if name == "chunks" else {}
-        evaluation = evaluate(qrels, read_run(folder / f"{name}.run.gz"), settings_.with_(**options))
+        evaluation = evaluate(qrels, read_run(folder / f"{name}.run.gz"), settings_.with_(**options), 10)
         ours[name] = evaluation.per_query.set_index("query_id")["ndcg"]
     report = ranx.compare(ranx_qrels, theirs, metrics=["ndcg@10"], stat_test="student", make_comparable=True)
     table = pd.DataFrame(ours)

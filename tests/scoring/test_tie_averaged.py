@@ -41,13 +41,13 @@ def write(folder: Path, judgments: dict[str, dict[str, int]], rows: list[tuple[s
     return qrels_path, run_path
 
 
-def score(folder: Path, judgments: dict, rows: list, eval_settings: EvalSettings) -> Evaluation:
+def score(folder: Path, judgments: dict, rows: list, eval_settings: EvalSettings, k: int) -> Evaluation:
     qrels_path, run_path = write(folder, judgments, rows)
-    return evaluate(read_qrels(qrels_path, scale=SCALE), read_run(run_path), eval_settings)
+    return evaluate(read_qrels(qrels_path, scale=SCALE), read_run(run_path), eval_settings, k)
 
 
 def sklearn_tie_averaged(
-    universe: dict[str, int], returned: dict[str, float], eval_settings: EvalSettings
+    universe: dict[str, int], returned: dict[str, float], eval_settings: EvalSettings, k: int
 ) -> float | None:
     """scikit-learn's tie-averaged NDCG@K of one query, or None where it cannot stand in for ours."""
     universe = {d: g for d, g in universe.items() if g >= 0}  # a negative grade: in the pool, not judged
@@ -57,7 +57,7 @@ def sklearn_tie_averaged(
     # and share its averaged gain. Our rankings are never padded (rule 3): a document the run
     # did not return earns nothing. The two agree only when the tail starts after position K,
     # i.e. when the run returns at least K documents.
-    if len(returned) < eval_settings.k:
+    if len(returned) < k:
         return None
     docs = sorted(set(universe) | set(returned))
     if len(docs) < 2:
@@ -65,7 +65,7 @@ def sklearn_tie_averaged(
     below = min(returned.values()) - 1.0
     y_true = [[gain(universe.get(d, 0), eval_settings.gain) for d in docs]]
     y_score = [[returned.get(d, below) for d in docs]]
-    return float(ndcg_score(y_true, y_score, k=eval_settings.k, ignore_ties=False))
+    return float(ndcg_score(y_true, y_score, k=k, ignore_ties=False))
 
 
 @pytest.fixture(scope="module")
@@ -97,11 +97,11 @@ IDCG_2 = 3 / log2(2) + 2 / log2(3)
     ],
 )
 def test_hand_made_tie_groups(folder: Path, scores: dict, k: int, gain_kind: Gain, expected: float) -> None:
-    eval_settings = EvalSettings(k=k, gain=gain_kind, scale=SCALE)
+    eval_settings = EvalSettings(gain=gain_kind, scale=SCALE)
     rows = [("q1", d, s) for d, s in scores.items()]
-    row = score(folder, {"q1": UNIVERSE}, rows, eval_settings).per_query.iloc[0]
+    row = score(folder, {"q1": UNIVERSE}, rows, eval_settings, k).per_query.iloc[0]
     assert row["tie_averaged_ndcg"] == pytest.approx(expected, abs=TOLERANCE)
-    assert sklearn_tie_averaged(UNIVERSE, scores, eval_settings) == pytest.approx(expected, abs=TOLERANCE)
+    assert sklearn_tie_averaged(UNIVERSE, scores, eval_settings, k) == pytest.approx(expected, abs=TOLERANCE)
 
 
 # --- generated cases ---------------------------------------------------------------------------
@@ -112,9 +112,9 @@ scores = st.integers(-2, 3).map(lambda i: i / 2)  # few values: many ties, acros
 
 
 @st.composite
-def tie_cases(draw: st.DrawFn) -> tuple[EvalSettings, dict[str, dict[str, int]], list[tuple[str, str, float]]]:
+def tie_cases(draw: st.DrawFn) -> tuple[EvalSettings, int, dict[str, dict[str, int]], list[tuple[str, str, float]]]:
+    k = draw(st.integers(1, 5))
     eval_settings = EvalSettings(
-        k=draw(st.integers(1, 5)),
         gain=draw(st.sampled_from(list(Gain))),
         unjudged=draw(st.sampled_from([UnjudgedPolicy.ZERO, UnjudgedPolicy.CONDENSE])),
         ties=draw(st.sampled_from(list(TiePolicy))),
@@ -129,23 +129,21 @@ def tie_cases(draw: st.DrawFn) -> tuple[EvalSettings, dict[str, dict[str, int]],
         judgments[query] = {d: draw(st.integers(SCALE.low, SCALE.high)) for d in judged}
         # At least K distinct documents, so sklearn's unreturned tail starts after K (see above).
         candidates = docs + strangers
-        returned = draw(
-            st.lists(st.sampled_from(candidates), min_size=min(eval_settings.k, len(candidates)), unique=True)
-        )
+        returned = draw(st.lists(st.sampled_from(candidates), min_size=min(k, len(candidates)), unique=True))
         rows += [(query, d, draw(scores)) for d in returned]
-    return eval_settings, judgments, draw(st.permutations(rows))
+    return eval_settings, k, judgments, draw(st.permutations(rows))
 
 
 @settings(deadline=None)  # how many examples: the hypothesis profile (tests/conftest.py)
 @given(case=tie_cases())
 def test_tie_averaged_ndcg_agrees_with_sklearn(folder: Path, case: tuple) -> None:
-    eval_settings, judgments, rows = case
-    frame = score(folder, judgments, rows, eval_settings).per_query
+    eval_settings, k, judgments, rows = case
+    frame = score(folder, judgments, rows, eval_settings, k).per_query
     got = dict(zip(frame["query_id"], frame["tie_averaged_ndcg"], strict=True))
     compared = 0
     for query, universe in judgments.items():
         returned = {d: s for q, d, s in rows if q == query}
-        expected = sklearn_tie_averaged(universe, returned, eval_settings)
+        expected = sklearn_tie_averaged(universe, returned, eval_settings, k)
         if expected is not None:
             assert got[query] == pytest.approx(expected, abs=TOLERANCE), query
             compared += 1
@@ -155,9 +153,9 @@ def test_tie_averaged_ndcg_agrees_with_sklearn(folder: Path, case: tuple) -> Non
 @settings(deadline=None)
 @given(case=tie_cases())
 def test_tie_averaged_ndcg_does_not_depend_on_the_tie_policy(folder: Path, case: tuple) -> None:
-    eval_settings, judgments, rows = case
+    eval_settings, k, judgments, rows = case
     values = [
-        score(folder, judgments, rows, eval_settings.with_(ties=ties)).per_query["tie_averaged_ndcg"].to_numpy()
+        score(folder, judgments, rows, eval_settings.with_(ties=ties), k).per_query["tie_averaged_ndcg"].to_numpy()
         for ties in TiePolicy
     ]
     for other in values[1:]:

@@ -36,9 +36,8 @@ from ndcg_desktop.scoring import evaluate
 TOLERANCE = 1e-12
 
 
-def trec_settings(k: int, scale: GradeScale) -> EvalSettings:
+def trec_settings(scale: GradeScale) -> EvalSettings:
     return EvalSettings(
-        k=k,
         unjudged=UnjudgedPolicy.ZERO,
         ties=TiePolicy.DOCID_DESC,
         queries=QuerySet.POOL,
@@ -67,7 +66,7 @@ def ours(qrels_path: Path, run_path: Path, cutoffs: tuple[int, ...], scale: Grad
     """{K: {query: per-query row}} from ndcg_desktop."""
     qrels, run = read_qrels(qrels_path, scale=scale), read_run(run_path)
     return {
-        k: {row["query_id"]: row for row in evaluate(qrels, run, trec_settings(k, scale)).per_query.to_dict("records")}
+        k: {row["query_id"]: row for row in evaluate(qrels, run, trec_settings(scale), k).per_query.to_dict("records")}
         for k in cutoffs
     }
 
@@ -154,7 +153,7 @@ def test_cranfield_runs_agree_with_trec_eval(data_dir: Path, run_name: str, mean
     scale = GradeScale(0, 4)
     assert_agree(qrels_path, run_path, (1, 5, 10, 20, 100), scale)
 
-    evaluation = evaluate(read_qrels(qrels_path, scale=scale), read_run(run_path), trec_settings(10, scale))
+    evaluation = evaluate(read_qrels(qrels_path, scale=scale), read_run(run_path), trec_settings(scale), 10)
     summary = evaluation.summary
     assert (summary["queries_total"], summary["queries_in_mean"], summary["zero_idcg"]) == (225, 225, 0)
     assert round(summary["mean_ndcg"], 4) == mean_at_10  # SOURCES.md's reference figure
@@ -184,7 +183,7 @@ def test_trec_eval_expected_output_is_reproduced(data_dir: Path) -> None:
     scale = GradeScale(-1, 4)
     qrels, run = read_qrels(folder / "qrels.rel_level", scale=scale), read_run(folder / "results.test")
     for k, values in expected.items():
-        evaluation = evaluate(qrels, run, trec_settings(k, scale))
+        evaluation = evaluate(qrels, run, trec_settings(scale), k)
         got = dict(zip(evaluation.per_query["query_id"], evaluation.per_query["ndcg"], strict=True))
         got["all"] = evaluation.summary["mean_ndcg"]
         assert set(got) == set(values), k
@@ -201,7 +200,7 @@ def test_ids_with_hash_and_unknown_queries_agree_with_trec_eval(data_dir: Path) 
     assert_agree(qrels_path, run_path, (5, 10, 20, 100), scale)
 
     qrels, run = read_qrels(qrels_path, scale=scale), read_run(run_path)
-    evaluation = evaluate(qrels, run, trec_settings(10, scale))
+    evaluation = evaluate(qrels, run, trec_settings(scale), 10)
     judged = set(qrels.query_ids())
     answered = set(run.answered_queries())
     assert len(judged) == 31 and judged <= answered
@@ -211,7 +210,7 @@ def test_ids_with_hash_and_unknown_queries_agree_with_trec_eval(data_dir: Path) 
     assert evaluation.summary["mean_ndcg"] > 0  # IDs with '#' matched their judgments
 
     with pytest.raises(InputError, match="not in the judgment pool"):
-        evaluate(qrels, run, trec_settings(10, scale).with_(unknown_queries=UnknownQueryPolicy.REJECT))
+        evaluate(qrels, run, trec_settings(scale).with_(unknown_queries=UnknownQueryPolicy.REJECT), 10)
 
 
 @pytest.mark.parametrize("qrels_name", ["qrels.dl19-passage.txt.gz", "qrels.dl20-passage.txt.gz"])

@@ -65,16 +65,17 @@ def test_policies_are_not_carried_to_another_pool_version_or_project(tmp_path):
             "duplicates": DuplicatePolicy.FIRST,
             "unknown_queries": UnknownQueryPolicy.IGNORE,
         }
-        session.set_settings(k=5, gain=Gain.EXPONENTIAL, **chosen)
+        session.set_k(5)
+        session.set_settings(gain=Gain.EXPONENTIAL, **chosen)
         session.set_version(2)  # the newest already: nothing changes
-        assert session.settings == refusing.with_(k=5, gain=Gain.EXPONENTIAL, **chosen)
+        assert (session.settings, session.k) == (refusing.with_(gain=Gain.EXPONENTIAL, **chosen), 5)
         session.set_version(1)  # another version's runs: every policy refuses again; K and gain stay
-        assert session.settings == refusing.with_(k=5, gain=Gain.EXPONENTIAL)
+        assert (session.settings, session.k) == (refusing.with_(gain=Gain.EXPONENTIAL), 5)
         session.set_settings(**chosen)
         session.reload()  # the same version after a merge or an adjudication: the choices stay
-        assert session.settings == refusing.with_(k=5, gain=Gain.EXPONENTIAL, **chosen)
+        assert (session.settings, session.k) == (refusing.with_(gain=Gain.EXPONENTIAL, **chosen), 5)
         session.set_project(project)  # (re)opening a project
-        assert session.settings == refusing.with_(k=5, gain=Gain.EXPONENTIAL)
+        assert (session.settings, session.k) == (refusing.with_(gain=Gain.EXPONENTIAL), 5)
 
 
 def test_the_caption_warns_of_two_identical_annotators_and_gives_the_figure_without_the_duplicate(tmp_path):
@@ -109,7 +110,7 @@ def test_the_caption_warns_of_two_identical_annotators_and_gives_the_figure_with
             "twice, or one person under two names?); the figures above count those ratings twice",
             f"without ana2: alpha {alpha:.4f}, unanimous 0.9000 (ana, ben: 2 annotators sharing 10 items)",
         ]
-        session.set_settings(k=5)
+        session.set_k(5)
         assert session.warnings() == []  # the result went with its inputs
 
 
@@ -133,5 +134,5 @@ def test_the_session_gives_the_caveats_ndcg_agreement_prints(tmp_path):
         assert session.caveats() == [Caveat("few_items", items=shared)]
         assert [c.text() for c in session.caveats()] == caveats(result.report, result.systems)
         assert result.manifest()["caveats"] == [c.text() for c in session.caveats()]
-        session.set_settings(k=5)
+        session.set_k(5)
         assert session.caveats() == []

@@ -123,7 +123,7 @@ def test_runs_resolved_differently_are_scored_each_with_its_own_choices(demo):
         alone = score_run(demo, run, 1, EvalSettings(unjudged=policy), record=False).evaluation
         assert result.runs.set_index("run").at[run, "mean"] == alone.summary["mean_ndcg"]
         recorded = next(r for r in result.manifest["runs"] if r["name"] == run)
-        assert recorded["settings"]["10"] == alone.settings.to_text()
+        assert recorded["settings"]["10"] == alone.settings.to_text(10)
     assert result.choices_note == choices_note(
         {"bm25": EvalSettings(unjudged="zero"), "dense": EvalSettings(unjudged="condense")}
     )
@@ -341,7 +341,7 @@ def test_the_settings_line_its_captions_and_manifest_name_the_scale_of_the_versi
         session.choose_all("unjudged", "zero")
         comparison = run_job(session, session.score_job()).comparison
         line = comparison.settings_line()
-        expected = EvalSettings(unjudged="zero", scale=GradeScale(0, 4)).to_text().split("(", 1)[1]
+        expected = EvalSettings(unjudged="zero", scale=GradeScale(0, 4)).to_text(10).split("(", 1)[1]
         assert line.startswith(f"nDCG@10({expected}; ") and "0..3" not in line
         assert comparison.manifest["settings_line"] == line
         export_comparison(comparison, tmp_path / "out")

@@ -109,9 +109,9 @@ def test_stored_run_scores_like_the_file(project, write):
     project.runs.import_run(run_path, name="sys", annotator="ann")
     stored, info = project.runs.load_run("sys")
     assert info.sha256 == read_run(run_path).source.sha256
-    settings = EvalSettings(k=3, unjudged="zero")
-    a = evaluate(project.pools.qrels(), stored, settings)
-    b = evaluate(read_qrels(write("q2.txt", QRELS)), read_run(run_path), settings)
+    settings = EvalSettings(unjudged="zero")
+    a = evaluate(project.pools.qrels(), stored, settings, 3)
+    b = evaluate(read_qrels(write("q2.txt", QRELS)), read_run(run_path), settings, 3)
     pd.testing.assert_frame_equal(a.per_query, b.per_query)
     assert stored.line_of(1) == 2  # messages still point into the original file
 

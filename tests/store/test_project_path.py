@@ -43,10 +43,10 @@ def test_a_numbered_run_is_stored_as_numbers_and_loads_as_read(project):
 
 def test_score_project_equals_score_on_the_exported_files(project, tmp_path):
     p, _, run_path = project
-    settings = EvalSettings(unjudged="zero", k=5)
-    scored = score_run(p, "r", None, settings, record=False)
+    settings = EvalSettings(unjudged="zero")
+    scored = score_run(p, "r", None, settings, 5, record=False)
     write_qrels(p, tmp_path / "out.qrels")
-    files = evaluate(read_qrels(tmp_path / "out.qrels"), read_run(run_path), settings)
+    files = evaluate(read_qrels(tmp_path / "out.qrels"), read_run(run_path), settings, 5)
     pd.testing.assert_frame_equal(scored.evaluation.per_query, files.per_query)
     expected = float(np.mean(files.per_query["ndcg"]))
     assert scored.evaluation.summary["mean_ndcg"] == expected

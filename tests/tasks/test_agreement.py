@@ -42,7 +42,7 @@ RATINGS = pd.DataFrame(
     ],
     columns=["query_id", "doc_id", "annotator", "grade"],
 )  # fmt: skip
-K2 = EvalSettings(k=2)
+K2 = EvalSettings()  # scored at K = 2
 
 
 @pytest.fixture
@@ -56,7 +56,7 @@ def project(tmp_path, write):
 
 
 def test_the_ordering_flips_between_annotators(project):
-    result = compute_agreement(project, project.pools.version(1), RATINGS, K2)
+    result = compute_agreement(project, project.pools.version(1), RATINGS, K2, 2)
     systems = result.systems
     assert systems.judges == (CONSENSUS, "ana", "ben")
     assert systems.queries == ("q1",)  # q2 has no item rated by two people
@@ -81,15 +81,15 @@ def test_the_ordering_flips_between_annotators(project):
 
 def test_consensus_means_are_the_scoring_use_cases_numbers(project):
     """The consensus column is what ``ndcg score`` gives for the same queries: one scoring path."""
-    systems = compute_agreement(project, project.pools.version(1), RATINGS, K2).systems
+    systems = compute_agreement(project, project.pools.version(1), RATINGS, K2, 2).systems
     means = systems.means.set_index("run")
     for run in RUNS:
-        per_query = score_run(project, run, 1, K2, record=False).evaluation.per_query.set_index("query_id")
+        per_query = score_run(project, run, 1, K2, 2, record=False).evaluation.per_query.set_index("query_id")
         assert means.loc[run, CONSENSUS] == per_query.loc["q1", "ndcg"]
 
 
 def test_per_query_table_holds_every_run_judge_and_query(project):
-    systems = compute_agreement(project, project.pools.version(1), RATINGS, K2).systems
+    systems = compute_agreement(project, project.pools.version(1), RATINGS, K2, 2).systems
     table = systems.per_query
     assert len(table) == 3 * 3 * 2  # runs x judges x pool queries
     sys_b_ana_q2 = table[(table["run"] == "sysB") & (table["judge"] == "ana") & (table["query_id"] == "q2")]
@@ -110,28 +110,30 @@ def test_annotator_qrels_put_the_annotators_grades_in_place_of_the_consensus(pro
 
 def test_a_run_refused_by_a_policy_is_listed_and_the_others_compared(project, write):
     project.runs.import_run(write("sysD.run", "q1 Q0 Z 1 3 t\n"), name="sysD", annotator="lead")  # Z is unjudged
-    systems = compute_agreement(project, project.pools.version(1), RATINGS, K2).systems
+    systems = compute_agreement(project, project.pools.version(1), RATINGS, K2, 2).systems
     assert list(systems.refused) == ["sysD"]
     assert "unjudged" in str(systems.refused["sysD"])
     assert systems.refused["sysD"].choices == ("unjudged",)  # structured: each front names its own control
     assert list(systems.means["run"]) == ["sysA", "sysB", "sysC"]
-    zero = compute_agreement(project, project.pools.version(1), RATINGS, K2.with_(unjudged=UnjudgedPolicy.ZERO)).systems
+    zero = compute_agreement(
+        project, project.pools.version(1), RATINGS, K2.with_(unjudged=UnjudgedPolicy.ZERO), 2
+    ).systems
     assert zero.refused == {}
     assert zero.means.set_index("run").loc["sysD", "ana"] == 0.0
 
 
 def test_nothing_to_compare_is_said_in_words(project, tmp_path, write):
     lone = RATINGS[RATINGS["annotator"] == "ana"]
-    systems = compute_agreement(project, project.pools.version(1), lone, K2).systems
+    systems = compute_agreement(project, project.pools.version(1), lone, K2, 2).systems
     assert systems.why == "no query has an item rated by two or more annotators"
     assert systems.taus == [] and len(systems.means) == 0
     draft = project.pools.new_draft_from(1, annotator="lead")
-    systems = compute_agreement(project, draft, RATINGS, K2).systems
+    systems = compute_agreement(project, draft, RATINGS, K2, 2).systems
     assert systems.why == "pool version 2 is a draft: systems are compared on a frozen version"
     with Project.create(tmp_path / "empty.ndcgproj", annotator="lead") as empty:
         empty.judgments.import_qrels(write("q.txt", QRELS), annotator="lead")
         version = freeze_draft(empty, annotator="lead")
-        assert compute_agreement(empty, version, RATINGS, K2).systems.why == "no run is imported"
+        assert compute_agreement(empty, version, RATINGS, K2, 2).systems.why == "no run is imported"
 
 
 def test_kendall_tau_degenerate_cases():
@@ -141,17 +143,17 @@ def test_kendall_tau_degenerate_cases():
 
 
 def test_the_manifest_names_the_version_annotators_and_settings(project):
-    result = compute_agreement(project, project.pools.version(1), RATINGS, K2)
+    result = compute_agreement(project, project.pools.version(1), RATINGS, K2, 2)
     manifest = result.manifest()
     assert manifest["pool_version"] == 1 and manifest["pool_hash"] == project.pools.version(1).hash
     assert manifest["annotators"] == ["ana", "ben"]
     assert manifest["shared_items"] == 3
-    assert manifest["systems"]["settings"]["text"] == K2.with_(scale=project.scale).to_text()
+    assert manifest["systems"]["settings"]["text"] == K2.with_(scale=project.scale).to_text(2)
     assert manifest["systems"]["judges"] == [CONSENSUS, "ana", "ben"]
 
 
 def test_export_writes_every_table_and_a_manifest_with_their_hashes(project, tmp_path):
-    result = compute_agreement(project, project.pools.version(1), RATINGS, K2)
+    result = compute_agreement(project, project.pools.version(1), RATINGS, K2, 2)
     folder = tmp_path / "agreement"
     written = export_agreement(result, folder)
     assert sorted(p.name for p in written) == sorted(AGREEMENT_FILES)
@@ -174,7 +176,7 @@ def test_export_writes_every_table_and_a_manifest_with_their_hashes(project, tmp
 
 def test_export_neutralises_names_a_spreadsheet_would_run(project, tmp_path):
     evil = RATINGS.replace({"annotator": {"ben": "=cmd()"}})
-    result = compute_agreement(project, project.pools.version(1), evil, K2)
+    result = compute_agreement(project, project.pools.version(1), evil, K2, 2)
     export_agreement(result, tmp_path / "out")
     text = (tmp_path / "out" / "systems_means.csv").read_text(encoding="utf-8")
     assert text.splitlines()[0] == '"run","consensus","\'=cmd()","ana"'
@@ -225,12 +227,12 @@ def test_one_agreeing_item_is_no_duplicate_and_the_line_without_one_names_who_re
     from ndcg_desktop.tasks.agreement import DUPLICATE_MIN_ITEMS
 
     one = [("q1", "A", "ana", 3), ("q1", "A", "ben", 2), ("q1", "B", "ben", 1), ("q1", "B", "model:smollm2", 1)]
-    result = compute_agreement(project, project.pools.version(1), _ratings(one), K2)
+    result = compute_agreement(project, project.pools.version(1), _ratings(one), K2, 2)
     assert (result.duplicates, result.deduplicated, result.warnings()) == ((), None, [])
     # ben and model:m alike on ten items no one else rated; ana rated other items: without ben, nobody shares one
     alike = [("q3", f"M{i}", name, i % 4) for i in range(DUPLICATE_MIN_ITEMS) for name in ("ben", "model:m")]
     ana = [("q4", f"N{i}", "ana", 1) for i in range(3)]
-    result = compute_agreement(project, project.pools.version(1), _ratings(alike + ana), K2)
+    result = compute_agreement(project, project.pools.version(1), _ratings(alike + ana), K2, 2)
     assert result.warnings() == [
         f"ben and model:m gave the same grade on every one of the {DUPLICATE_MIN_ITEMS} items both rated (at least "
         f"{DUPLICATE_MIN_ITEMS}: one file imported twice, or one person under two names?); the figures above count "
@@ -276,7 +278,7 @@ def test_the_result_carries_the_figures_without_the_duplicate_as_krippendorff_gi
 def test_one_shared_item_gives_a_caveat_on_alpha_and_the_kappas(project):
     """ana and ben share one item and differ: the kappas and alpha are 0, which says nothing about two people."""
     one = RATINGS[(RATINGS["query_id"] == "q2") | ((RATINGS["doc_id"] == "A") & (RATINGS["query_id"] == "q1"))]
-    result = compute_agreement(project, project.pools.version(1), one, K2)
+    result = compute_agreement(project, project.pools.version(1), one, K2, 2)
     assert result.report.overall.items == 1
     assert result.report.overall.pairs[0].kappa_linear.value == 0.0  # what was printed without a word
     assert caveats(result.report, result.systems)[0] == (
@@ -293,7 +295,7 @@ def test_kendalls_tau_over_few_runs_gives_a_caveat(project, tmp_path, write, run
         freeze_draft(few, annotator="lead")
         for name in list(RUNS)[:runs]:
             few.runs.import_run(write(f"{name}.run", RUNS[name]), name=name, annotator="lead")
-        result = compute_agreement(few, few.pools.version(1), RATINGS, K2)
+        result = compute_agreement(few, few.pools.version(1), RATINGS, K2, 2)
     assert len(result.systems.means) == runs
     values = {2: "1 or -1", 3: "1, 1/3, -1/3 or -1"}[runs]
     assert caveats(result.report, result.systems)[-1] == (
@@ -310,6 +312,6 @@ def test_enough_shared_items_and_runs_give_no_caveat(project, write):
     project.runs.import_run(
         write("sysD.run", "q1 Q0 B 1 3 t\nq1 Q0 A 2 2 t\nq2 Q0 Y 1 3 t\n"), name="sysD", annotator="lead"
     )
-    result = compute_agreement(project, project.pools.version(1), pd.concat([RATINGS, many]), K2)
+    result = compute_agreement(project, project.pools.version(1), pd.concat([RATINGS, many]), K2, 2)
     assert len(result.systems.means) == 4 and result.report.overall.items >= FEW_SHARED_ITEMS
     assert caveats(result.report, result.systems) == []

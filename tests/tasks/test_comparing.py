@@ -17,13 +17,13 @@ def test_each_k_equals_score_run_at_that_k(two_versions, unjudged):
     ks = [1, 2, 3]
     seen: list[tuple[int, int]] = []
     with Project.open(two_versions, read_only=True) as project:
-        base = EvalSettings(k=10, unjudged=unjudged, scale=project.scale)
+        base = EvalSettings(unjudged=unjudged, scale=project.scale)
         result = compare_project(
             project, ["x", "y"], 2, ks, base, StatsSettings(resamples=200), progress=lambda d, t: seen.append((d, t))
         )
         for name in ("x", "y"):
             for k in ks:
-                alone = score_run(project, name, 2, base.with_(k=k), record=False, bounds=True)
+                alone = score_run(project, name, 2, base, k, record=False, bounds=True)
                 together = result.evaluations[name][k]
                 pd.testing.assert_frame_equal(together.per_query, alone.evaluation.per_query, check_exact=True)
                 pd.testing.assert_frame_equal(together.per_position, alone.evaluation.per_position, check_exact=True)
@@ -41,17 +41,17 @@ def test_score_run_at_is_score_run_at_each_k_with_one_whole_ranking(two_versions
 
     ks = [2, 1, 3]
     with Project.open(two_versions, read_only=True) as project:
-        base = EvalSettings(k=10, unjudged=unjudged, scale=project.scale)
+        base = EvalSettings(unjudged=unjudged, scale=project.scale)
         together = score_run_at(project, "x", 2, base, ks, rankings=True, bounds=True)
         assert list(together) == ks
         for k in ks:
-            alone = score_run(project, "x", 2, base.with_(k=k), record=False, bounds=True, rankings=True)
+            alone = score_run(project, "x", 2, base, k, record=False, bounds=True, rankings=True)
             mine = together[k]
             assert (mine.run_name, mine.version, mine.evaluation_id) == (alone.run_name, alone.version, None)
             pd.testing.assert_frame_equal(mine.evaluation.per_query, alone.evaluation.per_query, check_exact=True)
             assert {**mine.evaluation.manifest, "created": None} == {**alone.evaluation.manifest, "created": None}
             pd.testing.assert_frame_equal(mine.bounds, alone.bounds, check_exact=True)
-        first = score_run(project, "x", 2, base.with_(k=ks[0]), record=False, rankings=True).rankings
+        first = score_run(project, "x", 2, base, ks[0], record=False, rankings=True).rankings
         assert all(s.rankings is together[ks[0]].rankings for s in together.values())  # one per run
         judged = {"A", "B", "C", "E", "F", "G"}
         for query in ("q1", "q2", "no such query"):

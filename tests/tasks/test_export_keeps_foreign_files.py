@@ -54,8 +54,8 @@ def _window_export(tmp_path: Path, target: Path) -> int:
             project.runs.import_run(tmp_path / "b.run", name="b", annotator="ann")
     with Project.open(path) as project:
         first, second = (
-            score_run(project, "a", None, EvalSettings(k=2)),
-            score_run(project, "b", None, EvalSettings(k=2)),
+            score_run(project, "a", None, EvalSettings(), 2),
+            score_run(project, "b", None, EvalSettings(), 2),
         )
     table = pd.DataFrame({"query_id": ["q1"], "ndcg_a": [0.5], "ndcg_b": [0.25], "difference": [-0.25]})
     try:

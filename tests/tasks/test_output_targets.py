@@ -71,8 +71,8 @@ def setup(tmp_path: Path, write) -> Iterator[tuple[Path, ScoreResult]]:
         freeze_draft(project, annotator="ann")
         project.runs.import_run(write("r.txt", RUN), name="sys", annotator="ann")
         project.runs.import_run(write("r2.txt", RUN), name="other", annotator="ann")
-        settings = EvalSettings(k=2)
-        first, second = score_run(project, "sys", None, settings), score_run(project, "other", None, settings)
+        settings = EvalSettings()
+        first, second = score_run(project, "sys", None, settings, 2), score_run(project, "other", None, settings, 2)
     table = pd.DataFrame({"query_id": ["q1"], "ndcg_a": [0.5], "ndcg_b": [0.25], "difference": [-0.25]})
     yield path, ScoreResult(first, second, table)
 

@@ -76,16 +76,16 @@ def test_a_simulation_on_cranfield_counts_what_an_independent_read_counts(data_d
     assert (row["judged"], row["relevant_found"]) == (judged, relevant)
     assert row["budget_share"] == 0.1 and row["strategy"] == "depth()"
     # the full means are ndcg score --unjudged zero's
-    settings = BASE.with_(k=k, unjudged=UnjudgedPolicy.ZERO, unknown_queries=UnknownQueryPolicy.IGNORE)
+    settings = BASE.with_(unjudged=UnjudgedPolicy.ZERO, unknown_queries=UnknownQueryPolicy.IGNORE)
     for name, run in zip(pool.names, pool.runs, strict=True):
-        full = evaluate(pool.oracle, run, settings).summary["mean_ndcg"]
+        full = evaluate(pool.oracle, run, settings, k).summary["mean_ndcg"]
         got = result.means[(result.means["run"] == name)]["mean_full"].iloc[0]
         assert got == pytest.approx(full, abs=1e-12)
     # the partial mean: the chosen documents with their grades, against an independently built qrels
     rows = [(q, d, grades.get((q, d), 0)) for q, docs in chosen.items() for d in docs]
     frame = pd.DataFrame(rows, columns=["query_id", "doc_id", "grade"]).assign(line=range(1, len(rows) + 1))
     partial = Qrels(frame, Source("partial", "0" * 64, "test"))
-    per_query = evaluate(partial, pool.runs[0], settings).per_query
+    per_query = evaluate(partial, pool.runs[0], settings, k).per_query
     n_queries = len(set(qrels["query_id"]))  # queries with nothing chosen: zero IDCG, 0 in the mean
     expected = per_query["ndcg"].sum() / n_queries
     assert result.means.iloc[0]["mean"] == pytest.approx(expected, abs=1e-12)

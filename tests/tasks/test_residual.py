@@ -18,7 +18,7 @@ import pytrec_eval
 
 from ndcg_desktop import api
 from ndcg_desktop.cli.main import main
-from ndcg_desktop.domain import EvalSettings
+from ndcg_desktop.domain import Cutoffs, EvalSettings
 from ndcg_desktop.scoring.stats import StatsSettings
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.comparing import compare_project
@@ -206,11 +206,11 @@ def test_compare_project_residual_scores_each_run_as_score_does(rounds, capsys):
 
 
 def test_the_task_is_the_one_path_check_score_and_compare(rounds):
-    settings = EvalSettings(k=K, unjudged="zero", unknown_queries="ignore")
+    settings = EvalSettings(unjudged="zero", unknown_queries="ignore")
     with Project.open(rounds["path"], read_only=True) as project:
-        checked = check_run(project, "beta", 3, settings, residual_from=2)
-        scored = score_run(project, "beta", 3, settings, residual_from=2, record=False)
-        compared = compare_project(project, ["alpha", "beta"], 3, [K], settings, StatsSettings(resamples=200),
+        checked = check_run(project, "beta", 3, settings, K, residual_from=2)
+        scored = score_run(project, "beta", 3, settings, K, residual_from=2, record=False)
+        compared = compare_project(project, ["alpha", "beta"], 3, Cutoffs([K]), settings, StatsSettings(resamples=200),
                                    residual_from=2)  # fmt: skip
     expected = _by_hand(rounds, 3, 2, "beta")
     assert checked.residual is not None and checked.residual.run_documents_removed == expected["run_documents_removed"]
@@ -264,9 +264,9 @@ def test_rule21_hand_worked_residual_example(tmp_path, write):
         project.runs.import_run(
             write("run.txt", "q1 Q0 C 1 3.0 s\nq1 Q0 D 2 2.0 s\nq1 Q0 B 3 1.0 s\n"), name="sys", annotator="ann"
         )
-        settings = EvalSettings(k=2)
-        whole = score_run(project, "sys", 2, settings, record=False).evaluation
-        left = score_run(project, "sys", 2, settings, residual_from=1, record=False)
+        settings = EvalSettings()
+        whole = score_run(project, "sys", 2, settings, 2, record=False).evaluation
+        left = score_run(project, "sys", 2, settings, 2, residual_from=1, record=False)
     finally:
         project.close()
     # Against version 2: [C, D] over the universe A=3, B=2, C=1, D=0.
@@ -291,7 +291,7 @@ def test_the_views_sessions_hold_the_residual_choice_and_score_through_the_task(
     from ndcg_desktop.sessions.runs import RunsSession
     from ndcg_desktop.sessions.scores import ScoresSession
 
-    settings = EvalSettings(k=10, unjudged="zero", unknown_queries="ignore")
+    settings = EvalSettings(unjudged="zero", unknown_queries="ignore")
     with Project.open(rounds["path"], read_only=True) as project:
         expected = score_run(project, "alpha", 3, settings, residual_from=1, record=False).evaluation.summary
         scores = ScoresSession()

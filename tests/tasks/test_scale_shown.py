@@ -44,9 +44,9 @@ def test_the_base_settings_carry_another_scale():
 
 
 def test_scoring_and_checking_name_the_versions_scale(project):
-    assert SHOWN in score_run(project, "x", 1, BASE, record=False).evaluation.settings.to_text()
+    assert SHOWN in score_run(project, "x", 1, BASE, record=False).evaluation.settings.to_text(10)
     assert SHOWN in score_run_at(project, "x", 1, BASE, [5, 10])[5].evaluation.manifest["settings"]["text"]
-    assert SHOWN in check_run(project, "x", 1, BASE).settings.to_text()
+    assert SHOWN in check_run(project, "x", 1, BASE).settings.to_text(10)
 
 
 def test_comparing_runs_names_the_versions_scale(project):

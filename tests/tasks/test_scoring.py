@@ -23,7 +23,7 @@ def project(stored):
 
 
 def test_check_counts_flags_against_the_frozen_version(project):
-    checked = check_run(project, "sys", 1, EvalSettings(k=2))
+    checked = check_run(project, "sys", 1, EvalSettings(), 2)
     assert (checked.run_name, checked.pool_version, checked.pool_hash) == ("sys", 1, project.pools.version(1).hash)
     # X at position 2 of q1 and Y at position 2 of q2: both unjudged, both in the top 2.
     assert (checked.report.unjudged_total, checked.report.unjudged_in_top_k) == (2, 2)
@@ -31,7 +31,7 @@ def test_check_counts_flags_against_the_frozen_version(project):
 
 
 def test_score_stamps_version_and_hash_and_records_the_evaluation(project):
-    scored = score_run(project, "sys", None, EvalSettings(k=3, unjudged="zero"))
+    scored = score_run(project, "sys", None, EvalSettings(unjudged="zero"), 3)
     manifest = scored.evaluation.manifest
     assert manifest["judgments"]["pool_version"] == 1
     assert manifest["judgments"]["pool_hash"] == project.pools.version(1).hash == scored.pool_hash
@@ -42,18 +42,19 @@ def test_score_stamps_version_and_hash_and_records_the_evaluation(project):
     q1 = scored.evaluation.per_query.set_index("query_id").loc["q1"]
     assert q1["ndcg"] == pytest.approx(dcg / idcg, abs=1e-12)
     rows = project.file.query("SELECT id, run_name, pool_version, settings FROM evaluations")
-    assert [tuple(r) for r in rows] == [(scored.evaluation_id, "sys", 1, scored.evaluation.settings.to_text())]
+    e = scored.evaluation
+    assert [tuple(r) for r in rows] == [(scored.evaluation_id, "sys", 1, e.settings.to_text(e.k))]
 
 
 def test_refused_policy_is_an_input_error(project):
     with pytest.raises(InputError, match="not in the judgment pool") as caught:
-        score_run(project, "sys", 1, EvalSettings(k=3))
+        score_run(project, "sys", 1, EvalSettings(), 3)
     assert "--" not in caught.value.located()  # the window shows this; the hint is the command line's
 
 
 def test_the_runs_reading_comes_from_import_not_from_the_caller(project, write):
     project.runs.import_run(write("r2.txt", RUN), name="asc", ties=TiePolicy.DOCID_ASC, annotator="tester")
-    scored = score_run(project, "asc", 1, EvalSettings(k=3, unjudged="zero", ties="file-order", id_map="#"))
+    scored = score_run(project, "asc", 1, EvalSettings(unjudged="zero", ties="file-order", id_map="#"), 3)
     assert scored.evaluation.settings.ties.value == "docid-asc" and scored.evaluation.settings.id_map is None
     assert project.runs.run_info("asc").reading.ties.value == "docid-asc"
 
@@ -64,10 +65,10 @@ def test_cli_score_project_records_and_refuses_another_reading(project, capsys):
     assert main(["score", "--project", path, "--run-name", "sys", "--unjudged", "zero", "--k", "3", "--json"]) == 0
     cli = json.loads(capsys.readouterr().out)
     with Project.open(path) as p:
-        expected = score_run(p, "sys", 1, EvalSettings(k=3, unjudged="zero"), record=False)
+        expected = score_run(p, "sys", 1, EvalSettings(unjudged="zero"), 3, record=False)
         rows = p.file.query("SELECT run_name, pool_version, settings FROM evaluations")
     assert cli["summary"] == expected.evaluation.summary
-    assert [tuple(r) for r in rows] == [("sys", 1, expected.evaluation.settings.to_text())]
+    assert [tuple(r) for r in rows] == [("sys", 1, expected.evaluation.settings.to_text(expected.evaluation.k))]
     assert main(["score", "--project", path, "--run-name", "sys", "--unjudged", "zero", "--ties", "docid-asc"]) == 2
     err = capsys.readouterr().err.strip()
     assert err == (
@@ -104,14 +105,14 @@ def test_a_stored_run_is_scored_by_hashed_keys_and_falls_back_to_exact_codes_on_
         monkeypatch.setattr(
             stored_runs, "_stored_doc_ids", lambda run: pa.DictionaryArray.from_arrays(pa.array(run.d), run.docs)
         )
-    settings = EvalSettings(k=3, unjudged="zero", duplicates="first")
+    settings = EvalSettings(unjudged="zero", duplicates="first")
     from_files = evaluate(
-        read_qrels(write("fq.txt", COLLIDING_QRELS)), read_run(write("fr.txt", COLLIDING_RUN)), settings
+        read_qrels(write("fq.txt", COLLIDING_QRELS)), read_run(write("fr.txt", COLLIDING_RUN)), settings, 3
     )
     project = stored(COLLIDING_QRELS, COLLIDING_RUN)
     kept = project.runs.load_run("sys")[0]
     assert (kept.doc_column is not None) == (stored_as == "rows")
-    honest = score_run(project, "sys", 1, settings).evaluation
+    honest = score_run(project, "sys", 1, settings, 3).evaluation
     hashed: list[int] = []
     real = ranking.identity_keys
 
@@ -120,7 +121,7 @@ def test_a_stored_run_is_scored_by_hashed_keys_and_falls_back_to_exact_codes_on_
         return real(strings, rows)
 
     monkeypatch.setattr(ranking, "identity_keys", counted)
-    assert score_run(project, "sys", 1, settings).evaluation.per_query.equals(honest.per_query)
+    assert score_run(project, "sys", 1, settings, 3).evaluation.per_query.equals(honest.per_query)
     assert hashed[0] == (7 if stored_as == "rows" else 6)  # every row's ID, or the six distinct ones
     calls: list[int] = []
 
@@ -130,7 +131,7 @@ def test_a_stored_run_is_scored_by_hashed_keys_and_falls_back_to_exact_codes_on_
         return (keys if rows is None else keys[rows]), False
 
     monkeypatch.setattr(ranking, "identity_keys", colliding)
-    collided = score_run(project, "sys", 1, settings).evaluation
+    collided = score_run(project, "sys", 1, settings, 3).evaluation
     assert calls  # the bad keys were used, then given up for exact codes
     for frame in ("per_query", "per_position"):
         assert getattr(collided, frame).equals(getattr(honest, frame))

@@ -220,9 +220,9 @@ class AgreementView(QWidget):
         self.version_box.setAccessibleName(translate("agreement", "Pool version"))
         self.version_box.setMinimumContentsLength(22)
         self.version_box.activated.connect(lambda _i: self.session.set_version(self.version_box.currentData()))
-        self.k = QSpinBox(minimum=1, maximum=10_000, value=self.session.settings.k)
+        self.k = QSpinBox(minimum=1, maximum=10_000, value=self.session.k)
         self.k.setAccessibleName(translate("agreement", "Cutoff K"))
-        self.k.valueChanged.connect(lambda value: self.session.set_settings(k=value))
+        self.k.valueChanged.connect(self.session.set_k)
         self.gain = QComboBox()
         self.gain.setAccessibleName(translate("agreement", "Gain"))
         for g in Gain:
@@ -562,7 +562,7 @@ class AgreementView(QWidget):
                     "agreement",
                     "Mean nDCG over the {count} queries in which two or more annotators rated an item; an annotator's "
                     "grades replace the consensus on the items they rated. {settings}",
-                ).format(count=len(systems.queries), settings=describe_settings(result.settings))
+                ).format(count=len(systems.queries), settings=describe_settings(result.settings, result.k))
                 + refused
             )
         fields = {f"j{i}": judge_names.get(judge, judge) for i, judge in enumerate(systems.judges)}

@@ -370,7 +370,7 @@ class PoolDiffDialog(QDialog):
         )
         self.refused.setToolTip("\n".join(f"{name}: {why.error.located()}" for name, why in diff.refused.items()))
         self.refused.setVisible(bool(refused))
-        self.settings_line.setText(diff.settings.to_text())
+        self.settings_line.setText(diff.settings.to_text(diff.k))
 
     def _narrow(self, current: Any) -> None:
         """Show only the items of the query selected on the left (all when none is)."""

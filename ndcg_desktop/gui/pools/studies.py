@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from ndcg_desktop.domain import InputError
+from ndcg_desktop.domain.choices import DEFAULT_K
 from ndcg_desktop.gui.charts import IDEAL_COLOUR, OTHER_COLOUR, RUN_COLOUR, _ChartView, _line
 from ndcg_desktop.gui.file_dialogs import folder
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
@@ -205,7 +206,7 @@ class _StudyDialog(QDialog):
         self.runs.setMaximumHeight(76)
         self.pool_depth = QSpinBox(minimum=1, maximum=10_000, value=100)
         self.pool_depth.setAccessibleName(translate("analysis", "Pool depth"))
-        self.cutoff = QSpinBox(minimum=1, maximum=10_000, value=10)
+        self.cutoff = QSpinBox(minimum=1, maximum=10_000, value=DEFAULT_K)
         self.cutoff.setAccessibleName(translate("analysis", "K"))
         self.form = QFormLayout()
         self.form.addRow(translate("analysis", "Runs"), self.runs)

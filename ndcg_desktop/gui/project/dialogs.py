@@ -137,9 +137,9 @@ class NewProjectDialog(QDialog):
     def __init__(self, annotator: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(translate("dialogs", "New project"))
-        self.low = QSpinBox(minimum=-1, maximum=9, value=0)
+        self.low = QSpinBox(minimum=-1, maximum=9, value=GradeScale().low)
         self.low.setAccessibleName(translate("dialogs", "Lowest grade"))
-        self.high = QSpinBox(minimum=0, maximum=9, value=3)
+        self.high = QSpinBox(minimum=0, maximum=9, value=GradeScale().high)
         self.high.setAccessibleName(translate("dialogs", "Highest grade"))
         self.annotator = QLineEdit(annotator)
         self.annotator.setPlaceholderText(translate("dialogs", "Your name, recorded with every grade"))

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from ndcg_desktop.domain import Gain, InputError, ZeroIdcgPolicy
+from ndcg_desktop.domain.choices import DEFAULT_K
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_label, tip_headers
 from ndcg_desktop.gui.scores.pickers import fill_residual_box
@@ -92,7 +93,7 @@ class RunsInputs(QWidget):
                 "judgments before scoring, as TREC-COVID scored its later rounds",
             )
         )
-        self.ks = QLineEdit("10")
+        self.ks = QLineEdit(str(DEFAULT_K))
         self.ks.setAccessibleName(translate("runs", "Cut-offs K"))
         self.ks.setToolTip(translate("runs", "One or more cut-offs, separated by commas: 5,10,20"))
         self.ks.setMaximumWidth(120)

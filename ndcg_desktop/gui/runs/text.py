@@ -17,7 +17,7 @@ translate = QCoreApplication.translate
 def settings_text(comparison: RunsComparison) -> str:
     """:meth:`RunsComparison.settings_line` in the window's words (in English, the line itself)."""
     ks = ",".join(str(k) for k in comparison.ks)
-    spec = comparison.settings.to_text().split("(", 1)[1]
+    spec = comparison.settings.spec()
     stats = comparison.stats
     other = "percentile" if stats.ci_method == "bca" else "bca"
     described = translate(
@@ -44,7 +44,7 @@ def settings_text(comparison: RunsComparison) -> str:
         else translate("runs", "all pairs")
     )
     separator = translate("analysis", "; ", "separator between problems")
-    parts = [f"nDCG@{ks}({spec}; {described}{separator}{against}"]
+    parts = [f"nDCG@{ks}({spec}); {described}{separator}{against}"]
     if comparison.bound_note:
         parts.append(comparison.bound_note)  # the command line's note (the window's runs come with a scale)
     if comparison.choices_note:

@@ -74,7 +74,7 @@ class HistoryPanel(QWidget):
                     "run_name": saved.run_name,
                     "version_text": version_text,
                     "mean_ndcg": saved.manifest.get("counts", {}).get("mean_ndcg"),
-                    "settings_text": describe_settings(EvalSettings.parse(saved.settings)),
+                    "settings_text": describe_settings(*EvalSettings.parse(saved.settings)),
                 }
             )
         self.model.load(pd.DataFrame(rows, columns=["index", *[c[1] for c in HISTORY_COLUMNS]]))

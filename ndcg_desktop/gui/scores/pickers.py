@@ -7,6 +7,7 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QLabel, QPushButton, QSpinBox, QWidget
 
 from ndcg_desktop.domain import Gain, ZeroIdcgPolicy
+from ndcg_desktop.domain.choices import DEFAULT_K
 from ndcg_desktop.gui.scores.text import GAIN_TEXTS, keys_text
 from ndcg_desktop.sessions.scores import INPUTS, PROJECT, SETTINGS, ScoresSession
 from ndcg_desktop.tasks.project import PoolVersion
@@ -31,7 +32,7 @@ class InputsBar(QWidget):
         self.version_box.setAccessibleDescription(
             translate("analysis", "The frozen judgments the run is scored against")
         )
-        self.k = QSpinBox(minimum=1, maximum=10_000, value=10)
+        self.k = QSpinBox(minimum=1, maximum=10_000, value=DEFAULT_K)
         self.k.setAccessibleName(translate("analysis", "Cutoff K"))
         self.k.setAccessibleDescription(translate("analysis", "Only the first K documents of each ranking are scored"))
         self.gain = QComboBox()

@@ -178,7 +178,7 @@ class ResultsPanel(QWidget):
         self.owner.setText(scored_against(first.run_name, first.version, first.residual))
         self.settings_line.setText(
             translate("analysis", "{settings}; zero-IDCG: {zero_idcg} of {total}").format(
-                settings=describe_settings(e.settings), zero_idcg=s["zero_idcg"], total=s["queries_total"]
+                settings=describe_settings(e.settings, e.k), zero_idcg=s["zero_idcg"], total=s["queries_total"]
             )
         )
         mean = "—" if s["mean_ndcg"] is None else f"{s['mean_ndcg']:.4f}"

@@ -26,9 +26,9 @@ SEND = "send"
 SEND_TEXT = QT_TRANSLATE_NOOP("analysis", "send for judging (adds them to a draft)")
 
 
-def describe_settings(settings: EvalSettings) -> str:
-    """``EvalSettings.describe()`` in the interface language, part by part from the table of choices."""
-    parts = [f"nDCG@{settings.k}"]
+def describe_settings(settings: EvalSettings, k: int) -> str:
+    """``EvalSettings.describe(k)`` in the interface language, part by part from the table of choices."""
+    parts = [f"nDCG@{k}"]
     for choice in CHOICES:
         word = translate("analysis", choice.words[getattr(settings, choice.name).value])
         parts.append(translate("analysis", choice.shown).format(word))
@@ -46,7 +46,7 @@ def missing_sentences(report: FlagReport, settings: EvalSettings) -> list[str]:
     """``FlagReport.missing()`` in the interface language."""
     sentences = {
         "unjudged": translate("analysis", "{count} unjudged documents ({top} in the top {k}) need a policy").format(
-            count=report.unjudged_total, top=report.unjudged_in_top_k, k=settings.k
+            count=report.unjudged_total, top=report.unjudged_in_top_k, k=report.k
         ),
         "duplicates": translate("analysis", "{count} duplicate documents need a policy").format(
             count=report.duplicates
