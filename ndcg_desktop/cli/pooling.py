@@ -13,7 +13,6 @@ from ndcg_desktop.cli.options import add_choice_option, add_k_option, settings_o
 from ndcg_desktop.domain import GradeScale, InputError
 from ndcg_desktop.domain.settings import MAX_K
 from ndcg_desktop.formats.choices import ORDER_CHOICES, QRELS_FORMATS, RUN_FORMATS
-from ndcg_desktop.tasks.advice import frozen_version
 
 _SCORING_CHOICES = ("gain", "duplicates", "zero_idcg", "ties")  # unjudged, unknown queries, query set: fixed
 
@@ -136,6 +135,7 @@ def _run(args: argparse.Namespace, study: Any) -> Any:
     if loaded is not None:
         return study(*loaded)
     from ndcg_desktop.tasks.pool_runs import pool_runs_from_project
+    from ndcg_desktop.tasks.advice import frozen_version
     from ndcg_desktop.tasks.project import Project
 
     with Project.open(args.project, read_only=True) as project:

@@ -95,7 +95,7 @@ def test_every_store_function_that_writes_an_audit_row_takes_the_name_it_records
     assert {
         "judgments:JudgmentRepository.set_grade",
         "judgments:JudgmentRepository.set_note",
-        "judgments:JudgmentRepository.freeze",
+        "judgments:JudgmentRepository.record_freeze",
         "judgments:JudgmentRepository.import_qrels",
         "pools:PoolRepository.ensure_draft",
         "pools:PoolRepository.mark_frozen",
