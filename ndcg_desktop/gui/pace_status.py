@@ -63,7 +63,11 @@ class PaceLabel(QLabel):
             if self.project is project:
                 self.show_report(report)
 
-        self._task = run_in_background(work, done, lambda message: self.setText(message))
+        def failed(message: str) -> None:
+            if self.project is project:  # not a project closed meanwhile (its label may be gone with its window)
+                self.setText(message)
+
+        self._task = run_in_background(work, done, failed)
 
     def show_report(self, report: PaceReport) -> None:
         self.report = report

@@ -82,6 +82,7 @@ def writes(method: F) -> F:
 
 
 def is_write(member: object) -> bool:
+    """Whether ``member`` is marked :func:`writes`: what the architecture test collects instead of a list."""
     return bool(getattr(member, "writes", False))
 
 

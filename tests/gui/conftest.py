@@ -44,9 +44,8 @@ def small_project(tmp_path) -> Path:
         p.texts.import_documents(tmp_path / "d.jsonl")
         p.judgments.import_qrels(tmp_path / "j.qrels", negative_as_ungraded=True, annotator="tester")
         p.runs.import_run(tmp_path / "r.run", name="sys", annotator="tester")
-        p.judgments.set_judging_order(
-            "doc_id"
-        )  # tests walk the pool in document-ID order; blind order has its own tests
+        # tests walk the pool in document-ID order; blind order has its own tests
+        p.judgments.set_judging_order("doc_id")
     return path
 
 

@@ -43,9 +43,7 @@ def test_the_freeze_summary_counts_what_would_be_frozen_once_the_ungraded_are_re
 
     with Project.open(small_project) as project:
         preview = freeze_preview(project, 1)
-        frozen = project.pools.pool_items(1).dropna(
-            subset=["grade"]
-        )  # what removing the ungraded leaves, counted apart
+        frozen = project.pools.pool_items(1).dropna(subset=["grade"])  # what removing the ungraded leaves
     assert preview.kept(remove_ungraded=False) == (2, 5)
     assert preview.kept(remove_ungraded=True) == (frozen["query_id"].nunique(), len(frozen)) == (1, 2)
     dialog = FreezeDialog(preview)

@@ -56,9 +56,8 @@ def test_the_judging_order_is_recorded_in_the_project(tmp_path):
     path = tmp_path / "p.ndcgproj"
     with Project.create(path, annotator="carol") as p:
         assert p.judgments.judging_order() == "blind"  # the default: blind judging
-        p.judgments.set_judging_order(
-            "doc_id"
-        )  # which orders there are is the use case's rule: tests/tasks/test_grading.py
+        # which orders there are is the use case's rule: tests/tasks/test_grading.py
+        p.judgments.set_judging_order("doc_id")
     with Project.open(path, read_only=True) as p:
         assert p.judgments.judging_order() == "doc_id"
 

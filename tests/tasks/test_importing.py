@@ -27,10 +27,8 @@ def test_negative_grades_are_refused_by_default_with_file_and_line(tmp_path, wri
             caught.value.located() == f"{path}:2: grade -1 is outside the scale 0..3 (trec_eval's negative grade: "
             "pooled but not judged)"
         )
-        assert (project.pools.draft(), project.pools.versions()) == (
-            None,
-            [],
-        )  # nothing written: not even an empty draft
+        # nothing written: not even an empty draft
+        assert (project.pools.draft(), project.pools.versions()) == (None, [])
         report = import_judgments(project, path, negative=NegativeGrades.UNGRADED, annotator="ann")
         assert (report.version, report.added, report.ungraded, report.graded) == (1, 2, 1, 1)
 
@@ -161,9 +159,8 @@ def test_into_a_project_with_only_frozen_versions_the_new_draft_copies_the_lates
             ["q1", "A", "cy", 2], ["q1", "A", "import:pool.qrels", 3], ["q1", "B", "import:pool.qrels", 0],
             ["q1", "E", "cy", 1],
         ]  # fmt: skip
-        assert (
-            project.pools.version(1).frozen and len(project.pools.pool_items(1)) == 2
-        )  # the frozen version is as it was
+        # the frozen version is as it was
+        assert project.pools.version(1).frozen and len(project.pools.pool_items(1)) == 2
 
 
 def test_the_same_file_under_a_second_name_is_reported_as_identical(tmp_path, write):
