@@ -331,9 +331,9 @@ def test_send_for_judging_previews_exactly_what_it_adds_then_undoes(
 
     real_apply = view_module.apply_send_for_judging
 
-    def apply(project, plan):
+    def apply(project, plan, **who):
         calls.append(threading.current_thread())
-        return real_apply(project, plan)
+        return real_apply(project, plan, **who)
 
     monkeypatch.setattr(view_module, "apply_send_for_judging", apply)
     from ndcg_desktop.gui.scores import send as send_module
