@@ -15,7 +15,7 @@ from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import GradeScale
 from ndcg_desktop.store.core import ProjectFile, now
 from ndcg_desktop.store.pools import DraftTarget, PoolRepository, PoolVersion
-from ndcg_desktop.store.schema import HANDOUT_FORMAT, RATINGS_FORMAT, person_rating
+from ndcg_desktop.store.schema import HANDOUT_FORMAT, RATINGS_FORMAT, person_rating, unsettled_items
 from ndcg_desktop.store.team import adjudication_counts, annotator_digests, ratings_digest
 from ndcg_desktop.store.undo import Left, Taken, capture, items_scope
 
@@ -93,7 +93,7 @@ class RatingRepository:
         """How many items of a version have differing ratings and no adjudicated grade yet."""
         if not self.available:
             return 0
-        return int(self.file.query(_UNSETTLED_COUNT, (version, version))[0][0])
+        return int(self.file.conn.execute(_UNSETTLED_COUNT, {"v": version}).fetchone()[0])
 
     def add_ratings(self, incoming: pd.DataFrame, *, version: int, source: str) -> dict[str, int]:
         """Add or update ratings in a draft, in one transaction; items whose grades changed are settled again.
@@ -269,7 +269,7 @@ class RatingRepository:
             (version, f"rating ({source})"[:200], stamp),
         )
         settled = self._settle(conn, version, stamp)
-        unsettled = int(conn.execute(_UNSETTLED_COUNT, (version, version)).fetchone()[0])
+        unsettled = int(conn.execute(_UNSETTLED_COUNT, {"v": version}).fetchone()[0])
         conn.execute("DELETE FROM incoming_ratings")
         conn.execute("DROP TABLE temp.changed_ratings")
         new, changed, total = int(counts[0]) - int(counts[1]), int(counts[1]), int(counts[2])
@@ -382,12 +382,7 @@ class RatingRepository:
         if not self.available:
             return set()
         rows = self.file.conn.execute(
-            "SELECT r.doc_id FROM ratings r JOIN judgments j ON (j.version, j.query_id, j.doc_id) = "
-            "(r.version, r.query_id, r.doc_id) WHERE r.version = ? AND r.query_id = ? AND j.grade IS NULL AND "
-            + person_rating("r")
-            + " "
-            "GROUP BY r.doc_id HAVING min(r.grade) != max(r.grade)",
-            (version, query_id),
+            f"SELECT doc_id FROM ({unsettled_items(one_query=True)})", {"v": version, "q": query_id}
         )
         return {str(doc_id) for (doc_id,) in rows}
 
@@ -499,14 +494,7 @@ def _join_items(conn: Any, version: int, items: pd.DataFrame, user: str, stamp: 
     return int(added)
 
 
-# Items whose ratings differ and whose grade is not settled yet.
-_UNSETTLED_COUNT = (
-    "SELECT count(*) FROM judgments j JOIN (SELECT query_id, doc_id FROM ratings WHERE version = ? AND "
-    + person_rating()
-    + " "
-    "GROUP BY query_id, doc_id HAVING min(grade) != max(grade)) d ON d.query_id = j.query_id AND d.doc_id = j.doc_id "
-    "WHERE j.version = ? AND j.grade IS NULL"
-)
+_UNSETTLED_COUNT = f"SELECT count(*) FROM ({unsettled_items()})"
 
 
 def _stage(conn: Any, table: str, insert: str, frame: pd.DataFrame, columns: dict[str, Any]) -> None:
