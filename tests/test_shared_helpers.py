@@ -8,6 +8,7 @@ These checks read the test files' source, so a new copy fails here and points at
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from pathlib import Path
 
 from tests import helpers
@@ -35,6 +36,17 @@ def where(path: Path, node: ast.AST) -> str:
     return f"{path.relative_to(TESTS.parent)}:{getattr(node, 'lineno', 0)}"
 
 
+def calls_outside_helpers(matches: Callable[[ast.Call], bool]) -> list[str]:
+    """Where a test file other than tests/helpers.py makes a call that ``matches``."""
+    return [
+        where(path, call)
+        for path, tree in modules().items()
+        if path != HELPERS
+        for call in ast.walk(tree)
+        if isinstance(call, ast.Call) and matches(call)
+    ]
+
+
 def test_a_fixture_holding_the_project_open_in_another_process_is_defined_once():
     held = [
         where(path, node)
@@ -50,13 +62,7 @@ def test_a_fixture_holding_the_project_open_in_another_process_is_defined_once()
 
 
 def test_another_clients_write_lock_is_taken_only_by_the_shared_helper():
-    taking = [
-        where(path, call)
-        for path, tree in modules().items()
-        if path != HELPERS
-        for call in ast.walk(tree)
-        if isinstance(call, ast.Call) and "BEGIN IMMEDIATE" in strings(call)
-    ]
+    taking = calls_outside_helpers(lambda call: "BEGIN IMMEDIATE" in strings(call))
     assert taking == [], ("use tests.helpers.write_lock", taking)
 
 
@@ -95,11 +101,5 @@ def test_raw_sql_on_a_project_file_is_run_by_the_shared_helpers():
 
 
 def test_a_models_answers_are_recorded_by_the_shared_helper():
-    starting = [
-        where(path, call)
-        for path, tree in modules().items()
-        if path != HELPERS
-        for call in ast.walk(tree)
-        if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "start_run"
-    ]
+    starting = calls_outside_helpers(lambda call: getattr(call.func, "attr", None) == "start_run")
     assert starting == [], ("use tests.helpers.model_rates or start_model_run", starting)
