@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
+from ndcg_desktop.domain.arrays import to_arrow
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.formats.cells import parse_numbers, separator_hint
 from ndcg_desktop.formats.common import split_fields
@@ -148,4 +149,4 @@ def _columns(data: bytes, lo: np.ndarray, hi: np.ndarray, width: int, keep: Sequ
     bounds[0], bounds[-1] = 0, len(data)
     bounds[1:-1:2], bounds[2:-1:2] = lo, hi
     pieces = pa.Array.from_buffers(pa.large_string(), len(bounds) - 1, [None, pa.py_buffer(bounds), pa.py_buffer(data)])
-    return {j: pieces.take(np.arange(2 * j + 1, 2 * len(lo), 2 * width)).cast(pa.string()) for j in keep}
+    return {j: pieces.take(to_arrow(np.arange(2 * j + 1, 2 * len(lo), 2 * width))).cast(pa.string()) for j in keep}
