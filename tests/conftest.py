@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pandas as pd
@@ -11,6 +12,7 @@ from hypothesis import settings
 
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.freezing import freeze_draft
+from tests.helpers import held_open
 
 if not os.environ.get("QT_QPA_PLATFORM"):  # unset or empty (Qt then picks xcb and aborts without a display)
     os.environ["QT_QPA_PLATFORM"] = "offscreen"  # before anything imports Qt
@@ -80,3 +82,10 @@ def two_versions(tmp_path, write):
         project.runs.import_run(write("x.txt", RUN_X), name="x", annotator="bob")
         project.runs.import_run(write("y.txt", RUN_Y), name="y", annotator="bob")
     return path
+
+
+@pytest.fixture
+def held(project: Path) -> Iterator[Path]:
+    """Another process holds the test module's ``project`` (a path) open for writing, as the window does."""
+    with held_open(project):
+        yield project

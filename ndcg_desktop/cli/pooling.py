@@ -134,8 +134,8 @@ def _run(args: argparse.Namespace, study: Any) -> Any:
     loaded = _pool(args)
     if loaded is not None:
         return study(*loaded)
-    from ndcg_desktop.tasks.pool_runs import pool_runs_from_project
     from ndcg_desktop.tasks.advice import frozen_version
+    from ndcg_desktop.tasks.pool_runs import pool_runs_from_project
     from ndcg_desktop.tasks.project import Project
 
     with Project.open(args.project, read_only=True) as project:

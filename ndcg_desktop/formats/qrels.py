@@ -19,14 +19,13 @@ from ndcg_desktop.domain.arrays import strings, to_arrow, to_numpy
 from ndcg_desktop.domain.data import JudgmentColumns, Qrels, Source
 from ndcg_desktop.domain.errors import Advice, InputError
 from ndcg_desktop.domain.settings import GradeScale
-from ndcg_desktop.formats.cells import brief, clean_ids, is_integer, parse_integers, separator_hint
+from ndcg_desktop.formats.cells import brief, clean_ids, is_integer, parse_integers
 from ndcg_desktop.formats.common import (
     QRELS_FORMATS,
     base_suffix,
     blank_comments,
     check_utf8,
     first_content_line,
-    iter_lines,
     iter_records,
     make_source,
     names_file_on_memory_error,
@@ -40,6 +39,7 @@ from ndcg_desktop.formats.common import (
     split_fields,
 )
 from ndcg_desktop.formats.large import read_large_separated
+from ndcg_desktop.formats.lines import read_fields
 from ndcg_desktop.formats.streams import as_file
 from ndcg_desktop.scoring.judged import any_repeat, id_keys, mix
 
@@ -167,23 +167,10 @@ def _read_trec(data: bytes, path: str | Path) -> _Cells:
 
 
 def _read_trec_slow(data: bytes, path: str | Path) -> _Cells:
-    """Line by line: names the first line with a wrong number of fields exactly."""
-    qids, dids, grades, rounds, lines = [], [], [], [], []
-    for number, text in iter_lines(data, path):
-        parts = split_fields(text)
-        if len(parts) != 4:
-            raise InputError(
-                f"expected 4 columns (query_id iteration doc_id grade), found {len(parts)}" + separator_hint(text),
-                path=path,
-                line=number,
-            )
-        qids.append(parts[0])
-        rounds.append(parts[1])
-        dids.append(parts[2])
-        grades.append(parts[3])
-        lines.append(number)
-    q, d, g, i = (strings(c) for c in (qids, dids, grades, rounds))
-    return _Cells(q, d, g, _ints(lines), i)
+    """What the fast path could not read: names the first line with a wrong number of fields exactly."""
+    read = read_fields(data, path, "query_id iteration doc_id grade", (0, 1, 2, 3))
+    q, i, d, g = (read.columns[j] for j in range(4))
+    return _Cells(q, d, g, read.lines, i)
 
 
 _TREC_HINT = "for TREC qrels (query_id iteration doc_id grade) choose --qrels-format trec"

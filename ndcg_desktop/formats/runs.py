@@ -17,7 +17,7 @@ import pyarrow.compute as pc
 from ndcg_desktop.domain.arrays import strings, to_arrow, to_numpy
 from ndcg_desktop.domain.data import OrderKind, Run, Source
 from ndcg_desktop.domain.errors import InputError
-from ndcg_desktop.formats.cells import brief, check_id, clean_ids, is_number, parse_number, separator_hint, show
+from ndcg_desktop.formats.cells import brief, check_id, clean_ids, is_number, parse_number, show
 from ndcg_desktop.formats.common import (
     BOM,
     RUN_FORMATS,
@@ -40,6 +40,7 @@ from ndcg_desktop.formats.common import (
     split_fields,
 )
 from ndcg_desktop.formats.large import read_large_separated
+from ndcg_desktop.formats.lines import read_fields
 from ndcg_desktop.formats.streams import as_file
 
 _TREC_COLUMNS = ["query_id", "q0", "doc_id", "rank", "score", "tag"]
@@ -411,34 +412,20 @@ def _read_large_trec(path: str | Path, fmt: str | None, order: OrderKind | None)
 
 
 def _read_trec_slow(data: bytes, path: str, order: OrderKind | None) -> _Columns:
-    """Line by line: names the first bad line exactly (fields separated by spaces and tabs, as the fast path)."""
-    qids, dids, scores, ranks, lines, tags = [], [], [], [], [], set()
+    """What the fast path could not read: names the first bad line exactly (fields separated by spaces and tabs)."""
     by_rank = order is OrderKind.RANK
-    for number, text in iter_lines(data, path):
-        parts = split_fields(text)
-        if len(parts) != 6:
-            raise InputError(
-                f"expected 6 columns (query_id Q0 doc_id rank score tag), found {len(parts)}" + separator_hint(text),
-                path=path,
-                line=number,
-            )
-        qids.append(parts[0])
-        dids.append(parts[2])
-        tags.add(parts[5])
-        scores.append(parse_number(parts[4], "score", path, number))
-        if by_rank:
-            ranks.append(parse_number(parts[3], "rank", path, number))
-        lines.append(number)
+    numbers = [(4, "score"), (3, "rank")] if by_rank else [(4, "score")]  # a line's score is read before its rank
+    read = read_fields(data, path, "query_id Q0 doc_id rank score tag", (0, 2, 5), numbers)
     return _Columns(
-        strings(qids),
-        strings(dids),
-        np.array(scores, dtype=np.float64),
-        np.array(ranks, dtype=np.float64) if by_rank else None,
+        read.columns[0],
+        read.columns[2],
+        read.numbers[4],
+        read.numbers[3] if by_rank else None,
         OrderKind.RANK if by_rank else OrderKind.SCORE,
-        np.array(lines, dtype=np.int64),
+        read.lines,
         1,
         [_TREC_RANK_NOTE if by_rank else _TREC_NOTE],
-        tag=_one_tag(list(tags)),
+        tag=_one_tag(pc.unique(read.columns[5]).to_pylist()),
     )
 
 

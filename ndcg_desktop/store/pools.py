@@ -26,7 +26,7 @@ from ndcg_desktop.store.core import ProjectFile, chain_problems, now
 from ndcg_desktop.store.errors import NoFrozenVersion, stored_value
 from ndcg_desktop.store.hashes import UNFRAMED, UNFRAMED_LINES, hash_of, hash_text
 from ndcg_desktop.store.repository import Repository, writes
-from ndcg_desktop.store.schema import CHAIN_FORMAT, ITERATION_FORMAT, TEAM_FORMAT, chain_link, framed, person_rating
+from ndcg_desktop.store.schema import CHAIN_FORMAT, ITERATION_FORMAT, TEAM_FORMAT, chain_link, framed, unsettled_items
 
 
 class FrozenVersionChanged(InputError):
@@ -452,11 +452,7 @@ class PoolRepository(Repository):
         # model's rating never makes an item awaiting (contract rule 18: nobody sees it before grading)
         rated = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'ratings'").fetchone()
         awaiting = (
-            "     d AS (SELECT j.query_id, count(*) AS awaiting FROM judgments j JOIN ("
-            "             SELECT query_id, doc_id FROM ratings WHERE version = :v AND " + person_rating() + " "
-            "             GROUP BY query_id, doc_id"
-            "             HAVING min(grade) != max(grade)) r ON r.query_id = j.query_id AND r.doc_id = j.doc_id"
-            "           WHERE j.version = :v AND j.grade IS NULL GROUP BY j.query_id),"
+            f"     d AS (SELECT query_id, count(*) AS awaiting FROM ({unsettled_items()}) GROUP BY query_id),"
             if rated
             else "     d AS (SELECT NULL AS query_id, 0 AS awaiting WHERE 0),"  # a file from before ratings
         )

@@ -17,7 +17,7 @@ from ndcg_desktop.store.audit import audit, change
 from ndcg_desktop.store.core import ProjectFile, now
 from ndcg_desktop.store.pools import DraftTarget, PoolRepository, PoolVersion
 from ndcg_desktop.store.repository import Repository, writes
-from ndcg_desktop.store.schema import HANDOUT_FORMAT, RATINGS_FORMAT, person_rating
+from ndcg_desktop.store.schema import HANDOUT_FORMAT, RATINGS_FORMAT, person_rating, unsettled_items
 from ndcg_desktop.store.team import adjudication_counts, annotator_digests, outstanding_handouts, ratings_digest
 from ndcg_desktop.store.undo import Left, Taken, capture, items_scope
 
@@ -106,7 +106,7 @@ class RatingRepository(Repository):
         """How many items of a version have differing ratings and no adjudicated grade yet."""
         if not self.available:
             return 0
-        return int(self.file.query(_UNSETTLED_COUNT, (version, version))[0][0])
+        return int(self.file.conn.execute(_UNSETTLED_COUNT, {"v": version}).fetchone()[0])
 
     @writes
     def add_ratings(self, incoming: pd.DataFrame, *, version: int, source: str, annotator: str) -> dict[str, int]:
@@ -297,7 +297,7 @@ class RatingRepository(Repository):
             (version, f"rating ({source})"[:200], stamp),
         )
         settled = self._settle(conn, version, stamp, annotator=annotator)
-        unsettled = int(conn.execute(_UNSETTLED_COUNT, (version, version)).fetchone()[0])
+        unsettled = int(conn.execute(_UNSETTLED_COUNT, {"v": version}).fetchone()[0])
         conn.execute("DELETE FROM incoming_ratings")
         conn.execute("DROP TABLE temp.changed_ratings")
         new, changed, total = int(counts[0]) - int(counts[1]), int(counts[1]), int(counts[2])
@@ -405,12 +405,7 @@ class RatingRepository(Repository):
         if not self.available:
             return set()
         rows = self.file.conn.execute(
-            "SELECT r.doc_id FROM ratings r JOIN judgments j ON (j.version, j.query_id, j.doc_id) = "
-            "(r.version, r.query_id, r.doc_id) WHERE r.version = ? AND r.query_id = ? AND j.grade IS NULL AND "
-            + person_rating("r")
-            + " "
-            "GROUP BY r.doc_id HAVING min(r.grade) != max(r.grade)",
-            (version, query_id),
+            f"SELECT doc_id FROM ({unsettled_items(one_query=True)})", {"v": version, "q": query_id}
         )
         return {str(doc_id) for (doc_id,) in rows}
 
@@ -517,14 +512,7 @@ def _join_items(conn: Any, version: int, items: pd.DataFrame, annotator: str, st
     return int(added)
 
 
-# Items whose ratings differ and whose grade is not settled yet.
-_UNSETTLED_COUNT = (
-    "SELECT count(*) FROM judgments j JOIN (SELECT query_id, doc_id FROM ratings WHERE version = ? AND "
-    + person_rating()
-    + " "
-    "GROUP BY query_id, doc_id HAVING min(grade) != max(grade)) d ON d.query_id = j.query_id AND d.doc_id = j.doc_id "
-    "WHERE j.version = ? AND j.grade IS NULL"
-)
+_UNSETTLED_COUNT = f"SELECT count(*) FROM ({unsettled_items()})"
 
 
 def _stage(conn: Any, table: str, insert: str, frame: pd.DataFrame, columns: dict[str, Any]) -> None:

@@ -118,6 +118,21 @@ def person_rating(alias: str = "") -> str:
     return not_model(f"{alias}.annotator" if alias else "annotator")
 
 
+def unsettled_items(*, one_query: bool = False) -> str:
+    """SQL: the items (``query_id``, ``doc_id``) of version ``:v`` (of query ``:q`` with ``one_query``) that wait
+    for adjudication: ungraded, and people rated them differently (a model's rating never does, rule 18).
+
+    The ratings are grouped, not looked up per item: a fresh pool holds many ungraded items and few ratings.
+    """
+    rated, item = (" AND query_id = :q", " AND j.query_id = :q") if one_query else ("", "")
+    keys = "doc_id, query_id" if one_query else "query_id, doc_id"  # one query: its documents, nothing per query
+    return (
+        "SELECT j.query_id, j.doc_id FROM judgments j JOIN (SELECT query_id, doc_id FROM ratings WHERE version = :v"
+        f"{rated} AND {person_rating()} GROUP BY {keys} HAVING min(grade) != max(grade)) d "
+        f"ON d.query_id = j.query_id AND d.doc_id = j.doc_id WHERE j.version = :v{item} AND j.grade IS NULL"
+    )
+
+
 ASSESSOR_TRIGGERS = """
 CREATE TRIGGER assessor_run_not_updated BEFORE UPDATE ON assessor_runs
 BEGIN SELECT RAISE(ABORT, 'a model run is recorded as it started'); END;

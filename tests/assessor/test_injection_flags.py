@@ -18,6 +18,7 @@ import pytest
 
 from ndcg_desktop.cli.main import main
 from ndcg_desktop.store import Project
+from tests.helpers import model_rates
 
 MODEL = "model:tiny"
 INJECTED = "5"  # a Cranfield document query 1's judgments leave out: its text becomes an instruction
@@ -58,20 +59,9 @@ def calibrated(cranfield) -> Path:
         )
         people = p.ratings.verified(v)
         people = people[people["annotator"] == "nist"].head(12)
-        run = p.assessor.start_run(
-            v,
-            annotator=MODEL,
-            model="tiny",
-            endpoint_host="127.0.0.1:9",
-            parameters={"temperature": 0.0},
-            template_sha256="a" * 64,
-            template_source="built-in",
-            started_by="coord",
-        )
         rated = people[["query_id", "doc_id", "grade"]].itertuples(index=False)
-        grades = [(str(q), str(d), int(g)) for q, d, g in rated]
-        grades += [("1", INJECTED, 3), ("1", PLAIN, 0)]
-        p.assessor.record(run, [(q, d, g, None, f'{{"grade": {g}}}', 0.25, 100, 5) for q, d, g in grades])
+        grades = {(str(q), str(d)): int(g) for q, d, g in rated}
+        model_rates(p, MODEL, grades | {("1", INJECTED): 3, ("1", PLAIN): 0}, version=v)
     return cranfield
 
 

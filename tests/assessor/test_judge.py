@@ -9,7 +9,6 @@ import json
 import os
 import re
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -20,20 +19,14 @@ import pytest
 
 from ndcg_desktop.tasks.assessing import Selection, load_template, select_items
 from ndcg_desktop.tasks.project import Project
+from tests.helpers import sql_rows as rows
+from tests.helpers import write_lock
 from tests.store.conftest import dump
 
 from .conftest import MODEL, ndcg, start_llama
 
 ANNOTATOR = f"model:{MODEL}"
 REPO = Path(__file__).resolve().parents[2]
-
-
-def rows(path: Path, sql: str, *params) -> list[tuple]:
-    con = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
-    try:
-        return [tuple(r) for r in con.execute(sql, params).fetchall()]
-    finally:
-        con.close()
 
 
 def attempts(path: Path) -> list[tuple]:
@@ -247,18 +240,10 @@ def test_another_program_holding_the_project_mid_job_loses_nothing_and_is_said_h
     """A sync tool or an sqlite3 shell takes the project's write lock while a job runs. A lock that goes away is
     waited out (the answers received meanwhile are written after it); one held to the end is one line saying how
     many answers were kept, never "nothing was written" over a file that holds some."""
-
-    def hold_lock():
-        holder = sqlite3.connect(cranfield, isolation_level=None)
-        holder.execute("BEGIN IMMEDIATE")
-        return holder
-
     job = _judge_process(cranfield, llama.url, "--sample", "4", "--concurrency", "2")
     _wait_for_answers(cranfield, 1, job)
-    holder = hold_lock()
-    time.sleep(8)  # answers arrive meanwhile (perhaps all of them): shorter than a job's last write waits
-    holder.execute("ROLLBACK")
-    holder.close()
+    with write_lock(cranfield):
+        time.sleep(8)  # answers arrive meanwhile (perhaps all of them): shorter than a job's last write waits
     out, err = job.communicate(timeout=300)
     assert job.returncode == 0, err
     graded = [(q, d) for q, d, g, *_ in attempts(cranfield) if g is not None]
@@ -266,12 +251,8 @@ def test_another_program_holding_the_project_mid_job_loses_nothing_and_is_said_h
 
     job = _judge_process(cranfield, llama.url, "--sample", "8", "--concurrency", "2")  # holds the 4 above
     _wait_for_answers(cranfield, 5, job)
-    holder = hold_lock()
-    try:
+    with write_lock(cranfield):
         out, err = job.communicate(timeout=300)
-    finally:
-        holder.execute("ROLLBACK")
-        holder.close()
     kept = len(attempts(cranfield)) - 4
     lines = err.strip().splitlines()
     assert job.returncode == 2 and len(lines) == 1 and "Traceback" not in err, err

@@ -4,13 +4,13 @@ not read back, never a traceback (found by trying such files as an attacker woul
 from __future__ import annotations
 
 import shutil
-import sqlite3
 from pathlib import Path
 
 import pytest
 
 from ndcg_desktop.cli.main import main
 from ndcg_desktop.demo import build_demo
+from tests.helpers import tamper
 
 ALTERED = "cannot be read as ndcg-desktop wrote it: "
 CHANGED = "pool version 1 has changed since it was frozen: "
@@ -49,16 +49,7 @@ def altered_copy(demo: Path, folder: Path, statement: str) -> Path:
     """A copy of the demo changed by ``statement`` as the sqlite3 shell would, its triggers dropped and recreated."""
     path = folder / "altered.ndcgproj"
     shutil.copyfile(demo, path)
-    con = sqlite3.connect(path, isolation_level=None)
-    try:
-        triggers = dict(con.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").fetchall())
-        for name in triggers:
-            con.execute(f"DROP TRIGGER {name}")
-        con.execute(statement)
-        for sql in triggers.values():
-            con.execute(sql)
-    finally:
-        con.close()
+    tamper(path, statement, triggers=None)
     return path
 
 

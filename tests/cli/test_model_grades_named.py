@@ -14,6 +14,7 @@ from ndcg_desktop.domain.settings import GradeScale
 from ndcg_desktop.store import Project
 from ndcg_desktop.store.ratings import RATING_COLUMNS
 from ndcg_desktop.tasks.freezing import freeze_draft
+from tests.helpers import model_rates
 
 MODEL = "model:tiny"
 PEOPLE = {"d1": 2, "d2": 2, "d3": 2, "d4": 0, "d5": 0, "d6": 0}  # ana's grades
@@ -35,17 +36,7 @@ def filled(tmp_path):
         p.judgments.add_items(pd.DataFrame({"query_id": ["q1"] * len(docs), "doc_id": docs}), annotator="coord")
         rows = [("q1", d, "ana", g, "", "2026-01-01T00:00:00") for d, g in PEOPLE.items()]
         p.ratings.add_ratings(pd.DataFrame(rows, columns=RATING_COLUMNS), version=1, source="test", annotator="coord")
-        run = p.assessor.start_run(
-            1,
-            annotator=MODEL,
-            model="tiny",
-            endpoint_host="127.0.0.1:9",
-            parameters={"temperature": 0.0},
-            template_sha256="a" * 64,
-            template_source="built-in",
-            started_by="coord",
-        )
-        p.assessor.record(run, [("q1", d, g, None, f'{{"grade": {g}}}', 0.25, 100, 5) for d, g in MODEL_GRADES.items()])
+        model_rates(p, MODEL, {("q1", d): g for d, g in MODEL_GRADES.items()}, version=1)
         freeze_draft(p, fill_from=MODEL, min_shared=len(PEOPLE), annotator="coord")
     for name, order in (("a", docs), ("b", docs[::-1])):
         (tmp_path / f"{name}.run").write_text(

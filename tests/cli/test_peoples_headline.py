@@ -14,6 +14,7 @@ from ndcg_desktop.cli.main import main
 from ndcg_desktop.domain.settings import GradeScale
 from ndcg_desktop.store import Project
 from ndcg_desktop.store.ratings import RATING_COLUMNS
+from tests.helpers import model_rates
 
 MODEL = "model:smollm2"
 ANA = {"d1": 3, "d2": 2, "d3": 0, "d4": 1, "d5": 0, "d6": 2}
@@ -30,17 +31,7 @@ def frozen(tmp_path):
         rows = [("q1", d, who, g, "", "2026-01-01T00:00:00") for who, grades in (("ana", ANA), ("ben", BEN))
                 for d, g in grades.items()]  # fmt: skip
         p.ratings.add_ratings(pd.DataFrame(rows, columns=RATING_COLUMNS), version=1, source="test", annotator="coord")
-        run = p.assessor.start_run(
-            1,
-            annotator=MODEL,
-            model="smollm2",
-            endpoint_host="127.0.0.1:9",
-            parameters={"temperature": 0.0},
-            template_sha256="a" * 64,
-            template_source="built-in",
-            started_by="coord",
-        )
-        p.assessor.record(run, [("q1", d, g, None, f'{{"grade": {g}}}', 0.25, 100, 5) for d, g in MODEL_GRADES.items()])
+        model_rates(p, MODEL, {("q1", d): g for d, g in MODEL_GRADES.items()}, version=1)
     assert main(["adjudicate", str(path), "--rule", "highest"]) == 0
     assert main(["freeze", str(path)]) == 0
     (tmp_path / "a.run").write_text("".join(f"q1 Q0 {d} {i + 1} {10 - i} a\n" for i, d in enumerate(docs)))

@@ -6,10 +6,7 @@ does not have. Each reading command is run here while a child process holds the 
 
 from __future__ import annotations
 
-import os
-import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,18 +14,7 @@ import pytest
 from ndcg_desktop.cli.main import main
 from ndcg_desktop.demo import build_demo
 
-REPO = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX file locks")
-
-HOLDER = """
-import sys
-from ndcg_desktop.store import Project
-
-project = Project.open(sys.argv[1])
-print("open", flush=True)
-sys.stdin.read()  # hold the project until the parent closes our stdin
-project.close()
-"""
 
 
 @pytest.fixture(scope="module")
@@ -43,22 +29,6 @@ def project(tmp_path_factory) -> Path:
         ratings.write_text(f"q1 0 d101 {grade}\n")
         assert main(["import-qrels", str(path), str(ratings), "--annotator", name]) == 0
     return path
-
-
-@pytest.fixture
-def held(project, tmp_path) -> Iterator[Path]:
-    """Another process holds ``project`` open for writing, as the window does."""
-    script = tmp_path / "holder.py"
-    script.write_text(HOLDER)
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    child = subprocess.Popen(
-        [sys.executable, str(script), str(project)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env
-    )
-    assert child.stdout is not None and child.stdout.readline() == b"open\n"
-    yield project
-    assert child.stdin is not None
-    child.stdin.close()
-    assert child.wait(60) == 0
 
 
 SCORING = ["--unjudged", "zero", "--unknown-queries", "ignore", "--duplicates", "first"]

@@ -12,28 +12,9 @@ from PySide6.QtWidgets import QLabel, QTableView
 
 from ndcg_desktop.store import Project
 from ndcg_desktop.store.ratings import RATING_COLUMNS
+from tests.helpers import model_rates
 
 from .conftest import shot
-
-
-def model_rates(path: Path, annotator: str, grades: dict[tuple[str, str], int]) -> None:
-    """Record ``grades`` as one run of the model's answers, through the assessor's own recording (as a job does)."""
-    with Project.open(path) as project:
-        record_answers(project, annotator, grades)
-
-
-def record_answers(project: Project, annotator: str, grades: dict[tuple[str, str], int]) -> None:
-    run = project.assessor.start_run(
-        project.pools.draft().version,
-        annotator=annotator,
-        model=annotator.removeprefix("model:"),
-        endpoint_host="127.0.0.1:1",
-        parameters={},
-        template_sha256="0" * 64,
-        template_source="built-in",
-        started_by="tester",
-    )
-    project.assessor.record(run, [(q, d, g, None, f'{{"grade": {g}}}', 0.1, 10, 2) for (q, d), g in grades.items()])
 
 
 def person_rates(path: Path, annotator: str, grades: dict[tuple[str, str], int]) -> None:
@@ -149,7 +130,7 @@ def test_a_grade_is_undone_after_a_model_judged_the_item_and_the_models_answers_
         c_before = project.pools.pool_items(1, "q1").set_index("doc_id").loc["C"].to_dict()
     qtbot.keyClick(ws.pool_view, Qt.Key.Key_2)
     project = window.project
-    judge = threading.Thread(target=lambda: record_answers(project, "model:alpha", {("q1", "C"): 0, ("q1", "D"): 3}))
+    judge = threading.Thread(target=lambda: model_rates(project, "model:alpha", {("q1", "C"): 0, ("q1", "D"): 3}))
     judge.start()
     judge.join()
     window.undo_stack.undo()

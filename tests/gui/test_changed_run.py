@@ -2,27 +2,25 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 from ndcg_desktop.store.schema import run_hash
+from tests.helpers import sql_rows, tamper
 
 from .test_scores_behaviour import make_project
 
 
 def test_a_changed_run_is_refused_by_the_scores_view_with_both_hashes(window, tmp_path, qtbot, messages):
     path = make_project(tmp_path / "a", runs=(("sys", "q1 Q0 B 1 2.0 s\nq1 Q0 C 2 1.0 s\nq2 Q0 E 1 1.0 s\n"),))
-    con = sqlite3.connect(path, isolation_level=None)
-    recorded = con.execute("SELECT data_hash FROM runs WHERE name = 'sys'").fetchone()[0]
-    sql = con.execute("SELECT sql FROM sqlite_master WHERE name = 'stored_run_not_updated'").fetchone()[0]
-    con.execute("DROP TRIGGER stored_run_not_updated")
-    con.execute("UPDATE runs SET reading = replace(reading, 'docid-desc', 'docid-asc') WHERE name = 'sys'")
-    con.execute(sql)
-    changed = run_hash(
-        *con.execute(
-            "SELECT name, source_name, sha256, format, reading, rows, queries, data FROM runs WHERE name = 'sys'"
-        ).fetchone()
+    ((recorded,),) = sql_rows(path, "SELECT data_hash FROM runs WHERE name = 'sys'")
+    tamper(
+        path,
+        "UPDATE runs SET reading = replace(reading, 'docid-desc', 'docid-asc') WHERE name = 'sys'",
+        triggers=("stored_run_not_updated",),
     )
-    con.close()
+    changed = run_hash(
+        *sql_rows(
+            path, "SELECT name, source_name, sha256, format, reading, rows, queries, data FROM runs WHERE name = 'sys'"
+        )[0]
+    )
     assert changed != recorded
     window.open_project(path)
     window.tabs.setCurrentIndex(1)

@@ -6,13 +6,13 @@ is offered by every view. (Found by trying the window as an attacker would.)"""
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import pytest
 
 from ndcg_desktop.demo import build_demo
 from ndcg_desktop.tasks.freezing import freeze_draft
+from tests import helpers
 
 from .conftest import shot
 
@@ -26,17 +26,11 @@ def demo(tmp_path) -> Path:
 
 def tamper(path: Path) -> None:
     """Another program: drop the guard trigger, set one graded item of frozen version 1 to 0, put the trigger back."""
-    con = sqlite3.connect(path, isolation_level=None)
-    try:
-        sql = con.execute("SELECT sql FROM sqlite_master WHERE name = 'frozen_judgment_not_updated'").fetchone()[0]
-        con.execute("DROP TRIGGER frozen_judgment_not_updated")
-        con.execute(
-            "UPDATE judgments SET grade = 0 WHERE version = 1 AND (query_id, doc_id) = "
-            "(SELECT query_id, doc_id FROM judgments WHERE version = 1 AND grade > 0 ORDER BY 1, 2 LIMIT 1)"
-        )
-        con.execute(sql)
-    finally:
-        con.close()
+    helpers.tamper(
+        path,
+        "UPDATE judgments SET grade = 0 WHERE version = 1 AND (query_id, doc_id) = "
+        "(SELECT query_id, doc_id FROM judgments WHERE version = 1 AND grade > 0 ORDER BY 1, 2 LIMIT 1)",
+    )
 
 
 def scored(window, qtbot):

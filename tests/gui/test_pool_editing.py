@@ -346,7 +346,7 @@ def test_an_undo_refused_because_another_draft_exists_keeps_its_step(window, sma
 def test_discard_words_a_models_answers_never_the_tables_names(window, small_project, qtbot, messages):
     """A draft a model judged: the confirmation said '2 rows of assessor_attempts; 1 rows of assessor_runs' (the
     tables' names, the class a new user met as 'rows of handout_items'). Every table the window writes is worded."""
-    from tests.tasks.test_blind_to_models import model_rates
+    from tests.helpers import model_rates
 
     with Project.open(small_project) as p:
         model_rates(p, "model:tiny", {("q1", "C"): 1, ("q2", "E"): 0})

@@ -4,20 +4,11 @@ Adjudicate view's test is in tests/gui/test_team.py, beside its fixture)."""
 
 from __future__ import annotations
 
-import sqlite3
-
 from PySide6.QtCore import Qt
 
 from ndcg_desktop.tasks.freezing import freeze_draft
 from tests.conftest import RUN_X
-
-
-def write_elsewhere(path, sql: str) -> None:
-    """Another program writes the open file (a draft may be changed through raw SQL; frozen versions are guarded)."""
-    conn = sqlite3.connect(path)
-    conn.execute(sql)
-    conn.commit()
-    conn.close()
+from tests.helpers import raw_sql as write_elsewhere
 
 
 def test_a_grade_written_by_another_connection_reaches_the_pool_editor(window, small_project, qtbot):

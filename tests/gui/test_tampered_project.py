@@ -8,7 +8,6 @@ protection triggers were dropped by another program opens read-only when the use
 from __future__ import annotations
 
 import os
-import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -19,6 +18,7 @@ from PySide6.QtWidgets import QMessageBox
 import ndcg_desktop.gui.main_window as main_window_module
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.freezing import freeze_draft
+from tests.helpers import tamper
 
 TRIGGER = "frozen_judgment_not_updated"
 
@@ -30,13 +30,7 @@ def frozen_then_tampered(tmp_path: Path, *, restore: bool) -> tuple[Path, str]:
         project.judgments.import_qrels(tmp_path / "q.txt", annotator="ann")
         recorded = freeze_draft(project, annotator="ann").hash
     assert recorded is not None
-    con = sqlite3.connect(path, isolation_level=None)
-    sql = con.execute("SELECT sql FROM sqlite_master WHERE name = ?", (TRIGGER,)).fetchone()[0]
-    con.execute(f"DROP TRIGGER {TRIGGER}")
-    con.execute("UPDATE judgments SET grade = 0 WHERE doc_id = 'A'")
-    if restore:
-        con.execute(sql)
-    con.close()
+    tamper(path, "UPDATE judgments SET grade = 0 WHERE doc_id = 'A'", triggers=(TRIGGER,), restore=restore)
     return path, recorded
 
 
@@ -138,12 +132,7 @@ def test_a_frozen_version_flipped_back_to_a_draft_is_warned_about_and_opens_read
     with Project.create(path, annotator="ann") as project:
         project.judgments.import_qrels(tmp_path / "q.txt", annotator="ann")
         recorded = freeze_draft(project, annotator="ann").hash
-    con = sqlite3.connect(path, isolation_level=None)
-    sql = con.execute("SELECT sql FROM sqlite_master WHERE name = 'frozen_version_is_final'").fetchone()[0]
-    con.execute("DROP TRIGGER frozen_version_is_final")
-    con.execute("UPDATE pool_versions SET state = 'draft' WHERE version = 1")
-    con.execute(sql)
-    con.close()
+    tamper(path, "UPDATE pool_versions SET state = 'draft' WHERE version = 1", triggers=("frozen_version_is_final",))
     said = capture_messages(monkeypatch, answer=QMessageBox.StandardButton.Open)
     assert window.open_project(path)
     assert window.project is not None and window.project.read_only

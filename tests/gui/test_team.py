@@ -15,6 +15,7 @@ from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.adjudication import disagreements
 from ndcg_desktop.tasks.pooling import pool_from_runs
 from ndcg_desktop.tasks.teams import plan_summary, read_work_file
+from tests.helpers import raw_sql as write_elsewhere
 
 from .conftest import shot
 
@@ -280,16 +281,6 @@ def test_the_adjudicate_grade_column_and_the_ratings_show_each_grade_with_its_la
     view.grab().save("/tmp/shots/T3_adjudicate_labels.png")
 
 
-def _write_elsewhere(path, sql: str) -> None:
-    """Another program writes the open file (a draft may be changed through raw SQL; frozen versions are guarded)."""
-    import sqlite3
-
-    conn = sqlite3.connect(path)
-    conn.execute(sql)
-    conn.commit()
-    conn.close()
-
-
 def test_a_rating_written_by_another_connection_reaches_adjudicate(
     window, team_project, tmp_path, qtbot, monkeypatch, messages
 ):
@@ -300,7 +291,7 @@ def test_a_rating_written_by_another_connection_reaches_adjudicate(
     item = disagreements(window.project, k=10).items.iloc[0]
     q, d = str(item["query_id"]), str(item["doc_id"])
     # the second annotator now agrees with the first on that item: it no longer differs
-    _write_elsewhere(
+    write_elsewhere(
         team_project,
         "UPDATE ratings SET grade = (SELECT min(grade) FROM ratings r WHERE r.query_id = ratings.query_id AND "
         f"r.doc_id = ratings.doc_id AND r.version = ratings.version) WHERE query_id = '{q}' AND doc_id = '{d}'",

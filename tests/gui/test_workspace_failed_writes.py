@@ -7,25 +7,12 @@ the row as the file has them, and stay on the document so the key can be pressed
 
 from __future__ import annotations
 
-import sqlite3
-from contextlib import contextmanager
-
 import pandas as pd
 from PySide6.QtCore import Qt
 
 from ndcg_desktop.store import Project
 from tests.gui.conftest import shot
-
-
-@contextmanager
-def write_lock(path):
-    other = sqlite3.connect(path, isolation_level=None)
-    other.execute("BEGIN IMMEDIATE")
-    try:
-        yield
-    finally:
-        other.execute("ROLLBACK")
-        other.close()
+from tests.helpers import write_lock
 
 
 def stored(path, doc_id, column="grade"):

@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from ndcg_desktop.store import Project
-from tests.tasks.test_blind_to_models import model_rates
+from tests.helpers import model_rates
 
 
 def notes(path) -> dict[tuple[str, str], str]:

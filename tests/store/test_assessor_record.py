@@ -5,6 +5,7 @@ its agreement with people was measured. These test the store; tests/assessor/ ju
 from __future__ import annotations
 
 import sqlite3
+from functools import partial
 
 import pandas as pd
 import pytest
@@ -17,6 +18,7 @@ from ndcg_desktop.tasks.adjudication import apply_rule, disagreements, rule_grad
 from ndcg_desktop.tasks.advice import what_blocks_freezing
 from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.pool_editing import discard, plan_discard, remove_from_pool, restore_discarded, undo_remove
+from tests.helpers import model_answer, start_model_run
 
 from .conftest import dump
 from .test_undo import append_only, assert_same, full_dump
@@ -45,23 +47,8 @@ def draft(tmp_path):
     return path
 
 
-def start(p: Project) -> int:
-    return p.assessor.start_run(
-        1,
-        annotator=MODEL,
-        model="tiny",
-        endpoint_host="127.0.0.1:9",
-        parameters={"temperature": 0.0},
-        template_sha256="a" * 64,
-        template_source="built-in",
-        started_by="coord",
-    )
-
-
-def answer(doc: str, grade: int | None) -> tuple:
-    failure = None if grade is not None else 'the answer is not a JSON object {"grade": N}'
-    raw = f'{{"grade": {grade}}}' if grade is not None else "I think it is relevant"
-    return ("q1", doc, grade, failure, raw, 0.25, 100, 5)
+start = partial(start_model_run, annotator=MODEL, version=1)  # start(project): the model's run on the draft
+answer = partial(model_answer, "q1")  # answer(doc, grade): every item here is on q1
 
 
 def test_every_answer_is_kept_and_only_a_grade_becomes_the_models_rating(draft):

@@ -26,6 +26,7 @@ from ndcg_desktop.cli import project as cli_project
 from ndcg_desktop.cli.main import main
 from ndcg_desktop.store import DiskFull, Project, ProjectBusy, ProjectDamaged, ProjectReadOnly
 from ndcg_desktop.tasks.freezing import freeze_draft
+from tests.helpers import write_lock
 
 from .conftest import dump
 
@@ -165,11 +166,8 @@ def test_a_full_disk_is_a_clear_error_and_changes_nothing(tmpfs, tmp_path, capsy
 def locked(tmp_path) -> Iterator[Path]:
     path = tmp_path / "p.ndcgproj"
     make_project(path, tmp_path)
-    other = sqlite3.connect(path, isolation_level=None)
-    other.execute("BEGIN IMMEDIATE")  # what the sqlite3 shell holds during a write
-    yield path
-    other.execute("ROLLBACK")
-    other.close()
+    with write_lock(path):
+        yield path
 
 
 def test_a_grade_fails_promptly_while_another_client_holds_the_write_lock(locked):

@@ -25,32 +25,13 @@ from ndcg_desktop.store import FrozenVersionChanged, Project, ProtectionAltered,
 from ndcg_desktop.tasks.export import write_qrels
 from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.status import project_status
+from tests.helpers import FROZEN_JUDGMENTS_GUARD, sql_rows, tamper
 
-TRIGGER = "frozen_judgment_not_updated"
+TRIGGER = FROZEN_JUDGMENTS_GUARD
 
 
 def trigger_sql(path: Path, name: str) -> str:
-    con = sqlite3.connect(path)
-    try:
-        return str(con.execute("SELECT sql FROM sqlite_master WHERE name = ?", (name,)).fetchone()[0])
-    finally:
-        con.close()
-
-
-def tamper(path: Path, *statements: str, triggers: tuple[str, ...] = (TRIGGER,), restore: bool = True) -> None:
-    """Drop ``triggers``, run ``statements``, and (with ``restore``) recreate the triggers verbatim."""
-    saved = {name: trigger_sql(path, name) for name in triggers}
-    con = sqlite3.connect(path, isolation_level=None)
-    try:
-        for name in triggers:
-            con.execute(f"DROP TRIGGER {name}")
-        for sql in statements:
-            con.execute(sql)
-        if restore:
-            for sql in saved.values():
-                con.execute(sql)
-    finally:
-        con.close()
+    return str(sql_rows(path, "SELECT sql FROM sqlite_master WHERE name = ?", name)[0][0])
 
 
 @pytest.fixture

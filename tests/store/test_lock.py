@@ -8,9 +8,7 @@ while a writer held it let the next one in. The lock is now taken on the project
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pandas as pd
@@ -19,18 +17,7 @@ import pytest
 from ndcg_desktop.domain import InputError
 from ndcg_desktop.store import Project, ProjectInUse
 
-REPO = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX file locks")
-
-HOLDER = """
-import sys
-from ndcg_desktop.store import Project
-
-project = Project.open(sys.argv[1])
-print("open", flush=True)
-sys.stdin.read()  # hold the project until the parent closes our stdin
-project.close()
-"""
 
 
 @pytest.fixture
@@ -40,22 +27,6 @@ def project(tmp_path) -> Path:
     with Project.create(path, annotator="ann") as p:
         p.judgments.add_items(pd.DataFrame({"query_id": ["q1"], "doc_id": ["A"]}), annotator="ann")
     return path
-
-
-@pytest.fixture
-def held(project, tmp_path) -> Iterator[Path]:
-    """Another process holds ``project`` open for writing through its real path."""
-    script = tmp_path / "holder.py"
-    script.write_text(HOLDER)
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    child = subprocess.Popen(
-        [sys.executable, str(script), str(project)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env
-    )
-    assert child.stdout is not None and child.stdout.readline() == b"open\n"
-    yield project
-    assert child.stdin is not None
-    child.stdin.close()
-    assert child.wait(60) == 0
 
 
 def other_paths(project: Path, tmp_path: Path) -> dict[str, Path]:

@@ -17,20 +17,13 @@ from ndcg_desktop.store.ratings import RATING_COLUMNS, ratings_hash
 from ndcg_desktop.store.schema import RATINGS_FORMAT, SCHEMA_VERSION
 from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.teams import ratings_table
+from tests.helpers import sql_rows as rows
 
 from .conftest import dump
 
 RATING_TRIGGERS = ("frozen_rating_not_updated", "frozen_rating_not_deleted", "frozen_rating_not_added")
 # tests/data/schema_v3/project-v3.ndcgproj (and schema_v2's), read independently of the store (tests/data/SOURCES.md)
 V1_HASH = "cf6b2dc2a59d37ca0a3b6b3637ca713080d05308ecdd6a1f21568f6ae43b1916"
-
-
-def rows(path: Path, sql: str) -> list[tuple]:
-    con = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
-    try:
-        return [tuple(r) for r in con.execute(sql).fetchall()]
-    finally:
-        con.close()
 
 
 @pytest.fixture

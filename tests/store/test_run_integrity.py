@@ -26,6 +26,7 @@ from ndcg_desktop.store.schema import SCHEMA_VERSION, run_hash
 from ndcg_desktop.tasks import plan_send_for_judging, pool_preview
 from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.scoring import score_run
+from tests.helpers import tamper
 
 RUN_TRIGGERS = ("stored_run_not_updated", "stored_run_not_deleted", "stored_run_not_replaced")
 ARGV = ["--run-name", "bm25", "--unjudged", "zero"]
@@ -63,15 +64,7 @@ def negated_blob(blob: bytes) -> bytes:
 
 def tamper_run(path: Path, blob: bytes, *, restore: bool) -> None:
     """Drop the UPDATE trigger, overwrite the blob, and (with ``restore``) recreate the trigger verbatim."""
-    con = sqlite3.connect(path, isolation_level=None)
-    try:
-        sql = con.execute("SELECT sql FROM sqlite_master WHERE name = 'stored_run_not_updated'").fetchone()[0]
-        con.execute("DROP TRIGGER stored_run_not_updated")
-        con.execute("UPDATE runs SET data = ? WHERE name = 'bm25'", (blob,))
-        if restore:
-            con.execute(sql)
-    finally:
-        con.close()
+    tamper(path, ("UPDATE runs SET data = ? WHERE name = 'bm25'", (blob,)), triggers=RUN_TRIGGERS[:1], restore=restore)
 
 
 def now_hash(path: Path) -> str:

@@ -20,6 +20,7 @@ from ndcg_desktop.store import Project
 from ndcg_desktop.store.fields import FIELDS, UNCLASSED, Field
 from ndcg_desktop.store.schema import SCHEMA
 from ndcg_desktop.tasks.freezing import freeze_draft
+from tests.helpers import sql_rows, tamper
 
 
 def _valid(f: Field) -> object:
@@ -41,28 +42,21 @@ def full(tmp_path_factory) -> Path:
         project.judgments.import_qrels(folder / "q.txt", annotator="ann")
         freeze_draft(project, annotator="ann")
         project.pools.new_draft_from(1, annotator="ann")
-    con = sqlite3.connect(path, isolation_level=None)
-    try:
-        triggers = con.execute("SELECT sql FROM sqlite_master WHERE type = 'trigger'").fetchall()
-        for (name,) in con.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'").fetchall():
-            con.execute(f'DROP TRIGGER "{name}"')
-        keyed = {"version": 2, "query_id": "q1", "doc_id": "A", "run_id": 1, "build_id": 1, "work_id": "w1"}
-        for table in sorted({f.table for f in FIELDS}):
-            if _rows(con, table):
-                continue
-            columns = [f for f in FIELDS if f.table == table]
-            values = [keyed.get(f.column, _valid(f)) for f in columns]
-            if table == "runs":
-                columns.append(Field("runs", "data", "blob"))
-                values.append(b"\0")
-            if table == "assessor_attempts":  # a graded answer: no failure (the schema's CHECK)
-                values[[f.column for f in columns].index("failure")] = None
-            names = ", ".join(f'"{f.column}"' for f in columns)
-            con.execute(f'INSERT INTO "{table}" ({names}) VALUES ({", ".join("?" * len(values))})', values)
-        for (sql,) in triggers:
-            con.execute(sql)
-    finally:
-        con.close()
+    keyed = {"version": 2, "query_id": "q1", "doc_id": "A", "run_id": 1, "build_id": 1, "work_id": "w1"}
+    inserts = []
+    for table in sorted({f.table for f in FIELDS}):
+        if sql_rows(path, f'SELECT count(*) FROM "{table}"')[0][0]:
+            continue
+        columns = [f for f in FIELDS if f.table == table]
+        values = [keyed.get(f.column, _valid(f)) for f in columns]
+        if table == "runs":
+            columns.append(Field("runs", "data", "blob"))
+            values.append(b"\0")
+        if table == "assessor_attempts":  # a graded answer: no failure (the schema's CHECK)
+            values[[f.column for f in columns].index("failure")] = None
+        names = ", ".join(f'"{f.column}"' for f in columns)
+        inserts.append((f'INSERT INTO "{table}" ({names}) VALUES ({", ".join("?" * len(values))})', tuple(values)))
+    tamper(path, *inserts, triggers=None)
     return path
 
 
@@ -80,21 +74,11 @@ def _written(source: Path, target: Path, f: Field) -> bool:
     would (triggers dropped and recreated exactly); False if SQLite itself refuses the value (a CHECK, an INTEGER
     PRIMARY KEY), so no file can hold it."""
     shutil.copyfile(source, target)
-    con = sqlite3.connect(target, isolation_level=None)
+    also = ", grade = NULL" if (f.table, f.column) == ("assessor_attempts", "failure") else ""
     try:
-        triggers = con.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").fetchall()
-        for name, _sql in triggers:
-            con.execute(f'DROP TRIGGER "{name}"')
-        also = ", grade = NULL" if (f.table, f.column) == ("assessor_attempts", "failure") else ""
-        try:
-            con.execute(f'UPDATE "{f.table}" SET "{f.column}" = ?{also}', (_hostile(f),))
-        except sqlite3.IntegrityError:
-            return False
-        finally:
-            for _name, sql in triggers:
-                con.execute(sql)
-    finally:
-        con.close()
+        tamper(target, (f'UPDATE "{f.table}" SET "{f.column}" = ?{also}', (_hostile(f),)), triggers=None)
+    except sqlite3.IntegrityError:
+        return False
     return True
 
 

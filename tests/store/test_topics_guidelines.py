@@ -20,6 +20,8 @@ from ndcg_desktop.store.schema import SCHEMA_VERSION
 from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.scoring import score_run
 from ndcg_desktop.tasks.status import project_status
+from tests.helpers import raw_sql
+from tests.helpers import sql_rows as _sql
 
 from .conftest import dump
 
@@ -30,14 +32,6 @@ def _v2_copy(tmp_path: Path, data_dir: Path) -> Path:
     path = tmp_path / "old.ndcgproj"
     shutil.copyfile(data_dir / "schema_v2" / "project-v2.ndcgproj", path)
     return path
-
-
-def _sql(path: Path, statement: str) -> list[tuple]:
-    con = sqlite3.connect(path)
-    try:
-        return con.execute(statement).fetchall()
-    finally:
-        con.close()
 
 
 def test_a_format_2_project_opens_read_only_unchanged_with_its_queries_as_titles(tmp_path, data_dir):
@@ -167,4 +161,4 @@ def test_guidelines_history_is_audited_append_only_and_frozen_versions_name_thei
         "UPDATE pool_versions SET guidelines_sha256 = 'forged' WHERE version = 1",
     ):
         with pytest.raises(sqlite3.IntegrityError):
-            _sql(path, statement)
+            raw_sql(path, statement)

@@ -17,6 +17,7 @@ import pytest
 from ndcg_desktop.domain import GradeScale
 from ndcg_desktop.sessions.annotate_rules import GradingRules, next_query_to_grade, next_ungraded
 from ndcg_desktop.store import Project
+from tests.helpers import model_rates
 
 MODELS = ("model:alpha", "model:beta")
 
@@ -29,23 +30,6 @@ def project(tmp_path, write):
     p.judgments.import_qrels(qrels, negative_as_ungraded=True, annotator="ann")
     yield p
     p.close()
-
-
-def model_rates(project: Project, annotator: str, grades: dict[tuple[str, str], int]) -> None:
-    """Record ``grades`` as one run of the model ``annotator``'s answers, as a judging job does."""
-    version = project.pools.draft().version
-    run = project.assessor.start_run(
-        version,
-        annotator=annotator,
-        model=annotator.removeprefix("model:"),
-        endpoint_host="127.0.0.1:1",
-        parameters={},
-        template_sha256="0" * 64,
-        template_source="built-in",
-        started_by="ann",
-    )
-    answers = [(q, d, g, None, f'{{"grade": {g}}}', 0.1, 10, 2) for (q, d), g in grades.items()]
-    assert project.assessor.record(run, answers) == len(answers)
 
 
 def annotate_reads(project: Project) -> dict[str, object]:

@@ -13,8 +13,9 @@ from pathlib import Path
 from ndcg_desktop.cli.main import main
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.teams import merge_work, read_work_file
+from tests.helpers import raw_sql as raw
 
-from .test_teams import assigned, make_team, raw
+from .test_teams import assigned, make_team
 
 EARLY, LATE, LATER = "2030-01-01T00:00:00+00:00", "2030-01-02T00:00:00+00:00", "2030-01-03T00:00:00+00:00"
 

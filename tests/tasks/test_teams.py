@@ -4,7 +4,6 @@ a second assessor's qrels (import-qrels --annotator). Everything is checked befo
 from __future__ import annotations
 
 import shutil
-import sqlite3
 from pathlib import Path
 
 import pandas as pd
@@ -24,6 +23,7 @@ from ndcg_desktop.tasks.teams import (
     ratings_table,
     read_work_file,
 )
+from tests.helpers import raw_sql as raw
 from tests.store.conftest import dump  # one copy, shared with the store tests
 
 N_QUERIES, PER_QUERY_ITEMS = 10, 5
@@ -206,16 +206,6 @@ def assigned(team: Path, tmp_path: Path) -> dict[str, Path]:
     for name, path in done.files.items():
         grade_all(path, name, lambda a, q, d: 1)
     return done.files
-
-
-def raw(path: Path, *statements: str) -> None:
-    """An edit through plain sqlite3, as another program would make it (work files have no frozen triggers)."""
-    con = sqlite3.connect(path, isolation_level=None)
-    try:
-        for sql in statements:
-            con.execute(sql)
-    finally:
-        con.close()
 
 
 def test_a_grade_outside_the_scale_is_refused_naming_the_file_and_nothing_is_written(team, tmp_path):

@@ -12,8 +12,9 @@ from ndcg_desktop.domain import InputError
 from ndcg_desktop.formats.common import MAX_NOTE_CHARS
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.teams import merge_work
+from tests.helpers import raw_sql as raw
 from tests.store.conftest import dump
-from tests.tasks.test_teams import FIRST, assigned, raw, team  # noqa: F401 - team is a fixture
+from tests.tasks.test_teams import FIRST, assigned, team  # noqa: F401 - team is a fixture
 
 
 @pytest.mark.parametrize("size", [MAX_NOTE_CHARS + 1, 30 << 20])

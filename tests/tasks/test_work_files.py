@@ -18,6 +18,8 @@ from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.identity import annotator, open_to_grade
 from ndcg_desktop.tasks.teams import assign_work, merge_work, ratings_table
 from ndcg_desktop.tasks.work_files import WORK_META, read_work_file, scope_hash
+from tests.helpers import raw_sql as raw
+from tests.helpers import sql_rows
 from tests.store.conftest import dump
 from tests.tasks.test_teams import grade_all, make_team
 
@@ -32,30 +34,13 @@ def handed_out(team: Path, tmp_path: Path, names=("ana", "ben"), overlap=0.0) ->
         return assign_work(project, list(names), tmp_path / "work", overlap=overlap, seed=1).files
 
 
-def raw(path: Path, *statements: str) -> None:
-    con = sqlite3.connect(path, isolation_level=None)
-    try:
-        for sql in statements:
-            con.execute(sql)
-    finally:
-        con.close()
-
-
 def origin_json(path: Path) -> dict:
-    con = sqlite3.connect(path)
-    try:
-        return json.loads(con.execute("SELECT value FROM meta WHERE key = ?", (WORK_META,)).fetchone()[0])
-    finally:
-        con.close()
+    return json.loads(sql_rows(path, "SELECT value FROM meta WHERE key = ?", WORK_META)[0][0])
 
 
 def rewrite_origin(path: Path, **changes: object) -> None:
     data = origin_json(path) | changes
-    con = sqlite3.connect(path, isolation_level=None)
-    try:
-        con.execute("UPDATE meta SET value = ? WHERE key = ?", (json.dumps(data), WORK_META))
-    finally:
-        con.close()
+    raw(path, ("UPDATE meta SET value = ? WHERE key = ?", (json.dumps(data), WORK_META)))
 
 
 def refused(team: Path, files: list[Path]) -> str:

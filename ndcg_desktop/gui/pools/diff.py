@@ -14,8 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QObject, QRegularExpression, Qt
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtCore import QCoreApplication, QRegularExpression, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -34,6 +33,7 @@ from PySide6.QtWidgets import (
 from ndcg_desktop.domain import EvalSettings
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import bold_label, plain_label
+from ndcg_desktop.gui.pools.menu import ProjectDialogs
 from ndcg_desktop.gui.scores.tables import (
     Column,
     FrameModel,
@@ -382,37 +382,18 @@ class PoolDiffDialog(QDialog):
         self.items_filter.setFilterRegularExpression(pattern)
 
 
-class PoolDiffAction(QObject):
+class PoolDiffAction(ProjectDialogs):
     """Installs *Pool ▸ Compare pool versions…* (Ctrl+Shift+D) in ``window``; one dialog per project."""
 
     def __init__(self, window: Any, pool_menu: Any) -> None:
         super().__init__(window)
-        self.window = window
-        self.dialog: PoolDiffDialog | None = None
-        self.dialog_for: Project | None = None  # the project the dialog was opened for
-        self.action = QAction(translate("analysis", "&Compare pool versions…"), window)
-        self.action.setShortcut(QKeySequence(SHORTCUT))
-        self.action.triggered.connect(lambda _checked=False: self.open())
-        pool_menu.addAction(self.action)
+        self.action = self.add(pool_menu, translate("analysis", "&Compare pool versions…"), self.open, SHORTCUT)
 
-    def update(self, project: Project | None) -> None:
-        """Enabled with a project open; a dialog left open for another project (or none) is closed."""
-        self.action.setEnabled(project is not None)
-        if self.dialog is not None and self.dialog_for is not project:
-            self.dialog.forget()
-            self.dialog.close()
-            self.dialog.deleteLater()
-            self.dialog = None
+    @property
+    def dialog(self) -> PoolDiffDialog | None:
+        dialog: PoolDiffDialog | None = self.dialogs.get("diff")
+        return dialog
 
     def open(self) -> PoolDiffDialog | None:
-        project = self.window.project
-        if project is None:
-            return None
-        if self.dialog is None:
-            self.dialog = PoolDiffDialog(project, self.window, slot=self.window.slot)
-            self.dialog_for = project
-        if self.dialog.isVisible():
-            self.dialog.raise_()  # open already: bring it forward
-        self.dialog.show()
-        self.dialog.activateWindow()
-        return self.dialog
+        dialog: PoolDiffDialog | None = self.open_dialog("diff", PoolDiffDialog)
+        return dialog

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QObject, QPointF, Qt
-from PySide6.QtGui import QAction
+from PySide6.QtCore import QCoreApplication, QPointF, Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -25,6 +24,7 @@ from PySide6.QtWidgets import (
 from ndcg_desktop.gui.charts import IDEAL_COLOUR, RUN_COLOUR, _ChartView, _line
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_label
+from ndcg_desktop.gui.pools.menu import ProjectDialogs
 from ndcg_desktop.gui.scores.tables import Column, FrameModel, fit_columns, sorted_proxy, table_data, table_view
 from ndcg_desktop.gui.tasks import run_with_progress
 from ndcg_desktop.sessions.events import ProjectSlot
@@ -188,35 +188,13 @@ class EconomicsDialog(QDialog):
         self.summary.setText(text)
 
 
-class EconomicsAction(QObject):
+class EconomicsAction(ProjectDialogs):
     """Installs *Pool ▸ Pool economics…* and *Pool ▸ Add next batches* in ``window``."""
 
     def __init__(self, window: Any, pool_menu: Any) -> None:
         super().__init__(window)
-        self.window = window
-        self.dialog: EconomicsDialog | None = None
-        self.dialog_for: Project | None = None
-        self.action = QAction(translate("analysis", "Pool &economics…"), window)
-        self.action.triggered.connect(lambda _checked=False: self.open())
-        pool_menu.addAction(self.action)
-
-    def update(self, project: Project | None) -> None:
-        self.action.setEnabled(project is not None)
-        if self.dialog is not None and self.dialog_for is not project:
-            self.dialog.forget()
-            self.dialog.close()
-            self.dialog.deleteLater()
-            self.dialog = None
+        self.action = self.add(pool_menu, translate("analysis", "Pool &economics…"), self.open)
 
     def open(self) -> EconomicsDialog | None:
-        project = self.window.project
-        if project is None:
-            return None
-        if self.dialog is None:
-            self.dialog = EconomicsDialog(project, self.window, slot=self.window.slot)
-            self.dialog_for = project
-        if self.dialog.isVisible():
-            self.dialog.raise_()  # open already: bring it forward
-        self.dialog.show()
-        self.dialog.activateWindow()
-        return self.dialog
+        dialog: EconomicsDialog | None = self.open_dialog("economics", EconomicsDialog)
+        return dialog

@@ -11,8 +11,8 @@ import html
 from typing import Any
 
 from PySide6.QtCharts import QScatterSeries
-from PySide6.QtCore import QCoreApplication, QObject, QPointF, Qt
-from PySide6.QtGui import QAction, QColor
+from PySide6.QtCore import QCoreApplication, QPointF, Qt
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
@@ -35,6 +35,7 @@ from ndcg_desktop.gui.file_dialogs import folder
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_label
 from ndcg_desktop.gui.pools.dialogs import ParameterFields
+from ndcg_desktop.gui.pools.menu import ProjectDialogs
 from ndcg_desktop.gui.scores.tables import Column, FrameModel, fit_columns, sorted_proxy, table_data, table_view
 from ndcg_desktop.gui.tasks import run_with_progress
 from ndcg_desktop.sessions.events import ProjectSlot
@@ -433,47 +434,18 @@ class ReusabilityDialog(_StudyDialog):
         )
 
 
-class StudiesAction(QObject):
+class StudiesAction(ProjectDialogs):
     """Installs *Pool ▸ Simulate pooling…* and *Pool ▸ Reusability…* in ``window``."""
 
     def __init__(self, window: Any, pool_menu: Any) -> None:
         super().__init__(window)
-        self.window = window
-        self.dialogs: dict[str, Any] = {}
-        self.dialog_for: Project | None = None
-        self.simulate_action = QAction(translate("analysis", "&Simulate pooling…"), window)
-        self.simulate_action.triggered.connect(lambda _checked=False: self.open_simulation())
-        self.reusability_action = QAction(translate("analysis", "Re&usability…"), window)
-        self.reusability_action.triggered.connect(lambda _checked=False: self.open_reusability())
-        pool_menu.addAction(self.simulate_action)
-        pool_menu.addAction(self.reusability_action)
-
-    def update(self, project: Project | None) -> None:
-        for action in (self.simulate_action, self.reusability_action):
-            action.setEnabled(project is not None)
-        if self.dialog_for is not project:
-            for dialog in self.dialogs.values():
-                dialog.forget()
-                dialog.close()
-                dialog.deleteLater()
-            self.dialogs = {}
-
-    def _open(self, kind: str, make: Any) -> Any:
-        project = self.window.project
-        if project is None:
-            return None
-        if kind not in self.dialogs:
-            self.dialogs[kind] = make(project, self.window, slot=self.window.slot)
-            self.dialog_for = project
-        dialog = self.dialogs[kind]
-        if dialog.isVisible():
-            dialog.raise_()
-        dialog.show()
-        dialog.activateWindow()
-        return dialog
+        self.simulate_action = self.add(pool_menu, translate("analysis", "&Simulate pooling…"), self.open_simulation)
+        self.reusability_action = self.add(pool_menu, translate("analysis", "Re&usability…"), self.open_reusability)
 
     def open_simulation(self) -> SimulationDialog | None:
-        return self._open("simulation", SimulationDialog)
+        dialog: SimulationDialog | None = self.open_dialog("simulation", SimulationDialog)
+        return dialog
 
     def open_reusability(self) -> ReusabilityDialog | None:
-        return self._open("reusability", ReusabilityDialog)
+        dialog: ReusabilityDialog | None = self.open_dialog("reusability", ReusabilityDialog)
+        return dialog
