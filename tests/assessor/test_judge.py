@@ -22,7 +22,7 @@ from ndcg_desktop.tasks.assessing import Selection, load_template, select_items
 from ndcg_desktop.tasks.project import Project
 from tests.store.conftest import dump
 
-from .conftest import MODEL, ndcg, start_llama
+from .servers import MODEL, ndcg, start_llama
 
 ANNOTATOR = f"model:{MODEL}"
 REPO = Path(__file__).resolve().parents[2]

