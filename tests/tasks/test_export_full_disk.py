@@ -22,9 +22,9 @@ from ndcg_desktop.formats.export import EXPORT_FILES
 from ndcg_desktop.tasks.comparing import COMPARISON_FILES
 
 root_only = pytest.mark.skipif(sys.platform == "win32" or os.geteuid() != 0, reason="mounting needs root")
-QRELS = "".join(f"q{q} 0 d{d} {(q + d) % 4}\n" for q in range(10) for d in range(8))
+QRELS = "".join(f"q{q} 0 d{d} {(q + d) % 4}\n" for q in range(30) for d in range(8))
 RUNS = {
-    name: "".join(f"q{q} Q0 d{(d * step) % 8} {d + 1} {10 - d} {name}\n" for q in range(10) for d in range(8))
+    name: "".join(f"q{q} Q0 d{(d * step) % 8} {d + 1} {10 - d} {name}\n" for q in range(30) for d in range(8))
     for name, step in (("a", 1), ("b", 3), ("c", 5))
 }
 PAGE = 4096
@@ -45,7 +45,7 @@ def disk(tmp_path) -> Iterator[Path]:
 
 def _compare(tmp_path: Path, target: Path) -> list[str]:
     files = [tmp_path / f"{name}.run" for name in RUNS]
-    return ["compare", "--qrels", str(tmp_path / "q.txt"), "--runs", *map(str, files), "--k", "5", "--resamples", "100",
+    return ["compare", "--qrels", str(tmp_path / "q.txt"), "--runs", *map(str, files), "--k", "5", "--resamples", "200",
             "--export", str(target)]  # fmt: skip
 
 
