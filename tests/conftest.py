@@ -24,6 +24,9 @@ settings.register_profile("dev", max_examples=20, deadline=None)
 settings.register_profile("ci", max_examples=150, deadline=None, print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
+# The model server and the other real processes, shared by tests/assessor and the window's judge tests
+pytest_plugins = ["tests.assessor.servers"]
+
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "tests" / "data"  # origin and licence of every file: tests/data/SOURCES.md
 

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from .conftest import MODEL
+from .servers import MODEL
 
 LIFETIME = 180.0  # seconds a server lives at most
 

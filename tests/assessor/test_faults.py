@@ -9,7 +9,7 @@ import pytest
 
 from tests.store.conftest import dump
 
-from .conftest import MODEL, ndcg
+from .servers import MODEL, ndcg
 
 
 def judge(project, url, *options):

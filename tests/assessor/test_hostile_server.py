@@ -20,8 +20,8 @@ import pytest
 from ndcg_desktop.tasks.assessing.client import MAX_BODY, MAX_RAW
 from tests.store.conftest import dump
 
-from .conftest import MODEL, ndcg
 from .hostile import Hostile, after, completion, grade_answer, huge, raw_answer, redirect_to, send, trickle
+from .servers import MODEL, ndcg
 from .test_judge import REPO, attempts, rows
 
 KEY = "sk-proj-" + "Zq9XwV3t" * 6  # a key as hosted APIs hand them out

@@ -23,7 +23,7 @@ from tests.helpers import sql_rows as rows
 from tests.helpers import write_lock
 from tests.store.conftest import dump
 
-from .conftest import MODEL, ndcg, start_llama
+from .servers import MODEL, ndcg, start_llama
 
 ANNOTATOR = f"model:{MODEL}"
 REPO = Path(__file__).resolve().parents[2]

@@ -2,7 +2,8 @@
 thread, previews the prompt of a real item, estimates from the core's dry run, runs the job behind the window's
 progress dialog (cancel keeps every answer; judging again continues), and remembers its inputs, never a key.
 
-Every model call goes to the real llama.cpp server of tests/assessor/conftest.py (few calls: a five-item pool)."""
+Every model call goes to the session's real llama.cpp server of tests/assessor/servers.py (few calls: a five-item
+pool)."""
 
 from __future__ import annotations
 
@@ -18,13 +19,7 @@ from ndcg_desktop.sessions.judge import JudgeInputs
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.assessing import Item, load_template, preview_prompt
 from ndcg_desktop.tasks.freezing import freeze_draft
-from tests.assessor.conftest import (  # noqa: F401 - the real processes and the real collection, shared
-    MODEL,
-    cranfield,
-    cranfield_built,
-    llama,
-    plain_web,
-)
+from tests.assessor.servers import MODEL
 
 from .conftest import shot
 from .test_blind_to_models import annotate_shows
@@ -69,7 +64,7 @@ def test_without_a_model_name_the_test_lists_the_servers_models_and_the_prompt_s
     window,
     small_project,
     qtbot,
-    llama,  # noqa: F811
+    llama,
 ):
     """Issue 36: the model list stayed empty and Test connection disabled until a model name was typed, so a new
     user could not find out what the server serves; the prompt preview was blank on first use."""
@@ -99,7 +94,7 @@ def test_a_server_that_is_not_openai_compatible_is_said_naming_it_and_nothing_is
     small_project,
     qtbot,
     messages,
-    plain_web,  # noqa: F811
+    plain_web,
 ):
     assert window.open_project(small_project)
     dialog = dialog_of(window, qtbot, model=MODEL, endpoint=plain_web.url)
@@ -123,7 +118,7 @@ def test_a_server_that_is_not_openai_compatible_is_said_naming_it_and_nothing_is
         assert project.assessor.runs(1).empty and project.assessor.attempts(1).empty
 
 
-def test_connection_estimate_and_a_job_against_the_real_server(window, small_project, qtbot, messages, llama):  # noqa: F811
+def test_connection_estimate_and_a_job_against_the_real_server(window, small_project, qtbot, messages, llama):
     assert window.open_project(small_project)
     blind = annotate_shows(window)
     dialog = dialog_of(window, qtbot, model=MODEL, endpoint=llama.url, items="ungraded")
@@ -170,7 +165,7 @@ def test_connection_estimate_and_a_job_against_the_real_server(window, small_pro
     assert len(again) == len(attempts) + (3 - len(graded))  # only the items without a grade are asked again
 
 
-def test_cancel_keeps_every_answer_and_judging_again_continues(window, small_project, qtbot, messages, llama):  # noqa: F811
+def test_cancel_keeps_every_answer_and_judging_again_continues(window, small_project, qtbot, messages, llama):
     assert window.open_project(small_project)
     window.judge.session.set(model=MODEL, endpoint=llama.url, items="all", concurrency=1)
     seen: list[QProgressDialog] = []
@@ -284,10 +279,10 @@ def test_the_menu_entry_needs_a_writable_draft(window, small_project, writable):
 
 def test_calibrating_from_the_window_on_real_cranfield_items_shows_the_model_beside_the_person(
     window,
-    cranfield,  # noqa: F811
+    cranfield,
     qtbot,
     messages,
-    llama,  # noqa: F811
+    llama,
 ):
     """The issue's loop from the window: judge items a person (Cranfield's assessors, ``nist``) rated, then the
     Agreement tab compares the model with them, item by item and in the leniency table."""

@@ -16,8 +16,8 @@ from PySide6.QtWidgets import QProgressDialog, QPushButton
 
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.assessing.lock import judging
-from tests.assessor.conftest import MODEL
 from tests.assessor.hostile import Hostile, after, grade_answer
+from tests.assessor.servers import MODEL
 
 DEADLINE = 8.0  # the job's request deadline (--timeout)
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats as sp
 from statsmodels.stats.multitest import multipletests
@@ -64,6 +64,7 @@ def rounded(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.round(b - a, 12)
 
 
+@settings(max_examples=min(settings.default.max_examples, 50))  # scipy's tests beside ours: the suite's slowest
 @given(st.data())
 def test_p_values_equal_scipys_on_the_same_arrays(data):
     a, b = pairs_of(data)
@@ -168,6 +169,7 @@ def test_a_run_with_one_query_or_none_in_its_mean_has_reasons():
     assert pair["queries"] == 0 and pair["difference_reason"] == "no query is counted in both runs"
 
 
+@settings(max_examples=min(settings.default.max_examples, 50))  # each example is a scipy permutation test
 @given(st.data(), st.sampled_from([100, 999, 1000, 4096]), st.integers(0, 2**32))
 def test_randomization_p_value_equals_scipys_permutation_test(data, resamples, seed):
     """Random swaps (n > log2 resamples) and the exact test (2^n <= resamples) alike."""
@@ -249,19 +251,22 @@ def test_randomization_tests_of_many_pairs_are_each_pairs_own_and_scipys():
         a = np.round(rng.random(n), 2)
         pairs.append((a, np.where(rng.random(n) < 0.3, a, np.round(rng.random(n), 2))))
     pairs.append((pairs[0][0], pairs[0][0]))  # nothing differs: NaN
+    alone = [randomization_test(a, b, resamples=3000, seed=13) for a, b in pairs[:-1]]
+    references = [
+        sp.permutation_test(
+            (b, a),
+            _mean_difference,
+            permutation_type="samples",
+            vectorized=True,
+            n_resamples=3000,
+            rng=np.random.default_rng(13),
+        ).pvalue
+        for a, b in pairs[:-1]
+    ]  # computed once: each number of threads must give the same
     for workers in (1, 2):
         found = randomization_tests(pairs, resamples=3000, seed=13, workers=workers)
-        for (a, b), p in zip(pairs[:-1], found[:-1], strict=True):
-            assert p == randomization_test(a, b, resamples=3000, seed=13)
-            reference = sp.permutation_test(
-                (b, a),
-                _mean_difference,
-                permutation_type="samples",
-                vectorized=True,
-                n_resamples=3000,
-                rng=np.random.default_rng(13),
-            ).pvalue
-            assert p == reference  # the same count of the same null distribution
+        assert found[:-1] == alone
+        assert found[:-1] == references  # the same count of the same null distribution
         assert math.isnan(found[-1])
 
 
@@ -301,6 +306,7 @@ def test_bootstrap_corner_cases():
     assert all(math.isnan(v) for pair in one.values() for v in pair)
 
 
+@settings(max_examples=min(settings.default.max_examples, 50))  # each example is a statsmodels call
 @given(st.lists(st.floats(0, 1), min_size=1, max_size=12), st.sampled_from(list(Correction)))
 def test_corrections_equal_statsmodels(pvalues, method):
     ours = correct(pvalues, method)

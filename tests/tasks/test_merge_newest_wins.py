@@ -86,14 +86,14 @@ def test_merging_copies_in_any_order_leaves_the_same_ratings(tmp_path):
         here.mkdir()
         project_path = here / team.name
         shutil.copyfile(team, project_path)
-        for name in names:
-            with Project.open(project_path) as project:
+        with Project.open(project_path) as project:  # one opening: each merge is its own transaction
+            for name in names:
                 merge_work(project, [made[name]], annotator="coord")
         once = state(project_path)
-        for name in names:  # again: idempotent
-            with Project.open(project_path) as project:
+        with Project.open(project_path) as project:
+            for name in names:  # again: idempotent
                 report = merge_work(project, [made[name]], annotator="coord")
-            assert report.totals["changed"] == 0 and report.totals["new"] == 0
+                assert report.totals["changed"] == 0 and report.totals["new"] == 0
         assert state(project_path) == once
         results[names] = once
     with_newest = {v[0].__repr__() for k, v in results.items() if "newest" in k}

