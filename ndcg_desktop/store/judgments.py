@@ -399,18 +399,6 @@ class JudgmentRepository(Repository):
         )[0]
         return int(row[0]), int(row[1]), int(row[2])
 
-    def unsettled(self, version: int) -> int:
-        """How many ungraded items of ``version`` annotators rated differently (only those can be unsettled; a
-        model's rating never makes one: rule 18)."""
-        return int(
-            self.file.query(
-                "SELECT count(*) FROM judgments j WHERE j.version = ? AND j.grade IS NULL AND ("
-                "SELECT min(r.grade) != max(r.grade) FROM ratings r WHERE r.version = j.version "
-                "AND r.query_id = j.query_id AND r.doc_id = j.doc_id AND " + person_rating("r") + ")",
-                (version,),
-            )[0][0]
-        )
-
     def models_of_ungraded(self, version: int) -> list[str]:
         """The models that rated some ungraded item of ``version``, in name order."""
         return [

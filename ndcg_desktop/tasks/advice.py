@@ -39,7 +39,7 @@ def get_a_frozen_version(project: Project) -> str:
 def what_blocks_freezing(project: Project, draft: int) -> str:
     """Why draft ``draft`` cannot be frozen as it is, and what to do; "" when nothing does."""
     items, graded = project.judgments.graded_count(draft)
-    unsettled = project.judgments.unsettled(draft)
+    unsettled = project.ratings.unsettled(draft)
     if unsettled:
         return (
             f"draft version {draft} has {_items(unsettled)} that annotators rated differently: adjudicate them "
