@@ -86,7 +86,8 @@ class StallMeter:
                 for f, line in traceback.walk_stack(frame)
                 if "site-packages" not in f.f_code.co_filename and "/lib/python" not in f.f_code.co_filename
             ][:6]
-            self.samples[("GUI: " if ident == gui else "worker: ") + " < ".join(places)] += 1
+            if places:  # a thread only in library code (an idle pool, pytest-xdist's channel) says nothing of ours
+                self.samples[("GUI: " if ident == gui else "worker: ") + " < ".join(places)] += 1
 
     def culprits(self, count: int = 5) -> str:
         """The commonest places of the threads while a probe waited too long, one a line with its sample count."""

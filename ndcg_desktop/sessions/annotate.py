@@ -16,7 +16,7 @@ another program, reaches it as a project event. ``changed`` carries the aspects 
 >>> from ndcg_desktop.tasks.project import create_project
 >>> slot, session = ProjectSlot(), AnnotateSession()
 >>> session.follow(slot)
->>> slot.open(create_project(pathlib.Path(tempfile.mkdtemp()) / "p.ndcgproj"))
+>>> slot.open(create_project(pathlib.Path(tempfile.mkdtemp()) / "p.ndcgproj", annotator="ana"), annotator="ana")
 >>> session.version is None, session.locked().kind
 (True, 'no_pool')
 >>> slot.close()

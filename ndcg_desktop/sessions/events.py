@@ -14,11 +14,11 @@ Example:
 >>> import tempfile, pathlib
 >>> from ndcg_desktop.tasks.project import create_project
 >>> folder = pathlib.Path(tempfile.mkdtemp())
->>> project = create_project(folder / "p.ndcgproj")
+>>> project = create_project(folder / "p.ndcgproj", annotator="ana")
 >>> events = ProjectEvents(project)
 >>> seen = []
 >>> events.subscribe(seen.append)
->>> _ = project.pools.ensure_draft()
+>>> _ = project.pools.ensure_draft(annotator="ana")
 >>> seen
 [VersionsChanged(added=(1,), removed=(), frozen=())]
 >>> events.close(); project.close()

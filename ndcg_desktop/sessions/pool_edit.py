@@ -11,7 +11,7 @@ hold, without anyone refreshing it by hand. A frozen version is refused (rule 15
 >>> from ndcg_desktop.tasks.project import create_project
 >>> slot, session = ProjectSlot(), PoolEditSession()
 >>> session.follow(slot)
->>> slot.open(create_project(pathlib.Path(tempfile.mkdtemp()) / "p.ndcgproj"))
+>>> slot.open(create_project(pathlib.Path(tempfile.mkdtemp()) / "p.ndcgproj", annotator="ana"), annotator="ana")
 >>> session.add_refusal().kind  # the project has no pool yet
 'no_pool'
 >>> slot.close()

@@ -3,9 +3,9 @@
 >>> import tempfile, pathlib
 >>> from ndcg_desktop.tasks.project import create_project
 >>> folder = pathlib.Path(tempfile.mkdtemp())
->>> with create_project(folder / "p.ndcgproj", user="ana") as project:
-...     done = set_guidelines(project, "# Grades\\n3: answers it\\n", source=folder / "rules.md")
-...     again = set_guidelines(project, "# Grades\\n3: answers it\\n", source=GuidelinesEdit.WINDOW)
+>>> with create_project(folder / "p.ndcgproj", annotator="ana") as project:
+...     done = set_guidelines(project, "# Grades\\n3: answers it\\n", source=folder / "rules.md", annotator="ana")
+...     again = set_guidelines(project, "# Grades\\n3: answers it\\n", source=GuidelinesEdit.WINDOW, annotator="ana")
 >>> done.changed, done.guidelines.source, done.lines, again.changed
 (True, 'file:rules.md', 2, False)
 """

@@ -5,7 +5,7 @@ The fronts never import the store: they open and create projects here, and name 
 
 >>> import tempfile, pathlib
 >>> folder = pathlib.Path(tempfile.mkdtemp())
->>> with create_project(folder / "p.ndcgproj", user="ana") as project:
+>>> with create_project(folder / "p.ndcgproj", annotator="ana") as project:
 ...     project.scale
 GradeScale(low=0, high=3)
 >>> with open_project(folder / "p.ndcgproj", read_only=True) as project:

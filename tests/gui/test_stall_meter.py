@@ -39,6 +39,27 @@ def test_the_meter_reports_a_deliberate_500_ms_block(qapp):
     assert "  GUI: test_stall_meter.py:" in top and " half_a_second_on_the_gui_thread < " in top
 
 
+def test_a_thread_only_in_library_code_is_not_a_culprit(qapp):
+    """An idle thread waiting in the standard library (a pool's worker, pytest-xdist's channel) was sampled as
+    "worker: " with no place at every sample, as often as the GUI thread, and could come first."""
+    import threading
+
+    idle = threading.Event()
+    waiting = threading.Thread(target=idle.wait, daemon=True)
+    waiting.start()
+    try:
+        done: list[bool] = []
+        with StallMeter() as meter:
+            block_after_done(qapp, done)
+            while not done:
+                qapp.processEvents()
+    finally:
+        idle.set()
+        waiting.join()
+    assert meter.culprits(1).startswith(" ") and "  GUI: test_stall_meter.py:" in meter.culprits(1)
+    assert all(place.split(": ", 1)[1] for place in meter.samples)  # every place sampled names a frame of ours
+
+
 def test_the_old_timer_meter_missed_it(qapp):
     """The 5 ms QTimer of gui_run_speed.py stopped as soon as done() returned: it saw nothing."""
     clock, gaps, done = QElapsedTimer(), [], []
