@@ -301,7 +301,7 @@ def compare_stored(
         run_names,
         version.version,
         ks,
-        base.under(base.terms.with_scale(version.scale)),
+        base,  # the runs bring their readings and the version its scale (score_run_at)
         stats,
         baseline=baseline,
         residual_from=residual_from,
