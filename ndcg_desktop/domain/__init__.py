@@ -5,6 +5,7 @@ from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.reading import RunReading
 from ndcg_desktop.domain.settings import (
     Cutoffs,
+    DataTerms,
     DuplicatePolicy,
     EvalSettings,
     Gain,
@@ -18,6 +19,7 @@ from ndcg_desktop.domain.settings import (
 
 __all__ = [
     "Cutoffs",
+    "DataTerms",
     "DuplicatePolicy",
     "EvalSettings",
     "Gain",

@@ -8,7 +8,7 @@ from typing import Any
 from ndcg_desktop.domain.chunks import ChunkMap, IdMap, describe_id_map
 from ndcg_desktop.domain.data import OrderKind
 from ndcg_desktop.domain.errors import InputError
-from ndcg_desktop.domain.settings import TiePolicy
+from ndcg_desktop.domain.settings import DataTerms, GradeScale, TiePolicy
 
 
 @dataclass(frozen=True)
@@ -62,6 +62,10 @@ class RunReading:
             "notes": list(self.notes),
             "empty_queries": list(self.empty_queries),
         }
+
+    def terms(self, scale: GradeScale) -> DataTerms:
+        """What this run's data owns when judged on ``scale``: its tie policy and ID map, as imported."""
+        return DataTerms(scale, self.ties, self.id_map)
 
     def describe(self) -> str:
         """``ordered by score, ties docid-desc, IDs cut at '#'``."""

@@ -151,6 +151,25 @@ class Cutoffs(tuple[int, ...]):
 
 
 @dataclass(frozen=True)
+class DataTerms:
+    """What the data owns, not the user: the judgments' grade scale and how the run is read (its tie policy and ID
+    map). Taken once from the data (a frozen version's scale, a stored run's reading, the options that say how to
+    read files) and joined with the policies by :meth:`EvalSettings.under`, nowhere else.
+
+    >>> DataTerms(GradeScale(0, 2)).with_scale(GradeScale(0, 4))
+    DataTerms(scale=GradeScale(low=0, high=4), ties=<TiePolicy.DOCID_DESC: 'docid-desc'>, id_map=None)
+    """
+
+    scale: GradeScale = field(default_factory=GradeScale)
+    ties: TiePolicy = TiePolicy.DOCID_DESC
+    id_map: IdMap | None = None
+
+    def with_scale(self, scale: GradeScale) -> DataTerms:
+        """The same reading of the run, judged on ``scale`` (a pool version's own)."""
+        return replace(self, scale=scale)
+
+
+@dataclass(frozen=True)
 class EvalSettings:
     """Every policy that decides an NDCG figure besides the data itself and the cut-off K.
 
@@ -194,6 +213,25 @@ class EvalSettings:
 
     def with_(self, **changes: Any) -> EvalSettings:
         return replace(self, **changes)
+
+    @property
+    def terms(self) -> DataTerms:
+        """The scale, tie policy and ID map these settings score under."""
+        return DataTerms(self.scale, self.ties, self.id_map)
+
+    @property
+    def policies(self) -> EvalSettings:
+        """The choices alone, on the default terms: equal for two scorings under the same policies of any data."""
+        return self.under(DataTerms())
+
+    def under(self, terms: DataTerms) -> EvalSettings:
+        """These policies on data that owns ``terms``: the one place where what the data owns joins the policies,
+        so no use case sets a scale, tie policy or ID map and then replaces it.
+
+        >>> EvalSettings().under(DataTerms(GradeScale(0, 2), id_map="#")).spec()[-21:]
+        'scale=0..2,id_map="#"'
+        """
+        return replace(self, scale=terms.scale, ties=terms.ties, id_map=terms.id_map)
 
     def spec(self) -> str:
         """The settings line without its measure: what follows ``nDCG@K(`` in :meth:`to_text`, one K or several."""

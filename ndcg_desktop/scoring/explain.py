@@ -218,7 +218,7 @@ def compare(a: Evaluation, b: Evaluation) -> tuple[pd.DataFrame, dict[str, int]]
 
     Only queries counted in both means are compared; equal scores (to 1e-12) are ties.
     """
-    if a.k != b.k or a.settings.with_(ties=b.settings.ties, id_map=b.settings.id_map) != b.settings:
+    if a.k != b.k or a.settings.policies != b.settings.policies or a.settings.scale != b.settings.scale:
         raise ValueError("runs can only be compared under the same evaluation settings")
     return compare_per_query(a.per_query, b.per_query)
 

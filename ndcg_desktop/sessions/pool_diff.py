@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ndcg_desktop.domain import EvalSettings
+from ndcg_desktop.domain import DataTerms, EvalSettings
 from ndcg_desktop.domain.choices import BY_NAME, DEFAULT_K, Choice
 from ndcg_desktop.sessions.events import FollowsProject, ProjectEvent, RunsChanged, VersionRefused, VersionsChanged
 from ndcg_desktop.sessions.kit import Emitter, Job
@@ -136,8 +136,8 @@ class PoolDiffSession(FollowsProject):
     def settings(self) -> EvalSettings:
         """The settings the diff scores under (the scale shown is the versions', set by the diff)."""
         chosen = {choice.name: choice.enum(self.choices[choice.name]) for choice in DIFF_CHOICES}
-        scale = self.project.scale if self.project is not None else EvalSettings().scale
-        return EvalSettings(scale=scale).with_(**chosen)
+        terms = DataTerms(self.project.scale) if self.project is not None else DataTerms()
+        return EvalSettings().with_(**chosen).under(terms)
 
     # -- work ------------------------------------------------------------------------------------
     def ready(self) -> bool:

@@ -594,7 +594,7 @@ def compute_agreement(
     report = agreement(ratings, version.scale, cancelled=cancelled)
     dedup = without_duplicates(ratings, report, version.scale)
     systems = check_systems(project, version, ratings, report, base, k, progress=progress, cancelled=cancelled)
-    settings = base.with_(scale=version.scale)
+    settings = base.under(base.terms.with_scale(version.scale))
     people = people_figures(ratings, report, version.scale)
     models = model_figures(ratings, report, version.scale)
     rated_by_models = model_rated_items(ratings)

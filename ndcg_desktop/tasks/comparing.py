@@ -301,7 +301,7 @@ def compare_stored(
         run_names,
         version.version,
         ks,
-        base.with_(scale=version.scale),
+        base,  # the runs bring their readings and the version its scale (score_run_at)
         stats,
         baseline=baseline,
         residual_from=residual_from,
@@ -346,7 +346,7 @@ def compare_evaluations(
     """
     names = list(evaluations)
     # The scale is the judgments' (a pool version's own), whatever ``base`` was made with: the line says it.
-    base = base.with_(scale=evaluations[names[0]][ks[0]].settings.scale)
+    base = base.under(base.terms.with_scale(evaluations[names[0]][ks[0]].settings.scale))
     letters = {name: run_letter(i) for i, name in enumerate(names)}
     run_rows, pair_frames, query_frames, difference_frames = [], [], [], []
     ties: list[TiesAtK] = []

@@ -129,7 +129,8 @@ def diff_pools(
     if a == b:
         raise InputError(f"give two different pool versions, not {a} twice")
     version_a, version_b = frozen_version(project, a), frozen_version(project, b)
-    base = base.with_(scale=version_b.scale)  # the scale shown is the versions' (scoring takes each one's own)
+    # The scale shown is the versions' (scoring takes each one's own).
+    base = base.under(base.terms.with_scale(version_b.scale))
     left = project.pools.qrels(a).frame_as_read()[["query_id", "doc_id", "grade"]]  # every grade, -1 too
     right = project.pools.qrels(b).frame_as_read()[["query_id", "doc_id", "grade"]]
     both = left.merge(right, on=["query_id", "doc_id"], how="outer", suffixes=("_a", "_b"), indicator=True)

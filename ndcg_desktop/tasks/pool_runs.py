@@ -116,7 +116,7 @@ def pool_runs_from_project(
     for name in run_names:
         run, info = project.runs.load_run(name)
         runs.append(run)
-        settings.append(base.with_(ties=info.reading.ties, id_map=info.reading.id_map, scale=version.scale))
+        settings.append(base.under(info.reading.terms(version.scale)))
     judgments: JsonObject = {
         "path": str(project.path),
         "sha256": oracle.source.sha256,

@@ -78,7 +78,7 @@ class Inputs:
 
     def settings(self, base: EvalSettings) -> EvalSettings:
         """``base`` with what is not the caller's to choose: the run's reading and the pool's scale."""
-        return base.with_(ties=self.reading.ties, id_map=self.reading.id_map, scale=self.version.scale)
+        return base.under(self.reading.terms(self.version.scale))
 
 
 @dataclass(frozen=True)
@@ -351,7 +351,7 @@ def score_given_run(
     Nothing is recorded."""
     version = frozen_version(project, pool_version, check=False)
     qrels = project.pools.qrels(version.version)  # proves the judgments and the team
-    evaluations = evaluate_cutoffs(qrels, run, base.with_(scale=version.scale), ks)
+    evaluations = evaluate_cutoffs(qrels, run, base.under(base.terms.with_scale(version.scale)), ks)
     for evaluation in evaluations.values():
         stamp(evaluation, project, version, None)
     return evaluations
