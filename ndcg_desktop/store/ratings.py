@@ -102,11 +102,13 @@ class RatingRepository(Repository):
         by SQLite: no Python object per rating)."""
         return annotator_digests(self.file.conn, v.version, v.scale)
 
-    def unsettled(self, version: int) -> int:
-        """How many items of a version have differing ratings and no adjudicated grade yet."""
+    def unsettled(self, version: int, *, per_item: bool = False) -> int:
+        """How many items of a version have differing ratings and no adjudicated grade yet (``per_item``: looked
+        up item by item, for a version with few ungraded items; :func:`~.schema.unsettled_items`)."""
         if not self.available:
             return 0
-        return int(self.file.conn.execute(_UNSETTLED_COUNT, {"v": version}).fetchone()[0])
+        sql = f"SELECT count(*) FROM ({unsettled_items(per_item=True)})" if per_item else _UNSETTLED_COUNT
+        return int(self.file.conn.execute(sql, {"v": version}).fetchone()[0])
 
     @writes
     def add_ratings(self, incoming: pd.DataFrame, *, version: int, source: str, annotator: str) -> dict[str, int]:

@@ -118,12 +118,20 @@ def person_rating(alias: str = "") -> str:
     return not_model(f"{alias}.annotator" if alias else "annotator")
 
 
-def unsettled_items(*, one_query: bool = False) -> str:
+def unsettled_items(*, one_query: bool = False, per_item: bool = False) -> str:
     """SQL: the items (``query_id``, ``doc_id``) of version ``:v`` (of query ``:q`` with ``one_query``) that wait
     for adjudication: ungraded, and people rated them differently (a model's rating never does, rule 18).
 
     The ratings are grouped, not looked up per item: a fresh pool holds many ungraded items and few ratings.
+    ``per_item`` is the same set the other way round, for a pool about to freeze (few ungraded items, many
+    ratings: grouping 766k ratings took 0.6 s of every freeze).
     """
+    if per_item:
+        return (
+            "SELECT j.query_id, j.doc_id FROM judgments j WHERE j.version = :v AND j.grade IS NULL AND ("
+            "SELECT min(r.grade) != max(r.grade) FROM ratings r WHERE r.version = j.version "
+            f"AND r.query_id = j.query_id AND r.doc_id = j.doc_id AND {person_rating('r')})"
+        )
     rated, item = (" AND query_id = :q", " AND j.query_id = :q") if one_query else ("", "")
     keys = "doc_id, query_id" if one_query else "query_id, doc_id"  # one query: its documents, nothing per query
     return (

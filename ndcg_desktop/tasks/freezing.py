@@ -64,7 +64,7 @@ def freeze_draft(
     ungraded = items - graded - filling
     # Only an ungraded item can be unsettled: with none (the usual case) the ratings are not read at all
     # (grouping 766k ratings took 0.6 s of every freeze).
-    unsettled = project.ratings.unsettled(v.version) if ungraded + filling else 0
+    unsettled = project.ratings.unsettled(v.version, per_item=True) if ungraded + filling else 0
     if unsettled:  # never removed as "ungraded": annotators graded them, they only disagree
         raise InputError(
             f"draft version {v.version} has {unsettled} item{'s' if unsettled != 1 else ''} that annotators rated "
