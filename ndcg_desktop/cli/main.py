@@ -201,7 +201,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()  # a full disk or a closed pipe shows here, inside the handlers below
         return code
     except InputError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {_said(exc)}", file=sys.stderr)
         return 2
     except MemoryError:  # a last resort: the readers bound what they hold, a machine may still have less
         # The readers name their file; this names the command's input file for what runs after them.
@@ -233,8 +233,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         known = known_error(exc, getattr(args, "project", None) or "the project file")
         if known is None:
             raise
-        print(f"error: {known}", file=sys.stderr)
+        print(f"error: {_said(known)}", file=sys.stderr)
         return 2
+
+
+def _said(error: InputError) -> str:
+    """``error`` in the command line's words: a project's refusals are worded by tasks (what still works on a file
+    that cannot be written); before any project was opened (``ndcg score`` on files) none can be one."""
+    if "ndcg_desktop.store" not in sys.modules:  # keeps the store unloaded for `ndcg score` (tests/test_lean_imports)
+        return str(error)
+    from ndcg_desktop.tasks.advice import said_on_the_command_line
+
+    return said_on_the_command_line(error)
 
 
 def _drop_stdout() -> None:

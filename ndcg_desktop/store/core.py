@@ -253,10 +253,9 @@ class ProjectFile:
             # SQLite would quietly open a file it cannot write read-only, and fail at the first grade.
             if not (os.access(target, os.W_OK) and os.access(target.parent, os.W_OK)):
                 raise ProjectReadOnly(
-                    "cannot be opened for writing: the file or its folder is read-only (or on read-only media); open "
-                    "it read-only (ndcg status PROJECT works, score and export-qrels too once a version is frozen), "
-                    "or copy it to a folder you can write",
+                    "cannot be opened for writing: the file or its folder is read-only (or on read-only media)",
                     path=target,
+                    reopen=True,
                 )
             lock = FileLock(target)
             if not lock.acquire():

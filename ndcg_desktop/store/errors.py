@@ -46,7 +46,27 @@ class DiskFull(StorageProblem):
 
 
 class ProjectReadOnly(StorageProblem):
-    """The file, its folder or its disk cannot be written; read-only use still works."""
+    """The file, its folder or its disk cannot be written; read-only use still works.
+
+    The store says what failed and why (``why``) and whether opening the file read-only is a way out
+    (``reopen``); what a read-only project still allows is each front's to say (:meth:`reopened`): the command
+    line names its commands (``tasks.advice.READ_ONLY_USE``), the window offers to open it read-only.
+    """
+
+    def __init__(self, why: str, *, path: str | Path, reopen: bool = False, nothing_written: bool = False) -> None:
+        self.why, self.reopen, self.nothing_written = why, reopen, nothing_written
+        super().__init__(self._said(""), path=path)
+
+    def reopened(self, use: str) -> str:
+        """The located message, ``use`` (what a read-only project still allows, in a front's words) named where it
+        says to open it read-only."""
+        return InputError(self._said(use), path=self.path).located()
+
+    def _said(self, use: str) -> str:
+        if not self.reopen:
+            return self.why
+        lead = self.why + ("; nothing was written: " if self.nothing_written else "; ")
+        return lead + f"open it read-only{f' ({use})' if use else ''}, or copy it to a folder you can write"
 
 
 class ProjectDamaged(StorageProblem):
@@ -147,10 +167,10 @@ def _from_sqlite(code: int | None, text: str, path: Path) -> StorageProblem | No
         )
     if code in (_READONLY, _PERM):
         return ProjectReadOnly(
-            f"cannot be written: the file, its folder or its disk is read-only {said}; nothing was written: open it "
-            "read-only (ndcg status PROJECT works, score and export-qrels too once a version is frozen), or copy it "
-            "to a folder you can write",
+            f"cannot be written: the file, its folder or its disk is read-only {said}",
             path=path,
+            reopen=True,
+            nothing_written=True,
         )
     if code == _CANTOPEN:
         return ProjectReadOnly(

@@ -25,9 +25,7 @@ NAMED = re.compile(r"\bndcg (" + "|".join(map(re.escape, COMMANDS)) + r")\b")
 
 # Where a refusal names a command, and which: a new one fails this table until a trigger below reaches it.
 SITES = {
-    "tasks/advice.py": {"adjudicate", "assign", "freeze", "import-qrels", "new-draft", "pool"},
-    "store/core.py": {"status"},
-    "store/errors.py": {"status"},
+    "tasks/advice.py": {"adjudicate", "assign", "freeze", "import-qrels", "new-draft", "pool", "status"},
     "tasks/freezing.py": {"adjudicate", "agreement", "freeze"},
     "tasks/importing.py": {"import-qrels"},
     "tasks/assessing/job.py": {"import-docs", "import-queries"},
