@@ -49,7 +49,7 @@ def _commands_said(source: str) -> set[str]:
 
 def test_the_store_words_no_command():
     """No message of the store names an ``ndcg`` command or a remedy's option: not even what a read-only file
-    still allows (``ndcg status PROJECT works``), which the command line says (tasks.advice.READ_ONLY_USE)."""
+    still allows (``ndcg status PROJECT works``), which the command line says (tasks.refusals.READ_ONLY_USE)."""
     found = {
         path.name: said for path in sorted(STORE.glob("*.py")) if (said := _commands_said(path.read_text("utf-8")))
     }

@@ -239,10 +239,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _said(error: InputError) -> str:
     """``error`` in the command line's words: a project's refusals are worded by tasks (what still works on a file
-    that cannot be written); before any project was opened (``ndcg score`` on files) none can be one."""
-    if "ndcg_desktop.store" not in sys.modules:  # keeps the store unloaded for `ndcg score` (tests/test_lean_imports)
-        return str(error)
-    from ndcg_desktop.tasks.advice import said_on_the_command_line
+    that cannot be written)."""
+    from ndcg_desktop.tasks.refusals import said_on_the_command_line  # here: ``ndcg --version`` imports no tasks
 
     return said_on_the_command_line(error)
 

@@ -50,7 +50,7 @@ class ProjectReadOnly(StorageProblem):
 
     The store says what failed and why (``why``) and whether opening the file read-only is a way out
     (``reopen``); what a read-only project still allows is each front's to say (:meth:`reopened`): the command
-    line names its commands (``tasks.advice.READ_ONLY_USE``), the window offers to open it read-only.
+    line names its commands (``tasks.refusals.READ_ONLY_USE``), the window offers to open it read-only.
     """
 
     def __init__(self, why: str, *, path: str | Path, reopen: bool = False, nothing_written: bool = False) -> None:

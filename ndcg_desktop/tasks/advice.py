@@ -11,19 +11,9 @@ from __future__ import annotations
 
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.store import PoolVersion, Project
-from ndcg_desktop.store.errors import NoFrozenVersion, ProjectReadOnly
+from ndcg_desktop.store.errors import NoFrozenVersion
 
 IMPORT_QRELS = "ndcg import-qrels PROJECT FILE"
-# what a project that cannot be written still allows, on the command line (the store's ProjectReadOnly.reopened)
-READ_ONLY_USE = "ndcg status PROJECT works, score and export-qrels too once a version is frozen"
-
-
-def said_on_the_command_line(error: InputError) -> str:
-    """``error`` as the command line prints it: a project that cannot be written is refused naming the commands
-    that still work on it read-only; any other error as it is (``str(error)``, its hint in options)."""
-    if isinstance(error, ProjectReadOnly) and error.reopen:
-        return error.reopened(READ_ONLY_USE)
-    return str(error)
 
 
 def start_a_draft(project: Project) -> str:

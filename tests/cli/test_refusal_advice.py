@@ -1,10 +1,10 @@
 """Every refusal that suggests an `ndcg` command suggests one that works in the project's state (issue 27).
 
 The refusals naming a command are collected from the source (the text of every ``raise`` and ``hint=``, and
-``tasks/advice.py``, which words the next step for several of them); each is reached by a trigger below in a
-fresh project (with and without a run), a project with a draft (items rated differently, items ungraded), and
-one with only a frozen version. Every command a refusal names is then run, placeholders filled in, on a copy of
-the project as the refusal left it: it must succeed.
+``tasks/advice.py`` and ``tasks/refusals.py``, which word the next step for several of them); each is reached by a
+trigger below in a fresh project (with and without a run), a project with a draft (items rated differently, items
+ungraded), and one with only a frozen version. Every command a refusal names is then run, placeholders filled in,
+on a copy of the project as the refusal left it: it must succeed.
 """
 
 from __future__ import annotations
@@ -23,9 +23,11 @@ SOURCE = Path(__file__).resolve().parents[2] / "ndcg_desktop"
 COMMANDS = sorted(next(a for a in build_parser()._actions if a.dest == "command").choices)  # type: ignore[union-attr]
 NAMED = re.compile(r"\bndcg (" + "|".join(map(re.escape, COMMANDS)) + r")\b")
 
+ADVICE_MODULES = ("tasks/advice.py", "tasks/refusals.py")  # their texts are all advice: every string counts
 # Where a refusal names a command, and which: a new one fails this table until a trigger below reaches it.
 SITES = {
-    "tasks/advice.py": {"adjudicate", "assign", "freeze", "import-qrels", "new-draft", "pool", "status"},
+    "tasks/advice.py": {"adjudicate", "assign", "freeze", "import-qrels", "new-draft", "pool"},
+    "tasks/refusals.py": {"status"},
     "tasks/freezing.py": {"adjudicate", "agreement", "freeze"},
     "tasks/importing.py": {"import-qrels"},
     "tasks/assessing/job.py": {"import-docs", "import-queries"},
@@ -141,7 +143,7 @@ def refusal_sites() -> dict[str, set[str]]:
         if module.startswith("gui/"):
             continue
         tree = ast.parse(path.read_text())
-        texts = [_strings(tree)] if module == "tasks/advice.py" else []
+        texts = [_strings(tree)] if module in ADVICE_MODULES else []
         for node in ast.walk(tree):
             if isinstance(node, ast.Call):
                 name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
