@@ -17,7 +17,7 @@ import time
 import numpy as np
 import pandas as pd
 
-from ndcg_desktop.domain import EvalSettings, GradeScale
+from ndcg_desktop.domain import DataTerms, EvalSettings, GradeScale
 from ndcg_desktop.domain.data import OrderKind, Qrels, Source
 from ndcg_desktop.formats.frames import run_from_frame
 from ndcg_desktop.scoring.pooling import Budget, Strategy, maxmean_next_batch
@@ -66,9 +66,11 @@ def simulation(topics: int, runs: int) -> None:
         built.append(
             run_from_frame(pd.DataFrame(run_rows, columns=["query_id", "doc_id", "rank"]), order=OrderKind.RANK)
         )
-    base = EvalSettings(scale=GradeScale(0, 3))
+    base = EvalSettings()
     start = time.perf_counter()
-    pool = pool_runs_from_files(qrels, built, base, names=[f"r{i}" for i in range(runs)])
+    pool = pool_runs_from_files(
+        qrels, built, base.under(DataTerms(scale=GradeScale(0, 3))), names=[f"r{i}" for i in range(runs)]
+    )
     result = simulate_pooling(
         pool,
         depth=100,

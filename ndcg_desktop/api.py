@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from ndcg_desktop.domain import Cutoffs, EvalSettings, GradeScale, InputError
+from ndcg_desktop.domain import Cutoffs, DataTerms, EvalSettings, GradeScale, InputError
 from ndcg_desktop.domain.choices import BY_NAME, CHOICES, DEFAULT_K
 from ndcg_desktop.domain.chunks import IdMap
 from ndcg_desktop.formats.choices import ORDER_CHOICES
@@ -142,13 +142,13 @@ def score(
         ks, several = _cutoffs(k)
         frozen = _frozen(qrels, scale)
         grades = frozen.scale if frozen is not None else scale
-        settings = _settings(grades, choices, id_map, id_map_file)
+        policies, terms = _settings(grades, choices, id_map, id_map_file)
         ordered = _order(order)
-        judgments = frozen.qrels if frozen is not None else _judgments(qrels, settings.scale)
+        judgments = frozen.qrels if frozen is not None else _judgments(qrels, terms.scale)
         evaluations = score_files_at(
             judgments,
             _ranking(run, ordered),
-            settings,
+            policies.under(terms),
             ks,
             qrels_format=qrels_format,
             run_format=run_format,
@@ -194,7 +194,7 @@ def compare(
         ks, _several = _cutoffs(k)
         frozen = _frozen(qrels, scale)
         grades = frozen.scale if frozen is not None else scale
-        settings = _settings(grades, choices, id_map, id_map_file)
+        policies, terms = _settings(grades, choices, id_map, id_map_file)
         stats = _stats(test, correction, alpha, resamples, seed, ci, detect)
         ordered = _order(order)
         names: list[str] | None = None
@@ -210,17 +210,17 @@ def compare(
             if any(_is_frame(run) or isinstance(run, Mapping) for run in given):
                 raise InputError("name each DataFrame or dict run: give a dict of name -> run")
         result = compare_files(
-            frozen.qrels if frozen is not None else _judgments(qrels, settings.scale),
+            frozen.qrels if frozen is not None else _judgments(qrels, terms.scale),
             [_ranking(run, ordered) for run in given],
             ks,
-            settings,
+            policies.under(terms),
             stats,
             baseline=baseline,
             qrels_format=qrels_format,
             run_format=run_format,
             order=ordered,
             names=names,
-            top_grade=settings.scale.high if grades is not None else None,  # a version's: its scale's top
+            top_grade=terms.scale.high if grades is not None else None,  # a version's: its scale's top
         )
         if frozen is not None:
             for evaluation in (e for at in result.evaluations.values() for e in at.values()):
@@ -299,7 +299,7 @@ class Project:
             _expect_residual(residual_from)
             _expect_text(order=order)
             ks, several = _cutoffs(k)
-            settings = _settings(None, choices, None, None)  # the scale: the version's, set by the task
+            settings, terms = _settings(None, choices, None, None)  # a given run's reading; the version's scale
             if isinstance(run, str):
                 for given in ("ties", "order"):
                     if given in choices or (given == "order" and order is not None):
@@ -317,7 +317,7 @@ class Project:
                 if residual_from is not None:
                     raise InputError("residual_from scores a run stored in the project, not a run given as data")
                 ranking = _ranking(run, _order(order))
-                evaluations = self._reader.score_given(read_ranking(ranking), version, settings, ks)
+                evaluations = self._reader.score_given(read_ranking(ranking), version, settings, terms, ks)
         return _scored(evaluations, several)
 
     def compare(
@@ -354,7 +354,7 @@ class Project:
                     "a stored run keeps the reading it was imported with; ties is for run files, DataFrames and dicts"
                 )
             ks, _several = _cutoffs(k)
-            settings = _settings(None, choices, None, None)  # the scale: the version's, set by the task
+            settings, _ = _settings(None, choices, None, None)  # the runs bring their readings, the version its scale
             stats = _stats(test, correction, alpha, resamples, seed, ci, detect)
             result = self._reader.compare(
                 list(run_names),
@@ -379,7 +379,7 @@ class Project:
             ks, several = _cutoffs(k)
             if several:
                 raise InputError("agreement takes one cut-off k")
-            result = self._reader.agreement(version, _settings(None, choices, None, None), ks[0])  # scale: version's
+            result = self._reader.agreement(version, _settings(None, choices, None, None)[0], ks[0])  # the policies
             tables: dict[str, Any] = {name.removesuffix(".csv"): t for name, t in agreement_tables(result).items()}
         return tables | {"manifest": result.manifest()}
 
@@ -455,8 +455,9 @@ def _cutoffs(k: object) -> tuple[Cutoffs, bool]:
 
 def _settings(
     scale: str | GradeScale | None, choices: dict[str, str], id_map: str | None, id_map_file: Any
-) -> EvalSettings:
-    """The policies ``choices`` name and what the data owns as read from files (None: the default scale)."""
+) -> tuple[EvalSettings, DataTerms]:
+    """The policies ``choices`` name, and what the data owns as read from files: the scale (None: the default),
+    the tie policy (``choices``' ``ties``) and the ID map; each checked once, in the order the options were."""
     unknown = [name for name in choices if name not in BY_NAME]
     if unknown:
         raise InputError(f"unknown choice {unknown[0]!r}; the choices are {', '.join(BY_NAME)}")
@@ -477,7 +478,8 @@ def _settings(
     if scale is not None and not isinstance(scale, str | GradeScale):
         raise InputError(f'scale must be a text such as "{GradeScale()}", not {_kind(scale)}')
     grades = scale if isinstance(scale, GradeScale) else GradeScale.parse(scale) if scale is not None else GradeScale()
-    return EvalSettings(scale=grades, id_map=mapping, **choices)  # type: ignore[arg-type]  # text: validated
+    policies = EvalSettings(**{name: value for name, value in choices.items() if name != "ties"})  # type: ignore[arg-type]
+    return policies, DataTerms(grades, choices.get("ties", BY_NAME["ties"].default), mapping)  # type: ignore[arg-type]
 
 
 def _stats(

@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from ndcg_desktop.domain import DataTerms, EvalSettings, Measure
 from ndcg_desktop.store import Project
 
 REPO = Path(__file__).resolve().parents[1]
@@ -23,6 +24,13 @@ REPO = Path(__file__).resolve().parents[1]
 FROZEN_JUDGMENTS_GUARD = "frozen_judgment_not_updated"
 
 Statement = str | tuple[str, tuple[Any, ...]]  # SQL text, or SQL text and its parameters
+
+
+def measure(**fields: Any) -> Measure:
+    """The policies and the data terms as one set of keywords (``unjudged="zero", scale=...``), joined as
+    :meth:`EvalSettings.under` joins them: what the kernel's tests score under."""
+    terms = {name: fields.pop(name) for name in ("scale", "ties", "id_map") if name in fields}
+    return EvalSettings(**fields).under(DataTerms(**terms))
 
 
 def sql_rows(path: Path, sql: str, *params: Any) -> list[tuple[Any, ...]]:

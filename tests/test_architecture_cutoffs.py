@@ -51,7 +51,7 @@ def test_the_cutoffs_travel_as_one_checked_value_to_the_kernel():
 
 
 def test_the_settings_line_is_built_from_its_parts():
-    """No front or use case cuts K off a settings text (``to_text().split("(", 1)``): ``EvalSettings.spec()``."""
+    """No front or use case cuts K off a settings text (``to_text().split("(", 1)``): ``Measure.spec()``."""
     found = [
         f"{path.relative_to(REPO)}:{n}"
         for path in sorted(PACKAGE.rglob("*.py"))

@@ -72,12 +72,12 @@ def run(case):
 """
 
 _COMPARE = """
-from ndcg_desktop.domain import Cutoffs, EvalSettings, GradeScale
+from ndcg_desktop.domain import Cutoffs, DataTerms, EvalSettings, GradeScale
 from ndcg_desktop.scoring.ndcg import evaluate_cutoffs
 from ndcg_desktop.tasks.files import read_judgments, read_ranking
 def run(case):  # what ``ndcg compare`` does for each run before its statistics (tasks.scoring.evaluate_with_bounds)
-    settings = EvalSettings(scale=GradeScale(-1, 4), unjudged="zero")
-    qrels = read_judgments(case["qrels"], settings.scale)
+    settings = EvalSettings(unjudged="zero").under(DataTerms(GradeScale(-1, 4)))
+    qrels = read_judgments(case["qrels"], settings.terms.scale)
     at = evaluate_cutoffs(qrels, read_ranking(case["run"]), settings, Cutoffs([5, 10, 20]))
     return [at[k].summary["mean_ndcg"] for k in (5, 10, 20)]
 """

@@ -9,8 +9,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ndcg_desktop.cli.json_out import json_text
-from ndcg_desktop.cli.options import add_policy_options, cutoffs_of, decimal_number, settings_of, whole_number
-from ndcg_desktop.domain import Cutoffs, GradeScale, InputError
+from ndcg_desktop.cli.options import add_policy_options, cutoffs_of, decimal_number, settings_of, terms_of, whole_number
+from ndcg_desktop.domain import Cutoffs, InputError
 from ndcg_desktop.domain.choices import DEFAULT_K
 from ndcg_desktop.formats.choices import ORDER_CHOICES
 
@@ -135,7 +135,8 @@ def _compare_files(args: argparse.Namespace, ks: Cutoffs, stats: Any) -> RunsCom
         raise InputError("--residual-from names an earlier frozen pool version: give it with --project")
     if not (args.qrels and args.runs):
         raise InputError("give --qrels FILE and --runs FILE FILE ... (or --project PROJECT --run-names NAME ...)")
-    base = settings_of(args)
+    terms = terms_of(args)  # how the files are read: --scale, --ties, --id-map
+    base = settings_of(args).under(terms)
     return compare_files(
         args.qrels,
         args.runs,
@@ -147,7 +148,7 @@ def _compare_files(args: argparse.Namespace, ks: Cutoffs, stats: Any) -> RunsCom
         run_format=args.run_format,
         order=ORDER_CHOICES.get(args.order or ""),
         names=args.run_names,
-        top_grade=base.scale.high if args.scale else None,  # without --scale: the highest grade in the judgments
+        top_grade=terms.scale.high if args.scale else None,  # without --scale: the highest grade in the judgments
     )
 
 
@@ -161,7 +162,7 @@ def _compare_project(args: argparse.Namespace, ks: Cutoffs, stats: Any) -> RunsC
     for option, value in (*given, ("--id-map-file", args.id_map_file)):
         if value is not None:
             raise InputError(f"a stored run keeps the reading it was imported with; {option} is for run files")
-    base = settings_of(args, scale=GradeScale())  # the policies; the scale is the version's (compare_stored)
+    base = settings_of(args)  # the policies; the runs bring their readings and the version its scale
     with Project.open(args.project, read_only=True) as project:  # nothing is recorded: reading is enough
         return compare_stored(
             project,

@@ -52,7 +52,7 @@ def run_diff_pools(args: argparse.Namespace) -> int:
         if getattr(args, option) is not None:
             raise InputError(f"--{option.replace('_', '-')} does not apply here: stored runs keep their reading")
     with Project.open(args.project, read_only=True) as project:
-        base = settings_of(args, scale=project.scale)
+        base = settings_of(args)  # the policies; the versions bring their scales and the runs their readings
         diff = diff_pools(
             project, args.v1, args.v2, base, args.k, shared_queries=args.shared_queries, iterations=args.show_iteration
         )

@@ -18,6 +18,7 @@ from ndcg_desktop.cli.options import (
     add_policy_options,
     id_map_of,
     settings_of,
+    terms_of,
     whole_number,
 )
 from ndcg_desktop.cli.pooling import add_pooling_commands
@@ -115,7 +116,8 @@ def _score_files(args: argparse.Namespace) -> Evaluation:
         raise InputError("--residual-from names an earlier frozen pool version: give it with --project")
     if not (args.qrels and args.run):
         raise InputError("give --qrels FILE and --run FILE (or --project PROJECT --run-name NAME)")
-    settings = settings_of(args)
+    terms = terms_of(args)  # how the files are read: --scale, --ties, --id-map
+    settings = settings_of(args).under(terms)
     from ndcg_desktop.tasks.files import score_files  # here: --version and the parser import no pandas
 
     return score_files(

@@ -8,8 +8,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from ndcg_desktop.domain import Cutoffs, EvalSettings, GradeScale, InputError, TiePolicy
-from ndcg_desktop.domain.choices import BY_NAME, CHOICES, DEFAULT_K
+from ndcg_desktop.domain import Cutoffs, DataTerms, EvalSettings, GradeScale, InputError, TiePolicy
+from ndcg_desktop.domain.choices import BY_NAME, CHOICES, DEFAULT_K, POLICY_CHOICES
 from ndcg_desktop.domain.chunks import IdMap
 from ndcg_desktop.domain.settings import MAX_K
 from ndcg_desktop.formats.choices import QRELS_FORMATS, RUN_FORMATS
@@ -124,15 +124,20 @@ def id_map_of(args: argparse.Namespace) -> IdMap | None:
     return args.id_map  # type: ignore[no-any-return]
 
 
-def settings_of(args: argparse.Namespace, *, scale: GradeScale | None = None) -> EvalSettings:
-    """The policies the options give, and what files do not say themselves: the scale (``--scale``, else ``scale``,
-    else the default), the tie policy and the ID map (the options, else the defaults). A stored run and a pool
-    version bring their own, which the use case takes."""
-    given = {choice.name: getattr(args, choice.name) for choice in CHOICES}  # text: EvalSettings validates it
-    chosen = {name: value for name, value in given.items() if value is not None}  # ties: only when given
-    if scale is None:
-        scale = GradeScale.parse(args.scale) if getattr(args, "scale", None) else GradeScale()
-    return EvalSettings(**chosen, scale=scale, id_map=id_map_of(args))
+def settings_of(args: argparse.Namespace) -> EvalSettings:
+    """The policies the options give (each choice but the tie policy, which is how a run is read: :func:`terms_of`)."""
+    given = {choice.name: getattr(args, choice.name) for choice in POLICY_CHOICES}  # text: EvalSettings validates it
+    return EvalSettings(**{name: value for name, value in given.items() if value is not None})
+
+
+def terms_of(args: argparse.Namespace) -> DataTerms:
+    """What files do not say themselves, as the options say to read them: the scale (``--scale``, else the
+    default), the tie policy (``--ties``, else the default) and the ID map (``--id-map``, ``--id-map-file``, else
+    none). A stored run and a pool version bring their own, which the use case takes."""
+    scale = GradeScale.parse(args.scale) if getattr(args, "scale", None) else GradeScale()
+    id_map = id_map_of(args)
+    given = {"ties": args.ties} if getattr(args, "ties", None) is not None else {}  # text: DataTerms validates it
+    return DataTerms(scale, id_map=id_map, **given)
 
 
 def add_iteration_option(parser: argparse.ArgumentParser, help: str) -> None:

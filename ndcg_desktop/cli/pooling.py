@@ -9,7 +9,7 @@ from typing import Any
 
 from ndcg_desktop.cli.compare import _records
 from ndcg_desktop.cli.json_out import json_text
-from ndcg_desktop.cli.options import add_choice_option, add_k_option, settings_of, whole_number
+from ndcg_desktop.cli.options import add_choice_option, add_k_option, settings_of, terms_of, whole_number
 from ndcg_desktop.domain import GradeScale, InputError
 from ndcg_desktop.domain.settings import MAX_K
 from ndcg_desktop.formats.choices import ORDER_CHOICES, QRELS_FORMATS, RUN_FORMATS
@@ -109,11 +109,13 @@ def _pool(args: argparse.Namespace) -> Any:
         return None
     if not (args.qrels and args.runs):
         raise InputError("give --qrels FILE and --runs FILE FILE ... (or --project PROJECT --run-names NAME ...)")
-    base = settings_of(_with_defaults(args))
+    fixed = _with_defaults(args)
+    terms = terms_of(fixed)  # how the files are read: --scale, --ties
+    base = settings_of(fixed)
     return pool_runs_from_files(
         args.qrels,
         args.runs,
-        base,
+        base.under(terms),
         names=args.run_names,
         qrels_format=args.qrels_format,
         run_format=args.run_format,
@@ -139,8 +141,8 @@ def _run(args: argparse.Namespace, study: Any) -> Any:
     from ndcg_desktop.tasks.project import Project
 
     with Project.open(args.project, read_only=True) as project:
-        scale = frozen_version(project, args.pool_version, check=False).scale
-        base = settings_of(_with_defaults(args), scale=scale)
+        frozen_version(project, args.pool_version, check=False)  # a missing version is refused before the runs
+        base = settings_of(_with_defaults(args))  # the version brings its scale and each run its reading
         return study(pool_runs_from_project(project, args.run_names, args.pool_version, base), base)
 
 

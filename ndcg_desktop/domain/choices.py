@@ -1,7 +1,7 @@
 """The evaluation choices, declared once: each with its enum, its refusing default and every text it is shown with.
 
 Modelled on ir_measures' measure parameters and qutebrowser's command registry: the command line's options
-(:mod:`ndcg_desktop.cli.options`), the window's choices and combo boxes, :meth:`EvalSettings.describe` and
+(:mod:`ndcg_desktop.cli.options`), the window's choices and combo boxes, :meth:`Measure.describe` and
 the settings line are all generated from :data:`CHOICES`. A choice added here appears in every one of them.
 
 The interface strings are marked for ``pyside6-lupdate`` (context ``analysis``, where the window's earlier
@@ -76,7 +76,8 @@ class TiePolicy(_Choice):
 
 @dataclass(frozen=True)
 class Choice:
-    """One evaluation choice: a field of :class:`~ndcg_desktop.domain.settings.EvalSettings`."""
+    """One evaluation choice: a field of :class:`~ndcg_desktop.domain.settings.EvalSettings` (a policy) or, for
+    the tie policy, of :class:`~ndcg_desktop.domain.settings.DataTerms` (how the run is read)."""
 
     name: str  # the field, the settings text's key (unjudged=zero) and the keyword the Python API takes
     enum: type[_Choice]
@@ -104,7 +105,7 @@ class Choice:
         return tuple(v for v in self.values if not (self.refuses and v == self.default.value))
 
     def describe(self, value: _Choice) -> str:
-        """Its part of :meth:`EvalSettings.describe`: ``zero-IDCG: kept in the mean``."""
+        """Its part of :meth:`Measure.describe`: ``zero-IDCG: kept in the mean``."""
         return self.shown.format(self.words[value.value])
 
 
@@ -235,6 +236,8 @@ CHOICES: tuple[Choice, ...] = (
 )
 
 BY_NAME: dict[str, Choice] = {choice.name: choice for choice in CHOICES}
+# The policies: every choice but the tie policy, which is how a run is read (its DataTerms), set with the reading.
+POLICY_CHOICES: tuple[Choice, ...] = tuple(choice for choice in CHOICES if choice.name != "ties")
 # What every front starts at besides the choices above: nDCG@10 (TREC DL's and BEIR's headline cutoff) on grades
 # 0..3 (TREC's graded qrels); a project and its versions carry their own scale.
 DEFAULT_K = 10

@@ -1,7 +1,8 @@
 """Evaluation settings: every choice that changes a number, named, validated, printable.
 
-Modelled on ir_measures' measure objects: one frozen value whose text form
-round-trips through :meth:`EvalSettings.parse`, printed into every report and export.
+The user's policies (:class:`EvalSettings`) and what the data owns (:class:`DataTerms`) are two values, joined once
+(:meth:`EvalSettings.under`) into the :class:`Measure` a kernel scores under. Modelled on ir_measures' measure
+objects: its text form round-trips through :meth:`Measure.parse`, printed into every report and export.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from ndcg_desktop.domain.choices import CHOICES, DEFAULT_K, DEFAULT_SCALE, _Choice
+from ndcg_desktop.domain.choices import CHOICES, DEFAULT_K, DEFAULT_SCALE, POLICY_CHOICES, _Choice
 from ndcg_desktop.domain.choices import DuplicatePolicy as DuplicatePolicy
 from ndcg_desktop.domain.choices import Gain as Gain
 from ndcg_desktop.domain.choices import QuerySet as QuerySet
@@ -162,7 +163,17 @@ class DataTerms:
 
     scale: GradeScale = field(default_factory=GradeScale)
     ties: TiePolicy = TiePolicy.DOCID_DESC
-    id_map: IdMap | None = None
+    id_map: IdMap | None = None  # a separator (cut each returned ID at its first one) or a chunk map file
+
+    def __post_init__(self) -> None:
+        if self.id_map is not None and self.id_map == "":
+            raise InputError("the ID map separator must not be empty")
+        if isinstance(self.id_map, dict):
+            object.__setattr__(self, "id_map", ChunkMap.from_dict(self.id_map))
+        if not isinstance(self.ties, TiePolicy):
+            object.__setattr__(self, "ties", TiePolicy.from_text(str(self.ties), "ties"))
+        if isinstance(self.scale, str):
+            object.__setattr__(self, "scale", GradeScale.parse(self.scale))
 
     def with_scale(self, scale: GradeScale) -> DataTerms:
         """The same reading of the run, judged on ``scale`` (a pool version's own)."""
@@ -171,17 +182,14 @@ class DataTerms:
 
 @dataclass(frozen=True)
 class EvalSettings:
-    """Every policy that decides an NDCG figure besides the data itself and the cut-off K.
+    """Every policy that decides an NDCG figure besides the data itself and the cut-off K: the user's choices.
 
     The defaults refuse to guess: unjudged documents, duplicates and unknown queries are
-    errors until a policy is chosen. K travels apart (:class:`Cutoffs`): one scoring runs at several,
-    and a figure's text is the measure at its K under these settings.
+    errors until a policy is chosen. K travels apart (:class:`Cutoffs`): one scoring runs at several.
+    What the data owns (:class:`DataTerms`) joins them in :meth:`under`, as the :class:`Measure` a kernel scores.
 
-    >>> s = EvalSettings(unjudged=UnjudgedPolicy.ZERO)
-    >>> s.to_text(5)
-    'nDCG@5(gain=linear,unjudged=zero,duplicates=reject,zero_idcg=keep,queries=pool,unknown_queries=reject,ties=docid-desc,scale=0..3)'
-    >>> EvalSettings.parse(s.to_text(5)) == (s, 5)
-    True
+    >>> EvalSettings(unjudged="zero").unjudged
+    <UnjudgedPolicy.ZERO: 'zero'>
     """
 
     gain: Gain = Gain.LINEAR
@@ -190,21 +198,12 @@ class EvalSettings:
     zero_idcg: ZeroIdcgPolicy = ZeroIdcgPolicy.KEEP
     queries: QuerySet = QuerySet.POOL
     unknown_queries: UnknownQueryPolicy = UnknownQueryPolicy.REJECT
-    ties: TiePolicy = TiePolicy.DOCID_DESC
-    scale: GradeScale = field(default_factory=GradeScale)
-    id_map: IdMap | None = None  # a separator (cut each returned ID at its first one) or a chunk map file
 
     def __post_init__(self) -> None:
-        if self.id_map is not None and self.id_map == "":
-            raise InputError("the ID map separator must not be empty")
-        if isinstance(self.id_map, dict):
-            object.__setattr__(self, "id_map", ChunkMap.from_dict(self.id_map))
-        for name, kind in _FIELD_TYPES.items():
+        for name, kind in _POLICY_TYPES.items():
             value = getattr(self, name)
             if not isinstance(value, kind):
                 object.__setattr__(self, name, kind.from_text(str(value), name))
-        if isinstance(self.scale, str):
-            object.__setattr__(self, "scale", GradeScale.parse(self.scale))
 
     @property
     def discount(self) -> str:
@@ -214,81 +213,100 @@ class EvalSettings:
     def with_(self, **changes: Any) -> EvalSettings:
         return replace(self, **changes)
 
-    @property
-    def terms(self) -> DataTerms:
-        """The scale, tie policy and ID map these settings score under."""
-        return DataTerms(self.scale, self.ties, self.id_map)
-
-    @property
-    def policies(self) -> EvalSettings:
-        """The choices alone, on the default terms: equal for two scorings under the same policies of any data."""
-        return self.under(DataTerms())
-
-    def under(self, terms: DataTerms) -> EvalSettings:
+    def under(self, terms: DataTerms) -> Measure:
         """These policies on data that owns ``terms``: the one place where what the data owns joins the policies,
         so no use case sets a scale, tie policy or ID map and then replaces it.
 
         >>> EvalSettings().under(DataTerms(GradeScale(0, 2), id_map="#")).spec()[-21:]
         'scale=0..2,id_map="#"'
         """
-        return replace(self, scale=terms.scale, ties=terms.ties, id_map=terms.id_map)
+        return Measure(self, terms)
+
+
+@dataclass(frozen=True)
+class Measure:
+    """nDCG under these policies on data with these terms: what a kernel scores under, and its text, printed into
+    every report and export and round-tripping through :meth:`parse` (after ir_measures' measure objects).
+
+    >>> m = EvalSettings(unjudged=UnjudgedPolicy.ZERO).under(DataTerms())
+    >>> m.to_text(5)
+    'nDCG@5(gain=linear,unjudged=zero,duplicates=reject,zero_idcg=keep,queries=pool,unknown_queries=reject,ties=docid-desc,scale=0..3)'
+    >>> Measure.parse(m.to_text(5)) == (m, 5)
+    True
+    """
+
+    policies: EvalSettings = field(default_factory=EvalSettings)
+    terms: DataTerms = field(default_factory=DataTerms)
+
+    def choice(self, name: str) -> _Choice:
+        """The value of one choice of the table: a policy, or the tie policy of the run's reading."""
+        return getattr(self.policies if name in _POLICY_TYPES else self.terms, name)  # type: ignore[no-any-return]
+
+    def with_(self, **changes: Any) -> Measure:
+        """The same data terms under changed policies."""
+        return replace(self, policies=self.policies.with_(**changes))
 
     def spec(self) -> str:
         """The settings line without its measure: what follows ``nDCG@K(`` in :meth:`to_text`, one K or several."""
-        parts = [f"{choice.name}={getattr(self, choice.name)}" for choice in CHOICES] + [f"scale={self.scale}"]
-        if isinstance(self.id_map, ChunkMap):  # named by its hash and file name: "<sha256> <name>"
-            parts.append(f"id_map_file={json.dumps(self.id_map.sha256 + ' ' + self.id_map.source)}")
-        elif self.id_map is not None:
-            parts.append(f"id_map={json.dumps(self.id_map)}")
+        terms = self.terms
+        parts = [f"{choice.name}={self.choice(choice.name)}" for choice in CHOICES] + [f"scale={terms.scale}"]
+        if isinstance(terms.id_map, ChunkMap):  # named by its hash and file name: "<sha256> <name>"
+            parts.append(f"id_map_file={json.dumps(terms.id_map.sha256 + ' ' + terms.id_map.source)}")
+        elif terms.id_map is not None:
+            parts.append(f"id_map={json.dumps(terms.id_map)}")
         return ",".join(parts)
 
     def to_text(self, k: int) -> str:
-        """The measure at ``k`` under these settings, as every export names it: ``nDCG@10(gain=linear,...)``."""
+        """The measure at ``k``, as every export names it: ``nDCG@10(gain=linear,...)``."""
         return f"nDCG@{k}({self.spec()})"
 
     @classmethod
-    def parse(cls, text: str) -> tuple[EvalSettings, int]:
-        """The settings and the K of a :meth:`to_text` line."""
+    def parse(cls, text: str) -> tuple[Measure, int]:
+        """The measure and the K of a :meth:`to_text` line."""
         match = re.fullmatch(r"nDCG@(\d+)\((.*)\)", text.strip())
         if not match:
             raise InputError(f"not an evaluation setting: {text!r}")
         (k,) = Cutoffs((int(match.group(1)),))
-        values: dict[str, Any] = {}
+        policies: dict[str, Any] = {}
+        terms: dict[str, Any] = {}
         for key, raw in re.findall(r'(\w+)=("(?:[^"\\]|\\.)*"|[^,]*)', match.group(2)):
             if key == "scale":
-                values[key] = GradeScale.parse(raw)
+                terms[key] = GradeScale.parse(raw)
+            elif key == "ties":
+                terms[key] = TiePolicy.from_text(raw, key)
             elif key == "id_map":
-                values[key] = json.loads(raw)
+                terms[key] = json.loads(raw)
             elif key == "id_map_file":
                 digest, _, name = str(json.loads(raw)).partition(" ")
-                values["id_map"] = ChunkMap(name, digest, loaded=False)
-            elif key in _FIELD_TYPES:
-                values[key] = _FIELD_TYPES[key].from_text(raw, key)
+                terms["id_map"] = ChunkMap(name, digest, loaded=False)
+            elif key in _POLICY_TYPES:
+                policies[key] = _POLICY_TYPES[key].from_text(raw, key)
             else:
                 raise InputError(f"unknown evaluation setting {key!r} in {text!r}")
-        return cls(**values), k
+        return cls(EvalSettings(**policies), DataTerms(**terms)), k
 
     def describe(self, k: int) -> str:
         """One readable line for reports, e.g. ``nDCG@10, linear gain, unjudged: zero, ...``."""
-        parts = [f"nDCG@{k}", *(choice.describe(getattr(self, choice.name)) for choice in CHOICES)]
-        parts.insert(2, f"{self.discount} discount")  # fixed, said with the gain: the measure's own two parts
-        text = ", ".join([*parts, f"scale {self.scale}"])
-        if self.id_map is not None:
-            text += f", {describe_id_map(self.id_map)}"
+        parts = [f"nDCG@{k}", *(choice.describe(self.choice(choice.name)) for choice in CHOICES)]
+        parts.insert(2, f"{self.policies.discount} discount")  # fixed, said with the gain: the measure's own two parts
+        text = ", ".join([*parts, f"scale {self.terms.scale}"])
+        if self.terms.id_map is not None:
+            text += f", {describe_id_map(self.terms.id_map)}"
         return text
 
     def as_dict(self, k: int) -> dict[str, Any]:
-        """The manifest's ``settings``: K first, then every field, the discount and the text."""
-        data = {"k": k, **{f.name: getattr(self, f.name) for f in fields(self)}}  # shallow: a chunk map's pairs too
+        """The manifest's ``settings``: K first, then every policy and term, the discount and the text."""
+        # the order every manifest has had: K, the policies, then the run's ties, the scale and the ID map
+        data: dict[str, Any] = {"k": k, **{f.name: getattr(self.policies, f.name) for f in fields(self.policies)}}
+        data |= {"ties": self.terms.ties, "scale": str(self.terms.scale), "id_map": self.terms.id_map}
         for key, value in data.items():
             if isinstance(value, _Choice):
                 data[key] = value.value
-        data["scale"] = str(self.scale)
-        if isinstance(self.id_map, ChunkMap):
-            data["id_map"] = self.id_map.reference()  # named by file and hash; the pairs stay with the run
-        data["discount"] = self.discount
+        if isinstance(self.terms.id_map, ChunkMap):
+            data["id_map"] = self.terms.id_map.reference()  # named by file and hash; the pairs stay with the run
+        data["discount"] = self.policies.discount
         data["text"] = self.to_text(k)
         return data
 
 
-_FIELD_TYPES: dict[str, type[_Choice]] = {choice.name: choice.enum for choice in CHOICES}
+_POLICY_TYPES: dict[str, type[_Choice]] = {choice.name: choice.enum for choice in POLICY_CHOICES}

@@ -53,13 +53,13 @@ def unjudged_bounds(evaluation: Evaluation, qrels: Qrels, *, top_grade: int | No
     evaluation scored them (0) unless an unjudged document makes the upper ideal positive.
     """
     settings = evaluation.settings
-    if settings.unjudged is UnjudgedPolicy.CONDENSE:
+    if settings.policies.unjudged is UnjudgedPolicy.CONDENSE:
         raise ValueError("bounds are read from an evaluation made with unjudged=zero, not condense")
     per_query = evaluation.per_query
     queries = pd.Index(per_query["query_id"])
     n = len(queries)
-    grade = settings.scale.high if top_grade is None else top_grade
-    top_gain = float(gain_values(np.array([grade]), settings.gain)[0])
+    grade = settings.terms.scale.high if top_grade is None else top_grade
+    top_gain = float(gain_values(np.array([grade]), settings.policies.gain)[0])
 
     positions = evaluation.per_position
     unjudged = positions[~positions["judged"].to_numpy(dtype=bool)]
@@ -76,7 +76,7 @@ def unjudged_bounds(evaluation: Evaluation, qrels: Qrels, *, top_grade: int | No
     pool_q = queries.get_indexer(pd.Index(c.queries.to_pylist(), dtype=queries.dtype))[c.q] if len(c.q) else c.q
     in_table = pool_q >= 0
     groups = np.concatenate([pool_q[in_table], np.repeat(np.arange(n), m)]).astype(np.int64)
-    gains = np.concatenate([gain_values(c.grade[in_table], settings.gain), np.full(m.sum(), top_gain)])
+    gains = np.concatenate([gain_values(c.grade[in_table], settings.policies.gain), np.full(m.sum(), top_gain)])
     idcg_upper = _sum_top_k(groups, gains, evaluation.k, n)
 
     lower = per_query["ndcg"].to_numpy(dtype=np.float64)  # the reading as non-relevant

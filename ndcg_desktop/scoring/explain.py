@@ -20,6 +20,7 @@ from ndcg_desktop.domain.settings import (
     DuplicatePolicy,
     EvalSettings,
     Gain,
+    Measure,
     QuerySet,
     UnjudgedPolicy,
     UnknownQueryPolicy,
@@ -52,7 +53,7 @@ class FlagReport:
         }
 
     def missing_groups(self, settings: EvalSettings) -> list[str]:
-        """The flag groups still refused under ``settings`` (empty: ready to score)."""
+        """The flag groups still refused under the policies ``settings`` (empty: ready to score)."""
         refused = {
             "unjudged": settings.unjudged is UnjudgedPolicy.REJECT,
             "duplicates": settings.duplicates is DuplicatePolicy.REJECT,
@@ -74,7 +75,7 @@ class FlagReport:
 def inspect(
     qrels: Qrels,
     run: Run,
-    settings: EvalSettings,
+    settings: Measure,
     k: int = DEFAULT_K,
     *,
     progress: Progress | None = None,
@@ -159,15 +160,15 @@ class FullRankings:
     Holds two int32 codes per run row, not the rows' strings; one query's list is built on demand.
     """
 
-    settings: EvalSettings
+    settings: Measure
     query_codes: dict[str, int]
     q: np.ndarray  # ascending query codes, one per ranked row
     d: np.ndarray
     docs: DocIds
 
     @classmethod
-    def of(cls, run: Run, settings: EvalSettings) -> FullRankings:
-        ranking = rank_run(run, ties=settings.ties, id_map=settings.id_map)
+    def of(cls, run: Run, settings: Measure) -> FullRankings:
+        ranking = rank_run(run, ties=settings.terms.ties, id_map=settings.terms.id_map)
         if len(ranking.q) > 1 and (ranking.q[1:] < ranking.q[:-1]).any():  # blocks kept in first-seen order
             order = np.argsort(ranking.q, kind="stable")
             q, d = ranking.q[order], ranking.d[order]
@@ -185,7 +186,7 @@ class FullRankings:
         # Bounds in the codes' own dtype: a list of Python ints made numpy convert all of ``q`` first.
         lo, hi = np.searchsorted(self.q, np.array([code, code + 1], dtype=self.q.dtype))
         docs = list(dict.fromkeys(doc_strings(self.docs, self.d[lo:hi]).to_pylist()))
-        if judged is not None and self.settings.unjudged is UnjudgedPolicy.CONDENSE:
+        if judged is not None and self.settings.policies.unjudged is UnjudgedPolicy.CONDENSE:
             docs = [d for d in docs if d in judged]
         return docs
 
@@ -218,7 +219,7 @@ def compare(a: Evaluation, b: Evaluation) -> tuple[pd.DataFrame, dict[str, int]]
 
     Only queries counted in both means are compared; equal scores (to 1e-12) are ties.
     """
-    if a.k != b.k or a.settings.policies != b.settings.policies or a.settings.scale != b.settings.scale:
+    if a.k != b.k or a.settings.policies != b.settings.policies or a.settings.terms.scale != b.settings.terms.scale:
         raise ValueError("runs can only be compared under the same evaluation settings")
     return compare_per_query(a.per_query, b.per_query)
 

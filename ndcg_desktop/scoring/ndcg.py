@@ -21,9 +21,10 @@ from ndcg_desktop.domain.errors import InputError, choose
 from ndcg_desktop.domain.progress import Cancelled, IsCancelled, Progress
 from ndcg_desktop.domain.settings import (
     Cutoffs,
+    DataTerms,
     DuplicatePolicy,
-    EvalSettings,
     Gain,
+    Measure,
     UnjudgedPolicy,
     UnknownQueryPolicy,
 )
@@ -178,7 +179,7 @@ class Evaluation:
     ``ndcg score`` prints from the columns and never loads it).
     """
 
-    settings: EvalSettings
+    settings: Measure  # the policies on the data's terms it was scored under
     k: int  # the cutoff this evaluation is at
     per_query_columns: dict[str, np.ndarray]  # one entry per per_query column, in its order
     per_position_columns: dict[str, np.ndarray | pa.Array]
@@ -208,7 +209,7 @@ class Evaluation:
 def evaluate(
     qrels: Qrels,
     run: Run,
-    settings: EvalSettings,
+    settings: Measure,
     k: int = DEFAULT_K,
     *,
     progress: Progress | None = None,
@@ -231,7 +232,7 @@ def evaluate(
 def evaluate_cutoffs(
     qrels: Qrels,
     run: Run,
-    settings: EvalSettings,
+    settings: Measure,
     ks: Cutoffs,
     *,
     progress: Progress | None = None,
@@ -255,7 +256,7 @@ def evaluate_cutoffs(
 def _evaluate(
     qrels: Qrels,
     run: Run,
-    settings: EvalSettings,
+    settings: Measure,
     ks: Sequence[int],
     progress: Progress | None,
     cancelled: IsCancelled | None,
@@ -279,25 +280,26 @@ def _evaluate(
     # never one Python string per line. What needs every judgment is counted from codes and grades
     # alone (rules 1 and 4: the ideal from each query's grade counts); the document IDs are looked
     # at only for the judgments a returned document may match (below).
+    policies = settings.policies
     judgments = qrels.judgments
     pool_query_ids, all_q = _pool_queries(judgments)
-    u = _universe(pool_query_ids, all_q, judgments.grade, settings.gain, ks)
+    u = _universe(pool_query_ids, all_q, judgments.grade, policies.gain, ks)
     advance()
 
-    run_to_pool, unknown_codes, unknown = _run_queries(run, u, settings.unknown_queries)
+    run_to_pool, unknown_codes, unknown = _run_queries(run, u, policies.unknown_queries)
     advance()
 
     # A run can hold millions of rows: the arrays over every row (query codes stay the run's
     # own, mapped to the pool's on the few rows that need it) are only compared and filtered,
     # and the arithmetic runs on the rows near the top of each ranking.
-    docs, keys, rows = _ordered_rows(run, settings, run_to_pool, unknown_codes, exact=exact)
+    docs, keys, rows = _ordered_rows(run, settings.terms, run_to_pool, unknown_codes, exact=exact)
     advance()
 
     # Documents are compared by their identity keys (scoring/idkeys.py), paired with the pool's query.
     pq = run_to_pool.astype(np.int32)[rows.q]
     pool_q, pool_did, pool_grade = _candidate_judgments(judgments, all_q, docs, rows.d)
     del all_q  # ``pool_*`` from here on: only the judgments a returned document may match
-    pool_gain = gain_values(pool_grade, settings.gain)
+    pool_gain = gain_values(pool_grade, policies.gain)
     pool_ident, both = keys_among(docs, keys, pool_did)
     rows, pq, n_dup, duplicates_per_query = _without_duplicates(run, settings, u, docs, both, rows, pq)
     sq = rows.q
@@ -314,9 +316,9 @@ def _evaluate(
     judged_pos = judged_rows - starts[np.searchsorted(starts, judged_rows, side="right") - 1] + 1
     unjudged_total = listed - np.bincount(judged_q, minlength=u.nq)
     n_unjudged = len(sq) - len(judged_rows)
-    if n_unjudged and settings.unjudged is UnjudgedPolicy.REJECT:
+    if n_unjudged and policies.unjudged is UnjudgedPolicy.REJECT:
         _refuse_unjudged(run, settings, u, docs, judged_rows, sd, srow, pq)
-    if settings.unjudged is UnjudgedPolicy.CONDENSE and n_unjudged:
+    if policies.unjudged is UnjudgedPolicy.CONDENSE and n_unjudged:
         sq, sk, sd, srow, pq = sq[judged_rows], sk[judged_rows], sd[judged_rows], srow[judged_rows], pq[judged_rows]
         judged_rows = np.arange(len(sq))
         starts, lengths = blocks(sq)
@@ -400,11 +402,11 @@ def _run_queries(run: Run, u: _Universe, policy: UnknownQueryPolicy) -> tuple[np
 
 
 def _ordered_rows(
-    run: Run, settings: EvalSettings, run_to_pool: np.ndarray, unknown_codes: np.ndarray, *, exact: bool
+    run: Run, terms: DataTerms, run_to_pool: np.ndarray, unknown_codes: np.ndarray, *, exact: bool
 ) -> tuple[DocIds, DocKeys, _Rows]:
     """Rules 10 and 11: chunk IDs mapped, rows ordered by score (or rank, or list order), ties broken by policy;
     the rows of unknown queries left out."""
-    ranking = rank_run(run, ties=settings.ties, id_map=settings.id_map, exact=exact)
+    ranking = rank_run(run, ties=terms.ties, id_map=terms.id_map, exact=exact)
     docs, keys = ranking.docs, ranking.keys
     rows = _Rows(ranking.q, ranking.key, ranking.d, ranking.row, keys.ident)
     del ranking
@@ -430,7 +432,7 @@ def _candidate_judgments(
 
 
 def _without_duplicates(
-    run: Run, settings: EvalSettings, u: _Universe, docs: DocIds, both: DocKeys, rows: _Rows, pq: np.ndarray
+    run: Run, settings: Measure, u: _Universe, docs: DocIds, both: DocKeys, rows: _Rows, pq: np.ndarray
 ) -> tuple[_Rows, np.ndarray, int, np.ndarray]:
     """Rule 5: a document twice in one query's ranking is an error unless the first is kept. The rows kept (their
     ``ident`` now the (query, document) pair key), their pool query codes, the count removed and it per query."""
@@ -439,7 +441,7 @@ def _without_duplicates(
     pair = rows.ident
     n_dup = int(dup.sum())
     duplicates_per_query = np.bincount(pq[dup], minlength=u.nq)
-    if n_dup and settings.duplicates is DuplicatePolicy.REJECT:
+    if n_dup and settings.policies.duplicates is DuplicatePolicy.REJECT:
         j = int(np.flatnonzero(dup)[np.argmin(rows.row[dup])])
         first = int(rows.row[np.flatnonzero(pair == pair[j])[0]])
         label = _doc_label(run, int(rows.row[j]), docs, rows.d[j], settings)
@@ -478,7 +480,7 @@ def _judged_rows(
 
 def _refuse_unjudged(
     run: Run,
-    settings: EvalSettings,
+    settings: Measure,
     u: _Universe,
     docs: DocIds,
     judged_rows: np.ndarray,
@@ -501,7 +503,7 @@ def _refuse_unjudged(
     )
 
 
-def _cut(qrels: Qrels, run: Run, settings: EvalSettings, k: int, r: Ranked, advance: Callable[[], None]) -> Evaluation:
+def _cut(qrels: Qrels, run: Run, settings: Measure, k: int, r: Ranked, advance: Callable[[], None]) -> Evaluation:
     """The evaluation at ``k`` of a ranking already ordered, deduplicated and looked up: the stages of
     :mod:`ndcg_desktop.scoring.dcg`, then the tables, the summary and the manifest."""
     list_order = run.order is OrderKind.LIST
@@ -510,7 +512,7 @@ def _cut(qrels: Qrels, run: Run, settings: EvalSettings, k: int, r: Ranked, adva
     at = dcg_at_k(near, k, r.nq)
     tie_at_k, tie_dcg = ties_at_k(near, at, k, r.nq, list_order=list_order)
     advance()
-    per_query, dropped = per_query_at_k(r, k, settings, at, tie_at_k, tie_dcg)
+    per_query, dropped = per_query_at_k(r, k, settings.policies, at, tie_at_k, tie_dcg)
     per_position = per_position_columns(
         run, settings, r.pool_queries, r.docs, near.q, near.d, near.row, near.pos, at.top, near.judged, near.grade,
         near.gain, at.disc,
@@ -521,9 +523,9 @@ def _cut(qrels: Qrels, run: Run, settings: EvalSettings, k: int, r: Ranked, adva
     return Evaluation(settings, k, per_query, per_position, summary, manifest, r.unknown, dropped)
 
 
-def _doc_label(run: Run, row: int, docs: DocIds, code: int, settings: EvalSettings) -> str:
+def _doc_label(run: Run, row: int, docs: DocIds, code: int, settings: Measure) -> str:
     mapped = doc_strings(docs, np.array([code]))[0].as_py()
-    if settings.id_map is None:
+    if settings.terms.id_map is None:
         return str(mapped)
     original = run.doc_ids(np.array([row]))[0].as_py()
     return f"{mapped} (from {original})" if original != mapped else str(mapped)

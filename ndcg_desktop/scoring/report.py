@@ -13,7 +13,7 @@ import pyarrow as pa
 
 from ndcg_desktop import __version__
 from ndcg_desktop.domain.data import Qrels, Run
-from ndcg_desktop.domain.settings import EvalSettings
+from ndcg_desktop.domain.settings import Measure
 from ndcg_desktop.scoring.ranking import DocIds, doc_strings
 
 if TYPE_CHECKING:
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 def per_position_columns(
     run: Run,
-    settings: EvalSettings,
+    settings: Measure,
     pool_queries: np.ndarray,
     docs: DocIds,
     sq: np.ndarray,
@@ -76,7 +76,7 @@ def per_position_frame(columns: dict[str, np.ndarray | pa.Array]) -> pd.DataFram
 
 def summary_of(
     per_query: dict[str, np.ndarray],
-    settings: EvalSettings,
+    settings: Measure,
     k: int,
     unknown: list[str],
     dropped: list[str],
@@ -123,7 +123,7 @@ def summary_of(
 def manifest_of(
     qrels: Qrels,
     run: Run,
-    settings: EvalSettings,
+    settings: Measure,
     k: int,
     summary: dict[str, Any],
     n_pool_queries: int,

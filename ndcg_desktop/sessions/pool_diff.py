@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ndcg_desktop.domain import DataTerms, EvalSettings
+from ndcg_desktop.domain import EvalSettings
 from ndcg_desktop.domain.choices import BY_NAME, DEFAULT_K, Choice
 from ndcg_desktop.sessions.events import FollowsProject, ProjectEvent, RunsChanged, VersionRefused, VersionsChanged
 from ndcg_desktop.sessions.kit import Emitter, Job
@@ -134,10 +134,8 @@ class PoolDiffSession(FollowsProject):
         return list(BY_NAME[name].labels.items())
 
     def settings(self) -> EvalSettings:
-        """The settings the diff scores under (the scale shown is the versions', set by the diff)."""
-        chosen = {choice.name: choice.enum(self.choices[choice.name]) for choice in DIFF_CHOICES}
-        terms = DataTerms(self.project.scale) if self.project is not None else DataTerms()
-        return EvalSettings().with_(**chosen).under(terms)
+        """The policies the diff scores under (the versions bring their scales and the runs their readings)."""
+        return EvalSettings().with_(**{choice.name: choice.enum(self.choices[choice.name]) for choice in DIFF_CHOICES})
 
     # -- work ------------------------------------------------------------------------------------
     def ready(self) -> bool:

@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, cast
 
-from ndcg_desktop.domain import EvalSettings, Gain, ZeroIdcgPolicy
+from ndcg_desktop.domain import EvalSettings, Gain, Measure, ZeroIdcgPolicy
 from ndcg_desktop.domain.choices import DEFAULT_K, FLAG_GROUPS
 from ndcg_desktop.scoring.explain import compare
 from ndcg_desktop.sessions.events import EvaluationsChanged, FollowsProject, ProjectEvent
@@ -287,7 +287,7 @@ class ScoresSession(FollowsProject, VersionChoice):
             return None
         for saved in self.history():
             if saved.run_name == self._run and saved.pool_version == self._pool_version:
-                return _choices_of(EvalSettings.parse(saved.settings)[0])
+                return _choices_of(Measure.parse(saved.settings)[0].policies)
         return None
 
     # -- what the checks say -------------------------------------------------------------------
@@ -423,7 +423,8 @@ class ScoresSession(FollowsProject, VersionChoice):
 
     def reopen(self, saved: SavedEvaluation) -> None:
         """Set every input and choice to a saved evaluation's (the user chose it); then check and score."""
-        settings, k = EvalSettings.parse(saved.settings)
+        measure, k = Measure.parse(saved.settings)
+        settings = measure.policies
         self._run = saved.run_name
         self._pool_version = saved.pool_version
         residual = saved.manifest.get("residual")

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ndcg_desktop.domain import EvalSettings, GradeScale, InputError, Qrels
+from ndcg_desktop.domain import DataTerms, EvalSettings, GradeScale, InputError, Measure, Qrels
 from ndcg_desktop.domain.choices import DEFAULT_K
 from ndcg_desktop.domain.data import Source
 from ndcg_desktop.domain.manifest import JsonObject
@@ -434,7 +434,7 @@ class AgreementResult:
     version: PoolVersion
     report: AgreementReport
     systems: SystemsCheck
-    settings: EvalSettings
+    settings: Measure  # the policies on the version's scale (each run scored with its own reading)
     k: int  # the cutoff the systems check scored at
     duplicates: tuple[Duplicate, ...] = ()
     deduplicated: WithoutDuplicates | None = None  # the figures counting each group of identical annotators once
@@ -594,7 +594,7 @@ def compute_agreement(
     report = agreement(ratings, version.scale, cancelled=cancelled)
     dedup = without_duplicates(ratings, report, version.scale)
     systems = check_systems(project, version, ratings, report, base, k, progress=progress, cancelled=cancelled)
-    settings = base.under(base.terms.with_scale(version.scale))
+    settings = base.under(DataTerms(version.scale))
     people = people_figures(ratings, report, version.scale)
     models = model_figures(ratings, report, version.scale)
     rated_by_models = model_rated_items(ratings)

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from ndcg_desktop.domain import Cutoffs, EvalSettings, GradeScale, InputError, Qrels, Run
+from ndcg_desktop.domain import Cutoffs, DataTerms, EvalSettings, GradeScale, InputError, Qrels, Run
 from ndcg_desktop.formats.frames import qrels_from_frame
 from ndcg_desktop.scoring import Evaluation
 from ndcg_desktop.scoring.stats import StatsSettings
@@ -154,10 +154,13 @@ class ProjectReader:
         scored = score_run_at(self._project, run_name, version, settings, ks, residual_from=residual_from)
         return [scored[k].evaluation for k in ks]
 
-    def score_given(self, run: Run, version: int | None, settings: EvalSettings, ks: Cutoffs) -> list[Evaluation]:
-        """A run not stored in the project (already read and checked) against a frozen version at every K of
-        ``ks``, the version named in the manifest as a stored run's is; nothing recorded."""
-        scored = score_given_run(self._project, run, version, settings, ks)
+    def score_given(
+        self, run: Run, version: int | None, settings: EvalSettings, terms: DataTerms, ks: Cutoffs
+    ) -> list[Evaluation]:
+        """A run not stored in the project (already read and checked, ``terms`` its tie policy and ID map) against a
+        frozen version at every K of ``ks``, the version named in the manifest as a stored run's is; nothing
+        recorded."""
+        scored = score_given_run(self._project, run, version, settings, terms, ks)
         return [scored[k] for k in ks]
 
     def compare(

@@ -37,7 +37,8 @@ import numpy as np
 import pandas as pd
 
 from ndcg_desktop import __version__
-from ndcg_desktop.domain import Cutoffs, EvalSettings, GradeScale, InputError, UnjudgedPolicy
+from ndcg_desktop.domain import Cutoffs, EvalSettings, GradeScale, InputError, Measure, UnjudgedPolicy
+from ndcg_desktop.domain.chunks import describe_id_map
 from ndcg_desktop.domain.data import OrderKind, Run
 from ndcg_desktop.domain.manifest import JsonObject
 from ndcg_desktop.domain.progress import Progress
@@ -76,7 +77,7 @@ class RunsComparison:
     names: list[str]
     ks: Cutoffs
     baseline: str | None
-    settings: EvalSettings  # the shared choices (K is each row's own)
+    settings: Measure  # the shared choices on the judgments' terms (K is each row's own)
     stats: StatsSettings
     runs: pd.DataFrame
     pairs: pd.DataFrame
@@ -120,7 +121,7 @@ def compare_files(
     qrels_path: Judgments,
     run_paths: Sequence[Ranking],
     ks: Cutoffs,
-    base: EvalSettings,
+    base: Measure,
     stats: StatsSettings,
     *,
     baseline: str | None = None,
@@ -133,9 +134,9 @@ def compare_files(
 ) -> RunsComparison:
     """Score every run file against one judgments file at every K, then compare them.
 
-    ``base`` carries every choice (K aside) and applies to each run alike; a run that needs a
-    choice not made is refused as ``ndcg score`` refuses it, naming its file and line. Judgments and
-    runs may also be given already read (:mod:`ndcg_desktop.tasks.files`).
+    ``base`` carries every choice (K aside) on the terms the files are read with and applies to each run alike;
+    a run that needs a choice not made is refused as ``ndcg score`` refuses it, naming its file and line.
+    Judgments and runs may also be given already read (:mod:`ndcg_desktop.tasks.files`).
     ``names``: one per run (``--run-names``; needed for runs given already read); without, :func:`run_names_of`.
     ``top_grade``: the grade the upper bound gives an unjudged document (the scale's top, when the scale was
     given); without, the highest grade in the judgments, and the settings line says so.
@@ -147,12 +148,12 @@ def compare_files(
         _check_runs([str(p) for p in run_paths], None)
     elif any(isinstance(p, Run) for p in run_paths):
         raise InputError(f"give one name for each run: {len(run_paths)} runs, 0 names")
-    qrels = read_judgments(qrels_path, base.scale, qrels_format)
+    qrels = read_judgments(qrels_path, base.terms.scale, qrels_format)
     bound_note = ""
     if top_grade is None:
         grades = qrels.judgments.grade
-        top_grade = int(grades.max()) if len(grades) else base.scale.high
-        bound_note = unscaled_bound_note(base.scale, top_grade)
+        top_grade = int(grades.max()) if len(grades) else base.terms.scale.high
+        bound_note = unscaled_bound_note(base.terms.scale, top_grade)
     evaluations: dict[str, dict[int, Evaluation]] = {}
     bounds: dict[str, dict[int, pd.DataFrame]] = {}
     total, done = len(run_paths) * len(ks), 0
@@ -180,7 +181,9 @@ def compare_files(
     for name, (evaluations[name], bounds[name]) in zip(names, scored, strict=True):
         for evaluation in evaluations[name].values():
             evaluation.manifest["run"]["name"] = name
-    return compare_evaluations(evaluations, ks, base, stats, baseline=baseline, bounds=bounds, bound_note=bound_note)
+    return compare_evaluations(
+        evaluations, ks, base.policies, stats, baseline=baseline, bounds=bounds, bound_note=bound_note
+    )
 
 
 def unscaled_bound_note(scale: GradeScale, top_grade: int) -> str:
@@ -252,29 +255,42 @@ def compare_scored(
             assert frame is not None  # scored with bounds=True
             bounds[name][k] = frame
     result = compare_evaluations(evaluations, ks, settings[names[0]], stats, baseline=baseline, bounds=bounds)
-    note = choices_note({name: settings[name] for name in names})
+    note = choices_note({name: evaluations[name][ks[0]].settings for name in names})
     if note:
         result.choices_note = note
         result.manifest["settings_line"] = result.settings_line()
     return result
 
 
-def choices_note(settings: dict[str, EvalSettings]) -> str:
-    """Empty when every run was resolved alike; else each run's choices (the line's own are the first run's).
+def choices_note(settings: dict[str, Measure]) -> str:
+    """Empty when every run was resolved and read alike; else each run's choices (the line's own are the first
+    run's), and each run's reading (ties, ID map) when the runs were imported with different ones.
 
-    >>> choices_note({"a": EvalSettings(unjudged="zero"), "b": EvalSettings(unjudged="zero")})
+    >>> from ndcg_desktop.domain import DataTerms
+    >>> zero, condense = (EvalSettings(unjudged=u).under(DataTerms()) for u in ("zero", "condense"))
+    >>> choices_note({"a": zero, "b": zero})
     ''
-    >>> choices_note({"a": EvalSettings(unjudged="zero"), "b": EvalSettings(unjudged="condense")})[:45]
+    >>> choices_note({"a": zero, "b": condense})[:45]
     'choices per run: a: unjudged=zero, duplicates'
+    >>> choices_note({"a": zero, "b": EvalSettings(unjudged="zero").under(DataTerms(ties="file-order"))})[-29:]
+    'queries=pool, ties=file-order'
     """
+    readings = [(m.terms.ties, m.terms.id_map) for m in settings.values()]
+    read_alike = all(reading == readings[0] for reading in readings)
 
-    def words(s: EvalSettings) -> str:
-        return (
-            f"unjudged={s.unjudged}, duplicates={s.duplicates}, unknown_queries={s.unknown_queries}, "
-            f"queries={s.queries}"
+    def words(m: Measure) -> str:
+        p = m.policies
+        text = (
+            f"unjudged={p.unjudged}, duplicates={p.duplicates}, unknown_queries={p.unknown_queries}, "
+            f"queries={p.queries}"
         )
+        if not read_alike:
+            text += f", ties={m.terms.ties}"
+            if m.terms.id_map is not None:
+                text += f", {describe_id_map(m.terms.id_map)}"
+        return text
 
-    texts = {name: words(s) for name, s in settings.items()}
+    texts = {name: words(m) for name, m in settings.items()}
     if len(set(texts.values())) <= 1:
         return ""
     return "choices per run: " + "; ".join(f"{name}: {text}" for name, text in texts.items())
@@ -338,15 +354,16 @@ def compare_evaluations(
     bounds: dict[str, dict[int, pd.DataFrame]] | None = None,
     bound_note: str = "",
 ) -> RunsComparison:
-    """The runs, pairs and per-query tables of evaluations already made (run -> K -> evaluation).
+    """The runs, pairs and per-query tables of evaluations already made (run -> K -> evaluation), ``base`` the
+    policies they share.
 
     ``bounds`` (run -> K -> :func:`~ndcg_desktop.scoring.bounds.unjudged_bounds`) adds the bounds
     from unjudged documents: per query, and their means over each run's queries in the mean;
     ``bound_note`` says which grade their upper reading gave, when not the scale's top.
     """
     names = list(evaluations)
-    # The scale is the judgments' (a pool version's own), whatever ``base`` was made with: the line says it.
-    base = base.under(base.terms.with_scale(evaluations[names[0]][ks[0]].settings.scale))
+    # The line's terms are the data's: the judgments' scale (a pool version's own) and the first run's reading.
+    settings = base.under(evaluations[names[0]][ks[0]].settings.terms)
     letters = {name: run_letter(i) for i, name in enumerate(names)}
     run_rows, pair_frames, query_frames, difference_frames = [], [], [], []
     ties: list[TiesAtK] = []
@@ -366,7 +383,7 @@ def compare_evaluations(
             name = row["run"]
             evaluation = evaluations[name][k]
             table = per[name][per[name]["in_mean"]]
-            judged = judged_at_k(table, k, evaluation.settings.unjudged)
+            judged = judged_at_k(table, k, evaluation.settings.policies.unjudged)
             low = high = float("nan")
             if bounds is not None:
                 low, high = mean_bounds(bounds[name][k], evaluation.per_query["in_mean"])
@@ -375,7 +392,9 @@ def compare_evaluations(
             tied = int(table["tie_at_k"].sum())
             tie_mean = float(table["tie_averaged_ndcg"].mean()) if len(table) else float("nan")
             if abs(tie_mean - row["mean"]) > TOLERANCE:  # rule 10: the tie policy changed this mean
-                ties.append(TiesAtK(k, name, tied, len(table), row["mean"], tie_mean, str(evaluation.settings.ties)))
+                ties.append(
+                    TiesAtK(k, name, tied, len(table), row["mean"], tie_mean, str(evaluation.settings.terms.ties))
+                )
             run_rows.append(
                 {
                     "letter": letters[name],
@@ -410,7 +429,7 @@ def compare_evaluations(
     runs = pd.DataFrame(run_rows)
     pairs = pd.concat(pair_frames, ignore_index=True)
     per_query = pd.concat(query_frames, ignore_index=True)
-    result = RunsComparison(names, ks, baseline, base, stats, runs, pairs, per_query, {}, evaluations)
+    result = RunsComparison(names, ks, baseline, settings, stats, runs, pairs, per_query, {}, evaluations)
     result.bound_note = bound_note
     result.differences = pd.concat(difference_frames, ignore_index=True)
     result.ties = ties

@@ -42,8 +42,8 @@ def explain_query(scored: ScoredRun, query_id: str) -> QueryExplained:
     return QueryExplained(
         query_id=query_id,
         positions=positions,
-        ideal=ideal_ranking(qrels, query_id, e.k, e.settings.gain),
-        missed=missed_relevant(qrels, e.per_position, query_id, e.settings.gain, scored.rankings),
+        ideal=ideal_ranking(qrels, query_id, e.k, e.settings.policies.gain),
+        missed=missed_relevant(qrels, e.per_position, query_id, e.settings.policies.gain, scored.rankings),
         ndcg=float(rec["ndcg"]),
         candidate_ndcg=float(rec["candidate_ndcg"]),
         tie_at_k=bool(rec["tie_at_k"]),

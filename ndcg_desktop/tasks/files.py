@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from ndcg_desktop.domain import Cutoffs, EvalSettings, GradeScale, OrderKind, Qrels, Run
+from ndcg_desktop.domain import Cutoffs, GradeScale, Measure, OrderKind, Qrels, Run
 from ndcg_desktop.domain.choices import DEFAULT_K
 from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.formats.runs import read_run
@@ -35,27 +35,28 @@ def read_ranking(run: Ranking, fmt: str | None = None, order: OrderKind | None =
 def score_files(
     qrels: Judgments,
     run: Ranking,
-    settings: EvalSettings,
+    settings: Measure,
     k: int = DEFAULT_K,
     *,
     qrels_format: str | None = None,
     run_format: str | None = None,
     order: OrderKind | None = None,
 ) -> Evaluation:
-    """Score ``run`` against ``qrels`` at ``k`` under ``settings``; a refusal is
+    """Score ``run`` against ``qrels`` at ``k`` under ``settings`` (the policies on the terms the files are read
+    with: their scale, tie policy and ID map, the caller's); a refusal is
     :class:`~ndcg_desktop.domain.InputError`.
 
     The run is read on a thread while the judgments are (pyarrow and numpy release the GIL); a problem with the
     judgments is still raised first.
     """
-    judgments, ranking = _read_both(qrels, run, settings.scale, qrels_format, run_format, order)
+    judgments, ranking = _read_both(qrels, run, settings.terms.scale, qrels_format, run_format, order)
     return evaluate(judgments, ranking, settings, k)
 
 
 def score_files_at(
     qrels: Judgments,
     run: Ranking,
-    settings: EvalSettings,
+    settings: Measure,
     ks: Cutoffs,
     *,
     qrels_format: str | None = None,
@@ -64,7 +65,7 @@ def score_files_at(
 ) -> dict[int, Evaluation]:
     """:func:`score_files` at every K of ``ks``, each the same as its own call: the run is
     read and ordered once (:func:`~ndcg_desktop.scoring.ndcg.evaluate_cutoffs`, as ``ndcg compare`` scores it)."""
-    judgments, ranking = _read_both(qrels, run, settings.scale, qrels_format, run_format, order)
+    judgments, ranking = _read_both(qrels, run, settings.terms.scale, qrels_format, run_format, order)
     return evaluate_cutoffs(judgments, ranking, settings, ks)
 
 

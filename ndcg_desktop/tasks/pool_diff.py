@@ -17,7 +17,7 @@ from typing import Any
 import pandas as pd
 
 from ndcg_desktop import __version__
-from ndcg_desktop.domain import EvalSettings, InputError
+from ndcg_desktop.domain import DataTerms, EvalSettings, InputError, Measure
 from ndcg_desktop.domain.choices import DEFAULT_K
 from ndcg_desktop.domain.manifest import JsonObject
 from ndcg_desktop.domain.natural import natural_key
@@ -45,7 +45,7 @@ class PoolDiff:
     means: pd.DataFrame  # run, mean_a, mean_b, difference, rank_a, rank_b
     tau: float | None  # Kendall's tau-b between the orderings (None: fewer than two runs scored)
     tau_p: float | None
-    settings: EvalSettings
+    settings: Measure  # the policies on b's scale (each run scored with its own reading)
     k: int  # the cutoff every run was scored at
     refused: dict[str, NotScored] = field(default_factory=dict)  # run -> why (each front words it)
     shared_queries: bool = False  # the means are over the queries both versions judge only
@@ -129,8 +129,8 @@ def diff_pools(
     if a == b:
         raise InputError(f"give two different pool versions, not {a} twice")
     version_a, version_b = frozen_version(project, a), frozen_version(project, b)
-    # The scale shown is the versions' (scoring takes each one's own).
-    base = base.under(base.terms.with_scale(version_b.scale))
+    # The scale shown is the versions' (scoring takes each one's own, and each run its reading).
+    settings = base.under(DataTerms(version_b.scale))
     left = project.pools.qrels(a).frame_as_read()[["query_id", "doc_id", "grade"]]  # every grade, -1 too
     right = project.pools.qrels(b).frame_as_read()[["query_id", "doc_id", "grade"]]
     both = left.merge(right, on=["query_id", "doc_id"], how="outer", suffixes=("_a", "_b"), indicator=True)
@@ -204,7 +204,7 @@ def diff_pools(
         tau_p = None if math.isnan(result.pvalue) else float(result.pvalue)
     hashes = (version_a.hash or "", version_b.hash or "")
     return PoolDiff(
-        a, b, hashes, (version_a, version_b), changes, per_query, means, tau, tau_p, base, k, refused,
+        a, b, hashes, (version_a, version_b), changes, per_query, means, tau, tau_p, settings, k, refused,
         shared_queries=shared_queries, queries=(len(in_a), len(in_b), len(shared)), releases=releases,
         runs=tuple(scored_runs),
     )  # fmt: skip

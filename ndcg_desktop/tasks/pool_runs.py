@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from ndcg_desktop import __version__
-from ndcg_desktop.domain import EvalSettings, InputError, Qrels, Run
+from ndcg_desktop.domain import EvalSettings, InputError, Measure, Qrels, Run
 from ndcg_desktop.domain.data import OrderKind, Source
 from ndcg_desktop.domain.manifest import JsonObject
 from ndcg_desktop.domain.natural import natural_key
@@ -38,7 +38,7 @@ class PoolRuns:
     oracle: Qrels
     names: list[str]
     runs: list[Run]
-    settings: list[EvalSettings]  # per run: the shared choices with the run's ties and ID map
+    settings: list[Measure]  # per run: the shared choices on the run's ties and ID map and the oracle's scale
     judgments: JsonObject  # the manifest's part naming the oracle (file or project version)
     queries: list[str] = field(default_factory=list)  # the oracle's queries, natural order
     grades: dict[str, dict[str, int]] = field(default_factory=dict)  # query -> doc -> oracle grade
@@ -48,14 +48,14 @@ class PoolRuns:
         """Per oracle query, each run's first ``depth`` distinct documents (ID map applied), runs in order."""
         out: dict[str, list[list[str]]] = {q: [[] for _ in self.runs] for q in self.queries}
         for i, (run, settings) in enumerate(zip(self.runs, self.settings, strict=True)):
-            top = top_pairs(run, depth, ties=settings.ties, id_map=settings.id_map)
+            top = top_pairs(run, depth, ties=settings.terms.ties, id_map=settings.terms.id_map)
             for q, d in zip(top["query_id"].to_pylist(), top["doc_id"].to_pylist(), strict=True):
                 if q in out:
                     out[q][i].append(d)
         return out
 
 
-def scoring_settings(base: EvalSettings) -> EvalSettings:
+def scoring_settings(base: Measure) -> Measure:
     """The choices every pooling study scores with: unjudged as non-relevant, unknown queries ignored, every
     judged query counted; gain, duplicates, zero-IDCG, ties and ID map as given."""
     return base.with_(unjudged=UnjudgedPolicy.ZERO, unknown_queries=UnknownQueryPolicy.IGNORE, queries=QuerySet.POOL)
@@ -77,19 +77,20 @@ def _complete(pool: PoolRuns) -> PoolRuns:
 def pool_runs_from_files(
     qrels: Judgments,
     runs: Sequence[Ranking],
-    base: EvalSettings,
+    base: Measure,
     *,
     names: Sequence[str] | None = None,
     qrels_format: str | None = None,
     run_format: str | None = None,
     order: OrderKind | None = None,
 ) -> PoolRuns:
-    """The oracle and the runs read from files (or given already read), named as ``ndcg compare`` names them."""
+    """The oracle and the runs read from files (or given already read), named as ``ndcg compare`` names them;
+    ``base``: the policies on the terms the files are read with (the caller's)."""
     if len(runs) < 2:
         raise InputError("a pooling study needs at least two runs")
     if names is not None:
         names = given_run_names(names, runs)
-    oracle = read_judgments(qrels, base.scale, qrels_format)
+    oracle = read_judgments(qrels, base.terms.scale, qrels_format)
     read = [read_ranking(run, run_format, order) for run in runs]
     if names is None:
         if any(isinstance(r, Run) for r in runs):
@@ -148,7 +149,7 @@ def judgments_of(pairs: Mapping[str, Sequence[str]], grades: Mapping[str, Mappin
     return Qrels(frame, Source(path=label, sha256=digest.hexdigest(), format="simulated judgments"))
 
 
-def mean_ndcg(qrels: Qrels, run: Run, settings: EvalSettings, k: int, queries: Sequence[str]) -> float:
+def mean_ndcg(qrels: Qrels, run: Run, settings: Measure, k: int, queries: Sequence[str]) -> float:
     """The run's mean nDCG@``k`` over ``queries`` against ``qrels`` (the scoring kernel's per-query figures).
 
     A query ``qrels`` has no judgment for is a zero-IDCG query (nothing relevant is known): 0 in the mean, or
@@ -158,7 +159,7 @@ def mean_ndcg(qrels: Qrels, run: Run, settings: EvalSettings, k: int, queries: S
     per_query = per_query[per_query["query_id"].isin(set(queries))]
     counted = per_query[per_query["in_mean"]]
     missing = len(queries) - len(per_query)
-    n = len(counted) + (missing if settings.zero_idcg is ZeroIdcgPolicy.KEEP else 0)
+    n = len(counted) + (missing if settings.policies.zero_idcg is ZeroIdcgPolicy.KEEP else 0)
     return float(counted["ndcg"].sum()) / n if n else float("nan")
 
 
@@ -167,7 +168,7 @@ def check(cancelled: IsCancelled | None) -> None:
         raise Cancelled()
 
 
-def manifest_head(pool: PoolRuns, settings: EvalSettings, k: int, what: str) -> JsonObject:
+def manifest_head(pool: PoolRuns, settings: Measure, k: int, what: str) -> JsonObject:
     """What every pooling study's manifest begins with (rule 13): the tool, the oracle, the runs, the choices."""
     return {
         "tool": "ndcg-desktop",

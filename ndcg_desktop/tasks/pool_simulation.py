@@ -78,8 +78,8 @@ def simulate_pooling(
     files, or from a project's frozen version as the oracle). Deterministic: queries in natural order, runs
     in the order given.
 
-    ``base`` carries gain, duplicates, zero-IDCG, ties and ID map (the rest is fixed: see
-    :func:`~ndcg_desktop.tasks.pool_runs.scoring_settings`).
+    Each run scores under its measure in ``pool.settings``: ``base``'s gain, duplicates and zero-IDCG policies on
+    that run's ties and ID map (the rest is fixed: see :func:`~ndcg_desktop.tasks.pool_runs.scoring_settings`).
     """
     if depth < 1:
         raise InputError(f"the pool depth must be a positive integer, not {depth}")

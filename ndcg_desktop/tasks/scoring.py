@@ -20,7 +20,18 @@ from typing import TypeVar
 
 import pandas as pd
 
-from ndcg_desktop.domain import Cutoffs, EvalSettings, GradeScale, InputError, Qrels, Run, RunReading, UnjudgedPolicy
+from ndcg_desktop.domain import (
+    Cutoffs,
+    DataTerms,
+    EvalSettings,
+    GradeScale,
+    InputError,
+    Measure,
+    Qrels,
+    Run,
+    RunReading,
+    UnjudgedPolicy,
+)
 from ndcg_desktop.domain.choices import DEFAULT_K
 from ndcg_desktop.domain.chunks import ChunkMap, IdMap
 from ndcg_desktop.domain.progress import IsCancelled, Progress
@@ -76,7 +87,7 @@ class Inputs:
     reading: RunReading
     residual: ResidualRecord | None = None
 
-    def settings(self, base: EvalSettings) -> EvalSettings:
+    def settings(self, base: EvalSettings) -> Measure:
         """``base`` with what is not the caller's to choose: the run's reading and the pool's scale."""
         return base.under(self.reading.terms(self.version.scale))
 
@@ -98,12 +109,11 @@ class NotScored:
 
 def not_scored(inputs: Inputs, base: EvalSettings, k: int, error: InputError) -> NotScored:
     """The refusal ``error`` of scoring ``inputs`` at ``k`` under ``base``, with the flag groups that caused it."""
-    settings = inputs.settings(base)
     try:
-        report = inspect(inputs.qrels, inputs.run, settings, k)
+        report = inspect(inputs.qrels, inputs.run, inputs.settings(base), k)
     except InputError:  # not a flag group's refusal (a bad K, say): the error alone
         return NotScored(error)
-    return NotScored(error, tuple(report.missing_groups(settings)))
+    return NotScored(error, tuple(report.missing_groups(base)))
 
 
 def load_inputs(
@@ -206,7 +216,7 @@ class CheckedRun:
     run_name: str
     pool_version: int
     pool_hash: str
-    settings: EvalSettings  # the settings the check counted under, at the report's K (unjudged in the top K)
+    settings: Measure  # the measure the check counted under, at the report's K (unjudged in the top K)
     report: FlagReport
     residual: ResidualRecord | None = None  # the check was of the residual run and judgments
 
@@ -343,15 +353,15 @@ def version_record(project: Project, version: PoolVersion) -> dict[str, object]:
 
 
 def score_given_run(
-    project: Project, run: Run, pool_version: int | None, base: EvalSettings, ks: Cutoffs
+    project: Project, run: Run, pool_version: int | None, base: EvalSettings, terms: DataTerms, ks: Cutoffs
 ) -> dict[int, Evaluation]:
     """Score a run that is not stored in the project (a notebook's DataFrame, already read and checked) against a
     frozen version (the latest when None) at every K of ``ks``, the version proven as it is read (rules 15, 16);
-    the version's scale is the scale, and each manifest names the version as a stored run's does (:func:`stamp`).
-    Nothing is recorded."""
+    the caller read the run (``terms``: its tie policy and ID map), the version's scale is the scale, and each
+    manifest names the version as a stored run's does (:func:`stamp`). Nothing is recorded."""
     version = frozen_version(project, pool_version, check=False)
     qrels = project.pools.qrels(version.version)  # proves the judgments and the team
-    evaluations = evaluate_cutoffs(qrels, run, base.under(base.terms.with_scale(version.scale)), ks)
+    evaluations = evaluate_cutoffs(qrels, run, base.under(terms.with_scale(version.scale)), ks)
     for evaluation in evaluations.values():
         stamp(evaluation, project, version, None)
     return evaluations
@@ -471,7 +481,7 @@ def score_run_at(
 def evaluate_with_bounds(
     qrels: Qrels,
     run: Run,
-    settings: EvalSettings,
+    settings: Measure,
     ks: Cutoffs,
     *,
     bounds: bool = True,
@@ -488,7 +498,7 @@ def evaluate_with_bounds(
     if not bounds:
         return evaluations, None
     as_zero = evaluations
-    if settings.unjudged is UnjudgedPolicy.CONDENSE:
+    if settings.policies.unjudged is UnjudgedPolicy.CONDENSE:
         as_zero = evaluate_cutoffs(qrels, run, settings.with_(unjudged=UnjudgedPolicy.ZERO), ks, cancelled=cancelled)
     return evaluations, {k: unjudged_bounds(as_zero[k], qrels, top_grade=top_grade) for k in ks}
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from ndcg_desktop.cli.main import build_parser, main
-from ndcg_desktop.domain import EvalSettings
+from ndcg_desktop.domain import DataTerms, EvalSettings, Measure
 from ndcg_desktop.domain.settings import (
     DuplicatePolicy,
     Gain,
@@ -40,9 +40,9 @@ def check(name: str, text: str) -> None:
     assert text == path.read_text(encoding="utf-8")
 
 
-def every_setting() -> list[tuple[EvalSettings, int]]:
+def every_setting() -> list[tuple[Measure, int]]:
     """The defaults, each choice's every value on its own, then every non-default value at once (at K = 7); K 10."""
-    out = [EvalSettings()]
+    out = [EvalSettings().under(DataTerms())]
     for name, enum in (
         ("gain", Gain),
         ("unjudged", UnjudgedPolicy),
@@ -50,9 +50,9 @@ def every_setting() -> list[tuple[EvalSettings, int]]:
         ("zero_idcg", ZeroIdcgPolicy),
         ("queries", QuerySet),
         ("unknown_queries", UnknownQueryPolicy),
-        ("ties", TiePolicy),
     ):
-        out += [EvalSettings(**{name: value}) for value in enum]
+        out += [EvalSettings(**{name: value}).under(DataTerms()) for value in enum]
+    out += [EvalSettings().under(DataTerms(ties=value)) for value in TiePolicy]  # the run's reading
     out.append(
         EvalSettings(
             gain="exponential",
@@ -61,10 +61,7 @@ def every_setting() -> list[tuple[EvalSettings, int]]:
             zero_idcg="exclude",
             queries="run",
             unknown_queries="ignore",
-            ties="file-order",
-            scale="-1..4",
-            id_map="#",
-        )
+        ).under(DataTerms(ties="file-order", scale="-1..4", id_map="#"))
     )
     return [(settings, 10) for settings in out[:-1]] + [(out[-1], 7)]
 

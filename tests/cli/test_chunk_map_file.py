@@ -10,7 +10,7 @@ from math import log2
 import pytest
 
 from ndcg_desktop.cli.main import main
-from ndcg_desktop.domain import EvalSettings
+from ndcg_desktop.domain import DataTerms, EvalSettings, Measure
 from ndcg_desktop.domain.chunks import ChunkMap
 from ndcg_desktop.store import Project
 
@@ -94,7 +94,7 @@ def test_stored_with_the_run_and_scored_from_the_project(tmp_path, files, write,
 
 def test_settings_text_names_the_map_and_round_trips():
     chunk_map = ChunkMap("chunks.jsonl", "ab" * 32, (("c7", "B"),))
-    settings = EvalSettings(id_map=chunk_map)
-    parsed, k = EvalSettings.parse(settings.to_text(2))
-    assert (parsed, k) == (settings, 2) and isinstance(parsed.id_map, ChunkMap) and not parsed.id_map.loaded
+    settings = EvalSettings().under(DataTerms(id_map=chunk_map))
+    parsed, k = Measure.parse(settings.to_text(2))
+    assert (parsed, k) == (settings, 2) and isinstance(parsed.terms.id_map, ChunkMap) and not parsed.terms.id_map.loaded
     assert settings.describe(2).endswith(f", IDs mapped by chunks.jsonl (sha256 {'ab' * 6}…)")

@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ndcg_desktop.cli import report
-from ndcg_desktop.domain import EvalSettings, GradeScale
+from ndcg_desktop.domain import DataTerms, EvalSettings, GradeScale
 from ndcg_desktop.formats.cells import allowed_in_id
 from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.formats.runs import read_run
@@ -36,7 +36,7 @@ def test_cranfield_bm25_equals_json_dumps(data_dir):
     evaluation = evaluate(
         read_qrels(cran / "qrels.txt", scale=scale),
         read_run(cran / "bm25.run.gz"),
-        EvalSettings(unjudged="zero", scale=scale),
+        EvalSettings(unjudged="zero").under(DataTerms(scale=scale)),
         10,
     )
     assert len(evaluation.per_query) == 225
@@ -54,7 +54,9 @@ def test_awkward_ids_flags_and_values_equal_json_dumps(write):
         "r.tsv",
         'query_id\tdoc_id\tscore\nq"1\tC\t5\nq"1\tdoc\\a\t5\nq"1\tX\t1\n中文\tdé\t1\nextra\tE\t1\n',
     )
-    evaluation = evaluate(read_qrels(qrels), read_run(run), EvalSettings(unjudged="zero", unknown_queries="ignore"), 1)
+    evaluation = evaluate(
+        read_qrels(qrels), read_run(run), EvalSettings(unjudged="zero", unknown_queries="ignore").under(DataTerms()), 1
+    )
     table = evaluation.per_query.set_index("query_id")
     assert bool(table.loc["unanswered", "no_ranking"]) and bool(table.loc["中文", "zero_idcg"])
     assert bool(table.loc['q"1', "tie_at_k"])
@@ -108,5 +110,7 @@ def test_generated_evaluations_equal_json_dumps(tmp_path_factory, ids, grades, k
     (folder / "r.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
     qrels = "".join(f"{q}\t{d}\t{grades[j]}\n" for q in ids for j, d in enumerate(ids))
     (folder / "q.tsv").write_text("query_id\tdoc_id\tgrade\n" + qrels, encoding="utf-8")
-    evaluation = evaluate(read_qrels(folder / "q.tsv"), read_run(folder / "r.jsonl"), EvalSettings(), k)
+    evaluation = evaluate(
+        read_qrels(folder / "q.tsv"), read_run(folder / "r.jsonl"), EvalSettings().under(DataTerms()), k
+    )
     assert_same_as_json_dumps(evaluation)

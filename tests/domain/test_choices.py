@@ -5,19 +5,23 @@ from __future__ import annotations
 from dataclasses import fields
 
 from ndcg_desktop.cli.main import build_parser
-from ndcg_desktop.domain import EvalSettings
-from ndcg_desktop.domain.choices import BY_NAME, CHOICES, FLAG_GROUPS, _Choice
+from ndcg_desktop.domain import DataTerms, EvalSettings
+from ndcg_desktop.domain.choices import BY_NAME, CHOICES, FLAG_GROUPS, POLICY_CHOICES, _Choice
 from ndcg_desktop.sessions.runs import RUN_CHOICES
 from ndcg_desktop.sessions.scores import CHOICES as SESSION_CHOICES
 from ndcg_desktop.sessions.scores import DEFAULT_CHOICES, REFUSING_GROUPS
 
 
 def test_every_choice_of_the_settings_is_in_the_table_with_its_default():
-    defaults = EvalSettings()
-    enum_fields = [f.name for f in fields(EvalSettings) if isinstance(getattr(defaults, f.name), _Choice)]
+    defaults = EvalSettings().under(DataTerms())  # the policies, then the run's reading (its tie policy)
+    enum_fields = [
+        f.name for part in (defaults.policies, defaults.terms) for f in fields(part)
+        if isinstance(getattr(part, f.name), _Choice)
+    ]  # fmt: skip
     assert [c.name for c in CHOICES] == enum_fields
+    assert [c.name for c in POLICY_CHOICES] == [f.name for f in fields(EvalSettings)]  # the settings: policies only
     for choice in CHOICES:
-        assert getattr(defaults, choice.name) is choice.default and isinstance(choice.default, choice.enum)
+        assert defaults.choice(choice.name) is choice.default and isinstance(choice.default, choice.enum)
         assert sorted(choice.labels) == sorted(choice.values), choice.name  # a label for every value
         assert sorted(choice.words) == sorted(choice.values), choice.name  # and a word in the settings line
 
@@ -49,10 +53,10 @@ def test_the_sessions_choices_are_the_tables_policies():
 
 
 def test_describe_and_the_settings_text_say_every_choice():
-    settings = EvalSettings(unjudged="condense", zero_idcg="exclude", ties="file-order")
+    settings = EvalSettings(unjudged="condense", zero_idcg="exclude").under(DataTerms(ties="file-order"))
     text, described = settings.to_text(10), settings.describe(10)
     for choice in CHOICES:
-        value = getattr(settings, choice.name)
+        value = settings.choice(choice.name)
         assert f"{choice.name}={value}" in text
         assert choice.describe(value) in described
-    assert BY_NAME["zero_idcg"].describe(settings.zero_idcg) == "zero-IDCG: excluded"
+    assert BY_NAME["zero_idcg"].describe(settings.policies.zero_idcg) == "zero-IDCG: excluded"

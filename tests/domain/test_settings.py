@@ -4,27 +4,41 @@ from __future__ import annotations
 
 import pytest
 
-from ndcg_desktop.domain import EvalSettings, Gain, GradeScale, InputError, TiePolicy, UnjudgedPolicy
+from ndcg_desktop.domain import (
+    DataTerms,
+    EvalSettings,
+    Gain,
+    GradeScale,
+    InputError,
+    Measure,
+    TiePolicy,
+    UnjudgedPolicy,
+)
 from ndcg_desktop.domain.choices import DEFAULT_K
 
 
 def test_defaults_refuse_to_guess():
-    s = EvalSettings()
-    assert (DEFAULT_K, s.gain, s.unjudged, s.ties) == (10, Gain.LINEAR, UnjudgedPolicy.REJECT, TiePolicy.DOCID_DESC)
+    s, terms = EvalSettings(), DataTerms()
+    assert (DEFAULT_K, s.gain, s.unjudged, terms.ties) == (10, Gain.LINEAR, UnjudgedPolicy.REJECT, TiePolicy.DOCID_DESC)
     assert s.duplicates.value == "reject" and s.unknown_queries.value == "reject"
 
 
 @pytest.mark.parametrize(
     ("settings", "k"),
     [
-        (EvalSettings(), 10),
-        (EvalSettings(gain="exponential", unjudged="condense", ties="file-order", scale=GradeScale(-1, 4)), 3),
-        (EvalSettings(id_map="#"), 10),
-        (EvalSettings(id_map='a,b")'), 10),
+        (EvalSettings().under(DataTerms()), 10),
+        (
+            EvalSettings(gain="exponential", unjudged="condense").under(
+                DataTerms(ties="file-order", scale=GradeScale(-1, 4))
+            ),
+            3,
+        ),
+        (EvalSettings().under(DataTerms(id_map="#")), 10),
+        (EvalSettings().under(DataTerms(id_map='a,b")')), 10),
     ],
 )
 def test_text_form_round_trips(settings, k):
-    assert EvalSettings.parse(settings.to_text(k)) == (settings, k)
+    assert Measure.parse(settings.to_text(k)) == (settings, k)
 
 
 def test_strings_become_named_choices_and_bad_ones_are_refused():
@@ -32,11 +46,11 @@ def test_strings_become_named_choices_and_bad_ones_are_refused():
     with pytest.raises(InputError, match="gain must be one of linear|exponential"):
         EvalSettings(gain="cubic")
     with pytest.raises(InputError, match="unknown evaluation setting"):
-        EvalSettings.parse("nDCG@10(colour=blue)")
+        Measure.parse("nDCG@10(colour=blue)")
 
 
 def test_describe_is_one_readable_line():
-    text = EvalSettings(unjudged="zero").describe(5)
+    text = EvalSettings(unjudged="zero").under(DataTerms()).describe(5)
     assert text.startswith("nDCG@5, linear gain, log2 discount, unjudged: zero")
     assert "\n" not in text
 

@@ -18,6 +18,7 @@ import pytrec_eval
 
 from ndcg_desktop import api
 from ndcg_desktop.cli.main import main
+from ndcg_desktop.domain import DataTerms
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import EvalSettings, GradeScale, UnjudgedPolicy
 from ndcg_desktop.formats import large
@@ -212,7 +213,11 @@ def test_negative_grades_read_as_trec_eval_reads_them_on_every_path(
 def test_a_negative_grade_is_unjudged_under_the_default_policy(negative_files: tuple[Path, Path]) -> None:
     qrels, run = negative_files
     with pytest.raises(InputError, match="document B for query q1 is not in the judgment pool"):
-        evaluate(read_qrels(qrels, scale=GradeScale(-1, 2)), read_run(run), EvalSettings(scale=GradeScale(-1, 2)))
+        evaluate(
+            read_qrels(qrels, scale=GradeScale(-1, 2)),
+            read_run(run),
+            EvalSettings().under(DataTerms(scale=GradeScale(-1, 2))),
+        )
 
 
 def test_a_query_whose_lines_are_all_negative_stays_in_the_pool(tmp_path: Path) -> None:
@@ -221,7 +226,7 @@ def test_a_query_whose_lines_are_all_negative_stays_in_the_pool(tmp_path: Path) 
     qrels.write_text("q1 0 A 1\nq2 0 X -1\n", encoding="utf-8")
     run.write_text("q1 Q0 A 1 1 r\nq2 Q0 X 1 1 r\n", encoding="utf-8")
     scale = GradeScale(-1, 1)
-    settings = EvalSettings(scale=scale, unjudged=UnjudgedPolicy.CONDENSE)
+    settings = EvalSettings(unjudged=UnjudgedPolicy.CONDENSE).under(DataTerms(scale=scale))
     per_query = evaluate(read_qrels(qrels, scale=scale), read_run(run), settings).per_query.set_index("query_id")
     assert per_query["ndcg"].to_dict() == {"q1": 1.0, "q2": 0.0}
     assert bool(per_query.loc["q2", "zero_idcg"])

@@ -11,7 +11,7 @@ import pytest
 
 from ndcg_desktop import api
 from ndcg_desktop.cli.main import build_parser
-from ndcg_desktop.domain import EvalSettings, UnjudgedPolicy
+from ndcg_desktop.domain import DataTerms, EvalSettings, UnjudgedPolicy
 from ndcg_desktop.domain.choices import BY_NAME
 from ndcg_desktop.gui.scores.text import CHOICE_TEXTS, GROUP_TITLES, SEND, describe_settings
 
@@ -59,9 +59,10 @@ def test_the_windows_choice_reaches_the_settings_line_in_the_tables_words(window
         combo.setCurrentIndex(combo.findData(value))
         settings = window.scores.session.settings()
         assert getattr(settings, CHOICE.name) is CHOICE.enum(value)
-        assert CHOICE.describe(CHOICE.enum(value)) in describe_settings(settings, 10)
-        assert describe_settings(settings, 10) == settings.describe(10)  # the window's line is the core's, in English
-        assert f"{CHOICE.name}={value}" in settings.to_text(10)
+        measure = settings.under(DataTerms())  # the policies on the data's terms, as the kernel gets them
+        assert CHOICE.describe(CHOICE.enum(value)) in describe_settings(measure, 10)
+        assert describe_settings(measure, 10) == measure.describe(10)  # the window's line is the core's, in English
+        assert f"{CHOICE.name}={value}" in measure.to_text(10)
 
 
 def test_the_python_api_takes_the_tables_name_values_and_default():

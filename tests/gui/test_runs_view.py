@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from ndcg_desktop.demo import build_demo
-from ndcg_desktop.domain import EvalSettings
+from ndcg_desktop.domain import DataTerms, EvalSettings
 from ndcg_desktop.gui.charts import points
 from ndcg_desktop.scoring.stats import StatsSettings
 from ndcg_desktop.store import Project
@@ -303,7 +303,7 @@ def test_every_n_a_in_the_runs_and_pairs_tables_has_its_reason_as_a_tooltip(tmp_
     runs = [tmp_path / "x.run", tmp_path / "y.run"]
     for path in runs:
         path.write_text("".join(f"{q} Q0 B 1 2 {path.stem}\n{q} Q0 A 2 1 {path.stem}\n" for q in (1, 2, 3)))
-    result = compare_files(qrels, runs, [10], EvalSettings(), StatsSettings(resamples=100))
+    result = compare_files(qrels, runs, [10], EvalSettings().under(DataTerms()), StatsSettings(resamples=100))
     pairs = FrameModel(PAIR_COLUMNS)
     pairs.load(pairs_rows(result, 10))
     qtmodeltester.check(pairs)

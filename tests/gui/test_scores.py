@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialogButtonBox, QTextBrowser
 
 from ndcg_desktop.cli.main import main
-from ndcg_desktop.domain import EvalSettings, GradeScale, UnjudgedPolicy
+from ndcg_desktop.domain import DataTerms, EvalSettings, GradeScale, UnjudgedPolicy
 from ndcg_desktop.domain.natural import natural_sorted
 from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.formats.runs import read_run
@@ -299,7 +299,7 @@ def test_translated_settings_line_and_sentences_equal_the_core_in_english():
     from ndcg_desktop.scoring.explain import FlagReport
 
     for settings in (
-        EvalSettings(),
+        EvalSettings().under(DataTerms()),
         EvalSettings(
             gain="exponential",
             unjudged="condense",
@@ -307,14 +307,12 @@ def test_translated_settings_line_and_sentences_equal_the_core_in_english():
             zero_idcg="exclude",
             queries="run",
             unknown_queries="ignore",
-            ties="file-order",
-            id_map="#",
-        ),
-        EvalSettings(id_map=ChunkMap("chunks.jsonl", "ab" * 32, (("c7", "B"),))),  # a chunk map file
+        ).under(DataTerms(ties="file-order", id_map="#")),
+        EvalSettings().under(DataTerms(id_map=ChunkMap("chunks.jsonl", "ab" * 32, (("c7", "B"),)))),  # a chunk map file
     ):
         assert describe_settings(settings, 3) == settings.describe(3)
         report = FlagReport(5, 2, 1, 3, unknown_queries=["q9"], k=3)
-        assert missing_sentences(report, settings) == report.missing(settings)
+        assert missing_sentences(report, settings.policies) == report.missing(settings.policies)
 
 
 def test_send_for_judging_previews_exactly_what_it_adds_then_undoes(
@@ -392,8 +390,8 @@ def test_bounds_column_shows_the_cores_interval_and_sorts_by_its_width(window, c
     choose(view.choices["unjudged"], "condense")  # the bounds still read the run as returned
     scored(view, qtbot)
     cran = data_dir / "cranfield"
-    settings = EvalSettings(unjudged=UnjudgedPolicy.ZERO, scale=GradeScale(0, 4))
-    qrels = read_qrels(cran / "qrels.txt", scale=settings.scale)
+    settings = EvalSettings(unjudged=UnjudgedPolicy.ZERO).under(DataTerms(scale=GradeScale(0, 4)))
+    qrels = read_qrels(cran / "qrels.txt", scale=settings.terms.scale)
     expected = unjudged_bounds(evaluate(qrels, read_run(cran / "bm25.run.gz"), settings), qrels).set_index("query_id")
     panel = view.results_panel
     model = panel.results
@@ -476,10 +474,10 @@ def test_the_translated_settings_line_reads_as_before(qapp):
     from ndcg_desktop.gui.scores.text import describe_settings
 
     every = EvalSettings(gain="exponential", unjudged="condense", duplicates="first", zero_idcg="exclude")
-    every = every.with_(queries="run", unknown_queries="ignore", ties="file-order", id_map="#")
+    every = every.with_(queries="run", unknown_queries="ignore").under(DataTerms(ties="file-order", id_map="#"))
     assert i18n.install(qapp, "zh_CN") == "zh_CN"
     try:
-        assert describe_settings(EvalSettings(), 10) == (
+        assert describe_settings(EvalSettings().under(DataTerms()), 10) == (
             "nDCG@10，线性增益，log2 折扣，未判断：拒绝，重复：拒绝，零 IDCG：计入均值，查询：判断池，未知查询：拒绝，"
             "并列：文档 ID 降序，等级范围 0..3"
         )

@@ -140,7 +140,7 @@ def test_the_comparison_run_is_checked_and_no_message_names_a_command_line_optio
     choose(view.choices["duplicates"], "first")
     view.score_button.click()
     qtbot.waitUntil(lambda: view.session.result is not None, timeout=10_000)
-    assert view.session.result.second.evaluation.settings.duplicates.value == "first"
+    assert view.session.result.second.evaluation.settings.policies.duplicates.value == "first"
     # Errors reach the window without the command line's hints: a draft cannot be frozen with ungraded items.
     window.project.pools.new_draft_from(1, annotator="tester")
     window.project.judgments.add_items(

@@ -10,13 +10,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ndcg_desktop.domain import EvalSettings
 from ndcg_desktop.domain.data import Qrels
 from ndcg_desktop.domain.settings import GradeScale, UnjudgedPolicy, UnknownQueryPolicy
 from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.formats.runs import read_run
 from ndcg_desktop.scoring import evaluate
 from ndcg_desktop.scoring.bounds import mean_bounds, unjudged_bounds
+from tests.helpers import measure
 
 TOL = 1e-12
 UNIVERSE_WITHOUT_D = "q1 0 A 3\nq1 0 B 2\nq1 0 C 1\n"  # the contract's example, D left unjudged
@@ -29,7 +29,7 @@ def bounds_of(write):
         k = settings.pop("k", 10)
         qrels = read_qrels(write("qrels.txt", qrels_text), scale=settings.get("scale", GradeScale()))
         text = "".join(json.dumps({"query_id": q, "doc_ids": docs}) + "\n" for q, docs in run.items())
-        evaluation = evaluate(qrels, read_run(write("run.jsonl", text)), EvalSettings(**settings), k)
+        evaluation = evaluate(qrels, read_run(write("run.jsonl", text)), measure(**settings), k)
         return evaluation, unjudged_bounds(evaluation, qrels).set_index("query_id")
 
     return _bounds
@@ -77,7 +77,7 @@ def test_zero_idcg_query_with_an_unjudged_document_and_mean_bounds(bounds_of):
 def test_refuses_a_condensed_evaluation(bounds_of, write):
     qrels = read_qrels(write("q.txt", UNIVERSE_WITHOUT_D))
     run = read_run(write("r.jsonl", '{"query_id": "q1", "doc_ids": ["B", "D"]}\n'))
-    evaluation = evaluate(qrels, run, EvalSettings(unjudged=UnjudgedPolicy.CONDENSE))
+    evaluation = evaluate(qrels, run, measure(unjudged=UnjudgedPolicy.CONDENSE))
     with pytest.raises(ValueError, match="unjudged=zero"):
         unjudged_bounds(evaluation, qrels)
 
@@ -93,10 +93,8 @@ def _with_top_grade(qrels: Qrels, positions: pd.DataFrame, top: int) -> Qrels:
 def test_upper_reading_equals_scoring_with_the_unjudged_judged_top_grade(data_dir: Path, k: int):
     """Independent route: add the top K's unjudged documents to the judgments at grade 4, score again."""
     folder = data_dir / "cranfield"
-    settings = EvalSettings(
-        unjudged=UnjudgedPolicy.ZERO, unknown_queries=UnknownQueryPolicy.IGNORE, scale=GradeScale(0, 4)
-    )
-    qrels = read_qrels(folder / "qrels.txt", scale=settings.scale)
+    settings = measure(unjudged=UnjudgedPolicy.ZERO, unknown_queries=UnknownQueryPolicy.IGNORE, scale=GradeScale(0, 4))
+    qrels = read_qrels(folder / "qrels.txt", scale=settings.terms.scale)
     run = read_run(folder / "bm25.run.gz")
     evaluation = evaluate(qrels, run, settings, k)
     b = unjudged_bounds(evaluation, qrels)

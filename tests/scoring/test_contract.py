@@ -6,10 +6,11 @@ from math import log2
 
 import pytest
 
-from ndcg_desktop.domain import Cutoffs, EvalSettings, InputError
+from ndcg_desktop.domain import Cutoffs, DataTerms, InputError, Measure
 from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.formats.runs import read_run
 from ndcg_desktop.scoring import evaluate
+from tests.helpers import measure
 
 UNIVERSE = "q1 0 A 3\nq1 0 B 2\nq1 0 C 1\nq1 0 D 0\n"
 
@@ -19,7 +20,7 @@ def score(write):
     """score(qrels_text, run, **settings) -> Evaluation; run is a JSONL-style dict or TREC text."""
 
     def _score(qrels_text: str, run: dict[str, list[str]] | str, **settings):
-        qrels = read_qrels(write("qrels.txt", qrels_text), scale=settings.get("scale", EvalSettings().scale))
+        qrels = read_qrels(write("qrels.txt", qrels_text), scale=settings.get("scale", DataTerms().scale))
         if isinstance(run, dict):
             import json
 
@@ -28,7 +29,7 @@ def score(write):
         else:
             path = write("run.txt", run)
         k = settings.pop("k", 10)
-        return evaluate(qrels, read_run(path), EvalSettings(**settings), k)
+        return evaluate(qrels, read_run(path), measure(**settings), k)
 
     return _score
 
@@ -275,5 +276,5 @@ def test_rule13_manifest(score):
     for key in ("k", "gain", "discount", "ties", "unjudged", "duplicates", "zero_idcg", "queries", "scale"):
         assert key in s
     assert s["k"] == 2 and s["unjudged"] == "zero" and s["discount"] == "log2"
-    assert EvalSettings.parse(s["text"]) == (EvalSettings(unjudged="zero"), 2)
+    assert Measure.parse(s["text"]) == (measure(unjudged="zero"), 2)
     assert m["version"] and m["counts"]["queries_total"] == 1

@@ -14,15 +14,17 @@ import pandas as pd
 import pytest
 
 from ndcg_desktop.domain.errors import InputError
-from ndcg_desktop.domain.settings import Cutoffs, EvalSettings, GradeScale, QuerySet, TiePolicy, UnjudgedPolicy
+from ndcg_desktop.domain.settings import Cutoffs, GradeScale, QuerySet, TiePolicy, UnjudgedPolicy
 from ndcg_desktop.domain.settings import UnknownQueryPolicy as Unknown
 from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.formats.runs import read_run
 from ndcg_desktop.scoring import evaluate
 from ndcg_desktop.scoring.ndcg import evaluate_cutoffs
+from tests.helpers import measure
 
 KS = [1, 3, 10, 20, 1000]
-CRANFIELD = EvalSettings(unjudged=UnjudgedPolicy.ZERO, unknown_queries=Unknown.IGNORE, scale=GradeScale(0, 4))
+CRANFIELD_FIELDS = {"unjudged": UnjudgedPolicy.ZERO, "unknown_queries": Unknown.IGNORE, "scale": GradeScale(0, 4)}
+CRANFIELD = measure(**CRANFIELD_FIELDS)
 
 
 def _same(together, alone) -> None:
@@ -45,8 +47,8 @@ def _same(together, alone) -> None:
     ],
 )
 def test_each_cutoff_equals_its_own_evaluation_on_cranfield(data_dir: Path, name: str, options: dict) -> None:
-    settings = CRANFIELD.with_(**options)
-    qrels = read_qrels(data_dir / "cranfield" / "qrels.txt", scale=settings.scale)
+    settings = measure(**{**CRANFIELD_FIELDS, **options})
+    qrels = read_qrels(data_dir / "cranfield" / "qrels.txt", scale=settings.terms.scale)
     run = read_run(data_dir / "cranfield" / f"{name}.run.gz")
     together = evaluate_cutoffs(qrels, run, settings, KS)
     assert list(together) == KS
@@ -56,8 +58,8 @@ def test_each_cutoff_equals_its_own_evaluation_on_cranfield(data_dir: Path, name
 
 def test_each_cutoff_equals_its_own_evaluation_on_trec_evals_test_files(data_dir: Path) -> None:
     folder = data_dir / "trec_eval_test"
-    settings = EvalSettings(unjudged=UnjudgedPolicy.ZERO, unknown_queries=Unknown.IGNORE)
-    qrels = read_qrels(folder / "qrels.test", scale=settings.scale)
+    settings = measure(unjudged=UnjudgedPolicy.ZERO, unknown_queries=Unknown.IGNORE)
+    qrels = read_qrels(folder / "qrels.test", scale=settings.terms.scale)
     run = read_run(folder / "results.test")
     together = evaluate_cutoffs(qrels, run, settings, [100, 5, 15])
     for k in (100, 5, 15):
@@ -67,7 +69,7 @@ def test_each_cutoff_equals_its_own_evaluation_on_trec_evals_test_files(data_dir
 def test_refusals_and_progress_are_those_of_one_evaluation(data_dir: Path) -> None:
     """A refused policy is refused once, with the message of a one-K evaluation; progress counts 4 + 3 per K."""
     folder = data_dir / "cranfield"
-    qrels = read_qrels(folder / "qrels.txt", scale=CRANFIELD.scale)
+    qrels = read_qrels(folder / "qrels.txt", scale=CRANFIELD.terms.scale)
     run = read_run(folder / "bm25.run.gz")
     strict = CRANFIELD.with_(unjudged=UnjudgedPolicy.REJECT)
     with pytest.raises(InputError) as one:

@@ -13,11 +13,12 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from ndcg_desktop.domain import InputError
+from ndcg_desktop.domain import InputError, Measure
 from ndcg_desktop.domain.settings import DuplicatePolicy, EvalSettings, Gain, QuerySet, UnknownQueryPolicy
 from ndcg_desktop.scoring import ndcg
 from ndcg_desktop.scoring.dcg import Ranked, dcg_at_k, near_top_k, per_query_at_k, ties_at_k
 from ndcg_desktop.scoring.ranking import keys_among
+from tests.helpers import measure
 
 from .test_properties import Case, in_memory
 
@@ -129,13 +130,13 @@ def test_run_queries_not_in_the_pool_are_refused_or_listed():
         ndcg._run_queries(run, u, UnknownQueryPolicy.REJECT)
 
 
-def _through_duplicates(case: Case, settings: EvalSettings):
+def _through_duplicates(case: Case, settings: Measure):
     """The stages up to rule 5 as ``_evaluate`` runs them."""
     qrels, run = in_memory(case)
     query_ids, q = ndcg._pool_queries(qrels.judgments)
-    u = ndcg._universe(query_ids, q, qrels.judgments.grade, settings.gain, [2])
+    u = ndcg._universe(query_ids, q, qrels.judgments.grade, settings.policies.gain, [2])
     to_pool, codes, _ = ndcg._run_queries(run, u, UnknownQueryPolicy.IGNORE)
-    docs, keys, rows = ndcg._ordered_rows(run, settings, to_pool, codes, exact=False)
+    docs, keys, rows = ndcg._ordered_rows(run, settings.terms, to_pool, codes, exact=False)
     pq = to_pool.astype(np.int32)[rows.q]
     pool_q, pool_did, _grade = ndcg._candidate_judgments(qrels.judgments, q, docs, rows.d)
     pool_ident, both = keys_among(docs, keys, pool_did)
@@ -143,31 +144,31 @@ def _through_duplicates(case: Case, settings: EvalSettings):
 
 
 def test_ordered_rows_sort_by_score_and_leave_unknown_queries_out():
-    _, u, docs, _, rows, pq, *_ = _through_duplicates(UNIVERSE, EvalSettings())
+    _, u, docs, _, rows, pq, *_ = _through_duplicates(UNIVERSE, measure())
     assert (rows.row.tolist(), pq.tolist(), rows.key.tolist()) == ([0], [0], [3.0])  # q9's row is gone
     case = Case(UNIVERSE.judgments, [("q1", "C", 1.0), ("q1", "B", 3.0), ("q1", "A", 2.0)])
-    *_, rows, pq, _, _, _ = _through_duplicates(case, EvalSettings())
+    *_, rows, pq, _, _, _ = _through_duplicates(case, measure())
     assert rows.row.tolist() == [1, 2, 0]  # B (3), A (2), C (1)
 
 
 def test_duplicates_are_refused_or_the_first_kept():
     case = Case(UNIVERSE.judgments, [("q1", "B", 3.0), ("q1", "C", 2.0), ("q1", "B", 1.0)])
-    run, u, docs, both, rows, pq, *_ = _through_duplicates(case, EvalSettings())
-    first = EvalSettings(duplicates=DuplicatePolicy.FIRST)
+    run, u, docs, both, rows, pq, *_ = _through_duplicates(case, measure())
+    first = measure(duplicates=DuplicatePolicy.FIRST)
     kept, kept_pq, n_dup, per_query = ndcg._without_duplicates(run, first, u, docs, both, rows, pq)
     assert (kept.row.tolist(), kept_pq.tolist(), n_dup, per_query.tolist()) == ([0, 1], [0, 0], 1, [1, 0])
-    run, u, docs, both, rows, pq, *_ = _through_duplicates(case, EvalSettings())
+    run, u, docs, both, rows, pq, *_ = _through_duplicates(case, measure())
     with pytest.raises(InputError, match=r"document B appears again for query q1 \(also at line 1; 1 duplicate"):
-        ndcg._without_duplicates(run, EvalSettings(), u, docs, both, rows, pq)
+        ndcg._without_duplicates(run, measure(), u, docs, both, rows, pq)
 
 
 def test_judged_rows_are_the_ones_in_their_querys_universe():
     # E is judged for q2 only: returned for q1 it is unjudged there (rule 6 looks up the pair).
     case = Case(UNIVERSE.judgments, [("q1", "E", 3.0), ("q1", "C", 2.0), ("q1", "A", 1.0)])
-    run, u, docs, both, rows, pq, pool_q, pool_ident, pool_did = _through_duplicates(case, EvalSettings())
-    rows, pq, *_ = ndcg._without_duplicates(run, EvalSettings(), u, docs, both, rows, pq)
+    run, u, docs, both, rows, pq, pool_q, pool_ident, pool_did = _through_duplicates(case, measure())
+    rows, pq, *_ = ndcg._without_duplicates(run, measure(), u, docs, both, rows, pq)
     judged_rows, judged_hit = ndcg._judged_rows(docs, both, rows.ident, pq, rows.d, pool_q, pool_ident, pool_did)
     assert judged_rows.tolist() == [1, 2]  # C and A, not E
     assert pool_did.take(pa.array(judged_hit)).to_pylist() == ["C", "A"]
     with pytest.raises(InputError, match=r"document E for query q1 is not in the judgment pool \(unjudged; 1 "):
-        ndcg._refuse_unjudged(run, EvalSettings(), u, docs, judged_rows, rows.d, rows.row, pq)
+        ndcg._refuse_unjudged(run, measure(), u, docs, judged_rows, rows.d, rows.row, pq)

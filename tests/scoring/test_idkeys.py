@@ -23,6 +23,7 @@ from ndcg_desktop.formats.runs import read_run
 from ndcg_desktop.scoring import evaluate, idkeys, ranking
 from ndcg_desktop.scoring.idkeys import identity_keys, order_keys, string_ranks
 from ndcg_desktop.scoring.ranking import top_documents
+from tests.helpers import measure
 
 # IDs built from parts so that many share their first 8 bytes, some are exactly 8 bytes long, some are
 # numbers, and some hold multi-byte characters (é is 2 bytes, 日 3, 𝄞 4) on either side of byte 8.
@@ -89,7 +90,7 @@ SCALE = GradeScale(0, 3)
 
 
 def _ours(qrels: Path, run: Path, k: int, **policies: object) -> dict[str, float]:
-    chosen = EvalSettings(unjudged=UnjudgedPolicy.ZERO, ties=TiePolicy.DOCID_DESC, scale=SCALE).with_(**policies)
+    chosen = measure(unjudged=UnjudgedPolicy.ZERO, ties=TiePolicy.DOCID_DESC, scale=SCALE).with_(**policies)
     evaluation = evaluate(read_qrels(qrels, scale=SCALE), read_run(run), chosen, k)
     return dict(zip(evaluation.per_query["query_id"], evaluation.per_query["ndcg"], strict=True))
 
@@ -161,7 +162,7 @@ def test_a_hash_collision_falls_back_to_exact_codes(tmp_path: Path, monkeypatch:
 
 
 def _settings() -> EvalSettings:
-    return EvalSettings(unjudged=UnjudgedPolicy.ZERO, duplicates=DuplicatePolicy.FIRST, scale=SCALE)
+    return measure(unjudged=UnjudgedPolicy.ZERO, duplicates=DuplicatePolicy.FIRST, scale=SCALE)
 
 
 def test_pair_keys_compose_exactly_for_codes() -> None:

@@ -22,15 +22,17 @@ import pytrec_eval
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ndcg_desktop.domain import Measure
 from ndcg_desktop.domain.data import JudgmentColumns, Qrels, Run, Source
 from ndcg_desktop.domain.errors import InputError
-from ndcg_desktop.domain.settings import EvalSettings, Gain, GradeScale, UnjudgedPolicy, UnknownQueryPolicy
+from ndcg_desktop.domain.settings import Gain, GradeScale, UnjudgedPolicy, UnknownQueryPolicy
 from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.formats.runs import read_run
 from ndcg_desktop.scoring import Evaluation, evaluate
 from ndcg_desktop.scoring import ndcg as ndcg_module
 from ndcg_desktop.scoring.dcg import _ideal_dcg, _sum_top_k, gain_values
 from ndcg_desktop.scoring.judged import id_keys
+from tests.helpers import measure
 
 from .test_properties import Case, cases, eval_settings, in_memory, write_trec
 from .test_trec_eval_agreement import CUTOFFS, assert_agree, trec_cases, trec_settings
@@ -67,7 +69,7 @@ def assert_same_evaluation(a: Evaluation, b: Evaluation) -> None:
     assert (a.unknown_queries, a.dropped_queries) == (b.unknown_queries, b.dropped_queries)
 
 
-def both_ways(qrels: Qrels, run: Run, eval_settings: EvalSettings, k: int) -> Evaluation:
+def both_ways(qrels: Qrels, run: Run, eval_settings: Measure, k: int) -> Evaluation:
     """Scored at ``k`` with judgments ruled out by key and without: the same evaluation, to the last bit."""
     with ruling_out(True), recorded() as results:
         filtered = evaluate(qrels, run, eval_settings, k)
@@ -130,16 +132,14 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @EXAMPLES
 @given(case=cases(), eval_settings=eval_settings())
-def test_ruling_judgments_out_changes_no_figure_in_memory(case: Case, eval_settings: EvalSettings) -> None:
+def test_ruling_judgments_out_changes_no_figure_in_memory(case: Case, eval_settings: Measure) -> None:
     """Judgments built from a frame (no reader keys: computed) against a run with a dictionary of IDs."""
     both_ways(*in_memory(case), eval_settings.settings, eval_settings.k)
 
 
 @EXAMPLES
 @given(case=cases(), eval_settings=eval_settings())
-def test_ruling_judgments_out_changes_no_figure_from_files(
-    folder: Path, case: Case, eval_settings: EvalSettings
-) -> None:
+def test_ruling_judgments_out_changes_no_figure_from_files(folder: Path, case: Case, eval_settings: Measure) -> None:
     """The readers' own columns: the qrels reader's keys, the run's IDs as read per row."""
     qrels_path, run_path = write_trec(folder, case)
     qrels = read_qrels(qrels_path, scale=eval_settings.scale)
@@ -202,7 +202,7 @@ def test_keys_that_collide_are_decided_by_the_text(tmp_path: Path) -> None:
     c = qrels.judgments
     same = np.full(len(c.q), id_keys(pa.array(["B"]))[0], dtype=np.uint64)
     colliding = Qrels(JudgmentColumns(c.queries, c.q, c.doc_ids, c.grade, c.line, doc_keys=same), qrels.source)
-    s = EvalSettings(unjudged=UnjudgedPolicy.ZERO, scale=SCALE)
+    s = measure(unjudged=UnjudgedPolicy.ZERO, scale=SCALE)
     row = both_ways(colliding, run, s, 2).per_query.set_index("query_id").loc["q1"]
     assert row["ndcg"] == (2 / log2(2)) / (3 / log2(2) + 2 / log2(3))
     assert (row["unjudged_total"], row["relevant_found"]) == (1, 1)
@@ -212,7 +212,7 @@ def test_no_judgments_at_all() -> None:
     empty = pa.array([], pa.string())
     qrels = Qrels(JudgmentColumns(empty, np.zeros(0, np.int32), empty, np.zeros(0, np.int64)), Source("e", "0", "pool"))
     _, run = in_memory(Case({"q1": {"A": 1}}, [("q1", "A", 1.0)]))
-    s = EvalSettings(unjudged=UnjudgedPolicy.ZERO, unknown_queries=UnknownQueryPolicy.IGNORE, scale=SCALE)
+    s = measure(unjudged=UnjudgedPolicy.ZERO, unknown_queries=UnknownQueryPolicy.IGNORE, scale=SCALE)
     evaluation = both_ways(qrels, run, s, 3)
     assert evaluation.per_query.empty and evaluation.summary["mean_ndcg"] is None
     assert evaluation.unknown_queries == ["q1"]
@@ -221,7 +221,7 @@ def test_no_judgments_at_all() -> None:
 def test_a_judged_query_the_run_never_answered(tmp_path: Path) -> None:
     """Its ideal comes from its grade counts alone: scored 0, flagged, its IDCG still reported."""
     qrels, run = trec_files(tmp_path, "q1 0 A 3\nq2 0 B 2\nq2 0 C 3\nq2 0 D 0\n", "q1 Q0 A 0 1 t\n")
-    frame = both_ways(qrels, run, EvalSettings(scale=SCALE), 5).per_query.set_index("query_id")
+    frame = both_ways(qrels, run, measure(scale=SCALE), 5).per_query.set_index("query_id")
     assert (frame.loc["q2", "ndcg"], frame.loc["q2", "no_ranking"]) == (0.0, True)
     assert frame.loc["q2", "idcg"] == 3 / log2(2) + 2 / log2(3)
     assert frame.loc["q2", "relevant_in_pool"] == 2
@@ -233,7 +233,7 @@ def test_identical_repeated_judgments_keep_every_key_with_its_document(tmp_path:
     qrels, run = trec_files(tmp_path, "q1 0 A 1\nq1 0 A 1\nq1 0 B 3\nq1 0 C 2\n", "q1 Q0 B 0 2 t\nq1 Q0 X 0 1 t\n")
     assert qrels.repeats == 1
     assert qrels.judgments.doc_keys.tolist() == id_keys(pa.array(["A", "B", "C"])).tolist()  # type: ignore[union-attr]
-    s = EvalSettings(unjudged=UnjudgedPolicy.ZERO, scale=SCALE)
+    s = measure(unjudged=UnjudgedPolicy.ZERO, scale=SCALE)
     row = both_ways(qrels, run, s, 2).per_query.iloc[0]
     assert row["ndcg"] == (3 / log2(2)) / (3 / log2(2) + 2 / log2(3))
 
@@ -247,16 +247,16 @@ def test_negative_grades_are_in_the_pool_not_judged(tmp_path: Path) -> None:
     qrels, run = trec_files(tmp_path, qrels_text, run_text)
     assert qrels.unjudged_in_pool == 1
     with pytest.raises(InputError, match="document A for query q1 is not in the judgment pool"):
-        evaluate(qrels, run, EvalSettings(scale=SCALE), 2)
+        evaluate(qrels, run, measure(scale=SCALE), 2)
     pool = {"q1": {"A": -1, "B": 2, "C": 0}}
     ranked = {"q1": {"A": 2.0, "B": 1.0}}
     for gain in Gain:
         top = gain_values(np.array([2]), gain)[0]
-        zero = both_ways(qrels, run, EvalSettings(gain=gain, unjudged=UnjudgedPolicy.ZERO, scale=SCALE), 2)
+        zero = both_ways(qrels, run, measure(gain=gain, unjudged=UnjudgedPolicy.ZERO, scale=SCALE), 2)
         row = zero.per_query.iloc[0]
         assert (row["dcg"], row["idcg"]) == pytest.approx((top / log2(3), top / log2(2)), abs=1e-12)
         assert (row["unjudged_total"], row["relevant_in_pool"], row["relevant_found"]) == (1, 1, 1)
-        condensed = both_ways(qrels, run, EvalSettings(gain=gain, unjudged=UnjudgedPolicy.CONDENSE, scale=SCALE), 2)
+        condensed = both_ways(qrels, run, measure(gain=gain, unjudged=UnjudgedPolicy.CONDENSE, scale=SCALE), 2)
         assert condensed.per_query.iloc[0]["ndcg"] == 1.0  # [B]: top / log2(2) over the same ideal
         assert zero.manifest["judgments"]["negative_grades_unjudged"] == 1
     for judged_only, ours in ((False, 1 / log2(3)), (True, 1.0)):  # trec_eval, and trec_eval -J

@@ -18,10 +18,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ndcg_desktop.domain import Measure
 from ndcg_desktop.domain.data import OrderKind, Qrels, Run, Source
 from ndcg_desktop.domain.settings import (
     DuplicatePolicy,
-    EvalSettings,
     Gain,
     GradeScale,
     QuerySet,
@@ -33,6 +33,7 @@ from ndcg_desktop.domain.settings import (
 from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.formats.runs import read_run
 from ndcg_desktop.scoring import Evaluation, evaluate
+from tests.helpers import measure
 
 from . import reference
 
@@ -89,11 +90,12 @@ def cases(draw: st.DrawFn, *, distinct_scores: bool = False) -> Case:
 class Scoring:
     """What a property scores with: the settings and the cut-off K, which travels apart from them."""
 
-    settings: EvalSettings
+    settings: Measure
     k: int
 
-    def __getattr__(self, name: str) -> object:
-        return getattr(self.settings, name)
+    def __getattr__(self, name: str) -> object:  # a policy or a data term, by its name
+        settings = self.settings
+        return getattr(settings.policies if hasattr(settings.policies, name) else settings.terms, name)
 
 
 def eval_settings(**fixed: object) -> st.SearchStrategy[Scoring]:
@@ -109,7 +111,7 @@ def eval_settings(**fixed: object) -> st.SearchStrategy[Scoring]:
         "scale": st.just(SCALE),
     }
     options.update({name: st.just(value) for name, value in fixed.items()})
-    return st.builds(lambda k, **chosen: Scoring(EvalSettings(**chosen), k), **options)
+    return st.builds(lambda k, **chosen: Scoring(measure(**chosen), k), **options)
 
 
 def in_memory(case: Case) -> tuple[Qrels, Run]:
@@ -310,14 +312,14 @@ UNIVERSE = {"A": 3, "B": 2, "C": 1, "D": 0}
 def test_reference_and_scorer_reproduce_the_contract_examples(ranking: list[str], k: int, expected: float) -> None:
     rows = [("q1", doc, float(len(ranking) - i)) for i, doc in enumerate(ranking)]
     case = Case({"q1": UNIVERSE}, rows)
-    eval_settings = Scoring(EvalSettings(scale=SCALE), k)
+    eval_settings = Scoring(measure(scale=SCALE), k)
     assert score_reference(case, eval_settings)["q1"].ndcg == pytest.approx(expected, abs=TOLERANCE)
     assert by_query(score(case, eval_settings))["q1"]["ndcg"] == pytest.approx(expected, abs=TOLERANCE)
 
 
 def test_an_unanswered_query_scores_zero_and_is_flagged() -> None:
     case = Case({"q1": UNIVERSE, "q2": UNIVERSE}, [("q1", "A", 1.0)])
-    eval_settings = Scoring(EvalSettings(scale=SCALE), 1)
+    eval_settings = Scoring(measure(scale=SCALE), 1)
     assert score_reference(case, eval_settings)["q2"].ndcg == 0.0
     row = by_query(score(case, eval_settings))["q2"]
     assert (row["ndcg"], row["no_ranking"]) == (0.0, True)
@@ -325,7 +327,7 @@ def test_an_unanswered_query_scores_zero_and_is_flagged() -> None:
 
 def test_exponential_gain() -> None:
     case = Case({"q1": UNIVERSE}, [("q1", "B", 2.0), ("q1", "C", 1.0)])
-    eval_settings = Scoring(EvalSettings(gain=Gain.EXPONENTIAL, scale=SCALE), 2)
+    eval_settings = Scoring(measure(gain=Gain.EXPONENTIAL, scale=SCALE), 2)
     expected = ((2**2 - 1) / log2(2) + (2**1 - 1) / log2(3)) / ((2**3 - 1) / log2(2) + (2**2 - 1) / log2(3))
     assert score_reference(case, eval_settings)["q1"].ndcg == pytest.approx(expected, abs=TOLERANCE)
     assert by_query(score(case, eval_settings))["q1"]["ndcg"] == pytest.approx(expected, abs=TOLERANCE)
@@ -340,7 +342,7 @@ def test_exponential_gain() -> None:
 )
 def test_unjudged_policies(unjudged: UnjudgedPolicy, expected: float) -> None:
     case = Case({"q1": {"A": 2, "B": 3}}, [("q1", "X", 3.0), ("q1", "B", 2.0), ("q1", "A", 1.0)])
-    eval_settings = Scoring(EvalSettings(unjudged=unjudged, scale=SCALE), 2)
+    eval_settings = Scoring(measure(unjudged=unjudged, scale=SCALE), 2)
     assert score_reference(case, eval_settings)["q1"].ndcg == pytest.approx(expected, abs=TOLERANCE)
     row = by_query(score(case, eval_settings))["q1"]
     assert row["ndcg"] == pytest.approx(expected, abs=TOLERANCE)
@@ -349,7 +351,7 @@ def test_unjudged_policies(unjudged: UnjudgedPolicy, expected: float) -> None:
 
 def test_a_duplicate_earns_gain_once() -> None:
     case = Case({"q1": UNIVERSE}, [("q1", "B", 3.0), ("q1", "B", 2.0), ("q1", "C", 1.0)])
-    eval_settings = Scoring(EvalSettings(duplicates=DuplicatePolicy.FIRST, scale=SCALE), 2)
+    eval_settings = Scoring(measure(duplicates=DuplicatePolicy.FIRST, scale=SCALE), 2)
     expected = (2 / log2(2) + 1 / log2(3)) / (3 / log2(2) + 2 / log2(3))
     assert score_reference(case, eval_settings)["q1"].ndcg == pytest.approx(expected, abs=TOLERANCE)
     assert by_query(score(case, eval_settings))["q1"]["ndcg"] == pytest.approx(expected, abs=TOLERANCE)
@@ -365,7 +367,7 @@ def test_a_duplicate_earns_gain_once() -> None:
 )
 def test_tie_policies_and_the_tie_averaged_score(ties: TiePolicy, expected: float) -> None:
     case = Case({"q1": UNIVERSE}, [("q1", "B", 1.0), ("q1", "C", 1.0)])
-    eval_settings = Scoring(EvalSettings(ties=ties, scale=SCALE), 1)
+    eval_settings = Scoring(measure(ties=ties, scale=SCALE), 1)
     tie_averaged = (2 + 1) / 2 / log2(2) / (3 / log2(2))
     want = score_reference(case, eval_settings)["q1"]
     row = by_query(score(case, eval_settings))["q1"]
@@ -383,7 +385,7 @@ def test_tie_policies_and_the_tie_averaged_score(ties: TiePolicy, expected: floa
 def test_zero_idcg_queries_in_the_mean(zero_idcg: ZeroIdcgPolicy, mean: float) -> None:
     # Rule 7: one query scoring 1.0 plus one query without any relevant document.
     case = Case({"q1": {"A": 3}, "q2": {"B": 0}}, [("q1", "A", 1.0), ("q2", "B", 1.0)])
-    eval_settings = Scoring(EvalSettings(zero_idcg=zero_idcg, scale=SCALE), 1)
+    eval_settings = Scoring(measure(zero_idcg=zero_idcg, scale=SCALE), 1)
     assert reference.mean_ndcg(score_reference(case, eval_settings), zero_idcg.value) == mean
     summary = score(case, eval_settings).summary
     assert (summary["mean_ndcg"], summary["zero_idcg"]) == (mean, 1)
@@ -392,7 +394,7 @@ def test_zero_idcg_queries_in_the_mean(zero_idcg: ZeroIdcgPolicy, mean: float) -
 def test_macro_mean_and_pooled_ratio_differ() -> None:
     # Rule 8: queries scoring 3/3 and 0/1.
     case = Case({"q1": {"A": 3}, "q2": {"B": 1}}, [("q1", "A", 1.0), ("q2", "X", 1.0)])
-    eval_settings = Scoring(EvalSettings(unjudged=UnjudgedPolicy.ZERO, scale=SCALE), 1)
+    eval_settings = Scoring(measure(unjudged=UnjudgedPolicy.ZERO, scale=SCALE), 1)
     want = score_reference(case, eval_settings)
     summary = score(case, eval_settings).summary
     assert reference.mean_ndcg(want) == summary["mean_ndcg"] == (3 / 3 + 0 / 1) / 2

@@ -7,11 +7,12 @@ import math
 
 import pytest
 
-from ndcg_desktop.domain import EvalSettings, GradeScale, InputError
+from ndcg_desktop.domain import GradeScale, InputError
 from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.formats.runs import read_run
 from ndcg_desktop.scoring import evaluate
 from ndcg_desktop.scoring.residual import residual
+from tests.helpers import measure
 
 SCALE = GradeScale(0, 3)
 
@@ -26,7 +27,7 @@ def test_chunk_ids_are_removed_by_the_document_they_map_to(write):
     run = read_run(write("r.txt", "q1 Q0 C#1 1 3 s\nq1 Q0 D#4 2 2 s\nq1 Q0 B#2 3 1 s\nq1 Q0 A#9 4 0.5 s\n"))
     left = residual(later, run, earlier, id_map="#")
     assert (left.run_documents_removed, left.judgments_removed) == (2, 2)
-    evaluation = evaluate(left.qrels, left.run, EvalSettings(id_map="#", scale=SCALE), 2)
+    evaluation = evaluate(left.qrels, left.run, measure(id_map="#", scale=SCALE), 2)
     # [C, B] over B=2, C=1: the hand-worked case of rule 21
     expected = (1 / math.log2(2) + 2 / math.log2(3)) / (2 / math.log2(2) + 1 / math.log2(3))
     assert evaluation.summary["mean_ndcg"] == pytest.approx(expected, abs=1e-12)
@@ -42,11 +43,11 @@ def test_numeric_and_listed_runs_and_a_query_left_with_nothing(write):
     for run in (numeric, listed):
         left = residual(later, run, earlier)
         assert left.emptied_queries == ("q2",) and left.qrels.query_ids() == ["q1"]
-        evaluation = evaluate(left.qrels, left.run, EvalSettings(unjudged="zero", scale=SCALE), 5)
+        evaluation = evaluate(left.qrels, left.run, measure(unjudged="zero", scale=SCALE), 5)
         assert evaluation.summary["queries_total"] == 1  # q2 has no residual universe: not scored, not unknown
     left = residual(later, listed, earlier)
     assert left.run.empty_queries == ("q1",)  # its only document was judged before: answered, nothing left
-    per_query = evaluate(left.qrels, left.run, EvalSettings(scale=SCALE), 5).per_query.set_index("query_id")
+    per_query = evaluate(left.qrels, left.run, measure(scale=SCALE), 5).per_query.set_index("query_id")
     assert (per_query.loc["q1", "ndcg"], bool(per_query.loc["q1", "no_ranking"])) == (0.0, False)
 
 
@@ -56,5 +57,5 @@ def test_a_refusal_after_the_removal_names_the_runs_own_line(write):
     path = write("r.txt", "q1 Q0 A 1 3 s\nq1 Q0 B 2 2 s\nq1 Q0 B 3 1 s\n")
     left = residual(later, read_run(path), earlier)
     with pytest.raises(InputError) as refused:
-        evaluate(left.qrels, left.run, EvalSettings(scale=SCALE), 3)
+        evaluate(left.qrels, left.run, measure(scale=SCALE), 3)
     assert refused.value.line == 3 and str(path) in str(refused.value)  # B's second line, as the file numbers it

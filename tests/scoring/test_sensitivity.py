@@ -9,13 +9,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ndcg_desktop.domain import EvalSettings
 from ndcg_desktop.domain.settings import Gain, TiePolicy, UnjudgedPolicy
 from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.formats.runs import read_run
 from ndcg_desktop.scoring.ndcg import evaluate
 from ndcg_desktop.scoring.ranking import top_documents
 from ndcg_desktop.scoring.sensitivity import grade_swings
+from tests.helpers import measure
 
 UNIVERSE = pd.DataFrame({"query_id": ["q1"] * 4, "doc_id": ["A", "B", "C", "D"], "grade": [3, 2, 1, 0]})
 
@@ -55,7 +55,7 @@ def test_the_swing_is_the_difference_of_the_scoring_cores_ndcg(
     run_path = folder / "run.txt"
     run_path.write_text("".join(f"q1 Q0 {d} {r} {100 - r} s\n" for r, d in enumerate(ranked, start=1)))
     gain = Gain.EXPONENTIAL if exponential else Gain.LINEAR
-    settings = EvalSettings(gain=gain, unjudged=UnjudgedPolicy.ZERO)
+    settings = measure(gain=gain, unjudged=UnjudgedPolicy.ZERO)
     scores = []
     for value in (low, high):
         lines = [f"q1 0 {d} {value if d == 'D0' else g}\n" for d, g in zip(docs, grades, strict=True)]

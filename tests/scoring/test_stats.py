@@ -22,7 +22,7 @@ from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.power import TTestPower
 
 from ndcg_desktop.domain.errors import InputError
-from ndcg_desktop.domain.settings import EvalSettings, GradeScale, UnjudgedPolicy, UnknownQueryPolicy
+from ndcg_desktop.domain.settings import GradeScale, UnjudgedPolicy, UnknownQueryPolicy
 from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.formats.runs import read_run
 from ndcg_desktop.scoring import evaluate
@@ -46,6 +46,7 @@ from ndcg_desktop.scoring.stats import (
     t_test,
     wilcoxon_test,
 )
+from tests.helpers import measure
 
 TOL = 1e-12
 
@@ -436,10 +437,9 @@ def test_t_test_p_values_equal_ranx_compare_on_cranfield(data_dir: Path):
     """ranx's ``compare`` (student) on the same runs: same per-query nDCG@10, same p-value."""
     ranx = pytest.importorskip("ranx")  # a test-only dependency: importorskip never skips with the test extra
     folder = data_dir / "cranfield"
-    settings_ = EvalSettings(
-        unjudged=UnjudgedPolicy.ZERO, unknown_queries=UnknownQueryPolicy.IGNORE, scale=GradeScale(0, 4)
-    )
-    qrels = read_qrels(folder / "qrels.txt", scale=settings_.scale)
+    chosen = {"unjudged": UnjudgedPolicy.ZERO, "unknown_queries": UnknownQueryPolicy.IGNORE, "scale": GradeScale(0, 4)}
+    settings_ = measure(**chosen)
+    qrels = read_qrels(folder / "qrels.txt", scale=settings_.terms.scale)
     frame = pd.read_csv(
         folder / "qrels.txt", sep=r"\s+", header=None, names=["q_id", "it", "doc_id", "score"], dtype=str
     )
@@ -457,7 +457,7 @@ def test_t_test_p_values_equal_ranx_compare_on_cranfield(data_dir: Path):
         run_frame = run_frame.astype({"q_id": object, "doc_id": object})
         theirs.append(ranx.Run.from_df(run_frame, q_id_col="q_id", doc_id_col="doc_id", score_col="score", name=name))
         options = {"id_map": "#", "duplicates": "first"} if name == "chunks" else {}
-        evaluation = evaluate(qrels, read_run(folder / f"{name}.run.gz"), settings_.with_(**options), 10)
+        evaluation = evaluate(qrels, read_run(folder / f"{name}.run.gz"), measure(**chosen, **options), 10)
         ours[name] = evaluation.per_query.set_index("query_id")["ndcg"]
     report = ranx.compare(ranx_qrels, theirs, metrics=["ndcg@10"], stat_test="student", make_comparable=True)
     table = pd.DataFrame(ours)

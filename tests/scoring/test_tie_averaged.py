@@ -8,6 +8,7 @@ and the universe documents the run did not return get one score below every retu
 
 from __future__ import annotations
 
+from dataclasses import replace
 from math import log2
 from pathlib import Path
 
@@ -17,10 +18,12 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import ndcg_score
 
-from ndcg_desktop.domain.settings import EvalSettings, Gain, GradeScale, TiePolicy, UnjudgedPolicy
+from ndcg_desktop.domain import Measure
+from ndcg_desktop.domain.settings import Gain, GradeScale, TiePolicy, UnjudgedPolicy
 from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.formats.runs import read_run
 from ndcg_desktop.scoring import Evaluation, evaluate
+from tests.helpers import measure
 
 SCALE = GradeScale(-1, 3)
 TOLERANCE = 1e-12
@@ -41,17 +44,17 @@ def write(folder: Path, judgments: dict[str, dict[str, int]], rows: list[tuple[s
     return qrels_path, run_path
 
 
-def score(folder: Path, judgments: dict, rows: list, eval_settings: EvalSettings, k: int) -> Evaluation:
+def score(folder: Path, judgments: dict, rows: list, eval_settings: Measure, k: int) -> Evaluation:
     qrels_path, run_path = write(folder, judgments, rows)
     return evaluate(read_qrels(qrels_path, scale=SCALE), read_run(run_path), eval_settings, k)
 
 
 def sklearn_tie_averaged(
-    universe: dict[str, int], returned: dict[str, float], eval_settings: EvalSettings, k: int
+    universe: dict[str, int], returned: dict[str, float], eval_settings: Measure, k: int
 ) -> float | None:
     """scikit-learn's tie-averaged NDCG@K of one query, or None where it cannot stand in for ours."""
     universe = {d: g for d, g in universe.items() if g >= 0}  # a negative grade: in the pool, not judged
-    if eval_settings.unjudged is UnjudgedPolicy.CONDENSE:
+    if eval_settings.policies.unjudged is UnjudgedPolicy.CONDENSE:
         returned = {d: s for d, s in returned.items() if d in universe}
     # sklearn ranks every document of the sample; the unreturned ones form one tied tail group
     # and share its averaged gain. Our rankings are never padded (rule 3): a document the run
@@ -63,7 +66,7 @@ def sklearn_tie_averaged(
     if len(docs) < 2:
         return None  # sklearn refuses a single document
     below = min(returned.values()) - 1.0
-    y_true = [[gain(universe.get(d, 0), eval_settings.gain) for d in docs]]
+    y_true = [[gain(universe.get(d, 0), eval_settings.policies.gain) for d in docs]]
     y_score = [[returned.get(d, below) for d in docs]]
     return float(ndcg_score(y_true, y_score, k=k, ignore_ties=False))
 
@@ -97,7 +100,7 @@ IDCG_2 = 3 / log2(2) + 2 / log2(3)
     ],
 )
 def test_hand_made_tie_groups(folder: Path, scores: dict, k: int, gain_kind: Gain, expected: float) -> None:
-    eval_settings = EvalSettings(gain=gain_kind, scale=SCALE)
+    eval_settings = measure(gain=gain_kind, scale=SCALE)
     rows = [("q1", d, s) for d, s in scores.items()]
     row = score(folder, {"q1": UNIVERSE}, rows, eval_settings, k).per_query.iloc[0]
     assert row["tie_averaged_ndcg"] == pytest.approx(expected, abs=TOLERANCE)
@@ -112,9 +115,9 @@ scores = st.integers(-2, 3).map(lambda i: i / 2)  # few values: many ties, acros
 
 
 @st.composite
-def tie_cases(draw: st.DrawFn) -> tuple[EvalSettings, int, dict[str, dict[str, int]], list[tuple[str, str, float]]]:
+def tie_cases(draw: st.DrawFn) -> tuple[Measure, int, dict[str, dict[str, int]], list[tuple[str, str, float]]]:
     k = draw(st.integers(1, 5))
-    eval_settings = EvalSettings(
+    eval_settings = measure(
         gain=draw(st.sampled_from(list(Gain))),
         unjudged=draw(st.sampled_from([UnjudgedPolicy.ZERO, UnjudgedPolicy.CONDENSE])),
         ties=draw(st.sampled_from(list(TiePolicy))),
@@ -155,7 +158,9 @@ def test_tie_averaged_ndcg_agrees_with_sklearn(folder: Path, case: tuple) -> Non
 def test_tie_averaged_ndcg_does_not_depend_on_the_tie_policy(folder: Path, case: tuple) -> None:
     eval_settings, k, judgments, rows = case
     values = [
-        score(folder, judgments, rows, eval_settings.with_(ties=ties), k).per_query["tie_averaged_ndcg"].to_numpy()
+        score(folder, judgments, rows, eval_settings.policies.under(replace(eval_settings.terms, ties=ties)), k)
+        .per_query["tie_averaged_ndcg"]
+        .to_numpy()
         for ties in TiePolicy
     ]
     for other in values[1:]:

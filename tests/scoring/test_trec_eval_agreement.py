@@ -32,16 +32,17 @@ from ndcg_desktop.domain.settings import (
 from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.formats.runs import read_run
 from ndcg_desktop.scoring import evaluate
+from tests.helpers import measure
 
 TOLERANCE = 1e-12
 
 
 def trec_settings(scale: GradeScale) -> EvalSettings:
-    return EvalSettings(
+    return measure(
         unjudged=UnjudgedPolicy.ZERO,
-        ties=TiePolicy.DOCID_DESC,
         queries=QuerySet.POOL,
         unknown_queries=UnknownQueryPolicy.IGNORE,
+        ties=TiePolicy.DOCID_DESC,
         scale=scale,
     )
 

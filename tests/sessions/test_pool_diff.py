@@ -61,7 +61,7 @@ def test_the_two_latest_versions_and_every_choice_of_the_table_at_its_default(se
 def test_the_diff_is_the_tasks_and_any_changed_input_drops_it_and_refuses_a_late_one(session):
     session.set_k(2)
     session.choose("unjudged", "zero")
-    settings = EvalSettings(unjudged=UnjudgedPolicy.ZERO, scale=session.project.scale)
+    settings = EvalSettings(unjudged=UnjudgedPolicy.ZERO)
     assert (session.settings(), session.k) == (settings, 2)
     diff = computed(session)
     expected = diff_pools(session.project, 1, 2, settings, 2)

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from ndcg_desktop.demo import build_demo
-from ndcg_desktop.domain import EvalSettings, InputError
+from ndcg_desktop.domain import DataTerms, EvalSettings, InputError
 from ndcg_desktop.scoring import Cancelled
 from ndcg_desktop.scoring.explain import compare
 from ndcg_desktop.scoring.stats import StatsSettings
@@ -124,8 +124,15 @@ def test_runs_resolved_differently_are_scored_each_with_its_own_choices(demo):
         assert result.runs.set_index("run").at[run, "mean"] == alone.summary["mean_ndcg"]
         recorded = next(r for r in result.manifest["runs"] if r["name"] == run)
         assert recorded["settings"]["10"] == alone.settings.to_text(10)
+    assert (
+        result.choices_note == choices_note({name: result.evaluations[name][10].settings for name in ("bm25", "dense")})
+        and "ties" not in result.choices_note
+    )  # both runs read alike
     assert result.choices_note == choices_note(
-        {"bm25": EvalSettings(unjudged="zero"), "dense": EvalSettings(unjudged="condense")}
+        {
+            "bm25": EvalSettings(unjudged="zero").under(DataTerms()),
+            "dense": EvalSettings(unjudged="condense").under(DataTerms()),
+        }
     )
     assert result.settings_line().endswith(result.choices_note) and result.manifest["settings_line"].endswith(
         "dense: unjudged=condense, duplicates=reject, unknown_queries=reject, queries=pool"
@@ -341,7 +348,7 @@ def test_the_settings_line_its_captions_and_manifest_name_the_scale_of_the_versi
         session.choose_all("unjudged", "zero")
         comparison = run_job(session, session.score_job()).comparison
         line = comparison.settings_line()
-        expected = EvalSettings(unjudged="zero", scale=GradeScale(0, 4)).to_text(10).split("(", 1)[1]
+        expected = EvalSettings(unjudged="zero").under(DataTerms(scale=GradeScale(0, 4))).to_text(10).split("(", 1)[1]
         assert line.startswith(f"nDCG@10({expected}; ") and "0..3" not in line
         assert comparison.manifest["settings_line"] == line
         export_comparison(comparison, tmp_path / "out")

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from ndcg_desktop.cli.main import main
-from ndcg_desktop.domain import EvalSettings, GradeScale, InputError
+from ndcg_desktop.domain import DataTerms, EvalSettings, GradeScale, InputError
 from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.formats.runs import read_run
 from ndcg_desktop.scoring import evaluate
@@ -109,7 +109,7 @@ def test_stored_run_scores_like_the_file(project, write):
     project.runs.import_run(run_path, name="sys", annotator="ann")
     stored, info = project.runs.load_run("sys")
     assert info.sha256 == read_run(run_path).source.sha256
-    settings = EvalSettings(unjudged="zero")
+    settings = EvalSettings(unjudged="zero").under(DataTerms())
     a = evaluate(project.pools.qrels(), stored, settings, 3)
     b = evaluate(read_qrels(write("q2.txt", QRELS)), read_run(run_path), settings, 3)
     pd.testing.assert_frame_equal(a.per_query, b.per_query)

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ndcg_desktop.domain import EvalSettings
+from ndcg_desktop.domain import DataTerms, EvalSettings
 from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.formats.runs import read_run
 from ndcg_desktop.scoring import evaluate
@@ -46,7 +46,7 @@ def test_score_project_equals_score_on_the_exported_files(project, tmp_path):
     settings = EvalSettings(unjudged="zero")
     scored = score_run(p, "r", None, settings, 5, record=False)
     write_qrels(p, tmp_path / "out.qrels")
-    files = evaluate(read_qrels(tmp_path / "out.qrels"), read_run(run_path), settings, 5)
+    files = evaluate(read_qrels(tmp_path / "out.qrels"), read_run(run_path), settings.under(DataTerms()), 5)
     pd.testing.assert_frame_equal(scored.evaluation.per_query, files.per_query)
     expected = float(np.mean(files.per_query["ndcg"]))
     assert scored.evaluation.summary["mean_ndcg"] == expected

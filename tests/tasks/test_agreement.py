@@ -9,7 +9,7 @@ import math
 import pandas as pd
 import pytest
 
-from ndcg_desktop.domain import EvalSettings, InputError, UnjudgedPolicy
+from ndcg_desktop.domain import DataTerms, EvalSettings, InputError, UnjudgedPolicy
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.agreement import (
     AGREEMENT_FILES,
@@ -148,7 +148,7 @@ def test_the_manifest_names_the_version_annotators_and_settings(project):
     assert manifest["pool_version"] == 1 and manifest["pool_hash"] == project.pools.version(1).hash
     assert manifest["annotators"] == ["ana", "ben"]
     assert manifest["shared_items"] == 3
-    assert manifest["systems"]["settings"]["text"] == K2.with_(scale=project.scale).to_text(2)
+    assert manifest["systems"]["settings"]["text"] == K2.under(DataTerms(project.scale)).to_text(2)
     assert manifest["systems"]["judges"] == [CONSENSUS, "ana", "ben"]
 
 

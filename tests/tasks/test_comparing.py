@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from ndcg_desktop.domain import EvalSettings, UnjudgedPolicy
+from ndcg_desktop.domain import DataTerms, EvalSettings, UnjudgedPolicy
 from ndcg_desktop.scoring.stats import StatsSettings
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.comparing import compare_project
@@ -17,7 +17,7 @@ def test_each_k_equals_score_run_at_that_k(two_versions, unjudged):
     ks = [1, 2, 3]
     seen: list[tuple[int, int]] = []
     with Project.open(two_versions, read_only=True) as project:
-        base = EvalSettings(unjudged=unjudged, scale=project.scale)
+        base = EvalSettings(unjudged=unjudged)
         result = compare_project(
             project, ["x", "y"], 2, ks, base, StatsSettings(resamples=200), progress=lambda d, t: seen.append((d, t))
         )
@@ -41,7 +41,7 @@ def test_score_run_at_is_score_run_at_each_k_with_one_whole_ranking(two_versions
 
     ks = [2, 1, 3]
     with Project.open(two_versions, read_only=True) as project:
-        base = EvalSettings(unjudged=unjudged, scale=project.scale)
+        base = EvalSettings(unjudged=unjudged)
         together = score_run_at(project, "x", 2, base, ks, rankings=True, bounds=True)
         assert list(together) == ks
         for k in ks:
@@ -81,12 +81,8 @@ def test_another_test_or_correction_restates_a_comparison_as_a_new_one_would_giv
     )
     runs = [*(folder / f"{name}.run.gz" for name in ("bm25", "tfidf", "chunks")), mixed]
     base = EvalSettings(
-        scale=GradeScale(0, 4),
-        unjudged=UnjudgedPolicy.ZERO,
-        unknown_queries=UnknownQueryPolicy.IGNORE,
-        duplicates=DuplicatePolicy.FIRST,
-        id_map="#",
-    )
+        unjudged=UnjudgedPolicy.ZERO, unknown_queries=UnknownQueryPolicy.IGNORE, duplicates=DuplicatePolicy.FIRST
+    ).under(DataTerms(scale=GradeScale(0, 4), id_map="#"))
     first = compare_files(folder / "qrels.txt", runs, [5, 10], base, StatsSettings(resamples=500))
     marks, corrected_p = set(), set()
     for test in StatTest:
@@ -120,7 +116,7 @@ def test_a_run_with_no_query_in_its_mean_gives_every_runs_figure_a_reason(tmp_pa
     runs = [tmp_path / "x.run", tmp_path / "y.run"]
     for path in runs:
         path.write_text(f"1 Q0 A 1 1 {path.stem}\n2 Q0 A 1 1 {path.stem}\n")
-    settings = EvalSettings(zero_idcg=ZeroIdcgPolicy.EXCLUDE)
+    settings = EvalSettings(zero_idcg=ZeroIdcgPolicy.EXCLUDE).under(DataTerms())
     result = compare_files(qrels, runs, [10], settings, StatsSettings(resamples=100))
     for table, row in ((result.runs, 0), (result.runs, 1), (result.pairs, 0)):
         nulls = [c for c in table.columns if isinstance(table[c].iloc[row], float) and math.isnan(table[c].iloc[row])]
@@ -135,3 +131,30 @@ def test_a_run_with_no_query_in_its_mean_gives_every_runs_figure_a_reason(tmp_pa
         "K=10: compared over fewer than 10 queries: x vs y (0); the tests have little power and the intervals are rough"
     ]
     assert len(reason_notes(result)) == 6  # per run: the mean's group and the interval; the pair's two
+
+
+def test_the_line_names_the_runs_reading_and_each_runs_when_they_differ(tmp_path, write):
+    """Issue 32: the line's ties and ID map are the data's (the runs' reading), never a default put there to be
+    replaced; runs imported with different readings are each named in the note."""
+    from ndcg_desktop.domain import TiePolicy
+    from ndcg_desktop.tasks.freezing import freeze_draft
+
+    qrels = "q1 0 A 2\nq1 0 B 1\nq2 0 C 1\n"
+    run = "q1 Q0 A 1 1 s\nq1 Q0 B 2 1 s\nq2 Q0 C 1 1 s\n"
+    with Project.create(tmp_path / "p.ndcgproj", annotator="ann") as project:
+        project.judgments.import_qrels(write("q.txt", qrels), annotator="ann")
+        freeze_draft(project, annotator="ann")
+        project.runs.import_run(write("a.txt", run), name="a", ties=TiePolicy.FILE_ORDER, annotator="ann")
+        project.runs.import_run(write("b.txt", run), name="b", ties=TiePolicy.FILE_ORDER, annotator="ann")
+        project.runs.import_run(write("c.txt", run), name="c", ties=TiePolicy.DOCID_ASC, annotator="ann")
+        base, stats = EvalSettings(unjudged="zero"), StatsSettings(resamples=100)
+        alike = compare_project(project, ["a", "b"], None, [2], base, stats)
+        assert "ties=file-order" in alike.settings_line() and alike.choices_note == ""
+        mixed = compare_project(project, ["a", "c"], None, [2], base, stats)
+    assert mixed.choices_note == (
+        "choices per run: a: unjudged=zero, duplicates=reject, unknown_queries=reject, queries=pool, ties=file-order; "
+        "c: unjudged=zero, duplicates=reject, unknown_queries=reject, queries=pool, ties=docid-asc"
+    )
+    assert mixed.settings_line().endswith(mixed.choices_note) and mixed.manifest["settings_line"].endswith(
+        "ties=docid-asc"
+    )

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from ndcg_desktop.cli.main import main
-from ndcg_desktop.domain import EvalSettings, GradeScale
+from ndcg_desktop.domain import DataTerms, EvalSettings, GradeScale
 from ndcg_desktop.domain.data import OrderKind, Qrels, Source
 from ndcg_desktop.domain.settings import UnjudgedPolicy, UnknownQueryPolicy
 from ndcg_desktop.formats.frames import run_from_frame
@@ -20,7 +20,7 @@ from ndcg_desktop.scoring.pooling import Budget, Strategy, depth_order
 from ndcg_desktop.tasks.pool_runs import pool_runs_from_files
 from ndcg_desktop.tasks.pool_simulation import reusability, simulate_pooling
 
-BASE = EvalSettings(scale=GradeScale(0, 4))
+BASE = EvalSettings().under(DataTerms(scale=GradeScale(0, 4)))
 
 
 def _qrels_frame(path):
@@ -164,7 +164,7 @@ def test_a_projects_frozen_version_is_the_oracle_and_gives_what_its_files_give(s
     )
     files = [write("s.txt", runs["sys"]), write("t.txt", runs["two"])]
     from_files = simulate_pooling(
-        pool_runs_from_files(write("q.txt", qrels), files, base, names=["sys", "two"]),
+        pool_runs_from_files(write("q.txt", qrels), files, base.under(DataTerms()), names=["sys", "two"]),
         depth=2,
         k=2,
         strategies=strategies,

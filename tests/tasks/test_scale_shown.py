@@ -7,6 +7,8 @@ did the window's comparison of pool versions. Each task that takes settings and 
 
 from __future__ import annotations
 
+from dataclasses import fields
+
 import pandas as pd
 import pytest
 
@@ -23,7 +25,7 @@ QRELS = "q1 0 A 4\nq1 0 B 2\nq1 0 C 0\nq2 0 D 3\nq2 0 E 1\n"
 RUN_X = "q1 Q0 B 1 3 x\nq1 Q0 A 2 2 x\nq2 Q0 D 1 1 x\n"
 RUN_Y = "q1 Q0 A 1 3 y\nq1 Q0 C 2 2 y\nq2 Q0 E 1 1 y\n"
 SHOWN = "scale=0..4"
-BASE = EvalSettings(unjudged="zero")  # the window's and the caller's default scale: 0..3
+BASE = EvalSettings(unjudged="zero")  # the caller's policies: no scale (the window's default is 0..3)
 
 
 @pytest.fixture
@@ -39,8 +41,10 @@ def project(tmp_path, write):
         yield p
 
 
-def test_the_base_settings_carry_another_scale():
-    assert str(BASE.scale) == "0..3"
+def test_the_base_settings_carry_no_scale():
+    """Before issue 32 the base settings carried the default 0..3 and each task replaced it; now the policies carry
+    no scale, so a caller cannot give one: each task below takes the version's."""
+    assert "scale" not in {f.name for f in fields(EvalSettings)} and not hasattr(BASE, "scale")
 
 
 def test_scoring_and_checking_name_the_versions_scale(project):
@@ -61,7 +65,7 @@ def test_comparing_pool_versions_names_their_scale(project):
 
 
 def test_agreement_names_the_versions_scale(project):
-    assert str(load_agreement(project, 2, BASE).settings.scale) == "0..4"
+    assert str(load_agreement(project, 2, BASE).settings.terms.scale) == "0..4"
 
 
 def test_the_projects_grades_use_the_whole_scale(project):

@@ -8,7 +8,7 @@ import math
 import pytest
 
 from ndcg_desktop.cli.main import main
-from ndcg_desktop.domain import EvalSettings, InputError, TiePolicy
+from ndcg_desktop.domain import DataTerms, EvalSettings, InputError, TiePolicy
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks import check_run, score_run
 
@@ -54,8 +54,9 @@ def test_refused_policy_is_an_input_error(project):
 
 def test_the_runs_reading_comes_from_import_not_from_the_caller(project, write):
     project.runs.import_run(write("r2.txt", RUN), name="asc", ties=TiePolicy.DOCID_ASC, annotator="tester")
-    scored = score_run(project, "asc", 1, EvalSettings(unjudged="zero", ties="file-order", id_map="#"), 3)
-    assert scored.evaluation.settings.ties.value == "docid-asc" and scored.evaluation.settings.id_map is None
+    scored = score_run(project, "asc", 1, EvalSettings(unjudged="zero"), 3)  # policies: no reading to give
+    terms = scored.evaluation.settings.terms
+    assert terms.ties.value == "docid-asc" and terms.id_map is None
     assert project.runs.run_info("asc").reading.ties.value == "docid-asc"
 
 
@@ -107,7 +108,10 @@ def test_a_stored_run_is_scored_by_hashed_keys_and_falls_back_to_exact_codes_on_
         )
     settings = EvalSettings(unjudged="zero", duplicates="first")
     from_files = evaluate(
-        read_qrels(write("fq.txt", COLLIDING_QRELS)), read_run(write("fr.txt", COLLIDING_RUN)), settings, 3
+        read_qrels(write("fq.txt", COLLIDING_QRELS)),
+        read_run(write("fr.txt", COLLIDING_RUN)),
+        settings.under(DataTerms()),
+        3,
     )
     project = stored(COLLIDING_QRELS, COLLIDING_RUN)
     kept = project.runs.load_run("sys")[0]

@@ -296,7 +296,7 @@ class PoolDiffDialog(QDialog):
         return pane
 
     def settings(self) -> EvalSettings:
-        """The settings the session scores under (the choices shown)."""
+        """The policies the session scores under (the choices shown)."""
         return self.session.settings()
 
     def compare(self) -> None:

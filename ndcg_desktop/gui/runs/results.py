@@ -55,7 +55,9 @@ def runs_table(result: RunsResult) -> TableData:
     """The runs table's cells (any thread: the worker that compared formats them; translate() is thread-safe)."""
     rows = runs_rows(result.comparison)
     evaluations = result.comparison.evaluations
-    rows["choices"] = [choices_text(evaluations[r][k].settings) for r, k in zip(rows["run"], rows["k"], strict=True)]
+    rows["choices"] = [
+        choices_text(evaluations[r][k].settings.policies) for r, k in zip(rows["run"], rows["k"], strict=True)
+    ]
     return table_data(RUN_COLUMNS, rows, shade_by="mean")
 
 

@@ -6,7 +6,7 @@ import pandas as pd
 from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
-from ndcg_desktop.domain import EvalSettings
+from ndcg_desktop.domain import Measure
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.scores.tables import FrameModel, fit_columns, sorted_proxy, table_view
 from ndcg_desktop.gui.scores.text import describe_settings
@@ -74,7 +74,7 @@ class HistoryPanel(QWidget):
                     "run_name": saved.run_name,
                     "version_text": version_text,
                     "mean_ndcg": saved.manifest.get("counts", {}).get("mean_ndcg"),
-                    "settings_text": describe_settings(*EvalSettings.parse(saved.settings)),
+                    "settings_text": describe_settings(*Measure.parse(saved.settings)),
                 }
             )
         self.model.load(pd.DataFrame(rows, columns=["index", *[c[1] for c in HISTORY_COLUMNS]]))

@@ -6,7 +6,7 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QPushButton
 
-from ndcg_desktop.domain import EvalSettings
+from ndcg_desktop.domain import EvalSettings, Measure
 from ndcg_desktop.domain.choices import BY_NAME, CHOICES, FLAG_GROUPS
 from ndcg_desktop.domain.chunks import ChunkMap
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
@@ -26,19 +26,20 @@ SEND = "send"
 SEND_TEXT = QT_TRANSLATE_NOOP("analysis", "send for judging (adds them to a draft)")
 
 
-def describe_settings(settings: EvalSettings, k: int) -> str:
-    """``EvalSettings.describe(k)`` in the interface language, part by part from the table of choices."""
+def describe_settings(settings: Measure, k: int) -> str:
+    """``Measure.describe(k)`` in the interface language, part by part from the table of choices."""
     parts = [f"nDCG@{k}"]
     for choice in CHOICES:
-        word = translate("analysis", choice.words[getattr(settings, choice.name).value])
+        word = translate("analysis", choice.words[settings.choice(choice.name).value])
         parts.append(translate("analysis", choice.shown).format(word))
     parts.insert(2, translate("analysis", "log2 discount"))  # fixed, said with the gain (as describe() does)
-    parts.append(translate("analysis", "scale {scale}").format(scale=settings.scale))
+    terms = settings.terms
+    parts.append(translate("analysis", "scale {scale}").format(scale=terms.scale))
     text = translate("analysis", ", ", "between the parts of a settings line").join(parts)
-    if isinstance(settings.id_map, ChunkMap):
-        text += translate("analysis", ", IDs mapped by {file}").format(file=settings.id_map.label())
-    elif settings.id_map is not None:
-        text += translate("analysis", ", IDs cut at {separator}").format(separator=repr(settings.id_map))
+    if isinstance(terms.id_map, ChunkMap):
+        text += translate("analysis", ", IDs mapped by {file}").format(file=terms.id_map.label())
+    elif terms.id_map is not None:
+        text += translate("analysis", ", IDs cut at {separator}").format(separator=repr(terms.id_map))
     return text
 
 
