@@ -119,10 +119,6 @@
         <translation>截断 K</translation>
     </message>
     <message>
-        <source>Gain</source>
-        <translation>增益</translation>
-    </message>
-    <message>
         <source>Compute</source>
         <translation>计算</translation>
     </message>
@@ -2424,18 +2420,6 @@ Not scored: {run}: {why}</source>
         <translation>得分或排名相同时</translation>
     </message>
     <message>
-        <source>Doc ID descending (trec_eval)</source>
-        <translation>文档 ID 降序 (trec_eval)</translation>
-    </message>
-    <message>
-        <source>Doc ID ascending</source>
-        <translation>文档 ID 升序</translation>
-    </message>
-    <message>
-        <source>File order</source>
-        <translation>文件顺序</translation>
-    </message>
-    <message>
         <source>e.g. # turns doc12#3 into doc12 (leave empty for none)</source>
         <translation>例如 # 会将 doc12#3 变为 doc12（留空表示不截断）</translation>
     </message>
@@ -4011,10 +3995,6 @@ The audit log keeps a record, and Edit ▸ Undo brings all of it back while the 
     <message>
         <source>One or more cut-offs, separated by commas: 5,10,20</source>
         <translation>一个或多个截断位置，用逗号分隔：5,10,20</translation>
-    </message>
-    <message>
-        <source>Gain</source>
-        <translation>增益</translation>
     </message>
     <message>
         <source>Paired test</source>

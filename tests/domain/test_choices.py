@@ -60,3 +60,13 @@ def test_describe_and_the_settings_text_say_every_choice():
         assert f"{choice.name}={value}" in text
         assert choice.describe(value) in described
     assert BY_NAME["zero_idcg"].describe(settings.policies.zero_idcg) == "zero-IDCG: excluded"
+
+
+def test_every_value_has_its_label_and_word_in_the_tables_order():
+    """What every combo box offers (gui.scores.text.choice_items) and the settings line say: nothing missing, no
+    stray key, no empty text; the keys in the values' order, so a list of a choice reads the same everywhere."""
+    for choice in CHOICES:
+        for texts in (choice.labels, choice.words):
+            assert tuple(texts) == choice.values, choice.name
+            assert all(isinstance(t, str) and t.strip() for t in texts.values()), choice.name
+        assert choice.label.strip() and choice.default.value in choice.values, choice.name

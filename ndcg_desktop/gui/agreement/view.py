@@ -33,7 +33,7 @@ from ndcg_desktop.gui.agreement.heatmap import ConfusionModel, heatmap_view
 from ndcg_desktop.gui.agreement.reasons import reason_words
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.scores.tables import Column, FrameModel, fit_columns, sorted_proxy, table_view
-from ndcg_desktop.gui.scores.text import GAIN_TEXTS, describe_settings, keys_text, not_scored_text
+from ndcg_desktop.gui.scores.text import choice_items, choice_title, describe_settings, keys_text, not_scored_text
 from ndcg_desktop.gui.tasks import run_with_progress
 from ndcg_desktop.sessions.agreement import INPUTS, PROJECT, AgreementSession, Loader
 from ndcg_desktop.sessions.events import ProjectSlot
@@ -224,9 +224,9 @@ class AgreementView(QWidget):
         self.k.setAccessibleName(translate("agreement", "Cutoff K"))
         self.k.valueChanged.connect(self.session.set_k)
         self.gain = QComboBox()
-        self.gain.setAccessibleName(translate("agreement", "Gain"))
-        for g in Gain:
-            self.gain.addItem(translate("analysis", GAIN_TEXTS[g]), g.value)
+        self.gain.setAccessibleName(choice_title("gain"))
+        for text, value in choice_items("gain"):
+            self.gain.addItem(text, value)
         self.gain.activated.connect(lambda _i: self.session.set_settings(gain=Gain(self.gain.currentData())))
         # one choice per flag group for every run of the systems check, refusing until chosen
         self.unjudged = self._policy_box("unjudged")

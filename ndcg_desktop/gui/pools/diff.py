@@ -43,7 +43,7 @@ from ndcg_desktop.gui.scores.tables import (
     table_data,
     table_view,
 )
-from ndcg_desktop.gui.scores.text import not_scored_text
+from ndcg_desktop.gui.scores.text import choice_title, not_scored_text
 from ndcg_desktop.gui.tasks import run_with_progress
 from ndcg_desktop.sessions.events import ProjectSlot
 from ndcg_desktop.sessions.kit import Job
@@ -142,8 +142,8 @@ class PoolDiffDialog(QDialog):
             for value, text in options:
                 box.addItem(translate("analysis", text), value)
         self.unjudged = self.policies["unjudged"]
-        self.unjudged.setAccessibleName(translate("analysis", "Unjudged documents"))
-        self.policies["duplicates"].setAccessibleName(translate("analysis", "Duplicate documents"))
+        self.unjudged.setAccessibleName(choice_title("unjudged"))
+        self.policies["duplicates"].setAccessibleName(choice_title("duplicates"))
         self.shared = QCheckBox(translate("analysis", "Means over the &queries both judge"))
         self.shared.setToolTip(
             translate("analysis", "Each run's means over the queries both versions judge, new topics left out")

@@ -26,11 +26,13 @@ from PySide6.QtWidgets import (
 )
 
 from ndcg_desktop.domain import GradeScale, InputError, OrderKind, TiePolicy
+from ndcg_desktop.domain.choices import BY_NAME
 from ndcg_desktop.domain.settings import NUMBERED_LABEL, default_labels
 from ndcg_desktop.formats.cells import check_person
 from ndcg_desktop.gui import file_dialogs
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import box_buttons, chain, plain_label, tip_headers
+from ndcg_desktop.gui.scores.text import choice_items
 from ndcg_desktop.gui.themes import error_colour
 
 translate = QCoreApplication.translate
@@ -324,12 +326,9 @@ class ImportRunDialog(QDialog):
         self.name.setAccessibleName(translate("dialogs", "Run name"))
         self.ties = QComboBox()
         self.ties.setAccessibleName(translate("dialogs", "Equal scores or ranks"))
-        for policy, text in (
-            (TiePolicy.DOCID_DESC, translate("dialogs", "Doc ID descending (trec_eval)")),
-            (TiePolicy.DOCID_ASC, translate("dialogs", "Doc ID ascending")),
-            (TiePolicy.FILE_ORDER, translate("dialogs", "File order")),
-        ):
-            self.ties.addItem(text, policy.value)
+        for text, value in choice_items("ties"):  # the table's values, words and default (domain.choices)
+            self.ties.addItem(text, value)
+        self.ties.setCurrentIndex(self.ties.findData(BY_NAME["ties"].default.value))
         self.id_map = QLineEdit()
         self.id_map.setPlaceholderText(translate("dialogs", "e.g. # turns doc12#3 into doc12 (leave empty for none)"))
         self.id_map.setAccessibleName(translate("dialogs", "Cut IDs at"))

@@ -23,12 +23,20 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ndcg_desktop.domain import Gain, InputError, ZeroIdcgPolicy
+from ndcg_desktop.domain import InputError
 from ndcg_desktop.domain.choices import DEFAULT_K
 from ndcg_desktop.gui.i18n import QT_TRANSLATE_NOOP
 from ndcg_desktop.gui.plain import plain_label, tip_headers
 from ndcg_desktop.gui.scores.pickers import fill_residual_box
-from ndcg_desktop.gui.scores.text import CHOICE_TEXTS, GAIN_TEXTS, GROUP_TITLES, found_text, keys_text, listing
+from ndcg_desktop.gui.scores.text import (
+    CHOICE_TEXTS,
+    GROUP_TITLES,
+    choice_items,
+    choice_title,
+    found_text,
+    keys_text,
+    listing,
+)
 from ndcg_desktop.sessions.runs import (
     CHECKS,
     CHOICES_CHANGED,
@@ -98,12 +106,8 @@ class RunsInputs(QWidget):
         self.ks.setToolTip(translate("runs", "One or more cut-offs, separated by commas: 5,10,20"))
         self.ks.setMaximumWidth(120)
         self.ks.editingFinished.connect(self._ks_edited)
-        self.gain = _combo(translate("runs", "Gain"), [(translate("analysis", GAIN_TEXTS[g]), g.value) for g in Gain])
-        zero = [
-            (translate("analysis", "zero-IDCG: score 0, in the mean"), ZeroIdcgPolicy.KEEP.value),
-            (translate("analysis", "zero-IDCG: excluded"), ZeroIdcgPolicy.EXCLUDE.value),
-        ]
-        self.zero_idcg = _combo(translate("analysis", "Queries with zero IDCG"), zero)
+        self.gain = _combo(choice_title("gain"), choice_items("gain"))
+        self.zero_idcg = _combo(choice_title("zero_idcg"), choice_items("zero_idcg"))
         self.test = _combo(
             translate("runs", "Paired test"), [(translate("runs", t), v.value) for v, t in TEST_TEXTS.items()]
         )

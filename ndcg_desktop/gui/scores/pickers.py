@@ -6,9 +6,8 @@ from PySide6.QtCore import QCoreApplication, Signal
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QLabel, QPushButton, QSpinBox, QWidget
 
-from ndcg_desktop.domain import Gain, ZeroIdcgPolicy
 from ndcg_desktop.domain.choices import DEFAULT_K
-from ndcg_desktop.gui.scores.text import GAIN_TEXTS, keys_text
+from ndcg_desktop.gui.scores.text import choice_items, choice_title, keys_text
 from ndcg_desktop.sessions.scores import INPUTS, PROJECT, SETTINGS, ScoresSession
 from ndcg_desktop.tasks.project import PoolVersion
 
@@ -36,21 +35,21 @@ class InputsBar(QWidget):
         self.k.setAccessibleName(translate("analysis", "Cutoff K"))
         self.k.setAccessibleDescription(translate("analysis", "Only the first K documents of each ranking are scored"))
         self.gain = QComboBox()
-        self.gain.setAccessibleName(translate("analysis", "Gain"))
+        self.gain.setAccessibleName(choice_title("gain"))
         self.gain.setAccessibleDescription(
             translate(
                 "analysis", "How a grade becomes a gain: linear (the grade) or exponential (2 to the grade, minus 1)"
             )
         )
-        for g in Gain:
-            self.gain.addItem(translate("analysis", GAIN_TEXTS[g]), g.value)
+        for text, value in choice_items("gain"):
+            self.gain.addItem(text, value)
         self.zero_idcg = QComboBox()
-        self.zero_idcg.setAccessibleName(translate("analysis", "Queries with zero IDCG"))
+        self.zero_idcg.setAccessibleName(choice_title("zero_idcg"))
         self.zero_idcg.setAccessibleDescription(
             translate("analysis", "Whether queries without a relevant document in the pool count in the mean")
         )
-        self.zero_idcg.addItem(translate("analysis", "zero-IDCG: score 0, in the mean"), ZeroIdcgPolicy.KEEP.value)
-        self.zero_idcg.addItem(translate("analysis", "zero-IDCG: excluded"), ZeroIdcgPolicy.EXCLUDE.value)
+        for text, value in choice_items("zero_idcg"):
+            self.zero_idcg.addItem(text, value)
         self.residual_box = QComboBox()
         self.residual_box.setAccessibleName(translate("analysis", "Residual from version"))
         self.residual_box.setAccessibleDescription(

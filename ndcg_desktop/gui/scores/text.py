@@ -18,12 +18,25 @@ from ndcg_desktop.tasks.scoring import NotScored, ResidualRecord
 translate = QCoreApplication.translate
 
 # Every choice's words come from the domain's table (ndcg_desktop.domain.choices, marked there for the catalogue).
-GAIN_TEXTS = BY_NAME["gain"].labels
 GROUP_TITLES = {choice.name: choice.label for choice in FLAG_GROUPS}
 CHOICE_TEXTS = {(choice.name, value): text for choice in FLAG_GROUPS for value, text in choice.labels.items()}
 # The window's action for unjudged documents, offered beside their policies (it scores nothing itself).
 SEND = "send"
 SEND_TEXT = QT_TRANSLATE_NOOP("analysis", "send for judging (adds them to a draft)")
+
+
+def choice_items(name: str) -> list[tuple[str, str]]:
+    """A choice's values in the table's order, each with its words in the interface language: ``(text, value)``.
+
+    A combo box filled from here restates none of the table's values or labels, nor their order.
+    """
+    choice = BY_NAME[name]
+    return [(translate("analysis", choice.labels[value]), value) for value in choice.values]
+
+
+def choice_title(name: str) -> str:
+    """A choice's title (its combo box's accessible name) in the interface language."""
+    return translate("analysis", BY_NAME[name].label)
 
 
 def describe_settings(settings: Measure, k: int) -> str:
