@@ -13,8 +13,18 @@ import re
 from pathlib import Path
 
 STORE = Path(__file__).resolve().parents[1] / "ndcg_desktop" / "store"
-# the command line's remedies the store's refusals named (freeze's options, an import's --release and --replace)
-REMEDIES = ("--remove-ungraded", "--fill-ungraded-from", "--with-work-out", "--min-shared", "--release", "--replace")
+# the command line's remedies the store's refusals named (freeze's options, an import's --release, --replace and
+# --negative-as-ungraded)
+REMEDIES = (
+    "--remove-ungraded",
+    "--fill-ungraded-from",
+    "--with-work-out",
+    "--min-shared",
+    "--release",
+    "--replace",
+    "--negative-as-ungraded",
+)
+OPTION = re.compile(r"(?<![\w-])--[a-z][a-z-]*")  # any command-line option, as a message would name it
 
 
 def _words(tree: ast.AST) -> list[str]:
@@ -54,6 +64,18 @@ def test_the_store_words_no_command():
         path.name: said for path in sorted(STORE.glob("*.py")) if (said := _commands_said(path.read_text("utf-8")))
     }
     assert found == {}
+
+
+def test_the_store_names_no_option():
+    """No message of the store names a command-line option, listed above or not: an option is the command line's
+    word for a choice, which tasks says (issue 32 item 2)."""
+    found = {
+        path.name: named
+        for path in sorted(STORE.glob("*.py"))
+        if (named := {m.group(0) for text in _words(ast.parse(path.read_text("utf-8"))) for m in OPTION.finditer(text)})
+    }
+    assert found == {}
+    assert OPTION.findall("pool (ndcg pool PROJECT --depth K); -- a comment, x--y") == ["--depth"]
 
 
 def test_the_check_finds_a_command_in_a_message_but_not_in_a_docstring():

@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ndcg_desktop.domain.errors import InputError
+from ndcg_desktop.domain.settings import GradeScale
 
 
 class ProjectInUse(InputError):
@@ -28,6 +29,16 @@ class ProtectionAltered(InputError):
 class NoFrozenVersion(InputError):
     """The project has no frozen pool version to use; what to do to get one is the caller's to say (tasks.advice),
     from the state of the project."""
+
+
+class NegativeGradeOutside(InputError):
+    """A negative grade (trec_eval's "pooled, not judged") below the project's ``scale``, in an import that does
+    not take it as an ungraded item: the store says where (file, line, ``grade``); naming the choice that takes
+    such grades is each front's (the command line's option: tasks.importing; the window asks its own question)."""
+
+    def __init__(self, grade: int, scale: GradeScale, *, path: str | Path, line: int) -> None:
+        self.grade, self.scale = grade, scale
+        super().__init__(f"grade {grade} is outside the scale {scale}", path=path, line=line)
 
 
 class StorageProblem(InputError):

@@ -11,6 +11,7 @@ from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.settings import GradeScale
 from ndcg_desktop.formats.cells import IMPORTED, check_name
 from ndcg_desktop.formats.qrels import read_qrels
+from ndcg_desktop.store.errors import NegativeGradeOutside
 
 
 def read_incoming(
@@ -21,7 +22,8 @@ def read_incoming(
 
     Read on the widest scale, then checked here against the project's (a reader's hint would name ``--scale``, an
     option of ``ndcg score``, not of the import). Refused, naming the line, when a grade is outside ``scale``; a
-    negative one is accepted only with ``negative_as_ungraded``.
+    negative one is accepted only with ``negative_as_ungraded``, and refused as :class:`NegativeGradeOutside`,
+    the facts a front words with its own way to take it.
     """
     try:  # whose grades these are: the file's, by a name that keeps the rule of every stored name
         source = IMPORTED + check_name(Path(path).name, "file name")
@@ -35,7 +37,8 @@ def read_incoming(
     if len(outside):
         row = int(outside[0])  # rows are in file order
         grade = int(c.grade[row])
-        # The hint is the command line's remedy; the window asks its own question instead.
-        hint = "import trec_eval's -1 as ungraded items with --negative-as-ungraded" if grade < 0 else None
-        raise InputError(f"grade {grade} is outside the scale {scale}", path=path, line=int(c.lines()[row]), hint=hint)
+        line = int(c.lines()[row])
+        if grade < 0:  # a choice the fronts name in their own terms (tasks.importing words the command line's)
+            raise NegativeGradeOutside(grade, scale, path=path, line=line)
+        raise InputError(f"grade {grade} is outside the scale {scale}", path=path, line=line)
     return source, qrels, low

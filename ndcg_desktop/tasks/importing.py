@@ -17,6 +17,7 @@ from ndcg_desktop.formats.chunk_map import read_chunk_map
 from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.store import Project, RunInfo
 from ndcg_desktop.store.core import now
+from ndcg_desktop.store.errors import NegativeGradeOutside
 from ndcg_desktop.store.judgments import RegradeRefused as RegradeRefused  # the window offers the release instead
 from ndcg_desktop.store.ratings import AnnotatorTaken as AnnotatorTaken  # the front asks before replacing
 from ndcg_desktop.store.releases import CHANGES, ReleasePlan
@@ -42,6 +43,23 @@ class NegativeGrades(StrEnum):
 
 class NegativeGradesFound(InputError):
     """The file has negative grades below the scale and the policy refuses them."""
+
+
+def _negative_refused(refused: NegativeGradeOutside, *, asked: bool) -> InputError:
+    """The store's refusal of a negative grade below the scale, with the command line's option that takes such
+    grades as its hint (the window shows :meth:`~InputError.located` alone), word for word as the imports said it
+    before the store's refusal was typed.
+
+    ``asked``: the default policy refused it, a choice the window asks about (:class:`NegativeGradesFound`,
+    read as trec_eval reads the grade). Otherwise (a release, or an import that took negative grades but met
+    another grade below the scale beside them) a plain :class:`InputError`, which no front asks again about.
+    """
+    if asked:
+        message = refused.message + " (trec_eval's negative grade: pooled but not judged)"
+        hint = "import negative grades as ungraded items with --negative-as-ungraded"
+        return NegativeGradesFound(message, path=refused.path, line=refused.line, hint=hint)
+    hint = "import trec_eval's -1 as ungraded items with --negative-as-ungraded"
+    return InputError(refused.message, path=refused.path, line=refused.line, hint=hint)
 
 
 @dataclass(frozen=True)
@@ -136,12 +154,8 @@ def import_judgments(
     except RegradeRefused as exc:  # the store names the regrade; the command line's remedy is worded here
         hint = "to make the draft equal to a corrected release (regrades and withdrawals included), import it with "
         raise RegradeRefused(exc.message, path=exc.path, line=exc.line, hint=hint + "--release") from None
-    except InputError as exc:
-        if negative is NegativeGrades.REFUSE and "negative-as-ungraded" in str(exc):
-            message = exc.message + " (trec_eval's negative grade: pooled but not judged)"
-            hint = "import negative grades as ungraded items with --negative-as-ungraded"
-            raise NegativeGradesFound(message, path=exc.path, line=exc.line, hint=hint) from None
-        raise
+    except NegativeGradeOutside as exc:  # the store says where; the choice is worded here
+        raise _negative_refused(exc, asked=negative is NegativeGrades.REFUSE) from None
     draft = project.pools.draft()
     return JudgmentsImported(
         version=draft.version if draft is not None else None,
@@ -209,16 +223,10 @@ def import_ratings(
     wrong = frame[(frame["grade"] > scale.high) | (below & ~skipped)]
     if len(wrong):
         bad = wrong.sort_values("line").iloc[0]
-        grade = int(bad["grade"])
-        message = f"grade {grade} is outside the scale {scale}"
-        if grade < 0:
-            raise NegativeGradesFound(
-                message + " (trec_eval's negative grade: pooled but not judged)",
-                path=source,
-                line=int(bad["line"]),
-                hint="import negative grades as ungraded items with --negative-as-ungraded",
-            )
-        raise InputError(message, path=source, line=int(bad["line"]))
+        grade, line = int(bad["grade"]), int(bad["line"])
+        if grade < 0:  # refused by the default policy: with UNGRADED every negative grade is skipped above
+            raise _negative_refused(NegativeGradeOutside(grade, scale, path=source, line=line), asked=True)
+        raise InputError(f"grade {grade} is outside the scale {scale}", path=source, line=line)
     rated = frame[~skipped]
     ratings = pd.DataFrame(
         {
@@ -348,7 +356,10 @@ def plan_release(
     >>> # ndcg import-qrels p.ndcgproj final.qrels --release --dry-run is, in code:
     >>> # print(plan_release(project, "final.qrels").words())
     """
-    plan = project.releases.plan(path, negative_as_ungraded=negative is NegativeGrades.UNGRADED, fmt=fmt)
+    try:
+        plan = project.releases.plan(path, negative_as_ungraded=negative is NegativeGrades.UNGRADED, fmt=fmt)
+    except NegativeGradeOutside as exc:  # the store says where; the command line's option is named here
+        raise _negative_refused(exc, asked=False) from None
     return ReleasePreview(plan, _per_query(plan.changes))
 
 

@@ -14,6 +14,7 @@ from ndcg_desktop.formats.qrels import read_qrels
 from ndcg_desktop.formats.runs import read_run
 from ndcg_desktop.scoring import evaluate
 from ndcg_desktop.store import Project
+from ndcg_desktop.store.errors import NegativeGradeOutside
 from ndcg_desktop.tasks.advice import frozen_version
 from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.status import project_counts
@@ -98,8 +99,12 @@ def test_import_qrels_conflicts_and_negative_grades(project, write):
         project.judgments.import_qrels(write("q2.txt", "q1 0 B 1\nq1 0 A 2\n"), annotator="ann")
     assert ":2: document A for query q1 is already graded 3" in str(info.value)
     assert project.pools.pool_items(1)["doc_id"].tolist() == ["A"]  # nothing half-imported
-    with pytest.raises(InputError, match=r"q3.txt:1: grade -1 is outside the scale 0..3; import trec_eval's -1"):
-        project.judgments.import_qrels(write("q3.txt", "q1 0 C -1\n"), annotator="ann")
+    q3 = write("q3.txt", "q1 0 C -1\n")
+    with pytest.raises(NegativeGradeOutside) as negative:  # the facts; the command line's option is tasks' to name
+        project.judgments.import_qrels(q3, annotator="ann")
+    refused = negative.value
+    assert (refused.grade, str(refused.scale), refused.path, refused.line) == (-1, "0..3", str(q3), 1)
+    assert (str(refused), refused.hint) == (f"{q3}:1: grade -1 is outside the scale 0..3", None)
 
 
 def test_stored_run_scores_like_the_file(project, write):

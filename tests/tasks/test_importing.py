@@ -6,12 +6,12 @@ import pandas as pd
 import pytest
 
 from ndcg_desktop.cli.main import main
-from ndcg_desktop.domain import InputError
+from ndcg_desktop.domain import GradeScale, InputError
 from ndcg_desktop.store import Project
 from ndcg_desktop.store.ratings import AnnotatorTaken
 from ndcg_desktop.tasks import NegativeGrades, NegativeGradesFound, import_judgments
 from ndcg_desktop.tasks.freezing import freeze_draft
-from ndcg_desktop.tasks.importing import import_ratings
+from ndcg_desktop.tasks.importing import import_ratings, plan_release
 from ndcg_desktop.tasks.teams import ratings_table
 from tests.store.conftest import dump
 
@@ -195,3 +195,60 @@ def test_negative_grades_join_the_pool_without_a_rating_only_when_chosen(tmp_pat
         done = import_ratings(project, path, "ana", negative=NegativeGrades.UNGRADED, imported_by="lead")
         assert (done.items_added, done.ungraded, done.totals["new"]) == (2, 1, 1)
         assert _state(project) == ([["q1", "A", 3], ["q1", "B", None]], [["q1", "A", "ana", 3]])
+
+
+def test_a_release_with_a_negative_grade_names_the_option_on_the_command_line_only(tmp_path, write, capsys):
+    """The store says where the negative grade is (a typed refusal, no option named); the command line's option
+    is named by tasks, and the window shows the located message alone."""
+    from ndcg_desktop.store.errors import NegativeGradeOutside
+
+    path = write("j.qrels", QRELS)
+    project = tmp_path / "p.ndcgproj"
+    Project.create(project, annotator="ann").close()
+    assert main(["import-qrels", str(project), str(path), "--release", "--dry-run"]) == 2
+    assert capsys.readouterr().err == (
+        f"error: {path}:2: grade -1 is outside the scale 0..3; import trec_eval's -1 as ungraded items with "
+        "--negative-as-ungraded\n"
+    )
+    with Project.open(project) as opened:
+        with pytest.raises(NegativeGradeOutside) as stored:
+            opened.releases.plan(path, negative_as_ungraded=False, fmt=None)
+        assert (str(stored.value), stored.value.grade) == (f"{path}:2: grade -1 is outside the scale 0..3", -1)
+        with pytest.raises(InputError) as refused:
+            plan_release(opened, path)
+        assert refused.value.located() == f"{path}:2: grade -1 is outside the scale 0..3"
+
+
+def test_the_command_line_names_the_option_the_store_leaves_out(tmp_path, write):
+    """The store refuses a negative grade with the facts (tests/store/test_project.py); the hint naming the
+    command line's option, which the store used to give, is worded by tasks, word for word as before."""
+    with Project.create(tmp_path / "p.ndcgproj", annotator="ann") as project:
+        import_judgments(project, write("q.txt", "q1 0 A 3\n"), annotator="ann")
+        with pytest.raises(InputError, match=r"q3.txt:1: grade -1 is outside the scale 0..3; import trec_eval's -1"):
+            plan_release(project, write("q3.txt", "q1 0 C -1\n"))
+
+
+def test_every_import_words_a_negative_grade_as_before(tmp_path, write, capsys):
+    """Each command-line import that meets a negative grade below the scale says what it said before the store's
+    refusal became typed: a plain import and one assessor's ratings as trec_eval's "pooled but not judged", a
+    release (tests above) and a plain import whose choice cannot take the grades (a 0 below a 1..3 scale beside
+    the -1) with the option the store named."""
+    path = write("j.qrels", "q1 0 A -1\nq1 0 B 0\n")
+    project = tmp_path / "p.ndcgproj"
+    Project.create(project, scale=GradeScale(1, 3), labels=["a", "b", "c"], annotator="ann").close()
+    outside = f"error: {path}:1: grade -1 is outside the scale 1..3"
+    found = f"{outside} (trec_eval's negative grade: pooled but not judged); "
+    found += "import negative grades as ungraded items with --negative-as-ungraded\n"
+    assert main(["import-qrels", str(project), str(path)]) == 2
+    assert capsys.readouterr().err == found
+    assert main(["import-qrels", str(project), str(path), "--annotator", "ana"]) == 2
+    assert capsys.readouterr().err == found
+    assert main(["import-qrels", str(project), str(path), "--negative-as-ungraded"]) == 2
+    assert capsys.readouterr().err == (
+        f"{outside}; import trec_eval's -1 as ungraded items with --negative-as-ungraded\n"
+    )
+    with Project.open(project) as opened:  # not the question the window asks for NegativeGradesFound, again
+        with pytest.raises(InputError) as refused:
+            import_judgments(opened, path, negative=NegativeGrades.UNGRADED, annotator="ann")
+        assert not isinstance(refused.value, NegativeGradesFound)
+        assert opened.pools.versions() == []
