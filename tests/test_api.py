@@ -382,3 +382,12 @@ def test_the_choices_listed_are_the_keywords_taken():
             assert api.score(pd.DataFrame(GOOD_RUN), pd.DataFrame(GOOD_QRELS), **{name: value}).mean >= 0
         with pytest.raises(api.Refused, match=f"^{name} must be one of {'[|]'.join(row['values'])}, not 'x'$"):
             api.score(pd.DataFrame(GOOD_RUN), pd.DataFrame(GOOD_QRELS), **{name: "x"})
+
+
+def test_an_empty_separator_is_refused_before_any_choice_as_it_always_was(data_dir, monkeypatch):
+    """The policies and what the data owns became two values (issue 32); the order of the checks stayed."""
+    monkeypatch.chdir(data_dir / "cranfield")
+    with pytest.raises(api.Refused, match="the ID map separator must not be empty"):
+        api.score("bm25.run.gz", "qrels.txt", scale="0..4", id_map="", unjudged="maybe")
+    with pytest.raises(api.Refused, match="unjudged must be one of reject|zero|condense, not 'maybe'"):
+        api.score("bm25.run.gz", "qrels.txt", scale="0..4", id_map="#", unjudged="maybe", ties="sideways")

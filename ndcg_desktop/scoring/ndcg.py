@@ -7,7 +7,7 @@ Nothing here reads files or imports Qt: callers hand in :class:`Qrels` and :clas
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -302,30 +302,13 @@ def _evaluate(
     pool_gain = gain_values(pool_grade, policies.gain)
     pool_ident, both = keys_among(docs, keys, pool_did)
     rows, pq, n_dup, duplicates_per_query = _without_duplicates(run, settings, u, docs, both, rows, pq)
-    sq = rows.q
-    starts, lengths = blocks(sq)  # each query's rows are contiguous
-    listed = np.zeros(u.nq, dtype=np.int64)  # rows per query, before rule 6
-    listed[pq[starts]] = lengths
-    answered = listed > 0
+    looked = _looked_up(u, docs, both, rows, pq, pool_q, pool_ident, pool_did)
+    del rows, pq  # the pair keys go: what follows needs the ranked rows and their judgments only
     advance()
 
-    judged_rows, judged_hit = _judged_rows(docs, both, rows.ident, pq, rows.d, pool_q, pool_ident, pool_did)
-    sk, sd, srow = rows.key, rows.d, rows.row
-    del rows
-    judged_q = pq[judged_rows]
-    judged_pos = judged_rows - starts[np.searchsorted(starts, judged_rows, side="right") - 1] + 1
-    unjudged_total = listed - np.bincount(judged_q, minlength=u.nq)
-    n_unjudged = len(sq) - len(judged_rows)
-    if n_unjudged and policies.unjudged is UnjudgedPolicy.REJECT:
-        _refuse_unjudged(run, settings, u, docs, judged_rows, sd, srow, pq)
-    if policies.unjudged is UnjudgedPolicy.CONDENSE and n_unjudged:
-        sq, sk, sd, srow, pq = sq[judged_rows], sk[judged_rows], sd[judged_rows], srow[judged_rows], pq[judged_rows]
-        judged_rows = np.arange(len(sq))
-        starts, lengths = blocks(sq)
-    returned = np.zeros(u.nq, dtype=np.int64)
-    returned[pq[starts]] = lengths
+    kept = _unjudged_rule(run, settings, u, docs, looked)
     empty_known = _index_in(strings(list(run.empty_queries)), pool_query_ids)
-    answered[empty_known[empty_known >= 0]] = True  # rule 9: an empty ranking is an answer
+    looked.answered[empty_known[empty_known >= 0]] = True  # rule 9: an empty ranking is an answer
     ranked = Ranked(
         nq=u.nq,
         pool_queries=u.queries,
@@ -334,25 +317,15 @@ def _evaluate(
         idcgs=u.idcgs,
         relevant_in_pool=u.relevant,
         docs=docs,
-        sq=sq,
-        sk=sk,
-        sd=sd,
-        srow=srow,
-        pq=pq,
-        starts=starts,
-        lengths=lengths,
-        judged_rows=judged_rows,
-        judged_hit=judged_hit,
-        judged_q=judged_q,
-        judged_pos=judged_pos,
-        listed=listed,
-        answered=answered,
-        returned=returned,
-        unjudged_total=unjudged_total,
+        judged_hit=looked.judged_hit,
+        listed=looked.listed,
+        answered=looked.answered,
         duplicates_per_query=duplicates_per_query,
         n_dup=n_dup,
         unknown=unknown,
+        **{f.name: getattr(kept, f.name) for f in fields(kept)},
     )
+    del looked  # under *condense*, the rows before it
     return {k: _cut(qrels, run, settings, k, ranked, advance) for k in ks}
 
 
@@ -476,6 +449,87 @@ def _judged_rows(
             raise IdCollision()
         verify_same(docs, both, codes[judged_rows], pool_did.take(to_arrow(judged_hit)))
     return judged_rows, judged_hit
+
+
+@dataclass
+class _LookedUp:
+    """The ranked rows after rule 5, each query's block of them (``s*`` as in :class:`Ranked`), and rule 6's
+    lookup: which rows are judged, and by which of the candidate judgments."""
+
+    sq: np.ndarray
+    sk: np.ndarray
+    sd: np.ndarray
+    srow: np.ndarray
+    pq: np.ndarray
+    starts: np.ndarray
+    lengths: np.ndarray
+    listed: np.ndarray  # rows per pool query, before rule 6
+    answered: np.ndarray
+    judged_rows: np.ndarray
+    judged_hit: np.ndarray
+
+
+def _looked_up(
+    u: _Universe,
+    docs: DocIds,
+    both: DocKeys,
+    rows: _Rows,
+    pq: np.ndarray,
+    pool_q: np.ndarray,
+    pool_ident: np.ndarray,
+    pool_did: pa.Array,
+) -> _LookedUp:
+    """The rows of each query (contiguous: one block each) and each row looked up among the candidate judgments
+    by its (query, document) key (:func:`_judged_rows`)."""
+    starts, lengths = blocks(rows.q)
+    listed = np.zeros(u.nq, dtype=np.int64)
+    listed[pq[starts]] = lengths
+    judged_rows, judged_hit = _judged_rows(docs, both, rows.ident, pq, rows.d, pool_q, pool_ident, pool_did)
+    return _LookedUp(
+        rows.q, rows.key, rows.d, rows.row, pq, starts, lengths, listed, listed > 0, judged_rows, judged_hit
+    )
+
+
+@dataclass
+class _Kept:
+    """Rule 6 applied: the rows scored (every row, or under *condense* the judged ones), their blocks, the judged
+    rows among them, and what is counted before condensing (each judged row's query and position as returned)."""
+
+    sq: np.ndarray
+    sk: np.ndarray
+    sd: np.ndarray
+    srow: np.ndarray
+    pq: np.ndarray
+    starts: np.ndarray
+    lengths: np.ndarray
+    judged_rows: np.ndarray
+    judged_q: np.ndarray
+    judged_pos: np.ndarray
+    returned: np.ndarray  # rows per pool query after rule 6
+    unjudged_total: np.ndarray
+
+
+def _unjudged_rule(run: Run, settings: Measure, u: _Universe, docs: DocIds, looked: _LookedUp) -> _Kept:
+    """Rule 6: an unjudged document is an error (*reject*), non-relevant in its place (*zero*) or left out, the
+    rows below it moving up (*condense*)."""
+    sq, sk, sd, srow, pq, starts, lengths = (
+        looked.sq, looked.sk, looked.sd, looked.srow, looked.pq, looked.starts, looked.lengths,
+    )  # fmt: skip
+    judged_rows = looked.judged_rows
+    judged_q = pq[judged_rows]
+    judged_pos = judged_rows - starts[np.searchsorted(starts, judged_rows, side="right") - 1] + 1
+    unjudged_total = looked.listed - np.bincount(judged_q, minlength=u.nq)
+    n_unjudged = len(sq) - len(judged_rows)
+    policy = settings.policies.unjudged
+    if n_unjudged and policy is UnjudgedPolicy.REJECT:
+        _refuse_unjudged(run, settings, u, docs, judged_rows, sd, srow, pq)
+    if n_unjudged and policy is UnjudgedPolicy.CONDENSE:
+        sq, sk, sd, srow, pq = sq[judged_rows], sk[judged_rows], sd[judged_rows], srow[judged_rows], pq[judged_rows]
+        judged_rows = np.arange(len(sq))
+        starts, lengths = blocks(sq)
+    returned = np.zeros(u.nq, dtype=np.int64)
+    returned[pq[starts]] = lengths
+    return _Kept(sq, sk, sd, srow, pq, starts, lengths, judged_rows, judged_q, judged_pos, returned, unjudged_total)
 
 
 def _refuse_unjudged(

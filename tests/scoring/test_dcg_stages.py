@@ -172,3 +172,43 @@ def test_judged_rows_are_the_ones_in_their_querys_universe():
     assert pool_did.take(pa.array(judged_hit)).to_pylist() == ["C", "A"]
     with pytest.raises(InputError, match=r"document E for query q1 is not in the judgment pool \(unjudged; 1 "):
         ndcg._refuse_unjudged(run, measure(), u, docs, judged_rows, rows.d, rows.row, pq)
+
+
+def test_the_unjudged_rule_keeps_zeroes_or_condenses_the_rows_after_the_lookup():
+    # q1 returns E (unjudged there), C, X (unjudged), A; q2 returns E (judged 0). Positions as returned: C 2, A 4.
+    rows = [("q1", "E", 4.0), ("q1", "C", 3.0), ("q1", "X", 2.0), ("q1", "A", 1.0), ("q2", "E", 1.0)]
+    case = Case(UNIVERSE.judgments, rows)
+
+    def looked_up(settings: Measure):
+        run, u, docs, both, rows, pq, pool_q, pool_ident, pool_did = _through_duplicates(case, settings)
+        rows, pq, *_ = ndcg._without_duplicates(run, settings, u, docs, both, rows, pq)
+        return run, u, docs, ndcg._looked_up(u, docs, both, rows, pq, pool_q, pool_ident, pool_did)
+
+    run, u, docs, looked = looked_up(measure(unjudged="zero"))
+    assert (looked.listed.tolist(), looked.answered.tolist(), looked.judged_rows.tolist()) == (
+        [4, 1],
+        [1, 1],
+        [1, 3, 4],
+    )
+    zero = ndcg._unjudged_rule(run, measure(unjudged="zero"), u, docs, looked)
+    assert (zero.judged_rows.tolist(), zero.judged_q.tolist(), zero.judged_pos.tolist()) == (
+        [1, 3, 4],
+        [0, 0, 1],
+        [2, 4, 1],
+    )
+    assert (zero.returned.tolist(), zero.unjudged_total.tolist(), len(zero.sq)) == ([4, 1], [2, 0], 5)
+    run, u, docs, looked = looked_up(measure(unjudged="condense"))
+    condensed = ndcg._unjudged_rule(run, measure(unjudged="condense"), u, docs, looked)
+    assert (condensed.srow.tolist(), condensed.judged_rows.tolist(), condensed.starts.tolist()) == (
+        [1, 3, 4],
+        [0, 1, 2],
+        [0, 2],
+    )
+    assert (condensed.judged_pos.tolist(), condensed.returned.tolist(), condensed.unjudged_total.tolist()) == (
+        [2, 4, 1],
+        [2, 1],
+        [2, 0],
+    )  # positions and counts as returned; the rows scored close up (rule 6)
+    run, u, docs, looked = looked_up(measure())
+    with pytest.raises(InputError, match=r"document E for query q1 is not in the judgment pool \(unjudged; 2 "):
+        ndcg._unjudged_rule(run, measure(), u, docs, looked)
