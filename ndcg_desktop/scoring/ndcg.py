@@ -7,7 +7,7 @@ Nothing here reads files or imports Qt: callers hand in :class:`Qrels` and :clas
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -320,10 +320,15 @@ def _evaluate(
         judged_hit=looked.judged_hit,
         listed=looked.listed,
         answered=looked.answered,
+        judged_rows=kept.judged_rows,
+        judged_q=kept.judged_q,
+        judged_pos=kept.judged_pos,
+        returned=kept.returned,
+        unjudged_total=kept.unjudged_total,
         duplicates_per_query=duplicates_per_query,
         n_dup=n_dup,
         unknown=unknown,
-        **{f.name: getattr(kept, f.name) for f in fields(kept)},
+        **vars(kept.rows),  # sq, sk, sd, srow, pq, starts, lengths
     )
     del looked  # under *condense*, the rows before it
     return {k: _cut(qrels, run, settings, k, ranked, advance) for k in ks}
@@ -452,9 +457,8 @@ def _judged_rows(
 
 
 @dataclass
-class _LookedUp:
-    """The ranked rows after rule 5, each query's block of them (``s*`` as in :class:`Ranked`), and rule 6's
-    lookup: which rows are judged, and by which of the candidate judgments."""
+class _Scored:
+    """Ranked rows (``s*`` as in :class:`Ranked`) with their pool query codes, and each query's block of them."""
 
     sq: np.ndarray
     sk: np.ndarray
@@ -463,6 +467,21 @@ class _LookedUp:
     pq: np.ndarray
     starts: np.ndarray
     lengths: np.ndarray
+
+    @classmethod
+    def of(cls, sq: np.ndarray, sk: np.ndarray, sd: np.ndarray, srow: np.ndarray, pq: np.ndarray) -> _Scored:
+        starts, lengths = blocks(sq)  # each query's rows are contiguous
+        return cls(sq, sk, sd, srow, pq, starts, lengths)
+
+    def take(self, index: np.ndarray) -> _Scored:
+        return _Scored.of(self.sq[index], self.sk[index], self.sd[index], self.srow[index], self.pq[index])
+
+
+@dataclass
+class _LookedUp:
+    """The ranked rows after rule 5 and rule 6's lookup: which rows are judged, by which candidate judgment."""
+
+    rows: _Scored
     listed: np.ndarray  # rows per pool query, before rule 6
     answered: np.ndarray
     judged_rows: np.ndarray
@@ -479,29 +498,21 @@ def _looked_up(
     pool_ident: np.ndarray,
     pool_did: pa.Array,
 ) -> _LookedUp:
-    """The rows of each query (contiguous: one block each) and each row looked up among the candidate judgments
-    by its (query, document) key (:func:`_judged_rows`)."""
-    starts, lengths = blocks(rows.q)
+    """Each query's block of rows, and each row looked up among the candidate judgments by its (query, document)
+    key (:func:`_judged_rows`)."""
+    scored = _Scored.of(rows.q, rows.key, rows.d, rows.row, pq)
     listed = np.zeros(u.nq, dtype=np.int64)
-    listed[pq[starts]] = lengths
+    listed[pq[scored.starts]] = scored.lengths
     judged_rows, judged_hit = _judged_rows(docs, both, rows.ident, pq, rows.d, pool_q, pool_ident, pool_did)
-    return _LookedUp(
-        rows.q, rows.key, rows.d, rows.row, pq, starts, lengths, listed, listed > 0, judged_rows, judged_hit
-    )
+    return _LookedUp(scored, listed, listed > 0, judged_rows, judged_hit)
 
 
 @dataclass
 class _Kept:
-    """Rule 6 applied: the rows scored (every row, or under *condense* the judged ones), their blocks, the judged
-    rows among them, and what is counted before condensing (each judged row's query and position as returned)."""
+    """Rule 6 applied: the rows scored (every row, or under *condense* the judged ones), the judged rows among
+    them, and what is counted as returned (each judged row's query and position, the unjudged per query)."""
 
-    sq: np.ndarray
-    sk: np.ndarray
-    sd: np.ndarray
-    srow: np.ndarray
-    pq: np.ndarray
-    starts: np.ndarray
-    lengths: np.ndarray
+    rows: _Scored
     judged_rows: np.ndarray
     judged_q: np.ndarray
     judged_pos: np.ndarray
@@ -512,24 +523,20 @@ class _Kept:
 def _unjudged_rule(run: Run, settings: Measure, u: _Universe, docs: DocIds, looked: _LookedUp) -> _Kept:
     """Rule 6: an unjudged document is an error (*reject*), non-relevant in its place (*zero*) or left out, the
     rows below it moving up (*condense*)."""
-    sq, sk, sd, srow, pq, starts, lengths = (
-        looked.sq, looked.sk, looked.sd, looked.srow, looked.pq, looked.starts, looked.lengths,
-    )  # fmt: skip
-    judged_rows = looked.judged_rows
-    judged_q = pq[judged_rows]
-    judged_pos = judged_rows - starts[np.searchsorted(starts, judged_rows, side="right") - 1] + 1
+    rows, judged_rows = looked.rows, looked.judged_rows
+    judged_q = rows.pq[judged_rows]
+    judged_pos = judged_rows - rows.starts[np.searchsorted(rows.starts, judged_rows, side="right") - 1] + 1
     unjudged_total = looked.listed - np.bincount(judged_q, minlength=u.nq)
-    n_unjudged = len(sq) - len(judged_rows)
+    n_unjudged = len(rows.sq) - len(judged_rows)
     policy = settings.policies.unjudged
     if n_unjudged and policy is UnjudgedPolicy.REJECT:
-        _refuse_unjudged(run, settings, u, docs, judged_rows, sd, srow, pq)
+        _refuse_unjudged(run, settings, u, docs, judged_rows, rows.sd, rows.srow, rows.pq)
     if n_unjudged and policy is UnjudgedPolicy.CONDENSE:
-        sq, sk, sd, srow, pq = sq[judged_rows], sk[judged_rows], sd[judged_rows], srow[judged_rows], pq[judged_rows]
-        judged_rows = np.arange(len(sq))
-        starts, lengths = blocks(sq)
+        rows = rows.take(judged_rows)
+        judged_rows = np.arange(len(rows.sq))
     returned = np.zeros(u.nq, dtype=np.int64)
-    returned[pq[starts]] = lengths
-    return _Kept(sq, sk, sd, srow, pq, starts, lengths, judged_rows, judged_q, judged_pos, returned, unjudged_total)
+    returned[rows.pq[rows.starts]] = rows.lengths
+    return _Kept(rows, judged_rows, judged_q, judged_pos, returned, unjudged_total)
 
 
 def _refuse_unjudged(

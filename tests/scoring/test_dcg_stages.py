@@ -196,10 +196,10 @@ def test_the_unjudged_rule_keeps_zeroes_or_condenses_the_rows_after_the_lookup()
         [0, 0, 1],
         [2, 4, 1],
     )
-    assert (zero.returned.tolist(), zero.unjudged_total.tolist(), len(zero.sq)) == ([4, 1], [2, 0], 5)
+    assert (zero.returned.tolist(), zero.unjudged_total.tolist(), len(zero.rows.sq)) == ([4, 1], [2, 0], 5)
     run, u, docs, looked = looked_up(measure(unjudged="condense"))
     condensed = ndcg._unjudged_rule(run, measure(unjudged="condense"), u, docs, looked)
-    assert (condensed.srow.tolist(), condensed.judged_rows.tolist(), condensed.starts.tolist()) == (
+    assert (condensed.rows.srow.tolist(), condensed.judged_rows.tolist(), condensed.rows.starts.tolist()) == (
         [1, 3, 4],
         [0, 1, 2],
         [0, 2],
