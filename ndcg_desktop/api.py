@@ -19,7 +19,7 @@ import os
 import sys
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
@@ -478,10 +478,9 @@ def _settings(
     if scale is not None and not isinstance(scale, str | GradeScale):
         raise InputError(f'scale must be a text such as "{GradeScale()}", not {_kind(scale)}')
     grades = scale if isinstance(scale, GradeScale) else GradeScale.parse(scale) if scale is not None else GradeScale()
-    terms = DataTerms(grades, id_map=mapping)  # an empty separator is refused before any choice, as it always was
+    DataTerms(grades, id_map=mapping)  # the ID map is checked before any choice, as it always was
     policies = EvalSettings(**{name: value for name, value in choices.items() if name != "ties"})  # type: ignore[arg-type]
-    ties = choices.get("ties", BY_NAME["ties"].default)  # text: checked by DataTerms
-    return policies, replace(terms, ties=ties)  # type: ignore[arg-type]
+    return policies, DataTerms(grades, choices.get("ties", BY_NAME["ties"].default), mapping)  # type: ignore[arg-type]
 
 
 def _stats(
