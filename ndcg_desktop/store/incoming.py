@@ -32,8 +32,9 @@ def read_incoming(
     qrels = read_qrels(path, scale=GradeScale(-(2**63), 2**63 - 1), fmt=fmt)
     c = qrels.as_read  # negative grades too: imported as ungraded items, or refused, below
     low = c.grade < scale.low
-    negative_ok = negative_as_ungraded and bool((c.grade[low] < 0).all())
-    outside = np.flatnonzero((c.grade > scale.high) | (low & (not negative_ok)))
+    taken = low & (c.grade < 0) if negative_as_ungraded else np.zeros(len(low), dtype=bool)
+    # A grade the choice does not take is the one named: with negative grades taken, a 0 below 1..3, not a -1.
+    outside = np.flatnonzero((c.grade > scale.high) | (low & ~taken))
     if len(outside):
         row = int(outside[0])  # rows are in file order
         grade = int(c.grade[row])

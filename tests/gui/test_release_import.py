@@ -105,3 +105,40 @@ def test_a_regrade_in_a_plain_import_offers_the_release(window, tmp_path, qtbot,
     assert kind == "question" and "is already graded 1 in draft version 1, the file says 2" in text
     assert "--release" not in text  # the window's words, not the command line's option
     assert window.project.pools.pool_items(1)["grade"].tolist() == [1]  # nothing imported, the preview cancelled
+
+
+def test_a_release_with_negative_grades_asks_as_a_plain_import_does(window, tmp_path, qtbot, monkeypatch, messages):
+    """trec_eval's -1 in a corrected release is the same question as in a plain import (before, the window only
+    said the grade was outside the scale, with no way to take it); yes plans the release with them ungraded."""
+    from PySide6.QtWidgets import QMessageBox
+
+    from ndcg_desktop.gui.project import release
+    from ndcg_desktop.gui.project.dialogs import ImportJudgmentsDialog
+
+    path = tmp_path / "p.ndcgproj"
+    (tmp_path / "r1.qrels").write_text("q1 0 a 1\n")
+    final = tmp_path / "final.qrels"
+    final.write_text("q1 0 a 1\nq1 0 b -1\n")
+    with Project.create(path, annotator="ana") as project:
+        import_judgments(project, tmp_path / "r1.qrels", annotator="ana")
+    previews: list[list[str]] = []
+
+    def look(dialog):
+        previews.append([dialog.table.item(0, c).text() for c in range(dialog.table.columnCount())])
+        return QDialog.DialogCode.Rejected
+
+    monkeypatch.setattr(ImportJudgmentsDialog, "exec", lambda d: d.as_release.setChecked(True) or 1)
+    monkeypatch.setattr(release.ReleasePreviewDialog, "exec", look)
+    messages.answer = QMessageBox.StandardButton.Yes
+    window.open_project(path)
+    monkeypatch.setattr(window.project_actions, "_pick", lambda *a: str(final))
+    window.import_judgments()
+    qtbot.waitUntil(lambda: len(previews) == 1, timeout=10000)
+    kind, text = messages[0]
+    assert (kind, text) == (
+        "question",
+        f"{final}:2: grade -1 is outside the scale 0..3\n\n"
+        "Import the negative grades as ungraded pool items, to be graded before freezing?",
+    )
+    assert previews == [["q1", "1", "0", "0", "0"]]  # q1: b added (ungraded), none withdrawn, regraded or moved
+    assert window.project.pools.pool_items(1)["doc_id"].tolist() == ["a"]  # the preview cancelled: nothing written

@@ -231,8 +231,8 @@ def test_the_command_line_names_the_option_the_store_leaves_out(tmp_path, write)
 def test_every_import_words_a_negative_grade_as_before(tmp_path, write, capsys):
     """Each command-line import that meets a negative grade below the scale says what it said before the store's
     refusal became typed: a plain import and one assessor's ratings as trec_eval's "pooled but not judged", a
-    release (tests above) and a plain import whose choice cannot take the grades (a 0 below a 1..3 scale beside
-    the -1) with the option the store named."""
+    release (tests above). Under --negative-as-ungraded the -1 is taken and the 0 below the 1..3 scale is the
+    grade refused, named with its own line (before, the -1 was named with the option the user had given)."""
     path = write("j.qrels", "q1 0 A -1\nq1 0 B 0\n")
     project = tmp_path / "p.ndcgproj"
     Project.create(project, scale=GradeScale(1, 3), labels=["a", "b", "c"], annotator="ann").close()
@@ -244,9 +244,9 @@ def test_every_import_words_a_negative_grade_as_before(tmp_path, write, capsys):
     assert main(["import-qrels", str(project), str(path), "--annotator", "ana"]) == 2
     assert capsys.readouterr().err == found
     assert main(["import-qrels", str(project), str(path), "--negative-as-ungraded"]) == 2
-    assert capsys.readouterr().err == (
-        f"{outside}; import trec_eval's -1 as ungraded items with --negative-as-ungraded\n"
-    )
+    assert capsys.readouterr().err == f"error: {path}:2: grade 0 is outside the scale 1..3\n"
+    assert main(["import-qrels", str(project), str(path), "--release", "--negative-as-ungraded"]) == 2
+    assert capsys.readouterr().err == f"error: {path}:2: grade 0 is outside the scale 1..3\n"
     with Project.open(project) as opened:  # not the question the window asks for NegativeGradesFound, again
         with pytest.raises(InputError) as refused:
             import_judgments(opened, path, negative=NegativeGrades.UNGRADED, annotator="ann")

@@ -4,6 +4,7 @@ progress dialog; the views follow what it wrote through the project's events."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -115,7 +116,7 @@ class ProjectActions:
 
         def done(result: JudgmentsImported | NegativeGradesFound | RegradeRefused) -> None:
             if isinstance(result, NegativeGradesFound):
-                self._ask_negative_grades(path, result)
+                self._ask_negative_grades(result, lambda: self.import_judgments(path, NegativeGrades.UNGRADED))
                 return
             if isinstance(result, RegradeRefused):
                 self._ask_release(path, result)
@@ -137,14 +138,24 @@ class ProjectActions:
 
         self.window._background(translate("main_window", "Importing judgments…"), work, done)
 
-    def import_release(self, path: str) -> None:
+    def import_release(self, path: str, negative: NegativeGrades = NegativeGrades.REFUSE) -> None:
         """A corrected release: its changes per query are computed in the background and shown; only *Make the
-        draft equal* writes them, as one step of Edit ▸ Undo (``ndcg import-qrels --release``)."""
+        draft equal* writes them, as one step of Edit ▸ Undo (``ndcg import-qrels --release``). Negative grades
+        are a question, as for a plain import (``--negative-as-ungraded``)."""
         project, annotator = self.window.project, self.window.slot.annotator
         if project is None:
             return
 
-        def shown(preview: ReleasePreview) -> None:
+        def planned(**_: Any) -> ReleasePreview | NegativeGradesFound:
+            try:
+                return plan_release(project, path, negative=negative)
+            except NegativeGradesFound as exc:  # a question for the user, not a failure
+                return exc
+
+        def shown(preview: ReleasePreview | NegativeGradesFound) -> None:
+            if isinstance(preview, NegativeGradesFound):
+                self._ask_negative_grades(preview, lambda: self.import_release(path, NegativeGrades.UNGRADED))
+                return
             if preview.unchanged:
                 self.window.statusBar().showMessage(
                     translate("main_window", "The draft already holds exactly the judgments of {name}.").format(
@@ -173,7 +184,7 @@ class ProjectActions:
 
         self.window._background(
             translate("main_window", "Comparing the file with the draft…"),
-            lambda **_: plan_release(project, path),
+            planned,
             shown,
         )
 
@@ -194,8 +205,9 @@ class ProjectActions:
         if answer == QMessageBox.StandardButton.Yes:
             self.import_release(path)
 
-    def _ask_negative_grades(self, path: str, found: NegativeGradesFound) -> None:
-        """trec_eval's negative grades: the same explicit choice as the command line's --negative-as-ungraded."""
+    def _ask_negative_grades(self, found: NegativeGradesFound, again: Callable[[], None]) -> None:
+        """trec_eval's negative grades: the same explicit choice as the command line's --negative-as-ungraded
+        (yes: ``again``, the import asked again with it)."""
         answer = show_message(
             self.window,
             QMessageBox.Icon.Question,
@@ -208,7 +220,7 @@ class ProjectActions:
             QMessageBox.StandardButton.Cancel,
         )
         if answer == QMessageBox.StandardButton.Yes:
-            self.import_judgments(path, NegativeGrades.UNGRADED)
+            again()
 
     def import_run(
         self, path: str | None = None, values: tuple[str, Any, str | Path | None, Any] | None = None
