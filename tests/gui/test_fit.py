@@ -15,8 +15,10 @@ from PySide6.QtWidgets import (
     QComboBox,
     QHeaderView,
     QLabel,
+    QLineEdit,
     QStyle,
     QStyleOptionComboBox,
+    QStyleOptionFrame,
     QTableView,
     QTreeView,
     QWidget,
@@ -84,6 +86,15 @@ def cut_labels(top: QWidget) -> list[str]:
             room = widget.width() - (widget.sizeHint().width() - widget.fontMetrics().horizontalAdvance(text))
         if widget.fontMetrics().horizontalAdvance(text) > room + 1:
             cut.append(f"{type(widget).__name__} {widget.accessibleName()!r}: {text!r}")
+    for edit in top.findChildren(QLineEdit):  # an empty field's placeholder says what to type: read whole
+        if not edit.isVisibleTo(top) or edit.text() or not edit.placeholderText() or edit.width() == 0:
+            continue
+        frame = QStyleOptionFrame()
+        edit.initStyleOption(frame)
+        room = edit.style().subElementRect(QStyle.SubElement.SE_LineEditContents, frame, edit).width() - 4  # margins
+        margins = edit.textMargins()
+        if edit.fontMetrics().horizontalAdvance(edit.placeholderText()) > room - margins.left() - margins.right():
+            cut.append(f"QLineEdit {edit.accessibleName()!r}: placeholder {edit.placeholderText()!r}")
     for label in top.findChildren(QLabel):
         rich = label.textFormat() == Qt.TextFormat.RichText
         if not label.isVisibleTo(top) or label.wordWrap() or not label.text() or rich:

@@ -331,6 +331,8 @@ class ImportRunDialog(QDialog):
         self.ties.setCurrentIndex(self.ties.findData(BY_NAME["ties"].default.value))
         self.id_map = QLineEdit()
         self.id_map.setPlaceholderText(translate("dialogs", "e.g. # turns doc12#3 into doc12 (leave empty for none)"))
+        # the example is what to type: wide enough to read whole in any language
+        self.id_map.setMinimumWidth(self.id_map.fontMetrics().horizontalAdvance(self.id_map.placeholderText()) + 24)
         self.id_map.setAccessibleName(translate("dialogs", "Cut IDs at"))
         self.map_file: Path | None = None  # a chunk map file instead of a separator
         self.map_button = QPushButton(translate("dialogs", "Map file…"))
