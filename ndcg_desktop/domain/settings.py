@@ -27,6 +27,7 @@ from ndcg_desktop.domain.errors import InputError
 MAX_GRADES = 101  # grades in a scale (0..100 at most): one key and one button per grade
 MAX_GRADE = 100  # |grade| at most: exponential gain 2^100 - 1 stays finite over any sum of documents
 MAX_K = 2**31 - 1  # the largest cutoff K (positions are counted in 32 bits)
+PER_RUN = "per run"  # a part of the reading that differs between the runs one line is about
 
 
 @dataclass(frozen=True)
@@ -179,6 +180,16 @@ class DataTerms:
         """The same reading of the run, judged on ``scale`` (a pool version's own)."""
         return replace(self, scale=scale)
 
+    def id_map_part(self) -> str | None:
+        """The ID map as the settings text names it, None without one.
+
+        >>> DataTerms(id_map="#").id_map_part()
+        'id_map="#"'
+        """
+        if isinstance(self.id_map, ChunkMap):  # named by its hash and file name: "<sha256> <name>"
+            return f"id_map_file={json.dumps(self.id_map.sha256 + ' ' + self.id_map.source)}"
+        return None if self.id_map is None else f"id_map={json.dumps(self.id_map)}"
+
 
 @dataclass(frozen=True)
 class EvalSettings:
@@ -246,14 +257,22 @@ class Measure:
         """The same data terms under changed policies."""
         return replace(self, policies=self.policies.with_(**changes))
 
-    def spec(self) -> str:
-        """The settings line without its measure: what follows ``nDCG@K(`` in :meth:`to_text`, one K or several."""
-        terms = self.terms
-        parts = [f"{choice.name}={self.choice(choice.name)}" for choice in CHOICES] + [f"scale={terms.scale}"]
-        if isinstance(terms.id_map, ChunkMap):  # named by its hash and file name: "<sha256> <name>"
-            parts.append(f"id_map_file={json.dumps(terms.id_map.sha256 + ' ' + terms.id_map.source)}")
-        elif terms.id_map is not None:
-            parts.append(f"id_map={json.dumps(terms.id_map)}")
+    def spec(self, per_run: frozenset[str] = frozenset()) -> str:
+        """The settings line without its measure: what follows ``nDCG@K(`` in :meth:`to_text`, one K or several.
+
+        ``per_run``: the parts of the reading (``ties``, ``id_map``) that differ between the runs a line is about;
+        each says ``per run`` (the runs' own are named beside the line), never one run's as if it were all's.
+
+        >>> EvalSettings().under(DataTerms(id_map="#")).spec(frozenset({"ties", "id_map"}))[-38:]
+        'ties=per run,scale=0..3,id_map=per run'
+        """
+        parts = [
+            f"{choice.name}={PER_RUN if choice.name in per_run else self.choice(choice.name)}" for choice in CHOICES
+        ]
+        parts.append(f"scale={self.terms.scale}")
+        id_map = f"id_map={PER_RUN}" if "id_map" in per_run else self.terms.id_map_part()
+        if id_map is not None:
+            parts.append(id_map)
         return ",".join(parts)
 
     def to_text(self, k: int) -> str:

@@ -38,7 +38,6 @@ import pandas as pd
 
 from ndcg_desktop import __version__
 from ndcg_desktop.domain import Cutoffs, EvalSettings, GradeScale, InputError, Measure, UnjudgedPolicy
-from ndcg_desktop.domain.chunks import describe_id_map
 from ndcg_desktop.domain.data import OrderKind, Run
 from ndcg_desktop.domain.manifest import JsonObject
 from ndcg_desktop.domain.progress import Progress
@@ -91,11 +90,17 @@ class RunsComparison:
     differences: pd.DataFrame = field(repr=False, default_factory=pd.DataFrame)  # k, a, b, query_id, difference
     ties: list[TiesAtK] = field(default_factory=list)  # the runs whose mean the tie policy changes, per K
 
+    def spec(self) -> str:
+        """The nDCG choices the runs share, their reading where the runs share it (else ``per run``, each run's
+        named in :attr:`choices_note`)."""
+        measures = [self.evaluations[name][self.ks[0]].settings for name in self.names if name in self.evaluations]
+        return self.settings.spec(reading_differs(measures))
+
     def settings_line(self) -> str:
         """The settings of every figure, in one line: the nDCG choices at each K, then the statistics."""
         ks = ",".join(str(k) for k in self.ks)
         against = f"against {self.baseline}" if self.baseline else "all pairs"
-        line = f"nDCG@{ks}({self.settings.spec()}); {self.stats.describe()}; {against}"
+        line = f"nDCG@{ks}({self.spec()}); {self.stats.describe()}; {against}"
         notes = [note for note in (self.residual_note, self.bound_note, self.choices_note) if note]
         return "; ".join([line, *notes])
 
@@ -262,9 +267,20 @@ def compare_scored(
     return result
 
 
+def reading_differs(measures: Sequence[Measure]) -> frozenset[str]:
+    """The parts of the runs' reading (``ties``, ``id_map``) that are not the same for every run."""
+    differ = set()
+    if len({m.terms.ties for m in measures}) > 1:
+        differ.add("ties")
+    if any(m.terms.id_map != measures[0].terms.id_map for m in measures):
+        differ.add("id_map")
+    return frozenset(differ)
+
+
 def choices_note(settings: dict[str, Measure]) -> str:
     """Empty when every run was resolved and read alike; else each run's choices (the line's own are the first
-    run's), and each run's reading (ties, ID map) when the runs were imported with different ones.
+    run's) where the runs were resolved differently, and each run's reading (ties, ID map) where they were imported
+    with different ones (the line says ``per run`` there: :meth:`RunsComparison.spec`).
 
     >>> from ndcg_desktop.domain import DataTerms
     >>> zero, condense = (EvalSettings(unjudged=u).under(DataTerms()) for u in ("zero", "condense"))
@@ -272,23 +288,26 @@ def choices_note(settings: dict[str, Measure]) -> str:
     ''
     >>> choices_note({"a": zero, "b": condense})[:45]
     'choices per run: a: unjudged=zero, duplicates'
-    >>> choices_note({"a": zero, "b": EvalSettings(unjudged="zero").under(DataTerms(ties="file-order"))})[-29:]
-    'queries=pool, ties=file-order'
+    >>> choices_note({"a": zero, "b": EvalSettings(unjudged="zero").under(DataTerms(ties="file-order", id_map="#"))})
+    'choices per run: a: ties=docid-desc, no ID map; b: ties=file-order, id_map="#"'
     """
-    readings = [(m.terms.ties, m.terms.id_map) for m in settings.values()]
-    read_alike = all(reading == readings[0] for reading in readings)
+    measures = list(settings.values())
+    differ = reading_differs(measures)
+    policies_alike = all(m.policies == measures[0].policies for m in measures)
 
     def words(m: Measure) -> str:
         p = m.policies
-        text = (
-            f"unjudged={p.unjudged}, duplicates={p.duplicates}, unknown_queries={p.unknown_queries}, "
-            f"queries={p.queries}"
-        )
-        if not read_alike:
-            text += f", ties={m.terms.ties}"
-            if m.terms.id_map is not None:
-                text += f", {describe_id_map(m.terms.id_map)}"
-        return text
+        parts = []
+        if not policies_alike:
+            parts.append(
+                f"unjudged={p.unjudged}, duplicates={p.duplicates}, unknown_queries={p.unknown_queries}, "
+                f"queries={p.queries}"
+            )
+        if "ties" in differ:
+            parts.append(f"ties={m.terms.ties}")
+        if "id_map" in differ:
+            parts.append(m.terms.id_map_part() or "no ID map")
+        return ", ".join(parts)
 
     texts = {name: words(m) for name, m in settings.items()}
     if len(set(texts.values())) <= 1:

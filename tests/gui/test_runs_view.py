@@ -426,3 +426,17 @@ def test_ties_at_k_and_the_corrected_superscripts_are_shown_as_ndcg_compare_prin
         "each K, below alpha 0.05; ranx's look-alike superscripts are not corrected)"
     )
     view.grab().save("/tmp/reports_runs_ties.png")
+
+
+def test_runs_read_differently_are_named_each_and_the_line_claims_no_ones_reading(window, tmp_path, data_dir, qtbot):
+    """Found by a new user: the line named the first run's ID map as if every run's were it."""
+    path = cranfield_project(tmp_path / "cran.ndcgproj", data_dir, {"bm25": None, "chunks": "#"})
+    view = runs_view(window, path, qtbot)
+    checked(view, qtbot)
+    choose_for_all(view, "unjudged", "zero")
+    choose_for_all(view, "duplicates", "first")
+    scored(view, qtbot)
+    line = view.table_panel.settings_line.text()
+    assert "scale=0..4,id_map=per run)" in line
+    assert 'choices per run: bm25: no ID map; chunks: id_map="#"' in line
+    shot(view, "runs_read_differently")

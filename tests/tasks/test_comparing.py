@@ -148,13 +148,19 @@ def test_the_line_names_the_runs_reading_and_each_runs_when_they_differ(tmp_path
         project.runs.import_run(write("b.txt", run), name="b", ties=TiePolicy.FILE_ORDER, annotator="ann")
         project.runs.import_run(write("c.txt", run), name="c", ties=TiePolicy.DOCID_ASC, annotator="ann")
         base, stats = EvalSettings(unjudged="zero"), StatsSettings(resamples=100)
+        project.runs.import_run(write("d.txt", run), name="d", id_map="#", annotator="ann")
         alike = compare_project(project, ["a", "b"], None, [2], base, stats)
         assert "ties=file-order" in alike.settings_line() and alike.choices_note == ""
         mixed = compare_project(project, ["a", "c"], None, [2], base, stats)
-    assert mixed.choices_note == (
-        "choices per run: a: unjudged=zero, duplicates=reject, unknown_queries=reject, queries=pool, ties=file-order; "
-        "c: unjudged=zero, duplicates=reject, unknown_queries=reject, queries=pool, ties=docid-asc"
+        backwards = compare_project(project, ["c", "a"], None, [2], base, stats)
+        mapped = compare_project(project, ["b", "c", "d"], None, [2], base, stats)
+    # the line names no one run's reading as all's, whatever the order of the runs (the note names each one's)
+    assert mixed.choices_note == "choices per run: a: ties=file-order; c: ties=docid-asc"
+    for result in (mixed, backwards):
+        assert "ties=per run,scale=0..3)" in result.settings_line() and "id_map" not in result.settings_line()
+        assert result.settings_line().endswith(result.choices_note)
+        assert result.manifest["settings_line"] == result.settings_line()
+    assert mapped.choices_note == (
+        'choices per run: b: ties=file-order, no ID map; c: ties=docid-asc, no ID map; d: ties=docid-desc, id_map="#"'
     )
-    assert mixed.settings_line().endswith(mixed.choices_note) and mixed.manifest["settings_line"].endswith(
-        "ties=docid-asc"
-    )
+    assert "ties=per run,scale=0..3,id_map=per run)" in mapped.settings_line()

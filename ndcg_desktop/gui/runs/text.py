@@ -17,7 +17,7 @@ translate = QCoreApplication.translate
 def settings_text(comparison: RunsComparison) -> str:
     """:meth:`RunsComparison.settings_line` in the window's words (in English, the line itself)."""
     ks = ",".join(str(k) for k in comparison.ks)
-    spec = comparison.settings.spec()
+    spec = comparison.spec()
     stats = comparison.stats
     other = "percentile" if stats.ci_method == "bca" else "bca"
     described = translate(
