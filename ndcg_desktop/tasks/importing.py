@@ -45,14 +45,10 @@ class NegativeGradesFound(InputError):
     """The file has negative grades below the scale and the policy refuses them."""
 
 
-def _negative_refused(refused: NegativeGradeOutside, *, release: bool) -> NegativeGradesFound:
-    """The store's refusal of a negative grade below the scale under the default policy: a choice the window asks
-    about (:class:`NegativeGradesFound`), with the command line's option that takes such grades as its hint (the
-    window shows :meth:`~InputError.located` alone), word for word as the imports said it before the store's
-    refusal was typed (a release said it in the store's words)."""
-    if release:
-        hint = "import trec_eval's -1 as ungraded items with --negative-as-ungraded"
-        return NegativeGradesFound(refused.message, path=refused.path, line=refused.line, hint=hint)
+def _negative_refused(refused: NegativeGradeOutside) -> NegativeGradesFound:
+    """The store's refusal of a negative grade below the scale under the default policy, for every import (a
+    plain one, a person's ratings, a corrected release): a choice the window asks about, with the command line's
+    option that takes such grades as its hint (the window shows :meth:`~InputError.located` alone)."""
     message = refused.message + " (trec_eval's negative grade: pooled but not judged)"
     hint = "import negative grades as ungraded items with --negative-as-ungraded"
     return NegativeGradesFound(message, path=refused.path, line=refused.line, hint=hint)
@@ -151,7 +147,7 @@ def import_judgments(
         hint = "to make the draft equal to a corrected release (regrades and withdrawals included), import it with "
         raise RegradeRefused(exc.message, path=exc.path, line=exc.line, hint=hint + "--release") from None
     except NegativeGradeOutside as exc:  # the store says where; the choice is worded here
-        raise _negative_refused(exc, release=False) from None
+        raise _negative_refused(exc) from None
     draft = project.pools.draft()
     return JudgmentsImported(
         version=draft.version if draft is not None else None,
@@ -221,7 +217,7 @@ def import_ratings(
         bad = wrong.sort_values("line").iloc[0]
         grade, line = int(bad["grade"]), int(bad["line"])
         if grade < 0:  # refused by the default policy: with UNGRADED every negative grade is skipped above
-            raise _negative_refused(NegativeGradeOutside(grade, scale, path=source, line=line), release=False)
+            raise _negative_refused(NegativeGradeOutside(grade, scale, path=source, line=line))
         raise InputError(f"grade {grade} is outside the scale {scale}", path=source, line=line)
     rated = frame[~skipped]
     ratings = pd.DataFrame(
@@ -355,7 +351,7 @@ def plan_release(
     try:
         plan = project.releases.plan(path, negative_as_ungraded=negative is NegativeGrades.UNGRADED, fmt=fmt)
     except NegativeGradeOutside as exc:  # the store says where; the command line's option is named here
-        raise _negative_refused(exc, release=True) from None
+        raise _negative_refused(exc) from None
     return ReleasePreview(plan, _per_query(plan.changes))
 
 

@@ -137,7 +137,7 @@ def test_a_release_with_negative_grades_asks_as_a_plain_import_does(window, tmp_
     kind, text = messages[0]
     assert (kind, text) == (
         "question",
-        f"{final}:2: grade -1 is outside the scale 0..3\n\n"
+        f"{final}:2: grade -1 is outside the scale 0..3 (trec_eval's negative grade: pooled but not judged)\n\n"
         "Import the negative grades as ungraded pool items, to be graded before freezing?",
     )
     assert previews == [["q1", "1", "0", "0", "0"]]  # q1: b added (ungraded), none withdrawn, regraded or moved

@@ -199,7 +199,8 @@ def test_negative_grades_join_the_pool_without_a_rating_only_when_chosen(tmp_pat
 
 def test_a_release_with_a_negative_grade_names_the_option_on_the_command_line_only(tmp_path, write, capsys):
     """The store says where the negative grade is (a typed refusal, no option named); the command line's option
-    is named by tasks, and the window shows the located message alone."""
+    is named by tasks in the words of every other import (before, a release said "trec_eval's -1" whatever the
+    grade), and the window shows the located message alone, asking the same question."""
     from ndcg_desktop.store.errors import NegativeGradeOutside
 
     path = write("j.qrels", QRELS)
@@ -207,25 +208,29 @@ def test_a_release_with_a_negative_grade_names_the_option_on_the_command_line_on
     Project.create(project, annotator="ann").close()
     assert main(["import-qrels", str(project), str(path), "--release", "--dry-run"]) == 2
     assert capsys.readouterr().err == (
-        f"error: {path}:2: grade -1 is outside the scale 0..3; import trec_eval's -1 as ungraded items with "
-        "--negative-as-ungraded\n"
+        f"error: {path}:2: grade -1 is outside the scale 0..3 (trec_eval's negative grade: pooled but not judged); "
+        "import negative grades as ungraded items with --negative-as-ungraded\n"
     )
     with Project.open(project) as opened:
         with pytest.raises(NegativeGradeOutside) as stored:
             opened.releases.plan(path, negative_as_ungraded=False, fmt=None)
         assert (str(stored.value), stored.value.grade) == (f"{path}:2: grade -1 is outside the scale 0..3", -1)
-        with pytest.raises(InputError) as refused:
+        with pytest.raises(NegativeGradesFound) as refused:
             plan_release(opened, path)
-        assert refused.value.located() == f"{path}:2: grade -1 is outside the scale 0..3"
+        assert refused.value.located() == (
+            f"{path}:2: grade -1 is outside the scale 0..3 (trec_eval's negative grade: pooled but not judged)"
+        )
 
 
 def test_the_command_line_names_the_option_the_store_leaves_out(tmp_path, write):
     """The store refuses a negative grade with the facts (tests/store/test_project.py); the hint naming the
-    command line's option, which the store used to give, is worded by tasks, word for word as before."""
+    command line's option, which the store used to give, is worded by tasks, as for every import."""
     with Project.create(tmp_path / "p.ndcgproj", annotator="ann") as project:
         import_judgments(project, write("q.txt", "q1 0 A 3\n"), annotator="ann")
-        with pytest.raises(InputError, match=r"q3.txt:1: grade -1 is outside the scale 0..3; import trec_eval's -1"):
-            plan_release(project, write("q3.txt", "q1 0 C -1\n"))
+        with pytest.raises(InputError, match=r"q3.txt:1: grade -2 is outside the scale 0..3 \(trec_eval's negative"):
+            plan_release(project, write("q3.txt", "q1 0 C -2\n"))
+        with pytest.raises(InputError, match=r"; import negative grades as ungraded items with --negative-as-ungraded"):
+            plan_release(project, write("q4.txt", "q1 0 C -2\n"))
 
 
 def test_every_import_words_a_negative_grade_as_before(tmp_path, write, capsys):
