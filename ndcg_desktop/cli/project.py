@@ -62,7 +62,11 @@ def add_project_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser
     p = sub.add_parser("init", help="create a project file", description="Create a new project file.")
     p.add_argument("project", metavar="PROJECT")
     p.add_argument("--scale", default=str(GradeScale()), metavar="LO..HI", help=f"grade range (default {GradeScale()})")
-    p.add_argument("--labels", help='one label per grade, comma separated: "Not relevant,Related,..."')
+    p.add_argument(
+        "--labels",
+        help='one label per grade, comma separated: "Not relevant,Related,..." (default: each grade\'s label follows '
+        'its gain, so only grade 0 is "Not relevant"; 1..3 gets "Related,Highly relevant,Perfect")',
+    )
     p.set_defaults(handler=cmd_init)
 
     p = sub.add_parser(

@@ -64,7 +64,7 @@ class GradeScale:
         return scale
 
 
-# Default grade labels by the number of grades from "not relevant" up; each front translates them.
+# Default grade labels by the number of grades from 0 ("not relevant") up; each front translates them.
 LABEL_LADDERS: dict[int, tuple[str, ...]] = {
     1: ("Not relevant",),
     2: ("Not relevant", "Relevant"),
@@ -72,7 +72,7 @@ LABEL_LADDERS: dict[int, tuple[str, ...]] = {
     4: ("Not relevant", "Related", "Highly relevant", "Perfect"),
     5: ("Not relevant", "Marginally relevant", "Related", "Highly relevant", "Perfect"),
 }
-NUMBERED_LABEL = "Grade {grade}"  # a grade no ladder names (below 0, or between the ends of a long scale)
+NUMBERED_LABEL = "Grade {grade}"  # a grade no ladder names (below 0, or under the top of a long scale)
 
 
 def grade_label(grade: int | None, labels: Sequence[str], low: int) -> str:
@@ -91,8 +91,10 @@ def grade_label(grade: int | None, labels: Sequence[str], low: int) -> str:
 def default_labels(scale: GradeScale) -> list[str]:
     """The labels a new project's grades get unless the user names them.
 
-    The ladder starts at 0 (or at the low end when the scale starts above 0); grades below 0 and
-    the middle grades of a scale longer than five are numbered.
+    A label follows its grade's gain: the ladder is always counted from 0, so "Not relevant" names grade 0 alone
+    (the one grade that earns nothing and is never found) and a scale starting above 0 takes the ladder's upper
+    rungs (1..3 is grades 1..3 of 0..3). Grades below 0, and the grades under the top of a scale whose count from
+    0 has no ladder, are numbered.
 
     >>> default_labels(GradeScale(0, 4))
     ['Not relevant', 'Marginally relevant', 'Related', 'Highly relevant', 'Perfect']
@@ -100,18 +102,18 @@ def default_labels(scale: GradeScale) -> list[str]:
     ['Grade -1', 'Not relevant', 'Relevant']
     >>> default_labels(GradeScale(0, 6))[::3]
     ['Not relevant', 'Grade 3', 'Perfect']
+    >>> default_labels(GradeScale(1, 3)), default_labels(GradeScale(1, 5))[::2]
+    (['Related', 'Highly relevant', 'Perfect'], ['Grade 1', 'Grade 3', 'Perfect'])
     """
-    base = max(scale.low, 0)
-    count = scale.high - base + 1
-    ladder = LABEL_LADDERS.get(count)
+    ladder = LABEL_LADDERS.get(scale.high + 1)  # grades 0..high
     labels = []
     for grade in range(scale.low, scale.high + 1):
-        if grade < base:
+        if grade < 0:
             labels.append(NUMBERED_LABEL.format(grade=grade))
         elif ladder is not None:
-            labels.append(ladder[grade - base])
-        elif grade in (base, scale.high):
-            labels.append("Not relevant" if grade == base else "Perfect")
+            labels.append(ladder[grade])
+        elif grade in (0, scale.high):
+            labels.append("Not relevant" if grade == 0 else "Perfect")
         else:
             labels.append(NUMBERED_LABEL.format(grade=grade))
     return labels
