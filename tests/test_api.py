@@ -62,7 +62,7 @@ IN_API_WORDS = {
     "choose --unjudged zero|condense": 'choose unjudged="zero" or unjudged="condense"',
     "choose --duplicates first": 'choose duplicates="first"',
     "choose --unknown-queries ignore": 'choose unknown_queries="ignore"',
-    "choose the project's scale with --scale LO..HI": 'choose the judgments\' scale with scale="LO..HI"',
+    "choose the judgments' scale with --scale LO..HI": 'choose the judgments\' scale with scale="LO..HI"',
 }
 
 

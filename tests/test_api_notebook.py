@@ -363,7 +363,7 @@ def test_the_command_line_keeps_its_options_in_its_advice(data_dir, capsys):
     code, _out, err = cli(
         capsys, "score", "--qrels", str(cranfield / "qrels.txt"), "--run", str(cranfield / "bm25.run.gz")
     )
-    assert code == 2 and err.rstrip("\n").endswith("; choose the project's scale with --scale LO..HI")
+    assert code == 2 and err.rstrip("\n").endswith("; choose the judgments' scale with --scale LO..HI")
 
 
 # ---------------------------------------------------------------- item 9: natural order of queries

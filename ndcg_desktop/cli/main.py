@@ -16,6 +16,7 @@ from ndcg_desktop.cli.options import (
     add_iteration_option,
     add_k_option,
     add_policy_options,
+    given_scale_named,
     id_map_of,
     settings_of,
     terms_of,
@@ -203,7 +204,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()  # a full disk or a closed pipe shows here, inside the handlers below
         return code
     except InputError as exc:
-        print(f"error: {_said(exc)}", file=sys.stderr)
+        print(f"error: {_said(given_scale_named(exc, args))}", file=sys.stderr)
         return 2
     except MemoryError:  # a last resort: the readers bound what they hold, a machine may still have less
         # The readers name their file; this names the command's input file for what runs after them.

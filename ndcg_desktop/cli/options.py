@@ -11,6 +11,7 @@ from typing import Any
 from ndcg_desktop.domain import Cutoffs, DataTerms, EvalSettings, GradeScale, InputError, TiePolicy
 from ndcg_desktop.domain.choices import BY_NAME, CHOICES, DEFAULT_K, POLICY_CHOICES
 from ndcg_desktop.domain.chunks import IdMap
+from ndcg_desktop.domain.errors import GradeOutsideScale
 from ndcg_desktop.domain.settings import MAX_K
 from ndcg_desktop.formats.choices import QRELS_FORMATS, RUN_FORMATS
 
@@ -138,6 +139,22 @@ def terms_of(args: argparse.Namespace) -> DataTerms:
     id_map = id_map_of(args)
     given = {"ties": args.ties} if getattr(args, "ties", None) is not None else {}  # text: DataTerms validates it
     return DataTerms(scale, id_map=id_map, **given)
+
+
+def given_scale_named(error: InputError, args: argparse.Namespace) -> InputError:
+    """``error`` with a remedy true of the command given: judgments read on the scale ``--scale`` gave (a stored
+    run's scale is its version's, so only files get here) need a wider one, not the option again.
+
+    >>> error = GradeOutsideScale(4, GradeScale(0, 3), path="q.txt", line=2, hint="choose --scale LO..HI")
+    >>> str(given_scale_named(error, argparse.Namespace(scale="0..3")))
+    "q.txt:2: grade 4 is outside the scale 0..3; your --scale 0..3 does not cover grade 4; give the judgments' \
+scale with --scale LO..HI"
+    """
+    if not isinstance(error, GradeOutsideScale) or not getattr(args, "scale", None):
+        return error
+    covered = f"your --scale {error.scale} does not cover grade {error.grade}"
+    hint = covered + "; give the judgments' scale with --scale LO..HI"
+    return InputError(error.message, path=error.path, line=error.line, hint=hint)
 
 
 def add_iteration_option(parser: argparse.ArgumentParser, help: str) -> None:

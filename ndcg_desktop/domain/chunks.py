@@ -9,6 +9,7 @@ they come from the same bytes.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,8 +35,9 @@ class ChunkMap:
     pairs: tuple[tuple[str, str], ...] = field(default=(), compare=False, repr=False)
     loaded: bool = field(default=True, compare=False, repr=False)
 
-    def label(self) -> str:
-        return f"{self.source} (sha256 {self.sha256[:12]}…)"
+    def label(self, quote: Callable[[str], str] = str) -> str:
+        """The file and its hash; ``quote`` the file name (``shlex.quote``) where it is to be typed."""
+        return f"{quote(self.source)} (sha256 {self.sha256[:12]}…)"
 
     def mapping(self) -> dict[str, str]:
         if not self.loaded:

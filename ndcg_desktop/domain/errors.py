@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ndcg_desktop.domain.settings import GradeScale
 
 
 @dataclass(frozen=True)
@@ -87,6 +91,15 @@ class InputError(Exception):
 
     def __str__(self) -> str:
         return self.worded("command_line")
+
+
+class GradeOutsideScale(InputError):
+    """A judgment's grade outside the scale the judgments are read on. The reader says where; the command line
+    rewords the remedy when the scale was the one its ``--scale`` gave (cli.options.given_scale_named)."""
+
+    def __init__(self, grade: int, scale: GradeScale, *, path: str | Path, line: int, hint: str | Advice) -> None:
+        self.grade, self.scale = grade, scale
+        super().__init__(f"grade {grade} is outside the scale {scale}", path=path, line=line, hint=hint)
 
 
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}

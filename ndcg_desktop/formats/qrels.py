@@ -17,7 +17,7 @@ import pyarrow.compute as pc
 
 from ndcg_desktop.domain.arrays import strings, to_arrow, to_numpy
 from ndcg_desktop.domain.data import JudgmentColumns, Qrels, Source
-from ndcg_desktop.domain.errors import Advice, InputError
+from ndcg_desktop.domain.errors import Advice, GradeOutsideScale, InputError
 from ndcg_desktop.domain.settings import GradeScale
 from ndcg_desktop.formats.cells import brief, clean_ids, is_integer, parse_integers
 from ndcg_desktop.formats.common import (
@@ -240,12 +240,13 @@ def _validate(cells: _Cells, path: str | Path, scale: GradeScale) -> tuple[Judgm
     outside = np.flatnonzero((grade < scale.low) | (grade > scale.high))
     if len(outside):
         row = int(outside[0])
-        raise InputError(
-            f"grade {int(grade[row])} is outside the scale {scale}",
+        raise GradeOutsideScale(
+            int(grade[row]),
+            scale,
             path=path,
             line=line_of(row),
-            hint=Advice(  # the command line's words have always said "project"; Python scores files
-                "choose the project's scale with --scale LO..HI", 'choose the judgments\' scale with scale="LO..HI"'
+            hint=Advice(  # no project reads its judgments here: only files and data given to score are
+                "choose the judgments' scale with --scale LO..HI", 'choose the judgments\' scale with scale="LO..HI"'
             ),
         )
     queries, q = sorted_codes(query_ids)

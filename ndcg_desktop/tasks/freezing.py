@@ -8,6 +8,7 @@ is decided here, each refusal naming the ``ndcg`` option that overrides it.
 
 from __future__ import annotations
 
+import shlex
 from typing import TypedDict
 
 from ndcg_desktop.domain.errors import InputError
@@ -78,7 +79,7 @@ def freeze_draft(
         models = project.judgments.models_of_ungraded(v.version)  # filling from one is the other way (rule 18)
         fill = (
             f"; or fill the items no person rated from {models[0]}'s grades once it was compared with people "
-            f"(freeze --fill-ungraded-from {models[0]})"
+            f"(freeze {fill_option(models[0])})"
             if models
             else ""
         )
@@ -91,6 +92,11 @@ def freeze_draft(
     return project.judgments.record_freeze(
         v, fill_from=fill_from if filling else None, remove_ungraded=bool(ungraded), annotator=annotator, work_out=out
     )
+
+
+def fill_option(model: str) -> str:
+    """The option that fills from ``model``, as it is typed in a shell (a name may hold a space)."""
+    return f"--fill-ungraded-from {shlex.quote(model)}"
 
 
 def _fillable(project: Project, v: PoolVersion, model: str, min_shared: int) -> int:

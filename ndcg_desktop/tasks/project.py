@@ -53,7 +53,7 @@ from ndcg_desktop.tasks.assessing.injection import (
     flagged_text,
     suggested_model,
 )
-from ndcg_desktop.tasks.freezing import FreezeChoices, freeze_draft
+from ndcg_desktop.tasks.freezing import FreezeChoices, fill_option, freeze_draft
 from ndcg_desktop.tasks.identity import USER_NAME, grading_name
 
 __all__ = [
@@ -258,7 +258,7 @@ def freeze(project: Project, *, annotator: str, **choices: Unpack[FreezeChoices]
         model = fill_from
         if fill_from is None and target is not None and not target.frozen:  # a refusal that suggests filling
             model = suggested_model(project, target.version)
-            if model is not None and f"--fill-ungraded-from {model}" in exc.message:
+            if model is not None and fill_option(model) in exc.message:
                 fill = fillable_items(project, target.version, model)
                 flagged = flag_items(project, fill)
         if not flagged:

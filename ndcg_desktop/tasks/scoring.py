@@ -12,6 +12,7 @@ what was removed.
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -291,7 +292,8 @@ def stored_run_to_score(
 ) -> StoredRunToScore:
     """The stored run and version ``ndcg score --project`` scores. Import time owns a stored run's reading:
     another order (``score``, ``rank``, ``file``), tie policy or ID map asked is refused, saying to import the run
-    again that way; so is a scale the version does not use (:func:`version_to_score`)."""
+    again that way under another name (its own is taken); so is a scale the version does not use
+    (:func:`version_to_score`)."""
     info = project.runs.run_info(run_name)
     reading = info.reading
     named_order = {kind: name for name, kind in ORDER_CHOICES.items()}[reading.order]
@@ -303,17 +305,23 @@ def stored_run_to_score(
     for option, wanted, stored in asked:
         if wanted is not None and wanted != stored:
             raise InputError(
-                f"run {info.name} was imported with {_shown(option, stored)}; "
-                f"import it again with {_shown(option, wanted)} to score it that way"
+                f"run {info.name} was imported {_reading(option, stored)}; "
+                f"import it again under another --name with {_shown(option, wanted)} to score it that way"
             )
     return StoredRunToScore(info, version_to_score(project, pool_version, scale=scale, check=False))
 
 
+def _reading(option: str, value: object) -> str:
+    """How a run was imported: ``with --ties docid-desc``, ``without an ID map``."""
+    return "without an ID map" if value is None else f"with {_shown(option, value)}"
+
+
 def _shown(option: str, value: object) -> str:
-    """An option as it was given: ``--ties docid-asc``, ``--id-map-file chunks.jsonl (sha256 …)``."""
+    """An option as it is typed in a shell: ``--ties docid-asc``, ``--id-map '#'`` (unquoted, ``#`` starts a
+    comment), ``--id-map-file chunks.jsonl (sha256 …)``."""
     if isinstance(value, ChunkMap):
-        return f"--id-map-file {value.label()}"
-    return f"{option} {value if value is not None else '(none)'}"
+        return f"--id-map-file {value.label(quote=shlex.quote)}"
+    return f"{option} {shlex.quote(str(value))}"
 
 
 def stamp(

@@ -131,3 +131,22 @@ def test_filling_from_the_model_names_the_flagged_items_it_would_fill_and_filled
         "filled_with_flagged_texts": 1,
         "flagged": [FLAG],
     }
+
+
+def test_the_model_to_fill_from_is_named_as_a_shell_reads_it(cranfield, capsys):
+    """A model's name may hold a space: the suggested option quotes it, and the item it would fill whose text
+    addresses the grader is still named beside it."""
+    spaced = "model:tiny 2"
+    with Project.open(cranfield) as p:
+        v = p.pools.draft().version
+        p.judgments.add_items(pd.DataFrame({"query_id": ["1"], "doc_id": [INJECTED]}), annotator="coord")
+        p.texts.put_texts(
+            pd.DataFrame(columns=["query_id", "text", "description", "narrative"]),
+            pd.DataFrame({"doc_id": [INJECTED], "title": ["a wing in a slipstream ."], "text": [INSTRUCTION]}),
+        )
+        model_rates(p, spaced, {("1", INJECTED): 3}, version=v)
+    capsys.readouterr()
+    assert ndcg("freeze", cranfield) == 2
+    err = capsys.readouterr().err
+    suggested = "(freeze --fill-ungraded-from 'model:tiny 2'); "
+    assert suggested + f"and 1 of the 1 items it would fill from {spaced} has a " in err

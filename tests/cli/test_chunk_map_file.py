@@ -87,7 +87,7 @@ def test_stored_with_the_run_and_scored_from_the_project(tmp_path, files, write,
     assert main(["score", "--project", str(path), "--run-name", "rag", "--id-map-file", str(other), "--k", "2"]) == 2
     err = capsys.readouterr().err
     assert "run rag was imported with --id-map-file chunks.jsonl (sha256" in err
-    assert "import it again with --id-map-file other.jsonl (sha256" in err
+    assert "import it again under another --name with --id-map-file other.jsonl (sha256" in err
     assert main(["status", str(path)]) == 0
     assert "IDs mapped by chunks.jsonl (sha256 " in capsys.readouterr().out
 

@@ -209,7 +209,7 @@ def test_cli_project_flow_matches_file_scoring(tmp_path, write, capsys):
     assert main(["score", "--qrels", str(qrels), "--run", str(run), "--order", "rank", *by_rank]) == 0
     assert json.loads(capsys.readouterr().out)["queries"] == from_project["queries"]
     assert main(["score", "--project", proj, "--run-name", "by-rank", "--order", "score", *by_rank]) == 2
-    assert "import it again with --order score" in capsys.readouterr().err
+    assert "import it again under another --name with --order score" in capsys.readouterr().err
 
 
 def test_negative_grades_inside_the_scale_are_stored_and_scored_as_trec_eval_reads_them(tmp_path, write):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import shlex
 
 import pytest
 
@@ -73,7 +74,8 @@ def test_cli_score_project_records_and_refuses_another_reading(project, capsys):
     assert main(["score", "--project", path, "--run-name", "sys", "--unjudged", "zero", "--ties", "docid-asc"]) == 2
     err = capsys.readouterr().err.strip()
     assert err == (
-        "error: run sys was imported with --ties docid-desc; import it again with --ties docid-asc to score it that way"
+        "error: run sys was imported with --ties docid-desc; "
+        "import it again under another --name with --ties docid-asc to score it that way"
     )
 
 
@@ -166,7 +168,10 @@ def test_a_stored_run_to_score_keeps_the_reading_it_was_imported_with(project):
         with pytest.raises(InputError) as caught:
             stored_run_to_score(project, "sys", None, **{option: asked})
         flag = "--" + option.replace("_", "-")
-        stored = {"order": "score", "ties": "docid-desc", "id_map": "(none)"}[option]
+        stored = {"order": "score", "ties": "docid-desc", "id_map": None}[option]
+        how = "without an ID map" if stored is None else f"with {flag} {stored}"
+        pasted = shlex.quote(asked)  # the separator '#' quoted: unquoted, a shell reads a comment
         assert str(caught.value) == (
-            f"run sys was imported with {flag} {stored}; import it again with {flag} {asked} to score it that way"
+            f"run sys was imported {how}; "
+            f"import it again under another --name with {flag} {pasted} to score it that way"
         )
