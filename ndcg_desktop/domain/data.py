@@ -85,11 +85,19 @@ class Qrels:
     """
 
     def __init__(
-        self, frame: pd.DataFrame | JudgmentColumns, source: Source, repeats: int = 0, *, comments: int = 0
+        self,
+        frame: pd.DataFrame | JudgmentColumns,
+        source: Source,
+        repeats: int = 0,
+        *,
+        comments: int = 0,
+        numbered: bool = False,
     ) -> None:
         self.source = source
         self.repeats = repeats  # identical (query, doc, grade) lines tolerated and dropped
         self.comments = comments  # comment lines skipped (trec_eval 10.0: TREC lines starting with '#')
+        # True: each row's line is a line (or row) of ``source.path``; a store's rows are on no line one can open.
+        self.numbered = numbered
         self._read = frame if isinstance(frame, JudgmentColumns) else None
         self._given = None if isinstance(frame, JudgmentColumns) else frame
         self._judgments: JudgmentColumns | None = None
@@ -115,6 +123,25 @@ class Qrels:
         if self._given is not None and self._read is None:
             return int((self._given["grade"] < 0).sum())
         return len(self.as_read.q) - len(self.judgments.q)
+
+    def pooled_not_judged(self, query_id: str, doc_id: str) -> tuple[int, int | None] | None:
+        """The negative grade of ``doc_id`` for ``query_id`` and its line (None when not :attr:`numbered`), or None
+        when it has none: what lets a refusal say "in the pool, not judged" (a scan of the rows, on errors only)."""
+        import numpy as np
+        import pyarrow.compute as pc
+
+        from ndcg_desktop.domain.arrays import to_arrow, to_numpy  # not pa.array: it imports pandas (issue 37)
+
+        read = self.as_read
+        code = pc.index(read.queries, query_id).as_py()  # -1: no row of the query
+        rows = np.flatnonzero((read.grade < 0) & (read.q == code))
+        if code < 0 or not len(rows):
+            return None
+        same = np.flatnonzero(to_numpy(pc.equal(read.doc_ids.take(to_arrow(rows)), doc_id)))
+        if not len(same):
+            return None
+        row = int(rows[same[0]])
+        return int(read.grade[row]), int(read.lines()[row]) if self.numbered else None
 
     @property
     def frame(self) -> pd.DataFrame:

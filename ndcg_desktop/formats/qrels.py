@@ -99,11 +99,11 @@ def _read(path: str | Path, fmt: str | None, scale: GradeScale) -> Qrels:
                 )
                 del table
                 columns, repeats = _validate(cells, path, scale)
-                return Qrels(columns, make_source(path, sha256, "trec"), repeats)
+                return Qrels(columns, make_source(path, sha256, "trec"), repeats, numbered=True)
             del table, large
     data, digest = read_input(path)
     fmt, columns, repeats, comments = _parse(data, path, fmt, scale)
-    return Qrels(columns, make_source(path, digest, fmt), repeats, comments=comments)
+    return Qrels(columns, make_source(path, digest, fmt), repeats, comments=comments, numbered=True)
 
 
 def _parse(data: bytes, path: str | Path, fmt: str | None, scale: GradeScale) -> tuple[str, JudgmentColumns, int, int]:
@@ -129,7 +129,7 @@ def qrels_from_cells(
     """Judgments given as three text columns (a DataFrame's, say), checked as a file's lines are: row i is line
     i + 1. Raises :class:`InputError` naming ``source.path`` and the row."""
     columns, repeats = _validate(_Cells(query_id, doc_id, grade, None), source.path, scale)
-    return Qrels(columns, source, repeats)
+    return Qrels(columns, source, repeats, numbered=True)  # a frame's row i is its line i + 1
 
 
 @dataclass

@@ -306,7 +306,7 @@ def _evaluate(
     del rows, pq  # the pair keys go: what follows needs the ranked rows and their judgments only
     advance()
 
-    kept = _unjudged_rule(run, settings, u, docs, looked)
+    kept = _unjudged_rule(qrels, run, settings, u, docs, looked)
     empty_known = _index_in(strings(list(run.empty_queries)), pool_query_ids)
     looked.answered[empty_known[empty_known >= 0]] = True  # rule 9: an empty ranking is an answer
     ranked = Ranked(
@@ -520,7 +520,7 @@ class _Kept:
     unjudged_total: np.ndarray
 
 
-def _unjudged_rule(run: Run, settings: Measure, u: _Universe, docs: DocIds, looked: _LookedUp) -> _Kept:
+def _unjudged_rule(qrels: Qrels, run: Run, settings: Measure, u: _Universe, docs: DocIds, looked: _LookedUp) -> _Kept:
     """Rule 6: an unjudged document is an error (*reject*), non-relevant in its place (*zero*) or left out, the
     rows below it moving up (*condense*)."""
     rows, judged_rows = looked.rows, looked.judged_rows
@@ -530,7 +530,7 @@ def _unjudged_rule(run: Run, settings: Measure, u: _Universe, docs: DocIds, look
     n_unjudged = len(rows.sq) - len(judged_rows)
     policy = settings.policies.unjudged
     if n_unjudged and policy is UnjudgedPolicy.REJECT:
-        _refuse_unjudged(run, settings, u, docs, judged_rows, rows.sd, rows.srow, rows.pq)
+        _refuse_unjudged(qrels, run, settings, u, docs, judged_rows, rows.sd, rows.srow, rows.pq)
     if n_unjudged and policy is UnjudgedPolicy.CONDENSE:
         rows = rows.take(judged_rows)
         judged_rows = np.arange(len(rows.sq))
@@ -540,6 +540,7 @@ def _unjudged_rule(run: Run, settings: Measure, u: _Universe, docs: DocIds, look
 
 
 def _refuse_unjudged(
+    qrels: Qrels,
     run: Run,
     settings: Measure,
     u: _Universe,
@@ -549,15 +550,24 @@ def _refuse_unjudged(
     srow: np.ndarray,
     pq: np.ndarray,
 ) -> None:
-    """Rule 6 under *reject*: the first unjudged document of the file, named with its line."""
+    """Rule 6 under *reject*: the first unjudged document of the file, named with its line (and, when its judgment
+    is a negative grade, with that: trec_eval's "pooled, not judged", looked up here, on the error path only)."""
     n_unjudged = len(sd) - len(judged_rows)
     unjudged = np.ones(len(sd), dtype=bool)
     unjudged[judged_rows] = False
     j = int(np.flatnonzero(unjudged)[np.argmin(srow[unjudged])])
     label = _doc_label(run, int(srow[j]), docs, sd[j], settings)
+    query = str(u.queries[pq[j]])
+    in_all = f"{n_unjudged} unjudged document{'s' if n_unjudged != 1 else ''} in all"
+    pooled = qrels.pooled_not_judged(query, _doc_id(docs, sd[j]))
+    if pooled is None:
+        why = f"is not in the judgment pool (unjudged; {in_all})"
+    else:
+        grade, line = pooled
+        where = f"in {qrels.source.path}" if line is None else f"at {qrels.source.path}:{line}"
+        why = f'is in the pool but not judged (grade {grade} {where}, trec_eval\'s "pooled, not judged"; {in_all})'
     raise InputError(
-        f"document {label} for query {u.queries[pq[j]]} is not in the judgment pool "
-        f"(unjudged; {n_unjudged} unjudged document{'s' if n_unjudged != 1 else ''} in all)",
+        f"document {label} for query {query} {why}",
         path=run.source.path,
         line=run.line_of(int(srow[j])),
         hint=choose("unjudged", "zero", "condense"),
@@ -584,8 +594,13 @@ def _cut(qrels: Qrels, run: Run, settings: Measure, k: int, r: Ranked, advance: 
     return Evaluation(settings, k, per_query, per_position, summary, manifest, r.unknown, dropped)
 
 
+def _doc_id(docs: DocIds, code: int) -> str:
+    """The document ID at ``code``, as scored (mapped, under an ID map)."""
+    return str(doc_strings(docs, np.array([code]))[0].as_py())
+
+
 def _doc_label(run: Run, row: int, docs: DocIds, code: int, settings: Measure) -> str:
-    mapped = doc_strings(docs, np.array([code]))[0].as_py()
+    mapped = _doc_id(docs, code)
     if settings.terms.id_map is None:
         return str(mapped)
     original = run.doc_ids(np.array([row]))[0].as_py()

@@ -106,7 +106,7 @@ def test_negative_scale_is_accepted(write, capsys):
     run = write("run.txt", "q1 Q0 A 1 2 s\nq1 Q0 B 2 1 s\n")
     argv = ["score", "--qrels", str(qrels), "--run", str(run), "--scale", "-1..4", "--json"]
     assert main(argv) == 2
-    assert "document A for query q1 is not in the judgment pool" in capsys.readouterr().err
+    assert f"document A for query q1 is in the pool but not judged (grade -1 at {qrels}:1, " in capsys.readouterr().err
     assert main([*argv, "--unjudged", "zero"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["queries"][0]["ndcg"] == pytest.approx((2 / 1.584962500721156) / 2)  # -1 earns no gain

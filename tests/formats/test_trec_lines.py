@@ -29,6 +29,7 @@ from ndcg_desktop.scoring import evaluate
 from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.importing import NegativeGrades, import_judgments, import_run
+from ndcg_desktop.tasks.scoring import score_run
 
 # --- item 14: comment lines ------------------------------------------------------------------------------------
 
@@ -212,12 +213,64 @@ def test_negative_grades_read_as_trec_eval_reads_them_on_every_path(
 
 def test_a_negative_grade_is_unjudged_under_the_default_policy(negative_files: tuple[Path, Path]) -> None:
     qrels, run = negative_files
-    with pytest.raises(InputError, match="document B for query q1 is not in the judgment pool"):
+    with pytest.raises(InputError, match="document B for query q1 is in the pool but not judged \\(grade -1 at "):
         evaluate(
             read_qrels(qrels, scale=GradeScale(-1, 2)),
             read_run(run),
             EvalSettings().under(DataTerms(scale=GradeScale(-1, 2))),
         )
+
+
+# The new user's case (item 4): d2 is in the qrels as -1, so "not in the judgment pool" was untrue. The comment
+# puts d2's judgment on line 3; d9 is in no line of it. Both are unjudged: 2 in all, d2 first in the run.
+POOLED_QRELS = "# round 1\nq1 0 d1 2\nq1 0 d2 -1\nq1 0 d3 1\n"
+POOLED_RUN = "q1 Q0 d1 1 3 r\nq1 Q0 d2 2 2 r\nq1 Q0 d9 3 1 r\n"
+POOLED = 'document d2 for query q1 is in the pool but not judged (grade -1 {where}, trec_eval\'s "pooled, not judged"'
+
+
+def test_a_refused_negative_grade_is_called_pooled_not_judged_on_every_path(tmp_path: Path, capsys) -> None:  # noqa: ANN001
+    """Files, the API (a path and a DataFrame), ``score --project`` and the window's text (located, no hint)."""
+    qrels, run = tmp_path / "neg.qrels", tmp_path / "r.run"
+    qrels.write_text(POOLED_QRELS, encoding="utf-8")
+    run.write_text(POOLED_RUN, encoding="utf-8")
+    pooled = POOLED.format(where=f"at {qrels}:3") + "; 2 unjudged documents in all)"
+    assert main(["score", "--qrels", str(qrels), "--run", str(run), "--scale", "-1..3"]) == 2
+    assert capsys.readouterr().err == f"error: {run}:2: {pooled}; choose --unjudged zero|condense\n"
+
+    api_hint = 'choose unjudged="zero" or unjudged="condense"'
+    with pytest.raises(api.Refused) as refused:
+        api.score(run, qrels, scale="-1..3")
+    assert str(refused.value) == f"{run}:2: {pooled}; {api_hint}"
+    frame = pd.DataFrame({"query_id": ["q1"] * 3, "doc_id": ["d1", "d2", "d3"], "grade": [2, -1, 1]})
+    with pytest.raises(api.Refused) as refused:
+        api.score(run, frame, scale="-1..3")
+    in_frame = POOLED.format(where="at <qrels DataFrame>:2") + "; 2 unjudged documents in all)"
+    assert str(refused.value) == f"{run}:2: {in_frame}; {api_hint}"
+
+    # a project: the stored lines are no file's, so the version is named without a line
+    path = tmp_path / "wide.ndcgproj"
+    with Project.create(path, scale=GradeScale(-1, 3), annotator="tester") as project:
+        import_judgments(project, qrels, annotator="tester")
+        freeze_draft(project, annotator="tester")
+        import_run(project, run, name="r", annotator="tester")
+        stored = POOLED.format(where="in wide.ndcgproj pool v1") + "; 2 unjudged documents in all)"
+        with pytest.raises(InputError) as caught:
+            score_run(project, "r", 1, EvalSettings(), 10)
+        assert caught.value.located() == f"r.run:2: {stored}"  # what the window shows (a stored run's file name)
+    assert main(["score", "--project", str(path), "--run-name", "r"]) == 2
+    assert capsys.readouterr().err == f"error: r.run:2: {stored}; choose --unjudged zero|condense\n"
+
+
+def test_an_unjudged_document_in_no_line_keeps_its_words(tmp_path: Path, capsys) -> None:  # noqa: ANN001
+    """Only the first document named decides: d9 (in no judgment) before d2 (-1) is refused as before."""
+    qrels, run = tmp_path / "neg.qrels", tmp_path / "r.run"
+    qrels.write_text(POOLED_QRELS, encoding="utf-8")
+    run.write_text("q1 Q0 d9 1 3 r\nq1 Q0 d2 2 2 r\n", encoding="utf-8")
+    assert main(["score", "--qrels", str(qrels), "--run", str(run), "--scale", "-1..3"]) == 2
+    assert capsys.readouterr().err == (
+        f"error: {run}:1: document d9 for query q1 is not in the judgment pool "
+        "(unjudged; 2 unjudged documents in all); choose --unjudged zero|condense\n"
+    )
 
 
 def test_a_query_whose_lines_are_all_negative_stays_in_the_pool(tmp_path: Path) -> None:

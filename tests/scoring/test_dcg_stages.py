@@ -171,7 +171,7 @@ def test_judged_rows_are_the_ones_in_their_querys_universe():
     assert judged_rows.tolist() == [1, 2]  # C and A, not E
     assert pool_did.take(pa.array(judged_hit)).to_pylist() == ["C", "A"]
     with pytest.raises(InputError, match=r"document E for query q1 is not in the judgment pool \(unjudged; 1 "):
-        ndcg._refuse_unjudged(run, measure(), u, docs, judged_rows, rows.d, rows.row, pq)
+        ndcg._refuse_unjudged(in_memory(case)[0], run, measure(), u, docs, judged_rows, rows.d, rows.row, pq)
 
 
 def test_the_unjudged_rule_keeps_zeroes_or_condenses_the_rows_after_the_lookup():
@@ -190,7 +190,8 @@ def test_the_unjudged_rule_keeps_zeroes_or_condenses_the_rows_after_the_lookup()
         [1, 1],
         [1, 3, 4],
     )
-    zero = ndcg._unjudged_rule(run, measure(unjudged="zero"), u, docs, looked)
+    qrels = in_memory(case)[0]  # the pool, for a refusal to look up a negative grade in
+    zero = ndcg._unjudged_rule(qrels, run, measure(unjudged="zero"), u, docs, looked)
     assert (zero.judged_rows.tolist(), zero.judged_q.tolist(), zero.judged_pos.tolist()) == (
         [1, 3, 4],
         [0, 0, 1],
@@ -198,7 +199,7 @@ def test_the_unjudged_rule_keeps_zeroes_or_condenses_the_rows_after_the_lookup()
     )
     assert (zero.returned.tolist(), zero.unjudged_total.tolist(), len(zero.rows.sq)) == ([4, 1], [2, 0], 5)
     run, u, docs, looked = looked_up(measure(unjudged="condense"))
-    condensed = ndcg._unjudged_rule(run, measure(unjudged="condense"), u, docs, looked)
+    condensed = ndcg._unjudged_rule(qrels, run, measure(unjudged="condense"), u, docs, looked)
     assert (condensed.rows.srow.tolist(), condensed.judged_rows.tolist(), condensed.rows.starts.tolist()) == (
         [1, 3, 4],
         [0, 1, 2],
@@ -211,4 +212,4 @@ def test_the_unjudged_rule_keeps_zeroes_or_condenses_the_rows_after_the_lookup()
     )  # positions and counts as returned; the rows scored close up (rule 6)
     run, u, docs, looked = looked_up(measure())
     with pytest.raises(InputError, match=r"document E for query q1 is not in the judgment pool \(unjudged; 2 "):
-        ndcg._unjudged_rule(run, measure(), u, docs, looked)
+        ndcg._unjudged_rule(qrels, run, measure(), u, docs, looked)

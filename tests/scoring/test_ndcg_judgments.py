@@ -246,7 +246,7 @@ def test_negative_grades_are_in_the_pool_not_judged(tmp_path: Path) -> None:
     qrels_text, run_text = "q1 0 A -1\nq1 0 B 2\nq1 0 C 0\n", "q1 Q0 A 0 2 t\nq1 Q0 B 0 1 t\n"
     qrels, run = trec_files(tmp_path, qrels_text, run_text)
     assert qrels.unjudged_in_pool == 1
-    with pytest.raises(InputError, match="document A for query q1 is not in the judgment pool"):
+    with pytest.raises(InputError, match=r"document A for query q1 is in the pool but not judged \(grade -1 at "):
         evaluate(qrels, run, measure(scale=SCALE), 2)
     pool = {"q1": {"A": -1, "B": 2, "C": 0}}
     ranked = {"q1": {"A": 2.0, "B": 1.0}}
