@@ -283,31 +283,36 @@ class Project:
         version: int | None = None,
         k: CutoffsAsked = DEFAULT_K,
         order: str | None = None,
+        id_map: str | None = None,
+        id_map_file: str | os.PathLike[str] | None = None,
         residual_from: int | None = None,
         **choices: str,
     ) -> Scored:
         """Score a run against a frozen version (the latest by default), as ``ndcg score --project --json`` does
         (nothing recorded); the manifest names the version (``pool_version``, ``pool_hash``).
 
-        ``run``: a stored run's name (it keeps the reading it was imported with: no ``ties`` or ``order``), or a
-        run not stored (a DataFrame, a dict of dicts, a file given as a ``pathlib.Path``), read as :func:`score`
-        reads it. The scale is the version's. ``residual_from`` (``--residual-from``, a stored run only) scores
-        residually: every document judged in that earlier frozen version is removed, per query, from the run and
-        from the judgments first; the manifest's ``residual`` says what was removed."""
+        ``run``: a stored run's name (it keeps the reading it was imported with: an ``order``, ``ties``, ``id_map``
+        or ``id_map_file`` other than its own is refused), or a run not stored (a DataFrame, a dict of dicts, a
+        file given as a ``pathlib.Path``), read as :func:`score` reads it. The scale is the version's.
+        ``residual_from`` (``--residual-from``, a stored run only) scores residually: every document judged in
+        that earlier frozen version is removed, per query, from the run and from the judgments first; the
+        manifest's ``residual`` says what was removed."""
         with _refusals():
             _expect_version(version)
             _expect_residual(residual_from)
             _expect_text(order=order)
             ks, several = _cutoffs(k)
-            settings, terms = _settings(None, choices, None, None)  # a given run's reading; the version's scale
+            settings, terms = _settings(None, choices, id_map, id_map_file)  # a run's reading; the version's scale
             if isinstance(run, str):
-                for given in ("ties", "order"):
-                    if given in choices or (given == "order" and order is not None):
-                        raise InputError(
-                            f"a stored run keeps the reading it was imported with; {given} is for run files, "
-                            "DataFrames and dicts"
-                        )
-                evaluations = self._reader.score_at(run, version, settings, ks, residual_from=residual_from)
+                _order(order)  # one of the orders' names, as for a file
+                evaluations = self._reader.score_at(
+                    run,
+                    version,
+                    settings,
+                    ks,
+                    residual_from=residual_from,
+                    **_reading_asked(order, choices, terms),
+                )
             else:
                 if not (_is_frame(run) or isinstance(run, Mapping | os.PathLike)):
                     raise InputError(
@@ -336,25 +341,26 @@ class Project:
         detect: float = 0.02,
         scale: str | None = None,
         residual_from: int | None = None,
+        order: str | None = None,
+        id_map: str | None = None,
+        id_map_file: str | os.PathLike[str] | None = None,
         **choices: str,
     ) -> Compared:
         """Compare stored runs against a frozen version (the latest by default), as ``ndcg compare --project
-        --json`` does: the same tables and manifest. Each run keeps the reading it was imported with; the scale is
-        the version's (another ``scale`` is refused); ``residual_from`` as ``--residual-from``."""
+        --json`` does: the same tables and manifest. Each run keeps the reading it was imported with (an
+        ``order``, ``ties``, ``id_map`` or ``id_map_file`` other than a run's own is refused, naming it); the scale
+        is the version's (another ``scale`` is refused); ``residual_from`` as ``--residual-from``."""
         with _refusals():
             _expect_version(version)
             _expect_residual(residual_from)
-            _expect_text(baseline=baseline, scale=scale)
+            _expect_text(baseline=baseline, scale=scale, order=order)
             if isinstance(run_names, str) or not isinstance(run_names, Sequence):
                 raise InputError(f"run_names is a list of stored runs' names, not {_kind(run_names)}")
             for name in run_names:
                 _expect_name(name)
-            if "ties" in choices:
-                raise InputError(
-                    "a stored run keeps the reading it was imported with; ties is for run files, DataFrames and dicts"
-                )
             ks, _several = _cutoffs(k)
-            settings, _ = _settings(None, choices, None, None)  # the runs bring their readings, the version its scale
+            settings, terms = _settings(None, choices, id_map, id_map_file)  # the version brings its scale
+            _order(order)
             stats = _stats(test, correction, alpha, resamples, seed, ci, detect)
             result = self._reader.compare(
                 list(run_names),
@@ -365,6 +371,7 @@ class Project:
                 baseline=baseline,
                 scale=scale,
                 residual_from=residual_from,
+                **_reading_asked(order, choices, terms),
             )
         return _compared(result)
 
@@ -502,6 +509,11 @@ def _stats(
         ci_method=ci,  # type: ignore[arg-type]
         detect=detect,
     )
+
+
+def _reading_asked(order: str | None, choices: dict[str, str], terms: DataTerms) -> dict[str, Any]:
+    """What was asked of a stored run's reading, None for what was not: the task refuses another than its own."""
+    return {"order": order, "ties": choices.get("ties"), "id_map": terms.id_map}
 
 
 def _order(order: str | None) -> Any:

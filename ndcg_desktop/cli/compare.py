@@ -9,7 +9,15 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ndcg_desktop.cli.json_out import json_text
-from ndcg_desktop.cli.options import add_policy_options, cutoffs_of, decimal_number, settings_of, terms_of, whole_number
+from ndcg_desktop.cli.options import (
+    add_policy_options,
+    cutoffs_of,
+    decimal_number,
+    id_map_of,
+    settings_of,
+    terms_of,
+    whole_number,
+)
 from ndcg_desktop.domain import Cutoffs, InputError
 from ndcg_desktop.domain.choices import DEFAULT_K
 from ndcg_desktop.formats.choices import ORDER_CHOICES
@@ -158,10 +166,6 @@ def _compare_project(args: argparse.Namespace, ks: Cutoffs, stats: Any) -> RunsC
 
     if args.qrels or args.runs or not args.run_names:
         raise InputError("with --project, name the stored runs with --run-names (and give no --qrels or --runs)")
-    given = (("--order", args.order), ("--ties", args.ties), ("--id-map", args.id_map))
-    for option, value in (*given, ("--id-map-file", args.id_map_file)):
-        if value is not None:
-            raise InputError(f"a stored run keeps the reading it was imported with; {option} is for run files")
     base = settings_of(args)  # the policies; the runs bring their readings and the version its scale
     with Project.open(args.project, read_only=True) as project:  # nothing is recorded: reading is enough
         return compare_stored(
@@ -174,6 +178,9 @@ def _compare_project(args: argparse.Namespace, ks: Cutoffs, stats: Any) -> RunsC
             baseline=args.baseline,
             scale=args.scale,
             residual_from=args.residual_from,
+            order=args.order,  # each run's own reading, else refused naming the run
+            ties=args.ties,
+            id_map=id_map_of(args),
         )
 
 

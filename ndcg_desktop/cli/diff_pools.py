@@ -7,7 +7,7 @@ import sys
 from typing import Any
 
 from ndcg_desktop.cli.json_out import json_text
-from ndcg_desktop.cli.options import add_k_option, add_policy_options, settings_of, whole_number
+from ndcg_desktop.cli.options import add_k_option, add_policy_options, id_map_of, settings_of, whole_number
 
 
 def add_diff_pools_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -48,13 +48,22 @@ def run_diff_pools(args: argparse.Namespace) -> int:
     from ndcg_desktop.tasks.pool_diff import diff_pools
     from ndcg_desktop.tasks.project import Project
 
-    for option in ("order", "ties", "id_map", "id_map_file", "qrels_format", "run_format", "scale"):
+    for option in ("qrels_format", "run_format", "scale"):
         if getattr(args, option) is not None:
             raise InputError(f"--{option.replace('_', '-')} does not apply here: stored runs keep their reading")
     with Project.open(args.project, read_only=True) as project:
         base = settings_of(args)  # the policies; the versions bring their scales and the runs their readings
         diff = diff_pools(
-            project, args.v1, args.v2, base, args.k, shared_queries=args.shared_queries, iterations=args.show_iteration
+            project,
+            args.v1,
+            args.v2,
+            base,
+            args.k,
+            shared_queries=args.shared_queries,
+            iterations=args.show_iteration,
+            order=args.order,  # every run's own reading, else refused naming the run
+            ties=args.ties,
+            id_map=id_map_of(args),
         )
     if args.json:
         document = {

@@ -103,9 +103,6 @@ def _pool(args: argparse.Namespace) -> Any:
     if args.project:
         if args.qrels or args.runs or not args.run_names:
             raise InputError("with --project, name the stored runs with --run-names (and give no --qrels or --runs)")
-        for option, value in (("--order", args.order), ("--ties", args.ties)):
-            if value is not None:
-                raise InputError(f"a stored run keeps the reading it was imported with; {option} is for run files")
         return None
     if not (args.qrels and args.runs):
         raise InputError("give --qrels FILE and --runs FILE FILE ... (or --project PROJECT --run-names NAME ...)")
@@ -143,7 +140,10 @@ def _run(args: argparse.Namespace, study: Any) -> Any:
     with Project.open(args.project, read_only=True) as project:
         frozen_version(project, args.pool_version, check=False)  # a missing version is refused before the runs
         base = settings_of(_with_defaults(args))  # the version brings its scale and each run its reading
-        return study(pool_runs_from_project(project, args.run_names, args.pool_version, base), base)
+        pool = pool_runs_from_project(
+            project, args.run_names, args.pool_version, base, order=args.order, ties=args.ties
+        )  # each run's own reading (another is refused naming the run)
+        return study(pool, base)
 
 
 def _split(text: str, option: str) -> list[str]:

@@ -16,6 +16,7 @@ import pandas as pd
 import pyarrow as pa
 
 from ndcg_desktop.domain import Cutoffs, DataTerms, EvalSettings, GradeScale, InputError, Qrels, Run
+from ndcg_desktop.domain.chunks import IdMap
 from ndcg_desktop.formats.frames import qrels_from_frame
 from ndcg_desktop.scoring import Evaluation
 from ndcg_desktop.scoring.stats import StatsSettings
@@ -23,7 +24,14 @@ from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.advice import frozen_version
 from ndcg_desktop.tasks.agreement import AgreementResult, load_agreement
 from ndcg_desktop.tasks.comparing import RunsComparison, compare_stored
-from ndcg_desktop.tasks.scoring import ScoredRun, score_given_run, score_run, score_run_at, version_record
+from ndcg_desktop.tasks.scoring import (
+    ScoredRun,
+    check_readings,
+    score_given_run,
+    score_run,
+    score_run_at,
+    version_record,
+)
 
 _VERSION_COLUMNS = ["version", "state", "parent", "scale", "labels", "created_at", "created_by", "frozen_at"]
 _VERSION_COLUMNS += ["frozen_by", "hash", "guidelines_sha256"]
@@ -135,10 +143,21 @@ class ProjectReader:
         return frame
 
     def score(
-        self, run_name: str, version: int | None, settings: EvalSettings, k: int, *, residual_from: int | None = None
+        self,
+        run_name: str,
+        version: int | None,
+        settings: EvalSettings,
+        k: int,
+        *,
+        residual_from: int | None = None,
+        order: str | None = None,
+        ties: str | None = None,
+        id_map: IdMap | None = None,
     ) -> ScoredRun:
         """Score a stored run at ``k`` against a frozen version (the latest when None), as ``ndcg score --project``
-        does (``residual_from``: ``--residual-from``), recording nothing."""
+        does (``residual_from``: ``--residual-from``; another reading than the run's own is refused:
+        :func:`.scoring.check_readings`), recording nothing."""
+        check_readings(self._project, [run_name], order=order, ties=ties, id_map=id_map)
         return score_run(self._project, run_name, version, settings, k, record=False, residual_from=residual_from)
 
     def score_at(
@@ -149,8 +168,12 @@ class ProjectReader:
         ks: Cutoffs,
         *,
         residual_from: int | None = None,
+        order: str | None = None,
+        ties: str | None = None,
+        id_map: IdMap | None = None,
     ) -> list[Evaluation]:
         """:meth:`score` at every K of ``ks``, the run ordered once (as ``ndcg compare --project`` scores it)."""
+        check_readings(self._project, [run_name], order=order, ties=ties, id_map=id_map)
         scored = score_run_at(self._project, run_name, version, settings, ks, residual_from=residual_from)
         return [scored[k].evaluation for k in ks]
 
@@ -174,9 +197,12 @@ class ProjectReader:
         baseline: str | None = None,
         scale: str | None = None,
         residual_from: int | None = None,
+        order: str | None = None,
+        ties: str | None = None,
+        id_map: IdMap | None = None,
     ) -> RunsComparison:
         """Stored runs compared against a frozen version, as ``ndcg compare --project`` compares them
-        (``residual_from``: ``--residual-from``)."""
+        (``residual_from``: ``--residual-from``; ``order``, ``ties``, ``id_map``: each run's own, else refused)."""
         return compare_stored(
             self._project,
             run_names,
@@ -187,6 +213,9 @@ class ProjectReader:
             baseline=baseline,
             scale=scale,
             residual_from=residual_from,
+            order=order,
+            ties=ties,
+            id_map=id_map,
         )
 
     def agreement(self, version: int | None, settings: EvalSettings, k: int) -> AgreementResult:

@@ -38,6 +38,7 @@ import pandas as pd
 
 from ndcg_desktop import __version__
 from ndcg_desktop.domain import Cutoffs, EvalSettings, GradeScale, InputError, Measure, UnjudgedPolicy
+from ndcg_desktop.domain.chunks import IdMap
 from ndcg_desktop.domain.data import OrderKind, Run
 from ndcg_desktop.domain.manifest import JsonObject
 from ndcg_desktop.domain.progress import Progress
@@ -62,7 +63,13 @@ from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.advice import frozen_version
 from ndcg_desktop.tasks.compare_inputs import given_run_names, run_names_of
 from ndcg_desktop.tasks.files import Judgments, Ranking, read_judgments, read_ranking
-from ndcg_desktop.tasks.scoring import ScoredRun, evaluate_with_bounds, score_run_at, version_to_score
+from ndcg_desktop.tasks.scoring import (
+    ScoredRun,
+    check_readings,
+    evaluate_with_bounds,
+    score_run_at,
+    version_to_score,
+)
 
 _AtEachK = tuple[dict[int, Evaluation], dict[int, pd.DataFrame]]  # a run's evaluations and bounds by K
 ROUNDED_TO = TOLERANCE  # every paired test takes b - a rounded to this (scoring.stats.paired_differences)
@@ -326,10 +333,16 @@ def compare_stored(
     baseline: str | None = None,
     scale: str | None = None,
     residual_from: int | None = None,
+    order: str | None = None,
+    ties: str | None = None,
+    id_map: IdMap | None = None,
 ) -> RunsComparison:
     """``ndcg compare --project``: stored runs against a frozen version (the latest when None), whose scale is the
-    scale (another one asked, ``scale``, is refused: :func:`~ndcg_desktop.tasks.scoring.version_to_score`); the
-    command line and the Python API's ``Project.compare`` both call this. ``residual_from``: ``--residual-from``."""
+    scale (another one asked, ``scale``, is refused: :func:`~ndcg_desktop.tasks.scoring.version_to_score`), each
+    run read as it was imported (another ``order``, ``ties`` or ``id_map`` asked is refused:
+    :func:`~ndcg_desktop.tasks.scoring.check_readings`); the command line and the Python API's ``Project.compare``
+    both call this. ``residual_from``: ``--residual-from``."""
+    check_readings(project, run_names, order=order, ties=ties, id_map=id_map)
     version = version_to_score(project, pool_version, scale=scale)
     return compare_project(
         project,

@@ -19,6 +19,7 @@ import pandas as pd
 from ndcg_desktop import __version__
 from ndcg_desktop.domain import DataTerms, EvalSettings, InputError, Measure
 from ndcg_desktop.domain.choices import DEFAULT_K
+from ndcg_desktop.domain.chunks import IdMap
 from ndcg_desktop.domain.manifest import JsonObject
 from ndcg_desktop.domain.natural import natural_key
 from ndcg_desktop.domain.progress import IsCancelled, Progress
@@ -26,7 +27,7 @@ from ndcg_desktop.domain.settings import grade_label
 from ndcg_desktop.scoring import Cancelled
 from ndcg_desktop.store import PoolVersion, Project
 from ndcg_desktop.tasks.advice import frozen_version
-from ndcg_desktop.tasks.scoring import NotScored, load_inputs, not_scored, score_run
+from ndcg_desktop.tasks.scoring import NotScored, check_readings, load_inputs, not_scored, score_run
 
 
 @dataclass
@@ -116,6 +117,9 @@ def diff_pools(
     cancelled: IsCancelled | None = None,
     shared_queries: bool = False,
     iterations: bool = False,
+    order: str | None = None,
+    ties: str | None = None,
+    id_map: IdMap | None = None,
 ) -> PoolDiff:
     """Compare frozen pool versions ``a`` and ``b`` (each proves its hash as it is read), the runs scored at ``k``.
 
@@ -125,9 +129,12 @@ def diff_pools(
     means are over the queries both versions judge (a campaign's later version adds topics: without it the change
     of a mean mixes new topics with new judgments). ``iterations``: an item whose grade stayed but whose iteration
     (its round) changed is a change too (``iteration``), counted per query in an ``iteration`` column.
+    ``order``, ``ties``, ``id_map``: accepted when every stored run's own, else refused naming the run
+    (:func:`~ndcg_desktop.tasks.scoring.check_readings`).
     """
     if a == b:
         raise InputError(f"give two different pool versions, not {a} twice")
+    check_readings(project, [info.name for info in project.runs.all()], order=order, ties=ties, id_map=id_map)
     version_a, version_b = frozen_version(project, a), frozen_version(project, b)
     # The scale shown is the versions' (scoring takes each one's own, and each run its reading).
     settings = base.under(DataTerms(version_b.scale))

@@ -18,6 +18,7 @@ import pandas as pd
 
 from ndcg_desktop import __version__
 from ndcg_desktop.domain import EvalSettings, InputError, Measure, Qrels, Run
+from ndcg_desktop.domain.chunks import IdMap
 from ndcg_desktop.domain.data import OrderKind, Source
 from ndcg_desktop.domain.manifest import JsonObject
 from ndcg_desktop.domain.natural import natural_key
@@ -29,6 +30,7 @@ from ndcg_desktop.store import Project
 from ndcg_desktop.tasks.advice import frozen_version
 from ndcg_desktop.tasks.compare_inputs import given_run_names, run_names_of
 from ndcg_desktop.tasks.files import Judgments, Ranking, read_judgments, read_ranking
+from ndcg_desktop.tasks.scoring import check_readings
 
 
 @dataclass
@@ -102,14 +104,23 @@ def pool_runs_from_files(
 
 
 def pool_runs_from_project(
-    project: Project, run_names: Sequence[str], pool_version: int | None, base: EvalSettings
+    project: Project,
+    run_names: Sequence[str],
+    pool_version: int | None,
+    base: EvalSettings,
+    *,
+    order: str | None = None,
+    ties: str | None = None,
+    id_map: IdMap | None = None,
 ) -> PoolRuns:
     """A project's frozen version (the latest when None) as the oracle, proven (rule 15), and its stored runs,
-    each read the way it was imported."""
+    each read the way it was imported (another ``order``, ``ties`` or ``id_map`` asked is refused:
+    :func:`~ndcg_desktop.tasks.scoring.check_readings`)."""
     if len(run_names) < 2:
         raise InputError("a pooling study needs at least two runs")
     if len(set(run_names)) != len(run_names):
         raise InputError("each run may be named once")
+    check_readings(project, run_names, order=order, ties=ties, id_map=id_map)
     version = frozen_version(project, pool_version, check=False)
     oracle = project.pools.qrels(version.version, team=False)  # proves the judgments it reads
     project.pools.prove_team(version.version)

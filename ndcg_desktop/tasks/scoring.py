@@ -13,7 +13,7 @@ what was removed.
 from __future__ import annotations
 
 import shlex
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -35,6 +35,7 @@ from ndcg_desktop.domain import (
 )
 from ndcg_desktop.domain.choices import DEFAULT_K
 from ndcg_desktop.domain.chunks import ChunkMap, IdMap
+from ndcg_desktop.domain.errors import terminal_safe
 from ndcg_desktop.domain.progress import IsCancelled, Progress
 from ndcg_desktop.formats.choices import ORDER_CHOICES
 from ndcg_desktop.scoring import Evaluation, evaluate
@@ -290,37 +291,74 @@ def stored_run_to_score(
     id_map: IdMap | None = None,
     scale: str | None = None,
 ) -> StoredRunToScore:
-    """The stored run and version ``ndcg score --project`` scores. Import time owns a stored run's reading:
-    another order (``score``, ``rank``, ``file``), tie policy or ID map asked is refused, saying to import the run
-    again that way under another name (its own is taken); so is a scale the version does not use
-    (:func:`version_to_score`)."""
+    """The stored run and version ``ndcg score --project`` scores: the reading asked must be the run's own
+    (:func:`check_readings`), the scale the version's (:func:`version_to_score`)."""
+    check_readings(project, [run_name], order=order, ties=ties, id_map=id_map)
     info = project.runs.run_info(run_name)
-    reading = info.reading
-    named_order = {kind: name for name, kind in ORDER_CHOICES.items()}[reading.order]
-    asked = (
-        ("--order", order, named_order),
-        ("--ties", ties, reading.ties.value),
-        ("--id-map", id_map, reading.id_map),
-    )
-    for option, wanted, stored in asked:
-        if wanted is not None and wanted != stored:
-            raise InputError(
-                f"run {info.name} was imported {_reading(option, stored)}; "
-                f"import it again under another --name with {_shown(option, wanted)} to score it that way"
-            )
     return StoredRunToScore(info, version_to_score(project, pool_version, scale=scale, check=False))
 
 
-def _reading(option: str, value: object) -> str:
-    """How a run was imported: ``with --ties docid-desc``, ``without an ID map``."""
-    return "without an ID map" if value is None else f"with {_shown(option, value)}"
+def check_readings(
+    project: Project,
+    run_names: Iterable[str],
+    *,
+    order: str | None = None,
+    ties: str | None = None,
+    id_map: IdMap | None = None,
+) -> None:
+    """Import time owns a stored run's reading: an order (``score``, ``rank``, ``file``), tie policy or ID map asked
+    of stored runs is accepted when it is each run's own (it changes nothing), else refused naming the first run
+    read otherwise and saying to import it again that way. One check for every path that scores stored runs
+    (``score``, ``compare`` and the pool studies from ``--project``, ``diff-pools``, the Python API's ``Project``):
+    each passes what it was given, None for what was not."""
+    if order is None and ties is None and id_map is None:
+        return  # nothing asked: no run is looked up before it is scored
+    named_orders = {kind: name for name, kind in ORDER_CHOICES.items()}
+    for name in run_names:
+        info = project.runs.run_info(name)
+        reading = info.reading
+        asked = (
+            ("--order", order, named_orders[reading.order]),
+            ("--ties", ties, reading.ties.value),
+            ("--id-map", id_map, reading.id_map),
+        )
+        for option, wanted, stored in asked:
+            if wanted is not None and wanted != stored:
+                raise ReadingRefused(info.name, option, stored, wanted)
 
 
-def _shown(option: str, value: object) -> str:
+class ReadingRefused(InputError):
+    """Another reading asked of a stored run (:func:`check_readings`): the command line's message names its
+    options, the Python API's its keywords (``ties="docid-asc"``, not ``--ties docid-asc``)."""
+
+    def __init__(self, run_name: str, option: str, stored: object, wanted: object) -> None:
+        self.python = _refusal(
+            run_name, stored, wanted, lambda value: _shown(option, value, keyword=True), "another name"
+        )
+        super().__init__(_refusal(run_name, stored, wanted, lambda value: _shown(option, value), "another --name"))
+
+    def worded(self, front: str) -> str:
+        return terminal_safe(self.python) if front == "python" else super().worded(front)  # as located() is
+
+
+def _refusal(run_name: str, stored: object, wanted: object, shown: Callable[[object], str], name: str) -> str:
+    """``run x was imported without an ID map; import it again under another --name with --id-map '#' ...``: its
+    own name is taken, so the run comes in again under another (``name``: how the front says so)."""
+    imported = "without an ID map" if stored is None else f"with {shown(stored)}"
+    again = f"import it again under {name} with {shown(wanted)} to score it that way"
+    return f"run {run_name} was imported {imported}; {again}"
+
+
+def _shown(option: str, value: object, *, keyword: bool = False) -> str:
     """An option as it is typed in a shell: ``--ties docid-asc``, ``--id-map '#'`` (unquoted, ``#`` starts a
-    comment), ``--id-map-file chunks.jsonl (sha256 …)``."""
+    comment), ``--id-map-file chunks.jsonl (sha256 …)``; as a keyword: ``ties="docid-asc"``,
+    ``id_map_file="chunks.jsonl" (sha256 …)``."""
     if isinstance(value, ChunkMap):
+        if keyword:
+            return f'id_map_file="{value.source}"{value.label().removeprefix(value.source)}'
         return f"--id-map-file {value.label(quote=shlex.quote)}"
+    if keyword:
+        return f'{option.removeprefix("--").replace("-", "_")}="{value}"'
     return f"{option} {shlex.quote(str(value))}"
 
 

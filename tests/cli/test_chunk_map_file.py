@@ -92,6 +92,36 @@ def test_stored_with_the_run_and_scored_from_the_project(tmp_path, files, write,
     assert "IDs mapped by chunks.jsonl (sha256 " in capsys.readouterr().out
 
 
+def test_compare_project_and_the_api_take_the_stored_map_and_refuse_another(tmp_path, files, write, capsys):
+    from ndcg_desktop import api
+
+    qrels, run, chunks = files
+    path = tmp_path / "p.ndcgproj"
+    assert main(["init", str(path)]) == 0
+    assert main(["import-qrels", str(path), str(qrels)]) == 0
+    assert main(["freeze", str(path)]) == 0
+    for name in ("rag", "rag2"):
+        assert main(["import-run", str(path), str(run), "--name", name, "--id-map-file", str(chunks)]) == 0
+    other = write("other.jsonl", MAP.replace('"D"', '"A"'))
+    compare = ["compare", "--project", str(path), "--run-names", "rag", "rag2", "--k", "2", "--json"]
+    assert main([*compare, "--id-map-file", str(chunks)]) == 0  # the map both were imported with
+    capsys.readouterr()
+    assert main([*compare, "--id-map-file", str(other)]) == 2
+    mine, theirs = (hashlib.sha256(f.read_bytes()).hexdigest()[:12] for f in (chunks, other))
+    assert capsys.readouterr().err.strip() == (
+        f"error: run rag was imported with --id-map-file chunks.jsonl (sha256 {mine}…); "
+        f"import it again under another --name with --id-map-file other.jsonl (sha256 {theirs}…) to score it that way"
+    )
+    with api.open_project(path) as project:
+        assert project.score("rag", k=2, id_map_file=chunks).mean == pytest.approx(NDCG, abs=1e-12)
+        with pytest.raises(api.Refused) as refused:
+            project.compare(["rag", "rag2"], k=2, id_map_file=other)
+        assert str(refused.value) == (
+            f'run rag was imported with id_map_file="chunks.jsonl" (sha256 {mine}…); '
+            f'import it again under another name with id_map_file="other.jsonl" (sha256 {theirs}…) to score it that way'
+        )
+
+
 def test_settings_text_names_the_map_and_round_trips():
     chunk_map = ChunkMap("chunks.jsonl", "ab" * 32, (("c7", "B"),))
     settings = EvalSettings().under(DataTerms(id_map=chunk_map))
