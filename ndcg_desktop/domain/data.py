@@ -128,19 +128,18 @@ class Qrels:
         """The negative grade of ``doc_id`` for ``query_id`` and its line (None when not :attr:`numbered`), or None
         when it has none: what lets a refusal say "in the pool, not judged" (a scan of the rows, on errors only)."""
         import numpy as np
-        import pyarrow.compute as pc
 
-        from ndcg_desktop.domain.arrays import to_arrow, to_numpy  # not pa.array: it imports pandas (issue 37)
+        from ndcg_desktop.domain.arrays import to_arrow  # not pa.array or a Python scalar: they import pandas
 
         read = self.as_read
-        code = pc.index(read.queries, query_id).as_py()  # -1: no row of the query
-        rows = np.flatnonzero((read.grade < 0) & (read.q == code))
-        if code < 0 or not len(rows):
+        queries = read.queries.to_pylist()  # the distinct queries: few, and this is the error path
+        if query_id not in queries:
             return None
-        same = np.flatnonzero(to_numpy(pc.equal(read.doc_ids.take(to_arrow(rows)), doc_id)))
-        if not len(same):
+        rows = np.flatnonzero((read.grade < 0) & (read.q == queries.index(query_id)))
+        docs = read.doc_ids.take(to_arrow(rows)).to_pylist() if len(rows) else []
+        if doc_id not in docs:
             return None
-        row = int(rows[same[0]])
+        row = int(rows[docs.index(doc_id)])
         return int(read.grade[row]), int(read.lines()[row]) if self.numbered else None
 
     @property
