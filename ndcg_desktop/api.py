@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -142,7 +142,7 @@ def score(
         ks, several = _cutoffs(k)
         frozen = _frozen(qrels, scale)
         grades = frozen.scale if frozen is not None else scale
-        policies, terms = _settings(grades, choices, id_map, id_map_file)
+        policies, terms = _settings(grades, choices, id_map, id_map_file, score)
         ordered = _order(order)
         judgments = frozen.qrels if frozen is not None else _judgments(qrels, terms.scale)
         evaluations = score_files_at(
@@ -194,7 +194,7 @@ def compare(
         ks, _several = _cutoffs(k)
         frozen = _frozen(qrels, scale)
         grades = frozen.scale if frozen is not None else scale
-        policies, terms = _settings(grades, choices, id_map, id_map_file)
+        policies, terms = _settings(grades, choices, id_map, id_map_file, compare)
         stats = _stats(test, correction, alpha, resamples, seed, ci, detect)
         ordered = _order(order)
         names: list[str] | None = None
@@ -209,9 +209,10 @@ def compare(
             given = list(runs)
             if any(_is_frame(run) or isinstance(run, Mapping) for run in given):
                 raise InputError("name each DataFrame or dict run: give a dict of name -> run")
+        labels = [f"runs[{name!r}]" for name in names] if names else [f"runs[{i}]" for i in range(len(given))]
         result = compare_files(
             frozen.qrels if frozen is not None else _judgments(qrels, terms.scale),
-            [_ranking(run, ordered) for run in given],
+            [_ranking(run, ordered, label) for label, run in zip(labels, given, strict=True)],
             ks,
             policies.under(terms),
             stats,
@@ -240,6 +241,7 @@ class Project:
         with _refusals():
             if not isinstance(path, str | os.PathLike):
                 raise InputError(f"a project is a file path, not {_kind(path)}")
+            _expect_path(path=path)
             self._reader: ProjectReader = ProjectReader(Path(path))
 
     def close(self) -> None:
@@ -302,7 +304,8 @@ class Project:
             _expect_residual(residual_from)
             _expect_text(order=order)
             ks, several = _cutoffs(k)
-            settings, terms = _settings(None, choices, id_map, id_map_file)  # a run's reading; the version's scale
+            # a given run's reading (a stored run's is checked against its own); the version's scale
+            settings, terms = _settings(None, choices, id_map, id_map_file, Project.score)
             if isinstance(run, str):
                 _order(order)  # one of the orders' names, as for a file
                 evaluations = self._reader.score_at(
@@ -359,7 +362,7 @@ class Project:
             for name in run_names:
                 _expect_name(name)
             ks, _several = _cutoffs(k)
-            settings, terms = _settings(None, choices, id_map, id_map_file)  # the version brings its scale
+            settings, terms = _settings(None, choices, id_map, id_map_file, Project.compare)  # the version: scale
             _order(order)
             stats = _stats(test, correction, alpha, resamples, seed, ci, detect)
             result = self._reader.compare(
@@ -386,7 +389,9 @@ class Project:
             ks, several = _cutoffs(k)
             if several:
                 raise InputError("agreement takes one cut-off k")
-            result = self._reader.agreement(version, _settings(None, choices, None, None)[0], ks[0])  # the policies
+            result = self._reader.agreement(
+                version, _settings(None, choices, None, None, Project.agreement)[0], ks[0]
+            )  # the policies
             tables: dict[str, Any] = {name.removesuffix(".csv"): t for name, t in agreement_tables(result).items()}
         return tables | {"manifest": result.manifest()}
 
@@ -427,6 +432,21 @@ def _expect_text(**given: object) -> None:
             raise InputError(f"{name} must be a string, not {_kind(value)}")
 
 
+def _expect_path(**given: object) -> None:
+    """An empty text names no file: refused naming the argument, not as the folder it would open."""
+    for name, value in given.items():
+        if isinstance(value, str) and not value:
+            raise InputError(f"{name} is an empty path, not a file")
+
+
+def _keywords(function: Callable[..., Any]) -> list[str]:
+    """The keywords ``function`` names (its ``**choices`` aside)."""
+    import inspect
+
+    named = inspect.signature(function).parameters.values()
+    return [p.name for p in named if p.name != "self" and p.kind is not inspect.Parameter.VAR_KEYWORD]
+
+
 def _expect_name(name: object) -> None:
     if not isinstance(name, str):
         raise InputError(f"a stored run is named by a string, not {_kind(name)}")
@@ -461,13 +481,21 @@ def _cutoffs(k: object) -> tuple[Cutoffs, bool]:
 
 
 def _settings(
-    scale: str | GradeScale | None, choices: dict[str, str], id_map: str | None, id_map_file: Any
+    scale: str | GradeScale | None,
+    choices: dict[str, str],
+    id_map: str | None,
+    id_map_file: Any,
+    of: Callable[..., Any],
 ) -> tuple[EvalSettings, DataTerms]:
     """The policies ``choices`` name, and what the data owns as read from files: the scale (None: the default),
-    the tie policy (``choices``' ``ties``) and the ID map; each checked once, in the order the options were."""
+    the tie policy (``choices``' ``ties``) and the ID map; each checked once, in the order the options were.
+    ``of`` is the function called: an unknown keyword is refused with every keyword it takes."""
     unknown = [name for name in choices if name not in BY_NAME]
     if unknown:
-        raise InputError(f"unknown choice {unknown[0]!r}; the choices are {', '.join(BY_NAME)}")
+        raise InputError(
+            f"unknown choice {unknown[0]!r}; the choices are {', '.join(BY_NAME)}; "
+            f"{of.__name__} also takes {', '.join(_keywords(of))}"
+        )
     for name, value in choices.items():
         if not isinstance(value, str):
             values = "|".join(BY_NAME[name].values)
@@ -475,6 +503,7 @@ def _settings(
     _expect_text(id_map=id_map)
     if id_map_file is not None and not isinstance(id_map_file, str | os.PathLike):
         raise InputError(f"id_map_file must be a file path, not {_kind(id_map_file)}")
+    _expect_path(id_map_file=id_map_file)
     if id_map is not None and id_map_file is not None:
         raise InputError("give id_map (a separator) or id_map_file, not both")
     mapping: IdMap | None = id_map
@@ -500,15 +529,20 @@ def _stats(
         whole = name in ("resamples", "seed")
         if isinstance(value, bool) or not isinstance(value, int if whole else int | float):
             raise InputError(f"{name} must be {'a whole number' if whole else 'a number'}, not {_kind(value)}")
-    return StatsSettings(
-        test=test,  # type: ignore[arg-type]  # validated (InputError) by StatsSettings
-        correction=correction,  # type: ignore[arg-type]
-        alpha=alpha,
-        resamples=resamples,
-        seed=seed,
-        ci_method=ci,  # type: ignore[arg-type]
-        detect=detect,
-    )
+    try:
+        return StatsSettings(
+            test=test,  # type: ignore[arg-type]  # validated (InputError) by StatsSettings
+            correction=correction,  # type: ignore[arg-type]
+            alpha=alpha,
+            resamples=resamples,
+            seed=seed,
+            ci_method=ci,  # type: ignore[arg-type]
+            detect=detect,
+        )
+    except InputError as exc:  # the settings name their field ci_method; the caller's keyword is ci
+        if exc.message.startswith("ci_method "):
+            raise InputError("ci " + exc.message.removeprefix("ci_method ")) from None
+        raise
 
 
 def _reading_asked(order: str | None, choices: dict[str, str], terms: DataTerms) -> dict[str, Any]:
@@ -550,6 +584,7 @@ def _judgments(qrels: object, scale: GradeScale) -> Judgments:
 
         return qrels_from_mapping(qrels, scale=scale)
     if isinstance(qrels, str | os.PathLike):
+        _expect_path(qrels=qrels)
         return os.fspath(qrels)
     raise InputError(
         "judgments must be a file path, a pandas DataFrame or a dict of query -> {document: grade}, "
@@ -557,7 +592,7 @@ def _judgments(qrels: object, scale: GradeScale) -> Judgments:
     )
 
 
-def _ranking(run: object, order: Any) -> Ranking:
+def _ranking(run: object, order: Any, name: str = "run") -> Ranking:
     if _is_frame(run):
         from ndcg_desktop.formats.frames import run_from_frame
 
@@ -569,6 +604,7 @@ def _ranking(run: object, order: Any) -> Ranking:
 
         return run_from_mapping(run)
     if isinstance(run, str | os.PathLike):
+        _expect_path(**{name: run})
         return os.fspath(run)
     raise InputError(
         f"a run must be a file path, a pandas DataFrame or a dict of query -> {{document: score}}, not {_kind(run)}"

@@ -391,3 +391,39 @@ def test_an_empty_separator_is_refused_before_any_choice_as_it_always_was(data_d
         api.score("bm25.run.gz", "qrels.txt", scale="0..4", id_map="", unjudged="maybe")
     with pytest.raises(api.Refused, match="unjudged must be one of reject|zero|condense, not 'maybe'"):
         api.score("bm25.run.gz", "qrels.txt", scale="0..4", id_map="#", unjudged="maybe", ties="sideways")
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda q, r: api.compare({"a": r, "b": r}, q, ci="x"), "ci must be one of bca|percentile, not 'x'"),
+        (lambda q, r: api.score("", q), "run is an empty path, not a file"),
+        (lambda q, r: api.score(r, ""), "qrels is an empty path, not a file"),
+        (lambda q, r: api.score(r, q, id_map_file=""), "id_map_file is an empty path, not a file"),
+        (lambda q, r: api.compare({"a": r, "b": ""}, q), "runs['b'] is an empty path, not a file"),
+        (lambda q, r: api.compare([""], q), "runs[0] is an empty path, not a file"),
+        (lambda q, r: api.open_project(""), "path is an empty path, not a file"),
+    ],
+)
+def test_a_refusal_names_the_keyword_the_caller_used(call, message):
+    """The new-user report, item 10: ``ci`` was refused as ``ci_method``, an empty path as ``: is a directory``."""
+    with pytest.raises(api.Refused) as refused:
+        call(pd.DataFrame(GOOD_QRELS), pd.DataFrame(GOOD_RUN))
+    assert str(refused.value) == message
+
+
+def test_an_unknown_keyword_is_refused_with_every_keyword_the_function_takes(tmp_path):
+    run, qrels = pd.DataFrame(GOOD_RUN), pd.DataFrame(GOOD_QRELS)
+    choices = "gain, unjudged, duplicates, zero_idcg, queries, unknown_queries, ties"
+    with pytest.raises(api.Refused) as refused:
+        api.score(run, qrels, bogus="1")
+    assert str(refused.value) == (
+        f"unknown choice 'bogus'; the choices are {choices}; score also takes run, qrels, k, scale, id_map, "
+        "id_map_file, qrels_format, run_format, order"
+    )
+    with pytest.raises(api.Refused) as refused:
+        api.compare({"a": run, "b": run}, qrels, bogus="1")
+    assert str(refused.value).endswith(
+        "; compare also takes runs, qrels, k, baseline, test, correction, alpha, resamples, seed, ci, detect, scale, "
+        "id_map, id_map_file, qrels_format, run_format, order"
+    )

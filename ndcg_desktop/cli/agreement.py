@@ -9,6 +9,7 @@ from typing import Any
 from ndcg_desktop.cli.json_out import json_text
 from ndcg_desktop.cli.options import add_choice_option, add_k_option, whole_number
 from ndcg_desktop.domain import EvalSettings
+from ndcg_desktop.domain.counts import count
 from ndcg_desktop.formats.cells import plain
 
 
@@ -105,14 +106,15 @@ def as_text(result: Any) -> str:
     names = ", ".join(map(plain, report.annotators)) or "none"
     people = "" if not result.models else f" (people only: {', '.join(map(plain, result.people_names())) or 'none'})"
     lines = [
-        f"pool version {v.version} ({state}): {len(report.annotators)} annotators ({names})",
+        f"pool version {v.version} ({state}): {count(len(report.annotators), 'annotator')} ({names})",
         f"items      {headline.items} of {report.rated_items} rated items were rated by two or more "
         f"{'people' if result.models else 'annotators'}",
         f"alpha      {headline.alpha.text(4)}   (Krippendorff, ordinal){people}",
         f"unanimous  {headline.unanimous.text(4)}   (share of shared items given one grade by all){people}",
         *(
             f"model      {plain(m.name)}: alpha with the people {m.with_people.alpha.text(4)} on "
-            f"{m.with_people.items} items rated by two or more (its own line: a model is an annotator, not the truth)"
+            f"{count(m.with_people.items, 'item')} "
+            "rated by two or more (its own line: a model is an annotator, not the truth)"
             for m in result.models
         ),
         *(f"WARNING    {line}" for line in result.warnings()),  # identical annotators, and the figures without them
@@ -164,6 +166,7 @@ def as_text(result: Any) -> str:
 
 def _systems_head(result: Any) -> str:
     return (
-        f"mean nDCG over the {len(result.systems.queries)} queries rated by two or more annotators, each annotator's "
+        f"mean nDCG over the {count(len(result.systems.queries), 'query')} "
+        "rated by two or more annotators, each annotator's "
         f"grades in place of the consensus on the items they rated; {result.settings.describe(result.k)}"
     )

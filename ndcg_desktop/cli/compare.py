@@ -6,7 +6,7 @@ import argparse
 import math
 import sys
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ndcg_desktop.cli.json_out import json_text
 from ndcg_desktop.cli.options import (
@@ -20,6 +20,7 @@ from ndcg_desktop.cli.options import (
 )
 from ndcg_desktop.domain import Cutoffs, InputError
 from ndcg_desktop.domain.choices import DEFAULT_K
+from ndcg_desktop.domain.counts import count
 from ndcg_desktop.formats.choices import ORDER_CHOICES
 
 if TYPE_CHECKING:
@@ -270,7 +271,11 @@ def to_text(result: RunsComparison) -> str:
         lines.append(
             f"run {run['letter']!s:<6} {plain(str(run['name']))}: {plain(str(read['path']))} "
             f"(sha256 {str(read['sha256'])[:12]}…)"
-            + (f"; {removed} documents judged in the earlier version removed" if removed is not None else "")
+            + (
+                f"; {count(cast(int, removed), 'document')} judged in the earlier version removed"
+                if removed is not None
+                else ""
+            )
         )
     return "\n".join(lines)
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import Any, cast
 
 from ndcg_desktop.cli.json_out import json_text
 from ndcg_desktop.cli.options import add_k_option, add_policy_options, id_map_of, settings_of, whole_number
+from ndcg_desktop.domain.counts import count
 
 
 def add_diff_pools_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -80,13 +81,15 @@ def run_diff_pools(args: argparse.Namespace) -> int:
         f"pool v{diff.a} (sha256 {diff.hashes[0][:12]}…) -> v{diff.b} (sha256 {diff.hashes[1][:12]}…): "
         f"{s['added']} added, {s['removed']} removed, {s['regraded']} regraded"
         + (f", {s['iteration']} moved to another iteration" if "iteration" in s else "")
-        + f", in {s['queries_changed']} queries",
+        + f", in {count(cast(int, s['queries_changed']), 'query')}",
     ]
     if diff.releases:  # the release files that made b's draft (import-qrels --release)
         lines.append(f"released into v{diff.b} from {', '.join(plain(r) for r in diff.releases)}")
     if args.shared_queries:
         q_a, q_b, q_both = diff.queries
-        lines.append(f"means over the {q_both} queries both versions judge (v{diff.a}: {q_a}, v{diff.b}: {q_b})")
+        lines.append(
+            f"means over the {count(q_both, 'query')} both versions judge (v{diff.a}: {q_a}, v{diff.b}: {q_b})"
+        )
     if args.summary:
         lines += _per_query_lines(diff.per_query)
     # columns as wide as their longest ID (12 and 20 at least): long IDs widen them instead of shifting a row

@@ -11,6 +11,7 @@ from types import FrameType
 from ndcg_desktop.cli.options import decimal_number, whole_number
 from ndcg_desktop.cli.progress import terminal_progress
 from ndcg_desktop.domain import InputError
+from ndcg_desktop.domain.counts import count
 from ndcg_desktop.formats.cells import plain
 from ndcg_desktop.tasks.assessing import (
     SCOPES,
@@ -166,7 +167,8 @@ def _duration(seconds: float) -> str:
 
 def _estimate_text(found: Estimate, settings: AssessorSettings) -> str:
     lines = [
-        f"{found.items} items to judge ({found.already_judged} in scope already judged by {settings.annotator} "
+        f"{count(found.items, 'item')}"
+        f" to judge ({found.already_judged} in scope already judged by {settings.annotator} "
         "with this template)"
     ]
     for attempt in found.sample:

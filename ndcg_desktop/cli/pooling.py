@@ -11,6 +11,7 @@ from ndcg_desktop.cli.compare import _records
 from ndcg_desktop.cli.json_out import json_text
 from ndcg_desktop.cli.options import add_choice_option, add_k_option, settings_of, terms_of, whole_number
 from ndcg_desktop.domain import GradeScale, InputError
+from ndcg_desktop.domain.counts import count
 from ndcg_desktop.domain.settings import MAX_K
 from ndcg_desktop.formats.choices import ORDER_CHOICES, QRELS_FORMATS, RUN_FORMATS
 
@@ -182,7 +183,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     from ndcg_desktop.formats.cells import plain
 
     lines = [
-        f"depth-{args.depth} pool: {result.pool_documents} documents, {result.pool_relevant} relevant; "
+        f"depth-{args.depth} pool: {count(result.pool_documents, 'document')}, {result.pool_relevant} relevant; "
         f"nDCG@{args.k}; tau: partial against full judgments",
         f"{'strategy':<28} {'budget':>10} {'judged':>8} {'relevant':>9} {'share':>6} {'tau_b':>7} {'tau_ap':>7} "
         f"{'max dRank':>9}",

@@ -14,6 +14,7 @@ from ndcg_desktop.cli.options import add_choice_option, add_iteration_option, wh
 from ndcg_desktop.cli.progress import terminal_progress
 from ndcg_desktop.cli.report import model_lines
 from ndcg_desktop.domain import GradeScale, InputError, TiePolicy
+from ndcg_desktop.domain.counts import count, plural
 from ndcg_desktop.domain.natural import natural_key
 from ndcg_desktop.domain.pace import duration_text
 from ndcg_desktop.domain.settings import MAX_K
@@ -300,7 +301,7 @@ def cmd_import_queries(args: argparse.Namespace) -> int:
         done = import_queries(project, args.file, fmt=args.format)
         unchanged = f", {done.unchanged} already stored unchanged" if done.unchanged else ""
         print(
-            f"imported {done.count} queries ({done.with_description} with a description, {done.with_narrative} "
+            f"imported {count(done.count, 'query')} ({done.with_description} with a description, {done.with_narrative} "
             f"with a narrative{unchanged}){plain(done.replaced_text())}"
         )
     return 0
@@ -311,7 +312,7 @@ def cmd_set_guidelines(args: argparse.Namespace) -> int:
     with open_to_grade(args.project) as (project, annotator):
         done = set_guidelines(project, text, source=Path(args.file), annotator=annotator)
         print(
-            f"{'set the grading guidelines' if done.changed else 'guidelines unchanged'}: {done.lines} lines, "
+            f"{'set the grading guidelines' if done.changed else 'guidelines unchanged'}: {count(done.lines, 'line')}, "
             f"sha256 {done.guidelines.sha256}"
         )
     return 0
@@ -321,7 +322,7 @@ def cmd_import_docs(args: argparse.Namespace) -> int:
     with open_to_grade(args.project) as (project, annotator):
         with terminal_progress(lambda done, total, _: f"{100 * done / max(total, 1):5.1f}%") as progress:
             done = import_documents(project, args.file, progress=progress)
-        print(f"imported {done.count} documents")
+        print(f"imported {count(done.count, 'document')}")
     return 0
 
 
@@ -366,9 +367,10 @@ def cmd_import_qrels(args: argparse.Namespace) -> int:
     with open_to_grade(args.project) as (project, annotator), _format_is_called_format():
         judged = import_judgments(project, args.file, negative=negative, fmt=args.format, annotator=annotator)
         print(
-            f"draft version {judged.version if judged.version is not None else '?'}: {judged.added} judgments added, "
-            f"{judged.graded_existing} pool items graded, {judged.unchanged} unchanged, "
-            f"{judged.ungraded} ungraded, {judged.identical_repeats} identical repeats ignored"
+            f"draft version {judged.version if judged.version is not None else '?'}: "
+            f"{count(judged.added, 'judgment')} added, "
+            f"{count(judged.graded_existing, 'pool item')} graded, {judged.unchanged} unchanged, "
+            f"{judged.ungraded} ungraded, {count(judged.identical_repeats, 'identical repeat')} ignored"
             + (f", {judged.comment_lines} comment lines skipped" if judged.comment_lines else "")
         )
     return 0
@@ -420,16 +422,17 @@ def _ratings_text(done: RatingsImport) -> str:
     t, who = done.totals, plain(done.annotator)
     started = f" (started: {done.started})" if done.started else ""
     lines = [
-        f"draft version {done.version}{started}: {done.items_added} item{'s' if done.items_added != 1 else ''} "
+        f"draft version {done.version}{started}: {count(done.items_added, 'item')} "
         "joined the pool"
         + (f", {done.ungraded} of them for negative grades, without a rating" if done.ungraded else "")
-        + (f"; {done.comment_lines} comment lines skipped" if done.comment_lines else ""),
-        f"{who}: {t['new']} new ratings, {t['changed']} changed, {t['unchanged']} unchanged"
+        + (f"; {count(done.comment_lines, 'comment line')} skipped" if done.comment_lines else ""),
+        f"{who}: {count(t['new'], 'new rating')}, {t['changed']} changed, {t['unchanged']} unchanged"
         + (f", {t['removed']} removed" if t["removed"] else "")
-        + f" from {plain(done.path.name)}; {t['unsettled']} items rated differently wait for adjudication",
+        + f" from {plain(done.path.name)}; {count(t['unsettled'], 'item')} rated differently "
+        + f"{plural(t['unsettled'], 'waits', 'wait')} for adjudication",
     ]
     lines += [
-        f"warning: {who}'s ratings equal {plain(other)}'s on every one of the {items} item{'s' if items != 1 else ''} "
+        f"warning: {who}'s ratings equal {plain(other)}'s on every one of the {count(items, 'item')} "
         "both rated (the same file twice, or one person under two names?); ndcg agreement shows the figures with "
         "and without the duplicate"
         for other, items in done.identical
@@ -452,7 +455,8 @@ def cmd_import_run(args: argparse.Namespace) -> int:
             annotator=annotator,
         )
         print(
-            f"imported run {plain(info.name)}: {info.rows} documents for {info.queries} queries ({info.format}, "
+            f"imported run {plain(info.name)}: {count(info.rows, 'document')} "
+            f"for {count(info.queries, 'query')} ({info.format}, "
             f"sha256 {info.sha256[:12]}…)"
         )
     return 0
@@ -476,7 +480,7 @@ def cmd_pool(args: argparse.Namespace) -> int:
         for row in in_natural_order(counts).itertuples(index=False):  # q2 before q10, as the window
             print(f"{row.query_id}\t{verb} {row.new} of {row.chosen} chosen (depth pool {row.candidates})")
         where = f"draft version {draft.version}" if draft else "a new draft"
-        print(f"{verb} {int(counts['new'].sum())} documents to {where} ({len(counts)} queries)")
+        print(f"{verb} {count(int(counts['new'].sum()), 'document')} to {where} ({count(len(counts), 'query')})")
         batch = f", first batch of {request.batch_size} a query" if request.batch_size else ""
         print(f"strategy {request.strategy}, budget {budget_text(request.budget)}, depth {request.depth}{batch}")
     return 0
@@ -487,8 +491,11 @@ def cmd_pool_next(args: argparse.Namespace) -> int:
         added = next_batches(project, annotator=annotator)
         for batches in added.added.values():
             for query_id in sorted(batches, key=natural_key):
-                print(f"{query_id}\tadded {len(batches[query_id])} documents")
-        print(f"added {added.documents} documents to draft version {added.version} ({added.queries} queries)")
+                print(f"{query_id}\tadded {count(len(batches[query_id]), 'document')}")
+        print(
+            f"added {count(added.documents, 'document')}"
+            f" to draft version {added.version} ({count(added.queries, 'query')})"
+        )
     return 0
 
 
@@ -507,11 +514,12 @@ def cmd_send_for_judging(args: argparse.Namespace) -> int:
             print(f"{row.query_id}\t{verb} {row.to_add} of {row.unjudged} unjudged ({row.waiting} already waiting)")
         if args.dry_run:
             where = f"draft version {plan.draft}" if plan.draft is not None else "a new draft"
-            print(f"would add {plan.total} documents of run {plain(args.run_name)} to {where}")
+            print(f"would add {count(plan.total, 'document')} of run {plain(args.run_name)} to {where}")
             return 0
         sent = apply_send_for_judging(project, plan, annotator=annotator)
         print(
-            f"{plan.total} documents of run {args.run_name} await grading in draft version "
+            f"{count(plan.total, 'document')} of run {args.run_name} "
+            f"{plural(plan.total, 'awaits', 'await')} grading in draft version "
             f"{sent.draft}; freeze it, then score again"
         )
     return 0
@@ -520,20 +528,20 @@ def cmd_send_for_judging(args: argparse.Namespace) -> int:
 def discard_words(plan: DiscardPlan) -> str:
     """What a discard deletes, as the window's confirmation counts it: the items, then every rating, adjudication,
     handout and model answer that goes with them (a table a later format adds is named as it is)."""
-    parts = [f"its {plan.items} items"]
+    parts = [f"its {count(plan.items, 'item')}"]
     if plan.ratings:
-        parts.append(f"{plan.ratings} ratings (by {', '.join(plain(a) for a in plan.annotators)})")
+        parts.append(f"{count(plan.ratings, 'rating')} (by {', '.join(plain(a) for a in plan.annotators)})")
     if plan.adjudicated:
-        parts.append(f"{plan.adjudicated} adjudications")
+        parts.append(count(plan.adjudicated, "adjudication"))
     if plan.assignments:
-        parts.append(f"{plan.assignments} work-file assignments")
+        parts.append(count(plan.assignments, "work-file assignment"))
     if plan.model_answers:
-        parts.append(f"{plan.model_answers} answers given by language models")
+        parts.append(f"{count(plan.model_answers, 'answer')} given by language models")
     if plan.handouts:
-        parts.append(f"{plan.handouts} work files handed out")
+        parts.append(f"{count(plan.handouts, 'work file')} handed out")
     if plan.pool_builds:
-        parts.append(f"{plan.pool_builds} records of how it was pooled (strategy, runs, order of choice)")
-    parts += [f"{count} rows of {table}" for table, count in sorted(plan.unnamed.items())]
+        parts.append(f"{count(plan.pool_builds, 'record')} of how it was pooled (strategy, runs, order of choice)")
+    parts += [f"{count(rows, 'row')} of {table}" for table, rows in sorted(plan.unnamed.items())]
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
@@ -563,12 +571,11 @@ def cmd_freeze(args: argparse.Namespace) -> int:
         print(f"froze pool version {frozen.version.version}")
         if args.fill_ungraded_from is not None:
             what = f"filled from {plain(args.fill_ungraded_from)}"
-            count = f"{frozen.filled} item{'s' if frozen.filled != 1 else ''}"
-            print(f"filled     {count}; " + flagged_text(frozen.flagged, frozen.filled, what))
+            print(f"filled     {count(frozen.filled, 'item')}; " + flagged_text(frozen.flagged, frozen.filled, what))
         for line in model_lines(frozen.team):
             print(line)
         for rated in frozen.annotators:
-            print(f"annotator {plain(rated.name)}: {rated.ratings} ratings (SHA-256 of them: {rated.sha256})")
+            print(f"annotator {plain(rated.name)}: {count(rated.ratings, 'rating')} (SHA-256 of them: {rated.sha256})")
         if frozen.adjudication:
             print("adjudicated " + ", ".join(f"{n} by {how}" for how, n in frozen.adjudication))
         print(f"sha256 {frozen.version.hash}")  # last: scripts read the version's hash from here
@@ -627,8 +634,8 @@ def _status_text(s: dict[str, Any]) -> str:
             else []
         ),
         f"grades     {s['scale']}: {', '.join(map(plain, s['labels']))}",
-        f"contents   {s['counts']['queries']} queries, {s['counts']['documents']} documents, "
-        f"{s['counts']['runs']} runs",
+        f"contents   {count(s['counts']['queries'], 'query')}, {count(s['counts']['documents'], 'document')}, "
+        f"{count(s['counts']['runs'], 'run')}",
         (
             f"guidelines sha256 {s['guidelines']['sha256']}, set {s['guidelines']['set_at']} by "
             f"{plain(str(s['guidelines']['set_by']))} ({plain(str(s['guidelines']['source']))})"
@@ -652,7 +659,8 @@ def _status_text(s: dict[str, Any]) -> str:
             else "draft" + ("" if v.get("changed") is None else f" FROZEN BEFORE: {plain(v['changed'])}")
         )
         lines.append(
-            f"  v{v['version']}  {state}; {v['queries']} queries, {v['items']} items, {v['graded']} graded, "
+            f"  v{v['version']}  {state}; {count(v['queries'], 'query')}, "
+            f"{count(v['items'], 'item')}, {v['graded']} graded, "
             f"{v['ungraded']} ungraded"
             + (f", judged under guidelines {v['guidelines_sha256'][:12]}…" if v["guidelines_sha256"] else "")
         )
@@ -661,7 +669,7 @@ def _status_text(s: dict[str, Any]) -> str:
             batch = f", batches of {b['batch_size']}" if b["batch_size"] is not None else ""
             lines.append(
                 f"      pooled by {b['strategy']}, budget {b['budget']}, depth {b['depth']}{batch}, "
-                f"{len(b['queries'])} queries, runs {runs} ({b['built_at']} by {plain(str(b['built_by']))})"
+                f"{count(len(b['queries']), 'query')}, runs {runs} ({b['built_at']} by {plain(str(b['built_by']))})"
             )
     if s["runs"]:
         lines += ["", "runs:"]
@@ -670,8 +678,8 @@ def _status_text(s: dict[str, Any]) -> str:
             if isinstance(r["id_map"], dict):
                 mapping = f", IDs mapped by {plain(r['id_map']['file'])} (sha256 {r['id_map']['sha256'][:12]}…)"
             lines.append(
-                f"  {plain(r['name'])}  {plain(r['source'])} ({r['format']}, {r['rows']} documents, "
-                f"{r['queries']} queries, ties {r['ties']}{mapping})"
+                f"  {plain(r['name'])}  {plain(r['source'])} ({r['format']}, {count(r['rows'], 'document')}, "
+                f"{count(r['queries'], 'query')}, ties {r['ties']}{mapping})"
             )
     return "\n".join(lines)
 

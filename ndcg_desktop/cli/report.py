@@ -8,6 +8,7 @@ from collections.abc import Callable, Mapping
 from json.encoder import encode_basestring
 from typing import TYPE_CHECKING, Any
 
+from ndcg_desktop.domain.counts import count
 from ndcg_desktop.domain.natural import natural_key
 from ndcg_desktop.formats.cells import plain
 
@@ -110,7 +111,7 @@ def _agreement_text(figures: dict[str, Any] | None) -> str:
         whose = f"Krippendorff's alpha (ordinal) of the people and {together} together (as recorded)"
     else:
         whose = "the people's Krippendorff's alpha (ordinal)"
-    return f"; {whose} {shown} on {figures['shared_items']} items rated by two or more"
+    return f"; {whose} {shown} on {count(figures['shared_items'], 'item')} rated by two or more"
 
 
 def _figure(value: Any) -> str:
@@ -127,8 +128,9 @@ def model_lines(team: Mapping[str, Any]) -> list[str]:
         hosts = ", ".join(sorted({plain(r["endpoint_host"]) for r in runs})) or "none recorded"
         agreement = found["agreement"]
         lines.append(
-            f"model      {found['grades']} grade{'s' if found['grades'] != 1 else ''} from {plain(name)} "
-            f"(host {hosts}, template sha256 {templates}); agreement with people on {agreement['items']} items: "
+            f"model      {count(found['grades'], 'grade')} from {plain(name)} "
+            f"(host {hosts}, template sha256 {templates}); "
+            f"agreement with people on {count(agreement['items'], 'item')}: "
             f"exact {_figure(agreement['exact'])}, Cohen's kappa linear {_figure(agreement['kappa_linear'])}, "
             f"quadratic {_figure(agreement['kappa_quadratic'])}"
         )
@@ -141,8 +143,8 @@ def residual_text(residual: Mapping[str, Any]) -> str:
     documents, judgments = residual["run_documents_removed"], residual["judgments_removed"]
     return (
         f"from pool version {residual['from_version']} (sha256 {str(residual['from_hash'])[:12]}…): "
-        f"{documents} document{'s' if documents != 1 else ''} judged there removed from the run, "
-        f"{judgments} judgment{'s' if judgments != 1 else ''} removed ({residual['judgments_left']} left)"
+        f"{count(documents, 'document')} judged there removed from the run, "
+        f"{count(judgments, 'judgment')} removed ({residual['judgments_left']} left)"
         + (
             f"; {len(emptied)} quer{'ies' if len(emptied) != 1 else 'y'} with every judgment removed "
             f"{'are' if len(emptied) != 1 else 'is'} not scored: {' '.join(map(plain, emptied))}"
@@ -176,7 +178,7 @@ def to_text(evaluation: Evaluation) -> str:
     lines += [
         "",
         f"{s['measure'] + ' mean':<22} {_fmt(s['mean_ndcg'])}   "
-        f"(equal-weight mean over {s['queries_in_mean']} queries)",
+        f"(equal-weight mean over {count(s['queries_in_mean'], 'query')})",
         f"pooled ratio           {_fmt(s['pooled_ndcg'])}   (sum of DCG / sum of IDCG: a different number)",
         f"candidate-only mean    {_fmt(s['mean_candidate_ndcg'])}   "
         "(diagnostic: ideal taken from the returned documents only)",
@@ -187,7 +189,7 @@ def to_text(evaluation: Evaluation) -> str:
         f"{s['excluded']} excluded, {s['no_ranking']} with no ranking, "
         f"{s['unknown_queries_ignored']} unknown ignored, {s['dropped_unanswered']} unanswered dropped",
         f"documents  {s['unjudged_in_top_k']} unjudged in the top {k} ({s['unjudged_total']} in all), "
-        f"{s['duplicates_removed']} duplicates removed, {s['ties_at_k']} queries with a tie at K",
+        f"{count(s['duplicates_removed'], 'duplicate')} removed, {count(s['ties_at_k'], 'query')} with a tie at K",
         f"judgments  {plain(str(m['judgments']['path']))}"
         + (f" pool version {m['judgments']['pool_version']}" if m["judgments"].get("pool_version") else "")
         + f" ({m['judgments']['format']}, sha256 {m['judgments']['sha256'][:12]}…)"
@@ -201,7 +203,7 @@ def to_text(evaluation: Evaluation) -> str:
         how = ("; adjudicated " + ", ".join(f"{n} by {rule}" for rule, n in settled.items())) if settled else ""
         who = ", ".join(plain(str(name)) for name in annotators)
         lines.append(
-            f"judges     {len(annotators)} annotator{'s' if len(annotators) != 1 else ''} ({who}){how}"
+            f"judges     {count(len(annotators), 'annotator')} ({who}){how}"
             + _agreement_text(m["judgments"].get("agreement"))
         )
     lines += model_lines(m["judgments"])  # rule 18: grades that came from a model, which one, its agreement
@@ -219,8 +221,8 @@ def _read_as(part: dict[str, Any]) -> str:
     said = []
     if part.get("comment_lines_skipped"):
         n = int(part["comment_lines_skipped"])
-        said.append(f"{n} comment line{'s' if n != 1 else ''} skipped")
+        said.append(f"{count(n, 'comment line')} skipped")
     if part.get("negative_grades_unjudged"):
         n = int(part["negative_grades_unjudged"])
-        said.append(f"{n} negative grade{'s' if n != 1 else ''}: in the pool, not judged")
+        said.append(f"{count(n, 'negative grade')}: in the pool, not judged")
     return "; " + ", ".join(said) if said else ""

@@ -9,6 +9,7 @@ import pandas as pd
 from ndcg_desktop.cli.options import MAX_STORED, add_choice_option, add_k_option, decimal_number, whole, whole_number
 from ndcg_desktop.cli.progress import terminal_progress
 from ndcg_desktop.domain import InputError
+from ndcg_desktop.domain.counts import count, plural
 from ndcg_desktop.domain.settings import Gain
 from ndcg_desktop.formats.cells import plain
 from ndcg_desktop.tasks.adjudication import RULES, apply_rule, disagreements, pick_all
@@ -77,19 +78,20 @@ def cmd_assign(args: argparse.Namespace) -> int:
     with open_to_grade(args.project) as (project, annotator):
         done = assign_work(project, names, args.output, overlap=args.overlap, per_query=args.per_query, seed=args.seed)
     print(
-        f"draft version {done.version}: {done.plan['query_id'].nunique()} queries, {done.shared_queries} of them "
-        f"for {args.per_query} annotators (seed {done.seed})"
+        f"draft version {done.version}: {count(done.plan['query_id'].nunique(), 'query')}, "
+        f"{done.shared_queries} of them "
+        f"for {count(args.per_query, 'annotator')} (seed {done.seed})"
     )
     for name, path in done.files.items():
         queries = int((done.plan["annotator"] == name).sum())
-        print(f"  {plain(name)}: {queries} queries, {done.items[name]} items -> {plain(str(path))}")
+        print(f"  {plain(name)}: {count(queries, 'query')}, {count(done.items[name], 'item')} -> {plain(str(path))}")
     return 0
 
 
 def _merge_text(report: MergeReport) -> str:
     t = report.totals
     lines = [
-        f"  {plain(f.annotator)}: {f.graded} ratings, {f.ungraded} items still ungraded"
+        f"  {plain(f.annotator)}: {count(f.graded, 'rating')}, {count(f.ungraded, 'item')} still ungraded"
         + (f", {f.missing} missing from the file" if f.missing else "")
         + (f", {f.withdrawn} removed from the draft since" if f.withdrawn else "")
         + f"  {plain(f.path.name)}"
@@ -97,15 +99,16 @@ def _merge_text(report: MergeReport) -> str:
     ]
     older = f", {t['older']} older left out" if t.get("older") else ""  # an older copy replayed (tasks.teams)
     lines.append(
-        f"draft version {report.version}: {t['new']} new ratings, {t['changed']} changed, {t['unchanged']} "
-        f"unchanged{older}; {t['unsettled']} items rated differently wait for adjudication"
+        f"draft version {report.version}: {count(t['new'], 'new rating')}, {t['changed']} changed, {t['unchanged']} "
+        f"unchanged{older}; {count(t['unsettled'], 'item')} rated differently "
+        f"{plural(t['unsettled'], 'waits', 'wait')} for adjudication"
     )
     return "\n".join(lines)
 
 
 def cmd_merge(args: argparse.Namespace) -> int:
     with open_to_grade(args.project) as (project, annotator):
-        with terminal_progress(lambda done, total, _: f"checked {done} of {total - 1} files") as progress:
+        with terminal_progress(lambda done, total, _: f"checked {done} of {count(total - 1, 'file')}") as progress:
             report = merge_work(project, args.files, progress=progress, annotator=annotator)
     print(_merge_text(report))
     for note in report.notes:
@@ -127,11 +130,13 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
             print(f"{plain(query_id)} {plain(doc_id)}: {value} (picked)")
         if args.rule is not None:
             done = apply_rule(project, args.rule, annotator=annotator)
-            print(f"{len(done.settled)} items settled by the rule '{args.rule}', {done.left} left to pick")
+            print(f"{count(len(done.settled), 'item')} settled by the rule '{args.rule}', {done.left} left to pick")
         if args.set or args.rule is not None:
             return 0
         found = disagreements(project, k=args.k, gain=Gain(args.gain))
-    print(f"draft version {found.version}: {len(found.items)} items rated differently, {found.open} still open")
+    print(
+        f"draft version {found.version}: {count(len(found.items), 'item')} rated differently, {found.open} still open"
+    )
     if not len(found.items):
         return 0
     # columns as wide as their longest ID (12 and 14 at least): a long ID widens its column, rows stay in line

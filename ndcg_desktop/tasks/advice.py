@@ -9,6 +9,7 @@ named here is run in each of those states by ``tests/cli/test_refusal_advice.py`
 
 from __future__ import annotations
 
+from ndcg_desktop.domain.counts import count
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.store import PoolVersion, Project
 from ndcg_desktop.store.errors import NoFrozenVersion
@@ -70,4 +71,4 @@ def frozen_version(project: Project, number: int | None, *, check: bool = True) 
 
 
 def _items(n: int) -> str:
-    return f"{n} item{'s' if n != 1 else ''}"
+    return count(n, "item")

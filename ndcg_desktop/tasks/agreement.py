@@ -23,6 +23,7 @@ import pandas as pd
 
 from ndcg_desktop.domain import DataTerms, EvalSettings, GradeScale, InputError, Measure, Qrels
 from ndcg_desktop.domain.choices import DEFAULT_K
+from ndcg_desktop.domain.counts import count, plural
 from ndcg_desktop.domain.data import Source
 from ndcg_desktop.domain.manifest import JsonObject
 from ndcg_desktop.domain.names import is_model
@@ -324,7 +325,7 @@ class Caveat:
         """The sentence ``ndcg agreement`` prints (after ``caveat:``) and the manifest records."""
         if self.kind == "few_items":
             return (
-                f"alpha and the kappas rest on {self.items} item{'s' if self.items != 1 else ''} rated by two or "
+                f"alpha and the kappas rest on {count(self.items, 'item')} rated by two or "
                 f"more annotators (fewer than {FEW_SHARED_ITEMS}): over so few items they say little about agreement "
                 "(over one, they can only be 0, 1 or undefined)"
             )
@@ -333,23 +334,24 @@ class Caveat:
             return f"the kappas of {few} rest on fewer than {FEW_SHARED_ITEMS} shared items"
         if self.kind == "few_model_items":
             return (
-                f"{self.who}'s alpha with the people rests on {self.items} item{'s' if self.items != 1 else ''} "
+                f"{self.who}'s alpha with the people rests on {count(self.items, 'item')} "
                 f"(fewer than {FEW_SHARED_ITEMS}): it says little about how far the model agrees with them"
             )
         if self.kind == "flagged_texts":
             return (
-                f"{self.items} of the {self.of} items a model rated ha{'ve' if self.items != 1 else 's'} a document "
+                f"{self.items} of the {count(self.of, 'item')} a model rated "
+                f"{plural(self.items, 'has', 'have')} a document "
                 f"or topic text that addresses the grader (the first: query {self.first[0]}, document {self.first[1]}, "
                 f"{self.first[2]} matches {self.first[3]}; ndcg agreement lists every one): the model "
                 "may have obeyed the text; read them before trusting its grades"
             )
         if self.kind == "few_items_without":
             return (
-                f"the figures without {self.who} rest on {self.items} item{'s' if self.items != 1 else ''} rated by "
+                f"the figures without {self.who} rest on {count(self.items, 'item')} rated by "
                 f"two or more (fewer than {FEW_SHARED_ITEMS})"
             )
         return (
-            f"Kendall's tau orders only {self.runs} runs, so it takes one of {self.tau_values} values "
+            f"Kendall's tau orders only {count(self.runs, 'run')}, so it takes one of {self.tau_values} values "
             f"({'1 or -1' if self.runs == 2 else '1, 1/3, -1/3 or -1'}): it says whether their order changes, "
             "little more"
         )
@@ -399,7 +401,8 @@ def find_caveats(
 def duplicate_text(d: Duplicate) -> str:
     """The warning ``ndcg agreement`` prints for two identical annotators, with how many items it rests on."""
     return (
-        f"{plain(d.a)} and {plain(d.b)} gave the same grade on every one of the {d.items} items both rated (at "
+        f"{plain(d.a)} and {plain(d.b)} gave the same grade on every one of the {count(d.items, 'item')} both "
+        "rated (at "
         f"least {DUPLICATE_MIN_ITEMS}: one file imported twice, or one person under two names?); the figures above "
         "count those ratings twice"
     )
@@ -415,7 +418,7 @@ def without_text(dedup: WithoutDuplicates) -> str:
         return f"without {gone}: {remain} {verb}, with no item rated by two or more"
     return (
         f"without {gone}: alpha {overall.alpha.text(4)}, unanimous {overall.unanimous.text(4)} ({remain}: "
-        f"{len(overall.annotators)} annotators sharing {overall.items} items)"
+        f"{count(len(overall.annotators), 'annotator')} sharing {count(overall.items, 'item')})"
     )
 
 

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ndcg_desktop.domain import InputError
+from ndcg_desktop.domain.counts import count
 from ndcg_desktop.domain.errors import Advice
 from ndcg_desktop.formats.cells import check_name, plain
 from ndcg_desktop.tasks.files import Ranking
@@ -48,7 +49,9 @@ def run_names_of(paths: Sequence[str | Path], tags: Sequence[str | None] | None 
 def given_run_names(names: Sequence[str], paths: Sequence[Ranking]) -> list[str]:
     """``--run-names``: one name per run file, in order, each its own (checked as a stored run's name is)."""
     if len(names) != len(paths):
-        raise InputError(f"--run-names gives {len(names)} names for {len(paths)} run files; give one per file")
+        raise InputError(
+            f"--run-names gives {count(len(names), 'name')} for {count(len(paths), 'run file')}; give one per file"
+        )
     checked = [check_name(str(name), "run name") for name in names]
     if len(set(checked)) != len(checked):
         clash = next(n for n in checked if checked.count(n) > 1)

@@ -39,6 +39,7 @@ import pandas as pd
 from ndcg_desktop import __version__
 from ndcg_desktop.domain import Cutoffs, EvalSettings, GradeScale, InputError, Measure, UnjudgedPolicy
 from ndcg_desktop.domain.chunks import IdMap
+from ndcg_desktop.domain.counts import count
 from ndcg_desktop.domain.data import OrderKind, Run
 from ndcg_desktop.domain.manifest import JsonObject
 from ndcg_desktop.domain.progress import Progress
@@ -159,7 +160,7 @@ def compare_files(
     elif len(run_paths) < 2:
         _check_runs([str(p) for p in run_paths], None)
     elif any(isinstance(p, Run) for p in run_paths):
-        raise InputError(f"give one name for each run: {len(run_paths)} runs, 0 names")
+        raise InputError(f"give one name for each run: {count(len(run_paths), 'run')}, 0 names")
     qrels = read_judgments(qrels_path, base.terms.scale, qrels_format)
     bound_note = ""
     if top_grade is None:
@@ -497,12 +498,22 @@ class TiesAtK:
     tie_averaged: float
     policy: str
 
+    def figures(self) -> tuple[str, str]:
+        """The two means as the warning shows them: at the fewest decimals (at least 4, at most 12) at which they
+        read differently, so that it never claims a difference between two equal-looking numbers."""
+        for places in range(4, 13):
+            mean, tie_averaged = f"{self.mean:.{places}f}", f"{self.tie_averaged:.{places}f}"
+            if mean != tie_averaged:
+                break
+        return mean, tie_averaged
+
     def text(self) -> str:
         """The warning ``ndcg compare`` prints and the manifest records."""
+        mean, tie_averaged = self.figures()
         return (
-            f"K={self.k} {self.run}: mean {self.mean:.4f} under the tie policy ({self.policy}), "
-            f"{self.tie_averaged:.4f} tie-averaged: equal scores in the top K change it as the policy orders them "
-            f"(a tie straddles K in {self.ties} of the {self.queries} queries of its mean)"
+            f"K={self.k} {self.run}: mean {mean} under the tie policy ({self.policy}), "
+            f"{tie_averaged} tie-averaged: equal scores in the top K change it as the policy orders them "
+            f"(a tie straddles K in {self.ties} of the {count(self.queries, 'query')} of its mean)"
         )
 
 
@@ -536,7 +547,8 @@ def residual_note(manifest: JsonObject) -> str:
         return ""
     return (
         f"residual from pool version {residual['from_version']} (sha256 {str(residual['from_hash'])[:12]}…): "
-        f"{residual['judgments_removed']} judgments removed, {residual['judgments_left']} left; documents removed "
+        f"{count(residual['judgments_removed'], 'judgment')} removed, {residual['judgments_left']} left; "
+        "documents removed "
         "from each run in the manifest"
     )
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import shlex
 from typing import TypedDict
 
+from ndcg_desktop.domain.counts import count
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.names import MODEL_PREFIX
 from ndcg_desktop.store import PoolVersion, Project
@@ -68,7 +69,7 @@ def freeze_draft(
     unsettled = project.ratings.unsettled(v.version, per_item=True) if ungraded + filling else 0
     if unsettled:  # never removed as "ungraded": annotators graded them, they only disagree
         raise InputError(
-            f"draft version {v.version} has {unsettled} item{'s' if unsettled != 1 else ''} that annotators rated "
+            f"draft version {v.version} has {count(unsettled, 'item')} that annotators rated "
             "differently and nobody has adjudicated yet; adjudicate them first",
             path=project.path,
             hint="ndcg adjudicate PROJECT --rule median settles them all, ndcg adjudicate PROJECT lists them",
@@ -84,7 +85,7 @@ def freeze_draft(
             else ""
         )
         raise InputError(
-            f"draft version {v.version} has {ungraded} ungraded item{'s' if ungraded != 1 else ''}; grade them, "
+            f"draft version {v.version} has {count(ungraded, 'ungraded item')}; grade them, "
             "or remove them explicitly" + fill,
             path=project.path,
             hint="ndcg freeze PROJECT --remove-ungraded",
@@ -113,7 +114,7 @@ def _fillable(project: Project, v: PoolVersion, model: str, min_shared: int) -> 
     shared = project.judgments.compared_with_people(v, model)
     if shared < min_shared:
         raise InputError(
-            f"{model} was compared with people on {shared} item{'s' if shared != 1 else ''} of draft version "
+            f"{model} was compared with people on {count(shared, 'item')} of draft version "
             f"{v.version}; filling ungraded items from it needs at least {min_shared} (--min-shared): judge "
             "more items people rated with it (judge --items rated) and look at its agreement",
             path=project.path,

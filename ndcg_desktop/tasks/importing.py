@@ -10,6 +10,7 @@ import pandas as pd
 
 from ndcg_desktop.domain import GradeScale, InputError, OrderKind, TiePolicy
 from ndcg_desktop.domain.chunks import IdMap
+from ndcg_desktop.domain.counts import count
 from ndcg_desktop.domain.natural import natural_key, natural_sorted
 from ndcg_desktop.domain.progress import IsCancelled, Progress
 from ndcg_desktop.formats.cells import check_person
@@ -71,7 +72,7 @@ class QueriesImported:
         if not self.replaced:
             return ""
         n = len(self.replaced)
-        return f"; replaced {n} existing topic{'s' if n != 1 else ''}: {' '.join(self.replaced)}"
+        return f"; replaced {count(n, 'existing topic')}: {' '.join(self.replaced)}"
 
 
 def import_queries(project: Project, path: str | Path, *, fmt: str | None = None) -> QueriesImported:
@@ -326,8 +327,9 @@ class ReleasePreview:
         """One line: the totals, as ``ndcg import-qrels --release`` prints them."""
         return (
             f"{self.total('added'):,} added, {self.total('withdrawn'):,} withdrawn, {self.total('regraded'):,} "
-            f"regraded, {self.total('iteration'):,} moved to another iteration, in {len(self.per_query):,} queries "
-            f"({self.plan.lines:,} judgments in the file)"
+            f"regraded, {self.total('iteration'):,} moved to another iteration, in "
+            f"{count(len(self.per_query), 'query', grouped=True)} "
+            f"({count(self.plan.lines, 'judgment', grouped=True)} in the file)"
         )
 
 

@@ -19,6 +19,7 @@ import pandas as pd
 from ndcg_desktop import __version__
 from ndcg_desktop.domain import EvalSettings, InputError, Measure, Qrels, Run
 from ndcg_desktop.domain.chunks import IdMap
+from ndcg_desktop.domain.counts import count
 from ndcg_desktop.domain.data import OrderKind, Source
 from ndcg_desktop.domain.manifest import JsonObject
 from ndcg_desktop.domain.natural import natural_key
@@ -96,7 +97,7 @@ def pool_runs_from_files(
     read = [read_ranking(run, run_format, order) for run in runs]
     if names is None:
         if any(isinstance(r, Run) for r in runs):
-            raise InputError(f"give one name for each run: {len(runs)} runs, 0 names")
+            raise InputError(f"give one name for each run: {count(len(runs), 'run')}, 0 names")
         names = run_names_of([r for r in runs if not isinstance(r, Run)], [r.tag for r in read])
     judgments: JsonObject = {"path": oracle.source.path, "sha256": oracle.source.sha256}
     judgments |= {"format": oracle.source.format, "judgments": oracle.n_judgments, "pool_version": None}

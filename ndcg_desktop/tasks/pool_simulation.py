@@ -27,6 +27,7 @@ from pathlib import Path
 import pandas as pd
 
 from ndcg_desktop.domain import EvalSettings, InputError
+from ndcg_desktop.domain.counts import count
 from ndcg_desktop.domain.manifest import JsonObject
 from ndcg_desktop.domain.progress import IsCancelled, Progress
 from ndcg_desktop.formats.export import export_folder
@@ -266,7 +267,7 @@ def reusability(
         raise InputError(f"the pool depth must be a positive integer, not {depth}")
     group = list(groups) if groups is not None else list(pool.names)
     if len(group) != len(pool.names):
-        raise InputError(f"{len(group)} group names for {len(pool.names)} runs")
+        raise InputError(f"{count(len(group), 'group name')} for {count(len(pool.names), 'run')}")
     settings = [scoring_settings(s) for s in pool.settings]
     names = sorted(set(group), key=group.index)
     total, done = len(pool.runs) * 2, 0

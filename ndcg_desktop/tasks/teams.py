@@ -23,6 +23,7 @@ from pathlib import Path
 import pandas as pd
 
 from ndcg_desktop.domain.blind import BLIND
+from ndcg_desktop.domain.counts import count, plural
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.names import same_person
 from ndcg_desktop.domain.progress import IsCancelled, Progress
@@ -436,7 +437,8 @@ def _check_work_file(project: Project, target: _Draft, path: Path) -> _Incoming:
     if len(deleted):
         first = deleted.iloc[0]
         notes.append(
-            f"{path.name}: {len(deleted)} items handed out to {origin.annotator} are missing from the file (deleted "
+            f"{path.name}: {count(len(deleted), 'item')} handed out to {origin.annotator} "
+            f"{plural(len(deleted), 'is', 'are')} missing from the file (deleted "
             f"from it; the first: document {first['doc_id']} for query {first['query_id']}); they stay ungraded "
             "by them"
         )
@@ -447,9 +449,10 @@ def _check_work_file(project: Project, target: _Draft, path: Path) -> _Incoming:
         first = gone.iloc[0]
         graded_gone = int(gone["grade"].notna().sum())
         notes.append(
-            f"{path.name}: {len(gone)} items handed out to {origin.annotator} were removed from draft version "
+            f"{path.name}: {count(len(gone), 'item')} handed out to {origin.annotator} "
+            f"{plural(len(gone), 'was', 'were')} removed from draft version "
             f"{draft.version} since (the first: document {first['doc_id']} for query {first['query_id']}); "
-            f"{graded_gone} grades of them were not merged, the rest were"
+            f"{count(graded_gone, 'grade')} of them {plural(graded_gone, 'was', 'were')} not merged, the rest were"
         )
     items = items[in_pool]
     graded = items[items["grade"].notna()]

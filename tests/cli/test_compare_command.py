@@ -409,7 +409,7 @@ def test_two_run_files_of_one_name_are_named_with_run_names(cranfield, tmp_path,
     doc = _compare(capsys, [*base[1:], "--run-names", "bm25-a", "bm25-b"])
     assert sorted({r["run"] for r in doc["runs"]}) == ["bm25-a", "bm25-b"]
     for given, said in (
-        (["only-one"], "--run-names gives 1 names for 2 run files; give one per file"),
+        (["only-one"], "--run-names gives 1 name for 2 run files; give one per file"),
         (["x", "x"], "--run-names names x twice; give each run its own name"),
         (["x", "y\tz"], "run name 'y\\tz' contains U+0009 (tab)"),
     ):

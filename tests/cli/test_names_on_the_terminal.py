@@ -79,7 +79,7 @@ def test_status_and_import_messages_escape_file_names(project, write, tmp_path, 
     assert main(["status", project]) == 0
     out = capsys.readouterr().out
     line = next(text for text in out.splitlines() if text.startswith("  sys  "))
-    assert line == f"  sys  {shown} (trec, 2 documents, 1 queries, ties docid-desc)"  # status names the file only
+    assert line == f"  sys  {shown} (trec, 2 documents, 1 query, ties docid-desc)"  # status names the file only
     assert line.isprintable()
     assert main(["score", "--qrels", str(write("q.txt", "q1 0 D1 1\nq1 0 D2 0\n")), "--run", str(run)]) == 0
     score_out = capsys.readouterr().out

@@ -20,7 +20,7 @@ def test_pool_with_a_strategy_then_its_next_batch(tmp_path: Path, capsys) -> Non
     # one run: MaxMean takes its ranking in order; the first batch is d1, d2 of q1's depth pool of 5
     assert out == [
         "q1\tadded 2 of 2 chosen (depth pool 5)",
-        "added 2 documents to draft version 1 (1 queries)",
+        "added 2 documents to draft version 1 (1 query)",
         "strategy maxmean(), budget 3, depth 5, first batch of 2 a query",
     ]
     with Project.open(path) as p:
@@ -29,11 +29,11 @@ def test_pool_with_a_strategy_then_its_next_batch(tmp_path: Path, capsys) -> Non
     assert main(["pool-next", str(path)]) == 0
     # budget 3, two chosen: the next batch is one document, d3
     assert capsys.readouterr().out.splitlines() == [
-        "q1\tadded 1 documents",
-        "added 1 documents to draft version 1 (1 queries)",
+        "q1\tadded 1 document",
+        "added 1 document to draft version 1 (1 query)",
     ]
     assert main(["status", str(path)]) == 0
-    assert "pooled by maxmean(), budget 3, depth 5, batches of 2, 1 queries, runs a" in capsys.readouterr().out
+    assert "pooled by maxmean(), budget 3, depth 5, batches of 2, 1 query, runs a" in capsys.readouterr().out
 
 
 def test_a_bad_strategy_or_budget_is_one_line(tmp_path: Path, capsys) -> None:

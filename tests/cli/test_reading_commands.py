@@ -65,7 +65,7 @@ def test_a_reading_command_reads_while_the_window_holds_the_project(held, tmp_pa
     assert "error" not in err and "open it read-only" not in err
     if command == "adjudicate (listing)":
         assert main(args) == 0
-        assert "1 items rated differently, 1 still open" in capsys.readouterr().out
+        assert "1 item rated differently, 1 still open" in capsys.readouterr().out
 
 
 def test_adjudicating_is_still_refused_while_the_window_holds_the_project(held, capsys):

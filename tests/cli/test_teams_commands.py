@@ -71,7 +71,7 @@ def test_import_qrels_with_an_annotator_adds_ratings(project, tmp_path, capsys):
     )
     assert dump(project) == before
     assert main(["import-qrels", str(project), str(qrels), "--annotator", "dan", "--replace"]) == 0
-    assert "dan: 1 new ratings, 0 changed, 1 unchanged, 1 removed" in capsys.readouterr().out
+    assert "dan: 1 new rating, 0 changed, 1 unchanged, 1 removed" in capsys.readouterr().out
     with Project.open(project, read_only=True) as p:
         assert ratings_table(p).values.tolist() == [["q1", "d0", "dan", 2], ["q9", "d1", "dan", 0]]
 

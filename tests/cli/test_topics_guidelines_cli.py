@@ -40,7 +40,7 @@ def test_import_queries_format_is_forced_with_format(project, write, capsys):
     path = write("topics.tsv", "<top>\n<num> Number: 9\n<title> x\n</top>\n")
     assert run(capsys, "import-queries", project, path, "--format", "trec")[:2] == (
         0,
-        "imported 1 queries (0 with a description, 0 with a narrative)\n",
+        "imported 1 query (0 with a description, 0 with a narrative)\n",
     )
     assert run(capsys, "import-queries", project, path, "--format", "tsv") == (
         2,

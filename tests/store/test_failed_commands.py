@@ -64,7 +64,7 @@ def test_pool_dry_run_writes_nothing(frozen, capsys):
     before = dump(frozen)
     assert main(["pool", str(frozen), "--depth", "2", "--runs", "bm25", "--dry-run"]) == 0
     out = capsys.readouterr().out
-    assert "would add 1 documents to a new draft (1 queries)" in out  # X is new; A is in the frozen pool
+    assert "would add 1 document to a new draft (1 query)" in out  # X is new; A is in the frozen pool
     assert dump(frozen) == before
 
 

@@ -168,4 +168,4 @@ def test_the_discard_confirmation_names_the_record(project: Project) -> None:
     project.builds.record(_build(), _choices([("q1", "d1", 1, 1), ("q1", "d2", 2, 1)]), annotator="ana")
     plan = plan_discard(project)
     assert (plan.pool_builds, plan.unnamed) == (1, {})
-    assert discard_words(plan) == "its 3 items and 1 records of how it was pooled (strategy, runs, order of choice)"
+    assert discard_words(plan) == "its 3 items and 1 record of how it was pooled (strategy, runs, order of choice)"

@@ -237,8 +237,8 @@ def test_items_the_coordinator_removed_since_are_reported_and_the_rest_merged(te
     assert (merged.graded, merged.withdrawn, merged.missing) == (len(items) - 1, 1, 0)
     q, d = removed.iloc[0]
     assert report.notes == [
-        f"ben.ndcgproj: 1 items handed out to ben were removed from draft version 1 since (the first: document {d} "
-        f"for query {q}); 1 grades of them were not merged, the rest were"
+        f"ben.ndcgproj: 1 item handed out to ben was removed from draft version 1 since (the first: document {d} "
+        f"for query {q}); 1 grade of them was not merged, the rest were"
     ]
     assert "not handed out" not in " ".join(report.notes)
 

@@ -71,6 +71,7 @@ def few_queries_text(found: FewQueries) -> str:
 def ties_text(tie: TiesAtK) -> str:
     """The warning ``ndcg compare`` prints under a runs table whose mean the tie policy changes, in the window's
     words (rule 10)."""
+    mean, tie_averaged = tie.figures()  # the decimals that tell them apart, as the command line prints them
     return translate(
         "runs",
         "Warning: K={k} {run}: mean {mean} under the tie policy ({policy}), {tie_averaged} tie-averaged: equal "
@@ -82,8 +83,8 @@ def ties_text(tie: TiesAtK) -> str:
         ties=tie.ties,
         queries=tie.queries,
         policy=tie.policy,
-        mean=f"{tie.mean:.4f}",
-        tie_averaged=f"{tie.tie_averaged:.4f}",
+        mean=mean,
+        tie_averaged=tie_averaged,
     )
 
 

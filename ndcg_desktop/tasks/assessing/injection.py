@@ -60,6 +60,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from ndcg_desktop.domain.counts import count, plural
 from ndcg_desktop.domain.manifest import JsonObject
 from ndcg_desktop.domain.names import is_model
 from ndcg_desktop.store import Project
@@ -191,10 +192,11 @@ def suggested_model(project: Project, version: int) -> str | None:
 def flagged_text(flagged: tuple[Flagged, ...], of: int, what: str) -> str:
     """One sentence: how many of ``of`` items ``what`` have a text the detector flags, naming the first."""
     if not flagged:
-        return f"none of the {of} items {what} has a text that addresses the grader"
+        return f"none of the {count(of, 'item')} {what} has a text that addresses the grader"
     first = flagged[0]
     return (
-        f"{len(flagged)} of the {of} items {what} ha{'ve' if len(flagged) != 1 else 's'} a document or topic text "
+        f"{len(flagged)} of the {count(of, 'item')} {what} {plural(len(flagged), 'has', 'have')} a document "
+        "or topic text "
         f"that addresses the grader (the first: query {first.query_id}, document {first.doc_id}, {first.field} "
         f"matches {first.pattern}): read them before trusting the model's grade"
     )

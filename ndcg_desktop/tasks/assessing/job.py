@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 import numpy as np
 import pandas as pd
 
+from ndcg_desktop.domain.counts import count, plural
 from ndcg_desktop.domain.errors import InputError
 from ndcg_desktop.domain.names import MODEL_PREFIX
 from ndcg_desktop.domain.natural import natural_key
@@ -68,7 +69,7 @@ def check_connection(settings: AssessorSettings) -> ConnectionReport:
     if not settings.model:
         listed = ", ".join(models[:10]) or "none"
         return ConnectionReport(
-            bool(models), f"{where} serves {len(models)} models ({listed}): choose one", tuple(models)
+            bool(models), f"{where} serves {count(len(models), 'model')} ({listed}): choose one", tuple(models)
         )
     if settings.model not in models:
         listed = ", ".join(models[:10]) or "none"
@@ -552,7 +553,8 @@ def _check_texts(project: Project, todo: pd.DataFrame) -> None:
 def _without_text(missing: pd.DataFrame, todo: pd.DataFrame, what: str) -> str:
     first = missing.iloc[0]
     return (
-        f"{len(missing)} of the {len(todo)} items to judge have no {what} text in the project (the first: query "
+        f"{len(missing)} of the {count(len(todo), 'item')} to judge {plural(len(missing), 'has', 'have')} no "
+        f"{what} text in the project (the first: query "
         f"{first['query_id']}, document {first['doc_id']})"
     )
 
