@@ -149,4 +149,4 @@ def test_the_model_to_fill_from_is_named_as_a_shell_reads_it(cranfield, capsys):
     assert ndcg("freeze", cranfield) == 2
     err = capsys.readouterr().err
     suggested = "(freeze --fill-ungraded-from 'model:tiny 2'); "
-    assert suggested + f"and 1 of the 1 items it would fill from {spaced} has a " in err
+    assert suggested + f"and 1 of the 1 item it would fill from {spaced} has a " in err
