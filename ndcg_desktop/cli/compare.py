@@ -204,7 +204,8 @@ def to_text(result: RunsComparison) -> str:
     from ndcg_desktop.cli.report import model_lines
     from ndcg_desktop.formats.cells import plain  # numpy and pyarrow: not at start-up
     from ndcg_desktop.scoring.stats import superscript_text
-    from ndcg_desktop.tasks.comparing import reason_notes, superscripts_note
+    from ndcg_desktop.tasks.comparing import reason_notes
+    from ndcg_desktop.tasks.comparison_notes import superscripts_note
 
     s = result.stats
     lines: list[str] = []

@@ -42,15 +42,8 @@ from ndcg_desktop.sessions.events import FollowsProject
 from ndcg_desktop.sessions.kit import Emitter, Job, VersionChoice, prove_or_forget
 from ndcg_desktop.sessions.scores import CHOICES, DEFAULT_CHOICES, REFUSING_GROUPS
 from ndcg_desktop.store import PoolVersion, Project, RunInfo
-from ndcg_desktop.tasks.comparing import (
-    FewQueries,
-    RunsComparison,
-    TiesAtK,
-    compare_scored,
-    find_few_queries,
-    restated,
-    significance_matrix,
-)
+from ndcg_desktop.tasks.comparing import RunsComparison, compare_scored, restated, significance_matrix
+from ndcg_desktop.tasks.comparison_notes import FewQueries, TiesAtK, find_few_queries
 from ndcg_desktop.tasks.scoring import CheckedRun, ScoredRun, check_run, score_run_at
 
 # Each group's choices: the scoring policies, as in the Scores view (whose window alone also sends for judging).

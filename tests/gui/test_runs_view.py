@@ -96,7 +96,7 @@ def test_each_run_is_resolved_then_the_runs_table_equals_ndcg_compare(window, de
         )
     assert cli.runs["superscript"].tolist() == ["", "a"]  # dense beats bm25 on the demo, significantly
     version = window.project.pools.version(1)
-    from ndcg_desktop.tasks.comparing import superscripts_note
+    from ndcg_desktop.tasks.comparison_notes import superscripts_note
 
     note = superscripts_note(cli.stats)  # what the superscripts are, as the command line's heading says it
     assert view.table_panel.settings_line.text() == (

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ndcg_desktop.gui.runs.text import ties_text
-from ndcg_desktop.tasks.comparing import TiesAtK
+from ndcg_desktop.tasks.comparison_notes import TiesAtK
 
 
 def test_the_window_shows_the_decimals_the_command_line_shows():

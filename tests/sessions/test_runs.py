@@ -23,7 +23,8 @@ from ndcg_desktop.sessions.runs import (
     runs_rows,
 )
 from ndcg_desktop.store import Project
-from ndcg_desktop.tasks.comparing import choices_note, compare_project
+from ndcg_desktop.tasks.comparing import compare_project
+from ndcg_desktop.tasks.comparison_notes import choices_note
 from ndcg_desktop.tasks.freezing import freeze_draft
 from ndcg_desktop.tasks.scoring import score_run
 
@@ -360,7 +361,7 @@ def test_the_settings_line_its_captions_and_manifest_name_the_scale_of_the_versi
 def test_the_session_says_which_pairs_rest_on_fewer_than_10_queries_as_ndcg_compare_warns(tmp_path, write):
     """Three queries: the warning `ndcg compare` prints (and its manifest records) is the session's too, with the
     numbers the window words it with; none before a result."""
-    from ndcg_desktop.tasks.comparing import FEW_QUERIES, FewQueries
+    from ndcg_desktop.tasks.comparison_notes import FEW_QUERIES, FewQueries
 
     qrels = "".join(f"q{i} 0 D{j} {j} \n" for i in range(3) for j in range(3))
     runs = {

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from ndcg_desktop.tasks.comparing import TiesAtK
+from ndcg_desktop.tasks.comparison_notes import TiesAtK
 
 
 def tie(mean: float, tie_averaged: float) -> TiesAtK:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
-from ndcg_desktop.tasks.comparing import FEW_QUERIES, ROUNDED_TO, FewQueries, RunsComparison, TiesAtK
+from ndcg_desktop.tasks.comparing import ROUNDED_TO, RunsComparison
+from ndcg_desktop.tasks.comparison_notes import FEW_QUERIES, FewQueries, TiesAtK
 
 translate = QCoreApplication.translate
 
@@ -89,7 +90,7 @@ def ties_text(tie: TiesAtK) -> str:
 
 
 def superscripts_text(comparison: RunsComparison) -> str:
-    """:func:`~ndcg_desktop.tasks.comparing.superscripts_note` in the window's words: the letters beside a mean
+    """:func:`~ndcg_desktop.tasks.comparison_notes.superscripts_note` in the window's words: the letters beside a mean
     come from corrected p-values, unlike ranx's look-alikes."""
     stats = comparison.stats
     if stats.correction == "none":
