@@ -89,7 +89,7 @@ def test_status_and_import_messages_escape_file_names(project, write, tmp_path, 
 
 def test_a_stored_name_written_by_an_older_version_is_escaped_in_status(project, write, capsys):
     """Names stored before the rule (or by another tool) are still shown escaped by the status table."""
-    from ndcg_desktop.cli.project import _status_text
+    from ndcg_desktop.cli.status import _status_text
 
     run = write("run.txt", RUN)
     assert main(["import-run", project, str(run), "--name", "old"]) == 0
