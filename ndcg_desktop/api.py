@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 from ndcg_desktop.domain import Cutoffs, DataTerms, EvalSettings, GradeScale, InputError
 from ndcg_desktop.domain.choices import BY_NAME, CHOICES, DEFAULT_K
 from ndcg_desktop.domain.chunks import IdMap
+from ndcg_desktop.domain.reading import ReadingAsked
 from ndcg_desktop.formats.choices import ORDER_CHOICES
 from ndcg_desktop.tasks.files import Judgments, Ranking, read_ranking, score_files_at
 
@@ -314,7 +315,7 @@ class Project:
                     settings,
                     ks,
                     residual_from=residual_from,
-                    **_reading_asked(order, choices, terms),
+                    asked=_reading_asked(order, choices, terms),
                 )
             else:
                 if not (_is_frame(run) or isinstance(run, Mapping | os.PathLike)):
@@ -374,7 +375,7 @@ class Project:
                 baseline=baseline,
                 scale=scale,
                 residual_from=residual_from,
-                **_reading_asked(order, choices, terms),
+                asked=_reading_asked(order, choices, terms),
             )
         return _compared(result)
 
@@ -545,9 +546,9 @@ def _stats(
         raise
 
 
-def _reading_asked(order: str | None, choices: dict[str, str], terms: DataTerms) -> dict[str, Any]:
+def _reading_asked(order: str | None, choices: dict[str, str], terms: DataTerms) -> ReadingAsked:
     """What was asked of a stored run's reading, None for what was not: the task refuses another than its own."""
-    return {"order": order, "ties": choices.get("ties"), "id_map": terms.id_map}
+    return ReadingAsked(order, choices.get("ties"), terms.id_map)
 
 
 def _order(order: str | None) -> Any:

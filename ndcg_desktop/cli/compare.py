@@ -13,7 +13,7 @@ from ndcg_desktop.cli.options import (
     add_policy_options,
     cutoffs_of,
     decimal_number,
-    id_map_of,
+    reading_asked,
     settings_of,
     terms_of,
     whole_number,
@@ -179,9 +179,7 @@ def _compare_project(args: argparse.Namespace, ks: Cutoffs, stats: Any) -> RunsC
             baseline=args.baseline,
             scale=args.scale,
             residual_from=args.residual_from,
-            order=args.order,  # each run's own reading, else refused naming the run
-            ties=args.ties,
-            id_map=id_map_of(args),
+            asked=reading_asked(args),  # each run's own reading, else refused naming the run
         )
 
 

@@ -7,7 +7,13 @@ import sys
 from typing import Any, cast
 
 from ndcg_desktop.cli.json_out import json_text
-from ndcg_desktop.cli.options import add_k_option, add_policy_options, id_map_of, settings_of, whole_number
+from ndcg_desktop.cli.options import (
+    add_k_option,
+    add_policy_options,
+    reading_asked,
+    settings_of,
+    whole_number,
+)
 from ndcg_desktop.domain.counts import count
 
 
@@ -62,9 +68,7 @@ def run_diff_pools(args: argparse.Namespace) -> int:
             args.k,
             shared_queries=args.shared_queries,
             iterations=args.show_iteration,
-            order=args.order,  # every run's own reading, else refused naming the run
-            ties=args.ties,
-            id_map=id_map_of(args),
+            asked=reading_asked(args),  # every run's own reading, else refused naming the run
         )
     if args.json:
         document = {

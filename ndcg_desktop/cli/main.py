@@ -17,7 +17,7 @@ from ndcg_desktop.cli.options import (
     add_k_option,
     add_policy_options,
     given_scale_named,
-    id_map_of,
+    reading_asked,
     settings_of,
     terms_of,
     whole_number,
@@ -155,9 +155,7 @@ def _score_project(args: argparse.Namespace) -> None:
             project,
             args.run_name,
             args.pool_version,
-            order=args.order,
-            ties=args.ties,
-            id_map=id_map_of(args),
+            asked=reading_asked(args),  # the run's own reading, else refused
             scale=args.scale,
         )
         info, version = chosen.info, chosen.version

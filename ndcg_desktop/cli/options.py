@@ -12,6 +12,7 @@ from ndcg_desktop.domain import Cutoffs, DataTerms, EvalSettings, GradeScale, In
 from ndcg_desktop.domain.choices import BY_NAME, CHOICES, DEFAULT_K, POLICY_CHOICES
 from ndcg_desktop.domain.chunks import IdMap
 from ndcg_desktop.domain.errors import GradeOutsideScale
+from ndcg_desktop.domain.reading import ReadingAsked
 from ndcg_desktop.domain.settings import MAX_K
 from ndcg_desktop.formats.choices import QRELS_FORMATS, RUN_FORMATS
 
@@ -139,6 +140,13 @@ def terms_of(args: argparse.Namespace) -> DataTerms:
     id_map = id_map_of(args)
     given = {"ties": args.ties} if getattr(args, "ties", None) is not None else {}  # text: DataTerms validates it
     return DataTerms(scale, id_map=id_map, **given)
+
+
+def reading_asked(args: argparse.Namespace) -> ReadingAsked:
+    """The reading the options ask of stored runs (``--order``, ``--ties``, ``--id-map``/``--id-map-file``, None
+    where a command has not the option or it was not given): a run's own changes nothing, another is refused."""
+    id_map = id_map_of(args) if hasattr(args, "id_map") else None
+    return ReadingAsked(getattr(args, "order", None), getattr(args, "ties", None), id_map)
 
 
 def given_scale_named(error: InputError, args: argparse.Namespace) -> InputError:

@@ -9,7 +9,7 @@ from typing import Any
 
 from ndcg_desktop.cli.compare import _records
 from ndcg_desktop.cli.json_out import json_text
-from ndcg_desktop.cli.options import add_choice_option, add_k_option, settings_of, terms_of, whole_number
+from ndcg_desktop.cli.options import add_choice_option, add_k_option, reading_asked, settings_of, terms_of, whole_number
 from ndcg_desktop.domain import GradeScale, InputError
 from ndcg_desktop.domain.counts import count
 from ndcg_desktop.domain.settings import MAX_K
@@ -142,7 +142,7 @@ def _run(args: argparse.Namespace, study: Any) -> Any:
         frozen_version(project, args.pool_version, check=False)  # a missing version is refused before the runs
         base = settings_of(_with_defaults(args))  # the version brings its scale and each run its reading
         pool = pool_runs_from_project(
-            project, args.run_names, args.pool_version, base, order=args.order, ties=args.ties
+            project, args.run_names, args.pool_version, base, asked=reading_asked(args)
         )  # each run's own reading (another is refused naming the run)
         return study(pool, base)
 

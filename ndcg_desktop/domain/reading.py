@@ -71,3 +71,17 @@ class RunReading:
         """``ordered by score, ties docid-desc, IDs cut at '#'``."""
         text = f"ordered by {self.order}, ties {self.ties}"
         return text + (f", {describe_id_map(self.id_map)}" if self.id_map is not None else "")
+
+
+@dataclass(frozen=True)
+class ReadingAsked:
+    """A reading asked of stored runs (``--order``, ``--ties``, ``--id-map``/``--id-map-file``, or the Python
+    API's keywords; None: not asked): a run's own changes nothing, another is refused
+    (:func:`ndcg_desktop.tasks.scoring.check_readings`)."""
+
+    order: str | None = None  # score, rank or file (formats.choices.ORDER_CHOICES)
+    ties: str | None = None
+    id_map: IdMap | None = None
+
+
+NOTHING_ASKED = ReadingAsked()  # each run read as it was imported

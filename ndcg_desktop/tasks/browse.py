@@ -16,7 +16,7 @@ import pandas as pd
 import pyarrow as pa
 
 from ndcg_desktop.domain import Cutoffs, DataTerms, EvalSettings, GradeScale, InputError, Qrels, Run
-from ndcg_desktop.domain.chunks import IdMap
+from ndcg_desktop.domain.reading import NOTHING_ASKED, ReadingAsked
 from ndcg_desktop.formats.frames import qrels_from_frame
 from ndcg_desktop.scoring import Evaluation
 from ndcg_desktop.scoring.stats import StatsSettings
@@ -150,14 +150,12 @@ class ProjectReader:
         k: int,
         *,
         residual_from: int | None = None,
-        order: str | None = None,
-        ties: str | None = None,
-        id_map: IdMap | None = None,
+        asked: ReadingAsked = NOTHING_ASKED,
     ) -> ScoredRun:
         """Score a stored run at ``k`` against a frozen version (the latest when None), as ``ndcg score --project``
         does (``residual_from``: ``--residual-from``; another reading than the run's own is refused:
         :func:`.scoring.check_readings`), recording nothing."""
-        check_readings(self._project, [run_name], order=order, ties=ties, id_map=id_map)
+        check_readings(self._project, [run_name], asked)
         return score_run(self._project, run_name, version, settings, k, record=False, residual_from=residual_from)
 
     def score_at(
@@ -168,12 +166,10 @@ class ProjectReader:
         ks: Cutoffs,
         *,
         residual_from: int | None = None,
-        order: str | None = None,
-        ties: str | None = None,
-        id_map: IdMap | None = None,
+        asked: ReadingAsked = NOTHING_ASKED,
     ) -> list[Evaluation]:
         """:meth:`score` at every K of ``ks``, the run ordered once (as ``ndcg compare --project`` scores it)."""
-        check_readings(self._project, [run_name], order=order, ties=ties, id_map=id_map)
+        check_readings(self._project, [run_name], asked)
         scored = score_run_at(self._project, run_name, version, settings, ks, residual_from=residual_from)
         return [scored[k].evaluation for k in ks]
 
@@ -197,9 +193,7 @@ class ProjectReader:
         baseline: str | None = None,
         scale: str | None = None,
         residual_from: int | None = None,
-        order: str | None = None,
-        ties: str | None = None,
-        id_map: IdMap | None = None,
+        asked: ReadingAsked = NOTHING_ASKED,
     ) -> RunsComparison:
         """Stored runs compared against a frozen version, as ``ndcg compare --project`` compares them
         (``residual_from``: ``--residual-from``; ``order``, ``ties``, ``id_map``: each run's own, else refused)."""
@@ -213,9 +207,7 @@ class ProjectReader:
             baseline=baseline,
             scale=scale,
             residual_from=residual_from,
-            order=order,
-            ties=ties,
-            id_map=id_map,
+            asked=asked,
         )
 
     def agreement(self, version: int | None, settings: EvalSettings, k: int) -> AgreementResult:

@@ -38,11 +38,11 @@ import pandas as pd
 
 from ndcg_desktop import __version__
 from ndcg_desktop.domain import Cutoffs, EvalSettings, InputError, Measure, UnjudgedPolicy
-from ndcg_desktop.domain.chunks import IdMap
 from ndcg_desktop.domain.counts import count
 from ndcg_desktop.domain.data import OrderKind, Run
 from ndcg_desktop.domain.manifest import JsonObject
 from ndcg_desktop.domain.progress import Progress
+from ndcg_desktop.domain.reading import NOTHING_ASKED, ReadingAsked
 from ndcg_desktop.formats.export import export_folder, in_natural_order
 from ndcg_desktop.formats.workbook import manifest_rows, runs_latex, runs_markdown, write_text, write_workbook
 from ndcg_desktop.scoring import Evaluation
@@ -276,16 +276,14 @@ def compare_stored(
     baseline: str | None = None,
     scale: str | None = None,
     residual_from: int | None = None,
-    order: str | None = None,
-    ties: str | None = None,
-    id_map: IdMap | None = None,
+    asked: ReadingAsked = NOTHING_ASKED,
 ) -> RunsComparison:
     """``ndcg compare --project``: stored runs against a frozen version (the latest when None), whose scale is the
     scale (another one asked, ``scale``, is refused: :func:`~ndcg_desktop.tasks.scoring.version_to_score`), each
     run read as it was imported (another ``order``, ``ties`` or ``id_map`` asked is refused:
     :func:`~ndcg_desktop.tasks.scoring.check_readings`); the command line and the Python API's ``Project.compare``
     both call this. ``residual_from``: ``--residual-from``."""
-    check_readings(project, run_names, order=order, ties=ties, id_map=id_map)
+    check_readings(project, run_names, asked)
     version = version_to_score(project, pool_version, scale=scale)
     return compare_project(
         project,

@@ -19,10 +19,10 @@ import pandas as pd
 from ndcg_desktop import __version__
 from ndcg_desktop.domain import DataTerms, EvalSettings, InputError, Measure
 from ndcg_desktop.domain.choices import DEFAULT_K
-from ndcg_desktop.domain.chunks import IdMap
 from ndcg_desktop.domain.manifest import JsonObject
 from ndcg_desktop.domain.natural import natural_key
 from ndcg_desktop.domain.progress import IsCancelled, Progress
+from ndcg_desktop.domain.reading import NOTHING_ASKED, ReadingAsked
 from ndcg_desktop.domain.settings import grade_label
 from ndcg_desktop.scoring import Cancelled
 from ndcg_desktop.store import PoolVersion, Project
@@ -117,9 +117,7 @@ def diff_pools(
     cancelled: IsCancelled | None = None,
     shared_queries: bool = False,
     iterations: bool = False,
-    order: str | None = None,
-    ties: str | None = None,
-    id_map: IdMap | None = None,
+    asked: ReadingAsked = NOTHING_ASKED,
 ) -> PoolDiff:
     """Compare frozen pool versions ``a`` and ``b`` (each proves its hash as it is read), the runs scored at ``k``.
 
@@ -134,7 +132,7 @@ def diff_pools(
     """
     if a == b:
         raise InputError(f"give two different pool versions, not {a} twice")
-    check_readings(project, [info.name for info in project.runs.all()], order=order, ties=ties, id_map=id_map)
+    check_readings(project, [info.name for info in project.runs.all()], asked)
     version_a, version_b = frozen_version(project, a), frozen_version(project, b)
     # The scale shown is the versions' (scoring takes each one's own, and each run its reading).
     settings = base.under(DataTerms(version_b.scale))

@@ -18,12 +18,12 @@ import pandas as pd
 
 from ndcg_desktop import __version__
 from ndcg_desktop.domain import EvalSettings, InputError, Measure, Qrels, Run
-from ndcg_desktop.domain.chunks import IdMap
 from ndcg_desktop.domain.counts import count
 from ndcg_desktop.domain.data import OrderKind, Source
 from ndcg_desktop.domain.manifest import JsonObject
 from ndcg_desktop.domain.natural import natural_key
 from ndcg_desktop.domain.progress import IsCancelled
+from ndcg_desktop.domain.reading import NOTHING_ASKED, ReadingAsked
 from ndcg_desktop.domain.settings import QuerySet, UnjudgedPolicy, UnknownQueryPolicy, ZeroIdcgPolicy
 from ndcg_desktop.scoring import Cancelled, evaluate
 from ndcg_desktop.scoring.ranking import top_pairs
@@ -110,9 +110,7 @@ def pool_runs_from_project(
     pool_version: int | None,
     base: EvalSettings,
     *,
-    order: str | None = None,
-    ties: str | None = None,
-    id_map: IdMap | None = None,
+    asked: ReadingAsked = NOTHING_ASKED,
 ) -> PoolRuns:
     """A project's frozen version (the latest when None) as the oracle, proven (rule 15), and its stored runs,
     each read the way it was imported (another ``order``, ``ties`` or ``id_map`` asked is refused:
@@ -121,7 +119,7 @@ def pool_runs_from_project(
         raise InputError("a pooling study needs at least two runs")
     if len(set(run_names)) != len(run_names):
         raise InputError("each run may be named once")
-    check_readings(project, run_names, order=order, ties=ties, id_map=id_map)
+    check_readings(project, run_names, asked)
     version = frozen_version(project, pool_version, check=False)
     oracle = project.pools.qrels(version.version, team=False)  # proves the judgments it reads
     project.pools.prove_team(version.version)

@@ -34,9 +34,10 @@ from ndcg_desktop.domain import (
     UnjudgedPolicy,
 )
 from ndcg_desktop.domain.choices import DEFAULT_K
-from ndcg_desktop.domain.chunks import ChunkMap, IdMap
+from ndcg_desktop.domain.chunks import ChunkMap
 from ndcg_desktop.domain.errors import terminal_safe
 from ndcg_desktop.domain.progress import IsCancelled, Progress
+from ndcg_desktop.domain.reading import NOTHING_ASKED, ReadingAsked
 from ndcg_desktop.formats.choices import ORDER_CHOICES
 from ndcg_desktop.scoring import Evaluation, evaluate
 from ndcg_desktop.scoring.bounds import unjudged_bounds
@@ -286,43 +287,34 @@ def stored_run_to_score(
     run_name: str,
     pool_version: int | None,
     *,
-    order: str | None = None,
-    ties: str | None = None,
-    id_map: IdMap | None = None,
+    asked: ReadingAsked = NOTHING_ASKED,
     scale: str | None = None,
 ) -> StoredRunToScore:
     """The stored run and version ``ndcg score --project`` scores: the reading asked must be the run's own
     (:func:`check_readings`), the scale the version's (:func:`version_to_score`)."""
-    check_readings(project, [run_name], order=order, ties=ties, id_map=id_map)
+    check_readings(project, [run_name], asked)
     info = project.runs.run_info(run_name)
     return StoredRunToScore(info, version_to_score(project, pool_version, scale=scale, check=False))
 
 
-def check_readings(
-    project: Project,
-    run_names: Iterable[str],
-    *,
-    order: str | None = None,
-    ties: str | None = None,
-    id_map: IdMap | None = None,
-) -> None:
+def check_readings(project: Project, run_names: Iterable[str], asked: ReadingAsked) -> None:
     """Import time owns a stored run's reading: an order (``score``, ``rank``, ``file``), tie policy or ID map asked
     of stored runs is accepted when it is each run's own (it changes nothing), else refused naming the first run
     read otherwise and saying to import it again that way. One check for every path that scores stored runs
     (``score``, ``compare`` and the pool studies from ``--project``, ``diff-pools``, the Python API's ``Project``):
     each passes what it was given, None for what was not."""
-    if order is None and ties is None and id_map is None:
+    if asked == NOTHING_ASKED:
         return  # nothing asked: no run is looked up before it is scored
     named_orders = {kind: name for name, kind in ORDER_CHOICES.items()}
     for name in run_names:
         info = project.runs.run_info(name)
         reading = info.reading
-        asked = (
-            ("--order", order, named_orders[reading.order]),
-            ("--ties", ties, reading.ties.value),
-            ("--id-map", id_map, reading.id_map),
+        pairs = (
+            ("--order", asked.order, named_orders[reading.order]),
+            ("--ties", asked.ties, reading.ties.value),
+            ("--id-map", asked.id_map, reading.id_map),
         )
-        for option, wanted, stored in asked:
+        for option, wanted, stored in pairs:
             if wanted is not None and wanted != stored:
                 raise ReadingRefused(info.name, option, stored, wanted)
 

@@ -160,13 +160,14 @@ def test_a_scale_the_version_does_not_use_is_refused_the_same_way_by_both_comman
 
 
 def test_a_stored_run_to_score_keeps_the_reading_it_was_imported_with(project):
+    from ndcg_desktop.domain.reading import ReadingAsked
     from ndcg_desktop.tasks.scoring import stored_run_to_score
 
-    chosen = stored_run_to_score(project, "sys", None, order="score", ties="docid-desc")
+    chosen = stored_run_to_score(project, "sys", None, asked=ReadingAsked(order="score", ties="docid-desc"))
     assert (chosen.info.name, chosen.version) == ("sys", project.pools.version(1))
     for option, asked in (("order", "rank"), ("ties", "file-order"), ("id_map", "#")):
         with pytest.raises(InputError) as caught:
-            stored_run_to_score(project, "sys", None, **{option: asked})
+            stored_run_to_score(project, "sys", None, asked=ReadingAsked(**{option: asked}))
         flag = "--" + option.replace("_", "-")
         stored = {"order": "score", "ties": "docid-desc", "id_map": None}[option]
         how = "without an ID map" if stored is None else f"with {flag} {stored}"
