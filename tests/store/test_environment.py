@@ -22,7 +22,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from ndcg_desktop.cli import project as cli_project
+from ndcg_desktop.cli import status as cli_status
 from ndcg_desktop.cli.main import main
 from ndcg_desktop.store import DiskFull, Project, ProjectBusy, ProjectDamaged, ProjectReadOnly
 from ndcg_desktop.tasks.freezing import freeze_draft
@@ -330,7 +330,7 @@ def test_a_sqlite_error_that_escapes_the_store_is_still_one_line(tmp_path, capsy
     def locked(*args, **kwargs):
         raise sqlite3.OperationalError("database is locked")
 
-    monkeypatch.setattr(cli_project, "project_status", locked)  # past the use case's own translation
+    monkeypatch.setattr(cli_status, "project_status", locked)  # past the use case's own translation
     code, _, err = run_cli(capsys, "status", path)
     assert code == 2
     assert one_line(err).startswith(f"error: {path}: another program is writing to the project file")
